@@ -1,0 +1,215 @@
+//! Cards and hands (RULES §1).
+//!
+//! Kind ids are a frozen contract: `suit × 13 + (rank − 2)` with suits in the
+//! order s, h, d, c, then `SJ = 52`, `BJ = 53`. A hand, a lead or a play is a
+//! [`Counts`] array: how many copies (0..=4) of each of the 54 kinds.
+
+use crate::error::Error;
+
+/// Number of distinct card kinds (R1.2).
+pub const KINDS: usize = 54;
+/// Copies of each kind in the four decks (R1.2).
+pub const COPIES: u8 = 4;
+/// Small joker 小王.
+pub const SJ: Card = Card(52);
+/// Big joker 大王.
+pub const BJ: Card = Card(53);
+
+/// A multiset of cards: copies of each kind.
+pub type Counts = [u8; KINDS];
+
+/// One card kind, `0..54`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Card(pub u8);
+
+/// Suit letters in id order.
+pub const SUITS: [char; 4] = ['s', 'h', 'd', 'c'];
+
+impl Card {
+    /// The card of `suit` (0..4, s h d c) and `rank` (2..=14, A = 14).
+    pub const fn new(suit: u8, rank: u8) -> Card {
+        Card(suit * 13 + rank - 2)
+    }
+    pub const fn id(self) -> usize {
+        self.0 as usize
+    }
+    pub const fn is_joker(self) -> bool {
+        self.0 >= 52
+    }
+    /// Suit 0..4, or `None` for a joker.
+    pub const fn suit(self) -> Option<u8> {
+        if self.is_joker() {
+            None
+        } else {
+            Some(self.0 / 13)
+        }
+    }
+    /// Rank 2..=14, or `None` for a joker.
+    pub const fn rank(self) -> Option<u8> {
+        if self.is_joker() {
+            None
+        } else {
+            Some(self.0 % 13 + 2)
+        }
+    }
+}
+
+impl std::fmt::Display for Card {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            SJ => f.write_str("SJ"),
+            BJ => f.write_str("BJ"),
+            c => {
+                let r = c.rank().unwrap_or(0);
+                let rs = match r {
+                    11 => "J".to_string(),
+                    12 => "Q".to_string(),
+                    13 => "K".to_string(),
+                    14 => "A".to_string(),
+                    n => n.to_string(),
+                };
+                write!(f, "{}{}", rs, SUITS[c.suit().unwrap_or(0) as usize])
+            }
+        }
+    }
+}
+
+/// Parses one rank token: `2`..`10`, `T`, `J`, `Q`, `K`, `A` (any case).
+pub fn parse_rank(s: &str) -> Option<u8> {
+    match s.to_ascii_uppercase().as_str() {
+        "T" | "10" => Some(10),
+        "J" => Some(11),
+        "Q" => Some(12),
+        "K" => Some(13),
+        "A" => Some(14),
+        d if d.len() == 1 && (b'2'..=b'9').contains(&d.as_bytes()[0]) => Some(d.as_bytes()[0] - b'0'),
+        _ => None,
+    }
+}
+
+fn parse_suit(c: char) -> Option<u8> {
+    match c.to_ascii_lowercase() {
+        's' | '♠' | '♤' => Some(0),
+        'h' | '♥' | '♡' => Some(1),
+        'd' | '♦' | '♢' => Some(2),
+        'c' | '♣' | '♧' => Some(3),
+        _ => None,
+    }
+}
+
+/// Parses one card token: rank then suit (`As`, `10h`, `Th`, `2♦`), or `SJ` / `BJ`.
+pub fn parse_card(token: &str) -> Result<Card, Error> {
+    let bad = || Error::BadToken(token.to_string());
+    let upper = token.to_uppercase();
+    match upper.as_str() {
+        "SJ" | "小王" => return Ok(SJ),
+        "BJ" | "大王" => return Ok(BJ),
+        _ => {}
+    }
+    let suit_char = token.chars().last().ok_or_else(bad)?;
+    let suit = parse_suit(suit_char).ok_or_else(bad)?;
+    let rank_str = &token[..token.len() - suit_char.len_utf8()];
+    let rank = parse_rank(rank_str).ok_or_else(bad)?;
+    Ok(Card::new(suit, rank))
+}
+
+/// Parses cards separated by spaces or commas, keeping their order.
+pub fn parse(text: &str) -> Result<Vec<Card>, Error> {
+    text.split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|t| !t.is_empty())
+        .map(parse_card)
+        .collect()
+}
+
+/// Writes cards in the canonical form that [`parse`] reads back: `As 10h SJ`.
+pub fn format(cards: &[Card]) -> String {
+    let parts: Vec<String> = cards.iter().map(|c| c.to_string()).collect();
+    parts.join(" ")
+}
+
+/// Counts of a list of cards; more than [`COPIES`] of a kind is an error.
+pub fn counts_of(cards: &[Card]) -> Result<Counts, Error> {
+    let mut c = [0u8; KINDS];
+    for &card in cards {
+        if card.id() >= KINDS {
+            return Err(Error::BadCard(card.0 as i64));
+        }
+        c[card.id()] += 1;
+        if c[card.id()] > COPIES {
+            return Err(Error::TooManyCopies { card, copies: c[card.id()] as usize });
+        }
+    }
+    Ok(c)
+}
+
+/// Checks a count array: at most 4 copies of each kind.
+pub fn check_counts(c: &Counts) -> Result<(), Error> {
+    for (i, &n) in c.iter().enumerate() {
+        if n > COPIES {
+            return Err(Error::TooManyCopies { card: Card(i as u8), copies: n as usize });
+        }
+    }
+    Ok(())
+}
+
+/// The cards of a count array, in kind order.
+pub fn cards_of(c: &Counts) -> Vec<Card> {
+    let mut v = Vec::with_capacity(size(c));
+    for (i, &n) in c.iter().enumerate() {
+        for _ in 0..n {
+            v.push(Card(i as u8));
+        }
+    }
+    v
+}
+
+/// Number of cards in a count array.
+pub fn size(c: &Counts) -> usize {
+    c.iter().map(|&n| n as usize).sum()
+}
+
+/// True when `a ⊆ b` as multisets.
+pub fn contains(b: &Counts, a: &Counts) -> bool {
+    a.iter().zip(b.iter()).all(|(x, y)| x <= y)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kind_ids_are_frozen() {
+        assert_eq!(parse_card("2s").unwrap(), Card(0));
+        assert_eq!(parse_card("As").unwrap(), Card(12));
+        assert_eq!(parse_card("2h").unwrap(), Card(13));
+        assert_eq!(parse_card("10d").unwrap(), Card(2 * 13 + 8));
+        assert_eq!(parse_card("Ac").unwrap(), Card(51));
+        assert_eq!(parse_card("SJ").unwrap(), Card(52));
+        assert_eq!(parse_card("BJ").unwrap(), Card(53));
+    }
+
+    #[test]
+    fn notation_variants() {
+        for t in ["Th", "10h", "th", "10H", "T♥", "10♡"] {
+            assert_eq!(parse_card(t).unwrap(), Card::new(1, 10), "{t}");
+        }
+        assert_eq!(parse("As,Ks  sj\tbj").unwrap(), vec![Card(12), Card(11), SJ, BJ]);
+        assert!(matches!(parse("As 1s"), Err(Error::BadToken(t)) if t == "1s"));
+        assert!(parse_card("Ax").is_err());
+        assert!(parse_card("").is_err());
+        assert!(parse_card("♠").is_err());
+    }
+
+    #[test]
+    fn format_round_trips_every_kind() {
+        let all: Vec<Card> = (0..54).map(Card).collect();
+        assert_eq!(parse(&format(&all)).unwrap(), all);
+        assert_eq!(format(&[Card::new(1, 10), SJ]), "10h SJ");
+    }
+
+    #[test]
+    fn too_many_copies() {
+        let c = parse("As As As As As").unwrap();
+        assert!(matches!(counts_of(&c), Err(Error::TooManyCopies { copies: 5, .. })));
+    }
+}

@@ -1,0 +1,211 @@
+//! Combinations: classify, compare, list every lead (RULES §3–4).
+
+use crate::card::{Card, Counts, KINDS};
+use crate::trump::{Context, NONE, TRUMP};
+
+/// One unit (k = 1) or one tractor (k ≥ 2) of multiplicity `m` (R3.1–R3.2).
+/// Its kinds are `first` and the next `k − 1` kinds up the links.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Combo {
+    /// Multiplicity 1..=4 (single, pair, triple, bomb).
+    pub m: u8,
+    /// Number of units; 1 for a unit.
+    pub k: u8,
+    /// The lowest kind in link order.
+    pub first: u8,
+    /// Suit class (R2.5).
+    pub class: u8,
+    /// Top for comparison (R4.2).
+    pub top: u8,
+}
+
+impl Combo {
+    /// Card count N = m·k (R3.5).
+    pub fn size(&self) -> usize {
+        self.m as usize * self.k as usize
+    }
+    pub fn is_trump(&self) -> bool {
+        self.class == TRUMP
+    }
+    pub fn is_tractor(&self) -> bool {
+        self.k >= 2
+    }
+    /// R4.1 / D3: multiplicity, then trump, then top. Compare only equal sizes.
+    pub fn key(&self) -> u32 {
+        (self.m as u32) << 16 | (self.is_trump() as u32) << 8 | self.top as u32
+    }
+    /// The kinds of the combination, in link order.
+    pub fn kinds(&self, ctx: &Context) -> impl Iterator<Item = u8> + '_ {
+        let ctx = *ctx;
+        let mut at = self.first;
+        (0..self.k).map(move |_| {
+            let k = at;
+            at = ctx.up[at as usize];
+            k
+        })
+    }
+    /// The combination as a count array.
+    pub fn counts(&self, ctx: &Context) -> Counts {
+        let mut c = [0u8; KINDS];
+        for k in self.kinds(ctx) {
+            c[k as usize] = self.m;
+        }
+        c
+    }
+    /// "single", "pair", "triple", "bomb" or "tractor".
+    pub fn kind_name(&self) -> &'static str {
+        match (self.k, self.m) {
+            (1, 1) => "single",
+            (1, 2) => "pair",
+            (1, 3) => "triple",
+            (1, _) => "bomb",
+            _ => "tractor",
+        }
+    }
+}
+
+/// The top of a tractor whose kinds are given (R4.2), with the level-3 exception.
+fn tractor_top(ctx: &Context, first: u8, k: u8) -> u8 {
+    if ctx.level == 3 && k == 2 && first == Card::new(ctx.trump, 2).0 {
+        return 15; // 2233 at level 3: just below the joker tractor (17), above A (14)
+    }
+    let mut at = first;
+    let mut top = 0;
+    for _ in 0..k {
+        top = top.max(ctx.tractor_rank[at as usize]);
+        at = ctx.up[at as usize];
+    }
+    top
+}
+
+/// The unit of `m` copies of `kind`.
+pub fn unit(ctx: &Context, kind: u8, m: u8) -> Combo {
+    Combo { m, k: 1, first: kind, class: ctx.class[kind as usize], top: ctx.strength[kind as usize] }
+}
+
+/// The tractor of multiplicity `m` over `k` kinds up from `first`; the caller ensures the links.
+pub fn tractor(ctx: &Context, first: u8, m: u8, k: u8) -> Combo {
+    Combo { m, k, first, class: ctx.class[first as usize], top: tractor_top(ctx, first, k) }
+}
+
+/// Classifies a set of cards as one unit or one tractor, or `None` (R3.1–R3.4, D1).
+pub fn classify(ctx: &Context, cards: &Counts) -> Option<Combo> {
+    let mut m = 0u8;
+    let mut k = 0u8;
+    let mut top_end = NONE;
+    let mut edges = 0u8;
+    for (kind, &n) in cards.iter().enumerate() {
+        if n == 0 {
+            continue;
+        }
+        if m == 0 {
+            m = n;
+        } else if n != m {
+            return None; // D1: one multiplicity
+        }
+        k += 1;
+        let up = ctx.up[kind];
+        if up != NONE && cards[up as usize] > 0 {
+            edges += 1;
+        } else {
+            top_end = kind as u8; // the end of a run; in a tractor, the only one
+        }
+    }
+    match k {
+        0 => None,
+        1 => Some(unit(ctx, top_end, m)),
+        _ if m < 2 => None,
+        _ => {
+            // R3.3: the kinds form one run of links: k − 1 links, or the full 13-cycle.
+            let full_cycle = k == 13 && edges == 13;
+            if edges + 1 != k && !full_cycle {
+                return None;
+            }
+            let first = if full_cycle { Card::new(ctx.trump, 2).0 } else { first_of_run(ctx, cards, top_end, k) };
+            Some(tractor(ctx, first, m, k))
+        }
+    }
+}
+
+/// The lowest kind of a linked run of `k` kinds whose top end is `top_end`.
+fn first_of_run(ctx: &Context, cards: &Counts, top_end: u8, k: u8) -> u8 {
+    let mut at = top_end;
+    for _ in 1..k {
+        let below = ctx.down[at as usize];
+        if below == NONE || cards[below as usize] == 0 {
+            break;
+        }
+        at = below;
+    }
+    at
+}
+
+/// Every distinct combination in `hand` (R3.4): each unit at every multiplicity it can be
+/// played at, each tractor and every sub-tractor at every multiplicity.
+pub fn legal_leads(ctx: &Context, hand: &Counts) -> Vec<Combo> {
+    let mut out = Vec::new();
+    for class in 0..5u8 {
+        for &kind in ctx.class_kinds(class) {
+            for m in 1..=hand[kind as usize] {
+                out.push(unit(ctx, kind, m));
+            }
+        }
+        for m in 2..=4u8 {
+            for_each_tractor(ctx, class, hand, m, 2, u8::MAX, |first, k| out.push(tractor(ctx, first, m, k)));
+        }
+    }
+    out
+}
+
+/// Calls `f(first, k)` for every tractor of multiplicity `m` with `kmin ≤ k ≤ kmax` units in
+/// `class` that `held` can give: every window of linked kinds each held at least `m` times.
+pub fn for_each_tractor(
+    ctx: &Context,
+    class: u8,
+    held: &Counts,
+    m: u8,
+    kmin: u8,
+    kmax: u8,
+    mut f: impl FnMut(u8, u8),
+) {
+    for chain in ctx.chains_of(class) {
+        let kinds = ctx.chain_kinds(chain);
+        let len = kinds.len();
+        if len < 2 {
+            continue;
+        }
+        let ok = |i: usize| held[kinds[i % len] as usize] >= m;
+        let starts = if chain.cyclic { len } else { len - 1 };
+        for s in 0..starts {
+            // windows starting at s, growing while linked kinds are held
+            let max_k = if chain.cyclic { len } else { len - s };
+            let mut k = 0usize;
+            while k < max_k && ok(s + k) {
+                k += 1;
+                if k >= 2 && k as u8 >= kmin && k as u8 <= kmax {
+                    if chain.cyclic && k == len && s != 0 {
+                        continue; // the full cycle is one tractor, listed from s = 0
+                    }
+                    f(kinds[s], k as u8);
+                }
+            }
+        }
+    }
+}
+
+/// Trick winner (R6.1–R6.2): index into `plays` (the lead first) of the winning play.
+/// Every play must have the lead's size; returns `None` if the lead is not a combination.
+pub fn trick_winner(ctx: &Context, plays: &[Counts]) -> Option<usize> {
+    let lead = classify(ctx, plays.first()?)?;
+    let mut best = (lead.key(), 0usize);
+    for (i, p) in plays.iter().enumerate().skip(1) {
+        if let Some(c) = classify(ctx, p) {
+            // R6.1: in the led class, or a ruff of a plain lead.
+            let eligible = c.class == lead.class || (c.is_trump() && !lead.is_trump());
+            if eligible && c.size() == lead.size() && c.key() > best.0 {
+                best = (c.key(), i); // ties go to the earlier play (R2.6, R4.1)
+            }
+        }
+    }
+    Some(best.1)
+}

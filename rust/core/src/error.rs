@@ -1,0 +1,96 @@
+//! Typed errors of the checked API. Hot paths never return them.
+
+use crate::card::Card;
+use std::fmt;
+
+/// A tier of the follow ladder (RULES R5.2–R5.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tier {
+    /// R5.2: the follower holds at most N cards of the led class: all of them.
+    AllOfClass,
+    /// R5.3 T1: one combination of exactly N cards.
+    T1,
+    /// R5.3 T2: the longest tractor.
+    T2,
+    /// R5.3 T3: the most pairs.
+    T3,
+    /// R5.3 T4: free cards of the led class.
+    T4,
+}
+
+impl Tier {
+    pub fn name(self) -> &'static str {
+        match self {
+            Tier::AllOfClass => "R5.2",
+            Tier::T1 => "T1",
+            Tier::T2 => "T2",
+            Tier::T3 => "T3",
+            Tier::T4 => "T4",
+        }
+    }
+}
+
+/// Why a follow is illegal: the rule, what the ladder required, what the play met.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FollowViolation {
+    /// Rule id, e.g. `"R5.3 T2"`.
+    pub rule: &'static str,
+    pub required: Tier,
+    pub met: Tier,
+    pub message: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Error {
+    /// A card token that does not parse.
+    BadToken(String),
+    /// A card id outside 0..54.
+    BadCard(i64),
+    /// More than 4 copies of one kind (R1.2).
+    TooManyCopies { card: Card, copies: usize },
+    /// A level outside 3..=14 (R2.1).
+    BadLevel(i64),
+    /// A trump suit that is not one of s, h, d, c.
+    BadSuit(String),
+    /// An unknown profile name (RULES §9).
+    BadProfile(String),
+    /// A lead that is not one combination (R3.4).
+    NotACombination(String),
+    /// Plays that cannot be compared, or a wrong number of them.
+    BadPlays(String),
+    /// A play with cards the player does not hold.
+    NotInHand(String),
+    /// A play of the wrong size (R5.1).
+    WrongCount { expected: usize, got: usize },
+    /// An illegal follow (R5.2–R5.3).
+    IllegalFollow(FollowViolation),
+    /// More legal follows than the caller's limit.
+    TooMany { limit: u128, count: u128 },
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::BadToken(t) => write!(f, "bad card token {t:?}: expected rank then suit (As, 10h, Th, 2♦) or SJ/BJ"),
+            Error::BadCard(i) => write!(f, "bad card id {i}: ids are 0..53"),
+            Error::TooManyCopies { card, copies } => {
+                write!(f, "R1.2: {copies} copies of {card}, but four decks hold only 4")
+            }
+            Error::BadLevel(l) => write!(f, "R2.1: bad level {l}: levels are 3..14 (3..10, J, Q, K, A)"),
+            Error::BadSuit(s) => write!(f, "bad trump suit {s:?}: expected one of s, h, d, c"),
+            Error::BadProfile(p) => write!(f, "unknown profile {p:?}: expected 'guigang' or 'nanning'"),
+            Error::NotACombination(m) => write!(f, "R3.4: {m}"),
+            Error::BadPlays(m) => write!(f, "{m}"),
+            Error::NotInHand(m) => write!(f, "{m}"),
+            Error::WrongCount { expected, got } => {
+                write!(f, "R5.1: the play must have {expected} cards, it has {got}")
+            }
+            Error::IllegalFollow(v) => write!(f, "{}: {}", v.rule, v.message),
+            Error::TooMany { limit, count } => {
+                write!(f, "{count} legal follows exceed the limit {limit}; use count_legal_follows or random_follow")
+            }
+        }
+    }
+}
+
+impl std::error::Error for Error {}

@@ -1,0 +1,738 @@
+//! The follow ladder (RULES R5): legality with a reason, the exact number of distinct legal
+//! follows, their enumeration, uniform sampling, and the per-card completion query.
+//!
+//! A follower's choice falls in one of three cases:
+//! - **Short** (R5.2): at most N cards of the led class: all of them, plus any N − |S| others.
+//! - **T1** (R5.3): the class holds an N-card combination: the legal plays are those combinations.
+//! - **Ladder** (R5.3 T2–T4, R5.4, D4): the legal plays are the N-card selections of the class
+//!   that hold a tractor of L* cards (the longest the class can give, at most N) and, beside it,
+//!   P* pairs (the most possible). A selection X is legal exactly when some tractor T ⊆ X with
+//!   |T| = L* leaves `pairs(X − T) ≥ P*`, where `pairs(Y) = Σ ⌊y/2⌋`.
+//!
+//! Counting and sampling run a dynamic programme over the class's kinds in link order
+//! ([`SlotDp`]); its state tracks the runs that can still become a tractor window, so the
+//! count is exact without listing the plays. Its order of plays is the order of [`LegalSet::nth`].
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use crate::card::{size, Counts, KINDS};
+use crate::combo::{classify, for_each_tractor, tractor, unit, Combo};
+use crate::error::{FollowViolation, Tier};
+use crate::rng::Rng;
+use crate::trump::Context;
+
+/// Which case of the ladder a position is in, with the targets of the Ladder case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Case {
+    /// R5.2: play all of the class (|S| ≤ N) and any others.
+    Short,
+    /// R5.3 T1: play one N-card combination of the class.
+    T1,
+    /// R5.3 T2–T4: a tractor of `l` cards (0: none possible) and `p` pairs beside it.
+    Ladder { l: u8, p: u8 },
+}
+
+/// A follower's position: hand and lead, analysed once.
+#[derive(Clone, Debug)]
+pub struct Follow<'a> {
+    pub ctx: &'a Context,
+    pub lead: Combo,
+    pub n: u8,
+    pub hand: Counts,
+    /// The hand's cards of the led class.
+    pub s: Counts,
+    pub s_size: u8,
+    pub case: Case,
+}
+
+/// ⌊x/2⌋ − ⌊(x−m)/2⌋: the pairs a tractor unit of multiplicity `m` takes from `x` held copies.
+#[inline]
+fn unit_loss(x: u8, m: u8) -> u8 {
+    x / 2 - (x - m) / 2
+}
+
+/// Number of pairs in a selection (R5.3 T3: a triple gives one, a bomb two).
+#[inline]
+pub fn pairs(ctx: &Context, class: u8, x: &Counts) -> u8 {
+    ctx.class_kinds(class).iter().map(|&k| x[k as usize] / 2).sum()
+}
+
+/// The longest run of linked kinds of `class` each held at least `m` times.
+pub fn max_run(ctx: &Context, class: u8, x: &Counts, m: u8) -> u8 {
+    let mut best = 0u8;
+    for chain in ctx.chains_of(class) {
+        let kinds = ctx.chain_kinds(chain);
+        let (mut run, mut first_run, mut all) = (0u8, 0u8, true);
+        for &k in kinds {
+            if x[k as usize] >= m {
+                run += 1;
+            } else {
+                if all {
+                    first_run = run;
+                }
+                all = false;
+                run = 0;
+            }
+            best = best.max(run);
+        }
+        if chain.cyclic {
+            if all {
+                best = best.max(chain.len);
+            } else {
+                best = best.max(run + first_run); // a run through A–2
+            }
+        }
+    }
+    best
+}
+
+/// The least pairs lost to a tractor of exactly `l` cards inside `x`, over every such tractor
+/// (any multiplicity, D1), or `None` if `x` holds none.
+pub fn min_tractor_loss(ctx: &Context, class: u8, x: &Counts, l: u8) -> Option<u8> {
+    let mut best: Option<u8> = None;
+    for m in 2..=4u8 {
+        if l % m != 0 || l / m < 2 {
+            continue;
+        }
+        let k = l / m;
+        for_each_tractor(ctx, class, x, m, k, k, |first, _| {
+            let t = Combo { m, k, first, class, top: 0 };
+            let loss: u8 = t.kinds(ctx).map(|kind| unit_loss(x[kind as usize], m)).sum();
+            best = Some(best.map_or(loss, |b| b.min(loss)));
+        });
+    }
+    best
+}
+
+impl<'a> Follow<'a> {
+    /// Analyses a follower's `hand` against `lead` (both already validated).
+    pub fn new(ctx: &'a Context, hand: &Counts, lead: Combo) -> Follow<'a> {
+        let n = lead.size() as u8;
+        let mut s = [0u8; KINDS];
+        for &k in ctx.class_kinds(lead.class) {
+            s[k as usize] = hand[k as usize];
+        }
+        let s_size = size(&s) as u8;
+        let mut f = Follow { ctx, lead, n, hand: *hand, s, s_size, case: Case::Short };
+        f.case = f.find_case();
+        f
+    }
+
+    fn find_case(&self) -> Case {
+        let (ctx, n, class, s) = (self.ctx, self.n, self.lead.class, &self.s);
+        if self.s_size <= n {
+            return Case::Short; // R5.2
+        }
+        if self.t1_exists() {
+            return Case::T1;
+        }
+        // R5.3 T2: the longest tractor of at most N cards.
+        let mut l = 0u8;
+        for m in 2..=4u8 {
+            let k = max_run(ctx, class, s, m).min(n / m);
+            if k >= 2 {
+                l = l.max(m * k);
+            }
+        }
+        // R5.3 T3: the most pairs beside it.
+        let base = pairs(ctx, class, s);
+        let avail = if l == 0 { base } else { base - min_tractor_loss(ctx, class, s, l).unwrap_or(0) };
+        Case::Ladder { l, p: avail.min((n - l) / 2) }
+    }
+
+    /// R5.3 T1: does the class hold a single combination of exactly N cards (of the lead's own
+    /// shape only, under the nanning profile)?
+    fn t1_exists(&self) -> bool {
+        let mut found = false;
+        self.each_t1(|_| found = true);
+        found
+    }
+
+    /// Every distinct N-card combination of the class that T1 accepts.
+    fn each_t1(&self, mut f: impl FnMut(Combo)) {
+        let (ctx, n, class, lead) = (self.ctx, self.n, self.lead.class, self.lead);
+        let any = ctx.rules.t1_any_shape;
+        if n <= 4 && (any || lead.k == 1) {
+            for &k in ctx.class_kinds(class) {
+                if self.s[k as usize] >= n {
+                    f(unit(ctx, k, n));
+                }
+            }
+        }
+        for m in 2..=4u8 {
+            if n % m != 0 || n / m < 2 || !(any || (lead.k >= 2 && lead.m == m)) {
+                continue;
+            }
+            for_each_tractor(ctx, class, &self.s, m, n / m, n / m, |first, k| f(tractor(ctx, first, m, k)));
+        }
+    }
+
+    /// The tier the ladder demands here.
+    pub fn required_tier(&self) -> Tier {
+        match self.case {
+            Case::Short => Tier::AllOfClass,
+            Case::T1 => Tier::T1,
+            Case::Ladder { l, .. } if l > 0 => Tier::T2,
+            Case::Ladder { p, .. } if p > 0 => Tier::T3,
+            Case::Ladder { .. } => Tier::T4,
+        }
+    }
+
+    /// The highest tier a play of N cards of the class meets.
+    fn met_tier(&self, play: &Counts) -> Tier {
+        let (ctx, class) = (self.ctx, self.lead.class);
+        if let Some(c) = classify(ctx, play) {
+            if c.class == class && (ctx.rules.t1_any_shape || (c.m, c.k) == (self.lead.m, self.lead.k)) {
+                return Tier::T1;
+            }
+        }
+        let n = self.n;
+        let mut l = 0u8;
+        for m in 2..=4u8 {
+            let k = max_run(ctx, class, play, m).min(n / m);
+            if k >= 2 {
+                l = l.max(m * k);
+            }
+        }
+        if l > 0 {
+            return Tier::T2;
+        }
+        if pairs(ctx, class, play) > 0 {
+            Tier::T3
+        } else {
+            Tier::T4
+        }
+    }
+
+    /// Is `play` (N cards held in the hand) a legal follow? Hot path: no allocation.
+    pub fn is_legal(&self, play: &Counts) -> bool {
+        self.violation(play).is_none()
+    }
+
+    /// `None` when `play` (N cards held in the hand) is legal, else why (R5.2–R5.3).
+    pub fn violation(&self, play: &Counts) -> Option<FollowViolation> {
+        let (ctx, class, n) = (self.ctx, self.lead.class, self.n);
+        let in_class = ctx.class_kinds(class).iter().map(|&k| play[k as usize] as u32).sum::<u32>();
+        let fail = |rule: &'static str, message: String| {
+            Some(FollowViolation { rule, required: self.required_tier(), met: self.met_tier(play), message })
+        };
+        match self.case {
+            Case::Short => {
+                if in_class == self.s_size as u32 {
+                    None
+                } else {
+                    fail(
+                        "R5.2",
+                        format!(
+                            "the follower holds {} card(s) of the led class, at most N = {n}: all of them must be played",
+                            self.s_size
+                        ),
+                    )
+                }
+            }
+            _ if in_class != n as u32 => fail(
+                "R5.2",
+                format!(
+                    "the follower holds {} cards of the led class, more than N = {n}: all {n} must come from it",
+                    self.s_size
+                ),
+            ),
+            Case::T1 => {
+                let ok = classify(ctx, play).is_some_and(|c| {
+                    ctx.rules.t1_any_shape || (c.m, c.k) == (self.lead.m, self.lead.k)
+                });
+                if ok {
+                    None
+                } else {
+                    let what = if ctx.rules.t1_any_shape { "a single combination" } else { "a combination of the lead's shape" };
+                    fail("R5.3 T1", format!("the led class holds {what} of {n} cards: one must be played"))
+                }
+            }
+            Case::Ladder { l, p } => {
+                let base = pairs(ctx, class, play);
+                if l == 0 {
+                    if base >= p {
+                        None
+                    } else {
+                        fail("R5.3 T3", format!("the play must hold {p} pair(s), it holds {base}"))
+                    }
+                } else {
+                    match min_tractor_loss(ctx, class, play, l) {
+                        None => fail("R5.3 T2", format!("the play must include a tractor of {l} cards, the longest the led class gives")),
+                        Some(loss) if base - loss < p => fail(
+                            "R5.3 T3",
+                            format!("beside the {l}-card tractor the play must hold {p} pair(s), it holds {}", base - loss),
+                        ),
+                        Some(_) => None,
+                    }
+                }
+            }
+        }
+    }
+
+    /// The distinct legal follows whose selection contains `lo` (the empty selection: all).
+    pub fn legal_set(&self, lo: &Counts) -> LegalSet {
+        let (ctx, class) = (self.ctx, self.lead.class);
+        let outside = (0..KINDS).any(|k| lo[k] > 0 && ctx.class[k] != class);
+        if self.case != Case::Short && outside {
+            return LegalSet::List(Vec::new()); // R5.2: only the led class may be played
+        }
+        match self.case {
+            Case::T1 => {
+                let mut v = Vec::new();
+                self.each_t1(|c| {
+                    let counts = c.counts(ctx);
+                    if lo.iter().zip(counts.iter()).all(|(a, b)| a <= b) {
+                        v.push(counts);
+                    }
+                });
+                v.sort_unstable();
+                v.dedup();
+                LegalSet::List(v)
+            }
+            Case::Short => {
+                // R5.2: the whole class is fixed; the others fill N − |S|.
+                let mut slots = Vec::new();
+                for &k in ctx.class_kinds(class) {
+                    let v = self.s[k as usize];
+                    slots.push(Slot { kind: k, lo: v.max(lo[k as usize]), hi: v, linked: false, ghost: false });
+                }
+                for c in (0..5u8).filter(|&c| c != class) {
+                    for &k in ctx.class_kinds(c) {
+                        slots.push(Slot { kind: k, lo: lo[k as usize], hi: self.hand[k as usize], linked: false, ghost: false });
+                    }
+                }
+                LegalSet::Dp(SlotDp::new(slots, self.n, 0, 0))
+            }
+            Case::Ladder { l, p } => {
+                let mut slots = Vec::new();
+                let m_min = if l % 2 == 0 { 2 } else { 3 };
+                // Windows shorter than the cycle can wrap through A–2: the longest needs
+                // kmax − 1 kinds repeated after the end.
+                let kmax = [2u8, 3, 4]
+                    .iter()
+                    .filter(|&&m| l % m == 0 && l / m >= 2 && l / m < 13)
+                    .map(|&m| l / m)
+                    .max()
+                    .unwrap_or(0);
+                let mut cycle = None;
+                for chain in ctx.chains_of(class) {
+                    let kinds = ctx.chain_kinds(chain);
+                    let slot = |k: u8, linked: bool| Slot { kind: k, lo: lo[k as usize], hi: self.s[k as usize], linked, ghost: false };
+                    if !chain.cyclic || l == 0 {
+                        slots.extend(kinds.iter().enumerate().map(|(i, &k)| slot(k, i > 0)));
+                    } else if let Some(b) = kinds.iter().position(|&k| self.s[k as usize] < m_min) {
+                        // A kind that can be in no tractor cuts the cycle into a path.
+                        let len = kinds.len();
+                        slots.extend((0..len).map(|i| slot(kinds[(b + 1 + i) % len], i > 0)));
+                    } else {
+                        // Unbroken cycle: its first kmax − 1 kinds are enumerated outside the
+                        // programme and repeated as ghosts after the last, closing the wraps.
+                        let start = slots.len();
+                        slots.extend(kinds.iter().enumerate().map(|(i, &k)| slot(k, i > 0)));
+                        let ghosts = (kmax as usize).saturating_sub(1).min(kinds.len());
+                        for &k in &kinds[..ghosts] {
+                            slots.push(Slot { ghost: true, ..slot(k, true) });
+                        }
+                        cycle = Some((start, ghosts));
+                    }
+                }
+                let mut dp = SlotDp::new(slots, self.n, l, p);
+                dp.cycle = cycle;
+                LegalSet::Dp(dp)
+            }
+        }
+    }
+
+    /// Kinds that can be added to the partial selection `partial` so that it can still be
+    /// completed to a legal follow. Empty if `partial` itself cannot be completed.
+    pub fn completions(&self, partial: &Counts) -> [bool; KINDS] {
+        let mut out = [false; KINDS];
+        if size(partial) >= self.n as usize || !crate::card::contains(&self.hand, partial) {
+            return out;
+        }
+        if let Case::T1 = self.case {
+            if let LegalSet::List(v) = self.legal_set(partial) {
+                for c in &v {
+                    for k in 0..KINDS {
+                        out[k] |= c[k] > partial[k];
+                    }
+                }
+            }
+            return out;
+        }
+        let mut lo = *partial;
+        for k in 0..KINDS {
+            if self.hand[k] > partial[k] {
+                lo[k] += 1;
+                out[k] = self.legal_set(&lo).count() > 0;
+                lo[k] -= 1;
+            }
+        }
+        out
+    }
+}
+
+/// The distinct legal follows of a position.
+pub enum LegalSet {
+    List(Vec<Counts>),
+    Dp(SlotDp),
+}
+
+impl LegalSet {
+    /// Exact number of distinct legal follows.
+    pub fn count(&mut self) -> u128 {
+        match self {
+            LegalSet::List(v) => v.len() as u128,
+            LegalSet::Dp(dp) => dp.total(),
+        }
+    }
+    /// The `r`-th legal follow (`r < count()`), in a fixed order.
+    pub fn nth(&mut self, r: u128) -> Option<Counts> {
+        match self {
+            LegalSet::List(v) => usize::try_from(r).ok().and_then(|i| v.get(i).copied()),
+            LegalSet::Dp(dp) => dp.nth(r),
+        }
+    }
+    /// One legal follow, uniform over the distinct ones.
+    pub fn sample(&mut self, rng: &mut Rng) -> Option<Counts> {
+        let total = self.count();
+        if total == 0 {
+            return None;
+        }
+        let r = rng.below(total);
+        self.nth(r)
+    }
+    /// All legal follows in order, or `Err(count)` if there are more than `limit`.
+    pub fn all(&mut self, limit: u128) -> Result<Vec<Counts>, u128> {
+        let total = self.count();
+        if total > limit {
+            return Err(total);
+        }
+        match self {
+            LegalSet::List(v) => Ok(v.clone()),
+            LegalSet::Dp(dp) => Ok(dp.all()),
+        }
+    }
+}
+
+/// One kind in the programme's sequence.
+#[derive(Clone, Copy, Debug)]
+pub struct Slot {
+    kind: u8,
+    lo: u8,
+    hi: u8,
+    /// Linked to the previous slot (R3.3): a tractor window may continue.
+    linked: bool,
+    /// A repeat of a cycle's first kind, to see windows through the wrap; adds no cards.
+    ghost: bool,
+}
+
+/// Programme state after some slots. Packed into a u64 for the memo.
+#[derive(Clone, Copy, Debug, Default)]
+struct St {
+    cards: u8,
+    pairs: u8,
+    /// Least loss of a complete tractor window seen so far; `NO_LOSS` if none.
+    best: u8,
+    /// Current runs of kinds held ≥ 2, = 4, ≥ 3 (with the 4s among the last k3 as bits).
+    r2: u8,
+    r4: u8,
+    r3: u8,
+    m3: u16,
+}
+
+const NO_LOSS: u8 = 63;
+
+impl St {
+    fn pack(&self) -> u64 {
+        self.cards as u64
+            | (self.pairs as u64) << 6
+            | (self.best as u64) << 12
+            | (self.r2 as u64) << 18
+            | (self.r4 as u64) << 24
+            | (self.r3 as u64) << 30
+            | (self.m3 as u64) << 36
+    }
+}
+
+/// A deterministic multiply-rotate hasher for the memo (its iteration order is never read).
+#[derive(Default)]
+pub struct FxHasher(u64);
+
+impl Hasher for FxHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+type Memo = HashMap<u64, u128, BuildHasherDefault<FxHasher>>;
+
+/// Counts, ranks and lists the selections x (lo ≤ x ≤ hi per slot, Σx = n) that hold a
+/// tractor window of `l` cards with `pairs − loss ≥ p` (or, when `l = 0`, `pairs ≥ p`).
+pub struct SlotDp {
+    slots: Vec<Slot>,
+    n: u8,
+    l: u8,
+    p: u8,
+    k2: u8,
+    k3: u8,
+    k4: u8,
+    /// Cards the real slots from i on can still give.
+    suffix_hi: Vec<u16>,
+    /// An unbroken cycle: (first slot, how many of its kinds are enumerated outside).
+    cycle: Option<(usize, usize)>,
+    memo: Memo,
+    /// Per assignment of the cycle's first kinds: its count (filled by `total`).
+    parts: Option<Vec<(Vec<u8>, u128)>>,
+}
+
+impl SlotDp {
+    fn new(slots: Vec<Slot>, n: u8, l: u8, p: u8) -> SlotDp {
+        let shape = |m: u8| if l > 0 && l % m == 0 && l / m >= 2 { l / m } else { 0 };
+        let mut suffix_hi = vec![0u16; slots.len() + 1];
+        for i in (0..slots.len()).rev() {
+            suffix_hi[i] = suffix_hi[i + 1] + if slots[i].ghost { 0 } else { slots[i].hi as u16 };
+        }
+        SlotDp {
+            slots,
+            n,
+            l,
+            p,
+            k2: shape(2),
+            k3: shape(3),
+            k4: shape(4),
+            suffix_hi,
+            cycle: None,
+            memo: Memo::default(),
+            parts: None,
+        }
+    }
+
+    fn step(&self, st: St, slot: &Slot, x: u8) -> St {
+        let mut s = st;
+        if !slot.ghost {
+            s.cards += x;
+            s.pairs += x / 2;
+        }
+        if self.l == 0 {
+            return s;
+        }
+        if !slot.linked {
+            s.r2 = 0;
+            s.r4 = 0;
+            s.r3 = 0;
+            s.m3 = 0;
+        }
+        if self.k2 > 0 {
+            s.r2 = if x >= 2 { (s.r2 + 1).min(self.k2) } else { 0 };
+            if s.r2 == self.k2 {
+                s.best = s.best.min(self.k2); // each pair unit costs one pair
+            }
+        }
+        if self.k4 > 0 {
+            s.r4 = if x == 4 { (s.r4 + 1).min(self.k4) } else { 0 };
+            if s.r4 == self.k4 {
+                s.best = s.best.min(2 * self.k4); // each bomb unit costs two pairs
+            }
+        }
+        if self.k3 > 0 {
+            if x >= 3 {
+                s.r3 = (s.r3 + 1).min(self.k3);
+                s.m3 = ((s.m3 << 1) | (x == 4) as u16) & ((1u16 << self.k3) - 1);
+                if s.r3 == self.k3 {
+                    // a triple unit costs one pair from 3 copies, two from 4
+                    s.best = s.best.min(self.k3 + s.m3.count_ones() as u8);
+                }
+            } else {
+                s.r3 = 0;
+                s.m3 = 0;
+            }
+        }
+        s
+    }
+
+    fn accept(&self, s: &St) -> bool {
+        s.cards == self.n && if self.l == 0 { s.pairs >= self.p } else { s.best != NO_LOSS && s.pairs >= self.p + s.best }
+    }
+
+    fn start() -> St {
+        St { best: NO_LOSS, ..St::default() }
+    }
+
+    fn count_from(&mut self, i: usize, st: St) -> u128 {
+        if i == self.slots.len() {
+            return self.accept(&st) as u128;
+        }
+        if st.cards as u16 + self.suffix_hi[i] < self.n as u16 {
+            return 0;
+        }
+        let key = (i as u64) << 52 | st.pack();
+        if let Some(&v) = self.memo.get(&key) {
+            return v;
+        }
+        let slot = self.slots[i];
+        let mut total = 0u128;
+        for x in slot.lo..=slot.hi {
+            if !slot.ghost && st.cards + x > self.n {
+                break;
+            }
+            let next = self.step(st, &slot, x);
+            total += self.count_from(i + 1, next);
+        }
+        self.memo.insert(key, total);
+        total
+    }
+
+    /// Fixes the cycle's first kinds (and their ghosts) to `vals`.
+    fn fix_cycle(&mut self, vals: &[u8]) {
+        if let Some((start, g)) = self.cycle {
+            let cycle_len = self.slots[start..].iter().take_while(|s| !s.ghost).count();
+            for (j, &v) in vals.iter().enumerate() {
+                for idx in [start + j, start + cycle_len + j] {
+                    self.slots[idx].lo = v;
+                    self.slots[idx].hi = v;
+                }
+            }
+            debug_assert_eq!(vals.len(), g);
+            self.memo.clear();
+        }
+    }
+
+    /// Every assignment of the cycle's enumerated kinds, each with its count.
+    fn cycle_parts(&mut self) -> Vec<(Vec<u8>, u128)> {
+        if let Some(p) = &self.parts {
+            return p.clone();
+        }
+        let (start, g) = self.cycle.expect("cycle");
+        let bounds: Vec<(u8, u8)> = (0..g).map(|j| (self.slots[start + j].lo, self.slots[start + j].hi)).collect();
+        let mut parts = Vec::new();
+        let mut vals: Vec<u8> = bounds.iter().map(|b| b.0).collect();
+        loop {
+            self.fix_cycle(&vals);
+            let c = self.count_from(0, Self::start());
+            if c > 0 {
+                parts.push((vals.clone(), c));
+            }
+            // next assignment, odometer order (first kind slowest)
+            let mut j = g;
+            loop {
+                if j == 0 {
+                    self.parts = Some(parts.clone());
+                    return parts;
+                }
+                j -= 1;
+                if vals[j] < bounds[j].1 {
+                    vals[j] += 1;
+                    for (v, b) in vals[j + 1..].iter_mut().zip(&bounds[j + 1..]) {
+                        *v = b.0;
+                    }
+                    break;
+                }
+            }
+        }
+    }
+
+    /// Exact number of accepted selections.
+    pub fn total(&mut self) -> u128 {
+        if self.cycle.is_some() {
+            return self.cycle_parts().iter().map(|p| p.1).sum();
+        }
+        self.count_from(0, Self::start())
+    }
+
+    fn unrank(&mut self, mut r: u128) -> Option<Counts> {
+        let mut out = [0u8; KINDS];
+        let mut st = Self::start();
+        for i in 0..self.slots.len() {
+            let slot = self.slots[i];
+            let mut chosen = None;
+            for x in slot.lo..=slot.hi {
+                if !slot.ghost && st.cards + x > self.n {
+                    break;
+                }
+                let next = self.step(st, &slot, x);
+                let c = self.count_from(i + 1, next);
+                if r < c {
+                    chosen = Some((x, next));
+                    break;
+                }
+                r -= c;
+            }
+            let (x, next) = chosen?;
+            if !slot.ghost {
+                out[slot.kind as usize] = x;
+            }
+            st = next;
+        }
+        Some(out)
+    }
+
+    /// The `r`-th accepted selection, in order of (cycle assignment, slot values ascending).
+    pub fn nth(&mut self, mut r: u128) -> Option<Counts> {
+        if self.cycle.is_none() {
+            return if r < self.total() { self.unrank(r) } else { None };
+        }
+        for (vals, c) in self.cycle_parts() {
+            if r < c {
+                self.fix_cycle(&vals);
+                return self.unrank(r);
+            }
+            r -= c;
+        }
+        None
+    }
+
+    /// Every accepted selection, in `nth` order.
+    pub fn all(&mut self) -> Vec<Counts> {
+        let mut out = Vec::new();
+        if self.cycle.is_none() {
+            self.total();
+            let mut cur = [0u8; KINDS];
+            self.walk(0, Self::start(), &mut cur, &mut out);
+            return out;
+        }
+        for (vals, _) in self.cycle_parts() {
+            self.fix_cycle(&vals);
+            self.count_from(0, Self::start());
+            let mut cur = [0u8; KINDS];
+            self.walk(0, Self::start(), &mut cur, &mut out);
+        }
+        out
+    }
+
+    fn walk(&mut self, i: usize, st: St, cur: &mut Counts, out: &mut Vec<Counts>) {
+        if i == self.slots.len() {
+            if self.accept(&st) {
+                out.push(*cur);
+            }
+            return;
+        }
+        let slot = self.slots[i];
+        for x in slot.lo..=slot.hi {
+            if !slot.ghost && st.cards + x > self.n {
+                break;
+            }
+            let next = self.step(st, &slot, x);
+            if self.count_from(i + 1, next) == 0 {
+                continue;
+            }
+            if !slot.ghost {
+                cur[slot.kind as usize] = x;
+            }
+            self.walk(i + 1, next, cur, out);
+            if !slot.ghost {
+                cur[slot.kind as usize] = 0;
+            }
+        }
+    }
+}

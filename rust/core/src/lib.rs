@@ -1,0 +1,27 @@
+//! tractor-core: the rules of Guigang Tractor (贵港拖拉机), four decks, no kitty.
+//!
+//! The rules are `shared/RULES.md`; every rule here cites its id (R…) or decision (D…).
+//! Hot paths take and return count arrays and never allocate per call; [`checked`]
+//! validates user input once and explains what was wrong.
+
+pub mod card;
+pub mod checked;
+pub mod combo;
+pub mod error;
+pub mod follow;
+pub mod rng;
+pub mod rules;
+pub mod score;
+pub mod trump;
+
+pub use card::{Card, Counts, BJ, KINDS, SJ};
+pub use combo::{classify, legal_leads, trick_winner, Combo};
+pub use error::{Error, FollowViolation, Tier};
+pub use follow::{Case, Follow, LegalSet};
+pub use rng::Rng;
+pub use rules::{Profile, Rules};
+pub use score::{outcome, Outcome};
+pub use trump::{Context, TRUMP};
+
+/// The engine version, carried by records.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

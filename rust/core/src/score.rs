@@ -1,0 +1,85 @@
+//! The result of a hand from the defenders' final score (RULES R7.4, §9).
+
+use crate::rules::Rules;
+
+/// Points in the four decks (R7.1).
+pub const TOTAL_POINTS: i32 = 400;
+
+/// Levels gained by each side and whether the defenders take over (R7.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// The score the table was read at (after the nanning clamp).
+    pub score: i32,
+    pub banker_levels: u8,
+    pub defender_levels: u8,
+    pub defenders_take_over: bool,
+}
+
+/// R7.4: the result for the defenders' final score `score`.
+pub fn outcome(score: i32, rules: &Rules) -> Outcome {
+    let s = if rules.clamp_score { score.clamp(0, TOTAL_POINTS) } else { score };
+    let (banker, defender, over) = match s {
+        // +1 for every full 80 below 0: −80 → 4, −160 → 5
+        s if s < 5 => (3 + if s < 0 { (-(s as i64) / 80).min(200) as u8 } else { 0 }, 0, false),
+        s if s < 80 => (2, 0, false),
+        s if s < 160 => (1, 0, false),
+        s if s < 240 => (0, 0, true),
+        s if s < 320 => (0, 1, true),
+        s if s < 400 => (0, 2, true),
+        _ => (0, 3.min(rules.defender_gain_cap), true), // D6: at most 3
+    };
+    Outcome { score: s, banker_levels: banker, defender_levels: defender, defenders_take_over: over }
+}
+
+/// Points of a count array (R7.1): 5s count 5, 10s and Ks count 10.
+pub fn points(cards: &crate::card::Counts) -> i32 {
+    let mut p = 0i32;
+    for suit in 0..4u8 {
+        let c = |rank: u8| cards[crate::card::Card::new(suit, rank).id()] as i32;
+        p += 5 * c(5) + 10 * c(10) + 10 * c(13);
+    }
+    p
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Profile;
+
+    #[test]
+    fn r7_4_table() {
+        let g = Profile::Guigang.rules();
+        let row = |s| {
+            let o = outcome(s, &g);
+            (o.banker_levels, o.defender_levels, o.defenders_take_over)
+        };
+        assert_eq!(row(-160), (5, 0, false));
+        assert_eq!(row(-80), (4, 0, false));
+        assert_eq!(row(-79), (3, 0, false));
+        assert_eq!(row(0), (3, 0, false));
+        assert_eq!(row(4), (3, 0, false));
+        assert_eq!(row(5), (2, 0, false));
+        assert_eq!(row(79), (2, 0, false));
+        assert_eq!(row(80), (1, 0, false));
+        assert_eq!(row(159), (1, 0, false));
+        assert_eq!(row(160), (0, 0, true));
+        assert_eq!(row(240), (0, 1, true));
+        assert_eq!(row(320), (0, 2, true));
+        assert_eq!(row(400), (0, 3, true));
+        assert_eq!(row(480), (0, 3, true), "D6");
+    }
+
+    #[test]
+    fn nanning_clamps() {
+        let n = Profile::Nanning.rules();
+        assert_eq!(outcome(-80, &n).banker_levels, 3);
+        assert_eq!(outcome(-80, &n).score, 0);
+        assert_eq!(outcome(480, &n).score, 400);
+    }
+
+    #[test]
+    fn r7_1_points_total_400() {
+        let all = [4u8; 54];
+        assert_eq!(points(&all), TOTAL_POINTS);
+    }
+}
