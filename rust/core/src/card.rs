@@ -113,12 +113,40 @@ pub fn parse_card(token: &str) -> Result<Card, Error> {
     Ok(Card::new(suit, rank))
 }
 
-/// Parses cards separated by spaces or commas, keeping their order.
+/// Parses cards separated by spaces or commas, keeping their order. Cards may also be
+/// written without separators, as in the rules (`4s4s5s5s`).
 pub fn parse(text: &str) -> Result<Vec<Card>, Error> {
-    text.split(|c: char| c.is_whitespace() || c == ',')
-        .filter(|t| !t.is_empty())
-        .map(parse_card)
-        .collect()
+    let mut out = Vec::new();
+    for chunk in text.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()) {
+        match parse_card(chunk) {
+            Ok(c) => out.push(c),
+            Err(e) => {
+                let run = split_run(chunk).ok_or(e)?;
+                for t in run {
+                    out.push(parse_card(t)?);
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Splits `4s4s10hSJ` into card tokens, or `None` if it is not such a run.
+fn split_run(chunk: &str) -> Option<Vec<&str>> {
+    let mut out = Vec::new();
+    let mut rest = chunk;
+    while !rest.is_empty() {
+        let upper: String = rest.chars().take(2).collect::<String>().to_uppercase();
+        let len = if upper == "SJ" || upper == "BJ" {
+            2
+        } else {
+            let rank_len = if rest.starts_with("10") { 2 } else { rest.chars().next()?.len_utf8() };
+            rank_len + rest[rank_len..].chars().next()?.len_utf8()
+        };
+        out.push(&rest[..len]);
+        rest = &rest[len..];
+    }
+    Some(out)
 }
 
 /// Writes cards in the canonical form that [`parse`] reads back: `As 10h SJ`.
@@ -194,6 +222,8 @@ mod tests {
             assert_eq!(parse_card(t).unwrap(), Card::new(1, 10), "{t}");
         }
         assert_eq!(parse("As,Ks  sj\tbj").unwrap(), vec![Card(12), Card(11), SJ, BJ]);
+        assert_eq!(parse("4s4s10hSJ").unwrap(), parse("4s 4s 10h SJ").unwrap());
+        assert!(matches!(parse("4s4x"), Err(Error::BadToken(t)) if t == "4x"));
         assert!(matches!(parse("As 1s"), Err(Error::BadToken(t)) if t == "1s"));
         assert!(parse_card("Ax").is_err());
         assert!(parse_card("").is_err());

@@ -1,3 +1,354 @@
+//! tractor._core: thin PyO3 bindings over tractor-core.
+//!
+//! Count arrays cross the boundary as 54-byte `bytes`; batches as `n × 54` bytes. Every entry
+//! point runs inside [`guard`], so a Rust panic surfaces as `tractor.TractorError`, never as
+//! pyo3's `PanicException`. Errors become the classes of `tractor.errors`.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+use tractor_core as core;
+use tractor_core::card::{Counts, KINDS};
+use tractor_core::{checked, Error};
+
+/// Runs `f`, turning a panic into a `TractorError`.
+fn guard<T>(py: Python<'_>, f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(r) => r,
+        Err(payload) => {
+            let msg = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown".into());
+            Err(raise(py, "TractorError", &format!("internal error (please report): {msg}"), None))
+        }
+    }
+}
+
+/// Builds an exception of class `name` from `tractor.errors`.
+fn raise(py: Python<'_>, name: &str, msg: &str, kwargs: Option<Bound<'_, PyDict>>) -> PyErr {
+    let made = (|| -> PyResult<PyErr> {
+        let cls = py.import("tractor.errors")?.getattr(name)?;
+        let exc = cls.call((msg,), kwargs.as_ref())?;
+        Ok(PyErr::from_value(exc))
+    })();
+    made.unwrap_or_else(|e| e)
+}
+
+fn err(py: Python<'_>, e: Error) -> PyErr {
+    let msg = e.to_string();
+    let name = match &e {
+        Error::BadToken(_) | Error::BadCard(_) => "CardParseError",
+        Error::TooManyCopies { .. } => "TooManyCopies",
+        Error::BadLevel(_) | Error::BadSuit(_) | Error::BadProfile(_) => "InvalidContext",
+        Error::NotACombination(_) => "NotACombination",
+        Error::BadPlays(_) => "InvalidPlays",
+        Error::NotInHand(_) => "CardsNotInHand",
+        Error::WrongCount { .. } => "WrongCardCount",
+        Error::TooMany { .. } => "TooManyFollows",
+        Error::IllegalFollow(_) => "IllegalFollow",
+    };
+    raise(py, name, &msg, None)
+}
+
+fn counts(py: Python<'_>, b: &[u8], what: &str) -> PyResult<Counts> {
+    let arr: Counts = b.try_into().map_err(|_| {
+        PyValueError::new_err(format!("{what}: a count array needs {KINDS} entries, got {}", b.len()))
+    })?;
+    core::card::check_counts(&arr).map_err(|e| err(py, e))?;
+    Ok(arr)
+}
+
+fn out(py: Python<'_>, c: &Counts) -> Py<PyBytes> {
+    PyBytes::new(py, c).unbind()
+}
+
+/// Level, trump suit and profile: the rules of one hand.
+#[pyclass(module = "tractor._core", frozen)]
+struct Context {
+    ctx: core::Context,
+}
+
+#[pymethods]
+impl Context {
+    #[new]
+    fn new(py: Python<'_>, level: u8, trump: u8, profile: &str) -> PyResult<Self> {
+        guard(py, || {
+            let p = core::Profile::parse(profile).map_err(|e| err(py, e))?;
+            let ctx = core::Context::new(level, trump, p).map_err(|e| err(py, e))?;
+            Ok(Context { ctx })
+        })
+    }
+
+    #[getter]
+    fn level(&self) -> u8 {
+        self.ctx.level
+    }
+    #[getter]
+    fn trump(&self) -> u8 {
+        self.ctx.trump
+    }
+    #[getter]
+    fn profile(&self) -> &'static str {
+        self.ctx.rules.profile.name()
+    }
+
+    /// Suit class (0..3 plain suits, 4 trump) of each kind, as 54 bytes.
+    fn classes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.ctx.class)
+    }
+
+    /// (kind, multiplicity, units, is_trump, key) or None.
+    fn classify(&self, py: Python<'_>, cards: &[u8]) -> PyResult<Option<(&'static str, u8, u8, bool, u32)>> {
+        guard(py, || {
+            let c = counts(py, cards, "cards")?;
+            Ok(core::classify(&self.ctx, &c).map(|x| (x.kind_name(), x.m, x.k, x.is_trump(), x.key())))
+        })
+    }
+
+    /// Batch classify over n×54 bytes: (kind code 0 none/1 single/2 pair/3 triple/4 bomb/5 tractor,
+    /// multiplicity, units, is_trump), each n bytes. Releases the GIL.
+    fn classify_batch(&self, py: Python<'_>, data: &[u8]) -> PyResult<(Py<PyBytes>, Py<PyBytes>, Py<PyBytes>, Py<PyBytes>)> {
+        guard(py, || {
+            if data.len() % KINDS != 0 {
+                return Err(PyValueError::new_err(format!("expected n×{KINDS} bytes, got {}", data.len())));
+            }
+            let ctx = self.ctx;
+            let rows = data.len() / KINDS;
+            let res = py.detach(|| -> Result<Vec<[u8; 4]>, Error> {
+                data.chunks_exact(KINDS)
+                    .map(|row| {
+                        let c: Counts = row.try_into().expect("row of 54");
+                        core::card::check_counts(&c)?;
+                        Ok(match core::classify(&ctx, &c) {
+                            None => [0, 0, 0, 0],
+                            Some(x) => {
+                                let code = if x.k >= 2 { 5 } else { x.m };
+                                [code, x.m, x.k, x.is_trump() as u8]
+                            }
+                        })
+                    })
+                    .collect()
+            });
+            let res = res.map_err(|e| err(py, e))?;
+            let col = |j: usize| PyBytes::new(py, &res.iter().map(|r| r[j]).collect::<Vec<u8>>()).unbind();
+            debug_assert_eq!(res.len(), rows);
+            Ok((col(0), col(1), col(2), col(3)))
+        })
+    }
+
+    /// Every distinct combination in the hand.
+    fn legal_leads(&self, py: Python<'_>, hand: &[u8]) -> PyResult<Vec<Py<PyBytes>>> {
+        guard(py, || {
+            let h = counts(py, hand, "hand")?;
+            Ok(core::legal_leads(&self.ctx, &h).iter().map(|c| out(py, &c.counts(&self.ctx))).collect())
+        })
+    }
+
+    /// Index of the winning play (R6).
+    fn trick_winner(&self, py: Python<'_>, plays: Vec<Vec<u8>>) -> PyResult<usize> {
+        guard(py, || {
+            if !(2..=4).contains(&plays.len()) {
+                return Err(err(py, Error::BadPlays(format!("a trick has 2 to 4 plays, got {}", plays.len()))));
+            }
+            let mut cs = Vec::with_capacity(plays.len());
+            for (i, p) in plays.iter().enumerate() {
+                cs.push(counts(py, p, &format!("plays[{i}]"))?);
+            }
+            let lead = checked::lead_combo(&self.ctx, &cs[0]).map_err(|e| err(py, e))?;
+            for (i, c) in cs.iter().enumerate().skip(1) {
+                let n = core::card::size(c);
+                if n != lead.size() {
+                    return Err(err(
+                        py,
+                        Error::BadPlays(format!("R5.1: plays[{i}] has {n} cards, the lead has {}", lead.size())),
+                    ));
+                }
+            }
+            Ok(core::trick_winner(&self.ctx, &cs).unwrap_or(0))
+        })
+    }
+
+    /// Raises the IllegalFollow (with rule, tiers, example) or an input error; None if legal.
+    fn follow_check(&self, py: Python<'_>, hand: &[u8], lead: &[u8], play: &[u8]) -> PyResult<()> {
+        guard(py, || {
+            let (h, l, p) = (counts(py, hand, "hand")?, counts(py, lead, "lead")?, counts(py, play, "play")?);
+            let f = checked::follow(&self.ctx, &h, &l).map_err(|e| err(py, e))?;
+            checked::play_in_hand(&f, &p).map_err(|e| err(py, e))?;
+            match f.violation(&p) {
+                None => Ok(()),
+                Some(v) => {
+                    let kw = PyDict::new(py);
+                    kw.set_item("rule", v.rule)?;
+                    kw.set_item("required_tier", v.required.name())?;
+                    kw.set_item("met_tier", v.met.name())?;
+                    let example = checked::example_follow(&f).map(|c| PyBytes::new(py, &c));
+                    kw.set_item("example", example)?;
+                    Err(raise(py, "IllegalFollow", &Error::IllegalFollow(v).to_string(), Some(kw)))
+                }
+            }
+        })
+    }
+
+    fn is_legal_follow(&self, py: Python<'_>, hand: &[u8], lead: &[u8], play: &[u8]) -> PyResult<bool> {
+        guard(py, || {
+            let (h, l, p) = (counts(py, hand, "hand")?, counts(py, lead, "lead")?, counts(py, play, "play")?);
+            let f = checked::follow(&self.ctx, &h, &l).map_err(|e| err(py, e))?;
+            checked::play_in_hand(&f, &p).map_err(|e| err(py, e))?;
+            Ok(f.is_legal(&p))
+        })
+    }
+
+    /// Batch legality over n×54 hands, leads and plays; 1 legal, 0 illegal (including plays
+    /// of the wrong size or not in the hand). Raises on invalid hands or leads. Releases the GIL.
+    fn is_legal_follow_batch(&self, py: Python<'_>, hands: &[u8], leads: &[u8], plays: &[u8]) -> PyResult<Py<PyBytes>> {
+        guard(py, || {
+            if hands.len() % KINDS != 0 || hands.len() != leads.len() || hands.len() != plays.len() {
+                return Err(PyValueError::new_err("hands, leads and plays must all be n×54 arrays of one n"));
+            }
+            let ctx = self.ctx;
+            let res = py.detach(|| -> Result<Vec<u8>, Error> {
+                let mut v = Vec::with_capacity(hands.len() / KINDS);
+                for ((h, l), p) in hands.chunks_exact(KINDS).zip(leads.chunks_exact(KINDS)).zip(plays.chunks_exact(KINDS)) {
+                    let (h, l, p): (Counts, Counts, Counts) =
+                        (h.try_into().expect("54"), l.try_into().expect("54"), p.try_into().expect("54"));
+                    core::card::check_counts(&p)?;
+                    let f = checked::follow(&ctx, &h, &l)?;
+                    v.push((checked::play_in_hand(&f, &p).is_ok() && f.is_legal(&p)) as u8);
+                }
+                Ok(v)
+            });
+            Ok(PyBytes::new(py, &res.map_err(|e| err(py, e))?).unbind())
+        })
+    }
+
+    /// Every distinct legal follow; raises TooManyFollows past `limit`.
+    fn legal_follows(&self, py: Python<'_>, hand: &[u8], lead: &[u8], limit: u128) -> PyResult<Vec<Py<PyBytes>>> {
+        guard(py, || {
+            let (h, l) = (counts(py, hand, "hand")?, counts(py, lead, "lead")?);
+            let f = checked::follow(&self.ctx, &h, &l).map_err(|e| err(py, e))?;
+            let all = f.legal_set(&[0; KINDS]).all(limit).map_err(|count| err(py, Error::TooMany { limit, count }))?;
+            Ok(all.iter().map(|c| out(py, c)).collect())
+        })
+    }
+
+    fn count_legal_follows(&self, py: Python<'_>, hand: &[u8], lead: &[u8]) -> PyResult<u128> {
+        guard(py, || {
+            let (h, l) = (counts(py, hand, "hand")?, counts(py, lead, "lead")?);
+            let f = checked::follow(&self.ctx, &h, &l).map_err(|e| err(py, e))?;
+            Ok(f.legal_set(&[0; KINDS]).count())
+        })
+    }
+
+    /// The `index`-th legal follow in the engine's fixed order (0 ≤ index < count).
+    fn nth_legal_follow(&self, py: Python<'_>, hand: &[u8], lead: &[u8], index: u128) -> PyResult<Py<PyBytes>> {
+        guard(py, || {
+            let (h, l) = (counts(py, hand, "hand")?, counts(py, lead, "lead")?);
+            let f = checked::follow(&self.ctx, &h, &l).map_err(|e| err(py, e))?;
+            let mut set = f.legal_set(&[0; KINDS]);
+            let total = set.count();
+            match set.nth(index) {
+                Some(c) => Ok(out(py, &c)),
+                None => Err(PyValueError::new_err(format!("index {index} out of range: {total} legal follows"))),
+            }
+        })
+    }
+
+    /// One legal follow, uniform over the distinct ones, from xoshiro256** seeded with `seed`.
+    fn random_follow(&self, py: Python<'_>, hand: &[u8], lead: &[u8], seed: u64) -> PyResult<Py<PyBytes>> {
+        guard(py, || {
+            let (h, l) = (counts(py, hand, "hand")?, counts(py, lead, "lead")?);
+            let f = checked::follow(&self.ctx, &h, &l).map_err(|e| err(py, e))?;
+            let mut rng = core::Rng::new(seed);
+            let c = f.legal_set(&[0; KINDS]).sample(&mut rng).expect("a position always has a legal follow");
+            Ok(out(py, &c))
+        })
+    }
+
+    /// 54 bytes: 1 where adding one card of that kind to `partial` can still be completed.
+    fn follow_completions(&self, py: Python<'_>, hand: &[u8], lead: &[u8], partial: &[u8]) -> PyResult<Py<PyBytes>> {
+        guard(py, || {
+            let (h, l, p) = (counts(py, hand, "hand")?, counts(py, lead, "lead")?, counts(py, partial, "partial")?);
+            let f = checked::follow(&self.ctx, &h, &l).map_err(|e| err(py, e))?;
+            let ok = f.completions(&p);
+            let v: Vec<u8> = ok.iter().map(|&b| b as u8).collect();
+            Ok(PyBytes::new(py, &v).unbind())
+        })
+    }
+
+    /// The ladder's demand here: (tier, longest tractor L*, pairs P*).
+    fn follow_requirement(&self, py: Python<'_>, hand: &[u8], lead: &[u8]) -> PyResult<(&'static str, u8, u8)> {
+        guard(py, || {
+            let (h, l) = (counts(py, hand, "hand")?, counts(py, lead, "lead")?);
+            let f = checked::follow(&self.ctx, &h, &l).map_err(|e| err(py, e))?;
+            let (tl, tp) = match f.case {
+                core::Case::Ladder { l, p } => (l, p),
+                _ => (0, 0),
+            };
+            Ok((f.required_tier().name(), tl, tp))
+        })
+    }
+}
+
+/// Card ids of a text in notation.
+#[pyfunction]
+fn parse(py: Python<'_>, text: &str) -> PyResult<Vec<u8>> {
+    guard(py, || core::card::parse(text).map(|v| v.iter().map(|c| c.0).collect()).map_err(|e| err(py, e)))
+}
+
+/// Canonical text of card ids.
+#[pyfunction]
+fn format(py: Python<'_>, ids: Vec<i64>) -> PyResult<String> {
+    guard(py, || {
+        let mut cards = Vec::with_capacity(ids.len());
+        for id in ids {
+            if !(0..KINDS as i64).contains(&id) {
+                return Err(err(py, Error::BadCard(id)));
+            }
+            cards.push(core::Card(id as u8));
+        }
+        Ok(core::card::format(&cards))
+    })
+}
+
+/// Parses a level (3..14 or "3".."10", "J", "Q", "K", "A").
+#[pyfunction]
+fn parse_level(py: Python<'_>, text: &str) -> PyResult<u8> {
+    guard(py, || core::trump::parse_level(text).map_err(|e| err(py, e)))
+}
+
+/// Parses a suit letter or symbol to 0..3.
+#[pyfunction]
+fn parse_suit(py: Python<'_>, text: &str) -> PyResult<u8> {
+    guard(py, || core::trump::parse_suit(text).map_err(|e| err(py, e)))
+}
+
+/// R7.4: (score read, banker levels, defender levels, defenders take over).
+#[pyfunction]
+fn outcome(py: Python<'_>, score: i64, profile: &str) -> PyResult<(i64, u8, u8, bool)> {
+    guard(py, || {
+        let rules = core::Profile::parse(profile).map_err(|e| err(py, e))?.rules();
+        // The most a hand can score is 400 + 400·54 either way; refuse rather than truncate.
+        let s = i32::try_from(score)
+            .ok()
+            .filter(|s| s.abs() <= 1_000_000)
+            .ok_or_else(|| err(py, Error::BadPlays(format!("score {score} is out of range (|score| ≤ 1000000)"))))?;
+        let o = core::outcome(s, &rules);
+        Ok((o.score as i64, o.banker_levels, o.defender_levels, o.defenders_take_over))
+    })
+}
+
 #[pymodule]
-fn _core(_m: &Bound<'_, PyModule>) -> PyResult<()> { Ok(()) }
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", core::VERSION)?;
+    m.add_class::<Context>()?;
+    m.add_function(wrap_pyfunction!(parse, m)?)?;
+    m.add_function(wrap_pyfunction!(format, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_level, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_suit, m)?)?;
+    m.add_function(wrap_pyfunction!(outcome, m)?)?;
+    Ok(())
+}

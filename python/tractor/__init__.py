@@ -1,0 +1,28 @@
+"""tractor-engine: a fast, exact rule engine for Guigang Tractor (贵港拖拉机).
+
+The rules live in Rust (``tractor._core``); this package presents them.
+"""
+
+from . import errors
+from ._core import __version__
+from .cards import CARDS, Card, format, parse, to_counts
+from .errors import IllegalAction, IllegalFollow, TractorError
+from .rules import PROFILES, Combo, Context, Outcome, outcome
+
+__all__ = [
+    "__version__",
+    "CARDS",
+    "Card",
+    "Combo",
+    "Context",
+    "IllegalAction",
+    "IllegalFollow",
+    "Outcome",
+    "PROFILES",
+    "TractorError",
+    "errors",
+    "format",
+    "outcome",
+    "parse",
+    "to_counts",
+]

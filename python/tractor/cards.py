@@ -1,0 +1,164 @@
+"""Cards: 54 kinds with frozen ids, notation, and conversion of user input to count arrays.
+
+Kind id = suit × 13 + (rank − 2), suits in the order s, h, d, c; SJ = 52, BJ = 53.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, List, Optional, Sequence
+
+from . import _core
+from .errors import CardParseError, InvalidCards, TooManyCopies
+
+KINDS = 54
+SUITS = "shdc"
+_RANKS = {11: "J", 12: "Q", 13: "K", 14: "A"}
+
+
+class Card(int):
+    """One card kind, an ``int`` 0..53 with notation: ``Card("As")``, ``Card(12)``."""
+
+    __slots__ = ()
+
+    def __new__(cls, value: Any) -> "Card":
+        if isinstance(value, Card):
+            return value
+        if isinstance(value, str):
+            ids = _core.parse(value)
+            if len(ids) != 1:
+                raise CardParseError(f"expected one card, got {value!r}")
+            return CARDS[ids[0]]
+        try:
+            v = int(value)
+        except (TypeError, ValueError):
+            raise CardParseError(f"not a card: {value!r}") from None
+        if not 0 <= v < KINDS or v != value:
+            raise CardParseError(f"bad card id {value!r}: ids are 0..53")
+        return int.__new__(cls, v)
+
+    @property
+    def id(self) -> int:
+        return int(self)
+
+    @property
+    def is_joker(self) -> bool:
+        return self >= 52
+
+    @property
+    def suit(self) -> Optional[str]:
+        """'s', 'h', 'd' or 'c'; None for a joker."""
+        return None if self.is_joker else SUITS[self // 13]
+
+    @property
+    def rank(self) -> Optional[int]:
+        """2..14 (A = 14); None for a joker."""
+        return None if self.is_joker else self % 13 + 2
+
+    def __str__(self) -> str:
+        if self == 52:
+            return "SJ"
+        if self == 53:
+            return "BJ"
+        r = self % 13 + 2
+        return f"{_RANKS.get(r, str(r))}{SUITS[self // 13]}"
+
+    def __repr__(self) -> str:
+        return f"Card({str(self)!r})"
+
+
+CARDS = tuple(int.__new__(Card, i) for i in range(KINDS))
+
+
+def parse(text: str) -> List[Card]:
+    """Cards of a text: rank then suit (``As 10h Th 5c``), ``SJ``/``BJ``; ♠♥♦♣ accepted;
+    case-insensitive; spaces or commas between cards. Order is kept."""
+    if not isinstance(text, str):
+        raise InvalidCards(f"parse() takes a string, got {type(text).__name__}")
+    return [CARDS[i] for i in _core.parse(text)]
+
+
+def format(cards: Any) -> str:
+    """The canonical text of cards (``"As As 10h SJ"``), read back by :func:`parse`."""
+    return _core.format([int(c) for c in to_cards(cards)])
+
+
+def cards_from_counts(counts: Iterable[int]) -> List[Card]:
+    """The cards of a 54-entry count array, in kind order."""
+    out: List[Card] = []
+    for i, n in enumerate(counts):
+        out.extend([CARDS[i]] * int(n))
+    return out
+
+
+def _counts_of_ids(ids: Sequence[int], what: str) -> bytes:
+    c = bytearray(KINDS)
+    for i in ids:
+        c[i] += 1
+        if c[i] > 4:
+            raise TooManyCopies(f"R1.2: {what} holds {c[i]} copies of {CARDS[i]}, but four decks hold only 4")
+    return bytes(c)
+
+
+def _counts_of_array(values: Sequence[Any], what: str) -> bytes:
+    c = bytearray(KINDS)
+    for i, v in enumerate(values):
+        try:
+            n = int(v)
+        except (TypeError, ValueError):
+            raise InvalidCards(f"{what}: count array entry {i} is not an integer: {v!r}") from None
+        if n != v or n < 0:
+            raise InvalidCards(f"{what}: count array entry {i} must be a non-negative integer, got {v!r}")
+        if n > 4:
+            raise TooManyCopies(f"R1.2: {what} holds {n} copies of {CARDS[i]}, but four decks hold only 4")
+        c[i] = n
+    return bytes(c)
+
+
+def to_counts(x: Any, what: str = "cards") -> bytes:
+    """Converts user input to a 54-byte count array.
+
+    Accepted: a string in notation; a list or tuple of :class:`Card` (or card strings); a
+    length-54 count array (numpy or a list of plain ints). A list of plain ints of any other
+    length is read as card ids.
+    """
+    if isinstance(x, str):
+        return _counts_of_ids(_core.parse(x), what)
+    if isinstance(x, (bytes, bytearray)):
+        if len(x) != KINDS:
+            raise InvalidCards(f"{what}: a count array needs 54 entries, got {len(x)}")
+        return _counts_of_array(list(x), what)
+    if type(x).__module__ == "numpy":
+        if getattr(x, "ndim", None) != 1 or len(x) != KINDS:
+            raise InvalidCards(f"{what}: a numpy count array must have shape (54,), got {getattr(x, 'shape', '?')}")
+        if x.dtype.kind not in "iub":
+            raise InvalidCards(f"{what}: a numpy count array must hold integers, not {x.dtype}")
+        return _counts_of_array(x.tolist(), what)
+    if isinstance(x, (list, tuple)):
+        if all(isinstance(c, Card) for c in x):
+            return _counts_of_ids([int(c) for c in x], what)
+        if all(isinstance(c, str) for c in x):
+            return _counts_of_ids([int(Card(c)) for c in x], what)
+        if len(x) == KINDS and all(isinstance(c, int) and not isinstance(c, bool) for c in x):
+            return _counts_of_array(x, what)
+        ids = []
+        for c in x:
+            if isinstance(c, bool) or not isinstance(c, int):
+                raise InvalidCards(f"{what}: not a card: {c!r}")
+            ids.append(int(Card(c)))
+        return _counts_of_ids(ids, what)
+    raise InvalidCards(
+        f"{what}: expected a string, a list of cards or a 54-entry count array, got {type(x).__name__}"
+    )
+
+
+def to_cards(x: Any, what: str = "cards") -> List[Card]:
+    """Like :func:`to_counts` but keeps the given order for strings and lists."""
+    if isinstance(x, str):
+        return parse(x)
+    if isinstance(x, (list, tuple)) and not (
+        len(x) == KINDS and all(isinstance(c, int) and not isinstance(c, (bool, Card)) for c in x)
+    ):
+        cards = [Card(c) for c in x]
+        _counts_of_ids([int(c) for c in cards], what)
+        return cards
+    return cards_from_counts(to_counts(x, what))

@@ -1,0 +1,95 @@
+"""Exceptions of tractor-engine: one base class, one subclass per kind of error.
+
+Every error is a ``TractorError``, itself a ``ValueError``. Messages name what was wrong and,
+for a rule, its id in RULES.md (``R5.3 T2: ...``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+__all__ = [
+    "TractorError",
+    "CardParseError",
+    "TooManyCopies",
+    "InvalidCards",
+    "InvalidContext",
+    "NotACombination",
+    "InvalidPlays",
+    "CardsNotInHand",
+    "WrongCardCount",
+    "TooManyFollows",
+    "IllegalFollow",
+    "IllegalAction",
+]
+
+
+class TractorError(ValueError):
+    """Base class of every error the engine raises."""
+
+
+class CardParseError(TractorError):
+    """A card token or id that does not name a card."""
+
+
+class TooManyCopies(TractorError):
+    """More than 4 copies of one kind (R1.2: four decks)."""
+
+
+class InvalidCards(TractorError):
+    """An argument that is not a string, a list of cards, or a 54-entry count array."""
+
+
+class InvalidContext(TractorError):
+    """A bad level, trump suit or profile name."""
+
+
+class NotACombination(TractorError):
+    """A lead that is not one unit or one tractor (R3.4: no throws)."""
+
+
+class InvalidPlays(TractorError):
+    """Plays of a trick that cannot be compared (wrong number or sizes)."""
+
+
+class CardsNotInHand(TractorError):
+    """A play with cards the player does not hold."""
+
+
+class WrongCardCount(TractorError):
+    """A follow of another size than the lead (R5.1)."""
+
+
+class TooManyFollows(TractorError):
+    """More legal follows than the caller's limit."""
+
+
+class IllegalFollow(TractorError):
+    """A follow the ladder forbids (R5.2-R5.3).
+
+    Attributes: ``rule`` (e.g. ``"R5.3 T2"``), ``required_tier`` (the tier the ladder demanded:
+    ``"R5.2"``, ``"T1"``..``"T4"``), ``met_tier`` (the tier the play met) and ``example`` (one
+    legal play, as a list of cards).
+    """
+
+    def __init__(
+        self,
+        message: str,
+        rule: str = "",
+        required_tier: str = "",
+        met_tier: str = "",
+        example: Optional[Any] = None,
+    ) -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.required_tier = required_tier
+        self.met_tier = met_tier
+        if isinstance(example, (bytes, bytearray)):
+            from .cards import cards_from_counts
+
+            example = cards_from_counts(example)
+        self.example = example
+
+
+class IllegalAction(TractorError):
+    """An action the game does not allow now; the game is left unchanged."""

@@ -1,0 +1,252 @@
+"""The rules API: a :class:`Context` (level, trump, profile) answers every rule question.
+
+Every hand, lead and play argument accepts a string (``"As As Ks Ks"``), a list of
+:class:`~tractor.Card`, or a 54-entry count array (numpy included).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Dict, List, Optional, Sequence
+
+from . import _core
+from .cards import CARDS, KINDS, Card, cards_from_counts, to_counts
+from .errors import IllegalFollow, InvalidCards, InvalidContext
+
+__all__ = ["Context", "Combo", "Outcome", "outcome", "PROFILES"]
+
+PROFILES = ("guigang", "nanning")
+_SUITS = "shdc"
+
+
+@dataclass(frozen=True)
+class Combo:
+    """One combination (R3): a unit or a tractor."""
+
+    kind: str
+    """"single", "pair", "triple", "bomb" or "tractor"."""
+    multiplicity: int
+    units: int
+    is_trump: bool
+    cards: List[Card]
+    key: int
+    """R4.1 comparison key: compare only combinations of equal size; higher wins."""
+
+    @property
+    def size(self) -> int:
+        return self.multiplicity * self.units
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of a hand for the defenders' final score (R7.4)."""
+
+    score: int
+    banker_levels: int
+    defender_levels: int
+    defenders_take_over: bool
+
+
+def outcome(score: int, profile: str = "guigang") -> Outcome:
+    """R7.4 (and the nanning clamp of §9): levels for the defenders' final score."""
+    if isinstance(score, bool) or not isinstance(score, int):
+        raise InvalidContext(f"score must be an int, got {score!r}")
+    return Outcome(*_core.outcome(score, _profile(profile)))
+
+
+def _profile(profile: str) -> str:
+    if not isinstance(profile, str):
+        raise InvalidContext(f"profile must be a string, got {profile!r}")
+    return profile
+
+
+def _level(level: Any) -> int:
+    if isinstance(level, bool):
+        raise InvalidContext(f"R2.1: bad level {level!r}")
+    if isinstance(level, int):
+        if not 3 <= level <= 14:
+            raise InvalidContext(f"R2.1: bad level {level}: levels are 3..14 (3..10, J, Q, K, A)")
+        return level
+    if isinstance(level, str):
+        return _core.parse_level(level)
+    raise InvalidContext(f"R2.1: bad level {level!r}: give 3..14 or '3'..'10', 'J', 'Q', 'K', 'A'")
+
+
+def _suit(trump: Any) -> int:
+    if isinstance(trump, str):
+        return _core.parse_suit(trump)
+    if isinstance(trump, int) and not isinstance(trump, bool) and 0 <= trump <= 3:
+        return trump
+    raise InvalidContext(f"bad trump suit {trump!r}: expected one of 's', 'h', 'd', 'c'")
+
+
+def _np():
+    import numpy
+
+    return numpy
+
+
+def _matrix(x: Any, what: str):
+    np = _np()
+    a = np.asarray(x)
+    if a.ndim == 1 and a.shape[0] == KINDS:
+        a = a[None, :]
+    if a.ndim != 2 or a.shape[1] != KINDS:
+        raise InvalidCards(f"{what}: expected an (n, 54) count array, got shape {a.shape}")
+    if a.dtype.kind not in "iub":
+        raise InvalidCards(f"{what}: expected integer counts, got {a.dtype}")
+    if a.size and (a.min() < 0 or a.max() > 255):
+        raise InvalidCards(f"{what}: counts must be 0..4")
+    return np.ascontiguousarray(a, dtype=np.uint8)
+
+
+class Context:
+    """The rules of one hand: level L, trump suit and profile.
+
+    >>> ctx = Context(level=10, trump="h")
+    >>> ctx.classify("9h 9h 10h 10h Jh Jh").kind
+    'tractor'
+    """
+
+    __slots__ = ("_c",)
+
+    def __init__(self, level: Any = 10, trump: Any = "h", profile: str = "guigang") -> None:
+        self._c = _core.Context(_level(level), _suit(trump), _profile(profile))
+
+    @property
+    def level(self) -> int:
+        return self._c.level
+
+    @property
+    def trump(self) -> str:
+        return _SUITS[self._c.trump]
+
+    @property
+    def profile(self) -> str:
+        return self._c.profile
+
+    def __repr__(self) -> str:
+        return f"Context(level={self.level}, trump={self.trump!r}, profile={self.profile!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Context) and (self.level, self.trump, self.profile) == (
+            other.level,
+            other.trump,
+            other.profile,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.level, self.trump, self.profile))
+
+    # -- combinations (R3, R4) -------------------------------------------------------------
+    def is_trump(self, card: Any) -> bool:
+        """Is the card a trump (R2.2)?"""
+        return self._c.classes()[int(Card(card))] == 4
+
+    def classify(self, cards: Any) -> Optional[Combo]:
+        """The combination the cards form (R3), or None."""
+        counts = to_counts(cards)
+        r = self._c.classify(counts)
+        if r is None:
+            return None
+        kind, m, k, trump, key = r
+        return Combo(kind, m, k, trump, cards_from_counts(counts), key)
+
+    def classify_batch(self, counts: Any) -> Dict[str, Any]:
+        """Classify every row of an ``(n, 54)`` count array in one call.
+
+        Returns numpy arrays: ``kind`` (0 none, 1 single, 2 pair, 3 triple, 4 bomb, 5 tractor),
+        ``multiplicity``, ``units`` (uint8) and ``is_trump`` (bool).
+        """
+        np = _np()
+        a = _matrix(counts, "counts")
+        kind, m, k, t = self._c.classify_batch(a.tobytes())
+        return {
+            "kind": np.frombuffer(kind, dtype=np.uint8),
+            "multiplicity": np.frombuffer(m, dtype=np.uint8),
+            "units": np.frombuffer(k, dtype=np.uint8),
+            "is_trump": np.frombuffer(t, dtype=np.uint8).astype(bool),
+        }
+
+    def legal_leads(self, hand: Any) -> List[List[Card]]:
+        """Every distinct combination in the hand (R3.4): each unit at each multiplicity, each
+        tractor with its sub-tractors and lower multiplicities."""
+        return [cards_from_counts(c) for c in self._c.legal_leads(to_counts(hand, "hand"))]
+
+    def trick_winner(self, plays: Sequence[Any]) -> int:
+        """Index into ``plays`` (the lead first, 2..4 plays of equal size) of the winner (R6)."""
+        if isinstance(plays, (str, bytes)) or not isinstance(plays, Sequence):
+            raise InvalidCards("trick_winner takes a list of plays, the lead first")
+        return self._c.trick_winner([to_counts(p, f"plays[{i}]") for i, p in enumerate(plays)])
+
+    # -- following (R5) --------------------------------------------------------------------
+    def is_legal_follow(self, hand: Any, lead: Any, play: Any) -> bool:
+        """Is ``play`` a legal follow from ``hand`` to ``lead``? Bad input raises."""
+        return self._c.is_legal_follow(to_counts(hand, "hand"), to_counts(lead, "lead"), to_counts(play, "play"))
+
+    def check_follow(self, hand: Any, lead: Any, play: Any) -> None:
+        """Raises :class:`~tractor.errors.IllegalFollow` (rule, tiers, an example) if illegal."""
+        self._c.follow_check(to_counts(hand, "hand"), to_counts(lead, "lead"), to_counts(play, "play"))
+
+    def follow_error(self, hand: Any, lead: Any, play: Any) -> Optional[str]:
+        """None if the follow is legal, else why, citing the rule (``"R5.3 T1: ..."``)."""
+        try:
+            self.check_follow(hand, lead, play)
+        except IllegalFollow as e:
+            return str(e)
+        return None
+
+    def follow_requirement(self, hand: Any, lead: Any) -> Dict[str, Any]:
+        """What the ladder demands here: ``tier`` ("R5.2", "T1".."T4"), and for T2-T4 the
+        longest tractor ``tractor_cards`` and the ``pairs`` beside it."""
+        tier, l, p = self._c.follow_requirement(to_counts(hand, "hand"), to_counts(lead, "lead"))
+        return {"tier": tier, "tractor_cards": l, "pairs": p}
+
+    def legal_follows(self, hand: Any, lead: Any, limit: int = 100_000) -> List[List[Card]]:
+        """Every distinct legal follow (as multisets); raises TooManyFollows past ``limit``."""
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
+            raise InvalidContext(f"limit must be a non-negative int, got {limit!r}")
+        plays = self._c.legal_follows(to_counts(hand, "hand"), to_counts(lead, "lead"), limit)
+        return [cards_from_counts(c) for c in plays]
+
+    def count_legal_follows(self, hand: Any, lead: Any) -> int:
+        """The exact number of distinct legal follows (an int, however large)."""
+        return self._c.count_legal_follows(to_counts(hand, "hand"), to_counts(lead, "lead"))
+
+    def nth_legal_follow(self, hand: Any, lead: Any, index: int) -> List[Card]:
+        """The ``index``-th legal follow in the engine's fixed order (that of legal_follows)."""
+        if isinstance(index, bool) or not isinstance(index, int) or index < 0:
+            raise InvalidContext(f"index must be a non-negative int, got {index!r}")
+        return cards_from_counts(self._c.nth_legal_follow(to_counts(hand, "hand"), to_counts(lead, "lead"), index))
+
+    def random_follow(self, hand: Any, lead: Any, seed: int) -> List[Card]:
+        """One legal follow, uniform over the distinct legal follows, drawn from xoshiro256**
+        seeded with ``seed`` (0 ≤ seed < 2**64): the same on every platform and version."""
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
+            raise InvalidContext(f"seed must be an int in 0..2**64-1, got {seed!r}")
+        return cards_from_counts(self._c.random_follow(to_counts(hand, "hand"), to_counts(lead, "lead"), seed))
+
+    def follow_completions(self, hand: Any, lead: Any, partial: Any = ()) -> List[Card]:
+        """The kinds that can be added, one card, to the partial selection ``partial`` so that
+        it can still be completed to a legal follow (for card-by-card action spaces)."""
+        p = to_counts(list(partial) if isinstance(partial, tuple) else partial, "partial")
+        ok = self._c.follow_completions(to_counts(hand, "hand"), to_counts(lead, "lead"), p)
+        return [CARDS[i] for i in range(KINDS) if ok[i]]
+
+    def is_legal_follow_batch(self, hands: Any, leads: Any, plays: Any):
+        """Legality of ``n`` follows in one call: ``(n, 54)`` count arrays (a single ``(54,)``
+        lead or hand is broadcast). Returns a numpy bool array; a play of the wrong size or not
+        in the hand is illegal. Invalid hands or leads raise."""
+        np = _np()
+        p = _matrix(plays, "plays")
+        n = p.shape[0]
+        h = _matrix(hands, "hands")
+        ld = _matrix(leads, "leads")
+        if h.shape[0] == 1 and n != 1:
+            h = np.repeat(h, n, axis=0)
+        if ld.shape[0] == 1 and n != 1:
+            ld = np.repeat(ld, n, axis=0)
+        if h.shape[0] != n or ld.shape[0] != n:
+            raise InvalidCards(f"hands, leads and plays must have the same number of rows ({h.shape[0]}, {ld.shape[0]}, {n})")
+        r = self._c.is_legal_follow_batch(h.tobytes(), ld.tobytes(), p.tobytes())
+        return np.frombuffer(r, dtype=np.uint8).astype(bool)
