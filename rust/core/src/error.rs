@@ -64,6 +64,8 @@ pub enum Error {
     WrongCount { expected: usize, got: usize },
     /// An illegal follow (R5.2–R5.3).
     IllegalFollow(FollowViolation),
+    /// An action the game does not allow now (the rule id leads the message).
+    IllegalAction { rule: &'static str, message: String },
     /// More legal follows than the caller's limit.
     TooMany { limit: u128, count: u128 },
 }
@@ -86,6 +88,7 @@ impl fmt::Display for Error {
                 write!(f, "R5.1: the play must have {expected} cards, it has {got}")
             }
             Error::IllegalFollow(v) => write!(f, "{}: {}", v.rule, v.message),
+            Error::IllegalAction { rule, message } => write!(f, "{rule}: {message}"),
             Error::TooMany { limit, count } => {
                 write!(f, "{count} legal follows exceed the limit {limit}; use count_legal_follows or random_follow")
             }

@@ -189,6 +189,37 @@ impl Context {
     }
 }
 
+static TABLE: std::sync::OnceLock<Vec<Context>> = std::sync::OnceLock::new();
+
+impl Context {
+    /// The shared, precomputed context of (level, trump, profile): positions store only
+    /// these three bytes and look the tables up here.
+    pub fn get(level: u8, trump: u8, profile: Profile) -> Result<&'static Context, Error> {
+        if !(3..=14).contains(&level) {
+            return Err(Error::BadLevel(level as i64));
+        }
+        if trump > 3 {
+            return Err(Error::BadSuit(trump.to_string()));
+        }
+        let table = TABLE.get_or_init(|| {
+            let mut v = Vec::with_capacity(96);
+            for p in [Profile::Guigang, Profile::Nanning] {
+                for l in 3..=14 {
+                    for t in 0..4 {
+                        v.push(Context::new(l, t, p).expect("valid"));
+                    }
+                }
+            }
+            v
+        });
+        let pi = match profile {
+            Profile::Guigang => 0,
+            Profile::Nanning => 1,
+        };
+        Ok(&table[pi * 48 + (level as usize - 3) * 4 + trump as usize])
+    }
+}
+
 /// Parses a level: 3..=14 or "3".."10", "J", "Q", "K", "A".
 pub fn parse_level(s: &str) -> Result<u8, Error> {
     match crate::card::parse_rank(s.trim()) {

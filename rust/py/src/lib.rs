@@ -50,6 +50,7 @@ fn err(py: Python<'_>, e: Error) -> PyErr {
         Error::WrongCount { .. } => "WrongCardCount",
         Error::TooMany { .. } => "TooManyFollows",
         Error::IllegalFollow(_) => "IllegalFollow",
+        Error::IllegalAction { .. } => "IllegalAction",
     };
     raise(py, name, &msg, None)
 }

@@ -1,0 +1,105 @@
+//! The deal and hidden declaring (RULES R1.3, R8.1–R8.6, D7).
+
+use super::{Game, Phase, Position, ShowingRecord, NOBODY};
+use crate::card::Card;
+use crate::error::Error;
+use crate::seed::DECK;
+
+/// A showing the player to move may make: `count` cards of rank L of `suit`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Showing {
+    pub suit: u8,
+    pub count: u8,
+}
+
+impl Position {
+    /// R8.1 / R8.6: every showing `seat` may make now. A showing counts all the cards of that
+    /// suit shown so far (they stay in the hand), so it is any count up to what is held that
+    /// beats the current declaration; the declarer may only reinforce its own suit.
+    pub fn showings(&self, seat: u8) -> impl Iterator<Item = Showing> + '_ {
+        (0..4u8).flat_map(move |suit| {
+            let held = self.hands[seat as usize][Card::new(suit, self.level).id()];
+            let from = match self.declarer {
+                NOBODY => 1,
+                d if d == seat && suit != self.declared_suit => u8::MAX, // 不能自反
+                _ => self.declared_count + 1,
+            };
+            (from..=held).map(move |count| Showing { suit, count })
+        })
+    }
+
+    fn can_show(&self, seat: u8) -> bool {
+        self.showings(seat).next().is_some()
+    }
+}
+
+impl Game {
+    /// Deals until a player who may show has just received a card (D7), then through the
+    /// final round (R8.3); then fixes trump and banker, or redeals (R8.5).
+    pub(super) fn advance_deal(&mut self) {
+        let p = &mut self.pos;
+        while (p.dealt as usize) < DECK {
+            let seat = (p.first_seat + p.dealt) % 4;
+            p.hands[seat as usize][self.deck[p.dealt as usize] as usize] += 1;
+            p.dealt += 1;
+            if p.can_show(seat) {
+                p.to_move = seat;
+                return;
+            }
+        }
+        // R8.3: one more chance each, in play order from the seat after the last receiver.
+        let last = (p.first_seat + (DECK - 1) as u8) % 4;
+        while p.final_round < 4 {
+            let seat = (last + 1 + p.final_round) % 4;
+            p.final_round += 1;
+            if p.can_show(seat) {
+                p.to_move = seat;
+                return;
+            }
+        }
+        if p.declarer == NOBODY {
+            // R8.5: nobody showed: redeal; the third such deal in a row stops the game.
+            p.redeals += 1;
+            if p.redeals >= 3 {
+                p.phase = Phase::Stopped;
+                return;
+            }
+            self.start_attempt();
+            return;
+        }
+        // R8.2: the final suit is public now; R8.4: a first hand's declarer becomes banker.
+        p.trump = p.declared_suit;
+        if p.banker == NOBODY {
+            p.banker = p.declarer;
+        }
+        self.begin_play();
+    }
+
+    pub(super) fn pass(&mut self) {
+        self.advance_deal();
+    }
+
+    pub(super) fn declare(&mut self, suit: u8, count: u8) -> Result<(), Error> {
+        let p = &mut self.pos;
+        let seat = p.to_move;
+        if !p.showings(seat).any(|s| s == super::Showing { suit, count }) {
+            let held = if suit < 4 { p.hands[seat as usize][Card::new(suit, p.level).id()] } else { 0 };
+            let why = if suit > 3 {
+                format!("bad suit {suit}")
+            } else if count > held {
+                format!("seat {seat} holds {held} level card(s) of that suit, not {count}")
+            } else if p.declarer == seat && suit != p.declared_suit {
+                "the declarer cannot overturn its own showing with another suit (不能自反)".to_string()
+            } else {
+                format!("a showing must show more than the current {} card(s)", p.declared_count)
+            };
+            return Err(Error::IllegalAction { rule: "R8.1", message: why });
+        }
+        p.declarer = seat;
+        p.declared_suit = suit;
+        p.declared_count = count;
+        self.record.showings.push(ShowingRecord { attempt: p.redeals, dealt: p.dealt, seat, suit, count });
+        self.advance_deal();
+        Ok(())
+    }
+}

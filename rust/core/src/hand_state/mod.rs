@@ -1,0 +1,343 @@
+//! One hand (盘) as a state machine: the deal with hidden declaring (RULES §8), the tricks
+//! (§5–6) and the score (§7).
+//!
+//! [`Position`] is what the rules need to continue: fixed size, `Copy`, no heap, no history —
+//! cheap to clone in a search. [`Game`] adds the deck being dealt and the append-only
+//! [`Record`] of what happened, from which observations and JSON are derived.
+
+mod declare;
+mod play;
+
+pub use declare::Showing;
+
+use crate::card::{Counts, KINDS};
+use crate::combo::Combo;
+use crate::error::Error;
+use crate::rules::Profile;
+use crate::score::{outcome, Outcome};
+use crate::seed::{self, DECK};
+use crate::trump::Context;
+
+/// No seat / no suit yet.
+pub const NOBODY: u8 = u8::MAX;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// Dealing, with declaring (R8.1–R8.3).
+    Declare,
+    /// The tricks (R5–R6).
+    Play,
+    /// Scored (R7).
+    Over,
+    /// Three deals in a row without a showing: no result (R8.5).
+    Stopped,
+}
+
+impl Phase {
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Declare => "declare",
+            Phase::Play => "play",
+            Phase::Over | Phase::Stopped => "over",
+        }
+    }
+}
+
+/// A decision: while dealing, pass or show `count` level cards of `suit`; then a play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    Pass,
+    Declare { suit: u8, count: u8 },
+    Play(Counts),
+}
+
+/// The trick in progress: what deciding its winner needs (R6), not its cards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Trick {
+    pub lead: Option<Combo>,
+    pub leader: u8,
+    pub plays: u8,
+    pub best_key: u32,
+    pub best_seat: u8,
+    pub points: u16,
+}
+
+/// The state the rules need to continue a hand. `Copy`, no heap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Position {
+    pub profile: Profile,
+    /// The hand's level L (R2.1).
+    pub level: u8,
+    /// Trump suit 0..4 once fixed, else [`NOBODY`].
+    pub trump: u8,
+    pub phase: Phase,
+    pub hands: [Counts; 4],
+    /// The banker, or [`NOBODY`] in a match's first hand until the deal ends (R8.4).
+    pub banker: u8,
+    /// The current declarer, suit and number of cards shown (R8.1).
+    pub declarer: u8,
+    pub declared_suit: u8,
+    pub declared_count: u8,
+    /// Whose decision it is.
+    pub to_move: u8,
+    /// Cards dealt so far in this attempt, and the first receiver (R1.3).
+    pub dealt: u8,
+    pub first_seat: u8,
+    /// R8.3: how many seats have had their last chance after the deal.
+    pub final_round: u8,
+    /// Deals without a showing so far (R8.5).
+    pub redeals: u8,
+    pub trick: Trick,
+    pub tricks_done: u8,
+    /// Defenders' points so far, before the last-trick bonus (R7.2).
+    pub defender_points: i32,
+    /// The final score once [`Phase::Over`] (R7.3).
+    pub final_score: i32,
+}
+
+impl Position {
+    /// The rules tables of this hand (valid once the trump suit is fixed).
+    pub fn ctx(&self) -> &'static Context {
+        Context::get(self.level, self.trump, self.profile).expect("trump fixed and level valid")
+    }
+
+    /// Team 0 (seats 0, 2) or 1 (seats 1, 3) (R1.1).
+    pub fn team(seat: u8) -> u8 {
+        seat % 2
+    }
+
+    pub fn is_defender(&self, seat: u8) -> bool {
+        self.banker != NOBODY && Self::team(seat) != Self::team(self.banker)
+    }
+
+    /// The R7.4 result once the hand is over.
+    pub fn outcome(&self) -> Option<Outcome> {
+        (self.phase == Phase::Over).then(|| outcome(self.final_score, &self.profile.rules()))
+    }
+
+    /// R7.6: the next hand's banker.
+    pub fn next_banker(&self) -> Option<u8> {
+        let o = self.outcome()?;
+        Some(if o.defenders_take_over { (self.banker + 1) % 4 } else { (self.banker + 2) % 4 })
+    }
+}
+
+/// One finished trick, for the record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TrickRecord {
+    pub leader: u8,
+    /// (seat, cards) in play order.
+    pub plays: Vec<(u8, Counts)>,
+    pub winner: u8,
+    pub points: u16,
+}
+
+/// One public showing, for the record and observations (R8.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ShowingRecord {
+    pub attempt: u8,
+    /// Cards dealt when it was made (216 in the final round).
+    pub dealt: u8,
+    pub seat: u8,
+    pub suit: u8,
+    pub count: u8,
+}
+
+/// How a hand began.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// Dealt from `hand_seed` (attempt r uses `derive(hand_seed, DEAL, r)`), or the first
+    /// attempt from a given deck.
+    Deal { hand_seed: u64, levels: [u8; 2], banker: u8, deck: Option<([u8; DECK], u8)> },
+    /// Given hands at the play phase.
+    Hands { hands: [Counts; 4], level: u8, trump: u8, banker: u8 },
+}
+
+/// The append-only record of a hand: replaying `actions` from `start` gives the same hand.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    pub profile: Profile,
+    pub start: Start,
+    pub actions: Vec<(u8, Action)>,
+    pub showings: Vec<ShowingRecord>,
+    pub tricks: Vec<TrickRecord>,
+    /// Plays of the trick in progress.
+    pub current: Vec<(u8, Counts)>,
+}
+
+/// A hand: position, the deck being dealt, and the record.
+#[derive(Clone, Debug)]
+pub struct Game {
+    pub pos: Position,
+    pub deck: [u8; DECK],
+    pub levels: [u8; 2],
+    pub record: Record,
+}
+
+fn blank_position(profile: Profile, level: u8, banker: u8) -> Position {
+    Position {
+        profile,
+        level,
+        trump: NOBODY,
+        phase: Phase::Declare,
+        hands: [[0; KINDS]; 4],
+        banker,
+        declarer: NOBODY,
+        declared_suit: NOBODY,
+        declared_count: 0,
+        to_move: 0,
+        dealt: 0,
+        first_seat: 0,
+        final_round: 0,
+        redeals: 0,
+        trick: Trick::default(),
+        tricks_done: 0,
+        defender_points: 0,
+        final_score: 0,
+    }
+}
+
+impl Game {
+    /// A hand dealt from `hand_seed` with team levels `levels` and `banker` ([`NOBODY`] in a
+    /// match's first hand: the final declarer becomes banker, R8.4). `deck` overrides the
+    /// first deal (for tests and replays).
+    pub fn deal(
+        hand_seed: u64,
+        profile: Profile,
+        levels: [u8; 2],
+        banker: u8,
+        deck: Option<([u8; DECK], u8)>,
+    ) -> Result<Game, Error> {
+        for &l in &levels {
+            if !(3..=14).contains(&l) {
+                return Err(Error::BadLevel(l as i64));
+            }
+        }
+        if banker != NOBODY && banker > 3 {
+            return Err(Error::BadPlays(format!("banker must be a seat 0..3, got {banker}")));
+        }
+        if let Some((d, first)) = &deck {
+            let mut c = [0u8; KINDS];
+            for &k in d.iter() {
+                if k as usize >= KINDS {
+                    return Err(Error::BadCard(k as i64));
+                }
+                c[k as usize] += 1;
+            }
+            if c.iter().any(|&n| n != 4) || *first > 3 {
+                return Err(Error::BadPlays("a deck holds each of the 54 kinds 4 times (R1.2), first seat 0..3".into()));
+            }
+        }
+        let level = if banker == NOBODY { levels[0] } else { levels[Position::team(banker) as usize] };
+        let mut g = Game {
+            pos: blank_position(profile, level, banker),
+            deck: [0; DECK],
+            levels,
+            record: Record {
+                profile,
+                start: Start::Deal { hand_seed, levels, banker, deck },
+                actions: Vec::new(),
+                showings: Vec::new(),
+                tricks: Vec::new(),
+                current: Vec::new(),
+            },
+        };
+        g.start_attempt();
+        Ok(g)
+    }
+
+    /// A hand from given hands at the play phase (R6.3: the banker leads).
+    pub fn from_hands(hands: [Counts; 4], level: u8, trump: u8, banker: u8, profile: Profile) -> Result<Game, Error> {
+        Context::get(level, trump, profile)?;
+        if banker > 3 {
+            return Err(Error::BadPlays(format!("banker must be a seat 0..3, got {banker}")));
+        }
+        let n = crate::card::size(&hands[0]);
+        for h in &hands {
+            crate::card::check_counts(h)?;
+            if crate::card::size(h) != n {
+                return Err(Error::BadPlays("R1.3: all four hands must hold the same number of cards".into()));
+            }
+        }
+        for k in 0..KINDS {
+            let total: u32 = hands.iter().map(|h| h[k] as u32).sum();
+            if total > 4 {
+                return Err(Error::TooManyCopies { card: crate::card::Card(k as u8), copies: total as usize });
+            }
+        }
+        let mut pos = blank_position(profile, level, banker);
+        pos.hands = hands;
+        pos.trump = trump;
+        pos.declared_suit = trump;
+        pos.dealt = DECK as u8;
+        pos.final_round = 4;
+        let levels = [level; 2];
+        let mut g = Game {
+            pos,
+            deck: [0; DECK],
+            levels,
+            record: Record {
+                profile,
+                start: Start::Hands { hands, level, trump, banker },
+                actions: Vec::new(),
+                showings: Vec::new(),
+                tricks: Vec::new(),
+                current: Vec::new(),
+            },
+        };
+        if n == 0 {
+            return Err(Error::BadPlays("the hands are empty".into()));
+        }
+        g.begin_play();
+        Ok(g)
+    }
+
+    /// Starts deal attempt `pos.redeals` (R1.3, R8.5).
+    fn start_attempt(&mut self) {
+        let Start::Deal { hand_seed, deck, .. } = &self.record.start else { return };
+        let (d, first) = match (self.pos.redeals, deck) {
+            (0, Some(given)) => *given,
+            (r, _) => seed::shuffle(seed::derive(*hand_seed, seed::DEAL, r as u64)),
+        };
+        self.deck = d;
+        let p = &mut self.pos;
+        p.hands = [[0; KINDS]; 4];
+        p.first_seat = first;
+        p.dealt = 0;
+        p.final_round = 0;
+        p.declarer = NOBODY;
+        p.declared_suit = NOBODY;
+        p.declared_count = 0;
+        self.advance_deal();
+    }
+
+    /// Every action allowed now (plays as full lists: use [`Game::legal_leads`] and
+    /// [`crate::follow::Follow`] to avoid listing astronomically many follows).
+    pub fn phase(&self) -> Phase {
+        self.pos.phase
+    }
+
+    /// Applies an action of the player to move; on error nothing changes.
+    pub fn apply(&mut self, action: &Action) -> Result<(), Error> {
+        let seat = self.pos.to_move;
+        match (self.pos.phase, action) {
+            (Phase::Over | Phase::Stopped, _) => {
+                return Err(Error::IllegalAction { rule: "R7", message: "the hand is over".into() })
+            }
+            (Phase::Declare, Action::Pass) => self.pass(),
+            (Phase::Declare, Action::Declare { suit, count }) => self.declare(*suit, *count)?,
+            (Phase::Declare, Action::Play(_)) => {
+                return Err(Error::IllegalAction {
+                    rule: "R8.1",
+                    message: "the cards are still being dealt: pass or declare".into(),
+                })
+            }
+            (Phase::Play, Action::Play(cards)) => self.play(cards)?,
+            (Phase::Play, _) => {
+                return Err(Error::IllegalAction { rule: "R8.3", message: "declaring has ended: play cards".into() })
+            }
+        }
+        self.record.actions.push((seat, *action));
+        Ok(())
+    }
+}

@@ -1,0 +1,103 @@
+//! A match (局): hands in a row, levels and banker carried over (RULES R7.4–R7.6, R8.4–R8.5).
+
+use crate::error::Error;
+use crate::hand_state::{Game, Phase, NOBODY};
+use crate::rules::Profile;
+use crate::seed::{derive, MATCH_HAND};
+
+/// One finished hand of a match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HandSummary {
+    pub index: u32,
+    pub banker: u8,
+    pub level: u8,
+    pub trump: u8,
+    /// The defenders' final score, or `None` if the game stopped (R8.5).
+    pub score: Option<i32>,
+    pub levels_after: [u8; 2],
+    /// The team that passed A in this hand, if any.
+    pub passed_a: Option<u8>,
+}
+
+/// R7.5: levels run 3 → … → A → 3. Returns the new level and whether it passed A.
+pub fn advance_level(level: u8, by: u8) -> (u8, bool) {
+    let raw = level as u32 + by as u32;
+    ((((raw - 3) % 12) + 3) as u8, raw > 14)
+}
+
+#[derive(Clone, Debug)]
+pub struct Match {
+    pub seed: u64,
+    pub profile: Profile,
+    /// Levels of team 0 (seats 0, 2) and team 1 (seats 1, 3).
+    pub levels: [u8; 2],
+    /// The next hand's banker; [`NOBODY`] until the first hand fixes it (R8.4).
+    pub banker: u8,
+    pub index: u32,
+    pub game: Game,
+    pub history: Vec<HandSummary>,
+    /// The first team to pass A, and in which hand.
+    pub winner: Option<(u8, u32)>,
+}
+
+impl Match {
+    /// Both teams at 3 (R2.1); hand i is dealt from `derive(seed, MATCH_HAND, i)`.
+    pub fn new(seed: u64, profile: Profile) -> Match {
+        let game = Game::deal(derive(seed, MATCH_HAND, 0), profile, [3, 3], NOBODY, None).expect("valid start");
+        Match { seed, profile, levels: [3, 3], banker: NOBODY, index: 0, game, history: Vec::new(), winner: None }
+    }
+
+    /// Scores the current hand into the match and deals the next. The current hand must be
+    /// over, or stopped (then levels and banker stay, R8.5).
+    pub fn next_hand(&mut self) -> Result<(), Error> {
+        let pos = &self.game.pos;
+        let mut passed = None;
+        let score = match pos.phase {
+            Phase::Over => {
+                let o = pos.outcome().expect("over");
+                let bteam = (pos.banker % 2) as usize;
+                let (team, by) = if o.defenders_take_over { (1 - bteam, o.defender_levels) } else { (bteam, o.banker_levels) };
+                let (lvl, over) = advance_level(self.levels[team], by);
+                self.levels[team] = lvl;
+                if over {
+                    passed = Some(team as u8);
+                    if self.winner.is_none() {
+                        self.winner = Some((team as u8, self.index));
+                    }
+                }
+                self.banker = pos.next_banker().expect("over");
+                Some(pos.final_score)
+            }
+            Phase::Stopped => None,
+            _ => {
+                return Err(Error::IllegalAction { rule: "R7", message: "the current hand is not finished".into() })
+            }
+        };
+        self.history.push(HandSummary {
+            index: self.index,
+            banker: pos.banker,
+            level: pos.level,
+            trump: pos.trump,
+            score,
+            levels_after: self.levels,
+            passed_a: passed,
+        });
+        self.index += 1;
+        self.game = Game::deal(derive(self.seed, MATCH_HAND, self.index as u64), self.profile, self.levels, self.banker, None)?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn r7_5_level_wrap() {
+        assert_eq!(advance_level(3, 2), (5, false));
+        assert_eq!(advance_level(13, 1), (14, false));
+        assert_eq!(advance_level(14, 1), (3, true));
+        assert_eq!(advance_level(13, 3), (4, true));
+        assert_eq!(advance_level(14, 0), (14, false));
+    }
+}
