@@ -7,11 +7,21 @@ from . import errors
 from ._core import __version__
 from .cards import CARDS, Card, format, parse, to_counts
 from .errors import IllegalAction, IllegalFollow, TractorError
+from .game import Declare, Game, LegalPlays, Match, Observation, Pass, Play, Result, Trick
 from .rules import PROFILES, Combo, Context, Outcome, outcome
 
 __all__ = [
     "__version__",
     "CARDS",
+    "Declare",
+    "Game",
+    "LegalPlays",
+    "Match",
+    "Observation",
+    "Pass",
+    "Play",
+    "Result",
+    "Trick",
     "Card",
     "Combo",
     "Context",

@@ -64,7 +64,11 @@ class TooManyFollows(TractorError):
     """More legal follows than the caller's limit."""
 
 
-class IllegalFollow(TractorError):
+class IllegalAction(TractorError):
+    """An action the game does not allow now; the game is left unchanged."""
+
+
+class IllegalFollow(IllegalAction):
     """A follow the ladder forbids (R5.2-R5.3).
 
     Attributes: ``rule`` (e.g. ``"R5.3 T2"``), ``required_tier`` (the tier the ladder demanded:
@@ -89,7 +93,3 @@ class IllegalFollow(TractorError):
 
             example = cards_from_counts(example)
         self.example = example
-
-
-class IllegalAction(TractorError):
-    """An action the game does not allow now; the game is left unchanged."""

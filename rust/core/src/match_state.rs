@@ -33,8 +33,8 @@ pub struct Match {
     pub levels: [u8; 2],
     /// The next hand's banker; [`NOBODY`] until the first hand fixes it (R8.4).
     pub banker: u8,
+    /// Index of the current hand.
     pub index: u32,
-    pub game: Game,
     pub history: Vec<HandSummary>,
     /// The first team to pass A, and in which hand.
     pub winner: Option<(u8, u32)>,
@@ -42,15 +42,21 @@ pub struct Match {
 
 impl Match {
     /// Both teams at 3 (R2.1); hand i is dealt from `derive(seed, MATCH_HAND, i)`.
-    pub fn new(seed: u64, profile: Profile) -> Match {
-        let game = Game::deal(derive(seed, MATCH_HAND, 0), profile, [3, 3], NOBODY, None).expect("valid start");
-        Match { seed, profile, levels: [3, 3], banker: NOBODY, index: 0, game, history: Vec::new(), winner: None }
+    /// Returns the match and its first hand.
+    pub fn new(seed: u64, profile: Profile) -> (Match, Game) {
+        let m = Match { seed, profile, levels: [3, 3], banker: NOBODY, index: 0, history: Vec::new(), winner: None };
+        let game = m.deal_current().expect("valid start");
+        (m, game)
     }
 
-    /// Scores the current hand into the match and deals the next. The current hand must be
-    /// over, or stopped (then levels and banker stay, R8.5).
-    pub fn next_hand(&mut self) -> Result<(), Error> {
-        let pos = &self.game.pos;
+    fn deal_current(&self) -> Result<Game, Error> {
+        Game::deal(derive(self.seed, MATCH_HAND, self.index as u64), self.profile, self.levels, self.banker, None)
+    }
+
+    /// Scores the finished current hand `game` into the match and deals the next. The hand
+    /// must be over, or stopped (then levels and banker stay, R8.5).
+    pub fn next_hand(&mut self, game: &Game) -> Result<Game, Error> {
+        let pos = &game.pos;
         let mut passed = None;
         let score = match pos.phase {
             Phase::Over => {
@@ -83,8 +89,7 @@ impl Match {
             passed_a: passed,
         });
         self.index += 1;
-        self.game = Game::deal(derive(self.seed, MATCH_HAND, self.index as u64), self.profile, self.levels, self.banker, None)?;
-        Ok(())
+        self.deal_current()
     }
 }
 

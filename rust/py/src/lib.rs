@@ -4,6 +4,8 @@
 //! point runs inside [`guard`], so a Rust panic surfaces as `tractor.TractorError`, never as
 //! pyo3's `PanicException`. Errors become the classes of `tractor.errors`.
 
+mod game;
+
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use pyo3::exceptions::PyValueError;
@@ -342,14 +344,39 @@ fn outcome(py: Python<'_>, score: i64, profile: &str) -> PyResult<(i64, u8, u8, 
     })
 }
 
+/// The first draw of xoshiro256** seeded with `seed`, uniform in 0..n.
+#[pyfunction]
+fn uniform_below(py: Python<'_>, seed: u64, n: u128) -> PyResult<u128> {
+    guard(py, || {
+        if n == 0 {
+            return Err(PyValueError::new_err("n must be positive"));
+        }
+        Ok(core::Rng::new(seed).below(n))
+    })
+}
+
+/// `derive(seed, tag, index)` of tractor_core::seed: the documented seed derivation.
+#[pyfunction]
+fn derive_seed(seed: u64, tag: u64, index: u64) -> u64 {
+    core::seed::derive(seed, tag, index)
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", core::VERSION)?;
     m.add_class::<Context>()?;
+    m.add_class::<game::PyGame>()?;
+    m.add_class::<game::PyMatch>()?;
     m.add_function(wrap_pyfunction!(parse, m)?)?;
     m.add_function(wrap_pyfunction!(format, m)?)?;
     m.add_function(wrap_pyfunction!(parse_level, m)?)?;
     m.add_function(wrap_pyfunction!(parse_suit, m)?)?;
     m.add_function(wrap_pyfunction!(outcome, m)?)?;
+    m.add_function(wrap_pyfunction!(uniform_below, m)?)?;
+    m.add_function(wrap_pyfunction!(derive_seed, m)?)?;
+    m.add("DEAL_TAG", core::seed::DEAL)?;
+    m.add("MATCH_HAND_TAG", core::seed::MATCH_HAND)?;
+    m.add("BATCH_HAND_TAG", core::seed::BATCH_HAND)?;
+    m.add("POLICY_TAG", core::seed::POLICY)?;
     Ok(())
 }

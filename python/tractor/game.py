@@ -1,0 +1,575 @@
+"""The whole game: :class:`Game` (one hand, 盘) and :class:`Match` (局).
+
+All game flow runs in Rust (``tractor._core``); this module presents it with typed actions,
+records and observations. Decisions where the player to move has exactly one option while
+cards are dealt (nothing to show: pass) are taken automatically: ``current_player`` is always a
+seat with a real choice to make while dealing, or the seat to play.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
+
+from . import _core
+from .cards import CARDS, Card, cards_from_counts, to_counts
+from .errors import IllegalAction, InvalidCards, TractorError
+from .rules import Context, _level, _suit
+
+__all__ = [
+    "Pass",
+    "Declare",
+    "Play",
+    "Action",
+    "LegalPlays",
+    "Trick",
+    "Result",
+    "Showing",
+    "Observation",
+    "Game",
+    "Match",
+    "RECORD_FORMAT",
+    "RECORD_VERSION",
+]
+
+RECORD_FORMAT = "tractor-engine/hand"
+RECORD_VERSION = 1
+_SUITS = "shdc"
+
+
+@dataclass(frozen=True)
+class Pass:
+    """Do not show now (while the cards are dealt)."""
+
+
+@dataclass(frozen=True)
+class Declare:
+    """Show ``count`` cards of rank L of ``suit`` (R8.1); counts all shown so far (R8.6)."""
+
+    suit: str
+    count: int
+
+
+@dataclass(frozen=True)
+class Play:
+    """Play these cards: a lead or a follow."""
+
+    cards: Tuple[Card, ...]
+
+    def __str__(self) -> str:
+        return " ".join(str(c) for c in self.cards)
+
+
+Action = Union[Pass, Declare, Play]
+
+
+def _play(counts: bytes) -> Play:
+    return Play(tuple(cards_from_counts(counts)))
+
+
+@dataclass(frozen=True)
+class Trick:
+    leader: int
+    plays: List[Tuple[int, List[Card]]]
+    winner: int
+    points: int
+
+
+@dataclass(frozen=True)
+class Result:
+    """The result of a finished hand (R7.3-R7.6)."""
+
+    score: int
+    banker_levels: int
+    defender_levels: int
+    defenders_take_over: bool
+    next_banker: int
+    returns: Tuple[int, int, int, int]
+    """Per seat: levels gained by the seat's team minus the other team's (zero-sum)."""
+
+
+@dataclass(frozen=True)
+class Showing:
+    """A showing as an observer sees it: ``suit`` is None while hidden (R8.2)."""
+
+    seat: int
+    count: int
+    suit: Optional[str]
+    dealt: int
+    attempt: int
+
+
+@dataclass(frozen=True)
+class Observation:
+    """Everything one seat may know, and nothing more."""
+
+    seat: int
+    phase: str
+    hand: List[Card]
+    hand_sizes: Tuple[int, int, int, int]
+    level: int
+    trump: Optional[str]
+    banker: Optional[int]
+    declarer: Optional[int]
+    showings: List[Showing]
+    current_player: Optional[int]
+    current_trick: List[Tuple[int, List[Card]]]
+    tricks: List[Trick]
+    defender_points: int
+    result: Optional[Result]
+
+
+class LegalPlays:
+    """The plays allowed now. ``len()`` is exact; iteration is lazy (a void follower may have
+    millions of distinct follows); ``in`` checks legality; ``sample(seed)`` draws uniformly
+    over the distinct plays."""
+
+    def __init__(self, game: "_core.Game") -> None:
+        self._g = game
+        self._leads: Optional[List[bytes]] = game.legal_leads() if game.is_leading() else None
+
+    def count(self) -> int:
+        """The exact number of distinct plays (an int, however large)."""
+        return len(self._leads) if self._leads is not None else self._g.follow_count()
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __getitem__(self, index: int) -> Play:
+        n = self.count()
+        if index < 0:
+            index += n
+        if not 0 <= index < n:
+            raise IndexError(f"play index {index} out of range ({n} plays)")
+        if self._leads is not None:
+            return _play(self._leads[index])
+        return _play(self._g.follow_nth(index))
+
+    def __iter__(self) -> Iterator[Play]:
+        if self._leads is not None:
+            for c in self._leads:
+                yield _play(c)
+            return
+        n, i, chunk = self._g.follow_count(), 0, 256
+        while i < n:
+            for c in self._g.follow_range(i, min(n, i + chunk)):
+                yield _play(c)
+            i += chunk
+
+    def __contains__(self, play: Any) -> bool:
+        try:
+            counts = to_counts(play.cards if isinstance(play, Play) else play, "play")
+        except TractorError:
+            return False
+        return self._g.is_legal_play(counts)
+
+    def sample(self, seed: int) -> Play:
+        """One play, uniform over the distinct plays, from xoshiro256** seeded with ``seed``."""
+        _check_seed(seed)
+        if self._leads is not None:
+            return _play(self._leads[_core.uniform_below(seed, len(self._leads))])
+        return _play(self._g.follow_sample(seed))
+
+    def __repr__(self) -> str:
+        return f"<LegalPlays {'leads' if self._leads is not None else 'follows'}: {self.count()}>"
+
+
+def _seat(seat: Any) -> int:
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
+        raise IllegalAction(f"seat must be 0..3, got {seat!r}")
+    return seat
+
+
+class Game:
+    """One hand of Guigang Tractor, from the deal to the score.
+
+    ``Game(seed=7)`` is the first hand of a new match (both teams at level 3; the final
+    declarer becomes banker, R8.4). ``Game.from_deal(hands, level, trump, banker)`` starts at
+    the play phase.
+    """
+
+    __slots__ = ("_g",)
+
+    def __init__(self, seed: int = 0, profile: str = "guigang") -> None:
+        _check_seed(seed)
+        _m, g = _core.Match.create(seed, profile)
+        self._g = g
+
+    @classmethod
+    def _wrap(cls, g: "_core.Game") -> "Game":
+        obj = cls.__new__(cls)
+        obj._g = g
+        return obj
+
+    @classmethod
+    def deal(
+        cls,
+        hand_seed: int,
+        levels: Tuple[int, int] = (3, 3),
+        banker: Optional[int] = None,
+        profile: str = "guigang",
+        deck: Optional[List[Any]] = None,
+        first_seat: int = 0,
+    ) -> "Game":
+        """A hand dealt from ``hand_seed`` (or from ``deck``: 216 cards in dealing order, the
+        first to ``first_seat``), with the teams' ``levels`` and ``banker`` (None: the final
+        declarer becomes banker)."""
+        _check_seed(hand_seed)
+        d = None if deck is None else [int(Card(c)) for c in deck]
+        lv = (_level(levels[0]), _level(levels[1]))
+        return cls._wrap(_core.Game.deal(hand_seed, profile, lv, banker, d, first_seat))
+
+    @classmethod
+    def from_deal(
+        cls, hands: List[Any], level: Any = 10, trump: Any = "h", banker: int = 0, profile: str = "guigang"
+    ) -> "Game":
+        """A hand at the play phase from four given hands (equal sizes); the banker leads."""
+        if not isinstance(hands, (list, tuple)) or len(hands) != 4:
+            raise InvalidCards("from_deal needs four hands")
+        hs = [to_counts(h, f"hands[{i}]") for i, h in enumerate(hands)]
+        return cls._wrap(_core.Game.from_hands(hs, _level(level), _suit(trump), _seat(banker), profile))
+
+    # -- state -------------------------------------------------------------------------------
+    @property
+    def phase(self) -> str:
+        """"declare" while dealing, "play" during the tricks, "over" at the end."""
+        return self._g.phase
+
+    @property
+    def stopped(self) -> bool:
+        """True when three deals in a row had no showing: no result (R8.5)."""
+        return self._g.stopped
+
+    @property
+    def current_player(self) -> Optional[int]:
+        return self._g.current_player
+
+    @property
+    def profile(self) -> str:
+        return self._g.profile
+
+    @property
+    def level(self) -> int:
+        return self._g.level
+
+    @property
+    def trump(self) -> Optional[str]:
+        t = self._g.trump
+        return None if t is None else _SUITS[t]
+
+    @property
+    def banker(self) -> Optional[int]:
+        return self._g.banker
+
+    @property
+    def declarer(self) -> Optional[int]:
+        return self._g.declarer
+
+    @property
+    def declaration(self) -> Optional[Tuple[int, str, int]]:
+        """(declarer, suit, count) of the current showing (the whole truth, not an observation)."""
+        d = self._g.declaration
+        return None if d is None else (d[0], _SUITS[d[1]], d[2])
+
+    @property
+    def levels(self) -> Tuple[int, int]:
+        return self._g.levels
+
+    @property
+    def defender_points(self) -> int:
+        """The defenders' points so far, before the last-trick bonus (R7.2)."""
+        return self._g.defender_points
+
+    @property
+    def context(self) -> Optional[Context]:
+        """The rules context once the trump suit is fixed."""
+        t = self.trump
+        return None if t is None else Context(self.level, t, self.profile)
+
+    def hand(self, seat: int) -> List[Card]:
+        return cards_from_counts(self._g.hand(_seat(seat)))
+
+    @property
+    def current_trick(self) -> List[Tuple[int, List[Card]]]:
+        return [(s, cards_from_counts(c)) for s, c in self._g.current_trick()]
+
+    @property
+    def tricks(self) -> List[Trick]:
+        return [
+            Trick(leader, [(s, cards_from_counts(c)) for s, c in plays], winner, points)
+            for leader, plays, winner, points in self._g.tricks()
+        ]
+
+    @property
+    def result(self) -> Optional[Result]:
+        r = self._g.result
+        if r is None:
+            return None
+        score, bl, dl, over, nxt = r
+        banker = self.banker
+        bteam = banker % 2
+        gain = [0, 0]
+        if over:
+            gain[1 - bteam] = dl
+        else:
+            gain[bteam] = bl
+        returns = tuple(gain[s % 2] - gain[1 - s % 2] for s in range(4))
+        return Result(score, bl, dl, over, nxt, returns)  # type: ignore[arg-type]
+
+    # -- actions -----------------------------------------------------------------------------
+    def legal_actions(self) -> Union[List[Action], LegalPlays]:
+        """While dealing: ``[Pass(), Declare(...), ...]``. While playing: a :class:`LegalPlays`.
+        Over: ``[]``."""
+        if self._g.phase == "declare":
+            return [Pass()] + [Declare(_SUITS[s], k) for s, k in self._g.showings()]
+        if self._g.phase == "play":
+            return LegalPlays(self._g)
+        return []
+
+    def apply(self, action: Any) -> None:
+        """Applies a typed action, or a play given as cards, a string or a count array.
+        Raises :class:`~tractor.IllegalAction` (an illegal follow: its subclass
+        :class:`~tractor.IllegalFollow`) and changes nothing if it is not allowed."""
+        if isinstance(action, Pass) or (isinstance(action, str) and action.strip().lower() == "pass"):
+            self._g.apply_pass()
+        elif isinstance(action, Declare):
+            if not isinstance(action.count, int) or isinstance(action.count, bool) or not 0 < action.count <= 4:
+                raise IllegalAction(f"R8.1: a showing has 1 to 4 cards, got {action.count!r}")
+            self._g.apply_declare(_suit(action.suit), action.count)
+        else:
+            cards = action.cards if isinstance(action, Play) else action
+            self._g.apply_play(to_counts(cards, "play"))
+
+    def step_random(self, seed: int) -> bool:
+        """Applies one action of the ``random`` policy (uniform over the distinct legal
+        actions) drawn with ``seed``; False when the hand is over."""
+        _check_seed(seed)
+        return self._g.step_random(seed)
+
+    def play_random(self, seed: int) -> None:
+        """Plays the hand to its end with the ``random`` policy, one xoshiro256** stream
+        seeded with ``seed``."""
+        _check_seed(seed)
+        self._g.play_random(seed)
+
+    def clone(self) -> "Game":
+        return Game._wrap(self._g.clone())
+
+    def __copy__(self) -> "Game":
+        return self.clone()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and self._g == other._g
+
+    def __repr__(self) -> str:
+        return (
+            f"<Game {self.phase} level={self.level} trump={self.trump} banker={self.banker} "
+            f"to_move={self.current_player} tricks={len(self._g.tricks())}>"
+        )
+
+    # -- observation -------------------------------------------------------------------------
+    def showings(self) -> List[Showing]:
+        """Every showing, with its suit (the whole truth)."""
+        return [Showing(seat, k, _SUITS[s], dealt, att) for att, dealt, seat, s, k in self._g.showing_log()]
+
+    def observation(self, seat: int) -> Observation:
+        """What ``seat`` may know: its own hand, the public plays, and the declaring as far as
+        R8.2 reveals it (who showed and how many; a suit only for the seat's own showings and,
+        after the deal, for the final declaration)."""
+        seat = _seat(seat)
+        log = self._g.showing_log()
+        dealing = self.phase == "declare"
+        revealed = set()
+        if not dealing and log:
+            final_attempt = log[-1][0]
+            final = self._g.declarer
+            for i in range(len(log) - 1, -1, -1):
+                if log[i][0] != final_attempt or log[i][2] != final:
+                    break
+                revealed.add(i)
+        shows = [
+            Showing(s, k, _SUITS[suit] if (s == seat or i in revealed) else None, dealt, att)
+            for i, (att, dealt, s, suit, k) in enumerate(log)
+        ]
+        sizes = tuple(sum(self._g.hand(s)) for s in range(4))
+        return Observation(
+            seat=seat,
+            phase=self.phase,
+            hand=self.hand(seat),
+            hand_sizes=sizes,  # type: ignore[arg-type]
+            level=self.level,
+            trump=None if dealing else self.trump,
+            banker=self.banker,
+            declarer=self.declarer,
+            showings=shows,
+            current_player=self.current_player,
+            current_trick=self.current_trick,
+            tricks=self.tricks,
+            defender_points=self.defender_points,
+            result=self.result,
+        )
+
+    # -- records -----------------------------------------------------------------------------
+    def record(self) -> Dict[str, Any]:
+        """The hand's record: how it started and every decision, with format and versions."""
+        start = dict(self._g.start())
+        if start["kind"] == "hands":
+            start["hands"] = [" ".join(str(c) for c in cards_from_counts(h)) for h in start["hands"]]
+            start["trump"] = _SUITS[start["trump"]]
+        elif start["deck"] is not None:
+            start["deck"] = " ".join(str(CARDS[i]) for i in start["deck"])
+        actions: List[List[Any]] = []
+        for seat, kind, suit, count, cards in self._g.actions():
+            if kind == "pass":
+                actions.append([seat, "pass"])
+            elif kind == "declare":
+                actions.append([seat, "declare", _SUITS[suit], count])
+            else:
+                actions.append([seat, "play", " ".join(str(c) for c in cards_from_counts(cards))])
+        r = self.result
+        return {
+            "format": RECORD_FORMAT,
+            "format_version": RECORD_VERSION,
+            "engine": _core.__version__,
+            "profile": self.profile,
+            "start": start,
+            "actions": actions,
+            "result": None
+            if r is None
+            else {
+                "score": r.score,
+                "banker": self.banker,
+                "trump": self.trump,
+                "banker_levels": r.banker_levels,
+                "defender_levels": r.defender_levels,
+                "defenders_take_over": r.defenders_take_over,
+                "next_banker": r.next_banker,
+            },
+            "stopped": self.stopped,
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.record(), ensure_ascii=False, separators=(",", ":"))
+
+    @classmethod
+    def from_record(cls, rec: Dict[str, Any]) -> "Game":
+        """Replays a record; raises if it is malformed or its result does not match."""
+        try:
+            if rec.get("format") != RECORD_FORMAT:
+                raise IllegalAction(f"not a hand record: format {rec.get('format')!r}")
+            if rec.get("format_version") != RECORD_VERSION:
+                raise IllegalAction(f"record format version {rec.get('format_version')!r} is not {RECORD_VERSION}")
+            start, profile = rec["start"], rec["profile"]
+            if start["kind"] == "hands":
+                g = cls.from_deal(start["hands"], start["level"], start["trump"], start["banker"], profile)
+            elif start["kind"] == "deal":
+                deck = start.get("deck")
+                g = cls.deal(
+                    start["hand_seed"],
+                    tuple(start["levels"]),  # type: ignore[arg-type]
+                    start["banker"],
+                    profile,
+                    None if deck is None else [Card(c) for c in deck.split()],
+                    start.get("first_seat") or 0,
+                )
+            else:
+                raise IllegalAction(f"unknown start kind {start['kind']!r}")
+            for i, a in enumerate(rec["actions"]):
+                if g.current_player != a[0]:
+                    raise IllegalAction(f"record action {i}: seat {a[0]} is not to move (seat {g.current_player} is)")
+                if a[1] == "pass":
+                    g.apply(Pass())
+                elif a[1] == "declare":
+                    g.apply(Declare(a[2], a[3]))
+                elif a[1] == "play":
+                    g.apply(a[2])
+                else:
+                    raise IllegalAction(f"record action {i}: unknown kind {a[1]!r}")
+        except (KeyError, IndexError, TypeError, AttributeError) as e:
+            raise IllegalAction(f"malformed record: {e!r}") from None
+        want = rec.get("result")
+        got = g.record()["result"]
+        if want != got:
+            raise IllegalAction(f"the record's result {want!r} does not match its replay {got!r}")
+        return g
+
+    @classmethod
+    def from_json(cls, text: str) -> "Game":
+        try:
+            rec = json.loads(text)
+        except (TypeError, ValueError) as e:
+            raise IllegalAction(f"not JSON: {e}") from None
+        if not isinstance(rec, dict):
+            raise IllegalAction("a record is a JSON object")
+        return cls.from_record(rec)
+
+
+@dataclass(frozen=True)
+class HandSummary:
+    index: int
+    banker: Optional[int]
+    level: int
+    trump: Optional[str]
+    score: Optional[int]
+    """None when the hand stopped after three deals without a showing (R8.5)."""
+    levels_after: Tuple[int, int]
+    passed_a: Optional[int]
+
+
+class Match:
+    """A match (局): both teams from level 3, hand after hand (R7.4-R7.6, R8.4-R8.5).
+
+    ``m.game`` is the current hand; play it to the end, then ``m.next_hand()``.
+    """
+
+    def __init__(self, seed: int = 0, profile: str = "guigang") -> None:
+        _check_seed(seed)
+        self.seed = seed
+        self._m, g = _core.Match.create(seed, profile)
+        self.game = Game._wrap(g)
+
+    def next_hand(self) -> Game:
+        """Scores the finished current hand and deals the next (same levels and banker after
+        a stopped hand)."""
+        self.game = Game._wrap(self._m.next_hand(self.game._g))
+        return self.game
+
+    @property
+    def levels(self) -> Tuple[int, int]:
+        """Levels of team 0 (seats 0, 2) and team 1 (seats 1, 3)."""
+        return self._m.levels
+
+    @property
+    def banker(self) -> Optional[int]:
+        return self._m.banker
+
+    @property
+    def winner(self) -> Optional[Tuple[int, int]]:
+        """(team, hand index) of the first team to pass A, if any."""
+        return self._m.winner
+
+    @property
+    def history(self) -> List[HandSummary]:
+        return [
+            HandSummary(i, b, lv, None if t is None else _SUITS[t], s, la, pa)
+            for i, b, lv, t, s, la, pa in self._m.history()
+        ]
+
+    def play_random(self, hands: Optional[int] = None, until_passed_a: bool = False, seed: int = 0) -> None:
+        """Plays hands with the ``random`` policy (hand i with the stream
+        ``derive(seed, POLICY, i)``): ``hands`` of them, or until a team passes A, whichever
+        comes first (at least one of the two must be given)."""
+        _check_seed(seed)
+        if hands is None and not until_passed_a:
+            raise TractorError("give hands=N, until_passed_a=True, or both")
+        k = 0
+        while (hands is None or k < hands) and not (until_passed_a and self.winner is not None):
+            self.game.play_random(_core.derive_seed(seed, _core.POLICY_TAG, self._m.index))
+            self.next_hand()
+            k += 1
+
+
+def _check_seed(seed: Any) -> None:
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
+        raise TractorError(f"seed must be an int in 0..2**64-1, got {seed!r}")

@@ -1,0 +1,416 @@
+//! Bindings of the hand engine: `Game` (one hand) and `Match`.
+
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+use tractor_core as core;
+use tractor_core::card::{Counts, KINDS};
+use tractor_core::hand_state::{Action, Game as CoreGame, Phase, Start, NOBODY};
+use tractor_core::Error;
+
+use crate::{counts, err, guard, out, raise};
+
+fn seat_opt(s: u8) -> Option<u8> {
+    (s != NOBODY).then_some(s)
+}
+
+/// Errors of `apply`: an illegal follow keeps its class (a subclass of IllegalAction); every
+/// other refusal is an IllegalAction.
+fn action_err(py: Python<'_>, g: &CoreGame, e: Error) -> PyErr {
+    match e {
+        Error::IllegalFollow(v) => {
+            let kw = PyDict::new(py);
+            let _ = kw.set_item("rule", v.rule);
+            let _ = kw.set_item("required_tier", v.required.name());
+            let _ = kw.set_item("met_tier", v.met.name());
+            if let Some(f) = g.pos.follow() {
+                let ex = core::checked::example_follow(&f).map(|c| PyBytes::new(py, &c));
+                let _ = kw.set_item("example", ex);
+            }
+            raise(py, "IllegalFollow", &Error::IllegalFollow(v).to_string(), Some(kw))
+        }
+        e @ (Error::BadToken(_) | Error::BadCard(_) | Error::TooManyCopies { .. }) => err(py, e),
+        e => raise(py, "IllegalAction", &e.to_string(), None),
+    }
+}
+
+#[pyclass(module = "tractor._core", name = "Game")]
+#[derive(Clone)]
+pub struct PyGame {
+    pub g: CoreGame,
+}
+
+fn profile(py: Python<'_>, name: &str) -> PyResult<core::Profile> {
+    core::Profile::parse(name).map_err(|e| err(py, e))
+}
+
+#[pymethods]
+impl PyGame {
+    /// A hand dealt from `hand_seed`; `banker` None in a match's first hand; `deck` (216 kind
+    /// ids) and `first_seat` override the first deal.
+    #[staticmethod]
+    #[pyo3(signature = (hand_seed, profile_name, levels, banker=None, deck=None, first_seat=0))]
+    fn deal(
+        py: Python<'_>,
+        hand_seed: u64,
+        profile_name: &str,
+        levels: (u8, u8),
+        banker: Option<u8>,
+        deck: Option<Vec<u8>>,
+        first_seat: u8,
+    ) -> PyResult<Self> {
+        guard(py, || {
+            let p = profile(py, profile_name)?;
+            let deck = match deck {
+                None => None,
+                Some(d) => {
+                    let arr: [u8; core::seed::DECK] = d.as_slice().try_into().map_err(|_| {
+                        err(py, Error::BadPlays(format!("a deck has 216 cards, got {}", d.len())))
+                    })?;
+                    Some((arr, first_seat))
+                }
+            };
+            let g = CoreGame::deal(hand_seed, p, [levels.0, levels.1], banker.unwrap_or(NOBODY), deck)
+                .map_err(|e| err(py, e))?;
+            Ok(PyGame { g })
+        })
+    }
+
+    /// A hand from given hands at the play phase.
+    #[staticmethod]
+    fn from_hands(py: Python<'_>, hands: Vec<Vec<u8>>, level: u8, trump: u8, banker: u8, profile_name: &str) -> PyResult<Self> {
+        guard(py, || {
+            if hands.len() != 4 {
+                return Err(err(py, Error::BadPlays(format!("four hands are needed, got {}", hands.len()))));
+            }
+            let mut hs = [[0u8; KINDS]; 4];
+            for (i, h) in hands.iter().enumerate() {
+                hs[i] = counts(py, h, &format!("hands[{i}]"))?;
+            }
+            let p = profile(py, profile_name)?;
+            Ok(PyGame { g: CoreGame::from_hands(hs, level, trump, banker, p).map_err(|e| err(py, e))? })
+        })
+    }
+
+    fn clone(&self) -> Self {
+        Clone::clone(self)
+    }
+
+    #[getter]
+    fn phase(&self) -> &'static str {
+        self.g.pos.phase.name()
+    }
+    #[getter]
+    fn stopped(&self) -> bool {
+        self.g.pos.phase == Phase::Stopped
+    }
+    #[getter]
+    fn current_player(&self) -> Option<u8> {
+        matches!(self.g.pos.phase, Phase::Declare | Phase::Play).then_some(self.g.pos.to_move)
+    }
+    #[getter]
+    fn level(&self) -> u8 {
+        self.g.pos.level
+    }
+    #[getter]
+    fn trump(&self) -> Option<u8> {
+        seat_opt(self.g.pos.trump)
+    }
+    #[getter]
+    fn banker(&self) -> Option<u8> {
+        seat_opt(self.g.pos.banker)
+    }
+    #[getter]
+    fn declarer(&self) -> Option<u8> {
+        seat_opt(self.g.pos.declarer)
+    }
+    /// (declarer, suit, count) of the current showing, or None.
+    #[getter]
+    fn declaration(&self) -> Option<(u8, u8, u8)> {
+        let p = &self.g.pos;
+        (p.declarer != NOBODY).then_some((p.declarer, p.declared_suit, p.declared_count))
+    }
+    #[getter]
+    fn profile(&self) -> &'static str {
+        self.g.pos.profile.name()
+    }
+    #[getter]
+    fn levels(&self) -> (u8, u8) {
+        (self.g.levels[0], self.g.levels[1])
+    }
+    #[getter]
+    fn defender_points(&self) -> i32 {
+        self.g.pos.defender_points
+    }
+    #[getter]
+    fn dealt(&self) -> u8 {
+        self.g.pos.dealt
+    }
+    #[getter]
+    fn redeals(&self) -> u8 {
+        self.g.pos.redeals
+    }
+    #[getter]
+    fn first_seat(&self) -> u8 {
+        self.g.pos.first_seat
+    }
+    #[getter]
+    fn tricks_done(&self) -> u8 {
+        self.g.pos.tricks_done
+    }
+    /// (score, banker_levels, defender_levels, defenders_take_over, next_banker) once over.
+    #[getter]
+    fn result(&self) -> Option<(i32, u8, u8, bool, u8)> {
+        let p = &self.g.pos;
+        let o = p.outcome()?;
+        Some((p.final_score, o.banker_levels, o.defender_levels, o.defenders_take_over, p.next_banker()?))
+    }
+
+    fn hand<'py>(&self, py: Python<'py>, seat: u8) -> PyResult<Bound<'py, PyBytes>> {
+        if seat > 3 {
+            return Err(err(py, Error::BadPlays(format!("seat must be 0..3, got {seat}"))));
+        }
+        Ok(PyBytes::new(py, &self.g.pos.hands[seat as usize]))
+    }
+
+    /// Showings the player to move may make now: [(suit, count)].
+    fn showings(&self) -> Vec<(u8, u8)> {
+        if self.g.pos.phase != Phase::Declare {
+            return Vec::new();
+        }
+        self.g.pos.showings(self.g.pos.to_move).map(|s| (s.suit, s.count)).collect()
+    }
+
+    fn is_leading(&self) -> bool {
+        self.g.pos.phase == Phase::Play && self.g.pos.lead().is_none()
+    }
+
+    fn legal_leads(&self, py: Python<'_>) -> Vec<Py<PyBytes>> {
+        if !self.is_leading() {
+            return Vec::new();
+        }
+        let ctx = self.g.pos.ctx();
+        self.g.pos.leads().iter().map(|c| out(py, &c.counts(ctx))).collect()
+    }
+
+    /// The lead on the table, as counts, if following.
+    fn lead<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyBytes>> {
+        let pos = &self.g.pos;
+        if pos.phase != Phase::Play || pos.lead().is_none() {
+            return None;
+        }
+        self.g.record.current.first().map(|(_, c)| PyBytes::new(py, c))
+    }
+
+    fn follow_count(&self, py: Python<'_>) -> PyResult<u128> {
+        guard(py, || Ok(self.g.pos.follow().map_or(0, |f| f.legal_set(&[0; KINDS]).count())))
+    }
+
+    fn follow_nth(&self, py: Python<'_>, index: u128) -> PyResult<Option<Py<PyBytes>>> {
+        guard(py, || Ok(self.g.pos.follow().and_then(|f| f.legal_set(&[0; KINDS]).nth(index)).map(|c| out(py, &c))))
+    }
+
+    /// A batch of follows by index, sharing one computation (for lazy iteration).
+    fn follow_range(&self, py: Python<'_>, start: u128, stop: u128) -> PyResult<Vec<Py<PyBytes>>> {
+        guard(py, || {
+            let Some(f) = self.g.pos.follow() else { return Ok(Vec::new()) };
+            let mut set = f.legal_set(&[0; KINDS]);
+            let mut v = Vec::new();
+            let mut i = start;
+            while i < stop {
+                match set.nth(i) {
+                    Some(c) => v.push(out(py, &c)),
+                    None => break,
+                }
+                i += 1;
+            }
+            Ok(v)
+        })
+    }
+
+    fn follow_sample(&self, py: Python<'_>, seed: u64) -> PyResult<Option<Py<PyBytes>>> {
+        guard(py, || {
+            let mut rng = core::Rng::new(seed);
+            Ok(self.g.pos.follow().and_then(|f| f.legal_set(&[0; KINDS]).sample(&mut rng)).map(|c| out(py, &c)))
+        })
+    }
+
+    /// Is this play allowed now (lead or follow)?
+    fn is_legal_play(&self, py: Python<'_>, cards: &[u8]) -> PyResult<bool> {
+        guard(py, || {
+            let c = counts(py, cards, "play")?;
+            Ok(self.g.pos.check_play(&c).is_ok())
+        })
+    }
+
+    fn apply_pass(&mut self, py: Python<'_>) -> PyResult<()> {
+        guard(py, || {
+            let g = &mut self.g;
+            g.apply(&Action::Pass).map_err(|e| action_err(py, g, e))
+        })
+    }
+
+    fn apply_declare(&mut self, py: Python<'_>, suit: u8, count: u8) -> PyResult<()> {
+        guard(py, || {
+            let g = &mut self.g;
+            g.apply(&Action::Declare { suit, count }).map_err(|e| action_err(py, g, e))
+        })
+    }
+
+    fn apply_play(&mut self, py: Python<'_>, cards: &[u8]) -> PyResult<()> {
+        guard(py, || {
+            let c: Counts = match cards.try_into() {
+                Ok(c) => c,
+                Err(_) => return Err(err(py, Error::BadPlays("a play is a 54-entry count array".into()))),
+            };
+            let g = &mut self.g;
+            g.apply(&Action::Play(c)).map_err(|e| action_err(py, g, e))
+        })
+    }
+
+    /// A uniformly random legal action (the `random` policy), applied; returns False when over.
+    fn step_random(&mut self, py: Python<'_>, seed: u64) -> PyResult<bool> {
+        guard(py, || {
+            let mut rng = core::Rng::new(seed);
+            match core::playout::random_action(&self.g, &mut rng) {
+                None => Ok(false),
+                Some(a) => {
+                    let g = &mut self.g;
+                    g.apply(&a).map_err(|e| action_err(py, g, e))?;
+                    Ok(true)
+                }
+            }
+        })
+    }
+
+    /// Plays the hand to its end with the random policy, one stream from `seed`.
+    fn play_random(&mut self, py: Python<'_>, seed: u64) -> PyResult<()> {
+        guard(py, || {
+            let mut rng = core::Rng::new(seed);
+            let g = &mut self.g;
+            py.detach(|| core::playout::random_playout(g, &mut rng));
+            Ok(())
+        })
+    }
+
+    /// Finished tricks: (leader, [(seat, counts)], winner, points).
+    fn tricks(&self, py: Python<'_>) -> Vec<(u8, Vec<(u8, Py<PyBytes>)>, u8, u16)> {
+        self.g
+            .record
+            .tricks
+            .iter()
+            .map(|t| (t.leader, t.plays.iter().map(|(s, c)| (*s, out(py, c))).collect(), t.winner, t.points))
+            .collect()
+    }
+
+    fn current_trick(&self, py: Python<'_>) -> Vec<(u8, Py<PyBytes>)> {
+        self.g.record.current.iter().map(|(s, c)| (*s, out(py, c))).collect()
+    }
+
+    /// Showings made: (attempt, cards dealt, seat, suit, count).
+    fn showing_log(&self) -> Vec<(u8, u8, u8, u8, u8)> {
+        self.g.record.showings.iter().map(|s| (s.attempt, s.dealt, s.seat, s.suit, s.count)).collect()
+    }
+
+    /// Every decision: (seat, "pass" | "declare" | "play", suit, count, counts-or-None).
+    #[allow(clippy::type_complexity)]
+    fn actions(&self, py: Python<'_>) -> Vec<(u8, &'static str, u8, u8, Option<Py<PyBytes>>)> {
+        self.g
+            .record
+            .actions
+            .iter()
+            .map(|(seat, a)| match a {
+                Action::Pass => (*seat, "pass", 0, 0, None),
+                Action::Declare { suit, count } => (*seat, "declare", *suit, *count, None),
+                Action::Play(c) => (*seat, "play", 0, 0, Some(out(py, c))),
+            })
+            .collect()
+    }
+
+    /// How the hand began: ("deal", hand_seed, levels, banker, deck, first_seat) or
+    /// ("hands", hands, level, trump, banker).
+    fn start<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        match &self.g.record.start {
+            Start::Deal { hand_seed, levels, banker, deck } => {
+                d.set_item("kind", "deal")?;
+                d.set_item("hand_seed", *hand_seed)?;
+                d.set_item("levels", (levels[0], levels[1]))?;
+                d.set_item("banker", seat_opt(*banker))?;
+                d.set_item("deck", deck.map(|(d, _)| d.to_vec()))?;
+                d.set_item("first_seat", deck.map(|(_, f)| f))?;
+            }
+            Start::Hands { hands, level, trump, banker } => {
+                d.set_item("kind", "hands")?;
+                d.set_item("hands", hands.iter().map(|h| h.to_vec()).collect::<Vec<_>>())?;
+                d.set_item("level", *level)?;
+                d.set_item("trump", *trump)?;
+                d.set_item("banker", *banker)?;
+            }
+        }
+        Ok(d)
+    }
+
+    /// The deck of the current deal attempt (216 kind ids), for tests of R1.3.
+    fn deck(&self) -> Vec<u8> {
+        self.g.deck.to_vec()
+    }
+
+    fn __eq__(&self, other: &Self) -> bool {
+        self.g.pos == other.g.pos && self.g.record == other.g.record
+    }
+}
+
+#[pyclass(module = "tractor._core", name = "Match")]
+#[derive(Clone)]
+pub struct PyMatch {
+    m: core::Match,
+}
+
+#[pymethods]
+impl PyMatch {
+    /// Returns the match and its first hand.
+    #[staticmethod]
+    fn create(py: Python<'_>, seed: u64, profile_name: &str) -> PyResult<(Self, PyGame)> {
+        guard(py, || {
+            let (m, g) = core::Match::new(seed, profile(py, profile_name)?);
+            Ok((PyMatch { m }, PyGame { g }))
+        })
+    }
+
+    /// Scores the finished hand `game` and deals the next.
+    fn next_hand(&mut self, py: Python<'_>, game: &PyGame) -> PyResult<PyGame> {
+        guard(py, || {
+            let g = self.m.next_hand(&game.g).map_err(|e| raise(py, "IllegalAction", &e.to_string(), None))?;
+            Ok(PyGame { g })
+        })
+    }
+
+    #[getter]
+    fn levels(&self) -> (u8, u8) {
+        (self.m.levels[0], self.m.levels[1])
+    }
+    #[getter]
+    fn index(&self) -> u32 {
+        self.m.index
+    }
+    #[getter]
+    fn banker(&self) -> Option<u8> {
+        seat_opt(self.m.banker)
+    }
+    /// (team, hand index) of the first team to pass A.
+    #[getter]
+    fn winner(&self) -> Option<(u8, u32)> {
+        self.m.winner
+    }
+    /// [(index, banker, level, trump, score or None, levels_after, passed_a)].
+    #[allow(clippy::type_complexity)]
+    fn history(&self) -> Vec<(u32, Option<u8>, u8, Option<u8>, Option<i32>, (u8, u8), Option<u8>)> {
+        self.m
+            .history
+            .iter()
+            .map(|h| {
+                (h.index, seat_opt(h.banker), h.level, seat_opt(h.trump), h.score, (h.levels_after[0], h.levels_after[1]), h.passed_a)
+            })
+            .collect()
+    }
+}
