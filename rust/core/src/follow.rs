@@ -276,34 +276,63 @@ impl<'a> Follow<'a> {
         let (ctx, class) = (self.ctx, self.lead.class);
         let outside = (0..KINDS).any(|k| lo[k] > 0 && ctx.class[k] != class);
         if self.case != Case::Short && outside {
-            return LegalSet::List(Vec::new()); // R5.2: only the led class may be played
+            return LegalSet::Combos(*ctx, Vec::new()); // R5.2: only the led class may be played
         }
         match self.case {
             Case::T1 => {
+                // generation order: units in class order, then tractors by multiplicity
                 let mut v = Vec::new();
                 self.each_t1(|c| {
-                    let counts = c.counts(ctx);
-                    if lo.iter().zip(counts.iter()).all(|(a, b)| a <= b) {
-                        v.push(counts);
+                    if c.kinds(ctx).all(|k| lo[k as usize] <= c.m) && (0..KINDS).all(|k| lo[k] == 0 || ctx.class[k] == class) {
+                        let covered: usize = c.kinds(ctx).map(|k| lo[k as usize] as usize).sum();
+                        if covered == size(lo) {
+                            v.push(c);
+                        }
                     }
                 });
-                v.sort_unstable();
-                v.dedup();
-                LegalSet::List(v)
+                LegalSet::Combos(*ctx, v)
             }
             Case::Short => {
                 // R5.2: the whole class is fixed; the others fill N − |S|.
-                let mut slots = Vec::new();
+                let mut base = [0u8; KINDS];
+                let mut free = Vec::new();
                 for &k in ctx.class_kinds(class) {
-                    let v = self.s[k as usize];
-                    slots.push(Slot { kind: k, lo: v.max(lo[k as usize]), hi: v, linked: false, ghost: false });
+                    if lo[k as usize] > self.s[k as usize] {
+                        return LegalSet::Combos(*ctx, Vec::new());
+                    }
+                    base[k as usize] = self.s[k as usize];
                 }
                 for c in (0..5u8).filter(|&c| c != class) {
                     for &k in ctx.class_kinds(c) {
-                        slots.push(Slot { kind: k, lo: lo[k as usize], hi: self.hand[k as usize], linked: false, ghost: false });
+                        let (l, h) = (lo[k as usize], self.hand[k as usize]);
+                        if l > h {
+                            return LegalSet::Combos(*ctx, Vec::new());
+                        }
+                        base[k as usize] = l;
+                        if h > l {
+                            free.push((k, l, h - l));
+                        }
                     }
                 }
-                LegalSet::Dp(SlotDp::new(slots, self.n, 0, 0))
+                LegalSet::Dense(DenseDp::new(base, free, self.n, 0))
+            }
+            Case::Ladder { l: 0, p } => {
+                let mut base = [0u8; KINDS];
+                let mut free = Vec::new();
+                let mut fixed_pairs = 0u8;
+                for &k in ctx.class_kinds(class) {
+                    let (l, h) = (lo[k as usize], self.s[k as usize]);
+                    if l > h {
+                        return LegalSet::Combos(*ctx, Vec::new());
+                    }
+                    base[k as usize] = l;
+                    if h > l {
+                        free.push((k, l, h - l));
+                    } else {
+                        fixed_pairs += l / 2;
+                    }
+                }
+                LegalSet::Dense(DenseDp::new(base, free, self.n, p.saturating_sub(fixed_pairs)))
             }
             Case::Ladder { l, p } => {
                 let mut slots = Vec::new();
@@ -353,10 +382,10 @@ impl<'a> Follow<'a> {
             return out;
         }
         if let Case::T1 = self.case {
-            if let LegalSet::List(v) = self.legal_set(partial) {
+            if let LegalSet::Combos(ctx, v) = self.legal_set(partial) {
                 for c in &v {
-                    for k in 0..KINDS {
-                        out[k] |= c[k] > partial[k];
+                    for k in c.kinds(&ctx) {
+                        out[k as usize] |= c.m > partial[k as usize];
                     }
                 }
             }
@@ -376,7 +405,11 @@ impl<'a> Follow<'a> {
 
 /// The distinct legal follows of a position.
 pub enum LegalSet {
-    List(Vec<Counts>),
+    /// R5.3 T1: the N-card combinations, in generation order.
+    Combos(Context, Vec<Combo>),
+    /// R5.2 and ladders without a tractor: a dense programme over (cards, pairs).
+    Dense(DenseDp),
+    /// Ladders that need a tractor: the programme over runs (see [`SlotDp`]).
     Dp(SlotDp),
 }
 
@@ -384,14 +417,16 @@ impl LegalSet {
     /// Exact number of distinct legal follows.
     pub fn count(&mut self) -> u128 {
         match self {
-            LegalSet::List(v) => v.len() as u128,
+            LegalSet::Combos(_, v) => v.len() as u128,
+            LegalSet::Dense(dp) => dp.total(),
             LegalSet::Dp(dp) => dp.total(),
         }
     }
     /// The `r`-th legal follow (`r < count()`), in a fixed order.
     pub fn nth(&mut self, r: u128) -> Option<Counts> {
         match self {
-            LegalSet::List(v) => usize::try_from(r).ok().and_then(|i| v.get(i).copied()),
+            LegalSet::Combos(ctx, v) => usize::try_from(r).ok().and_then(|i| v.get(i)).map(|c| c.counts(ctx)),
+            LegalSet::Dense(dp) => dp.nth(r),
             LegalSet::Dp(dp) => dp.nth(r),
         }
     }
@@ -411,9 +446,106 @@ impl LegalSet {
             return Err(total);
         }
         match self {
-            LegalSet::List(v) => Ok(v.clone()),
+            LegalSet::Combos(ctx, v) => Ok(v.iter().map(|c| c.counts(ctx)).collect()),
+            LegalSet::Dense(dp) => Ok(dp.all()),
             LegalSet::Dp(dp) => Ok(dp.all()),
         }
+    }
+}
+
+/// Counts and ranks the selections `base + y` (0 ≤ y_i ≤ span_i on the free kinds) of `n`
+/// cards with at least `q` pairs among the free kinds: a table over (slot, cards still
+/// needed, pairs still needed).
+pub struct DenseDp {
+    base: Counts,
+    /// (kind, lower bound, span).
+    free: Vec<(u8, u8, u8)>,
+    need: usize,
+    q: usize,
+    table: Vec<u128>,
+}
+
+impl DenseDp {
+    fn new(base: Counts, free: Vec<(u8, u8, u8)>, n: u8, q: u8) -> DenseDp {
+        let have = size(&base);
+        let need = (n as usize).saturating_sub(have);
+        let impossible = have > n as usize;
+        let (nf, q) = (free.len(), q as usize);
+        let mut dp = DenseDp { base, free, need, q, table: vec![0; (nf + 1) * (need + 1) * (q + 1)] };
+        if impossible {
+            return dp;
+        }
+        let end = dp.at(nf, 0, 0);
+        dp.table[end] = 1;
+        for i in (0..nf).rev() {
+            let (_, lo, span) = dp.free[i];
+            for c in 0..=need {
+                for qq in 0..=q {
+                    let mut t = 0u128;
+                    for y in 0..=span.min(c as u8) {
+                        let got = ((lo + y) / 2) as usize;
+                        t += dp.table[dp.at(i + 1, c - y as usize, qq.saturating_sub(got))];
+                    }
+                    let idx = dp.at(i, c, qq);
+                    dp.table[idx] = t;
+                }
+            }
+        }
+        dp
+    }
+
+    #[inline]
+    fn at(&self, i: usize, c: usize, q: usize) -> usize {
+        (i * (self.need + 1) + c) * (self.q + 1) + q
+    }
+
+    pub fn total(&self) -> u128 {
+        self.table[self.at(0, self.need, self.q)]
+    }
+
+    pub fn nth(&self, mut r: u128) -> Option<Counts> {
+        if r >= self.total() {
+            return None;
+        }
+        let mut out = self.base;
+        let (mut c, mut q) = (self.need, self.q);
+        for (i, &(kind, lo, span)) in self.free.iter().enumerate() {
+            for y in 0..=span.min(c as u8) {
+                let q2 = q.saturating_sub(((lo + y) / 2) as usize);
+                let w = self.table[self.at(i + 1, c - y as usize, q2)];
+                if r < w {
+                    out[kind as usize] = lo + y;
+                    c -= y as usize;
+                    q = q2;
+                    break;
+                }
+                r -= w;
+            }
+        }
+        Some(out)
+    }
+
+    pub fn all(&self) -> Vec<Counts> {
+        let mut out = Vec::new();
+        let mut cur = self.base;
+        self.walk(0, self.need, self.q, &mut cur, &mut out);
+        out
+    }
+
+    fn walk(&self, i: usize, c: usize, q: usize, cur: &mut Counts, out: &mut Vec<Counts>) {
+        if self.table[self.at(i, c, q)] == 0 {
+            return;
+        }
+        if i == self.free.len() {
+            out.push(*cur);
+            return;
+        }
+        let (kind, lo, span) = self.free[i];
+        for y in 0..=span.min(c as u8) {
+            cur[kind as usize] = lo + y;
+            self.walk(i + 1, c - y as usize, q.saturating_sub(((lo + y) / 2) as usize), cur, out);
+        }
+        cur[kind as usize] = lo;
     }
 }
 

@@ -12,10 +12,13 @@ pub mod follow;
 pub mod hand_state;
 pub mod match_state;
 pub mod playout;
+pub mod policy;
+pub mod record;
 pub mod rng;
 pub mod rules;
 pub mod score;
 pub mod seed;
+pub mod sim;
 pub mod trump;
 
 pub use card::{Card, Counts, BJ, KINDS, SJ};

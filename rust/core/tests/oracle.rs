@@ -480,6 +480,15 @@ fn check_position(p: &Position, rng: &mut Rng, stats: &mut Stats) {
         ));
     }
     stats.legal_plays += a.legal.len() as u128;
+    // the oracle's inner loop (bitmask links) against its plain definitions, on a sample
+    if let oracle::Case::Ladder(scored) = &a.case {
+        for _ in 0..4 {
+            let (x, _, sc) = scored[rng.below_usize(scored.len())];
+            let def = (oracle::combination(&x, p.level, p.trump), oracle::score(&x, p.level, p.trump));
+            let local = oracle::Local::new(&a.s, p.level, p.trump);
+            assert_eq!(def, (local.combination(&x), sc), "oracle self-check on [{}] — {what}", fmt(&x));
+        }
+    }
     let legal: HashSet<Counts> = a.legal.iter().copied().collect();
 
     // sample

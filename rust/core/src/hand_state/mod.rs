@@ -93,6 +93,8 @@ pub struct Position {
     pub defender_points: i32,
     /// The final score once [`Phase::Over`] (R7.3).
     pub final_score: i32,
+    /// The card count N of the last trick's lead, once over.
+    pub last_lead_size: u8,
 }
 
 impl Position {
@@ -172,6 +174,8 @@ pub struct Game {
     pub deck: [u8; DECK],
     pub levels: [u8; 2],
     pub record: Record,
+    /// Bulk mode: keep no record of actions and tricks (the position is unaffected).
+    pub light: bool,
 }
 
 fn blank_position(profile: Profile, level: u8, banker: u8) -> Position {
@@ -194,6 +198,7 @@ fn blank_position(profile: Profile, level: u8, banker: u8) -> Position {
         tricks_done: 0,
         defender_points: 0,
         final_score: 0,
+        last_lead_size: 0,
     }
 }
 
@@ -241,9 +246,39 @@ impl Game {
                 tricks: Vec::new(),
                 current: Vec::new(),
             },
+            light: false,
         };
         g.start_attempt();
         Ok(g)
+    }
+
+    /// A seeded deal that keeps no record (for bulk simulation); the position evolves
+    /// exactly as with [`Game::deal`].
+    pub fn deal_fast(hand_seed: u64, profile: Profile, levels: [u8; 2], banker: u8) -> Game {
+        let mut g = Game::deal(hand_seed, profile, levels, banker, None).expect("valid levels and banker");
+        g.light = true;
+        g
+    }
+
+    /// Applies an action known to be legal (from a policy), without checking it.
+    pub fn pos_apply(&mut self, action: &Action) {
+        if !self.light {
+            self.apply(action).expect("policies produce legal actions");
+            return;
+        }
+        match action {
+            Action::Pass => self.pass(),
+            Action::Declare { suit, count } => {
+                let p = &mut self.pos;
+                p.declarer = p.to_move;
+                p.declared_suit = *suit;
+                p.declared_count = *count;
+                self.advance_deal();
+            }
+            Action::Play(c) => {
+                self.pos.play_unchecked(c);
+            }
+        }
     }
 
     /// A hand from given hands at the play phase (R6.3: the banker leads).
@@ -284,6 +319,7 @@ impl Game {
                 tricks: Vec::new(),
                 current: Vec::new(),
             },
+            light: false,
         };
         if n == 0 {
             return Err(Error::BadPlays("the hands are empty".into()));

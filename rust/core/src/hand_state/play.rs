@@ -119,6 +119,7 @@ impl Position {
             self.defender_points + if defenders_won { p } else { 0 }
         };
         self.phase = Phase::Over;
+        self.last_lead_size = n as u8;
         winner
     }
 }

@@ -271,13 +271,14 @@ impl Position {
         }
         // R5.3: N cards of S; the highest tier any selection meets is mandatory.
         let zero = [0u8; 54];
+        let local = Local::new(&s, lv, tr);
         let mut scored = Vec::new();
         for x in multisets(&zero, &s, n) {
-            let t1 = match combination(&x, lv, tr) {
+            let t1 = match local.combination(&x) {
                 Some(sh) => self.t1_any_shape || sh == shape,
                 None => false,
             };
-            scored.push((x, t1, score(&x, lv, tr)));
+            scored.push((x, t1, local.score(&x)));
         }
         let any_t1 = scored.iter().any(|e| e.1);
         let best = scored.iter().map(|e| e.2).max().unwrap_or((0, 0));
@@ -285,5 +286,99 @@ impl Position {
             scored.iter().filter(|e| if any_t1 { e.1 } else { e.2 == best }).map(|e| e.0).collect();
         legal.sort_unstable();
         Some(Analysis { class: cls, n, shape, s, case: Case::Ladder(scored), legal })
+    }
+}
+
+/// The same predicates as [`combination`] and [`score`], restricted to the kinds of one
+/// class held in a hand, with the links as bitmasks: the brute force's inner loop.
+pub struct Local {
+    kinds: Vec<u8>,
+    /// `adj[i]`: the local kinds linked to kind i (by [`linked`]).
+    adj: Vec<u32>,
+}
+
+impl Local {
+    pub fn new(s: &Counts, level: u8, trump: u8) -> Local {
+        let kinds: Vec<u8> = (0..54u8).filter(|&k| s[k as usize] > 0).collect();
+        assert!(kinds.len() <= 32);
+        let adj = kinds
+            .iter()
+            .map(|&a| kinds.iter().enumerate().filter(|&(_, &b)| linked(a, b, level, trump)).fold(0u32, |m, (j, _)| m | 1 << j))
+            .collect();
+        Local { kinds, adj }
+    }
+
+    /// BFS over the links inside `mask`.
+    fn connected(&self, mask: u32) -> bool {
+        if mask == 0 {
+            return false;
+        }
+        let mut reach = mask & mask.wrapping_neg();
+        loop {
+            let mut next = reach;
+            let mut r = reach;
+            while r != 0 {
+                let i = r.trailing_zeros() as usize;
+                r &= r - 1;
+                next |= self.adj[i] & mask;
+            }
+            if next == reach {
+                return reach == mask;
+            }
+            reach = next;
+        }
+    }
+
+    /// [`combination`] for a selection of these kinds.
+    pub fn combination(&self, x: &Counts) -> Option<(u8, u8)> {
+        let (mut m, mut mask) = (0u8, 0u32);
+        for (i, &k) in self.kinds.iter().enumerate() {
+            let v = x[k as usize];
+            if v == 0 {
+                continue;
+            }
+            if m == 0 {
+                m = v;
+            } else if v != m {
+                return None;
+            }
+            mask |= 1 << i;
+        }
+        let k = mask.count_ones() as u8;
+        match k {
+            0 => None,
+            1 => Some((m, 1)),
+            _ if m >= 2 && self.connected(mask) => Some((m, k)),
+            _ => None,
+        }
+    }
+
+    /// [`score`] for a selection of these kinds.
+    pub fn score(&self, x: &Counts) -> (u8, u8) {
+        let xs: Vec<u8> = self.kinds.iter().map(|&k| x[k as usize]).collect();
+        let base: u8 = xs.iter().map(|&v| v / 2).sum();
+        let mut best = (0u8, base);
+        for m in 2..=4u8 {
+            let cand = xs.iter().enumerate().filter(|&(_, &v)| v >= m).fold(0u32, |a, (i, _)| a | 1 << i);
+            if cand.count_ones() < 2 {
+                continue;
+            }
+            // every sub-mask of the kinds held ≥ m times
+            let mut sub = cand;
+            while sub != 0 {
+                if sub.count_ones() >= 2 && self.connected(sub) {
+                    let mut loss = 0u8;
+                    let mut r = sub;
+                    while r != 0 {
+                        let i = r.trailing_zeros() as usize;
+                        r &= r - 1;
+                        loss += xs[i] / 2 - (xs[i] - m) / 2;
+                    }
+                    best = best.max((m * sub.count_ones() as u8, base - loss));
+                }
+                sub = (sub - 1) & cand;
+            }
+        }
+        best
     }
 }

@@ -1,0 +1,226 @@
+//! The `greedy` policy: a sensible, fast, deterministic-given-its-stream player.
+//!
+//! - Declaring: shows with the suit it holds most of (level cards count double), the most
+//!   cards it can; overturns opponents, never its partner; reinforces its own showing.
+//! - Leading: plain-suit aces and combinations topped by an ace first (the leader wins ties),
+//!   then tractors, then pairs; otherwise its cheapest single, avoiding point cards; it keeps
+//!   its strongest trump combination for the last trick (×N, R7.3) once few cards remain.
+//! - Following: gives points to a partner who is winning; wins a trick cheaply when it
+//!   carries points (or it plays last); otherwise throws its cheapest cards, keeping points
+//!   away from the opponents and high trumps and pairs for later.
+
+use crate::card::{Card, Counts, KINDS};
+use crate::combo::{classify, Combo};
+use crate::follow::{Case, Follow};
+use crate::hand_state::{Action, Game, Position, NOBODY};
+use crate::rng::Rng;
+use crate::score::points;
+use crate::trump::Context;
+
+/// Candidate follows sampled when there are too many to list.
+const SAMPLES: usize = 24;
+/// Follows listed outright up to this many.
+const LIST_MAX: u128 = 48;
+
+pub fn act(game: &Game, rng: &mut Rng) -> Action {
+    let pos = &game.pos;
+    match pos.phase {
+        crate::hand_state::Phase::Declare => declare(pos),
+        _ => match pos.follow() {
+            None => lead(pos),
+            Some(f) => follow(pos, &f, rng),
+        },
+    }
+}
+
+fn declare(pos: &Position) -> Action {
+    let seat = pos.to_move;
+    if pos.declarer != NOBODY && pos.declarer != seat && pos.declarer % 2 == seat % 2 {
+        return Action::Pass; // never overturn the partner
+    }
+    let hand = &pos.hands[seat as usize];
+    let support = |suit: u8| -> u32 {
+        (2..=14).map(|r| hand[Card::new(suit, r).id()] as u32).sum::<u32>()
+            + hand[Card::new(suit, pos.level).id()] as u32
+    };
+    let held: u32 = hand.iter().map(|&c| c as u32).sum();
+    let best = pos.showings(seat).max_by_key(|s| (support(s.suit), s.count, 3 - s.suit));
+    match best {
+        // wait for a suit longer than a quarter of the cards held, unless the deal is done
+        Some(s) if support(s.suit) * 4 >= held + 4 || pos.dealt as usize >= crate::seed::DECK => {
+            Action::Declare { suit: s.suit, count: s.count }
+        }
+        _ => Action::Pass,
+    }
+}
+
+/// What a card is worth keeping: its strength, trumps far above plain cards.
+fn keep_value(ctx: &Context, kind: usize) -> i32 {
+    let s = ctx.strength[kind] as i32;
+    if ctx.class[kind] == crate::trump::TRUMP {
+        20 + 2 * s
+    } else {
+        s
+    }
+}
+
+fn cost(ctx: &Context, x: &Counts) -> i32 {
+    x.iter().enumerate().filter(|(_, &n)| n > 0).map(|(k, &n)| n as i32 * keep_value(ctx, k)).sum()
+}
+
+fn lead(pos: &Position) -> Action {
+    let ctx = pos.ctx();
+    let hand = &pos.hands[pos.to_move as usize];
+    let left: usize = hand.iter().map(|&c| c as usize).sum();
+    let leads = pos.leads();
+    // The strongest trump combination is kept for the last trick near the end.
+    let keep = if left <= 12 {
+        leads.iter().filter(|c| c.is_trump()).max_by_key(|c| (c.size(), c.key())).copied()
+    } else {
+        None
+    };
+    let value = |c: &Combo| -> i32 {
+        if Some(*c) == keep && c.size() < left {
+            return -1000;
+        }
+        let cards = c.counts(ctx);
+        let pts = points(&cards);
+        let size = c.size() as i32;
+        if c.size() == left {
+            return 10_000; // the whole hand in one combination: the last trick
+        }
+        if !c.is_trump() && c.top == 14 {
+            return 500 + 40 * size; // plain aces: the leader wins ties
+        }
+        if c.is_tractor() {
+            return 300 + 30 * size + c.top as i32 - if c.is_trump() { 100 } else { 0 };
+        }
+        if c.m >= 2 && !c.is_trump() && c.top >= 12 {
+            return 200 + 20 * size + c.top as i32;
+        }
+        if c.m == 1 {
+            // the cheapest single, not a point card, from a plain suit
+            return 100 - keep_value(ctx, c.first as usize) - 3 * pts;
+        }
+        50 + 10 * size - cost(ctx, &cards) / size - 3 * pts
+    };
+    let best = leads.iter().max_by_key(|c| (value(c), std::cmp::Reverse(c.first), c.m)).expect("a hand to lead from");
+    Action::Play(best.counts(ctx))
+}
+
+/// Would `x` become the trick's best play (R6)?
+fn wins(pos: &Position, lead: &Combo, x: &Counts) -> bool {
+    match classify(pos.ctx(), x) {
+        Some(c) => {
+            let eligible = c.class == lead.class || (c.is_trump() && !lead.is_trump());
+            eligible && c.size() == lead.size() && c.key() > pos.trick.best_key
+        }
+        None => false,
+    }
+}
+
+fn follow(pos: &Position, f: &Follow, rng: &mut Rng) -> Action {
+    let ctx = pos.ctx();
+    let lead = f.lead;
+    let seat = pos.to_move;
+    let mut candidates: Vec<Counts> = Vec::new();
+    let mut set = f.legal_set(&[0; KINDS]);
+    let total = set.count();
+    if total <= LIST_MAX {
+        candidates = set.all(LIST_MAX).unwrap_or_default();
+    } else {
+        for _ in 0..SAMPLES {
+            if let Some(x) = set.sample(rng) {
+                candidates.push(x);
+            }
+        }
+    }
+    if f.case == Case::Short {
+        // all of the class, filled with the cheapest others, or with the most points
+        candidates.push(fill(f, |k| keep_value(ctx, k) + 5 * point_value(k)));
+        candidates.push(fill(f, |k| keep_value(ctx, k) - 12 * point_value(k)));
+        if f.s_size == 0 && !lead.is_trump() {
+            if let Some(r) = cheapest_ruff(pos, f) {
+                candidates.push(r);
+            }
+        }
+    }
+    let partner_winning = pos.trick.best_seat % 2 == seat % 2;
+    let last = pos.trick.plays == 3;
+    let table = pos.trick.points as i32;
+    let score = |x: &Counts| -> i32 {
+        let pts = points(x);
+        let c = cost(ctx, x);
+        if partner_winning {
+            return 8 * pts - c;
+        }
+        if wins(pos, &lead, x) {
+            if table + pts > 0 || last {
+                return 2000 + 20 * (table + pts) - c;
+            }
+            return -c - 40; // winning a pointless trick early is rarely worth high cards
+        }
+        -c - 12 * pts
+    };
+    let best = candidates.iter().max_by_key(|x| score(x)).copied().expect("a legal follow");
+    Action::Play(best)
+}
+
+fn point_value(kind: usize) -> i32 {
+    if kind >= 52 {
+        return 0;
+    }
+    match kind % 13 + 2 {
+        5 => 5,
+        10 | 13 => 10,
+        _ => 0,
+    }
+}
+
+/// R5.2 (short): all of the led class plus the N − |S| other cards that `price` ranks lowest.
+fn fill(f: &Follow, price: impl Fn(usize) -> i32) -> Counts {
+    let mut x = f.s;
+    let mut need = f.n as usize - f.s_size as usize;
+    let mut others: Vec<(i32, usize)> = (0..KINDS)
+        .filter(|&k| f.hand[k] > f.s[k])
+        .map(|k| (price(k), k))
+        .collect();
+    others.sort_unstable();
+    for (_, k) in others {
+        while need > 0 && x[k] < f.hand[k] {
+            x[k] += 1;
+            need -= 1;
+        }
+    }
+    x
+}
+
+/// A void follower's cheapest trump combination of the lead's shape that beats the trick.
+fn cheapest_ruff(pos: &Position, f: &Follow) -> Option<Counts> {
+    let ctx = pos.ctx();
+    let hand = &f.hand;
+    let mut best: Option<(i32, Counts)> = None;
+    let mut consider = |c: Combo| {
+        if c.m == f.lead.m && c.k == f.lead.k && c.is_trump() {
+            let x = c.counts(ctx);
+            if wins(pos, &f.lead, &x) {
+                let v = cost(ctx, &x);
+                if best.as_ref().is_none_or(|b| v < b.0) {
+                    best = Some((v, x));
+                }
+            }
+        }
+    };
+    if f.lead.k == 1 {
+        for &k in ctx.class_kinds(crate::trump::TRUMP) {
+            if hand[k as usize] >= f.lead.m {
+                consider(crate::combo::unit(ctx, k, f.lead.m));
+            }
+        }
+    } else {
+        crate::combo::for_each_tractor(ctx, crate::trump::TRUMP, hand, f.lead.m, f.lead.k, f.lead.k, |first, k| {
+            consider(crate::combo::tractor(ctx, first, f.lead.m, k))
+        });
+    }
+    best.map(|b| b.1)
+}

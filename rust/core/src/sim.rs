@@ -1,0 +1,192 @@
+//! Bulk simulation: many hands or matches with built-in policies, in parallel, with results
+//! identical whatever the thread count.
+//!
+//! Hand `i` of a run with seed `s` is the first hand of a fresh match (both teams at level 3,
+//! the final declarer becomes banker) dealt from `derive(s, BATCH_HAND, i)`; seat `p` decides
+//! with its own stream `Rng::new(derive(hand_seed, POLICY, p))`. So any index range can run
+//! anywhere, in any order, and merge into one run.
+
+use rayon::prelude::*;
+
+use crate::error::Error;
+use crate::hand_state::{Action, Game, Phase, NOBODY};
+use crate::match_state::Match;
+use crate::policy::Policy;
+use crate::rng::Rng;
+use crate::rules::Profile;
+use crate::seed::{derive, BATCH_HAND, POLICY};
+
+/// The summary of one simulated hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct HandResult {
+    pub index: u64,
+    pub hand_seed: u64,
+    /// 255 when the hand stopped without a showing (R8.5).
+    pub banker: u8,
+    pub declarer: u8,
+    pub trump: u8,
+    pub level: u8,
+    pub tricks: u8,
+    pub score: i32,
+    pub last_trick_cards: u8,
+    pub banker_levels: u8,
+    pub defender_levels: u8,
+    pub defenders_take_over: bool,
+    pub redeals: u8,
+    pub stopped: bool,
+    /// Decisions taken, and cards played.
+    pub decisions: u16,
+}
+
+/// Plays one hand with `policies` per seat; optionally records its compact action stream.
+pub fn play_hand(game: &mut Game, policies: &[Policy; 4], hand_seed: u64, mut record: Option<&mut Vec<u8>>) -> u16 {
+    let mut rngs: [Rng; 4] = std::array::from_fn(|p| Rng::new(derive(hand_seed, POLICY, p as u64)));
+    let mut decisions = 0u16;
+    loop {
+        let seat = game.pos.to_move as usize;
+        let Some(action) = policies[seat].act(game, &mut rngs[seat]) else { break };
+        if let Some(buf) = record.as_deref_mut() {
+            crate::record::encode_action(&action, buf);
+        }
+        game.pos_apply(&action);
+        decisions += 1;
+    }
+    decisions
+}
+
+/// Simulates hand `index` of a run.
+pub fn simulate_hand(seed: u64, index: u64, policies: &[Policy; 4], profile: Profile, record: Option<&mut Vec<u8>>) -> HandResult {
+    let hand_seed = derive(seed, BATCH_HAND, index);
+    let mut game = Game::deal_fast(hand_seed, profile, [3, 3], NOBODY);
+    let header_at = record.as_ref().map(|b| b.len());
+    let mut record = record;
+    if let Some(buf) = record.as_deref_mut() {
+        crate::record::encode_header(hand_seed, profile, [3, 3], NOBODY, buf);
+    }
+    let decisions = play_hand(&mut game, policies, hand_seed, record.as_deref_mut());
+    if let (Some(buf), Some(at)) = (record, header_at) {
+        crate::record::finish(buf, at);
+    }
+    summarize(&game, index, hand_seed, decisions)
+}
+
+fn summarize(game: &Game, index: u64, hand_seed: u64, decisions: u16) -> HandResult {
+    let p = &game.pos;
+    let mut r = HandResult {
+        index,
+        hand_seed,
+        banker: p.banker,
+        declarer: p.declarer,
+        trump: p.trump,
+        level: p.level,
+        tricks: p.tricks_done,
+        redeals: p.redeals,
+        stopped: p.phase == Phase::Stopped,
+        decisions,
+        last_trick_cards: p.last_lead_size,
+        ..HandResult::default()
+    };
+    if let Some(o) = p.outcome() {
+        r.score = p.final_score;
+        r.banker_levels = o.banker_levels;
+        r.defender_levels = o.defender_levels;
+        r.defenders_take_over = o.defenders_take_over;
+    }
+    r
+}
+
+fn pool(threads: usize) -> Result<rayon::ThreadPool, Error> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| Error::BadPlays(format!("cannot start {threads} threads: {e}")))
+}
+
+/// Simulates hands `start .. start + count` on `threads` threads (0: all cores), in index
+/// order. With `records`, also returns each hand's compact record.
+pub fn simulate_range(
+    seed: u64,
+    start: u64,
+    count: u64,
+    policies: [Policy; 4],
+    profile: Profile,
+    threads: usize,
+    records: bool,
+) -> Result<(Vec<HandResult>, Vec<Vec<u8>>), Error> {
+    let run = || -> (Vec<HandResult>, Vec<Vec<u8>>) {
+        let out: Vec<(HandResult, Vec<u8>)> = (start..start + count)
+            .into_par_iter()
+            .map(|i| {
+                let mut buf = Vec::new();
+                let r = simulate_hand(seed, i, &policies, profile, records.then_some(&mut buf));
+                (r, buf)
+            })
+            .collect();
+        out.into_iter().unzip()
+    };
+    if threads == 1 {
+        let mut res = Vec::with_capacity(count as usize);
+        let mut recs = Vec::new();
+        for i in start..start + count {
+            let mut buf = Vec::new();
+            res.push(simulate_hand(seed, i, &policies, profile, records.then_some(&mut buf)));
+            recs.push(buf);
+        }
+        return Ok((res, recs));
+    }
+    Ok(pool(threads)?.install(run))
+}
+
+/// The summary of one simulated match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct MatchResult {
+    pub index: u64,
+    /// The team that first passed A, or 255 if none within the cap.
+    pub winner: u8,
+    pub hands: u32,
+    pub levels: [u8; 2],
+    pub stops: u32,
+}
+
+/// Simulates match `index`: hands until a team passes A or `max_hands` are played.
+pub fn simulate_match(seed: u64, index: u64, policies: &[Policy; 4], profile: Profile, max_hands: u32) -> MatchResult {
+    let mseed = derive(seed, BATCH_HAND, index);
+    let (mut m, mut game) = Match::new(mseed, profile);
+    let mut stops = 0;
+    while m.winner.is_none() && m.index < max_hands {
+        let hand_seed = derive(mseed, crate::seed::MATCH_HAND, m.index as u64);
+        play_hand(&mut game, policies, hand_seed, None);
+        if game.pos.phase == Phase::Stopped {
+            stops += 1;
+        }
+        game = m.next_hand(&game).expect("finished hand");
+    }
+    MatchResult {
+        index,
+        winner: m.winner.map_or(NOBODY, |w| w.0),
+        hands: m.winner.map_or(m.index, |w| w.1 + 1),
+        levels: m.levels,
+        stops,
+    }
+}
+
+pub fn simulate_matches(
+    seed: u64,
+    start: u64,
+    count: u64,
+    policies: [Policy; 4],
+    profile: Profile,
+    threads: usize,
+    max_hands: u32,
+) -> Result<Vec<MatchResult>, Error> {
+    let run = || (start..start + count).into_par_iter().map(|i| simulate_match(seed, i, &policies, profile, max_hands)).collect();
+    if threads == 1 {
+        return Ok((start..start + count).map(|i| simulate_match(seed, i, &policies, profile, max_hands)).collect());
+    }
+    Ok(pool(threads)?.install(run))
+}
+
+/// Replays a compact action into a game (used by records).
+pub fn apply_recorded(game: &mut Game, a: &Action) -> Result<(), Error> {
+    game.apply(a)
+}
