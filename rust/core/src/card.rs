@@ -193,7 +193,7 @@ pub fn cards_of(c: &Counts) -> Vec<Card> {
 
 /// Number of cards in a count array.
 pub fn size(c: &Counts) -> usize {
-    c.iter().map(|&n| n as usize).sum()
+    c.iter().map(|&n| n as u16).sum::<u16>() as usize
 }
 
 /// True when `a ⊆ b` as multisets.

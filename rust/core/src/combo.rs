@@ -157,6 +157,71 @@ pub fn legal_leads(ctx: &Context, hand: &Counts) -> Vec<Combo> {
     out
 }
 
+/// Number of tractor windows of multiplicity `m` starting at chain position `s`, with the
+/// length of the run from `s` (the order of [`for_each_tractor`]).
+fn windows_from(kinds: &[u8], cyclic: bool, s: usize, held: &Counts, m: u8) -> (usize, usize) {
+    let len = kinds.len();
+    let max_k = if cyclic { len } else { len - s };
+    let mut run = 0usize;
+    while run < max_k && held[kinds[(s + run) % len] as usize] >= m {
+        run += 1;
+    }
+    let mut n = run.saturating_sub(1);
+    if cyclic && run == len && s != 0 {
+        n -= 1; // the full cycle is listed once, from s = 0
+    }
+    (n, run)
+}
+
+/// The number of distinct combinations in `hand`: `legal_leads(ctx, hand).len()` without
+/// listing them.
+pub fn count_leads(ctx: &Context, hand: &Counts) -> usize {
+    let mut n: usize = hand.iter().map(|&c| c as usize).sum(); // every unit at every multiplicity
+    for class in 0..5u8 {
+        for m in 2..=4u8 {
+            for chain in ctx.chains_of(class) {
+                let kinds = ctx.chain_kinds(chain);
+                if kinds.len() < 2 {
+                    continue;
+                }
+                let starts = if chain.cyclic { kinds.len() } else { kinds.len() - 1 };
+                n += (0..starts).map(|s| windows_from(kinds, chain.cyclic, s, hand, m).0).sum::<usize>();
+            }
+        }
+    }
+    n
+}
+
+/// `legal_leads(ctx, hand)[r]` without listing the others.
+pub fn nth_lead(ctx: &Context, hand: &Counts, mut r: usize) -> Option<Combo> {
+    for class in 0..5u8 {
+        for &kind in ctx.class_kinds(class) {
+            let c = hand[kind as usize] as usize;
+            if r < c {
+                return Some(unit(ctx, kind, r as u8 + 1));
+            }
+            r -= c;
+        }
+        for m in 2..=4u8 {
+            for chain in ctx.chains_of(class) {
+                let kinds = ctx.chain_kinds(chain);
+                if kinds.len() < 2 {
+                    continue;
+                }
+                let starts = if chain.cyclic { kinds.len() } else { kinds.len() - 1 };
+                for s in 0..starts {
+                    let (n, _) = windows_from(kinds, chain.cyclic, s, hand, m);
+                    if r < n {
+                        return Some(tractor(ctx, kinds[s], m, r as u8 + 2));
+                    }
+                    r -= n;
+                }
+            }
+        }
+    }
+    None
+}
+
 /// Calls `f(first, k)` for every tractor of multiplicity `m` with `kmin ≤ k ≤ kmax` units in
 /// `class` that `held` can give: every window of linked kinds each held at least `m` times.
 pub fn for_each_tractor(
@@ -208,4 +273,34 @@ pub fn trick_winner(ctx: &Context, plays: &[Counts]) -> Option<usize> {
         }
     }
     Some(best.1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Profile;
+    use crate::rng::Rng;
+
+    #[test]
+    fn count_and_nth_lead_match_the_list() {
+        let mut rng = Rng::new(3);
+        for level in [3u8, 10, 14] {
+            let ctx = Context::new(level, (level % 4) as u8, Profile::Guigang).unwrap();
+            for _ in 0..300 {
+                let mut hand = [0u8; KINDS];
+                for _ in 0..rng.below_usize(60) {
+                    let k = rng.below_usize(KINDS);
+                    if hand[k] < 4 {
+                        hand[k] += 1;
+                    }
+                }
+                let all = legal_leads(&ctx, &hand);
+                assert_eq!(count_leads(&ctx, &hand), all.len());
+                for (r, c) in all.iter().enumerate() {
+                    assert_eq!(nth_lead(&ctx, &hand, r), Some(*c));
+                }
+                assert_eq!(nth_lead(&ctx, &hand, all.len()), None);
+            }
+        }
+    }
 }

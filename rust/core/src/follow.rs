@@ -279,6 +279,7 @@ impl<'a> Follow<'a> {
             return LegalSet::Combos(*ctx, Vec::new()); // R5.2: only the led class may be played
         }
         match self.case {
+            Case::T1 if self.n == 1 && size(lo) == 0 => LegalSet::Singles(self.s),
             Case::T1 => {
                 // generation order: units in class order, then tractors by multiplicity
                 let mut v = Vec::new();
@@ -405,6 +406,8 @@ impl<'a> Follow<'a> {
 
 /// The distinct legal follows of a position.
 pub enum LegalSet {
+    /// A single led: one card of any kind the class holds (T1 with N = 1), in kind order.
+    Singles(Counts),
     /// R5.3 T1: the N-card combinations, in generation order.
     Combos(Context, Vec<Combo>),
     /// R5.2 and ladders without a tractor: a dense programme over (cards, pairs).
@@ -417,6 +420,7 @@ impl LegalSet {
     /// Exact number of distinct legal follows.
     pub fn count(&mut self) -> u128 {
         match self {
+            LegalSet::Singles(s) => s.iter().filter(|&&n| n > 0).count() as u128,
             LegalSet::Combos(_, v) => v.len() as u128,
             LegalSet::Dense(dp) => dp.total(),
             LegalSet::Dp(dp) => dp.total(),
@@ -425,6 +429,12 @@ impl LegalSet {
     /// The `r`-th legal follow (`r < count()`), in a fixed order.
     pub fn nth(&mut self, r: u128) -> Option<Counts> {
         match self {
+            LegalSet::Singles(s) => {
+                let k = s.iter().enumerate().filter(|(_, &n)| n > 0).nth(usize::try_from(r).ok()?)?.0;
+                let mut c = [0u8; KINDS];
+                c[k] = 1;
+                Some(c)
+            }
             LegalSet::Combos(ctx, v) => usize::try_from(r).ok().and_then(|i| v.get(i)).map(|c| c.counts(ctx)),
             LegalSet::Dense(dp) => dp.nth(r),
             LegalSet::Dp(dp) => dp.nth(r),
@@ -446,6 +456,7 @@ impl LegalSet {
             return Err(total);
         }
         match self {
+            LegalSet::Singles(_) => Ok((0..total).filter_map(|r| self.nth(r)).collect()),
             LegalSet::Combos(ctx, v) => Ok(v.iter().map(|c| c.counts(ctx)).collect()),
             LegalSet::Dense(dp) => Ok(dp.all()),
             LegalSet::Dp(dp) => Ok(dp.all()),

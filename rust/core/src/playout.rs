@@ -5,6 +5,7 @@
 //! legal follows (multisets), by the follow ladder's exact sampler. One xoshiro256** stream.
 
 use crate::card::KINDS;
+use crate::combo::{count_leads, nth_lead};
 use crate::hand_state::{Action, Game, Phase};
 use crate::rng::Rng;
 
@@ -22,9 +23,10 @@ pub fn random_action(game: &Game, rng: &mut Rng) -> Option<Action> {
         }
         Phase::Play => match pos.follow() {
             None => {
-                let leads = pos.leads();
-                let c = leads[rng.below_usize(leads.len())];
-                Some(Action::Play(c.counts(pos.ctx())))
+                let (ctx, hand) = (pos.ctx(), &pos.hands[pos.to_move as usize]);
+                let r = rng.below_usize(count_leads(ctx, hand));
+                let c = nth_lead(ctx, hand, r).expect("r < count");
+                Some(Action::Play(c.counts(ctx)))
             }
             Some(f) => f.legal_set(&[0; KINDS]).sample(rng).map(Action::Play),
         },

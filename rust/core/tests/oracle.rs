@@ -342,7 +342,8 @@ fn gen_position(g: &mut Gen, profile: Profile) -> Option<Position> {
     } else {
         g.fill_class(&mut hand, &cap, lclass, level, trump, s_target);
     }
-    let s_size: usize = (0..54).filter(|&k| t.class[k] == lclass).map(|k| hand[k] as usize).sum();
+    let in_lclass = |k: usize| oracle::class(k as u8, level, trump) == lclass;
+    let s_size: usize = (0..54).filter(|&k| in_lclass(k)).map(|k| hand[k] as usize).sum();
     let min_total = 8.max(n);
     let off = if short { min_total.saturating_sub(s_size) + g.below(4) } else { g.below(9) };
     g.fill_off(&mut hand, &cap, lclass, level, trump, off);
@@ -351,7 +352,7 @@ fn gen_position(g: &mut Gen, profile: Profile) -> Option<Position> {
         return None;
     }
     // keep brute force fast
-    let s: Counts = std::array::from_fn(|k| if t.class[k] == lclass { hand[k] } else { 0 });
+    let s: Counts = std::array::from_fn(|k| if in_lclass(k) { hand[k] } else { 0 });
     let work = if s_size > n {
         oracle::count_multisets(&s, n)
     } else {
@@ -425,7 +426,9 @@ fn check_position(p: &Position, rng: &mut Rng, stats: &mut Stats) {
     }
     stats.positions += 1;
     stats.by_n[combo.size()] += 1;
-    if matches!(a.case, oracle::Case::Ladder(_)) { stats.work_ladder += match &a.case { oracle::Case::Ladder(v) => v.len(), _ => 0 }; }
+    if let oracle::Case::Ladder(v) = &a.case {
+        stats.work_ladder += v.len();
+    }
     stats.trump_leads += (a.class == oracle::TRUMP) as usize;
 
     let f = Follow::new(&t, &p.hand, combo);
@@ -541,12 +544,22 @@ fn check_position(p: &Position, rng: &mut Rng, stats: &mut Stats) {
             random_subset(rng, &p.hand, len)
         };
         let mut want = [false; KINDS];
+        let mut containing = 0u128;
         for x in &a.legal {
             if (0..KINDS).all(|k| x[k] >= partial[k]) {
+                containing += 1;
                 for k in 0..KINDS {
                     want[k] |= x[k] > partial[k];
                 }
             }
+        }
+        let fast_containing = f.legal_set(&partial).count();
+        if fast_containing != containing {
+            stats.fail(format!(
+                "legal_set([{}]).count() = {fast_containing}, oracle {containing} — {what}; fast case {:?}",
+                fmt(&partial),
+                f.case
+            ));
         }
         let got = f.completions(&partial);
         stats.completions += 1;
@@ -597,7 +610,12 @@ fn run_random(profile: Profile, seed: u64, positions: usize) {
         stats.is_legal_checks,
         stats.completions
     );
-    println!("by N {:?}, ladder candidates {}, unbroken cycles {cycles}", stats.by_n, stats.work_ladder);
+    println!(
+        "{}: positions by lead size N {:?}; {} ladder selections scored by brute force; {cycles} ladder positions over the whole trump cycle",
+        profile.name(),
+        stats.by_n,
+        stats.work_ladder
+    );
     assert!(
         stats.failures == 0,
         "{} disagreement(s) between the fast code and the RULES oracle ({}); first ones:\n{}",

@@ -28,8 +28,17 @@ impl Position {
         })
     }
 
+    /// Same as `showings(seat).next().is_some()`, without the iterator (once per dealt card).
     fn can_show(&self, seat: u8) -> bool {
-        self.showings(seat).next().is_some()
+        let hand = &self.hands[seat as usize];
+        (0..4u8).any(|suit| {
+            let held = hand[Card::new(suit, self.level).id()];
+            match self.declarer {
+                NOBODY => held >= 1,
+                d if d == seat => suit == self.declared_suit && held > self.declared_count,
+                _ => held > self.declared_count,
+            }
+        })
     }
 }
 
