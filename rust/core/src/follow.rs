@@ -383,11 +383,10 @@ impl<'a> Follow<'a> {
             return out;
         }
         if let Case::T1 = self.case {
-            if let LegalSet::Combos(ctx, v) = self.legal_set(partial) {
-                for c in &v {
-                    for k in c.kinds(&ctx) {
-                        out[k as usize] |= c.m > partial[k as usize];
-                    }
+            // T1 lists are short: look at every combination that contains `partial`.
+            for c in self.legal_set(partial).all(u128::MAX).unwrap_or_default() {
+                for k in 0..KINDS {
+                    out[k] |= c[k] > partial[k];
                 }
             }
             return out;
