@@ -381,15 +381,19 @@ struct Stats {
     is_legal_checks: usize,
     completions: usize,
     failures: usize,
+    /// Disagreements by what was compared.
+    by_check: std::collections::BTreeMap<&'static str, usize>,
     by_n: [usize; 13],
     work_ladder: usize,
     messages: Vec<String>,
 }
 
 impl Stats {
-    fn fail(&mut self, msg: String) {
+    fn fail(&mut self, check: &'static str, msg: String) {
         self.failures += 1;
-        if self.messages.len() < 12 {
+        let seen = self.by_check.entry(check).or_insert(0);
+        *seen += 1;
+        if *seen <= 3 && self.messages.len() < 15 {
             self.messages.push(msg);
         }
     }
@@ -421,7 +425,7 @@ fn check_position(p: &Position, rng: &mut Rng, stats: &mut Stats) {
     };
     let a = orc.analyse().expect("oracle: the lead is one combination");
     if (combo.m, combo.k) != a.shape || combo.class != a.class {
-        stats.fail(format!("lead shape/class: fast ({},{}) class {} vs oracle {:?} class {} — {what}", combo.m, combo.k, combo.class, a.shape, a.class));
+        stats.fail("lead", format!("lead shape/class: fast ({},{}) class {} vs oracle {:?} class {} — {what}", combo.m, combo.k, combo.class, a.shape, a.class));
         return;
     }
     stats.positions += 1;
@@ -439,13 +443,16 @@ fn check_position(p: &Position, rng: &mut Rng, stats: &mut Stats) {
         Case::Ladder { p, .. } if p > 0 => stats.ladder_pairs += 1,
         Case::Ladder { .. } => stats.ladder_free += 1,
     }
+    if matches!(f.case, Case::Short) != matches!(a.case, oracle::Case::Short) {
+        stats.fail("case", format!("fast case {:?}, oracle |S| = {} for N = {} — {what}", f.case, size(&a.s), a.n));
+    }
 
     // the full legal set, its count and nth
     let mut set = f.legal_set(&[0; KINDS]);
     let count = set.count();
     let listed = set.all(u128::MAX).expect("no limit");
     if count != a.legal.len() as u128 || listed.len() as u128 != count {
-        stats.fail(format!("count: fast count() {count}, all() {} vs oracle {} — {what}", listed.len(), a.legal.len()));
+        stats.fail("count", format!("count: fast count() {count}, all() {} vs oracle {} — {what}", listed.len(), a.legal.len()));
     }
     let nth_rs: Vec<usize> = if listed.len() <= 2000 {
         (0..listed.len()).collect()
@@ -455,19 +462,19 @@ fn check_position(p: &Position, rng: &mut Rng, stats: &mut Stats) {
     for r in nth_rs {
         let got = set.nth(r as u128);
         if got != Some(listed[r]) {
-            stats.fail(format!("nth({r}) = {:?} but all()[{r}] = [{}] — {what}", got.map(|x| fmt(&x)), fmt(&listed[r])));
+            stats.fail("nth", format!("nth({r}) = {:?} but all()[{r}] = [{}] — {what}", got.map(|x| fmt(&x)), fmt(&listed[r])));
             break;
         }
     }
     if set.nth(count).is_some() {
-        stats.fail(format!("nth(count = {count}) is Some — {what}"));
+        stats.fail("nth", format!("nth(count = {count}) is Some — {what}"));
     }
     let mut sorted = listed.clone();
     sorted.sort_unstable();
     let before = sorted.len();
     sorted.dedup();
     if sorted.len() != before {
-        stats.fail(format!("all() lists {} duplicate plays — {what}", before - sorted.len()));
+        stats.fail("all", format!("all() lists {} duplicate plays — {what}", before - sorted.len()));
     }
     if sorted != a.legal {
         let fast: HashSet<Counts> = sorted.iter().copied().collect();
@@ -477,7 +484,7 @@ fn check_position(p: &Position, rng: &mut Rng, stats: &mut Stats) {
         let (ne, nm) = (extra.len(), missing.len());
         extra.truncate(6);
         missing.truncate(6);
-        stats.fail(format!(
+        stats.fail("legal set", format!(
             "legal set differs — {what}; fast case {:?}; fast-only ({ne}): {:?}; oracle-only ({nm}): {:?}",
             f.case, extra, missing
         ));
@@ -499,7 +506,7 @@ fn check_position(p: &Position, rng: &mut Rng, stats: &mut Stats) {
         match set.sample(rng) {
             Some(x) if legal.contains(&x) => {}
             other => {
-                stats.fail(format!("sample() returned {:?}, not an oracle-legal play — {what}", other.map(|x| fmt(&x))));
+                stats.fail("sample", format!("sample() returned {:?}, not an oracle-legal play — {what}", other.map(|x| fmt(&x))));
                 break;
             }
         }
@@ -524,7 +531,7 @@ fn check_position(p: &Position, rng: &mut Rng, stats: &mut Stats) {
         stats.is_legal_checks += 1;
         let fast = f.is_legal(x);
         if fast != legal.contains(x) {
-            stats.fail(format!(
+            stats.fail("is_legal", format!(
                 "is_legal([{}]) = {fast}, oracle says {} — {what}; fast case {:?}",
                 fmt(x),
                 !fast,
@@ -555,7 +562,7 @@ fn check_position(p: &Position, rng: &mut Rng, stats: &mut Stats) {
         }
         let fast_containing = f.legal_set(&partial).count();
         if fast_containing != containing {
-            stats.fail(format!(
+            stats.fail("legal_set(lo)", format!(
                 "legal_set([{}]).count() = {fast_containing}, oracle {containing} — {what}; fast case {:?}",
                 fmt(&partial),
                 f.case
@@ -565,7 +572,7 @@ fn check_position(p: &Position, rng: &mut Rng, stats: &mut Stats) {
         stats.completions += 1;
         if got != want {
             let show = |v: &[bool; KINDS]| format(&(0..KINDS).filter(|&k| v[k]).map(|k| Card(k as u8)).collect::<Vec<_>>());
-            stats.fail(format!(
+            stats.fail("completions", format!(
                 "completions([{}]): fast offers [{}], oracle [{}] — {what}; fast case {:?}",
                 fmt(&partial),
                 show(&got),
@@ -583,7 +590,7 @@ fn run_random(profile: Profile, seed: u64, positions: usize) {
     let mut stats = Stats::default();
     let mut tried = 0usize;
     let mut cycles = 0usize; // positions whose follower holds the whole trump cycle, in the ladder
-    while stats.positions < positions {
+    while stats.positions < positions && tried < 4 * positions {
         tried += 1;
         if let Some(p) = gen_position(&mut g, profile) {
             let t = ctx(p.level, p.trump, profile);
@@ -618,12 +625,14 @@ fn run_random(profile: Profile, seed: u64, positions: usize) {
     );
     assert!(
         stats.failures == 0,
-        "{} disagreement(s) between the fast code and the RULES oracle ({}); first ones:\n{}",
+        "{} disagreement(s) between the fast code and the RULES oracle ({}), by check {:?}; first ones:\n{}",
         stats.failures,
         profile.name(),
+        stats.by_check,
         stats.messages.join("\n")
     );
     // the generator must exercise every case
+    assert_eq!(stats.positions, positions, "the generator gives too few positions");
     assert!(cycles > 0 && stats.short > 0 && stats.t1 > 0 && stats.ladder_tractor > 0 && stats.ladder_pairs > 0 && stats.ladder_free > 0, "{stats:?}");
 }
 
@@ -700,6 +709,8 @@ fn sample_is_uniform_chi_square() {
         "Qh Qh Qh Kh Kh Kh Ah Ah Ah",
         14,
     );
+    // R5.3 T1 with N = 1: one card of any spade kind.
+    chi_square("T1 single", 10, 1, Profile::Guigang, "3s 4s 5s 6s 6s 7s 8s 9s Js Qs Ks As 4d", "5s", 16);
     // R5.3 T1: the listed combinations (every pair of the trump class).
     chi_square(
         "T1 list",
@@ -1042,4 +1053,42 @@ fn d4_only_the_longest_tractor_counts() {
     ok("D4: no second tractor needed", &t, hand, lead, "6s 6s 7s 7s 8s 8s 3s 3s Js Js As As");
     bad("D4: tractors of 4 do not meet T2", &t, hand, lead, "3s 3s 4s 4s Js Js Qs Qs As As 6s 6s", "R5.3 T2");
     bad("D4: T3 beside the tractor", &t, hand, lead, "6s 6s 7s 7s 8s 8s 3s 3s As As Js Qs", "R5.3 T3");
+}
+
+/// The per-card query on table positions: kind k is offered after `partial` exactly when some
+/// legal follow holds `partial` plus one more k.
+fn offers(rule: &str, t: &Context, hand: &str, lead: &str, partial: &str, want: &str) {
+    let combo = classify(t, &c(lead)).expect("lead is a combination");
+    let f = Follow::new(t, &c(hand), combo);
+    let got = f.completions(&c(partial));
+    let got: Vec<Card> = (0..KINDS).filter(|&k| got[k]).map(|k| Card(k as u8)).collect();
+    assert_eq!(format(&got), fmt(&c(want)), "{rule}: completions of [{partial}] (hand [{hand}], lead [{lead}])");
+    // and the oracle says the same
+    let legal = oracle_legal(t, hand, lead);
+    let p = c(partial);
+    let mut o = [false; KINDS];
+    for x in legal.iter().filter(|x| (0..KINDS).all(|k| x[k] >= p[k])) {
+        for k in 0..KINDS {
+            o[k] |= x[k] > p[k];
+        }
+    }
+    let o: Vec<Card> = (0..KINDS).filter(|&k| o[k]).map(|k| Card(k as u8)).collect();
+    assert_eq!(format(&o), fmt(&c(want)), "{rule}: oracle completions of [{partial}]");
+}
+
+#[test]
+fn r5_completions_table() {
+    let t = g10();
+    // T1 with N = 1: any card of the led class
+    offers("R5.3 T1 single", &t, "As Ks Ks 3d 4h", "5s", "", "Ks As");
+    offers("R5.3 T1 single, trump", &t, "As 10c 2d 4h SJ", "5h", "", "2d 4h 10c SJ");
+    // T1 pairs
+    offers("R5.3 T1 pair", &t, "As As Ks Ks Qs 3d", "5s 5s", "", "Ks As");
+    offers("R5.3 T1 pair", &t, "As As Ks Ks Qs 3d", "5s 5s", "As", "As");
+    // R5.2 short: the spade is forced, the rest free
+    offers("R5.2", &t, "As Kd Qc", "5s 5s", "", "As Kd Qc");
+    offers("R5.2", &t, "As Kd Qc", "5s 5s", "Kd", "As");
+    // T3: ♠AQJ9953 vs ♠4455: 99 + any two
+    offers("R5.3 T3", &t, "As Qs Js 9s 9s 5s 3s", "4s 4s 5s 5s", "As Qs", "9s");
+    offers("R5.3 T3", &t, "As Qs Js 9s 9s 5s 3s", "4s 4s 5s 5s", "9s 9s", "3s 5s Js Qs As");
 }

@@ -185,6 +185,7 @@ pub fn multisets(lo: &Counts, hi: &Counts, n: usize) -> Vec<Counts> {
     }
     let mut out = Vec::new();
     let mut cur = [0u8; 54];
+    #[allow(clippy::too_many_arguments)]
     fn rec(
         i: usize,
         left: usize,
