@@ -5,9 +5,11 @@ The rules live in Rust (``tractor._core``); this package presents them.
 
 from . import errors
 from ._core import __version__
+from .playthrough import playthrough
 from .cards import CARDS, Card, format, parse, to_counts
 from .errors import IllegalAction, IllegalFollow, TractorError
 from .game import Declare, Game, LegalPlays, Match, Observation, Pass, Play, Result, Trick
+from .sim import MatchResults, SimResults, load, merge, read_records, simulate
 from .rules import PROFILES, Combo, Context, Outcome, outcome
 
 __all__ = [
@@ -34,5 +36,12 @@ __all__ = [
     "format",
     "outcome",
     "parse",
+    "playthrough",
     "to_counts",
+    "simulate",
+    "SimResults",
+    "MatchResults",
+    "merge",
+    "load",
+    "read_records",
 ]

@@ -5,6 +5,7 @@
 //! pyo3's `PanicException`. Errors become the classes of `tractor.errors`.
 
 mod game;
+mod sim;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -373,6 +374,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parse_suit, m)?)?;
     m.add_function(wrap_pyfunction!(outcome, m)?)?;
     m.add_function(wrap_pyfunction!(uniform_below, m)?)?;
+    m.add_function(wrap_pyfunction!(sim::simulate_hands, m)?)?;
+    m.add_function(wrap_pyfunction!(sim::simulate_matches, m)?)?;
+    m.add_function(wrap_pyfunction!(sim::replay_record, m)?)?;
     m.add_function(wrap_pyfunction!(derive_seed, m)?)?;
     m.add("DEAL_TAG", core::seed::DEAL)?;
     m.add("MATCH_HAND_TAG", core::seed::MATCH_HAND)?;
