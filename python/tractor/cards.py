@@ -24,7 +24,7 @@ class Card(int):
         if isinstance(value, Card):
             return value
         if isinstance(value, str):
-            ids = _core.parse(value)
+            ids = _core.parse(utf8(value, CardParseError, "card"))
             if len(ids) != 1:
                 raise CardParseError(f"expected one card, got {value!r}")
             return CARDS[ids[0]]
@@ -69,12 +69,21 @@ class Card(int):
 CARDS = tuple(int.__new__(Card, i) for i in range(KINDS))
 
 
+def utf8(text: str, error: type, what: str) -> str:
+    """Refuses strings that cannot cross into Rust (lone surrogates) with ``error``."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise error(f"{what}: {text!r} is not valid text (lone surrogate)") from None
+    return text
+
+
 def parse(text: str) -> List[Card]:
     """Cards of a text: rank then suit (``As 10h Th 5c``), ``SJ``/``BJ``; ♠♥♦♣ accepted;
     case-insensitive; spaces or commas between cards. Order is kept."""
     if not isinstance(text, str):
         raise InvalidCards(f"parse() takes a string, got {type(text).__name__}")
-    return [CARDS[i] for i in _core.parse(text)]
+    return [CARDS[i] for i in _core.parse(utf8(text, CardParseError, "cards"))]
 
 
 def format(cards: Any) -> str:
@@ -122,7 +131,7 @@ def to_counts(x: Any, what: str = "cards") -> bytes:
     length is read as card ids.
     """
     if isinstance(x, str):
-        return _counts_of_ids(_core.parse(x), what)
+        return _counts_of_ids(_core.parse(utf8(x, CardParseError, what)), what)
     if isinstance(x, (bytes, bytearray)):
         if len(x) != KINDS:
             raise InvalidCards(f"{what}: a count array needs 54 entries, got {len(x)}")

@@ -52,20 +52,20 @@ class InvalidPlays(TractorError):
     """Plays of a trick that cannot be compared (wrong number or sizes)."""
 
 
-class CardsNotInHand(TractorError):
+class IllegalAction(TractorError):
+    """An action the game does not allow now; the game is left unchanged."""
+
+
+class CardsNotInHand(IllegalAction):
     """A play with cards the player does not hold."""
 
 
-class WrongCardCount(TractorError):
+class WrongCardCount(IllegalAction):
     """A follow of another size than the lead (R5.1)."""
 
 
 class TooManyFollows(TractorError):
     """More legal follows than the caller's limit."""
-
-
-class IllegalAction(TractorError):
-    """An action the game does not allow now; the game is left unchanged."""
 
 
 class IllegalFollow(IllegalAction):

@@ -81,12 +81,15 @@ class Result:
     """The result of a finished hand (R7.3-R7.6)."""
 
     score: int
+    """The defenders' final score as the profile reads it (nanning: clamped to 0..400)."""
     banker_levels: int
     defender_levels: int
     defenders_take_over: bool
     next_banker: int
     returns: Tuple[int, int, int, int]
     """Per seat: levels gained by the seat's team minus the other team's (zero-sum)."""
+    raw_score: int
+    """The score after the last trick (R7.3), before any clamp."""
 
 
 @dataclass(frozen=True)
@@ -127,10 +130,16 @@ class LegalPlays:
 
     def __init__(self, game: "_core.Game") -> None:
         self._g = game
+        self._at = game.action_count()
         self._leads: Optional[List[bytes]] = game.legal_leads() if game.is_leading() else None
+
+    def _check(self) -> None:
+        if self._g.action_count() != self._at:
+            raise IllegalAction("these legal plays are stale: the game has moved on; call legal_actions() again")
 
     def count(self) -> int:
         """The exact number of distinct plays (an int, however large)."""
+        self._check()
         return len(self._leads) if self._leads is not None else self._g.follow_count()
 
     def __len__(self) -> int:
@@ -147,17 +156,20 @@ class LegalPlays:
         return _play(self._g.follow_nth(index))
 
     def __iter__(self) -> Iterator[Play]:
+        self._check()
         if self._leads is not None:
             for c in self._leads:
                 yield _play(c)
             return
         n, i, chunk = self._g.follow_count(), 0, 256
         while i < n:
+            self._check()
             for c in self._g.follow_range(i, min(n, i + chunk)):
                 yield _play(c)
             i += chunk
 
     def __contains__(self, play: Any) -> bool:
+        self._check()
         try:
             counts = to_counts(play.cards if isinstance(play, Play) else play, "play")
         except TractorError:
@@ -167,6 +179,7 @@ class LegalPlays:
     def sample(self, seed: int) -> Play:
         """One play, uniform over the distinct plays, from xoshiro256** seeded with ``seed``."""
         _check_seed(seed)
+        self._check()
         if self._leads is not None:
             return _play(self._leads[_core.uniform_below(seed, len(self._leads))])
         return _play(self._g.follow_sample(seed))
@@ -210,13 +223,16 @@ class Game:
         banker: Optional[int] = None,
         profile: str = "guigang",
         deck: Optional[List[Any]] = None,
-        first_seat: int = 0,
+        first_seat: Optional[int] = None,
     ) -> "Game":
         """A hand dealt from ``hand_seed`` (or from ``deck``: 216 cards in dealing order, the
         first to ``first_seat``), with the teams' ``levels`` and ``banker`` (None: the final
         declarer becomes banker)."""
         _check_seed(hand_seed)
+        if deck is None and first_seat is not None:
+            raise IllegalAction("first_seat goes with a deck; a seeded deal draws its own first seat (R1.3)")
         d = None if deck is None else [int(Card(c)) for c in deck]
+        first_seat = 0 if first_seat is None else _seat(first_seat)
         lv = (_level(levels[0]), _level(levels[1]))
         return cls._wrap(_core.Game.deal(hand_seed, profile, lv, banker, d, first_seat))
 
@@ -306,7 +322,7 @@ class Game:
         r = self._g.result
         if r is None:
             return None
-        score, bl, dl, over, nxt = r
+        raw, score, bl, dl, over, nxt = r
         banker = self.banker
         bteam = banker % 2
         gain = [0, 0]
@@ -315,7 +331,7 @@ class Game:
         else:
             gain[bteam] = bl
         returns = tuple(gain[s % 2] - gain[1 - s % 2] for s in range(4))
-        return Result(score, bl, dl, over, nxt, returns)  # type: ignore[arg-type]
+        return Result(score, bl, dl, over, nxt, returns, raw)  # type: ignore[arg-type]
 
     # -- actions -----------------------------------------------------------------------------
     def legal_actions(self) -> Union[List[Action], LegalPlays]:
@@ -403,7 +419,8 @@ class Game:
             banker=self.banker,
             declarer=self.declarer,
             showings=shows,
-            current_player=self.current_player,
+            # while dealing, whose decision it is would tell who can show (R8.2)
+            current_player=(self.current_player if not dealing or self.current_player == seat else None),
             current_trick=self.current_trick,
             tricks=self.tricks,
             defender_points=self.defender_points,
@@ -439,6 +456,7 @@ class Game:
             if r is None
             else {
                 "score": r.score,
+                "raw_score": r.raw_score,
                 "banker": self.banker,
                 "trump": self.trump,
                 "banker_levels": r.banker_levels,
@@ -456,6 +474,9 @@ class Game:
     def from_record(cls, rec: Dict[str, Any]) -> "Game":
         """Replays a record; raises if it is malformed or its result does not match."""
         try:
+            unknown = set(rec) - {"format", "format_version", "engine", "profile", "start", "actions", "result", "stopped"}
+            if unknown:
+                raise IllegalAction(f"unknown record fields: {sorted(unknown)}")
             if rec.get("format") != RECORD_FORMAT:
                 raise IllegalAction(f"not a hand record: format {rec.get('format')!r}")
             if rec.get("format_version") != RECORD_VERSION:
@@ -471,7 +492,7 @@ class Game:
                     start["banker"],
                     profile,
                     None if deck is None else [Card(c) for c in deck.split()],
-                    start.get("first_seat") or 0,
+                    start.get("first_seat"),
                 )
             else:
                 raise IllegalAction(f"unknown start kind {start['kind']!r}")
@@ -488,10 +509,10 @@ class Game:
                     raise IllegalAction(f"record action {i}: unknown kind {a[1]!r}")
         except (KeyError, IndexError, TypeError, AttributeError) as e:
             raise IllegalAction(f"malformed record: {e!r}") from None
-        want = rec.get("result")
-        got = g.record()["result"]
-        if want != got:
-            raise IllegalAction(f"the record's result {want!r} does not match its replay {got!r}")
+        replayed = g.record()
+        for key in ("result", "stopped"):
+            if rec.get(key) != replayed[key]:
+                raise IllegalAction(f"the record's {key} {rec.get(key)!r} does not match its replay {replayed[key]!r}")
         return g
 
     @classmethod

@@ -10,12 +10,13 @@ from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence
 
 from . import _core
-from .cards import CARDS, KINDS, Card, cards_from_counts, to_counts
-from .errors import IllegalFollow, InvalidCards, InvalidContext
+from .cards import CARDS, KINDS, Card, cards_from_counts, to_counts, utf8
+from .errors import IllegalFollow, InvalidCards, InvalidContext, InvalidPlays
 
 __all__ = ["Context", "Combo", "Outcome", "outcome", "PROFILES"]
 
 PROFILES = ("guigang", "nanning")
+_U128_MAX = 2**128 - 1
 _SUITS = "shdc"
 
 
@@ -51,13 +52,15 @@ def outcome(score: int, profile: str = "guigang") -> Outcome:
     """R7.4 (and the nanning clamp of §9): levels for the defenders' final score."""
     if isinstance(score, bool) or not isinstance(score, int):
         raise InvalidContext(f"score must be an int, got {score!r}")
+    if abs(score) > 1_000_000:
+        raise InvalidContext(f"score {score} is out of range (|score| <= 1000000)")
     return Outcome(*_core.outcome(score, _profile(profile)))
 
 
 def _profile(profile: str) -> str:
     if not isinstance(profile, str):
         raise InvalidContext(f"profile must be a string, got {profile!r}")
-    return profile
+    return utf8(profile, InvalidContext, "profile")
 
 
 def _level(level: Any) -> int:
@@ -68,13 +71,13 @@ def _level(level: Any) -> int:
             raise InvalidContext(f"R2.1: bad level {level}: levels are 3..14 (3..10, J, Q, K, A)")
         return level
     if isinstance(level, str):
-        return _core.parse_level(level)
+        return _core.parse_level(utf8(level, InvalidContext, "level"))
     raise InvalidContext(f"R2.1: bad level {level!r}: give 3..14 or '3'..'10', 'J', 'Q', 'K', 'A'")
 
 
 def _suit(trump: Any) -> int:
     if isinstance(trump, str):
-        return _core.parse_suit(trump)
+        return _core.parse_suit(utf8(trump, InvalidContext, "trump"))
     if isinstance(trump, int) and not isinstance(trump, bool) and 0 <= trump <= 3:
         return trump
     raise InvalidContext(f"bad trump suit {trump!r}: expected one of 's', 'h', 'd', 'c'")
@@ -206,6 +209,7 @@ class Context:
         """Every distinct legal follow (as multisets); raises TooManyFollows past ``limit``."""
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
             raise InvalidContext(f"limit must be a non-negative int, got {limit!r}")
+        limit = min(limit, _U128_MAX)  # no position has more follows than this
         plays = self._c.legal_follows(to_counts(hand, "hand"), to_counts(lead, "lead"), limit)
         return [cards_from_counts(c) for c in plays]
 
@@ -217,6 +221,8 @@ class Context:
         """The ``index``-th legal follow in the engine's fixed order (that of legal_follows)."""
         if isinstance(index, bool) or not isinstance(index, int) or index < 0:
             raise InvalidContext(f"index must be a non-negative int, got {index!r}")
+        if index > _U128_MAX:
+            raise InvalidPlays(f"index {index} out of range")
         return cards_from_counts(self._c.nth_legal_follow(to_counts(hand, "hand"), to_counts(lead, "lead"), index))
 
     def random_follow(self, hand: Any, lead: Any, seed: int) -> List[Card]:

@@ -116,9 +116,11 @@ pub fn classify(ctx: &Context, cards: &Counts) -> Option<Combo> {
         1 => Some(unit(ctx, top_end, m)),
         _ if m < 2 => None,
         _ => {
-            // R3.3: the kinds form one run of links: k − 1 links, or the full 13-cycle.
-            let full_cycle = k == 13 && edges == 13;
-            if edges + 1 != k && !full_cycle {
+            // R3.3: the kinds form one run of links: k − 1 links, or exactly the full 13-cycle.
+            // (The whole cycle plus other kinds also has k − 1 links, in two pieces.)
+            let whole_cycle = (2..=14).all(|r| cards[Card::new(ctx.trump, r).id()] > 0);
+            let full_cycle = whole_cycle && k == 13;
+            if (edges + 1 != k || whole_cycle) && !full_cycle {
                 return None;
             }
             let first = if full_cycle { Card::new(ctx.trump, 2).0 } else { first_of_run(ctx, cards, top_end, k) };
@@ -280,6 +282,22 @@ mod tests {
     use super::*;
     use crate::rules::Profile;
     use crate::rng::Rng;
+
+    #[test]
+    fn r3_3_whole_cycle_plus_another_kind_is_no_combination() {
+        let ctx = Context::new(10, 1, Profile::Guigang).unwrap();
+        let mut c = [0u8; KINDS];
+        for r in 2..=14 {
+            c[Card::new(1, r).id()] = 2;
+        }
+        assert_eq!(classify(&ctx, &c).map(|x| (x.m, x.k)), Some((2, 13)));
+        c[Card::new(0, 3).id()] = 2;
+        assert_eq!(classify(&ctx, &c), None);
+        c[Card::new(0, 3).id()] = 0;
+        c[crate::card::SJ.id()] = 2;
+        c[crate::card::BJ.id()] = 2;
+        assert_eq!(classify(&ctx, &c), None);
+    }
 
     #[test]
     fn count_and_nth_lead_match_the_list() {

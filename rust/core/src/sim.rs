@@ -87,7 +87,7 @@ fn summarize(game: &Game, index: u64, hand_seed: u64, decisions: u16) -> HandRes
         ..HandResult::default()
     };
     if let Some(o) = p.outcome() {
-        r.score = p.final_score;
+        r.score = o.score; // as the profile reads it (nanning clamps to 0..=400)
         r.banker_levels = o.banker_levels;
         r.defender_levels = o.defender_levels;
         r.defenders_take_over = o.defenders_take_over;

@@ -28,7 +28,11 @@ fn action_err(py: Python<'_>, g: &CoreGame, e: Error) -> PyErr {
             }
             raise(py, "IllegalFollow", &Error::IllegalFollow(v).to_string(), Some(kw))
         }
-        e @ (Error::BadToken(_) | Error::BadCard(_) | Error::TooManyCopies { .. }) => err(py, e),
+        e @ (Error::BadToken(_)
+        | Error::BadCard(_)
+        | Error::TooManyCopies { .. }
+        | Error::NotInHand(_)
+        | Error::WrongCount { .. }) => err(py, e),
         e => raise(py, "IllegalAction", &e.to_string(), None),
     }
 }
@@ -95,6 +99,11 @@ impl PyGame {
         Clone::clone(self)
     }
 
+    /// Decisions applied so far (a LegalPlays snapshot checks it to refuse stale use).
+    fn action_count(&self) -> usize {
+        self.g.record.actions.len()
+    }
+
     #[getter]
     fn phase(&self) -> &'static str {
         self.g.pos.phase.name()
@@ -157,12 +166,13 @@ impl PyGame {
     fn tricks_done(&self) -> u8 {
         self.g.pos.tricks_done
     }
-    /// (score, banker_levels, defender_levels, defenders_take_over, next_banker) once over.
+    /// (raw score, score as read, banker_levels, defender_levels, defenders_take_over,
+    /// next_banker) once over.
     #[getter]
-    fn result(&self) -> Option<(i32, u8, u8, bool, u8)> {
+    fn result(&self) -> Option<(i32, i32, u8, u8, bool, u8)> {
         let p = &self.g.pos;
         let o = p.outcome()?;
-        Some((p.final_score, o.banker_levels, o.defender_levels, o.defenders_take_over, p.next_banker()?))
+        Some((p.final_score, o.score, o.banker_levels, o.defender_levels, o.defenders_take_over, p.next_banker()?))
     }
 
     fn hand<'py>(&self, py: Python<'py>, seat: u8) -> PyResult<Bound<'py, PyBytes>> {

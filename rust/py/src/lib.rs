@@ -256,7 +256,7 @@ impl Context {
             let total = set.count();
             match set.nth(index) {
                 Some(c) => Ok(out(py, &c)),
-                None => Err(PyValueError::new_err(format!("index {index} out of range: {total} legal follows"))),
+                None => Err(err(py, Error::BadPlays(format!("index {index} out of range: {total} legal follows")))),
             }
         })
     }

@@ -221,6 +221,14 @@ impl Game {
         if banker != NOBODY && banker > 3 {
             return Err(Error::BadPlays(format!("banker must be a seat 0..3, got {banker}")));
         }
+        if banker == NOBODY && levels[0] != levels[1] {
+            // R2.1/R8.4: the hand's level is the banker team's; only a match's first hand
+            // (both teams at one level) leaves the banker to the declaring.
+            return Err(Error::BadPlays(format!(
+                "R8.4: without a banker both teams must be at one level (a match's first hand), got {}/{}",
+                levels[0], levels[1]
+            )));
+        }
         if let Some((d, first)) = &deck {
             let mut c = [0u8; KINDS];
             for &k in d.iter() {
