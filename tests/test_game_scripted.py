@@ -604,3 +604,17 @@ def test_r7_5_levels_wrap_in_a_match(profile, seed):
     assert m.winner == first_pass
     assert m.levels == levels
     assert all(3 <= lv <= 14 for h in hist for lv in h.levels_after)
+
+
+def test_r7_3_seed_example_aakk_led_last_with_60_points_scores_240():
+    """R7.3: `AAKK` led last with 60 points among the trick's cards → 0 + 60 × 4 = 240."""
+    hands = ["3c 3s 4s 6s 7s", "Ac As As Ks Ks", "4c 5s 5s 10s 8s", "6c 9s 9s 10d 10d"]
+    g = tractor.Game.from_deal(hands, level="Q", trump="h", banker=0)
+    for play in ["3c", "Ac", "4c", "6c"]:  # seat 1 (a defender) wins a pointless trick
+        g.apply(play)
+    assert g.defender_points == 0 and g.current_player == 1
+    for play in ["As As Ks Ks", "5s 5s 10s 8s", "9s 9s 10d 10d", "3s 4s 6s 7s"]:
+        g.apply(play)
+    assert g.tricks[-1].points == 60 and g.tricks[-1].winner == 1
+    assert g.result.score == 240
+    assert g.result.defenders_take_over and g.result.defender_levels == 1

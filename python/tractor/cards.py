@@ -87,7 +87,8 @@ def parse(text: str) -> List[Card]:
 
 
 def format(cards: Any) -> str:
-    """The canonical text of cards (``"As As 10h SJ"``), read back by :func:`parse`."""
+    """The canonical text of cards (``"As As 10h SJ"``), read back by :func:`parse`.
+    Order is kept; no check of copies (formatting is not a rule)."""
     return _core.format([int(c) for c in to_cards(cards)])
 
 
@@ -123,12 +124,25 @@ def _counts_of_array(values: Sequence[Any], what: str) -> bytes:
     return bytes(c)
 
 
+def _is_count_array(x: Sequence[Any]) -> bool:
+    """Is a list of 54 plain ints a count array rather than 54 card ids? It is unless the
+    values are a valid hand of ids (0..53, at most 4 of each) that is not also a valid count
+    array (54 ids cannot all be below 5: five kinds hold only 20 cards)."""
+    if len(x) != KINDS or not all(isinstance(c, int) and not isinstance(c, (bool, Card)) for c in x):
+        return False
+    if all(0 <= c <= 4 for c in x):
+        return True
+    ids_ok = all(0 <= c < KINDS for c in x) and max(x.count(c) for c in set(x)) <= 4
+    return not ids_ok
+
+
 def to_counts(x: Any, what: str = "cards") -> bytes:
     """Converts user input to a 54-byte count array.
 
     Accepted: a string in notation; a list or tuple of :class:`Card` (or card strings); a
     length-54 count array (numpy or a list of plain ints). A list of plain ints of any other
-    length is read as card ids.
+    length is read as card ids, and so is a list of 54 plain ints that is a valid hand of ids
+    but not a valid count array (see ``_is_count_array``).
     """
     if isinstance(x, str):
         return _counts_of_ids(_core.parse(utf8(x, CardParseError, what)), what)
@@ -147,7 +161,7 @@ def to_counts(x: Any, what: str = "cards") -> bytes:
             return _counts_of_ids([int(c) for c in x], what)
         if all(isinstance(c, str) for c in x):
             return _counts_of_ids([int(Card(c)) for c in x], what)
-        if len(x) == KINDS and all(isinstance(c, int) and not isinstance(c, bool) for c in x):
+        if _is_count_array(x):
             return _counts_of_array(x, what)
         ids = []
         for c in x:
@@ -164,10 +178,6 @@ def to_cards(x: Any, what: str = "cards") -> List[Card]:
     """Like :func:`to_counts` but keeps the given order for strings and lists."""
     if isinstance(x, str):
         return parse(x)
-    if isinstance(x, (list, tuple)) and not (
-        len(x) == KINDS and all(isinstance(c, int) and not isinstance(c, (bool, Card)) for c in x)
-    ):
-        cards = [Card(c) for c in x]
-        _counts_of_ids([int(c) for c in cards], what)
-        return cards
+    if isinstance(x, (list, tuple)) and not _is_count_array(x):
+        return [Card(c) for c in x]
     return cards_from_counts(to_counts(x, what))

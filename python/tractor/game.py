@@ -205,7 +205,7 @@ class Game:
     __slots__ = ("_g",)
 
     def __init__(self, seed: int = 0, profile: str = "guigang") -> None:
-        _check_seed(seed)
+        seed = _check_seed(seed)
         _m, g = _core.Match.create(seed, profile)
         self._g = g
 
@@ -591,6 +591,9 @@ class Match:
             k += 1
 
 
-def _check_seed(seed: Any) -> None:
+def _check_seed(seed: Any) -> int:
+    if not isinstance(seed, (bool, int)) and hasattr(seed, "__index__"):
+        seed = seed.__index__()  # numpy integers
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
         raise TractorError(f"seed must be an int in 0..2**64-1, got {seed!r}")
+    return seed

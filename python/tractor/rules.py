@@ -6,12 +6,13 @@ Every hand, lead and play argument accepts a string (``"As As Ks Ks"``), a list 
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence
 
 from . import _core
 from .cards import CARDS, KINDS, Card, cards_from_counts, to_counts, utf8
-from .errors import IllegalFollow, InvalidCards, InvalidContext, InvalidPlays
+from .errors import IllegalAction, InvalidCards, InvalidContext, InvalidPlays
 
 __all__ = ["Context", "Combo", "Outcome", "outcome", "PROFILES"]
 
@@ -66,6 +67,8 @@ def _profile(profile: str) -> str:
 def _level(level: Any) -> int:
     if isinstance(level, bool):
         raise InvalidContext(f"R2.1: bad level {level!r}")
+    if not isinstance(level, (int, str)) and hasattr(level, "__index__"):
+        level = operator.index(level)  # numpy integers
     if isinstance(level, int):
         if not 3 <= level <= 14:
             raise InvalidContext(f"R2.1: bad level {level}: levels are 3..14 (3..10, J, Q, K, A)")
@@ -91,7 +94,10 @@ def _np():
 
 def _matrix(x: Any, what: str):
     np = _np()
-    a = np.asarray(x)
+    try:
+        a = np.asarray(x)
+    except (ValueError, TypeError) as e:
+        raise InvalidCards(f"{what}: not an (n, 54) count array: {e}") from None
     if a.ndim == 1 and a.shape[0] == KINDS:
         a = a[None, :]
     if a.ndim != 2 or a.shape[1] != KINDS:
@@ -192,10 +198,12 @@ class Context:
         self._c.follow_check(to_counts(hand, "hand"), to_counts(lead, "lead"), to_counts(play, "play"))
 
     def follow_error(self, hand: Any, lead: Any, play: Any) -> Optional[str]:
-        """None if the follow is legal, else why, citing the rule (``"R5.3 T1: ..."``)."""
+        """None if the follow is legal, else why, citing the rule (``"R5.3 T1: ..."``): an
+        illegal follow, a play of the wrong size (R5.1) or with cards not held. Malformed
+        input (bad cards, a lead that is no combination) still raises."""
         try:
             self.check_follow(hand, lead, play)
-        except IllegalFollow as e:
+        except IllegalAction as e:
             return str(e)
         return None
 

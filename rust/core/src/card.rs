@@ -191,6 +191,26 @@ pub fn cards_of(c: &Counts) -> Vec<Card> {
     v
 }
 
+/// Calls `f(kind, copies)` for every kind held, in kind order, skipping empty kinds eight
+/// at a time.
+#[inline]
+pub fn for_each_held(c: &Counts, mut f: impl FnMut(usize, u8)) {
+    let mut base = 0;
+    while base < KINDS {
+        let end = (base + 8).min(KINDS);
+        let mut w = [0u8; 8];
+        w[..end - base].copy_from_slice(&c[base..end]);
+        let mut word = u64::from_le_bytes(w);
+        while word != 0 {
+            let byte = word.trailing_zeros() / 8;
+            let k = base + byte as usize;
+            f(k, c[k]);
+            word &= !(0xFFu64 << (byte * 8));
+        }
+        base += 8;
+    }
+}
+
 /// Number of cards in a count array.
 pub fn size(c: &Counts) -> usize {
     c.iter().map(|&n| n as u16).sum::<u16>() as usize

@@ -23,7 +23,7 @@ pub fn follow<'a>(ctx: &'a Context, hand: &Counts, lead: &Counts) -> Result<Foll
     check_counts(hand)?;
     let combo = lead_combo(ctx, lead)?;
     if size(hand) < combo.size() {
-        return Err(Error::NotInHand(format!(
+        return Err(Error::BadPlays(format!(
             "R5.1: the hand holds {} cards, fewer than the lead's {}",
             size(hand),
             combo.size()

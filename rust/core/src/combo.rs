@@ -90,18 +90,12 @@ pub fn tractor(ctx: &Context, first: u8, m: u8, k: u8) -> Combo {
 
 /// Classifies a set of cards as one unit or one tractor, or `None` (R3.1–R3.4, D1).
 pub fn classify(ctx: &Context, cards: &Counts) -> Option<Combo> {
-    let mut m = 0u8;
-    let mut k = 0u8;
-    let mut top_end = NONE;
-    let mut edges = 0u8;
-    for (kind, &n) in cards.iter().enumerate() {
-        if n == 0 {
-            continue;
-        }
+    let (mut m, mut k, mut top_end, mut edges, mut mixed) = (0u8, 0u8, NONE, 0u8, false);
+    crate::card::for_each_held(cards, |kind, n| {
         if m == 0 {
             m = n;
         } else if n != m {
-            return None; // D1: one multiplicity
+            mixed = true; // D1: one multiplicity
         }
         k += 1;
         let up = ctx.up[kind];
@@ -110,6 +104,9 @@ pub fn classify(ctx: &Context, cards: &Counts) -> Option<Combo> {
         } else {
             top_end = kind as u8; // the end of a run; in a tractor, the only one
         }
+    });
+    if mixed {
+        return None;
     }
     match k {
         0 => None,
@@ -118,7 +115,7 @@ pub fn classify(ctx: &Context, cards: &Counts) -> Option<Combo> {
         _ => {
             // R3.3: the kinds form one run of links: k − 1 links, or exactly the full 13-cycle.
             // (The whole cycle plus other kinds also has k − 1 links, in two pieces.)
-            let whole_cycle = (2..=14).all(|r| cards[Card::new(ctx.trump, r).id()] > 0);
+            let whole_cycle = edges >= 13 && (2..=14).all(|r| cards[Card::new(ctx.trump, r).id()] > 0);
             let full_cycle = whole_cycle && k == 13;
             if (edges + 1 != k || whole_cycle) && !full_cycle {
                 return None;
@@ -165,8 +162,13 @@ fn windows_from(kinds: &[u8], cyclic: bool, s: usize, held: &Counts, m: u8) -> (
     let len = kinds.len();
     let max_k = if cyclic { len } else { len - s };
     let mut run = 0usize;
-    while run < max_k && held[kinds[(s + run) % len] as usize] >= m {
+    let mut at = s;
+    while run < max_k && held[kinds[at] as usize] >= m {
         run += 1;
+        at += 1;
+        if at == len {
+            at = 0;
+        }
     }
     let mut n = run.saturating_sub(1);
     if cyclic && run == len && s != 0 {
@@ -175,20 +177,47 @@ fn windows_from(kinds: &[u8], cyclic: bool, s: usize, held: &Counts, m: u8) -> (
     (n, run)
 }
 
+/// Tractor windows of multiplicity `m` in one chain: a maximal run of R linked kinds gives
+/// R(R−1)/2 windows (a run may wrap through A–2 on the cycle); the whole cycle gives
+/// 13·11 + 1 (every window shorter than the cycle from each start, and the cycle once).
+fn windows_in_chain(kinds: &[u8], cyclic: bool, held: &Counts, m: u8) -> usize {
+    let len = kinds.len();
+    let (mut n, mut run, mut first_run, mut broken) = (0usize, 0usize, 0usize, false);
+    for &k in kinds {
+        if held[k as usize] >= m {
+            run += 1;
+        } else {
+            if !broken {
+                first_run = run;
+                broken = true;
+            } else {
+                n += run * run.saturating_sub(1) / 2;
+            }
+            run = 0;
+        }
+    }
+    if !broken {
+        return if cyclic && len >= 2 { len * (len - 2) + 1 } else { len * len.saturating_sub(1) / 2 };
+    }
+    if cyclic {
+        let r = run + first_run; // the run through the end joins the run from the start
+        n + r * r.saturating_sub(1) / 2
+    } else {
+        n + run * run.saturating_sub(1) / 2 + first_run * first_run.saturating_sub(1) / 2
+    }
+}
+
 /// The number of distinct combinations in `hand`: `legal_leads(ctx, hand).len()` without
 /// listing them.
 pub fn count_leads(ctx: &Context, hand: &Counts) -> usize {
-    let mut n: usize = hand.iter().map(|&c| c as usize).sum(); // every unit at every multiplicity
-    for class in 0..5u8 {
+    let mut n = crate::card::size(hand); // every unit at every multiplicity
+    for chain in &ctx.chains {
+        if chain.len < 2 {
+            continue;
+        }
+        let kinds = ctx.chain_kinds(chain);
         for m in 2..=4u8 {
-            for chain in ctx.chains_of(class) {
-                let kinds = ctx.chain_kinds(chain);
-                if kinds.len() < 2 {
-                    continue;
-                }
-                let starts = if chain.cyclic { kinds.len() } else { kinds.len() - 1 };
-                n += (0..starts).map(|s| windows_from(kinds, chain.cyclic, s, hand, m).0).sum::<usize>();
-            }
+            n += windows_in_chain(kinds, chain.cyclic, hand, m);
         }
     }
     n

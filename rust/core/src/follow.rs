@@ -124,6 +124,9 @@ impl<'a> Follow<'a> {
         if self.s_size <= n {
             return Case::Short; // R5.2
         }
+        if n == 1 {
+            return Case::T1; // any single card of the class is a combination of one card
+        }
         if self.t1_exists() {
             return Case::T1;
         }

@@ -239,10 +239,10 @@ pub fn parse_suit(s: &str) -> Result<u8, Error> {
     let mut it = s.trim().chars();
     match (it.next(), it.next()) {
         (Some(c), None) => match c.to_ascii_lowercase() {
-            's' | '♠' => Ok(0),
-            'h' | '♥' => Ok(1),
-            'd' | '♦' => Ok(2),
-            'c' | '♣' => Ok(3),
+            's' | '♠' | '♤' => Ok(0),
+            'h' | '♥' | '♡' => Ok(1),
+            'd' | '♦' | '♢' => Ok(2),
+            'c' | '♣' | '♧' => Ok(3),
             _ => Err(Error::BadSuit(s.to_string())),
         },
         _ => Err(Error::BadSuit(s.to_string())),
