@@ -270,14 +270,18 @@ pub fn for_each_tractor(
         if len < 2 {
             continue;
         }
-        let ok = |i: usize| held[kinds[i % len] as usize] >= m;
         let starts = if chain.cyclic { len } else { len - 1 };
         for s in 0..starts {
             // windows starting at s, growing while linked kinds are held
-            let max_k = if chain.cyclic { len } else { len - s };
+            let max_k = (if chain.cyclic { len } else { len - s }).min(kmax as usize);
             let mut k = 0usize;
-            while k < max_k && ok(s + k) {
+            let mut at = s;
+            while k < max_k && held[kinds[at] as usize] >= m {
                 k += 1;
+                at += 1;
+                if at == len {
+                    at = 0;
+                }
                 if k >= 2 && k as u8 >= kmin && k as u8 <= kmax {
                     if chain.cyclic && k == len && s != 0 {
                         continue; // the full cycle is one tractor, listed from s = 0

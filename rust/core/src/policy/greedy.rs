@@ -18,9 +18,9 @@ use crate::score::points;
 use crate::trump::Context;
 
 /// Candidate follows sampled when there are too many to list.
-const SAMPLES: usize = 24;
+const SAMPLES: usize = 16;
 /// Follows listed outright up to this many.
-const LIST_MAX: u128 = 48;
+const LIST_MAX: u128 = 32;
 
 pub fn act(game: &Game, rng: &mut Rng) -> Action {
     let pos = &game.pos;
@@ -65,7 +65,19 @@ fn keep_value(ctx: &Context, kind: usize) -> i32 {
 }
 
 fn cost(ctx: &Context, x: &Counts) -> i32 {
-    x.iter().enumerate().filter(|(_, &n)| n > 0).map(|(k, &n)| n as i32 * keep_value(ctx, k)).sum()
+    let mut c = 0;
+    crate::card::for_each_held(x, |k, n| c += n as i32 * keep_value(ctx, k));
+    c
+}
+
+/// Points and keep-cost of a combination, from its kinds.
+fn combo_points_cost(ctx: &Context, c: &Combo) -> (i32, i32) {
+    let (mut p, mut v) = (0, 0);
+    for k in c.kinds(ctx) {
+        p += point_value(k as usize);
+        v += keep_value(ctx, k as usize);
+    }
+    (p * c.m as i32, v * c.m as i32)
 }
 
 fn lead(pos: &Position) -> Action {
@@ -83,8 +95,7 @@ fn lead(pos: &Position) -> Action {
         if Some(*c) == keep && c.size() < left {
             return -1000;
         }
-        let cards = c.counts(ctx);
-        let pts = points(&cards);
+        let (pts, combo_cost) = combo_points_cost(ctx, c);
         let size = c.size() as i32;
         if c.size() == left {
             return 10_000; // the whole hand in one combination: the last trick
@@ -102,7 +113,7 @@ fn lead(pos: &Position) -> Action {
             // the cheapest single, not a point card, from a plain suit
             return 100 - keep_value(ctx, c.first as usize) - 3 * pts;
         }
-        50 + 10 * size - cost(ctx, &cards) / size - 3 * pts
+        50 + 10 * size - combo_cost / size - 3 * pts
     };
     let best = leads.iter().max_by_key(|c| (value(c), std::cmp::Reverse(c.first), c.m)).expect("a hand to lead from");
     Action::Play(best.counts(ctx))
@@ -120,6 +131,9 @@ fn wins(pos: &Position, lead: &Combo, x: &Counts) -> bool {
 }
 
 fn follow(pos: &Position, f: &Follow, rng: &mut Rng) -> Action {
+    if f.n == 1 {
+        return follow_single(pos, f);
+    }
     let ctx = pos.ctx();
     let lead = f.lead;
     let seat = pos.to_move;
@@ -162,8 +176,47 @@ fn follow(pos: &Position, f: &Follow, rng: &mut Rng) -> Action {
         }
         -c - 12 * pts
     };
-    let best = candidates.iter().max_by_key(|x| score(x)).copied().expect("a legal follow");
-    Action::Play(best)
+    let mut best = (i32::MIN, 0usize);
+    for (i, x) in candidates.iter().enumerate() {
+        let v = score(x);
+        if v > best.0 {
+            best = (v, i); // ties keep the earlier candidate
+        }
+    }
+    Action::Play(candidates[best.1])
+}
+
+/// The same choice as [`follow`] for a single led, over the kinds directly: one card of the
+/// led class if held (R5.3 T1), else any card (R5.2).
+fn follow_single(pos: &Position, f: &Follow) -> Action {
+    let ctx = pos.ctx();
+    let partner_winning = pos.trick.best_seat % 2 == pos.to_move % 2;
+    let last = pos.trick.plays == 3;
+    let table = pos.trick.points as i32;
+    let pool = if f.s_size > 0 { &f.s } else { &f.hand };
+    let mut best = (i32::MIN, 0usize);
+    crate::card::for_each_held(pool, |k, _| {
+        let (pts, c) = (point_value(k), keep_value(ctx, k));
+        let unit = crate::combo::unit(ctx, k as u8, 1);
+        let eligible = unit.class == f.lead.class || (unit.is_trump() && !f.lead.is_trump());
+        let v = if partner_winning {
+            8 * pts - c
+        } else if eligible && unit.key() > pos.trick.best_key {
+            if table + pts > 0 || last {
+                2000 + 20 * (table + pts) - c
+            } else {
+                -c - 40
+            }
+        } else {
+            -c - 12 * pts
+        };
+        if v > best.0 {
+            best = (v, k);
+        }
+    });
+    let mut x = [0u8; KINDS];
+    x[best.1] = 1;
+    Action::Play(x)
 }
 
 fn point_value(kind: usize) -> i32 {
