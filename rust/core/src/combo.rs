@@ -178,32 +178,29 @@ fn windows_from(kinds: &[u8], cyclic: bool, s: usize, held: &Counts, m: u8) -> (
 }
 
 /// Tractor windows of multiplicity `m` in one chain: a maximal run of R linked kinds gives
-/// R(R−1)/2 windows (a run may wrap through A–2 on the cycle); the whole cycle gives
-/// 13·11 + 1 (every window shorter than the cycle from each start, and the cycle once).
+/// R(R−1)/2 windows (on the cycle a run may wrap through A–2); the whole cycle gives
+/// 13·11 + 1 (each window shorter than the cycle from each start, and the cycle once).
 fn windows_in_chain(kinds: &[u8], cyclic: bool, held: &Counts, m: u8) -> usize {
+    let pairs = |r: usize| r * r.saturating_sub(1) / 2;
     let len = kinds.len();
-    let (mut n, mut run, mut first_run, mut broken) = (0usize, 0usize, 0usize, false);
+    let (mut n, mut run) = (0usize, 0usize);
+    let mut first = usize::MAX; // the run before the first break; MAX: no break yet
     for &k in kinds {
         if held[k as usize] >= m {
             run += 1;
-        } else {
-            if !broken {
-                first_run = run;
-                broken = true;
-            } else {
-                n += run * run.saturating_sub(1) / 2;
-            }
+        } else if first == usize::MAX {
+            first = run;
+            run = 0;
+        } else if run > 0 {
+            n += pairs(run);
             run = 0;
         }
     }
-    if !broken {
-        return if cyclic && len >= 2 { len * (len - 2) + 1 } else { len * len.saturating_sub(1) / 2 };
-    }
-    if cyclic {
-        let r = run + first_run; // the run through the end joins the run from the start
-        n + r * r.saturating_sub(1) / 2
-    } else {
-        n + run * run.saturating_sub(1) / 2 + first_run * first_run.saturating_sub(1) / 2
+    n + match (first == usize::MAX, cyclic) {
+        (true, true) => len * (len - 2) + 1,
+        (true, false) => pairs(len),
+        (false, true) => pairs(run + first), // the run through the end joins the first
+        (false, false) => pairs(run) + pairs(first),
     }
 }
 
@@ -212,12 +209,12 @@ fn windows_in_chain(kinds: &[u8], cyclic: bool, held: &Counts, m: u8) -> usize {
 pub fn count_leads(ctx: &Context, hand: &Counts) -> usize {
     let mut n = crate::card::size(hand); // every unit at every multiplicity
     for chain in &ctx.chains {
-        if chain.len < 2 {
-            continue;
-        }
-        let kinds = ctx.chain_kinds(chain);
-        for m in 2..=4u8 {
-            n += windows_in_chain(kinds, chain.cyclic, hand, m);
+        if chain.len >= 2 {
+            let kinds = ctx.chain_kinds(chain);
+            // a chain without a pair has no tractor at any multiplicity
+            if kinds.iter().any(|&k| hand[k as usize] >= 2) {
+                n += (2..=4).map(|m| windows_in_chain(kinds, chain.cyclic, hand, m)).sum::<usize>();
+            }
         }
     }
     n
@@ -237,6 +234,11 @@ pub fn nth_lead(ctx: &Context, hand: &Counts, mut r: usize) -> Option<Combo> {
             for chain in ctx.chains_of(class) {
                 let kinds = ctx.chain_kinds(chain);
                 if kinds.len() < 2 {
+                    continue;
+                }
+                let w = windows_in_chain(kinds, chain.cyclic, hand, m);
+                if r >= w {
+                    r -= w; // skip the whole chain
                     continue;
                 }
                 let starts = if chain.cyclic { kinds.len() } else { kinds.len() - 1 };
