@@ -121,8 +121,9 @@ def check_hand(g: tractor.Game, start_hands, full_deck: bool = True, scalar: boo
     else:
         want = dp + (p * n if defenders_won else -p * n)
     r = g.result
-    assert r.score == want, "R7.3"
-    o = tractor.outcome(r.score, profile)
+    assert r.raw_score == want, "R7.3"
+    assert r.score == (max(0, min(400, want)) if profile == "nanning" else want), "§9 clamp"
+    o = tractor.outcome(r.raw_score, profile)
     assert (r.banker_levels, r.defender_levels, r.defenders_take_over) == (
         o.banker_levels,
         o.defender_levels,

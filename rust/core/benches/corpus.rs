@@ -257,9 +257,77 @@ pub fn group_of(s: &Stratum) -> &'static str {
         (2, _) => "n2",
         (3, true) => "n3_long",
         (n, true) if n <= 6 => "ladder_n4-6",
-        (_, true) => "ladder_n8-12",
-        (_, false) => "short_n3-12",
+        (_, true) => "ladder_n8plus",
+        (_, false) => "short_n3plus",
     }
 }
 
-pub const GROUPS: [&str; 6] = ["n1", "n2", "n3_long", "ladder_n4-6", "ladder_n8-12", "short_n3-12"];
+pub const GROUPS: [&str; 6] = ["n1", "n2", "n3_long", "ladder_n4-6", "ladder_n8plus", "short_n3plus"];
+
+fn hex(c: &Counts) -> String {
+    c.iter().map(|&v| char::from(b'0' + v)).collect()
+}
+
+fn unhex(s: &str) -> Counts {
+    let mut c = [0u8; KINDS];
+    assert_eq!(s.len(), KINDS, "a count array has 54 digits");
+    for (i, b) in s.bytes().enumerate() {
+        c[i] = b - b'0';
+    }
+    c
+}
+
+/// Writes the corpus as text, one position a line:
+/// `level trump source hand lead legal illegal|-` (count arrays as 54 digits). Loading it
+/// gives the same positions to another build of the engine (a baseline), whatever its
+/// policies or sampling order.
+pub fn save(path: &str, corpus: &[Position]) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut f = std::io::BufWriter::new(std::fs::File::create(path)?);
+    writeln!(f, "# tractor follow corpus v1: level trump source hand lead legal illegal")?;
+    for p in corpus {
+        writeln!(
+            f,
+            "{} {} {} {} {} {} {}",
+            p.ctx.level,
+            p.ctx.trump,
+            if p.source == Source::Played { "played" } else { "crafted" },
+            hex(&p.hand),
+            hex(&p.lead_counts),
+            hex(&p.legal),
+            p.illegal.map_or("-".to_string(), |x| hex(&x))
+        )?;
+    }
+    Ok(())
+}
+
+/// Reads a corpus written by [`save`]; the case and the count come from this build.
+pub fn load(path: &str) -> std::io::Result<Vec<Position>> {
+    let text = std::fs::read_to_string(path)?;
+    let mut out = Vec::new();
+    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+        let w: Vec<&str> = line.split_whitespace().collect();
+        let (level, trump): (u8, u8) = (w[0].parse().unwrap(), w[1].parse().unwrap());
+        let ctx = Context::get(level, trump, Profile::Guigang).expect("valid context");
+        let source = if w[2] == "played" { Source::Played } else { Source::Crafted };
+        let (hand, lead_counts, legal) = (unhex(w[3]), unhex(w[4]), unhex(w[5]));
+        let illegal = (w[6] != "-").then(|| unhex(w[6]));
+        let lead = tractor_core::combo::classify(ctx, &lead_counts).expect("the lead is one combination");
+        let f = Follow::new(ctx, &hand, lead);
+        let count = f.legal_set(&[0; KINDS]).count();
+        out.push(Position {
+            ctx,
+            hand,
+            lead,
+            lead_counts,
+            stratum: Stratum { n: f.n, m: lead.m, long: f.s_size > f.n },
+            source,
+            s_size: f.s_size,
+            case: f.case,
+            legal,
+            illegal,
+            count,
+        });
+    }
+    Ok(out)
+}

@@ -36,10 +36,21 @@ struct Args {
     repeats: usize,
     batch_ns: u64,
     oracle_max: u128,
+    save: Option<String>,
+    load: Option<String>,
+    tsv: Option<String>,
 }
 
 fn args() -> Args {
-    let mut a = Args { opt: Options::default(), repeats: 7, batch_ns: 40_000, oracle_max: 20_000 };
+    let mut a = Args {
+        opt: Options::default(),
+        repeats: 7,
+        batch_ns: 40_000,
+        oracle_max: 20_000,
+        save: None,
+        load: None,
+        tsv: None,
+    };
     let v: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
     while i < v.len() {
@@ -51,6 +62,9 @@ fn args() -> Args {
             "--repeats" => a.repeats = next(i).parse().unwrap(),
             "--batch-us" => a.batch_ns = next(i).parse::<u64>().unwrap() * 1000,
             "--oracle-max" => a.oracle_max = next(i).parse().unwrap(),
+            "--save" => a.save = Some(next(i)),
+            "--load" => a.load = Some(next(i)),
+            "--tsv" => a.tsv = Some(next(i)),
             "--quick" => {
                 a.opt.hands = 12;
                 a.opt.cap = 12;
@@ -162,16 +176,26 @@ fn oracle_cost(p: &Position) -> u128 {
 fn main() {
     let a = args();
     let t0 = Instant::now();
-    let corpus = corpus::build(a.opt);
+    let corpus = match &a.load {
+        Some(path) => corpus::load(path).expect("read the corpus"),
+        None => corpus::build(a.opt),
+    };
     let build_s = t0.elapsed().as_secs_f64();
-    println!(
-        "corpus: {} positions from {} hands (seed {}, cap {} per stratum), built in {:.1} s",
-        corpus.len(),
-        a.opt.hands,
-        a.opt.seed,
-        a.opt.cap,
-        build_s
-    );
+    match &a.load {
+        Some(path) => println!("corpus: {} positions loaded from {path} in {:.1} s", corpus.len(), build_s),
+        None => println!(
+            "corpus: {} positions from {} hands (seed {}, cap {} per stratum), built in {:.1} s",
+            corpus.len(),
+            a.opt.hands,
+            a.opt.seed,
+            a.opt.cap,
+            build_s
+        ),
+    }
+    if let Some(path) = &a.save {
+        corpus::save(path, &corpus).expect("write the corpus");
+        println!("corpus saved to {path}");
+    }
     println!("timing: median of {} batches of ≥{} µs per position and op\n", a.repeats, a.batch_ns / 1000);
 
     let mut rng = Rng::new(1);
@@ -237,6 +261,18 @@ fn main() {
         times.push(t);
     }
     let total_s = t0.elapsed().as_secs_f64();
+    if let Some(path) = &a.tsv {
+        use std::io::Write;
+        let mut f = std::io::BufWriter::new(std::fs::File::create(path).expect("create the tsv"));
+        writeln!(f, "index\tn\tm\tlong\tcase\tcount\top\tns").unwrap();
+        for (i, (p, t)) in corpus.iter().zip(&times).enumerate() {
+            let ops = t.op.iter().map(|(k, v)| (*k, *v)).chain(t.oracle.map(|v| ("oracle", v)));
+            for (op, v) in ops {
+                let s = p.stratum;
+                writeln!(f, "{i}\t{}\t{}\t{}\t{}\t{}\t{op}\t{v:.2}", s.n, s.m, s.long as u8, p.case_name(), p.count).unwrap();
+            }
+        }
+    }
 
     // ---- per stratum ------------------------------------------------------------------
     let mut strata: BTreeMap<Stratum, Vec<usize>> = BTreeMap::new();

@@ -318,7 +318,15 @@ impl<'a> Follow<'a> {
                         }
                     }
                 }
-                LegalSet::Dense(DenseDp::new(base, free, self.n, 0))
+                match (self.n as usize).checked_sub(size(&base)) {
+                    None => LegalSet::Combos(*ctx, Vec::new()),
+                    // all of the class, and one more card of any other kind held
+                    Some(1) => {
+                        let mask = free.iter().fold(0u64, |m, &(k, _, _)| m | 1 << k);
+                        LegalSet::PlusOne(base, mask)
+                    }
+                    Some(_) => LegalSet::Dense(DenseDp::new(base, free, self.n, 0)),
+                }
             }
             Case::Ladder { l: 0, p } => {
                 let mut base = [0u8; KINDS];
@@ -412,6 +420,8 @@ pub enum LegalSet {
     Singles(Counts),
     /// R5.3 T1: the N-card combinations, in generation order.
     Combos(Context, Vec<Combo>),
+    /// R5.2 with one card to add: `base` plus one card of a kind in the mask, in kind order.
+    PlusOne(Counts, u64),
     /// R5.2 and ladders without a tractor: a dense programme over (cards, pairs).
     Dense(DenseDp),
     /// Ladders that need a tractor: the programme over runs (see [`SlotDp`]).
@@ -423,6 +433,7 @@ impl LegalSet {
     pub fn count(&mut self) -> u128 {
         match self {
             LegalSet::Singles(s) => s.iter().filter(|&&n| n > 0).count() as u128,
+            LegalSet::PlusOne(_, mask) => mask.count_ones() as u128,
             LegalSet::Combos(_, v) => v.len() as u128,
             LegalSet::Dense(dp) => dp.total(),
             LegalSet::Dp(dp) => dp.total(),
@@ -438,6 +449,15 @@ impl LegalSet {
                 Some(c)
             }
             LegalSet::Combos(ctx, v) => usize::try_from(r).ok().and_then(|i| v.get(i)).map(|c| c.counts(ctx)),
+            LegalSet::PlusOne(base, mask) => {
+                let mut m = *mask;
+                for _ in 0..u32::try_from(r).ok().filter(|&r| r < mask.count_ones())? {
+                    m &= m - 1; // drop the lowest kinds until the r-th
+                }
+                let mut c = *base;
+                c[m.trailing_zeros() as usize] += 1;
+                Some(c)
+            }
             LegalSet::Dense(dp) => dp.nth(r),
             LegalSet::Dp(dp) => dp.nth(r),
         }
@@ -458,7 +478,7 @@ impl LegalSet {
             return Err(total);
         }
         match self {
-            LegalSet::Singles(_) => Ok((0..total).filter_map(|r| self.nth(r)).collect()),
+            LegalSet::Singles(_) | LegalSet::PlusOne(..) => Ok((0..total).filter_map(|r| self.nth(r)).collect()),
             LegalSet::Combos(ctx, v) => Ok(v.iter().map(|c| c.counts(ctx)).collect()),
             LegalSet::Dense(dp) => Ok(dp.all()),
             LegalSet::Dp(dp) => Ok(dp.all()),
@@ -632,8 +652,11 @@ pub struct SlotDp {
     k2: u8,
     k3: u8,
     k4: u8,
-    /// Cards the real slots from i on can still give.
+    /// Cards, and pairs, the real slots from i on can still give.
     suffix_hi: Vec<u16>,
+    suffix_pairs: Vec<u16>,
+    /// The least a tractor window can cost in pairs (for pruning).
+    least_loss: u8,
     /// An unbroken cycle: (first slot, how many of its kinds are enumerated outside).
     cycle: Option<(usize, usize)>,
     memo: Memo,
@@ -645,18 +668,25 @@ impl SlotDp {
     fn new(slots: Vec<Slot>, n: u8, l: u8, p: u8) -> SlotDp {
         let shape = |m: u8| if l > 0 && l % m == 0 && l / m >= 2 { l / m } else { 0 };
         let mut suffix_hi = vec![0u16; slots.len() + 1];
+        let mut suffix_pairs = vec![0u16; slots.len() + 1];
         for i in (0..slots.len()).rev() {
-            suffix_hi[i] = suffix_hi[i + 1] + if slots[i].ghost { 0 } else { slots[i].hi as u16 };
+            let real = !slots[i].ghost;
+            suffix_hi[i] = suffix_hi[i + 1] + if real { slots[i].hi as u16 } else { 0 };
+            suffix_pairs[i] = suffix_pairs[i + 1] + if real { slots[i].hi as u16 / 2 } else { 0 };
         }
+        let (k2, k3, k4) = (shape(2), shape(3), shape(4));
+        let least_loss = [k2, k3, 2 * k4].into_iter().filter(|&v| v > 0).min().unwrap_or(0);
         SlotDp {
             slots,
             n,
             l,
             p,
-            k2: shape(2),
-            k3: shape(3),
-            k4: shape(4),
+            k2,
+            k3,
+            k4,
             suffix_hi,
+            suffix_pairs,
+            least_loss,
             cycle: None,
             memo: Memo::default(),
             parts: None,
@@ -719,6 +749,10 @@ impl SlotDp {
             return self.accept(&st) as u128;
         }
         if st.cards as u16 + self.suffix_hi[i] < self.n as u16 {
+            return 0;
+        }
+        // not enough pairs left for P* beside even the cheapest window
+        if (st.pairs as u16 + self.suffix_pairs[i]) < self.p as u16 + self.least_loss as u16 {
             return 0;
         }
         let key = (i as u64) << 52 | st.pack();
