@@ -109,19 +109,10 @@ def _mean_ci(x) -> Tuple[float, float, float]:
     return (m, m - 1.96 * se, m + 1.96 * se)
 
 
-@dataclass
-class SimResults:
-    """Per-hand numpy arrays (``results.score``, ``results["banker"]``, ...) and a summary."""
+class _Columns:
+    """Column access for result objects: ``r.score``, ``r["score"]``, ``len(r)``."""
 
     arrays: Dict[str, Any]
-    seed: int
-    policies: Tuple[str, str, str, str]
-    profile: str
-    interrupted: bool = False
-    elapsed: float = 0.0
-    duplicate: Optional["SimResults"] = None
-    """In duplicate mode: the same deals played with the policies rotated by one seat."""
-    meta: Dict[str, Any] = field(default_factory=dict)
 
     def __getattr__(self, name: str) -> Any:
         arrays = self.__dict__.get("arrays", {})
@@ -134,6 +125,21 @@ class SimResults:
 
     def __len__(self) -> int:
         return len(self.arrays["index"])
+
+
+@dataclass
+class SimResults(_Columns):
+    """Per-hand numpy arrays (``results.score``, ``results["banker"]``, ...) and a summary."""
+
+    arrays: Dict[str, Any]
+    seed: int
+    policies: Tuple[str, str, str, str]
+    profile: str
+    interrupted: bool = False
+    elapsed: float = 0.0
+    duplicate: Optional["SimResults"] = None
+    """In duplicate mode: the same deals played with the policies rotated by one seat."""
+    meta: Dict[str, Any] = field(default_factory=dict)
 
     # -- derived --------------------------------------------------------------------------
     def returns(self):
@@ -226,7 +232,7 @@ class SimResults:
 
 
 @dataclass
-class MatchResults:
+class MatchResults(_Columns):
     """Per-match numpy arrays: ``winner`` (team that first passed A, 255 none), ``hands``."""
 
     arrays: Dict[str, Any]
@@ -235,15 +241,6 @@ class MatchResults:
     profile: str
     interrupted: bool = False
     elapsed: float = 0.0
-
-    def __getattr__(self, name: str) -> Any:
-        arrays = self.__dict__.get("arrays", {})
-        if name in arrays:
-            return arrays[name]
-        raise AttributeError(name)
-
-    def __len__(self) -> int:
-        return len(self.arrays["index"])
 
     def summary(self) -> Dict[str, Any]:
         np = _np()

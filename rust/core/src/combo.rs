@@ -156,13 +156,12 @@ pub fn legal_leads(ctx: &Context, hand: &Counts) -> Vec<Combo> {
     out
 }
 
-/// Number of tractor windows of multiplicity `m` starting at chain position `s`, with the
-/// length of the run from `s` (the order of [`for_each_tractor`]).
-fn windows_from(kinds: &[u8], cyclic: bool, s: usize, held: &Counts, m: u8) -> (usize, usize) {
+/// The run of kinds held at least `m` times from chain position `s` (wrapping on the cycle),
+/// at most `cap` long.
+fn run_from(kinds: &[u8], cyclic: bool, s: usize, held: &Counts, m: u8, cap: usize) -> usize {
     let len = kinds.len();
-    let max_k = if cyclic { len } else { len - s };
-    let mut run = 0usize;
-    let mut at = s;
+    let max_k = (if cyclic { len } else { len - s }).min(cap);
+    let (mut run, mut at) = (0usize, s);
     while run < max_k && held[kinds[at] as usize] >= m {
         run += 1;
         at += 1;
@@ -170,11 +169,14 @@ fn windows_from(kinds: &[u8], cyclic: bool, s: usize, held: &Counts, m: u8) -> (
             at = 0;
         }
     }
-    let mut n = run.saturating_sub(1);
-    if cyclic && run == len && s != 0 {
-        n -= 1; // the full cycle is listed once, from s = 0
-    }
-    (n, run)
+    run
+}
+
+/// The tractor sizes k ≥ 2 starting at position `s` for a run of `run` kinds: 2..=run, except
+/// the full cycle, which is listed once, from s = 0.
+fn window_sizes(len: usize, cyclic: bool, s: usize, run: usize) -> std::ops::RangeInclusive<usize> {
+    let top = if cyclic && run == len && s != 0 { run - 1 } else { run };
+    2..=top
 }
 
 /// Tractor windows of multiplicity `m` in one chain: a maximal run of R linked kinds gives
@@ -243,7 +245,8 @@ pub fn nth_lead(ctx: &Context, hand: &Counts, mut r: usize) -> Option<Combo> {
                 }
                 let starts = if chain.cyclic { kinds.len() } else { kinds.len() - 1 };
                 for s in 0..starts {
-                    let (n, _) = windows_from(kinds, chain.cyclic, s, hand, m);
+                    let run = run_from(kinds, chain.cyclic, s, hand, m, kinds.len());
+                    let n = window_sizes(kinds.len(), chain.cyclic, s, run).count();
                     if r < n {
                         return Some(tractor(ctx, kinds[s], m, r as u8 + 2));
                     }
@@ -275,19 +278,9 @@ pub fn for_each_tractor(
         let starts = if chain.cyclic { len } else { len - 1 };
         for s in 0..starts {
             // windows starting at s, growing while linked kinds are held
-            let max_k = (if chain.cyclic { len } else { len - s }).min(kmax as usize);
-            let mut k = 0usize;
-            let mut at = s;
-            while k < max_k && held[kinds[at] as usize] >= m {
-                k += 1;
-                at += 1;
-                if at == len {
-                    at = 0;
-                }
-                if k >= 2 && k as u8 >= kmin && k as u8 <= kmax {
-                    if chain.cyclic && k == len && s != 0 {
-                        continue; // the full cycle is one tractor, listed from s = 0
-                    }
+            let run = run_from(kinds, chain.cyclic, s, held, m, kmax as usize);
+            for k in window_sizes(len, chain.cyclic, s, run) {
+                if k >= kmin as usize {
                     f(kinds[s], k as u8);
                 }
             }

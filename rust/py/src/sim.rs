@@ -9,7 +9,8 @@ use tractor_core::sim;
 use crate::game::PyGame;
 use crate::{err, guard};
 
-fn policies(py: Python<'_>, names: Vec<String>) -> PyResult<[Policy; 4]> {
+/// The four seats' policies and the profile of a run.
+fn setup(py: Python<'_>, names: Vec<String>, profile: &str) -> PyResult<([Policy; 4], core::Profile)> {
     if names.len() != 4 {
         return Err(err(py, core::Error::BadPlays(format!("four policies are needed, one per seat, got {}", names.len()))));
     }
@@ -17,7 +18,7 @@ fn policies(py: Python<'_>, names: Vec<String>) -> PyResult<[Policy; 4]> {
     for (i, n) in names.iter().enumerate() {
         out[i] = Policy::parse(n).map_err(|e| err(py, e))?;
     }
-    Ok(out)
+    Ok((out, core::Profile::parse(profile).map_err(|e| err(py, e))?))
 }
 
 fn column<'py, T: Copy>(py: Python<'py>, d: &Bound<'py, PyDict>, name: &str, rows: &[T], f: impl Fn(&T) -> Vec<u8>) -> PyResult<()> {
@@ -44,8 +45,7 @@ pub fn simulate_hands<'py>(
     records: bool,
 ) -> PyResult<(Bound<'py, PyDict>, Bound<'py, PyBytes>)> {
     guard(py, || {
-        let p = policies(py, policy_names)?;
-        let profile = core::Profile::parse(profile_name).map_err(|e| err(py, e))?;
+        let (p, profile) = setup(py, policy_names, profile_name)?;
         let (rows, recs) = py
             .detach(|| sim::simulate_range(seed, start, count, p, profile, threads, records))
             .map_err(|e| err(py, e))?;
@@ -84,8 +84,7 @@ pub fn simulate_matches<'py>(
     max_hands: u32,
 ) -> PyResult<Bound<'py, PyDict>> {
     guard(py, || {
-        let p = policies(py, policy_names)?;
-        let profile = core::Profile::parse(profile_name).map_err(|e| err(py, e))?;
+        let (p, profile) = setup(py, policy_names, profile_name)?;
         let rows = py
             .detach(|| sim::simulate_matches(seed, start, count, p, profile, threads, max_hands))
             .map_err(|e| err(py, e))?;
