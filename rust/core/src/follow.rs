@@ -277,24 +277,32 @@ impl<'a> Follow<'a> {
     /// The distinct legal follows whose selection contains `lo` (the empty selection: all).
     pub fn legal_set(&self, lo: &Counts) -> LegalSet {
         let (ctx, class) = (self.ctx, self.lead.class);
-        let outside = (0..KINDS).any(|k| lo[k] > 0 && ctx.class[k] != class);
-        if self.case != Case::Short && outside {
+        let lo_size = size(lo);
+        if lo_size > 0 && self.case != Case::Short && (0..KINDS).any(|k| lo[k] > 0 && ctx.class[k] != class) {
             return LegalSet::Combos(*ctx, Vec::new()); // R5.2: only the led class may be played
         }
         match self.case {
-            Case::T1 if self.n == 1 && size(lo) == 0 => LegalSet::Singles(self.s),
+            Case::T1 if self.n == 1 && lo_size == 0 => LegalSet::Singles(self.s),
             Case::T1 => {
                 // generation order: units in class order, then tractors by multiplicity
                 let mut v = Vec::new();
                 self.each_t1(|c| {
-                    if c.kinds(ctx).all(|k| lo[k as usize] <= c.m) && (0..KINDS).all(|k| lo[k] == 0 || ctx.class[k] == class) {
-                        let covered: usize = c.kinds(ctx).map(|k| lo[k as usize] as usize).sum();
-                        if covered == size(lo) {
-                            v.push(c);
-                        }
+                    let covered: usize = c.kinds(ctx).map(|k| lo[k as usize].min(c.m) as usize).sum();
+                    if covered == lo_size {
+                        v.push(c); // the combination contains the partial selection
                     }
                 });
                 LegalSet::Combos(*ctx, v)
+            }
+            Case::Short if lo_size == 0 && self.n == self.s_size + 1 => {
+                // all of the class, and one more card of any other kind held
+                let mut mask = 0u64;
+                crate::card::for_each_held(&self.hand, |k, _| {
+                    if ctx.class[k] != class {
+                        mask |= 1 << k;
+                    }
+                });
+                LegalSet::PlusOne(self.s, mask)
             }
             Case::Short => {
                 // R5.2: the whole class is fixed; the others fill N − |S|.
@@ -318,15 +326,7 @@ impl<'a> Follow<'a> {
                         }
                     }
                 }
-                match (self.n as usize).checked_sub(size(&base)) {
-                    None => LegalSet::Combos(*ctx, Vec::new()),
-                    // all of the class, and one more card of any other kind held
-                    Some(1) => {
-                        let mask = free.iter().fold(0u64, |m, &(k, _, _)| m | 1 << k);
-                        LegalSet::PlusOne(base, mask)
-                    }
-                    Some(_) => LegalSet::Dense(DenseDp::new(base, free, self.n, 0)),
-                }
+                LegalSet::Dense(DenseDp::new(base, free, self.n, 0))
             }
             Case::Ladder { l: 0, p } => {
                 let mut base = [0u8; KINDS];
@@ -378,6 +378,20 @@ impl<'a> Follow<'a> {
                         }
                         cycle = Some((start, ghosts));
                     }
+                }
+                if cycle.is_none() {
+                    // Kinds not held can only be 0: drop them, and the run breaks there.
+                    let mut kept: Vec<Slot> = Vec::with_capacity(slots.len());
+                    let mut broke = false;
+                    for sl in slots {
+                        if sl.hi == 0 && sl.lo == 0 {
+                            broke = true;
+                            continue;
+                        }
+                        kept.push(Slot { linked: sl.linked && !broke, ..sl });
+                        broke = false;
+                    }
+                    slots = kept;
                 }
                 let mut dp = SlotDp::new(slots, self.n, l, p);
                 dp.cycle = cycle;
