@@ -61,6 +61,6 @@ pub fn check_follow(ctx: &Context, hand: &Counts, lead: &Counts, play: &Counts) 
 
 /// One legal follow to show as an example (the first in order).
 pub fn example_follow(f: &Follow) -> Option<Counts> {
-    let mut set: LegalSet = f.legal_set(&[0; KINDS]);
+    let mut set: LegalSet<'_> = f.legal_set(&[0; KINDS]);
     set.nth(0)
 }

@@ -331,7 +331,7 @@ mod tests {
     fn count_and_nth_lead_match_the_list() {
         let mut rng = Rng::new(3);
         for level in [3u8, 10, 14] {
-            let ctx = Context::new(level, (level % 4) as u8, Profile::Guigang).unwrap();
+            let ctx = Context::new(level, level % 4, Profile::Guigang).unwrap();
             for _ in 0..300 {
                 let mut hand = [0u8; KINDS];
                 for _ in 0..rng.below_usize(60) {

@@ -275,11 +275,11 @@ impl<'a> Follow<'a> {
     }
 
     /// The distinct legal follows whose selection contains `lo` (the empty selection: all).
-    pub fn legal_set(&self, lo: &Counts) -> LegalSet {
+    pub fn legal_set(&self, lo: &Counts) -> LegalSet<'a> {
         let (ctx, class) = (self.ctx, self.lead.class);
         let lo_size = size(lo);
         if lo_size > 0 && self.case != Case::Short && (0..KINDS).any(|k| lo[k] > 0 && ctx.class[k] != class) {
-            return LegalSet::Combos(*ctx, Vec::new()); // R5.2: only the led class may be played
+            return LegalSet::Combos(ctx, Vec::new()); // R5.2: only the led class may be played
         }
         match self.case {
             Case::T1 if self.n == 1 && lo_size == 0 => LegalSet::Singles(self.s),
@@ -292,7 +292,7 @@ impl<'a> Follow<'a> {
                         v.push(c); // the combination contains the partial selection
                     }
                 });
-                LegalSet::Combos(*ctx, v)
+                LegalSet::Combos(ctx, v)
             }
             Case::Short if lo_size == 0 && self.n == self.s_size + 1 => {
                 // all of the class, and one more card of any other kind held
@@ -310,7 +310,7 @@ impl<'a> Follow<'a> {
                 let mut free = Vec::new();
                 for &k in ctx.class_kinds(class) {
                     if lo[k as usize] > self.s[k as usize] {
-                        return LegalSet::Combos(*ctx, Vec::new());
+                        return LegalSet::Combos(ctx, Vec::new());
                     }
                     base[k as usize] = self.s[k as usize];
                 }
@@ -318,7 +318,7 @@ impl<'a> Follow<'a> {
                     for &k in ctx.class_kinds(c) {
                         let (l, h) = (lo[k as usize], self.hand[k as usize]);
                         if l > h {
-                            return LegalSet::Combos(*ctx, Vec::new());
+                            return LegalSet::Combos(ctx, Vec::new());
                         }
                         base[k as usize] = l;
                         if h > l {
@@ -335,7 +335,7 @@ impl<'a> Follow<'a> {
                 for &k in ctx.class_kinds(class) {
                     let (l, h) = (lo[k as usize], self.s[k as usize]);
                     if l > h {
-                        return LegalSet::Combos(*ctx, Vec::new());
+                        return LegalSet::Combos(ctx, Vec::new());
                     }
                     base[k as usize] = l;
                     if h > l {
@@ -395,7 +395,7 @@ impl<'a> Follow<'a> {
                 }
                 let mut dp = SlotDp::new(slots, self.n, l, p);
                 dp.cycle = cycle;
-                LegalSet::Dp(dp)
+                LegalSet::Dp(Box::new(dp))
             }
         }
     }
@@ -429,20 +429,20 @@ impl<'a> Follow<'a> {
 }
 
 /// The distinct legal follows of a position.
-pub enum LegalSet {
+pub enum LegalSet<'a> {
     /// A single led: one card of any kind the class holds (T1 with N = 1), in kind order.
     Singles(Counts),
     /// R5.3 T1: the N-card combinations, in generation order.
-    Combos(Context, Vec<Combo>),
+    Combos(&'a Context, Vec<Combo>),
     /// R5.2 with one card to add: `base` plus one card of a kind in the mask, in kind order.
     PlusOne(Counts, u64),
     /// R5.2 and ladders without a tractor: a dense programme over (cards, pairs).
     Dense(DenseDp),
     /// Ladders that need a tractor: the programme over runs (see [`SlotDp`]).
-    Dp(SlotDp),
+    Dp(Box<SlotDp>),
 }
 
-impl LegalSet {
+impl LegalSet<'_> {
     /// Exact number of distinct legal follows.
     pub fn count(&mut self) -> u128 {
         match self {

@@ -9,7 +9,7 @@
 use rayon::prelude::*;
 
 use crate::error::Error;
-use crate::hand_state::{Action, Game, Phase, NOBODY};
+use crate::hand_state::{Game, Phase, NOBODY};
 use crate::match_state::Match;
 use crate::policy::Policy;
 use crate::rng::Rng;
@@ -184,9 +184,4 @@ pub fn simulate_matches(
         return Ok((start..start + count).map(|i| simulate_match(seed, i, &policies, profile, max_hands)).collect());
     }
     Ok(pool(threads)?.install(run))
-}
-
-/// Replays a compact action into a game (used by records).
-pub fn apply_recorded(game: &mut Game, a: &Action) -> Result<(), Error> {
-    game.apply(a)
 }

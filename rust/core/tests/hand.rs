@@ -35,8 +35,8 @@ fn random_hands_keep_the_invariants() {
             assert!(t.plays.iter().all(|p| size(&p.1) == n), "seed {seed} trick {i}");
             for (j, p) in t.plays.iter().enumerate() {
                 assert_eq!(p.0, (t.leader + j as u8) % 4);
-                for k in 0..KINDS {
-                    played[k] += p.1[k] as u32;
+                for (total, &n) in played.iter_mut().zip(p.1.iter()) {
+                    *total += n as u32;
                 }
             }
             assert!(checked::lead_combo(ctx, &t.plays[0].1).is_ok(), "R3.4 lead, seed {seed}");

@@ -322,7 +322,6 @@ impl PyGame {
     }
 
     /// Every decision: (seat, "pass" | "declare" | "play", suit, count, counts-or-None).
-    #[allow(clippy::type_complexity)]
     fn actions(&self, py: Python<'_>) -> Vec<(u8, &'static str, u8, u8, Option<Py<PyBytes>>)> {
         self.g
             .record
@@ -413,7 +412,6 @@ impl PyMatch {
         self.m.winner
     }
     /// [(index, banker, level, trump, score or None, levels_after, passed_a)].
-    #[allow(clippy::type_complexity)]
     fn history(&self) -> Vec<(u32, Option<u8>, u8, Option<u8>, Option<i32>, (u8, u8), Option<u8>)> {
         self.m
             .history

@@ -3,6 +3,8 @@
 //! Count arrays cross the boundary as 54-byte `bytes`; batches as `n × 54` bytes. Every entry
 //! point runs inside [`guard`], so a Rust panic surfaces as `tractor.TractorError`, never as
 //! pyo3's `PanicException`. Errors become the classes of `tractor.errors`.
+// Tuples are the plain shape of values crossing into Python.
+#![allow(clippy::type_complexity)]
 
 mod game;
 mod sim;

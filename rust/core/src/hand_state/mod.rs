@@ -355,8 +355,7 @@ impl Game {
         self.advance_deal();
     }
 
-    /// Every action allowed now (plays as full lists: use [`Game::legal_leads`] and
-    /// [`crate::follow::Follow`] to avoid listing astronomically many follows).
+    /// The phase of the hand.
     pub fn phase(&self) -> Phase {
         self.pos.phase
     }
