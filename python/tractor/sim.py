@@ -132,7 +132,8 @@ class SimResults(_Columns):
     """Per-hand numpy arrays (``results.score``, ``results["banker"]``, ...) and a summary."""
 
     arrays: Dict[str, Any]
-    seed: int
+    run_seed: int
+    """The run's seed (the per-hand column ``seed`` holds each hand's own seed)."""
     policies: Tuple[str, str, str, str]
     profile: str
     interrupted: bool = False
@@ -185,7 +186,7 @@ class SimResults(_Columns):
             "teams": teams,
             "policies": self.policies,
             "profile": self.profile,
-            "seed": self.seed,
+            "seed": self.run_seed,
             "elapsed_s": self.elapsed,
             "hands_per_s": len(self) / self.elapsed if self.elapsed > 0 else math.nan,
             "interrupted": self.interrupted,
@@ -214,7 +215,7 @@ class SimResults(_Columns):
         if self.duplicate is not None:
             extra = {f"rotated_{k}": v for k, v in self.duplicate.arrays.items()}
         meta = np.array(
-            [f"seed={self.seed}", "policies=" + ",".join(self.policies), f"profile={self.profile}", "kind=hands"]
+            [f"seed={self.run_seed}", "policies=" + ",".join(self.policies), f"profile={self.profile}", "kind=hands"]
         )
         np.savez_compressed(path, __meta__=meta, **self.arrays, **extra)
 
@@ -226,7 +227,7 @@ class SimResults(_Columns):
             raise TractorError("to_parquet needs pyarrow: pip install pyarrow") from None
         table = pa.table(dict(self.arrays))
         table = table.replace_schema_metadata(
-            {"seed": str(self.seed), "policies": ",".join(self.policies), "profile": self.profile}
+            {"seed": str(self.run_seed), "policies": ",".join(self.policies), "profile": self.profile}
         )
         pq.write_table(table, path)
 
@@ -236,7 +237,8 @@ class MatchResults(_Columns):
     """Per-match numpy arrays: ``winner`` (team that first passed A, 255 none), ``hands``."""
 
     arrays: Dict[str, Any]
-    seed: int
+    run_seed: int
+    """The run's seed (the per-hand column ``seed`` holds each hand's own seed)."""
     policies: Tuple[str, str, str, str]
     profile: str
     interrupted: bool = False
@@ -258,7 +260,7 @@ class MatchResults(_Columns):
             "hands_quantiles": dict(zip([5, 50, 95], np.percentile(hands, [5, 50, 95]).tolist() if n else [])),
             "policies": self.policies,
             "profile": self.profile,
-            "seed": self.seed,
+            "seed": self.run_seed,
             "elapsed_s": self.elapsed,
             "interrupted": self.interrupted,
         }
@@ -269,7 +271,7 @@ class MatchResults(_Columns):
     def to_npz(self, path: str) -> None:
         np = _np()
         meta = np.array(
-            [f"seed={self.seed}", "policies=" + ",".join(self.policies), f"profile={self.profile}", "kind=matches"]
+            [f"seed={self.run_seed}", "policies=" + ",".join(self.policies), f"profile={self.profile}", "kind=matches"]
         )
         np.savez_compressed(path, __meta__=meta, **self.arrays)
 
@@ -438,7 +440,7 @@ def merge(parts: Sequence[Any]) -> Any:
         raise TractorError("nothing to merge")
     first = parts[0]
     for p in parts[1:]:
-        if (type(p), p.seed, p.policies, p.profile) != (type(first), first.seed, first.policies, first.profile):
+        if (type(p), p.run_seed, p.policies, p.profile) != (type(first), first.run_seed, first.policies, first.profile):
             raise TractorError("cannot merge results of different runs (seed, policies, profile or kind differ)")
     spec = MATCH_COLUMNS if isinstance(first, MatchResults) else HAND_COLUMNS
     arrays = _concat([p.arrays for p in parts], spec)
@@ -447,13 +449,13 @@ def merge(parts: Sequence[Any]) -> Any:
     if len(arrays["index"]) > 1 and (np.diff(arrays["index"].astype(np.int64)) == 0).any():
         raise TractorError("the shards overlap: some hand indices appear twice")
     if isinstance(first, MatchResults):
-        return MatchResults(arrays, first.seed, first.policies, first.profile)
+        return MatchResults(arrays, first.run_seed, first.policies, first.profile)
     dup = None
     if all(p.duplicate is not None for p in parts):
         d = _concat([p.duplicate.arrays for p in parts], spec)
         o = np.argsort(d["index"], kind="stable")
-        dup = SimResults({k: v[o] for k, v in d.items()}, first.seed, first.duplicate.policies, first.profile)
-    return SimResults(arrays, first.seed, first.policies, first.profile, duplicate=dup)
+        dup = SimResults({k: v[o] for k, v in d.items()}, first.run_seed, first.duplicate.policies, first.profile)
+    return SimResults(arrays, first.run_seed, first.policies, first.profile, duplicate=dup)
 
 
 def format_summary(s: Dict[str, Any]) -> str:
