@@ -94,6 +94,8 @@ def format(cards: Any) -> str:
 
 def cards_from_counts(counts: Iterable[int]) -> List[Card]:
     """The cards of a 54-entry count array, in kind order."""
+    if isinstance(counts, bytes):
+        return [CARDS[i] for i in _core.ids_of_counts(counts)]
     out: List[Card] = []
     for i, n in enumerate(counts):
         out.extend([CARDS[i]] * int(n))
@@ -101,12 +103,7 @@ def cards_from_counts(counts: Iterable[int]) -> List[Card]:
 
 
 def _counts_of_ids(ids: Sequence[int], what: str) -> bytes:
-    c = bytearray(KINDS)
-    for i in ids:
-        c[i] += 1
-        if c[i] > 4:
-            raise TooManyCopies(f"R1.2: {what} holds {c[i]} copies of {CARDS[i]}, but four decks hold only 4")
-    return bytes(c)
+    return _core.counts_of_ids(list(ids), what)
 
 
 def _counts_of_array(values: Sequence[Any], what: str) -> bytes:
@@ -145,7 +142,7 @@ def to_counts(x: Any, what: str = "cards") -> bytes:
     but not a valid count array (see ``_is_count_array``).
     """
     if isinstance(x, str):
-        return _counts_of_ids(_core.parse(utf8(x, CardParseError, what)), what)
+        return _core.counts_of_text(utf8(x, CardParseError, what), what)
     if isinstance(x, (bytes, bytearray)):
         if len(x) != KINDS:
             raise InvalidCards(f"{what}: a count array needs 54 entries, got {len(x)}")
@@ -155,8 +152,15 @@ def to_counts(x: Any, what: str = "cards") -> bytes:
             raise InvalidCards(f"{what}: a numpy count array must have shape (54,), got {getattr(x, 'shape', '?')}")
         if x.dtype.kind not in "iub":
             raise InvalidCards(f"{what}: a numpy count array must hold integers, not {x.dtype}")
+        if x.min() >= 0 and x.max() <= 4:
+            return x.astype("u1").tobytes()  # the common case, without a Python loop
         return _counts_of_array(x.tolist(), what)
     if isinstance(x, (list, tuple)):
+        if x and isinstance(x[0], Card):
+            try:
+                return _core.counts_of_ids(x, what)  # the common case: a list of Card
+            except TypeError:
+                pass  # something else in the list: the checks below say what
         if all(isinstance(c, Card) for c in x):
             return _counts_of_ids([int(c) for c in x], what)
         if all(isinstance(c, str) for c in x):

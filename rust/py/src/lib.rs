@@ -305,6 +305,47 @@ fn parse(py: Python<'_>, text: &str) -> PyResult<Vec<u8>> {
     guard(py, || core::card::parse(text).map(|v| v.iter().map(|c| c.0).collect()).map_err(|e| err(py, e)))
 }
 
+/// The 54-byte count array of card ids (`what` names the argument in errors).
+#[pyfunction]
+fn counts_of_ids<'py>(py: Python<'py>, ids: Vec<i64>, what: &str) -> PyResult<Bound<'py, PyBytes>> {
+    guard(py, || {
+        let mut c = [0u8; KINDS];
+        for id in ids {
+            if !(0..KINDS as i64).contains(&id) {
+                return Err(err(py, Error::BadCard(id)));
+            }
+            c[id as usize] += 1;
+            if c[id as usize] > core::card::COPIES {
+                let card = core::Card(id as u8);
+                let msg = format!("R1.2: {what} holds {} copies of {card}, but four decks hold only 4", c[id as usize]);
+                return Err(raise(py, "TooManyCopies", &msg, None));
+            }
+        }
+        Ok(PyBytes::new(py, &c))
+    })
+}
+
+/// The count array of a text in notation.
+#[pyfunction]
+fn counts_of_text<'py>(py: Python<'py>, text: &str, what: &str) -> PyResult<Bound<'py, PyBytes>> {
+    let ids: Vec<i64> = guard(py, || {
+        core::card::parse(text).map(|v| v.iter().map(|c| c.0 as i64).collect()).map_err(|e| err(py, e))
+    })?;
+    counts_of_ids(py, ids, what)
+}
+
+/// The card ids of a count array, in kind order.
+#[pyfunction]
+fn ids_of_counts(counts: &[u8]) -> Vec<u8> {
+    let mut v = Vec::with_capacity(KINDS);
+    for (k, &n) in counts.iter().enumerate().take(KINDS) {
+        for _ in 0..n {
+            v.push(k as u8);
+        }
+    }
+    v
+}
+
 /// Canonical text of card ids.
 #[pyfunction]
 fn format(py: Python<'_>, ids: Vec<i64>) -> PyResult<String> {
@@ -372,6 +413,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<game::PyMatch>()?;
     m.add_function(wrap_pyfunction!(parse, m)?)?;
     m.add_function(wrap_pyfunction!(format, m)?)?;
+    m.add_function(wrap_pyfunction!(counts_of_ids, m)?)?;
+    m.add_function(wrap_pyfunction!(counts_of_text, m)?)?;
+    m.add_function(wrap_pyfunction!(ids_of_counts, m)?)?;
     m.add_function(wrap_pyfunction!(parse_level, m)?)?;
     m.add_function(wrap_pyfunction!(parse_suit, m)?)?;
     m.add_function(wrap_pyfunction!(outcome, m)?)?;
