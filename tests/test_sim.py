@@ -473,3 +473,18 @@ def test_cli_interrupt_summarises_what_finished(tmp_path):
     assert m and int(m.group(1)) > 0 and int(m.group(1)) % 2000 == 0, out
     assert b"interrupted: summarising the" in err
     assert waited < 30
+
+
+def test_streaming_summary_equals_the_arrays_summary():
+    """keep_arrays=False keeps only a running tally; its summary is the same, exactly."""
+    full = tractor.simulate(hands=1500, seed=5, duplicate=True, chunk=400)
+    flat = tractor.simulate(hands=1500, seed=5, duplicate=True, chunk=400, keep_arrays=False)
+    a, b = full.summary(), flat.summary()
+    for k in a:
+        if k not in ("elapsed_s", "hands_per_s"):
+            assert a[k] == b[k], k
+    played = ~full.stopped
+    assert list(a["score_quantiles"].values()) == np.percentile(full.score[played], [5, 25, 50, 75, 95]).tolist()
+    assert len(flat) == 0
+    with pytest.raises(tractor.TractorError, match="keep_arrays"):
+        flat.to_npz("never.npz")

@@ -88,10 +88,13 @@ def cmd_simulate(a: argparse.Namespace) -> int:
     if a.matches is not None:
         res = simulate(matches=count, max_hands=a.max_hands, **kwargs)
     else:
-        res = simulate(hands=count, duplicate=a.duplicate, records=a.records, **kwargs)
+        # without --out or --plot only the running summary is kept: flat memory at any size
+        keep = bool(a.out or a.plot) or a.backend == "ray"
+        res = simulate(hands=count, duplicate=a.duplicate, records=a.records, keep_arrays=keep, **kwargs)
     bar.close()
     if res.interrupted:
-        print(f"interrupted: summarising the {len(res):,} {what} that finished", file=sys.stderr)
+        finished = res.summary()["hands" if a.matches is None else "matches"]
+        print(f"interrupted: summarising the {finished:,} {what} that finished", file=sys.stderr)
     print(res)
     if a.out:
         res.to_npz(a.out)

@@ -97,16 +97,107 @@ def _wilson(k: int, n: int, z: float = 1.96) -> Tuple[float, float]:
     return (c - h, c + h)
 
 
-def _mean_ci(x) -> Tuple[float, float, float]:
-    np = _np()
-    n = len(x)
+def _ci(n: int, total: float, total_sq: float) -> Tuple[float, float, float]:
+    """Mean with a 95% normal interval, from a count, a sum and a sum of squares."""
     if n == 0:
         return (math.nan, math.nan, math.nan)
-    m = float(np.mean(x))
+    m = total / n
     if n < 2:
         return (m, math.nan, math.nan)
-    se = float(np.std(x, ddof=1)) / math.sqrt(n)
+    var = max(0.0, (total_sq - n * m * m) / (n - 1))
+    se = math.sqrt(var / n)
     return (m, m - 1.96 * se, m + 1.96 * se)
+
+
+def _returns(a: Dict[str, Any]):
+    """(n, 4) per-seat returns of hand columns: the seat's team's levels minus the other's."""
+    np = _np()
+    n = len(a["index"])
+    out = np.zeros((n, 4), dtype=np.int16)
+    ok = ~a["stopped"]
+    bteam = a["banker"].astype(np.int16) % 2
+    gain_team = np.where(a["defenders_take_over"], 1 - bteam, bteam)
+    amount = np.where(a["defenders_take_over"], a["defender_levels"], a["banker_levels"]).astype(np.int16)
+    for seat in range(4):
+        sign = np.where(gain_team == seat % 2, 1, -1)
+        out[:, seat] = np.where(ok, sign * amount, 0)
+    return out
+
+
+def _percentile(values, counts, q: float) -> float:
+    """numpy's default (linear) percentile of the multiset {values[i] × counts[i]}."""
+    np = _np()
+    n = int(counts.sum())
+    pos = (n - 1) * q / 100
+    cum = np.cumsum(counts)
+    lo, hi = math.floor(pos), math.ceil(pos)
+    v_lo = float(values[np.searchsorted(cum, lo, side="right")])
+    v_hi = float(values[np.searchsorted(cum, hi, side="right")])
+    return v_lo + (v_hi - v_lo) * (pos - lo)
+
+
+class Tally:
+    """The running summary of a run: counts, sums and a histogram of scores, so a run of any
+    length summarises in constant memory (scores are integers in a bounded range)."""
+
+    def __init__(self) -> None:
+        self.hands = self.played = self.stopped = self.banker_won = 0
+        self.score_sum = 0
+        self.scores: Dict[int, int] = {}
+        self.team = [[0, 0.0, 0.0], [0, 0.0, 0.0]]  # n, sum, sum of squares of team returns
+        self.dup_n, self.dup_sum, self.dup_sumsq = 0, 0.0, 0.0
+
+    def add(self, a: Dict[str, Any], rotated: Optional[Dict[str, Any]] = None) -> None:
+        np = _np()
+        played = ~a["stopped"]
+        self.hands += len(a["index"])
+        self.played += int(played.sum())
+        self.stopped += int(a["stopped"].sum())
+        self.banker_won += int((played & ~a["defenders_take_over"]).sum())
+        sc = a["score"][played].astype(np.int64)
+        self.score_sum += int(sc.sum())
+        for v, c in zip(*np.unique(sc, return_counts=True)):
+            self.scores[int(v)] = self.scores.get(int(v), 0) + int(c)
+        ret = _returns(a).astype(np.float64)
+        for t in (0, 1):
+            self.team[t][0] += len(ret)
+            self.team[t][1] += float(ret[:, t].sum())
+            self.team[t][2] += float((ret[:, t] ** 2).sum())
+        if rotated is not None:
+            # policies[0] sits at seat 0 (team 0), then rotated at seat 1 (team 1)
+            adv = (ret[:, 0] + _returns(rotated)[:, 1].astype(np.float64)) / 2
+            self.dup_n += len(adv)
+            self.dup_sum += float(adv.sum())
+            self.dup_sumsq += float((adv**2).sum())
+
+    def summary(self, policies: Tuple[str, str, str, str]) -> Dict[str, Any]:
+        np = _np()
+        q = [5, 25, 50, 75, 95]
+        if self.played:
+            values = np.array(sorted(self.scores))
+            counts = np.array([self.scores[v] for v in values])
+            quant = {p: _percentile(values, counts, p) for p in q}
+        else:
+            quant = {p: math.nan for p in q}
+        teams = {}
+        for t in (0, 1):
+            name = "+".join(sorted({policies[t], policies[t + 2]}))
+            m, lo, hi = _ci(*self.team[t])
+            teams[f"team{t} ({name})"] = {"mean_return": m, "ci95": (lo, hi)}
+        out: Dict[str, Any] = {
+            "hands": self.hands,
+            "played": self.played,
+            "stopped": self.stopped,
+            "banker_win_rate": self.banker_won / self.played if self.played else math.nan,
+            "banker_win_ci95": _wilson(self.banker_won, self.played),
+            "mean_score": self.score_sum / self.played if self.played else math.nan,
+            "score_quantiles": quant,
+            "teams": teams,
+        }
+        if self.dup_n:
+            m, lo, hi = _ci(self.dup_n, self.dup_sum, self.dup_sumsq)
+            out["duplicate"] = {"policy": policies[0], "advantage": m, "ci95": (lo, hi)}
+        return out
 
 
 class _Columns:
@@ -142,74 +233,56 @@ class SimResults(_Columns):
     """In duplicate mode: the same deals played with the policies rotated by one seat."""
     meta: Dict[str, Any] = field(default_factory=dict)
 
+    tally: Optional["Tally"] = None
+    """Streaming runs (``keep_arrays=False``) keep only this running summary."""
+
     # -- derived --------------------------------------------------------------------------
     def returns(self):
         """(n, 4) int array: per seat, levels gained by its team minus the other team's."""
-        np = _np()
-        a = self.arrays
-        n = len(self)
-        out = np.zeros((n, 4), dtype=np.int16)
-        ok = ~a["stopped"]
-        bteam = a["banker"].astype(np.int16) % 2
-        gain_team = np.where(a["defenders_take_over"], 1 - bteam, bteam)
-        amount = np.where(a["defenders_take_over"], a["defender_levels"], a["banker_levels"]).astype(np.int16)
-        for seat in range(4):
-            sign = np.where(gain_team == seat % 2, 1, -1)
-            out[:, seat] = np.where(ok, sign * amount, 0)
-        return out
+        return _returns(self.arrays)
+
+    def _tally(self) -> "Tally":
+        if self.tally is not None:
+            return self.tally
+        t = Tally()
+        t.add(self.arrays, None if self.duplicate is None else self.duplicate.arrays)
+        return t
 
     def summary(self) -> Dict[str, Any]:
         """Banker win rate with a 95% confidence interval, score quantiles, per-team results,
         and in duplicate mode the advantage of ``policies[0]`` with its interval."""
-        np = _np()
-        a = self.arrays
-        played = ~a["stopped"]
-        n_played = int(played.sum())
-        banker_won = int((played & ~a["defenders_take_over"]).sum())
-        scores = a["score"][played]
-        q = [5, 25, 50, 75, 95]
-        quant = dict(zip(q, (np.percentile(scores, q).tolist() if n_played else [math.nan] * 5)))
-        ret = self.returns()
-        teams = {}
-        for t in (0, 1):
-            name = "+".join(sorted({self.policies[t], self.policies[t + 2]}))
-            m, lo, hi = _mean_ci(ret[:, t])
-            teams[f"team{t} ({name})"] = {"mean_return": m, "ci95": (lo, hi)}
-        out: Dict[str, Any] = {
-            "hands": len(self),
-            "played": n_played,
-            "stopped": int(a["stopped"].sum()),
-            "banker_win_rate": banker_won / n_played if n_played else math.nan,
-            "banker_win_ci95": _wilson(banker_won, n_played),
-            "mean_score": float(scores.mean()) if n_played else math.nan,
-            "score_quantiles": quant,
-            "teams": teams,
-            "policies": self.policies,
-            "profile": self.profile,
-            "seed": self.run_seed,
-            "elapsed_s": self.elapsed,
-            "hands_per_s": len(self) / self.elapsed if self.elapsed > 0 else math.nan,
-            "interrupted": self.interrupted,
-        }
-        if self.duplicate is not None:
-            adv = self.duplicate_advantage()
-            out["duplicate"] = {"policy": self.policies[0], "advantage": adv[0], "ci95": (adv[1], adv[2])}
+        t = self._tally()
+        out = t.summary(self.policies)
+        out.update(
+            {
+                "policies": self.policies,
+                "profile": self.profile,
+                "seed": self.run_seed,
+                "elapsed_s": self.elapsed,
+                "hands_per_s": t.hands / self.elapsed if self.elapsed > 0 else math.nan,
+                "interrupted": self.interrupted,
+            }
+        )
         return out
 
     def duplicate_advantage(self) -> Tuple[float, float, float]:
         """Mean levels per deal gained by ``policies[0]``'s team over the other, averaged over
         the two seatings of each deal, with a 95% interval."""
-        if self.duplicate is None:
+        t = self._tally()
+        if t.dup_n == 0 and self.duplicate is None:
             raise TractorError("not a duplicate run: use simulate(..., duplicate=True)")
-        r1 = self.returns()[:, 0]  # policies[0] sits at seat 0 (team 0)
-        r2 = self.duplicate.returns()[:, 1]  # rotated: policies[0] sits at seat 1 (team 1)
-        return _mean_ci((r1.astype(float) + r2.astype(float)) / 2)
+        return _ci(t.dup_n, t.dup_sum, t.dup_sumsq)
 
     def __str__(self) -> str:
         return format_summary(self.summary())
 
     # -- output ---------------------------------------------------------------------------
+    def _need_arrays(self) -> None:
+        if self.tally is not None:
+            raise TractorError("this run kept no per-hand arrays (keep_arrays=False): only its summary")
+
     def to_npz(self, path: str) -> None:
+        self._need_arrays()
         np = _np()
         extra = {}
         if self.duplicate is not None:
@@ -220,6 +293,7 @@ class SimResults(_Columns):
         np.savez_compressed(path, __meta__=meta, **self.arrays, **extra)
 
     def to_parquet(self, path: str) -> None:
+        self._need_arrays()
         try:
             import pyarrow as pa
             import pyarrow.parquet as pq
@@ -310,6 +384,7 @@ def simulate(
     start: int = 0,
     records: Optional[str] = None,
     chunk: int = 20_000,
+    keep_arrays: bool = True,
     progress: Optional[Callable[[int, int], None]] = None,
     backend: str = "local",
     address: Optional[str] = None,
@@ -322,6 +397,8 @@ def simulate(
     - ``start``: the global index of the first hand (for shards of one big run).
     - ``duplicate``: also play every deal with the policies rotated by one seat; the summary
       then reports ``policies[0]``'s advantage with a 95% interval.
+    - ``keep_arrays=False``: keep no per-hand arrays, only a running summary (counts, sums
+      and a score histogram): memory stays flat however many hands run.
     - ``records``: a path; the compact record of every hand is streamed there
       (:func:`read_records` reads them back as :class:`~tractor.Game`).
     - ``progress(done, total)`` is called after each chunk; Ctrl-C stops after the current
@@ -367,37 +444,47 @@ def simulate(
 
     total = _count(hands, "hands")
     rotated = (ps[1], ps[2], ps[3], ps[0])
-    parts, rparts = [], []
+    np = _np()
+    # Arrays are preallocated and filled chunk by chunk (no concatenation at the end); with
+    # keep_arrays=False only the running tally is kept and memory stays flat.
+    keep = bool(keep_arrays)
+    cols = {k: np.empty(total if keep else 0, dtype=np.dtype(v)) for k, v in HAND_COLUMNS.items()}
+    rcols = {k: np.empty(total if keep and duplicate else 0, dtype=np.dtype(v)) for k, v in HAND_COLUMNS.items()}
+    tally = None if keep else Tally()
     interrupted = False
     done = 0
     out = open(records, "wb") if records else None
     try:
         for i, n in _chunks(start, total, chunk):
             raw, blob = _core.simulate_hands(seed, i, n, list(ps), profile, nthreads, out is not None)
-            rraw = None
+            part = _columns(raw, HAND_COLUMNS)
+            rpart = None
             if duplicate:
                 rraw, _ = _core.simulate_hands(seed, i, n, list(rotated), profile, nthreads, False)
-            parts.append(_columns(raw, HAND_COLUMNS))
-            if rraw is not None:
-                rparts.append(_columns(rraw, HAND_COLUMNS))
+                rpart = _columns(rraw, HAND_COLUMNS)
             if out is not None:
                 out.write(blob)
+            if keep:
+                for k in HAND_COLUMNS:
+                    cols[k][done : done + n] = part[k]
+                    if rpart is not None:
+                        rcols[k][done : done + n] = rpart[k]
+            else:
+                tally.add(part, rpart)  # type: ignore[union-attr]
             done += n
             if progress:
                 progress(done, total)
     except KeyboardInterrupt:
-        interrupted = True
+        interrupted = True  # a chunk is kept only once all of it (both seatings) finished
     finally:
         if out is not None:
             out.close()
     elapsed = time.perf_counter() - t0
-    dup = SimResults(_concat(rparts, HAND_COLUMNS), seed, rotated, profile, interrupted, elapsed) if duplicate else None
-    if dup is not None and len(dup) != sum(len(p["index"]) for p in parts):
-        # an interrupt between the two halves of a chunk: keep only complete pairs
-        keep = len(dup)
-        arrays = {k: v[:keep] for k, v in _concat(parts, HAND_COLUMNS).items()}
-        return SimResults(arrays, seed, ps, profile, interrupted, elapsed, dup)
-    return SimResults(_concat(parts, HAND_COLUMNS), seed, ps, profile, interrupted, elapsed, dup)
+    arrays = {k: v[:done] for k, v in cols.items()} if keep else cols
+    dup = None
+    if duplicate and keep:
+        dup = SimResults({k: v[:done] for k, v in rcols.items()}, seed, rotated, profile, interrupted, elapsed)
+    return SimResults(arrays, seed, ps, profile, interrupted, elapsed, dup, tally=tally)
 
 
 def read_records(path: str) -> Iterator[Any]:
