@@ -33,6 +33,21 @@ pub enum Case {
     Ladder { l: u8, p: u8 },
 }
 
+/// Which rule a follow breaks (see [`Follow::violation`] for the words).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fault {
+    /// R5.2: at most N held in the class, not all of them played.
+    NotAllOfClass,
+    /// R5.2: more than N held in the class, a card from outside played.
+    OutsideClass,
+    /// R5.3 T1: not one combination (of the lead's shape, under nanning).
+    NoCombination,
+    /// R5.3 T2: without the longest tractor.
+    NoTractor,
+    /// R5.3 T3: fewer pairs than the most possible (beside the tractor); how many it holds.
+    FewPairs(u8),
+}
+
 /// A follower's position: hand and lead, analysed once.
 #[derive(Clone, Debug)]
 pub struct Follow<'a> {
@@ -210,68 +225,65 @@ impl<'a> Follow<'a> {
 
     /// Is `play` (N cards held in the hand) a legal follow? Hot path: no allocation.
     pub fn is_legal(&self, play: &Counts) -> bool {
-        self.violation(play).is_none()
+        self.fault(play).is_none()
     }
 
-    /// `None` when `play` (N cards held in the hand) is legal, else why (R5.2–R5.3).
-    pub fn violation(&self, play: &Counts) -> Option<FollowViolation> {
+    /// Which rule `play` (N cards held in the hand) breaks, if any, without building a
+    /// message: the verdict of both [`Follow::is_legal`] and [`Follow::violation`].
+    fn fault(&self, play: &Counts) -> Option<Fault> {
         let (ctx, class, n) = (self.ctx, self.lead.class, self.n);
         let in_class = ctx.class_kinds(class).iter().map(|&k| play[k as usize] as u32).sum::<u32>();
-        let fail = |rule: &'static str, message: String| {
-            Some(FollowViolation { rule, required: self.required_tier(), met: self.met_tier(play), message })
-        };
         match self.case {
-            Case::Short => {
-                if in_class == self.s_size as u32 {
-                    None
-                } else {
-                    fail(
-                        "R5.2",
-                        format!(
-                            "the follower holds {} card(s) of the led class, at most N = {n}: all of them must be played",
-                            self.s_size
-                        ),
-                    )
-                }
-            }
-            _ if in_class != n as u32 => fail(
-                "R5.2",
-                format!(
-                    "the follower holds {} cards of the led class, more than N = {n}: all {n} must come from it",
-                    self.s_size
-                ),
-            ),
+            Case::Short => (in_class != self.s_size as u32).then_some(Fault::NotAllOfClass),
+            _ if in_class != n as u32 => Some(Fault::OutsideClass),
             Case::T1 => {
-                let ok = classify(ctx, play).is_some_and(|c| {
-                    ctx.rules.t1_any_shape || (c.m, c.k) == (self.lead.m, self.lead.k)
-                });
-                if ok {
-                    None
-                } else {
-                    let what = if ctx.rules.t1_any_shape { "a single combination" } else { "a combination of the lead's shape" };
-                    fail("R5.3 T1", format!("the led class holds {what} of {n} cards: one must be played"))
-                }
+                let ok = classify(ctx, play)
+                    .is_some_and(|c| ctx.rules.t1_any_shape || (c.m, c.k) == (self.lead.m, self.lead.k));
+                (!ok).then_some(Fault::NoCombination)
             }
             Case::Ladder { l, p } => {
                 let base = pairs(ctx, class, play);
                 if l == 0 {
-                    if base >= p {
-                        None
-                    } else {
-                        fail("R5.3 T3", format!("the play must hold {p} pair(s), it holds {base}"))
-                    }
-                } else {
-                    match min_tractor_loss(ctx, class, play, l) {
-                        None => fail("R5.3 T2", format!("the play must include a tractor of {l} cards, the longest the led class gives")),
-                        Some(loss) if base - loss < p => fail(
-                            "R5.3 T3",
-                            format!("beside the {l}-card tractor the play must hold {p} pair(s), it holds {}", base - loss),
-                        ),
-                        Some(_) => None,
-                    }
+                    return (base < p).then_some(Fault::FewPairs(base));
+                }
+                match min_tractor_loss(ctx, class, play, l) {
+                    None => Some(Fault::NoTractor),
+                    Some(loss) => (base - loss < p).then_some(Fault::FewPairs(base - loss)),
                 }
             }
         }
+    }
+
+    /// `None` when `play` (N cards held in the hand) is legal, else why (R5.2–R5.3).
+    pub fn violation(&self, play: &Counts) -> Option<FollowViolation> {
+        let (n, s) = (self.n, self.s_size);
+        let (rule, message) = match self.fault(play)? {
+            Fault::NotAllOfClass => (
+                "R5.2",
+                format!("the follower holds {s} card(s) of the led class, at most N = {n}: all of them must be played"),
+            ),
+            Fault::OutsideClass => (
+                "R5.2",
+                format!("the follower holds {s} cards of the led class, more than N = {n}: all {n} must come from it"),
+            ),
+            Fault::NoCombination => {
+                let what = if self.ctx.rules.t1_any_shape { "a single combination" } else { "a combination of the lead's shape" };
+                ("R5.3 T1", format!("the led class holds {what} of {n} cards: one must be played"))
+            }
+            Fault::NoTractor => {
+                let Case::Ladder { l, .. } = self.case else { unreachable!("a tractor is demanded only by the ladder") };
+                ("R5.3 T2", format!("the play must include a tractor of {l} cards, the longest the led class gives"))
+            }
+            Fault::FewPairs(held) => match self.case {
+                Case::Ladder { l: 0, p } => ("R5.3 T3", format!("the play must hold {p} pair(s), it holds {held}")),
+                Case::Ladder { l, p } => (
+                    "R5.3 T3",
+                    format!("beside the {l}-card tractor the play must hold {p} pair(s), it holds {held}"),
+                ),
+                _ => unreachable!("pairs are demanded only by the ladder"),
+            },
+        };
+        Some(FollowViolation { rule, required: self.required_tier(), met: self.met_tier(play), message })
     }
 
     /// The distinct legal follows whose selection contains `lo` (the empty selection: all).
