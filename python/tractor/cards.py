@@ -125,9 +125,9 @@ def _is_count_array(x: Sequence[Any]) -> bool:
     """Is a list of 54 plain ints a count array rather than 54 card ids? It is unless the
     values are a valid hand of ids (0..53, at most 4 of each) that is not also a valid count
     array (54 ids cannot all be below 5: five kinds hold only 20 cards)."""
-    if len(x) != KINDS or not all(isinstance(c, int) and not isinstance(c, (bool, Card)) for c in x):
+    if len(x) != KINDS or not all(type(c) is int for c in x):  # plain ints: not bool, not Card
         return False
-    if all(0 <= c <= 4 for c in x):
+    if min(x) >= 0 and max(x) <= 4:
         return True
     ids_ok = all(0 <= c < KINDS for c in x) and max(x.count(c) for c in set(x)) <= 4
     return not ids_ok
@@ -152,10 +152,22 @@ def to_counts(x: Any, what: str = "cards") -> bytes:
             raise InvalidCards(f"{what}: a numpy count array must have shape (54,), got {getattr(x, 'shape', '?')}")
         if x.dtype.kind not in "iub":
             raise InvalidCards(f"{what}: a numpy count array must hold integers, not {x.dtype}")
-        if x.min() >= 0 and x.max() <= 4:
-            return x.astype("u1").tobytes()  # the common case, without a Python loop
-        return _counts_of_array(x.tolist(), what)
+        values = x.tolist()
+        try:
+            b = bytes(values)  # 0..255 integers; the common case, no Python loop
+        except (ValueError, TypeError):
+            return _counts_of_array(values, what)  # says which entry is wrong
+        if max(b) > 4:
+            return _counts_of_array(values, what)
+        return b
     if isinstance(x, (list, tuple)):
+        if len(x) == KINDS and type(x[0]) is int:
+            try:
+                b = bytes(x)  # C speed: plain ints 0..255
+            except (TypeError, ValueError):
+                b = None
+            if b is not None and max(b) <= 4 and set(map(type, x)) == {int}:
+                return b  # a count array (see _is_count_array)
         if x and isinstance(x[0], Card):
             try:
                 return _core.counts_of_ids(x, what)  # the common case: a list of Card
@@ -166,7 +178,7 @@ def to_counts(x: Any, what: str = "cards") -> bytes:
         if all(isinstance(c, str) for c in x):
             return _counts_of_ids([int(Card(c)) for c in x], what)
         if _is_count_array(x):
-            return _counts_of_array(x, what)
+            return _counts_of_array(x, what) if max(x) > 4 or min(x) < 0 else bytes(x)
         ids = []
         for c in x:
             if isinstance(c, bool) or not isinstance(c, int):
