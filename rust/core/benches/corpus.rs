@@ -34,7 +34,8 @@ pub enum Source {
     Crafted,
 }
 
-/// A stratum: lead size N, lead multiplicity m, and whether |S| > N.
+/// A stratum: lead size N, lead multiplicity m, and whether |S| > N (S: the follower's cards of
+/// the led class; names write "S>N" to stay inside markdown table cells).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Stratum {
     pub n: u8,
@@ -53,7 +54,7 @@ impl Stratum {
             (3, k) => format!("{k}-triple tractor"),
             (_, k) => format!("{k}-bomb tractor"),
         };
-        format!("N={} {} {}", self.n, shape, if self.long { "|S|>N" } else { "|S|≤N" })
+        format!("N={} {} {}", self.n, shape, if self.long { "S>N" } else { "S≤N" })
     }
     /// The ladder positions of the goals: N ≥ 4 and more than N cards of the led class.
     pub fn is_ladder(&self) -> bool {
@@ -139,7 +140,7 @@ pub fn build(opt: Options) -> Vec<Position> {
         let hand_seed = tractor_core::seed::derive(opt.seed, 77, h);
         let Ok(mut g) = Game::deal(hand_seed, Profile::Guigang, [level, level], NOBODY, None) else { continue };
         g.light = true;
-        let mut prng: [Rng; 4] = std::array::from_fn(|p| Rng::new(hand_seed ^ (p as u64 + 1) * 0x9E37_79B9));
+        let mut prng: [Rng; 4] = std::array::from_fn(|p| Rng::new(hand_seed ^ ((p as u64 + 1) * 0x9E37_79B9)));
         loop {
             let pos = g.pos;
             if pos.phase == Phase::Play {
@@ -165,7 +166,8 @@ pub fn build(opt: Options) -> Vec<Position> {
                             let lead_counts = lead.counts(ctx);
                             for d in 1..4 {
                                 let f = (seat + d) % 4;
-                                if let Some(p) = make(ctx, &pos.hands[f], lead, lead_counts, Source::Crafted, &mut rng) {
+                                if let Some(p) = make(ctx, &pos.hands[f], lead, lead_counts, Source::Crafted, &mut rng)
+                                {
                                     offer(p, &mut rng);
                                 }
                             }
@@ -182,7 +184,14 @@ pub fn build(opt: Options) -> Vec<Position> {
 }
 
 /// Analyses one position; `None` if the follower's hand is empty.
-pub fn make(ctx: &'static Context, hand: &Counts, lead: Combo, lead_counts: Counts, source: Source, rng: &mut Rng) -> Option<Position> {
+pub fn make(
+    ctx: &'static Context,
+    hand: &Counts,
+    lead: Combo,
+    lead_counts: Counts,
+    source: Source,
+    rng: &mut Rng,
+) -> Option<Position> {
     if size(hand) < lead.size() {
         return None;
     }

@@ -1,7 +1,8 @@
 //! Criterion benches of the rules core over the seeded corpus of `corpus.rs` (positions from
 //! real hands, grouped by lead size and whether the ladder works), plus whole hands.
 //!
-//! `cargo bench -p tractor-core --bench rules` (filter: `-- follow/ladder`). Each follow bench
+//! `cargo bench -p tractor-core --bench rules` (filter: `-- follow/ladder`; with
+//! `TRACTOR_CORPUS=path` the positions are read from a saved corpus). Each follow bench
 //! runs every position of its group once per iteration; with `Throughput::Elements` criterion
 //! reports positions per second, so time per element is the mean time per position. Every
 //! bench checks the answer it computes (counts, legality) against the corpus.
@@ -13,8 +14,8 @@ use std::hint::black_box;
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use corpus::{Options, Position};
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use tractor_core::card::KINDS;
 use tractor_core::combo::{classify, count_leads, legal_leads};
 use tractor_core::hand_state::{Game, Phase, NOBODY};
@@ -22,9 +23,14 @@ use tractor_core::policy::Policy;
 use tractor_core::sim::simulate_hand;
 use tractor_core::{Follow, Profile, Rng};
 
+/// The corpus: built from seeded hands, or read from `$TRACTOR_CORPUS` (a file written by
+/// `ladder_stats --save`), so that two builds of the engine are timed on the same positions.
 fn corpus() -> &'static [Position] {
     static C: OnceLock<Vec<Position>> = OnceLock::new();
-    C.get_or_init(|| corpus::build(Options { hands: 120, cap: 60, ..Options::default() }))
+    C.get_or_init(|| match std::env::var("TRACTOR_CORPUS") {
+        Ok(path) => corpus::load(&path).unwrap_or_else(|e| panic!("cannot read the corpus {path}: {e}")),
+        Err(_) => corpus::build(Options { hands: 120, cap: 60, ..Options::default() }),
+    })
 }
 
 fn group(name: &str) -> Vec<&'static Position> {
@@ -51,7 +57,8 @@ fn follow_benches(c: &mut Criterion) {
         });
         g.bench_function("check_legal", |b| {
             b.iter(|| {
-                let ok = ps.iter().filter(|p| Follow::new(p.ctx, black_box(&p.hand), p.lead).is_legal(&p.legal)).count();
+                let ok =
+                    ps.iter().filter(|p| Follow::new(p.ctx, black_box(&p.hand), p.lead).is_legal(&p.legal)).count();
                 assert_eq!(ok, ps.len());
             })
         });
@@ -60,7 +67,8 @@ fn follow_benches(c: &mut Criterion) {
             g.throughput(Throughput::Elements(bad.len() as u64));
             g.bench_function("check_illegal", |b| {
                 b.iter(|| {
-                    let ok = bad.iter().filter(|(p, x)| Follow::new(p.ctx, black_box(&p.hand), p.lead).is_legal(x)).count();
+                    let ok =
+                        bad.iter().filter(|(p, x)| Follow::new(p.ctx, black_box(&p.hand), p.lead).is_legal(x)).count();
                     assert_eq!(ok, 0);
                 })
             });
@@ -69,8 +77,10 @@ fn follow_benches(c: &mut Criterion) {
         let expected: u128 = ps.iter().map(|p| p.count).sum();
         g.bench_function("count", |b| {
             b.iter(|| {
-                let total: u128 =
-                    ps.iter().map(|p| Follow::new(p.ctx, black_box(&p.hand), p.lead).legal_set(&[0; KINDS]).count()).sum();
+                let total: u128 = ps
+                    .iter()
+                    .map(|p| Follow::new(p.ctx, black_box(&p.hand), p.lead).legal_set(&[0; KINDS]).count())
+                    .sum();
                 assert_eq!(total, expected);
             })
         });
@@ -92,7 +102,12 @@ fn follow_benches(c: &mut Criterion) {
                 b.iter(|| {
                     let n: usize = small
                         .iter()
-                        .map(|p| Follow::new(p.ctx, &p.hand, p.lead).legal_set(&[0; KINDS]).all(ENUM_LIMIT).map_or(0, |v| v.len()))
+                        .map(|p| {
+                            Follow::new(p.ctx, &p.hand, p.lead)
+                                .legal_set(&[0; KINDS])
+                                .all(ENUM_LIMIT)
+                                .map_or(0, |v| v.len())
+                        })
                         .sum();
                     assert_eq!(n as u128, listed);
                 })

@@ -242,7 +242,7 @@ fn main() {
             oracle_checked += 1;
             let ok = an.legal.len() as u128 == p.count
                 && an.legal.binary_search(&p.legal).is_ok()
-                && p.illegal.map_or(true, |x| an.legal.binary_search(&x).is_err());
+                && p.illegal.is_none_or(|x| an.legal.binary_search(&x).is_err());
             if !ok {
                 mismatches += 1;
                 eprintln!(
@@ -269,7 +269,8 @@ fn main() {
             let ops = t.op.iter().map(|(k, v)| (*k, *v)).chain(t.oracle.map(|v| ("oracle", v)));
             for (op, v) in ops {
                 let s = p.stratum;
-                writeln!(f, "{i}\t{}\t{}\t{}\t{}\t{}\t{op}\t{v:.2}", s.n, s.m, s.long as u8, p.case_name(), p.count).unwrap();
+                writeln!(f, "{i}\t{}\t{}\t{}\t{}\t{}\t{op}\t{v:.2}", s.n, s.m, s.long as u8, p.case_name(), p.count)
+                    .unwrap();
             }
         }
     }
@@ -313,11 +314,12 @@ fn main() {
     let ladder: Vec<usize> = all.iter().copied().filter(|&i| corpus[i].stratum.is_ladder()).collect();
     let ladder_tier: Vec<usize> =
         ladder.iter().copied().filter(|&i| matches!(corpus[i].case, Case::Ladder { .. })).collect();
-    let short4: Vec<usize> = all.iter().copied().filter(|&i| !corpus[i].stratum.long && corpus[i].stratum.n >= 3).collect();
+    let short4: Vec<usize> =
+        all.iter().copied().filter(|&i| !corpus[i].stratum.long && corpus[i].stratum.n >= 3).collect();
     row("**all N ≤ 2**", &small);
-    row("**ladder: N ≥ 4, |S| > N**", &ladder);
+    row("**ladder: N ≥ 4, S > N**", &ladder);
     row("**… of which T2–T4 (no T1)**", &ladder_tier);
-    row("**short: N ≥ 3, |S| ≤ N**", &short4);
+    row("**short: N ≥ 3, S ≤ N**", &short4);
     row("**all**", &all);
 
     // ---- leads by hand size --------------------------------------------------------------
@@ -330,7 +332,16 @@ fn main() {
         }
         let (m, p, x) = summary(&col(&idx, "leads"));
         let (m2, p2, x2) = summary(&col(&idx, "count_leads"));
-        println!("| {lo}–{hi} | {} | {} / {} / {} | {} / {} / {} |", idx.len(), ns(m), ns(p), ns(x), ns(m2), ns(p2), ns(x2));
+        println!(
+            "| {lo}–{hi} | {} | {} / {} / {} | {} / {} / {} |",
+            idx.len(),
+            ns(m),
+            ns(p),
+            ns(x),
+            ns(m2),
+            ns(p2),
+            ns(x2)
+        );
     }
 
     // ---- oracle ----------------------------------------------------------------------------
@@ -360,7 +371,7 @@ fn main() {
     for (s, idx) in &strata {
         ratio_row(&s.name(), idx);
     }
-    ratio_row("**ladder: N ≥ 4, |S| > N**", &ladder);
+    ratio_row("**ladder: N ≥ 4, S > N**", &ladder);
     ratio_row("**all**", &all);
     println!("\noracle agreement: {oracle_checked} positions checked, {mismatches} mismatches");
 
@@ -374,7 +385,7 @@ fn main() {
     for op in ["check+", "check-", "count", "sample"] {
         let (m, p, x) = summary(&col(&ladder, op));
         println!(
-            "- ladder (N ≥ 4, |S| > N), {op}: median {} ns (≤ 1000: {}), p99 {} ns (≤ 5000: {}), max {} ns (≤ 20000: {})",
+            "- ladder (N ≥ 4, S > N), {op}: median {} ns (≤ 1000: {}), p99 {} ns (≤ 5000: {}), max {} ns (≤ 20000: {})",
             ns(m),
             verdict(m <= 1000.0),
             ns(p),

@@ -304,7 +304,13 @@ impl Local {
         assert!(kinds.len() <= 32);
         let adj = kinds
             .iter()
-            .map(|&a| kinds.iter().enumerate().filter(|&(_, &b)| linked(a, b, level, trump)).fold(0u32, |m, (j, _)| m | 1 << j))
+            .map(|&a| {
+                kinds
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &b)| linked(a, b, level, trump))
+                    .fold(0u32, |m, (j, _)| m | 1 << j)
+            })
             .collect();
         Local { kinds, adj }
     }
