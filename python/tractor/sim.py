@@ -200,10 +200,18 @@ class Tally:
         return out
 
 
-class _Columns:
-    """Column access for result objects: ``r.score``, ``r["score"]``, ``len(r)``."""
+@dataclass
+class _Run:
+    """What every result object holds: its columns and the run they came from, with column
+    access ``r.score``, ``r["score"]`` and ``len(r)``."""
 
     arrays: Dict[str, Any]
+    run_seed: int
+    """The run's seed (a hand run's column ``seed`` holds each hand's own seed)."""
+    policies: Tuple[str, str, str, str]
+    profile: str
+    interrupted: bool = False
+    elapsed: float = 0.0
 
     def __getattr__(self, name: str) -> Any:
         arrays = self.__dict__.get("arrays", {})
@@ -219,16 +227,9 @@ class _Columns:
 
 
 @dataclass
-class SimResults(_Columns):
+class SimResults(_Run):
     """Per-hand numpy arrays (``results.score``, ``results["banker"]``, ...) and a summary."""
 
-    arrays: Dict[str, Any]
-    run_seed: int
-    """The run's seed (the per-hand column ``seed`` holds each hand's own seed)."""
-    policies: Tuple[str, str, str, str]
-    profile: str
-    interrupted: bool = False
-    elapsed: float = 0.0
     duplicate: Optional["SimResults"] = None
     """In duplicate mode: the same deals played with the policies rotated by one seat."""
     meta: Dict[str, Any] = field(default_factory=dict)
@@ -307,16 +308,8 @@ class SimResults(_Columns):
 
 
 @dataclass
-class MatchResults(_Columns):
+class MatchResults(_Run):
     """Per-match numpy arrays: ``winner`` (team that first passed A, 255 none), ``hands``."""
-
-    arrays: Dict[str, Any]
-    run_seed: int
-    """The run's seed (the per-hand column ``seed`` holds each hand's own seed)."""
-    policies: Tuple[str, str, str, str]
-    profile: str
-    interrupted: bool = False
-    elapsed: float = 0.0
 
     def summary(self) -> Dict[str, Any]:
         np = _np()

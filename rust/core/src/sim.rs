@@ -95,11 +95,17 @@ fn summarize(game: &Game, index: u64, hand_seed: u64, decisions: u16) -> HandRes
     r
 }
 
-fn pool(threads: usize) -> Result<rayon::ThreadPool, Error> {
-    rayon::ThreadPoolBuilder::new()
+/// `f(i)` for every index of `start .. start + count`, in index order: on this thread when
+/// `threads` is 1, else on a pool of `threads` threads (0: all cores).
+fn over_range<T: Send>(start: u64, count: u64, threads: usize, f: impl Fn(u64) -> T + Sync + Send) -> Result<Vec<T>, Error> {
+    if threads == 1 {
+        return Ok((start..start + count).map(f).collect());
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
-        .map_err(|e| Error::BadPlays(format!("cannot start {threads} threads: {e}")))
+        .map_err(|e| Error::BadPlays(format!("cannot start {threads} threads: {e}")))?;
+    Ok(pool.install(|| (start..start + count).into_par_iter().map(f).collect()))
 }
 
 /// Simulates hands `start .. start + count` on `threads` threads (0: all cores), in index
@@ -113,28 +119,12 @@ pub fn simulate_range(
     threads: usize,
     records: bool,
 ) -> Result<(Vec<HandResult>, Vec<Vec<u8>>), Error> {
-    let run = || -> (Vec<HandResult>, Vec<Vec<u8>>) {
-        let out: Vec<(HandResult, Vec<u8>)> = (start..start + count)
-            .into_par_iter()
-            .map(|i| {
-                let mut buf = Vec::new();
-                let r = simulate_hand(seed, i, &policies, profile, records.then_some(&mut buf));
-                (r, buf)
-            })
-            .collect();
-        out.into_iter().unzip()
-    };
-    if threads == 1 {
-        let mut res = Vec::with_capacity(count as usize);
-        let mut recs = Vec::new();
-        for i in start..start + count {
-            let mut buf = Vec::new();
-            res.push(simulate_hand(seed, i, &policies, profile, records.then_some(&mut buf)));
-            recs.push(buf);
-        }
-        return Ok((res, recs));
-    }
-    Ok(pool(threads)?.install(run))
+    let out = over_range(start, count, threads, |i| {
+        let mut buf = Vec::new();
+        let r = simulate_hand(seed, i, &policies, profile, records.then_some(&mut buf));
+        (r, buf)
+    })?;
+    Ok(out.into_iter().unzip())
 }
 
 /// The summary of one simulated match.
@@ -179,9 +169,5 @@ pub fn simulate_matches(
     threads: usize,
     max_hands: u32,
 ) -> Result<Vec<MatchResult>, Error> {
-    let run = || (start..start + count).into_par_iter().map(|i| simulate_match(seed, i, &policies, profile, max_hands)).collect();
-    if threads == 1 {
-        return Ok((start..start + count).map(|i| simulate_match(seed, i, &policies, profile, max_hands)).collect());
-    }
-    Ok(pool(threads)?.install(run))
+    over_range(start, count, threads, |i| simulate_match(seed, i, &policies, profile, max_hands))
 }
