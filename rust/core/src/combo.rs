@@ -213,10 +213,9 @@ pub fn count_leads(ctx: &Context, hand: &Counts) -> usize {
     for chain in &ctx.chains {
         if chain.len >= 2 {
             let kinds = ctx.chain_kinds(chain);
-            // a chain without a pair has no tractor at any multiplicity
-            if kinds.iter().any(|&k| hand[k as usize] >= 2) {
-                n += (2..=4).map(|m| windows_in_chain(kinds, chain.cyclic, hand, m)).sum::<usize>();
-            }
+            // tractors of multiplicity m need kinds held m times: none above the chain's most
+            let most = kinds.iter().map(|&k| hand[k as usize]).max().unwrap_or(0);
+            n += (2..=most).map(|m| windows_in_chain(kinds, chain.cyclic, hand, m)).sum::<usize>();
         }
     }
     n

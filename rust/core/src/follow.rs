@@ -125,10 +125,11 @@ impl<'a> Follow<'a> {
     pub fn new(ctx: &'a Context, hand: &Counts, lead: Combo) -> Follow<'a> {
         let n = lead.size() as u8;
         let mut s = [0u8; KINDS];
+        let mut s_size = 0u8;
         for &k in ctx.class_kinds(lead.class) {
             s[k as usize] = hand[k as usize];
+            s_size += hand[k as usize];
         }
-        let s_size = size(&s) as u8;
         let mut f = Follow { ctx, lead, n, hand: *hand, s, s_size, case: Case::Short };
         f.case = f.find_case();
         f
