@@ -102,6 +102,19 @@ pub fn max_run(ctx: &Context, class: u8, x: &Counts, m: u8) -> u8 {
     best
 }
 
+/// R5.3 T2: the card count of the longest tractor of at most `n` cards that `x` can give in
+/// `class` (any multiplicity, D1), or 0.
+pub fn longest_tractor(ctx: &Context, class: u8, x: &Counts, n: u8) -> u8 {
+    let mut l = 0u8;
+    for m in 2..=4u8 {
+        let k = max_run(ctx, class, x, m).min(n / m);
+        if k >= 2 {
+            l = l.max(m * k);
+        }
+    }
+    l
+}
+
 /// The least pairs lost to a tractor of exactly `l` cards inside `x`, over every such tractor
 /// (any multiplicity, D1), or `None` if `x` holds none.
 pub fn min_tractor_loss(ctx: &Context, class: u8, x: &Counts, l: u8) -> Option<u8> {
@@ -146,14 +159,7 @@ impl<'a> Follow<'a> {
         if self.t1_exists() {
             return Case::T1;
         }
-        // R5.3 T2: the longest tractor of at most N cards.
-        let mut l = 0u8;
-        for m in 2..=4u8 {
-            let k = max_run(ctx, class, s, m).min(n / m);
-            if k >= 2 {
-                l = l.max(m * k);
-            }
-        }
+        let l = longest_tractor(ctx, class, s, n); // R5.3 T2
         // R5.3 T3: the most pairs beside it.
         let base = pairs(ctx, class, s);
         let avail = if l == 0 { base } else { base - min_tractor_loss(ctx, class, s, l).unwrap_or(0) };
@@ -206,15 +212,7 @@ impl<'a> Follow<'a> {
                 return Tier::T1;
             }
         }
-        let n = self.n;
-        let mut l = 0u8;
-        for m in 2..=4u8 {
-            let k = max_run(ctx, class, play, m).min(n / m);
-            if k >= 2 {
-                l = l.max(m * k);
-            }
-        }
-        if l > 0 {
+        if longest_tractor(ctx, class, play, self.n) > 0 {
             return Tier::T2;
         }
         if pairs(ctx, class, play) > 0 {
