@@ -4,12 +4,15 @@
 //! Hot paths take and return count arrays and never allocate per call; [`checked`]
 //! validates user input once and explains what was wrong.
 
+pub mod bignum;
 pub mod card;
 pub mod checked;
 pub mod combo;
+pub mod determinize;
 pub mod error;
 pub mod follow;
 pub mod hand_state;
+pub mod info;
 pub mod match_state;
 pub mod playout;
 pub mod policy;

@@ -340,13 +340,20 @@ impl PyGame {
     fn start<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
         match &self.g.record.start {
-            Start::Deal { hand_seed, levels, banker, deck } => {
+            Start::Deal { hand_seed, levels, banker, decks } => {
                 d.set_item("kind", "deal")?;
                 d.set_item("hand_seed", *hand_seed)?;
                 d.set_item("levels", (levels[0], levels[1]))?;
                 d.set_item("banker", seat_opt(*banker))?;
-                d.set_item("deck", deck.map(|(d, _)| d.to_vec()))?;
-                d.set_item("first_seat", deck.map(|(_, f)| f))?;
+                d.set_item("deck", decks.first().map(|(d, _)| d.to_vec()))?;
+                d.set_item("first_seat", decks.first().map(|(_, f)| *f))?;
+                if decks.len() > 1 {
+                    let more: Vec<(Vec<u8>, u8)> = decks[1..].iter().map(|(d, f)| (d.to_vec(), *f)).collect();
+                    d.set_item("redeal_decks", more)?;
+                }
+                if self.g.hand_index > 0 {
+                    d.set_item("hand_index", self.g.hand_index)?;
+                }
             }
             Start::Hands { hands, level, trump, banker } => {
                 d.set_item("kind", "hands")?;

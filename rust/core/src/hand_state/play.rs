@@ -134,6 +134,12 @@ impl Game {
 
     pub(super) fn play(&mut self, cards: &Counts) -> Result<(), Error> {
         self.pos.check_play(cards)?;
+        self.record_play(cards);
+        Ok(())
+    }
+
+    /// Plays `cards` (known legal) for the player to move and records the trick.
+    fn record_play(&mut self, cards: &Counts) {
         let seat = self.pos.to_move;
         let points_before = self.pos.trick.points;
         self.record.current.push((seat, *cards));
@@ -142,7 +148,13 @@ impl Game {
             let pts = points_before + points(cards) as u16;
             self.record.tricks.push(TrickRecord { leader: plays[0].0, plays, winner, points: pts });
         }
-        Ok(())
+    }
+
+    /// Plays `cards` for the player to move, recording it, without checking it (replays of
+    /// plays known to be legal, such as a world's public history).
+    pub fn play_recorded_unchecked(&mut self, cards: &Counts) {
+        self.record.actions.push((self.pos.to_move, super::Action::Play(*cards)));
+        self.record_play(cards);
     }
 
     /// Every combination the player to move may lead.

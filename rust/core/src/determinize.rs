@@ -1,0 +1,568 @@
+//! Determinization: complete worlds consistent with what one seat knows ([`InfoSet`]).
+//!
+//! **The target.** A uniformly random deal of the cards the seat cannot see, conditioned on
+//! its observation: what rejection sampling over random physical deals gives (each world
+//! weighted by the number of physical deals that produce it; the four copies of a kind are
+//! distinct cards). Holders of unseen cards are the other three hands and, while dealing,
+//! the undealt cards. (A hand from given hands puts only the four hands in play and they are
+//! public as a whole: its unseen cards are exactly the other three hands.)
+//!
+//! **The sampler**, exact by construction:
+//! 1. *Propose* each holder's cards. First, up to [`UNIFORM_TRIES`] plain shuffles of the
+//!    unseen cards, kept if they meet every per-kind bound of the info set; then a dynamic
+//!    programme over the kinds that carry a bound, with exact integer counts of the physical
+//!    deals ([`Big`]): it draws uniformly among the deals that meet every bound. Kinds without
+//!    a bound are dealt by one shuffle. Both proposals are uniform over the bounded deals, and
+//!    a mixture of exact samplers is exact.
+//! 2. *Check* the follows whose legality depended on the whole hand (R5.3), exactly.
+//! 3. For a dealt hand, *arrange* each hand's cards over its deal positions uniformly and
+//!    check every showing's timing: a seat that showed k cards at time t held k level cards of
+//!    that suit among the cards dealt to it by then (R8.1, D7). A showing whose suit is hidden
+//!    takes a suit uniformly among those its world allows (runs of one seat's consecutive
+//!    showings share a suit, R8.1). Earlier attempts (R8.5) keep the seat's own cards and deal
+//!    the rest uniformly. The world is then replayed from its decks; its deal must stop where
+//!    the seat saw it stop.
+//!
+//! A rejection at any step starts again from step 1, so the accepted world is an exact draw
+//! from the target (for dealt hands: with the hidden-suit choice stated above; the target
+//! itself says nothing of why players show when they do).
+//!
+//! A world depends only on the info set and the seed: it reads nothing else of the game.
+
+use crate::bignum::{binomial, Big};
+use crate::card::{Card, Counts, KINDS};
+use crate::error::Error;
+use crate::hand_state::{Action, Game, Phase, NOBODY};
+use crate::info::InfoSet;
+use crate::rng::Rng;
+use crate::seed::DECK;
+
+/// Plain shuffles tried before the counting programme is built.
+pub const UNIFORM_TRIES: usize = 4;
+/// Rejections before giving up (never reached by consistent info sets in testing).
+const MAX_TRIES: usize = 2_000_000;
+
+/// One holder of unseen cards: a seat's hand now, or the pile (undealt / out of play).
+#[derive(Clone, Debug)]
+struct Holder {
+    seat: u8,
+    size: u16,
+    lo: Counts,
+    hi: Counts,
+}
+
+/// The counting programme over bounded kinds.
+#[derive(Clone, Debug)]
+struct Dp {
+    /// (kind, allowed allocations over the holders with their weights c!/Π a!).
+    kinds: Vec<(u8, Vec<([u8; 4], u64)>)>,
+    /// Radix of each state coordinate (holders but the last).
+    dims: Vec<usize>,
+    /// `table[j][state]`: weighted completions of kinds j.. from that state.
+    table: Vec<Vec<Big>>,
+    /// Cards still to place after kind j: remaining[j] = Σ_{i ≥ j} c_i + free.
+    remaining: Vec<u16>,
+    /// The unbounded cards, one entry per physical card.
+    free: Vec<u8>,
+}
+
+/// Hands drawn for a world: each seat's hand now and the pile.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Draw {
+    pub hands: [Counts; 4],
+    pub pile: Counts,
+}
+
+/// Samples worlds for one info set; the counting programme is built on first need and reused.
+#[derive(Clone, Debug)]
+pub struct Determinizer {
+    pub info: InfoSet,
+    holders: Vec<Holder>,
+    pool: Vec<u8>,
+    dp: Option<Dp>,
+}
+
+fn factorial(n: u8) -> u64 {
+    (1..=n as u64).product()
+}
+
+impl Determinizer {
+    pub fn new(info: InfoSet) -> Determinizer {
+        let mut holders: Vec<Holder> = (0..4u8)
+            .filter(|&s| s != info.seat)
+            .map(|s| Holder {
+                seat: s,
+                size: info.hand_sizes[s as usize] as u16,
+                lo: info.lower[s as usize],
+                hi: info.upper[s as usize],
+            })
+            .collect();
+        let unseen_total: u16 = info.unseen.iter().map(|&c| c as u16).sum();
+        let in_hands: u16 = holders.iter().map(|h| h.size).sum();
+        if unseen_total > in_hands {
+            holders.push(Holder { seat: NOBODY, size: unseen_total - in_hands, lo: [0; KINDS], hi: info.unseen });
+        }
+        // the largest holder last: the programme's states range over the others
+        holders.sort_by_key(|h| (h.size, h.seat));
+        let mut pool = Vec::with_capacity(unseen_total as usize);
+        for (k, &c) in info.unseen.iter().enumerate() {
+            pool.extend(std::iter::repeat_n(k as u8, c as usize));
+        }
+        Determinizer { info, holders, pool, dp: None }
+    }
+
+    fn bounded(&self, k: usize) -> bool {
+        let c = self.info.unseen[k];
+        self.holders.iter().any(|h| h.lo[k] > 0 || h.hi[k] < c)
+    }
+
+    fn within_bounds(&self, alloc: &[Counts]) -> bool {
+        self.holders.iter().zip(alloc).all(|(h, a)| (0..KINDS).all(|k| a[k] >= h.lo[k] && a[k] <= h.hi[k]))
+    }
+
+    /// Deals `cards` (one entry per physical card) into the holders' `room`, uniformly.
+    fn deal_free(cards: &mut [u8], room: &[u16], out: &mut [Counts], rng: &mut Rng) {
+        let n = cards.len();
+        for i in (1..n).rev() {
+            let j = rng.below_usize(i + 1);
+            cards.swap(i, j);
+        }
+        let mut at = 0;
+        for (h, &r) in room.iter().enumerate() {
+            for &k in &cards[at..at + r as usize] {
+                out[h][k as usize] += 1;
+            }
+            at += r as usize;
+        }
+        debug_assert_eq!(at, n);
+    }
+
+    fn propose_uniform(&self, rng: &mut Rng) -> Vec<Counts> {
+        let mut cards = self.pool.clone();
+        let room: Vec<u16> = self.holders.iter().map(|h| h.size).collect();
+        let mut out = vec![[0u8; KINDS]; self.holders.len()];
+        Self::deal_free(&mut cards, &room, &mut out, rng);
+        out
+    }
+
+    fn build_dp(&self) -> Result<Dp, Error> {
+        let hs = &self.holders;
+        let nh = hs.len();
+        let mut kinds = Vec::new();
+        let mut free = Vec::new();
+        for k in 0..KINDS {
+            let c = self.info.unseen[k];
+            if c == 0 {
+                continue;
+            }
+            if !self.bounded(k) {
+                free.extend(std::iter::repeat_n(k as u8, c as usize));
+                continue;
+            }
+            let mut allocs = Vec::new();
+            let mut a = [0u8; 4];
+            // every split of c copies over the holders within their bounds
+            fn rec(h: usize, left: u8, a: &mut [u8; 4], hs: &[Holder], k: usize, c: u8, out: &mut Vec<([u8; 4], u64)>) {
+                if h + 1 == hs.len() {
+                    if left >= hs[h].lo[k] && left <= hs[h].hi[k] {
+                        a[h] = left;
+                        let w = factorial(c) / a[..hs.len()].iter().map(|&x| factorial(x)).product::<u64>();
+                        out.push((*a, w));
+                    }
+                    return;
+                }
+                for x in hs[h].lo[k]..=hs[h].hi[k].min(left) {
+                    a[h] = x;
+                    rec(h + 1, left - x, a, hs, k, c, out);
+                }
+            }
+            rec(0, c, &mut a, hs, k, c, &mut allocs);
+            if allocs.is_empty() {
+                return Err(Error::BadPlays("no world is consistent with this information set".into()));
+            }
+            kinds.push((k as u8, allocs));
+        }
+        let dims: Vec<usize> = hs[..nh - 1].iter().map(|h| h.size as usize + 1).collect();
+        let states: usize = dims.iter().product();
+        let j_max = kinds.len();
+        let mut remaining = vec![free.len() as u16; j_max + 1];
+        for j in (0..j_max).rev() {
+            remaining[j] = remaining[j + 1] + self.info.unseen[kinds[j].0 as usize] as u16;
+        }
+        let decode = |mut i: usize, s: &mut [u16; 4]| {
+            for (d, &dim) in dims.iter().enumerate() {
+                s[d] = (i % dim) as u16;
+                i /= dim;
+            }
+        };
+        // terminal: the free cards fill the remaining room exactly, in every way
+        let f = free.len() as u16;
+        let mut last = vec![Big::ZERO; states];
+        let mut s = [0u16; 4];
+        for (i, cell) in last.iter_mut().enumerate() {
+            decode(i, &mut s);
+            let used: u16 = s[..nh - 1].iter().sum();
+            if used > f {
+                continue;
+            }
+            let mut left = f;
+            let mut w = Big::ONE;
+            for &x in &s[..nh - 1] {
+                w = w.mul(&binomial(left as usize, x as usize));
+                left -= x;
+            }
+            *cell = w;
+        }
+        let mut table = vec![Vec::new(); j_max + 1];
+        table[j_max] = last;
+        for j in (0..j_max).rev() {
+            let mut cur = vec![Big::ZERO; states];
+            let next = &table[j + 1];
+            for (i, cell) in cur.iter_mut().enumerate() {
+                decode(i, &mut s);
+                let used: u16 = s[..nh - 1].iter().sum();
+                if used > remaining[j] {
+                    continue;
+                }
+                let mut acc = Big::ZERO;
+                for (a, w) in &kinds[j].1 {
+                    if let Some(ni) = step(&dims, &s, a, remaining[j + 1]) {
+                        let v = &next[ni];
+                        if !v.is_zero() {
+                            acc = acc.add(&v.mul_small(*w));
+                        }
+                    }
+                }
+                *cell = acc;
+            }
+            table[j] = cur;
+        }
+        Ok(Dp { kinds, dims, table, remaining, free })
+    }
+
+    fn propose_dp(&self, dp: &Dp, rng: &mut Rng) -> Vec<Counts> {
+        let nh = self.holders.len();
+        let mut s = [0u16; 4];
+        for (h, x) in self.holders[..nh - 1].iter().zip(s.iter_mut()) {
+            *x = h.size;
+        }
+        let mut out = vec![[0u8; KINDS]; nh];
+        let mut i = index(&dp.dims, &s);
+        for (j, (k, allocs)) in dp.kinds.iter().enumerate() {
+            let mut r = dp.table[j][i].below(rng);
+            for (a, w) in allocs {
+                let Some(ni) = step(&dp.dims, &s, a, dp.remaining[j + 1]) else { continue };
+                let v = dp.table[j + 1][ni].mul_small(*w);
+                if r < v {
+                    for h in 0..nh {
+                        out[h][*k as usize] += a[h];
+                        if h + 1 < nh {
+                            s[h] -= a[h] as u16;
+                        }
+                    }
+                    i = ni;
+                    break;
+                }
+                r = r.sub(&v);
+            }
+        }
+        let placed: u16 = s[..nh - 1].iter().sum();
+        let mut room: Vec<u16> = s[..nh - 1].to_vec();
+        room.push(dp.free.len() as u16 - placed);
+        let mut cards = dp.free.clone();
+        Self::deal_free(&mut cards, &room, &mut out, rng);
+        out
+    }
+
+    /// The exact number of physical deals of the unseen cards that meet every per-kind bound
+    /// (before the ladder checks and the showings' timing), as a decimal string.
+    pub fn bounded_deals(&mut self) -> Result<String, Error> {
+        if self.dp.is_none() {
+            self.dp = Some(self.build_dp()?);
+        }
+        let dp = self.dp.as_ref().expect("built");
+        let mut s = [0u16; 4];
+        let nh = self.holders.len();
+        for (h, x) in self.holders[..nh - 1].iter().zip(s.iter_mut()) {
+            *x = h.size;
+        }
+        Ok(dp.table[0][index(&dp.dims, &s)].to_decimal())
+    }
+
+    fn to_draw(&self, alloc: &[Counts]) -> Draw {
+        let mut d = Draw { hands: [[0; KINDS]; 4], pile: [0; KINDS] };
+        d.hands[self.info.seat as usize] = self.info.hand;
+        for (h, a) in self.holders.iter().zip(alloc) {
+            if h.seat == NOBODY {
+                d.pile = *a;
+            } else {
+                d.hands[h.seat as usize] = *a;
+            }
+        }
+        d
+    }
+
+    /// One proposal that meets the bounds and the ladder checks (steps 1–2); `tries` counts
+    /// proposals made so far, to pick the uniform or the counting proposal.
+    fn draw_hands(&mut self, rng: &mut Rng, tries: &mut usize) -> Result<Draw, Error> {
+        loop {
+            if *tries >= MAX_TRIES {
+                return Err(Error::BadPlays("determinization: no consistent world found".into()));
+            }
+            *tries += 1;
+            let alloc = if *tries <= UNIFORM_TRIES {
+                let a = self.propose_uniform(rng);
+                if !self.within_bounds(&a) {
+                    continue;
+                }
+                a
+            } else {
+                if self.dp.is_none() {
+                    self.dp = Some(self.build_dp()?);
+                }
+                self.propose_dp(self.dp.as_ref().expect("built"), rng)
+            };
+            let d = self.to_draw(&alloc);
+            if self.info.passes_checks(&d.hands) {
+                return Ok(d);
+            }
+        }
+    }
+
+    /// Hands for a world (each seat's hand now, the seat's own unchanged), drawn from the
+    /// target distribution; for a dealt hand also the decks and hidden suits that go with them.
+    pub fn sample(&mut self, rng: &mut Rng) -> Result<(Draw, Option<Arrangement>), Error> {
+        let mut tries = 0;
+        loop {
+            let d = self.draw_hands(rng, &mut tries)?;
+            if !self.info.dealt_hand {
+                return Ok((d, None));
+            }
+            if let Some(a) = arrange(&self.info, &d, rng) {
+                return Ok((d, Some(a)));
+            }
+        }
+    }
+
+    /// A complete world: a [`Game`] whose replayed history is legal and in which this seat
+    /// sees exactly what it sees now. `world_seed` becomes the world's own hand seed (for
+    /// redeals after a world still being dealt).
+    pub fn world(&mut self, rng: &mut Rng) -> Result<Game, Error> {
+        let mut tries = 0;
+        loop {
+            tries += 1;
+            if tries > MAX_TRIES {
+                return Err(Error::BadPlays("determinization: no consistent world found".into()));
+            }
+            let (d, arr) = self.sample(rng)?;
+            let world_seed = rng.next_u64();
+            if let Some(g) = build_world(&self.info, &d, arr.as_ref(), world_seed)? {
+                return Ok(g);
+            }
+        }
+    }
+}
+
+/// Flattened state index.
+fn index(dims: &[usize], s: &[u16; 4]) -> usize {
+    let mut i = 0;
+    for d in (0..dims.len()).rev() {
+        i = i * dims[d] + s[d] as usize;
+    }
+    i
+}
+
+/// The state after allocating `a` from `s`, if it stays feasible: no holder over-filled and
+/// the last holder's implied room within the cards still to come.
+fn step(dims: &[usize], s: &[u16; 4], a: &[u8; 4], remaining_next: u16) -> Option<usize> {
+    let mut t = [0u16; 4];
+    let mut used = 0u16;
+    for d in 0..dims.len() {
+        t[d] = s[d].checked_sub(a[d] as u16)?;
+        used += t[d];
+    }
+    (used <= remaining_next).then(|| index(dims, &t))
+}
+
+/// The decks of every attempt and the suit of each showing run, for a dealt hand.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Arrangement {
+    pub decks: Vec<([u8; DECK], u8)>,
+    /// One suit per run of `info.runs`.
+    pub suits: Vec<u8>,
+}
+
+fn shuffle_u8(v: &mut [u8], rng: &mut Rng) {
+    for i in (1..v.len()).rev() {
+        let j = rng.below_usize(i + 1);
+        v.swap(i, j);
+    }
+}
+
+fn expand(c: &Counts) -> Vec<u8> {
+    let mut v = Vec::new();
+    for (k, &n) in c.iter().enumerate() {
+        v.extend(std::iter::repeat_n(k as u8, n as usize));
+    }
+    v
+}
+
+/// Step 3: the decks and the hidden suits, or `None` when the showings' timing rejects it.
+fn arrange(info: &InfoSet, d: &Draw, rng: &mut Rng) -> Option<Arrangement> {
+    let attempts = info.first_seats.len();
+    let mut decks = Vec::with_capacity(attempts);
+    for (r, &first) in info.first_seats.iter().enumerate() {
+        let current = r + 1 == attempts;
+        let own = &info.arrivals[r];
+        let dealt = if current { info.dealt as usize } else { DECK };
+        let mut deck = [0u8; DECK];
+        let holder = |t: usize| ((first as usize + t) % 4) as u8;
+        if current {
+            // each other seat's dealt cards over its positions, the pile over the rest
+            for q in 0..4u8 {
+                if q == info.seat {
+                    continue;
+                }
+                let mut cards = d.hands[q as usize];
+                for (x, y) in cards.iter_mut().zip(&info.played[q as usize]) {
+                    *x += y;
+                }
+                let mut v = expand(&cards);
+                shuffle_u8(&mut v, rng);
+                let mut it = v.into_iter();
+                for (t, slot) in deck.iter_mut().enumerate().take(dealt) {
+                    if holder(t) == q {
+                        *slot = it.next().expect("as many cards as positions");
+                    }
+                }
+            }
+            let mut rest = expand(&d.pile);
+            shuffle_u8(&mut rest, rng);
+            deck[dealt..].copy_from_slice(&rest);
+        } else {
+            // an earlier attempt: only the seat's own cards are known
+            let mut left = [4u8; KINDS];
+            for &k in own {
+                left[k as usize] -= 1;
+            }
+            let mut v = expand(&left);
+            shuffle_u8(&mut v, rng);
+            let mut it = v.into_iter();
+            for (t, slot) in deck.iter_mut().enumerate() {
+                if holder(t) != info.seat {
+                    *slot = it.next().expect("cards for positions");
+                }
+            }
+        }
+        let mut it = own.iter();
+        for (t, slot) in deck.iter_mut().enumerate().take(dealt) {
+            if holder(t) == info.seat {
+                *slot = *it.next().expect("own arrivals");
+            }
+        }
+        decks.push((deck, first));
+    }
+    // the showings' timing, and a suit per run
+    let mut suits = Vec::with_capacity(info.runs.len());
+    for run in &info.runs {
+        let (deck, first) = &decks[run.attempt as usize];
+        let held_by = |suit: u8, t: u8| -> u8 {
+            let kind = Card::new(suit, info.level).0;
+            (0..t as usize).filter(|&i| (*first as usize + i) % 4 == run.seat as usize && deck[i] == kind).count() as u8
+        };
+        let ok = |suit: u8| run.showings.iter().all(|&(t, k)| held_by(suit, t) >= k);
+        let options: Vec<u8> = match run.suit {
+            Some(s) => vec![s],
+            None => (0..4).collect(),
+        };
+        let feasible: Vec<u8> = options.into_iter().filter(|&s| ok(s)).collect();
+        if feasible.is_empty() {
+            return None;
+        }
+        suits.push(feasible[rng.below_usize(feasible.len())]);
+    }
+    Some(Arrangement { decks, suits })
+}
+
+/// Replays a world from its start; `None` when its deal does not stop where the seat saw it.
+fn build_world(info: &InfoSet, d: &Draw, arr: Option<&Arrangement>, world_seed: u64) -> Result<Option<Game>, Error> {
+    let mut g = match arr {
+        None => {
+            let mut start = d.hands;
+            for (h, p) in start.iter_mut().zip(&info.played) {
+                for (x, y) in h.iter_mut().zip(p) {
+                    *x += y;
+                }
+            }
+            Game::from_hands(start, info.level, info.trump, info.banker, info.profile)?
+        }
+        Some(a) => {
+            let mut g = Game::deal_decks(world_seed, info.profile, info.levels, info.start_banker, a.decks.clone())?;
+            if !replay_deal(info, a, &mut g)? {
+                return Ok(None);
+            }
+            g
+        }
+    };
+    g.hand_index = info.hand_index;
+    if g.pos.phase == Phase::Play {
+        for t in &info.tricks {
+            for (_, c) in &t.plays {
+                g.play_recorded_unchecked(c);
+            }
+        }
+        for (_, c) in &info.current {
+            g.play_recorded_unchecked(c);
+        }
+    }
+    Ok(Some(g))
+}
+
+/// Drives a world's deal: the seat's own decisions as taken, the other seats' showings at
+/// their recorded times with the world's suits, passes elsewhere. True when it stops where
+/// the seat saw the deal stop.
+fn replay_deal(info: &InfoSet, a: &Arrangement, g: &mut Game) -> Result<bool, Error> {
+    // showings of other seats in log order, each with its run's suit
+    let mut others = Vec::new();
+    let mut run_of = Vec::new();
+    for (ri, run) in info.runs.iter().enumerate() {
+        for &(t, k) in &run.showings {
+            run_of.push((run.attempt, t, run.seat, k, a.suits[ri]));
+        }
+    }
+    for s in &run_of {
+        if s.2 != info.seat {
+            others.push(*s);
+        }
+    }
+    let mut others = others.into_iter().peekable();
+    let mut own = info.own_decisions.iter().peekable();
+    let target = (info.first_seats.len() as u8 - 1, info.dealt, info.final_round);
+    while g.pos.phase == Phase::Declare {
+        let p = &g.pos;
+        let now = (p.redeals, p.dealt, p.final_round);
+        let seat = p.to_move;
+        if info.phase == Phase::Declare && now >= target && own.peek().is_none() && others.peek().is_none() {
+            // where the seat sees the deal now: someone with a choice is to move
+            return Ok(now == target && (info.to_move.is_none() || info.to_move == Some(seat)));
+        }
+        let action = if seat == info.seat {
+            match own.next() {
+                Some(&(att, t, act)) if (att, t) == (p.redeals, p.dealt) => act,
+                _ => return Ok(false),
+            }
+        } else {
+            match others.peek() {
+                Some(&(att, t, s, k, suit)) if (att, t, s) == (p.redeals, p.dealt, seat) => {
+                    others.next();
+                    Action::Declare { suit, count: k }
+                }
+                _ => Action::Pass,
+            }
+        };
+        if g.apply(&action).is_err() {
+            return Ok(false);
+        }
+    }
+    Ok(info.phase != Phase::Declare && own.peek().is_none() && others.peek().is_none())
+}
