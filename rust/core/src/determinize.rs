@@ -80,6 +80,14 @@ pub struct Determinizer {
     holders: Vec<Holder>,
     pool: Vec<u8>,
     dp: Option<Dp>,
+    /// The level kinds (R8.1) when other seats' showings are timed evidence: the counting
+    /// programme takes them first, so their timing rejects a proposal before the rest is drawn.
+    timed: Vec<u8>,
+    /// Whether the showings' timing is evidence (exact worlds of a dealt hand).
+    timing: bool,
+    /// Proposals made and worlds accepted so far (the acceptance rate of the rejection steps).
+    pub proposals: u64,
+    pub accepted: u64,
 }
 
 fn factorial(n: u8) -> u64 {
@@ -87,6 +95,17 @@ fn factorial(n: u8) -> u64 {
 }
 
 impl Determinizer {
+    /// Hands only from the play's evidence (voids, ladder bounds and checks, the revealed
+    /// trumps), ignoring when showings were made: what the search policies use. Exact for a
+    /// hand from given hands; for a dealt hand it leaves out the showings' timing (see
+    /// BENCHMARKS.md for the difference). [`Determinizer::world`] needs the exact sampler.
+    pub fn for_search(info: InfoSet) -> Determinizer {
+        let mut d = Determinizer::new(info);
+        d.timing = false;
+        d.timed.clear();
+        d
+    }
+
     pub fn new(info: InfoSet) -> Determinizer {
         let mut holders: Vec<Holder> = (0..4u8)
             .filter(|&s| s != info.seat)
@@ -108,12 +127,17 @@ impl Determinizer {
         for (k, &c) in info.unseen.iter().enumerate() {
             pool.extend(std::iter::repeat_n(k as u8, c as usize));
         }
-        Determinizer { info, holders, pool, dp: None }
+        let timed = if info.dealt_hand && info.runs.iter().any(|r| r.seat != info.seat) {
+            (0..4).map(|s| Card::new(s, info.level).0).collect()
+        } else {
+            Vec::new()
+        };
+        Determinizer { info, holders, pool, dp: None, timed, timing: true, proposals: 0, accepted: 0 }
     }
 
     fn bounded(&self, k: usize) -> bool {
         let c = self.info.unseen[k];
-        self.holders.iter().any(|h| h.lo[k] > 0 || h.hi[k] < c)
+        self.timed.contains(&(k as u8)) || self.holders.iter().any(|h| h.lo[k] > 0 || h.hi[k] < c)
     }
 
     fn within_bounds(&self, alloc: &[Counts]) -> bool {
@@ -150,7 +174,8 @@ impl Determinizer {
         let nh = hs.len();
         let mut kinds = Vec::new();
         let mut free = Vec::new();
-        for k in 0..KINDS {
+        let order = self.timed.iter().map(|&k| k as usize).chain((0..KINDS).filter(|k| !self.timed.contains(&(*k as u8))));
+        for k in order {
             let c = self.info.unseen[k];
             if c == 0 {
                 continue;
@@ -240,7 +265,8 @@ impl Determinizer {
         Ok(Dp { kinds, dims, table, remaining, free })
     }
 
-    fn propose_dp(&self, dp: &Dp, rng: &mut Rng) -> Vec<Counts> {
+    /// Draws from the counting programme; after the timed kinds, `early` may reject.
+    fn propose_dp(&self, dp: &Dp, rng: &mut Rng, early: &mut dyn FnMut(&[Counts], &mut Rng) -> bool) -> Option<Vec<Counts>> {
         let nh = self.holders.len();
         let mut s = [0u16; 4];
         for (h, x) in self.holders[..nh - 1].iter().zip(s.iter_mut()) {
@@ -248,7 +274,11 @@ impl Determinizer {
         }
         let mut out = vec![[0u8; KINDS]; nh];
         let mut i = index(&dp.dims, &s);
+        let n_timed = self.timed.iter().filter(|&&k| self.info.unseen[k as usize] > 0).count();
         for (j, (k, allocs)) in dp.kinds.iter().enumerate() {
+            if j == n_timed && j > 0 && !early(&out, rng) {
+                return None;
+            }
             let mut r = dp.table[j][i].below(rng);
             for (a, w) in allocs {
                 let Some(ni) = step(&dp.dims, &s, a, dp.remaining[j + 1]) else { continue };
@@ -271,7 +301,10 @@ impl Determinizer {
         room.push(dp.free.len() as u16 - placed);
         let mut cards = dp.free.clone();
         Self::deal_free(&mut cards, &room, &mut out, rng);
-        out
+        if (n_timed == 0 || n_timed == dp.kinds.len()) && !early(&out, rng) {
+            return None;
+        }
+        Some(out)
     }
 
     /// The exact number of physical deals of the unseen cards that meet every per-kind bound
@@ -302,29 +335,49 @@ impl Determinizer {
         d
     }
 
-    /// One proposal that meets the bounds and the ladder checks (steps 1–2); `tries` counts
-    /// proposals made so far, to pick the uniform or the counting proposal.
-    fn draw_hands(&mut self, rng: &mut Rng, tries: &mut usize) -> Result<Draw, Error> {
+    /// One proposal that meets the bounds, the showings' timing and the ladder checks
+    /// (steps 1–3); `tries` counts proposals made so far, to pick the uniform or the
+    /// counting proposal.
+    fn draw(&mut self, rng: &mut Rng, tries: &mut usize) -> Result<(Draw, Option<LevelPlan>), Error> {
         loop {
             if *tries >= MAX_TRIES {
                 return Err(Error::BadPlays("determinization: no consistent world found".into()));
             }
             *tries += 1;
+            self.proposals += 1;
+            let mut plan = None;
             let alloc = if *tries <= UNIFORM_TRIES {
                 let a = self.propose_uniform(rng);
                 if !self.within_bounds(&a) {
                     continue;
+                }
+                if self.timing && self.info.dealt_hand {
+                    plan = level_plan(&self.info, &self.holders, &a, rng);
+                    if plan.is_none() {
+                        continue;
+                    }
                 }
                 a
             } else {
                 if self.dp.is_none() {
                     self.dp = Some(self.build_dp()?);
                 }
-                self.propose_dp(self.dp.as_ref().expect("built"), rng)
+                let (info, holders) = (&self.info, &self.holders);
+                let mut early = |a: &[Counts], rng: &mut Rng| {
+                    plan = level_plan(info, holders, a, rng);
+                    plan.is_some()
+                };
+                let early: &mut dyn FnMut(&[Counts], &mut Rng) -> bool =
+                    if self.timing && info.dealt_hand { &mut early } else { &mut |_: &[Counts], _: &mut Rng| true };
+                match self.propose_dp(self.dp.as_ref().expect("built"), rng, early) {
+                    Some(a) => a,
+                    None => continue,
+                }
             };
             let d = self.to_draw(&alloc);
             if self.info.passes_checks(&d.hands) {
-                return Ok(d);
+                self.accepted += 1;
+                return Ok((d, plan));
             }
         }
     }
@@ -333,21 +386,18 @@ impl Determinizer {
     /// target distribution; for a dealt hand also the decks and hidden suits that go with them.
     pub fn sample(&mut self, rng: &mut Rng) -> Result<(Draw, Option<Arrangement>), Error> {
         let mut tries = 0;
-        loop {
-            let d = self.draw_hands(rng, &mut tries)?;
-            if !self.info.dealt_hand {
-                return Ok((d, None));
-            }
-            if let Some(a) = arrange(&self.info, &d, rng) {
-                return Ok((d, Some(a)));
-            }
-        }
+        let (d, plan) = self.draw(rng, &mut tries)?;
+        let arr = plan.map(|p| arrange(&self.info, &d, p, rng));
+        Ok((d, arr))
     }
 
     /// A complete world: a [`Game`] whose replayed history is legal and in which this seat
     /// sees exactly what it sees now. `world_seed` becomes the world's own hand seed (for
     /// redeals after a world still being dealt).
     pub fn world(&mut self, rng: &mut Rng) -> Result<Game, Error> {
+        if !self.timing && self.info.dealt_hand {
+            return Err(Error::BadPlays("a search determinizer draws hands only, not dealt worlds".into()));
+        }
         let mut tries = 0;
         loop {
             tries += 1;
@@ -407,32 +457,104 @@ fn expand(c: &Counts) -> Vec<u8> {
     v
 }
 
-/// Step 3: the decks and the hidden suits, or `None` when the showings' timing rejects it.
-fn arrange(info: &InfoSet, d: &Draw, rng: &mut Rng) -> Option<Arrangement> {
+/// Where each other seat's level cards lie among its dealt positions in the current attempt,
+/// and a suit for each showing run: step 3's timing, decided on the level cards alone.
+#[derive(Clone, Debug)]
+pub struct LevelPlan {
+    /// (deck position, kind) of every level card of the other seats dealt so far.
+    placed: Vec<(u8, u8)>,
+    suits: Vec<u8>,
+}
+
+/// The deck positions of `seat` among the first `dealt` cards of an attempt.
+fn positions(first: u8, seat: u8, dealt: usize) -> impl Iterator<Item = usize> {
+    (0..dealt).filter(move |t| (first as usize + t) % 4 == seat as usize)
+}
+
+/// Places the other seats' level cards (their hands now plus their plays) uniformly over
+/// their dealt positions and checks every showing run against them (R8.1, D7); a run whose
+/// suit is hidden takes one uniformly among those that fit. `None`: the timing rejects.
+fn level_plan(info: &InfoSet, holders: &[Holder], alloc: &[Counts], rng: &mut Rng) -> Option<LevelPlan> {
+    let attempt = info.first_seats.len() - 1;
+    let first = info.first_seats[attempt];
+    let dealt = info.dealt as usize;
+    let mut placed = Vec::new();
+    for (h, a) in holders.iter().zip(alloc) {
+        if h.seat == NOBODY {
+            continue;
+        }
+        let mut slots: Vec<usize> = positions(first, h.seat, dealt).collect();
+        for suit in 0..4u8 {
+            let k = Card::new(suit, info.level).0;
+            let n = a[k as usize] + info.played[h.seat as usize][k as usize];
+            for _ in 0..n {
+                let i = rng.below_usize(slots.len());
+                placed.push((slots.swap_remove(i) as u8, k));
+            }
+        }
+    }
+    let mut suits = Vec::with_capacity(info.runs.len());
+    for run in &info.runs {
+        if run.seat == info.seat {
+            suits.push(run.suit.expect("a seat sees its own suits"));
+            continue;
+        }
+        debug_assert_eq!(run.attempt as usize, attempt, "earlier attempts had no showings (R8.5)");
+        let run_first = info.first_seats[run.attempt as usize];
+        let held_by = |suit: u8, t: u8| -> u8 {
+            let kind = Card::new(suit, info.level).0;
+            placed
+                .iter()
+                .filter(|&&(p, k)| k == kind && (p as usize) < t as usize && (run_first + p) % 4 == run.seat)
+                .count() as u8
+        };
+        let ok = |suit: u8| run.showings.iter().all(|&(t, k)| held_by(suit, t) >= k);
+        let feasible: Vec<u8> = match run.suit {
+            Some(s) => vec![s],
+            None => (0..4).collect(),
+        }
+        .into_iter()
+        .filter(|&s| ok(s))
+        .collect();
+        if feasible.is_empty() {
+            return None;
+        }
+        suits.push(feasible[rng.below_usize(feasible.len())]);
+    }
+    Some(LevelPlan { placed, suits })
+}
+
+/// Step 3 completed: every attempt's deck, the level cards where the plan put them and every
+/// other card uniformly over the remaining positions.
+fn arrange(info: &InfoSet, d: &Draw, plan: LevelPlan, rng: &mut Rng) -> Arrangement {
     let attempts = info.first_seats.len();
     let mut decks = Vec::with_capacity(attempts);
     for (r, &first) in info.first_seats.iter().enumerate() {
         let current = r + 1 == attempts;
         let own = &info.arrivals[r];
         let dealt = if current { info.dealt as usize } else { DECK };
-        let mut deck = [0u8; DECK];
-        let holder = |t: usize| ((first as usize + t) % 4) as u8;
+        let mut deck = [u8::MAX; DECK];
+        for (t, &k) in positions(first, info.seat, dealt).zip(own) {
+            deck[t] = k;
+        }
         if current {
-            // each other seat's dealt cards over its positions, the pile over the rest
-            for q in 0..4u8 {
-                if q == info.seat {
-                    continue;
-                }
+            for &(t, k) in &plan.placed {
+                deck[t as usize] = k;
+            }
+            for q in (0..4u8).filter(|&q| q != info.seat) {
                 let mut cards = d.hands[q as usize];
                 for (x, y) in cards.iter_mut().zip(&info.played[q as usize]) {
                     *x += y;
                 }
+                for s in 0..4 {
+                    cards[Card::new(s, info.level).id()] = 0; // placed by the plan
+                }
                 let mut v = expand(&cards);
                 shuffle_u8(&mut v, rng);
                 let mut it = v.into_iter();
-                for (t, slot) in deck.iter_mut().enumerate().take(dealt) {
-                    if holder(t) == q {
-                        *slot = it.next().expect("as many cards as positions");
+                for t in positions(first, q, dealt) {
+                    if deck[t] == u8::MAX {
+                        deck[t] = it.next().expect("as many cards as positions");
                     }
                 }
             }
@@ -448,40 +570,15 @@ fn arrange(info: &InfoSet, d: &Draw, rng: &mut Rng) -> Option<Arrangement> {
             let mut v = expand(&left);
             shuffle_u8(&mut v, rng);
             let mut it = v.into_iter();
-            for (t, slot) in deck.iter_mut().enumerate() {
-                if holder(t) != info.seat {
+            for slot in deck.iter_mut() {
+                if *slot == u8::MAX {
                     *slot = it.next().expect("cards for positions");
                 }
             }
         }
-        let mut it = own.iter();
-        for (t, slot) in deck.iter_mut().enumerate().take(dealt) {
-            if holder(t) == info.seat {
-                *slot = *it.next().expect("own arrivals");
-            }
-        }
         decks.push((deck, first));
     }
-    // the showings' timing, and a suit per run
-    let mut suits = Vec::with_capacity(info.runs.len());
-    for run in &info.runs {
-        let (deck, first) = &decks[run.attempt as usize];
-        let held_by = |suit: u8, t: u8| -> u8 {
-            let kind = Card::new(suit, info.level).0;
-            (0..t as usize).filter(|&i| (*first as usize + i) % 4 == run.seat as usize && deck[i] == kind).count() as u8
-        };
-        let ok = |suit: u8| run.showings.iter().all(|&(t, k)| held_by(suit, t) >= k);
-        let options: Vec<u8> = match run.suit {
-            Some(s) => vec![s],
-            None => (0..4).collect(),
-        };
-        let feasible: Vec<u8> = options.into_iter().filter(|&s| ok(s)).collect();
-        if feasible.is_empty() {
-            return None;
-        }
-        suits.push(feasible[rng.below_usize(feasible.len())]);
-    }
-    Some(Arrangement { decks, suits })
+    Arrangement { decks, suits: plan.suits }
 }
 
 /// Replays a world from its start; `None` when its deal does not stop where the seat saw it.
