@@ -4,6 +4,7 @@
 //! Hot paths take and return count arrays and never allocate per call; [`checked`]
 //! validates user input once and explains what was wrong.
 
+pub mod action_set;
 pub mod bignum;
 pub mod card;
 pub mod checked;
@@ -20,6 +21,7 @@ pub mod record;
 pub mod rng;
 pub mod rules;
 pub mod score;
+pub mod search;
 pub mod seed;
 pub mod sim;
 pub mod trump;

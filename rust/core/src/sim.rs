@@ -57,7 +57,12 @@ pub fn play_hand(game: &mut Game, policies: &[Policy; 4], hand_seed: u64, mut re
 /// Simulates hand `index` of a run.
 pub fn simulate_hand(seed: u64, index: u64, policies: &[Policy; 4], profile: Profile, record: Option<&mut Vec<u8>>) -> HandResult {
     let hand_seed = derive(seed, BATCH_HAND, index);
-    let mut game = Game::deal_fast(hand_seed, profile, [3, 3], NOBODY);
+    // search policies read the seat's info set, which comes from the hand's record
+    let mut game = if policies.iter().any(|p| p.needs_record()) {
+        Game::deal(hand_seed, profile, [3, 3], NOBODY, None).expect("valid levels and banker")
+    } else {
+        Game::deal_fast(hand_seed, profile, [3, 3], NOBODY)
+    };
     let header_at = record.as_ref().map(|b| b.len());
     let mut record = record;
     if let Some(buf) = record.as_deref_mut() {
@@ -97,7 +102,7 @@ fn summarize(game: &Game, index: u64, hand_seed: u64, decisions: u16) -> HandRes
 
 /// `f(i)` for every index of `start .. start + count`, in index order: on this thread when
 /// `threads` is 1, else on a pool of `threads` threads (0: all cores).
-fn over_range<T: Send>(start: u64, count: u64, threads: usize, f: impl Fn(u64) -> T + Sync + Send) -> Result<Vec<T>, Error> {
+pub(crate) fn over_range<T: Send>(start: u64, count: u64, threads: usize, f: impl Fn(u64) -> T + Sync + Send) -> Result<Vec<T>, Error> {
     if threads == 1 {
         return Ok((start..start + count).map(f).collect());
     }
