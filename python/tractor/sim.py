@@ -24,7 +24,9 @@ from .errors import TractorError
 
 __all__ = ["simulate", "SimResults", "MatchResults", "merge", "load", "read_records", "POLICIES"]
 
-POLICIES = ("random", "greedy")
+POLICIES = ("random", "greedy", "pimc", "ismcts")
+"""Built-in policy names; the searches take parameters: ``"pimc:worlds=16,rollouts=4"``,
+``"ismcts:iterations=500,c=0.7"`` (see :mod:`tractor.search`)."""
 
 HAND_COLUMNS: Dict[str, str] = {
     "index": "<u8",
@@ -61,16 +63,32 @@ def _np():
     return numpy
 
 
+def _split_policies(text: str) -> list:
+    """``"greedy,pimc:worlds=16,rollouts=4,random,random"``: a comma starts a new policy
+    unless what follows is a ``key=value`` parameter of the search before it."""
+    out: list = []
+    for part in text.split(","):
+        if out and "=" in part and ":" not in part and ":" in out[-1]:
+            out[-1] += "," + part
+        else:
+            out.append(part)
+    return out
+
+
 def _policies(policies: Any) -> Tuple[str, str, str, str]:
     if isinstance(policies, str):
-        policies = [p.strip() for p in policies.split(",")]
-    ps = tuple(str(p).strip().lower() for p in policies)
-    if len(ps) != 4:
-        raise TractorError(f"four policies are needed, one per seat, got {len(ps)}: {ps!r}")
-    for p in ps:
-        if p not in POLICIES:
-            raise TractorError(f"unknown policy {p!r}: expected one of {', '.join(POLICIES)}")
+        policies = _split_policies(policies)
+    if not isinstance(policies, (list, tuple)):
+        raise TractorError(f"policies must be four names or one comma-separated string, got {policies!r}")
+    if len(policies) != 4:
+        raise TractorError(f"four policies are needed, one per seat, got {len(policies)}: {tuple(policies)!r}")
+    # canonical names (parameters spelled out), checked by the engine
+    ps = tuple(_core.policy_name(p) if isinstance(p, str) else _bad_policy(p) for p in policies)
     return ps  # type: ignore[return-value]
+
+
+def _bad_policy(p: Any) -> str:
+    raise TractorError(f"a policy is a name such as 'greedy' or 'ismcts:iterations=500', got {p!r}")
 
 
 def _threads(threads: Optional[int]) -> int:

@@ -4,6 +4,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use tractor_core as core;
 use tractor_core::card::{Counts, KINDS};
+use tractor_core::action_set::ActionSet;
 use tractor_core::hand_state::{Action, Game as CoreGame, Phase, Start, NOBODY};
 use tractor_core::Error;
 
@@ -52,7 +53,8 @@ impl PyGame {
     /// A hand dealt from `hand_seed`; `banker` None in a match's first hand; `deck` (216 kind
     /// ids) and `first_seat` override the first deal.
     #[staticmethod]
-    #[pyo3(signature = (hand_seed, profile_name, levels, banker=None, deck=None, first_seat=0))]
+    #[pyo3(signature = (hand_seed, profile_name, levels, banker=None, deck=None, first_seat=0, redeal_decks=None, hand_index=0))]
+    #[allow(clippy::too_many_arguments)]
     fn deal(
         py: Python<'_>,
         hand_seed: u64,
@@ -61,20 +63,30 @@ impl PyGame {
         banker: Option<u8>,
         deck: Option<Vec<u8>>,
         first_seat: u8,
+        redeal_decks: Option<Vec<(Vec<u8>, u8)>>,
+        hand_index: u32,
     ) -> PyResult<Self> {
         guard(py, || {
             let p = profile(py, profile_name)?;
-            let deck = match deck {
-                None => None,
-                Some(d) => {
-                    let arr: [u8; core::seed::DECK] = d.as_slice().try_into().map_err(|_| {
-                        err(py, Error::BadPlays(format!("a deck has 216 cards, got {}", d.len())))
-                    })?;
-                    Some((arr, first_seat))
-                }
+            let one = |d: Vec<u8>, first: u8| -> PyResult<([u8; core::seed::DECK], u8)> {
+                let arr: [u8; core::seed::DECK] = d.as_slice().try_into().map_err(|_| {
+                    err(py, Error::BadPlays(format!("a deck has 216 cards, got {}", d.len())))
+                })?;
+                Ok((arr, first))
             };
-            let g = CoreGame::deal(hand_seed, p, [levels.0, levels.1], banker.unwrap_or(NOBODY), deck)
+            let mut decks = Vec::new();
+            if let Some(d) = deck {
+                decks.push(one(d, first_seat)?);
+            }
+            for (d, f) in redeal_decks.unwrap_or_default() {
+                if decks.is_empty() {
+                    return Err(err(py, Error::BadPlays("redeal decks need the first deck".into())));
+                }
+                decks.push(one(d, f)?);
+            }
+            let mut g = CoreGame::deal_decks(hand_seed, p, [levels.0, levels.1], banker.unwrap_or(NOBODY), decks)
                 .map_err(|e| err(py, e))?;
+            g.hand_index = hand_index;
             Ok(PyGame { g })
         })
     }
@@ -173,6 +185,82 @@ impl PyGame {
         let p = &self.g.pos;
         let o = p.outcome()?;
         Some((p.final_score, o.score, o.banker_levels, o.defender_levels, o.defenders_take_over, p.next_banker()?))
+    }
+
+    /// Per seat, once over: levels gained by the seat's team minus the other's (R7.4).
+    #[getter]
+    fn returns(&self) -> Option<(i32, i32, i32, i32)> {
+        self.g.pos.returns().map(|r| (r[0], r[1], r[2], r[3]))
+    }
+
+    #[getter]
+    fn hand_index(&self) -> u32 {
+        self.g.hand_index
+    }
+
+    /// The exact number of legal actions now (every phase).
+    fn legal_count(&self, py: Python<'_>) -> PyResult<u128> {
+        guard(py, || Ok(ActionSet::of(&self.g.pos).count()))
+    }
+
+    /// Plays `start..stop` of the legal set in its order (play phase), as count arrays.
+    fn play_range(&self, py: Python<'_>, start: u128, stop: u128) -> PyResult<Vec<Py<PyBytes>>> {
+        guard(py, || {
+            let mut set = ActionSet::of(&self.g.pos);
+            let mut v = Vec::new();
+            let mut i = start;
+            while i < stop {
+                match set.nth(i) {
+                    Some(Action::Play(c)) => v.push(out(py, &c)),
+                    _ => break,
+                }
+                i += 1;
+            }
+            Ok(v)
+        })
+    }
+
+    /// One legal play, uniform over the distinct ones, from `Rng::new(seed)` (play phase).
+    fn play_sample(&self, py: Python<'_>, seed: u64) -> PyResult<Option<Py<PyBytes>>> {
+        guard(py, || {
+            let mut rng = core::Rng::new(seed);
+            Ok(match ActionSet::of(&self.g.pos).sample(&mut rng) {
+                Some(Action::Play(c)) => Some(out(py, &c)),
+                _ => None,
+            })
+        })
+    }
+
+    /// One playout of the true state to the end with `policy` ("random" or "greedy") for every
+    /// seat, from `Rng::new(seed)`; per-seat returns.
+    fn playout(&self, py: Python<'_>, policy: &str, seed: u64) -> PyResult<(i32, i32, i32, i32)> {
+        guard(py, || {
+            let p = match policy.trim().to_ascii_lowercase().as_str() {
+                "random" => core::search::Rollout::Random,
+                "greedy" => core::search::Rollout::Greedy,
+                other => return Err(err(py, Error::BadPlays(format!("playout policy {other:?}: expected 'random' or 'greedy'")))),
+            };
+            let r = core::search::playout(&self.g, p, &mut core::Rng::new(seed));
+            Ok((r[0], r[1], r[2], r[3]))
+        })
+    }
+
+    /// One action of `policy` (any built-in policy, e.g. "ismcts:iterations=200") for the
+    /// player to move, from `Rng::new(seed)`, applied; False when the hand is over.
+    fn step_policy(&mut self, py: Python<'_>, policy: &str, seed: u64) -> PyResult<bool> {
+        guard(py, || {
+            let p = core::policy::Policy::parse(policy).map_err(|e| err(py, e))?;
+            let g = &self.g;
+            let a = py.detach(|| p.act(g, &mut core::Rng::new(seed)));
+            match a {
+                None => Ok(false),
+                Some(a) => {
+                    let g = &mut self.g;
+                    g.apply(&a).map_err(|e| action_err(py, g, e))?;
+                    Ok(true)
+                }
+            }
+        })
     }
 
     fn hand<'py>(&self, py: Python<'py>, seat: u8) -> PyResult<Bound<'py, PyBytes>> {
@@ -398,6 +486,38 @@ impl PyMatch {
         guard(py, || {
             let g = self.m.next_hand(&game.g).map_err(|e| raise(py, "IllegalAction", &e.to_string(), None))?;
             Ok(PyGame { g })
+        })
+    }
+
+    /// The match's whole state, for pickling: (seed, profile, levels, banker, index, history,
+    /// winner), read back by `from_state`.
+    fn state(&self) -> (u64, &'static str, (u8, u8), u8, u32, Vec<(u32, u8, u8, u8, Option<i32>, (u8, u8), Option<u8>)>, Option<(u8, u32)>) {
+        let m = &self.m;
+        let h = m.history.iter().map(|h| (h.index, h.banker, h.level, h.trump, h.score, (h.levels_after[0], h.levels_after[1]), h.passed_a)).collect();
+        (m.seed, m.profile.name(), (m.levels[0], m.levels[1]), m.banker, m.index, h, m.winner)
+    }
+
+    #[staticmethod]
+    fn from_state(
+        py: Python<'_>,
+        state: (u64, String, (u8, u8), u8, u32, Vec<(u32, u8, u8, u8, Option<i32>, (u8, u8), Option<u8>)>, Option<(u8, u32)>),
+    ) -> PyResult<Self> {
+        guard(py, || {
+            let (seed, prof, levels, banker, index, hist, winner) = state;
+            let history = hist
+                .into_iter()
+                .map(|(index, banker, level, trump, score, la, passed_a)| core::match_state::HandSummary {
+                    index,
+                    banker,
+                    level,
+                    trump,
+                    score,
+                    levels_after: [la.0, la.1],
+                    passed_a,
+                })
+                .collect();
+            let m = core::Match { seed, profile: profile(py, &prof)?, levels: [levels.0, levels.1], banker, index, history, winner };
+            Ok(PyMatch { m })
         })
     }
 
