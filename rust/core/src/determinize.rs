@@ -346,7 +346,9 @@ impl Determinizer {
             *tries += 1;
             self.proposals += 1;
             let mut plan = None;
-            let alloc = if *tries <= UNIFORM_TRIES {
+            // once the counting programme exists it proposes every time (the choice of proposal
+            // never depends on the proposal at hand, so every accepted draw stays exact)
+            let alloc = if *tries <= UNIFORM_TRIES && self.dp.is_none() {
                 let a = self.propose_uniform(rng);
                 if !self.within_bounds(&a) {
                     continue;

@@ -10,8 +10,9 @@
 //! - **voids**: a follower who played fewer than N cards of the led class had no more of it
 //!   (R5.2), and no card of that class comes back in the play phase;
 //! - **upper bounds** per kind, from the ladder (R5.3): a follower who played N cards of the
-//!   led class that are not one combination, with no pair among them, held no pair of that
-//!   class then; one that played no N-card unit where T1 would take one held none;
+//!   led class that are not one combination, without a tractor and with P < N/2 pairs, held
+//!   no more pairs of that class than it played (none, if it played none); one that played no
+//!   N-card unit where T1 would take one held none;
 //! - **lower bounds** per kind: the final declarer's revealed showing (R8.2) stays in its
 //!   hand until it is played (R8.6);
 //! - **checks**: every follow whose legality depended on the rest of the hand, to verify in
@@ -318,16 +319,19 @@ impl InfoSet {
             return; // one combination that T1 accepts: legal whatever else was held
         }
         // Not T1: either all of the class was these N cards, or the class held no T1
-        // combination and the play met the ladder's tier (R5.3).
-        let cap_then = if kinds.iter().all(|&k| x[k as usize] <= 1) {
-            1 // no pair played, none beside it: the class held no pair then
-        } else if n <= 4 && (ctx.rules.t1_any_shape || lead.k == 1) {
-            n - 1 // no N-card unit then
-        } else {
-            4
-        };
+        // combination and the play met the ladder's tier (R5.3). Either way, per kind:
+        // - no N-card unit was held where T1 would take one: at most N − 1 copies;
+        // - a play without a tractor had none to give (T2), so its pairs P were all the
+        //   class held when P < N/2 (T3): floor(held/2) = floor(played/2) for every kind.
+        let unit_cap = if n <= 4 && (ctx.rules.t1_any_shape || lead.k == 1) { n - 1 } else { 4 };
+        let play_pairs: u8 = kinds.iter().map(|&k| x[k as usize] / 2).sum();
+        let pairs_exact = play_pairs < n / 2 && crate::follow::longest_tractor(ctx, lead.class, x, n) == 0;
         for &k in kinds {
             let k = k as usize;
+            let mut cap_then = unit_cap;
+            if pairs_exact {
+                cap_then = cap_then.min(2 * (x[k] / 2) + 1);
+            }
             up[k] = up[k].min(cap_then.saturating_sub(since[k]));
         }
         checks.push(FollowCheck { seat: s, lead, play: *x, since: *since });
