@@ -22,6 +22,22 @@ impl Big {
         b
     }
 
+    pub fn from_u128(x: u128) -> Big {
+        let mut b = Big::ZERO;
+        b.0[0] = x as u64;
+        b.0[1] = (x >> 64) as u64;
+        b
+    }
+
+    /// `self · m` for a multiplier of up to 128 bits.
+    pub fn mul_u128(&self, m: u128) -> Big {
+        if m >> 64 == 0 {
+            self.mul_small(m as u64)
+        } else {
+            self.mul(&Big::from_u128(m))
+        }
+    }
+
     pub fn is_zero(&self) -> bool {
         self.0.iter().all(|&l| l == 0)
     }

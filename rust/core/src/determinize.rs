@@ -55,7 +55,7 @@ struct Holder {
 #[derive(Clone, Debug)]
 struct Dp {
     /// (kind, allowed allocations over the holders with their weights c!/Π a!).
-    kinds: Vec<(u8, Vec<([u8; 4], u64)>)>,
+    kinds: Vec<(u8, Vec<([u8; 4], u128)>)>,
     /// Radix of each state coordinate (holders but the last).
     dims: Vec<usize>,
     /// `table[j][state]`: weighted completions of kinds j.. from that state.
@@ -85,6 +85,8 @@ pub struct Determinizer {
     timed: Vec<u8>,
     /// Whether the showings' timing is evidence (exact worlds of a dealt hand).
     timing: bool,
+    /// The final declarer's revealed run, weighted exactly into the counting programme.
+    revealed: Option<Revealed>,
     /// Proposals made and worlds accepted so far (the acceptance rate of the rejection steps).
     pub proposals: u64,
     pub accepted: u64,
@@ -103,6 +105,7 @@ impl Determinizer {
         let mut d = Determinizer::new(info);
         d.timing = false;
         d.timed.clear();
+        d.revealed = None;
         d
     }
 
@@ -132,7 +135,8 @@ impl Determinizer {
         } else {
             Vec::new()
         };
-        Determinizer { info, holders, pool, dp: None, timed, timing: true, proposals: 0, accepted: 0 }
+        let revealed = if timed.is_empty() { None } else { Revealed::of(&info, &holders) };
+        Determinizer { info, holders, pool, dp: None, timed, timing: true, revealed, proposals: 0, accepted: 0 }
     }
 
     fn bounded(&self, k: usize) -> bool {
@@ -187,12 +191,12 @@ impl Determinizer {
             let mut allocs = Vec::new();
             let mut a = [0u8; 4];
             // every split of c copies over the holders within their bounds
-            fn rec(h: usize, left: u8, a: &mut [u8; 4], hs: &[Holder], k: usize, c: u8, out: &mut Vec<([u8; 4], u64)>) {
+            fn rec(h: usize, left: u8, a: &mut [u8; 4], hs: &[Holder], k: usize, c: u8, out: &mut Vec<([u8; 4], u128)>) {
                 if h + 1 == hs.len() {
                     if left >= hs[h].lo[k] && left <= hs[h].hi[k] {
                         a[h] = left;
                         let w = factorial(c) / a[..hs.len()].iter().map(|&x| factorial(x)).product::<u64>();
-                        out.push((*a, w));
+                        out.push((*a, w as u128));
                     }
                     return;
                 }
@@ -202,6 +206,14 @@ impl Determinizer {
                 }
             }
             rec(0, c, &mut a, hs, k, c, &mut allocs);
+            if let Some(r) = self.revealed.as_ref().filter(|r| r.kind as usize == k) {
+                // R8.2: the revealed showings' timing, exactly: weight each split by the share of
+                // the declarer's placements of its copies that fit them (scaled to integers)
+                for (a, w) in allocs.iter_mut() {
+                    *w *= r.fit[(a[r.holder] + r.played) as usize];
+                }
+                allocs.retain(|(_, w)| *w > 0);
+            }
             if allocs.is_empty() {
                 return Err(Error::BadPlays("no world is consistent with this information set".into()));
             }
@@ -254,7 +266,7 @@ impl Determinizer {
                     if let Some(ni) = step(&dims, &s, a, remaining[j + 1]) {
                         let v = &next[ni];
                         if !v.is_zero() {
-                            acc = acc.add(&v.mul_small(*w));
+                            acc = acc.add(&v.mul_u128(*w));
                         }
                     }
                 }
@@ -282,7 +294,7 @@ impl Determinizer {
             let mut r = dp.table[j][i].below(rng);
             for (a, w) in allocs {
                 let Some(ni) = step(&dp.dims, &s, a, dp.remaining[j + 1]) else { continue };
-                let v = dp.table[j + 1][ni].mul_small(*w);
+                let v = dp.table[j + 1][ni].mul_u128(*w);
                 if r < v {
                     for h in 0..nh {
                         out[h][*k as usize] += a[h];
@@ -354,7 +366,7 @@ impl Determinizer {
                     continue;
                 }
                 if self.timing && self.info.dealt_hand {
-                    plan = level_plan(&self.info, &self.holders, &a, rng);
+                    plan = level_plan(&self.info, &self.holders, &a, None, rng);
                     if plan.is_none() {
                         continue;
                     }
@@ -364,9 +376,9 @@ impl Determinizer {
                 if self.dp.is_none() {
                     self.dp = Some(self.build_dp()?);
                 }
-                let (info, holders) = (&self.info, &self.holders);
+                let (info, holders, revealed) = (&self.info, &self.holders, self.revealed.as_ref());
                 let mut early = |a: &[Counts], rng: &mut Rng| {
-                    plan = level_plan(info, holders, a, rng);
+                    plan = level_plan(info, holders, a, revealed, rng);
                     plan.is_some()
                 };
                 let early: &mut dyn FnMut(&[Counts], &mut Rng) -> bool =
@@ -476,18 +488,45 @@ fn positions(first: u8, seat: u8, dealt: usize) -> impl Iterator<Item = usize> {
 /// Places the other seats' level cards (their hands now plus their plays) uniformly over
 /// their dealt positions and checks every showing run against them (R8.1, D7); a run whose
 /// suit is hidden takes one uniformly among those that fit. `None`: the timing rejects.
-fn level_plan(info: &InfoSet, holders: &[Holder], alloc: &[Counts], rng: &mut Rng) -> Option<LevelPlan> {
+///
+/// With `revealed` (the counting programme already weighted the final declarer's copies of the
+/// trump level card by how often their timing fits), those copies are placed uniformly among
+/// the placements that fit, and that run is not checked again.
+fn level_plan(info: &InfoSet, holders: &[Holder], alloc: &[Counts], revealed: Option<&Revealed>, rng: &mut Rng) -> Option<LevelPlan> {
     let attempt = info.first_seats.len() - 1;
     let first = info.first_seats[attempt];
     let dealt = info.dealt as usize;
     let mut placed = Vec::new();
-    for (h, a) in holders.iter().zip(alloc) {
+    for (hi, (h, a)) in holders.iter().zip(alloc).enumerate() {
         if h.seat == NOBODY {
             continue;
         }
         let mut slots: Vec<usize> = positions(first, h.seat, dealt).collect();
+        if let Some(r) = revealed.filter(|r| r.holder == hi) {
+            // slot indices (into this seat's positions) that fit the revealed showings
+            let m = a[r.kind as usize] + r.played;
+            let mut pick = [0usize; 4];
+            loop {
+                let mut idx: Vec<usize> = (0..slots.len()).collect();
+                for p in pick.iter_mut().take(m as usize) {
+                    let i = rng.below_usize(idx.len());
+                    *p = idx.swap_remove(i);
+                }
+                if r.showings.iter().all(|&(j, k)| pick[..m as usize].iter().filter(|&&p| p < j as usize).count() >= k as usize) {
+                    break;
+                }
+            }
+            let mut chosen: Vec<usize> = pick[..m as usize].to_vec();
+            chosen.sort_unstable_by(|x, y| y.cmp(x));
+            for p in chosen {
+                placed.push((slots.remove(p) as u8, r.kind));
+            }
+        }
         for suit in 0..4u8 {
             let k = Card::new(suit, info.level).0;
+            if revealed.is_some_and(|r| r.holder == hi && r.kind == k) {
+                continue;
+            }
             let n = a[k as usize] + info.played[h.seat as usize][k as usize];
             for _ in 0..n {
                 let i = rng.below_usize(slots.len());
@@ -496,7 +535,11 @@ fn level_plan(info: &InfoSet, holders: &[Holder], alloc: &[Counts], rng: &mut Rn
         }
     }
     let mut suits = Vec::with_capacity(info.runs.len());
-    for run in &info.runs {
+    for (ri, run) in info.runs.iter().enumerate() {
+        if revealed.is_some() && ri + 1 == info.runs.len() {
+            suits.push(run.suit.expect("a revealed run"));
+            continue;
+        }
         if run.seat == info.seat {
             suits.push(run.suit.expect("a seat sees its own suits"));
             continue;
@@ -523,7 +566,101 @@ fn level_plan(info: &InfoSet, holders: &[Holder], alloc: &[Counts], rng: &mut Rn
         }
         suits.push(feasible[rng.below_usize(feasible.len())]);
     }
+    // Mid-deal, with another seat deciding: the deal stopped there, so that seat can show
+    // (R8.1, D7) in the world too; the replay would reject it later, this rejects it early.
+    if info.phase == crate::hand_state::Phase::Declare && info.to_move.is_none() && dealt > 0 {
+        let seat = if dealt < DECK {
+            (first as usize + dealt - 1) % 4
+        } else {
+            (first as usize + DECK - 1 + info.final_round as usize) % 4
+        } as u8;
+        if seat != info.seat {
+            let held = |suit: u8| {
+                let kind = Card::new(suit, info.level).0;
+                placed.iter().filter(|&&(p, k)| k == kind && (first as usize + p as usize) % 4 == seat as usize).count() as u8
+            };
+            let can = match info.declarer {
+                NOBODY => (0..4).any(|s| held(s) >= 1),
+                d if d == seat => {
+                    let own_suit = info.runs.iter().rposition(|r| r.seat == seat).map(|i| suits[i]);
+                    own_suit.is_some_and(|s| held(s) > info.declared_count)
+                }
+                _ => (0..4).any(|s| held(s) > info.declared_count),
+            };
+            if !can {
+                return None;
+            }
+        }
+    }
     Some(LevelPlan { placed, suits })
+}
+
+/// The final declarer's revealed run (R8.2) in the current attempt: the share of placements
+/// of its copies of the trump level card that fit the run's timing, as integer weights.
+#[derive(Clone, Debug)]
+struct Revealed {
+    /// Index of the declarer among the holders.
+    holder: usize,
+    kind: u8,
+    /// Copies of the kind the declarer has played since.
+    played: u8,
+    /// (the declarer's positions dealt before the showing, count) per showing.
+    showings: Vec<(u8, u8)>,
+    /// `fit[m]` ∝ (placements of m copies that fit) / (all placements of m copies).
+    fit: [u128; 5],
+}
+
+fn gcd(a: u128, b: u128) -> u128 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+impl Revealed {
+    fn of(info: &InfoSet, holders: &[Holder]) -> Option<Revealed> {
+        let run = info.runs.last()?;
+        let suit = run.suit?;
+        let attempt = info.first_seats.len() - 1;
+        if run.seat == info.seat || run.attempt as usize != attempt || info.phase == crate::hand_state::Phase::Declare {
+            return None;
+        }
+        let holder = holders.iter().position(|h| h.seat == run.seat)?;
+        let first = info.first_seats[attempt];
+        let n = positions(first, run.seat, info.dealt as usize).count();
+        let showings: Vec<(u8, u8)> =
+            run.showings.iter().map(|&(t, k)| (positions(first, run.seat, t as usize).count() as u8, k)).collect();
+        // ways[c]: subsets of the positions so far with c copies that meet every boundary passed
+        let mut ways = [0u128; 5];
+        ways[0] = 1;
+        for p in 0..=n {
+            for &(j, k) in &showings {
+                if j as usize == p {
+                    for w in ways.iter_mut().take(k as usize) {
+                        *w = 0;
+                    }
+                }
+            }
+            if p < n {
+                for c in (1..5).rev() {
+                    ways[c] += ways[c - 1];
+                }
+            }
+        }
+        let choose = |m: usize| -> u128 { (0..m).fold(1u128, |acc, i| acc * (n - i) as u128 / (i as u128 + 1)) };
+        let mut lcm = 1u128;
+        for m in 0..=4.min(n) {
+            let c = choose(m);
+            lcm = lcm / gcd(lcm, c) * c;
+        }
+        let mut fit = [0u128; 5];
+        for m in 0..=4.min(n) {
+            fit[m] = ways[m] * (lcm / choose(m));
+        }
+        let kind = Card::new(suit, info.level).0;
+        Some(Revealed { holder, kind, played: info.played[run.seat as usize][kind as usize], showings, fit })
+    }
 }
 
 /// Step 3 completed: every attempt's deck, the level cards where the plan put them and every

@@ -282,56 +282,6 @@ impl PyGame {
         self.g.pos.phase == Phase::Play && self.g.pos.lead().is_none()
     }
 
-    fn legal_leads(&self, py: Python<'_>) -> Vec<Py<PyBytes>> {
-        if !self.is_leading() {
-            return Vec::new();
-        }
-        let ctx = self.g.pos.ctx();
-        self.g.pos.leads().iter().map(|c| out(py, &c.counts(ctx))).collect()
-    }
-
-    /// The lead on the table, as counts, if following.
-    fn lead<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyBytes>> {
-        let pos = &self.g.pos;
-        if pos.phase != Phase::Play || pos.lead().is_none() {
-            return None;
-        }
-        self.g.record.current.first().map(|(_, c)| PyBytes::new(py, c))
-    }
-
-    fn follow_count(&self, py: Python<'_>) -> PyResult<u128> {
-        guard(py, || Ok(self.g.pos.follow().map_or(0, |f| f.legal_set(&[0; KINDS]).count())))
-    }
-
-    fn follow_nth(&self, py: Python<'_>, index: u128) -> PyResult<Option<Py<PyBytes>>> {
-        guard(py, || Ok(self.g.pos.follow().and_then(|f| f.legal_set(&[0; KINDS]).nth(index)).map(|c| out(py, &c))))
-    }
-
-    /// A batch of follows by index, sharing one computation (for lazy iteration).
-    fn follow_range(&self, py: Python<'_>, start: u128, stop: u128) -> PyResult<Vec<Py<PyBytes>>> {
-        guard(py, || {
-            let Some(f) = self.g.pos.follow() else { return Ok(Vec::new()) };
-            let mut set = f.legal_set(&[0; KINDS]);
-            let mut v = Vec::new();
-            let mut i = start;
-            while i < stop {
-                match set.nth(i) {
-                    Some(c) => v.push(out(py, &c)),
-                    None => break,
-                }
-                i += 1;
-            }
-            Ok(v)
-        })
-    }
-
-    fn follow_sample(&self, py: Python<'_>, seed: u64) -> PyResult<Option<Py<PyBytes>>> {
-        guard(py, || {
-            let mut rng = core::Rng::new(seed);
-            Ok(self.g.pos.follow().and_then(|f| f.legal_set(&[0; KINDS]).sample(&mut rng)).map(|c| out(py, &c)))
-        })
-    }
-
     /// Is this play allowed now (lead or follow)?
     fn is_legal_play(&self, py: Python<'_>, cards: &[u8]) -> PyResult<bool> {
         guard(py, || {
@@ -398,6 +348,12 @@ impl PyGame {
             .iter()
             .map(|t| (t.leader, t.plays.iter().map(|(s, c)| (*s, out(py, c))).collect(), t.winner, t.points))
             .collect()
+    }
+
+    /// The defenders' points after each finished trick (R7.2; the last trick of a finished
+    /// hand repeats the total before it, R7.3).
+    fn defender_points_by_trick(&self) -> Vec<i32> {
+        self.g.defender_points_by_trick()
     }
 
     fn current_trick(&self, py: Python<'_>) -> Vec<(u8, Py<PyBytes>)> {

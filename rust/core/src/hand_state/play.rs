@@ -157,6 +157,26 @@ impl Game {
         self.record_play(cards);
     }
 
+    /// The defenders' points after each finished trick (R7.2), as the playthrough shows them;
+    /// a finished hand's last trick counts through R7.3 instead, so its entry is the total
+    /// before it.
+    pub fn defender_points_by_trick(&self) -> Vec<i32> {
+        let over = self.pos.phase == Phase::Over;
+        let n = self.record.tricks.len();
+        let mut running = 0;
+        self.record
+            .tricks
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                if self.pos.is_defender(t.winner) && !(over && i + 1 == n) {
+                    running += t.points as i32;
+                }
+                running
+            })
+            .collect()
+    }
+
     /// Every combination the player to move may lead.
     pub fn legal_leads(&self) -> Vec<Combo> {
         self.pos.leads()
