@@ -8,12 +8,12 @@
 //! public as a whole: its unseen cards are exactly the other three hands.)
 //!
 //! **The sampler**, exact by construction:
-//! 1. *Propose* each holder's cards. First, up to [`UNIFORM_TRIES`] plain shuffles of the
-//!    unseen cards, kept if they meet every per-kind bound of the info set; then a dynamic
-//!    programme over the kinds that carry a bound, with exact integer counts of the physical
-//!    deals ([`Big`]): it draws uniformly among the deals that meet every bound. Kinds without
-//!    a bound are dealt by one shuffle. Both proposals are uniform over the bounded deals, and
-//!    a mixture of exact samplers is exact.
+//! 1. *Propose* each holder's cards: where no kind carries a bound, a plain shuffle of the
+//!    unseen cards; otherwise a dynamic programme over the kinds that carry a bound, with exact
+//!    integer counts of the physical deals ([`Big`]), built once per info set: it draws
+//!    uniformly among the deals that meet every bound (kinds without a bound are dealt by one
+//!    shuffle). For a dealt hand it also weights the final declarer's revealed showings by
+//!    the exact share of placements of its trump level cards that fit their timing.
 //! 2. *Check* the follows whose legality depended on the whole hand (R5.3), exactly.
 //! 3. For a dealt hand, *arrange* each hand's cards over its deal positions uniformly and
 //!    check every showing's timing: a seat that showed k cards at time t held k level cards of
@@ -37,8 +37,6 @@ use crate::info::InfoSet;
 use crate::rng::Rng;
 use crate::seed::DECK;
 
-/// Plain shuffles tried before the counting programme is built.
-pub const UNIFORM_TRIES: usize = 4;
 /// Rejections before giving up (never reached by consistent info sets in testing).
 const MAX_TRIES: usize = 2_000_000;
 
@@ -87,6 +85,8 @@ pub struct Determinizer {
     timing: bool,
     /// The final declarer's revealed run, weighted exactly into the counting programme.
     revealed: Option<Revealed>,
+    /// Whether the counting programme can propose better than a plain shuffle.
+    use_dp: bool,
     /// Proposals made and worlds accepted so far (the acceptance rate of the rejection steps).
     pub proposals: u64,
     pub accepted: u64,
@@ -106,6 +106,7 @@ impl Determinizer {
         d.timing = false;
         d.timed.clear();
         d.revealed = None;
+        d.use_dp = d.compute_needs_dp();
         d
     }
 
@@ -136,12 +137,21 @@ impl Determinizer {
             Vec::new()
         };
         let revealed = if timed.is_empty() { None } else { Revealed::of(&info, &holders) };
-        Determinizer { info, holders, pool, dp: None, timed, timing: true, revealed, proposals: 0, accepted: 0 }
+        let mut d = Determinizer { info, holders, pool, dp: None, timed, timing: true, revealed, use_dp: false, proposals: 0, accepted: 0 };
+        d.use_dp = d.compute_needs_dp();
+        d
     }
 
     fn bounded(&self, k: usize) -> bool {
         let c = self.info.unseen[k];
         self.timed.contains(&(k as u8)) || self.holders.iter().any(|h| h.lo[k] > 0 || h.hi[k] < c)
+    }
+
+    /// The counting programme helps only where some kind carries a real bound, or where it
+    /// weights the revealed showings; otherwise its proposal is the plain shuffle's.
+    fn compute_needs_dp(&self) -> bool {
+        self.revealed.is_some()
+            || (0..KINDS).any(|k| self.info.unseen[k] > 0 && self.holders.iter().any(|h| h.lo[k] > 0 || h.hi[k] < self.info.unseen[k]))
     }
 
     fn within_bounds(&self, alloc: &[Counts]) -> bool {
@@ -358,9 +368,9 @@ impl Determinizer {
             *tries += 1;
             self.proposals += 1;
             let mut plan = None;
-            // once the counting programme exists it proposes every time (the choice of proposal
-            // never depends on the proposal at hand, so every accepted draw stays exact)
-            let alloc = if *tries <= UNIFORM_TRIES && self.dp.is_none() {
+            // the proposal depends only on the info set (never on earlier draws), so a world
+            // depends only on what the seat knows and the seed
+            let alloc = if !self.use_dp {
                 let a = self.propose_uniform(rng);
                 if !self.within_bounds(&a) {
                     continue;

@@ -5,8 +5,9 @@
 //! through the actions that are legal in that world (every seat's decisions are nodes), and
 //! picks among the available children by UCB1 with availability counts:
 //! `mean + c · sqrt(ln(availability) / visits)`, computed in integer fixed point. A node
-//! expands one untried action of the world when it has one; then a rollout plays to the end
-//! and every node on the path adds the return of the seat that chose it.
+//! expands one untried action of the world when it has one (greedy's choice first, then
+//! uniformly among the rest); then a rollout plays to the end and every node on the path adds
+//! the return of the seat that chose it.
 //!
 //! **Wide nodes.** A void follower can have millions of plays. Where a node's world offers
 //! more than [`WIDE`] actions, the untried candidates are a few uniform draws from the legal
@@ -85,7 +86,11 @@ fn grow(view: &SeatView, det: &mut Determinizer, p: &IsmctsParams, iterations: u
             let mut untried = None;
             if (room || avail.is_empty()) && (avail.len() as u128) < total {
                 let tried = |a: &Action| avail.iter().any(|&c| nodes[c as usize].action == *a);
-                if total <= WIDE {
+                // greedy's play first: the tree starts from the rollout policy's own line
+                let first = crate::policy::greedy::act(&SeatView::of_position(&pos), rng);
+                if !tried(&first) {
+                    untried = Some(first);
+                } else if total <= WIDE {
                     let fresh: Vec<Action> =
                         set.all(WIDE).expect("small").into_iter().filter(|a| !tried(a)).collect();
                     untried = Some(fresh[rng.below_usize(fresh.len())]);
