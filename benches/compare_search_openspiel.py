@@ -3,8 +3,8 @@
     python benches/compare_search_openspiel.py [--positions 12] [--repeats 3]
 
 Positions: tractor-engine, dealt hands played by ``greedy`` to a phase (first trick, mid-hand
-after half the plays, last trick; the seat to move); OpenSpiel, hearts played at random past the
-pass to the same share of its 52 cards.
+after half the plays, last trick) and on to a seat with at least two legal plays; OpenSpiel,
+hearts played at random past the pass to the same share of its 52 cards, also at a real choice.
 
 - determinization: tractor ``g.determinize(seat, seed)`` (one exact world, info set included),
   ``determinize_many(seat, 64, seed)`` per world, and the searches' hands-only sampler (Rust,
@@ -36,7 +36,8 @@ def tractor_position(seed: int, share: float):
         g.step_policy("greedy", seed * 100 + k)
         k += 1
     total = 216
-    while g.phase == "play" and sum(len(g.hand(s)) for s in range(4)) > total * (1 - share):
+    # to the share of cards played, then on to a real choice (two plays or more)
+    while g.phase == "play" and (sum(len(g.hand(s)) for s in range(4)) > total * (1 - share) or len(g.legal_actions()) < 2):
         g.step_policy("greedy", seed * 100 + k)
         k += 1
     return g if g.phase == "play" else None

@@ -97,20 +97,26 @@ fn worlds_are_consistent_in_every_phase() {
     assert!(by_phase.iter().all(|&c| c > 100));
 }
 
+/// Four random hands of `per` cards from the four decks' kinds that `keep` allows.
+fn random_hands(rng: &mut Rng, per: u8, keep: impl Fn(u8) -> bool) -> [Counts; 4] {
+    let mut deck: Vec<u8> = (0..216).map(|i| (i / 4) as u8).filter(|&k| keep(k)).collect();
+    for i in (1..deck.len()).rev() {
+        deck.swap(i, rng.below_usize(i + 1));
+    }
+    let mut hands = [[0u8; KINDS]; 4];
+    for (i, &k) in deck.iter().take(per as usize * 4).enumerate() {
+        hands[i % 4][k as usize] += 1;
+    }
+    hands
+}
+
 #[test]
 fn given_hands_worlds_are_consistent() {
     // Endgames from given hands, with cards out of play, through random play.
     for seed in 0..300u64 {
         let mut rng = Rng::new(seed);
         let per = 2 + rng.below_usize(8) as u8;
-        let mut deck: Vec<u8> = (0..216).map(|i| (i / 4) as u8).collect();
-        for i in (1..deck.len()).rev() {
-            deck.swap(i, rng.below_usize(i + 1));
-        }
-        let mut hands = [[0u8; KINDS]; 4];
-        for (i, &k) in deck.iter().take(per as usize * 4).enumerate() {
-            hands[i % 4][k as usize] += 1;
-        }
+        let hands = random_hands(&mut rng, per, |_| true);
         let profile = if seed % 2 == 0 { Profile::Guigang } else { Profile::Nanning };
         let mut g = Game::from_hands(hands, 10, (seed % 4) as u8, (seed % 4) as u8, profile).unwrap();
         let stop = rng.below_usize(per as usize * 4);
@@ -280,16 +286,8 @@ fn world_distribution_is_exact_on_small_endgames() {
     for seed in 0..40u64 {
         let mut rng = Rng::new(1000 + seed);
         let per = 3 + rng.below_usize(4) as u8;
-        let mut deck: Vec<u8> = (0..216).map(|i| (i / 4) as u8).collect();
         // a small universe of kinds so that pairs and tractors occur
-        deck.retain(|&k| k < 8 || (13..17).contains(&k) || k == 52);
-        for i in (1..deck.len()).rev() {
-            deck.swap(i, rng.below_usize(i + 1));
-        }
-        let mut hands = [[0u8; KINDS]; 4];
-        for (i, &k) in deck.iter().take(per as usize * 4).enumerate() {
-            hands[i % 4][k as usize] += 1;
-        }
+        let hands = random_hands(&mut rng, per, |k| k < 8 || (13..17).contains(&k) || k == 52);
         let profile = if seed % 2 == 0 { Profile::Guigang } else { Profile::Nanning };
         let mut g = Game::from_hands(hands, 10, 1, (seed % 4) as u8, profile).unwrap();
         let stop = 4 + rng.below_usize(per as usize * 4 - 4);
