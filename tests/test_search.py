@@ -280,3 +280,17 @@ def test_redealt_worlds_keep_every_attempt():
         assert Game.from_json(w.to_json()) == w
         return
     pytest.skip("no redeal in the seeds tried")
+
+
+def test_cli_plays_search_policies_with_parameters(tmp_path):
+    import subprocess
+    import sys
+
+    p = subprocess.run(
+        [sys.executable, "-m", "tractor.cli", "simulate", "--hands", "1", "--threads", "1", "--quiet",
+         "--policy", "ismcts:iterations=15,c=0.5,greedy,pimc:worlds=2,rollouts=1,random"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=300,
+    )
+    assert p.returncode == 0, p.stderr
+    assert "ismcts:iterations=15,c=0.500,rollout=random,trees=1" in p.stdout
+    assert "pimc:worlds=2,rollouts=1,rollout=random" in p.stdout
