@@ -4,7 +4,9 @@
 //! distinct combinations of the hand (`legal_leads`). Following: uniform over the distinct
 //! legal follows (multisets), by the follow ladder's exact sampler. One xoshiro256** stream.
 
-use crate::hand_state::{Action, Game};
+use crate::card::KINDS;
+use crate::combo::{count_leads, nth_lead};
+use crate::hand_state::{Action, Game, Phase};
 use crate::policy::SeatView;
 use crate::rng::Rng;
 
@@ -13,10 +15,56 @@ pub fn random_action(game: &Game, rng: &mut Rng) -> Option<Action> {
     random_choice(&SeatView::of_game(game), rng)
 }
 
-/// The random policy's choice for the seat of `view`: uniform over its legal actions, one
-/// draw from the engine's [`crate::action_set::ActionSet`].
+/// The random policy's choice for the seat of `view`: uniform over its legal actions. It
+/// draws exactly what [`crate::action_set::ActionSet::sample`] draws from the same stream
+/// (tested), without building the set: this is the rollouts' inner loop.
 pub fn random_choice(view: &SeatView, rng: &mut Rng) -> Option<Action> {
-    view.actions().sample(rng)
+    match view.phase() {
+        Phase::Declare => {
+            let n = 1 + view.showings().count();
+            Some(match rng.below_usize(n) {
+                0 => Action::Pass,
+                i => {
+                    let s = view.showings().nth(i - 1).expect("i < n");
+                    Action::Declare { suit: s.suit, count: s.count }
+                }
+            })
+        }
+        Phase::Play => match view.follow() {
+            None => {
+                let (ctx, hand) = (view.ctx(), view.hand());
+                let r = rng.below_usize(count_leads(ctx, hand));
+                nth_lead(ctx, hand, r).map(|c| Action::Play(c.counts(ctx)))
+            }
+            Some(f) => f.legal_set(&[0; KINDS]).sample(rng).map(Action::Play),
+        },
+        Phase::Over | Phase::Stopped => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hand_state::NOBODY;
+    use crate::rules::Profile;
+
+    #[test]
+    fn random_choice_draws_what_the_action_set_draws() {
+        for seed in 0..40u64 {
+            let mut g = Game::deal(seed, Profile::Guigang, [3, 3], NOBODY, None).unwrap();
+            let mut rng = Rng::new(seed);
+            loop {
+                let view = SeatView::of_game(&g);
+                let (mut a, mut b) = (rng, rng);
+                let x = random_choice(&view, &mut a);
+                assert_eq!(x, view.actions().sample(&mut b));
+                assert_eq!(a.next_u64(), b.next_u64(), "the same draws");
+                let Some(x) = x else { break };
+                g.apply(&x).unwrap();
+                rng.next_u64();
+            }
+        }
+    }
 }
 
 /// Plays the hand to its end with [`random_action`].
