@@ -380,7 +380,7 @@ def test_cli_simulate_prints_a_summary_and_writes_npz(base, tmp_path):
     out = p.stdout
     for key in ("hands", "played", "banker_win_rate", "banker_win_ci95", "score_quantiles", "interrupted"):
         assert re.search(rf"^{re.escape(key)}\s+\S", out, re.M), f"no {key!r} row in\n{out}"
-    assert re.search(r"^hands\s+2000$", out, re.M)
+    assert re.search(r"^hands\s+2,000$", out, re.M)
     assert re.search(r"^interrupted\s+False$", out, re.M)
     assert "wrote X.npz" in out
     assert p.stderr == "", "--quiet: no progress bar"
@@ -392,10 +392,10 @@ def test_cli_shards_merge_to_a_full_run(base, tmp_path):
         p = cli("simulate", "--hands", "2000", "--threads", "2", "--seed", "7", "--shard", f"{i}/2",
                 "--out", name, "--quiet", cwd=tmp_path)
         assert p.returncode == 0, p.stderr
-        assert re.search(r"^hands\s+1000$", p.stdout, re.M)
+        assert re.search(r"^hands\s+1,000$", p.stdout, re.M)
     p = cli("merge", "a.npz", "b.npz", "-o", "m.npz", cwd=tmp_path)
     assert p.returncode == 0, p.stderr
-    assert "wrote m.npz" in p.stdout and re.search(r"^hands\s+2000$", p.stdout, re.M)
+    assert "wrote m.npz" in p.stdout and re.search(r"^hands\s+2,000$", p.stdout, re.M)
     same(tractor.load(str(tmp_path / "m.npz")), base)
 
 
@@ -468,9 +468,9 @@ def test_cli_interrupt_summarises_what_finished(tmp_path):
     reader.join(5)
     out = out.decode()
     assert proc.returncode == 130, (proc.returncode, out, bytes(err))
-    assert re.search(r"^interrupted\s+True$", out, re.M), out
-    m = re.search(r"^hands\s+(\d+)$", out, re.M)
-    assert m and int(m.group(1)) > 0 and int(m.group(1)) % 2000 == 0, out
+    assert re.search(r"^interrupted\s+True\b", out, re.M), out
+    m = re.search(r"^hands\s+([\d,]+)$", out, re.M)
+    assert m and int(m.group(1).replace(",", "")) > 0 and int(m.group(1).replace(",", "")) % 2000 == 0, out
     assert b"interrupted: summarising the" in err
     assert waited < 30
 
