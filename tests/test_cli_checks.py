@@ -160,3 +160,54 @@ def test_histogram_bins_are_the_multiples_of_5(monkeypatch):
     for bins in seen["bins"]:
         centres = (bins[:-1] + bins[1:]) / 2
         assert (centres % 5 == 0).all() and ((bins[1:] - bins[:-1]) == 5).all()
+
+
+def test_out_streams_the_arrays_to_disk(tmp_path, monkeypatch, capsys):
+    """--out writes each chunk's columns as it finishes: the run's arrays never sit in memory,
+    and the file is the one to_npz would write."""
+    import tracemalloc
+
+    monkeypatch.chdir(tmp_path)
+
+    def run(n):
+        args = ["simulate", "--hands", str(n), "--chunk", "500", "--threads", "2", "--seed", "5", "--quiet",
+                "--policy", "random,random,random,random", "--duplicate", "--out", "s.npz"]
+        tracemalloc.start()
+        rc = main(args)
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        assert rc == 0 and "wrote s.npz" in capsys.readouterr().out
+        return peak
+
+    run(500)  # imports and first-use allocations
+    small, big = run(5000), run(30000)
+    back = tractor.load("s.npz")
+    want = tractor.simulate(hands=30000, seed=5, threads=2, policies="random,random,random,random", duplicate=True)
+    for k in want.arrays:
+        assert (back[k] == want[k]).all() and back[k].dtype == want[k].dtype, k
+        assert (back.duplicate[k] == want.duplicate[k]).all(), k
+    full = sum(v.nbytes for v in want.arrays.values()) * 2
+    # flat: six times the hands, the same peak (one chunk, one tally batch, the zip's buffers)
+    assert big < small + (256 << 10), f"peak {small:,} bytes for 5,000 hands, {big:,} for 30,000 ({full:,} of arrays)"
+    assert [p.name for p in tmp_path.iterdir()] == ["s.npz"], "no temporary file is left"
+
+
+def test_a_failing_streamed_out_is_rescued(tmp_path, monkeypatch, capsys):
+    from tractor.sim import NpzStream
+
+    real = NpzStream.finish
+
+    def failing(self, res, path=None):
+        if path is None:
+            raise tractor.errors.OutputError("cannot write 'x.npz': Disk quota exceeded")
+        return real(self, res, path)
+
+    monkeypatch.setattr(NpzStream, "finish", failing)
+    monkeypatch.chdir(tmp_path)
+    rc = main(["simulate", "--hands", "50", "--threads", "1", "--quiet", "--out", "x.npz"])
+    out, err = capsys.readouterr()
+    assert rc == 1 and re.search(r"^hands\s+50$", out, re.M)
+    m = re.search(r"Disk quota exceeded; the results were saved to (\S+) instead", err)
+    assert m, err
+    assert len(tractor.load(m.group(1))) == 50
+    assert [p.name for p in tmp_path.iterdir()] == []

@@ -166,14 +166,18 @@ def _check_simulate(a: argparse.Namespace) -> None:
             raise InvalidArgument(f"--plot {a.plot}: unknown image type {ext!r}: use one of {', '.join(sorted(kinds))}")
 
 
-def _rescue(res, what: str) -> Optional[str]:
-    """Saves results whose --out failed where they can go: the temporary folder."""
+def _rescue(source, what: str, res=None) -> Optional[str]:
+    """Saves results whose --out failed where they can go: the temporary folder. `source` is
+    the results, or the stream of their arrays."""
     import tempfile
 
     fd, path = tempfile.mkstemp(prefix=f"tractor-{what}-", suffix=".npz")
     os.close(fd)
     try:
-        res.to_npz(path)
+        if res is not None and source is not res:
+            source.finish(res, path)
+        else:
+            source.to_npz(path)
         return path
     except Exception:
         try:
@@ -195,12 +199,24 @@ def cmd_simulate(a: argparse.Namespace) -> int:
         policies=a.policy, seed=a.seed, threads=a.threads, profile=a.profile, start=start, progress=bar,
         chunk=a.chunk, backend=a.backend, address=a.address,
     )
+    stream = None
     if a.matches is not None:
         res = simulate(matches=count, max_hands=a.max_hands, **kwargs)
     else:
-        # without --out or --plot only the running summary is kept: flat memory at any size
-        keep = bool(a.out or a.plot)
-        res = simulate(hands=count, duplicate=a.duplicate, records=a.records, keep_arrays=keep, **kwargs)
+        # Only the running summary is kept in memory, at any size; --out streams the arrays
+        # to disk as the chunks finish. --plot (and --out with Ray) keeps them.
+        keep = bool(a.plot) or (bool(a.out) and a.backend == "ray")
+        if a.out and not keep:
+            from .sim import NpzStream
+
+            stream = NpzStream(a.out, a.duplicate)
+        try:
+            res = simulate(hands=count, duplicate=a.duplicate, records=a.records, keep_arrays=keep, _sink=stream,
+                           **kwargs)
+        except BaseException:
+            if stream is not None:
+                stream.close()
+            raise
     bar.close()
     if a.shard:
         res.run = (0, total)  # merge then knows the whole run, and finds missing shards
@@ -221,11 +237,17 @@ def cmd_simulate(a: argparse.Namespace) -> int:
             print(f"note: {meta['records_note']}", file=sys.stderr)
     if a.out:
         try:
-            res.to_npz(a.out)
+            if stream is not None:
+                stream.finish(res)
+            else:
+                res.to_npz(a.out)
             print(f"wrote {a.out}")
         except Exception as e:  # never lose a finished run to a failing output step
-            saved = _rescue(res, what)
+            saved = _rescue(stream or res, what, res)
             failed.append(f"--out: {e}" + (f"; the results were saved to {saved} instead" if saved else ""))
+        finally:
+            if stream is not None:
+                stream.close()
     if a.plot:
         try:
             plot_scores(res, a.plot)

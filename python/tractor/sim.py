@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import operator
+import os
 import signal
 import threading
 import time
@@ -570,6 +571,7 @@ def simulate(
     progress: Optional[Callable[[int, int], None]] = None,
     backend: str = "local",
     address: Optional[str] = None,
+    _sink: Optional["NpzStream"] = None,
 ) -> Any:
     """Simulates ``hands`` hands (or ``matches`` matches) and returns :class:`SimResults`
     (or :class:`MatchResults`).
@@ -630,7 +632,10 @@ def simulate(
         )
     if what == "matches":
         return _simulate_matches(total, ps, seed, nthreads, profile, cap, start, max(1, chunk_n // 50), progress)
-    return _simulate_hands(total, ps, seed, nthreads, profile, duplicate, start, rpath, chunk_n, keep, progress)
+    if _sink is not None and (backend != "local" or keep):
+        raise InvalidArgument("_sink streams the arrays of a local run with keep_arrays=False")
+    return _simulate_hands(total, ps, seed, nthreads, profile, duplicate, start, rpath, chunk_n, keep, progress,
+                           _sink)
 
 
 def _records_path(records: Any) -> str:
@@ -689,7 +694,18 @@ def _grow(cols: Dict[str, Any], cap: int, done: int) -> Dict[str, Any]:
     return out
 
 
-def _simulate_hands(total, ps, seed, nthreads, profile, duplicate, start, rpath, chunk, keep, progress) -> "SimResults":
+def _flush(tally: "Tally", pending: List[Tuple[Dict[str, Any], Optional[Dict[str, Any]]]]) -> None:
+    if len(pending) == 1:
+        tally.add(*pending[0])
+    else:
+        main = _concat([p for p, _ in pending], HAND_COLUMNS)
+        rot = None if pending[0][1] is None else _concat([r for _, r in pending], HAND_COLUMNS)
+        tally.add(main, rot)
+    pending.clear()
+
+
+def _simulate_hands(total, ps, seed, nthreads, profile, duplicate, start, rpath, chunk, keep, progress,
+                    sink=None) -> "SimResults":
     np = _np()
     t0 = time.perf_counter()
     rotated = (ps[1], ps[2], ps[3], ps[0])
@@ -703,6 +719,8 @@ def _simulate_hands(total, ps, seed, nthreads, profile, duplicate, start, rpath,
     if duplicate:
         meta["duplicate"] = True
     done = 0
+    pending: List[Tuple[Dict[str, Any], Optional[Dict[str, Any]]]] = []
+    pending_n = 0
     out = None
     if rpath is not None:
         out = _open_records(rpath, {"seed": seed, "policies": list(ps), "profile": profile, "start": start,
@@ -736,7 +754,15 @@ def _simulate_hands(total, ps, seed, nthreads, profile, duplicate, start, rpath,
                             if rpart is not None:
                                 rcols[k][done : done + n] = rpart[k]
                     else:
-                        tally.add(part, rpart)  # type: ignore[union-attr]
+                        # small chunks are summed in batches: the tally's numpy work per call
+                        # would otherwise cost more than the hands themselves
+                        pending.append((part, rpart))
+                        pending_n += n
+                        if sink is not None:
+                            sink.add(part, rpart)
+                        if pending_n >= 4096:
+                            _flush(tally, pending)
+                            pending_n = 0
                     done += n
                     if out is not None:
                         try:
@@ -758,6 +784,8 @@ def _simulate_hands(total, ps, seed, nthreads, profile, duplicate, start, rpath,
                 out.close()
             except OSError as e:
                 meta["records_error"] = f"cannot write {rpath!r}: {e}"
+    if pending:
+        _flush(tally, pending)
     elapsed = time.perf_counter() - t0
     interrupted = done < total
     arrays = {k: v[:done] for k, v in cols.items()}
@@ -769,6 +797,81 @@ def _simulate_hands(total, ps, seed, nthreads, profile, duplicate, start, rpath,
                          planned=planned)
     return SimResults(arrays, seed, ps, profile, interrupted, elapsed, dup, meta=meta, tally=tally,
                       planned=planned, covered=covered)
+
+
+class NpzStream:
+    """Writes per-hand columns to disk chunk by chunk (temporary files beside ``path``), then
+    into one ``.npz`` that :func:`load` reads like any ``to_npz`` file: a run's arrays never
+    sit in memory (the CLI's ``--out``)."""
+
+    def __init__(self, path: str, duplicate: bool) -> None:
+        import tempfile
+
+        self.path = path
+        self.dir = tempfile.mkdtemp(prefix=".tractor-out-", dir=os.path.dirname(os.path.abspath(path)))
+        names = list(HAND_COLUMNS) + ([f"rotated_{k}" for k in HAND_COLUMNS] if duplicate else [])
+        self.files = {k: open(os.path.join(self.dir, k), "wb") for k in names}
+        self.rows = 0
+        self.error: Optional[str] = None
+
+    def add(self, part: Dict[str, Any], rpart: Optional[Dict[str, Any]]) -> None:
+        if self.error is not None:
+            return
+        try:
+            for k in HAND_COLUMNS:
+                self.files[k].write(part[k].tobytes())
+                if rpart is not None:
+                    self.files[f"rotated_{k}"].write(rpart[k].tobytes())
+        except OSError as e:  # the run goes on: its summary is kept, the arrays are not
+            self.error = f"cannot write the arrays beside {self.path!r} after {self.rows:,} hands: {e}"
+            return
+        self.rows += len(part["index"])
+
+    def finish(self, res: "SimResults", path: Optional[str] = None) -> None:
+        """Writes the .npz (to ``path``, by default the one given at the start), with the
+        metadata of ``res``; the temporary files stay until :meth:`close`."""
+        import zipfile
+
+        np = _np()
+        import numpy.lib.format as fmt
+
+        if self.error is not None:
+            raise OutputError(self.error)
+        target = path or self.path
+        for f in self.files.values():
+            f.flush()
+        tmp = target + ".partial"
+        try:
+            with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED, allowZip64=True) as z:
+                with z.open("__meta__.npy", "w", force_zip64=True) as f:
+                    fmt.write_array(f, np.array(_meta_lines(res, "hands")))
+                for k in self.files:
+                    dt = np.dtype(HAND_COLUMNS[k.replace("rotated_", "", 1)])
+                    with z.open(f"{k}.npy", "w", force_zip64=True) as f, open(os.path.join(self.dir, k), "rb") as src:
+                        header = {"descr": fmt.dtype_to_descr(dt), "fortran_order": False, "shape": (self.rows,)}
+                        fmt.write_array_header_2_0(f, header)
+                        while True:
+                            block = src.read(1 << 18)
+                            if not block:
+                                break
+                            f.write(block)
+            os.replace(tmp, target)
+        except OSError as e:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise OutputError(f"cannot write {target!r}: {e.strerror or e}") from None
+
+    def close(self) -> None:
+        import shutil
+
+        for f in self.files.values():
+            try:
+                f.close()
+            except OSError:
+                pass
+        shutil.rmtree(self.dir, ignore_errors=True)
 
 
 def read_records(path: Any, *, replay: bool = True, batch: Optional[int] = None) -> Any:
