@@ -618,7 +618,7 @@ def simulate(
     rpath = None if records is None else _records_path(records)
     if progress is not None and not callable(progress):
         raise InvalidArgument(f"progress must be callable(done, total) or None, got {_show(progress)}")
-    if backend not in ("local", "ray"):
+    if not isinstance(backend, str) or backend not in ("local", "ray"):
         raise InvalidArgument(f"backend: unknown backend {_show(backend)}: expected 'local' or 'ray'")
     if address is not None and (backend != "ray" or not isinstance(address, str)):
         raise InvalidArgument(f"address (a str) is for backend='ray' only, got {_show(address)} with backend={backend!r}")
@@ -914,7 +914,7 @@ def load(path: Any) -> Any:
             if "__meta__" not in z.files:
                 raise ValueError("no __meta__ entry: not written by to_npz")
             meta_arr = z["__meta__"]
-            if meta_arr.ndim != 1 or meta_arr.dtype.kind != "U":
+            if not isinstance(meta_arr, np.ndarray) or meta_arr.ndim != 1 or meta_arr.dtype.kind != "U":
                 raise ValueError("__meta__ is not a list of strings")
             meta = dict(str(m).split("=", 1) for m in meta_arr)
             arrays = {k: z[k] for k in z.files if k != "__meta__"}
@@ -929,8 +929,8 @@ def load(path: Any) -> Any:
                                f"{type(e).__name__}: {e}") from None
     try:
         return _from_npz(meta, arrays)
-    except (ValueError, KeyError, TractorError) as e:
-        raise ResultsFileError(f"load: {p!r} holds inconsistent results: {e}") from None
+    except Exception as e:  # untrusted content: whatever is wrong with it is the file's fault
+        raise ResultsFileError(f"load: {p!r} holds inconsistent results: {type(e).__name__}: {e}") from None
 
 
 def _check_columns(arrays: Dict[str, Any], spec: Dict[str, str], prefix: str = "") -> Dict[str, Any]:
@@ -941,6 +941,8 @@ def _check_columns(arrays: Dict[str, Any], spec: Dict[str, str], prefix: str = "
         if prefix + k not in arrays:
             raise ValueError(f"column {prefix + k!r} is missing")
         a = arrays[prefix + k]
+        if not isinstance(a, np.ndarray):
+            raise ValueError(f"entry {prefix + k!r} is not an array")
         if a.ndim != 1 or a.dtype != np.dtype(dt):
             raise ValueError(f"column {prefix + k!r} has shape {a.shape} and type {a.dtype}, expected ({dt}, n)")
         if n is not None and len(a) != n:
