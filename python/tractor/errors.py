@@ -22,6 +22,7 @@ __all__ = [
     "IllegalFollow",
     "IllegalAction",
     "InvalidArgument",
+    "UnknownColumn",
     "RecordsError",
     "IncompleteRun",
     "ResultsFileError",
@@ -103,6 +104,13 @@ class IllegalFollow(IllegalAction):
 class InvalidArgument(TractorError):
     """An argument of a simulation, merge, load or CLI call that is of the wrong kind or out of
     range; the message names the argument. A rejected call changed nothing."""
+
+
+class UnknownColumn(InvalidArgument, KeyError):
+    """A results column that does not exist (``results["nope"]``); also a ``KeyError``."""
+
+    def __str__(self) -> str:  # a KeyError would show the repr of its message
+        return str(self.args[0]) if self.args else ""
 
 
 class RecordsError(TractorError):

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from . import _core
-from .errors import IncompleteRun, InvalidArgument, OutputError, ResultsFileError, TractorError
+from .errors import IncompleteRun, InvalidArgument, OutputError, ResultsFileError, TractorError, UnknownColumn
 
 __all__ = ["simulate", "SimResults", "MatchResults", "merge", "load", "read_records", "POLICIES"]
 
@@ -302,7 +302,8 @@ def _show_ranges(rs: Ranges, limit: int = 4) -> str:
 @dataclass
 class _Run:
     """What every result object holds: its columns and the run they came from, with column
-    access ``r.score``, ``r["score"]`` and ``len(r)``."""
+    access ``r.score``, ``r["score"]`` (:class:`~tractor.errors.UnknownColumn`, also a
+    KeyError, for a name that is not a column) and ``len(r)``."""
 
     arrays: Dict[str, Any]
     run_seed: int
@@ -319,7 +320,10 @@ class _Run:
         raise AttributeError(name)
 
     def __getitem__(self, name: str) -> Any:
-        return self.arrays[name]
+        try:
+            return self.arrays[name]
+        except (KeyError, TypeError):
+            raise UnknownColumn(f"no column {_show(name)}: the columns are {', '.join(self.arrays)}") from None
 
     def __len__(self) -> int:
         return len(self.arrays["index"])
@@ -410,7 +414,9 @@ class SimResults(_Run):
             raise TractorError("this run kept no per-hand arrays (keep_arrays=False): only its summary")
 
     def to_npz(self, path: str) -> None:
-        """Saves the arrays and what ``merge`` needs (seed, policies, profile, index ranges)."""
+        """Saves the arrays and what ``merge`` needs (seed, policies, profile, index ranges).
+        Raises :class:`~tractor.errors.OutputError` if the file cannot be written, and
+        TractorError for a run that kept no arrays."""
         self._need_arrays()
         np = _np()
         extra = {}
@@ -419,6 +425,8 @@ class SimResults(_Run):
         _savez(path, np.array(_meta_lines(self, "hands")), {**self.arrays, **extra})
 
     def to_parquet(self, path: str) -> None:
+        """The arrays as a Parquet table (needs pyarrow). Raises TractorError without pyarrow
+        or arrays, :class:`~tractor.errors.OutputError` if the file cannot be written."""
         self._need_arrays()
         try:
             import pyarrow as pa
@@ -468,6 +476,7 @@ class MatchResults(_Run):
         return format_summary(self.summary())
 
     def to_npz(self, path: str) -> None:
+        """Saves the arrays; raises :class:`~tractor.errors.OutputError` if it cannot."""
         np = _np()
         _savez(path, np.array(_meta_lines(self, "matches")), self.arrays)
 
