@@ -5,10 +5,12 @@ The only exceptions allowed out of a call are TractorErrors (and argparse's Syst
 usage error); anything else, a crash or a hang is a finding. Run for an hour with
 
     pip install atheris
-    python fuzz/sim_io.py -max_total_time=3600 -rss_limit_mb=4096 fuzz/corpus-sim
+    mkdir -p /tmp/fuzz-sim /tmp/fuzz-sim-artifacts
+    python fuzz/sim_io.py -max_total_time=3600 -rss_limit_mb=4096 -timeout=60 \
+        -artifact_prefix=/tmp/fuzz-sim-artifacts/ /tmp/fuzz-sim
 
-(``-max_total_time`` in seconds; the corpus folder keeps what was found between runs; its
-seeds are made on the first run). See FUZZING.md for the runs so far and their findings.
+(``-max_total_time`` in seconds; the corpus folder keeps the inputs found between runs;
+crashes and slow inputs go to the artifact folder; ``python fuzz/sim_io.py FILE`` replays one). See FUZZING.md for the runs so far and their findings.
 """
 
 from __future__ import annotations
@@ -153,7 +155,9 @@ def one(data: bytes) -> None:
 def _mutate(base: bytes, raw: bytes) -> bytes:
     out = bytearray(base)
     for i in range(0, len(raw) - 2, 3):
-        at = int.from_bytes(raw[i : i + 2], "little") % max(1, len(out))
+        if not out:
+            break
+        at = int.from_bytes(raw[i : i + 2], "little") % len(out)
         if raw[i + 2] == 0:
             del out[at:]
         else:
