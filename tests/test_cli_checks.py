@@ -4,6 +4,7 @@ to a failing output step; progress is a plain periodic line when stderr is not a
 from __future__ import annotations
 
 import io
+import os
 import re
 import subprocess
 import sys
@@ -211,3 +212,10 @@ def test_a_failing_streamed_out_is_rescued(tmp_path, monkeypatch, capsys):
     assert m, err
     assert len(tractor.load(m.group(1))) == 50
     assert [p.name for p in tmp_path.iterdir()] == []
+
+
+def test_a_file_name_that_is_not_utf8_is_written_and_printed_escaped(tmp_path):
+    p = run_cli("simulate", "--hands", "3", "--threads", "1", "--quiet", "--out", "\udcff.npz", cwd=tmp_path)
+    assert p.returncode == 0 and "Traceback" not in p.stderr, p.stderr
+    assert "wrote \\udcff.npz" in p.stdout
+    assert [os.fsencode(x.name) for x in tmp_path.iterdir()] == [b"\xff.npz"]

@@ -303,3 +303,10 @@ def test_foreign_npz_raise_a_tractor_error(tmp_path, thirds):
 def test_to_npz_in_a_missing_folder_is_an_output_error(thirds, tmp_path):
     with pytest.raises(TractorError, match="cannot write"):
         thirds[0].to_npz(str(tmp_path / "missing" / "x.npz"))
+
+
+def test_hand_made_results_without_columns_are_refused(thirds):
+    for arrays in ({}, {"index": np.arange(3, dtype=np.uint64)}, None):
+        bad = SimResults(arrays, 7, thirds[0].policies, "guigang")
+        with pytest.raises(InvalidArgument, match=r"parts\[1\] lacks its columns"):
+            tractor.merge([thirds[0], bad])

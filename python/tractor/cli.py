@@ -329,6 +329,11 @@ def main(argv: Optional[List[str]] = None) -> int:
     d = sub.add_parser("demo", help="a short tour of the rules API")
     d.add_argument("--seed", type=int, default=7)
     d.set_defaults(fn=cmd_demo)
+    for stream in (sys.stdout, sys.stderr):  # a file name that is not UTF-8 is printed escaped
+        try:
+            stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            pass
     a = p.parse_args(argv)
     try:
         return a.fn(a)

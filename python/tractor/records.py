@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Tuple, Union
+from typing import Any, Dict, Iterator, NamedTuple, Optional, Union
 
 from . import _core
 from .errors import InvalidArgument, RecordsError

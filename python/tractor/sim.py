@@ -1012,6 +1012,12 @@ def merge(parts: Sequence[Any], *, partial: bool = False) -> Any:
     for i, p in enumerate(parts):
         if not isinstance(p, (SimResults, MatchResults)):
             raise InvalidArgument(f"merge: parts[{i}] is a {type(p).__name__}, not SimResults or MatchResults")
+        spec = HAND_COLUMNS if isinstance(p, SimResults) else MATCH_COLUMNS
+        arrays = p.arrays if isinstance(p.arrays, dict) else {}
+        bad = [k for k in spec if not (k in arrays and getattr(arrays[k], "ndim", None) == 1
+                                       and len(arrays[k]) == len(arrays.get("index", ())))]
+        if bad:
+            raise InvalidArgument(f"merge: parts[{i}] lacks its columns {', '.join(bad)} (or they differ in length)")
     first = parts[0]
 
     def mode(p: Any) -> str:
