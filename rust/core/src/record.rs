@@ -569,6 +569,69 @@ mod tests {
         assert_eq!(k, 5);
     }
 
+    /// Arbitrary and mutated bytes: every decoder answers (Ok or a RecordError), never panics,
+    /// and a frame that decodes replays or fails with an Error, never a panic.
+    #[test]
+    fn arbitrary_bytes_never_panic() {
+        let (frames, _) = hands(3);
+        let good = file(b"{}", &frames);
+        let mut rng = crate::rng::Rng::new(20261201);
+        for round in 0..4000 {
+            let mut b = if round % 4 == 0 {
+                (0..rng.below_usize(600)).map(|_| rng.next_u64() as u8).collect::<Vec<u8>>()
+            } else {
+                good.clone()
+            };
+            for _ in 0..1 + rng.below_usize(6) {
+                if b.is_empty() {
+                    break;
+                }
+                let at = rng.below_usize(b.len());
+                match rng.below_usize(4) {
+                    0 => b[at] ^= 1 << rng.below_usize(8),
+                    1 => b.truncate(at),
+                    2 => b.insert(at, rng.next_u64() as u8),
+                    _ => b[at] = rng.next_u64() as u8,
+                }
+            }
+            if let Ok(mut r) = Reader::new(&b[..]) {
+                while let Ok(Some(rec)) = r.next_record() {
+                    let _ = replay(&rec);
+                }
+            }
+            let body = &b[b.len().min(22)..];
+            let _ = (decode(body), check_body(body), decode_body(body));
+            if let Ok(rec) = decode_body(body) {
+                let _ = replay(&rec);
+            }
+        }
+        // well-formed bodies with arbitrary fields and actions: replay answers, never panics
+        for round in 0..3000u64 {
+            let mut body = vec![FORMAT_VERSION];
+            body.extend_from_slice(&rng.next_u64().to_le_bytes());
+            body.push((round % 2) as u8);
+            for _ in 0..3 {
+                let v = rng.next_u64() as u8;
+                body.push(if round % 3 == 0 { v } else { 3 + v % 12 });
+            }
+            for _ in 0..rng.below_usize(40) {
+                match rng.below_usize(3) {
+                    0 => body.push(0),
+                    1 => body.push(0x10 | (rng.next_u64() as u8 & 0x0F)),
+                    _ => {
+                        let n = 1 + rng.below_usize(4);
+                        body.push(0x80 | n as u8);
+                        for _ in 0..n {
+                            body.push(rng.below_usize(KINDS) as u8 | (rng.next_u64() as u8 & 0xC0));
+                        }
+                    }
+                }
+            }
+            let rec = decode_body(&body).expect("well-formed");
+            let _ = replay(&rec);
+        }
+    }
+
     #[test]
     fn bad_headers_are_refused() {
         let f = file(b"{}", &[]);
