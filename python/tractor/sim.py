@@ -596,8 +596,8 @@ def simulate(
       grows with the hands that finished, never allocated up front.
     - ``records``: a path; the compact record of every hand is streamed there, after a header
       (:func:`read_records` reads them back).
-    - ``chunk``: hands per step (default 20,000; 1..1,000,000): progress and Ctrl-C act
-      between chunks. With ``backend="ray"``, hands per task.
+    - ``chunk``: hands (or matches) per step (default 20,000 hands, 400 matches; at most
+      1,000,000): progress and Ctrl-C act between chunks. With ``backend="ray"``, per task.
     - ``progress(done, total)`` is called after each chunk; Ctrl-C stops after the current
       chunk and returns what finished, with ``interrupted=True`` (a second Ctrl-C stops at
       once, losing only the chunk under way).
@@ -631,18 +631,20 @@ def simulate(
         raise InvalidArgument(f"backend: unknown backend {_show(backend)}: expected 'local' or 'ray'")
     if address is not None and (backend != "ray" or not isinstance(address, str)):
         raise InvalidArgument(f"address (a str) is for backend='ray' only, got {_show(address)} with backend={backend!r}")
+    if _sink is not None and (backend != "local" or keep or what != "hands"):
+        raise InvalidArgument("_sink streams the arrays of a local run of hands with keep_arrays=False")
     if backend == "ray":
         from .ray_backend import simulate_ray
 
         return simulate_ray(
             what=what, total=total, policies=ps, seed=seed, profile=profile, start=start,
             duplicate=duplicate, max_hands=cap if what == "matches" else 1000, address=address,
-            threads=nthreads, chunk=chunk, keep_arrays=keep, records=rpath, progress=progress,
+            threads=nthreads, chunk=None if chunk is None else chunk_n, keep_arrays=keep, records=rpath,
+            progress=progress,
         )
     if what == "matches":
-        return _simulate_matches(total, ps, seed, nthreads, profile, cap, start, max(1, chunk_n // 50), progress)
-    if _sink is not None and (backend != "local" or keep):
-        raise InvalidArgument("_sink streams the arrays of a local run with keep_arrays=False")
+        return _simulate_matches(total, ps, seed, nthreads, profile, cap, start, 400 if chunk is None else chunk_n,
+                                 progress)
     return _simulate_hands(total, ps, seed, nthreads, profile, duplicate, start, rpath, chunk_n, keep, progress,
                            _sink)
 
