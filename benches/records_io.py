@@ -23,6 +23,7 @@ import tempfile
 import time
 
 import tractor
+from tractor.records import header_bytes
 
 READ = """
 import sys, time, tractor
@@ -56,7 +57,7 @@ def main() -> None:
         size = os.path.getsize(rec)
         print(f"write: {a.hands:,} random hands with records in {dt:.1f}s; {size / a.hands:.0f} bytes/hand")
 
-        head = tractor.records.header_bytes({"note": "repeated frames"})
+        head = header_bytes({"note": "repeated frames"})
         with open(rec, "rb") as f:
             data = f.read()
         first = next(iter(tractor.read_records(rec, replay=False))).offset

@@ -21,7 +21,7 @@ import pytest
 
 import tractor
 from tractor.errors import InvalidArgument, RecordsError, TractorError
-from tractor.records import VERSION, Record
+from tractor.records import VERSION, Record, header_bytes
 
 POLICIES = "greedy,random,greedy,random"
 
@@ -184,7 +184,7 @@ def test_a_record_that_does_not_replay_is_named(run, tmp_path):
 
 def big_file(path, frames: bytes, count: int, per: int) -> None:
     """A records file of `count` hands, the run's frames repeated (every frame is whole)."""
-    header = tractor.records.header_bytes({"seed": 0, "note": "repeated frames"})
+    header = header_bytes({"seed": 0, "note": "repeated frames"})
     reps = count // per
     with open(path, "wb") as f:
         f.write(header)
