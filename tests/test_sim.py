@@ -62,6 +62,19 @@ def test_columns_and_shape(base):
     assert not base.interrupted
 
 
+def test_the_schema_is_the_bindings():
+    """The columns are defined once, in the binding; their names and types are a file format."""
+    assert HAND_COLUMNS == {
+        "index": "<u8", "seed": "<u8", "banker": "u1", "declarer": "u1", "trump": "u1", "level": "u1",
+        "tricks": "u1", "score": "<i4", "last_trick_cards": "u1", "banker_levels": "u1", "defender_levels": "u1",
+        "defenders_take_over": "?", "redeals": "u1", "stopped": "?", "decisions": "<u2",
+    }
+    assert MATCH_COLUMNS == {"index": "<u8", "winner": "u1", "hands": "<u4", "level0": "u1", "level1": "u1",
+                             "stops": "<u4"}
+    with pytest.raises(ValueError):
+        tractor._core.result_schema("cards")
+
+
 def test_threads_do_not_change_results(base):
     same(tractor.simulate(hands=2000, policies=POLICIES, seed=7, threads=1), base)
 

@@ -30,31 +30,9 @@ __all__ = ["simulate", "SimResults", "MatchResults", "merge", "load", "read_reco
 
 POLICIES = ("random", "greedy")
 
-HAND_COLUMNS: Dict[str, str] = {
-    "index": "<u8",
-    "seed": "<u8",
-    "banker": "u1",
-    "declarer": "u1",
-    "trump": "u1",
-    "level": "u1",
-    "tricks": "u1",
-    "score": "<i4",
-    "last_trick_cards": "u1",
-    "banker_levels": "u1",
-    "defender_levels": "u1",
-    "defenders_take_over": "?",
-    "redeals": "u1",
-    "stopped": "?",
-    "decisions": "<u2",
-}
-MATCH_COLUMNS: Dict[str, str] = {
-    "index": "<u8",
-    "winner": "u1",
-    "hands": "<u4",
-    "level0": "u1",
-    "level1": "u1",
-    "stops": "<u4",
-}
+HAND_COLUMNS: Dict[str, str] = dict(_core.result_schema("hands"))
+"""The per-hand columns and their numpy dtypes, as the Rust binding defines them (once)."""
+MATCH_COLUMNS: Dict[str, str] = dict(_core.result_schema("matches"))
 NONE = 255
 """Banker/declarer/trump value of a hand that stopped without a showing (R8.5)."""
 

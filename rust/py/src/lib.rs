@@ -424,6 +424,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sim::simulate_matches, m)?)?;
     m.add_function(wrap_pyfunction!(sim::replay_record, m)?)?;
     m.add_function(wrap_pyfunction!(sim::records_file_header, m)?)?;
+    m.add_function(wrap_pyfunction!(sim::result_schema, m)?)?;
     m.add_class::<sim::PyRecordReader>()?;
     m.add_function(wrap_pyfunction!(derive_seed, m)?)?;
     m.add("DEAL_TAG", core::seed::DEAL)?;

@@ -26,12 +26,60 @@ fn setup(py: Python<'_>, names: Vec<String>, profile: &str) -> PyResult<([Policy
     Ok((out, core::Profile::parse(profile).map_err(|e| err(py, e))?))
 }
 
-fn column<'py, T: Copy>(py: Python<'py>, d: &Bound<'py, PyDict>, name: &str, rows: &[T], f: impl Fn(&T) -> Vec<u8>) -> PyResult<()> {
+/// A result column: its name, its numpy dtype, and how a row writes its bytes.
+type Column<T> = (&'static str, &'static str, fn(&T, &mut Vec<u8>));
+
+/// The per-hand columns, defined here once: `tractor.sim.HAND_COLUMNS` is read from
+/// `hand_schema()`, and the bytes are made from the same table.
+const HAND_COLUMNS: [Column<sim::HandResult>; 15] = [
+    ("index", "<u8", |r, b| b.extend_from_slice(&r.index.to_le_bytes())),
+    ("seed", "<u8", |r, b| b.extend_from_slice(&r.hand_seed.to_le_bytes())),
+    ("banker", "u1", |r, b| b.push(r.banker)),
+    ("declarer", "u1", |r, b| b.push(r.declarer)),
+    ("trump", "u1", |r, b| b.push(r.trump)),
+    ("level", "u1", |r, b| b.push(r.level)),
+    ("tricks", "u1", |r, b| b.push(r.tricks)),
+    ("score", "<i4", |r, b| b.extend_from_slice(&r.score.to_le_bytes())),
+    ("last_trick_cards", "u1", |r, b| b.push(r.last_trick_cards)),
+    ("banker_levels", "u1", |r, b| b.push(r.banker_levels)),
+    ("defender_levels", "u1", |r, b| b.push(r.defender_levels)),
+    ("defenders_take_over", "?", |r, b| b.push(r.defenders_take_over as u8)),
+    ("redeals", "u1", |r, b| b.push(r.redeals)),
+    ("stopped", "?", |r, b| b.push(r.stopped as u8)),
+    ("decisions", "<u2", |r, b| b.extend_from_slice(&r.decisions.to_le_bytes())),
+];
+
+/// The per-match columns, likewise.
+const MATCH_COLUMNS: [Column<sim::MatchResult>; 6] = [
+    ("index", "<u8", |r, b| b.extend_from_slice(&r.index.to_le_bytes())),
+    ("winner", "u1", |r, b| b.push(r.winner)),
+    ("hands", "<u4", |r, b| b.extend_from_slice(&r.hands.to_le_bytes())),
+    ("level0", "u1", |r, b| b.push(r.levels[0])),
+    ("level1", "u1", |r, b| b.push(r.levels[1])),
+    ("stops", "<u4", |r, b| b.extend_from_slice(&r.stops.to_le_bytes())),
+];
+
+fn columns<'py, T>(py: Python<'py>, table: &[Column<T>], rows: &[T]) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
     let mut buf = Vec::with_capacity(rows.len() * 8);
-    for r in rows {
-        buf.extend_from_slice(&f(r));
+    for (name, _, write) in table {
+        buf.clear();
+        for r in rows {
+            write(r, &mut buf);
+        }
+        d.set_item(*name, PyBytes::new(py, &buf))?;
     }
-    d.set_item(name, PyBytes::new(py, &buf))
+    Ok(d)
+}
+
+/// The result columns as (name, numpy dtype) pairs: `("hands" | "matches")`.
+#[pyfunction]
+pub fn result_schema(kind: &str) -> PyResult<Vec<(&'static str, &'static str)>> {
+    match kind {
+        "hands" => Ok(HAND_COLUMNS.iter().map(|c| (c.0, c.1)).collect()),
+        "matches" => Ok(MATCH_COLUMNS.iter().map(|c| (c.0, c.1)).collect()),
+        _ => Err(pyo3::exceptions::PyValueError::new_err(format!("no result schema {kind:?}: 'hands' or 'matches'"))),
+    }
 }
 
 /// Simulates hands `start .. start + count`; returns little-endian columns (see tractor.sim)
@@ -54,22 +102,7 @@ pub fn simulate_hands<'py>(
         let (rows, recs) = py
             .detach(|| sim::simulate_range(seed, start, count, p, profile, threads, records))
             .map_err(|e| err(py, e))?;
-        let d = PyDict::new(py);
-        column(py, &d, "index", &rows, |r| r.index.to_le_bytes().to_vec())?;
-        column(py, &d, "seed", &rows, |r| r.hand_seed.to_le_bytes().to_vec())?;
-        column(py, &d, "banker", &rows, |r| vec![r.banker])?;
-        column(py, &d, "declarer", &rows, |r| vec![r.declarer])?;
-        column(py, &d, "trump", &rows, |r| vec![r.trump])?;
-        column(py, &d, "level", &rows, |r| vec![r.level])?;
-        column(py, &d, "tricks", &rows, |r| vec![r.tricks])?;
-        column(py, &d, "score", &rows, |r| r.score.to_le_bytes().to_vec())?;
-        column(py, &d, "last_trick_cards", &rows, |r| vec![r.last_trick_cards])?;
-        column(py, &d, "banker_levels", &rows, |r| vec![r.banker_levels])?;
-        column(py, &d, "defender_levels", &rows, |r| vec![r.defender_levels])?;
-        column(py, &d, "defenders_take_over", &rows, |r| vec![r.defenders_take_over as u8])?;
-        column(py, &d, "redeals", &rows, |r| vec![r.redeals])?;
-        column(py, &d, "stopped", &rows, |r| vec![r.stopped as u8])?;
-        column(py, &d, "decisions", &rows, |r| r.decisions.to_le_bytes().to_vec())?;
+        let d = columns(py, &HAND_COLUMNS, &rows)?;
         let blob: Vec<u8> = recs.concat();
         Ok((d, PyBytes::new(py, &blob)))
     })
@@ -93,14 +126,7 @@ pub fn simulate_matches<'py>(
         let rows = py
             .detach(|| sim::simulate_matches(seed, start, count, p, profile, threads, max_hands))
             .map_err(|e| err(py, e))?;
-        let d = PyDict::new(py);
-        column(py, &d, "index", &rows, |r| r.index.to_le_bytes().to_vec())?;
-        column(py, &d, "winner", &rows, |r| vec![r.winner])?;
-        column(py, &d, "hands", &rows, |r| r.hands.to_le_bytes().to_vec())?;
-        column(py, &d, "level0", &rows, |r| vec![r.levels[0]])?;
-        column(py, &d, "level1", &rows, |r| vec![r.levels[1]])?;
-        column(py, &d, "stops", &rows, |r| r.stops.to_le_bytes().to_vec())?;
-        Ok(d)
+        columns(py, &MATCH_COLUMNS, &rows)
     })
 }
 
