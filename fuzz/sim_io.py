@@ -140,6 +140,8 @@ def one(data: bytes) -> None:
         argv = [WORDS[fdp.ConsumeIntInRange(0, len(WORDS) - 1)] for _ in range(fdp.ConsumeIntInRange(0, 8))]
         if argv[:1] not in (["simulate"], ["merge"], ["demo"]) and "--version" not in argv:
             argv = ["simulate", "--hands", "2", "--quiet"] + argv
+        elif argv[:1] == ["simulate"] and "--hands" not in argv and "--matches" not in argv:
+            argv += ["--hands", "2"]  # not the default 10,000
         old = os.getcwd()
         os.chdir(TMP)
         try:

@@ -265,9 +265,12 @@ CLI_VALUES = ["0", "1", "2", "-1", "1e3", "x", "0/2", "1/2", "2/2", "a/b", "gree
 def test_cli_parsing_answers_or_refuses_cleanly(argv):
     # no run may be long: CLI_VALUES holds no large count
     with in_temp_dir(), contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
+        if argv[:1] not in (["simulate"], ["merge"], ["demo"]) and "--version" not in argv:
+            argv = ["simulate", "--hands", "2", "--quiet"] + argv
+        elif argv[:1] == ["simulate"] and "--hands" not in argv and "--matches" not in argv:
+            argv = argv + ["--hands", "2"]  # not the default 10,000
         try:
-            rc = main(["simulate", "--hands", "2", "--quiet"] + argv if argv[:1] not in (["merge"], ["demo"])
-                      and "--version" not in argv and argv[:1] != ["simulate"] else argv)
+            rc = main(argv)
         except SystemExit as e:  # argparse: usage errors (2), --help/--version (0)
             assert e.code in (0, 2), e.code
             return
