@@ -209,7 +209,10 @@ def cmd_simulate(a: argparse.Namespace) -> int:
         if a.out and not keep:
             from .sim import NpzStream
 
-            stream = NpzStream(a.out, a.duplicate)
+            try:
+                stream = NpzStream(a.out, a.duplicate)
+            except OSError as e:
+                raise InvalidArgument(f"--out {a.out}: cannot write beside it: {e}") from None
         try:
             res = simulate(hands=count, duplicate=a.duplicate, records=a.records, keep_arrays=keep, _sink=stream,
                            **kwargs)
