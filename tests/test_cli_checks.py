@@ -88,13 +88,6 @@ def test_a_failing_output_loses_nothing(tmp_path, monkeypatch, capsys):
     assert len(list(tractor.read_records("r.rec", replay=False))) == 60
 
 
-def test_version(capsys):
-    with pytest.raises(SystemExit) as e:
-        main(["--version"])
-    assert e.value.code == 0
-    assert capsys.readouterr().out.strip() == f"tractor-engine {tractor.__version__}"
-
-
 def test_progress_is_a_periodic_line_when_not_a_terminal():
     s = io.StringIO()
     p = Progress(100, stream=s, interval=3600)

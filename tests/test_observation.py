@@ -22,6 +22,15 @@ sys.path.insert(0, os.path.dirname(__file__))
 from _game_util import build_deck, drive_deal, script  # noqa: E402
 
 FIELDS = {
+    # what a seat knows (issue: Search): deal order, its own arrivals and decisions, levels,
+    # the hand's index and the proven voids; reviewed for leaks below
+    "first_seat",
+    "cards_dealt",
+    "arrivals",
+    "own_decisions",
+    "levels",
+    "hand_index",
+    "voids",
     "seat",
     "phase",
     "hand",
@@ -79,6 +88,13 @@ def _cards_in(value):
             yield from _cards_in(v)
 
 
+def _arrivals(g: tractor.Game, seat: int):
+    """The seat's cards of the current attempt in dealing order, from the deck (R1.3)."""
+    deck, first = g._g.deck(), g._g.first_seat
+    dealt = g._g.dealt if g.phase == "declare" else 216
+    return [deck[t] for t in range(dealt) if (first + t) % 4 == seat] if g.record()["start"]["kind"] == "deal" else []
+
+
 def check_no_hidden_cards(g: tractor.Game, seat: int) -> Observation:
     """The observation's fields: own hand = the seat's hand; sizes; cards only in the own hand
     and the public plays."""
@@ -91,7 +107,14 @@ def check_no_hidden_cards(g: tractor.Game, seat: int) -> Observation:
         if f.name in ("hand",):
             continue
         cards = list(_cards_in(getattr(o, f.name)))
-        if f.name in ("tricks", "current_trick"):
+        if f.name == "arrivals":
+            # the seat's own cards, in arrival order: in its hand or played by it
+            own_played = [c for t in g.tricks for s, cs in t.plays if s == seat for c in cs]
+            own_played += [c for s, cs in g.current_trick if s == seat for c in cs]
+            if g.record()["start"]["kind"] == "deal":
+                assert sorted(cards) == sorted(list(g.hand(seat)) + own_played)
+            assert [int(c) for c in cards] == _arrivals(g, seat)
+        elif f.name in ("tricks", "current_trick"):
             assert sorted(cards) == sorted(
                 [c for t in g.tricks for _, cs in t.plays for c in cs]
                 if f.name == "tricks"

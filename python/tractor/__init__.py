@@ -11,6 +11,8 @@ from .errors import IllegalAction, IllegalFollow, TractorError
 from .game import Declare, Game, LegalPlays, Match, Observation, Pass, Play, Result, Trick
 from .sim import MatchResults, SimResults, load, merge, read_records, simulate
 from .rules import PROFILES, Combo, Context, Outcome, outcome
+from . import search
+from .search import InfoSet
 
 __all__ = [
     "__version__",
@@ -44,4 +46,6 @@ __all__ = [
     "merge",
     "load",
     "read_records",
+    "search",
+    "InfoSet",
 ]

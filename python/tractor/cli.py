@@ -8,6 +8,7 @@ import sys
 import time
 from typing import List, Optional
 
+from ._core import __version__
 from .errors import InvalidArgument, TractorError
 
 
@@ -299,10 +300,8 @@ def cmd_demo(a: argparse.Namespace) -> int:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    from . import __version__
-
     p = argparse.ArgumentParser(prog="tractor", description="Guigang Tractor rule engine")
-    p.add_argument("--version", action="version", version=f"tractor-engine {__version__}")
+    p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = p.add_subparsers(dest="cmd", required=True)
     s = sub.add_parser("simulate", help="simulate many hands (or matches) and summarise")
     g = s.add_mutually_exclusive_group()

@@ -9,7 +9,7 @@ seat with a real choice to make while dealing, or the seat to play.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 
 from . import _core
@@ -121,17 +121,27 @@ class Observation:
     tricks: List[Trick]
     defender_points: int
     result: Optional[Result]
+    first_seat: Optional[int] = None
+    """Who received the first card of the current deal attempt (None: given hands)."""
+    cards_dealt: int = 0
+    arrivals: List[Card] = field(default_factory=list)
+    """The seat's own cards in the order they arrived in the current attempt."""
+    own_decisions: List[Tuple[int, int, str]] = field(default_factory=list)
+    """The seat's own decisions while dealing: (attempt, cards dealt, "pass" or "declare")."""
+    levels: Tuple[int, int] = (3, 3)
+    hand_index: int = 0
+    voids: Tuple[Tuple[bool, ...], ...] = ()
+    """Per seat, per class (s, h, d, c, trump): proven void (R5.2); empty while dealing."""
 
 
 class LegalPlays:
-    """The plays allowed now. ``len()`` is exact; iteration is lazy (a void follower may have
-    millions of distinct follows); ``in`` checks legality; ``sample(seed)`` draws uniformly
-    over the distinct plays."""
+    """The plays allowed now, over the engine's one legal-action set. ``len()`` is exact;
+    iteration is lazy (a void follower may have millions of distinct follows); ``in`` checks
+    legality; ``sample(seed)`` draws uniformly over the distinct plays."""
 
     def __init__(self, game: "_core.Game") -> None:
         self._g = game
         self._at = game.action_count()
-        self._leads: Optional[List[bytes]] = game.legal_leads() if game.is_leading() else None
 
     def _check(self) -> None:
         if self._g.action_count() != self._at:
@@ -140,7 +150,7 @@ class LegalPlays:
     def count(self) -> int:
         """The exact number of distinct plays (an int, however large)."""
         self._check()
-        return len(self._leads) if self._leads is not None else self._g.follow_count()
+        return self._g.legal_count()
 
     def __len__(self) -> int:
         return self.count()
@@ -151,20 +161,14 @@ class LegalPlays:
             index += n
         if not 0 <= index < n:
             raise IndexError(f"play index {index} out of range ({n} plays)")
-        if self._leads is not None:
-            return _play(self._leads[index])
-        return _play(self._g.follow_nth(index))
+        return _play(self._g.play_range(index, index + 1)[0])
 
     def __iter__(self) -> Iterator[Play]:
         self._check()
-        if self._leads is not None:
-            for c in self._leads:
-                yield _play(c)
-            return
-        n, i, chunk = self._g.follow_count(), 0, 256
+        n, i, chunk = self._g.legal_count(), 0, 256
         while i < n:
             self._check()
-            for c in self._g.follow_range(i, min(n, i + chunk)):
+            for c in self._g.play_range(i, min(n, i + chunk)):
                 yield _play(c)
             i += chunk
 
@@ -180,12 +184,11 @@ class LegalPlays:
         """One play, uniform over the distinct plays, from xoshiro256** seeded with ``seed``."""
         _check_seed(seed)
         self._check()
-        if self._leads is not None:
-            return _play(self._leads[_core.uniform_below(seed, len(self._leads))])
-        return _play(self._g.follow_sample(seed))
+        return _play(self._g.play_sample(seed))
 
     def __repr__(self) -> str:
-        return f"<LegalPlays {'leads' if self._leads is not None else 'follows'}: {self.count()}>"
+        kind = "leads" if self._g.is_leading() else "follows"
+        return f"<LegalPlays {kind}: {self.count()}>"
 
 
 def _seat(seat: Any) -> int:
@@ -224,17 +227,26 @@ class Game:
         profile: str = "guigang",
         deck: Optional[List[Any]] = None,
         first_seat: Optional[int] = None,
+        redeal_decks: Optional[List[Tuple[List[Any], int]]] = None,
+        hand_index: int = 0,
     ) -> "Game":
         """A hand dealt from ``hand_seed`` (or from ``deck``: 216 cards in dealing order, the
-        first to ``first_seat``), with the teams' ``levels`` and ``banker`` (None: the final
-        declarer becomes banker)."""
+        first to ``first_seat``; ``redeal_decks`` the same for the attempts after a redeal,
+        R8.5), with the teams' ``levels`` and ``banker`` (None: the final declarer becomes
+        banker); ``hand_index`` is the hand's index in its match (public)."""
         _check_seed(hand_seed)
         if deck is None and first_seat is not None:
             raise IllegalAction("first_seat goes with a deck; a seeded deal draws its own first seat (R1.3)")
         d = None if deck is None else [int(Card(c)) for c in deck]
         first_seat = 0 if first_seat is None else _seat(first_seat)
         lv = (_level(levels[0]), _level(levels[1]))
-        return cls._wrap(_core.Game.deal(hand_seed, profile, lv, banker, d, first_seat))
+        more = None
+        if redeal_decks:
+            more = [([int(Card(c)) for c in dk], _seat(f)) for dk, f in redeal_decks]
+        hand_index = _check_count(hand_index, "hand_index")
+        if hand_index >= 2**32:
+            raise TractorError(f"hand_index must be below 2**32, got {hand_index}")
+        return cls._wrap(_core.Game.deal(hand_seed, profile, lv, banker, d, first_seat, more, hand_index))
 
     @classmethod
     def from_deal(
@@ -323,15 +335,7 @@ class Game:
         if r is None:
             return None
         raw, score, bl, dl, over, nxt = r
-        banker = self.banker
-        bteam = banker % 2
-        gain = [0, 0]
-        if over:
-            gain[1 - bteam] = dl
-        else:
-            gain[bteam] = bl
-        returns = tuple(gain[s % 2] - gain[1 - s % 2] for s in range(4))
-        return Result(score, bl, dl, over, nxt, returns, raw)  # type: ignore[arg-type]
+        return Result(score, bl, dl, over, nxt, self._g.returns, raw)  # type: ignore[arg-type]
 
     # -- actions -----------------------------------------------------------------------------
     def legal_actions(self) -> Union[List[Action], LegalPlays]:
@@ -375,6 +379,13 @@ class Game:
     def __copy__(self) -> "Game":
         return self.clone()
 
+    def __deepcopy__(self, memo: Any) -> "Game":
+        return self.clone()
+
+    def __reduce__(self) -> Any:
+        # a game is its record: replayed exactly on unpickling
+        return (Game.from_json, (self.to_json(),))
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Game) and self._g == other._g
 
@@ -390,42 +401,75 @@ class Game:
         return [Showing(seat, k, _SUITS[s], dealt, att) for att, dealt, seat, s, k in self._g.showing_log()]
 
     def observation(self, seat: int) -> Observation:
-        """What ``seat`` may know: its own hand, the public plays, and the declaring as far as
-        R8.2 reveals it (who showed and how many; a suit only for the seat's own showings and,
-        after the deal, for the final declaration)."""
+        """What ``seat`` may know: its own hand and arrival order, the public plays, and the
+        declaring as far as R8.2 reveals it (who showed and how many; a suit only for the
+        seat's own showings and, after the deal, for the final declarer's last run)."""
         seat = _seat(seat)
-        log = self._g.showing_log()
-        dealing = self.phase == "declare"
-        revealed = set()
-        if not dealing and log:
-            final_attempt = log[-1][0]
-            final = self._g.declarer
-            for i in range(len(log) - 1, -1, -1):
-                if log[i][0] != final_attempt or log[i][2] != final:
-                    break
-                revealed.add(i)
+        i = _core.info(self._g, seat)
+        dealing = i["phase"] == "declare"
         shows = [
-            Showing(s, k, _SUITS[suit] if (s == seat or i in revealed) else None, dealt, att)
-            for i, (att, dealt, s, suit, k) in enumerate(log)
+            Showing(s, k, None if suit is None else _SUITS[suit], dealt, att)
+            for att, dealt, s, k, suit in i["showings"]
         ]
-        sizes = tuple(sum(self._g.hand(s)) for s in range(4))
+        voids = () if i["trump"] is None else tuple(
+            tuple(bool(v) for v in i["voids"][5 * p : 5 * p + 5]) for p in range(4)
+        )
         return Observation(
             seat=seat,
             phase=self.phase,
             hand=self.hand(seat),
-            hand_sizes=sizes,  # type: ignore[arg-type]
+            hand_sizes=i["hand_sizes"],
             level=self.level,
-            trump=None if dealing else self.trump,
+            trump=None if i["trump"] is None else _SUITS[i["trump"]],
             banker=self.banker,
-            declarer=self.declarer,
+            declarer=i["declarer"],
             showings=shows,
             # while dealing, whose decision it is would tell who can show (R8.2)
-            current_player=(self.current_player if not dealing or self.current_player == seat else None),
+            current_player=i["to_move"],
             current_trick=self.current_trick,
             tricks=self.tricks,
             defender_points=self.defender_points,
             result=self.result,
+            first_seat=i["first_seats"][-1] if i["first_seats"] else None,
+            cards_dealt=i["dealt"],
+            arrivals=[CARDS[k] for k in i["arrivals"][-1]] if i["arrivals"] else [],
+            own_decisions=[(a, t, kind) for a, t, kind, _ in i["own_decisions"]],
+            levels=i["levels"],
+            hand_index=i["hand_index"],
+            voids=voids,
         )
+
+    def info(self, seat: int) -> "InfoSet":
+        """What ``seat`` knows and what the public history proves about the other hands
+        (see :class:`tractor.search.InfoSet`)."""
+        from .search import InfoSet
+
+        return InfoSet._from_core(_core.info(self._g, _seat(seat)))
+
+    def determinize(self, seat: int, seed: int) -> "Game":
+        """A complete world that ``seat`` cannot tell from this game: its hand and everything
+        it knows unchanged, the cards it cannot see drawn afresh (see the README's
+        determinization contract). The world depends only on what the seat knows and ``seed``."""
+        return Game._wrap(_core.determinize(self._g, _seat(seat), [_check_seed(seed)])[0])
+
+    def determinize_many(self, seat: int, n: int, seed: int) -> List["Game"]:
+        """``n`` worlds; world i equals ``determinize(seat, derive(seed, SEARCH, i))``."""
+        n = _check_count(n, "n")
+        return [Game._wrap(g) for g in _core.determinize(self._g, _seat(seat), _core.search_seeds(_check_seed(seed), n))]
+
+    def playout(self, policy: str = "random", seed: int = 0) -> Tuple[int, int, int, int]:
+        """Plays this hand's true state to the end (on a copy) with ``policy`` ("random" or
+        "greedy") for every seat; per-seat returns (levels, zero-sum)."""
+        if not isinstance(policy, str):
+            raise TractorError(f"policy must be 'random' or 'greedy', got {policy!r}")
+        return self._g.playout(policy, _check_seed(seed))
+
+    def step_policy(self, policy: str, seed: int) -> bool:
+        """Applies one action of a built-in policy (``"greedy"``, ``"ismcts:iterations=300"``,
+        ...) for the player to move, drawn with ``seed``; False when the hand is over."""
+        if not isinstance(policy, str):
+            raise TractorError(f"policy must be a policy name, got {policy!r}")
+        return self._g.step_policy(policy, _check_seed(seed))
 
     # -- records -----------------------------------------------------------------------------
     def record(self) -> Dict[str, Any]:
@@ -436,6 +480,8 @@ class Game:
             start["trump"] = _SUITS[start["trump"]]
         elif start["deck"] is not None:
             start["deck"] = " ".join(str(CARDS[i]) for i in start["deck"])
+            if "redeal_decks" in start:
+                start["redeal_decks"] = [[" ".join(str(CARDS[i]) for i in d), f] for d, f in start["redeal_decks"]]
         actions: List[List[Any]] = []
         for seat, kind, suit, count, cards in self._g.actions():
             if kind == "pass":
@@ -493,6 +539,8 @@ class Game:
                     profile,
                     None if deck is None else [Card(c) for c in deck.split()],
                     start.get("first_seat"),
+                    redeal_decks=[([Card(c) for c in d.split()], f) for d, f in start.get("redeal_decks", [])],
+                    hand_index=start.get("hand_index", 0),
                 )
             else:
                 raise IllegalAction(f"unknown start kind {start['kind']!r}")
@@ -550,6 +598,15 @@ class Match:
         self._m, g = _core.Match.create(seed, profile)
         self.game = Game._wrap(g)
 
+    def __reduce__(self) -> Any:
+        return (_match_from_state, (self.seed, self._m.state(), self.game.to_json()))
+
+    def __copy__(self) -> "Match":
+        return _match_from_state(self.seed, self._m.state(), self.game.to_json())
+
+    def __deepcopy__(self, memo: Any) -> "Match":
+        return self.__copy__()
+
     def next_hand(self) -> Game:
         """Scores the finished current hand and deals the next (same levels and banker after
         a stopped hand)."""
@@ -589,6 +646,22 @@ class Match:
             self.game.play_random(_core.derive_seed(seed, _core.POLICY_TAG, self._m.index))
             self.next_hand()
             k += 1
+
+
+def _match_from_state(seed: int, state: Any, game_json: str) -> Match:
+    m = Match.__new__(Match)
+    m.seed = seed
+    m._m = _core.Match.from_state(state)
+    m.game = Game.from_json(game_json)
+    return m
+
+
+def _check_count(n: Any, what: str) -> int:
+    if not isinstance(n, (bool, int)) and hasattr(n, "__index__"):
+        n = n.__index__()  # numpy integers
+    if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n < 2**63:
+        raise TractorError(f"{what} must be an int in 0..2**63-1, got {n!r}")
+    return n
 
 
 def _check_seed(seed: Any) -> int:

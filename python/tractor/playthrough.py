@@ -41,17 +41,15 @@ def playthrough(game: Game) -> str:
     first = [list(h) for h in (_initial_hands(game))]
     for seat in range(4):
         out.append(f"  seat {seat}: {_cards(first[seat])}")
-    running = 0
     tricks = game.tricks
+    running = game._g.defender_points_by_trick()  # R7.2, from the engine
     for i, t in enumerate(tricks, 1):
         out.append(f"trick {i}, seat {t.leader} leads")
         for seat, cards in t.plays:
             out.append(f"  {seat}: {_cards(cards)}")
         side = "defenders" if (t.winner - (game.banker or 0)) % 2 else "bankers"
         if i < len(tricks) or game.result is None:
-            if side == "defenders":
-                running += t.points
-            out.append(f"  won by seat {t.winner} ({side}), {t.points} points; defenders {running}")
+            out.append(f"  won by seat {t.winner} ({side}), {t.points} points; defenders {running[i - 1]}")
         else:
             out.append(f"  won by seat {t.winner} ({side}), {t.points} points; last trick")
     for seat, cards in game.current_trick:

@@ -28,7 +28,9 @@ from .errors import IncompleteRun, InvalidArgument, OutputError, ResultsFileErro
 
 __all__ = ["simulate", "SimResults", "MatchResults", "merge", "load", "read_records", "POLICIES"]
 
-POLICIES = ("random", "greedy")
+POLICIES = ("random", "greedy", "pimc", "ismcts")
+"""Built-in policy names; the searches take parameters: ``"pimc:worlds=16,rollouts=4"``,
+``"ismcts:iterations=500,c=0.7"`` (see :mod:`tractor.search`)."""
 
 HAND_COLUMNS: Dict[str, str] = dict(_core.result_schema("hands"))
 """The per-hand columns and their numpy dtypes, as the Rust binding defines them (once)."""
@@ -74,9 +76,21 @@ def _flag(x: Any, what: str) -> bool:
     raise InvalidArgument(f"{what} must be True or False, got {_show(x)}")
 
 
+def _split_policies(text: str) -> list:
+    """``"greedy,pimc:worlds=16,rollouts=4,random,random"``: a comma starts a new policy
+    unless what follows is a ``key=value`` parameter of the search before it."""
+    out: list = []
+    for part in text.split(","):
+        if out and "=" in part and ":" not in part and ":" in out[-1]:
+            out[-1] += "," + part
+        else:
+            out.append(part)
+    return out
+
+
 def _policies(policies: Any) -> Tuple[str, str, str, str]:
     if isinstance(policies, str):
-        items: List[Any] = [p.strip() for p in policies.split(",")]
+        items: List[Any] = _split_policies(policies)
     elif isinstance(policies, (list, tuple)):
         items = list(policies)
     else:
@@ -86,11 +100,15 @@ def _policies(policies: Any) -> Tuple[str, str, str, str]:
     ps = []
     for p in items:
         if not isinstance(p, str):
-            raise InvalidArgument(f"policies: each must be a str, got {_show(p)}")
-        name = p.strip().lower()
-        if name not in POLICIES:
-            raise InvalidArgument(f"policies: unknown policy {_show(p)}: expected one of {', '.join(POLICIES)}")
-        ps.append(name)
+            raise InvalidArgument(f"policies: a policy is a name such as 'greedy' or 'ismcts:iterations=500', "
+                                  f"got {_show(p)}")
+        try:
+            p.encode("utf-8")
+            ps.append(_core.policy_name(p.strip()))  # canonical names (parameters spelled out)
+        except UnicodeEncodeError:
+            raise InvalidArgument(f"policies: unknown policy {_show(p)}: expected one of {', '.join(POLICIES)}") from None
+        except TractorError as e:
+            raise InvalidArgument(f"policies: {e}") from None
     return tuple(ps)  # type: ignore[return-value]
 
 

@@ -4,12 +4,16 @@
 //! Hot paths take and return count arrays and never allocate per call; [`checked`]
 //! validates user input once and explains what was wrong.
 
+pub mod action_set;
+pub mod bignum;
 pub mod card;
 pub mod checked;
 pub mod combo;
+pub mod determinize;
 pub mod error;
 pub mod follow;
 pub mod hand_state;
+pub mod info;
 pub mod match_state;
 pub mod playout;
 pub mod policy;
@@ -17,6 +21,7 @@ pub mod record;
 pub mod rng;
 pub mod rules;
 pub mod score;
+pub mod search;
 pub mod seed;
 pub mod sim;
 pub mod trump;

@@ -50,7 +50,10 @@ impl Match {
     }
 
     fn deal_current(&self) -> Result<Game, Error> {
-        Game::deal(derive(self.seed, MATCH_HAND, self.index as u64), self.profile, self.levels, self.banker, None)
+        let mut g =
+            Game::deal(derive(self.seed, MATCH_HAND, self.index as u64), self.profile, self.levels, self.banker, None)?;
+        g.hand_index = self.index;
+        Ok(g)
     }
 
     /// Scores the finished current hand `game` into the match and deals the next. The hand

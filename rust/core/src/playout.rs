@@ -4,34 +4,19 @@
 //! distinct combinations of the hand (`legal_leads`). Following: uniform over the distinct
 //! legal follows (multisets), by the follow ladder's exact sampler. One xoshiro256** stream.
 
-use crate::card::KINDS;
-use crate::combo::{count_leads, nth_lead};
-use crate::hand_state::{Action, Game, Phase};
+use crate::hand_state::{Action, Game};
+use crate::policy::SeatView;
 use crate::rng::Rng;
 
 /// A uniformly random legal action for the player to move, or `None` when the hand is over.
 pub fn random_action(game: &Game, rng: &mut Rng) -> Option<Action> {
-    let pos = &game.pos;
-    match pos.phase {
-        Phase::Declare => {
-            let options: Vec<_> = pos.showings(pos.to_move).collect();
-            let r = rng.below_usize(options.len() + 1);
-            Some(match r {
-                0 => Action::Pass,
-                i => Action::Declare { suit: options[i - 1].suit, count: options[i - 1].count },
-            })
-        }
-        Phase::Play => match pos.follow() {
-            None => {
-                let (ctx, hand) = (pos.ctx(), &pos.hands[pos.to_move as usize]);
-                let r = rng.below_usize(count_leads(ctx, hand));
-                let c = nth_lead(ctx, hand, r).expect("r < count");
-                Some(Action::Play(c.counts(ctx)))
-            }
-            Some(f) => f.legal_set(&[0; KINDS]).sample(rng).map(Action::Play),
-        },
-        Phase::Over | Phase::Stopped => None,
-    }
+    random_choice(&SeatView::of_game(game), rng)
+}
+
+/// The random policy's choice for the seat of `view`: uniform over its legal actions, one
+/// draw from the engine's [`crate::action_set::ActionSet`].
+pub fn random_choice(view: &SeatView, rng: &mut Rng) -> Option<Action> {
+    view.actions().sample(rng)
 }
 
 /// Plays the hand to its end with [`random_action`].

@@ -6,7 +6,8 @@
 //! - [`DEAL`]: the `index`-th deal attempt of a hand (0 first, then each redeal, R8.5);
 //! - [`MATCH_HAND`]: the `index`-th hand of a match;
 //! - [`BATCH_HAND`]: the hand with global index `index` in a bulk run;
-//! - [`POLICY`]: the decision stream of seat `index` in a hand.
+//! - [`POLICY`]: the decision stream of seat `index` in a hand;
+//! - [`SEARCH`]: stream `index` of a search decision (worlds, trees, rollouts; see `search`).
 //!
 //! A deal from a seed: `rng = Rng::new(seed)`; the 216 cards start sorted (card i has kind
 //! i / 4); Fisher–Yates from the top (`for i in (1..216).rev() { swap(i, rng.below(i + 1)) }`);
@@ -18,6 +19,8 @@ pub const DEAL: u64 = 1;
 pub const MATCH_HAND: u64 = 2;
 pub const BATCH_HAND: u64 = 3;
 pub const POLICY: u64 = 4;
+/// Search streams: world, candidate and rollout indices under a decision's seed.
+pub const SEARCH: u64 = 5;
 
 /// Number of cards dealt (R1.2).
 pub const DECK: usize = 216;

@@ -59,7 +59,12 @@ pub fn play_hand(game: &mut Game, policies: &[Policy; 4], hand_seed: u64, mut re
 /// Simulates hand `index` of a run.
 pub fn simulate_hand(seed: u64, index: u64, policies: &[Policy; 4], profile: Profile, record: Option<&mut Vec<u8>>) -> HandResult {
     let hand_seed = derive(seed, BATCH_HAND, index);
-    let mut game = Game::deal_fast(hand_seed, profile, [3, 3], NOBODY);
+    // search policies read the seat's info set, which comes from the hand's record
+    let mut game = if policies.iter().any(|p| p.needs_record()) {
+        Game::deal(hand_seed, profile, [3, 3], NOBODY, None).expect("valid levels and banker")
+    } else {
+        Game::deal_fast(hand_seed, profile, [3, 3], NOBODY)
+    };
     let header_at = record.as_ref().map(|b| b.len());
     let mut record = record;
     if let Some(buf) = record.as_deref_mut() {
@@ -121,7 +126,7 @@ fn pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, Error> {
 /// `f(i)` for every index of `start .. start + count`, in index order: on this thread when
 /// `threads` is 1 or there is one index, else on a pool of `threads` threads (0: all cores,
 /// rayon's global pool). A range that runs past index 2^64 − 1 is refused.
-fn over_range<T: Send>(start: u64, count: u64, threads: usize, f: impl Fn(u64) -> T + Sync + Send) -> Result<Vec<T>, Error> {
+pub(crate) fn over_range<T: Send>(start: u64, count: u64, threads: usize, f: impl Fn(u64) -> T + Sync + Send) -> Result<Vec<T>, Error> {
     if count == 0 {
         return Ok(Vec::new());
     }

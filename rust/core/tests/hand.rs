@@ -48,6 +48,15 @@ fn random_hands_keep_the_invariants() {
         assert!(played.iter().all(|&c| c == 4), "216 cards conserved, seed {seed}");
         assert_eq!(total_points, 400, "R7.1, seed {seed}");
         assert_eq!(defenders, g.pos.defender_points, "R7.2, seed {seed}");
+        let by_trick = g.defender_points_by_trick();
+        assert_eq!(by_trick.len(), g.record.tricks.len());
+        assert_eq!(*by_trick.last().unwrap(), g.pos.defender_points, "R7.2 running total, seed {seed}");
+        assert!(by_trick.windows(2).all(|w| w[0] <= w[1]));
+        // R7.4 returns are zero-sum, and the team that gains has the positive return
+        let r = g.pos.returns().unwrap();
+        assert_eq!(r.iter().sum::<i32>(), 0);
+        assert_eq!(r[0], r[2]);
+        assert_eq!(r[1], r[3]);
         let o = g.pos.outcome().unwrap();
         assert_eq!(o, outcome(g.pos.final_score, &profile.rules()));
         assert!(g.pos.hands.iter().all(|h| size(h) == 0));

@@ -4,6 +4,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use tractor_core as core;
 use tractor_core::card::{Counts, KINDS};
+use tractor_core::action_set::ActionSet;
 use tractor_core::hand_state::{Action, Game as CoreGame, Phase, Start, NOBODY};
 use tractor_core::Error;
 
@@ -52,7 +53,8 @@ impl PyGame {
     /// A hand dealt from `hand_seed`; `banker` None in a match's first hand; `deck` (216 kind
     /// ids) and `first_seat` override the first deal.
     #[staticmethod]
-    #[pyo3(signature = (hand_seed, profile_name, levels, banker=None, deck=None, first_seat=0))]
+    #[pyo3(signature = (hand_seed, profile_name, levels, banker=None, deck=None, first_seat=0, redeal_decks=None, hand_index=0))]
+    #[allow(clippy::too_many_arguments)]
     fn deal(
         py: Python<'_>,
         hand_seed: u64,
@@ -61,20 +63,30 @@ impl PyGame {
         banker: Option<u8>,
         deck: Option<Vec<u8>>,
         first_seat: u8,
+        redeal_decks: Option<Vec<(Vec<u8>, u8)>>,
+        hand_index: u32,
     ) -> PyResult<Self> {
         guard(py, || {
             let p = profile(py, profile_name)?;
-            let deck = match deck {
-                None => None,
-                Some(d) => {
-                    let arr: [u8; core::seed::DECK] = d.as_slice().try_into().map_err(|_| {
-                        err(py, Error::BadPlays(format!("a deck has 216 cards, got {}", d.len())))
-                    })?;
-                    Some((arr, first_seat))
-                }
+            let one = |d: Vec<u8>, first: u8| -> PyResult<([u8; core::seed::DECK], u8)> {
+                let arr: [u8; core::seed::DECK] = d.as_slice().try_into().map_err(|_| {
+                    err(py, Error::BadPlays(format!("a deck has 216 cards, got {}", d.len())))
+                })?;
+                Ok((arr, first))
             };
-            let g = CoreGame::deal(hand_seed, p, [levels.0, levels.1], banker.unwrap_or(NOBODY), deck)
+            let mut decks = Vec::new();
+            if let Some(d) = deck {
+                decks.push(one(d, first_seat)?);
+            }
+            for (d, f) in redeal_decks.unwrap_or_default() {
+                if decks.is_empty() {
+                    return Err(err(py, Error::BadPlays("redeal decks need the first deck".into())));
+                }
+                decks.push(one(d, f)?);
+            }
+            let mut g = CoreGame::deal_decks(hand_seed, p, [levels.0, levels.1], banker.unwrap_or(NOBODY), decks)
                 .map_err(|e| err(py, e))?;
+            g.hand_index = hand_index;
             Ok(PyGame { g })
         })
     }
@@ -175,6 +187,82 @@ impl PyGame {
         Some((p.final_score, o.score, o.banker_levels, o.defender_levels, o.defenders_take_over, p.next_banker()?))
     }
 
+    /// Per seat, once over: levels gained by the seat's team minus the other's (R7.4).
+    #[getter]
+    fn returns(&self) -> Option<(i32, i32, i32, i32)> {
+        self.g.pos.returns().map(|r| (r[0], r[1], r[2], r[3]))
+    }
+
+    #[getter]
+    fn hand_index(&self) -> u32 {
+        self.g.hand_index
+    }
+
+    /// The exact number of legal actions now (every phase).
+    fn legal_count(&self, py: Python<'_>) -> PyResult<u128> {
+        guard(py, || Ok(ActionSet::of(&self.g.pos).count()))
+    }
+
+    /// Plays `start..stop` of the legal set in its order (play phase), as count arrays.
+    fn play_range(&self, py: Python<'_>, start: u128, stop: u128) -> PyResult<Vec<Py<PyBytes>>> {
+        guard(py, || {
+            let mut set = ActionSet::of(&self.g.pos);
+            let mut v = Vec::new();
+            let mut i = start;
+            while i < stop {
+                match set.nth(i) {
+                    Some(Action::Play(c)) => v.push(out(py, &c)),
+                    _ => break,
+                }
+                i += 1;
+            }
+            Ok(v)
+        })
+    }
+
+    /// One legal play, uniform over the distinct ones, from `Rng::new(seed)` (play phase).
+    fn play_sample(&self, py: Python<'_>, seed: u64) -> PyResult<Option<Py<PyBytes>>> {
+        guard(py, || {
+            let mut rng = core::Rng::new(seed);
+            Ok(match ActionSet::of(&self.g.pos).sample(&mut rng) {
+                Some(Action::Play(c)) => Some(out(py, &c)),
+                _ => None,
+            })
+        })
+    }
+
+    /// One playout of the true state to the end with `policy` ("random" or "greedy") for every
+    /// seat, from `Rng::new(seed)`; per-seat returns.
+    fn playout(&self, py: Python<'_>, policy: &str, seed: u64) -> PyResult<(i32, i32, i32, i32)> {
+        guard(py, || {
+            let p = match policy.trim().to_ascii_lowercase().as_str() {
+                "random" => core::search::Rollout::Random,
+                "greedy" => core::search::Rollout::Greedy,
+                other => return Err(err(py, Error::BadPlays(format!("playout policy {other:?}: expected 'random' or 'greedy'")))),
+            };
+            let r = core::search::playout(&self.g, p, &mut core::Rng::new(seed));
+            Ok((r[0], r[1], r[2], r[3]))
+        })
+    }
+
+    /// One action of `policy` (any built-in policy, e.g. "ismcts:iterations=200") for the
+    /// player to move, from `Rng::new(seed)`, applied; False when the hand is over.
+    fn step_policy(&mut self, py: Python<'_>, policy: &str, seed: u64) -> PyResult<bool> {
+        guard(py, || {
+            let p = core::policy::Policy::parse(policy).map_err(|e| err(py, e))?;
+            let g = &self.g;
+            let a = py.detach(|| p.act(g, &mut core::Rng::new(seed)));
+            match a {
+                None => Ok(false),
+                Some(a) => {
+                    let g = &mut self.g;
+                    g.apply(&a).map_err(|e| action_err(py, g, e))?;
+                    Ok(true)
+                }
+            }
+        })
+    }
+
     fn hand<'py>(&self, py: Python<'py>, seat: u8) -> PyResult<Bound<'py, PyBytes>> {
         if seat > 3 {
             return Err(err(py, Error::BadPlays(format!("seat must be 0..3, got {seat}"))));
@@ -192,56 +280,6 @@ impl PyGame {
 
     fn is_leading(&self) -> bool {
         self.g.pos.phase == Phase::Play && self.g.pos.lead().is_none()
-    }
-
-    fn legal_leads(&self, py: Python<'_>) -> Vec<Py<PyBytes>> {
-        if !self.is_leading() {
-            return Vec::new();
-        }
-        let ctx = self.g.pos.ctx();
-        self.g.pos.leads().iter().map(|c| out(py, &c.counts(ctx))).collect()
-    }
-
-    /// The lead on the table, as counts, if following.
-    fn lead<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyBytes>> {
-        let pos = &self.g.pos;
-        if pos.phase != Phase::Play || pos.lead().is_none() {
-            return None;
-        }
-        self.g.record.current.first().map(|(_, c)| PyBytes::new(py, c))
-    }
-
-    fn follow_count(&self, py: Python<'_>) -> PyResult<u128> {
-        guard(py, || Ok(self.g.pos.follow().map_or(0, |f| f.legal_set(&[0; KINDS]).count())))
-    }
-
-    fn follow_nth(&self, py: Python<'_>, index: u128) -> PyResult<Option<Py<PyBytes>>> {
-        guard(py, || Ok(self.g.pos.follow().and_then(|f| f.legal_set(&[0; KINDS]).nth(index)).map(|c| out(py, &c))))
-    }
-
-    /// A batch of follows by index, sharing one computation (for lazy iteration).
-    fn follow_range(&self, py: Python<'_>, start: u128, stop: u128) -> PyResult<Vec<Py<PyBytes>>> {
-        guard(py, || {
-            let Some(f) = self.g.pos.follow() else { return Ok(Vec::new()) };
-            let mut set = f.legal_set(&[0; KINDS]);
-            let mut v = Vec::new();
-            let mut i = start;
-            while i < stop {
-                match set.nth(i) {
-                    Some(c) => v.push(out(py, &c)),
-                    None => break,
-                }
-                i += 1;
-            }
-            Ok(v)
-        })
-    }
-
-    fn follow_sample(&self, py: Python<'_>, seed: u64) -> PyResult<Option<Py<PyBytes>>> {
-        guard(py, || {
-            let mut rng = core::Rng::new(seed);
-            Ok(self.g.pos.follow().and_then(|f| f.legal_set(&[0; KINDS]).sample(&mut rng)).map(|c| out(py, &c)))
-        })
     }
 
     /// Is this play allowed now (lead or follow)?
@@ -312,6 +350,12 @@ impl PyGame {
             .collect()
     }
 
+    /// The defenders' points after each finished trick (R7.2; the last trick of a finished
+    /// hand repeats the total before it, R7.3).
+    fn defender_points_by_trick(&self) -> Vec<i32> {
+        self.g.defender_points_by_trick()
+    }
+
     fn current_trick(&self, py: Python<'_>) -> Vec<(u8, Py<PyBytes>)> {
         self.g.record.current.iter().map(|(s, c)| (*s, out(py, c))).collect()
     }
@@ -340,13 +384,20 @@ impl PyGame {
     fn start<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
         match &self.g.record.start {
-            Start::Deal { hand_seed, levels, banker, deck } => {
+            Start::Deal { hand_seed, levels, banker, decks } => {
                 d.set_item("kind", "deal")?;
                 d.set_item("hand_seed", *hand_seed)?;
                 d.set_item("levels", (levels[0], levels[1]))?;
                 d.set_item("banker", seat_opt(*banker))?;
-                d.set_item("deck", deck.map(|(d, _)| d.to_vec()))?;
-                d.set_item("first_seat", deck.map(|(_, f)| f))?;
+                d.set_item("deck", decks.first().map(|(d, _)| d.to_vec()))?;
+                d.set_item("first_seat", decks.first().map(|(_, f)| *f))?;
+                if decks.len() > 1 {
+                    let more: Vec<(Vec<u8>, u8)> = decks[1..].iter().map(|(d, f)| (d.to_vec(), *f)).collect();
+                    d.set_item("redeal_decks", more)?;
+                }
+                if self.g.hand_index > 0 {
+                    d.set_item("hand_index", self.g.hand_index)?;
+                }
             }
             Start::Hands { hands, level, trump, banker } => {
                 d.set_item("kind", "hands")?;
@@ -391,6 +442,38 @@ impl PyMatch {
         guard(py, || {
             let g = self.m.next_hand(&game.g).map_err(|e| raise(py, "IllegalAction", &e.to_string(), None))?;
             Ok(PyGame { g })
+        })
+    }
+
+    /// The match's whole state, for pickling: (seed, profile, levels, banker, index, history,
+    /// winner), read back by `from_state`.
+    fn state(&self) -> (u64, &'static str, (u8, u8), u8, u32, Vec<(u32, u8, u8, u8, Option<i32>, (u8, u8), Option<u8>)>, Option<(u8, u32)>) {
+        let m = &self.m;
+        let h = m.history.iter().map(|h| (h.index, h.banker, h.level, h.trump, h.score, (h.levels_after[0], h.levels_after[1]), h.passed_a)).collect();
+        (m.seed, m.profile.name(), (m.levels[0], m.levels[1]), m.banker, m.index, h, m.winner)
+    }
+
+    #[staticmethod]
+    fn from_state(
+        py: Python<'_>,
+        state: (u64, String, (u8, u8), u8, u32, Vec<(u32, u8, u8, u8, Option<i32>, (u8, u8), Option<u8>)>, Option<(u8, u32)>),
+    ) -> PyResult<Self> {
+        guard(py, || {
+            let (seed, prof, levels, banker, index, hist, winner) = state;
+            let history = hist
+                .into_iter()
+                .map(|(index, banker, level, trump, score, la, passed_a)| core::match_state::HandSummary {
+                    index,
+                    banker,
+                    level,
+                    trump,
+                    score,
+                    levels_after: [la.0, la.1],
+                    passed_a,
+                })
+                .collect();
+            let m = core::Match { seed, profile: profile(py, &prof)?, levels: [levels.0, levels.1], banker, index, history, winner };
+            Ok(PyMatch { m })
         })
     }
 

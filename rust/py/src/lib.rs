@@ -7,6 +7,7 @@
 #![allow(clippy::type_complexity)]
 
 mod game;
+mod search;
 mod sim;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -427,9 +428,16 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sim::result_schema, m)?)?;
     m.add_class::<sim::PyRecordReader>()?;
     m.add_function(wrap_pyfunction!(derive_seed, m)?)?;
+    m.add_function(wrap_pyfunction!(search::info, m)?)?;
+    m.add_function(wrap_pyfunction!(search::determinize, m)?)?;
+    m.add_function(wrap_pyfunction!(search::search_seeds, m)?)?;
+    m.add_function(wrap_pyfunction!(search::rollouts, m)?)?;
+    m.add_function(wrap_pyfunction!(search::run_search, m)?)?;
+    m.add_function(wrap_pyfunction!(search::policy_name, m)?)?;
     m.add("DEAL_TAG", core::seed::DEAL)?;
     m.add("MATCH_HAND_TAG", core::seed::MATCH_HAND)?;
     m.add("BATCH_HAND_TAG", core::seed::BATCH_HAND)?;
     m.add("POLICY_TAG", core::seed::POLICY)?;
+    m.add("SEARCH_TAG", core::seed::SEARCH)?;
     Ok(())
 }

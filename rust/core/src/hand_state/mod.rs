@@ -117,6 +117,20 @@ impl Position {
         (self.phase == Phase::Over).then(|| outcome(self.final_score, &self.profile.rules()))
     }
 
+    /// Per seat, once over: levels gained by the seat's team minus the other team's (R7.4),
+    /// so the four returns sum to zero.
+    pub fn returns(&self) -> Option<[i32; 4]> {
+        let o = self.outcome()?;
+        let bteam = Self::team(self.banker);
+        let mut gain = [0i32; 2];
+        if o.defenders_take_over {
+            gain[1 - bteam as usize] = o.defender_levels as i32;
+        } else {
+            gain[bteam as usize] = o.banker_levels as i32;
+        }
+        Some(std::array::from_fn(|s| gain[s % 2] - gain[1 - s % 2]))
+    }
+
     /// R7.6: the next hand's banker.
     pub fn next_banker(&self) -> Option<u8> {
         let o = self.outcome()?;
@@ -148,9 +162,10 @@ pub struct ShowingRecord {
 /// How a hand began.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Start {
-    /// Dealt from `hand_seed` (attempt r uses `derive(hand_seed, DEAL, r)`), or the first
-    /// attempt from a given deck.
-    Deal { hand_seed: u64, levels: [u8; 2], banker: u8, deck: Option<([u8; DECK], u8)> },
+    /// Dealt from `hand_seed`: attempt r uses `decks[r]` (deck and first seat) where given,
+    /// else `derive(hand_seed, DEAL, r)` (R8.5). A given first deck is how tests and replays
+    /// fix a deal; a world from `determinize` gives every attempt's deck.
+    Deal { hand_seed: u64, levels: [u8; 2], banker: u8, decks: Vec<([u8; DECK], u8)> },
     /// Given hands at the play phase.
     Hands { hands: [Counts; 4], level: u8, trump: u8, banker: u8 },
 }
@@ -161,6 +176,8 @@ pub struct Record {
     pub profile: Profile,
     pub start: Start,
     pub actions: Vec<(u8, Action)>,
+    /// (attempt, cards dealt) when each decision while dealing was taken (R8.1, D7).
+    pub dealt_at: Vec<(u8, u8)>,
     pub showings: Vec<ShowingRecord>,
     pub tricks: Vec<TrickRecord>,
     /// Plays of the trick in progress.
@@ -176,6 +193,8 @@ pub struct Game {
     pub record: Record,
     /// Bulk mode: keep no record of actions and tricks (the position is unaffected).
     pub light: bool,
+    /// The hand's index in its match (0 for a lone hand); public.
+    pub hand_index: u32,
 }
 
 fn blank_position(profile: Profile, level: u8, banker: u8) -> Position {
@@ -213,6 +232,17 @@ impl Game {
         banker: u8,
         deck: Option<([u8; DECK], u8)>,
     ) -> Result<Game, Error> {
+        Game::deal_decks(hand_seed, profile, levels, banker, deck.into_iter().collect())
+    }
+
+    /// As [`Game::deal`], with the decks of the first `decks.len()` attempts given.
+    pub fn deal_decks(
+        hand_seed: u64,
+        profile: Profile,
+        levels: [u8; 2],
+        banker: u8,
+        decks: Vec<([u8; DECK], u8)>,
+    ) -> Result<Game, Error> {
         for &l in &levels {
             if !(3..=14).contains(&l) {
                 return Err(Error::BadLevel(l as i64));
@@ -229,7 +259,7 @@ impl Game {
                 levels[0], levels[1]
             )));
         }
-        if let Some((d, first)) = &deck {
+        for (d, first) in &decks {
             let mut c = [0u8; KINDS];
             for &k in d.iter() {
                 if k as usize >= KINDS {
@@ -248,13 +278,15 @@ impl Game {
             levels,
             record: Record {
                 profile,
-                start: Start::Deal { hand_seed, levels, banker, deck },
+                start: Start::Deal { hand_seed, levels, banker, decks },
                 actions: Vec::new(),
+                dealt_at: Vec::new(),
                 showings: Vec::new(),
                 tricks: Vec::new(),
                 current: Vec::new(),
             },
             light: false,
+            hand_index: 0,
         };
         g.start_attempt();
         Ok(g)
@@ -323,11 +355,13 @@ impl Game {
                 profile,
                 start: Start::Hands { hands, level, trump, banker },
                 actions: Vec::new(),
+                dealt_at: Vec::new(),
                 showings: Vec::new(),
                 tricks: Vec::new(),
                 current: Vec::new(),
             },
             light: false,
+            hand_index: 0,
         };
         if n == 0 {
             return Err(Error::BadPlays("the hands are empty".into()));
@@ -338,11 +372,7 @@ impl Game {
 
     /// Starts deal attempt `pos.redeals` (R1.3, R8.5).
     fn start_attempt(&mut self) {
-        let Start::Deal { hand_seed, deck, .. } = &self.record.start else { return };
-        let (d, first) = match (self.pos.redeals, deck) {
-            (0, Some(given)) => *given,
-            (r, _) => seed::shuffle(seed::derive(*hand_seed, seed::DEAL, r as u64)),
-        };
+        let Some((d, first)) = self.attempt_deck(self.pos.redeals) else { return };
         self.deck = d;
         let p = &mut self.pos;
         p.hands = [[0; KINDS]; 4];
@@ -355,6 +385,15 @@ impl Game {
         self.advance_deal();
     }
 
+    /// The deck and first seat of deal attempt `r` (R1.3, R8.5), for a dealt hand.
+    pub fn attempt_deck(&self, r: u8) -> Option<([u8; DECK], u8)> {
+        let Start::Deal { hand_seed, decks, .. } = &self.record.start else { return None };
+        Some(match decks.get(r as usize) {
+            Some(given) => *given,
+            None => seed::shuffle(seed::derive(*hand_seed, seed::DEAL, r as u64)),
+        })
+    }
+
     /// The phase of the hand.
     pub fn phase(&self) -> Phase {
         self.pos.phase
@@ -363,6 +402,7 @@ impl Game {
     /// Applies an action of the player to move; on error nothing changes.
     pub fn apply(&mut self, action: &Action) -> Result<(), Error> {
         let seat = self.pos.to_move;
+        let at = (self.pos.redeals, self.pos.dealt);
         match (self.pos.phase, action) {
             (Phase::Over | Phase::Stopped, _) => {
                 return Err(Error::IllegalAction { rule: "R7", message: "the hand is over".into() })
@@ -379,6 +419,9 @@ impl Game {
             (Phase::Play, _) => {
                 return Err(Error::IllegalAction { rule: "R8.3", message: "declaring has ended: play cards".into() })
             }
+        }
+        if matches!(action, Action::Pass | Action::Declare { .. }) {
+            self.record.dealt_at.push(at);
         }
         self.record.actions.push((seat, *action));
         Ok(())

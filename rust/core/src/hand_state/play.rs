@@ -134,6 +134,12 @@ impl Game {
 
     pub(super) fn play(&mut self, cards: &Counts) -> Result<(), Error> {
         self.pos.check_play(cards)?;
+        self.record_play(cards);
+        Ok(())
+    }
+
+    /// Plays `cards` (known legal) for the player to move and records the trick.
+    fn record_play(&mut self, cards: &Counts) {
         let seat = self.pos.to_move;
         let points_before = self.pos.trick.points;
         self.record.current.push((seat, *cards));
@@ -142,7 +148,33 @@ impl Game {
             let pts = points_before + points(cards) as u16;
             self.record.tricks.push(TrickRecord { leader: plays[0].0, plays, winner, points: pts });
         }
-        Ok(())
+    }
+
+    /// Plays `cards` for the player to move, recording it, without checking it (replays of
+    /// plays known to be legal, such as a world's public history).
+    pub fn play_recorded_unchecked(&mut self, cards: &Counts) {
+        self.record.actions.push((self.pos.to_move, super::Action::Play(*cards)));
+        self.record_play(cards);
+    }
+
+    /// The defenders' points after each finished trick (R7.2), as the playthrough shows them;
+    /// a finished hand's last trick counts through R7.3 instead, so its entry is the total
+    /// before it.
+    pub fn defender_points_by_trick(&self) -> Vec<i32> {
+        let over = self.pos.phase == Phase::Over;
+        let n = self.record.tricks.len();
+        let mut running = 0;
+        self.record
+            .tricks
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                if self.pos.is_defender(t.winner) && !(over && i + 1 == n) {
+                    running += t.points as i32;
+                }
+                running
+            })
+            .collect()
     }
 
     /// Every combination the player to move may lead.

@@ -12,7 +12,8 @@
 use crate::card::{Card, Counts, KINDS};
 use crate::combo::{classify, Combo};
 use crate::follow::{Case, Follow};
-use crate::hand_state::{Action, Game, Position, NOBODY};
+use crate::hand_state::{Action, Phase, NOBODY};
+use super::SeatView;
 use crate::rng::Rng;
 use crate::score::points;
 use crate::trump::Context;
@@ -22,32 +23,32 @@ const SAMPLES: usize = 16;
 /// Follows listed outright up to this many.
 const LIST_MAX: u128 = 32;
 
-pub fn act(game: &Game, rng: &mut Rng) -> Action {
-    let pos = &game.pos;
-    match pos.phase {
-        crate::hand_state::Phase::Declare => declare(pos),
-        _ => match pos.follow() {
-            None => lead(pos),
-            Some(f) => follow(pos, &f, rng),
+pub fn act(view: &SeatView, rng: &mut Rng) -> Action {
+    match view.phase() {
+        Phase::Declare => declare(view),
+        _ => match view.follow() {
+            None => lead(view),
+            Some(f) => follow(view, &f, rng),
         },
     }
 }
 
-fn declare(pos: &Position) -> Action {
-    let seat = pos.to_move;
-    if pos.declarer != NOBODY && pos.declarer != seat && pos.declarer % 2 == seat % 2 {
+fn declare(pos: &SeatView) -> Action {
+    let seat = pos.seat();
+    let declarer = pos.declarer();
+    if declarer != NOBODY && declarer != seat && declarer % 2 == seat % 2 {
         return Action::Pass; // never overturn the partner
     }
-    let hand = &pos.hands[seat as usize];
+    let hand = pos.hand();
     let support = |suit: u8| -> u32 {
         (2..=14).map(|r| hand[Card::new(suit, r).id()] as u32).sum::<u32>()
-            + hand[Card::new(suit, pos.level).id()] as u32
+            + hand[Card::new(suit, pos.level()).id()] as u32
     };
     let held: u32 = hand.iter().map(|&c| c as u32).sum();
-    let best = pos.showings(seat).max_by_key(|s| (support(s.suit), s.count, 3 - s.suit));
+    let best = pos.showings().max_by_key(|s| (support(s.suit), s.count, 3 - s.suit));
     match best {
         // wait for a suit longer than a quarter of the cards held, unless the deal is done
-        Some(s) if support(s.suit) * 4 >= held + 4 || pos.dealt as usize >= crate::seed::DECK => {
+        Some(s) if support(s.suit) * 4 >= held + 4 || pos.dealt() as usize >= crate::seed::DECK => {
             Action::Declare { suit: s.suit, count: s.count }
         }
         _ => Action::Pass,
@@ -80,9 +81,9 @@ fn combo_points_cost(ctx: &Context, c: &Combo) -> (i32, i32) {
     (p * c.m as i32, v * c.m as i32)
 }
 
-fn lead(pos: &Position) -> Action {
+fn lead(pos: &SeatView) -> Action {
     let ctx = pos.ctx();
-    let hand = &pos.hands[pos.to_move as usize];
+    let hand = pos.hand();
     let left: usize = hand.iter().map(|&c| c as usize).sum();
     let leads = pos.leads();
     // The strongest trump combination is kept for the last trick near the end.
@@ -120,23 +121,23 @@ fn lead(pos: &Position) -> Action {
 }
 
 /// Would `x` become the trick's best play (R6)?
-fn wins(pos: &Position, lead: &Combo, x: &Counts) -> bool {
+fn wins(pos: &SeatView, lead: &Combo, x: &Counts) -> bool {
     match classify(pos.ctx(), x) {
         Some(c) => {
             let eligible = c.class == lead.class || (c.is_trump() && !lead.is_trump());
-            eligible && c.size() == lead.size() && c.key() > pos.trick.best_key
+            eligible && c.size() == lead.size() && c.key() > pos.trick().best_key
         }
         None => false,
     }
 }
 
-fn follow(pos: &Position, f: &Follow, rng: &mut Rng) -> Action {
+fn follow(pos: &SeatView, f: &Follow, rng: &mut Rng) -> Action {
     if f.n == 1 {
         return follow_single(pos, f);
     }
     let ctx = pos.ctx();
     let lead = f.lead;
-    let seat = pos.to_move;
+    let seat = pos.seat();
     let mut candidates: Vec<Counts> = Vec::new();
     let mut set = f.legal_set(&[0; KINDS]);
     let total = set.count();
@@ -159,9 +160,10 @@ fn follow(pos: &Position, f: &Follow, rng: &mut Rng) -> Action {
             }
         }
     }
-    let partner_winning = pos.trick.best_seat % 2 == seat % 2;
-    let last = pos.trick.plays == 3;
-    let table = pos.trick.points as i32;
+    let trick = pos.trick();
+    let partner_winning = trick.best_seat % 2 == seat % 2;
+    let last = trick.plays == 3;
+    let table = trick.points as i32;
     let score = |x: &Counts| -> i32 {
         let pts = points(x);
         let c = cost(ctx, x);
@@ -188,11 +190,12 @@ fn follow(pos: &Position, f: &Follow, rng: &mut Rng) -> Action {
 
 /// The same choice as [`follow`] for a single led, over the kinds directly: one card of the
 /// led class if held (R5.3 T1), else any card (R5.2).
-fn follow_single(pos: &Position, f: &Follow) -> Action {
+fn follow_single(pos: &SeatView, f: &Follow) -> Action {
     let ctx = pos.ctx();
-    let partner_winning = pos.trick.best_seat % 2 == pos.to_move % 2;
-    let last = pos.trick.plays == 3;
-    let table = pos.trick.points as i32;
+    let trick = pos.trick();
+    let partner_winning = trick.best_seat % 2 == pos.seat() % 2;
+    let last = trick.plays == 3;
+    let table = trick.points as i32;
     let pool = if f.s_size > 0 { &f.s } else { &f.hand };
     let mut best = (i32::MIN, 0usize);
     crate::card::for_each_held(pool, |k, _| {
@@ -201,7 +204,7 @@ fn follow_single(pos: &Position, f: &Follow) -> Action {
         let eligible = unit.class == f.lead.class || (unit.is_trump() && !f.lead.is_trump());
         let v = if partner_winning {
             8 * pts - c
-        } else if eligible && unit.key() > pos.trick.best_key {
+        } else if eligible && unit.key() > trick.best_key {
             if table + pts > 0 || last {
                 2000 + 20 * (table + pts) - c
             } else {
@@ -249,7 +252,7 @@ fn fill(f: &Follow, price: impl Fn(usize) -> i32) -> Counts {
 }
 
 /// A void follower's cheapest trump combination of the lead's shape that beats the trick.
-fn cheapest_ruff(pos: &Position, f: &Follow) -> Option<Counts> {
+fn cheapest_ruff(pos: &SeatView, f: &Follow) -> Option<Counts> {
     let ctx = pos.ctx();
     let hand = &f.hand;
     let mut best: Option<(i32, Counts)> = None;

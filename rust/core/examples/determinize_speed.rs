@@ -1,0 +1,92 @@
+//! Microseconds per determinized world, by phase, on positions from greedy self-play.
+//! `cargo run --release -p tractor-core --example determinize_speed [hands]`
+//!
+//! For each position and seat: the time of the first world (info set, counting programme if
+//! needed, and the world) and of 16 more from the same determinizer (what a search pays per
+//! world). Prints medians and p99 per phase.
+
+use std::time::Instant;
+
+use tractor_core::determinize::Determinizer;
+use tractor_core::hand_state::{Game, NOBODY};
+use tractor_core::policy::Policy;
+use tractor_core::{Profile, Rng};
+
+fn pct(v: &mut [f64], p: f64) -> f64 {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    v[((v.len() - 1) as f64 * p) as usize]
+}
+
+fn main() {
+    let hands: u64 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(40);
+    let phases = ["mid-deal", "first trick", "mid-hand", "last trick"];
+    let mut first: Vec<Vec<f64>> = vec![Vec::new(); 4];
+    let mut more: Vec<Vec<f64>> = vec![Vec::new(); 4];
+    let mut hands_only: Vec<Vec<f64>> = vec![Vec::new(); 4];
+    let (mut props, mut accs) = ([0u64; 4], [0u64; 4]);
+    let mut search: Vec<Vec<f64>> = vec![Vec::new(); 4];
+    for seed in 0..hands {
+        let mut g = Game::deal(seed, Profile::Guigang, [3, 3], NOBODY, None).unwrap();
+        let mut rng = Rng::new(seed);
+        let mut actions = Vec::new();
+        while let Some(a) = Policy::Greedy.act(&g, &mut rng) {
+            g.apply(&a).unwrap();
+            actions.push(a);
+        }
+        let deal_len = g.record.dealt_at.len();
+        let n = actions.len();
+        let cuts = [deal_len / 2, deal_len + 2, deal_len + (n - deal_len) / 2, n - 2];
+        for (ph, &k) in cuts.iter().enumerate() {
+            let mut p = Game::deal(seed, Profile::Guigang, [3, 3], NOBODY, None).unwrap();
+            for a in &actions[..k] {
+                p.apply(a).unwrap();
+            }
+            for seat in 0..4u8 {
+                let mut r = Rng::new(seed * 4 + seat as u64);
+                let t = Instant::now();
+                let mut det = Determinizer::new(p.info(seat));
+                let w = det.world(&mut r).unwrap();
+                first[ph].push(t.elapsed().as_secs_f64() * 1e6);
+                std::hint::black_box(w);
+                let t = Instant::now();
+                for _ in 0..16 {
+                    std::hint::black_box(det.world(&mut r).unwrap());
+                }
+                more[ph].push(t.elapsed().as_secs_f64() * 1e6 / 16.0);
+                let t = Instant::now();
+                for _ in 0..16 {
+                    std::hint::black_box(det.sample(&mut r).unwrap());
+                }
+                hands_only[ph].push(t.elapsed().as_secs_f64() * 1e6 / 16.0);
+                props[ph] += det.proposals;
+                accs[ph] += det.accepted;
+                let mut sd = Determinizer::for_search(p.info(seat));
+                std::hint::black_box(sd.sample(&mut r).unwrap());
+                let t = Instant::now();
+                for _ in 0..16 {
+                    std::hint::black_box(sd.sample(&mut r).unwrap());
+                }
+                search[ph].push(t.elapsed().as_secs_f64() * 1e6 / 16.0);
+            }
+        }
+    }
+    println!("phase        first world µs (median / p99)   next worlds µs (median / p99)   hands only µs (median / p99)");
+    for ph in 0..4 {
+        println!(
+            "{:<12} {:>10.1} / {:>10.1}          {:>10.1} / {:>10.1}          {:>10.1} / {:>10.1}",
+            phases[ph],
+            pct(&mut first[ph], 0.5),
+            pct(&mut first[ph], 0.99),
+            pct(&mut more[ph], 0.5),
+            pct(&mut more[ph], 0.99),
+            pct(&mut hands_only[ph], 0.5),
+            pct(&mut hands_only[ph], 0.99)
+        );
+        println!(
+            "             proposals per accepted hands: {:.1}; search hands (no timing) µs median / p99: {:.1} / {:.1}",
+            props[ph] as f64 / accs[ph] as f64,
+            pct(&mut search[ph], 0.5),
+            pct(&mut search[ph], 0.99)
+        );
+    }
+}

@@ -1,0 +1,59 @@
+//! ISMCTS and PIMC decisions on positions from greedy self-play, one thread.
+//! `cargo run --release -p tractor-core --example search_speed [positions] [iterations]`
+
+use std::time::Instant;
+
+use tractor_core::hand_state::{Game, Phase, NOBODY};
+use tractor_core::policy::{Policy, SeatView};
+use tractor_core::search::{ismcts, pimc, IsmctsParams, PimcParams};
+use tractor_core::{Profile, Rng};
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let positions: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(10);
+    let iterations: u32 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1000);
+    let (mut it_s, mut pimc_s, mut n) = (0.0, 0.0, 0);
+    for seed in 0..positions {
+        let mut g = Game::deal(seed, Profile::Guigang, [3, 3], NOBODY, None).unwrap();
+        let mut rng = Rng::new(seed);
+        let mut plays = 0;
+        while g.pos.phase != Phase::Over && !(g.pos.phase == Phase::Play && plays == 40 + seed as usize * 7 % 60) {
+            if g.pos.phase == Phase::Play {
+                plays += 1;
+            }
+            let a = Policy::Greedy.act(&g, &mut rng).unwrap();
+            g.apply(&a).unwrap();
+        }
+        if g.pos.phase != Phase::Play {
+            continue;
+        }
+        let view = SeatView::of_game(&g);
+        if std::env::var("PROBE").is_ok() {
+            let mut d = tractor_core::determinize::Determinizer::for_search(g.info(g.pos.to_move));
+            let t = Instant::now();
+            for i in 0..200 {
+                d.sample(&mut Rng::new(i)).unwrap();
+            }
+            if std::env::var("PROBE").unwrap() == "v" {
+                for c in &d.info.checks {
+                    let ctx = g.pos.ctx();
+                    println!("  seat {} lead {:?} play {}", c.seat, (c.lead.m, c.lead.k, c.lead.class), tractor_core::card::format(&tractor_core::card::cards_of(&c.play)));
+                    let _ = ctx;
+                }
+            }
+            println!("seed {seed}: {:.1} µs/sample, {} proposals / {} accepted, checks {}", t.elapsed().as_secs_f64() * 1e6 / 200.0, d.proposals, d.accepted, d.info.checks.len());
+        }
+        let t = Instant::now();
+        let p = IsmctsParams { iterations, ..IsmctsParams::default() };
+        std::hint::black_box(ismcts(&view, &p, seed, 1).unwrap());
+        it_s += t.elapsed().as_secs_f64();
+        let t = Instant::now();
+        std::hint::black_box(pimc(&view, &PimcParams::default(), seed, 1).unwrap());
+        pimc_s += t.elapsed().as_secs_f64();
+        n += 1;
+    }
+    println!("ISMCTS: {:.0} iterations/s; PIMC 32x8: {:.2} decisions/s ({n} positions)", n as f64 * iterations as f64 / it_s, n as f64 / pimc_s);
+}
+
+#[allow(dead_code)]
+fn probe() {}

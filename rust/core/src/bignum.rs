@@ -1,0 +1,228 @@
+//! A fixed-width unsigned integer for exact counting of deals (determinization): the
+//! number of ways to deal up to 215 unseen cards to four holders is below 4^215 < 2^512.
+//! Integers only, so sampling is exact and the same on every platform.
+
+use std::cmp::Ordering;
+
+use crate::rng::Rng;
+
+const LIMBS: usize = 8;
+
+/// An unsigned 512-bit integer, little-endian limbs. Overflow is a bug (checked in debug).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Big([u64; LIMBS]);
+
+impl Big {
+    pub const ZERO: Big = Big([0; LIMBS]);
+    pub const ONE: Big = Big([1, 0, 0, 0, 0, 0, 0, 0]);
+
+    pub fn from_u64(x: u64) -> Big {
+        let mut b = Big::ZERO;
+        b.0[0] = x;
+        b
+    }
+
+    pub fn from_u128(x: u128) -> Big {
+        let mut b = Big::ZERO;
+        b.0[0] = x as u64;
+        b.0[1] = (x >> 64) as u64;
+        b
+    }
+
+    /// `self · m` for a multiplier of up to 128 bits.
+    pub fn mul_u128(&self, m: u128) -> Big {
+        if m >> 64 == 0 {
+            self.mul_small(m as u64)
+        } else {
+            self.mul(&Big::from_u128(m))
+        }
+    }
+
+    pub fn is_zero(&self) -> bool {
+        self.0.iter().all(|&l| l == 0)
+    }
+
+    /// Limbs in use.
+    fn len(&self) -> usize {
+        self.0.iter().rposition(|&l| l != 0).map_or(0, |i| i + 1)
+    }
+
+    pub fn add(&self, o: &Big) -> Big {
+        let mut r = Big::ZERO;
+        let mut carry = 0u64;
+        for i in 0..LIMBS {
+            let (s1, c1) = self.0[i].overflowing_add(o.0[i]);
+            let (s2, c2) = s1.overflowing_add(carry);
+            r.0[i] = s2;
+            carry = (c1 | c2) as u64;
+        }
+        debug_assert_eq!(carry, 0, "Big overflow");
+        r
+    }
+
+    /// `self − o`; `o ≤ self`.
+    pub fn sub(&self, o: &Big) -> Big {
+        let mut r = Big::ZERO;
+        let mut borrow = 0u64;
+        for i in 0..LIMBS {
+            let (d1, b1) = self.0[i].overflowing_sub(o.0[i]);
+            let (d2, b2) = d1.overflowing_sub(borrow);
+            r.0[i] = d2;
+            borrow = (b1 | b2) as u64;
+        }
+        debug_assert_eq!(borrow, 0, "Big underflow");
+        r
+    }
+
+    pub fn mul_small(&self, m: u64) -> Big {
+        let mut r = Big::ZERO;
+        let mut carry = 0u128;
+        for i in 0..self.len() {
+            let v = self.0[i] as u128 * m as u128 + carry;
+            r.0[i] = v as u64;
+            carry = v >> 64;
+        }
+        let n = self.len();
+        if n < LIMBS {
+            r.0[n] = carry as u64;
+        } else {
+            debug_assert_eq!(carry, 0, "Big overflow");
+        }
+        r
+    }
+
+    pub fn mul(&self, o: &Big) -> Big {
+        let (na, nb) = (self.len(), o.len());
+        let mut r = [0u64; LIMBS];
+        for i in 0..na {
+            let mut carry = 0u128;
+            for j in 0..nb {
+                if i + j >= LIMBS {
+                    debug_assert!(self.0[i] as u128 * o.0[j] as u128 + carry == 0, "Big overflow");
+                    break;
+                }
+                let v = self.0[i] as u128 * o.0[j] as u128 + r[i + j] as u128 + carry;
+                r[i + j] = v as u64;
+                carry = v >> 64;
+            }
+            if i + nb < LIMBS {
+                r[i + nb] = carry as u64;
+            } else {
+                debug_assert_eq!(carry, 0, "Big overflow");
+            }
+        }
+        Big(r)
+    }
+
+    /// Uniform in `0..self` (`self` > 0), by rejection on the top bits.
+    pub fn below(&self, rng: &mut Rng) -> Big {
+        debug_assert!(!self.is_zero());
+        let n = self.len();
+        let top = self.0[n - 1];
+        let mask = if top.leading_zeros() == 0 { u64::MAX } else { (1u64 << (64 - top.leading_zeros())) - 1 };
+        loop {
+            let mut r = Big::ZERO;
+            for i in 0..n {
+                r.0[i] = rng.next_u64();
+            }
+            r.0[n - 1] &= mask;
+            if r < *self {
+                return r;
+            }
+        }
+    }
+
+    /// The value as a decimal string.
+    pub fn to_decimal(&self) -> String {
+        if self.is_zero() {
+            return "0".into();
+        }
+        let mut digits = Vec::new();
+        let mut x = *self;
+        while !x.is_zero() {
+            let mut rem = 0u128;
+            for i in (0..LIMBS).rev() {
+                let v = (rem << 64) | x.0[i] as u128;
+                x.0[i] = (v / 10) as u64;
+                rem = v % 10;
+            }
+            digits.push(b'0' + rem as u8);
+        }
+        digits.reverse();
+        String::from_utf8(digits).expect("ascii digits")
+    }
+}
+
+impl PartialOrd for Big {
+    fn partial_cmp(&self, o: &Big) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+impl Ord for Big {
+    fn cmp(&self, o: &Big) -> Ordering {
+        for i in (0..LIMBS).rev() {
+            match self.0[i].cmp(&o.0[i]) {
+                Ordering::Equal => continue,
+                c => return c,
+            }
+        }
+        Ordering::Equal
+    }
+}
+
+/// Binomial coefficients C(n, k) for n ≤ 216, by Pascal's rule (computed once).
+pub fn binomial(n: usize, k: usize) -> Big {
+    use std::sync::OnceLock;
+    static TABLE: OnceLock<Vec<Vec<Big>>> = OnceLock::new();
+    let t = TABLE.get_or_init(|| {
+        let mut rows: Vec<Vec<Big>> = Vec::with_capacity(217);
+        for n in 0..=216usize {
+            let mut row = vec![Big::ONE; n + 1];
+            for k in 1..n {
+                row[k] = rows[n - 1][k - 1].add(&rows[n - 1][k]);
+            }
+            rows.push(row);
+        }
+        rows
+    });
+    if k > n {
+        Big::ZERO
+    } else {
+        t[n][k]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arithmetic_and_decimal() {
+        let a = Big::from_u64(u64::MAX);
+        let b = a.mul(&a).add(&Big::ONE);
+        assert_eq!(b.to_decimal(), "340282366920938463426481119284349108226");
+        assert_eq!(b.sub(&Big::ONE), a.mul(&a));
+        assert_eq!(a.mul_small(10).to_decimal(), "184467440737095516150");
+        assert_eq!(binomial(52, 5).to_decimal(), "2598960");
+        // 216! / (54!)^4 = C(216,54)·C(162,54)·C(108,54)
+        let deals = binomial(216, 54).mul(&binomial(162, 54)).mul(&binomial(108, 54));
+        assert!(deals > Big::from_u64(1));
+        assert!(Big::from_u64(3) < Big::from_u64(4));
+    }
+
+    #[test]
+    fn below_is_in_range() {
+        let mut rng = Rng::new(3);
+        let n = binomial(200, 100);
+        for _ in 0..100 {
+            assert!(n.below(&mut rng) < n);
+        }
+        let seven = Big::from_u64(7);
+        let mut seen = [0u32; 7];
+        for _ in 0..7000 {
+            seen[seven.below(&mut rng).0[0] as usize] += 1;
+        }
+        assert!(seen.iter().all(|&c| (850..1150).contains(&c)), "{seen:?}");
+    }
+}

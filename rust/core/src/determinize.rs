@@ -1,0 +1,804 @@
+//! Determinization: complete worlds consistent with what one seat knows ([`InfoSet`]).
+//!
+//! **The target.** A uniformly random deal of the cards the seat cannot see, conditioned on
+//! its observation: what rejection sampling over random physical deals gives (each world
+//! weighted by the number of physical deals that produce it; the four copies of a kind are
+//! distinct cards). Holders of unseen cards are the other three hands and, while dealing,
+//! the undealt cards. (A hand from given hands puts only the four hands in play and they are
+//! public as a whole: its unseen cards are exactly the other three hands.)
+//!
+//! **The sampler**, exact by construction:
+//! 1. *Propose* each holder's cards. First, up to [`UNIFORM_TRIES`] plain shuffles of the
+//!    unseen cards, kept if they meet every per-kind bound of the info set; then a dynamic
+//!    programme over the kinds that carry a bound, with exact integer counts of the physical
+//!    deals ([`Big`]): it draws uniformly among the deals that meet every bound. Kinds without
+//!    a bound are dealt by one shuffle. Both proposals are uniform over the bounded deals, and
+//!    a mixture of exact samplers is exact.
+//! 2. *Check* the follows whose legality depended on the whole hand (R5.3), exactly.
+//! 3. For a dealt hand, *arrange* each hand's cards over its deal positions uniformly and
+//!    check every showing's timing: a seat that showed k cards at time t held k level cards of
+//!    that suit among the cards dealt to it by then (R8.1, D7). A showing whose suit is hidden
+//!    takes a suit uniformly among those its world allows (runs of one seat's consecutive
+//!    showings share a suit, R8.1). Earlier attempts (R8.5) keep the seat's own cards and deal
+//!    the rest uniformly. The world is then replayed from its decks; its deal must stop where
+//!    the seat saw it stop.
+//!
+//! A rejection at any step starts again from step 1, so the accepted world is an exact draw
+//! from the target (for dealt hands: with the hidden-suit choice stated above; the target
+//! itself says nothing of why players show when they do).
+//!
+//! A world depends only on the info set and the seed: it reads nothing else of the game.
+
+use crate::bignum::{binomial, Big};
+use crate::card::{Card, Counts, KINDS};
+use crate::error::Error;
+use crate::hand_state::{Action, Game, Phase, NOBODY};
+use crate::info::InfoSet;
+use crate::rng::Rng;
+use crate::seed::DECK;
+
+/// Plain shuffles tried before the counting programme is built.
+pub const UNIFORM_TRIES: usize = 4;
+/// Rejections before giving up (never reached by consistent info sets in testing).
+const MAX_TRIES: usize = 2_000_000;
+
+/// One holder of unseen cards: a seat's hand now, or the pile (undealt / out of play).
+#[derive(Clone, Debug)]
+struct Holder {
+    seat: u8,
+    size: u16,
+    lo: Counts,
+    hi: Counts,
+}
+
+/// The counting programme over bounded kinds.
+#[derive(Clone, Debug)]
+struct Dp {
+    /// (kind, allowed allocations over the holders with their weights c!/Π a!).
+    kinds: Vec<(u8, Vec<([u8; 4], u128)>)>,
+    /// Radix of each state coordinate (holders but the last).
+    dims: Vec<usize>,
+    /// `table[j][state]`: weighted completions of kinds j.. from that state.
+    table: Vec<Vec<Big>>,
+    /// Cards still to place after kind j: remaining[j] = Σ_{i ≥ j} c_i + free.
+    remaining: Vec<u16>,
+    /// The unbounded cards, one entry per physical card.
+    free: Vec<u8>,
+}
+
+/// Hands drawn for a world: each seat's hand now and the pile.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Draw {
+    pub hands: [Counts; 4],
+    pub pile: Counts,
+}
+
+/// Samples worlds for one info set; the counting programme is built on first need and reused.
+#[derive(Clone, Debug)]
+pub struct Determinizer {
+    pub info: InfoSet,
+    holders: Vec<Holder>,
+    pool: Vec<u8>,
+    dp: Option<Dp>,
+    /// The level kinds (R8.1) when other seats' showings are timed evidence: the counting
+    /// programme takes them first, so their timing rejects a proposal before the rest is drawn.
+    timed: Vec<u8>,
+    /// Whether the showings' timing is evidence (exact worlds of a dealt hand).
+    timing: bool,
+    /// The final declarer's revealed run, weighted exactly into the counting programme.
+    revealed: Option<Revealed>,
+    /// Proposals made and worlds accepted so far (the acceptance rate of the rejection steps).
+    pub proposals: u64,
+    pub accepted: u64,
+}
+
+fn factorial(n: u8) -> u64 {
+    (1..=n as u64).product()
+}
+
+impl Determinizer {
+    /// Hands only from the play's evidence (voids, ladder bounds and checks, the revealed
+    /// trumps), ignoring when showings were made: what the search policies use. Exact for a
+    /// hand from given hands; for a dealt hand it leaves out the showings' timing (see
+    /// BENCHMARKS.md for the difference). [`Determinizer::world`] needs the exact sampler.
+    pub fn for_search(info: InfoSet) -> Determinizer {
+        let mut d = Determinizer::new(info);
+        d.timing = false;
+        d.timed.clear();
+        d.revealed = None;
+        d
+    }
+
+    pub fn new(info: InfoSet) -> Determinizer {
+        let mut holders: Vec<Holder> = (0..4u8)
+            .filter(|&s| s != info.seat)
+            .map(|s| Holder {
+                seat: s,
+                size: info.hand_sizes[s as usize] as u16,
+                lo: info.lower[s as usize],
+                hi: info.upper[s as usize],
+            })
+            .collect();
+        let unseen_total: u16 = info.unseen.iter().map(|&c| c as u16).sum();
+        let in_hands: u16 = holders.iter().map(|h| h.size).sum();
+        if unseen_total > in_hands {
+            holders.push(Holder { seat: NOBODY, size: unseen_total - in_hands, lo: [0; KINDS], hi: info.unseen });
+        }
+        // the largest holder last: the programme's states range over the others
+        holders.sort_by_key(|h| (h.size, h.seat));
+        let mut pool = Vec::with_capacity(unseen_total as usize);
+        for (k, &c) in info.unseen.iter().enumerate() {
+            pool.extend(std::iter::repeat_n(k as u8, c as usize));
+        }
+        let timed = if info.dealt_hand && info.runs.iter().any(|r| r.seat != info.seat) {
+            (0..4).map(|s| Card::new(s, info.level).0).collect()
+        } else {
+            Vec::new()
+        };
+        let revealed = if timed.is_empty() { None } else { Revealed::of(&info, &holders) };
+        Determinizer { info, holders, pool, dp: None, timed, timing: true, revealed, proposals: 0, accepted: 0 }
+    }
+
+    fn bounded(&self, k: usize) -> bool {
+        let c = self.info.unseen[k];
+        self.timed.contains(&(k as u8)) || self.holders.iter().any(|h| h.lo[k] > 0 || h.hi[k] < c)
+    }
+
+    fn within_bounds(&self, alloc: &[Counts]) -> bool {
+        self.holders.iter().zip(alloc).all(|(h, a)| (0..KINDS).all(|k| a[k] >= h.lo[k] && a[k] <= h.hi[k]))
+    }
+
+    /// Deals `cards` (one entry per physical card) into the holders' `room`, uniformly.
+    fn deal_free(cards: &mut [u8], room: &[u16], out: &mut [Counts], rng: &mut Rng) {
+        let n = cards.len();
+        for i in (1..n).rev() {
+            let j = rng.below_usize(i + 1);
+            cards.swap(i, j);
+        }
+        let mut at = 0;
+        for (h, &r) in room.iter().enumerate() {
+            for &k in &cards[at..at + r as usize] {
+                out[h][k as usize] += 1;
+            }
+            at += r as usize;
+        }
+        debug_assert_eq!(at, n);
+    }
+
+    fn propose_uniform(&self, rng: &mut Rng) -> Vec<Counts> {
+        let mut cards = self.pool.clone();
+        let room: Vec<u16> = self.holders.iter().map(|h| h.size).collect();
+        let mut out = vec![[0u8; KINDS]; self.holders.len()];
+        Self::deal_free(&mut cards, &room, &mut out, rng);
+        out
+    }
+
+    fn build_dp(&self) -> Result<Dp, Error> {
+        let hs = &self.holders;
+        let nh = hs.len();
+        let mut kinds = Vec::new();
+        let mut free = Vec::new();
+        let order = self.timed.iter().map(|&k| k as usize).chain((0..KINDS).filter(|k| !self.timed.contains(&(*k as u8))));
+        for k in order {
+            let c = self.info.unseen[k];
+            if c == 0 {
+                continue;
+            }
+            if !self.bounded(k) {
+                free.extend(std::iter::repeat_n(k as u8, c as usize));
+                continue;
+            }
+            let mut allocs = Vec::new();
+            let mut a = [0u8; 4];
+            // every split of c copies over the holders within their bounds
+            fn rec(h: usize, left: u8, a: &mut [u8; 4], hs: &[Holder], k: usize, c: u8, out: &mut Vec<([u8; 4], u128)>) {
+                if h + 1 == hs.len() {
+                    if left >= hs[h].lo[k] && left <= hs[h].hi[k] {
+                        a[h] = left;
+                        let w = factorial(c) / a[..hs.len()].iter().map(|&x| factorial(x)).product::<u64>();
+                        out.push((*a, w as u128));
+                    }
+                    return;
+                }
+                for x in hs[h].lo[k]..=hs[h].hi[k].min(left) {
+                    a[h] = x;
+                    rec(h + 1, left - x, a, hs, k, c, out);
+                }
+            }
+            rec(0, c, &mut a, hs, k, c, &mut allocs);
+            if let Some(r) = self.revealed.as_ref().filter(|r| r.kind as usize == k) {
+                // R8.2: the revealed showings' timing, exactly: weight each split by the share of
+                // the declarer's placements of its copies that fit them (scaled to integers)
+                for (a, w) in allocs.iter_mut() {
+                    *w *= r.fit[(a[r.holder] + r.played) as usize];
+                }
+                allocs.retain(|(_, w)| *w > 0);
+            }
+            if allocs.is_empty() {
+                return Err(Error::BadPlays("no world is consistent with this information set".into()));
+            }
+            kinds.push((k as u8, allocs));
+        }
+        let dims: Vec<usize> = hs[..nh - 1].iter().map(|h| h.size as usize + 1).collect();
+        let states: usize = dims.iter().product();
+        let j_max = kinds.len();
+        let mut remaining = vec![free.len() as u16; j_max + 1];
+        for j in (0..j_max).rev() {
+            remaining[j] = remaining[j + 1] + self.info.unseen[kinds[j].0 as usize] as u16;
+        }
+        let decode = |mut i: usize, s: &mut [u16; 4]| {
+            for (d, &dim) in dims.iter().enumerate() {
+                s[d] = (i % dim) as u16;
+                i /= dim;
+            }
+        };
+        // terminal: the free cards fill the remaining room exactly, in every way
+        let f = free.len() as u16;
+        let mut last = vec![Big::ZERO; states];
+        let mut s = [0u16; 4];
+        for (i, cell) in last.iter_mut().enumerate() {
+            decode(i, &mut s);
+            let used: u16 = s[..nh - 1].iter().sum();
+            if used > f {
+                continue;
+            }
+            let mut left = f;
+            let mut w = Big::ONE;
+            for &x in &s[..nh - 1] {
+                w = w.mul(&binomial(left as usize, x as usize));
+                left -= x;
+            }
+            *cell = w;
+        }
+        let mut table = vec![Vec::new(); j_max + 1];
+        table[j_max] = last;
+        for j in (0..j_max).rev() {
+            let mut cur = vec![Big::ZERO; states];
+            let next = &table[j + 1];
+            for (i, cell) in cur.iter_mut().enumerate() {
+                decode(i, &mut s);
+                let used: u16 = s[..nh - 1].iter().sum();
+                if used > remaining[j] {
+                    continue;
+                }
+                let mut acc = Big::ZERO;
+                for (a, w) in &kinds[j].1 {
+                    if let Some(ni) = step(&dims, &s, a, remaining[j + 1]) {
+                        let v = &next[ni];
+                        if !v.is_zero() {
+                            acc = acc.add(&v.mul_u128(*w));
+                        }
+                    }
+                }
+                *cell = acc;
+            }
+            table[j] = cur;
+        }
+        Ok(Dp { kinds, dims, table, remaining, free })
+    }
+
+    /// Draws from the counting programme; after the timed kinds, `early` may reject.
+    fn propose_dp(&self, dp: &Dp, rng: &mut Rng, early: &mut dyn FnMut(&[Counts], &mut Rng) -> bool) -> Option<Vec<Counts>> {
+        let nh = self.holders.len();
+        let mut s = [0u16; 4];
+        for (h, x) in self.holders[..nh - 1].iter().zip(s.iter_mut()) {
+            *x = h.size;
+        }
+        let mut out = vec![[0u8; KINDS]; nh];
+        let mut i = index(&dp.dims, &s);
+        let n_timed = self.timed.iter().filter(|&&k| self.info.unseen[k as usize] > 0).count();
+        for (j, (k, allocs)) in dp.kinds.iter().enumerate() {
+            if j == n_timed && j > 0 && !early(&out, rng) {
+                return None;
+            }
+            let mut r = dp.table[j][i].below(rng);
+            for (a, w) in allocs {
+                let Some(ni) = step(&dp.dims, &s, a, dp.remaining[j + 1]) else { continue };
+                let v = dp.table[j + 1][ni].mul_u128(*w);
+                if r < v {
+                    for h in 0..nh {
+                        out[h][*k as usize] += a[h];
+                        if h + 1 < nh {
+                            s[h] -= a[h] as u16;
+                        }
+                    }
+                    i = ni;
+                    break;
+                }
+                r = r.sub(&v);
+            }
+        }
+        let placed: u16 = s[..nh - 1].iter().sum();
+        let mut room: Vec<u16> = s[..nh - 1].to_vec();
+        room.push(dp.free.len() as u16 - placed);
+        let mut cards = dp.free.clone();
+        Self::deal_free(&mut cards, &room, &mut out, rng);
+        if (n_timed == 0 || n_timed == dp.kinds.len()) && !early(&out, rng) {
+            return None;
+        }
+        Some(out)
+    }
+
+    /// The exact number of physical deals of the unseen cards that meet every per-kind bound
+    /// (before the ladder checks and the showings' timing), as a decimal string.
+    pub fn bounded_deals(&mut self) -> Result<String, Error> {
+        if self.dp.is_none() {
+            self.dp = Some(self.build_dp()?);
+        }
+        let dp = self.dp.as_ref().expect("built");
+        let mut s = [0u16; 4];
+        let nh = self.holders.len();
+        for (h, x) in self.holders[..nh - 1].iter().zip(s.iter_mut()) {
+            *x = h.size;
+        }
+        Ok(dp.table[0][index(&dp.dims, &s)].to_decimal())
+    }
+
+    fn to_draw(&self, alloc: &[Counts]) -> Draw {
+        let mut d = Draw { hands: [[0; KINDS]; 4], pile: [0; KINDS] };
+        d.hands[self.info.seat as usize] = self.info.hand;
+        for (h, a) in self.holders.iter().zip(alloc) {
+            if h.seat == NOBODY {
+                d.pile = *a;
+            } else {
+                d.hands[h.seat as usize] = *a;
+            }
+        }
+        d
+    }
+
+    /// One proposal that meets the bounds, the showings' timing and the ladder checks
+    /// (steps 1–3); `tries` counts proposals made so far, to pick the uniform or the
+    /// counting proposal.
+    fn draw(&mut self, rng: &mut Rng, tries: &mut usize) -> Result<(Draw, Option<LevelPlan>), Error> {
+        loop {
+            if *tries >= MAX_TRIES {
+                return Err(Error::BadPlays("determinization: no consistent world found".into()));
+            }
+            *tries += 1;
+            self.proposals += 1;
+            let mut plan = None;
+            // once the counting programme exists it proposes every time (the choice of proposal
+            // never depends on the proposal at hand, so every accepted draw stays exact)
+            let alloc = if *tries <= UNIFORM_TRIES && self.dp.is_none() {
+                let a = self.propose_uniform(rng);
+                if !self.within_bounds(&a) {
+                    continue;
+                }
+                if self.timing && self.info.dealt_hand {
+                    plan = level_plan(&self.info, &self.holders, &a, None, rng);
+                    if plan.is_none() {
+                        continue;
+                    }
+                }
+                a
+            } else {
+                if self.dp.is_none() {
+                    self.dp = Some(self.build_dp()?);
+                }
+                let (info, holders, revealed) = (&self.info, &self.holders, self.revealed.as_ref());
+                let mut early = |a: &[Counts], rng: &mut Rng| {
+                    plan = level_plan(info, holders, a, revealed, rng);
+                    plan.is_some()
+                };
+                let early: &mut dyn FnMut(&[Counts], &mut Rng) -> bool =
+                    if self.timing && info.dealt_hand { &mut early } else { &mut |_: &[Counts], _: &mut Rng| true };
+                match self.propose_dp(self.dp.as_ref().expect("built"), rng, early) {
+                    Some(a) => a,
+                    None => continue,
+                }
+            };
+            let d = self.to_draw(&alloc);
+            if self.info.passes_checks(&d.hands) {
+                self.accepted += 1;
+                return Ok((d, plan));
+            }
+        }
+    }
+
+    /// Hands for a world (each seat's hand now, the seat's own unchanged), drawn from the
+    /// target distribution; for a dealt hand also the decks and hidden suits that go with them.
+    pub fn sample(&mut self, rng: &mut Rng) -> Result<(Draw, Option<Arrangement>), Error> {
+        let mut tries = 0;
+        let (d, plan) = self.draw(rng, &mut tries)?;
+        let arr = plan.map(|p| arrange(&self.info, &d, p, rng));
+        Ok((d, arr))
+    }
+
+    /// A complete world: a [`Game`] whose replayed history is legal and in which this seat
+    /// sees exactly what it sees now. `world_seed` becomes the world's own hand seed (for
+    /// redeals after a world still being dealt).
+    pub fn world(&mut self, rng: &mut Rng) -> Result<Game, Error> {
+        if !self.timing && self.info.dealt_hand {
+            return Err(Error::BadPlays("a search determinizer draws hands only, not dealt worlds".into()));
+        }
+        let mut tries = 0;
+        loop {
+            tries += 1;
+            if tries > MAX_TRIES {
+                return Err(Error::BadPlays("determinization: no consistent world found".into()));
+            }
+            let (d, arr) = self.sample(rng)?;
+            let world_seed = rng.next_u64();
+            if let Some(g) = build_world(&self.info, &d, arr.as_ref(), world_seed)? {
+                return Ok(g);
+            }
+        }
+    }
+}
+
+/// Flattened state index.
+fn index(dims: &[usize], s: &[u16; 4]) -> usize {
+    let mut i = 0;
+    for d in (0..dims.len()).rev() {
+        i = i * dims[d] + s[d] as usize;
+    }
+    i
+}
+
+/// The state after allocating `a` from `s`, if it stays feasible: no holder over-filled and
+/// the last holder's implied room within the cards still to come.
+fn step(dims: &[usize], s: &[u16; 4], a: &[u8; 4], remaining_next: u16) -> Option<usize> {
+    let mut t = [0u16; 4];
+    let mut used = 0u16;
+    for d in 0..dims.len() {
+        t[d] = s[d].checked_sub(a[d] as u16)?;
+        used += t[d];
+    }
+    (used <= remaining_next).then(|| index(dims, &t))
+}
+
+/// The decks of every attempt and the suit of each showing run, for a dealt hand.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Arrangement {
+    pub decks: Vec<([u8; DECK], u8)>,
+    /// One suit per run of `info.runs`.
+    pub suits: Vec<u8>,
+}
+
+fn shuffle_u8(v: &mut [u8], rng: &mut Rng) {
+    for i in (1..v.len()).rev() {
+        let j = rng.below_usize(i + 1);
+        v.swap(i, j);
+    }
+}
+
+fn expand(c: &Counts) -> Vec<u8> {
+    let mut v = Vec::new();
+    for (k, &n) in c.iter().enumerate() {
+        v.extend(std::iter::repeat_n(k as u8, n as usize));
+    }
+    v
+}
+
+/// Where each other seat's level cards lie among its dealt positions in the current attempt,
+/// and a suit for each showing run: step 3's timing, decided on the level cards alone.
+#[derive(Clone, Debug)]
+pub struct LevelPlan {
+    /// (deck position, kind) of every level card of the other seats dealt so far.
+    placed: Vec<(u8, u8)>,
+    suits: Vec<u8>,
+}
+
+/// The deck positions of `seat` among the first `dealt` cards of an attempt.
+fn positions(first: u8, seat: u8, dealt: usize) -> impl Iterator<Item = usize> {
+    (0..dealt).filter(move |t| (first as usize + t) % 4 == seat as usize)
+}
+
+/// Places the other seats' level cards (their hands now plus their plays) uniformly over
+/// their dealt positions and checks every showing run against them (R8.1, D7); a run whose
+/// suit is hidden takes one uniformly among those that fit. `None`: the timing rejects.
+///
+/// With `revealed` (the counting programme already weighted the final declarer's copies of the
+/// trump level card by how often their timing fits), those copies are placed uniformly among
+/// the placements that fit, and that run is not checked again.
+fn level_plan(info: &InfoSet, holders: &[Holder], alloc: &[Counts], revealed: Option<&Revealed>, rng: &mut Rng) -> Option<LevelPlan> {
+    let attempt = info.first_seats.len() - 1;
+    let first = info.first_seats[attempt];
+    let dealt = info.dealt as usize;
+    let mut placed = Vec::new();
+    for (hi, (h, a)) in holders.iter().zip(alloc).enumerate() {
+        if h.seat == NOBODY {
+            continue;
+        }
+        let mut slots: Vec<usize> = positions(first, h.seat, dealt).collect();
+        if let Some(r) = revealed.filter(|r| r.holder == hi) {
+            // slot indices (into this seat's positions) that fit the revealed showings
+            let m = a[r.kind as usize] + r.played;
+            let mut pick = [0usize; 4];
+            loop {
+                let mut idx: Vec<usize> = (0..slots.len()).collect();
+                for p in pick.iter_mut().take(m as usize) {
+                    let i = rng.below_usize(idx.len());
+                    *p = idx.swap_remove(i);
+                }
+                if r.showings.iter().all(|&(j, k)| pick[..m as usize].iter().filter(|&&p| p < j as usize).count() >= k as usize) {
+                    break;
+                }
+            }
+            let mut chosen: Vec<usize> = pick[..m as usize].to_vec();
+            chosen.sort_unstable_by(|x, y| y.cmp(x));
+            for p in chosen {
+                placed.push((slots.remove(p) as u8, r.kind));
+            }
+        }
+        for suit in 0..4u8 {
+            let k = Card::new(suit, info.level).0;
+            if revealed.is_some_and(|r| r.holder == hi && r.kind == k) {
+                continue;
+            }
+            let n = a[k as usize] + info.played[h.seat as usize][k as usize];
+            for _ in 0..n {
+                let i = rng.below_usize(slots.len());
+                placed.push((slots.swap_remove(i) as u8, k));
+            }
+        }
+    }
+    let mut suits = Vec::with_capacity(info.runs.len());
+    for (ri, run) in info.runs.iter().enumerate() {
+        if revealed.is_some() && ri + 1 == info.runs.len() {
+            suits.push(run.suit.expect("a revealed run"));
+            continue;
+        }
+        if run.seat == info.seat {
+            suits.push(run.suit.expect("a seat sees its own suits"));
+            continue;
+        }
+        debug_assert_eq!(run.attempt as usize, attempt, "earlier attempts had no showings (R8.5)");
+        let run_first = info.first_seats[run.attempt as usize];
+        let held_by = |suit: u8, t: u8| -> u8 {
+            let kind = Card::new(suit, info.level).0;
+            placed
+                .iter()
+                .filter(|&&(p, k)| k == kind && (p as usize) < t as usize && (run_first + p) % 4 == run.seat)
+                .count() as u8
+        };
+        let ok = |suit: u8| run.showings.iter().all(|&(t, k)| held_by(suit, t) >= k);
+        let feasible: Vec<u8> = match run.suit {
+            Some(s) => vec![s],
+            None => (0..4).collect(),
+        }
+        .into_iter()
+        .filter(|&s| ok(s))
+        .collect();
+        if feasible.is_empty() {
+            return None;
+        }
+        suits.push(feasible[rng.below_usize(feasible.len())]);
+    }
+    // Mid-deal, with another seat deciding: the deal stopped there, so that seat can show
+    // (R8.1, D7) in the world too; the replay would reject it later, this rejects it early.
+    if info.phase == crate::hand_state::Phase::Declare && info.to_move.is_none() && dealt > 0 {
+        let seat = if dealt < DECK {
+            (first as usize + dealt - 1) % 4
+        } else {
+            (first as usize + DECK - 1 + info.final_round as usize) % 4
+        } as u8;
+        if seat != info.seat {
+            let held = |suit: u8| {
+                let kind = Card::new(suit, info.level).0;
+                placed.iter().filter(|&&(p, k)| k == kind && (first as usize + p as usize) % 4 == seat as usize).count() as u8
+            };
+            let can = match info.declarer {
+                NOBODY => (0..4).any(|s| held(s) >= 1),
+                d if d == seat => {
+                    let own_suit = info.runs.iter().rposition(|r| r.seat == seat).map(|i| suits[i]);
+                    own_suit.is_some_and(|s| held(s) > info.declared_count)
+                }
+                _ => (0..4).any(|s| held(s) > info.declared_count),
+            };
+            if !can {
+                return None;
+            }
+        }
+    }
+    Some(LevelPlan { placed, suits })
+}
+
+/// The final declarer's revealed run (R8.2) in the current attempt: the share of placements
+/// of its copies of the trump level card that fit the run's timing, as integer weights.
+#[derive(Clone, Debug)]
+struct Revealed {
+    /// Index of the declarer among the holders.
+    holder: usize,
+    kind: u8,
+    /// Copies of the kind the declarer has played since.
+    played: u8,
+    /// (the declarer's positions dealt before the showing, count) per showing.
+    showings: Vec<(u8, u8)>,
+    /// `fit[m]` ∝ (placements of m copies that fit) / (all placements of m copies).
+    fit: [u128; 5],
+}
+
+fn gcd(a: u128, b: u128) -> u128 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+impl Revealed {
+    fn of(info: &InfoSet, holders: &[Holder]) -> Option<Revealed> {
+        let run = info.runs.last()?;
+        let suit = run.suit?;
+        let attempt = info.first_seats.len() - 1;
+        if run.seat == info.seat || run.attempt as usize != attempt || info.phase == crate::hand_state::Phase::Declare {
+            return None;
+        }
+        let holder = holders.iter().position(|h| h.seat == run.seat)?;
+        let first = info.first_seats[attempt];
+        let n = positions(first, run.seat, info.dealt as usize).count();
+        let showings: Vec<(u8, u8)> =
+            run.showings.iter().map(|&(t, k)| (positions(first, run.seat, t as usize).count() as u8, k)).collect();
+        // ways[c]: subsets of the positions so far with c copies that meet every boundary passed
+        let mut ways = [0u128; 5];
+        ways[0] = 1;
+        for p in 0..=n {
+            for &(j, k) in &showings {
+                if j as usize == p {
+                    for w in ways.iter_mut().take(k as usize) {
+                        *w = 0;
+                    }
+                }
+            }
+            if p < n {
+                for c in (1..5).rev() {
+                    ways[c] += ways[c - 1];
+                }
+            }
+        }
+        let choose = |m: usize| -> u128 { (0..m).fold(1u128, |acc, i| acc * (n - i) as u128 / (i as u128 + 1)) };
+        let mut lcm = 1u128;
+        for m in 0..=4.min(n) {
+            let c = choose(m);
+            lcm = lcm / gcd(lcm, c) * c;
+        }
+        let mut fit = [0u128; 5];
+        for m in 0..=4.min(n) {
+            fit[m] = ways[m] * (lcm / choose(m));
+        }
+        let kind = Card::new(suit, info.level).0;
+        Some(Revealed { holder, kind, played: info.played[run.seat as usize][kind as usize], showings, fit })
+    }
+}
+
+/// Step 3 completed: every attempt's deck, the level cards where the plan put them and every
+/// other card uniformly over the remaining positions.
+fn arrange(info: &InfoSet, d: &Draw, plan: LevelPlan, rng: &mut Rng) -> Arrangement {
+    let attempts = info.first_seats.len();
+    let mut decks = Vec::with_capacity(attempts);
+    for (r, &first) in info.first_seats.iter().enumerate() {
+        let current = r + 1 == attempts;
+        let own = &info.arrivals[r];
+        let dealt = if current { info.dealt as usize } else { DECK };
+        let mut deck = [u8::MAX; DECK];
+        for (t, &k) in positions(first, info.seat, dealt).zip(own) {
+            deck[t] = k;
+        }
+        if current {
+            for &(t, k) in &plan.placed {
+                deck[t as usize] = k;
+            }
+            for q in (0..4u8).filter(|&q| q != info.seat) {
+                let mut cards = d.hands[q as usize];
+                for (x, y) in cards.iter_mut().zip(&info.played[q as usize]) {
+                    *x += y;
+                }
+                for s in 0..4 {
+                    cards[Card::new(s, info.level).id()] = 0; // placed by the plan
+                }
+                let mut v = expand(&cards);
+                shuffle_u8(&mut v, rng);
+                let mut it = v.into_iter();
+                for t in positions(first, q, dealt) {
+                    if deck[t] == u8::MAX {
+                        deck[t] = it.next().expect("as many cards as positions");
+                    }
+                }
+            }
+            let mut rest = expand(&d.pile);
+            shuffle_u8(&mut rest, rng);
+            deck[dealt..].copy_from_slice(&rest);
+        } else {
+            // an earlier attempt: only the seat's own cards are known
+            let mut left = [4u8; KINDS];
+            for &k in own {
+                left[k as usize] -= 1;
+            }
+            let mut v = expand(&left);
+            shuffle_u8(&mut v, rng);
+            let mut it = v.into_iter();
+            for slot in deck.iter_mut() {
+                if *slot == u8::MAX {
+                    *slot = it.next().expect("cards for positions");
+                }
+            }
+        }
+        decks.push((deck, first));
+    }
+    Arrangement { decks, suits: plan.suits }
+}
+
+/// Replays a world from its start; `None` when its deal does not stop where the seat saw it.
+fn build_world(info: &InfoSet, d: &Draw, arr: Option<&Arrangement>, world_seed: u64) -> Result<Option<Game>, Error> {
+    let mut g = match arr {
+        None => {
+            let mut start = d.hands;
+            for (h, p) in start.iter_mut().zip(&info.played) {
+                for (x, y) in h.iter_mut().zip(p) {
+                    *x += y;
+                }
+            }
+            Game::from_hands(start, info.level, info.trump, info.banker, info.profile)?
+        }
+        Some(a) => {
+            let mut g = Game::deal_decks(world_seed, info.profile, info.levels, info.start_banker, a.decks.clone())?;
+            if !replay_deal(info, a, &mut g)? {
+                return Ok(None);
+            }
+            g
+        }
+    };
+    g.hand_index = info.hand_index;
+    if g.pos.phase == Phase::Play {
+        for t in &info.tricks {
+            for (_, c) in &t.plays {
+                g.play_recorded_unchecked(c);
+            }
+        }
+        for (_, c) in &info.current {
+            g.play_recorded_unchecked(c);
+        }
+    }
+    Ok(Some(g))
+}
+
+/// Drives a world's deal: the seat's own decisions as taken, the other seats' showings at
+/// their recorded times with the world's suits, passes elsewhere. True when it stops where
+/// the seat saw the deal stop.
+fn replay_deal(info: &InfoSet, a: &Arrangement, g: &mut Game) -> Result<bool, Error> {
+    // showings of other seats in log order, each with its run's suit
+    let mut others = Vec::new();
+    let mut run_of = Vec::new();
+    for (ri, run) in info.runs.iter().enumerate() {
+        for &(t, k) in &run.showings {
+            run_of.push((run.attempt, t, run.seat, k, a.suits[ri]));
+        }
+    }
+    for s in &run_of {
+        if s.2 != info.seat {
+            others.push(*s);
+        }
+    }
+    let mut others = others.into_iter().peekable();
+    let mut own = info.own_decisions.iter().peekable();
+    let target = (info.first_seats.len() as u8 - 1, info.dealt, info.final_round);
+    while g.pos.phase == Phase::Declare {
+        let p = &g.pos;
+        let now = (p.redeals, p.dealt, p.final_round);
+        let seat = p.to_move;
+        if info.phase == Phase::Declare && now >= target && own.peek().is_none() && others.peek().is_none() {
+            // where the seat sees the deal now: someone with a choice is to move
+            return Ok(now == target && (info.to_move.is_none() || info.to_move == Some(seat)));
+        }
+        let action = if seat == info.seat {
+            match own.next() {
+                Some(&(att, t, act)) if (att, t) == (p.redeals, p.dealt) => act,
+                _ => return Ok(false),
+            }
+        } else {
+            match others.peek() {
+                Some(&(att, t, s, k, suit)) if (att, t, s) == (p.redeals, p.dealt, seat) => {
+                    others.next();
+                    Action::Declare { suit, count: k }
+                }
+                _ => Action::Pass,
+            }
+        };
+        if g.apply(&action).is_err() {
+            return Ok(false);
+        }
+    }
+    Ok(info.phase != Phase::Declare && own.peek().is_none() && others.peek().is_none())
+}

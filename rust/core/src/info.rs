@@ -1,0 +1,379 @@
+//! What a seat knows: its information set, derived from the hand's record (never from
+//! hidden state), and what the public history proves about the other seats' hidden hands.
+//!
+//! Public: the deal order (first seat, cards dealt, attempts), every showing (seat, count,
+//! when; its suit only where R8.2 makes it public), every trick, both teams' levels, the
+//! banker, the hand's index in its match. Private to the seat: its hand, the order in which
+//! its cards arrived (in every attempt), its own decisions while dealing.
+//!
+//! What the history proves, on each other seat's hand as it is now:
+//! - **voids**: a follower who played fewer than N cards of the led class had no more of it
+//!   (R5.2), and no card of that class comes back in the play phase;
+//! - **upper bounds** per kind, from the ladder (R5.3): a follower who played N cards of the
+//!   led class that are not one combination, without a tractor and with P < N/2 pairs, held
+//!   no more pairs of that class than it played (none, if it played none); one that played no
+//!   N-card unit where T1 would take one held none;
+//! - **lower bounds** per kind: the final declarer's revealed showing (R8.2) stays in its
+//!   hand until it is played (R8.6);
+//! - **checks**: every follow whose legality depended on the rest of the hand, to verify in
+//!   a candidate world exactly (the bounds above are necessary, the checks make them exact);
+//! - **runs**: each other seat's showings, grouped into runs that share a suit (a declarer
+//!   only reinforces its own suit, R8.1), with the suit where it is public.
+
+use crate::card::{Card, Counts, KINDS};
+use crate::combo::{classify, Combo};
+use crate::hand_state::{Action, Game, Phase, Start, TrickRecord, NOBODY};
+use crate::rules::Profile;
+use crate::seed::DECK;
+use crate::trump::Context;
+
+/// A showing as the seat sees it: `suit` is `None` while hidden from it (R8.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeenShowing {
+    pub attempt: u8,
+    /// Cards dealt when it was made (216 in the final round, R8.3).
+    pub dealt: u8,
+    pub seat: u8,
+    pub count: u8,
+    pub suit: Option<u8>,
+}
+
+/// A follow whose legality depended on the follower's whole hand (R5.3), to recheck in a
+/// candidate world: the hand then was the hand now plus `since`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FollowCheck {
+    pub seat: u8,
+    pub lead: Combo,
+    pub play: Counts,
+    /// The cards this seat played from this follow on, this one included.
+    pub since: Counts,
+}
+
+/// Consecutive showings of one seat in one attempt: one suit (R8.1: 不能自反).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Run {
+    pub seat: u8,
+    pub attempt: u8,
+    /// The suit where it is public (the seat's own, or the final revealed run).
+    pub suit: Option<u8>,
+    /// (cards dealt, count) of each showing in the run.
+    pub showings: Vec<(u8, u8)>,
+}
+
+/// Everything one seat knows about a hand, and nothing more.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InfoSet {
+    pub seat: u8,
+    pub profile: Profile,
+    pub levels: [u8; 2],
+    /// The hand's level L (R2.1).
+    pub level: u8,
+    /// The banker, or [`NOBODY`] until a first hand's deal ends (R8.4).
+    pub banker: u8,
+    /// The banker the hand started with ([`NOBODY`]: a match's first hand, R8.4).
+    pub start_banker: u8,
+    pub hand_index: u32,
+    pub phase: Phase,
+    /// How the hand began: dealt (true) or from given hands.
+    pub dealt_hand: bool,
+    /// Per deal attempt: the first receiver (public, R1.3).
+    pub first_seats: Vec<u8>,
+    /// Cards dealt so far in the current attempt.
+    pub dealt: u8,
+    /// R8.3 chances taken after the deal.
+    pub final_round: u8,
+    /// The trump suit once public, else [`NOBODY`].
+    pub trump: u8,
+    /// The current declarer and the count shown (public); the suit only where known.
+    pub declarer: u8,
+    pub declared_count: u8,
+    pub declared_suit: Option<u8>,
+    pub showings: Vec<SeenShowing>,
+    /// The seat's own cards in arrival order, per attempt.
+    pub arrivals: Vec<Vec<u8>>,
+    /// The seat's own decisions while dealing, in order: (attempt, cards dealt, action).
+    pub own_decisions: Vec<(u8, u8, Action)>,
+    pub hand: Counts,
+    pub hand_sizes: [u8; 4],
+    /// Cards each seat has played in this hand (public).
+    pub played: [Counts; 4],
+    pub tricks: Vec<TrickRecord>,
+    pub current: Vec<(u8, Counts)>,
+    pub to_move: Option<u8>,
+    pub defender_points: i32,
+    /// Copies of each kind the seat cannot see: in the other hands or undealt. (In a hand
+    /// from given hands the cards in play, the four hands together, are public, and the rest
+    /// of the decks is out of play.)
+    pub unseen: Counts,
+    /// Per seat and kind, what its hand now must hold at least and can hold at most (the
+    /// seat's own hand: exactly).
+    pub lower: [Counts; 4],
+    pub upper: [Counts; 4],
+    pub checks: Vec<FollowCheck>,
+    pub runs: Vec<Run>,
+}
+
+impl InfoSet {
+    /// The suit classes (0..4 plain suits, 4 trump) in which `seat` is proven void, once
+    /// the trump suit is public.
+    pub fn voids(&self) -> [[bool; 5]; 4] {
+        let mut v = [[false; 5]; 4];
+        if self.trump == NOBODY {
+            return v;
+        }
+        let ctx = self.ctx();
+        for (p, row) in v.iter_mut().enumerate() {
+            for (class, cell) in row.iter_mut().enumerate() {
+                *cell = ctx.class_kinds(class as u8).iter().all(|&k| self.upper[p][k as usize] == 0);
+            }
+        }
+        v
+    }
+
+    /// The rules context (the trump suit must be public).
+    pub fn ctx(&self) -> &'static Context {
+        Context::get(self.level, self.trump, self.profile).expect("trump public")
+    }
+}
+
+impl Game {
+    /// What `seat` knows now (see the module documentation).
+    pub fn info(&self, seat: u8) -> InfoSet {
+        let pos = &self.pos;
+        let dealing = pos.phase == Phase::Declare;
+        let (attempts, start_banker) = match &self.record.start {
+            // a stopped hand (R8.5) counted its last attempt as a redeal
+            Start::Deal { banker, .. } => (pos.redeals as usize + (pos.phase != Phase::Stopped) as usize, *banker),
+            Start::Hands { banker, .. } => (0, *banker),
+        };
+        let mut first_seats = Vec::with_capacity(attempts);
+        let mut arrivals = Vec::with_capacity(attempts);
+        for r in 0..attempts {
+            let (deck, first) = self.attempt_deck(r as u8).expect("a dealt hand");
+            let dealt = if r + 1 == attempts { pos.dealt as usize } else { DECK };
+            first_seats.push(first);
+            arrivals.push((0..dealt).filter(|&t| (first as usize + t) % 4 == seat as usize).map(|t| deck[t]).collect());
+        }
+        let showings = seen_showings(self, seat);
+        let own_decisions = own_decisions(self, seat);
+        let mut played = [[0u8; KINDS]; 4];
+        for t in &self.record.tricks {
+            for (s, c) in &t.plays {
+                add(&mut played[*s as usize], c);
+            }
+        }
+        for (s, c) in &self.record.current {
+            add(&mut played[*s as usize], c);
+        }
+        let hand = pos.hands[seat as usize];
+        // A hand from given hands: the cards in play (the four hands) are public, the rest
+        // of the four decks is out of play; a dealt hand plays all 216 cards (R1.3).
+        let mut unseen = match &self.record.start {
+            Start::Hands { hands, .. } => std::array::from_fn(|k| hands.iter().map(|h| h[k]).sum::<u8>()),
+            Start::Deal { .. } => [4u8; KINDS],
+        };
+        for k in 0..KINDS {
+            unseen[k] -= hand[k] + played.iter().map(|p| p[k]).sum::<u8>();
+        }
+        let hand_sizes = std::array::from_fn(|s| crate::card::size(&pos.hands[s]) as u8);
+        let mut lower = [[0u8; KINDS]; 4];
+        let mut upper = [unseen; 4];
+        lower[seat as usize] = hand;
+        upper[seat as usize] = hand;
+        let trump_public = !dealing && pos.trump != NOBODY;
+        let mut info = InfoSet {
+            seat,
+            profile: pos.profile,
+            levels: self.levels,
+            level: pos.level,
+            banker: pos.banker,
+            start_banker,
+            hand_index: self.hand_index,
+            phase: pos.phase,
+            dealt_hand: attempts > 0,
+            first_seats,
+            dealt: pos.dealt,
+            final_round: pos.final_round,
+            trump: if trump_public { pos.trump } else { NOBODY },
+            declarer: pos.declarer,
+            declared_count: pos.declared_count,
+            declared_suit: (pos.declarer != NOBODY && (pos.declarer == seat || trump_public))
+                .then_some(pos.declared_suit),
+            showings,
+            arrivals,
+            own_decisions,
+            hand,
+            hand_sizes,
+            played,
+            tricks: self.record.tricks.clone(),
+            current: self.record.current.clone(),
+            to_move: (matches!(pos.phase, Phase::Declare | Phase::Play) && (!dealing || pos.to_move == seat))
+                .then_some(pos.to_move),
+            defender_points: pos.defender_points,
+            unseen,
+            lower,
+            upper,
+            checks: Vec::new(),
+            runs: Vec::new(),
+        };
+        info.runs = runs(&info.showings);
+        if trump_public {
+            info.prove_from_play();
+            info.prove_from_reveal();
+        }
+        info
+    }
+}
+
+fn add(a: &mut Counts, b: &Counts) {
+    for (x, y) in a.iter_mut().zip(b) {
+        *x += y;
+    }
+}
+
+/// R8.2: the showings as `seat` sees them. Its own carry their suits; after the deal the
+/// final declarer's last uninterrupted run in the final attempt is revealed with the trump
+/// suit; every other suit stays hidden.
+fn seen_showings(g: &Game, seat: u8) -> Vec<SeenShowing> {
+    let log = &g.record.showings;
+    let mut revealed = 0; // the last `revealed` entries of the log
+    if g.pos.phase != Phase::Declare {
+        if let Some(last) = log.last() {
+            revealed =
+                log.iter().rev().take_while(|s| s.attempt == last.attempt && s.seat == g.pos.declarer).count();
+        }
+    }
+    log.iter()
+        .enumerate()
+        .map(|(i, s)| SeenShowing {
+            attempt: s.attempt,
+            dealt: s.dealt,
+            seat: s.seat,
+            count: s.count,
+            suit: (s.seat == seat || i >= log.len() - revealed).then_some(s.suit),
+        })
+        .collect()
+}
+
+/// The seat's own decisions while dealing, with the attempt and cards dealt at each.
+fn own_decisions(g: &Game, seat: u8) -> Vec<(u8, u8, Action)> {
+    g.record.actions.iter().zip(&g.record.dealt_at).filter(|((s, _), _)| *s == seat).map(|((_, a), t)| (t.0, t.1, *a)).collect()
+}
+
+/// Groups the showing log into runs: consecutive showings of one seat in one attempt.
+fn runs(showings: &[SeenShowing]) -> Vec<Run> {
+    let mut out: Vec<Run> = Vec::new();
+    for s in showings {
+        match out.last_mut() {
+            Some(r) if r.seat == s.seat && r.attempt == s.attempt => {
+                r.showings.push((s.dealt, s.count));
+                r.suit = r.suit.or(s.suit);
+            }
+            _ => out.push(Run { seat: s.seat, attempt: s.attempt, suit: s.suit, showings: vec![(s.dealt, s.count)] }),
+        }
+    }
+    out
+}
+
+impl InfoSet {
+    /// Voids, ladder bounds and checks from every follow of the other seats (R5.2–R5.3).
+    fn prove_from_play(&mut self) {
+        let ctx = self.ctx();
+        let mut tricks: Vec<Vec<(u8, Counts)>> = self.tricks.iter().map(|t| t.plays.clone()).collect();
+        tricks.push(self.current.clone());
+        // Cards each seat played from trick i on: walk backwards.
+        let mut since = [[0u8; KINDS]; 4];
+        let mut found: Vec<FollowCheck> = Vec::new();
+        for plays in tricks.iter().rev() {
+            let Some((_, lead_cards)) = plays.first() else { continue };
+            let lead = classify(ctx, lead_cards).expect("a recorded lead is a combination");
+            for (s, x) in plays.iter().rev() {
+                add(&mut since[*s as usize], x);
+            }
+            for &(s, ref x) in plays.iter().skip(1) {
+                if s == self.seat {
+                    continue;
+                }
+                self.prove_follow(ctx, s, lead, x, &since[s as usize], &mut found);
+            }
+        }
+        found.reverse();
+        self.checks = found;
+    }
+
+    fn prove_follow(&mut self, ctx: &Context, s: u8, lead: Combo, x: &Counts, since: &Counts, checks: &mut Vec<FollowCheck>) {
+        let n = lead.size() as u8;
+        let kinds = ctx.class_kinds(lead.class);
+        let in_class: u8 = kinds.iter().map(|&k| x[k as usize]).sum();
+        let up = &mut self.upper[s as usize];
+        if in_class < n {
+            // R5.2: all of the class was played; none can come back
+            for &k in kinds {
+                up[k as usize] = 0;
+            }
+            return;
+        }
+        let t1 = classify(ctx, x)
+            .is_some_and(|c| c.class == lead.class && (ctx.rules.t1_any_shape || (c.m, c.k) == (lead.m, lead.k)));
+        if t1 {
+            return; // one combination that T1 accepts: legal whatever else was held
+        }
+        // Not T1: either all of the class was these N cards, or the class held no T1
+        // combination and the play met the ladder's tier (R5.3). Either way, per kind:
+        // - no N-card unit was held where T1 would take one: at most N − 1 copies;
+        // - a play without a tractor had none to give (T2), so its pairs P were all the
+        //   class held when P < N/2 (T3): floor(held/2) = floor(played/2) for every kind.
+        let unit_cap = if n <= 4 && (ctx.rules.t1_any_shape || lead.k == 1) { n - 1 } else { 4 };
+        let play_pairs: u8 = kinds.iter().map(|&k| x[k as usize] / 2).sum();
+        let pairs_exact = play_pairs < n / 2 && crate::follow::longest_tractor(ctx, lead.class, x, n) == 0;
+        for &k in kinds {
+            let k = k as usize;
+            let mut cap_then = unit_cap;
+            if pairs_exact {
+                cap_then = cap_then.min(2 * (x[k] / 2) + 1);
+            }
+            up[k] = up[k].min(cap_then.saturating_sub(since[k]));
+        }
+        checks.push(FollowCheck { seat: s, lead, play: *x, since: *since });
+    }
+
+    /// R8.2/R8.6: the final declarer showed `count` level cards of the trump suit; they stay
+    /// in its hand until played.
+    fn prove_from_reveal(&mut self) {
+        if !self.dealt_hand || self.declarer == NOBODY || self.declarer == self.seat {
+            return;
+        }
+        let Some(run) = self.runs.last() else { return };
+        let Some(suit) = run.suit else { return };
+        let shown = run.showings.last().map_or(0, |s| s.1);
+        let k = Card::new(suit, self.level).id();
+        let d = self.declarer as usize;
+        self.lower[d][k] = self.lower[d][k].max(shown.saturating_sub(self.played[d][k]));
+    }
+
+    /// Does `hands` (each seat's hand now) satisfy every bound and check this seat knows?
+    pub fn admits(&self, hands: &[Counts; 4]) -> bool {
+        for p in 0..4 {
+            for k in 0..KINDS {
+                let h = hands[p][k];
+                if h < self.lower[p][k] || h > self.upper[p][k] {
+                    return false;
+                }
+            }
+        }
+        self.passes_checks(hands)
+    }
+
+    /// The ladder checks alone (R5.3), on hands that meet the bounds.
+    pub fn passes_checks(&self, hands: &[Counts; 4]) -> bool {
+        if self.checks.is_empty() {
+            return true;
+        }
+        let ctx = self.ctx();
+        self.checks.iter().all(|c| {
+            let mut then = hands[c.seat as usize];
+            add(&mut then, &c.since);
+            crate::follow::Follow::new(ctx, &then, c.lead).is_legal(&c.play)
+        })
+    }
+}

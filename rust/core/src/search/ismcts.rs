@@ -1,0 +1,189 @@
+//! Single-observer information-set MCTS (SO-ISMCTS, Cowling, Powley & Whitehouse 2012) over
+//! whole plays, with availability counts.
+//!
+//! Each iteration draws a world from what the seat knows, walks the tree from the root
+//! through the actions that are legal in that world (every seat's decisions are nodes), and
+//! picks among the available children by UCB1 with availability counts:
+//! `mean + c · sqrt(ln(availability) / visits)`, computed in integer fixed point. A node
+//! expands one untried action of the world when it has one; then a rollout plays to the end
+//! and every node on the path adds the return of the seat that chose it.
+//!
+//! **Wide nodes.** A void follower can have millions of plays. Where a node's world offers
+//! more than [`WIDE`] actions, the untried candidates are a few uniform draws from the legal
+//! set, and the node grows only while it has fewer than `1 + sqrt(visits)` children
+//! (progressive widening), or when none of its children is legal in the world at hand.
+//!
+//! **Trees and threads.** `trees` independent trees split the iterations (tree t uses the
+//! stream `derive(seed, SEARCH, t)`) and run in parallel; their root statistics are summed.
+//! The result depends on `trees`, never on the thread count. The decision is the most
+//! visited root action (ties: the higher mean, then the first found).
+
+use rayon::prelude::*;
+
+use super::{determinizer, isqrt, ln_q32, rollout, ActionStats, Rollout, SearchResult};
+use crate::action_set::ActionSet;
+use crate::determinize::Determinizer;
+use crate::error::Error;
+use crate::hand_state::{Action, Phase};
+use crate::policy::SeatView;
+use crate::rng::Rng;
+use crate::seed::{derive, SEARCH};
+
+/// Nodes offering more actions than this widen progressively.
+pub const WIDE: u128 = 48;
+/// Draws tried per visit for an untried action of a wide node.
+const DRAWS: usize = 4;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct IsmctsParams {
+    pub iterations: u32,
+    /// The exploration constant c in thousandths (0.7 → 700).
+    pub c_milli: u32,
+    pub rollout: Rollout,
+    pub trees: u32,
+}
+
+impl Default for IsmctsParams {
+    fn default() -> Self {
+        IsmctsParams { iterations: 1000, c_milli: 700, rollout: Rollout::Random, trees: 1 }
+    }
+}
+
+struct Node {
+    action: Action,
+    /// The seat that chose `action`.
+    player: u8,
+    visits: u32,
+    avail: u32,
+    reward: i64,
+    children: Vec<u32>,
+}
+
+/// UCB1 with availability, in Q16 fixed point.
+fn ucb(n: &Node, c_milli: u32) -> i64 {
+    let mean = (n.reward << 16) / n.visits as i64;
+    let explore = c_milli as u64 * isqrt(ln_q32(n.avail.max(1) as u64) / n.visits as u64) / 1000;
+    mean + explore as i64
+}
+
+fn grow(view: &SeatView, det: &mut Determinizer, p: &IsmctsParams, iterations: u32, rng: &mut Rng) -> Result<Vec<Node>, Error> {
+    let root_player = view.seat();
+    let mut nodes = vec![Node { action: Action::Pass, player: root_player, visits: 0, avail: 0, reward: 0, children: Vec::new() }];
+    let mut path = Vec::new();
+    let mut avail = Vec::new();
+    for _ in 0..iterations {
+        let (draw, _) = det.sample(rng)?;
+        let mut pos = view.position_with(&draw.hands);
+        path.clear();
+        let mut node = 0usize;
+        while pos.phase == Phase::Play {
+            let mut set = ActionSet::of(&pos);
+            let total = set.count();
+            avail.clear();
+            avail.extend(nodes[node].children.iter().copied().filter(|&c| set.contains(&nodes[c as usize].action)));
+            let room = total <= WIDE || (nodes[node].children.len() as u64) < 1 + isqrt(nodes[node].visits as u64);
+            let mut untried = None;
+            if (room || avail.is_empty()) && (avail.len() as u128) < total {
+                let tried = |a: &Action| avail.iter().any(|&c| nodes[c as usize].action == *a);
+                if total <= WIDE {
+                    let fresh: Vec<Action> =
+                        set.all(WIDE).expect("small").into_iter().filter(|a| !tried(a)).collect();
+                    untried = Some(fresh[rng.below_usize(fresh.len())]);
+                } else {
+                    for _ in 0..DRAWS {
+                        let a = set.sample(rng).expect("a legal action");
+                        if !tried(&a) {
+                            untried = Some(a);
+                            break;
+                        }
+                    }
+                }
+            }
+            for &c in &avail {
+                nodes[c as usize].avail += 1;
+            }
+            let player = pos.to_move;
+            let next = match untried {
+                Some(a) => {
+                    nodes.push(Node { action: a, player, visits: 0, avail: 1, reward: 0, children: Vec::new() });
+                    let id = (nodes.len() - 1) as u32;
+                    nodes[node].children.push(id);
+                    id
+                }
+                None => *avail.iter().max_by_key(|&&c| ucb(&nodes[c as usize], p.c_milli)).expect("an available child"),
+            };
+            let Action::Play(cards) = nodes[next as usize].action else { unreachable!("plays") };
+            pos.play_unchecked(&cards);
+            path.push(next);
+            node = next as usize;
+            if untried.is_some() {
+                break;
+            }
+        }
+        let returns = rollout(pos, p.rollout, rng);
+        for &n in &path {
+            let n = &mut nodes[n as usize];
+            n.visits += 1;
+            n.reward += returns[n.player as usize] as i64;
+        }
+        nodes[0].visits += 1;
+    }
+    Ok(nodes)
+}
+
+/// ISMCTS for the seat to move in `view` (play phase, recorded game), on `threads` threads
+/// (0: all cores; the result does not depend on it).
+pub fn ismcts(view: &SeatView, p: &IsmctsParams, seed: u64, threads: usize) -> Result<SearchResult, Error> {
+    let det = determinizer(view)?;
+    let mut set = view.actions();
+    if set.count() == 1 {
+        let a = set.nth(0).expect("one action");
+        return Ok(SearchResult { action: a, stats: vec![ActionStats { action: a, visits: 0, total: 0 }] });
+    }
+    let trees = p.trees.max(1);
+    let share = |t: u32| p.iterations / trees + (t < p.iterations % trees) as u32;
+    let run = |t: u32| -> Result<Vec<ActionStats>, Error> {
+        let mut det = det.clone();
+        let mut rng = Rng::new(derive(seed, SEARCH, t as u64));
+        let nodes = grow(view, &mut det, p, share(t), &mut rng)?;
+        Ok(nodes[0]
+            .children
+            .iter()
+            .map(|&c| {
+                let n = &nodes[c as usize];
+                ActionStats { action: n.action, visits: n.visits as u64, total: n.reward }
+            })
+            .collect())
+    };
+    let per_tree: Vec<Result<Vec<ActionStats>, Error>> = if threads == 1 || trees == 1 {
+        (0..trees).map(run).collect()
+    } else {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| Error::BadPlays(format!("cannot start {threads} threads: {e}")))?;
+        pool.install(|| (0..trees).into_par_iter().map(run).collect())
+    };
+    let mut stats: Vec<ActionStats> = Vec::new();
+    for tree in per_tree {
+        for s in tree? {
+            match stats.iter_mut().find(|x| x.action == s.action) {
+                Some(x) => {
+                    x.visits += s.visits;
+                    x.total += s.total;
+                }
+                None => stats.push(s),
+            }
+        }
+    }
+    // the most visited; ties: the higher mean (cross-multiplied), then the first found
+    let mut best = 0;
+    for (i, s) in stats.iter().enumerate().skip(1) {
+        let b = &stats[best];
+        let better_mean = (s.total as i128) * (b.visits as i128) > (b.total as i128) * (s.visits as i128);
+        if s.visits > b.visits || (s.visits == b.visits && better_mean) {
+            best = i;
+        }
+    }
+    Ok(SearchResult { action: stats[best].action, stats })
+}

@@ -1,0 +1,87 @@
+//! Perfect-information Monte Carlo (PIMC): sample worlds the seat cannot tell from the true
+//! one, play every candidate in each world with rollouts, pick the best total.
+//!
+//! Candidates: every legal play when there are at most [`CANDIDATES`], else that many
+//! uniform draws (duplicates dropped) plus greedy's choice. World w is drawn with stream
+//! `derive(seed, SEARCH, w)`; candidate c's rollouts in world w use
+//! `derive(world seed, SEARCH, c)`. The chosen play has the greatest total return for the
+//! seat (ties: the earlier candidate).
+
+use rayon::prelude::*;
+
+use super::{candidates, determinizer, rollout, ActionStats, Rollout, SearchResult};
+use crate::error::Error;
+use crate::hand_state::Action;
+use crate::policy::SeatView;
+use crate::rng::Rng;
+use crate::seed::{derive, SEARCH};
+
+/// Candidates weighed at most (a void follower can have millions of plays).
+pub const CANDIDATES: u128 = 24;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PimcParams {
+    pub worlds: u32,
+    pub rollouts: u32,
+    pub rollout: Rollout,
+}
+
+impl Default for PimcParams {
+    fn default() -> Self {
+        PimcParams { worlds: 32, rollouts: 8, rollout: Rollout::Random }
+    }
+}
+
+/// PIMC for the seat to move in `view` (play phase, recorded game), on `threads` threads
+/// (0: all cores; the result does not depend on it).
+pub fn pimc(view: &SeatView, p: &PimcParams, seed: u64, threads: usize) -> Result<SearchResult, Error> {
+    let mut det = determinizer(view)?;
+    let seat = view.seat();
+    let mut set = view.actions();
+    let mut rng = Rng::new(derive(seed, SEARCH, u64::MAX));
+    let cands = candidates(view, &mut set, CANDIDATES, &mut rng);
+    if cands.len() == 1 {
+        return Ok(SearchResult { action: cands[0], stats: vec![ActionStats { action: cands[0], visits: 0, total: 0 }] });
+    }
+    // worlds first, in order (the determinizer is one stream of state), then the rollouts
+    let mut worlds = Vec::with_capacity(p.worlds as usize);
+    for w in 0..p.worlds as u64 {
+        let wseed = derive(seed, SEARCH, w);
+        let (draw, _) = det.sample(&mut Rng::new(wseed))?;
+        worlds.push((wseed, view.position_with(&draw.hands)));
+    }
+    let per_world = |&(wseed, pos): &(u64, crate::hand_state::Position)| -> Vec<i64> {
+        cands
+            .iter()
+            .enumerate()
+            .map(|(c, a)| {
+                let Action::Play(cards) = a else { unreachable!("plays") };
+                let mut rng = Rng::new(derive(wseed, SEARCH, c as u64));
+                (0..p.rollouts)
+                    .map(|_| {
+                        let mut q = pos;
+                        q.play_unchecked(cards);
+                        rollout(q, p.rollout, &mut rng)[seat as usize] as i64
+                    })
+                    .sum()
+            })
+            .collect()
+    };
+    let totals: Vec<Vec<i64>> = if threads == 1 {
+        worlds.iter().map(per_world).collect()
+    } else {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| Error::BadPlays(format!("cannot start {threads} threads: {e}")))?;
+        pool.install(|| worlds.par_iter().map(per_world).collect())
+    };
+    let visits = p.worlds as u64 * p.rollouts as u64;
+    let stats: Vec<ActionStats> = cands
+        .iter()
+        .enumerate()
+        .map(|(c, a)| ActionStats { action: *a, visits, total: totals.iter().map(|t| t[c]).sum() })
+        .collect();
+    let best = stats.iter().enumerate().max_by_key(|(i, s)| (s.total, std::cmp::Reverse(*i))).expect("candidates").1;
+    Ok(SearchResult { action: best.action, stats })
+}

@@ -1,0 +1,305 @@
+//! Determinization: every world is consistent with what its seat knows, on positions from
+//! real play in every phase and both profiles; the true hands meet every proven bound.
+
+use tractor_core::card::{Counts, KINDS};
+use tractor_core::determinize::Determinizer;
+use tractor_core::hand_state::{Action, Game, Phase, Start, NOBODY};
+use tractor_core::policy::Policy;
+use tractor_core::{Profile, Rng};
+
+/// A hand played to its end by `policies`, and its decisions.
+fn full_hand(seed: u64, profile: Profile, policies: [Policy; 4]) -> (Game, Vec<Action>) {
+    let mut g = Game::deal(seed, profile, [3, 3], NOBODY, None).unwrap();
+    let mut rngs: [Rng; 4] = std::array::from_fn(|p| Rng::new(seed * 8 + p as u64));
+    let mut actions = Vec::new();
+    while let Some(a) = policies[g.pos.to_move as usize].act(&g, &mut rngs[g.pos.to_move as usize]) {
+        g.apply(&a).unwrap();
+        actions.push(a);
+    }
+    (g, actions)
+}
+
+/// The hand after its first `k` decisions.
+fn prefix(seed: u64, profile: Profile, actions: &[Action], k: usize) -> Game {
+    let mut g = Game::deal(seed, profile, [3, 3], NOBODY, None).unwrap();
+    for a in &actions[..k] {
+        g.apply(a).unwrap();
+    }
+    g
+}
+
+/// Replays `g`'s record from its start with every action checked; must reproduce `g`.
+fn replay_checked(g: &Game) -> Game {
+    let mut r = match &g.record.start {
+        Start::Deal { hand_seed, levels, banker, decks } => {
+            Game::deal_decks(*hand_seed, g.pos.profile, *levels, *banker, decks.clone()).unwrap()
+        }
+        Start::Hands { hands, level, trump, banker } => {
+            Game::from_hands(*hands, *level, *trump, *banker, g.pos.profile).unwrap()
+        }
+    };
+    for (seat, a) in &g.record.actions {
+        assert_eq!(r.pos.to_move, *seat);
+        r.apply(a).unwrap_or_else(|e| panic!("world history illegal: {e}"));
+    }
+    assert_eq!(r.pos, g.pos);
+    assert_eq!(r.record, g.record);
+    r
+}
+
+fn check_position(g: &Game, seat: u8, seed: u64) {
+    let info = g.info(seat);
+    if matches!(g.pos.phase, Phase::Play | Phase::Over) {
+        assert!(info.admits(&g.pos.hands), "the true hands break a proven bound (seat {seat})");
+    }
+    let mut det = Determinizer::new(info.clone());
+    let mut rng = Rng::new(seed);
+    let w = det.world(&mut rng).expect("a world");
+    replay_checked(&w);
+    assert_eq!(w.info(seat), info, "the world's view differs from the seat's");
+    assert_eq!(w.pos.hands[seat as usize], g.pos.hands[seat as usize]);
+    // indistinguishable sources give the same world for the same seed
+    let mut det2 = Determinizer::new(w.info(seat));
+    let w2 = det2.world(&mut Rng::new(seed)).unwrap();
+    assert_eq!(w2.pos, w.pos);
+    assert_eq!(w2.record, w.record);
+}
+
+#[test]
+fn worlds_are_consistent_in_every_phase() {
+    let mut positions = 0;
+    let mut by_phase = [0usize; 4];
+    for seed in 0..160u64 {
+        let profile = if seed % 3 == 2 { Profile::Nanning } else { Profile::Guigang };
+        let pol = if seed % 2 == 0 { [Policy::Greedy; 4] } else { [Policy::Random, Policy::Greedy, Policy::Random, Policy::Greedy] };
+        let (full, actions) = full_hand(seed, profile, pol);
+        let deal_len = full.record.dealt_at.len();
+        let n = actions.len();
+        let mut rng = Rng::new(seed);
+        // mid-deal, the first trick, mid-hand, the last trick, and the end
+        let cuts = [
+            rng.below_usize(deal_len.max(1)),
+            deal_len + rng.below_usize(4),
+            deal_len + (n - deal_len) / 2,
+            n.saturating_sub(1 + rng.below_usize(4)),
+            n,
+        ];
+        for (i, &k) in cuts.iter().enumerate() {
+            let g = prefix(seed, profile, &actions, k.min(n));
+            for seat in 0..4u8 {
+                check_position(&g, seat, seed * 31 + seat as u64);
+                positions += 1;
+            }
+            by_phase[i.min(3)] += 1;
+        }
+    }
+    assert!(positions >= 3000, "{positions}");
+    assert!(by_phase.iter().all(|&c| c > 100));
+}
+
+#[test]
+fn given_hands_worlds_are_consistent() {
+    // Endgames from given hands, with cards out of play, through random play.
+    for seed in 0..300u64 {
+        let mut rng = Rng::new(seed);
+        let per = 2 + rng.below_usize(8) as u8;
+        let mut deck: Vec<u8> = (0..216).map(|i| (i / 4) as u8).collect();
+        for i in (1..deck.len()).rev() {
+            deck.swap(i, rng.below_usize(i + 1));
+        }
+        let mut hands = [[0u8; KINDS]; 4];
+        for (i, &k) in deck.iter().take(per as usize * 4).enumerate() {
+            hands[i % 4][k as usize] += 1;
+        }
+        let profile = if seed % 2 == 0 { Profile::Guigang } else { Profile::Nanning };
+        let mut g = Game::from_hands(hands, 10, (seed % 4) as u8, (seed % 4) as u8, profile).unwrap();
+        let stop = rng.below_usize(per as usize * 4);
+        for _ in 0..stop {
+            let Some(a) = Policy::Random.act(&g, &mut rng) else { break };
+            g.apply(&a).unwrap();
+        }
+        for seat in 0..4u8 {
+            check_position(&g, seat, seed + 1000 * seat as u64);
+        }
+    }
+}
+
+/// Hands of the other seats, as a key for counting.
+fn key(w: &Game, seat: u8) -> Vec<Counts> {
+    (0..4u8).filter(|&s| s != seat).map(|s| w.pos.hands[s as usize]).collect()
+}
+
+/// Every split of the unseen cards over the other three hands that the public history
+/// allows, weighted by physical deals (brute force: all splits, each replayed checked).
+fn exact_worlds(g: &Game, seat: u8) -> std::collections::BTreeMap<Vec<Counts>, u128> {
+    let info = g.info(seat);
+    let others: Vec<u8> = (0..4u8).filter(|&s| s != seat).collect();
+    let sizes: Vec<u8> = others.iter().map(|&s| info.hand_sizes[s as usize]).collect();
+    let Start::Hands { level, trump, banker, .. } = g.record.start else { panic!("given hands") };
+    fn fact(n: u8) -> u128 {
+        (1..=n as u128).product()
+    }
+    let mut out = std::collections::BTreeMap::new();
+    let mut bounded = 0u128;
+    let mut hs = vec![[0u8; KINDS]; 3];
+    fn rec(
+        k: usize, hs: &mut Vec<Counts>, sizes: &[u8], unseen: &Counts, w: u128,
+        visit: &mut dyn FnMut(&[Counts], u128),
+    ) {
+        if k == KINDS {
+            if (0..3).all(|h| hs[h].iter().map(|&x| x as u32).sum::<u32>() == sizes[h] as u32) {
+                visit(hs, w);
+            }
+            return;
+        }
+        let c = unseen[k];
+        for a in 0..=c {
+            for b in 0..=c - a {
+                let d = c - a - b;
+                let room = |h: usize, x: u8, hs: &Vec<Counts>| hs[h].iter().map(|&y| y as u32).sum::<u32>() + x as u32 <= sizes[h] as u32;
+                if !(room(0, a, hs) && room(1, b, hs) && room(2, d, hs)) {
+                    continue;
+                }
+                hs[0][k] = a;
+                hs[1][k] = b;
+                hs[2][k] = d;
+                rec(k + 1, hs, sizes, unseen, w * (fact(c) / (fact(a) * fact(b) * fact(d))), visit);
+                hs[0][k] = 0;
+                hs[1][k] = 0;
+                hs[2][k] = 0;
+            }
+        }
+    }
+    let profile = g.pos.profile;
+    rec(0, &mut hs, &sizes, &info.unseen, 1, &mut |hs, w| {
+        let mut start = [[0u8; KINDS]; 4];
+        start[seat as usize] = info.hand;
+        for (i, &s) in others.iter().enumerate() {
+            start[s as usize] = hs[i];
+        }
+        for (h, p) in start.iter_mut().zip(&info.played) {
+            for (x, y) in h.iter_mut().zip(p) {
+                *x += y;
+            }
+        }
+        let within = (0..3).all(|i| {
+            let s = others[i] as usize;
+            (0..KINDS).all(|k| hs[i][k] >= info.lower[s][k] && hs[i][k] <= info.upper[s][k])
+        });
+        if within {
+            bounded += w;
+        }
+        let mut wg = Game::from_hands(start, level, trump, banker, profile).unwrap();
+        if g.record.actions.iter().all(|(_, a)| wg.apply(a).is_ok()) {
+            assert!(within, "a consistent world breaks a proven bound");
+            *out.entry(hs.to_vec()).or_default() += w;
+        }
+    });
+    // the counting programme counts the bounded deals exactly
+    let mut det = Determinizer::new(info);
+    assert_eq!(det.bounded_deals().unwrap(), bounded.to_string());
+    out
+}
+
+/// Chi-square of observed against expected counts, cells pooled to an expected count of at
+/// least 5; asserts at about a 1e-6 false-alarm rate. Returns the number of cells.
+fn chi_square(cells_in: &[(f64, f64)]) -> usize {
+    let (mut chi, mut cells) = (0.0f64, 0usize);
+    let (mut pool_o, mut pool_e) = (0.0f64, 0.0f64);
+    for &(o, e) in cells_in {
+        if e < 5.0 {
+            pool_o += o;
+            pool_e += e;
+            continue;
+        }
+        chi += (o - e) * (o - e) / e;
+        cells += 1;
+    }
+    if pool_e > 0.0 {
+        chi += (pool_o - pool_e) * (pool_o - pool_e) / pool_e.max(1.0);
+        cells += 1;
+    }
+    if cells >= 2 {
+        let dof = (cells - 1) as f64;
+        assert!(chi < dof + 5.0 * (2.0 * dof).sqrt() + 10.0, "chi2 {chi} with {dof} dof");
+    }
+    cells
+}
+
+fn chi_square_against_exact(g: &Game, seat: u8, draws: u32, seed: u64) {
+    use std::collections::BTreeMap;
+    let exact = exact_worlds(g, seat);
+    let total: u128 = exact.values().sum();
+    let mut det = Determinizer::new(g.info(seat));
+    let mut rng = Rng::new(seed);
+    let mut seen: BTreeMap<Vec<Counts>, u32> = Default::default();
+    for _ in 0..draws {
+        let w = det.world(&mut rng).unwrap();
+        *seen.entry(key(&w, seat)).or_default() += 1;
+    }
+    assert!(seen.keys().all(|k| exact.contains_key(k)), "a sampled world is inconsistent");
+    let e = |w: u128| draws as f64 * w as f64 / total as f64;
+    // the joint distribution, and each other hand's marginal
+    let joint: Vec<(f64, f64)> = exact.iter().map(|(k, &w)| (*seen.get(k).unwrap_or(&0) as f64, e(w))).collect();
+    let mut tested = chi_square(&joint);
+    for h in 0..3 {
+        let mut m: BTreeMap<Counts, (f64, u128)> = BTreeMap::new();
+        for (k, &w) in &exact {
+            m.entry(k[h]).or_default().1 += w;
+        }
+        for (k, &o) in &seen {
+            m.get_mut(&k[h]).expect("consistent").0 += o as f64;
+        }
+        let cells: Vec<(f64, f64)> = m.values().map(|&(o, w)| (o, e(w))).collect();
+        tested += chi_square(&cells);
+    }
+    assert!(tested >= 4 || exact.len() == 1, "too few cells to test");
+}
+
+fn hands_of(txt: [&str; 4]) -> [Counts; 4] {
+    let mut hands = [[0u8; KINDS]; 4];
+    for (h, t) in hands.iter_mut().zip(txt) {
+        *h = tractor_core::card::counts_of(&tractor_core::card::parse(t).unwrap()).unwrap();
+    }
+    hands
+}
+
+#[test]
+fn world_distribution_is_exact_on_small_endgames() {
+    // A scripted endgame with a proven void and a no-pair bound: level 10, trump d.
+    let mut g = Game::from_hands(hands_of(["3s 3s 5s 7s 9s", "4s 4s 6s 9h 9h", "8s 8s Kh 2c Qs", "Js Qs 5h 5h Ks"]), 10, 2, 0, Profile::Guigang).unwrap();
+    for t in ["3s 3s", "4s 4s", "8s 8s", "Js Qs", "Qs"] {
+        let c = tractor_core::card::counts_of(&tractor_core::card::parse(t).unwrap()).unwrap();
+        g.apply(&Action::Play(c)).unwrap();
+    }
+    for seat in 0..4u8 {
+        chi_square_against_exact(&g, seat, 20_000, 7 + seat as u64);
+    }
+    // Random small endgames from random play, both profiles.
+    let mut tested = 0;
+    for seed in 0..40u64 {
+        let mut rng = Rng::new(1000 + seed);
+        let per = 3 + rng.below_usize(4) as u8;
+        let mut deck: Vec<u8> = (0..216).map(|i| (i / 4) as u8).collect();
+        // a small universe of kinds so that pairs and tractors occur
+        deck.retain(|&k| k < 8 || (13..17).contains(&k) || k == 52);
+        for i in (1..deck.len()).rev() {
+            deck.swap(i, rng.below_usize(i + 1));
+        }
+        let mut hands = [[0u8; KINDS]; 4];
+        for (i, &k) in deck.iter().take(per as usize * 4).enumerate() {
+            hands[i % 4][k as usize] += 1;
+        }
+        let profile = if seed % 2 == 0 { Profile::Guigang } else { Profile::Nanning };
+        let mut g = Game::from_hands(hands, 10, 1, (seed % 4) as u8, profile).unwrap();
+        let stop = 4 + rng.below_usize(per as usize * 4 - 4);
+        for _ in 0..stop {
+            let Some(a) = Policy::Random.act(&g, &mut rng) else { break };
+            g.apply(&a).unwrap();
+        }
+        let seat = (seed % 4) as u8;
+        chi_square_against_exact(&g, seat, 4_000, seed);
+        tested += 1;
+    }
+    assert_eq!(tested, 40);
+}

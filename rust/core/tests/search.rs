@@ -1,0 +1,76 @@
+//! Searches decide from what the seat knows: deterministic per seed, the same for 1 and 2
+//! threads, and the same for a game and a world the seat cannot tell from it.
+
+use tractor_core::determinize::Determinizer;
+use tractor_core::hand_state::{Game, Phase, NOBODY};
+use tractor_core::policy::{Policy, SeatView};
+use tractor_core::search::{ismcts, pimc, playouts, IsmctsParams, PimcParams, Rollout};
+use tractor_core::{Profile, Rng};
+
+/// A dealt hand played by greedy up to its `k`-th play decision.
+fn position(seed: u64, k: usize) -> Game {
+    let mut g = Game::deal(seed, Profile::Guigang, [3, 3], NOBODY, None).unwrap();
+    let mut rng = Rng::new(seed);
+    let mut plays = 0;
+    while g.pos.phase != Phase::Over {
+        if g.pos.phase == Phase::Play {
+            if plays == k {
+                break;
+            }
+            plays += 1;
+        }
+        let a = Policy::Greedy.act(&g, &mut rng).unwrap();
+        g.apply(&a).unwrap();
+    }
+    g
+}
+
+#[test]
+fn searches_are_deterministic_thread_independent_and_see_only_the_info_set() {
+    let pp = PimcParams { worlds: 4, rollouts: 2, rollout: Rollout::Random };
+    let ip = IsmctsParams { iterations: 120, c_milli: 700, rollout: Rollout::Random, trees: 2 };
+    for (seed, k) in [(1u64, 0usize), (2, 5), (3, 41), (4, 90), (5, 150)] {
+        let g = position(seed, k);
+        if g.pos.phase != Phase::Play {
+            continue;
+        }
+        let view = SeatView::of_game(&g);
+        let a1 = pimc(&view, &pp, 9, 1).unwrap();
+        assert_eq!(a1, pimc(&view, &pp, 9, 2).unwrap());
+        let b1 = ismcts(&view, &ip, 9, 1).unwrap();
+        assert_eq!(b1, ismcts(&view, &ip, 9, 2).unwrap());
+        assert!(view.actions().contains(&a1.action) && view.actions().contains(&b1.action));
+        assert_eq!(b1.stats.iter().map(|s| s.visits).sum::<u64>() as u32 <= ip.iterations, true);
+        // a world the seat cannot tell from the game: the same decisions
+        let seat = g.pos.to_move;
+        let w = Determinizer::new(g.info(seat)).world(&mut Rng::new(seed)).unwrap();
+        assert_ne!(w.pos.hands, g.pos.hands, "a fresh deal of the unseen cards");
+        let wv = SeatView::of_game(&w);
+        assert_eq!(pimc(&wv, &pp, 9, 1).unwrap(), a1);
+        assert_eq!(ismcts(&wv, &ip, 9, 1).unwrap(), b1);
+    }
+}
+
+#[test]
+fn search_policies_play_whole_hands() {
+    let p = Policy::parse("ismcts:iterations=30,trees=1").unwrap();
+    assert_eq!(p, Policy::parse(&p.name()).unwrap());
+    assert_eq!(Policy::parse("pimc:worlds=2,rollouts=1,rollout=greedy").unwrap().name(), "pimc:worlds=2,rollouts=1,rollout=greedy");
+    assert!(Policy::parse("ismcts:c=abc").is_err());
+    assert!(Policy::parse("ismcts:iterations=0").is_err());
+    assert!(Policy::parse("greedy:x=1").is_err());
+    let policies = [p, Policy::Greedy, Policy::parse("pimc:worlds=2,rollouts=1").unwrap(), Policy::Random];
+    let r = tractor_core::sim::simulate_hand(5, 0, &policies, Profile::Guigang, None);
+    assert!(r.tricks > 0 || r.stopped);
+}
+
+#[test]
+fn playouts_are_deterministic_and_zero_sum() {
+    let g = position(7, 20);
+    let a = playouts(&g, 16, Rollout::Greedy, 3, 1).unwrap();
+    assert_eq!(a, playouts(&g, 16, Rollout::Greedy, 3, 2).unwrap());
+    assert!(a.iter().all(|r| r.iter().sum::<i32>() == 0));
+    let d = Game::deal(8, Profile::Nanning, [3, 3], NOBODY, None).unwrap();
+    let b = playouts(&d, 8, Rollout::Random, 1, 2).unwrap();
+    assert_eq!(b.len(), 8);
+}

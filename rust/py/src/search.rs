@@ -1,0 +1,150 @@
+//! Bindings of what a seat knows, determinization and the searches (GIL released).
+
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+use tractor_core as core;
+use tractor_core::card::Counts;
+use tractor_core::determinize::Determinizer;
+use tractor_core::hand_state::{Action, NOBODY};
+use tractor_core::policy::{Policy, SeatView};
+use tractor_core::search::{Rollout, SearchResult};
+use tractor_core::seed::{derive, SEARCH};
+use tractor_core::Error;
+
+use crate::game::PyGame;
+use crate::{err, guard, out};
+
+fn seat_check(py: Python<'_>, seat: u8) -> PyResult<u8> {
+    if seat > 3 {
+        return Err(err(py, Error::BadPlays(format!("seat must be 0..3, got {seat}"))));
+    }
+    Ok(seat)
+}
+
+fn opt(s: u8) -> Option<u8> {
+    (s != NOBODY).then_some(s)
+}
+
+/// `g.info(seat)` as a dict of plain values and bytes (Python turns it into numpy).
+#[pyfunction]
+pub fn info<'py>(py: Python<'py>, game: &PyGame, seat: u8) -> PyResult<Bound<'py, PyDict>> {
+    guard(py, || {
+        let seat = seat_check(py, seat)?;
+        let i = game.g.info(seat);
+        let d = PyDict::new(py);
+        d.set_item("seat", i.seat)?;
+        d.set_item("profile", i.profile.name())?;
+        d.set_item("levels", (i.levels[0], i.levels[1]))?;
+        d.set_item("level", i.level)?;
+        d.set_item("banker", opt(i.banker))?;
+        d.set_item("hand_index", i.hand_index)?;
+        d.set_item("phase", i.phase.name())?;
+        d.set_item("first_seats", i.first_seats.clone())?;
+        d.set_item("dealt", i.dealt)?;
+        d.set_item("trump", opt(i.trump))?;
+        d.set_item("declarer", opt(i.declarer))?;
+        d.set_item("declared_count", i.declared_count)?;
+        d.set_item("declared_suit", i.declared_suit)?;
+        let shows: Vec<(u8, u8, u8, u8, Option<u8>)> =
+            i.showings.iter().map(|s| (s.attempt, s.dealt, s.seat, s.count, s.suit)).collect();
+        d.set_item("showings", shows)?;
+        d.set_item("arrivals", i.arrivals.iter().map(|a| PyBytes::new(py, a)).collect::<Vec<_>>())?;
+        let own: Vec<(u8, u8, &str, Option<(u8, u8)>)> = i
+            .own_decisions
+            .iter()
+            .map(|(a, t, act)| match act {
+                Action::Declare { suit, count } => (*a, *t, "declare", Some((*suit, *count))),
+                _ => (*a, *t, "pass", None),
+            })
+            .collect();
+        d.set_item("own_decisions", own)?;
+        d.set_item("hand", out(py, &i.hand))?;
+        d.set_item("hand_sizes", (i.hand_sizes[0], i.hand_sizes[1], i.hand_sizes[2], i.hand_sizes[3]))?;
+        let flat = |a: &[Counts; 4]| PyBytes::new(py, &a.concat()).unbind();
+        d.set_item("played", flat(&i.played))?;
+        d.set_item("unseen", out(py, &i.unseen))?;
+        d.set_item("lower", flat(&i.lower))?;
+        d.set_item("upper", flat(&i.upper))?;
+        let voids: Vec<u8> = i.voids().iter().flatten().map(|&b| b as u8).collect();
+        d.set_item("voids", PyBytes::new(py, &voids))?;
+        d.set_item("to_move", i.to_move)?;
+        d.set_item("defender_points", i.defender_points)?;
+        d.set_item("checks", i.checks.len())?;
+        let runs: Vec<(u8, u8, Option<u8>, Vec<(u8, u8)>)> =
+            i.runs.iter().map(|r| (r.seat, r.attempt, r.suit, r.showings.clone())).collect();
+        d.set_item("runs", runs)?;
+        Ok(d)
+    })
+}
+
+/// Worlds for `seat`: world i from the stream `Rng::new(seeds[i])`, one determinizer shared.
+#[pyfunction]
+pub fn determinize(py: Python<'_>, game: &PyGame, seat: u8, seeds: Vec<u64>) -> PyResult<Vec<PyGame>> {
+    guard(py, || {
+        let seat = seat_check(py, seat)?;
+        let info = game.g.info(seat);
+        let worlds = py.detach(|| -> Result<Vec<PyGame>, Error> {
+            let mut det = Determinizer::new(info);
+            seeds.iter().map(|&s| Ok(PyGame { g: det.world(&mut core::Rng::new(s))? })).collect()
+        });
+        worlds.map_err(|e| err(py, e))
+    })
+}
+
+/// `derive(seed, SEARCH, i)` for i < n: the seeds of `determinize_many` and `rollouts`.
+#[pyfunction]
+pub fn search_seeds(seed: u64, n: u64) -> Vec<u64> {
+    (0..n).map(|i| derive(seed, SEARCH, i)).collect()
+}
+
+fn rollout_policy(py: Python<'_>, name: &str) -> PyResult<Rollout> {
+    match name.trim().to_ascii_lowercase().as_str() {
+        "random" => Ok(Rollout::Random),
+        "greedy" => Ok(Rollout::Greedy),
+        other => Err(err(py, Error::BadPlays(format!("rollout policy {other:?}: expected 'random' or 'greedy'")))),
+    }
+}
+
+/// `n` playouts from the game's true state: an (n × 4) little-endian i32 buffer.
+#[pyfunction]
+pub fn rollouts(py: Python<'_>, game: &PyGame, n: u64, policy: &str, seed: u64, threads: usize) -> PyResult<Py<PyBytes>> {
+    guard(py, || {
+        let p = rollout_policy(py, policy)?;
+        let g = &game.g;
+        let r = py.detach(|| core::search::playouts(g, n, p, seed, threads)).map_err(|e| err(py, e))?;
+        let bytes: Vec<u8> = r.iter().flat_map(|row| row.iter().flat_map(|x| x.to_le_bytes())).collect();
+        Ok(PyBytes::new(py, &bytes).unbind())
+    })
+}
+
+fn result(py: Python<'_>, r: SearchResult) -> (Py<PyBytes>, Vec<(Py<PyBytes>, u64, i64)>) {
+    let cards = |a: &Action| match a {
+        Action::Play(c) => out(py, c),
+        _ => unreachable!("searches decide plays"),
+    };
+    (cards(&r.action), r.stats.iter().map(|s| (cards(&s.action), s.visits, s.total)).collect())
+}
+
+/// A search policy's decision for the player to move: (play, [(play, visits, total)]).
+#[pyfunction]
+pub fn run_search(py: Python<'_>, game: &PyGame, policy: &str, seed: u64, threads: usize) -> PyResult<(Py<PyBytes>, Vec<(Py<PyBytes>, u64, i64)>)> {
+    guard(py, || {
+        let p = Policy::parse(policy).map_err(|e| err(py, e))?;
+        let g = &game.g;
+        let r = py.detach(|| {
+            let view = SeatView::of_game(g);
+            match p {
+                Policy::Pimc(pp) => core::search::pimc(&view, &pp, seed, threads),
+                Policy::Ismcts(ip) => core::search::ismcts(&view, &ip, seed, threads),
+                _ => Err(Error::BadPlays(format!("{} is not a search policy", p.name()))),
+            }
+        });
+        Ok(result(py, r.map_err(|e| err(py, e))?))
+    })
+}
+
+/// The canonical name of a policy (raises for an unknown one).
+#[pyfunction]
+pub fn policy_name(py: Python<'_>, name: &str) -> PyResult<String> {
+    Policy::parse(name).map(|p| p.name()).map_err(|e| err(py, e))
+}

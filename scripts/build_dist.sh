@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The release artifacts, built here: the manylinux2014 abi3 wheel for this machine (cross-linked
+# with zig, so it runs on any glibc >= 2.17 Linux of this architecture, CPython >= 3.9) and the
+# sdist, into dist/ (or $OUT), each checked by .ci/check_dist.py.
+#
+#   scripts/build_dist.sh            # needs Rust (rustup) and Python >= 3.9; nothing else
+#
+# maturin and zig come from PyPI (the `maturin` and `ziglang` packages) into a build virtualenv,
+# .venv-build/ (or $BUILD_VENV), made on first use. The other platforms' wheels are built by
+# .github/workflows/release.yml.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+out=${OUT:-dist}
+build_venv=${BUILD_VENV:-.venv-build}
+python=${PYTHON:-python3}
+# The versions the build was measured with (BENCHMARKS.md); the release workflow pins the same maturin.
+tools=(maturin==1.16.0 ziglang==0.17.1)
+
+case $build_venv in /*) ;; *) build_venv=$PWD/$build_venv ;; esac
+if [ ! -x "$build_venv/bin/maturin" ] || [ ! -x "$build_venv/bin/python" ] \
+        || ! "$build_venv/bin/python" -m ziglang version >/dev/null 2>&1; then
+    "$python" -m venv "$build_venv"
+    "$build_venv/bin/python" -m pip install --quiet --upgrade pip
+fi
+"$build_venv/bin/python" -m pip install --quiet "${tools[@]}"
+
+# maturin finds zig through `python -m ziglang` of the python on the PATH: the build venv's.
+export PATH="$build_venv/bin:$PATH"
+export VIRTUAL_ENV="$build_venv"
+
+mkdir -p "$out"
+rm -f "$out"/tractor_engine-*.whl "$out"/tractor_engine-*.tar.gz
+maturin build --release --zig --compatibility manylinux2014 --out "$out"
+maturin sdist --out "$out"
+python .ci/check_dist.py "$out"/tractor_engine-*.whl "$out"/tractor_engine-*.tar.gz
+ls -l "$out"/tractor_engine-*
