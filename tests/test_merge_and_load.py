@@ -16,7 +16,7 @@ import pytest
 
 import tractor
 from tractor.errors import IncompleteRun, InvalidArgument, ResultsFileError, TractorError
-from tractor.sim import HAND_COLUMNS, SimResults
+from tractor.sim import SimResults
 
 POLICIES = "greedy,random,greedy,random"
 U64 = 2**64
