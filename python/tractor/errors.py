@@ -21,6 +21,12 @@ __all__ = [
     "TooManyFollows",
     "IllegalFollow",
     "IllegalAction",
+    "InvalidArgument",
+    "UnknownColumn",
+    "RecordsError",
+    "IncompleteRun",
+    "ResultsFileError",
+    "OutputError",
 ]
 
 
@@ -93,3 +99,51 @@ class IllegalFollow(IllegalAction):
 
             example = cards_from_counts(example)
         self.example = example
+
+
+class InvalidArgument(TractorError):
+    """An argument of a simulation, merge, load or CLI call that is of the wrong kind or out of
+    range; the message names the argument. A rejected call changed nothing."""
+
+
+class UnknownColumn(InvalidArgument, KeyError):
+    """A results column that does not exist (``results["nope"]``); also a ``KeyError``."""
+
+    def __str__(self) -> str:  # a KeyError would show the repr of its message
+        return str(self.args[0]) if self.args else ""
+
+
+class RecordsError(TractorError):
+    """A records file that cannot be read: missing, foreign, truncated or damaged.
+
+    Attributes: ``path``; ``index``, the record at fault (None: the file header); ``offset``,
+    the byte where its frame starts; ``truncated``, whether the file ends inside it. The records
+    before the fault were read whole and checked.
+    """
+
+    def __init__(
+        self, message: str, path: str = "", index: Optional[int] = None, offset: int = 0, truncated: bool = False
+    ) -> None:
+        super().__init__(message)
+        self.path = path
+        self.index = index
+        self.offset = offset
+        self.truncated = truncated
+
+
+class IncompleteRun(TractorError):
+    """Results that do not form one complete run (``merge``): hands missing or twice, or parts
+    of different runs. ``missing`` lists the absent index ranges ``(start, end)``, end excluded."""
+
+    def __init__(self, message: str, missing: Optional[Any] = None) -> None:
+        super().__init__(message)
+        self.missing = list(missing or [])
+
+
+class ResultsFileError(TractorError):
+    """A results file (``.npz``) that cannot be loaded: missing, damaged or not written by
+    ``to_npz``."""
+
+
+class OutputError(TractorError):
+    """An output step (a file, a plot) that failed; what could be written was written."""

@@ -1,27 +1,90 @@
 """Run :func:`tractor.simulate` on a Ray cluster: index-range shards spread over the workers,
 merged in index order. Same seed, same numbers as a local run (hand seeds depend only on the
-run seed and the global hand index). ``pip install "tractor-engine[ray]"``."""
+run seed and the global hand index). ``pip install "tractor-engine[ray]"``.
+
+Every option of :func:`tractor.simulate` works here:
+
+- ``chunk``: hands (or matches) per Ray task (default: about four tasks per CPU, at most
+  100,000 hands or 2,000 matches a task); tasks are submitted a window at a time, so a huge
+  run does not flood the cluster.
+- ``threads``: threads per task, and the CPUs each task reserves (default 1).
+- ``keep_arrays=False``: each task returns its running summary only.
+- ``records``: each task returns its hands' records; the driver writes them to the file in
+  index order as the tasks finish.
+- ``progress(done, total)``: called as tasks finish.
+- Ctrl-C: stops submitting, cancels the tasks under way and returns what finished, merged,
+  with ``interrupted=True`` (as a local run does). A records file then holds the hands up to
+  the first that did not finish.
+- ``address``: a running cluster's address (``"ray://head:10001"``, ``"auto"``); without it,
+  ``RAY_ADDRESS`` if set, else a new local instance. If this process is already connected to
+  Ray, an ``address`` naming another cluster is refused (call ``ray.shutdown()`` first).
+"""
 
 from __future__ import annotations
 
-from typing import Any, Optional, Tuple
+import os
+import time
+from typing import Any, Dict, List, Optional, Tuple
 
-from .errors import TractorError
+from .errors import InvalidArgument, TractorError
+
+TASK_HANDS = 100_000
+TASK_MATCHES = 2_000
 
 
-def _shard(kind: str, start: int, n: int, policies, seed: int, profile: str, duplicate: bool, max_hands: int):
+def _task(kind: str, start: int, n: int, policies, seed: int, profile: str, duplicate: bool, max_hands: int,
+          threads: int, keep: bool, records: bool) -> Tuple[Any, bytes]:
+    """One shard, on a worker: its results and, with `records`, its records' frames."""
     from .sim import simulate
 
     if kind == "matches":
-        return simulate(matches=n, start=start, policies=policies, seed=seed, profile=profile, threads=1,
-                        max_hands=max_hands)
-    return simulate(hands=n, start=start, policies=policies, seed=seed, profile=profile, threads=1,
-                    duplicate=duplicate)
+        return simulate(matches=n, start=start, policies=policies, seed=seed, profile=profile, threads=threads,
+                        max_hands=max_hands), b""
+    if not records:
+        return simulate(hands=n, start=start, policies=policies, seed=seed, profile=profile, threads=threads,
+                        duplicate=duplicate, keep_arrays=keep), b""
+    import tempfile
+
+    fd, path = tempfile.mkstemp(suffix=".tractor-records")
+    os.close(fd)
+    try:
+        res = simulate(hands=n, start=start, policies=policies, seed=seed, profile=profile, threads=threads,
+                       duplicate=duplicate, keep_arrays=keep, records=path)
+        with open(path, "rb") as f:
+            data = f.read()
+    finally:
+        os.unlink(path)
+    meta_len = int.from_bytes(data[10:14], "little")
+    return res, data[18 + meta_len:]  # the frames, without this shard's file header
+
+
+def _connect(ray: Any, address: Optional[str]) -> None:
+    if ray.is_initialized():
+        if address not in (None, "auto"):
+            try:
+                current = ray.get_runtime_context().gcs_address
+            except Exception:
+                current = None
+            if current is None or address.split("://")[-1] != str(current).split("://")[-1]:
+                raise InvalidArgument(
+                    f"address={address!r}: this process is already connected to Ray ({current}); "
+                    "call ray.shutdown() first, or leave address out"
+                )
+        return
+    target = address or os.environ.get("RAY_ADDRESS") or "a new local instance"
+    try:
+        if address:
+            ray.init(address=address)
+        else:
+            ray.init()
+    except Exception as e:  # ConnectionError, ValueError, RuntimeError, ...
+        raise InvalidArgument(f"address: cannot start or reach Ray at {target}: {type(e).__name__}: {e}") from None
 
 
 def simulate_ray(
-    hands: Optional[int],
-    matches: Optional[int],
+    *,
+    what: str,
+    total: int,
     policies: Tuple[str, str, str, str],
     seed: int,
     profile: str,
@@ -29,29 +92,123 @@ def simulate_ray(
     duplicate: bool,
     max_hands: int,
     address: Optional[str] = None,
+    threads: int = 0,
+    chunk: Optional[int] = None,
+    keep_arrays: bool = True,
+    records: Optional[str] = None,
+    progress: Any = None,
     shards_per_cpu: int = 4,
 ) -> Any:
     try:
         import ray
     except ImportError:
-        raise TractorError('backend="ray" needs Ray: pip install "tractor-engine[ray]"') from None
-    from .sim import merge
+        raise InvalidArgument('backend="ray" needs Ray: pip install "tractor-engine[ray]"') from None
+    from .sim import _Interrupt, _open_records, merge
 
-    if not ray.is_initialized():
-        if address:
-            ray.init(address=address)
-        else:
-            ray.init()
-    kind, total = ("matches", matches) if matches is not None else ("hands", hands)
-    assert total is not None
-    cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
-    n_shards = max(1, min(total, cpus * shards_per_cpu))
-    remote = ray.remote(num_cpus=1)(_shard)
-    refs = []
-    for s in range(n_shards):
-        a = start + total * s // n_shards
-        b = start + total * (s + 1) // n_shards
-        if b > a:
-            refs.append(remote.remote(kind, a, b - a, policies, seed, profile, duplicate, max_hands))
-    parts = ray.get(refs)
-    return merge(parts)
+    _connect(ray, address)
+    per_task_threads = threads or 1
+    try:
+        nodes_cpus = [n.get("Resources", {}).get("CPU", 0) for n in ray.nodes() if n.get("Alive")]
+        cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+    except Exception as e:
+        raise TractorError(f"cannot read the Ray cluster's resources: {e}") from None
+    if nodes_cpus and per_task_threads > max(nodes_cpus):
+        raise InvalidArgument(
+            f"threads={threads}: each Ray task reserves that many CPUs, and no node has more than "
+            f"{int(max(nodes_cpus))}"
+        )
+    slots = max(1, cpus // per_task_threads)
+    if chunk is None:
+        cap = TASK_MATCHES if what == "matches" else TASK_HANDS
+        size = max(1, min(cap, -(-total // (slots * shards_per_cpu)) if total else 1))
+    else:
+        size = chunk
+    t0 = time.perf_counter()
+    out = None
+    meta: Dict[str, Any] = {}
+    if records is not None:
+        out = _open_records(records, {"seed": seed, "policies": list(policies), "profile": profile, "start": start,
+                                      "hands": total})
+        meta.update(records=records, records_written=0)
+    remote = ray.remote(num_cpus=per_task_threads)(_task)
+    ranges = [(a, min(size, start + total - a)) for a in range(start, start + total, size)]
+    window = max(2, slots * 2)
+    inflight: Dict[Any, Tuple[int, int]] = {}
+    parts: List[Any] = []
+    blobs: Dict[int, Tuple[int, bytes]] = {}
+    write_at = start
+    done = 0
+    nxt = 0
+    failure: Optional[BaseException] = None
+    try:
+        with _Interrupt() as stop:
+            try:
+                while (nxt < len(ranges) or inflight) and not stop.requested:
+                    while nxt < len(ranges) and len(inflight) < window:
+                        a, n = ranges[nxt]
+                        ref = remote.remote(what, a, n, policies, seed, profile, duplicate, max_hands,
+                                            per_task_threads, keep_arrays, out is not None)
+                        inflight[ref] = (a, n)
+                        nxt += 1
+                    ready, _ = ray.wait(list(inflight), num_returns=1, timeout=0.5)
+                    for ref in ready:
+                        a, n = inflight.pop(ref)
+                        try:
+                            res, blob = ray.get(ref)
+                        except Exception as e:
+                            failure = e
+                            raise _Stop() from None
+                        parts.append(res)
+                        done += n
+                        if out is not None:
+                            blobs[a] = (n, blob)
+                            while write_at in blobs:
+                                k, b = blobs.pop(write_at)
+                                try:
+                                    out.write(b)
+                                    meta["records_written"] += k
+                                except OSError as e:
+                                    meta["records_error"] = (f"cannot write {records!r} after "
+                                                             f"{meta['records_written']:,} hands: {e}")
+                                    out.close()
+                                    out = None
+                                    blobs.clear()
+                                    break
+                                write_at += k
+                        if progress:
+                            progress(done, total)
+            except (KeyboardInterrupt, _Stop):
+                pass
+    finally:
+        for ref in inflight:
+            try:
+                ray.cancel(ref)
+            except Exception:
+                pass
+        if out is not None:
+            out.close()
+    if failure is not None:
+        raise TractorError(f"a Ray task failed, the run is abandoned: {type(failure).__name__}: {failure}")
+    elapsed = time.perf_counter() - t0
+    interrupted = done < total
+    if not parts:
+        from .sim import simulate
+
+        empty = simulate(**{what: 0}, policies=policies, seed=seed, profile=profile, start=start, threads=1,
+                         **({} if what == "matches" else {"duplicate": duplicate, "keep_arrays": keep_arrays}))
+        parts = [empty]
+    res = merge(parts, partial=interrupted)
+    res.elapsed = elapsed
+    res.interrupted = interrupted
+    res.planned = [(start, start + total)] if total else []
+    if getattr(res, "duplicate", None) is not None:
+        res.duplicate.elapsed = elapsed
+    if what == "hands":
+        res.meta.update(meta)
+        if interrupted and records is not None:
+            res.meta["records_note"] = "the records file holds the hands up to the first that did not finish"
+    return res
+
+
+class _Stop(Exception):
+    pass

@@ -6,6 +6,8 @@
 //! with its own stream `Rng::new(derive(hand_seed, POLICY, p))`. So any index range can run
 //! anywhere, in any order, and merge into one run.
 
+use std::sync::{Arc, Mutex};
+
 use rayon::prelude::*;
 
 use crate::error::Error;
@@ -100,17 +102,45 @@ fn summarize(game: &Game, index: u64, hand_seed: u64, decisions: u16) -> HandRes
     r
 }
 
-/// `f(i)` for every index of `start .. start + count`, in index order: on this thread when
-/// `threads` is 1, else on a pool of `threads` threads (0: all cores).
-pub(crate) fn over_range<T: Send>(start: u64, count: u64, threads: usize, f: impl Fn(u64) -> T + Sync + Send) -> Result<Vec<T>, Error> {
-    if threads == 1 {
-        return Ok((start..start + count).map(f).collect());
+/// The pool of `threads` threads, built once per thread count and kept: a run of many small
+/// chunks (the CLI's `--chunk 1`) must not pay for a new pool per chunk.
+fn pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, Error> {
+    static POOLS: Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(Vec::new());
+    let mut pools = POOLS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, p)) = pools.iter().find(|(n, _)| *n == threads) {
+        return Ok(p.clone());
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| Error::BadPlays(format!("cannot start {threads} threads: {e}")))?;
-    Ok(pool.install(|| (start..start + count).into_par_iter().map(f).collect()))
+    let p = Arc::new(
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| Error::BadPlays(format!("cannot start {threads} threads: {e}")))?,
+    );
+    if pools.len() >= 4 {
+        pools.remove(0);
+    }
+    pools.push((threads, p.clone()));
+    Ok(p)
+}
+
+/// `f(i)` for every index of `start .. start + count`, in index order: on this thread when
+/// `threads` is 1 or there is one index, else on a pool of `threads` threads (0: all cores,
+/// rayon's global pool). A range that runs past index 2^64 − 1 is refused.
+pub(crate) fn over_range<T: Send>(start: u64, count: u64, threads: usize, f: impl Fn(u64) -> T + Sync + Send) -> Result<Vec<T>, Error> {
+    if count == 0 {
+        return Ok(Vec::new());
+    }
+    // inclusive, so that a range may end at the very last index
+    let last = start.checked_add(count - 1).ok_or_else(|| {
+        Error::BadPlays(format!("the index range {start} + {count} runs past the last index 2**64 - 1"))
+    })?;
+    if threads == 1 || count == 1 {
+        return Ok((start..=last).map(f).collect());
+    }
+    if threads == 0 {
+        return Ok((start..=last).into_par_iter().map(f).collect());
+    }
+    Ok(pool(threads)?.install(|| (start..=last).into_par_iter().map(f).collect()))
 }
 
 /// Simulates hands `start .. start + count` on `threads` threads (0: all cores), in index
@@ -175,4 +205,30 @@ pub fn simulate_matches(
     max_hands: u32,
 ) -> Result<Vec<MatchResult>, Error> {
     over_range(start, count, threads, |i| simulate_match(seed, i, &policies, profile, max_hands))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_reach_the_last_index_and_no_further() {
+        let p = [Policy::Random; 4];
+        for threads in [0, 1, 2] {
+            let rows = simulate_range(1, u64::MAX - 2, 3, p, Profile::Guigang, threads, false).unwrap().0;
+            assert_eq!(rows.iter().map(|r| r.index).collect::<Vec<_>>(), vec![u64::MAX - 2, u64::MAX - 1, u64::MAX]);
+            assert!(simulate_range(1, u64::MAX - 2, 4, p, Profile::Guigang, threads, false).is_err());
+            assert!(simulate_range(1, u64::MAX, 0, p, Profile::Guigang, threads, false).unwrap().0.is_empty());
+        }
+    }
+
+    #[test]
+    fn pools_are_kept_and_results_do_not_depend_on_them() {
+        let p = [Policy::Greedy, Policy::Random, Policy::Greedy, Policy::Random];
+        let one = simulate_range(5, 10, 6, p, Profile::Guigang, 1, false).unwrap().0;
+        for threads in [0, 2, 3, 2] {
+            assert_eq!(simulate_range(5, 10, 6, p, Profile::Guigang, threads, false).unwrap().0, one);
+        }
+        assert!(Arc::ptr_eq(&pool(3).unwrap(), &pool(3).unwrap()));
+    }
 }

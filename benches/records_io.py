@@ -1,0 +1,99 @@
+"""Records and --out at scale: size per hand, reading speed, and peak memory.
+
+    python benches/records_io.py [--hands 100000] [--read 1000000] [--out-hands 300000]
+
+1. ``simulate(hands=H, policies=("random",)*4, threads=2, records=...)``: bytes per hand.
+2. Reading: that file's frames repeated to ``--read`` records (every frame whole and
+   checked), read with ``read_records(replay=False)`` in a fresh process under
+   ``/usr/bin/time -v``: records/s and the process's maximum RSS; then the first 20,000 hands
+   replayed into games (``read_records(path)``): games/s.
+3. ``tractor simulate --hands N --out f.npz`` (the arrays streamed to disk) against the same
+   run with ``--plot`` (which keeps them in memory): maximum RSS of each.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+import tractor
+from tractor.records import header_bytes
+
+READ = """
+import sys, time, tractor
+t = time.perf_counter()
+n = sum(1 for _ in tractor.read_records(sys.argv[1], replay=False))
+dt = time.perf_counter() - t
+print(n, dt)
+"""
+
+
+def timed(cmd):
+    p = subprocess.run(["/usr/bin/time", "-v", *cmd], capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed:\n{p.stderr[-2000:]}")
+    rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", p.stderr).group(1))
+    return p.stdout, rss / 1024
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--hands", type=int, default=100_000)
+    ap.add_argument("--read", type=int, default=1_000_000)
+    ap.add_argument("--out-hands", type=int, default=300_000)
+    a = ap.parse_args()
+    d = tempfile.mkdtemp(prefix="tractor-bench-")
+    try:
+        rec = os.path.join(d, "r.rec")
+        t = time.perf_counter()
+        tractor.simulate(hands=a.hands, policies=("random",) * 4, threads=2, records=rec, keep_arrays=False)
+        dt = time.perf_counter() - t
+        size = os.path.getsize(rec)
+        print(f"write: {a.hands:,} random hands with records in {dt:.1f}s; {size / a.hands:.0f} bytes/hand")
+
+        head = header_bytes({"note": "repeated frames"})
+        with open(rec, "rb") as f:
+            data = f.read()
+        first = next(iter(tractor.read_records(rec, replay=False))).offset
+        frames = data[first:]
+        big = os.path.join(d, "big.rec")
+        with open(big, "wb") as f:
+            f.write(head)
+            for _ in range(max(1, a.read // a.hands)):
+                f.write(frames)
+        out, rss = timed([sys.executable, "-c", READ, big])
+        n, secs = out.split()
+        n, secs = int(n), float(secs)
+        print(f"read: {n:,} records ({os.path.getsize(big) / 2**20:.0f} MiB) in {secs:.2f}s = "
+              f"{n / secs:,.0f} records/s; max RSS {rss:.1f} MiB")
+        t = time.perf_counter()
+        g = 0
+        for _ in tractor.read_records(rec):
+            g += 1
+            if g == 20_000:
+                break
+        dt = time.perf_counter() - t
+        print(f"replay: {g:,} games in {dt:.2f}s = {g / dt:,.0f} games/s")
+
+        exe = shutil.which("tractor") or os.path.join(os.path.dirname(sys.executable), "tractor")
+        base = [exe, "simulate", "--hands", str(a.out_hands), "--policy", "random,random,random,random",
+                "--threads", "2", "--quiet"]
+        _, streamed = timed(base + ["--out", os.path.join(d, "s.npz")])
+        try:
+            _, kept = timed(base + ["--out", os.path.join(d, "k.npz"), "--plot", os.path.join(d, "k.png")])
+        except RuntimeError:
+            kept = float("nan")
+        print(f"--out: {a.out_hands:,} hands, max RSS {streamed:.1f} MiB streamed; {kept:.1f} MiB with --plot "
+              "(arrays kept)")
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,141 @@
+"""The Ray backend implements every option of ``simulate`` (or refuses it): records, progress,
+keep_arrays=False, threads, chunk; real elapsed time; Ctrl-C keeps and summarises what
+finished, as a local run does; an ``address`` that would be ignored is refused."""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+
+import numpy as np
+import pytest
+
+import tractor
+from tractor.errors import InvalidArgument
+
+ray = pytest.importorskip("ray", reason="Ray is not installed (pip install ray): the Ray backend is optional")
+
+POLICIES = "greedy,random,greedy,random"
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    if ray.is_initialized():
+        ray.shutdown()
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        yield ray
+    finally:
+        ray.shutdown()
+
+
+def same(a, b) -> None:
+    assert set(a.arrays) == set(b.arrays)
+    for k in a.arrays:
+        assert np.array_equal(a.arrays[k], b.arrays[k]), k
+
+
+def timeless(s):
+    return {k: v for k, v in s.items() if k not in ("elapsed_s", "hands_per_s")}
+
+
+def test_records_progress_chunk_threads_and_time(cluster, tmp_path):
+    local = tmp_path / "local.rec"
+    remote = tmp_path / "ray.rec"
+    want = tractor.simulate(hands=120, seed=4, start=9, threads=1, records=str(local))
+    calls = []
+    got = tractor.simulate(hands=120, seed=4, start=9, backend="ray", records=str(remote), chunk=25,
+                           threads=2, progress=lambda d, t: calls.append((d, t)))
+    same(got, want)
+    assert remote.read_bytes() == local.read_bytes(), "the same file, header and hands, in index order"
+    assert [t for _, t in calls] == [120] * 5 and sorted(d for d, _ in calls) == [25, 50, 75, 100, 120]
+    s = got.summary()
+    assert s["elapsed_s"] > 0 and math.isfinite(s["hands_per_s"]) and s["hands_per_s"] > 0
+    assert got.meta["records_written"] == 120
+
+
+def test_streaming_and_duplicate_runs(cluster):
+    want = tractor.simulate(hands=90, seed=2, threads=2, duplicate=True)
+    got = tractor.simulate(hands=90, seed=2, backend="ray", duplicate=True, keep_arrays=False, chunk=40)
+    assert got.tally is not None and len(got) == 0
+    assert timeless(got.summary()) == timeless(want.summary())
+    m = tractor.simulate(matches=3, seed=2, backend="ray", chunk=1, max_hands=4)
+    same(m, tractor.simulate(matches=3, seed=2, threads=1, max_hands=4))
+
+
+def test_refusals(cluster):
+    with pytest.raises(InvalidArgument, match="threads=3: each Ray task reserves"):
+        tractor.simulate(hands=10, backend="ray", threads=3)
+    with pytest.raises(InvalidArgument, match="already connected to Ray"):
+        tractor.simulate(hands=10, backend="ray", address="ray://elsewhere:10001")
+    r = tractor.simulate(hands=10, backend="ray", address="auto")  # the cluster this process is on
+    assert len(r) == 10
+    with pytest.raises(InvalidArgument, match="address"):
+        tractor.simulate(hands=10, backend="ray", address=5)
+
+
+def test_an_interrupt_keeps_what_finished(cluster, tmp_path):
+    """Ctrl-C arrives (here from the progress callback) after the first task: the finished
+    tasks are merged, the rest cancelled, and the records hold the finished prefix."""
+    path = tmp_path / "r.rec"
+
+    def ctrl_c(done, total):
+        raise KeyboardInterrupt
+
+    r = tractor.simulate(hands=400, seed=6, backend="ray", chunk=20, progress=ctrl_c, records=str(path))
+    assert r.interrupted and 20 <= len(r) < 400 and len(r) % 20 == 0
+    s = r.summary()
+    assert s["interrupted"] and s["hands"] == len(r) and s["elapsed_s"] > 0
+    local = tractor.simulate(hands=400, seed=6, threads=2)
+    idx = r.index.astype(np.int64)
+    assert np.array_equal(r.score, local.score[idx]), "what finished is the run's own hands"
+    n = len(list(tractor.read_records(path, replay=False)))
+    assert n == r.meta["records_written"] and n % 20 == 0
+
+
+def _reset_sigint():
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def test_cli_ctrl_c_with_ray_stops_cleanly_with_a_summary(tmp_path):
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tractor.cli", "simulate", "--hands", "100000000", "--backend", "ray",
+         "--chunk", "200"],
+        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=_reset_sigint,
+        env={**os.environ, "RAY_DISABLE_DOCKER_CPU_WARNING": "1"},
+    )
+    err = bytearray()
+    progressed = threading.Event()
+
+    def read_stderr():
+        while True:
+            b = os.read(proc.stderr.fileno(), 4096)
+            if not b:
+                return
+            err.extend(b)
+            if b"hands/s" in err:
+                progressed.set()
+
+    reader = threading.Thread(target=read_stderr, daemon=True)
+    reader.start()
+    try:
+        assert progressed.wait(180), f"no progress printed: {bytes(err)[-2000:]!r}"
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=120)
+        out = proc.stdout.read().decode()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    reader.join(5)
+    assert proc.returncode == 130, (proc.returncode, out, bytes(err)[-3000:])
+    assert re.search(r"^interrupted\s+True\b", out, re.M), out
+    m = re.search(r"^hands\s+([\d,]+)$", out, re.M)
+    assert m and int(m.group(1).replace(",", "")) % 200 == 0 and int(m.group(1).replace(",", "")) > 0, out
+    assert b"Traceback" not in err and b"interrupted: summarising the" in err
+    assert not re.search(r"^elapsed_s\s+0$", out, re.M)
