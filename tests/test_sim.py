@@ -68,6 +68,7 @@ def test_the_schema_is_the_bindings():
         "index": "<u8", "seed": "<u8", "banker": "u1", "declarer": "u1", "trump": "u1", "level": "u1",
         "tricks": "u1", "score": "<i4", "last_trick_cards": "u1", "banker_levels": "u1", "defender_levels": "u1",
         "defenders_take_over": "?", "redeals": "u1", "stopped": "?", "decisions": "<u2",
+        "return0": "i1", "return1": "i1", "return2": "i1", "return3": "i1",
     }
     assert MATCH_COLUMNS == {"index": "<u8", "winner": "u1", "hands": "<u4", "level0": "u1", "level1": "u1",
                              "stops": "<u4"}
@@ -221,6 +222,13 @@ def test_fields_follow_the_r7_4_table(profile, base):
     # returns are zero-sum and partners share them
     ret = r.returns()
     assert (ret[:, 0] == -ret[:, 1]).all() and (ret[:, 0] == ret[:, 2]).all() and (ret[:, 1] == ret[:, 3]).all()
+    # the core's returns (R7.4), against the columns they come from
+    bteam = a["banker"].astype(np.int16) % 2
+    gain_team = np.where(a["defenders_take_over"], 1 - bteam, bteam)
+    amount = np.where(a["defenders_take_over"], a["defender_levels"], a["banker_levels"]).astype(np.int16)
+    for seat in range(4):
+        want = np.where(played, np.where(gain_team == seat % 2, amount, -amount), 0)
+        assert np.array_equal(ret[:, seat], want)
     s = r.summary()
     assert s["hands"] == 2000 and s["played"] == int(played.sum())
     lo, hi = s["banker_win_ci95"]
@@ -237,6 +245,8 @@ def test_stopped_rows_are_summarised_as_no_result():
     cols["score"][:] = [100, 0, 200]
     cols["banker_levels"][:] = [1, 0, 0]
     cols["defenders_take_over"][:] = [False, False, True]
+    for seat, v in enumerate([1, -1, 1, -1]):  # as the core reports row 0: the bankers gain 1
+        cols[f"return{seat}"][0] = v
     r = SimResults(cols, 0, ("random",) * 4, "guigang")
     ret = r.returns()
     assert ret[1].tolist() == [0, 0, 0, 0]

@@ -151,18 +151,10 @@ def _ci(n: int, total: float, total_sq: float) -> Tuple[float, float, float]:
 
 
 def _returns(a: Dict[str, Any]):
-    """(n, 4) per-seat returns of hand columns: the seat's team's levels minus the other's."""
+    """(n, 4) per-seat returns (the seat's team's levels minus the other's, R7.4), as the
+    core computed them (columns return0..return3)."""
     np = _np()
-    n = len(a["index"])
-    out = np.zeros((n, 4), dtype=np.int16)
-    ok = ~a["stopped"]
-    bteam = a["banker"].astype(np.int16) % 2
-    gain_team = np.where(a["defenders_take_over"], 1 - bteam, bteam)
-    amount = np.where(a["defenders_take_over"], a["defender_levels"], a["banker_levels"]).astype(np.int16)
-    for seat in range(4):
-        sign = np.where(gain_team == seat % 2, 1, -1)
-        out[:, seat] = np.where(ok, sign * amount, 0)
-    return out
+    return np.stack([a[f"return{s}"] for s in range(4)], axis=1).astype(np.int16)
 
 
 def _percentile(values, counts, q: float) -> float:

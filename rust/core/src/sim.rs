@@ -38,6 +38,8 @@ pub struct HandResult {
     pub stopped: bool,
     /// Decisions taken, and cards played.
     pub decisions: u16,
+    /// Per seat: levels gained by its team minus the other's (R7.4; zero when stopped).
+    pub returns: [i8; 4],
 }
 
 /// Plays one hand with `policies` per seat; optionally records its compact action stream.
@@ -98,6 +100,9 @@ fn summarize(game: &Game, index: u64, hand_seed: u64, decisions: u16) -> HandRes
         r.banker_levels = o.banker_levels;
         r.defender_levels = o.defender_levels;
         r.defenders_take_over = o.defenders_take_over;
+    }
+    if let Some(ret) = p.returns() {
+        r.returns = ret.map(|x| x as i8);
     }
     r
 }

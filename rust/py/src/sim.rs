@@ -31,7 +31,7 @@ type Column<T> = (&'static str, &'static str, fn(&T, &mut Vec<u8>));
 
 /// The per-hand columns, defined here once: `tractor.sim.HAND_COLUMNS` is read from
 /// `hand_schema()`, and the bytes are made from the same table.
-const HAND_COLUMNS: [Column<sim::HandResult>; 15] = [
+const HAND_COLUMNS: [Column<sim::HandResult>; 19] = [
     ("index", "<u8", |r, b| b.extend_from_slice(&r.index.to_le_bytes())),
     ("seed", "<u8", |r, b| b.extend_from_slice(&r.hand_seed.to_le_bytes())),
     ("banker", "u1", |r, b| b.push(r.banker)),
@@ -47,6 +47,11 @@ const HAND_COLUMNS: [Column<sim::HandResult>; 15] = [
     ("redeals", "u1", |r, b| b.push(r.redeals)),
     ("stopped", "?", |r, b| b.push(r.stopped as u8)),
     ("decisions", "<u2", |r, b| b.extend_from_slice(&r.decisions.to_le_bytes())),
+    // R7.4 per-seat returns, computed by the core (Position::returns)
+    ("return0", "i1", |r, b| b.push(r.returns[0] as u8)),
+    ("return1", "i1", |r, b| b.push(r.returns[1] as u8)),
+    ("return2", "i1", |r, b| b.push(r.returns[2] as u8)),
+    ("return3", "i1", |r, b| b.push(r.returns[3] as u8)),
 ];
 
 /// The per-match columns, likewise.
