@@ -245,8 +245,11 @@ def test_damaged_records_yield_a_prefix_then_raise(files, data):
         assert got == want[: len(got)]  # a cut between frames: a shorter, whole file
 
 
+_WRITTEN = tempfile.TemporaryDirectory(prefix="tractor-prop-")  # removed when the tests end
+
+
 def _write(blob: bytes) -> str:
-    fd, p = tempfile.mkstemp(suffix=".rec")
+    fd, p = tempfile.mkstemp(suffix=".rec", dir=_WRITTEN.name)
     with os.fdopen(fd, "wb") as f:
         f.write(blob)
     return p
