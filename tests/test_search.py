@@ -218,6 +218,12 @@ def test_search_refuses_bad_input():
     with pytest.raises(TractorError):
         pimc(p, worlds=2**70)
     with pytest.raises(TractorError):
+        ismcts(p, iterations=10**9)  # a tree of 10^9 nodes would not fit
+    with pytest.raises(TractorError):
+        rollouts(p, 2**62)
+    with pytest.raises(TractorError):
+        p.determinize_many(0, 10**9, 1)
+    with pytest.raises(TractorError):
         rollouts("not a game", 3)
     with pytest.raises(TractorError):
         p.determinize(4, 1)

@@ -453,8 +453,11 @@ class Game:
         return Game._wrap(_core.determinize(self._g, _seat(seat), [_check_seed(seed)])[0])
 
     def determinize_many(self, seat: int, n: int, seed: int) -> List["Game"]:
-        """``n`` worlds; world i equals ``determinize(seat, derive(seed, SEARCH, i))``."""
+        """``n`` worlds (at most 100,000: each is a whole Game); world i equals
+        ``determinize(seat, derive(seed, SEARCH, i))``."""
         n = _check_count(n, "n")
+        if n > 100_000:
+            raise TractorError(f"n must be at most 100,000 worlds (each is a whole Game), got {n}")
         return [Game._wrap(g) for g in _core.determinize(self._g, _seat(seat), _core.search_seeds(_check_seed(seed), n))]
 
     def playout(self, policy: str = "random", seed: int = 0) -> Tuple[int, int, int, int]:

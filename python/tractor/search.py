@@ -151,6 +151,8 @@ def rollouts(g: Game, n: int, policy: str = "random", seed: int = 0, threads: Op
     Playout i uses the stream ``derive(seed, SEARCH, i)``: the same for any thread count."""
     g = _game(g)
     n = _check_count(n, "n")
+    if n > 10_000_000:
+        raise TractorError(f"n must be at most 10,000,000 playouts per call (16 bytes each), got {n}")
     raw = _core.rollouts(g._g, n, _rollout_name(policy), _check_seed(seed), _threads(threads))
     return np.frombuffer(raw, dtype="<i4").reshape(n, 4).astype(np.int32)
 

@@ -86,8 +86,8 @@ impl Policy {
                 let mut p = PimcParams::default();
                 for (k, v) in params(rest)? {
                     match k.as_str() {
-                        "worlds" => p.worlds = count(&k, &v, 1, 1_000_000)?,
-                        "rollouts" => p.rollouts = count(&k, &v, 1, 1_000_000)?,
+                        "worlds" => p.worlds = count(&k, &v, 1, 100_000)?,
+                        "rollouts" => p.rollouts = count(&k, &v, 1, 100_000)?,
                         "rollout" => p.rollout = rollout(&v)?,
                         _ => return Err(Error::BadPlays(format!("unknown pimc parameter {k:?}: worlds, rollouts, rollout"))),
                     }
@@ -98,7 +98,7 @@ impl Policy {
                 let mut p = IsmctsParams::default();
                 for (k, v) in params(rest)? {
                     match k.as_str() {
-                        "iterations" => p.iterations = count(&k, &v, 1, 100_000_000)?,
+                        "iterations" => p.iterations = count(&k, &v, 1, 10_000_000)?,
                         "c" => p.c_milli = milli(&k, &v)?,
                         "rollout" => p.rollout = rollout(&v)?,
                         "trees" => p.trees = count(&k, &v, 1, 1024)?,
