@@ -14,17 +14,15 @@ Every test is small: the whole file runs in well under 90 s on 2 cores.
 
 from __future__ import annotations
 
-import os
 import re
-import signal
 import subprocess
 import sys
-import threading
 
 import numpy as np
 import pytest
 
 import tractor
+from _cli_util import hands_summarised, interrupt_cli
 from tractor import TractorError
 from tractor.sim import HAND_COLUMNS, MATCH_COLUMNS, NONE, SimResults
 
@@ -450,47 +448,13 @@ def test_cli_plot(tmp_path):
     assert (tmp_path / "s.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def _reset_sigint():
-    # A child started from a shell that ignores SIGINT would inherit SIG_IGN and Python would
-    # then not install its KeyboardInterrupt handler: restore the default before exec.
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 def test_cli_interrupt_summarises_what_finished(tmp_path):
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "tractor.cli", "simulate", "--hands", "100000000", "--chunk", "2000",
-         "--threads", "1"],
-        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=_reset_sigint,
-    )
-    err = bytearray()
-    progressed = threading.Event()
-
-    def read_stderr():
-        while True:
-            b = os.read(proc.stderr.fileno(), 4096)
-            if not b:
-                return
-            err.extend(b)
-            if b"hands/s" in err:
-                progressed.set()
-
-    reader = threading.Thread(target=read_stderr, daemon=True)
-    reader.start()
-    try:
-        assert progressed.wait(60), f"no progress printed: {bytes(err)!r}"
-        proc.send_signal(signal.SIGINT)
-        proc.wait(timeout=60)  # stops after the current chunk; stdout is a short summary: it fits the pipe
-        out = proc.stdout.read()
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    reader.join(5)
-    out = out.decode()
-    assert proc.returncode == 130, (proc.returncode, out, bytes(err))
+    rc, out, err = interrupt_cli(["simulate", "--hands", "100000000", "--chunk", "2000", "--threads", "1"],
+                                 tmp_path, wait_s=60)
+    assert rc == 130, (rc, out, err)
     assert re.search(r"^interrupted\s+True\b", out, re.M), out
-    m = re.search(r"^hands\s+([\d,]+)$", out, re.M)
-    assert m and int(m.group(1).replace(",", "")) > 0 and int(m.group(1).replace(",", "")) % 2000 == 0, out
+    n = hands_summarised(out)
+    assert n > 0 and n % 2000 == 0, out
     assert b"interrupted: summarising the" in err
 
 

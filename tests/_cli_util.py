@@ -1,0 +1,59 @@
+"""Shared helper for the CLI interrupt tests (not a test module): run ``tractor`` in a child,
+wait for its progress line, press Ctrl-C, and return what it printed."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+from typing import Dict, Optional, Tuple
+
+
+def _reset_sigint() -> None:
+    # A child started from a shell that ignores SIGINT would inherit SIG_IGN and Python would
+    # then not install its KeyboardInterrupt handler: restore the default before exec.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def interrupt_cli(args, cwd, wait_s: float, env: Optional[Dict[str, str]] = None) -> Tuple[int, str, bytes]:
+    """Starts ``python -m tractor.cli *args``, sends SIGINT once it has printed a rate
+    ("hands/s"), and returns (exit code, stdout, stderr)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tractor.cli", *args], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        preexec_fn=_reset_sigint, env=env,
+    )
+    err = bytearray()
+    progressed = threading.Event()
+
+    def read_stderr():
+        while True:
+            b = os.read(proc.stderr.fileno(), 4096)
+            if not b:
+                return
+            err.extend(b)
+            if b"hands/s" in err:
+                progressed.set()
+
+    reader = threading.Thread(target=read_stderr, daemon=True)
+    reader.start()
+    try:
+        assert progressed.wait(wait_s), f"no progress printed: {bytes(err)[-2000:]!r}"
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=max(60, wait_s * 2 / 3))  # stops after the current chunk; a short summary fits the pipe
+        out = proc.stdout.read().decode()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    reader.join(5)
+    return proc.returncode, out, bytes(err)
+
+
+def hands_summarised(out: str) -> int:
+    """The ``hands`` row of a summary."""
+    m = re.search(r"^hands\s+([\d,]+)$", out, re.M)
+    assert m, out
+    return int(m.group(1).replace(",", ""))
