@@ -49,11 +49,14 @@ struct Holder {
     hi: Counts,
 }
 
+/// The splits of one kind's unseen copies over the holders, each with its weight.
+type Splits = Vec<([u8; 4], u128)>;
+
 /// The counting programme over bounded kinds.
 #[derive(Clone, Debug)]
 struct Dp {
     /// (kind, allowed allocations over the holders with their weights c!/Π a!).
-    kinds: Vec<(u8, Vec<([u8; 4], u128)>)>,
+    kinds: Vec<(u8, Splits)>,
     /// Radix of each state coordinate (holders but the last).
     dims: Vec<usize>,
     /// `table[j][state]`: weighted completions of kinds j.. from that state.
@@ -201,7 +204,7 @@ impl Determinizer {
             let mut allocs = Vec::new();
             let mut a = [0u8; 4];
             // every split of c copies over the holders within their bounds
-            fn rec(h: usize, left: u8, a: &mut [u8; 4], hs: &[Holder], k: usize, c: u8, out: &mut Vec<([u8; 4], u128)>) {
+            fn rec(h: usize, left: u8, a: &mut [u8; 4], hs: &[Holder], k: usize, c: u8, out: &mut Splits) {
                 if h + 1 == hs.len() {
                     if left >= hs[h].lo[k] && left <= hs[h].hi[k] {
                         a[h] = left;

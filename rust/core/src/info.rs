@@ -353,12 +353,9 @@ impl InfoSet {
 
     /// Does `hands` (each seat's hand now) satisfy every bound and check this seat knows?
     pub fn admits(&self, hands: &[Counts; 4]) -> bool {
-        for p in 0..4 {
-            for k in 0..KINDS {
-                let h = hands[p][k];
-                if h < self.lower[p][k] || h > self.upper[p][k] {
-                    return false;
-                }
+        for ((hand, lo), hi) in hands.iter().zip(&self.lower).zip(&self.upper) {
+            if hand.iter().zip(lo).zip(hi).any(|((h, l), u)| h < l || h > u) {
+                return false;
             }
         }
         self.passes_checks(hands)

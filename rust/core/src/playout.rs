@@ -42,6 +42,13 @@ pub fn random_choice(view: &SeatView, rng: &mut Rng) -> Option<Action> {
     }
 }
 
+/// Plays the hand to its end with [`random_action`].
+pub fn random_playout(game: &mut Game, rng: &mut Rng) {
+    while let Some(a) = random_action(game, rng) {
+        game.apply(&a).expect("random actions are legal");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -64,12 +71,5 @@ mod tests {
                 rng.next_u64();
             }
         }
-    }
-}
-
-/// Plays the hand to its end with [`random_action`].
-pub fn random_playout(game: &mut Game, rng: &mut Rng) {
-    while let Some(a) = random_action(game, rng) {
-        game.apply(&a).expect("random actions are legal");
     }
 }
