@@ -20,17 +20,6 @@ ray = pytest.importorskip("ray", reason="Ray is not installed (pip install ray):
 POLICIES = "greedy,random,greedy,random"
 
 
-@pytest.fixture(scope="module")
-def cluster():
-    if ray.is_initialized():
-        ray.shutdown()
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    try:
-        yield ray
-    finally:
-        ray.shutdown()
-
-
 def same(a, b) -> None:
     assert set(a.arrays) == set(b.arrays)
     for k in a.arrays:
@@ -41,7 +30,7 @@ def timeless(s):
     return {k: v for k, v in s.items() if k not in ("elapsed_s", "hands_per_s")}
 
 
-def test_records_progress_chunk_threads_and_time(cluster, tmp_path):
+def test_records_progress_chunk_threads_and_time(ray_local, tmp_path):
     local = tmp_path / "local.rec"
     remote = tmp_path / "ray.rec"
     want = tractor.simulate(hands=120, seed=4, start=9, threads=1, records=str(local))
@@ -56,7 +45,7 @@ def test_records_progress_chunk_threads_and_time(cluster, tmp_path):
     assert got.meta["records_written"] == 120
 
 
-def test_streaming_and_duplicate_runs(cluster):
+def test_streaming_and_duplicate_runs(ray_local):
     want = tractor.simulate(hands=90, seed=2, threads=2, duplicate=True)
     got = tractor.simulate(hands=90, seed=2, backend="ray", duplicate=True, keep_arrays=False, chunk=40)
     assert got.tally is not None and len(got) == 0
@@ -65,7 +54,7 @@ def test_streaming_and_duplicate_runs(cluster):
     same(m, tractor.simulate(matches=3, seed=2, threads=1, max_hands=4))
 
 
-def test_refusals(cluster):
+def test_refusals(ray_local):
     with pytest.raises(InvalidArgument, match="threads=3: each Ray task reserves"):
         tractor.simulate(hands=10, backend="ray", threads=3)
     with pytest.raises(InvalidArgument, match="already connected to Ray"):
@@ -76,7 +65,7 @@ def test_refusals(cluster):
         tractor.simulate(hands=10, backend="ray", address=5)
 
 
-def test_an_interrupt_keeps_what_finished(cluster, tmp_path):
+def test_an_interrupt_keeps_what_finished(ray_local, tmp_path):
     """Ctrl-C arrives (here from the progress callback) after the first task: the finished
     tasks are merged, the rest cancelled, and the records hold the finished prefix."""
     path = tmp_path / "r.rec"

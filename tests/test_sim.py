@@ -155,18 +155,6 @@ def test_parquet_round_trip(base, tmp_path):
 # the Ray backend
 
 
-@pytest.fixture(scope="module")
-def ray_local():
-    ray = pytest.importorskip("ray", reason="Ray is not installed (pip install ray): the Ray backend is optional")
-    if ray.is_initialized():
-        ray.shutdown()
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    try:
-        yield ray
-    finally:
-        ray.shutdown()
-
-
 def test_ray_backend_matches_a_local_run(base, ray_local):
     r = tractor.simulate(hands=2000, policies=POLICIES, seed=7, backend="ray")
     same(r, base)
