@@ -14,6 +14,7 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 
 from . import _core
 from .cards import CARDS, Card, cards_from_counts, to_counts
+from ._args import _int
 from .errors import IllegalAction, InvalidCards, TractorError
 from .rules import Context, _level, _suit
 
@@ -660,11 +661,7 @@ def _match_from_state(seed: int, state: Any, game_json: str) -> Match:
 
 
 def _check_count(n: Any, what: str) -> int:
-    if not isinstance(n, (bool, int)) and hasattr(n, "__index__"):
-        n = n.__index__()  # numpy integers
-    if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n < 2**63:
-        raise TractorError(f"{what} must be an int in 0..2**63-1, got {n!r}")
-    return n
+    return _int(n, what, 0, 2**63 - 1)
 
 
 def _check_seed(seed: Any) -> int:

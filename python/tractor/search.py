@@ -11,13 +11,13 @@ PIMC and ISMCTS (all in Rust, the GIL released).
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
 from . import _core
+from ._args import _threads
 from .cards import CARDS, Card, cards_from_counts
 from .errors import TractorError
 from .game import Game, Play, _check_count, _check_seed
@@ -120,17 +120,6 @@ class SearchResult:
     action: Play
     stats: List[ActionStat]
     """Every candidate weighed, most visited first (PIMC: in candidate order)."""
-
-
-def _threads(threads: Any) -> int:
-    if threads is None:
-        return os.cpu_count() or 1
-    if isinstance(threads, bool) or not isinstance(threads, int) and not hasattr(threads, "__index__"):
-        raise TractorError(f"threads must be a positive int or None, got {threads!r}")
-    threads = int(threads.__index__()) if not isinstance(threads, int) else threads
-    if not 1 <= threads <= 1024:
-        raise TractorError(f"threads must be in 1..1024 or None, got {threads!r}")
-    return threads
 
 
 def _game(g: Any) -> Game:

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from . import _core
+from ._args import U64, _int, _show, _threads
 from .errors import IncompleteRun, InvalidArgument, OutputError, ResultsFileError, TractorError, UnknownColumn
 
 __all__ = ["simulate", "SimResults", "MatchResults", "merge", "load", "read_records", "POLICIES"]
@@ -45,29 +46,6 @@ def _np():
     return numpy
 
 
-U64 = 2**64
-
-
-def _show(x: Any) -> str:
-    """A short repr of any value (a repr that fails or is huge never hides the real error)."""
-    try:
-        r = repr(x)
-    except Exception:
-        return f"a {type(x).__name__}"
-    return r if len(r) <= 60 else r[:57] + "..."
-
-
-def _int(x: Any, what: str, lo: int = 0, hi: int = U64 - 1) -> int:
-    """An int (numpy integers too, not bools) in lo..hi, or an InvalidArgument naming `what`."""
-    if isinstance(x, bool) or type(x).__name__ in ("bool_", "bool") and type(x).__module__ == "numpy":
-        raise InvalidArgument(f"{what} must be an int, got {_show(x)}")
-    try:
-        v = operator.index(x)
-    except TypeError:
-        raise InvalidArgument(f"{what} must be an int, got {type(x).__name__} {_show(x)}") from None
-    if not lo <= v <= hi:
-        raise InvalidArgument(f"{what} must be in {lo}..{hi}, got {v}")
-    return v
 
 
 def _flag(x: Any, what: str) -> bool:
@@ -118,14 +96,7 @@ def _profile(profile: Any) -> str:
     return profile.strip().lower()
 
 
-MAX_THREADS = 1024
 MAX_CHUNK = 1_000_000
-
-
-def _threads(threads: Any) -> int:
-    if threads is None:
-        return 0
-    return _int(threads, "threads (None: all cores)", 1, MAX_THREADS)
 
 
 def _wilson(k: int, n: int, z: float = 1.96) -> Tuple[float, float]:

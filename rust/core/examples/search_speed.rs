@@ -28,21 +28,6 @@ fn main() {
             continue;
         }
         let view = SeatView::of_game(&g);
-        if std::env::var("PROBE").is_ok() {
-            let mut d = tractor_core::determinize::Determinizer::for_search(g.info(g.pos.to_move));
-            let t = Instant::now();
-            for i in 0..200 {
-                d.sample(&mut Rng::new(i)).unwrap();
-            }
-            if std::env::var("PROBE").unwrap() == "v" {
-                for c in &d.info.checks {
-                    let ctx = g.pos.ctx();
-                    println!("  seat {} lead {:?} play {}", c.seat, (c.lead.m, c.lead.k, c.lead.class), tractor_core::card::format(&tractor_core::card::cards_of(&c.play)));
-                    let _ = ctx;
-                }
-            }
-            println!("seed {seed}: {:.1} µs/sample, {} proposals / {} accepted, checks {}", t.elapsed().as_secs_f64() * 1e6 / 200.0, d.proposals, d.accepted, d.info.checks.len());
-        }
         let t = Instant::now();
         let p = IsmctsParams { iterations, ..IsmctsParams::default() };
         std::hint::black_box(ismcts(&view, &p, seed, 1).unwrap());
@@ -54,6 +39,3 @@ fn main() {
     }
     println!("ISMCTS: {:.0} iterations/s; PIMC 32x8: {:.2} decisions/s ({n} positions)", n as f64 * iterations as f64 / it_s, n as f64 / pimc_s);
 }
-
-#[allow(dead_code)]
-fn probe() {}

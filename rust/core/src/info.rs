@@ -279,12 +279,13 @@ impl InfoSet {
     /// Voids, ladder bounds and checks from every follow of the other seats (R5.2–R5.3).
     fn prove_from_play(&mut self) {
         let ctx = self.ctx();
-        let mut tricks: Vec<Vec<(u8, Counts)>> = self.tricks.iter().map(|t| t.plays.clone()).collect();
-        tricks.push(self.current.clone());
+        // the tricks are read while the bounds are written: take them out for the walk
+        let tricks = std::mem::take(&mut self.tricks);
+        let current = std::mem::take(&mut self.current);
         // Cards each seat played from trick i on: walk backwards.
         let mut since = [[0u8; KINDS]; 4];
         let mut found: Vec<FollowCheck> = Vec::new();
-        for plays in tricks.iter().rev() {
+        for plays in tricks.iter().map(|t| t.plays.as_slice()).chain(std::iter::once(current.as_slice())).rev() {
             let Some((_, lead_cards)) = plays.first() else { continue };
             let lead = classify(ctx, lead_cards).expect("a recorded lead is a combination");
             for (s, x) in plays.iter().rev() {
@@ -299,6 +300,8 @@ impl InfoSet {
         }
         found.reverse();
         self.checks = found;
+        self.tricks = tricks;
+        self.current = current;
     }
 
     fn prove_follow(&mut self, ctx: &Context, s: u8, lead: Combo, x: &Counts, since: &Counts, checks: &mut Vec<FollowCheck>) {
