@@ -12,6 +12,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 
+import numpy as np
+
 from . import _core
 from .cards import CARDS, Card, cards_from_counts, to_counts
 from ._args import _int
@@ -230,11 +232,18 @@ class Game:
         first_seat: Optional[int] = None,
         redeal_decks: Optional[List[Tuple[List[Any], int]]] = None,
         hand_index: int = 0,
+        every_receiver: bool = False,
     ) -> "Game":
         """A hand dealt from ``hand_seed`` (or from ``deck``: 216 cards in dealing order, the
         first to ``first_seat``; ``redeal_decks`` the same for the attempts after a redeal,
         R8.5), with the teams' ``levels`` and ``banker`` (None: the final declarer becomes
-        banker); ``hand_index`` is the hand's index in its match (public)."""
+        banker); ``hand_index`` is the hand's index in its match (public).
+
+        ``every_receiver=True`` gives every receiver a decision after every card it receives
+        (and every seat one in the final round, R8.3), pass being its only action when it
+        cannot show; by default the deal skips such seats, which tells everyone who could show."""
+        if not isinstance(every_receiver, bool):
+            raise IllegalAction(f"every_receiver must be a bool, got {every_receiver!r}")
         _check_seed(hand_seed)
         if deck is None and first_seat is not None:
             raise IllegalAction("first_seat goes with a deck; a seeded deal draws its own first seat (R1.3)")
@@ -247,7 +256,9 @@ class Game:
         hand_index = _check_count(hand_index, "hand_index")
         if hand_index >= 2**32:
             raise TractorError(f"hand_index must be below 2**32, got {hand_index}")
-        return cls._wrap(_core.Game.deal(hand_seed, profile, lv, banker, d, first_seat, more, hand_index))
+        return cls._wrap(
+            _core.Game.deal(hand_seed, profile, lv, banker, d, first_seat, more, hand_index, every_receiver)
+        )
 
     @classmethod
     def from_deal(
@@ -374,6 +385,53 @@ class Game:
         _check_seed(seed)
         self._g.play_random(seed)
 
+    # -- action ids (tractor.actions) ---------------------------------------------------------
+    @property
+    def every_receiver(self) -> bool:
+        """Does every receiver decide after every card (see :meth:`deal`)?"""
+        return self._g.every_receiver
+
+    def action_mask(self) -> np.ndarray:
+        """The action ids allowed now, as a bool array of 72 (see :mod:`tractor.actions`):
+        the cards after which the play being built can still be completed to a legal play in
+        ascending kind order, 54 when it is a legal lead, pass and showings while dealing."""
+        return np.frombuffer(self._g.action_mask(), dtype=np.uint8).astype(bool)
+
+    def step(self, action_id: Any) -> bool:
+        """Takes one action id (see :mod:`tractor.actions`). A card id adds that card to the
+        play being built (:attr:`pending`); a follow is played with its N-th card, a lead with
+        54. Returns True when an action was applied, False when a card was added (the same
+        seat decides again). A refused id raises :class:`~tractor.IllegalAction` naming the
+        rule and changes nothing."""
+        return self._g.step(_int(action_id, "action_id", 0, 71))
+
+    @property
+    def pending(self) -> List[Card]:
+        """The cards chosen so far for the play being built with :meth:`step`."""
+        return cards_from_counts(self._g.pending)
+
+    def observation_tensor(self, seat: int, out: Optional[np.ndarray] = None, canonical_suits: bool = False) -> np.ndarray:
+        """What ``seat`` knows, as a float32 vector of :data:`tractor.actions.OBS_DIM`
+        entries (layout: :data:`tractor.actions.OBS_LAYOUT`, the README's table), written into
+        ``out`` when given (a contiguous float32 array of that length). It costs the same at
+        any point of the hand. ``canonical_suits`` renames the suits so that trump, once the
+        seat knows it, is the first suit."""
+        seat = _seat(seat)
+        if not isinstance(canonical_suits, bool):
+            raise IllegalAction(f"canonical_suits must be a bool, got {canonical_suits!r}")
+        if out is None:
+            out = np.empty(_core.OBS_DIM, dtype=np.float32)
+        elif not (
+            isinstance(out, np.ndarray) and out.dtype == np.float32 and out.shape == (_core.OBS_DIM,)
+            and out.flags.c_contiguous and out.flags.writeable
+        ):
+            raise IllegalAction(
+                f"out must be a writeable contiguous float32 array of shape ({_core.OBS_DIM},), got "
+                + (f"{out.dtype} {out.shape}" if isinstance(out, np.ndarray) else type(out).__name__)
+            )
+        self._g.observation_tensor(seat, out, canonical_suits)
+        return out
+
     def clone(self) -> "Game":
         return Game._wrap(self._g.clone())
 
@@ -384,8 +442,8 @@ class Game:
         return self.clone()
 
     def __reduce__(self) -> Any:
-        # a game is its record: replayed exactly on unpickling
-        return (Game.from_json, (self.to_json(),))
+        # a game is its record (replayed exactly on unpickling) and the play being built
+        return (_restore, (self.to_json(), _pending_ids(self._g.pending)))
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Game) and self._g == other._g
@@ -545,6 +603,7 @@ class Game:
                     start.get("first_seat"),
                     redeal_decks=[([Card(c) for c in d.split()], f) for d, f in start.get("redeal_decks", [])],
                     hand_index=start.get("hand_index", 0),
+                    every_receiver=start.get("every_receiver", False),
                 )
             else:
                 raise IllegalAction(f"unknown start kind {start['kind']!r}")
@@ -576,6 +635,18 @@ class Game:
         if not isinstance(rec, dict):
             raise IllegalAction("a record is a JSON object")
         return cls.from_record(rec)
+
+
+def _pending_ids(pending: bytes) -> List[int]:
+    """The card ids of a pending selection in build order."""
+    return [k for k, n in enumerate(pending) for _ in range(n)]
+
+
+def _restore(text: str, pending: List[int]) -> "Game":
+    g = Game.from_json(text)
+    for k in pending:
+        g.step(k)
+    return g
 
 
 @dataclass(frozen=True)

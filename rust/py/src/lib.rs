@@ -9,6 +9,7 @@
 mod game;
 mod search;
 mod sim;
+mod vec_env;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -412,6 +413,11 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Context>()?;
     m.add_class::<game::PyGame>()?;
     m.add_class::<game::PyMatch>()?;
+    m.add_class::<vec_env::PyVecEnv>()?;
+    m.add("OBS_DIM", core::observe::OBS_DIM)?;
+    m.add("OBS_LAYOUT", core::observe::LAYOUT.iter().map(|b| (b.0, b.1, b.2, b.3)).collect::<Vec<_>>())?;
+    m.add_function(wrap_pyfunction!(encode_action, m)?)?;
+    m.add_function(wrap_pyfunction!(decode_action, m)?)?;
     m.add_function(wrap_pyfunction!(parse, m)?)?;
     m.add_function(wrap_pyfunction!(format, m)?)?;
     m.add_function(wrap_pyfunction!(counts_of_ids, m)?)?;
@@ -440,4 +446,43 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("POLICY_TAG", core::seed::POLICY)?;
     m.add("SEARCH_TAG", core::seed::SEARCH)?;
     Ok(())
+}
+
+/// The ids of an action: ("pass" | "declare" | "play", suit, count, cards, lead).
+#[pyfunction]
+#[pyo3(signature = (kind, suit, count, cards, lead))]
+fn encode_action(py: Python<'_>, kind: &str, suit: u8, count: u8, cards: Option<Vec<u8>>, lead: bool) -> PyResult<Vec<u8>> {
+    guard(py, || {
+        let a = match kind {
+            "pass" => core::Action::Pass,
+            "declare" if suit < 4 && (1..=4).contains(&count) => core::Action::Declare { suit, count },
+            "declare" => return Err(err(py, Error::BadPlays(format!("a showing is 1..=4 cards of suit 0..3, got {count} of {suit}")))),
+            _ => {
+                let c = counts(py, &cards.unwrap_or_default(), "play")?;
+                if core::card::size(&c) == 0 {
+                    return Err(err(py, Error::BadPlays("a play needs at least one card".into())));
+                }
+                core::Action::Play(c)
+            }
+        };
+        Ok(core::actions::encode(&a, lead))
+    })
+}
+
+/// The action of a complete id sequence: ("pass" | "declare" | "play", suit, count, cards).
+#[pyfunction]
+fn decode_action(py: Python<'_>, ids: Vec<i64>) -> PyResult<(&'static str, u8, u8, Option<Py<PyBytes>>)> {
+    guard(py, || {
+        let mut v = Vec::with_capacity(ids.len());
+        for (i, &id) in ids.iter().enumerate() {
+            v.push(u8::try_from(id).ok().filter(|&x| (x as usize) < core::actions::ACTIONS).ok_or_else(|| {
+                err(py, Error::BadPlays(format!("ids[{i}] = {id} is not an action id (0..=71)")))
+            })?);
+        }
+        Ok(match core::actions::decode(&v).map_err(|e| err(py, e))? {
+            core::Action::Pass => ("pass", 0, 0, None),
+            core::Action::Declare { suit, count } => ("declare", suit, count, None),
+            core::Action::Play(c) => ("play", 0, 0, Some(out(py, &c))),
+        })
+    })
 }

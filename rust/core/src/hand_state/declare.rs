@@ -46,12 +46,13 @@ impl Game {
     /// Deals until a player who may show has just received a card (D7), then through the
     /// final round (R8.3); then fixes trump and banker, or redeals (R8.5).
     pub(super) fn advance_deal(&mut self) {
+        let every = self.record.every_receiver;
         let p = &mut self.pos;
         while (p.dealt as usize) < DECK {
             let seat = (p.first_seat + p.dealt) % 4;
             p.hands[seat as usize][self.deck[p.dealt as usize] as usize] += 1;
             p.dealt += 1;
-            if p.can_show(seat) {
+            if every || p.can_show(seat) {
                 p.to_move = seat;
                 return;
             }
@@ -61,7 +62,7 @@ impl Game {
         while p.final_round < 4 {
             let seat = (last + 1 + p.final_round) % 4;
             p.final_round += 1;
-            if p.can_show(seat) {
+            if every || p.can_show(seat) {
                 p.to_move = seat;
                 return;
             }
@@ -107,6 +108,7 @@ impl Game {
         p.declarer = seat;
         p.declared_suit = suit;
         p.declared_count = count;
+        self.tally.note_showing(seat, count);
         self.record.showings.push(ShowingRecord { attempt: p.redeals, dealt: p.dealt, seat, suit, count });
         self.advance_deal();
         Ok(())
