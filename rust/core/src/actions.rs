@@ -197,6 +197,19 @@ impl Builder {
         }
     }
 
+    /// The follow mask computed by counting for every kind, even where the plays are few
+    /// enough to list (the tests compare the two ways).
+    #[doc(hidden)]
+    pub fn counted_follow_mask(&self, pos: &Position) -> Option<[bool; ACTIONS]> {
+        let f = pos.follow()?;
+        let hand = &pos.hands[pos.to_move as usize];
+        let mut m = [false; ACTIONS];
+        for k in self.floor()..KINDS {
+            m[k] = hand[k] > self.pending[k] && self.completes(&f, k);
+        }
+        Some(m)
+    }
+
     /// Can the selection plus one card of kind `k` still be completed, in build order, to a
     /// legal follow? (Counted by the ladder's programme, not listed.)
     fn completes(&self, f: &Follow, k: usize) -> bool {
