@@ -250,11 +250,7 @@ impl Builder {
         }
         let leading = pos.lead().is_none();
         let mask = self.mask(pos);
-        let rule = match pos.follow() {
-            None => "R3.4",
-            Some(f) if f.case == Case::Short => "R5.2",
-            Some(_) => "R5.3",
-        };
+        let n = pos.lead().map(|l| l.size());
         if id == END_LEAD {
             if !leading {
                 return refuse("R5.1", "action id 54 ends a lead; a follow is played with its N-th card".into());
@@ -269,6 +265,11 @@ impl Builder {
         }
         let hand = &pos.hands[pos.to_move as usize];
         if !mask[id as usize] {
+            let rule = match pos.follow() {
+                None => "R3.4",
+                Some(f) if f.case == Case::Short => "R5.2",
+                Some(_) => "R5.3",
+            };
             let card = Card(id);
             let why = if hand[id as usize] <= self.pending[id as usize] {
                 format!("seat {} holds no more {card} to add", pos.to_move)
@@ -281,8 +282,8 @@ impl Builder {
         }
         let mut next = self.pending;
         next[id as usize] += 1;
-        if let Some(f) = pos.follow() {
-            if size(&next) == f.n as usize {
+        if let Some(n) = n {
+            if size(&next) == n {
                 let action = Action::Play(next);
                 game.apply(&action)?;
                 self.clear();

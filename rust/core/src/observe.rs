@@ -94,22 +94,18 @@ pub fn known_trump(pos: &Position, observer: u8) -> u8 {
     }
 }
 
-#[inline]
-fn kind_map(k: usize, suits: &[u8; 4]) -> usize {
-    if k < 52 {
-        suits[k / 13] as usize * 13 + k % 13
-    } else {
-        k
-    }
-}
-
+/// Writes the card block `c` (copies / 4) into `out[at..at + 54]`, suits renamed by `suits`.
 #[inline]
 fn put_cards(out: &mut [f32], at: usize, c: &Counts, suits: &[u8; 4]) {
-    for (k, &n) in c.iter().enumerate() {
-        if n > 0 {
-            out[at + kind_map(k, suits)] = n as f32 * 0.25;
+    let out = &mut out[at..at + KINDS];
+    for (s, &to) in suits.iter().enumerate() {
+        let (dst, src) = (&mut out[to as usize * 13..][..13], &c[s * 13..][..13]);
+        for (o, &n) in dst.iter_mut().zip(src) {
+            *o = n as f32 * 0.25;
         }
     }
+    out[52] = c[52] as f32 * 0.25;
+    out[53] = c[53] as f32 * 0.25;
 }
 
 /// Writes `observer`'s observation of `game` into `out[..OBS_DIM]`; `pending` is the play
