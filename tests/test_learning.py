@@ -125,6 +125,7 @@ def test_pending_survives_pickle_copy_and_json_replays_without_it():
         if not g.pending:
             continue
         found += 1
+        assert Game.from_json(g.to_json()) != g  # the same record without the selection
         for h in (pickle.loads(pickle.dumps(g)), copy.copy(g), copy.deepcopy(g), g.clone()):
             assert h == g and h.pending == g.pending and (h.action_mask() == g.action_mask()).all()
         a = _random_id(g, rng)

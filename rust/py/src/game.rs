@@ -494,7 +494,7 @@ impl PyGame {
     }
 
     fn __eq__(&self, other: &Self) -> bool {
-        self.g.pos == other.g.pos && self.g.record == other.g.record
+        self.g.pos == other.g.pos && self.g.record == other.g.record && self.b.pending == other.b.pending
     }
 }
 
