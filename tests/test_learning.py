@@ -300,3 +300,14 @@ def test_fast_deal_skips_seats_that_cannot_show_and_every_receiver_does_not():
     # the default deal stops only where someone can show: its first stop is after several cards
     assert fast._g.dealt >= slow._g.dealt == 1
     assert slow.current_player == slow._g.first_seat
+
+
+def test_vec_env_seeds_are_the_documented_derivation():
+    from tractor._core import MATCH_HAND_TAG, MATCH_TAG, VEC_ENV_TAG, derive_seed
+
+    env = VecEnv(3, seed=11)
+    env.reset()
+    for i in range(3):
+        match_seed = derive_seed(derive_seed(11, VEC_ENV_TAG, i), MATCH_TAG, 0)
+        want = Game.deal(derive_seed(match_seed, MATCH_HAND_TAG, 0), every_receiver=True)
+        assert env.game(i) == want

@@ -7,6 +7,8 @@ MATCH_HAND_TAG: int
 BATCH_HAND_TAG: int
 POLICY_TAG: int
 SEARCH_TAG: int
+VEC_ENV_TAG: int
+MATCH_TAG: int
 
 class Context:
     def __init__(self, level: int, trump: int, profile: str) -> None: ...

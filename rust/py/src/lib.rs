@@ -445,6 +445,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("BATCH_HAND_TAG", core::seed::BATCH_HAND)?;
     m.add("POLICY_TAG", core::seed::POLICY)?;
     m.add("SEARCH_TAG", core::seed::SEARCH)?;
+    m.add("VEC_ENV_TAG", core::seed::VEC_ENV)?;
+    m.add("MATCH_TAG", core::seed::MATCH)?;
     Ok(())
 }
 
