@@ -262,3 +262,79 @@ impl VecEnv {
         res
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Runs `steps` steps with ids drawn from the masks; returns every buffer written.
+    fn run(threads: usize, cfg: EnvConfig, steps: usize) -> (Vec<f32>, Vec<bool>, Vec<i32>, f32, usize) {
+        let n = 5;
+        let mut env = VecEnv::new(n, 9, cfg, threads).unwrap();
+        let (mut obs, mut mask, mut seat, mut reward, mut done) =
+            (vec![0f32; n * OBS_DIM], vec![false; n * ACTIONS], vec![0i32; n], vec![0f32; n * 4], vec![false; n]);
+        env.reset(Buffers { obs: &mut obs, mask: &mut mask, seat: &mut seat, reward: &mut reward, done: &mut done }).unwrap();
+        let mut rng = Rng::new(1);
+        let (mut trace, mut ends, mut total) = (Vec::new(), 0, 0.0);
+        for _ in 0..steps {
+            let actions: Vec<i64> = (0..n)
+                .map(|i| {
+                    let ids: Vec<usize> = (0..ACTIONS).filter(|&a| mask[i * ACTIONS + a]).collect();
+                    ids[rng.below_usize(ids.len())] as i64
+                })
+                .collect();
+            env.step(&actions, Buffers { obs: &mut obs, mask: &mut mask, seat: &mut seat, reward: &mut reward, done: &mut done })
+                .unwrap();
+            for i in 0..n {
+                assert_eq!(reward[i * 4..][..4].iter().sum::<f32>(), 0.0, "zero-sum");
+                if done[i] {
+                    ends += 1;
+                }
+                if let Some(p) = cfg.seats[seat[i] as usize] {
+                    panic!("a built-in seat ({}) is to act", p.name());
+                }
+            }
+            total += reward.iter().map(|r| r.abs()).sum::<f32>();
+            trace.extend_from_slice(&obs[..OBS_DIM]);
+        }
+        (trace, mask, seat, total, ends)
+    }
+
+    #[test]
+    fn results_do_not_depend_on_threads() {
+        let selfplay = EnvConfig { profile: Profile::Guigang, seats: [None; 4], every_receiver: true, canonical: false };
+        let a = run(1, selfplay, 1200);
+        assert_eq!(a, run(2, selfplay, 1200));
+        assert!(a.4 >= 5, "hands ended: {}", a.4);
+        let vs = EnvConfig {
+            profile: Profile::Nanning,
+            seats: [None, Some(Policy::Greedy), None, Some(Policy::Random)],
+            every_receiver: false,
+            canonical: true,
+        };
+        let b = run(1, vs, 900);
+        assert_eq!(b, run(3, vs, 900));
+        assert!(b.3 > 0.0, "some hand ended with a result");
+    }
+
+    #[test]
+    fn refused_actions_change_nothing() {
+        let cfg = EnvConfig { profile: Profile::Guigang, seats: [None; 4], every_receiver: true, canonical: false };
+        let mut env = VecEnv::new(2, 3, cfg, 1).unwrap();
+        let (mut obs, mut mask, mut seat, mut reward, mut done) =
+            (vec![0f32; 2 * OBS_DIM], vec![false; 2 * ACTIONS], vec![0i32; 2], vec![0f32; 8], vec![false; 2]);
+        env.reset(Buffers { obs: &mut obs, mask: &mut mask, seat: &mut seat, reward: &mut reward, done: &mut done }).unwrap();
+        let before: Vec<_> = env.envs.iter().map(|e| (e.game.pos, e.game.record.clone())).collect();
+        let ok = (0..ACTIONS).find(|&a| mask[a]).unwrap() as i64;
+        let bad = (0..ACTIONS).find(|&a| !mask[ACTIONS + a]).unwrap() as i64;
+        let (o2, m2) = (obs.clone(), mask.clone());
+        let e = env
+            .step(&[ok, bad], Buffers { obs: &mut obs, mask: &mut mask, seat: &mut seat, reward: &mut reward, done: &mut done })
+            .unwrap_err();
+        assert!(e.to_string().contains("environment 1"), "{e}");
+        assert_eq!((o2, m2), (obs.clone(), mask.clone()));
+        let after: Vec<_> = env.envs.iter().map(|e| (e.game.pos, e.game.record.clone())).collect();
+        assert_eq!(before, after);
+        assert!(env.step(&[ok], Buffers { obs: &mut obs, mask: &mut mask, seat: &mut seat, reward: &mut reward, done: &mut done }).is_err());
+    }
+}
