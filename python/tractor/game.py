@@ -508,8 +508,19 @@ class Game:
     def determinize(self, seat: int, seed: int) -> "Game":
         """A complete world that ``seat`` cannot tell from this game: its hand and everything
         it knows unchanged, the cards it cannot see drawn afresh (see the README's
-        determinization contract). The world depends only on what the seat knows and ``seed``."""
-        return Game._wrap(_core.determinize(self._g, _seat(seat), [_check_seed(seed)])[0])
+        determinization contract). The world depends only on what the seat knows and ``seed``.
+        When ``seat`` is building a play (:attr:`pending`), the world holds the same selection."""
+        return self._worlds(seat, [_check_seed(seed)])[0]
+
+    def _worlds(self, seat: int, seeds: List[int]) -> List["Game"]:
+        seat = _seat(seat)
+        worlds = [Game._wrap(g) for g in _core.determinize(self._g, seat, seeds)]
+        if seat == self.current_player:
+            ids = _pending_ids(self._g.pending)
+            for w in worlds:
+                for k in ids:
+                    w._g.step(k)
+        return worlds
 
     def determinize_many(self, seat: int, n: int, seed: int) -> List["Game"]:
         """``n`` worlds (at most 100,000: each is a whole Game); world i equals
@@ -517,7 +528,7 @@ class Game:
         n = _check_count(n, "n")
         if n > 100_000:
             raise TractorError(f"n must be at most 100,000 worlds (each is a whole Game), got {n}")
-        return [Game._wrap(g) for g in _core.determinize(self._g, _seat(seat), _core.search_seeds(_check_seed(seed), n))]
+        return self._worlds(seat, _core.search_seeds(_check_seed(seed), n))
 
     def playout(self, policy: str = "random", seed: int = 0) -> Tuple[int, int, int, int]:
         """Plays this hand's true state to the end (on a copy) with ``policy`` ("random" or
