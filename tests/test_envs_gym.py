@@ -7,6 +7,7 @@ import sys
 
 import numpy as np
 import pytest
+from _readme_util import adapter_snippet
 
 gymnasium = pytest.importorskip("gymnasium")
 
@@ -158,3 +159,9 @@ def test_import_error_names_the_extra():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert 'pip install "tractor-engine[gym]"' in out
+
+
+def test_readme_snippet_runs():
+    ns: dict = {}
+    exec(compile(adapter_snippet("tractor.envs.gym"), "README adapters", "exec"), ns)  # noqa: S102
+    assert not ns["info"]["illegal_action"] and ns["obs"].shape == (636,)

@@ -8,6 +8,7 @@ import sys
 
 import numpy as np
 import pytest
+from _readme_util import adapter_snippet
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -210,3 +211,10 @@ def test_import_error_names_the_extra():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert 'pip install "tractor-engine[openspiel]"' in out
+
+
+def test_readme_snippet_runs():
+    ns: dict = {}
+    exec(compile(adapter_snippet("tractor.envs import openspiel"), "README adapters", "exec"), ns)  # noqa: S102
+    s = ns["game"].new_initial_state()
+    assert s.is_chance_node() and ns["game"].num_players() == 4

@@ -7,6 +7,7 @@ import warnings
 
 import numpy as np
 import pytest
+from _readme_util import adapter_snippet
 
 pytest.importorskip("pettingzoo")
 
@@ -169,3 +170,9 @@ def test_import_error_names_the_extra():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert 'pip install "tractor-engine[pettingzoo]"' in out
+
+
+def test_readme_snippet_runs():
+    ns: dict = {}
+    exec(compile(adapter_snippet("tractor.envs.pettingzoo"), "README adapters", "exec"), ns)  # noqa: S102
+    assert ns["e"].agents == [] and ns["e"].unwrapped.game.phase == "over"
