@@ -29,13 +29,18 @@ def _deal(seed):
     return s
 
 
-def _walk(seed, draw_seed=0):
-    """The decision states of one hand played with uniform random actions."""
+def _walk(seed, draw_seed=0, pass_deals=0):
+    """The decision states of one hand played with uniform random actions, everyone passing
+    in the first ``pass_deals`` deal attempts (so that the cards are redealt, R8.5)."""
     s, rng = _deal(seed), np.random.default_rng(draw_seed)
     states = []
     while not s.is_terminal():
         states.append(s.clone())
-        s.apply_action(int(rng.choice(s.legal_actions())))
+        g = s.tractor_game()
+        if g.phase == "declare" and len(g.info(0).first_seats) <= pass_deals:
+            s.apply_action(tractor.actions.PASS)
+        else:
+            s.apply_action(int(rng.choice(s.legal_actions())))
     return states, s
 
 
@@ -116,7 +121,8 @@ def test_ismcts_default_resampler():
 
 
 def test_resample_from_infostate_keeps_what_the_player_knows():
-    states, _ = _walk(4)
+    states, _ = _walk(4, pass_deals=1)
+    assert len(states[-1].tractor_game().info(0).first_seats) == 2  # a redealt hand
     rng = np.random.default_rng(1)
     changed = 0
     picks = sorted(set(rng.choice(len(states), 40, replace=False).tolist()))
@@ -146,8 +152,10 @@ def test_resample_before_the_deal():
 
 
 def test_information_state_has_perfect_recall():
-    # every decision point of a player is a distinct information state, as string and tensor
-    states, _ = _walk(5)
+    # every decision point of a player is a distinct information state, as string and tensor,
+    # in a hand dealt three times (the last receiver decides twice after the last card, R8.3)
+    states, _ = _walk(5, pass_deals=2)
+    assert len(states[-1].tractor_game().info(0).first_seats) == 3
     strings = {p: [] for p in range(4)}
     tensors = {p: [] for p in range(4)}
     for s in states:
