@@ -7,7 +7,7 @@ import sys
 
 import numpy as np
 import pytest
-from _readme_util import adapter_snippet
+from _envs_util import adapter_snippet, stopped_deal
 
 gymnasium = pytest.importorskip("gymnasium")
 
@@ -125,6 +125,17 @@ def test_seeds():
     a.reset()
     b.reset()
     assert a.game.to_json() == b.game.to_json()
+    # hand k of stream s is the documented derivation (the deal, before the policies act)
+    k1 = tractor._core.derive_seed(21, tractor._core.BATCH_HAND_TAG, 1)
+    assert a.game.record()["start"] == tractor.Game.deal(k1, every_receiver=True).record()["start"]
+    # the constructor's seed serves the first reset only, and only when it has no seed
+    c = TractorEnv(seed=21)
+    c.reset(seed=4)
+    c.reset()
+    d = TractorEnv()
+    d.reset(seed=4)
+    d.reset()
+    assert c.game.to_json() == d.game.to_json()
     assert _play(TractorEnv(), 8, 1) == _play(TractorEnv(), 8, 1)
 
 
@@ -165,3 +176,19 @@ def test_readme_snippet_runs():
     ns: dict = {}
     exec(compile(adapter_snippet("tractor.envs.gym"), "README adapters", "exec"), ns)  # noqa: S102
     assert not ns["info"]["illegal_action"] and ns["obs"].shape == (636,)
+
+
+def test_a_hand_over_before_the_learner_decides_is_skipped(monkeypatch):
+    import tractor.envs.gym as adapter
+
+    real, calls = adapter._deal, []
+
+    def deal(hand_seed, profile, fast_deal):
+        calls.append(hand_seed)
+        return stopped_deal() if len(calls) == 1 else real(hand_seed, profile, fast_deal)
+
+    env = TractorEnv(seat=0, fast_deal=True)
+    monkeypatch.setattr(adapter, "_deal", deal)
+    obs, info = env.reset(seed=3)
+    assert env.game.phase != "over" and env.game.current_player == 0 and info["action_mask"].any()
+    assert calls == [tractor._core.derive_seed(3, tractor._core.BATCH_HAND_TAG, k) for k in (0, 1)]

@@ -8,7 +8,7 @@ import sys
 
 import numpy as np
 import pytest
-from _readme_util import adapter_snippet
+from _envs_util import adapter_snippet
 
 pyspiel = pytest.importorskip("pyspiel")
 

@@ -7,7 +7,7 @@ import warnings
 
 import numpy as np
 import pytest
-from _readme_util import adapter_snippet
+from _envs_util import adapter_snippet, stopped_deal
 
 pytest.importorskip("pettingzoo")
 
@@ -176,3 +176,19 @@ def test_readme_snippet_runs():
     ns: dict = {}
     exec(compile(adapter_snippet("tractor.envs.pettingzoo"), "README adapters", "exec"), ns)  # noqa: S102
     assert ns["e"].agents == [] and ns["e"].unwrapped.game.phase == "over"
+
+
+def test_a_hand_without_any_decision_is_skipped(monkeypatch):
+    import tractor.envs.pettingzoo as adapter
+
+    real, calls = adapter._deal, []
+
+    def deal(hand_seed, profile, fast_deal):
+        calls.append(hand_seed)
+        return stopped_deal() if len(calls) == 1 else real(hand_seed, profile, fast_deal)
+
+    e = raw_env(fast_deal=True)
+    monkeypatch.setattr(adapter, "_deal", deal)
+    e.reset(seed=3)
+    assert e.game.phase == "declare" and not any(e.terminations.values())
+    assert calls == [tractor._core.derive_seed(3, tractor._core.BATCH_HAND_TAG, k) for k in (0, 1)]

@@ -102,17 +102,23 @@ class TractorEnv(gymnasium.Env):
         self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
     ) -> Tuple[Any, Dict[str, Any]]:
         """A new hand: hand 0 of the stream ``seed`` (or the constructor's ``seed`` at the
-        first reset), else the stream's next hand."""
-        if seed is None and self._seed is not None:
-            seed, self._seed = self._seed, None
+        first reset), else the stream's next hand. A hand that ends before the learner has a
+        decision (a deal stopped after three redeals without it, R8.5, possible only with
+        ``fast_deal``) is skipped for the stream's next one."""
+        if seed is None:
+            seed = self._seed
+        self._seed = None  # the constructor's seed serves the first reset only
         super().reset(seed=seed)
         if seed is None and self._hands.base is None:
             seed = int(self.np_random.integers(0, 2**63))
-        self._hand_seed = self._hands.next(seed)
-        self.game = _deal(self._hand_seed, self.profile, self.fast_deal)
-        self._decisions = [0, 0, 0, 0]
-        self._advance()
-        return self._obs(), self._info(False)
+        while True:
+            self._hand_seed = self._hands.next(seed)
+            seed = None
+            self.game = _deal(self._hand_seed, self.profile, self.fast_deal)
+            self._decisions = [0, 0, 0, 0]
+            self._advance()
+            if self.game.phase != "over":
+                return self._obs(), self._info(False)
 
     def step(self, action: Any) -> Tuple[Any, float, bool, bool, Dict[str, Any]]:
         if self.game.phase == "over":

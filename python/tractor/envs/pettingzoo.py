@@ -94,6 +94,8 @@ class raw_env(AECEnv):
         """A new hand: hand 0 of the stream ``seed`` when given, else the stream's next hand
         (the first reset without a seed draws the stream from the OS)."""
         self.game = _deal(self._hands.next(seed), self.profile, self.fast_deal)
+        while self.game.phase == "over":  # no decision at all (a stopped deal, R8.5): next hand
+            self.game = _deal(self._hands.next(), self.profile, self.fast_deal)
         self.agents = list(_AGENTS)
         self.rewards = {a: 0 for a in self.agents}
         self._cumulative_rewards = {a: 0 for a in self.agents}
