@@ -226,3 +226,39 @@ def test_readme_snippet_runs():
     exec(compile(adapter_snippet("tractor.envs import openspiel"), "README adapters", "exec"), ns)  # noqa: S102
     s = ns["game"].new_initial_state()
     assert s.is_chance_node() and ns["game"].num_players() == 4
+
+
+def test_information_state_tensor_blocks():
+    from open_spiel.python.observation import make_observation
+
+    obs = make_observation(GAME, pyspiel.IIGObservationType(perfect_recall=True))
+    states, _ = _walk(9, pass_deals=1)
+    s = states[-1]
+    g = s.tractor_game()
+    for p in range(4):
+        obs.set_from(s, p)
+        d = obs.dict
+        assert np.array_equal(d["observation"], g.observation_tensor(p))
+        np.testing.assert_array_equal(obs.tensor, np.asarray(s.information_state_tensor(p), np.float32))
+        info = g.info(p)
+        for a, first in enumerate(info.first_seats):
+            assert d["first_seat"][a].tolist() == [float(r == (first - p) % 4) for r in range(4)]
+            assert [int(k) for k in d["arrivals"][a].argmax(axis=1)[: len(info.arrivals[a])]] == [
+                int(c) for c in info.arrivals[a]
+            ]
+            assert d["arrivals"][a].sum() == len(info.arrivals[a])
+        assert d["first_seat"][len(info.first_seats) :].sum() == 0
+        for n, (att, dealt, seat, count, suit) in enumerate(info.showings):
+            row = d["showings"][n]
+            assert row[att] == 1 and row[3 + (seat - p) % 4] == 1 and row[7 + count - 1] == 1
+            assert row[11 + ("shdc".index(suit) if suit else 4)] == 1
+            assert row[16] == pytest.approx(dealt / 216) and row[17] == 1
+        assert d["showings"][len(info.showings) :].sum() == 0
+        for t, trick in enumerate(g.tricks):
+            row = d["tricks"][t]
+            assert row[:4].tolist() == [float(r == (trick.leader - p) % 4) for r in range(4)]
+            for seat, cards in trick.plays:
+                at = 4 + 54 * ((seat - p) % 4)
+                want = np.bincount([int(c) for c in cards], minlength=54) / 4
+                np.testing.assert_array_equal(row[at : at + 54], want)
+        assert d["tricks"][len(g.tricks) :].sum() == 0

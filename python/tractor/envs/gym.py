@@ -53,7 +53,9 @@ ENV_ID = "tractor/GuigangTractor-v0"
 
 
 class TractorEnv(gymnasium.Env):
-    """One hand per episode for the learner at ``seat`` (see the module's documentation)."""
+    """One hand per episode for the learner at ``seat`` (see the module's documentation).
+    ``game`` is the live :class:`tractor.Game` of the hand (read it; step it only through
+    :meth:`step`); ``policies`` the policy of each seat (None: the learner's)."""
 
     metadata = {"render_modes": ["ansi"], "render_fps": 4}
 

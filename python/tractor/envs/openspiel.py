@@ -314,9 +314,14 @@ def _fill_history(d: dict, g: Game, player: int) -> None:
         row[_ATTEMPTS + 8 + (4 if suit is None else suit)] = 1.0
         row[_ATTEMPTS + 13] = dealt / _DEAL
         row[_ATTEMPTS + 14] = 1.0
-    for t, (leader, plays, _winner, _points) in enumerate(tricks):
-        row = d["tricks"][t]
-        row[rel(leader)] = 1.0
-        for seat, counts in plays:
-            at = 4 + rel(seat) * _CARDS
-            row[at : at + _CARDS] = np.frombuffer(counts, dtype=np.uint8) / 4.0
+    if tricks:  # all tricks at once: each seat's counts, in relative seat order
+        empty = bytes(_CARDS)
+        rows = []
+        for t, (leader, plays, _winner, _points) in enumerate(tricks):
+            d["tricks"][t, rel(leader)] = 1.0
+            by_seat = [empty] * 4
+            for seat, counts in plays:
+                by_seat[rel(seat)] = counts
+            rows.append(b"".join(by_seat))
+        cards = np.frombuffer(b"".join(rows), dtype=np.uint8).reshape(len(tricks), 4 * _CARDS)
+        d["tricks"][: len(tricks), 4:] = cards / 4.0

@@ -57,7 +57,8 @@ def env(**kwargs: Any) -> AECEnv:
 class raw_env(AECEnv):
     """One hand per episode (see the module's documentation). ``profile`` is a rules profile
     (``tractor.PROFILES``); ``render_mode`` None or ``"ansi"`` (``render()`` returns a text of
-    the table, every hand shown: a debugging view)."""
+    the table, every hand shown: a debugging view). ``game`` is the live :class:`tractor.Game`
+    of the hand (read it; step it only through :meth:`step`)."""
 
     metadata = {"name": "guigang_tractor_v0", "render_modes": ["ansi"], "is_parallelizable": False}
 
