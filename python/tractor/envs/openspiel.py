@@ -22,6 +22,9 @@
 - ``resample_from_infostate(player, sampler)``: a world from :meth:`tractor.Game.determinize`
   (seeded by two draws of ``sampler``), with the player's own pending selection re-applied.
   The resampled state's ``history()`` is empty: it was not reached through these chance nodes.
+  Search with OpenSpiel's Python ISMCTS (``open_spiel.python.algorithms.ismcts.ISMCTSBot``):
+  the C++ ``pyspiel.ISMCTSBot`` cannot reach a Python game's resampling and crashes the process
+  on any Python game (OpenSpiel's own ``python_kuhn_poker`` too, open_spiel 2.0.2).
 """
 
 from __future__ import annotations
