@@ -195,6 +195,16 @@ def test_clone_pickle_and_serialize():
             assert str(c) != str(s)  # the clone is independent
 
 
+def test_the_game_pickles():
+    for game in (GAME, pyspiel.load_game("python_guigang_tractor(profile=nanning)")):
+        back = pickle.loads(pickle.dumps(game))
+        assert str(back) == str(game) and back.max_utility() == game.max_utility()
+        s = back.new_initial_state()
+        for b in range(8):
+            s.apply_action(b)
+        assert s.tractor_game().profile == game.get_parameters()["profile"]
+
+
 def test_an_illegal_action_raises_and_changes_nothing():
     s = _deal(8)
     before, history = str(s), s.history()

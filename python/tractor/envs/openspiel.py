@@ -117,7 +117,11 @@ class TractorGame(pyspiel.Game):
             max_game_length=_MAX_GAME_LENGTH,
         )
         super().__init__(_GAME_TYPE, info, params)
-        self.profile = profile
+
+    @property
+    def profile(self) -> str:
+        # from the parameters, not an attribute: pyspiel rebuilds an unpickled game without them
+        return str(self.get_parameters().get("profile", "guigang"))
 
     def new_initial_state(self) -> "TractorState":
         return TractorState(self)
