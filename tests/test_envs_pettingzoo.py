@@ -152,7 +152,7 @@ def test_bad_arguments():
         raw_env(fast_deal=1)
     with pytest.raises(tractor.TractorError):
         raw_env(profile="nope")
-    with pytest.raises(ValueError):
+    with pytest.raises(tractor.TractorError):
         raw_env(render_mode="rgb_array")
     e = raw_env(render_mode="ansi")
     e.reset(seed=0)

@@ -32,6 +32,8 @@ from typing import Any, Dict, Optional
 import numpy as np
 
 from .. import actions as _actions
+from .._args import _show
+from ..errors import InvalidArgument
 from . import _deal, _Hands, _require, _returns
 
 _require("pettingzoo", "pettingzoo", "pettingzoo")
@@ -67,7 +69,7 @@ class raw_env(AECEnv):
     ) -> None:
         super().__init__()
         if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+            raise InvalidArgument(f"render_mode must be None or 'ansi', got {_show(render_mode)}")
         self.profile = profile
         self.fast_deal = fast_deal
         self.render_mode = render_mode
