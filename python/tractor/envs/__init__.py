@@ -31,7 +31,7 @@ from .._args import _int, _show
 from ..errors import InvalidArgument
 from ..game import Game
 
-__all__ = ["pettingzoo", "openspiel", "gym"]
+__all__: list = []  # the adapters are submodules, each imported on use (its library may be missing)
 
 _SEED_MASK = (1 << 64) - 1
 
