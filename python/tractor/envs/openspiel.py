@@ -20,7 +20,7 @@
   progress, and the seat's pending selection; :data:`INFO_LAYOUT` lists the tensor's blocks.
   Both come from :meth:`tractor.Game.info` and the public tricks.
 - ``resample_from_infostate(player, sampler)``: a world from :meth:`tractor.Game.determinize`
-  (seeded by two draws of ``sampler``), with the player's own pending selection re-applied.
+  (seeded by two draws of ``sampler``), which keeps the player's own pending selection.
   The resampled state's ``history()`` is empty: it was not reached through these chance nodes.
   Search with OpenSpiel's Python ISMCTS (``open_spiel.python.algorithms.ismcts.ISMCTSBot``):
   the C++ ``pyspiel.ISMCTSBot`` cannot reach a Python game's resampling and crashes the process
@@ -207,10 +207,7 @@ class TractorState(pyspiel.State):
         seed = 0
         for _ in range(2):
             seed = (seed << 32) | min(2**32 - 1, int(probability_sampler() * 2**32))
-        world = g.determinize(player_id, seed)
-        if g.current_player == player_id:
-            for card in g.pending:  # the seat's own selection, in build order
-                world.step(int(card))
+        world = g.determinize(player_id, seed)  # keeps the player's own pending selection
         state._seed_bytes = list(self._seed_bytes)
         state._game = world
         return state
