@@ -16,7 +16,7 @@ from .errors import IllegalAction, InvalidCards, InvalidContext, InvalidPlays
 
 __all__ = ["Context", "Combo", "Outcome", "outcome", "PROFILES"]
 
-PROFILES = ("guigang", "nanning")
+PROFILES = ("guigang", "nanning", "competition")
 _U128_MAX = 2**128 - 1
 _SUITS = "shdc"
 
@@ -50,7 +50,7 @@ class Outcome:
 
 
 def outcome(score: int, profile: str = "guigang") -> Outcome:
-    """R7.4 (and the nanning clamp of §9): levels for the defenders' final score."""
+    """R7.4 (the nanning clamp and the competition table C7 of §9): levels for the defenders' final score."""
     if isinstance(score, bool) or not isinstance(score, int):
         raise InvalidContext(f"score must be an int, got {score!r}")
     if abs(score) > 1_000_000:
