@@ -93,6 +93,9 @@ impl Position {
             Case::Ladder { l, .. } if l > 0 => "T2",
             Case::Ladder { p, .. } if p > 0 => "T3",
             Case::Ladder { .. } => "T4",
+            Case::Unit { .. } => "C4",
+            Case::Key(k) if k.has_tractor() => "C5 L",
+            Case::Key(_) => "C5 p/t",
         }
     }
 }

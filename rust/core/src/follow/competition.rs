@@ -196,7 +196,7 @@ pub fn best_key(ctx: &Context, class: u8, held: &Counts, budget: u8, exact: bool
             }
         }
     }
-    cands.sort_by(|a, b| b.size.cmp(&a.size)); // stable: largest first
+    cands.sort_by_key(|c| std::cmp::Reverse(c.size)); // stable: largest first
     let mut search = Search { ctx, class, exact, m3, cands, held: *held, prefix: [0; L_MAX], best: None };
     search.dfs(0, 0, budget);
     search.best
@@ -233,9 +233,8 @@ impl Search<'_> {
             }
             if let Some(b) = self.best {
                 // every extension of prefix + [c.size] is below the best: so are the smaller ones
-                match (self.prefix[..depth].iter().chain(std::iter::once(&c.size))).cmp(b.l[..=depth].iter()) {
-                    std::cmp::Ordering::Less => break,
-                    _ => {}
+                if self.prefix[..depth].iter().chain(std::iter::once(&c.size)).lt(b.l[..=depth].iter()) {
+                    break;
                 }
             }
             if !self.fits(&c) {

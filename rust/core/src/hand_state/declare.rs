@@ -40,15 +40,17 @@ impl Position {
     }
 
     /// Same as `showings(seat).next().is_some()`, without the iterator (once per dealt card).
+    ///
+    /// C9 does not enter here: a seat whose level cards would make a showing but who lacks the
+    /// small joker is still asked (D7), and `showings` offers it only the pass; so the deal
+    /// stops at the same cards under every profile.
     fn can_show(&self, seat: u8) -> bool {
         let hand = &self.hands[seat as usize];
-        let joker_missing = self.lacks_small_joker(seat);
         (0..4u8).any(|suit| {
             let held = hand[Card::new(suit, self.level).id()];
             match self.declarer {
-                d if d == seat => suit == self.declared_suit && held > self.declared_count,
-                _ if joker_missing => false, // C9
                 NOBODY => held >= 1,
+                d if d == seat => suit == self.declared_suit && held > self.declared_count,
                 _ => held > self.declared_count,
             }
         })
