@@ -133,6 +133,8 @@ class Observation:
     hand_index: int = 0
     voids: Tuple[Tuple[bool, ...], ...] = ()
     """Per seat, per class (s, h, d, c, trump): proven void (R5.2); empty while dealing."""
+    profile: str = "guigang"
+    """The rule set the hand is played under (RULES §9): public."""
 
 
 class LegalPlays:
@@ -438,6 +440,7 @@ class Game:
             levels=i["levels"],
             hand_index=i["hand_index"],
             voids=voids,
+            profile=self.profile,
         )
 
     def info(self, seat: int) -> "InfoSet":

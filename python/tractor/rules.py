@@ -209,7 +209,10 @@ class Context:
 
     def follow_requirement(self, hand: Any, lead: Any) -> Dict[str, Any]:
         """What the ladder demands here: ``tier`` ("R5.2", "T1".."T4"), and for T2-T4 the
-        longest tractor ``tractor_cards`` and the ``pairs`` beside it."""
+        longest tractor ``tractor_cards`` and the ``pairs`` beside it. Under ``competition``
+        the tier is C4's list entry ("C4 a triple and a card") or the part of C5's key that
+        decides ("C5 E", "C5 L", "C5 p", "C5 t", "C5 any"), with the longest tractor of the
+        best key and its pairs."""
         tier, l, p = self._c.follow_requirement(to_counts(hand, "hand"), to_counts(lead, "lead"))
         return {"tier": tier, "tractor_cards": l, "pairs": p}
 
