@@ -135,6 +135,8 @@ class Observation:
     hand_index: int = 0
     voids: Tuple[Tuple[bool, ...], ...] = ()
     """Per seat, per class (s, h, d, c, trump): proven void (R5.2); empty while dealing."""
+    profile: str = "guigang"
+    """The rule set the hand is played under (RULES §9): public."""
 
 
 class LegalPlays:
@@ -496,6 +498,7 @@ class Game:
             levels=i["levels"],
             hand_index=i["hand_index"],
             voids=voids,
+            profile=self.profile,
         )
 
     def info(self, seat: int) -> "InfoSet":
@@ -683,6 +686,7 @@ class Match:
         self.seed = seed
         self._m, g = _core.Match.create(seed, profile)
         self.game = Game._wrap(g)
+        self.profile = self._m.state()[1]
 
     def __reduce__(self) -> Any:
         return (_match_from_state, (self.seed, self._m.state(), self.game.to_json()))
@@ -710,8 +714,15 @@ class Match:
 
     @property
     def winner(self) -> Optional[Tuple[int, int]]:
-        """(team, hand index) of the first team to pass A, if any."""
+        """(team, hand index) of the first team to pass A, if any. Under ``competition`` (C8)
+        a team passes A by winning a hand as the banker team at level A, and the match ends."""
         return self._m.winner
+
+    @property
+    def over(self) -> bool:
+        """C8: the match has ended (``competition`` only: a team has passed A); ``next_hand``
+        then raises :class:`IllegalAction`."""
+        return self.profile == "competition" and self.winner is not None
 
     @property
     def history(self) -> List[HandSummary]:
@@ -728,7 +739,7 @@ class Match:
         if hands is None and not until_passed_a:
             raise TractorError("give hands=N, until_passed_a=True, or both")
         k = 0
-        while (hands is None or k < hands) and not (until_passed_a and self.winner is not None):
+        while (hands is None or k < hands) and not (until_passed_a and self.winner is not None) and not self.over:
             self.game.play_random(_core.derive_seed(seed, _core.POLICY_TAG, self._m.index))
             self.next_hand()
             k += 1
@@ -739,6 +750,7 @@ def _match_from_state(seed: int, state: Any, game_json: str) -> Match:
     m.seed = seed
     m._m = _core.Match.from_state(state)
     m.game = Game.from_json(game_json)
+    m.profile = m._m.state()[1]
     return m
 
 

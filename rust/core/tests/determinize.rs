@@ -75,7 +75,7 @@ fn worlds_are_consistent_in_every_phase() {
     let mut positions = 0;
     let mut by_phase = [0usize; 4];
     for seed in 0..160u64 {
-        let profile = if seed % 3 == 2 { Profile::Nanning } else { Profile::Guigang };
+        let profile = Profile::ALL[(seed % 3) as usize];
         let pol = if seed % 2 == 0 { [Policy::Greedy; 4] } else { [Policy::Random, Policy::Greedy, Policy::Random, Policy::Greedy] };
         let (full, actions) = full_hand(seed, profile, pol);
         let deal_len = full.record.dealt_at.len();
@@ -155,7 +155,7 @@ fn given_hands_worlds_are_consistent() {
         let mut rng = Rng::new(seed);
         let per = 2 + rng.below_usize(8) as u8;
         let hands = random_hands(&mut rng, per, |_| true);
-        let profile = if seed % 2 == 0 { Profile::Guigang } else { Profile::Nanning };
+        let profile = Profile::ALL[(seed % 3) as usize];
         let mut g = Game::from_hands(hands, 10, (seed % 4) as u8, (seed % 4) as u8, profile).unwrap();
         let stop = rng.below_usize(per as usize * 4);
         for _ in 0..stop {
@@ -326,7 +326,7 @@ fn world_distribution_is_exact_on_small_endgames() {
         let per = 3 + rng.below_usize(4) as u8;
         // a small universe of kinds so that pairs and tractors occur
         let hands = random_hands(&mut rng, per, |k| k < 8 || (13..17).contains(&k) || k == 52);
-        let profile = if seed % 2 == 0 { Profile::Guigang } else { Profile::Nanning };
+        let profile = Profile::ALL[(seed % 3) as usize];
         let mut g = Game::from_hands(hands, 10, 1, (seed % 4) as u8, profile).unwrap();
         let stop = 4 + rng.below_usize(per as usize * 4 - 4);
         for _ in 0..stop {

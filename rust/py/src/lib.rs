@@ -294,6 +294,7 @@ impl Context {
             let f = checked::follow(&self.ctx, &h, &l).map_err(|e| err(py, e))?;
             let (tl, tp) = match f.case {
                 core::Case::Ladder { l, p } => (l, p),
+                core::Case::Key(k) => (k.l[0], k.p), // C5: the longest tractor of L*, and p*
                 _ => (0, 0),
             };
             Ok((f.required_tier().name(), tl, tp))
