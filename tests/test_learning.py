@@ -311,3 +311,15 @@ def test_vec_env_seeds_are_the_documented_derivation():
         match_seed = derive_seed(derive_seed(11, VEC_ENV_TAG, i), MATCH_TAG, 0)
         want = Game.deal(derive_seed(match_seed, MATCH_HAND_TAG, 0), every_receiver=True)
         assert env.game(i) == want
+
+
+@pytest.mark.parametrize("profile", ["nanning", "competition"])
+def test_vec_env_and_masks_under_every_profile(profile):
+    env = VecEnv(4, seed=6, profile=profile, opponents=(None, "greedy", None, "greedy"), threads=2)
+    a, ends, total = _run(env, 2500, 1)
+    assert ends >= 4
+    g = Game.deal(5, profile=profile, every_receiver=True)
+    rng = random.Random(1)
+    while g.phase != "over":
+        g.step(_random_id(g, rng))
+    assert g.profile == profile and Game.from_json(g.to_json()) == g

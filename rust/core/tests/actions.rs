@@ -2,7 +2,7 @@
 //! followers included, both profiles), the id sequences reachable through the masks are
 //! exactly the legal plays. Small sets are walked in full and compared with the engine's
 //! enumeration and with a brute-force enumeration of every N-card selection of the hand
-//! checked by `check_play`; large ones (void followers with thousands of plays) are checked by
+//! checked by `check_play`, under all three profiles; large ones (void followers with thousands of plays) are checked by
 //! counting: the masks computed by listing and by the ladder's programme agree at every node
 //! visited, random walks through the masks always end in a legal play, and uniformly drawn
 //! legal plays always pass the masks id by id.
@@ -138,7 +138,7 @@ fn big_leads(seed: u64, profile: Profile) -> Option<Game> {
 fn masks_reach_exactly_the_legal_plays() {
     let (mut full, mut brute, mut counted, mut leads, mut voids) = (0, 0, 0, 0, 0);
     for seed in 0..40u64 {
-        for profile in [Profile::Guigang, Profile::Nanning] {
+        for profile in [Profile::Guigang, Profile::Nanning, Profile::Competition] {
             let mut ps = positions(seed, profile, 3);
             ps.extend((0..4).filter_map(|i| big_leads(seed * 4 + i, profile)));
             for g in ps {

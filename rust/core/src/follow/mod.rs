@@ -466,17 +466,17 @@ impl<'a> Follow<'a> {
                 for_each_tractor(ctx, class, &self.s, 2, 2, 2, |first, k| {
                     let c = tractor(ctx, first, 2, k);
                     let covered: usize = c.kinds(ctx).map(|k| lo[k as usize].min(2) as usize).sum();
-                    if covered == lo_size {
+                    if covered == lo_size && c.kinds(ctx).all(|k| hi[k as usize] >= 2) {
                         v.push(c);
                     }
                 });
                 LegalSet::Combos(ctx, v)
             }
-            Case::Unit { tier } => match self.key_slots(lo) {
+            Case::Unit { tier } => match self.key_slots(lo, &s_hi) {
                 None => LegalSet::Combos(ctx, Vec::new()),
                 Some(slots) => LegalSet::Key(Box::new(KeyDp::new(slots, self.n, Machine::Shape { n: self.n, tier }))),
             },
-            Case::Key(key) => match self.key_slots(lo) {
+            Case::Key(key) => match self.key_slots(lo, &s_hi) {
                 None => LegalSet::Combos(ctx, Vec::new()),
                 Some(slots) => {
                     let m3 = self.lead.m >= 3;
@@ -561,14 +561,15 @@ impl<'a> Follow<'a> {
     }
 
     /// The led class's kinds in link order for the competition programmes, bounded below by
-    /// `lo`; kinds not held are dropped (a break in the links). `None` if `lo` asks too much.
-    fn key_slots(&self, lo: &Counts) -> Option<Vec<KSlot>> {
+    /// `lo` and above by `s_hi`; kinds not allowed are dropped (a break in the links). `None`
+    /// if `lo` asks too much.
+    fn key_slots(&self, lo: &Counts, s_hi: &Counts) -> Option<Vec<KSlot>> {
         let ctx = self.ctx;
         let mut slots = Vec::new();
         for chain in ctx.chains_of(self.lead.class) {
             let mut linked = false;
             for &k in ctx.chain_kinds(chain) {
-                let (l, h) = (lo[k as usize], self.s[k as usize]);
+                let (l, h) = (lo[k as usize], s_hi[k as usize]);
                 if l > h {
                     return None;
                 }
