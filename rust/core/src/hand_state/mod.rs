@@ -249,12 +249,12 @@ impl Game {
             }
         }
         if banker != NOBODY && banker > 3 {
-            return Err(Error::BadPlays(format!("banker must be a seat 0..3, got {banker}")));
+            return Err(Error::BadSeat { what: "banker", seat: banker as i64 });
         }
         if banker == NOBODY && levels[0] != levels[1] {
             // R2.1/R8.4: the hand's level is the banker team's; only a match's first hand
             // (both teams at one level) leaves the banker to the declaring.
-            return Err(Error::BadPlays(format!(
+            return Err(Error::BadDeal(format!(
                 "R8.4: without a banker both teams must be at one level (a match's first hand), got {}/{}",
                 levels[0], levels[1]
             )));
@@ -267,8 +267,11 @@ impl Game {
                 }
                 c[k as usize] += 1;
             }
-            if c.iter().any(|&n| n != 4) || *first > 3 {
-                return Err(Error::BadPlays("a deck holds each of the 54 kinds 4 times (R1.2), first seat 0..3".into()));
+            if c.iter().any(|&n| n != 4) {
+                return Err(Error::BadDeal("R1.2: a deck holds each of the 54 kinds 4 times".into()));
+            }
+            if *first > 3 {
+                return Err(Error::BadSeat { what: "first_seat", seat: *first as i64 });
             }
         }
         let level = if banker == NOBODY { levels[0] } else { levels[Position::team(banker) as usize] };
@@ -325,13 +328,13 @@ impl Game {
     pub fn from_hands(hands: [Counts; 4], level: u8, trump: u8, banker: u8, profile: Profile) -> Result<Game, Error> {
         Context::get(level, trump, profile)?;
         if banker > 3 {
-            return Err(Error::BadPlays(format!("banker must be a seat 0..3, got {banker}")));
+            return Err(Error::BadSeat { what: "banker", seat: banker as i64 });
         }
         let n = crate::card::size(&hands[0]);
         for h in &hands {
             crate::card::check_counts(h)?;
             if crate::card::size(h) != n {
-                return Err(Error::BadPlays("R1.3: all four hands must hold the same number of cards".into()));
+                return Err(Error::BadDeal("R1.3: all four hands must hold the same number of cards".into()));
             }
         }
         for k in 0..KINDS {
@@ -364,7 +367,7 @@ impl Game {
             hand_index: 0,
         };
         if n == 0 {
-            return Err(Error::BadPlays("the hands are empty".into()));
+            return Err(Error::BadDeal("the hands are empty".into()));
         }
         g.begin_play();
         Ok(g)
