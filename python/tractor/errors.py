@@ -20,10 +20,11 @@ The hierarchy::
     │   ├── ForeignHand         a game that is not the match's current hand
     │   └── InvalidRecord       a hand record that is malformed or does not replay
     ├── InvalidArgument         an argument of the wrong kind or out of range
-    │   ├── InvalidSeat         a seat, banker or first seat outside 0..3 (R1.1)
+    │   ├── InvalidSeat         a seat, banker or first seat outside 0..3 (R1.1; also an IllegalAction)
     │   ├── InvalidDeal         a deck or hands that cannot start a hand (R1.2-R1.3, R8.4)
     │   ├── InvalidPolicy       an unknown policy or a bad policy parameter
-    │   └── UnknownColumn       a results column that does not exist (also a KeyError)
+    │   ├── UnknownColumn       a results column that does not exist (also a KeyError)
+    │   └── IndexOutOfRange     an index past the end of a sequence (also an IndexError)
     ├── NoConsistentWorld       no world fits what a seat knows (determinization)
     ├── ResourceError           a thread pool that cannot be started
     ├── RecordsError, IncompleteRun, ResultsFileError, OutputError   (data paths)
@@ -55,6 +56,7 @@ __all__ = [
     "NoConsistentWorld",
     "ResourceError",
     "UnknownColumn",
+    "IndexOutOfRange",
     "RecordsError",
     "IncompleteRun",
     "ResultsFileError",
@@ -138,9 +140,10 @@ class InvalidArgument(TractorError):
     range; the message names the argument. A rejected call changed nothing."""
 
 
-class InvalidSeat(InvalidArgument):
+class InvalidSeat(InvalidArgument, IllegalAction):
     """A seat, banker or first seat that is not one of the seats 0..3 (R1.1); ``None`` is the
-    only way to say "no banker"."""
+    only way to say "no banker". Also an IllegalAction, the class the Game API raised for a bad
+    seat before this class existed."""
 
 
 class InvalidDeal(InvalidArgument):
@@ -175,6 +178,11 @@ class UnknownColumn(InvalidArgument, KeyError):
 
     def __str__(self) -> str:  # a KeyError would show the repr of its message
         return str(self.args[0]) if self.args else ""
+
+
+class IndexOutOfRange(InvalidArgument, IndexError):
+    """An index past the end of a sequence (``legal_actions()[i]``); also an ``IndexError``,
+    so that the sequence protocol holds."""
 
 
 class RecordsError(TractorError):

@@ -48,8 +48,8 @@ pub enum Error {
     BadCard(i64),
     /// More than 4 copies of one kind (R1.2).
     TooManyCopies { card: Card, copies: usize },
-    /// A level outside 3..=14 (R2.1).
-    BadLevel(i64),
+    /// A level outside 3..=14 (R2.1), as given (a number or a text).
+    BadLevel(String),
     /// A trump suit that is not one of s, h, d, c.
     BadSuit(String),
     /// An unknown profile name (RULES §9).

@@ -18,7 +18,7 @@ pub enum Profile {
 
 impl Profile {
     pub fn parse(name: &str) -> Result<Profile, Error> {
-        match name.to_ascii_lowercase().as_str() {
+        match name.trim().to_ascii_lowercase().as_str() {
             "guigang" => Ok(Profile::Guigang),
             "nanning" => Ok(Profile::Nanning),
             _ => Err(Error::BadProfile(name.to_string())),

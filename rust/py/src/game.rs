@@ -426,6 +426,11 @@ impl PyMatch {
         })
     }
 
+    /// Raises ForeignHand unless `game` is this match's own current hand.
+    fn check_own(&self, py: Python<'_>, game: &PyGame) -> PyResult<()> {
+        guard(py, || self.m.check_own(&game.g).map_err(|e| err(py, e)))
+    }
+
     /// Scores the finished hand `game` and deals the next.
     fn next_hand(&mut self, py: Python<'_>, game: &PyGame) -> PyResult<PyGame> {
         guard(py, || {

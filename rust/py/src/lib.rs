@@ -333,6 +333,13 @@ fn outcome(py: Python<'_>, score: i64, profile: &str) -> PyResult<(i64, u8, u8, 
     })
 }
 
+/// The canonical name of a profile (case and surrounding spaces ignored); raises for an
+/// unknown one.
+#[pyfunction]
+fn profile_name(py: Python<'_>, name: &str) -> PyResult<&'static str> {
+    guard(py, || core::Profile::parse(name).map(|p| p.name()).map_err(|e| err(py, e)))
+}
+
 /// The first draw of xoshiro256** seeded with `seed`, uniform in 0..n.
 #[pyfunction]
 fn uniform_below(py: Python<'_>, seed: u64, n: u128) -> PyResult<u128> {
@@ -364,6 +371,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parse_level, m)?)?;
     m.add_function(wrap_pyfunction!(parse_suit, m)?)?;
     m.add_function(wrap_pyfunction!(outcome, m)?)?;
+    m.add_function(wrap_pyfunction!(profile_name, m)?)?;
     m.add_function(wrap_pyfunction!(uniform_below, m)?)?;
     m.add_function(wrap_pyfunction!(sim::simulate_hands, m)?)?;
     m.add_function(wrap_pyfunction!(sim::simulate_matches, m)?)?;

@@ -245,7 +245,7 @@ impl Game {
     ) -> Result<Game, Error> {
         for &l in &levels {
             if !(3..=14).contains(&l) {
-                return Err(Error::BadLevel(l as i64));
+                return Err(Error::BadLevel(l.to_string()));
             }
         }
         if banker != NOBODY && banker > 3 {
