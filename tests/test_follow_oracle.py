@@ -1,6 +1,6 @@
 """The follow ladder (RULES R5.2–R5.4, §9) against an independent brute-force oracle.
 
-The oracle below is written from RULES.md alone. It never asks the engine whether a follow is
+The oracle below is written from docs/rules.md alone. It never asks the engine whether a follow is
 legal: it has its own suit classes (R2.2, R2.5), its own link predicate (R3.3, D2), its own
 "one combination" test (R3.1–R3.4, D1) and enumerates every N-card multiset of the hand:
 
@@ -58,7 +58,7 @@ def kind_of(rank: int, suit: int) -> int:
 
 
 class Oracle:
-    """RULES.md read literally, with no shortcut taken from the engine."""
+    """docs/rules.md read literally, with no shortcut taken from the engine."""
 
     def __init__(self, level: int, trump: int, profile: str) -> None:
         self.level, self.trump, self.profile = level, trump, profile
