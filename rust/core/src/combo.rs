@@ -1,4 +1,4 @@
-//! Combinations: classify, compare, list every lead (RULES §3–4).
+//! Combinations: classify, compare, list every lead (docs/rules.md §3–4).
 
 use crate::card::{Card, Counts, KINDS};
 use crate::trump::{Context, NONE, TRUMP};

@@ -3,7 +3,7 @@
 use crate::card::Card;
 use std::fmt;
 
-/// A tier of the follow ladder (RULES R5.2–R5.3).
+/// A tier of the follow ladder (docs/rules.md R5.2–R5.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tier {
     /// R5.2: the follower holds at most N cards of the led class: all of them.
@@ -52,7 +52,7 @@ pub enum Error {
     BadLevel(String),
     /// A trump suit that is not one of s, h, d, c.
     BadSuit(String),
-    /// An unknown profile name (RULES §9).
+    /// An unknown profile name (docs/rules.md §9).
     BadProfile(String),
     /// A lead that is not one combination (R3.4).
     NotACombination(String),

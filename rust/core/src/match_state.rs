@@ -1,4 +1,4 @@
-//! A match (局): hands in a row, levels and banker carried over (RULES R7.4–R7.6, R8.4–R8.5).
+//! A match (局): hands in a row, levels and banker carried over (docs/rules.md R7.4–R7.6, R8.4–R8.5).
 
 use crate::error::Error;
 use crate::hand_state::{Game, Phase, Start, NOBODY};

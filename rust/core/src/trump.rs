@@ -1,5 +1,5 @@
 //! The hand's context: level L and trump suit → suit class, strength and links,
-//! as precomputed tables (RULES §2–3).
+//! as precomputed tables (docs/rules.md §2–3).
 
 use crate::card::{Card, BJ, KINDS, SJ};
 use crate::error::Error;

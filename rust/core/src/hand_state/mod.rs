@@ -1,4 +1,4 @@
-//! One hand (盘) as a state machine: the deal with hidden declaring (RULES §8), the tricks
+//! One hand (盘) as a state machine: the deal with hidden declaring (docs/rules.md §8), the tricks
 //! (§5–6) and the score (§7).
 //!
 //! [`Position`] is what the rules need to continue: fixed size, `Copy`, no heap, no history —

@@ -1,4 +1,4 @@
-//! The tricks and the score (RULES R5–R7).
+//! The tricks and the score (docs/rules.md R5–R7).
 
 use super::{Game, Phase, Position, Trick, TrickRecord};
 use crate::card::{check_counts, contains, size, Counts};
