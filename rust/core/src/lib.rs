@@ -15,6 +15,7 @@ pub mod follow;
 pub mod hand_state;
 pub mod info;
 pub mod match_state;
+pub mod perft;
 pub mod playout;
 pub mod policy;
 pub mod record;
