@@ -31,6 +31,8 @@ FIELDS = {
     "levels",
     "hand_index",
     "voids",
+    # the rule set the hand is played under (issue: competition profile): public
+    "profile",
     "seat",
     "phase",
     "hand",

@@ -12,10 +12,9 @@ from typing import Any, Optional, Sequence, Tuple
 import numpy as np
 
 from . import _core
-from ._args import _int, _show, _threads
-from .errors import InvalidArgument, TractorError
+from ._args import _bool, _int, _profile, _seed, _show, _text, _threads
+from .errors import InvalidArgument, InvalidPolicy, TractorError
 from .game import Game
-from .sim import _profile
 
 __all__ = ["VecEnv"]
 
@@ -44,6 +43,9 @@ class VecEnv:
     ``(n, OBS_DIM)`` float32, ``mask`` ``(n, 72)`` bool, ``seat`` ``(n,)`` int32 (the seat to
     act), ``reward`` ``(n, 4)`` float32, ``done`` ``(n,)`` bool. Results depend on ``seed``
     only, never on ``threads``.
+
+    Raises InvalidArgument (num_envs, seed, threads, the flags, opponents), InvalidContext
+    (profile) and InvalidPolicy (an unknown opponent policy).
     """
 
     def __init__(
@@ -57,10 +59,9 @@ class VecEnv:
         canonical_suits: bool = False,
     ) -> None:
         n = _int(num_envs, "num_envs", 1, 1 << 20)
-        s = _int(seed, "seed")
-        for name, v in (("fast_deal", fast_deal), ("canonical_suits", canonical_suits)):
-            if not isinstance(v, bool):
-                raise InvalidArgument(f"{name} must be a bool, got {_show(v)}")
+        s = _seed(seed)
+        fast_deal = _bool(fast_deal, "fast_deal")
+        canonical_suits = _bool(canonical_suits, "canonical_suits")
         seats = _seats(opponents)
         self._env = _core.VecEnv(n, s, _profile(profile), seats, not fast_deal, canonical_suits, _threads(threads))
         self.num_envs = n
@@ -80,7 +81,9 @@ class VecEnv:
 
     def step(self, actions: Any) -> Step:
         """Steps environment i with ``actions[i]`` (an action id its mask allows). If any is
-        refused, nothing changes and the error names the first such environment."""
+        refused (IllegalAction), nothing changes and the error names the first such
+        environment; actions of the wrong shape or type, or a step before ``reset``, raise
+        InvalidArgument."""
         if not self._started:
             raise InvalidArgument("call reset() before step()")
         a = np.asarray(actions)
@@ -110,15 +113,11 @@ def _seats(opponents: Optional[Sequence[Optional[str]]]) -> list:
         if p is None:
             out.append(None)
             continue
-        if not isinstance(p, str):
-            raise InvalidArgument(f"opponents: a policy is a name such as 'greedy', got {_show(p)}")
+        name = _text(p, f"opponents[{len(out)}]", InvalidPolicy)
         try:
-            p.encode("utf-8")
-            out.append(_core.policy_name(p.strip()))
-        except UnicodeEncodeError:
-            raise InvalidArgument(f"opponents: unknown policy {_show(p)}") from None
+            out.append(_core.policy_name(name.strip()))
         except TractorError as e:
-            raise InvalidArgument(f"opponents: {e}") from None
+            raise InvalidPolicy(f"opponents[{len(out)}]: {e}") from None
     if None not in out:
         raise InvalidArgument("opponents: at least one seat must be the learner's (None)")
     return out

@@ -1,6 +1,6 @@
 //! tractor-core: the rules of Guigang Tractor (贵港拖拉机), four decks, no kitty.
 //!
-//! The rules are `shared/RULES.md`; every rule here cites its id (R…) or decision (D…).
+//! The rules are `docs/rules.md`; every rule here cites its id (R…) or decision (D…).
 //! Hot paths take and return count arrays and never allocate per call; [`checked`]
 //! validates user input once and explains what was wrong.
 
@@ -17,6 +17,7 @@ pub mod hand_state;
 pub mod info;
 pub mod match_state;
 pub mod observe;
+pub mod perft;
 pub mod playout;
 pub mod policy;
 pub mod record;

@@ -119,7 +119,7 @@ pub(crate) fn pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, Error> {
         rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
-            .map_err(|e| Error::BadPlays(format!("cannot start {threads} threads: {e}")))?,
+            .map_err(|e| Error::Resource(format!("cannot start {threads} threads: {e}")))?,
     );
     if pools.len() >= 4 {
         pools.remove(0);
@@ -137,7 +137,7 @@ pub(crate) fn over_range<T: Send>(start: u64, count: u64, threads: usize, f: imp
     }
     // inclusive, so that a range may end at the very last index
     let last = start.checked_add(count - 1).ok_or_else(|| {
-        Error::BadPlays(format!("the index range {start} + {count} runs past the last index 2**64 - 1"))
+        Error::BadArgument { what: "start", message: format!("the index range {start} + {count} runs past the last index 2**64 - 1") }
     })?;
     if threads == 1 || count == 1 {
         return Ok((start..=last).map(f).collect());

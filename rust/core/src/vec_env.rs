@@ -144,10 +144,10 @@ impl VecEnv {
     /// `n` environments; `threads` 0 for all cores.
     pub fn new(n: usize, seed: u64, cfg: EnvConfig, threads: usize) -> Result<VecEnv, Error> {
         if n == 0 {
-            return Err(Error::BadPlays("num_envs must be at least 1".into()));
+            return Err(Error::BadArgument { what: "num_envs", message: "at least 1 environment".into() });
         }
         if cfg.seats.iter().all(|s| s.is_some()) {
-            return Err(Error::BadPlays("at least one seat must be the learner's (None)".into()));
+            return Err(Error::BadArgument { what: "seats", message: "at least one seat must be the learner's (None)".into() });
         }
         let mut v = VecEnv { cfg, envs: Vec::new(), seed, threads };
         v.envs = v.run(|| (0..n as u64).into_par_iter().map(|i| Env::new(derive(seed, VEC_ENV, i), &cfg)).collect())?;
@@ -180,7 +180,7 @@ impl VecEnv {
         if ok {
             Ok(())
         } else {
-            Err(Error::BadPlays(format!("buffers do not fit {n} environments")))
+            Err(Error::BadArgument { what: "buffers", message: format!("they do not fit {n} environments") })
         }
     }
 
@@ -214,11 +214,10 @@ impl VecEnv {
     pub fn step(&mut self, actions: &[i64], b: Buffers) -> Result<(), Error> {
         self.check(&b)?;
         if actions.len() != self.envs.len() {
-            return Err(Error::BadPlays(format!(
-                "actions has {} entries for {} environments",
-                actions.len(),
-                self.envs.len()
-            )));
+            return Err(Error::BadArgument {
+                what: "actions",
+                message: format!("{} entries for {} environments", actions.len(), self.envs.len()),
+            });
         }
         for (i, (e, &a)) in self.envs.iter_mut().zip(actions).enumerate() {
             let allowed = (0..ACTIONS as i64).contains(&a) && e.builder.mask(&e.game.pos)[a as usize];

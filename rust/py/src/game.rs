@@ -10,34 +10,17 @@ use numpy::{PyArray1, PyArrayMethods};
 use tractor_core::hand_state::{Action, Game as CoreGame, Phase, Start, NOBODY};
 use tractor_core::Error;
 
-use crate::{counts, err, guard, out, raise};
+use crate::{bad_arg, counts, err, guard, out};
 
 fn seat_opt(s: u8) -> Option<u8> {
     (s != NOBODY).then_some(s)
 }
 
-/// Errors of `apply`: an illegal follow keeps its class (a subclass of IllegalAction); every
-/// other refusal is an IllegalAction.
+/// A refused action on `g` (see `errors::action_err`); an illegal follow carries one legal
+/// example from the position.
 fn action_err(py: Python<'_>, g: &CoreGame, e: Error) -> PyErr {
-    match e {
-        Error::IllegalFollow(v) => {
-            let kw = PyDict::new(py);
-            let _ = kw.set_item("rule", v.rule);
-            let _ = kw.set_item("required_tier", v.required.name());
-            let _ = kw.set_item("met_tier", v.met.name());
-            if let Some(f) = g.pos.follow() {
-                let ex = core::checked::example_follow(&f).map(|c| PyBytes::new(py, &c));
-                let _ = kw.set_item("example", ex);
-            }
-            raise(py, "IllegalFollow", &Error::IllegalFollow(v).to_string(), Some(kw))
-        }
-        e @ (Error::BadToken(_)
-        | Error::BadCard(_)
-        | Error::TooManyCopies { .. }
-        | Error::NotInHand(_)
-        | Error::WrongCount { .. }) => err(py, e),
-        e => raise(py, "IllegalAction", &e.to_string(), None),
-    }
+    let example = g.pos.follow().and_then(|f| core::checked::example_follow(&f));
+    crate::action_err(py, e, example)
 }
 
 #[pyclass(module = "tractor._core", name = "Game")]
@@ -81,7 +64,7 @@ impl PyGame {
             let p = profile(py, profile_name)?;
             let one = |d: Vec<u8>, first: u8| -> PyResult<([u8; core::seed::DECK], u8)> {
                 let arr: [u8; core::seed::DECK] = d.as_slice().try_into().map_err(|_| {
-                    err(py, Error::BadPlays(format!("a deck has 216 cards, got {}", d.len())))
+                    err(py, Error::BadDeal(format!("R1.2: a deck has 216 cards, got {}", d.len())))
                 })?;
                 Ok((arr, first))
             };
@@ -91,11 +74,17 @@ impl PyGame {
             }
             for (d, f) in redeal_decks.unwrap_or_default() {
                 if decks.is_empty() {
-                    return Err(err(py, Error::BadPlays("redeal decks need the first deck".into())));
+                    return Err(err(py, Error::BadDeal("redeal decks need the first deck".into())));
                 }
                 decks.push(one(d, f)?);
             }
-            let mut g = CoreGame::deal_decks(hand_seed, p, [levels.0, levels.1], banker.unwrap_or(NOBODY), decks)
+            // None is the only "no banker": a number must be a seat (255 is not NOBODY here)
+            let banker = match banker {
+                None => NOBODY,
+                Some(b) if b <= 3 => b,
+                Some(b) => return Err(err(py, Error::BadSeat { what: "banker", seat: b as i64 })),
+            };
+            let mut g = CoreGame::deal_decks(hand_seed, p, [levels.0, levels.1], banker, decks)
                 .map_err(|e| err(py, e))?;
             if every_receiver {
                 g = g.with_every_receiver().map_err(|e| err(py, e))?;
@@ -110,7 +99,7 @@ impl PyGame {
     fn from_hands(py: Python<'_>, hands: Vec<Vec<u8>>, level: u8, trump: u8, banker: u8, profile_name: &str) -> PyResult<Self> {
         guard(py, || {
             if hands.len() != 4 {
-                return Err(err(py, Error::BadPlays(format!("four hands are needed, got {}", hands.len()))));
+                return Err(err(py, Error::BadDeal(format!("four hands are needed, got {}", hands.len()))));
             }
             let mut hs = [[0u8; KINDS]; 4];
             for (i, h) in hands.iter().enumerate() {
@@ -252,7 +241,7 @@ impl PyGame {
             let p = match policy.trim().to_ascii_lowercase().as_str() {
                 "random" => core::search::Rollout::Random,
                 "greedy" => core::search::Rollout::Greedy,
-                other => return Err(err(py, Error::BadPlays(format!("playout policy {other:?}: expected 'random' or 'greedy'")))),
+                other => return Err(err(py, Error::BadPolicy(format!("playout policy {other:?}: expected 'random' or 'greedy'")))),
             };
             let r = core::search::playout(&self.g, p, &mut core::Rng::new(seed));
             Ok((r[0], r[1], r[2], r[3]))
@@ -280,7 +269,7 @@ impl PyGame {
 
     fn hand<'py>(&self, py: Python<'py>, seat: u8) -> PyResult<Bound<'py, PyBytes>> {
         if seat > 3 {
-            return Err(err(py, Error::BadPlays(format!("seat must be 0..3, got {seat}"))));
+            return Err(err(py, Error::BadSeat { what: "seat", seat: seat as i64 }));
         }
         Ok(PyBytes::new(py, &self.g.pos.hands[seat as usize]))
     }
@@ -327,7 +316,7 @@ impl PyGame {
         guard(py, || {
             let c: Counts = match cards.try_into() {
                 Ok(c) => c,
-                Err(_) => return Err(err(py, Error::BadPlays("a play is a 54-entry count array".into()))),
+                Err(_) => return Err(bad_arg(py, "play", "a play is a 54-entry count array")),
             };
             let g = &mut self.g;
             g.apply(&Action::Play(c)).map_err(|e| action_err(py, g, e))?;
@@ -376,7 +365,7 @@ impl PyGame {
     /// the play being built. A refused id changes nothing.
     fn step(&mut self, py: Python<'_>, id: i64) -> PyResult<bool> {
         guard(py, || {
-            let id = u8::try_from(id).map_err(|_| err(py, Error::BadPlays(format!("action id {id} is not one of 0..=71"))))?;
+            let id = u8::try_from(id).map_err(|_| err(py, Error::BadArgument { what: "action_id", message: format!("{id} is not one of 0..=71") }))?;
             let (g, b) = (&mut self.g, &mut self.b);
             match b.step(g, id) {
                 Ok(Stepped::Added) => Ok(false),
@@ -396,12 +385,12 @@ impl PyGame {
     fn observation_tensor(&self, py: Python<'_>, seat: u8, out: &Bound<'_, PyArray1<f32>>, canonical: bool) -> PyResult<()> {
         guard(py, || {
             if seat > 3 {
-                return Err(err(py, Error::BadPlays(format!("seat must be 0..3, got {seat}"))));
+                return Err(err(py, Error::BadSeat { what: "seat", seat: seat as i64 }));
             }
-            let mut rw = out.try_readwrite().map_err(|e| err(py, Error::BadPlays(format!("out: {e}"))))?;
-            let buf = rw.as_slice_mut().map_err(|e| err(py, Error::BadPlays(format!("out: {e}"))))?;
+            let mut rw = out.try_readwrite().map_err(|e| err(py, Error::BadArgument { what: "out", message: e.to_string() }))?;
+            let buf = rw.as_slice_mut().map_err(|e| err(py, Error::BadArgument { what: "out", message: e.to_string() }))?;
             if buf.len() < core::observe::OBS_DIM {
-                return Err(err(py, Error::BadPlays(format!("out holds {} floats, the observation {}", buf.len(), core::observe::OBS_DIM))));
+                return Err(err(py, Error::BadArgument { what: "out", message: format!("{} floats, the observation has {}", buf.len(), core::observe::OBS_DIM) }));
             }
             let pending = if self.g.pos.to_move == seat { self.b.pending } else { [0; KINDS] };
             core::observe::observe(&self.g, &pending, seat, canonical, buf);
@@ -515,10 +504,15 @@ impl PyMatch {
         })
     }
 
+    /// Raises ForeignHand unless `game` is this match's own current hand.
+    fn check_own(&self, py: Python<'_>, game: &PyGame) -> PyResult<()> {
+        guard(py, || self.m.check_own(&game.g).map_err(|e| err(py, e)))
+    }
+
     /// Scores the finished hand `game` and deals the next.
     fn next_hand(&mut self, py: Python<'_>, game: &PyGame) -> PyResult<PyGame> {
         guard(py, || {
-            let g = self.m.next_hand(&game.g).map_err(|e| raise(py, "IllegalAction", &e.to_string(), None))?;
+            let g = self.m.next_hand(&game.g).map_err(|e| err(py, e))?;
             Ok(PyGame::from(g))
         })
     }

@@ -1,4 +1,4 @@
-//! The deal and hidden declaring (RULES R1.3, R8.1–R8.6, D7).
+//! The deal and hidden declaring (docs/rules.md R1.3, R8.1–R8.6, D7).
 
 use super::{Game, Phase, Position, ShowingRecord, NOBODY};
 use crate::card::Card;

@@ -1,4 +1,4 @@
-//! One hand (盘) as a state machine: the deal with hidden declaring (RULES §8), the tricks
+//! One hand (盘) as a state machine: the deal with hidden declaring (docs/rules.md §8), the tricks
 //! (§5–6) and the score (§7).
 //!
 //! [`Position`] is what the rules need to continue: fixed size, `Copy`, no heap, no history —
@@ -254,16 +254,16 @@ impl Game {
     ) -> Result<Game, Error> {
         for &l in &levels {
             if !(3..=14).contains(&l) {
-                return Err(Error::BadLevel(l as i64));
+                return Err(Error::BadLevel(l.to_string()));
             }
         }
         if banker != NOBODY && banker > 3 {
-            return Err(Error::BadPlays(format!("banker must be a seat 0..3, got {banker}")));
+            return Err(Error::BadSeat { what: "banker", seat: banker as i64 });
         }
         if banker == NOBODY && levels[0] != levels[1] {
             // R2.1/R8.4: the hand's level is the banker team's; only a match's first hand
             // (both teams at one level) leaves the banker to the declaring.
-            return Err(Error::BadPlays(format!(
+            return Err(Error::BadDeal(format!(
                 "R8.4: without a banker both teams must be at one level (a match's first hand), got {}/{}",
                 levels[0], levels[1]
             )));
@@ -276,8 +276,11 @@ impl Game {
                 }
                 c[k as usize] += 1;
             }
-            if c.iter().any(|&n| n != 4) || *first > 3 {
-                return Err(Error::BadPlays("a deck holds each of the 54 kinds 4 times (R1.2), first seat 0..3".into()));
+            if c.iter().any(|&n| n != 4) {
+                return Err(Error::BadDeal("R1.2: a deck holds each of the 54 kinds 4 times".into()));
+            }
+            if *first > 3 {
+                return Err(Error::BadSeat { what: "first_seat", seat: *first as i64 });
             }
         }
         let level = if banker == NOBODY { levels[0] } else { levels[Position::team(banker) as usize] };
@@ -315,7 +318,7 @@ impl Game {
     /// [`Record::every_receiver`]); only before any decision.
     pub fn with_every_receiver(mut self) -> Result<Game, Error> {
         if !matches!(self.record.start, Start::Deal { .. }) || !self.record.actions.is_empty() {
-            return Err(Error::BadPlays("every_receiver is chosen before the first decision of a dealt hand".into()));
+            return Err(Error::BadDeal("every_receiver is chosen before the first decision of a dealt hand".into()));
         }
         self.record.every_receiver = true;
         self.record.showings.clear();
@@ -352,13 +355,13 @@ impl Game {
     pub fn from_hands(hands: [Counts; 4], level: u8, trump: u8, banker: u8, profile: Profile) -> Result<Game, Error> {
         Context::get(level, trump, profile)?;
         if banker > 3 {
-            return Err(Error::BadPlays(format!("banker must be a seat 0..3, got {banker}")));
+            return Err(Error::BadSeat { what: "banker", seat: banker as i64 });
         }
         let n = crate::card::size(&hands[0]);
         for h in &hands {
             crate::card::check_counts(h)?;
             if crate::card::size(h) != n {
-                return Err(Error::BadPlays("R1.3: all four hands must hold the same number of cards".into()));
+                return Err(Error::BadDeal("R1.3: all four hands must hold the same number of cards".into()));
             }
         }
         for k in 0..KINDS {
@@ -393,7 +396,7 @@ impl Game {
             tally: Tally::default(),
         };
         if n == 0 {
-            return Err(Error::BadPlays("the hands are empty".into()));
+            return Err(Error::BadDeal("the hands are empty".into()));
         }
         g.begin_play();
         Ok(g)
