@@ -110,7 +110,54 @@ def generate(games: int, seed: int) -> Tuple[np.ndarray, np.ndarray, np.ndarray]
     return data.x[: data.n], data.mask[: data.n], data.y[: data.n]
 
 
-# -- 2. the policy and its training -----------------------------------------------------------
+# -- 2. the suit symmetry ---------------------------------------------------------------------
+def _block(name: str) -> Tuple[int, int]:
+    (off, length), = [(o, n) for b, o, n, _ in A.OBS_LAYOUT if b == name]
+    return off, length
+
+
+def _suit_maps() -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For each trump as the observer knows it (s h d c, 4 = unknown): the gather index that
+    renames the observation's suits so that trump is the first (the others keep their order,
+    as ``observation_tensor(canonical_suits=True)`` does), and the action id maps real ->
+    renamed and renamed -> real (cards 0..51 and showings 56..71 change suit)."""
+    obs_gather = np.tile(np.arange(A.OBS_DIM), (5, 1))
+    to_canon = np.tile(np.arange(A.NUM_ACTIONS), (5, 1))
+    for t in range(4):
+        m = [0 if s == t else 1 + s - (s > t) for s in range(4)]  # real suit -> renamed suit
+        fwd = np.arange(A.OBS_DIM)  # real entry -> renamed entry
+        for name in ("hand", "pending", "played", "trick"):
+            off, length = _block(name)
+            for k in range(length):
+                seat, kind = divmod(k, 54)  # 216-entry blocks: one 54 per relative seat
+                if kind < 52:
+                    fwd[off + k] = off + seat * 54 + m[kind // 13] * 13 + kind % 13
+        for name, width in (("void", 5), ("trump", 5)):  # classes or suits s h d c, then one more
+            off, length = _block(name)
+            for k in range(length):
+                if k % width < 4:
+                    fwd[off + k] = off + k - k % width + m[k % width]
+        obs_gather[t] = np.argsort(fwd)
+        for k in range(52):
+            to_canon[t, k] = m[k // 13] * 13 + k % 13
+        for k in range(16):
+            to_canon[t, A.SHOW + k] = A.SHOW + m[k // 4] * 4 + k % 4
+    return obs_gather, to_canon, np.argsort(to_canon, axis=1)
+
+
+OBS_GATHER, TO_CANON, TO_REAL = _suit_maps()
+TRUMP_AT = _block("trump")[0]
+
+
+def canonical(obs: np.ndarray, mask: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Observations and masks (rows) with trump renamed the first suit, and each row's trump
+    (4: unknown), which ``TO_REAL[trump, id]`` needs to turn a renamed id back."""
+    trump = obs[:, TRUMP_AT : TRUMP_AT + 5].argmax(axis=1)
+    return (np.take_along_axis(obs, OBS_GATHER[trump], axis=1),
+            np.take_along_axis(mask, TO_REAL[trump], axis=1), trump)
+
+
+# -- 3. the policy and its training -----------------------------------------------------------
 def init(rng: np.random.Generator, hidden: int) -> Params:
     if hidden == 0:
         return {"W": np.zeros((A.OBS_DIM, A.NUM_ACTIONS), np.float32), "b": np.zeros(A.NUM_ACTIONS, np.float32)}
@@ -153,15 +200,25 @@ def gradients(p: Params, x: np.ndarray, mask: np.ndarray, y: np.ndarray) -> Tupl
     return float(-logp[rows, y].mean()), g
 
 
-def accuracy(p: Params, x: np.ndarray, mask: np.ndarray, y: np.ndarray, batch: int = 8192) -> float:
+def view(x: np.ndarray, mask: np.ndarray, y: np.ndarray, canon: bool) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Samples as the policy sees them: with ``canon``, trump renamed the first suit."""
+    if not canon:
+        return x, mask, y
+    xc, mc, trump = canonical(x, mask)
+    return xc, mc, TO_CANON[trump, y]
+
+
+def accuracy(p: Params, x, mask, y, canon: bool, batch: int = 8192) -> float:
     hits = 0
     for i in range(0, len(y), batch):
-        logits, _ = forward(p, x[i : i + batch])
-        hits += int((np.where(mask[i : i + batch], logits, -np.inf).argmax(axis=1) == y[i : i + batch]).sum())
+        xb, mb, yb = view(x[i : i + batch], mask[i : i + batch], y[i : i + batch], canon)
+        logits, _ = forward(p, xb)
+        hits += int((np.where(mb, logits, -np.inf).argmax(axis=1) == yb).sum())
     return hits / max(1, len(y))
 
 
-def train(x, mask, y, epochs: int, hidden: int, seed: int, batch: int = 256, lr: float = 1e-3) -> Params:
+def train(x, mask, y, epochs: int, hidden: int, seed: int, canon: bool = True, batch: int = 256,
+          lr: float = 1e-3) -> Params:
     """Minibatch Adam on the cross-entropy; a tenth of the samples (whole hands' worth, taken
     from the end) is held out to report accuracy."""
     rng = np.random.default_rng([seed, 2])
@@ -175,7 +232,7 @@ def train(x, mask, y, epochs: int, hidden: int, seed: int, batch: int = 256, lr:
         losses = []
         for i in range(0, cut, batch):
             idx = np.sort(order[i : i + batch])
-            loss, g = gradients(p, x[idx], mask[idx], y[idx])
+            loss, g = gradients(p, *view(x[idx], mask[idx], y[idx], canon))
             losses.append(loss)
             t += 1
             for k in p:
@@ -184,16 +241,20 @@ def train(x, mask, y, epochs: int, hidden: int, seed: int, batch: int = 256, lr:
                 p[k] -= (lr * math.sqrt(1 - b2**t) / (1 - b1**t)) * m[k] / (np.sqrt(v[k]) + eps)
         print(
             f"  epoch {epoch + 1}/{epochs}: loss {np.mean(losses):.3f}, agrees with greedy on "
-            f"{accuracy(p, x[:cut], mask[:cut], y[:cut]):.1%} (train) / "
-            f"{accuracy(p, x[cut:], mask[cut:], y[cut:]):.1%} (held out) of its choices"
+            f"{accuracy(p, x[:cut], mask[:cut], y[:cut], canon):.1%} (train) / "
+            f"{accuracy(p, x[cut:], mask[cut:], y[cut:], canon):.1%} (held out) of its choices"
         )
     return p
 
 
-def argmax_policy(p: Params) -> Policy:
+def argmax_policy(p: Params, canon: bool = True) -> Policy:
     def act(obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        logits, _ = forward(p, obs)
-        return np.where(mask, logits, -np.inf).argmax(axis=1)
+        if not canon:
+            logits, _ = forward(p, obs)
+            return np.where(mask, logits, -np.inf).argmax(axis=1)
+        xc, mc, trump = canonical(obs, mask)
+        logits, _ = forward(p, xc)
+        return TO_REAL[trump, np.where(mc, logits, -np.inf).argmax(axis=1)]
 
     return act
 
@@ -208,7 +269,7 @@ def uniform_policy(seed: int) -> Policy:
     return act
 
 
-# -- 3. evaluation -------------------------------------------------------------------------------
+# -- 4. evaluation -------------------------------------------------------------------------------
 def first_hands(policy: Policy, deals: int, seed: int, learner: int) -> np.ndarray:
     """The learner team's return (levels) in the first hand of each of ``deals`` VecEnv
     environments, ``policy`` at seats ``learner`` and ``learner + 2``, ``random`` at the
@@ -252,6 +313,8 @@ def main(argv=None) -> int:
     ap.add_argument("--games", type=int, default=4000, help="greedy self-play hands to learn from")
     ap.add_argument("--epochs", type=int, default=6)
     ap.add_argument("--hidden", type=int, default=256, help="hidden units (0: a linear policy)")
+    ap.add_argument("--suits", choices=("canonical", "real"), default="canonical",
+                    help="canonical: the policy sees trump as the first suit (and maps its ids back)")
     ap.add_argument("--deals", type=int, default=2000, help="evaluation deals (each played in both seatings)")
     a = ap.parse_args(argv)
     for name in ("games", "epochs", "deals"):
@@ -267,14 +330,15 @@ def main(argv=None) -> int:
     print(f"   {len(y)} samples ({len(y) / a.games:.0f} per hand) in {t1 - t0:.1f} s")
 
     kind = f"one hidden layer of {a.hidden}" if a.hidden else "linear"
-    print(f"2. training a masked softmax policy ({kind}), {a.epochs} epochs")
-    params = train(x, mask, y, a.epochs, a.hidden, a.seed)
+    print(f"2. training a masked softmax policy ({kind}, {a.suits} suits), {a.epochs} epochs")
+    canon = a.suits == "canonical"
+    params = train(x, mask, y, a.epochs, a.hidden, a.seed, canon)
     t2 = time.perf_counter()
     print(f"   {t2 - t1:.1f} s")
 
     print(f"3. evaluation: {a.deals} deals, each in both seatings, against random")
     eval_seed = int(np.random.default_rng([a.seed, 4]).integers(0, 2**63))
-    learner = ci95(paired(argmax_policy(params), a.deals, eval_seed))
+    learner = ci95(paired(argmax_policy(params, canon), a.deals, eval_seed))
     control = ci95(paired(uniform_policy(a.seed), a.deals, eval_seed))
     # random vs itself scores exactly 0 on duplicate deals (the rotated deal replays the same
     # hand with the teams swapped), so its baseline is the unpaired team of seats 0 and 2
