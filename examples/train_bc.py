@@ -6,7 +6,10 @@
    action ids (``tractor.actions``) and feeds them one by one with ``Game.step``, recording
    (observation tensor, action mask, id) at every id where the mask leaves a choice.
 2. Training: a masked softmax policy, one hidden ReLU layer (``--hidden``; 0 for a linear
-   policy), cross-entropy on greedy's ids, minibatch Adam for ``--epochs``.
+   policy), cross-entropy on greedy's ids, minibatch Adam for ``--epochs``. With ``--suits
+   canonical`` (the default) the policy sees trump as the first suit, the others in order
+   (what ``observation_tensor(canonical_suits=True)`` gives), and its ids are renamed to and
+   from the real suits, so what it learns of one trump suit serves all four.
 3. Evaluation, batched in ``tractor.VecEnv``: the trained policy (masked argmax) holds seats 0
    and 2 against ``random`` at 1 and 3, then the same ``--deals`` deals with the seats
    swapped; a deal's score is the mean of the learner team's returns (levels) in the two
@@ -153,8 +156,20 @@ def canonical(obs: np.ndarray, mask: np.ndarray) -> Tuple[np.ndarray, np.ndarray
     """Observations and masks (rows) with trump renamed the first suit, and each row's trump
     (4: unknown), which ``TO_REAL[trump, id]`` needs to turn a renamed id back."""
     trump = obs[:, TRUMP_AT : TRUMP_AT + 5].argmax(axis=1)
-    return (np.take_along_axis(obs, OBS_GATHER[trump], axis=1),
-            np.take_along_axis(mask, TO_REAL[trump], axis=1), trump)
+    xc, mc = np.empty_like(obs), np.empty_like(mask)
+    for t in np.unique(trump):
+        rows = trump == t
+        xc[rows] = obs[rows][:, OBS_GATHER[t]]
+        mc[rows] = mask[rows][:, TO_REAL[t]]
+    return xc, mc, trump
+
+
+def to_canonical(x: np.ndarray, mask: np.ndarray, y: np.ndarray, chunk: int = 1 << 16) -> None:
+    """Renames the suits of a data set in place (in chunks, to bound the memory)."""
+    for i in range(0, len(y), chunk):
+        j = min(i + chunk, len(y))
+        x[i:j], mask[i:j], trump = canonical(x[i:j], mask[i:j])
+        y[i:j] = TO_CANON[trump, y[i:j]]
 
 
 # -- 3. the policy and its training -----------------------------------------------------------
@@ -200,25 +215,15 @@ def gradients(p: Params, x: np.ndarray, mask: np.ndarray, y: np.ndarray) -> Tupl
     return float(-logp[rows, y].mean()), g
 
 
-def view(x: np.ndarray, mask: np.ndarray, y: np.ndarray, canon: bool) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Samples as the policy sees them: with ``canon``, trump renamed the first suit."""
-    if not canon:
-        return x, mask, y
-    xc, mc, trump = canonical(x, mask)
-    return xc, mc, TO_CANON[trump, y]
-
-
-def accuracy(p: Params, x, mask, y, canon: bool, batch: int = 8192) -> float:
+def accuracy(p: Params, x: np.ndarray, mask: np.ndarray, y: np.ndarray, batch: int = 8192) -> float:
     hits = 0
     for i in range(0, len(y), batch):
-        xb, mb, yb = view(x[i : i + batch], mask[i : i + batch], y[i : i + batch], canon)
-        logits, _ = forward(p, xb)
-        hits += int((np.where(mb, logits, -np.inf).argmax(axis=1) == yb).sum())
+        logits, _ = forward(p, x[i : i + batch])
+        hits += int((np.where(mask[i : i + batch], logits, -np.inf).argmax(axis=1) == y[i : i + batch]).sum())
     return hits / max(1, len(y))
 
 
-def train(x, mask, y, epochs: int, hidden: int, seed: int, canon: bool = True, batch: int = 256,
-          lr: float = 1e-3) -> Params:
+def train(x, mask, y, epochs: int, hidden: int, seed: int, batch: int = 256, lr: float = 1e-3) -> Params:
     """Minibatch Adam on the cross-entropy; a tenth of the samples (whole hands' worth, taken
     from the end) is held out to report accuracy."""
     rng = np.random.default_rng([seed, 2])
@@ -232,7 +237,7 @@ def train(x, mask, y, epochs: int, hidden: int, seed: int, canon: bool = True, b
         losses = []
         for i in range(0, cut, batch):
             idx = np.sort(order[i : i + batch])
-            loss, g = gradients(p, *view(x[idx], mask[idx], y[idx], canon))
+            loss, g = gradients(p, x[idx], mask[idx], y[idx])
             losses.append(loss)
             t += 1
             for k in p:
@@ -241,8 +246,8 @@ def train(x, mask, y, epochs: int, hidden: int, seed: int, canon: bool = True, b
                 p[k] -= (lr * math.sqrt(1 - b2**t) / (1 - b1**t)) * m[k] / (np.sqrt(v[k]) + eps)
         print(
             f"  epoch {epoch + 1}/{epochs}: loss {np.mean(losses):.3f}, agrees with greedy on "
-            f"{accuracy(p, x[:cut], mask[:cut], y[:cut], canon):.1%} (train) / "
-            f"{accuracy(p, x[cut:], mask[cut:], y[cut:], canon):.1%} (held out) of its choices"
+            f"{accuracy(p, x[:cut], mask[:cut], y[:cut]):.1%} (train) / "
+            f"{accuracy(p, x[cut:], mask[cut:], y[cut:]):.1%} (held out) of its choices"
         )
     return p
 
@@ -332,7 +337,9 @@ def main(argv=None) -> int:
     kind = f"one hidden layer of {a.hidden}" if a.hidden else "linear"
     print(f"2. training a masked softmax policy ({kind}, {a.suits} suits), {a.epochs} epochs")
     canon = a.suits == "canonical"
-    params = train(x, mask, y, a.epochs, a.hidden, a.seed, canon)
+    if canon:
+        to_canonical(x, mask, y)
+    params = train(x, mask, y, a.epochs, a.hidden, a.seed)
     t2 = time.perf_counter()
     print(f"   {t2 - t1:.1f} s")
 
