@@ -18,7 +18,8 @@
    ``random`` vs ``random`` (the baseline; unpaired, since on duplicate deals a policy
    against itself scores exactly 0) and ``greedy`` vs ``random`` (the teacher, duplicate).
 
-Run: ``python examples/train_bc.py`` (about 3 minutes on one core); ``--help`` for options.
+Run: ``python examples/train_bc.py`` (about 2 minutes of one core, 1 GB of memory; BENCHMARKS.md);
+``--help`` for options.
 Deterministic per ``--seed`` on one machine (numpy's matrix products may round differently
 elsewhere).
 """
