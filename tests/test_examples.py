@@ -171,3 +171,13 @@ def test_canonical_suits_match_the_engine(bc):
             g.step_policy("greedy", step)
             step += 1
     assert 4 in seen and len(seen) >= 3  # unknown and at least two different trumps
+
+
+def test_samples_store_grows_and_keeps_what_it_holds(bc):
+    s = bc.Samples(1)
+    rows = [(np.full(A.OBS_DIM, k / 4, np.float32), np.arange(A.NUM_ACTIONS) % (k + 2) == 0, k) for k in range(5)]
+    for obs, mask, y in rows:
+        s.add(obs, mask, y)
+    assert s.n == 5 and len(s.y) >= 5
+    for k, (obs, mask, y) in enumerate(rows):
+        assert np.array_equal(s.x[k], obs) and np.array_equal(s.mask[k], mask) and s.y[k] == y
