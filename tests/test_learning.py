@@ -323,3 +323,19 @@ def test_vec_env_and_masks_under_every_profile(profile):
     while g.phase != "over":
         g.step(_random_id(g, rng))
     assert g.profile == profile and Game.from_json(g.to_json()) == g
+
+
+def test_whole_actions_are_refused_while_a_play_is_being_built():
+    g = Game.deal(1, every_receiver=True)
+    while not (g.phase == "play" and g._g.is_leading()):
+        g.step_policy("greedy", 0)
+    g.step(int(np.flatnonzero(g.action_mask())[0]))
+    before, pend = g.to_json(), g.pending
+    lead = g.legal_actions()[0]
+    for call in (lambda: g.step_policy("greedy", 0), lambda: g.step_random(1), lambda: g.play_random(2),
+                 lambda: g.apply(lead)):
+        with pytest.raises(IllegalAction, match="being built"):
+            call()
+        assert g.to_json() == before and g.pending == pend
+    g.clear_pending()
+    assert g.pending == [] and g.step_policy("greedy", 0)

@@ -439,6 +439,12 @@ class Game:
         """The cards chosen so far for the play being built with :meth:`step`."""
         return cards_from_counts(self._g.pending)
 
+    def clear_pending(self) -> None:
+        """Drops the play being built with :meth:`step`. While one is being built, whole
+        actions (:meth:`apply`, :meth:`step_policy`, :meth:`step_random`, :meth:`play_random`)
+        are refused with IllegalAction rather than dropping it silently."""
+        self._g.clear_pending()
+
     def observation_tensor(self, seat: int, out: Optional[np.ndarray] = None, canonical_suits: bool = False) -> np.ndarray:
         """What ``seat`` knows, as a float32 vector of :data:`tractor.actions.OBS_DIM`
         entries (layout: :data:`tractor.actions.OBS_LAYOUT`, the README's table), written into

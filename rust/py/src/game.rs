@@ -37,6 +37,24 @@ impl From<CoreGame> for PyGame {
     }
 }
 
+impl PyGame {
+    /// Whole actions are refused while a play is being built with action ids: they would
+    /// drop the selection silently.
+    fn no_selection(&self, py: Python<'_>) -> PyResult<()> {
+        if self.b.is_empty() {
+            return Ok(());
+        }
+        let cards = core::card::format(&core::card::cards_of(&self.b.pending));
+        Err(err(
+            py,
+            Error::IllegalAction {
+                rule: "actions",
+                message: format!("a play is being built with action ids ({cards}): finish it with step() or call clear_pending()"),
+            },
+        ))
+    }
+}
+
 fn profile(py: Python<'_>, name: &str) -> PyResult<core::Profile> {
     core::Profile::parse(name).map_err(|e| err(py, e))
 }
@@ -252,6 +270,7 @@ impl PyGame {
     /// player to move, from `Rng::new(seed)`, applied; False when the hand is over.
     fn step_policy(&mut self, py: Python<'_>, policy: &str, seed: u64) -> PyResult<bool> {
         guard(py, || {
+            self.no_selection(py)?;
             let p = core::policy::Policy::parse(policy).map_err(|e| err(py, e))?;
             let g = &self.g;
             let a = py.detach(|| p.act(g, &mut core::Rng::new(seed)));
@@ -296,6 +315,7 @@ impl PyGame {
 
     fn apply_pass(&mut self, py: Python<'_>) -> PyResult<()> {
         guard(py, || {
+            self.no_selection(py)?;
             let g = &mut self.g;
             g.apply(&Action::Pass).map_err(|e| action_err(py, g, e))?;
             self.b.clear();
@@ -305,6 +325,7 @@ impl PyGame {
 
     fn apply_declare(&mut self, py: Python<'_>, suit: u8, count: u8) -> PyResult<()> {
         guard(py, || {
+            self.no_selection(py)?;
             let g = &mut self.g;
             g.apply(&Action::Declare { suit, count }).map_err(|e| action_err(py, g, e))?;
             self.b.clear();
@@ -314,6 +335,7 @@ impl PyGame {
 
     fn apply_play(&mut self, py: Python<'_>, cards: &[u8]) -> PyResult<()> {
         guard(py, || {
+            self.no_selection(py)?;
             let c: Counts = match cards.try_into() {
                 Ok(c) => c,
                 Err(_) => return Err(bad_arg(py, "play", "a play is a 54-entry count array")),
@@ -328,6 +350,7 @@ impl PyGame {
     /// A uniformly random legal action (the `random` policy), applied; returns False when over.
     fn step_random(&mut self, py: Python<'_>, seed: u64) -> PyResult<bool> {
         guard(py, || {
+            self.no_selection(py)?;
             let mut rng = core::Rng::new(seed);
             match core::playout::random_action(&self.g, &mut rng) {
                 None => Ok(false),
@@ -344,6 +367,7 @@ impl PyGame {
     /// Plays the hand to its end with the random policy, one stream from `seed`.
     fn play_random(&mut self, py: Python<'_>, seed: u64) -> PyResult<()> {
         guard(py, || {
+            self.no_selection(py)?;
             let mut rng = core::Rng::new(seed);
             let g = &mut self.g;
             py.detach(|| core::playout::random_playout(g, &mut rng));
@@ -373,6 +397,11 @@ impl PyGame {
                 Err(e) => Err(action_err(py, g, e)),
             }
         })
+    }
+
+    /// Drops the play being built with action ids.
+    fn clear_pending(&mut self) {
+        self.b.clear();
     }
 
     /// The cards chosen so far for the play being built (a count array).
