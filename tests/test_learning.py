@@ -339,3 +339,33 @@ def test_whole_actions_are_refused_while_a_play_is_being_built():
         assert g.to_json() == before and g.pending == pend
     g.clear_pending()
     assert g.pending == [] and g.step_policy("greedy", 0)
+
+
+def test_canonical_ids_map_choices_on_renamed_observations_back():
+    from tractor.actions import FROM_CANONICAL, TO_CANONICAL
+
+    for t in range(5):
+        assert sorted(TO_CANONICAL[t]) == list(range(72))
+        assert (FROM_CANONICAL[t][TO_CANONICAL[t]] == np.arange(72)).all()
+    assert (TO_CANONICAL[4] == np.arange(72)).all() and TO_CANONICAL[2][26] == 0  # 2d -> 2 of the first suit
+    hand = [o for name, o, _, _ in OBS_LAYOUT if name == "hand"][0]
+    rng = random.Random(3)
+    n = 0
+    for g in _positions(80, seed=5):
+        seat = g.current_player
+        t = g.known_trump(seat)
+        row = 4 if t is None else "shdc".index(t)
+        real, canon = g.observation_tensor(seat), g.observation_tensor(seat, canonical_suits=True)
+        assert (canon[hand:hand + 54][TO_CANONICAL[row][:54]] == real[hand:hand + 54]).all()
+        mask = g.action_mask()
+        cmask = mask[FROM_CANONICAL[row]]
+        j = rng.choice(np.flatnonzero(cmask).tolist())
+        assert mask[FROM_CANONICAL[row, j]]
+        n += row < 4
+    assert n >= 20
+    env = VecEnv(3, seed=1, canonical_suits=True)
+    obs, mask, seat, _, _ = env.reset()
+    kt = env.known_trumps()
+    assert kt.shape == (3,) and set(kt.tolist()) <= set(range(5))
+    for i in range(3):
+        assert env.game(i).known_trump(int(seat[i])) == (None if kt[i] == 4 else "shdc"[kt[i]])

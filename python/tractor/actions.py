@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from typing import Any, List, Sequence, Tuple
 
+import numpy as np
+
 from . import _core
 from ._args import _show
 from .cards import cards_from_counts, to_counts
@@ -37,6 +39,8 @@ __all__ = [
     "encode",
     "decode",
     "describe",
+    "TO_CANONICAL",
+    "FROM_CANONICAL",
 ]
 
 NUM_ACTIONS = 72
@@ -49,6 +53,18 @@ _SUITS = "shdc"
 OBS_DIM: int = _core.OBS_DIM
 #: The observation's blocks: (name, offset, length, meaning).
 OBS_LAYOUT: Tuple[Tuple[str, int, int, str], ...] = tuple(tuple(b) for b in _core.OBS_LAYOUT)  # type: ignore[misc]
+
+
+#: Row ``t`` (the trump suit 0–3 as the seat knows it, 4 unknown) maps each real action id to
+#: its id in renamed suits, as ``canonical_suits=True`` observations rename them (trump first,
+#: the other suits in their order; 52–55 unchanged). ``FROM_CANONICAL[t]`` is its inverse:
+#: a policy that reads canonical observations chooses id ``j`` and plays
+#: ``FROM_CANONICAL[t, j]``; its mask in renamed suits is ``mask[FROM_CANONICAL[t]]``.
+#: ``VecEnv.known_trumps()`` and ``Game.known_trump(seat)`` give ``t``.
+TO_CANONICAL: np.ndarray = np.array([np.frombuffer(bytes(_core.canonical_ids(t)), dtype=np.uint8) for t in range(5)], dtype=np.int64)
+FROM_CANONICAL: np.ndarray = np.argsort(TO_CANONICAL, axis=1)
+TO_CANONICAL.setflags(write=False)
+FROM_CANONICAL.setflags(write=False)
 
 
 def _suit_index(suit: Any) -> int:

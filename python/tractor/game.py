@@ -445,6 +445,12 @@ class Game:
         are refused with IllegalAction rather than dropping it silently."""
         self._g.clear_pending()
 
+    def known_trump(self, seat: int) -> Optional[str]:
+        """The trump suit as ``seat`` knows it (R8.2: during the deal only the current
+        declarer knows the suit shown), or None. Raises InvalidSeat."""
+        t = self._g.known_trump(_seat(seat))
+        return None if t is None else _SUITS[t]
+
     def observation_tensor(self, seat: int, out: Optional[np.ndarray] = None, canonical_suits: bool = False) -> np.ndarray:
         """What ``seat`` knows, as a float32 vector of :data:`tractor.actions.OBS_DIM`
         entries (layout: :data:`tractor.actions.OBS_LAYOUT`, the README's table), written into

@@ -93,6 +93,12 @@ class VecEnv:
             )
         return self._env.step(np.ascontiguousarray(a, dtype=np.int64))
 
+    def known_trumps(self) -> np.ndarray:
+        """Per environment, the trump suit as its seat to act knows it (0–3 for s h d c, 4
+        unknown): the row of :data:`tractor.actions.FROM_CANONICAL` that maps a choice made on
+        ``canonical_suits`` observations back to a real action id."""
+        return self._env.known_trumps()
+
     def game(self, i: int) -> Game:
         """A copy of environment ``i``'s current game (with its play being built)."""
         return Game._wrap(self._env.game(_int(i, "i", 0, self.num_envs - 1)))

@@ -63,21 +63,45 @@ pub const OBS_DIM: usize = at::END;
 
 /// The suit renaming for `observer` (identity unless `canonical` and trump is known to it).
 fn suit_map(pos: &Position, observer: u8, canonical: bool) -> [u8; 4] {
-    let t = known_trump(pos, observer);
-    if !canonical || t == NOBODY {
+    if canonical {
+        suits_renamed(known_trump(pos, observer))
+    } else {
+        [0, 1, 2, 3]
+    }
+}
+
+/// Suit `s` becomes `m[s]`: trump first, the others in their order; identity for [`NOBODY`].
+fn suits_renamed(trump: u8) -> [u8; 4] {
+    if trump > 3 {
         return [0, 1, 2, 3];
     }
     let mut m = [0u8; 4];
     let mut next = 1;
     for s in 0..4u8 {
-        if s == t {
-            m[s as usize] = 0;
-        } else {
+        if s != trump {
             m[s as usize] = next;
             next += 1;
         }
     }
     m
+}
+
+/// The action ids renamed as `canonical` observations rename the suits, for a trump suit
+/// `trump` known to the seat (anything above 3: unknown, no renaming): entry `id` is the
+/// renamed id (cards and showings change suit; 52–55 stay).
+pub fn canonical_ids(trump: u8) -> [u8; crate::actions::ACTIONS] {
+    let m = suits_renamed(trump);
+    std::array::from_fn(|id| {
+        let id = id as u8;
+        match id {
+            0..=51 => m[(id / 13) as usize] * 13 + id % 13,
+            56.. => {
+                let (s, c) = ((id - 56) / 4, (id - 56) % 4);
+                56 + m[s as usize] * 4 + c
+            }
+            _ => id,
+        }
+    })
 }
 
 /// The trump suit as `observer` knows it: fixed after the deal; during it, the current

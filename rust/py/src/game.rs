@@ -427,6 +427,14 @@ impl PyGame {
         })
     }
 
+    /// The trump suit as `seat` knows it (R8.2), or None.
+    fn known_trump(&self, py: Python<'_>, seat: u8) -> PyResult<Option<u8>> {
+        if seat > 3 {
+            return Err(err(py, Error::BadSeat { what: "seat", seat: seat as i64 }));
+        }
+        Ok(seat_opt(core::observe::known_trump(&self.g.pos, seat)))
+    }
+
     /// Was the hand dealt with every receiver deciding after every card?
     #[getter]
     fn every_receiver(&self) -> bool {

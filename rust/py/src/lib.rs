@@ -369,6 +369,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("OBS_DIM", core::observe::OBS_DIM)?;
     m.add("OBS_LAYOUT", core::observe::LAYOUT.iter().map(|b| (b.0, b.1, b.2, b.3)).collect::<Vec<_>>())?;
     m.add_function(wrap_pyfunction!(encode_action, m)?)?;
+    m.add_function(wrap_pyfunction!(canonical_ids, m)?)?;
     m.add_function(wrap_pyfunction!(decode_action, m)?)?;
     m.add_function(wrap_pyfunction!(parse, m)?)?;
     m.add_function(wrap_pyfunction!(format, m)?)?;
@@ -440,4 +441,14 @@ fn decode_action(py: Python<'_>, ids: Vec<i64>) -> PyResult<(&'static str, u8, u
             core::Action::Play(c) => ("play", 0, 0, Some(out(py, &c))),
         })
     })
+}
+
+/// Action ids renamed as canonical observations rename suits, for a known trump 0..3 (4:
+/// unknown, unchanged).
+#[pyfunction]
+fn canonical_ids(py: Python<'_>, trump: u8) -> PyResult<Vec<u8>> {
+    if trump > 4 {
+        return Err(err(py, Error::BadArgument { what: "trump", message: format!("0..3 or 4 (unknown), got {trump}") }));
+    }
+    Ok(core::observe::canonical_ids(trump).to_vec())
 }

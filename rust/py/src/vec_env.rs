@@ -122,6 +122,20 @@ impl PyVecEnv {
         })
     }
 
+    /// Per environment, the trump suit as the seat to act knows it: 0..3, or 4 unknown.
+    fn known_trumps<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
+        let v: Vec<i8> = self
+            .v
+            .envs
+            .iter()
+            .map(|e| match core::observe::known_trump(&e.game.pos, e.game.pos.to_move) {
+                t if t < 4 => t as i8,
+                _ => 4,
+            })
+            .collect();
+        PyArray1::from_vec(py, v)
+    }
+
     /// The pending selection of environment `i` (count array).
     fn pending<'py>(&self, py: Python<'py>, i: usize) -> PyResult<Bound<'py, PyBytes>> {
         let e = self.v.envs.get(i).ok_or_else(|| err(py, Error::BadArgument { what: "i", message: format!("environment {i} of {}", self.v.len()) }))?;
