@@ -31,6 +31,8 @@ FIELDS = {
     "levels",
     "hand_index",
     "voids",
+    # the rule set (RULES §9): public, like the level
+    "profile",
     "seat",
     "phase",
     "hand",
