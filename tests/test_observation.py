@@ -31,7 +31,7 @@ FIELDS = {
     "levels",
     "hand_index",
     "voids",
-    # the rule set (RULES §9): public, like the level
+    # the rule set the hand is played under (issue: competition profile): public
     "profile",
     "seat",
     "phase",

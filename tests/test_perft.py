@@ -1,6 +1,6 @@
 """Perft: move-generation counts of fixed positions, through the Python API.
 
-``tests/data/perft.txt`` holds about 150 positions (RULES.md examples, structure-rich hands,
+``tests/data/perft.txt`` holds about 150 positions (docs/rules.md examples, structure-rich hands,
 54-card void and short followers, seeded positions from real deals), each with the exact number
 of distinct legal leads of the hand (R3.4) and of distinct legal follows to the lead
 (R5.2-R5.4), and the tier the ladder demands. The counts were verified by an independent

@@ -1,4 +1,4 @@
-"""Every example of RULES.md §2–§7.4 (and the profile differences of §9) as table tests.
+"""Every example of docs/rules.md §2–§7.4 (and the profile differences of §9) as table tests.
 
 Unless a row says otherwise the context is the seeds' own: level 10, hearts trump, and the
 examples are in spades (a plain suit) or hearts (the trump suit).

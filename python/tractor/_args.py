@@ -1,12 +1,19 @@
-"""Argument checks shared by the public functions: every bad value becomes an
-:class:`~tractor.errors.InvalidArgument` (a TractorError) that names the argument."""
+"""Argument checks shared by every public function: a bad value becomes a TractorError
+subclass that names the argument, before anything is changed or computed.
+
+- integers (seeds, counts, indices, seats, levels) accept ``int`` and numpy integers of every
+  dtype, never ``bool`` (nor ``numpy.bool_``), floats or strings of digits, and are range
+  checked here, so that no ``OverflowError`` comes from the binding;
+- texts must be ``str`` that can cross into Rust (no lone surrogates);
+- profile names are normalised (``" NANNING "`` is ``"nanning"``) by the core's parser.
+"""
 
 from __future__ import annotations
 
 import operator
-from typing import Any
+from typing import Any, Optional, Tuple, Type
 
-from .errors import InvalidArgument
+from .errors import InvalidArgument, InvalidContext, InvalidSeat, TractorError
 
 U64 = 2**64
 MAX_THREADS = 1024
@@ -21,17 +28,73 @@ def _show(x: Any) -> str:
     return r if len(r) <= 60 else r[:57] + "..."
 
 
-def _int(x: Any, what: str, lo: int = 0, hi: int = U64 - 1) -> int:
-    """An int (numpy integers too, not bools) in lo..hi, or an InvalidArgument naming `what`."""
-    if isinstance(x, bool) or type(x).__name__ in ("bool_", "bool") and type(x).__module__ == "numpy":
-        raise InvalidArgument(f"{what} must be an int, got {_show(x)}")
+def _is_bool(x: Any) -> bool:
+    return isinstance(x, bool) or (type(x).__module__ == "numpy" and type(x).__name__ in ("bool_", "bool"))
+
+
+def _int(x: Any, what: str, lo: int = 0, hi: int = U64 - 1, error: Type[TractorError] = InvalidArgument) -> int:
+    """An int (numpy integers too, not bools) in lo..hi, or ``error`` naming `what`."""
+    if _is_bool(x):
+        raise error(f"{what} must be an int, got {_show(x)}")
     try:
         v = operator.index(x)
-    except TypeError:
-        raise InvalidArgument(f"{what} must be an int, got {type(x).__name__} {_show(x)}") from None
+    except Exception:
+        raise error(f"{what} must be an int, got {type(x).__name__} {_show(x)}") from None
     if not lo <= v <= hi:
-        raise InvalidArgument(f"{what} must be in {lo}..{hi}, got {v}")
+        raise error(f"{what} {v} is out of range: it must be in {lo}..{hi}")
     return v
+
+
+def _seed(x: Any, what: str = "seed") -> int:
+    """A 64-bit seed: an int in 0..2**64-1."""
+    return _int(x, what, 0, U64 - 1)
+
+
+def _count(x: Any, what: str, hi: int = 2**63 - 1) -> int:
+    """A count or an index: an int in 0..hi."""
+    return _int(x, what, 0, hi)
+
+
+def _seat(x: Any, what: str = "seat") -> int:
+    """A seat 0..3 (R1.1)."""
+    return _int(x, what, 0, 3, InvalidSeat)
+
+
+def _opt_seat(x: Any, what: str) -> Optional[int]:
+    """None, or a seat 0..3: None is the only "nobody"."""
+    return None if x is None else _seat(x, what)
+
+
+def _bool(x: Any, what: str) -> bool:
+    """True or False (numpy bools too)."""
+    if not _is_bool(x):
+        raise InvalidArgument(f"{what} must be True or False, got {_show(x)}")
+    return bool(x)
+
+
+def _text(x: Any, what: str, error: Type[TractorError] = InvalidArgument) -> str:
+    """A ``str`` that can cross into Rust (no lone surrogates)."""
+    if not isinstance(x, str):
+        raise error(f"{what} must be a string, got {type(x).__name__} {_show(x)}")
+    try:
+        x.encode("utf-8")
+    except UnicodeEncodeError:
+        raise error(f"{what}: {_show(x)} is not valid text (lone surrogate)") from None
+    return x
+
+
+def _profile(x: Any, what: str = "profile") -> str:
+    """The canonical name of a profile (``"NANNING"`` -> ``"nanning"``), or InvalidContext."""
+    from . import _core
+
+    return _core.profile_name(_text(x, what, InvalidContext))
+
+
+def _pair(x: Any, what: str) -> Tuple[Any, Any]:
+    """Two values (a tuple or list of exactly two): the teams' levels."""
+    if isinstance(x, (str, bytes)) or not isinstance(x, (tuple, list)) or len(x) != 2:
+        raise InvalidContext(f"{what} must be a pair (team 0, team 1), got {_show(x)}")
+    return x[0], x[1]
 
 
 def _threads(threads: Any) -> int:

@@ -5,9 +5,11 @@ Kind id = suit × 13 + (rank − 2), suits in the order s, h, d, c; SJ = 52, BJ 
 
 from __future__ import annotations
 
+import operator
 from typing import Any, Iterable, List, Optional, Sequence
 
 from . import _core
+from ._args import _show
 from .errors import CardParseError, InvalidCards, TooManyCopies
 
 KINDS = 54
@@ -21,20 +23,24 @@ class Card(int):
     __slots__ = ()
 
     def __new__(cls, value: Any) -> "Card":
+        """A card from its notation or its id 0..53 (an int or a numpy integer). Raises
+        CardParseError for anything else (bools, floats, other types, other ids)."""
         if isinstance(value, Card):
             return value
         if isinstance(value, str):
             ids = _core.parse(utf8(value, CardParseError, "card"))
             if len(ids) != 1:
-                raise CardParseError(f"expected one card, got {value!r}")
+                raise CardParseError(f"expected one card, got {_show(value)}")
             return CARDS[ids[0]]
+        if isinstance(value, bool) or type(value).__name__ in ("bool_", "bool"):
+            raise CardParseError(f"not a card: {value!r}")
         try:
-            v = int(value)
-        except (TypeError, ValueError):
-            raise CardParseError(f"not a card: {value!r}") from None
-        if not 0 <= v < KINDS or v != value:
-            raise CardParseError(f"bad card id {value!r}: ids are 0..53")
-        return int.__new__(cls, v)
+            v = operator.index(value)
+        except Exception:
+            raise CardParseError(f"not a card: {_show(value)} (give a card id 0..53 or its notation)") from None
+        if not 0 <= v < KINDS:
+            raise CardParseError(f"bad card id {_show(v)}: ids are 0..53")
+        return CARDS[v]
 
     @property
     def id(self) -> int:

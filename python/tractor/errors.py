@@ -1,7 +1,33 @@
 """Exceptions of tractor-engine: one base class, one subclass per kind of error.
 
-Every error is a ``TractorError``, itself a ``ValueError``. Messages name what was wrong and,
-for a rule, its id in RULES.md (``R5.3 T2: ...``).
+Every error is a ``TractorError``, itself a ``ValueError``. Messages name what was wrong (the
+argument) and, for a rule, its id in docs/rules.md (``R5.3 T2: ...``). The classes are defined
+here once; the Rust binding maps each core error variant to one of them in one place
+(``rust/py/src/errors.rs``). A refused call changes nothing.
+
+The hierarchy::
+
+    TractorError (ValueError)
+    ├── CardParseError          a card token or id that names no card
+    ├── TooManyCopies           more than 4 copies of a kind (R1.2)
+    ├── InvalidCards            not a string, list of cards or 54-entry count array
+    ├── InvalidContext          a bad level, trump suit or profile name
+    ├── NotACombination         a lead that is no combination (R3.4)
+    ├── InvalidPlays            plays of a trick that cannot be compared (R5.1)
+    ├── TooManyFollows          more legal follows than the caller's limit
+    ├── IllegalAction           an action the game does not allow now
+    │   ├── CardsNotInHand, WrongCardCount, IllegalFollow
+    │   ├── ForeignHand         a game that is not the match's current hand
+    │   └── InvalidRecord       a hand record that is malformed or does not replay
+    ├── InvalidArgument         an argument of the wrong kind or out of range
+    │   ├── InvalidSeat         a seat, banker or first seat outside 0..3 (R1.1; also an IllegalAction)
+    │   ├── InvalidDeal         a deck or hands that cannot start a hand (R1.2-R1.3, R8.4)
+    │   ├── InvalidPolicy       an unknown policy or a bad policy parameter
+    │   ├── UnknownColumn       a results column that does not exist (also a KeyError)
+    │   └── IndexOutOfRange     an index past the end of a sequence (also an IndexError)
+    ├── NoConsistentWorld       no world fits what a seat knows (determinization)
+    ├── ResourceError           a thread pool that cannot be started
+    ├── RecordsError, IncompleteRun, ResultsFileError, OutputError   (data paths)
 """
 
 from __future__ import annotations
@@ -22,7 +48,15 @@ __all__ = [
     "IllegalFollow",
     "IllegalAction",
     "InvalidArgument",
+    "InvalidSeat",
+    "InvalidDeal",
+    "InvalidPolicy",
+    "ForeignHand",
+    "InvalidRecord",
+    "NoConsistentWorld",
+    "ResourceError",
     "UnknownColumn",
+    "IndexOutOfRange",
     "RecordsError",
     "IncompleteRun",
     "ResultsFileError",
@@ -106,11 +140,49 @@ class InvalidArgument(TractorError):
     range; the message names the argument. A rejected call changed nothing."""
 
 
+class InvalidSeat(InvalidArgument, IllegalAction):
+    """A seat, banker or first seat that is not one of the seats 0..3 (R1.1); ``None`` is the
+    only way to say "no banker". Also an IllegalAction, the class the Game API raised for a bad
+    seat before this class existed."""
+
+
+class InvalidDeal(InvalidArgument):
+    """A deck or set of hands that cannot start a hand: a deck without each kind 4 times
+    (R1.2), hands of unequal or zero size (R1.3), no banker with unequal levels (R8.4)."""
+
+
+class InvalidPolicy(InvalidArgument):
+    """An unknown policy name or a bad policy parameter."""
+
+
+class ForeignHand(IllegalAction):
+    """A game given to ``Match.next_hand`` that is not the match's own current hand (another
+    match's, a ``from_deal`` game, a hand already scored); the match is left unchanged."""
+
+
+class InvalidRecord(IllegalAction):
+    """A hand record (``Game.from_record``/``from_json``, a binary record) that is malformed,
+    or whose replay breaks a rule or does not match its stated result."""
+
+
+class NoConsistentWorld(TractorError):
+    """No complete world fits what the seat knows (determinization)."""
+
+
+class ResourceError(TractorError):
+    """A resource the engine needs, such as a thread pool, could not be had."""
+
+
 class UnknownColumn(InvalidArgument, KeyError):
     """A results column that does not exist (``results["nope"]``); also a ``KeyError``."""
 
     def __str__(self) -> str:  # a KeyError would show the repr of its message
         return str(self.args[0]) if self.args else ""
+
+
+class IndexOutOfRange(InvalidArgument, IndexError):
+    """An index past the end of a sequence (``legal_actions()[i]``); also an ``IndexError``,
+    so that the sequence protocol holds."""
 
 
 class RecordsError(TractorError):

@@ -12,10 +12,22 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 
+import numpy as np
+
 from . import _core
 from .cards import CARDS, Card, cards_from_counts, to_counts
-from ._args import _int
-from .errors import IllegalAction, InvalidCards, TractorError
+from ._args import _bool, _count, _int, _opt_seat, _pair, _profile, _seat, _seed, _show, _text
+from .errors import (
+    ForeignHand,
+    IllegalAction,
+    IndexOutOfRange,
+    InvalidArgument,
+    InvalidCards,
+    InvalidDeal,
+    InvalidPolicy,
+    InvalidRecord,
+    TractorError,
+)
 from .rules import Context, _level, _suit
 
 __all__ = [
@@ -159,11 +171,14 @@ class LegalPlays:
         return self.count()
 
     def __getitem__(self, index: int) -> Play:
+        """The play at ``index`` (negative from the end). Raises InvalidArgument (not an int),
+        IndexOutOfRange (also an IndexError) and IllegalAction (stale)."""
+        index = _int(index, "index", -(2**128), 2**128)
         n = self.count()
         if index < 0:
             index += n
         if not 0 <= index < n:
-            raise IndexError(f"play index {index} out of range ({n} plays)")
+            raise IndexOutOfRange(f"index: play index {index} out of range ({n} plays)")
         return _play(self._g.play_range(index, index + 1)[0])
 
     def __iter__(self) -> Iterator[Play]:
@@ -184,20 +199,15 @@ class LegalPlays:
         return self._g.is_legal_play(counts)
 
     def sample(self, seed: int) -> Play:
-        """One play, uniform over the distinct plays, from xoshiro256** seeded with ``seed``."""
-        _check_seed(seed)
+        """One play, uniform over the distinct plays, from xoshiro256** seeded with ``seed``.
+        Raises InvalidArgument (a bad seed) and IllegalAction (stale)."""
+        seed = _seed(seed)
         self._check()
         return _play(self._g.play_sample(seed))
 
     def __repr__(self) -> str:
         kind = "leads" if self._g.is_leading() else "follows"
         return f"<LegalPlays {kind}: {self.count()}>"
-
-
-def _seat(seat: Any) -> int:
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
-        raise IllegalAction(f"seat must be 0..3, got {seat!r}")
-    return seat
 
 
 class Game:
@@ -211,8 +221,8 @@ class Game:
     __slots__ = ("_g",)
 
     def __init__(self, seed: int = 0, profile: str = "guigang") -> None:
-        seed = _check_seed(seed)
-        _m, g = _core.Match.create(seed, profile)
+        """Raises InvalidArgument (a seed not in 0..2**64-1) and InvalidContext (a profile)."""
+        _m, g = _core.Match.create(_seed(seed), _profile(profile))
         self._g = g
 
     @classmethod
@@ -232,34 +242,62 @@ class Game:
         first_seat: Optional[int] = None,
         redeal_decks: Optional[List[Tuple[List[Any], int]]] = None,
         hand_index: int = 0,
+        every_receiver: bool = False,
     ) -> "Game":
         """A hand dealt from ``hand_seed`` (or from ``deck``: 216 cards in dealing order, the
         first to ``first_seat``; ``redeal_decks`` the same for the attempts after a redeal,
         R8.5), with the teams' ``levels`` and ``banker`` (None: the final declarer becomes
-        banker); ``hand_index`` is the hand's index in its match (public)."""
-        _check_seed(hand_seed)
+        banker); ``hand_index`` is the hand's index in its match (public).
+
+        ``every_receiver=True`` gives every receiver a decision after every card it receives
+        (and every seat one in the final round, R8.3), pass being its only action when it
+        cannot show; by default the deal skips such seats, which tells everyone who could show.
+
+        Raises InvalidArgument (a seed or hand_index out of range), InvalidContext (levels
+        that are not a pair of levels 3..14, a profile), InvalidSeat (a banker or first seat
+        outside 0..3: only None means no banker), InvalidDeal (a deck that is not 216 cards with
+        each kind 4 times, first_seat without a deck, no banker with unequal levels) and
+        CardParseError (a deck entry that is no card)."""
+        hand_seed = _seed(hand_seed, "hand_seed")
+        lv = _pair(levels, "levels")
+        lv = (_level(lv[0], "levels[0]"), _level(lv[1], "levels[1]"))
+        banker = _opt_seat(banker, "banker")
+        profile = _profile(profile)
+        every_receiver = _bool(every_receiver, "every_receiver")
         if deck is None and first_seat is not None:
-            raise IllegalAction("first_seat goes with a deck; a seeded deal draws its own first seat (R1.3)")
-        d = None if deck is None else [int(Card(c)) for c in deck]
-        first_seat = 0 if first_seat is None else _seat(first_seat)
-        lv = (_level(levels[0]), _level(levels[1]))
+            raise InvalidDeal("first_seat goes with a deck; a seeded deal draws its own first seat (R1.3)")
+        d = None if deck is None else _deck(deck, "deck")
+        first_seat = 0 if first_seat is None else _seat(first_seat, "first_seat")
         more = None
-        if redeal_decks:
-            more = [([int(Card(c)) for c in dk], _seat(f)) for dk, f in redeal_decks]
-        hand_index = _check_count(hand_index, "hand_index")
-        if hand_index >= 2**32:
-            raise TractorError(f"hand_index must be below 2**32, got {hand_index}")
-        return cls._wrap(_core.Game.deal(hand_seed, profile, lv, banker, d, first_seat, more, hand_index))
+        if redeal_decks is not None:
+            if isinstance(redeal_decks, (str, bytes)) or not isinstance(redeal_decks, (list, tuple)):
+                raise InvalidDeal(f"redeal_decks must be a list of (deck, first_seat) pairs, got {_show(redeal_decks)}")
+            if redeal_decks and d is None:
+                raise InvalidDeal("redeal_decks go with a first deck")
+            more = []
+            for i, pair in enumerate(redeal_decks):
+                if isinstance(pair, (str, bytes)) or not isinstance(pair, (list, tuple)) or len(pair) != 2:
+                    raise InvalidDeal(f"redeal_decks[{i}] must be a (deck, first_seat) pair, got {_show(pair)}")
+                more.append((_deck(pair[0], f"redeal_decks[{i}]"), _seat(pair[1], f"redeal_decks[{i}] first seat")))
+        hand_index = _int(hand_index, "hand_index", 0, 2**32 - 1)
+        return cls._wrap(
+            _core.Game.deal(hand_seed, profile, lv, banker, d, first_seat, more or None, hand_index, every_receiver)
+        )
 
     @classmethod
     def from_deal(
         cls, hands: List[Any], level: Any = 10, trump: Any = "h", banker: int = 0, profile: str = "guigang"
     ) -> "Game":
-        """A hand at the play phase from four given hands (equal sizes); the banker leads."""
-        if not isinstance(hands, (list, tuple)) or len(hands) != 4:
-            raise InvalidCards("from_deal needs four hands")
+        """A hand at the play phase from four given hands (equal sizes); the banker leads.
+
+        Raises InvalidCards (not four hands of cards), CardParseError, TooManyCopies (more than
+        4 copies of a kind over the four hands, R1.2), InvalidDeal (hands of unequal sizes or
+        empty, R1.3), InvalidContext (level, trump, profile) and InvalidSeat (banker)."""
+        if isinstance(hands, (str, bytes)) or not isinstance(hands, (list, tuple)) or len(hands) != 4:
+            raise InvalidCards(f"hands: from_deal needs a list of four hands, got {_show(hands)}")
         hs = [to_counts(h, f"hands[{i}]") for i, h in enumerate(hands)]
-        return cls._wrap(_core.Game.from_hands(hs, _level(level), _suit(trump), _seat(banker), profile))
+        lv, tr, b, p = _level(level), _suit(trump), _seat(banker, "banker"), _profile(profile)
+        return cls._wrap(_core.Game.from_hands(hs, lv, tr, b, p))
 
     # -- state -------------------------------------------------------------------------------
     @property
@@ -319,6 +357,7 @@ class Game:
         return None if t is None else Context(self.level, t, self.profile)
 
     def hand(self, seat: int) -> List[Card]:
+        """The cards ``seat`` holds (the whole truth). Raises InvalidSeat."""
         return cards_from_counts(self._g.hand(_seat(seat)))
 
     @property
@@ -353,28 +392,74 @@ class Game:
     def apply(self, action: Any) -> None:
         """Applies a typed action, or a play given as cards, a string or a count array.
         Raises :class:`~tractor.IllegalAction` (an illegal follow: its subclass
-        :class:`~tractor.IllegalFollow`) and changes nothing if it is not allowed."""
+        :class:`~tractor.IllegalFollow`; cards not held: CardsNotInHand; a wrong size:
+        WrongCardCount), InvalidContext (a Declare's suit), CardParseError, TooManyCopies and
+        InvalidCards (cards that are malformed), and changes nothing if it is not allowed."""
         if isinstance(action, Pass) or (isinstance(action, str) and action.strip().lower() == "pass"):
             self._g.apply_pass()
         elif isinstance(action, Declare):
-            if not isinstance(action.count, int) or isinstance(action.count, bool) or not 0 < action.count <= 4:
-                raise IllegalAction(f"R8.1: a showing has 1 to 4 cards, got {action.count!r}")
-            self._g.apply_declare(_suit(action.suit), action.count)
+            count = _int(action.count, "R8.1: Declare.count (a showing has 1 to 4 cards)", 1, 4, IllegalAction)
+            self._g.apply_declare(_suit(action.suit, "Declare.suit"), count)
         else:
             cards = action.cards if isinstance(action, Play) else action
             self._g.apply_play(to_counts(cards, "play"))
 
     def step_random(self, seed: int) -> bool:
         """Applies one action of the ``random`` policy (uniform over the distinct legal
-        actions) drawn with ``seed``; False when the hand is over."""
-        _check_seed(seed)
-        return self._g.step_random(seed)
+        actions) drawn with ``seed``; False when the hand is over. Raises InvalidArgument."""
+        return self._g.step_random(_seed(seed))
 
     def play_random(self, seed: int) -> None:
         """Plays the hand to its end with the ``random`` policy, one xoshiro256** stream
-        seeded with ``seed``."""
-        _check_seed(seed)
-        self._g.play_random(seed)
+        seeded with ``seed``. Raises InvalidArgument."""
+        self._g.play_random(_seed(seed))
+
+    # -- action ids (tractor.actions) ---------------------------------------------------------
+    @property
+    def every_receiver(self) -> bool:
+        """Does every receiver decide after every card (see :meth:`deal`)?"""
+        return self._g.every_receiver
+
+    def action_mask(self) -> np.ndarray:
+        """The action ids allowed now, as a bool array of 72 (see :mod:`tractor.actions`):
+        the cards after which the play being built can still be completed to a legal play in
+        ascending kind order, 54 when it is a legal lead, pass and showings while dealing."""
+        return np.frombuffer(self._g.action_mask(), dtype=np.uint8).astype(bool)
+
+    def step(self, action_id: Any) -> bool:
+        """Takes one action id (see :mod:`tractor.actions`). A card id adds that card to the
+        play being built (:attr:`pending`); a follow is played with its N-th card, a lead with
+        54. Returns True when an action was applied, False when a card was added (the same
+        seat decides again). A refused id raises :class:`~tractor.IllegalAction` naming the
+        rule and changes nothing; an id that is not an int in 0..71 raises InvalidArgument."""
+        return self._g.step(_int(action_id, "action_id", 0, 71))
+
+    @property
+    def pending(self) -> List[Card]:
+        """The cards chosen so far for the play being built with :meth:`step`."""
+        return cards_from_counts(self._g.pending)
+
+    def observation_tensor(self, seat: int, out: Optional[np.ndarray] = None, canonical_suits: bool = False) -> np.ndarray:
+        """What ``seat`` knows, as a float32 vector of :data:`tractor.actions.OBS_DIM`
+        entries (layout: :data:`tractor.actions.OBS_LAYOUT`, the README's table), written into
+        ``out`` when given (a contiguous float32 array of that length). It costs the same at
+        any point of the hand. ``canonical_suits`` renames the suits so that trump, once the
+        seat knows it, is the first suit. Raises InvalidSeat and InvalidArgument (``out`` or
+        ``canonical_suits``)."""
+        seat = _seat(seat)
+        canonical_suits = _bool(canonical_suits, "canonical_suits")
+        if out is None:
+            out = np.empty(_core.OBS_DIM, dtype=np.float32)
+        elif not (
+            isinstance(out, np.ndarray) and out.dtype == np.float32 and out.shape == (_core.OBS_DIM,)
+            and out.flags.c_contiguous and out.flags.writeable
+        ):
+            raise InvalidArgument(
+                f"out must be a writeable contiguous float32 array of shape ({_core.OBS_DIM},), got "
+                + (f"{out.dtype} {out.shape}" if isinstance(out, np.ndarray) else type(out).__name__)
+            )
+        self._g.observation_tensor(seat, out, canonical_suits)
+        return out
 
     def clone(self) -> "Game":
         return Game._wrap(self._g.clone())
@@ -386,8 +471,8 @@ class Game:
         return self.clone()
 
     def __reduce__(self) -> Any:
-        # a game is its record: replayed exactly on unpickling
-        return (Game.from_json, (self.to_json(),))
+        # a game is its record (replayed exactly on unpickling) and the play being built
+        return (_restore, (self.to_json(), _pending_ids(self._g.pending)))
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Game) and self._g == other._g
@@ -406,7 +491,8 @@ class Game:
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may know: its own hand and arrival order, the public plays, and the
         declaring as far as R8.2 reveals it (who showed and how many; a suit only for the
-        seat's own showings and, after the deal, for the final declarer's last run)."""
+        seat's own showings and, after the deal, for the final declarer's last run).
+        Raises InvalidSeat."""
         seat = _seat(seat)
         i = _core.info(self._g, seat)
         dealing = i["phase"] == "declare"
@@ -445,7 +531,7 @@ class Game:
 
     def info(self, seat: int) -> "InfoSet":
         """What ``seat`` knows and what the public history proves about the other hands
-        (see :class:`tractor.search.InfoSet`)."""
+        (see :class:`tractor.search.InfoSet`). Raises InvalidSeat."""
         from .search import InfoSet
 
         return InfoSet._from_core(_core.info(self._g, _seat(seat)))
@@ -453,30 +539,40 @@ class Game:
     def determinize(self, seat: int, seed: int) -> "Game":
         """A complete world that ``seat`` cannot tell from this game: its hand and everything
         it knows unchanged, the cards it cannot see drawn afresh (see the README's
-        determinization contract). The world depends only on what the seat knows and ``seed``."""
-        return Game._wrap(_core.determinize(self._g, _seat(seat), [_check_seed(seed)])[0])
+        determinization contract). The world depends only on what the seat knows and ``seed``.
+        When ``seat`` is building a play (:attr:`pending`), the world holds the same selection.
+        Raises InvalidSeat, InvalidArgument (seed) and NoConsistentWorld."""
+        return self._worlds(seat, [_seed(seed)])[0]
+
+    def _worlds(self, seat: int, seeds: List[int]) -> List["Game"]:
+        seat = _seat(seat)
+        worlds = [Game._wrap(g) for g in _core.determinize(self._g, seat, seeds)]
+        if seat == self.current_player:
+            ids = _pending_ids(self._g.pending)
+            for w in worlds:
+                for k in ids:
+                    w._g.step(k)
+        return worlds
 
     def determinize_many(self, seat: int, n: int, seed: int) -> List["Game"]:
         """``n`` worlds (at most 100,000: each is a whole Game); world i equals
-        ``determinize(seat, derive(seed, SEARCH, i))``."""
-        n = _check_count(n, "n")
-        if n > 100_000:
-            raise TractorError(f"n must be at most 100,000 worlds (each is a whole Game), got {n}")
-        return [Game._wrap(g) for g in _core.determinize(self._g, _seat(seat), _core.search_seeds(_check_seed(seed), n))]
+        ``determinize(seat, derive(seed, SEARCH, i))``. Raises InvalidSeat, InvalidArgument
+        (n, seed) and NoConsistentWorld."""
+        seat = _seat(seat)
+        n = _count(n, "n (at most 100,000 worlds: each is a whole Game)", 100_000)
+        return self._worlds(seat, _core.search_seeds(_seed(seed), n))
 
     def playout(self, policy: str = "random", seed: int = 0) -> Tuple[int, int, int, int]:
         """Plays this hand's true state to the end (on a copy) with ``policy`` ("random" or
-        "greedy") for every seat; per-seat returns (levels, zero-sum)."""
-        if not isinstance(policy, str):
-            raise TractorError(f"policy must be 'random' or 'greedy', got {policy!r}")
-        return self._g.playout(policy, _check_seed(seed))
+        "greedy") for every seat; per-seat returns (levels, zero-sum). Raises InvalidPolicy
+        and InvalidArgument (seed)."""
+        return self._g.playout(_text(policy, "policy", InvalidPolicy), _seed(seed))
 
     def step_policy(self, policy: str, seed: int) -> bool:
         """Applies one action of a built-in policy (``"greedy"``, ``"ismcts:iterations=300"``,
-        ...) for the player to move, drawn with ``seed``; False when the hand is over."""
-        if not isinstance(policy, str):
-            raise TractorError(f"policy must be a policy name, got {policy!r}")
-        return self._g.step_policy(policy, _check_seed(seed))
+        ...) for the player to move, drawn with ``seed``; False when the hand is over.
+        Raises InvalidPolicy, InvalidArgument (seed) and ResourceError (a search's threads)."""
+        return self._g.step_policy(_text(policy, "policy", InvalidPolicy), _seed(seed))
 
     # -- records -----------------------------------------------------------------------------
     def record(self) -> Dict[str, Any]:
@@ -525,60 +621,131 @@ class Game:
 
     @classmethod
     def from_record(cls, rec: Dict[str, Any]) -> "Game":
-        """Replays a record; raises if it is malformed or its result does not match."""
+        """Replays a record (a dict as :meth:`record` makes it).
+
+        Raises InvalidRecord (an IllegalAction) if it is malformed, names an unknown format,
+        breaks a rule on replay, or states a result its replay does not reach; an illegal
+        follow in it raises IllegalFollow. The message says where (``actions[3]: ...``)."""
         try:
-            unknown = set(rec) - {"format", "format_version", "engine", "profile", "start", "actions", "result", "stopped"}
-            if unknown:
-                raise IllegalAction(f"unknown record fields: {sorted(unknown)}")
-            if rec.get("format") != RECORD_FORMAT:
-                raise IllegalAction(f"not a hand record: format {rec.get('format')!r}")
-            if rec.get("format_version") != RECORD_VERSION:
-                raise IllegalAction(f"record format version {rec.get('format_version')!r} is not {RECORD_VERSION}")
-            start, profile = rec["start"], rec["profile"]
-            if start["kind"] == "hands":
-                g = cls.from_deal(start["hands"], start["level"], start["trump"], start["banker"], profile)
-            elif start["kind"] == "deal":
-                deck = start.get("deck")
-                g = cls.deal(
-                    start["hand_seed"],
-                    tuple(start["levels"]),  # type: ignore[arg-type]
-                    start["banker"],
-                    profile,
-                    None if deck is None else [Card(c) for c in deck.split()],
-                    start.get("first_seat"),
-                    redeal_decks=[([Card(c) for c in d.split()], f) for d, f in start.get("redeal_decks", [])],
-                    hand_index=start.get("hand_index", 0),
-                )
-            else:
-                raise IllegalAction(f"unknown start kind {start['kind']!r}")
-            for i, a in enumerate(rec["actions"]):
-                if g.current_player != a[0]:
-                    raise IllegalAction(f"record action {i}: seat {a[0]} is not to move (seat {g.current_player} is)")
+            return cls._replay(rec)
+        except IllegalAction:
+            raise
+        except TractorError as e:
+            raise InvalidRecord(f"record: {e}") from None
+        except (KeyError, IndexError, TypeError, AttributeError, ValueError, RecursionError, OverflowError) as e:
+            raise InvalidRecord(f"malformed record: {_show(e)}") from None
+
+    @classmethod
+    def _replay(cls, rec: Any) -> "Game":
+        if not isinstance(rec, dict):
+            raise InvalidRecord(f"a record is a dict (a JSON object), got {type(rec).__name__}")
+        unknown = [k for k in rec if k not in _RECORD_FIELDS]
+        if unknown:
+            raise InvalidRecord(f"unknown record fields: {_show(unknown)}")
+        if not (isinstance(rec.get("format"), str) and rec["format"] == RECORD_FORMAT):
+            raise InvalidRecord(f"not a hand record: format {_show(rec.get('format'))}")
+        if not (type(rec.get("format_version")) is int and rec["format_version"] == RECORD_VERSION):
+            raise InvalidRecord(f"record format version {_show(rec.get('format_version'))} is not {RECORD_VERSION}")
+        start, profile = _field(rec, "start", dict), rec.get("profile")
+        kind = start.get("kind")
+        if kind == "hands":
+            g = cls.from_deal(_field(start, "hands", list), start.get("level"), start.get("trump"), start.get("banker"), profile)
+        elif kind == "deal":
+            deck = start.get("deck")
+            redeals = _field(start, "redeal_decks", list, [])
+            for i, r in enumerate(redeals):
+                if not (isinstance(r, (list, tuple)) and len(r) == 2 and isinstance(r[0], str)):
+                    raise InvalidRecord(f"start.redeal_decks[{i}] must be [deck text, first seat], got {_show(r)}")
+            g = cls.deal(
+                start.get("hand_seed"),
+                _field(start, "levels", list),  # type: ignore[arg-type]
+                start.get("banker"),
+                profile,
+                None if deck is None else _text(deck, "start.deck", InvalidRecord).split(),
+                start.get("first_seat"),
+                redeal_decks=[(d.split(), f) for d, f in redeals],
+                hand_index=start.get("hand_index", 0),
+                every_receiver=start.get("every_receiver", False),
+            )
+        else:
+            raise InvalidRecord(f"unknown start kind {_show(kind)}: 'deal' or 'hands'")
+        for i, a in enumerate(_field(rec, "actions", list)):
+            if not isinstance(a, (list, tuple)) or len(a) < 2 or not isinstance(a[1], str):
+                raise InvalidRecord(f"actions[{i}] must be [seat, kind, ...], got {_show(a)}")
+            seat = _int(a[0], f"actions[{i}] seat", 0, 3, InvalidRecord)
+            if g.current_player != seat:
+                raise InvalidRecord(f"actions[{i}]: seat {seat} is not to move (seat {g.current_player} is)")
+            shape = {"pass": 2, "declare": 4, "play": 3}.get(a[1])
+            if shape is None or len(a) != shape:
+                raise InvalidRecord(f"actions[{i}]: {_show(a)} is not a pass, declare or play")
+            try:
                 if a[1] == "pass":
                     g.apply(Pass())
                 elif a[1] == "declare":
                     g.apply(Declare(a[2], a[3]))
-                elif a[1] == "play":
-                    g.apply(a[2])
                 else:
-                    raise IllegalAction(f"record action {i}: unknown kind {a[1]!r}")
-        except (KeyError, IndexError, TypeError, AttributeError) as e:
-            raise IllegalAction(f"malformed record: {e!r}") from None
+                    g.apply(_text(a[2], f"actions[{i}] cards", InvalidRecord))
+            except IllegalAction as e:
+                raise type(e)(f"actions[{i}]: {e}", *_follow_fields(e)) from None
+            except TractorError as e:
+                raise InvalidRecord(f"actions[{i}]: {e}") from None
         replayed = g.record()
         for key in ("result", "stopped"):
-            if rec.get(key) != replayed[key]:
-                raise IllegalAction(f"the record's {key} {rec.get(key)!r} does not match its replay {replayed[key]!r}")
+            stated = rec.get(key)
+            same = stated == replayed[key] if isinstance(stated, (dict, bool, type(None))) else False
+            if not same:
+                raise InvalidRecord(f"the record's {key} {_show(stated)} does not match its replay {_show(replayed[key])}")
         return g
 
     @classmethod
     def from_json(cls, text: str) -> "Game":
+        """Replays a record from its JSON text (``to_json``). Raises InvalidRecord (not JSON,
+        nested too deep, malformed, or not replaying; see :meth:`from_record`)."""
+        if not isinstance(text, (str, bytes, bytearray)):
+            raise InvalidRecord(f"from_json takes the JSON text of a record, got {type(text).__name__}")
         try:
             rec = json.loads(text)
+        except RecursionError:
+            raise InvalidRecord("not a record: the JSON is nested too deeply") from None
         except (TypeError, ValueError) as e:
-            raise IllegalAction(f"not JSON: {e}") from None
+            raise InvalidRecord(f"not JSON: {e}") from None
         if not isinstance(rec, dict):
-            raise IllegalAction("a record is a JSON object")
+            raise InvalidRecord("a record is a JSON object")
         return cls.from_record(rec)
+
+
+def _pending_ids(pending: bytes) -> List[int]:
+    """The card ids of a pending selection in build order."""
+    return [k for k, n in enumerate(pending) for _ in range(n)]
+
+
+def _restore(text: str, pending: List[int]) -> "Game":
+    g = Game.from_json(text)
+    for k in pending:
+        g.step(k)
+    return g
+
+
+_RECORD_FIELDS = ("format", "format_version", "engine", "profile", "start", "actions", "result", "stopped")
+
+
+def _field(d: Dict[str, Any], key: str, kind: type, default: Any = None) -> Any:
+    """`d[key]`, which must be a `kind` (a missing key gives `default` when one is given)."""
+    if key not in d and default is not None:
+        return default
+    v = d.get(key)
+    if not isinstance(v, (list, tuple) if kind is list else kind):
+        raise InvalidRecord(f"record field {key!r} must be a {kind.__name__}, got {_show(v)}")
+    return v
+
+
+def _follow_fields(e: IllegalAction) -> Tuple[Any, ...]:
+    """The extra constructor arguments of an IllegalFollow (rule, tiers, example)."""
+    from .errors import IllegalFollow
+
+    if isinstance(e, IllegalFollow):
+        return (e.rule, e.required_tier, e.met_tier, e.example)
+    return ()
 
 
 @dataclass(frozen=True)
@@ -599,12 +766,28 @@ class Match:
     ``m.game`` is the current hand; play it to the end, then ``m.next_hand()``.
     """
 
+    #: The most hands one ``play_random`` call plays (bulk runs: :func:`tractor.simulate`).
+    MAX_HANDS = 1_000_000
+
     def __init__(self, seed: int = 0, profile: str = "guigang") -> None:
-        _check_seed(seed)
+        """Raises InvalidArgument (a seed not in 0..2**64-1) and InvalidContext (a profile)."""
+        seed = _seed(seed)
         self.seed = seed
-        self._m, g = _core.Match.create(seed, profile)
-        self.game = Game._wrap(g)
+        self._m, g = _core.Match.create(seed, _profile(profile))
+        self._game = Game._wrap(g)
         self.profile = self._m.state()[1]
+
+    @property
+    def game(self) -> Game:
+        """The current hand. It may be replaced by another :class:`Game`, but
+        :meth:`next_hand` scores only the match's own current hand."""
+        return self._game
+
+    @game.setter
+    def game(self, g: Game) -> None:
+        if not isinstance(g, Game):
+            raise InvalidArgument(f"game must be a tractor.Game, got {type(g).__name__}")
+        self._game = g
 
     def __reduce__(self) -> Any:
         return (_match_from_state, (self.seed, self._m.state(), self.game.to_json()))
@@ -617,9 +800,11 @@ class Match:
 
     def next_hand(self) -> Game:
         """Scores the finished current hand and deals the next (same levels and banker after
-        a stopped hand)."""
-        self.game = Game._wrap(self._m.next_hand(self.game._g))
-        return self.game
+        a stopped hand). Raises ForeignHand (``game`` is not this match's own current hand:
+        another match's, a ``from_deal`` game, a world, a hand already scored) and
+        IllegalAction (the hand is not finished); a refusal changes nothing."""
+        self._game = Game._wrap(self._m.next_hand(self._game._g))
+        return self._game
 
     @property
     def levels(self) -> Tuple[int, int]:
@@ -652,10 +837,16 @@ class Match:
     def play_random(self, hands: Optional[int] = None, until_passed_a: bool = False, seed: int = 0) -> None:
         """Plays hands with the ``random`` policy (hand i with the stream
         ``derive(seed, POLICY, i)``): ``hands`` of them, or until a team passes A, whichever
-        comes first (at least one of the two must be given)."""
-        _check_seed(seed)
+        comes first (at least one of the two must be given; ``hands`` at most
+        ``Match.MAX_HANDS``). Raises InvalidArgument (hands, until_passed_a, seed),
+        and ForeignHand (the current game is not the match's own hand)."""
+        seed = _seed(seed)
+        until_passed_a = _bool(until_passed_a, "until_passed_a")
+        if hands is not None:
+            hands = _count(hands, f"hands (at most {self.MAX_HANDS:,} per call; bulk runs: tractor.simulate)", self.MAX_HANDS)
         if hands is None and not until_passed_a:
-            raise TractorError("give hands=N, until_passed_a=True, or both")
+            raise InvalidArgument("hands: give hands=N, until_passed_a=True, or both")
+        self._m.check_own(self._game._g)  # before any play: a refusal changes nothing
         k = 0
         while (hands is None or k < hands) and not (until_passed_a and self.winner is not None) and not self.over:
             self.game.play_random(_core.derive_seed(seed, _core.POLICY_TAG, self._m.index))
@@ -672,13 +863,21 @@ def _match_from_state(seed: int, state: Any, game_json: str) -> Match:
     return m
 
 
+def _deck(deck: Any, what: str) -> List[int]:
+    """216 card ids in dealing order (R1.2), from a list, a tuple or a numpy array of cards."""
+    if type(deck).__module__ == "numpy" and getattr(deck, "ndim", None) == 1:
+        deck = deck.tolist()
+    if isinstance(deck, (str, bytes)) or not isinstance(deck, (list, tuple)):
+        raise InvalidDeal(f"{what} must be a list of 216 cards, got {_show(deck)}")
+    if len(deck) != 216:
+        raise InvalidDeal(f"R1.2: {what} must hold 216 cards, got {len(deck)}")
+    return [int(Card(c)) for c in deck]
+
+
+# Older names of the shared checks (tractor.search imports them).
 def _check_count(n: Any, what: str) -> int:
-    return _int(n, what, 0, 2**63 - 1)
+    return _count(n, what)
 
 
 def _check_seed(seed: Any) -> int:
-    if not isinstance(seed, (bool, int)) and hasattr(seed, "__index__"):
-        seed = seed.__index__()  # numpy integers
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
-        raise TractorError(f"seed must be an int in 0..2**64-1, got {seed!r}")
-    return seed
+    return _seed(seed)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import List
 
 from .cards import cards_from_counts
+from .errors import InvalidArgument
 from .game import Game
 
 _SUITS = "shdc"
@@ -17,7 +18,10 @@ def _cards(cards) -> str:
 
 
 def playthrough(game: Game) -> str:
-    """Renders a finished (or running) hand. Deterministic: the same hand, the same text."""
+    """Renders a finished (or running) hand. Deterministic: the same hand, the same text.
+    Raises InvalidArgument if ``game`` is not a :class:`~tractor.Game`."""
+    if not isinstance(game, Game):
+        raise InvalidArgument(f"game must be a tractor.Game, got {type(game).__name__}")
     rec = game.record()
     start = rec["start"]
     out: List[str] = [

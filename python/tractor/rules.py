@@ -6,13 +6,13 @@ Every hand, lead and play argument accepts a string (``"As As Ks Ks"``), a list 
 
 from __future__ import annotations
 
-import operator
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence
 
 from . import _core
-from .cards import CARDS, KINDS, Card, cards_from_counts, to_counts, utf8
-from .errors import IllegalAction, InvalidCards, InvalidContext, InvalidPlays
+from .cards import CARDS, KINDS, Card, cards_from_counts, to_counts
+from ._args import _int, _profile, _show, _text
+from .errors import IllegalAction, InvalidCards, InvalidContext
 
 __all__ = ["Context", "Combo", "Outcome", "outcome", "PROFILES"]
 
@@ -50,40 +50,34 @@ class Outcome:
 
 
 def outcome(score: int, profile: str = "guigang") -> Outcome:
-    """R7.4 (the nanning clamp and the competition table C7 of §9): levels for the defenders' final score."""
-    if isinstance(score, bool) or not isinstance(score, int):
-        raise InvalidContext(f"score must be an int, got {score!r}")
-    if abs(score) > 1_000_000:
-        raise InvalidContext(f"score {score} is out of range (|score| <= 1000000)")
+    """R7.4 (the nanning clamp and the competition table C7 of §9): levels for the defenders' final score.
+
+    Raises InvalidContext: a score that is not an int in -1000000..1000000, an unknown
+    profile."""
+    score = _int(score, "score", -1_000_000, 1_000_000, InvalidContext)
     return Outcome(*_core.outcome(score, _profile(profile)))
 
 
-def _profile(profile: str) -> str:
-    if not isinstance(profile, str):
-        raise InvalidContext(f"profile must be a string, got {profile!r}")
-    return utf8(profile, InvalidContext, "profile")
-
-
-def _level(level: Any) -> int:
-    if isinstance(level, bool):
-        raise InvalidContext(f"R2.1: bad level {level!r}")
-    if not isinstance(level, (int, str)) and hasattr(level, "__index__"):
-        level = operator.index(level)  # numpy integers
-    if isinstance(level, int):
-        if not 3 <= level <= 14:
-            raise InvalidContext(f"R2.1: bad level {level}: levels are 3..14 (3..10, J, Q, K, A)")
-        return level
+def _level(level: Any, what: str = "level") -> int:
+    """A level 3..14, or its text ("3".."10", "J", "Q", "K", "A"); else InvalidContext (R2.1)."""
     if isinstance(level, str):
-        return _core.parse_level(utf8(level, InvalidContext, "level"))
-    raise InvalidContext(f"R2.1: bad level {level!r}: give 3..14 or '3'..'10', 'J', 'Q', 'K', 'A'")
+        return _core.parse_level(_text(level, what, InvalidContext))
+    try:
+        return _int(level, what, 3, 14, InvalidContext)
+    except InvalidContext:
+        raise InvalidContext(
+            f"R2.1: bad {what} {_show(level)}: levels are 3..14 or '3'..'10', 'J', 'Q', 'K', 'A'"
+        ) from None
 
 
-def _suit(trump: Any) -> int:
+def _suit(trump: Any, what: str = "trump") -> int:
+    """A trump suit: 's', 'h', 'd', 'c' (or a symbol), or its index 0..3; else InvalidContext."""
     if isinstance(trump, str):
-        return _core.parse_suit(utf8(trump, InvalidContext, "trump"))
-    if isinstance(trump, int) and not isinstance(trump, bool) and 0 <= trump <= 3:
-        return trump
-    raise InvalidContext(f"bad trump suit {trump!r}: expected one of 's', 'h', 'd', 'c'")
+        return _core.parse_suit(_text(trump, what, InvalidContext))
+    try:
+        return _int(trump, what, 0, 3, InvalidContext)
+    except InvalidContext:
+        raise InvalidContext(f"bad {what} suit {_show(trump)}: expected one of 's', 'h', 'd', 'c'") from None
 
 
 def _np():
@@ -120,6 +114,8 @@ class Context:
     __slots__ = ("_c",)
 
     def __init__(self, level: Any = 10, trump: Any = "h", profile: str = "guigang") -> None:
+        """Raises InvalidContext: a level outside 3..14 (R2.1), a trump suit that is not one of
+        s, h, d, c, an unknown profile (names are normalised: ``"NANNING"`` is ``"nanning"``)."""
         self._c = _core.Context(_level(level), _suit(trump), _profile(profile))
 
     @property
@@ -218,9 +214,7 @@ class Context:
 
     def legal_follows(self, hand: Any, lead: Any, limit: int = 100_000) -> List[List[Card]]:
         """Every distinct legal follow (as multisets); raises TooManyFollows past ``limit``."""
-        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
-            raise InvalidContext(f"limit must be a non-negative int, got {limit!r}")
-        limit = min(limit, _U128_MAX)  # no position has more follows than this
+        limit = min(_int(limit, "limit", 0, 2**1000, InvalidContext), _U128_MAX)  # no position has more follows than this
         plays = self._c.legal_follows(to_counts(hand, "hand"), to_counts(lead, "lead"), limit)
         return [cards_from_counts(c) for c in plays]
 
@@ -230,17 +224,13 @@ class Context:
 
     def nth_legal_follow(self, hand: Any, lead: Any, index: int) -> List[Card]:
         """The ``index``-th legal follow in the engine's fixed order (that of legal_follows)."""
-        if isinstance(index, bool) or not isinstance(index, int) or index < 0:
-            raise InvalidContext(f"index must be a non-negative int, got {index!r}")
-        if index > _U128_MAX:
-            raise InvalidPlays(f"index {index} out of range")
+        index = _int(index, "index", 0, _U128_MAX, InvalidContext)
         return cards_from_counts(self._c.nth_legal_follow(to_counts(hand, "hand"), to_counts(lead, "lead"), index))
 
     def random_follow(self, hand: Any, lead: Any, seed: int) -> List[Card]:
         """One legal follow, uniform over the distinct legal follows, drawn from xoshiro256**
         seeded with ``seed`` (0 ≤ seed < 2**64): the same on every platform and version."""
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
-            raise InvalidContext(f"seed must be an int in 0..2**64-1, got {seed!r}")
+        seed = _int(seed, "seed", 0, 2**64 - 1, InvalidContext)
         return cards_from_counts(self._c.random_follow(to_counts(hand, "hand"), to_counts(lead, "lead"), seed))
 
     def follow_completions(self, hand: Any, lead: Any, partial: Any = ()) -> List[Card]:

@@ -17,10 +17,10 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 
 from . import _core
-from ._args import _threads
+from ._args import _count, _seed, _show, _threads
 from .cards import CARDS, Card, cards_from_counts
-from .errors import TractorError
-from .game import Game, Play, _check_count, _check_seed
+from .errors import InvalidArgument, InvalidPolicy
+from .game import Game, Play
 
 __all__ = ["InfoSet", "ActionStat", "SearchResult", "rollouts", "pimc", "ismcts"]
 
@@ -124,41 +124,44 @@ class SearchResult:
 
 def _game(g: Any) -> Game:
     if not isinstance(g, Game):
-        raise TractorError(f"expected a tractor.Game, got {type(g).__name__}")
+        raise InvalidArgument(f"g must be a tractor.Game, got {type(g).__name__}")
     return g
 
 
-def _rollout_name(policy: Any) -> str:
+def _rollout_name(policy: Any, what: str = "policy") -> str:
     if not isinstance(policy, str) or policy.strip().lower() not in ("random", "greedy"):
-        raise TractorError(f"rollout policy must be 'random' or 'greedy', got {policy!r}")
+        raise InvalidPolicy(f"{what}: a rollout policy is 'random' or 'greedy', got {_show(policy)}")
     return policy.strip().lower()
 
 
 def rollouts(g: Game, n: int, policy: str = "random", seed: int = 0, threads: Optional[int] = None) -> np.ndarray:
     """``n`` playouts of ``g``'s true state to the end with ``policy`` ("random" or "greedy")
     for every seat; an ``(n, 4)`` int32 array of per-seat returns (levels, zero-sum).
-    Playout i uses the stream ``derive(seed, SEARCH, i)``: the same for any thread count."""
+    Playout i uses the stream ``derive(seed, SEARCH, i)``: the same for any thread count.
+
+    Raises InvalidArgument (g not a Game; n not in 0..10,000,000; seed; threads not in
+    1..1024), InvalidPolicy and ResourceError (the threads cannot be started)."""
     g = _game(g)
-    n = _check_count(n, "n")
-    if n > 10_000_000:
-        raise TractorError(f"n must be at most 10,000,000 playouts per call (16 bytes each), got {n}")
-    raw = _core.rollouts(g._g, n, _rollout_name(policy), _check_seed(seed), _threads(threads))
+    n = _count(n, "n (at most 10,000,000 playouts per call: 16 bytes each)", 10_000_000)
+    raw = _core.rollouts(g._g, n, _rollout_name(policy), _seed(seed), _threads(threads))
     return np.frombuffer(raw, dtype="<i4").reshape(n, 4).astype(np.int32)
 
 
 def _search(g: Game, name: str, seed: int, threads: Optional[int]) -> SearchResult:
     g = _game(g)
-    play, stats = _core.run_search(g._g, name, _check_seed(seed), _threads(threads))
+    play, stats = _core.run_search(g._g, name, _seed(seed), _threads(threads))
     out = [ActionStat(Play(tuple(cards_from_counts(c))), v, (t / v) if v else 0.0) for c, v, t in stats]
     return SearchResult(Play(tuple(cards_from_counts(play))), out)
 
 
 def _decimal(c: Any) -> str:
-    if isinstance(c, bool) or not isinstance(c, (int, float)) or not 0 <= c <= 100 or c != c:
-        raise TractorError(f"c must be a number in 0..100, got {c!r}")
+    if type(c).__module__ == "numpy" and type(c).__name__.startswith(("float", "int", "uint")):
+        c = c.item()
+    if isinstance(c, bool) or not isinstance(c, (int, float)) or c != c or not 0 <= c <= 100:
+        raise InvalidArgument(f"c must be a number in 0..100, got {_show(c)}")
     text = f"{c:.3f}"
     if abs(float(text) - c) > 1e-9:
-        raise TractorError(f"c has at most three decimals, got {c!r}")
+        raise InvalidArgument(f"c has at most three decimals, got {_show(c)}")
     return text
 
 
@@ -173,8 +176,11 @@ def pimc(
     """Perfect-information Monte Carlo for the player to move (play phase): ``worlds`` worlds
     from what the seat knows, ``rollouts`` playouts with ``policy`` per candidate per world;
     the play with the best total return. Candidates: every legal play, or 24 uniform draws
-    plus greedy's choice where there are more."""
-    name = f"pimc:worlds={_check_count(worlds, 'worlds')},rollouts={_check_count(rollouts, 'rollouts')},rollout={_rollout_name(policy)}"
+    plus greedy's choice where there are more.
+
+    Raises InvalidArgument (g, worlds, rollouts, seed, threads), InvalidPolicy (policy, or a
+    game not in the play phase), NoConsistentWorld and ResourceError."""
+    name = f"pimc:worlds={_count(worlds, 'worlds')},rollouts={_count(rollouts, 'rollouts')},rollout={_rollout_name(policy)}"
     return _search(g, name, seed, threads)
 
 
@@ -190,9 +196,12 @@ def ismcts(
     """Single-observer ISMCTS with availability counts for the player to move (play phase):
     ``iterations`` iterations split over ``trees`` independent trees (run in parallel on
     ``threads``; the result depends on ``trees``, never on ``threads``). Wide nodes (a void
-    follower's millions of plays) widen progressively: see the README."""
+    follower's millions of plays) widen progressively: see the README.
+
+    Raises InvalidArgument (g, iterations, c, trees, seed, threads), InvalidPolicy (rollout,
+    or parameters out of the policy's range), NoConsistentWorld and ResourceError."""
     name = (
-        f"ismcts:iterations={_check_count(iterations, 'iterations')},c={_decimal(c)},"
-        f"rollout={_rollout_name(rollout)},trees={_check_count(trees, 'trees')}"
+        f"ismcts:iterations={_count(iterations, 'iterations')},c={_decimal(c)},"
+        f"rollout={_rollout_name(rollout, 'rollout')},trees={_count(trees, 'trees')}"
     )
     return _search(g, name, seed, threads)

@@ -12,7 +12,7 @@ Usage (from the repository root, in the venv)::
     python tests/data/make_perft.py --verify   # re-check the file with the oracle only
 
 The counts are generated with the engine (``tractor``) and written only after an independent
-check by the code in the ORACLE section below, which is written from ``shared/RULES.md`` alone
+check by the code in the ORACLE section below, which is written from ``docs/rules.md`` alone
 and never imports ``tractor``:
 
 - legal leads: a brute-force enumeration of the sub-multisets of the hand that are one
@@ -51,7 +51,7 @@ HERE = Path(__file__).resolve().parent
 OUT = HERE / "perft.txt"
 
 # =============================================================================================
-# ORACLE — independent of the engine: written from shared/RULES.md, imports nothing of tractor.
+# ORACLE — independent of the engine: written from docs/rules.md, imports nothing of tractor.
 # =============================================================================================
 
 SJ, BJ = 52, 53
@@ -550,7 +550,7 @@ def hand_picked() -> List[Pos]:
     def add(profile, level, trump, hand, lead, note):
         P.append(Pos(profile, level, trump, hand, lead, note))
 
-    # ---- RULES.md examples (level 10, hearts trump, as the seeds) ------------------------
+    # ---- docs/rules.md examples (level 10, hearts trump, as the seeds) ------------------------
     add(G, 10, "h", "3s 3s 3s 4s 5s 9s", "6s 6s 6s", "R5.3 T1: ♠666 led, ♠333 held -> ♠333")
     add(G, 10, "h", "4s 4s 4s 5s 5s 5s 6s 6s Kd", "9s 9s 9s 8s 8s 8s", "R5.3 T1: ♠999888 -> ♠444555 or ♠445566")
     add(N, 10, "h", "4s 4s 4s 5s 5s 5s 6s 6s Kd", "9s 9s 9s 8s 8s 8s", "§9 nanning T1: ♠999888 -> ♠444555 only")

@@ -1,4 +1,4 @@
-//! Cards and hands (RULES §1).
+//! Cards and hands (docs/rules.md §1).
 //!
 //! Kind ids are a frozen contract: `suit × 13 + (rank − 2)` with suits in the
 //! order s, h, d, c, then `SJ = 52`, `BJ = 53`. A hand, a lead or a play is a

@@ -1,4 +1,4 @@
-//! Combinations: classify, compare, list every lead (RULES §3–4).
+//! Combinations: classify, compare, list every lead (docs/rules.md §3–4).
 
 use crate::card::{Card, Counts, KINDS};
 use crate::trump::{Context, NONE, TRUMP};
@@ -287,6 +287,15 @@ pub fn for_each_tractor(
     }
 }
 
+/// R6.1–R6.2, written once: does the play `c` (one combination) become the trick's best over
+/// `best_key`, the key of the best play so far, on the lead `lead`? It can win only with the
+/// lead's card count, in the led class or as a trump ruff of a plain lead (R6.1), and then only
+/// with a greater key: ties go to the earlier play (R2.6, R4.1).
+pub fn beats(lead: &Combo, c: &Combo, best_key: u32) -> bool {
+    let eligible = c.class == lead.class || (c.is_trump() && !lead.is_trump());
+    eligible && c.size() == lead.size() && c.key() > best_key
+}
+
 /// Trick winner (R6.1–R6.2): index into `plays` (the lead first) of the winning play.
 /// Every play must have the lead's size; returns `None` if the lead is not a combination.
 pub fn trick_winner(ctx: &Context, plays: &[Counts]) -> Option<usize> {
@@ -294,10 +303,8 @@ pub fn trick_winner(ctx: &Context, plays: &[Counts]) -> Option<usize> {
     let mut best = (lead.key(), 0usize);
     for (i, p) in plays.iter().enumerate().skip(1) {
         if let Some(c) = classify(ctx, p) {
-            // R6.1: in the led class, or a ruff of a plain lead.
-            let eligible = c.class == lead.class || (c.is_trump() && !lead.is_trump());
-            if eligible && c.size() == lead.size() && c.key() > best.0 {
-                best = (c.key(), i); // ties go to the earlier play (R2.6, R4.1)
+            if beats(&lead, &c, best.0) {
+                best = (c.key(), i);
             }
         }
     }

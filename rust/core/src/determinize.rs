@@ -228,7 +228,7 @@ impl Determinizer {
                 allocs.retain(|(_, w)| *w > 0);
             }
             if allocs.is_empty() {
-                return Err(Error::BadPlays("no world is consistent with this information set".into()));
+                return Err(Error::NoWorld("no world is consistent with this information set".into()));
             }
             kinds.push((k as u8, allocs));
         }
@@ -366,7 +366,7 @@ impl Determinizer {
     fn draw(&mut self, rng: &mut Rng, tries: &mut usize) -> Result<(Draw, Option<LevelPlan>), Error> {
         loop {
             if *tries >= MAX_TRIES {
-                return Err(Error::BadPlays("determinization: no consistent world found".into()));
+                return Err(Error::NoWorld("determinization: no consistent world found".into()));
             }
             *tries += 1;
             self.proposals += 1;
@@ -423,13 +423,13 @@ impl Determinizer {
     /// redeals after a world still being dealt).
     pub fn world(&mut self, rng: &mut Rng) -> Result<Game, Error> {
         if !self.timing && self.info.dealt_hand {
-            return Err(Error::BadPlays("a search determinizer draws hands only, not dealt worlds".into()));
+            return Err(Error::BadArgument { what: "determinizer", message: "a search determinizer draws hands only, not dealt worlds".into() });
         }
         let mut tries = 0;
         loop {
             tries += 1;
             if tries > MAX_TRIES {
-                return Err(Error::BadPlays("determinization: no consistent world found".into()));
+                return Err(Error::NoWorld("determinization: no consistent world found".into()));
             }
             let (d, arr) = self.sample(rng)?;
             let world_seed = rng.next_u64();
@@ -581,7 +581,8 @@ fn level_plan(info: &InfoSet, holders: &[Holder], alloc: &[Counts], revealed: Op
     }
     // Mid-deal, with another seat deciding: the deal stopped there, so that seat can show
     // (R8.1, D7) in the world too; the replay would reject it later, this rejects it early.
-    if info.phase == crate::hand_state::Phase::Declare && info.to_move.is_none() && dealt > 0 {
+    // (When every receiver decides, the stop proves nothing.)
+    if info.phase == crate::hand_state::Phase::Declare && info.to_move.is_none() && dealt > 0 && !info.every_receiver {
         let seat = if dealt < DECK {
             (first as usize + dealt - 1) % 4
         } else {
@@ -747,6 +748,9 @@ fn build_world(info: &InfoSet, d: &Draw, arr: Option<&Arrangement>, world_seed: 
         }
         Some(a) => {
             let mut g = Game::deal_decks(world_seed, info.profile, info.levels, info.start_banker, a.decks.clone())?;
+            if info.every_receiver {
+                g = g.with_every_receiver()?;
+            }
             if !replay_deal(info, a, &mut g)? {
                 return Ok(None);
             }

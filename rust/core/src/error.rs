@@ -3,7 +3,7 @@
 use crate::card::Card;
 use std::fmt;
 
-/// A tier of the follow ladder (RULES R5.2–R5.3).
+/// A tier of the follow ladder (docs/rules.md R5.2–R5.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tier {
     /// R5.2: the follower holds at most N cards of the led class: all of them.
@@ -54,16 +54,35 @@ pub enum Error {
     BadCard(i64),
     /// More than 4 copies of one kind (R1.2).
     TooManyCopies { card: Card, copies: usize },
-    /// A level outside 3..=14 (R2.1).
-    BadLevel(i64),
+    /// A level outside 3..=14 (R2.1), as given (a number or a text).
+    BadLevel(String),
     /// A trump suit that is not one of s, h, d, c.
     BadSuit(String),
-    /// An unknown profile name (RULES §9).
+    /// An unknown profile name (docs/rules.md §9).
     BadProfile(String),
     /// A lead that is not one combination (R3.4).
     NotACombination(String),
-    /// Plays that cannot be compared, or a wrong number of them.
-    BadPlays(String),
+    /// Plays of a trick that cannot be compared: a wrong number of them, unequal sizes, or a
+    /// hand smaller than the lead (R5.1).
+    BadTrick(String),
+    /// A seat outside 0..=3 (R1.1); `what` names the argument (seat, banker, first_seat).
+    BadSeat { what: &'static str, seat: i64 },
+    /// A deal or a set of hands that cannot start a hand (R1.2–R1.3, R8.4).
+    BadDeal(String),
+    /// An unknown policy name or a bad policy parameter.
+    BadPolicy(String),
+    /// An argument out of its range or of the wrong kind; `what` names it.
+    BadArgument { what: &'static str, message: String },
+    /// A game that is not the match's own current hand (R7.4–R7.6 carry only its result).
+    ForeignHand(String),
+    /// A binary hand record that does not decode or replay.
+    CorruptRecord(String),
+    /// No world fits what a seat knows (determinization).
+    NoWorld(String),
+    /// The error of one row of a batch call.
+    InRow { row: usize, error: Box<Error> },
+    /// A resource the engine needs (a thread pool) could not be had.
+    Resource(String),
     /// A play with cards the player does not hold.
     NotInHand(String),
     /// A play of the wrong size (R5.1).
@@ -88,7 +107,16 @@ impl fmt::Display for Error {
             Error::BadSuit(s) => write!(f, "bad trump suit {s:?}: expected one of s, h, d, c"),
             Error::BadProfile(p) => write!(f, "unknown profile {p:?}: expected 'guigang', 'nanning' or 'competition'"),
             Error::NotACombination(m) => write!(f, "R3.4: {m}"),
-            Error::BadPlays(m) => write!(f, "{m}"),
+            Error::BadTrick(m) => write!(f, "{m}"),
+            Error::BadSeat { what, seat } => write!(f, "R1.1: {what} must be a seat 0..3, got {seat}"),
+            Error::BadDeal(m) => write!(f, "{m}"),
+            Error::BadPolicy(m) => write!(f, "{m}"),
+            Error::BadArgument { what, message } => write!(f, "{what}: {message}"),
+            Error::ForeignHand(m) => write!(f, "{m}"),
+            Error::CorruptRecord(m) => write!(f, "corrupt hand record: {m}"),
+            Error::NoWorld(m) => write!(f, "{m}"),
+            Error::Resource(m) => write!(f, "{m}"),
+            Error::InRow { row, error } => write!(f, "row {row}: {error}"),
             Error::NotInHand(m) => write!(f, "{m}"),
             Error::WrongCount { expected, got } => {
                 write!(f, "R5.1: the play must have {expected} cards, it has {got}")

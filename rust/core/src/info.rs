@@ -76,6 +76,9 @@ pub struct InfoSet {
     pub phase: Phase,
     /// How the hand began: dealt (true) or from given hands.
     pub dealt_hand: bool,
+    /// Every receiver decided after every card (public: the deal's mode, see
+    /// [`crate::hand_state::Record::every_receiver`]); then the turn order proves nothing.
+    pub every_receiver: bool,
     /// Per deal attempt: the first receiver (public, R1.3).
     pub first_seats: Vec<u8>,
     /// Cards dealt so far in the current attempt.
@@ -191,6 +194,7 @@ impl Game {
             hand_index: self.hand_index,
             phase: pos.phase,
             dealt_hand: attempts > 0,
+            every_receiver: self.record.every_receiver,
             first_seats,
             dealt: pos.dealt,
             final_round: pos.final_round,

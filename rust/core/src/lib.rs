@@ -1,10 +1,11 @@
 //! tractor-core: the rules of Guigang Tractor (贵港拖拉机), four decks, no kitty.
 //!
-//! The rules are `shared/RULES.md`; every rule here cites its id (R…) or decision (D…).
+//! The rules are `docs/rules.md`; every rule here cites its id (R…) or decision (D…).
 //! Hot paths take and return count arrays and never allocate per call; [`checked`]
 //! validates user input once and explains what was wrong.
 
 pub mod action_set;
+pub mod actions;
 pub mod bignum;
 pub mod card;
 pub mod checked;
@@ -15,6 +16,8 @@ pub mod follow;
 pub mod hand_state;
 pub mod info;
 pub mod match_state;
+pub mod observe;
+pub mod perft;
 pub mod playout;
 pub mod policy;
 pub mod record;
@@ -25,6 +28,7 @@ pub mod search;
 pub mod seed;
 pub mod sim;
 pub mod trump;
+pub mod vec_env;
 
 pub use card::{Card, Counts, BJ, KINDS, SJ};
 pub use combo::{classify, legal_leads, trick_winner, Combo};

@@ -1,7 +1,7 @@
-//! A match (局): hands in a row, levels and banker carried over (RULES R7.4–R7.6, R8.4–R8.5).
+//! A match (局): hands in a row, levels and banker carried over (docs/rules.md R7.4–R7.6, R8.4–R8.5).
 
 use crate::error::Error;
-use crate::hand_state::{Game, Phase, NOBODY};
+use crate::hand_state::{Game, Phase, Start, NOBODY};
 use crate::rules::Profile;
 use crate::seed::{derive, MATCH_HAND};
 
@@ -63,9 +63,46 @@ impl Match {
         Ok(g)
     }
 
+    /// Is `game` this match's current hand: dealt from its seed for the current index, at its
+    /// levels and banker, with its profile, from the seeded decks (not given ones)? Another
+    /// match's hand, a `from_deal` game, a world drawn by `determinize` or a hand already scored
+    /// (the index has moved on) is not, and a match scores only its own hand (R7.4–R7.6).
+    pub fn check_own(&self, game: &Game) -> Result<(), Error> {
+        let seed = derive(self.seed, MATCH_HAND, self.index as u64);
+        let why = match &game.record.start {
+            Start::Hands { .. } => Some("a hand from given hands (from_deal)".to_string()),
+            Start::Deal { .. } if game.record.profile != self.profile => {
+                Some(format!("a {} hand in a {} match", game.record.profile.name(), self.profile.name()))
+            }
+            Start::Deal { hand_seed, levels, banker, decks } => {
+                if !decks.is_empty() {
+                    Some("a hand dealt from given decks".to_string())
+                } else if game.hand_index != self.index || *hand_seed != seed {
+                    Some(format!(
+                        "hand {} of its match, dealt from seed {hand_seed} (this match's hand {} is dealt from seed {seed})",
+                        game.hand_index, self.index
+                    ))
+                } else if *levels != self.levels || *banker != self.banker {
+                    Some(format!("a hand at levels {levels:?}, banker {banker} (the match: {:?}, banker {})", self.levels, self.banker))
+                } else {
+                    None
+                }
+            }
+        };
+        match why {
+            None => Ok(()),
+            Some(w) => Err(Error::ForeignHand(format!(
+                "R7.4: the game is not this match's current hand {} ({w}); a match scores only its own hand",
+                self.index
+            ))),
+        }
+    }
+
     /// Scores the finished current hand `game` into the match and deals the next. The hand
-    /// must be over, or stopped (then levels and banker stay, R8.5).
+    /// must be this match's own current hand ([`Match::check_own`]) and be over, or stopped
+    /// (then levels and banker stay, R8.5). A refusal changes nothing.
     pub fn next_hand(&mut self, game: &Game) -> Result<Game, Error> {
+        self.check_own(game)?;
         let rules = self.profile.rules();
         if rules.stop_at_a && self.winner.is_some() {
             return Err(Error::IllegalAction { rule: "C8", message: "the match is over: a team has passed A".into() });
@@ -115,6 +152,39 @@ impl Match {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn finish(mut g: Game, seed: u64) -> Game {
+        crate::playout::random_playout(&mut g, &mut crate::Rng::new(seed));
+        g
+    }
+
+    fn snapshot(m: &Match) -> String {
+        format!("{m:?}")
+    }
+
+    #[test]
+    fn r7_4_a_match_scores_only_its_own_hand() {
+        let (mut m, g) = Match::new(5, Profile::Guigang);
+        let own = finish(g, 1);
+        let (_, other) = Match::new(6, Profile::Guigang);
+        let before = snapshot(&m);
+        for foreign in [finish(other, 1), finish(Match::new(5, Profile::Nanning).1, 1)] {
+            assert!(matches!(m.next_hand(&foreign), Err(Error::ForeignHand(_))));
+            assert_eq!(snapshot(&m), before);
+        }
+        m.next_hand(&own).expect("its own hand");
+        let after = snapshot(&m);
+        // the same finished hand twice
+        assert!(matches!(m.next_hand(&own), Err(Error::ForeignHand(_))));
+        assert_eq!(snapshot(&m), after);
+        let mut hands = [[0u8; crate::KINDS]; 4];
+        for (i, h) in hands.iter_mut().enumerate() {
+            h[i] = 1;
+        }
+        let fd = finish(Game::from_hands(hands, 14, 0, 0, Profile::Guigang).unwrap(), 1);
+        assert!(matches!(m.next_hand(&fd), Err(Error::ForeignHand(_))));
+        assert_eq!(snapshot(&m), after);
+    }
 
     #[test]
     fn r7_5_level_wrap() {

@@ -144,7 +144,7 @@ impl std::error::Error for RecordError {}
 
 impl From<RecordError> for Error {
     fn from(e: RecordError) -> Self {
-        Error::BadPlays(format!("corrupt hand record: {e}"))
+        Error::CorruptRecord(e.to_string())
     }
 }
 

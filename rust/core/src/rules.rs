@@ -1,4 +1,4 @@
-//! Profiles: every variant switch of RULES §9 in one value, and the decisions D1–D7.
+//! Profiles: every variant switch of docs/rules.md §9 in one value, and the decisions D1–D7.
 //!
 //! Decisions that are structural (and so not switches) are cited where they act:
 //! D1 (one multiplicity per tractor) in `combo::classify`, D2 (links follow natural
@@ -44,7 +44,7 @@ impl Profile {
     }
 
     pub fn parse(name: &str) -> Result<Profile, Error> {
-        match name.to_ascii_lowercase().as_str() {
+        match name.trim().to_ascii_lowercase().as_str() {
             "guigang" => Ok(Profile::Guigang),
             "nanning" => Ok(Profile::Nanning),
             "competition" => Ok(Profile::Competition),
@@ -103,7 +103,7 @@ impl Profile {
     }
 }
 
-/// Every variant switch (RULES §9).
+/// Every variant switch (docs/rules.md §9).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rules {
     pub profile: Profile,

@@ -1,4 +1,4 @@
-//! The result of a hand from the defenders' final score (RULES R7.4, §9).
+//! The result of a hand from the defenders' final score (docs/rules.md R7.4, §9).
 
 use crate::rules::Rules;
 

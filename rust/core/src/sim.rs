@@ -109,7 +109,7 @@ fn summarize(game: &Game, index: u64, hand_seed: u64, decisions: u16) -> HandRes
 
 /// The pool of `threads` threads, built once per thread count and kept: a run of many small
 /// chunks (the CLI's `--chunk 1`) must not pay for a new pool per chunk.
-fn pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, Error> {
+pub(crate) fn pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, Error> {
     static POOLS: Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(Vec::new());
     let mut pools = POOLS.lock().unwrap_or_else(|e| e.into_inner());
     if let Some((_, p)) = pools.iter().find(|(n, _)| *n == threads) {
@@ -119,7 +119,7 @@ fn pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, Error> {
         rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
-            .map_err(|e| Error::BadPlays(format!("cannot start {threads} threads: {e}")))?,
+            .map_err(|e| Error::Resource(format!("cannot start {threads} threads: {e}")))?,
     );
     if pools.len() >= 4 {
         pools.remove(0);
@@ -137,7 +137,7 @@ pub(crate) fn over_range<T: Send>(start: u64, count: u64, threads: usize, f: imp
     }
     // inclusive, so that a range may end at the very last index
     let last = start.checked_add(count - 1).ok_or_else(|| {
-        Error::BadPlays(format!("the index range {start} + {count} runs past the last index 2**64 - 1"))
+        Error::BadArgument { what: "start", message: format!("the index range {start} + {count} runs past the last index 2**64 - 1") }
     })?;
     if threads == 1 || count == 1 {
         return Ok((start..=last).map(f).collect());

@@ -1,5 +1,5 @@
 //! The hand's context: level L and trump suit → suit class, strength and links,
-//! as precomputed tables (RULES §2–3).
+//! as precomputed tables (docs/rules.md §2–3).
 
 use crate::card::{Card, BJ, KINDS, SJ};
 use crate::error::Error;
@@ -56,7 +56,7 @@ impl Context {
     /// `level` 3..=14 (A = 14), `trump` suit 0..4 (s h d c).
     pub fn new(level: u8, trump: u8, profile: Profile) -> Result<Context, Error> {
         if !(3..=14).contains(&level) {
-            return Err(Error::BadLevel(level as i64));
+            return Err(Error::BadLevel(level.to_string()));
         }
         if trump > 3 {
             return Err(Error::BadSuit(trump.to_string()));
@@ -199,7 +199,7 @@ impl Context {
     /// these three bytes and look the tables up here.
     pub fn get(level: u8, trump: u8, profile: Profile) -> Result<&'static Context, Error> {
         if !(3..=14).contains(&level) {
-            return Err(Error::BadLevel(level as i64));
+            return Err(Error::BadLevel(level.to_string()));
         }
         if trump > 3 {
             return Err(Error::BadSuit(trump.to_string()));
@@ -223,13 +223,10 @@ impl Context {
 pub fn parse_level(s: &str) -> Result<u8, Error> {
     match crate::card::parse_rank(s.trim()) {
         Some(r) if r >= 3 => Ok(r),
-        _ => s.trim().parse::<i64>().map_err(|_| Error::BadLevel(-1)).and_then(|v| {
-            if (3..=14).contains(&v) {
-                Ok(v as u8)
-            } else {
-                Err(Error::BadLevel(v))
-            }
-        }),
+        _ => match s.trim().parse::<i64>() {
+            Ok(v) if (3..=14).contains(&v) => Ok(v as u8),
+            _ => Err(Error::BadLevel(format!("{s:?}"))),
+        },
     }
 }
 

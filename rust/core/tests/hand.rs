@@ -1,4 +1,4 @@
-//! Random play over many seeded hands: the invariants of RULES §1, §5–§7.
+//! Random play over many seeded hands: the invariants of docs/rules.md §1, §5–§7.
 
 use tractor_core::card::{size, KINDS};
 use tractor_core::checked;

@@ -1,6 +1,6 @@
-//! Brute-force twin of the follow ladder (RULES R5.2–R5.4) and table tests of RULES §2–§6.
+//! Brute-force twin of the follow ladder (docs/rules.md R5.2–R5.4) and table tests of docs/rules.md §2–§6.
 //!
-//! The oracle (`common/oracle.rs`) is written from `shared/RULES.md` alone: its own suit
+//! The oracle (`common/oracle.rs`) is written from `docs/rules.md` alone: its own suit
 //! classes, its own link predicate, its own "one combination" test and a brute-force
 //! enumeration of every N-card selection. The fast code (`Follow`, `LegalSet`) must agree
 //! with it on the legal set, its count, `nth`, `sample`, `is_legal` and `completions`.
@@ -785,7 +785,7 @@ fn sample_is_uniform_chi_square() {
 }
 
 // ---------------------------------------------------------------------------------------
-// table tests: the examples of RULES §2–§6
+// table tests: the examples of docs/rules.md §2–§6
 
 fn g10() -> Context {
     ctx(10, 1, Profile::Guigang)

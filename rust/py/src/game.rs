@@ -5,43 +5,36 @@ use pyo3::types::{PyBytes, PyDict};
 use tractor_core as core;
 use tractor_core::card::{Counts, KINDS};
 use tractor_core::action_set::ActionSet;
+use tractor_core::actions::{Builder, Stepped};
+use numpy::{PyArray1, PyArrayMethods};
 use tractor_core::hand_state::{Action, Game as CoreGame, Phase, Start, NOBODY};
 use tractor_core::Error;
 
-use crate::{counts, err, guard, out, raise};
+use crate::{bad_arg, counts, err, guard, out};
 
 fn seat_opt(s: u8) -> Option<u8> {
     (s != NOBODY).then_some(s)
 }
 
-/// Errors of `apply`: an illegal follow keeps its class (a subclass of IllegalAction); every
-/// other refusal is an IllegalAction.
+/// A refused action on `g` (see `errors::action_err`); an illegal follow carries one legal
+/// example from the position.
 fn action_err(py: Python<'_>, g: &CoreGame, e: Error) -> PyErr {
-    match e {
-        Error::IllegalFollow(v) => {
-            let kw = PyDict::new(py);
-            let _ = kw.set_item("rule", v.rule);
-            let _ = kw.set_item("required_tier", v.required.name());
-            let _ = kw.set_item("met_tier", v.met.name());
-            if let Some(f) = g.pos.follow() {
-                let ex = core::checked::example_follow(&f).map(|c| PyBytes::new(py, &c));
-                let _ = kw.set_item("example", ex);
-            }
-            raise(py, "IllegalFollow", &Error::IllegalFollow(v).to_string(), Some(kw))
-        }
-        e @ (Error::BadToken(_)
-        | Error::BadCard(_)
-        | Error::TooManyCopies { .. }
-        | Error::NotInHand(_)
-        | Error::WrongCount { .. }) => err(py, e),
-        e => raise(py, "IllegalAction", &e.to_string(), None),
-    }
+    let example = g.pos.follow().and_then(|f| core::checked::example_follow(&f));
+    crate::action_err(py, e, example)
 }
 
 #[pyclass(module = "tractor._core", name = "Game")]
 #[derive(Clone)]
 pub struct PyGame {
     pub g: CoreGame,
+    /// The play being built with action ids (cleared by every applied action).
+    pub b: Builder,
+}
+
+impl From<CoreGame> for PyGame {
+    fn from(g: CoreGame) -> PyGame {
+        PyGame { g, b: Builder::default() }
+    }
 }
 
 fn profile(py: Python<'_>, name: &str) -> PyResult<core::Profile> {
@@ -53,7 +46,7 @@ impl PyGame {
     /// A hand dealt from `hand_seed`; `banker` None in a match's first hand; `deck` (216 kind
     /// ids) and `first_seat` override the first deal.
     #[staticmethod]
-    #[pyo3(signature = (hand_seed, profile_name, levels, banker=None, deck=None, first_seat=0, redeal_decks=None, hand_index=0))]
+    #[pyo3(signature = (hand_seed, profile_name, levels, banker=None, deck=None, first_seat=0, redeal_decks=None, hand_index=0, every_receiver=false))]
     #[allow(clippy::too_many_arguments)]
     fn deal(
         py: Python<'_>,
@@ -65,12 +58,13 @@ impl PyGame {
         first_seat: u8,
         redeal_decks: Option<Vec<(Vec<u8>, u8)>>,
         hand_index: u32,
+        every_receiver: bool,
     ) -> PyResult<Self> {
         guard(py, || {
             let p = profile(py, profile_name)?;
             let one = |d: Vec<u8>, first: u8| -> PyResult<([u8; core::seed::DECK], u8)> {
                 let arr: [u8; core::seed::DECK] = d.as_slice().try_into().map_err(|_| {
-                    err(py, Error::BadPlays(format!("a deck has 216 cards, got {}", d.len())))
+                    err(py, Error::BadDeal(format!("R1.2: a deck has 216 cards, got {}", d.len())))
                 })?;
                 Ok((arr, first))
             };
@@ -80,14 +74,23 @@ impl PyGame {
             }
             for (d, f) in redeal_decks.unwrap_or_default() {
                 if decks.is_empty() {
-                    return Err(err(py, Error::BadPlays("redeal decks need the first deck".into())));
+                    return Err(err(py, Error::BadDeal("redeal decks need the first deck".into())));
                 }
                 decks.push(one(d, f)?);
             }
-            let mut g = CoreGame::deal_decks(hand_seed, p, [levels.0, levels.1], banker.unwrap_or(NOBODY), decks)
+            // None is the only "no banker": a number must be a seat (255 is not NOBODY here)
+            let banker = match banker {
+                None => NOBODY,
+                Some(b) if b <= 3 => b,
+                Some(b) => return Err(err(py, Error::BadSeat { what: "banker", seat: b as i64 })),
+            };
+            let mut g = CoreGame::deal_decks(hand_seed, p, [levels.0, levels.1], banker, decks)
                 .map_err(|e| err(py, e))?;
+            if every_receiver {
+                g = g.with_every_receiver().map_err(|e| err(py, e))?;
+            }
             g.hand_index = hand_index;
-            Ok(PyGame { g })
+            Ok(PyGame::from(g))
         })
     }
 
@@ -96,14 +99,14 @@ impl PyGame {
     fn from_hands(py: Python<'_>, hands: Vec<Vec<u8>>, level: u8, trump: u8, banker: u8, profile_name: &str) -> PyResult<Self> {
         guard(py, || {
             if hands.len() != 4 {
-                return Err(err(py, Error::BadPlays(format!("four hands are needed, got {}", hands.len()))));
+                return Err(err(py, Error::BadDeal(format!("four hands are needed, got {}", hands.len()))));
             }
             let mut hs = [[0u8; KINDS]; 4];
             for (i, h) in hands.iter().enumerate() {
                 hs[i] = counts(py, h, &format!("hands[{i}]"))?;
             }
             let p = profile(py, profile_name)?;
-            Ok(PyGame { g: CoreGame::from_hands(hs, level, trump, banker, p).map_err(|e| err(py, e))? })
+            Ok(PyGame::from(CoreGame::from_hands(hs, level, trump, banker, p).map_err(|e| err(py, e))?))
         })
     }
 
@@ -238,7 +241,7 @@ impl PyGame {
             let p = match policy.trim().to_ascii_lowercase().as_str() {
                 "random" => core::search::Rollout::Random,
                 "greedy" => core::search::Rollout::Greedy,
-                other => return Err(err(py, Error::BadPlays(format!("playout policy {other:?}: expected 'random' or 'greedy'")))),
+                other => return Err(err(py, Error::BadPolicy(format!("playout policy {other:?}: expected 'random' or 'greedy'")))),
             };
             let r = core::search::playout(&self.g, p, &mut core::Rng::new(seed));
             Ok((r[0], r[1], r[2], r[3]))
@@ -257,6 +260,7 @@ impl PyGame {
                 Some(a) => {
                     let g = &mut self.g;
                     g.apply(&a).map_err(|e| action_err(py, g, e))?;
+                    self.b.clear();
                     Ok(true)
                 }
             }
@@ -265,7 +269,7 @@ impl PyGame {
 
     fn hand<'py>(&self, py: Python<'py>, seat: u8) -> PyResult<Bound<'py, PyBytes>> {
         if seat > 3 {
-            return Err(err(py, Error::BadPlays(format!("seat must be 0..3, got {seat}"))));
+            return Err(err(py, Error::BadSeat { what: "seat", seat: seat as i64 }));
         }
         Ok(PyBytes::new(py, &self.g.pos.hands[seat as usize]))
     }
@@ -293,14 +297,18 @@ impl PyGame {
     fn apply_pass(&mut self, py: Python<'_>) -> PyResult<()> {
         guard(py, || {
             let g = &mut self.g;
-            g.apply(&Action::Pass).map_err(|e| action_err(py, g, e))
+            g.apply(&Action::Pass).map_err(|e| action_err(py, g, e))?;
+            self.b.clear();
+            Ok(())
         })
     }
 
     fn apply_declare(&mut self, py: Python<'_>, suit: u8, count: u8) -> PyResult<()> {
         guard(py, || {
             let g = &mut self.g;
-            g.apply(&Action::Declare { suit, count }).map_err(|e| action_err(py, g, e))
+            g.apply(&Action::Declare { suit, count }).map_err(|e| action_err(py, g, e))?;
+            self.b.clear();
+            Ok(())
         })
     }
 
@@ -308,10 +316,12 @@ impl PyGame {
         guard(py, || {
             let c: Counts = match cards.try_into() {
                 Ok(c) => c,
-                Err(_) => return Err(err(py, Error::BadPlays("a play is a 54-entry count array".into()))),
+                Err(_) => return Err(bad_arg(py, "play", "a play is a 54-entry count array")),
             };
             let g = &mut self.g;
-            g.apply(&Action::Play(c)).map_err(|e| action_err(py, g, e))
+            g.apply(&Action::Play(c)).map_err(|e| action_err(py, g, e))?;
+            self.b.clear();
+            Ok(())
         })
     }
 
@@ -324,6 +334,7 @@ impl PyGame {
                 Some(a) => {
                     let g = &mut self.g;
                     g.apply(&a).map_err(|e| action_err(py, g, e))?;
+                    self.b.clear();
                     Ok(true)
                 }
             }
@@ -336,8 +347,61 @@ impl PyGame {
             let mut rng = core::Rng::new(seed);
             let g = &mut self.g;
             py.detach(|| core::playout::random_playout(g, &mut rng));
+            self.b.clear();
             Ok(())
         })
+    }
+
+    /// The action ids allowed now (72 bytes, 1 allowed, 0 not; see `tractor.actions`).
+    fn action_mask<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        guard(py, || {
+            let m = self.b.mask(&self.g.pos);
+            let bytes: Vec<u8> = m.iter().map(|&x| x as u8).collect();
+            Ok(PyBytes::new(py, &bytes))
+        })
+    }
+
+    /// Takes one action id; True when it completed an action, False when it added a card to
+    /// the play being built. A refused id changes nothing.
+    fn step(&mut self, py: Python<'_>, id: i64) -> PyResult<bool> {
+        guard(py, || {
+            let id = u8::try_from(id).map_err(|_| err(py, Error::BadArgument { what: "action_id", message: format!("{id} is not one of 0..=71") }))?;
+            let (g, b) = (&mut self.g, &mut self.b);
+            match b.step(g, id) {
+                Ok(Stepped::Added) => Ok(false),
+                Ok(Stepped::Applied(_)) => Ok(true),
+                Err(e) => Err(action_err(py, g, e)),
+            }
+        })
+    }
+
+    /// The cards chosen so far for the play being built (a count array).
+    #[getter]
+    fn pending<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.b.pending)
+    }
+
+    /// Writes `seat`'s tensor observation into `out` (float32, at least OBS_DIM long).
+    fn observation_tensor(&self, py: Python<'_>, seat: u8, out: &Bound<'_, PyArray1<f32>>, canonical: bool) -> PyResult<()> {
+        guard(py, || {
+            if seat > 3 {
+                return Err(err(py, Error::BadSeat { what: "seat", seat: seat as i64 }));
+            }
+            let mut rw = out.try_readwrite().map_err(|e| err(py, Error::BadArgument { what: "out", message: e.to_string() }))?;
+            let buf = rw.as_slice_mut().map_err(|e| err(py, Error::BadArgument { what: "out", message: e.to_string() }))?;
+            if buf.len() < core::observe::OBS_DIM {
+                return Err(err(py, Error::BadArgument { what: "out", message: format!("{} floats, the observation has {}", buf.len(), core::observe::OBS_DIM) }));
+            }
+            let pending = if self.g.pos.to_move == seat { self.b.pending } else { [0; KINDS] };
+            core::observe::observe(&self.g, &pending, seat, canonical, buf);
+            Ok(())
+        })
+    }
+
+    /// Was the hand dealt with every receiver deciding after every card?
+    #[getter]
+    fn every_receiver(&self) -> bool {
+        self.g.record.every_receiver
     }
 
     /// Finished tricks: (leader, [(seat, counts)], winner, points).
@@ -398,6 +462,9 @@ impl PyGame {
                 if self.g.hand_index > 0 {
                     d.set_item("hand_index", self.g.hand_index)?;
                 }
+                if self.g.record.every_receiver {
+                    d.set_item("every_receiver", true)?;
+                }
             }
             Start::Hands { hands, level, trump, banker } => {
                 d.set_item("kind", "hands")?;
@@ -416,7 +483,7 @@ impl PyGame {
     }
 
     fn __eq__(&self, other: &Self) -> bool {
-        self.g.pos == other.g.pos && self.g.record == other.g.record
+        self.g.pos == other.g.pos && self.g.record == other.g.record && self.b.pending == other.b.pending
     }
 }
 
@@ -433,15 +500,20 @@ impl PyMatch {
     fn create(py: Python<'_>, seed: u64, profile_name: &str) -> PyResult<(Self, PyGame)> {
         guard(py, || {
             let (m, g) = core::Match::new(seed, profile(py, profile_name)?);
-            Ok((PyMatch { m }, PyGame { g }))
+            Ok((PyMatch { m }, PyGame::from(g)))
         })
+    }
+
+    /// Raises ForeignHand unless `game` is this match's own current hand.
+    fn check_own(&self, py: Python<'_>, game: &PyGame) -> PyResult<()> {
+        guard(py, || self.m.check_own(&game.g).map_err(|e| err(py, e)))
     }
 
     /// Scores the finished hand `game` and deals the next.
     fn next_hand(&mut self, py: Python<'_>, game: &PyGame) -> PyResult<PyGame> {
         guard(py, || {
-            let g = self.m.next_hand(&game.g).map_err(|e| raise(py, "IllegalAction", &e.to_string(), None))?;
-            Ok(PyGame { g })
+            let g = self.m.next_hand(&game.g).map_err(|e| err(py, e))?;
+            Ok(PyGame::from(g))
         })
     }
 

@@ -6,15 +6,16 @@
 // Tuples are the plain shape of values crossing into Python.
 #![allow(clippy::type_complexity)]
 
+mod errors;
 mod game;
 mod search;
 mod sim;
+mod vec_env;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict};
+use pyo3::types::PyBytes;
 use tractor_core as core;
 use tractor_core::card::{Counts, KINDS};
 use tractor_core::{checked, Error};
@@ -34,39 +35,27 @@ fn guard<T>(py: Python<'_>, f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
     }
 }
 
-/// Builds an exception of class `name` from `tractor.errors`.
-fn raise(py: Python<'_>, name: &str, msg: &str, kwargs: Option<Bound<'_, PyDict>>) -> PyErr {
-    let made = (|| -> PyResult<PyErr> {
-        let cls = py.import("tractor.errors")?.getattr(name)?;
-        let exc = cls.call((msg,), kwargs.as_ref())?;
-        Ok(PyErr::from_value(exc))
-    })();
-    made.unwrap_or_else(|e| e)
-}
+pub(crate) use errors::{action_err, bad_arg, follow_err, raise};
 
-fn err(py: Python<'_>, e: Error) -> PyErr {
-    let msg = e.to_string();
-    let name = match &e {
-        Error::BadToken(_) | Error::BadCard(_) => "CardParseError",
-        Error::TooManyCopies { .. } => "TooManyCopies",
-        Error::BadLevel(_) | Error::BadSuit(_) | Error::BadProfile(_) => "InvalidContext",
-        Error::NotACombination(_) => "NotACombination",
-        Error::BadPlays(_) => "InvalidPlays",
-        Error::NotInHand(_) => "CardsNotInHand",
-        Error::WrongCount { .. } => "WrongCardCount",
-        Error::TooMany { .. } => "TooManyFollows",
-        Error::IllegalFollow(_) => "IllegalFollow",
-        Error::IllegalAction { .. } => "IllegalAction",
-    };
-    raise(py, name, &msg, None)
+/// The Python exception of a core error (see [`errors`], the one place errors are mapped).
+pub(crate) fn err(py: Python<'_>, e: Error) -> PyErr {
+    errors::to_py(py, e)
 }
 
 fn counts(py: Python<'_>, b: &[u8], what: &str) -> PyResult<Counts> {
     let arr: Counts = b.try_into().map_err(|_| {
-        PyValueError::new_err(format!("{what}: a count array needs {KINDS} entries, got {}", b.len()))
+        raise(py, "InvalidCards", &format!("{what}: a count array needs {KINDS} entries, got {}", b.len()), None)
     })?;
     core::card::check_counts(&arr).map_err(|e| err(py, e))?;
     Ok(arr)
+}
+
+/// The rows of an n × 54 byte batch (`what` names the argument in errors).
+fn rows(py: Python<'_>, data: &[u8], what: &'static str) -> PyResult<Vec<Counts>> {
+    if data.len() % KINDS != 0 {
+        return Err(bad_arg(py, what, format!("expected n × {KINDS} bytes, got {}", data.len())));
+    }
+    Ok(data.chunks_exact(KINDS).map(|r| r.try_into().expect("a row of 54")).collect())
 }
 
 fn out(py: Python<'_>, c: &Counts) -> Py<PyBytes> {
@@ -120,29 +109,17 @@ impl Context {
     /// multiplicity, units, is_trump), each n bytes. Releases the GIL.
     fn classify_batch(&self, py: Python<'_>, data: &[u8]) -> PyResult<(Py<PyBytes>, Py<PyBytes>, Py<PyBytes>, Py<PyBytes>)> {
         guard(py, || {
-            if data.len() % KINDS != 0 {
-                return Err(PyValueError::new_err(format!("expected n×{KINDS} bytes, got {}", data.len())));
-            }
+            let rows = rows(py, data, "counts")?;
             let ctx = self.ctx;
-            let rows = data.len() / KINDS;
-            let res = py.detach(|| -> Result<Vec<[u8; 4]>, Error> {
-                data.chunks_exact(KINDS)
-                    .map(|row| {
-                        let c: Counts = row.try_into().expect("row of 54");
-                        core::card::check_counts(&c)?;
-                        Ok(match core::classify(&ctx, &c) {
-                            None => [0, 0, 0, 0],
-                            Some(x) => {
-                                let code = if x.k >= 2 { 5 } else { x.m };
-                                [code, x.m, x.k, x.is_trump() as u8]
-                            }
-                        })
-                    })
-                    .collect()
-            });
-            let res = res.map_err(|e| err(py, e))?;
-            let col = |j: usize| PyBytes::new(py, &res.iter().map(|r| r[j]).collect::<Vec<u8>>()).unbind();
-            debug_assert_eq!(res.len(), rows);
+            let res = py.detach(|| checked::classify_batch(&ctx, &rows)).map_err(|e| err(py, e))?;
+            let code = |x: &Option<core::Combo>| -> [u8; 4] {
+                match x {
+                    None => [0, 0, 0, 0],
+                    Some(x) => [if x.k >= 2 { 5 } else { x.m }, x.m, x.k, x.is_trump() as u8],
+                }
+            };
+            let coded: Vec<[u8; 4]> = res.iter().map(code).collect();
+            let col = |j: usize| PyBytes::new(py, &coded.iter().map(|r| r[j]).collect::<Vec<u8>>()).unbind();
             Ok((col(0), col(1), col(2), col(3)))
         })
     }
@@ -158,24 +135,11 @@ impl Context {
     /// Index of the winning play (R6).
     fn trick_winner(&self, py: Python<'_>, plays: Vec<Vec<u8>>) -> PyResult<usize> {
         guard(py, || {
-            if !(2..=4).contains(&plays.len()) {
-                return Err(err(py, Error::BadPlays(format!("a trick has 2 to 4 plays, got {}", plays.len()))));
-            }
             let mut cs = Vec::with_capacity(plays.len());
             for (i, p) in plays.iter().enumerate() {
                 cs.push(counts(py, p, &format!("plays[{i}]"))?);
             }
-            let lead = checked::lead_combo(&self.ctx, &cs[0]).map_err(|e| err(py, e))?;
-            for (i, c) in cs.iter().enumerate().skip(1) {
-                let n = core::card::size(c);
-                if n != lead.size() {
-                    return Err(err(
-                        py,
-                        Error::BadPlays(format!("R5.1: plays[{i}] has {n} cards, the lead has {}", lead.size())),
-                    ));
-                }
-            }
-            Ok(core::trick_winner(&self.ctx, &cs).unwrap_or(0))
+            checked::trick_winner(&self.ctx, &cs).map_err(|e| err(py, e))
         })
     }
 
@@ -187,15 +151,7 @@ impl Context {
             checked::play_in_hand(&f, &p).map_err(|e| err(py, e))?;
             match f.violation(&p) {
                 None => Ok(()),
-                Some(v) => {
-                    let kw = PyDict::new(py);
-                    kw.set_item("rule", v.rule)?;
-                    kw.set_item("required_tier", v.required.name())?;
-                    kw.set_item("met_tier", v.met.name())?;
-                    let example = checked::example_follow(&f).map(|c| PyBytes::new(py, &c));
-                    kw.set_item("example", example)?;
-                    Err(raise(py, "IllegalFollow", &Error::IllegalFollow(v).to_string(), Some(kw)))
-                }
+                Some(v) => Err(follow_err(py, Error::IllegalFollow(v), checked::example_follow(&f))),
             }
         })
     }
@@ -213,22 +169,11 @@ impl Context {
     /// of the wrong size or not in the hand). Raises on invalid hands or leads. Releases the GIL.
     fn is_legal_follow_batch(&self, py: Python<'_>, hands: &[u8], leads: &[u8], plays: &[u8]) -> PyResult<Py<PyBytes>> {
         guard(py, || {
-            if hands.len() % KINDS != 0 || hands.len() != leads.len() || hands.len() != plays.len() {
-                return Err(PyValueError::new_err("hands, leads and plays must all be n×54 arrays of one n"));
-            }
+            let (h, l, p) = (rows(py, hands, "hands")?, rows(py, leads, "leads")?, rows(py, plays, "plays")?);
             let ctx = self.ctx;
-            let res = py.detach(|| -> Result<Vec<u8>, Error> {
-                let mut v = Vec::with_capacity(hands.len() / KINDS);
-                for ((h, l), p) in hands.chunks_exact(KINDS).zip(leads.chunks_exact(KINDS)).zip(plays.chunks_exact(KINDS)) {
-                    let (h, l, p): (Counts, Counts, Counts) =
-                        (h.try_into().expect("54"), l.try_into().expect("54"), p.try_into().expect("54"));
-                    core::card::check_counts(&p)?;
-                    let f = checked::follow(&ctx, &h, &l)?;
-                    v.push((checked::play_in_hand(&f, &p).is_ok() && f.is_legal(&p)) as u8);
-                }
-                Ok(v)
-            });
-            Ok(PyBytes::new(py, &res.map_err(|e| err(py, e))?).unbind())
+            let res = py.detach(|| checked::is_legal_follow_batch(&ctx, &h, &l, &p)).map_err(|e| err(py, e))?;
+            let v: Vec<u8> = res.iter().map(|&b| b as u8).collect();
+            Ok(PyBytes::new(py, &v).unbind())
         })
     }
 
@@ -259,7 +204,7 @@ impl Context {
             let total = set.count();
             match set.nth(index) {
                 Some(c) => Ok(out(py, &c)),
-                None => Err(err(py, Error::BadPlays(format!("index {index} out of range: {total} legal follows")))),
+                None => Err(bad_arg(py, "index", format!("{index} is out of range: {total} legal follows"))),
             }
         })
     }
@@ -384,10 +329,17 @@ fn outcome(py: Python<'_>, score: i64, profile: &str) -> PyResult<(i64, u8, u8, 
         let s = i32::try_from(score)
             .ok()
             .filter(|s| s.abs() <= 1_000_000)
-            .ok_or_else(|| err(py, Error::BadPlays(format!("score {score} is out of range (|score| ≤ 1000000)"))))?;
+            .ok_or_else(|| bad_arg(py, "score", format!("{score} is out of range (|score| ≤ 1000000)")))?;
         let o = core::outcome(s, &rules);
         Ok((o.score as i64, o.banker_levels, o.defender_levels, o.defenders_take_over))
     })
+}
+
+/// The canonical name of a profile (case and surrounding spaces ignored); raises for an
+/// unknown one.
+#[pyfunction]
+fn profile_name(py: Python<'_>, name: &str) -> PyResult<&'static str> {
+    guard(py, || core::Profile::parse(name).map(|p| p.name()).map_err(|e| err(py, e)))
 }
 
 /// The first draw of xoshiro256** seeded with `seed`, uniform in 0..n.
@@ -395,7 +347,7 @@ fn outcome(py: Python<'_>, score: i64, profile: &str) -> PyResult<(i64, u8, u8, 
 fn uniform_below(py: Python<'_>, seed: u64, n: u128) -> PyResult<u128> {
     guard(py, || {
         if n == 0 {
-            return Err(PyValueError::new_err("n must be positive"));
+            return Err(bad_arg(py, "n", "must be positive"));
         }
         Ok(core::Rng::new(seed).below(n))
     })
@@ -413,6 +365,11 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Context>()?;
     m.add_class::<game::PyGame>()?;
     m.add_class::<game::PyMatch>()?;
+    m.add_class::<vec_env::PyVecEnv>()?;
+    m.add("OBS_DIM", core::observe::OBS_DIM)?;
+    m.add("OBS_LAYOUT", core::observe::LAYOUT.iter().map(|b| (b.0, b.1, b.2, b.3)).collect::<Vec<_>>())?;
+    m.add_function(wrap_pyfunction!(encode_action, m)?)?;
+    m.add_function(wrap_pyfunction!(decode_action, m)?)?;
     m.add_function(wrap_pyfunction!(parse, m)?)?;
     m.add_function(wrap_pyfunction!(format, m)?)?;
     m.add_function(wrap_pyfunction!(counts_of_ids, m)?)?;
@@ -421,6 +378,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parse_level, m)?)?;
     m.add_function(wrap_pyfunction!(parse_suit, m)?)?;
     m.add_function(wrap_pyfunction!(outcome, m)?)?;
+    m.add_function(wrap_pyfunction!(profile_name, m)?)?;
     m.add_function(wrap_pyfunction!(uniform_below, m)?)?;
     m.add_function(wrap_pyfunction!(sim::simulate_hands, m)?)?;
     m.add_function(wrap_pyfunction!(sim::simulate_matches, m)?)?;
@@ -440,5 +398,46 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("BATCH_HAND_TAG", core::seed::BATCH_HAND)?;
     m.add("POLICY_TAG", core::seed::POLICY)?;
     m.add("SEARCH_TAG", core::seed::SEARCH)?;
+    m.add("VEC_ENV_TAG", core::seed::VEC_ENV)?;
+    m.add("MATCH_TAG", core::seed::MATCH)?;
     Ok(())
+}
+
+/// The ids of an action: ("pass" | "declare" | "play", suit, count, cards, lead).
+#[pyfunction]
+#[pyo3(signature = (kind, suit, count, cards, lead))]
+fn encode_action(py: Python<'_>, kind: &str, suit: u8, count: u8, cards: Option<Vec<u8>>, lead: bool) -> PyResult<Vec<u8>> {
+    guard(py, || {
+        let a = match kind {
+            "pass" => core::Action::Pass,
+            "declare" if suit < 4 && (1..=4).contains(&count) => core::Action::Declare { suit, count },
+            "declare" => return Err(err(py, Error::BadArgument { what: "action", message: format!("a showing is 1..=4 cards of suit 0..3, got {count} of {suit}") })),
+            _ => {
+                let c = counts(py, &cards.unwrap_or_default(), "play")?;
+                if core::card::size(&c) == 0 {
+                    return Err(err(py, Error::BadArgument { what: "action", message: "a play needs at least one card".into() }));
+                }
+                core::Action::Play(c)
+            }
+        };
+        Ok(core::actions::encode(&a, lead))
+    })
+}
+
+/// The action of a complete id sequence: ("pass" | "declare" | "play", suit, count, cards).
+#[pyfunction]
+fn decode_action(py: Python<'_>, ids: Vec<i64>) -> PyResult<(&'static str, u8, u8, Option<Py<PyBytes>>)> {
+    guard(py, || {
+        let mut v = Vec::with_capacity(ids.len());
+        for (i, &id) in ids.iter().enumerate() {
+            v.push(u8::try_from(id).ok().filter(|&x| (x as usize) < core::actions::ACTIONS).ok_or_else(|| {
+                err(py, Error::BadArgument { what: "ids", message: format!("ids[{i}] = {id} is not an action id (0..=71)") })
+            })?);
+        }
+        Ok(match core::actions::decode(&v).map_err(|e| err(py, e))? {
+            core::Action::Pass => ("pass", 0, 0, None),
+            core::Action::Declare { suit, count } => ("declare", suit, count, None),
+            core::Action::Play(c) => ("play", 0, 0, Some(out(py, &c))),
+        })
+    })
 }

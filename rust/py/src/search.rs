@@ -16,7 +16,7 @@ use crate::{err, guard, out};
 
 fn seat_check(py: Python<'_>, seat: u8) -> PyResult<u8> {
     if seat > 3 {
-        return Err(err(py, Error::BadPlays(format!("seat must be 0..3, got {seat}"))));
+        return Err(err(py, Error::BadSeat { what: "seat", seat: seat as i64 }));
     }
     Ok(seat)
 }
@@ -85,7 +85,7 @@ pub fn determinize(py: Python<'_>, game: &PyGame, seat: u8, seeds: Vec<u64>) -> 
         let info = game.g.info(seat);
         let worlds = py.detach(|| -> Result<Vec<PyGame>, Error> {
             let mut det = Determinizer::new(info);
-            seeds.iter().map(|&s| Ok(PyGame { g: det.world(&mut core::Rng::new(s))? })).collect()
+            seeds.iter().map(|&s| Ok(PyGame::from(det.world(&mut core::Rng::new(s))?))).collect()
         });
         worlds.map_err(|e| err(py, e))
     })
@@ -101,7 +101,7 @@ fn rollout_policy(py: Python<'_>, name: &str) -> PyResult<Rollout> {
     match name.trim().to_ascii_lowercase().as_str() {
         "random" => Ok(Rollout::Random),
         "greedy" => Ok(Rollout::Greedy),
-        other => Err(err(py, Error::BadPlays(format!("rollout policy {other:?}: expected 'random' or 'greedy'")))),
+        other => Err(err(py, Error::BadPolicy(format!("rollout policy {other:?}: expected 'random' or 'greedy'")))),
     }
 }
 
@@ -136,7 +136,7 @@ pub fn run_search(py: Python<'_>, game: &PyGame, policy: &str, seed: u64, thread
             match p {
                 Policy::Pimc(pp) => core::search::pimc(&view, &pp, seed, threads),
                 Policy::Ismcts(ip) => core::search::ismcts(&view, &ip, seed, threads),
-                _ => Err(Error::BadPlays(format!("{} is not a search policy", p.name()))),
+                _ => Err(Error::BadPolicy(format!("{} is not a search policy", p.name()))),
             }
         });
         Ok(result(py, r.map_err(|e| err(py, e))?))

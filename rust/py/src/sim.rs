@@ -17,7 +17,7 @@ use crate::{err, guard, raise};
 /// The four seats' policies and the profile of a run.
 fn setup(py: Python<'_>, names: Vec<String>, profile: &str) -> PyResult<([Policy; 4], core::Profile)> {
     if names.len() != 4 {
-        return Err(err(py, core::Error::BadPlays(format!("four policies are needed, one per seat, got {}", names.len()))));
+        return Err(err(py, core::Error::BadPolicy(format!("four policies are needed, one per seat, got {}", names.len()))));
     }
     let mut out = [Policy::Random; 4];
     for (i, n) in names.iter().enumerate() {
@@ -79,11 +79,11 @@ fn columns<'py, T>(py: Python<'py>, table: &[Column<T>], rows: &[T]) -> PyResult
 
 /// The result columns as (name, numpy dtype) pairs: `("hands" | "matches")`.
 #[pyfunction]
-pub fn result_schema(kind: &str) -> PyResult<Vec<(&'static str, &'static str)>> {
+pub fn result_schema(py: Python<'_>, kind: &str) -> PyResult<Vec<(&'static str, &'static str)>> {
     match kind {
         "hands" => Ok(HAND_COLUMNS.iter().map(|c| (c.0, c.1)).collect()),
         "matches" => Ok(MATCH_COLUMNS.iter().map(|c| (c.0, c.1)).collect()),
-        _ => Err(pyo3::exceptions::PyValueError::new_err(format!("no result schema {kind:?}: 'hands' or 'matches'"))),
+        _ => Err(crate::bad_arg(py, "kind", format!("no result schema {kind:?}: 'hands' or 'matches'"))),
     }
 }
 
@@ -141,7 +141,7 @@ pub fn replay_record(py: Python<'_>, data: &[u8]) -> PyResult<(PyGame, usize)> {
     guard(py, || {
         let (rec, used) = core::record::decode(data).map_err(|e| records_error(py, "record", e))?;
         let g = core::record::replay(&rec).map_err(|e| err(py, e))?;
-        Ok((PyGame { g }, used))
+        Ok((PyGame::from(g), used))
     })
 }
 
@@ -285,7 +285,7 @@ impl PyRecordReader {
             let mut out = Vec::with_capacity(played.len());
             for (g, (index, offset)) in played.into_iter().zip(at) {
                 match g {
-                    Ok(g) => out.push(PyGame { g }),
+                    Ok(g) => out.push(PyGame::from(g)),
                     Err(e) => {
                         self.pending = Some(RecordError {
                             index: Some(index),

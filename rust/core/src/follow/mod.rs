@@ -333,25 +333,38 @@ impl<'a> Follow<'a> {
 
     /// The distinct legal follows whose selection contains `lo` (the empty selection: all).
     pub fn legal_set(&self, lo: &Counts) -> LegalSet<'a> {
+        self.legal_set_within(lo, &self.hand)
+    }
+
+    /// The distinct legal follows `x` with `lo ≤ x ≤ hi` kind by kind (legality is still
+    /// judged against the whole hand: `hi` only narrows which of its plays are listed).
+    pub fn legal_set_within(&self, lo: &Counts, hi: &Counts) -> LegalSet<'a> {
         let (ctx, class) = (self.ctx, self.lead.class);
         let lo_size = size(lo);
+        let narrowed = (0..KINDS).any(|k| hi[k] < self.hand[k]);
+        let mut s_hi = self.s;
+        let mut hand = self.hand;
+        for k in 0..KINDS {
+            s_hi[k] = s_hi[k].min(hi[k]);
+            hand[k] = hand[k].min(hi[k]);
+        }
         if lo_size > 0 && self.case != Case::Short && (0..KINDS).any(|k| lo[k] > 0 && ctx.class[k] != class) {
             return LegalSet::Combos(ctx, Vec::new()); // R5.2: only the led class may be played
         }
         match self.case {
-            Case::T1 if self.n == 1 && lo_size == 0 => LegalSet::Singles(self.s),
+            Case::T1 if self.n == 1 && lo_size == 0 && !narrowed => LegalSet::Singles(self.s),
             Case::T1 => {
                 // generation order: units in class order, then tractors by multiplicity
                 let mut v = Vec::new();
                 self.each_t1(|c| {
                     let covered: usize = c.kinds(ctx).map(|k| lo[k as usize].min(c.m) as usize).sum();
-                    if covered == lo_size {
+                    if covered == lo_size && c.kinds(ctx).all(|k| c.m <= hi[k as usize]) {
                         v.push(c); // the combination contains the partial selection
                     }
                 });
                 LegalSet::Combos(ctx, v)
             }
-            Case::Short if lo_size == 0 && self.n == self.s_size + 1 => {
+            Case::Short if lo_size == 0 && self.n == self.s_size + 1 && !narrowed => {
                 // all of the class, and one more card of any other kind held
                 let mut mask = 0u64;
                 crate::card::for_each_held(&self.hand, |k, _| {
@@ -366,14 +379,14 @@ impl<'a> Follow<'a> {
                 let mut base = [0u8; KINDS];
                 let mut free = Vec::new();
                 for &k in ctx.class_kinds(class) {
-                    if lo[k as usize] > self.s[k as usize] {
+                    if lo[k as usize] > self.s[k as usize] || s_hi[k as usize] < self.s[k as usize] {
                         return LegalSet::Combos(ctx, Vec::new());
                     }
                     base[k as usize] = self.s[k as usize];
                 }
                 for c in (0..5u8).filter(|&c| c != class) {
                     for &k in ctx.class_kinds(c) {
-                        let (l, h) = (lo[k as usize], self.hand[k as usize]);
+                        let (l, h) = (lo[k as usize], hand[k as usize]);
                         if l > h {
                             return LegalSet::Combos(ctx, Vec::new());
                         }
@@ -391,17 +404,17 @@ impl<'a> Follow<'a> {
                 for_each_tractor(ctx, class, &self.s, 2, 2, 2, |first, k| {
                     let c = tractor(ctx, first, 2, k);
                     let covered: usize = c.kinds(ctx).map(|k| lo[k as usize].min(2) as usize).sum();
-                    if covered == lo_size {
+                    if covered == lo_size && c.kinds(ctx).all(|k| hi[k as usize] >= 2) {
                         v.push(c);
                     }
                 });
                 LegalSet::Combos(ctx, v)
             }
-            Case::Unit { tier } => match self.key_slots(lo) {
+            Case::Unit { tier } => match self.key_slots(lo, &s_hi) {
                 None => LegalSet::Combos(ctx, Vec::new()),
                 Some(slots) => LegalSet::Key(Box::new(KeyDp::new(slots, self.n, Machine::Shape { n: self.n, tier }))),
             },
-            Case::Key(key) => match self.key_slots(lo) {
+            Case::Key(key) => match self.key_slots(lo, &s_hi) {
                 None => LegalSet::Combos(ctx, Vec::new()),
                 Some(slots) => {
                     let m3 = self.lead.m >= 3;
@@ -418,7 +431,7 @@ impl<'a> Follow<'a> {
                 let mut free = Vec::new();
                 let mut fixed_pairs = 0u8;
                 for &k in ctx.class_kinds(class) {
-                    let (l, h) = (lo[k as usize], self.s[k as usize]);
+                    let (l, h) = (lo[k as usize], s_hi[k as usize]);
                     if l > h {
                         return LegalSet::Combos(ctx, Vec::new());
                     }
@@ -445,10 +458,10 @@ impl<'a> Follow<'a> {
                 let mut cycle = None;
                 for chain in ctx.chains_of(class) {
                     let kinds = ctx.chain_kinds(chain);
-                    let slot = |k: u8, linked: bool| Slot { kind: k, lo: lo[k as usize], hi: self.s[k as usize], linked, ghost: false };
+                    let slot = |k: u8, linked: bool| Slot { kind: k, lo: lo[k as usize], hi: s_hi[k as usize], linked, ghost: false };
                     if !chain.cyclic || l == 0 {
                         slots.extend(kinds.iter().enumerate().map(|(i, &k)| slot(k, i > 0)));
-                    } else if let Some(b) = kinds.iter().position(|&k| self.s[k as usize] < m_min) {
+                    } else if let Some(b) = kinds.iter().position(|&k| s_hi[k as usize] < m_min) {
                         // A kind that can be in no tractor cuts the cycle into a path.
                         let len = kinds.len();
                         slots.extend((0..len).map(|i| slot(kinds[(b + 1 + i) % len], i > 0)));
@@ -486,14 +499,15 @@ impl<'a> Follow<'a> {
     }
 
     /// The led class's kinds in link order for the competition programmes, bounded below by
-    /// `lo`; kinds not held are dropped (a break in the links). `None` if `lo` asks too much.
-    fn key_slots(&self, lo: &Counts) -> Option<Vec<KSlot>> {
+    /// `lo` and above by `s_hi`; kinds not allowed are dropped (a break in the links). `None`
+    /// if `lo` asks too much.
+    fn key_slots(&self, lo: &Counts, s_hi: &Counts) -> Option<Vec<KSlot>> {
         let ctx = self.ctx;
         let mut slots = Vec::new();
         for chain in ctx.chains_of(self.lead.class) {
             let mut linked = false;
             for &k in ctx.chain_kinds(chain) {
-                let (l, h) = (lo[k as usize], self.s[k as usize]);
+                let (l, h) = (lo[k as usize], s_hi[k as usize]);
                 if l > h {
                     return None;
                 }

@@ -1,4 +1,4 @@
-//! The deal and hidden declaring (RULES R1.3, R8.1–R8.6, D7).
+//! The deal and hidden declaring (docs/rules.md R1.3, R8.1–R8.6, D7).
 
 use super::{Game, Phase, Position, ShowingRecord, NOBODY};
 use crate::card::Card;
@@ -61,12 +61,13 @@ impl Game {
     /// Deals until a player who may show has just received a card (D7), then through the
     /// final round (R8.3); then fixes trump and banker, or redeals (R8.5).
     pub(super) fn advance_deal(&mut self) {
+        let every = self.record.every_receiver;
         let p = &mut self.pos;
         while (p.dealt as usize) < DECK {
             let seat = (p.first_seat + p.dealt) % 4;
             p.hands[seat as usize][self.deck[p.dealt as usize] as usize] += 1;
             p.dealt += 1;
-            if p.can_show(seat) {
+            if every || p.can_show(seat) {
                 p.to_move = seat;
                 return;
             }
@@ -76,7 +77,7 @@ impl Game {
         while p.final_round < 4 {
             let seat = (last + 1 + p.final_round) % 4;
             p.final_round += 1;
-            if p.can_show(seat) {
+            if every || p.can_show(seat) {
                 p.to_move = seat;
                 return;
             }
@@ -129,6 +130,7 @@ impl Game {
         p.declarer = seat;
         p.declared_suit = suit;
         p.declared_count = count;
+        self.tally.note_showing(seat, count);
         self.record.showings.push(ShowingRecord { attempt: p.redeals, dealt: p.dealt, seat, suit, count });
         self.advance_deal();
         Ok(())

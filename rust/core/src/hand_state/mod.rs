@@ -1,4 +1,4 @@
-//! One hand (盘) as a state machine: the deal with hidden declaring (RULES §8), the tricks
+//! One hand (盘) as a state machine: the deal with hidden declaring (docs/rules.md §8), the tricks
 //! (§5–6) and the score (§7).
 //!
 //! [`Position`] is what the rules need to continue: fixed size, `Copy`, no heap, no history —
@@ -7,8 +7,10 @@
 
 mod declare;
 mod play;
+mod tally;
 
 pub use declare::Showing;
+pub use tally::Tally;
 
 use crate::card::{Counts, KINDS};
 use crate::combo::Combo;
@@ -182,6 +184,10 @@ pub struct Record {
     pub tricks: Vec<TrickRecord>,
     /// Plays of the trick in progress.
     pub current: Vec<(u8, Counts)>,
+    /// Every receiver decides after every card it receives, and every seat in the final
+    /// round (R8.3), pass being its only action when it cannot show: the turn order then
+    /// tells nobody who holds level cards. Off, the deal skips seats with nothing to show (D7).
+    pub every_receiver: bool,
 }
 
 /// A hand: position, the deck being dealt, and the record.
@@ -195,6 +201,9 @@ pub struct Game {
     pub light: bool,
     /// The hand's index in its match (0 for a lone hand); public.
     pub hand_index: u32,
+    /// What the table has seen so far, kept as the hand goes (observations read it at a
+    /// constant cost).
+    pub tally: Tally,
 }
 
 fn blank_position(profile: Profile, level: u8, banker: u8) -> Position {
@@ -245,16 +254,16 @@ impl Game {
     ) -> Result<Game, Error> {
         for &l in &levels {
             if !(3..=14).contains(&l) {
-                return Err(Error::BadLevel(l as i64));
+                return Err(Error::BadLevel(l.to_string()));
             }
         }
         if banker != NOBODY && banker > 3 {
-            return Err(Error::BadPlays(format!("banker must be a seat 0..3, got {banker}")));
+            return Err(Error::BadSeat { what: "banker", seat: banker as i64 });
         }
         if banker == NOBODY && levels[0] != levels[1] {
             // R2.1/R8.4: the hand's level is the banker team's; only a match's first hand
             // (both teams at one level) leaves the banker to the declaring.
-            return Err(Error::BadPlays(format!(
+            return Err(Error::BadDeal(format!(
                 "R8.4: without a banker both teams must be at one level (a match's first hand), got {}/{}",
                 levels[0], levels[1]
             )));
@@ -267,8 +276,11 @@ impl Game {
                 }
                 c[k as usize] += 1;
             }
-            if c.iter().any(|&n| n != 4) || *first > 3 {
-                return Err(Error::BadPlays("a deck holds each of the 54 kinds 4 times (R1.2), first seat 0..3".into()));
+            if c.iter().any(|&n| n != 4) {
+                return Err(Error::BadDeal("R1.2: a deck holds each of the 54 kinds 4 times".into()));
+            }
+            if *first > 3 {
+                return Err(Error::BadSeat { what: "first_seat", seat: *first as i64 });
             }
         }
         let level = if banker == NOBODY { levels[0] } else { levels[Position::team(banker) as usize] };
@@ -284,9 +296,11 @@ impl Game {
                 showings: Vec::new(),
                 tricks: Vec::new(),
                 current: Vec::new(),
+                every_receiver: false,
             },
             light: false,
             hand_index: 0,
+            tally: Tally::default(),
         };
         g.start_attempt();
         Ok(g)
@@ -300,6 +314,20 @@ impl Game {
         g
     }
 
+    /// The same hand dealt anew with every receiver deciding after every card (see
+    /// [`Record::every_receiver`]); only before any decision.
+    pub fn with_every_receiver(mut self) -> Result<Game, Error> {
+        if !matches!(self.record.start, Start::Deal { .. }) || !self.record.actions.is_empty() {
+            return Err(Error::BadDeal("every_receiver is chosen before the first decision of a dealt hand".into()));
+        }
+        self.record.every_receiver = true;
+        self.record.showings.clear();
+        self.pos = blank_position(self.pos.profile, self.pos.level, self.pos.banker);
+        self.tally = Tally::default();
+        self.start_attempt();
+        Ok(self)
+    }
+
     /// Applies an action known to be legal (from a policy), without checking it.
     pub fn pos_apply(&mut self, action: &Action) {
         if !self.light {
@@ -310,12 +338,14 @@ impl Game {
             Action::Pass => self.pass(),
             Action::Declare { suit, count } => {
                 let p = &mut self.pos;
+                self.tally.note_showing(p.to_move, *count);
                 p.declarer = p.to_move;
                 p.declared_suit = *suit;
                 p.declared_count = *count;
                 self.advance_deal();
             }
             Action::Play(c) => {
+                self.tally.note_play(&self.pos, c);
                 self.pos.play_unchecked(c);
             }
         }
@@ -325,13 +355,13 @@ impl Game {
     pub fn from_hands(hands: [Counts; 4], level: u8, trump: u8, banker: u8, profile: Profile) -> Result<Game, Error> {
         Context::get(level, trump, profile)?;
         if banker > 3 {
-            return Err(Error::BadPlays(format!("banker must be a seat 0..3, got {banker}")));
+            return Err(Error::BadSeat { what: "banker", seat: banker as i64 });
         }
         let n = crate::card::size(&hands[0]);
         for h in &hands {
             crate::card::check_counts(h)?;
             if crate::card::size(h) != n {
-                return Err(Error::BadPlays("R1.3: all four hands must hold the same number of cards".into()));
+                return Err(Error::BadDeal("R1.3: all four hands must hold the same number of cards".into()));
             }
         }
         for k in 0..KINDS {
@@ -359,12 +389,14 @@ impl Game {
                 showings: Vec::new(),
                 tricks: Vec::new(),
                 current: Vec::new(),
+                every_receiver: false,
             },
             light: false,
             hand_index: 0,
+            tally: Tally::default(),
         };
         if n == 0 {
-            return Err(Error::BadPlays("the hands are empty".into()));
+            return Err(Error::BadDeal("the hands are empty".into()));
         }
         g.begin_play();
         Ok(g)
@@ -374,6 +406,7 @@ impl Game {
     fn start_attempt(&mut self) {
         let Some((d, first)) = self.attempt_deck(self.pos.redeals) else { return };
         self.deck = d;
+        self.tally = Tally::default();
         let p = &mut self.pos;
         p.hands = [[0; KINDS]; 4];
         p.first_seat = first;

@@ -1,4 +1,4 @@
-//! The tricks and the score (RULES R5–R7).
+//! The tricks and the score (docs/rules.md R5–R7).
 
 use super::{Game, Phase, Position, Trick, TrickRecord};
 use crate::card::{check_counts, contains, size, Counts};
@@ -78,10 +78,8 @@ impl Position {
             t.best_key = lead.map_or(0, |c| c.key());
             t.best_seat = seat;
         } else if let (Some(c), Some(lead)) = (classify(ctx, cards), t.lead) {
-            // R6.1: one combination of N cards in the led class, or a ruff of a plain lead.
-            let eligible = c.class == lead.class || (c.is_trump() && !lead.is_trump());
-            if eligible && c.size() == lead.size() && c.key() > t.best_key {
-                t.best_key = c.key(); // ties go to the earlier play (R2.6, R4.1)
+            if crate::combo::beats(&lead, &c, t.best_key) {
+                t.best_key = c.key();
                 t.best_seat = seat;
             }
         }
@@ -142,6 +140,7 @@ impl Game {
     fn record_play(&mut self, cards: &Counts) {
         let seat = self.pos.to_move;
         let points_before = self.pos.trick.points;
+        self.tally.note_play(&self.pos, cards);
         self.record.current.push((seat, *cards));
         if let Some(winner) = self.pos.play_unchecked(cards) {
             let plays = std::mem::take(&mut self.record.current);

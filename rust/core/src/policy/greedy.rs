@@ -120,15 +120,9 @@ fn lead(pos: &SeatView) -> Action {
     Action::Play(best.counts(ctx))
 }
 
-/// Would `x` become the trick's best play (R6)?
+/// Would `x` become the trick's best play (R6.1–R6.2, [`crate::combo::beats`])?
 fn wins(pos: &SeatView, lead: &Combo, x: &Counts) -> bool {
-    match classify(pos.ctx(), x) {
-        Some(c) => {
-            let eligible = c.class == lead.class || (c.is_trump() && !lead.is_trump());
-            eligible && c.size() == lead.size() && c.key() > pos.trick().best_key
-        }
-        None => false,
-    }
+    classify(pos.ctx(), x).is_some_and(|c| crate::combo::beats(lead, &c, pos.trick().best_key))
 }
 
 fn follow(pos: &SeatView, f: &Follow, rng: &mut Rng) -> Action {
@@ -201,10 +195,9 @@ fn follow_single(pos: &SeatView, f: &Follow) -> Action {
     crate::card::for_each_held(pool, |k, _| {
         let (pts, c) = (point_value(k), keep_value(ctx, k));
         let unit = crate::combo::unit(ctx, k as u8, 1);
-        let eligible = unit.class == f.lead.class || (unit.is_trump() && !f.lead.is_trump());
         let v = if partner_winning {
             8 * pts - c
-        } else if eligible && unit.key() > trick.best_key {
+        } else if crate::combo::beats(&f.lead, &unit, trick.best_key) {
             if table + pts > 0 || last {
                 2000 + 20 * (table + pts) - c
             } else {

@@ -38,7 +38,7 @@ fn params(text: &str) -> Result<Vec<(String, String)>, Error> {
         .filter(|s| !s.trim().is_empty())
         .map(|kv| match kv.split_once('=') {
             Some((k, v)) => Ok((k.trim().to_string(), v.trim().to_string())),
-            None => Err(Error::BadPlays(format!("policy parameter {kv:?} is not key=value"))),
+            None => Err(Error::BadPolicy(format!("policy parameter {kv:?} is not key=value"))),
         })
         .collect()
 }
@@ -46,13 +46,13 @@ fn params(text: &str) -> Result<Vec<(String, String)>, Error> {
 fn count(key: &str, v: &str, lo: u32, hi: u32) -> Result<u32, Error> {
     match v.parse::<u32>() {
         Ok(n) if (lo..=hi).contains(&n) => Ok(n),
-        _ => Err(Error::BadPlays(format!("policy parameter {key}={v:?}: expected a whole number in {lo}..={hi}"))),
+        _ => Err(Error::BadPolicy(format!("policy parameter {key}={v:?}: expected a whole number in {lo}..={hi}"))),
     }
 }
 
 /// A decimal like `0.7` as thousandths, without floats (the search compares in integers).
 fn milli(key: &str, v: &str) -> Result<u32, Error> {
-    let bad = || Error::BadPlays(format!("policy parameter {key}={v:?}: expected a decimal in 0..=100 (e.g. 0.7)"));
+    let bad = || Error::BadPolicy(format!("policy parameter {key}={v:?}: expected a decimal in 0..=100 (e.g. 0.7)"));
     let (int, frac) = v.split_once('.').unwrap_or((v, ""));
     if int.is_empty() && frac.is_empty() || frac.len() > 3 || !int.chars().chain(frac.chars()).all(|c| c.is_ascii_digit()) {
         return Err(bad());
@@ -74,11 +74,11 @@ impl Policy {
         let rollout = |v: &str| match v {
             "random" => Ok(Rollout::Random),
             "greedy" => Ok(Rollout::Greedy),
-            _ => Err(Error::BadPlays(format!("rollout policy {v:?}: expected 'random' or 'greedy'"))),
+            _ => Err(Error::BadPolicy(format!("rollout policy {v:?}: expected 'random' or 'greedy'"))),
         };
         match head.trim() {
             "random" | "greedy" if !rest.trim().is_empty() => {
-                Err(Error::BadPlays(format!("policy {head:?} takes no parameters, got {rest:?}")))
+                Err(Error::BadPolicy(format!("policy {head:?} takes no parameters, got {rest:?}")))
             }
             "random" => Ok(Policy::Random),
             "greedy" => Ok(Policy::Greedy),
@@ -89,7 +89,7 @@ impl Policy {
                         "worlds" => p.worlds = count(&k, &v, 1, 100_000)?,
                         "rollouts" => p.rollouts = count(&k, &v, 1, 100_000)?,
                         "rollout" => p.rollout = rollout(&v)?,
-                        _ => return Err(Error::BadPlays(format!("unknown pimc parameter {k:?}: worlds, rollouts, rollout"))),
+                        _ => return Err(Error::BadPolicy(format!("unknown pimc parameter {k:?}: worlds, rollouts, rollout"))),
                     }
                 }
                 Ok(Policy::Pimc(p))
@@ -103,7 +103,7 @@ impl Policy {
                         "rollout" => p.rollout = rollout(&v)?,
                         "trees" => p.trees = count(&k, &v, 1, 1024)?,
                         _ => {
-                            return Err(Error::BadPlays(format!(
+                            return Err(Error::BadPolicy(format!(
                                 "unknown ismcts parameter {k:?}: iterations, c, rollout, trees"
                             )))
                         }
@@ -111,7 +111,7 @@ impl Policy {
                 }
                 Ok(Policy::Ismcts(p))
             }
-            other => Err(Error::BadPlays(format!(
+            other => Err(Error::BadPolicy(format!(
                 "unknown policy {other:?}: expected 'random', 'greedy', 'pimc[:...]' or 'ismcts[:...]'"
             ))),
         }

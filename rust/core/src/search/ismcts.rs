@@ -166,7 +166,7 @@ pub fn ismcts(view: &SeatView, p: &IsmctsParams, seed: u64, threads: usize) -> R
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
-            .map_err(|e| Error::BadPlays(format!("cannot start {threads} threads: {e}")))?;
+            .map_err(|e| Error::Resource(format!("cannot start {threads} threads: {e}")))?;
         pool.install(|| (0..trees).into_par_iter().map(run).collect())
     };
     let mut stats: Vec<ActionStats> = Vec::new();

@@ -122,7 +122,7 @@ fn determinizer(view: &SeatView) -> Result<Determinizer, Error> {
     }
     let info = view
         .info()
-        .ok_or_else(|| Error::BadPlays("a search needs the hand's record (a game kept without one)".into()))?;
+        .ok_or_else(|| Error::BadArgument { what: "game", message: "a search needs the hand's record (a game kept without one)".into() })?;
     Ok(Determinizer::for_search(info))
 }
 

@@ -73,7 +73,7 @@ pub fn pimc(view: &SeatView, p: &PimcParams, seed: u64, threads: usize) -> Resul
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
-            .map_err(|e| Error::BadPlays(format!("cannot start {threads} threads: {e}")))?;
+            .map_err(|e| Error::Resource(format!("cannot start {threads} threads: {e}")))?;
         pool.install(|| worlds.par_iter().map(per_world).collect())
     };
     let visits = p.worlds as u64 * p.rollouts as u64;

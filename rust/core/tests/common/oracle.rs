@@ -1,4 +1,4 @@
-//! A brute-force twin of the follow rules, written from `shared/RULES.md` alone.
+//! A brute-force twin of the follow rules, written from `docs/rules.md` alone.
 //!
 //! Nothing here reads the crate's tables (`Context::class`, `up`, chains) or calls
 //! `follow.rs` / `combo::classify` / `combo::for_each_tractor`: kinds are plain ids
