@@ -181,7 +181,7 @@ def test_random_play_from_deal_hands():
         hands = [deck[s * n:(s + 1) * n] for s in range(4)]
         level = rng.choice([3, 7, 10, 14])
         trump = rng.choice("shdc")
-        profile = rng.choice(["guigang", "nanning"])
+        profile = rng.choice(["guigang", "nanning", "competition"])
         banker = rng.randrange(4)
         g = tractor.Game.from_deal([[tractor.CARDS[k] for k in h] for h in hands], level, trump, banker, profile)
         start = [bytearray(g._g.hand(s)) for s in range(4)]
@@ -192,7 +192,7 @@ def test_random_play_from_deal_hands():
 
 def test_determinism_same_seed_same_record():
     for seed in range(0, 400, 7):
-        for profile in ("guigang", "nanning"):
+        for profile in ("guigang", "nanning", "competition"):
             a = tractor.Game(seed=seed, profile=profile)
             a.play_random(seed + 1)
             b = tractor.Game(seed=seed, profile=profile)

@@ -332,12 +332,12 @@ fn main() {
     let small: Vec<usize> = all.iter().copied().filter(|&i| corpus[i].stratum.n <= 2).collect();
     let ladder: Vec<usize> = all.iter().copied().filter(|&i| corpus[i].stratum.is_ladder()).collect();
     let ladder_tier: Vec<usize> =
-        ladder.iter().copied().filter(|&i| matches!(corpus[i].case, Case::Ladder { .. })).collect();
+        ladder.iter().copied().filter(|&i| matches!(corpus[i].case, Case::Ladder { .. } | Case::Unit { .. } | Case::Key(_))).collect();
     let short4: Vec<usize> =
         all.iter().copied().filter(|&i| !corpus[i].stratum.long && corpus[i].stratum.n >= 3).collect();
     row("**all N ≤ 2**", &small);
     row("**ladder: N ≥ 4, S > N**", &ladder);
-    row("**… of which T2–T4 (no T1)**", &ladder_tier);
+    row("**… of which T2–T4 (no T1; competition: C4 below the unit, C5 below E)**", &ladder_tier);
     row("**short: N ≥ 3, S ≤ N**", &short4);
     row("**all**", &all);
 

@@ -710,10 +710,14 @@ fn chi_square(name: &str, level: u8, trump: u8, profile: Profile, hand: &str, le
     let mut set = f.legal_set(&[0; KINDS]);
     let all = set.all(u128::MAX).unwrap();
     let k = all.len();
-    let orc = oracle::Position { level, trump, t1_any_shape: profile == Profile::Guigang, hand, lead };
+    let want = if profile == Profile::Competition {
+        oracle_comp::Position { level, trump, hand, lead }.analyse()
+    } else {
+        oracle::Position { level, trump, t1_any_shape: profile == Profile::Guigang, hand, lead }.analyse()
+    };
     let mut sorted = all.clone();
     sorted.sort_unstable();
-    assert_eq!(sorted, orc.analyse().unwrap().legal, "{name}: legal set vs oracle");
+    assert_eq!(sorted, want.unwrap().legal, "{name}: legal set vs oracle");
     assert!(k >= 10, "{name}: only {k} legal plays");
     let index: std::collections::HashMap<Counts, usize> = all.iter().enumerate().map(|(i, x)| (*x, i)).collect();
     let per = 200usize;
@@ -759,6 +763,13 @@ fn sample_is_uniform_chi_square() {
         "Qh Qh Qh Kh Kh Kh Ah Ah Ah",
         14,
     );
+    // C5 with tractors (the partition programme): a 3-pair lead, none of three kinds held:
+    // one of three 2-pair tractors and one pair beside it.
+    chi_square("C5 L", 10, 1, Profile::Competition, "7s 7s 8s 8s Js Js Qs Qs 3s 3s 4s 4s As As 9s Ks 4d", "5s 5s 6s 6s 7s 7s", 21);
+    // C5 without a tractor (the pairs programme): a 3-pair lead, three of the pairs.
+    chi_square("C5 p", 10, 1, Profile::Competition, "3s 3s 5s 5s 7s 7s 9s 9s Js Js Ks Ks 4d", "6s 6s 7s 7s 8s 8s", 22);
+    // C4 (the shape programme): a bomb lead, a pair and two cards.
+    chi_square("C4", 10, 1, Profile::Competition, "3s 3s 4s 6s 8s 9s Js Qs Ks As", "5s 5s 5s 5s", 23);
     // R5.3 T1 with N = 1: one card of any spade kind.
     chi_square("T1 single", 10, 1, Profile::Guigang, "3s 4s 5s 6s 6s 7s 8s 9s Js Qs Ks As 4d", "5s", 16);
     // R5.3 T1: the listed combinations (every pair of the trump class).

@@ -9,6 +9,17 @@
 //! [`best_key`] finds the greatest (L, p, t) of a holding for a given card count by a search
 //! over disjoint tractors, largest first, with the other cards chosen in closed form. It serves
 //! both the position (the best key S allows, K*) and one play (its own key, every card used).
+//!
+//! Where §10 is silent (D9: "extends their lists to shapes no text names with one key"):
+//! - a triple lead (C4, no text): a triple > a pair and a card > anything;
+//! - E of a tractor lead is its own shape only; a bomb counts for a 2-pair lead alone (C5's
+//!   text), so a 2-bomb tractor against a 4-pair lead is no E but L = (8), the longest tractor;
+//! - a bomb inside any tractor lead's answer is a 4-card tractor in L (C2, and 2-triple lists'
+//!   二连拖（或炸弹）加一对), for leads of every length;
+//! - leads of three or more units (6-pair, 3-triple, bomb tractors) take the same key; t counts
+//!   for every lead of multiplicity ≥ 3, bomb tractors included;
+//! - four copies of a kind left among the other cards would count as two pairs: never best,
+//!   since as a bomb they lengthen L, so the legal set does not depend on it.
 
 use crate::card::Counts;
 use crate::combo::{for_each_tractor, Combo};

@@ -59,7 +59,15 @@ pub(crate) struct Partition {
     ids: Map<Vec<u64>, u32>,
     next: Map<(u32, u8, bool), u32>,
     accepting: Vec<bool>,
+    /// Per set: the fewest cards any of its partial partitions still needs (see `need`).
+    min_need: Vec<u8>,
     scratch: Vec<u64>,
+}
+
+/// The fewest cards still needed for `dp` more pairs and `dt` more triples among the other
+/// cards: a triple is also a pair (C5), so `dt ≤ dp` triples cost one card more than pairs.
+fn rest_need(dp: u8, dt: u8) -> u8 {
+    (2 * dp + dt).max(3 * dt)
 }
 
 const OPEN_BITS: u64 = (1 << 12) - 1;
@@ -103,6 +111,7 @@ impl Partition {
             ids: Map::default(),
             next: Map::default(),
             accepting: Vec::new(),
+            min_need: Vec::new(),
             scratch: Vec::new(),
         };
         let all: u64 = part.lengths.iter().zip(&part.radix).map(|(&(_, c), &r)| c as u64 * r as u64).sum();
@@ -141,9 +150,20 @@ impl Partition {
             (s & ((1 << 36) - 1)) == 0 && ((s >> 36) & 255) as u8 >= self.p && ((s >> 44) & 255) as u8 >= self.t
         });
         self.accepting.push(acc);
+        let need = keep.iter().map(|&st| self.need(st)).min().unwrap_or(u8::MAX);
+        self.min_need.push(need);
         self.ids.insert(keep.clone(), id);
         self.sets.push(keep);
         id
+    }
+
+    /// A lower bound on the cards partial partition `st` still needs: the tractor lengths not
+    /// placed, the units of the tractors under way, and the pairs and triples still missing.
+    fn need(&self, st: u64) -> u8 {
+        let lengths: u32 = (0..self.lengths.len()).map(|i| self.remaining(st, i) as u32 * self.lengths[i].0 as u32).sum();
+        let open: u32 = open_of(st).iter().map(|&(m, u)| m as u32 * u as u32).sum();
+        let (p, t) = (((st >> 36) & 255) as u8, ((st >> 44) & 255) as u8);
+        (lengths + open + rest_need(self.p - p, self.t - t) as u32).min(255) as u8
     }
 
     /// The set after reading `x` copies of a kind (`linked` to the previous one), or `None`
@@ -254,6 +274,15 @@ impl Machine {
         }
     }
 
+    /// A lower bound on the cards a selection in state `st` still needs to be accepted.
+    fn need(&self, st: u64) -> u8 {
+        match self {
+            Machine::Shape { .. } => 0,
+            Machine::Pairs { p, t, .. } => rest_need(*p - (st & 255) as u8, *t - (st >> 8) as u8),
+            Machine::Partition(part) => part.min_need[st as usize],
+        }
+    }
+
     fn accept(&self, st: u64) -> bool {
         match self {
             Machine::Shape { n, tier } => {
@@ -290,8 +319,8 @@ impl KeyDp {
         if i == self.slots.len() {
             return (cards == self.n && self.machine.accept(st)) as u128;
         }
-        if (cards as u16 + self.suffix_hi[i]) < self.n as u16 {
-            return 0;
+        if (cards as u16 + self.suffix_hi[i]) < self.n as u16 || cards as u16 + self.machine.need(st) as u16 > self.n as u16 {
+            return 0; // too few cards left to reach n, or too few of n left for what is missing
         }
         let key = (i as u64) << 56 | (cards as u64) << 48 | st;
         if let Some(&v) = self.memo.get(&key) {
