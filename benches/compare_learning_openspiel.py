@@ -9,9 +9,10 @@ Installs nothing: ``pip install open_spiel`` first. Usage::
   ``legal_actions_mask()``, a uniform legal action drawn in numpy, ``apply_action``; chance
   nodes sampled and not counted.
 - tractor ``VecEnv`` (self-play, every receiver deciding while dealing): per step, actions drawn
-  from the masks in numpy (``(rng.random(mask.shape) * mask).argmax(1)``), then ``env.step``,
-  which writes observations and masks for every environment; 1 and 2 threads. Steps/s counts
-  every environment's decision.
+  from the masks in numpy (uniform float32 numbers in a reused buffer, times the mask, argmax
+  per row), then ``env.step``, which writes observations and masks for every environment; 1 and
+  2 threads. Steps/s counts every environment's decision; reported for the whole loop and for
+  the time inside ``env.step`` alone.
 - tractor single game from Python: ``Game.observation_tensor(seat, out=buf)``,
   ``action_mask()``, a uniform legal id, ``step(id)``.
 - ``observation_tensor`` alone, per call into a buffer, from Python (the Rust-side cost is
@@ -49,17 +50,25 @@ def hearts_loop(game, seconds: float, seed: int) -> float:
     return n / (time.perf_counter() - t0)
 
 
-def vec_env_loop(tractor, envs: int, steps: int, threads: int, seed: int) -> float:
+def vec_env_loop(tractor, envs: int, steps: int, threads: int, seed: int):
+    """(steps/s of the whole loop, steps/s inside env.step): actions drawn in numpy from the
+    masks (uniform random numbers in a reused float32 buffer, masked, argmax per row)."""
     env = tractor.VecEnv(envs, seed=seed, threads=threads)
     rng = np.random.default_rng(seed)
     obs, mask, seat, reward, done = env.reset()
+    u = np.empty(mask.shape, dtype=np.float32)
+    inside = 0.0
     t0 = time.perf_counter()
     for _ in range(steps):
-        actions = (rng.random(mask.shape) * mask).argmax(axis=1)
+        rng.random(dtype=np.float32, out=u)
+        u *= mask
+        actions = u.argmax(axis=1)
+        t1 = time.perf_counter()
         obs, mask, seat, reward, done = env.step(actions)
+        inside += time.perf_counter() - t1
     dt = time.perf_counter() - t0
     assert mask.any(axis=1).all()
-    return envs * steps / dt
+    return envs * steps / dt, envs * steps / inside
 
 
 def game_loop(tractor, seconds: float, seed: int) -> float:
@@ -117,11 +126,13 @@ def main() -> int:
     hearts = pyspiel.load_game("hearts")
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
           f"load {os.getloadavg()[0]:.2f}; tractor {tractor.__version__}; envs {a.envs} x steps {a.steps}")
-    res = {k: [] for k in ("hearts", "vec1", "vec2", "game", "obs")}
+    res = {k: [] for k in ("hearts", "vec1", "vec2", "in1", "in2", "game", "obs")}
     for r in range(a.repeats):
         res["hearts"].append(hearts_loop(hearts, a.seconds, r))
-        res["vec1"].append(vec_env_loop(tractor, a.envs, a.steps, 1, r))
-        res["vec2"].append(vec_env_loop(tractor, a.envs, a.steps, 2, r))
+        for t in (1, 2):
+            whole, inside = vec_env_loop(tractor, a.envs, a.steps, t, r)
+            res[f"vec{t}"].append(whole)
+            res[f"in{t}"].append(inside)
         res["game"].append(game_loop(tractor, a.seconds, r))
         res["obs"].append(obs_calls(tractor, 200_000, r))
         print(f"repeat {r}: " + ", ".join(f"{k} {v[-1]:.4g}" for k, v in res.items()), flush=True)
@@ -133,7 +144,10 @@ def main() -> int:
     for k, name in (("vec1", "tractor VecEnv, 1 thread"), ("vec2", "tractor VecEnv, 2 threads"),
                     ("game", "tractor Game from Python (obs, mask, step)")):
         print(f"| {name} | {med[k]:,.0f} | {med[k] / med['hearts']:.1f}x |")
-    print(f"\nVecEnv 1 -> 2 threads: {med['vec2'] / med['vec1']:.2f}x")
+    print(f"| tractor VecEnv.step alone, 1 thread | {med['in1']:,.0f} | {med['in1'] / med['hearts']:.1f}x |")
+    print(f"| tractor VecEnv.step alone, 2 threads | {med['in2']:,.0f} | {med['in2'] / med['hearts']:.1f}x |")
+    print(f"\nVecEnv 1 -> 2 threads: {med['vec2'] / med['vec1']:.2f}x (whole loop), "
+          f"{med['in2'] / med['in1']:.2f}x (env.step alone)")
     print(f"observation_tensor from Python, into a buffer: {med['obs'] * 1e6:.2f} us per call (median)")
     return 0
 
