@@ -148,7 +148,9 @@ class Observation:
 class LegalPlays:
     """The plays allowed now, over the engine's one legal-action set. ``len()`` is exact;
     iteration is lazy (a void follower may have millions of distinct follows); ``in`` checks
-    legality; ``sample(seed)`` draws uniformly over the distinct plays."""
+    legality (never raises for bad input: it is simply not a legal play); ``sample(seed)``
+    draws uniformly over the distinct plays. Every method raises IllegalAction once the game
+    has moved on (a stale snapshot)."""
 
     def __init__(self, game: "_core.Game") -> None:
         self._g = game
