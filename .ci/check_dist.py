@@ -25,8 +25,13 @@ PACKAGE = "tractor"
 DIST = "tractor_engine"
 # The extension module, per platform: Linux and macOS abi3, Windows.
 CORE = re.compile(r"^_core\.(abi3\.so|pyd)$")
-# Modules the source tree ships; a stray or missing one fails (keeps the check honest).
-SOURCE_MODULES = sorted(p.name for p in (ROOT / "python" / PACKAGE).glob("*.py"))
+# Modules the source tree ships, as paths inside the package (subpackages such as envs/
+# included); a stray or missing one fails (keeps the check honest).
+SOURCE_MODULES = sorted(
+    p.relative_to(ROOT / "python" / PACKAGE).as_posix()
+    for p in (ROOT / "python" / PACKAGE).rglob("*.py")
+    if "__pycache__" not in p.parts
+)
 
 
 def workspace_version() -> str:
@@ -84,11 +89,11 @@ def check_wheel(path: Path, version: str) -> list:
                     len(p.parts) >= 3 and p.parts[1] in {"licenses", "sboms"})
                 if not allowed:
                     errors.append(f"unexpected file in .dist-info: {name}")
+            elif p.parts[0] == PACKAGE and name.endswith(".py") and "__pycache__" not in p.parts:
+                modules.append("/".join(p.parts[1:]))  # tractor/x.py, tractor/envs/y.py
             elif p.parts[0] == PACKAGE and len(p.parts) == 2:
                 leaf = p.parts[1]
-                if leaf.endswith(".py"):
-                    modules.append(leaf)
-                elif CORE.match(leaf):
+                if CORE.match(leaf):
                     cores.append(leaf)
                 elif leaf not in {"_core.pyi", "py.typed"}:
                     errors.append(f"unexpected file in the package: {name}")

@@ -52,8 +52,12 @@ LINES = read_perft()
 def test_perft_file_is_complete():
     assert len(LINES) >= 140
     tiers = Counter(l.tier for l in LINES)
-    assert set(tiers) == {"R5.2", "T1", "T2", "T3", "T4"}, tiers
-    assert {l.profile for l in LINES} == {"guigang", "nanning"}
+    ladder = {t for t in tiers if not t.startswith("C")}
+    assert ladder == {"R5.2", "T1", "T2", "T3", "T4"}, tiers
+    # competition (C4/C5): the unit-lead lists and the parts of the key
+    assert {"C5 E", "C5 L", "C5 p", "C4 a triple and a card", "C4 a 2-pair tractor"} <= set(tiers), tiers
+    assert {l.profile for l in LINES} == {"guigang", "nanning", "competition"}
+    assert sum(l.profile == "competition" for l in LINES) >= 50
     assert {"3", "A"} <= {l.level for l in LINES}
     assert max(l.follows for l in LINES) > 10**10, "no astronomically large follow count"
     assert sum(l.note.startswith("random") for l in LINES) >= 50

@@ -35,3 +35,18 @@ def test_readme_rules_block_answers():
     assert ctx.trick_winner(["As As Ks Ks", "5h 5h 6h 6h", "6s 6s 6s 6s", "3s 3s 4s 4s"]) == 2
     assert ctx.is_legal_follow(hand, lead, "9s 9s As Qs")
     assert ctx.follow_error(hand, lead, "As Qs Js 3s").startswith("R5.3 T3")
+
+
+def test_learning_section_runs_and_documents_the_layout():
+    import tractor
+
+    blocks = [b for b in _blocks() if "every_receiver=True" in b or "VecEnv(" in b]
+    assert len(blocks) == 2
+    ns: dict = {}
+    exec(compile(blocks[0], "README learning block 0", "exec"), ns)  # noqa: S102
+    assert ns["g"].phase == "over" and ns["obs"].shape == (636,)
+    exec(compile(blocks[1], "README learning block 1", "exec"), ns)  # noqa: S102
+    assert ns["obs"].shape == (1024, 636) and ns["mask"].shape == (1024, 72)
+    text = README.read_text(encoding="utf-8")
+    for name, off, length, _ in tractor.actions.OBS_LAYOUT:
+        assert f"| `{name}` | {off} | {length} |" in text, name

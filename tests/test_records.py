@@ -273,10 +273,17 @@ def _golden_from_deal():
     return g
 
 
+def _golden_competition():
+    g = tractor.Game(seed=9, profile="competition")
+    g.play_random(13)
+    return g
+
+
 GOLDEN_FILES = {
     "guigang_seed7_policy11.txt": _golden_guigang,
     "nanning_seed8_policy12.txt": _golden_nanning,
     "from_deal_level3_policy5.txt": _golden_from_deal,
+    "competition_seed9_policy13.txt": _golden_competition,
 }
 
 
@@ -298,3 +305,33 @@ def test_golden_playthrough(fname):
     )
     # The golden text is also a replayable hand: the record behind it round-trips.
     assert tractor.Game.from_json(g.to_json()).to_json() == g.to_json()
+
+
+def _match_text(m: "tractor.Match") -> str:
+    lines = [f"# tractor-engine match, profile {m.profile}, seed {m.seed}"]
+    for h in m.history:
+        lines.append(
+            f"hand {h.index}: banker {h.banker}, level {h.level}, trump {h.trump}, score {h.score}, "
+            f"levels after {h.levels_after[0]}/{h.levels_after[1]}, passed A: {h.passed_a}"
+        )
+    lines.append(f"winner: team {m.winner[0]} in hand {m.winner[1]}" if m.winner else "winner: none")
+    return "\n".join(lines) + "\n"
+
+
+def test_golden_competition_match_ends_at_a():
+    """C8: a seeded competition match played by the random policy until a team passes A as the
+    banker team (D11); levels stop at A; the match is over and refuses another hand."""
+    m = tractor.Match(seed=21, profile="competition")
+    m.play_random(until_passed_a=True, seed=5)
+    assert m.winner is not None and m.over
+    last = m.history[-1]
+    assert last.level == 14 and last.passed_a == m.winner[0] and last.score is not None and last.score < 160
+    assert all(3 <= lv <= 14 for h in m.history for lv in h.levels_after)
+    with pytest.raises(tractor.IllegalAction, match="C8"):
+        m.next_hand()
+    text = _match_text(m)
+    path = GOLDEN / "competition_match_seed21_policy5.txt"
+    if REGEN:
+        path.write_bytes(text.encode("utf-8"))
+    assert path.exists(), f"{path} is missing: run TRACTOR_REGEN_GOLDEN=1 python -m pytest {__file__}"
+    assert text == path.read_bytes().decode("utf-8"), f"{path.name} differs: regenerate with TRACTOR_REGEN_GOLDEN=1 and review"

@@ -12,6 +12,8 @@ from .game import Declare, Game, LegalPlays, Match, Observation, Pass, Play, Res
 from .sim import MatchResults, SimResults, load, merge, read_records, simulate
 from .rules import PROFILES, Combo, Context, Outcome, outcome
 from . import search
+from . import actions
+from .vec_env import VecEnv
 from .search import InfoSet
 
 __all__ = [
@@ -47,5 +49,7 @@ __all__ = [
     "load",
     "read_records",
     "search",
+    "actions",
+    "VecEnv",
     "InfoSet",
 ]

@@ -14,6 +14,8 @@ MATCH_HAND_TAG: int
 BATCH_HAND_TAG: int
 POLICY_TAG: int
 SEARCH_TAG: int
+VEC_ENV_TAG: int
+MATCH_TAG: int
 
 @final
 class Context:
@@ -65,6 +67,7 @@ class Game:
         first_seat: int = 0,
         redeal_decks: Optional[List[Tuple[List[int], int]]] = None,
         hand_index: int = 0,
+        every_receiver: bool = False,
     ) -> "Game":
         """Raises InvalidContext, InvalidSeat, InvalidDeal, CardParseError."""
     @staticmethod
@@ -136,6 +139,38 @@ class Game:
     def actions(self) -> List[Tuple[int, str, int, int, Optional[bytes]]]: ...
     def start(self) -> Dict[str, object]: ...
     def deck(self) -> List[int]: ...
+    def action_mask(self) -> bytes: ...
+    def step(self, id: int) -> bool: ...
+    @property
+    def pending(self) -> bytes: ...
+    def observation_tensor(self, seat: int, out: Any, canonical: bool) -> None: ...
+    @property
+    def every_receiver(self) -> bool: ...
+
+@final
+class VecEnv:
+    def __new__(
+        cls,
+        num_envs: int,
+        seed: int,
+        profile: str,
+        seats: List[Optional[str]],
+        every_receiver: bool,
+        canonical: bool,
+        threads: int,
+    ) -> "VecEnv":
+        """Raises InvalidArgument, InvalidPolicy, InvalidContext, ResourceError."""
+    def __len__(self) -> int: ...
+    def reset(self) -> Tuple[Any, Any, Any, Any, Any]: ...
+    def step(self, actions: Any) -> Tuple[Any, Any, Any, Any, Any]: ...
+    def game(self, i: int) -> Game: ...
+    def pending(self, i: int) -> bytes: ...
+
+OBS_DIM: int
+OBS_LAYOUT: List[Tuple[str, int, int, str]]
+
+def encode_action(kind: str, suit: int, count: int, cards: Optional[bytes], lead: bool) -> List[int]: ...
+def decode_action(ids: List[int]) -> Tuple[str, int, int, Optional[bytes]]: ...
 
 @final
 class Match:

@@ -10,6 +10,7 @@ from typing import List, Optional
 
 from ._core import __version__
 from .errors import InvalidArgument, TractorError
+from .rules import PROFILES
 
 
 class Progress:
@@ -310,7 +311,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     s.add_argument("--policy", default="greedy,random,greedy,random", help="four policies, one per seat")
     s.add_argument("--threads", type=int, default=None, help="worker threads (default: all cores)")
     s.add_argument("--seed", type=int, default=0)
-    s.add_argument("--profile", default="guigang", choices=["guigang", "nanning"])
+    s.add_argument("--profile", default="guigang", choices=list(PROFILES))
     s.add_argument("--shard", default=None, help="i/n: run only the i-th of n equal index ranges")
     s.add_argument("--duplicate", action="store_true", help="play every deal twice, seats rotated")
     s.add_argument("--max-hands", type=int, default=None, help="cap per match (with --matches; default 1000)")

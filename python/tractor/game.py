@@ -12,6 +12,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 
+import numpy as np
+
 from . import _core
 from .cards import CARDS, Card, cards_from_counts, to_counts
 from ._args import _bool, _count, _int, _opt_seat, _pair, _profile, _seat, _seed, _show, _text
@@ -143,6 +145,8 @@ class Observation:
     hand_index: int = 0
     voids: Tuple[Tuple[bool, ...], ...] = ()
     """Per seat, per class (s, h, d, c, trump): proven void (R5.2); empty while dealing."""
+    profile: str = "guigang"
+    """The rule set the hand is played under (RULES §9): public."""
 
 
 class LegalPlays:
@@ -240,17 +244,23 @@ class Game:
         first_seat: Optional[int] = None,
         redeal_decks: Optional[List[Tuple[List[Any], int]]] = None,
         hand_index: int = 0,
+        every_receiver: bool = False,
     ) -> "Game":
         """A hand dealt from ``hand_seed`` (or from ``deck``: 216 cards in dealing order, the
         first to ``first_seat``; ``redeal_decks`` the same for the attempts after a redeal,
         R8.5), with the teams' ``levels`` and ``banker`` (None: the final declarer becomes
         banker); ``hand_index`` is the hand's index in its match (public).
 
-        Raises InvalidArgument (a seed or hand_index out of range), InvalidContext (levels
-        that are not a pair of levels 3..14, a profile), InvalidSeat (a banker or first seat
-        outside 0..3: only None means no banker), InvalidDeal (a deck that is not 216 cards with
-        each kind 4 times, first_seat without a deck, no banker with unequal levels) and
-        CardParseError (a deck entry that is no card)."""
+        ``every_receiver=True`` gives every receiver a decision after every card it receives
+        (and every seat one in the final round, R8.3), pass being its only action when it
+        cannot show; by default the deal skips such seats, which tells everyone who could show.
+
+        Raises InvalidArgument (a seed or hand_index out of range, every_receiver not a bool),
+        InvalidContext (levels that are not a pair of levels 3..14, a profile), InvalidSeat (a
+        banker or first seat outside 0..3: only None means no banker), InvalidDeal (a deck that
+        is not 216 cards with each kind 4 times, first_seat without a deck, no banker with
+        unequal levels) and CardParseError (a deck entry that is no card)."""
+        every_receiver = _bool(every_receiver, "every_receiver")
         hand_seed = _seed(hand_seed, "hand_seed")
         lv = _pair(levels, "levels")
         lv = (_level(lv[0], "levels[0]"), _level(lv[1], "levels[1]"))
@@ -272,7 +282,9 @@ class Game:
                     raise InvalidDeal(f"redeal_decks[{i}] must be a (deck, first_seat) pair, got {_show(pair)}")
                 more.append((_deck(pair[0], f"redeal_decks[{i}]"), _seat(pair[1], f"redeal_decks[{i}] first seat")))
         hand_index = _int(hand_index, "hand_index", 0, 2**32 - 1)
-        return cls._wrap(_core.Game.deal(hand_seed, profile, lv, banker, d, first_seat, more or None, hand_index))
+        return cls._wrap(
+            _core.Game.deal(hand_seed, profile, lv, banker, d, first_seat, more or None, hand_index, every_receiver)
+        )
 
     @classmethod
     def from_deal(
@@ -404,6 +416,53 @@ class Game:
         seeded with ``seed``. Raises InvalidArgument."""
         self._g.play_random(_seed(seed))
 
+    # -- action ids (tractor.actions) ---------------------------------------------------------
+    @property
+    def every_receiver(self) -> bool:
+        """Does every receiver decide after every card (see :meth:`deal`)?"""
+        return self._g.every_receiver
+
+    def action_mask(self) -> np.ndarray:
+        """The action ids allowed now, as a bool array of 72 (see :mod:`tractor.actions`):
+        the cards after which the play being built can still be completed to a legal play in
+        ascending kind order, 54 when it is a legal lead, pass and showings while dealing."""
+        return np.frombuffer(self._g.action_mask(), dtype=np.uint8).astype(bool)
+
+    def step(self, action_id: Any) -> bool:
+        """Takes one action id (see :mod:`tractor.actions`). A card id adds that card to the
+        play being built (:attr:`pending`); a follow is played with its N-th card, a lead with
+        54. Returns True when an action was applied, False when a card was added (the same
+        seat decides again). A refused id raises :class:`~tractor.IllegalAction` naming the
+        rule and changes nothing."""
+        return self._g.step(_int(action_id, "action_id", 0, 71))
+
+    @property
+    def pending(self) -> List[Card]:
+        """The cards chosen so far for the play being built with :meth:`step`."""
+        return cards_from_counts(self._g.pending)
+
+    def observation_tensor(self, seat: int, out: Optional[np.ndarray] = None, canonical_suits: bool = False) -> np.ndarray:
+        """What ``seat`` knows, as a float32 vector of :data:`tractor.actions.OBS_DIM`
+        entries (layout: :data:`tractor.actions.OBS_LAYOUT`, the README's table), written into
+        ``out`` when given (a contiguous float32 array of that length). It costs the same at
+        any point of the hand. ``canonical_suits`` renames the suits so that trump, once the
+        seat knows it, is the first suit."""
+        seat = _seat(seat)
+        if not isinstance(canonical_suits, bool):
+            raise IllegalAction(f"canonical_suits must be a bool, got {canonical_suits!r}")
+        if out is None:
+            out = np.empty(_core.OBS_DIM, dtype=np.float32)
+        elif not (
+            isinstance(out, np.ndarray) and out.dtype == np.float32 and out.shape == (_core.OBS_DIM,)
+            and out.flags.c_contiguous and out.flags.writeable
+        ):
+            raise IllegalAction(
+                f"out must be a writeable contiguous float32 array of shape ({_core.OBS_DIM},), got "
+                + (f"{out.dtype} {out.shape}" if isinstance(out, np.ndarray) else type(out).__name__)
+            )
+        self._g.observation_tensor(seat, out, canonical_suits)
+        return out
+
     def clone(self) -> "Game":
         return Game._wrap(self._g.clone())
 
@@ -414,8 +473,8 @@ class Game:
         return self.clone()
 
     def __reduce__(self) -> Any:
-        # a game is its record: replayed exactly on unpickling
-        return (Game.from_json, (self.to_json(),))
+        # a game is its record (replayed exactly on unpickling) and the play being built
+        return (_restore, (self.to_json(), _pending_ids(self._g.pending)))
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Game) and self._g == other._g
@@ -469,6 +528,7 @@ class Game:
             levels=i["levels"],
             hand_index=i["hand_index"],
             voids=voids,
+            profile=self.profile,
         )
 
     def info(self, seat: int) -> "InfoSet":
@@ -482,8 +542,19 @@ class Game:
         """A complete world that ``seat`` cannot tell from this game: its hand and everything
         it knows unchanged, the cards it cannot see drawn afresh (see the README's
         determinization contract). The world depends only on what the seat knows and ``seed``.
+        When ``seat`` is building a play (:attr:`pending`), the world holds the same selection.
         Raises InvalidSeat, InvalidArgument (seed) and NoConsistentWorld."""
-        return Game._wrap(_core.determinize(self._g, _seat(seat), [_seed(seed)])[0])
+        return self._worlds(seat, [_seed(seed)])[0]
+
+    def _worlds(self, seat: int, seeds: List[int]) -> List["Game"]:
+        seat = _seat(seat)
+        worlds = [Game._wrap(g) for g in _core.determinize(self._g, seat, seeds)]
+        if seat == self.current_player:
+            ids = _pending_ids(self._g.pending)
+            for w in worlds:
+                for k in ids:
+                    w._g.step(k)
+        return worlds
 
     def determinize_many(self, seat: int, n: int, seed: int) -> List["Game"]:
         """``n`` worlds (at most 100,000: each is a whole Game); world i equals
@@ -491,7 +562,7 @@ class Game:
         (n, seed) and NoConsistentWorld."""
         seat = _seat(seat)
         n = _count(n, "n (at most 100,000 worlds: each is a whole Game)", 100_000)
-        return [Game._wrap(g) for g in _core.determinize(self._g, seat, _core.search_seeds(_seed(seed), n))]
+        return self._worlds(seat, _core.search_seeds(_seed(seed), n))
 
     def playout(self, policy: str = "random", seed: int = 0) -> Tuple[int, int, int, int]:
         """Plays this hand's true state to the end (on a copy) with ``policy`` ("random" or
@@ -596,6 +667,7 @@ class Game:
                 start.get("first_seat"),
                 redeal_decks=[(d.split(), f) for d, f in redeals],
                 hand_index=start.get("hand_index", 0),
+                every_receiver=start.get("every_receiver", False),
             )
         else:
             raise InvalidRecord(f"unknown start kind {_show(kind)}: 'deal' or 'hands'")
@@ -666,6 +738,18 @@ def _follow_fields(e: IllegalAction) -> Tuple[Any, ...]:
     return ()
 
 
+def _pending_ids(pending: bytes) -> List[int]:
+    """The card ids of a pending selection in build order."""
+    return [k for k, n in enumerate(pending) for _ in range(n)]
+
+
+def _restore(text: str, pending: List[int]) -> "Game":
+    g = Game.from_json(text)
+    for k in pending:
+        g.step(k)
+    return g
+
+
 @dataclass(frozen=True)
 class HandSummary:
     index: int
@@ -693,6 +777,7 @@ class Match:
         self.seed = seed
         self._m, g = _core.Match.create(seed, _profile(profile))
         self._game = Game._wrap(g)
+        self.profile = self._m.state()[1]
 
     @property
     def game(self) -> Game:
@@ -734,8 +819,15 @@ class Match:
 
     @property
     def winner(self) -> Optional[Tuple[int, int]]:
-        """(team, hand index) of the first team to pass A, if any."""
+        """(team, hand index) of the first team to pass A, if any. Under ``competition`` (C8)
+        a team passes A by winning a hand as the banker team at level A, and the match ends."""
         return self._m.winner
+
+    @property
+    def over(self) -> bool:
+        """C8: the match has ended (``competition`` only: a team has passed A); ``next_hand``
+        then raises :class:`IllegalAction`."""
+        return self.profile == "competition" and self.winner is not None
 
     @property
     def history(self) -> List[HandSummary]:
@@ -758,7 +850,7 @@ class Match:
             raise InvalidArgument("hands: give hands=N, until_passed_a=True, or both")
         self._m.check_own(self._game._g)  # before any play: a refusal changes nothing
         k = 0
-        while (hands is None or k < hands) and not (until_passed_a and self.winner is not None):
+        while (hands is None or k < hands) and not (until_passed_a and self.winner is not None) and not self.over:
             self.game.play_random(_core.derive_seed(seed, _core.POLICY_TAG, self._m.index))
             self.next_hand()
             k += 1
@@ -769,6 +861,7 @@ def _match_from_state(seed: int, state: Any, game_json: str) -> Match:
     m.seed = seed
     m._m = _core.Match.from_state(state)
     m.game = Game.from_json(game_json)
+    m.profile = m._m.state()[1]
     return m
 
 

@@ -16,7 +16,7 @@ from .errors import IllegalAction, InvalidCards, InvalidContext
 
 __all__ = ["Context", "Combo", "Outcome", "outcome", "PROFILES"]
 
-PROFILES = ("guigang", "nanning")
+PROFILES = ("guigang", "nanning", "competition")
 _U128_MAX = 2**128 - 1
 _SUITS = "shdc"
 
@@ -50,7 +50,8 @@ class Outcome:
 
 
 def outcome(score: int, profile: str = "guigang") -> Outcome:
-    """R7.4 (and the nanning clamp of §9): levels for the defenders' final score.
+    """R7.4 (the nanning clamp and the competition table C7 of §9): levels for the defenders'
+    final score.
 
     Raises InvalidContext: a score that is not an int in -1000000..1000000, an unknown
     profile."""
@@ -216,9 +217,11 @@ class Context:
 
     def follow_requirement(self, hand: Any, lead: Any) -> Dict[str, Any]:
         """What the ladder demands here: ``tier`` ("R5.2", "T1".."T4"), and for T2-T4 the
-        longest tractor ``tractor_cards`` and the ``pairs`` beside it. Raises NotACombination,
-        InvalidPlays
-        and the card errors (CardParseError, TooManyCopies, InvalidCards)."""
+        longest tractor ``tractor_cards`` and the ``pairs`` beside it. Under ``competition``
+        the tier is C4's list entry ("C4 a triple and a card") or the part of C5's key that
+        decides ("C5 E", "C5 L", "C5 p", "C5 t", "C5 any"), with the longest tractor of the
+        best key and its pairs. Raises NotACombination, InvalidPlays and the card errors
+        (CardParseError, TooManyCopies, InvalidCards)."""
         tier, l, p = self._c.follow_requirement(to_counts(hand, "hand"), to_counts(lead, "lead"))
         return {"tier": tier, "tractor_cards": l, "pairs": p}
 

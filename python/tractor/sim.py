@@ -26,6 +26,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tupl
 from . import _core
 from ._args import U64, _int, _show, _threads
 from .errors import IncompleteRun, InvalidArgument, OutputError, ResultsFileError, TractorError, UnknownColumn
+from .rules import PROFILES
 
 __all__ = ["simulate", "SimResults", "MatchResults", "merge", "load", "read_records", "POLICIES"]
 
@@ -91,8 +92,8 @@ def _policies(policies: Any) -> Tuple[str, str, str, str]:
 
 
 def _profile(profile: Any) -> str:
-    if not isinstance(profile, str) or profile.strip().lower() not in ("guigang", "nanning"):
-        raise InvalidArgument(f"profile: unknown profile {_show(profile)}: expected 'guigang' or 'nanning'")
+    if not isinstance(profile, str) or profile.strip().lower() not in PROFILES:
+        raise InvalidArgument(f"profile: unknown profile {_show(profile)}: expected one of {', '.join(repr(p) for p in PROFILES)}")
     return profile.strip().lower()
 
 

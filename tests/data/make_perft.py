@@ -43,7 +43,7 @@ import argparse
 import random
 import sys
 import time
-from itertools import product
+from itertools import combinations, product
 from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
@@ -121,9 +121,10 @@ def suit_class(k: int, level: int, trump: int) -> int:
     return TRUMP if (r == level or r == 2 or s == trump) else s
 
 
-def linked(a: int, b: int, level: int, trump: int) -> bool:
+def linked(a: int, b: int, level: int, trump: int, wrap: bool = True) -> bool:
     """R3.3 / D2: BJ-SJ; trump-suit kinds with naturally consecutive ranks in the cycle
-    2-3-...-K-A-2; two kinds of one non-trump suit, neither L nor 2, consecutive, no wrap."""
+    2-3-...-K-A-2; two kinds of one non-trump suit, neither L nor 2, consecutive, no wrap.
+    ``wrap=False`` (competition, C1/D8): the trump suit's A and 2 do not link."""
     if a == b:
         return False
     if {a, b} == {SJ, BJ}:
@@ -134,13 +135,15 @@ def linked(a: int, b: int, level: int, trump: int) -> bool:
     if sa != sb:
         return False
     if sa == trump:
+        if not wrap and {ra, rb} == {14, 2}:
+            return False
         nxt = lambda r: 2 if r == 14 else r + 1  # noqa: E731
         return nxt(ra) == rb or nxt(rb) == ra
     plain = lambda r: r != level and r != 2  # noqa: E731
     return plain(ra) and plain(rb) and abs(ra - rb) == 1
 
 
-def connected(kinds: Sequence[int], level: int, trump: int) -> bool:
+def connected(kinds: Sequence[int], level: int, trump: int, wrap: bool = True) -> bool:
     kinds = list(kinds)
     if not kinds:
         return False
@@ -149,13 +152,13 @@ def connected(kinds: Sequence[int], level: int, trump: int) -> bool:
     while todo:
         a = todo.pop()
         for b in kinds:
-            if b not in seen and linked(a, b, level, trump):
+            if b not in seen and linked(a, b, level, trump, wrap):
                 seen.add(b)
                 todo.append(b)
     return len(seen) == len(kinds)
 
 
-def combination(x: Counts, level: int, trump: int) -> Optional[Tuple[int, int]]:
+def combination(x: Counts, level: int, trump: int, wrap: bool = True) -> Optional[Tuple[int, int]]:
     """R3.1-R3.4, D1: the shape (m, k) if ``x`` is one unit or one tractor, else None."""
     ks = [k for k, v in x.items() if v > 0]
     if not ks:
@@ -165,12 +168,12 @@ def combination(x: Counts, level: int, trump: int) -> Optional[Tuple[int, int]]:
         return None  # D1: one multiplicity
     if len(ks) == 1:
         return (m, 1)
-    if m < 2 or not connected(ks, level, trump):
+    if m < 2 or not connected(ks, level, trump, wrap):
         return None
     return (m, len(ks))
 
 
-def components(kinds: Sequence[int], level: int, trump: int) -> List[List[int]]:
+def components(kinds: Sequence[int], level: int, trump: int, wrap: bool = True) -> List[List[int]]:
     """Connected components of the link graph restricted to ``kinds``."""
     left = set(kinds)
     out = []
@@ -180,7 +183,7 @@ def components(kinds: Sequence[int], level: int, trump: int) -> List[List[int]]:
         while todo:
             u = todo.pop()
             for v in list(left):
-                if v not in comp and linked(u, v, level, trump):
+                if v not in comp and linked(u, v, level, trump, wrap):
                     comp.add(v)
                     todo.append(v)
         left -= comp
@@ -188,7 +191,7 @@ def components(kinds: Sequence[int], level: int, trump: int) -> List[List[int]]:
     return out
 
 
-def oracle_leads(hand: Counts, level: int, trump: int) -> set:
+def oracle_leads(hand: Counts, level: int, trump: int, wrap: bool = True) -> set:
     """Every distinct sub-multiset of ``hand`` that is one combination (R3.4), as frozensets of
     (kind, copies)."""
     out = set()
@@ -197,19 +200,19 @@ def oracle_leads(hand: Counts, level: int, trump: int) -> set:
             out.add(frozenset({(k, m)}))
     for m in (2, 3, 4):
         held = [k for k, c in hand.items() if c >= m]
-        for comp in components(held, level, trump):
+        for comp in components(held, level, trump, wrap):
             n = len(comp)
             for mask in range(1, 1 << n):
                 if bin(mask).count("1") < 2:
                     continue
                 sub = [comp[i] for i in range(n) if mask >> i & 1]
-                if connected(sub, level, trump):
-                    assert combination({k: m for k in sub}, level, trump) == (m, len(sub))
+                if connected(sub, level, trump, wrap):
+                    assert combination({k: m for k in sub}, level, trump, wrap) == (m, len(sub))
                     out.add(frozenset((k, m) for k in sub))
     return out
 
 
-def literal_leads(hand: Counts, level: int, trump: int, limit: int = 300_000) -> Optional[int]:
+def literal_leads(hand: Counts, level: int, trump: int, limit: int = 300_000, wrap: bool = True) -> Optional[int]:
     """Every non-empty sub-multiset of the hand, each checked with :func:`combination`; or None
     when there are too many. Links never cross suit classes (asserted), so a combination lies in
     one class: the sub-multisets are walked class by class."""
@@ -226,7 +229,7 @@ def literal_leads(hand: Counts, level: int, trump: int, limit: int = 300_000) ->
     for ks in classes.values():
         for xs in product(*[range(hand[k] + 1) for k in ks]):
             x = {k: v for k, v in zip(ks, xs) if v}
-            if x and combination(x, level, trump) is not None:
+            if x and combination(x, level, trump, wrap) is not None:
                 n += 1
     return n
 
@@ -271,10 +274,10 @@ def sub_multisets(bounds: Sequence[int], n: int) -> Iterator[Tuple[int, ...]]:
 class Local:
     """The kinds of one class held in a hand, with links as bitmasks (fast brute force)."""
 
-    def __init__(self, kinds: Sequence[int], level: int, trump: int) -> None:
+    def __init__(self, kinds: Sequence[int], level: int, trump: int, wrap: bool = True) -> None:
         self.kinds = list(kinds)
         self.adj = [
-            sum(1 << j for j, b in enumerate(self.kinds) if linked(a, b, level, trump)) for a in self.kinds
+            sum(1 << j for j, b in enumerate(self.kinds) if linked(a, b, level, trump, wrap)) for a in self.kinds
         ]
         self._conn: Dict[int, bool] = {}
 
@@ -348,7 +351,7 @@ BRUTE_LADDER = 1_500_000
 def oracle_follows(hand: Counts, lead: Counts, level: int, trump: int, profile: str) -> Tuple[int, str, str]:
     """(count, tier, how) for a follower holding ``hand`` against ``lead`` (R5.2-R5.4).
     ``how`` is ``bf:<candidates>`` (brute force) or ``dp`` (R5.2 count by the DP)."""
-    shape = combination(lead, level, trump)
+    shape = combination(lead, level, trump, profile != "competition")
     assert shape is not None, f"lead {fmt(lead)} is not one combination"
     n = shape[0] * shape[1]
     assert size(hand) >= n, "R5.1: the hand holds fewer cards than the lead"
@@ -389,6 +392,8 @@ def oracle_follows(hand: Counts, lead: Counts, level: int, trump: int, profile: 
     cands = n_sub_multisets(bounds, n)
     if cands > BRUTE_LADDER:
         raise TooBig(cands)
+    if profile == "competition":
+        return competition_follows(ks, bounds, n, shape, level, trump) + (f"bf:{cands}",)
     loc = Local(ks, level, trump)
     t1 = 0
     scores: Dict[Tuple[int, int], int] = {}
@@ -409,6 +414,84 @@ class TooBig(Exception):
     pass
 
 
+# ---- the competition profile (RULES §10, C1-C5) ---------------------------------------------
+
+C4_NAMES = {
+    2: ["C4 any two cards", "C4 a pair"],
+    3: ["C4 any three cards", "C4 a pair and a card", "C4 a triple"],
+    4: ["C4 any four cards", "C4 a pair and two cards", "C4 two pairs", "C4 a triple and a card",
+        "C4 a 2-pair tractor", "C4 a bomb"],
+}
+
+
+def c4_tier(x: Tuple[int, ...], n: int, loc: "Local") -> int:
+    """C4: a selection's place in a unit lead's list (greater is better)."""
+    counts = sorted((v for v in x if v), reverse=True)
+    if n == 2:
+        return int(counts == [2])
+    if n == 3:
+        return 2 if counts == [3] else 1 if counts == [2, 1] else 0
+    if counts == [4]:
+        return 5
+    if counts == [2, 2]:
+        return 4 if loc.combination(x) == (2, 2) else 2
+    return {(3, 1): 3, (2, 1, 1): 1}.get(tuple(counts), 0)
+
+
+def c5_best(x: Tuple[int, ...], loc: "Local", m3: bool, memo: Dict[Tuple[int, ...], Tuple]) -> Tuple:
+    """C5: the greatest (L, p, t) over every partition of ``x`` into tractors (C2: a bomb is a
+    4-card tractor) and other cards; L sorted largest first (a tuple: Python's order is C5's)."""
+    got = memo.get(x)
+    if got is not None:
+        return got
+    p = sum(1 if v in (2, 3) else 2 if v == 4 else 0 for v in x)
+    t = sum(1 for v in x if v == 3) if m3 else 0
+    best: Tuple = ((), p, t)
+    parts = [tuple(4 if j == i else 0 for j in range(len(x))) for i, v in enumerate(x) if v == 4]
+    for m in (2, 3, 4):
+        cand = [i for i, v in enumerate(x) if v >= m]
+        for r in range(2, len(cand) + 1):
+            for sub in combinations(cand, r):
+                mask = sum(1 << i for i in sub)
+                if loc.connected(mask):
+                    parts.append(tuple(m if i in sub else 0 for i in range(len(x))))
+    for tr in parts:
+        rest = tuple(a - b for a, b in zip(x, tr))
+        l, pp, tt = c5_best(rest, loc, m3, memo)
+        cand_key = (tuple(sorted(l + (sum(tr),), reverse=True)), pp, tt)
+        if cand_key > best:
+            best = cand_key
+    memo[x] = best
+    return best
+
+
+def competition_follows(ks: List[int], bounds: List[int], n: int, shape: Tuple[int, int], level: int,
+                        trump: int) -> Tuple[int, str]:
+    """C3-C5 by brute force: (the number of N-card selections of S with the greatest score, the
+    tier the engine names)."""
+    loc = Local(ks, level, trump, wrap=False)
+    if n == 1:
+        return sum(1 for b in bounds if b), "C4 any card"
+    scores: Dict[Tuple, int] = {}
+    memo: Dict[Tuple[int, ...], Tuple] = {}
+    for x in sub_multisets(bounds, n):
+        if shape[1] == 1:
+            key: Tuple = (c4_tier(x, n, loc),)
+        else:
+            c = loc.combination(x)
+            e = c == shape or (shape == (2, 2) and c == (4, 1))
+            key = (int(e),) + c5_best(x, loc, shape[0] >= 3, memo)
+        scores[key] = scores.get(key, 0) + 1
+    best = max(scores)
+    if shape[1] == 1:
+        tier = C4_NAMES[n][best[0]]
+    elif best[0]:
+        tier = "C5 E"
+    else:
+        tier = "C5 L" if best[1] else "C5 p" if best[2] else "C5 t" if best[3] else "C5 any"
+    return scores[best], tier
+
+
 def ladder_candidates(hand: Counts, lead: Counts, level: int, trump: int) -> int:
     """How many N-card selections the brute force would score (0 for R5.2 positions)."""
     shape = combination(lead, level, trump)
@@ -420,9 +503,9 @@ def ladder_candidates(hand: Counts, lead: Counts, level: int, trump: int) -> int
     return n_sub_multisets(s, n)
 
 
-def oracle_lead_count(hand: Counts, level: int, trump: int) -> int:
-    leads = oracle_leads(hand, level, trump)
-    lit = literal_leads(hand, level, trump)
+def oracle_lead_count(hand: Counts, level: int, trump: int, wrap: bool = True) -> int:
+    leads = oracle_leads(hand, level, trump, wrap)
+    lit = literal_leads(hand, level, trump, wrap=wrap)
     if lit is not None:
         assert lit == len(leads), f"oracle self-check: literal {lit} vs components {len(leads)}"
     LITERAL.append(lit is not None)
@@ -615,6 +698,42 @@ def full_hands() -> List[Pos]:
     return P
 
 
+def competition_picked() -> List[Pos]:
+    """The competition profile (RULES §10): the examples of C1-C5 and positions around them."""
+    C = "competition"
+    P: List[Pos] = []
+
+    def add(level, trump, hand, lead, note):
+        P.append(Pos(C, level, trump, hand, lead, note))
+
+    add(10, "h", "Ah Ah 2h 2h 6h 6h 9h 4s", "5h 5h 6h 6h", "C1/C5: ♥5566 vs ♥AA 22 66 9 -> any two pairs (no A-2 link)")
+    add(10, "h", "Kh Kh Ah Ah 2h 2h 3h 3h 9h 5d", "SJ SJ BJ BJ", "C1: KKAA22 is no tractor; 2233 and KKAA are")
+    add(4, "h", "3s 3s 5s 5s 6s 6s 9s 3d", "Js Js Qs Qs", "C1: 打4时 3s-5s not linked; 5566 is E")
+    add(10, "h", "5s 5s 5s 8s 8s 8s 3d", "Ks Ks Ks Ks", "C4: ♠555 888 vs ♠KKKK -> ♠5558 or ♠8885")
+    add(10, "h", "4s 4s 5s 5s 7s 7s 7s 9s", "Ks Ks Ks Ks", "C4: bomb lead, a 2-pair tractor first")
+    add(10, "h", "5s 5s 8s 8s Js As 4d", "Ks Ks Ks Ks", "C4: bomb lead, two pairs")
+    add(10, "h", "5s 5s 8s Js As", "Ks Ks Ks Ks", "C4: bomb lead, a pair and two cards")
+    add(10, "h", "5s 5s 8s Js 3c", "Ks Ks Ks", "C4: triple lead, a pair and a card")
+    add(10, "h", "5s 8s Js Qs 3c", "Ks Ks", "C4: pair lead, none held: any two")
+    add(10, "h", "6s 6s 6s 7s 7s 7s Js Js Qs Qs Ks Ks", "3s 3s 4s 4s 5s 5s", "C5 E: ♠334455 vs ♠666777 JJQQKK -> ♠JJQQKK")
+    add(10, "h", "Js Js Qs Qs 6s 6s 8s 8s As", "3s 3s 4s 4s 5s 5s", "C5 L: -> ♠JJQQ66 or ♠JJQQ88")
+    add(10, "h", "Js Js Qs Qs 8s 8s 8s 8s 3s 3s As Ks", "4s 4s 5s 5s 6s 6s 7s 7s", "C2/C5: -> ♠JJQQ8888 only")
+    add(10, "h", "7s 7s 7s 9s 9s 9s Qs Qs Ks", "3s 3s 3s 4s 4s 4s", "C5 p: ♠333444 vs ♠777 999 QQ K -> ♠7799QQ")
+    add(10, "h", "7s 7s 7s 9s 9s 9s Ks As", "3s 3s 3s 4s 4s 4s", "C5 t: ♠333444 vs ♠777 999 K A -> ♠777999")
+    add(10, "h", "7s 7s 7s 8s 8s 8s Js Js Qs Qs As As", "3s 3s 4s 4s 5s 5s 6s 6s", "C5: 4-pair lead, a 2-triple tractor and a pair")
+    add(10, "h", "7s 7s 7s 7s Js Js Qs Qs As Ks 9s", "3s 3s 4s 4s 5s 5s 6s 6s", "C5: 4-pair lead, a 2-pair tractor and a bomb")
+    add(10, "h", "7s 7s 7s 7s 8s 8s 8s 8s Js Js Js Qs Qs Qs", "3s 3s 4s 4s 5s 5s 6s 6s", "C5: 4-pair lead, a bomb tractor is L (8)")
+    add(10, "h", "7s 7s 8s 8s Js Js As Ks", "3s 3s 3s 4s 4s 4s", "C5: 2-triple lead, a 4-card tractor and a pair")
+    add(10, "h", "7s 7s 8s 8s Js Js Qs Qs As", "3s 3s 4s 4s 5s 5s", "C5: 3-pair lead, two 4-card tractors, (4) + a pair")
+    add(3, "d", all_of(range(2, 15), "d", 2) + " SJ 5s", "SJ SJ SJ BJ BJ BJ", "C1: the whole trump suit in pairs is a path 2-A: a 3-pair window (L 6), never through A-2")
+    add(14, "c", "Kc Kc Kc Ac Ac Ac 2c 2c 2c 3c 3c 3c 4c", "SJ SJ SJ BJ BJ BJ", "C1 at level A: KKKAAA and 222333 are E, AAA222 is not")
+    add(7, "s", all_of([3, 4, 5, 6], "s", 3) + " " + all_of([8, 9, 10], "s", 2) + " 2s 2s 7h 7h", "Qs Qs Qs Ks Ks Ks As As As",
+        "C5: 3-triple lead held as a 4-triple run: E")
+    add(7, "s", all_of([3, 4], "s", 4) + " " + all_of([8, 9, 10, 11], "s", 2) + " 2s 7h 7h", "Qs Qs Qs Ks Ks Ks As As As",
+        "C5: 3-triple lead: a bomb tractor (8) + a card")
+    return P
+
+
 # ---- random positions from real deals ------------------------------------------------------
 
 
@@ -657,7 +776,7 @@ def _walk(g, rng: random.Random, tricks: int) -> None:
         g.apply(fmt(play))
 
 
-def random_positions(count: int, seed: int) -> List[Pos]:
+def random_positions(count: int, seed: int, profiles: Sequence[str] = ("guigang", "guigang", "nanning")) -> List[Pos]:
     """Positions from real deals of the engine: a seeded deal (``tractor.Game.deal``) at a random
     level, declared and played on for a random number of tricks by :func:`_walk`; then a lead
     drawn from the leader's hand (from the oracle's own list of combinations) and one of the
@@ -670,7 +789,7 @@ def random_positions(count: int, seed: int) -> List[Pos]:
     while len(out) < count:
         hand_seed += 1
         level = rng.choice([3, 3, 14, 14] + list(range(3, 15)))
-        profile = rng.choice(["guigang", "guigang", "nanning"])
+        profile = rng.choice(list(profiles))
         g = tractor.Game.deal(hand_seed, levels=(level, level), profile=profile)
         _walk(g, rng, 0)
         if g.phase != "play":
@@ -682,7 +801,7 @@ def random_positions(count: int, seed: int) -> List[Pos]:
         trump = g.trump
         t = SUITS.index(trump)
         lhand = _cards(g.hand(leader))
-        leads = sorted(sorted(f) for f in oracle_leads(lhand, level, t))
+        leads = sorted(sorted(f) for f in oracle_leads(lhand, level, t, profile != "competition"))
         big = [f for f in leads if sum(v for _, v in f) >= 4]
         tractors = [f for f in big if len(f) >= 2]
         for _ in range(12):
@@ -718,16 +837,17 @@ HEADER = """\
 #
 # One position per line, fields separated by ' | ':
 #   profile | level | trump | hand | lead | leads | follows | tier | verified | note
-# profile   guigang or nanning (RULES §9)
+# profile   guigang, nanning or competition (RULES §9, §10)
 # level     the hand's level L: 3..10, J, Q, K, A (R2.1)
 # trump     trump suit: s, h, d or c
 # hand      the cards of one hand, engine notation (rank then suit: As 10h 2c; jokers SJ BJ)
 # lead      one combination (R3.4) led by another player
 # leads     the number of distinct legal leads of `hand`: the distinct sub-multisets that are
 #           one combination (R3.4) = tractor_core::combo::legal_leads(..).len() = count_leads
-# follows   the number of distinct legal follows of `hand` to `lead` (multisets; R5.2-R5.4)
+# follows   the number of distinct legal follows of `hand` to `lead` (multisets; R5.2-R5.4, C3-C5)
 #           = Follow::new(..).legal_set(&[0; 54]).count() = Context.count_legal_follows
-# tier      what the ladder demands: R5.2 (|S| <= N), T1, T2, T3 or T4 (R5.3)
+# tier      what the ladder demands: R5.2 (|S| <= N), T1, T2, T3 or T4 (R5.3); under competition
+#           the entry of C4's list ("C4 a triple and a card") or the part of C5's key ("C5 E", "C5 L", …)
 # verified  how `follows` was checked independently of the engine: bf:<n> = brute force over
 #           n candidate selections; dp = the R5.2 count of a bounded-multiset DP (astronomically
 #           large counts of void and short followers, over 300,000). `leads` is always
@@ -761,7 +881,7 @@ def verify_file(path: Path) -> int:
     t0 = time.time()
     rows = read_file(path)
     for i, (p, leads, follows, tier) in enumerate(rows):
-        ol = oracle_lead_count(p.hand, p.level, p.t)
+        ol = oracle_lead_count(p.hand, p.level, p.t, p.profile != "competition")
         of, ot, _ = oracle_follows(p.hand, p.lead, p.level, p.t, p.profile)
         if (ol, of, ot) != (leads, follows, tier):
             bad += 1
@@ -791,16 +911,17 @@ def main(argv: Optional[List[str]] = None) -> int:
         return verify_file(Path(a.out))
 
     t0 = time.time()
-    positions = hand_picked() + full_hands() + random_positions(80, seed=20261129)
+    positions = (hand_picked() + full_hands() + random_positions(80, seed=20261129)
+                 + competition_picked() + random_positions(40, seed=20261201, profiles=("competition",)))
     mismatches = []
     for i, p in enumerate(positions):
-        combo = combination(p.lead, p.level, p.t)
+        combo = combination(p.lead, p.level, p.t, p.profile != "competition")
         if combo is None:
             raise SystemExit(f"position {i} ({p.note}): the lead {fmt(p.lead)} is not one combination")
         for k, v in p.lead.items():
             assert p.hand.get(k, 0) + v <= 4, f"position {i} ({p.note}): more than 4 copies of {name(k)}"
         el, ef, et = engine_counts(p)
-        ol = oracle_lead_count(p.hand, p.level, p.t)
+        ol = oracle_lead_count(p.hand, p.level, p.t, p.profile != "competition")
         of, ot, how = oracle_follows(p.hand, p.lead, p.level, p.t, p.profile)
         p.leads, p.follows, p.tier, p.how = ol, of, ot, how
         if (el, ef, et) != (ol, of, ot):

@@ -93,6 +93,9 @@ impl Position {
             Case::Ladder { l, .. } if l > 0 => "T2",
             Case::Ladder { p, .. } if p > 0 => "T3",
             Case::Ladder { .. } => "T4",
+            Case::Unit { .. } => "C4",
+            Case::Key(k) if k.has_tractor() => "C5 L",
+            Case::Key(_) => "C5 p/t",
         }
     }
 }
@@ -181,6 +184,23 @@ pub fn build(opt: Options) -> Vec<Position> {
         }
     }
     strata.into_values().flat_map(|r| r.items).collect()
+}
+
+/// The same hands and leads under another profile (for side-by-side timings): each position's
+/// (level, trump) under `profile`, re-analysed; a lead that is no combination there (a tractor
+/// through A–2 under competition, C1) is left out. Legal and illegal plays are drawn anew.
+pub fn for_profile(corpus: &[Position], profile: Profile, seed: u64) -> Vec<Position> {
+    let mut rng = Rng::new(seed ^ 0x9F0F_11E5);
+    corpus
+        .iter()
+        .filter_map(|p| {
+            let ctx = Context::get(p.ctx.level, p.ctx.trump, profile).expect("valid context");
+            let lead = tractor_core::classify(ctx, &p.lead_counts)?;
+            let mut q = make(ctx, &p.hand, lead, p.lead_counts, p.source, &mut rng)?;
+            q.stratum = p.stratum;
+            Some(q)
+        })
+        .collect()
 }
 
 /// Analyses one position; `None` if the follower's hand is empty.

@@ -15,12 +15,18 @@
 //!   the engine must agree with it there (count, the legal play in, the illegal play out).
 //!
 //! `cargo run --release -p tractor-core --example ladder_stats -- [--hands 160] [--cap 150]
-//!  [--seed S] [--repeats 7] [--batch-us 40] [--oracle-max 20000] [--quick]`
+//!  [--seed S] [--repeats 7] [--batch-us 40] [--oracle-max 20000] [--quick] [--profile P]`
+//!
+//! `--profile competition` (or `nanning`) times the same hands and leads under that profile
+//! (`corpus::for_profile`: the same strata, leads that are no combination there dropped), for
+//! side-by-side tables with the default guigang run.
 
 #[path = "../benches/corpus.rs"]
 mod corpus;
 #[path = "../tests/common/oracle.rs"]
 mod oracle;
+#[path = "../tests/common/oracle_comp.rs"]
+mod oracle_comp;
 
 use std::collections::BTreeMap;
 use std::hint::black_box;
@@ -39,6 +45,7 @@ struct Args {
     save: Option<String>,
     load: Option<String>,
     tsv: Option<String>,
+    profile: tractor_core::Profile,
 }
 
 fn args() -> Args {
@@ -50,6 +57,7 @@ fn args() -> Args {
         save: None,
         load: None,
         tsv: None,
+        profile: tractor_core::Profile::Guigang,
     };
     let v: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -65,6 +73,7 @@ fn args() -> Args {
             "--save" => a.save = Some(next(i)),
             "--load" => a.load = Some(next(i)),
             "--tsv" => a.tsv = Some(next(i)),
+            "--profile" => a.profile = tractor_core::Profile::parse(&next(i)).unwrap(),
             "--quick" => {
                 a.opt.hands = 12;
                 a.opt.cap = 12;
@@ -180,6 +189,13 @@ fn main() {
         Some(path) => corpus::load(path).expect("read the corpus"),
         None => corpus::build(a.opt),
     };
+    let corpus = if a.profile == tractor_core::Profile::Guigang {
+        corpus
+    } else {
+        let c = corpus::for_profile(&corpus, a.profile, a.opt.seed);
+        println!("profile {}: {} positions with the same hands and leads", a.profile.name(), c.len());
+        c
+    };
     let build_s = t0.elapsed().as_secs_f64();
     match &a.load {
         Some(path) => println!("corpus: {} positions loaded from {path} in {:.1} s", corpus.len(), build_s),
@@ -231,6 +247,7 @@ fn main() {
         t.op.insert("leads", per_call(|| legal_leads(ctx, &hand), batch, reps));
         t.op.insert("count_leads", per_call(|| count_leads(ctx, &hand), batch, reps));
         if oracle_cost(p) <= a.oracle_max {
+            let competition = ctx.rules.profile == tractor_core::Profile::Competition;
             let op = oracle::Position {
                 level: ctx.level,
                 trump: ctx.trump,
@@ -238,7 +255,9 @@ fn main() {
                 hand,
                 lead: p.lead_counts,
             };
-            let an = op.analyse().expect("the lead is one combination");
+            let oc = oracle_comp::Position { level: ctx.level, trump: ctx.trump, hand, lead: p.lead_counts };
+            let analyse = || if competition { oc.analyse() } else { op.analyse() };
+            let an = analyse().expect("the lead is one combination");
             oracle_checked += 1;
             let ok = an.legal.len() as u128 == p.count
                 && an.legal.binary_search(&p.legal).is_ok()
@@ -256,7 +275,7 @@ fn main() {
                     an.legal.len()
                 );
             }
-            t.oracle = Some(per_call(|| op.analyse().map(|a| a.legal.len()), batch.max(200_000), reps.min(5)));
+            t.oracle = Some(per_call(|| analyse().map(|a| a.legal.len()), batch.max(200_000), reps.min(5)));
         }
         times.push(t);
     }

@@ -581,7 +581,8 @@ fn level_plan(info: &InfoSet, holders: &[Holder], alloc: &[Counts], revealed: Op
     }
     // Mid-deal, with another seat deciding: the deal stopped there, so that seat can show
     // (R8.1, D7) in the world too; the replay would reject it later, this rejects it early.
-    if info.phase == crate::hand_state::Phase::Declare && info.to_move.is_none() && dealt > 0 {
+    // (When every receiver decides, the stop proves nothing.)
+    if info.phase == crate::hand_state::Phase::Declare && info.to_move.is_none() && dealt > 0 && !info.every_receiver {
         let seat = if dealt < DECK {
             (first as usize + dealt - 1) % 4
         } else {
@@ -747,6 +748,9 @@ fn build_world(info: &InfoSet, d: &Draw, arr: Option<&Arrangement>, world_seed: 
         }
         Some(a) => {
             let mut g = Game::deal_decks(world_seed, info.profile, info.levels, info.start_banker, a.decks.clone())?;
+            if info.every_receiver {
+                g = g.with_every_receiver()?;
+            }
             if !replay_deal(info, a, &mut g)? {
                 return Ok(None);
             }

@@ -16,6 +16,11 @@ pub enum Tier {
     T3,
     /// R5.3 T4: free cards of the led class.
     T4,
+    /// Competition C4: an entry of a unit lead's list (its name, e.g. "C4 a triple and a card").
+    C4(&'static str),
+    /// Competition C5: the part of the key (E, L, p, t) that decides ("C5 E", "C5 L", "C5 p",
+    /// "C5 t", "C5 any").
+    C5(&'static str),
 }
 
 impl Tier {
@@ -26,6 +31,7 @@ impl Tier {
             Tier::T2 => "T2",
             Tier::T3 => "T3",
             Tier::T4 => "T4",
+            Tier::C4(name) | Tier::C5(name) => name,
         }
     }
 }
@@ -99,7 +105,7 @@ impl fmt::Display for Error {
             }
             Error::BadLevel(l) => write!(f, "R2.1: bad level {l}: levels are 3..14 (3..10, J, Q, K, A)"),
             Error::BadSuit(s) => write!(f, "bad trump suit {s:?}: expected one of s, h, d, c"),
-            Error::BadProfile(p) => write!(f, "unknown profile {p:?}: expected 'guigang' or 'nanning'"),
+            Error::BadProfile(p) => write!(f, "unknown profile {p:?}: expected 'guigang', 'nanning' or 'competition'"),
             Error::NotACombination(m) => write!(f, "R3.4: {m}"),
             Error::BadTrick(m) => write!(f, "{m}"),
             Error::BadSeat { what, seat } => write!(f, "R1.1: {what} must be a seat 0..3, got {seat}"),

@@ -76,6 +76,9 @@ pub struct InfoSet {
     pub phase: Phase,
     /// How the hand began: dealt (true) or from given hands.
     pub dealt_hand: bool,
+    /// Every receiver decided after every card (public: the deal's mode, see
+    /// [`crate::hand_state::Record::every_receiver`]); then the turn order proves nothing.
+    pub every_receiver: bool,
     /// Per deal attempt: the first receiver (public, R1.3).
     pub first_seats: Vec<u8>,
     /// Cards dealt so far in the current attempt.
@@ -191,6 +194,7 @@ impl Game {
             hand_index: self.hand_index,
             phase: pos.phase,
             dealt_hand: attempts > 0,
+            every_receiver: self.record.every_receiver,
             first_seats,
             dealt: pos.dealt,
             final_round: pos.final_round,
@@ -316,8 +320,16 @@ impl InfoSet {
             }
             return;
         }
-        let t1 = classify(ctx, x)
-            .is_some_and(|c| c.class == lead.class && (ctx.rules.t1_any_shape || (c.m, c.k) == (lead.m, lead.k)));
+        let competition = ctx.rules.follow == crate::rules::FollowRule::Competition;
+        let t1 = classify(ctx, x).is_some_and(|c| {
+            c.class == lead.class
+                && if competition {
+                    // C4's unit of N, C5's E
+                    if lead.k == 1 { (c.m, c.k) == (n, 1) } else { crate::follow::competition::is_e(&lead, &c) }
+                } else {
+                    ctx.rules.t1_any_shape || (c.m, c.k) == (lead.m, lead.k)
+                }
+        });
         if t1 {
             return; // one combination that T1 accepts: legal whatever else was held
         }
@@ -326,9 +338,25 @@ impl InfoSet {
         // - no N-card unit was held where T1 would take one: at most N − 1 copies;
         // - a play without a tractor had none to give (T2), so its pairs P were all the
         //   class held when P < N/2 (T3): floor(held/2) = floor(played/2) for every kind.
-        let unit_cap = if n <= 4 && (ctx.rules.t1_any_shape || lead.k == 1) { n - 1 } else { 4 };
+        // Competition (C4/C5): no unit of N was held for a unit lead, no bomb for a 2-pair lead
+        // (either would be the first entry); the pairs bound is the ladder's T3 and does not
+        // hold there (a bomb lead takes a triple and a card before two pairs), so it is off.
+        let unit_cap = if competition {
+            if lead.k == 1 && n <= 4 {
+                n - 1
+            } else if (lead.m, lead.k) == (2, 2) {
+                3
+            } else {
+                4
+            }
+        } else if n <= 4 && (ctx.rules.t1_any_shape || lead.k == 1) {
+            n - 1
+        } else {
+            4
+        };
         let play_pairs: u8 = kinds.iter().map(|&k| x[k as usize] / 2).sum();
-        let pairs_exact = play_pairs < n / 2 && crate::follow::longest_tractor(ctx, lead.class, x, n) == 0;
+        let pairs_exact =
+            !competition && play_pairs < n / 2 && crate::follow::longest_tractor(ctx, lead.class, x, n) == 0;
         for &k in kinds {
             let k = k as usize;
             let mut cap_then = unit_cap;

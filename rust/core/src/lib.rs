@@ -5,6 +5,7 @@
 //! validates user input once and explains what was wrong.
 
 pub mod action_set;
+pub mod actions;
 pub mod bignum;
 pub mod card;
 pub mod checked;
@@ -15,6 +16,7 @@ pub mod follow;
 pub mod hand_state;
 pub mod info;
 pub mod match_state;
+pub mod observe;
 pub mod perft;
 pub mod playout;
 pub mod policy;
@@ -26,6 +28,7 @@ pub mod search;
 pub mod seed;
 pub mod sim;
 pub mod trump;
+pub mod vec_env;
 
 pub use card::{Card, Counts, BJ, KINDS, SJ};
 pub use combo::{classify, legal_leads, trick_winner, Combo};

@@ -25,6 +25,11 @@ pub fn advance_level(level: u8, by: u8) -> (u8, bool) {
     ((((raw - 3) % 12) + 3) as u8, raw > 14)
 }
 
+/// C8: levels stop at A (a gain past A leaves the team at A).
+pub fn advance_level_to_a(level: u8, by: u8) -> u8 {
+    (level as u32 + by as u32).min(14) as u8
+}
+
 #[derive(Clone, Debug)]
 pub struct Match {
     pub seed: u64,
@@ -36,7 +41,9 @@ pub struct Match {
     /// Index of the current hand.
     pub index: u32,
     pub history: Vec<HandSummary>,
-    /// The first team to pass A, and in which hand.
+    /// The first team to pass A, and in which hand. Under R7.5 a team passes A when its
+    /// level wraps past A; under C8 (competition) when it wins a hand as the banker team at
+    /// level A (D11), and the match ends there.
     pub winner: Option<(u8, u32)>,
 }
 
@@ -96,6 +103,10 @@ impl Match {
     /// (then levels and banker stay, R8.5). A refusal changes nothing.
     pub fn next_hand(&mut self, game: &Game) -> Result<Game, Error> {
         self.check_own(game)?;
+        let rules = self.profile.rules();
+        if rules.stop_at_a && self.winner.is_some() {
+            return Err(Error::IllegalAction { rule: "C8", message: "the match is over: a team has passed A".into() });
+        }
         let pos = &game.pos;
         let mut passed = None;
         let score = match pos.phase {
@@ -103,7 +114,12 @@ impl Match {
                 let o = pos.outcome().expect("over");
                 let bteam = (pos.banker % 2) as usize;
                 let (team, by) = if o.defenders_take_over { (1 - bteam, o.defender_levels) } else { (bteam, o.banker_levels) };
-                let (lvl, over) = advance_level(self.levels[team], by);
+                let (lvl, over) = if rules.stop_at_a {
+                    // C8 / D11: the banker team passes A by winning a hand played at A
+                    (advance_level_to_a(self.levels[team], by), !o.defenders_take_over && pos.level == 14)
+                } else {
+                    advance_level(self.levels[team], by)
+                };
                 self.levels[team] = lvl;
                 if over {
                     passed = Some(team as u8);
@@ -177,5 +193,12 @@ mod tests {
         assert_eq!(advance_level(14, 1), (3, true));
         assert_eq!(advance_level(13, 3), (4, true));
         assert_eq!(advance_level(14, 0), (14, false));
+    }
+
+    #[test]
+    fn c8_levels_stop_at_a() {
+        assert_eq!(advance_level_to_a(13, 3), 14);
+        assert_eq!(advance_level_to_a(14, 2), 14);
+        assert_eq!(advance_level_to_a(3, 2), 5);
     }
 }

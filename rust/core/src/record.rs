@@ -9,7 +9,7 @@
 //! frame:   u32 length of the body, the body, u32 CRC-32 of the length and the body
 //! body:    u8   hand format version (1)
 //!          u64  hand seed (the deal is derived from it, see `seed`)
-//!          u8   profile (0 guigang, 1 nanning)
+//!          u8   profile (0 guigang, 1 nanning, 2 competition)
 //!          u8,u8 team levels, u8 banker (255: the final declarer becomes banker)
 //!          then every decision in order:
 //!            0x00               pass
@@ -80,10 +80,7 @@ pub fn encode_file_header(meta: &[u8]) -> Vec<u8> {
 pub fn encode_header(hand_seed: u64, profile: Profile, levels: [u8; 2], banker: u8, buf: &mut Vec<u8>) {
     buf.extend_from_slice(&[0, 0, 0, 0, FORMAT_VERSION]);
     buf.extend_from_slice(&hand_seed.to_le_bytes());
-    buf.push(match profile {
-        Profile::Guigang => 0,
-        Profile::Nanning => 1,
-    });
+    buf.push(profile.index() as u8);
     buf.extend_from_slice(&[levels[0], levels[1], banker]);
 }
 
@@ -169,8 +166,7 @@ pub fn decode_body(body: &[u8]) -> Result<HandRecord, RecordError> {
     }
     let hand_seed = u64::from_le_bytes(body[1..9].try_into().expect("8 bytes"));
     let profile = match body[9] {
-        0 => Profile::Guigang,
-        1 => Profile::Nanning,
+        p if (p as usize) < Profile::ALL.len() => Profile::ALL[p as usize],
         p => return Err(damaged(format!("unknown profile code {p}"))),
     };
     let (levels, banker) = ([body[10], body[11]], body[12]);
@@ -222,8 +218,7 @@ pub fn check_body(body: &[u8]) -> Result<BodyHead, RecordError> {
         return Err(damaged(format!("unknown hand format version {} (this engine reads {FORMAT_VERSION})", body[0])));
     }
     let profile = match body[9] {
-        0 => Profile::Guigang,
-        1 => Profile::Nanning,
+        p if (p as usize) < Profile::ALL.len() => Profile::ALL[p as usize],
         p => return Err(damaged(format!("unknown profile code {p}"))),
     };
     let mut i = 13;

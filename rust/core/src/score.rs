@@ -19,8 +19,8 @@ pub struct Outcome {
 pub fn outcome(score: i32, rules: &Rules) -> Outcome {
     let s = if rules.clamp_score { score.clamp(0, TOTAL_POINTS) } else { score };
     let (banker, defender, over) = match s {
-        // +1 for every full 80 below 0: −80 → 4, −160 → 5
-        s if s < 5 => (3 + if s < 0 { (-(s as i64) / 80).min(200) as u8 } else { 0 }, 0, false),
+        // R7.4: +1 for every full 80 below 0: −80 → 4, −160 → 5; C7: +3 flat (最多升三级)
+        s if s < 5 => (3 + if s < 0 && rules.extra_levels_below_zero { (-(s as i64) / 80).min(200) as u8 } else { 0 }, 0, false),
         s if s < 80 => (2, 0, false),
         s if s < 160 => (1, 0, false),
         s if s < 240 => (0, 0, true),
@@ -75,6 +75,24 @@ mod tests {
         assert_eq!(outcome(-80, &n).banker_levels, 3);
         assert_eq!(outcome(-80, &n).score, 0);
         assert_eq!(outcome(480, &n).score, 400);
+    }
+
+    #[test]
+    fn c7_competition_result_table() {
+        let c = Profile::Competition.rules();
+        let row = |s| {
+            let o = outcome(s, &c);
+            (o.score, o.banker_levels, o.defender_levels, o.defenders_take_over)
+        };
+        assert_eq!(row(-400), (-400, 3, 0, false), "C7: no extra level below 0");
+        assert_eq!(row(-80), (-80, 3, 0, false));
+        assert_eq!(row(4), (4, 3, 0, false));
+        assert_eq!(row(5), (5, 2, 0, false));
+        assert_eq!(row(80), (80, 1, 0, false));
+        assert_eq!(row(160), (160, 0, 0, true));
+        assert_eq!(row(240), (240, 0, 1, true));
+        assert_eq!(row(320), (320, 0, 2, true));
+        assert_eq!(row(960), (960, 0, 3, true), "C7/D6: defenders gain at most 3, no clamp");
     }
 
     #[test]

@@ -8,6 +8,9 @@
 //! - [`BATCH_HAND`]: the hand with global index `index` in a bulk run;
 //! - [`POLICY`]: the decision stream of seat `index` in a hand;
 //! - [`SEARCH`]: stream `index` of a search decision (worlds, trees, rollouts; see `search`).
+//! - [`VEC_ENV`]: environment `index` of a `VecEnv` (its k-th match is
+//!   `derive(env_seed, MATCH, k)`, and the opponents' streams of its h-th hand
+//!   `derive(derive(env_seed, POLICY, h), POLICY, seat)`).
 //!
 //! A deal from a seed: `rng = Rng::new(seed)`; the 216 cards start sorted (card i has kind
 //! i / 4); Fisher–Yates from the top (`for i in (1..216).rev() { swap(i, rng.below(i + 1)) }`);
@@ -21,6 +24,9 @@ pub const BATCH_HAND: u64 = 3;
 pub const POLICY: u64 = 4;
 /// Search streams: world, candidate and rollout indices under a decision's seed.
 pub const SEARCH: u64 = 5;
+/// Environments of a `VecEnv`, and the matches each plays in turn.
+pub const VEC_ENV: u64 = 6;
+pub const MATCH: u64 = 7;
 
 /// Number of cards dealt (R1.2).
 pub const DECK: usize = 216;

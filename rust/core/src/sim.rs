@@ -109,7 +109,7 @@ fn summarize(game: &Game, index: u64, hand_seed: u64, decisions: u16) -> HandRes
 
 /// The pool of `threads` threads, built once per thread count and kept: a run of many small
 /// chunks (the CLI's `--chunk 1`) must not pay for a new pool per chunk.
-fn pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, Error> {
+pub(crate) fn pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, Error> {
     static POOLS: Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(Vec::new());
     let mut pools = POOLS.lock().unwrap_or_else(|e| e.into_inner());
     if let Some((_, p)) = pools.iter().find(|(n, _)| *n == threads) {

@@ -99,6 +99,9 @@ impl Context {
         // R3.3 / D2: links follow natural rank inside one suit, never strength order.
         ctx.up[SJ.id()] = BJ.0;
         for rank in 2..=14u8 {
+            if rank == 14 && !ctx.rules.trump_wrap {
+                continue; // C1 / D8: no A–2 link, the trump suit is the path 2-3-…-A
+            }
             let next = if rank == 14 { 2 } else { rank + 1 };
             ctx.up[Card::new(trump, rank).id()] = Card::new(trump, next).0; // the 13-cycle
         }
@@ -136,7 +139,7 @@ impl Context {
         }
         let t = &mut per_class[TRUMP as usize];
         t.push((vec![SJ.0, BJ.0], false));
-        t.push(((2..=14).map(|r| Card::new(trump, r).0).collect(), true));
+        t.push(((2..=14).map(|r| Card::new(trump, r).0).collect(), self.rules.trump_wrap));
         for rank in [level, 2] {
             for suit in (0..4u8).filter(|&s| s != trump) {
                 t.push((vec![Card::new(suit, rank).0], false));
@@ -202,8 +205,8 @@ impl Context {
             return Err(Error::BadSuit(trump.to_string()));
         }
         let table = TABLE.get_or_init(|| {
-            let mut v = Vec::with_capacity(96);
-            for p in [Profile::Guigang, Profile::Nanning] {
+            let mut v = Vec::with_capacity(48 * Profile::ALL.len());
+            for p in Profile::ALL {
                 for l in 3..=14 {
                     for t in 0..4 {
                         v.push(Context::new(l, t, p).expect("valid"));
@@ -212,11 +215,7 @@ impl Context {
             }
             v
         });
-        let pi = match profile {
-            Profile::Guigang => 0,
-            Profile::Nanning => 1,
-        };
-        Ok(&table[pi * 48 + (level as usize - 3) * 4 + trump as usize])
+        Ok(&table[profile.index() * 48 + (level as usize - 3) * 4 + trump as usize])
     }
 }
 
@@ -310,10 +309,22 @@ mod tests {
     }
 
     #[test]
+    fn c1_no_a_2_link_in_competition() {
+        let t = Context::new(10, 1, Profile::Competition).unwrap();
+        let l = |a: &str, b: &str| t.linked(c(a).unwrap(), c(b).unwrap());
+        assert!(!l("Ah", "2h"), "C1: 2和A不能组合");
+        assert!(l("2h", "3h") && l("9h", "10h") && l("10h", "Jh") && l("Kh", "Ah"), "C1: the rest of the trump suit");
+        assert!(l("BJ", "SJ") && l("9s", "8s") && !l("Js", "9s") && !l("10s", "2s") && !l("SJ", "10h"));
+        let t4 = Context::new(4, 1, Profile::Competition).unwrap();
+        assert!(!t4.linked(c("3s").unwrap(), c("5s").unwrap()), "C1: 打4时副牌3与5不算拖拉机");
+        assert!(t.chains_of(TRUMP).iter().all(|ch| !ch.cyclic));
+    }
+
+    #[test]
     fn chains_cover_every_kind_once() {
-        for level in 3..=14 {
-            for trump in 0..4 {
-                let t = ctx(level, trump);
+        for (level, trump, profile) in (3..=14).flat_map(|l| (0..4).flat_map(move |t| Profile::ALL.map(|p| (l, t, p)))) {
+            {
+                let t = Context::new(level, trump, profile).unwrap();
                 let mut seen = [false; 54];
                 for class in 0..5 {
                     for k in t.class_kinds(class) {

@@ -32,7 +32,12 @@ fn prefix(seed: u64, profile: Profile, actions: &[Action], k: usize) -> Game {
 fn replay_checked(g: &Game) -> Game {
     let mut r = match &g.record.start {
         Start::Deal { hand_seed, levels, banker, decks } => {
-            Game::deal_decks(*hand_seed, g.pos.profile, *levels, *banker, decks.clone()).unwrap()
+            let r = Game::deal_decks(*hand_seed, g.pos.profile, *levels, *banker, decks.clone()).unwrap();
+            if g.record.every_receiver {
+                r.with_every_receiver().unwrap()
+            } else {
+                r
+            }
         }
         Start::Hands { hands, level, trump, banker } => {
             Game::from_hands(*hands, *level, *trump, *banker, g.pos.profile).unwrap()
@@ -70,7 +75,7 @@ fn worlds_are_consistent_in_every_phase() {
     let mut positions = 0;
     let mut by_phase = [0usize; 4];
     for seed in 0..160u64 {
-        let profile = if seed % 3 == 2 { Profile::Nanning } else { Profile::Guigang };
+        let profile = Profile::ALL[(seed % 3) as usize];
         let pol = if seed % 2 == 0 { [Policy::Greedy; 4] } else { [Policy::Random, Policy::Greedy, Policy::Random, Policy::Greedy] };
         let (full, actions) = full_hand(seed, profile, pol);
         let deal_len = full.record.dealt_at.len();
@@ -97,6 +102,39 @@ fn worlds_are_consistent_in_every_phase() {
     assert!(by_phase.iter().all(|&c| c > 100));
 }
 
+#[test]
+fn every_receiver_worlds_are_consistent() {
+    // every receiver decides after every card: the turn order proves nothing, and worlds
+    // are dealt the same way
+    let mut positions = 0;
+    for seed in 0..50u64 {
+        let profile = if seed % 3 == 2 { Profile::Nanning } else { Profile::Guigang };
+        let pol = [Policy::Random, Policy::Greedy, Policy::Random, Policy::Greedy];
+        let start = || Game::deal(seed, profile, [3, 3], NOBODY, None).unwrap().with_every_receiver().unwrap();
+        let mut g = start();
+        let mut rngs: [Rng; 4] = std::array::from_fn(|p| Rng::new(seed * 8 + p as u64));
+        let mut actions = Vec::new();
+        while let Some(a) = pol[g.pos.to_move as usize].act(&g, &mut rngs[g.pos.to_move as usize]) {
+            g.apply(&a).unwrap();
+            actions.push(a);
+        }
+        let deal_len = g.record.dealt_at.len();
+        assert!(deal_len >= 220);
+        let mut rng = Rng::new(seed);
+        for k in [rng.below_usize(deal_len), deal_len - 1 - rng.below_usize(8), deal_len + 2, actions.len() / 2 + deal_len / 2] {
+            let mut h = start();
+            for a in &actions[..k.min(actions.len())] {
+                h.apply(a).unwrap();
+            }
+            for seat in 0..4u8 {
+                check_position(&h, seat, seed * 37 + seat as u64);
+                positions += 1;
+            }
+        }
+    }
+    assert!(positions >= 800, "{positions}");
+}
+
 /// Four random hands of `per` cards from the four decks' kinds that `keep` allows.
 fn random_hands(rng: &mut Rng, per: u8, keep: impl Fn(u8) -> bool) -> [Counts; 4] {
     let mut deck: Vec<u8> = (0..216).map(|i| (i / 4) as u8).filter(|&k| keep(k)).collect();
@@ -117,7 +155,7 @@ fn given_hands_worlds_are_consistent() {
         let mut rng = Rng::new(seed);
         let per = 2 + rng.below_usize(8) as u8;
         let hands = random_hands(&mut rng, per, |_| true);
-        let profile = if seed % 2 == 0 { Profile::Guigang } else { Profile::Nanning };
+        let profile = Profile::ALL[(seed % 3) as usize];
         let mut g = Game::from_hands(hands, 10, (seed % 4) as u8, (seed % 4) as u8, profile).unwrap();
         let stop = rng.below_usize(per as usize * 4);
         for _ in 0..stop {
@@ -288,7 +326,7 @@ fn world_distribution_is_exact_on_small_endgames() {
         let per = 3 + rng.below_usize(4) as u8;
         // a small universe of kinds so that pairs and tractors occur
         let hands = random_hands(&mut rng, per, |k| k < 8 || (13..17).contains(&k) || k == 52);
-        let profile = if seed % 2 == 0 { Profile::Guigang } else { Profile::Nanning };
+        let profile = Profile::ALL[(seed % 3) as usize];
         let mut g = Game::from_hands(hands, 10, 1, (seed % 4) as u8, profile).unwrap();
         let stop = 4 + rng.below_usize(per as usize * 4 - 4);
         for _ in 0..stop {

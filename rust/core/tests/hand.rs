@@ -17,7 +17,7 @@ fn play_seed(seed: u64, profile: Profile) -> Game {
 fn random_hands_keep_the_invariants() {
     let mut over = 0;
     for seed in 0..2000u64 {
-        let profile = if seed % 4 == 3 { Profile::Nanning } else { Profile::Guigang };
+        let profile = Profile::ALL[(seed % 3) as usize];
         let g = play_seed(seed, profile);
         if g.pos.phase == Phase::Stopped {
             continue;
@@ -60,16 +60,60 @@ fn random_hands_keep_the_invariants() {
         let o = g.pos.outcome().unwrap();
         assert_eq!(o, outcome(g.pos.final_score, &profile.rules()));
         assert!(g.pos.hands.iter().all(|h| size(h) == 0));
+        // §9: each profile's last trick (R7.3, C6) and result table (R7.4, C7)
+        let last = g.record.tricks.last().unwrap();
+        let n = size(&last.plays[0].1) as i32;
+        let before = g.pos.final_score - if n >= profile.rules().last_trick_min_cards as i32 {
+            if last.winner % 2 != g.pos.banker % 2 { last.points as i32 * n } else { -(last.points as i32) * n }
+        } else if last.winner % 2 != g.pos.banker % 2 {
+            last.points as i32
+        } else {
+            0
+        };
+        assert_eq!(before, g.pos.defender_points, "R7.3 / C6 last trick, seed {seed}");
+        if profile == Profile::Competition {
+            assert!(o.banker_levels <= 3 && o.defender_levels <= 3, "C7: at most 3, seed {seed}");
+            // C9: the first hand's declarer showed a small joker: it held one when play began
+            let sj = g.record.tricks.iter().flat_map(|t| t.plays.iter()).filter(|p| p.0 == g.pos.banker).map(|p| p.1[tractor_core::SJ.id()]).sum::<u8>();
+            assert!(sj >= 1, "C9: the declarer held a small joker, seed {seed}");
+        }
     }
     assert!(over > 1900);
 }
 
 #[test]
+fn random_matches_keep_the_invariants_of_every_profile() {
+    use tractor_core::match_state::Match;
+    for profile in Profile::ALL {
+        for seed in 0..4u64 {
+            let (mut m, mut g) = Match::new(seed, profile);
+            let mut rng = Rng::new(seed);
+            while m.index < 60 && !(profile.rules().stop_at_a && m.winner.is_some()) {
+                random_playout(&mut g, &mut rng);
+                let before = m.levels;
+                g = m.next_hand(&g).unwrap();
+                let h = m.history.last().unwrap();
+                assert!(m.levels.iter().all(|l| (3..=14).contains(l)), "R2.1");
+                if profile.rules().stop_at_a {
+                    assert!(m.levels[0] >= before[0] && m.levels[1] >= before[1], "C8: no wrap");
+                    assert_eq!(h.passed_a.is_some(), h.level == 14 && h.score.is_some_and(|s| s < 160), "C8/D11");
+                } else {
+                    // R7.5: a level passes A exactly when it wraps
+                    let wrapped = (0..2).any(|t| m.levels[t] < before[t]);
+                    assert_eq!(h.passed_a.is_some(), wrapped, "R7.5");
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn replaying_the_record_follows_the_rules_core() {
     // Every play in the record is legal under the rules core, replayed from the start.
-    for seed in 0..200u64 {
-        let g = play_seed(seed, Profile::Guigang);
-        let mut r = Game::deal(seed, Profile::Guigang, [3, 3], NOBODY, None).unwrap();
+    for seed in 0..300u64 {
+        let profile = Profile::ALL[(seed % 3) as usize];
+        let g = play_seed(seed, profile);
+        let mut r = Game::deal(seed, profile, [3, 3], NOBODY, None).unwrap();
         for (seat, a) in &g.record.actions {
             assert_eq!(r.pos.to_move, *seat);
             if let tractor_core::Action::Play(cards) = a {

@@ -7,6 +7,8 @@
 
 #[path = "common/oracle.rs"]
 mod oracle;
+#[path = "common/oracle_comp.rs"]
+mod oracle_comp;
 
 use std::collections::HashSet;
 use std::time::Instant;
@@ -79,6 +81,26 @@ fn r2_5_r3_3_oracle_classes_and_links_match_context() {
                 }
             }
             assert_eq!(trumps * 4, 84, "R2.2: 84 trumps");
+        }
+    }
+}
+
+#[test]
+fn c1_oracle_links_match_competition_context() {
+    for level in 3..=14u8 {
+        for trump in 0..4u8 {
+            let t = ctx(level, trump, Profile::Competition);
+            for a in 0..54u8 {
+                for b in 0..54u8 {
+                    assert_eq!(
+                        t.linked(Card(a), Card(b)),
+                        oracle_comp::linked(a, b, level, trump),
+                        "C1 link {}–{} at level {level} trump {trump}",
+                        Card(a),
+                        Card(b)
+                    );
+                }
+            }
         }
     }
 }
@@ -267,6 +289,21 @@ fn gen_cycle(g: &mut Gen, profile: Profile) -> Option<Position> {
                 lead[oracle::kind(trump, rr) as usize] = 3;
             }
         }
+        Profile::Competition => match g.below(3) {
+            // C1: the follower's trump suit is a path 2…A, every kind held twice or more; a
+            // 2-triple lead it can rarely answer in shape (E), so L counts its pair tractors
+            0 => {
+                lead[oracle::SJ as usize] = 3;
+                lead[oracle::BJ as usize] = 3;
+            }
+            1 => lead[oracle::kind(other, level) as usize] = 4,
+            _ => {
+                let r = 2 + g.below(12) as u8; // r, r+1 ≤ A, no wrap
+                for rr in [r, r + 1] {
+                    lead[oracle::kind(trump, rr) as usize] = 3;
+                }
+            }
+        },
         Profile::Nanning => match g.below(6) {
             0..=2 => lead[oracle::kind(other, level) as usize] = 4,
             3 | 4 => {
@@ -416,14 +453,13 @@ fn check_position(p: &Position, rng: &mut Rng, stats: &mut Stats) {
     let t = ctx(p.level, p.trump, p.profile);
     let what = describe(p.level, p.trump, p.profile, &p.hand, &p.lead);
     let combo = classify(&t, &p.lead).expect("generated leads are combinations");
-    let orc = oracle::Position {
-        level: p.level,
-        trump: p.trump,
-        t1_any_shape: p.profile == Profile::Guigang,
-        hand: p.hand,
-        lead: p.lead,
+    let a = if p.profile == Profile::Competition {
+        oracle_comp::Position { level: p.level, trump: p.trump, hand: p.hand, lead: p.lead }.analyse()
+    } else {
+        oracle::Position { level: p.level, trump: p.trump, t1_any_shape: p.profile == Profile::Guigang, hand: p.hand, lead: p.lead }
+            .analyse()
     };
-    let a = orc.analyse().expect("oracle: the lead is one combination");
+    let a = a.expect("oracle: the lead is one combination");
     if (combo.m, combo.k) != a.shape || combo.class != a.class {
         stats.fail("lead", format!("lead shape/class: fast ({},{}) class {} vs oracle {:?} class {} — {what}", combo.m, combo.k, combo.class, a.shape, a.class));
         return;
@@ -442,6 +478,9 @@ fn check_position(p: &Position, rng: &mut Rng, stats: &mut Stats) {
         Case::Ladder { l, .. } if l > 0 => stats.ladder_tractor += 1,
         Case::Ladder { p, .. } if p > 0 => stats.ladder_pairs += 1,
         Case::Ladder { .. } => stats.ladder_free += 1,
+        Case::Key(k) if k.has_tractor() => stats.ladder_tractor += 1,
+        Case::Key(k) if k.p > 0 || k.t > 0 => stats.ladder_pairs += 1,
+        Case::Key(_) | Case::Unit { .. } => stats.ladder_free += 1,
     }
     if matches!(f.case, Case::Short) != matches!(a.case, oracle::Case::Short) {
         stats.fail("case", format!("fast case {:?}, oracle |S| = {} for N = {} — {what}", f.case, size(&a.s), a.n));
@@ -491,7 +530,7 @@ fn check_position(p: &Position, rng: &mut Rng, stats: &mut Stats) {
     }
     stats.legal_plays += a.legal.len() as u128;
     // the oracle's inner loop (bitmask links) against its plain definitions, on a sample
-    if let oracle::Case::Ladder(scored) = &a.case {
+    if let (oracle::Case::Ladder(scored), false) = (&a.case, p.profile == Profile::Competition) {
         for _ in 0..4 {
             let (x, _, sc) = scored[rng.below_usize(scored.len())];
             let def = (oracle::combination(&x, p.level, p.trump), oracle::score(&x, p.level, p.trump));
@@ -596,7 +635,11 @@ fn run_random(profile: Profile, seed: u64, positions: usize) {
             let t = ctx(p.level, p.trump, profile);
             let whole = (2..=14).all(|r| p.hand[oracle::kind(p.trump, r) as usize] >= 2);
             let combo = classify(&t, &p.lead).expect("a combination");
-            let ladder = matches!(Follow::new(&t, &p.hand, combo).case, Case::Ladder { l, .. } if l > 0);
+            let ladder = match Follow::new(&t, &p.hand, combo).case {
+                Case::Ladder { l, .. } => l > 0,
+                Case::Key(k) => k.has_tractor(),
+                _ => false,
+            };
             cycles += (whole && ladder && combo.class == oracle::TRUMP) as usize;
             check_position(&p, &mut rng, &mut stats);
         }
@@ -644,6 +687,13 @@ fn r5_oracle_twin_guigang() {
 #[test]
 fn r5_oracle_twin_nanning() {
     run_random(Profile::Nanning, 0x4A4E_4E49, 12_000);
+}
+
+/// C3–C5 against the brute-force twin: check, count, enumeration, nth, sample support,
+/// `legal_set(lo)` and completions on 20,000 random competition positions.
+#[test]
+fn c5_oracle_twin_competition() {
+    run_random(Profile::Competition, 0xC0_4D_50_11, 20_000);
 }
 
 // ---------------------------------------------------------------------------------------

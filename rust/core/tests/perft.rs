@@ -10,6 +10,8 @@
 
 #[path = "common/oracle.rs"]
 mod oracle;
+#[path = "common/oracle_comp.rs"]
+mod oracle_comp;
 
 use std::path::PathBuf;
 
@@ -77,6 +79,7 @@ fn perft_file_is_complete() {
         assert!(lines.iter().any(|l| l.tier == tier), "no position of tier {tier}");
     }
     assert!(lines.iter().any(|l| l.profile == Profile::Nanning));
+    assert!(lines.iter().filter(|l| l.profile == Profile::Competition).count() >= 50, "competition lines");
     assert!(lines.iter().any(|l| l.level == 3) && lines.iter().any(|l| l.level == 14));
     assert!(lines.iter().any(|l| l.follows > u64::MAX as u128 / 1_000_000_000), "no astronomically large count");
 }
@@ -117,14 +120,13 @@ fn perft_small_follows_match_the_oracle_twin() {
         if n > 20_000 {
             continue;
         }
-        let p = oracle::Position {
-            level: l.level,
-            trump: l.trump,
-            t1_any_shape: l.profile == Profile::Guigang,
-            hand: l.hand,
-            lead: l.lead,
+        let a = if l.profile == Profile::Competition {
+            oracle_comp::Position { level: l.level, trump: l.trump, hand: l.hand, lead: l.lead }.analyse()
+        } else {
+            oracle::Position { level: l.level, trump: l.trump, t1_any_shape: l.profile == Profile::Guigang, hand: l.hand, lead: l.lead }
+                .analyse()
         };
-        let a = p.analyse().expect("the lead is one combination");
+        let a = a.expect("the lead is one combination");
         assert_eq!(a.legal.len() as u128, l.follows, "line {}: oracle twin {} legal follows\n    {}", l.at, a.legal.len(), l.text);
         checked += 1;
     }

@@ -5,6 +5,8 @@ use pyo3::types::{PyBytes, PyDict};
 use tractor_core as core;
 use tractor_core::card::{Counts, KINDS};
 use tractor_core::action_set::ActionSet;
+use tractor_core::actions::{Builder, Stepped};
+use numpy::{PyArray1, PyArrayMethods};
 use tractor_core::hand_state::{Action, Game as CoreGame, Phase, Start, NOBODY};
 use tractor_core::Error;
 
@@ -25,6 +27,14 @@ fn action_err(py: Python<'_>, g: &CoreGame, e: Error) -> PyErr {
 #[derive(Clone)]
 pub struct PyGame {
     pub g: CoreGame,
+    /// The play being built with action ids (cleared by every applied action).
+    pub b: Builder,
+}
+
+impl From<CoreGame> for PyGame {
+    fn from(g: CoreGame) -> PyGame {
+        PyGame { g, b: Builder::default() }
+    }
 }
 
 fn profile(py: Python<'_>, name: &str) -> PyResult<core::Profile> {
@@ -36,7 +46,7 @@ impl PyGame {
     /// A hand dealt from `hand_seed`; `banker` None in a match's first hand; `deck` (216 kind
     /// ids) and `first_seat` override the first deal.
     #[staticmethod]
-    #[pyo3(signature = (hand_seed, profile_name, levels, banker=None, deck=None, first_seat=0, redeal_decks=None, hand_index=0))]
+    #[pyo3(signature = (hand_seed, profile_name, levels, banker=None, deck=None, first_seat=0, redeal_decks=None, hand_index=0, every_receiver=false))]
     #[allow(clippy::too_many_arguments)]
     fn deal(
         py: Python<'_>,
@@ -48,6 +58,7 @@ impl PyGame {
         first_seat: u8,
         redeal_decks: Option<Vec<(Vec<u8>, u8)>>,
         hand_index: u32,
+        every_receiver: bool,
     ) -> PyResult<Self> {
         guard(py, || {
             let p = profile(py, profile_name)?;
@@ -75,8 +86,11 @@ impl PyGame {
             };
             let mut g = CoreGame::deal_decks(hand_seed, p, [levels.0, levels.1], banker, decks)
                 .map_err(|e| err(py, e))?;
+            if every_receiver {
+                g = g.with_every_receiver().map_err(|e| err(py, e))?;
+            }
             g.hand_index = hand_index;
-            Ok(PyGame { g })
+            Ok(PyGame::from(g))
         })
     }
 
@@ -92,7 +106,7 @@ impl PyGame {
                 hs[i] = counts(py, h, &format!("hands[{i}]"))?;
             }
             let p = profile(py, profile_name)?;
-            Ok(PyGame { g: CoreGame::from_hands(hs, level, trump, banker, p).map_err(|e| err(py, e))? })
+            Ok(PyGame::from(CoreGame::from_hands(hs, level, trump, banker, p).map_err(|e| err(py, e))?))
         })
     }
 
@@ -246,6 +260,7 @@ impl PyGame {
                 Some(a) => {
                     let g = &mut self.g;
                     g.apply(&a).map_err(|e| action_err(py, g, e))?;
+                    self.b.clear();
                     Ok(true)
                 }
             }
@@ -282,14 +297,18 @@ impl PyGame {
     fn apply_pass(&mut self, py: Python<'_>) -> PyResult<()> {
         guard(py, || {
             let g = &mut self.g;
-            g.apply(&Action::Pass).map_err(|e| action_err(py, g, e))
+            g.apply(&Action::Pass).map_err(|e| action_err(py, g, e))?;
+            self.b.clear();
+            Ok(())
         })
     }
 
     fn apply_declare(&mut self, py: Python<'_>, suit: u8, count: u8) -> PyResult<()> {
         guard(py, || {
             let g = &mut self.g;
-            g.apply(&Action::Declare { suit, count }).map_err(|e| action_err(py, g, e))
+            g.apply(&Action::Declare { suit, count }).map_err(|e| action_err(py, g, e))?;
+            self.b.clear();
+            Ok(())
         })
     }
 
@@ -300,7 +319,9 @@ impl PyGame {
                 Err(_) => return Err(bad_arg(py, "play", "a play is a 54-entry count array")),
             };
             let g = &mut self.g;
-            g.apply(&Action::Play(c)).map_err(|e| action_err(py, g, e))
+            g.apply(&Action::Play(c)).map_err(|e| action_err(py, g, e))?;
+            self.b.clear();
+            Ok(())
         })
     }
 
@@ -313,6 +334,7 @@ impl PyGame {
                 Some(a) => {
                     let g = &mut self.g;
                     g.apply(&a).map_err(|e| action_err(py, g, e))?;
+                    self.b.clear();
                     Ok(true)
                 }
             }
@@ -325,8 +347,61 @@ impl PyGame {
             let mut rng = core::Rng::new(seed);
             let g = &mut self.g;
             py.detach(|| core::playout::random_playout(g, &mut rng));
+            self.b.clear();
             Ok(())
         })
+    }
+
+    /// The action ids allowed now (72 bytes, 1 allowed, 0 not; see `tractor.actions`).
+    fn action_mask<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        guard(py, || {
+            let m = self.b.mask(&self.g.pos);
+            let bytes: Vec<u8> = m.iter().map(|&x| x as u8).collect();
+            Ok(PyBytes::new(py, &bytes))
+        })
+    }
+
+    /// Takes one action id; True when it completed an action, False when it added a card to
+    /// the play being built. A refused id changes nothing.
+    fn step(&mut self, py: Python<'_>, id: i64) -> PyResult<bool> {
+        guard(py, || {
+            let id = u8::try_from(id).map_err(|_| bad_arg(py, "action", format!("action id {id} is not one of 0..=71")))?;
+            let (g, b) = (&mut self.g, &mut self.b);
+            match b.step(g, id) {
+                Ok(Stepped::Added) => Ok(false),
+                Ok(Stepped::Applied(_)) => Ok(true),
+                Err(e) => Err(action_err(py, g, e)),
+            }
+        })
+    }
+
+    /// The cards chosen so far for the play being built (a count array).
+    #[getter]
+    fn pending<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.b.pending)
+    }
+
+    /// Writes `seat`'s tensor observation into `out` (float32, at least OBS_DIM long).
+    fn observation_tensor(&self, py: Python<'_>, seat: u8, out: &Bound<'_, PyArray1<f32>>, canonical: bool) -> PyResult<()> {
+        guard(py, || {
+            if seat > 3 {
+                return Err(err(py, Error::BadSeat { what: "seat", seat: seat as i64 }));
+            }
+            let mut rw = out.try_readwrite().map_err(|e| bad_arg(py, "out", e.to_string()))?;
+            let buf = rw.as_slice_mut().map_err(|e| bad_arg(py, "out", e.to_string()))?;
+            if buf.len() < core::observe::OBS_DIM {
+                return Err(bad_arg(py, "out", format!("it holds {} floats, the observation {}", buf.len(), core::observe::OBS_DIM)));
+            }
+            let pending = if self.g.pos.to_move == seat { self.b.pending } else { [0; KINDS] };
+            core::observe::observe(&self.g, &pending, seat, canonical, buf);
+            Ok(())
+        })
+    }
+
+    /// Was the hand dealt with every receiver deciding after every card?
+    #[getter]
+    fn every_receiver(&self) -> bool {
+        self.g.record.every_receiver
     }
 
     /// Finished tricks: (leader, [(seat, counts)], winner, points).
@@ -387,6 +462,9 @@ impl PyGame {
                 if self.g.hand_index > 0 {
                     d.set_item("hand_index", self.g.hand_index)?;
                 }
+                if self.g.record.every_receiver {
+                    d.set_item("every_receiver", true)?;
+                }
             }
             Start::Hands { hands, level, trump, banker } => {
                 d.set_item("kind", "hands")?;
@@ -405,7 +483,7 @@ impl PyGame {
     }
 
     fn __eq__(&self, other: &Self) -> bool {
-        self.g.pos == other.g.pos && self.g.record == other.g.record
+        self.g.pos == other.g.pos && self.g.record == other.g.record && self.b.pending == other.b.pending
     }
 }
 
@@ -422,7 +500,7 @@ impl PyMatch {
     fn create(py: Python<'_>, seed: u64, profile_name: &str) -> PyResult<(Self, PyGame)> {
         guard(py, || {
             let (m, g) = core::Match::new(seed, profile(py, profile_name)?);
-            Ok((PyMatch { m }, PyGame { g }))
+            Ok((PyMatch { m }, PyGame::from(g)))
         })
     }
 
@@ -435,7 +513,7 @@ impl PyMatch {
     fn next_hand(&mut self, py: Python<'_>, game: &PyGame) -> PyResult<PyGame> {
         guard(py, || {
             let g = self.m.next_hand(&game.g).map_err(|e| err(py, e))?;
-            Ok(PyGame { g })
+            Ok(PyGame::from(g))
         })
     }
 

@@ -10,6 +10,7 @@ mod errors;
 mod game;
 mod search;
 mod sim;
+mod vec_env;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -237,6 +238,7 @@ impl Context {
             let f = checked::follow(&self.ctx, &h, &l).map_err(|e| err(py, e))?;
             let (tl, tp) = match f.case {
                 core::Case::Ladder { l, p } => (l, p),
+                core::Case::Key(k) => (k.l[0], k.p), // C5: the longest tractor of L*, and p*
                 _ => (0, 0),
             };
             Ok((f.required_tier().name(), tl, tp))
@@ -363,6 +365,11 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Context>()?;
     m.add_class::<game::PyGame>()?;
     m.add_class::<game::PyMatch>()?;
+    m.add_class::<vec_env::PyVecEnv>()?;
+    m.add("OBS_DIM", core::observe::OBS_DIM)?;
+    m.add("OBS_LAYOUT", core::observe::LAYOUT.iter().map(|b| (b.0, b.1, b.2, b.3)).collect::<Vec<_>>())?;
+    m.add_function(wrap_pyfunction!(encode_action, m)?)?;
+    m.add_function(wrap_pyfunction!(decode_action, m)?)?;
     m.add_function(wrap_pyfunction!(parse, m)?)?;
     m.add_function(wrap_pyfunction!(format, m)?)?;
     m.add_function(wrap_pyfunction!(counts_of_ids, m)?)?;
@@ -391,5 +398,46 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("BATCH_HAND_TAG", core::seed::BATCH_HAND)?;
     m.add("POLICY_TAG", core::seed::POLICY)?;
     m.add("SEARCH_TAG", core::seed::SEARCH)?;
+    m.add("VEC_ENV_TAG", core::seed::VEC_ENV)?;
+    m.add("MATCH_TAG", core::seed::MATCH)?;
     Ok(())
+}
+
+/// The ids of an action: ("pass" | "declare" | "play", suit, count, cards, lead).
+#[pyfunction]
+#[pyo3(signature = (kind, suit, count, cards, lead))]
+fn encode_action(py: Python<'_>, kind: &str, suit: u8, count: u8, cards: Option<Vec<u8>>, lead: bool) -> PyResult<Vec<u8>> {
+    guard(py, || {
+        let a = match kind {
+            "pass" => core::Action::Pass,
+            "declare" if suit < 4 && (1..=4).contains(&count) => core::Action::Declare { suit, count },
+            "declare" => return Err(bad_arg(py, "action", format!("a showing is 1..=4 cards of suit 0..3, got {count} of {suit}"))),
+            _ => {
+                let c = counts(py, &cards.unwrap_or_default(), "play")?;
+                if core::card::size(&c) == 0 {
+                    return Err(bad_arg(py, "action", "a play needs at least one card"));
+                }
+                core::Action::Play(c)
+            }
+        };
+        Ok(core::actions::encode(&a, lead))
+    })
+}
+
+/// The action of a complete id sequence: ("pass" | "declare" | "play", suit, count, cards).
+#[pyfunction]
+fn decode_action(py: Python<'_>, ids: Vec<i64>) -> PyResult<(&'static str, u8, u8, Option<Py<PyBytes>>)> {
+    guard(py, || {
+        let mut v = Vec::with_capacity(ids.len());
+        for (i, &id) in ids.iter().enumerate() {
+            v.push(u8::try_from(id).ok().filter(|&x| (x as usize) < core::actions::ACTIONS).ok_or_else(|| {
+                bad_arg(py, "ids", format!("ids[{i}] = {id} is not an action id (0..=71)"))
+            })?);
+        }
+        Ok(match core::actions::decode(&v).map_err(|e| err(py, e))? {
+            core::Action::Pass => ("pass", 0, 0, None),
+            core::Action::Declare { suit, count } => ("declare", suit, count, None),
+            core::Action::Play(c) => ("play", 0, 0, Some(out(py, &c))),
+        })
+    })
 }

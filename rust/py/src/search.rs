@@ -85,7 +85,7 @@ pub fn determinize(py: Python<'_>, game: &PyGame, seat: u8, seeds: Vec<u64>) -> 
         let info = game.g.info(seat);
         let worlds = py.detach(|| -> Result<Vec<PyGame>, Error> {
             let mut det = Determinizer::new(info);
-            seeds.iter().map(|&s| Ok(PyGame { g: det.world(&mut core::Rng::new(s))? })).collect()
+            seeds.iter().map(|&s| Ok(PyGame::from(det.world(&mut core::Rng::new(s))?))).collect()
         });
         worlds.map_err(|e| err(py, e))
     })

@@ -141,7 +141,7 @@ pub fn replay_record(py: Python<'_>, data: &[u8]) -> PyResult<(PyGame, usize)> {
     guard(py, || {
         let (rec, used) = core::record::decode(data).map_err(|e| records_error(py, "record", e))?;
         let g = core::record::replay(&rec).map_err(|e| err(py, e))?;
-        Ok((PyGame { g }, used))
+        Ok((PyGame::from(g), used))
     })
 }
 
@@ -285,7 +285,7 @@ impl PyRecordReader {
             let mut out = Vec::with_capacity(played.len());
             for (g, (index, offset)) in played.into_iter().zip(at) {
                 match g {
-                    Ok(g) => out.push(PyGame { g }),
+                    Ok(g) => out.push(PyGame::from(g)),
                     Err(e) => {
                         self.pending = Some(RecordError {
                             index: Some(index),

@@ -17,18 +17,33 @@ impl Position {
     /// suit shown so far (they stay in the hand), so it is any count up to what is held that
     /// beats the current declaration; the declarer may only reinforce its own suit.
     pub fn showings(&self, seat: u8) -> impl Iterator<Item = Showing> + '_ {
+        let joker_missing = self.lacks_small_joker(seat);
         (0..4u8).flat_map(move |suit| {
             let held = self.hands[seat as usize][Card::new(suit, self.level).id()];
             let from = match self.declarer {
+                NOBODY if joker_missing => u8::MAX, // C9: setting the suit needs a small joker
                 NOBODY => 1,
                 d if d == seat && suit != self.declared_suit => u8::MAX, // 不能自反
+                d if d != seat && joker_missing => u8::MAX, // C9: so does overturning
                 _ => self.declared_count + 1,
             };
             (from..=held).map(move |count| Showing { suit, count })
         })
     }
 
+    /// C9: in a match's first hand (banker not yet known) under the competition profile, a
+    /// showing that sets or overturns the suit must include a small joker: does `seat` lack one?
+    fn lacks_small_joker(&self, seat: u8) -> bool {
+        self.banker == NOBODY
+            && self.profile.rules().first_hand_small_joker
+            && self.hands[seat as usize][crate::card::SJ.id()] == 0
+    }
+
     /// Same as `showings(seat).next().is_some()`, without the iterator (once per dealt card).
+    ///
+    /// C9 does not enter here: a seat whose level cards would make a showing but who lacks the
+    /// small joker is still asked (D7), and `showings` offers it only the pass; so the deal
+    /// stops at the same cards under every profile.
     fn can_show(&self, seat: u8) -> bool {
         let hand = &self.hands[seat as usize];
         (0..4u8).any(|suit| {
@@ -46,12 +61,13 @@ impl Game {
     /// Deals until a player who may show has just received a card (D7), then through the
     /// final round (R8.3); then fixes trump and banker, or redeals (R8.5).
     pub(super) fn advance_deal(&mut self) {
+        let every = self.record.every_receiver;
         let p = &mut self.pos;
         while (p.dealt as usize) < DECK {
             let seat = (p.first_seat + p.dealt) % 4;
             p.hands[seat as usize][self.deck[p.dealt as usize] as usize] += 1;
             p.dealt += 1;
-            if p.can_show(seat) {
+            if every || p.can_show(seat) {
                 p.to_move = seat;
                 return;
             }
@@ -61,15 +77,16 @@ impl Game {
         while p.final_round < 4 {
             let seat = (last + 1 + p.final_round) % 4;
             p.final_round += 1;
-            if p.can_show(seat) {
+            if every || p.can_show(seat) {
                 p.to_move = seat;
                 return;
             }
         }
         if p.declarer == NOBODY {
             // R8.5: nobody showed: redeal; the third such deal in a row stops the game.
+            // C9: redeal without limit (up to the attempt counter's 255, see `Rules::redeal_limit`).
             p.redeals += 1;
-            if p.redeals >= 3 {
+            if p.redeals >= p.profile.rules().redeal_limit {
                 p.phase = Phase::Stopped;
                 return;
             }
@@ -99,6 +116,12 @@ impl Game {
                 format!("seat {seat} holds {held} level card(s) of that suit, not {count}")
             } else if p.declarer == seat && suit != p.declared_suit {
                 "the declarer cannot overturn its own showing with another suit (不能自反)".to_string()
+            } else if p.declarer != seat && p.lacks_small_joker(seat) {
+                let what = if p.declarer == NOBODY { "sets the suit" } else { "overturns" };
+                return Err(Error::IllegalAction {
+                    rule: "C9",
+                    message: format!("in a match's first hand a showing that {what} must include a small joker; seat {seat} holds none"),
+                });
             } else {
                 format!("a showing must show more than the current {} card(s)", p.declared_count)
             };
@@ -107,6 +130,7 @@ impl Game {
         p.declarer = seat;
         p.declared_suit = suit;
         p.declared_count = count;
+        self.tally.note_showing(seat, count);
         self.record.showings.push(ShowingRecord { attempt: p.redeals, dealt: p.dealt, seat, suit, count });
         self.advance_deal();
         Ok(())

@@ -7,8 +7,10 @@
 
 mod declare;
 mod play;
+mod tally;
 
 pub use declare::Showing;
+pub use tally::Tally;
 
 use crate::card::{Counts, KINDS};
 use crate::combo::Combo;
@@ -182,6 +184,10 @@ pub struct Record {
     pub tricks: Vec<TrickRecord>,
     /// Plays of the trick in progress.
     pub current: Vec<(u8, Counts)>,
+    /// Every receiver decides after every card it receives, and every seat in the final
+    /// round (R8.3), pass being its only action when it cannot show: the turn order then
+    /// tells nobody who holds level cards. Off, the deal skips seats with nothing to show (D7).
+    pub every_receiver: bool,
 }
 
 /// A hand: position, the deck being dealt, and the record.
@@ -195,6 +201,9 @@ pub struct Game {
     pub light: bool,
     /// The hand's index in its match (0 for a lone hand); public.
     pub hand_index: u32,
+    /// What the table has seen so far, kept as the hand goes (observations read it at a
+    /// constant cost).
+    pub tally: Tally,
 }
 
 fn blank_position(profile: Profile, level: u8, banker: u8) -> Position {
@@ -287,9 +296,11 @@ impl Game {
                 showings: Vec::new(),
                 tricks: Vec::new(),
                 current: Vec::new(),
+                every_receiver: false,
             },
             light: false,
             hand_index: 0,
+            tally: Tally::default(),
         };
         g.start_attempt();
         Ok(g)
@@ -303,6 +314,20 @@ impl Game {
         g
     }
 
+    /// The same hand dealt anew with every receiver deciding after every card (see
+    /// [`Record::every_receiver`]); only before any decision.
+    pub fn with_every_receiver(mut self) -> Result<Game, Error> {
+        if !matches!(self.record.start, Start::Deal { .. }) || !self.record.actions.is_empty() {
+            return Err(Error::BadDeal("every_receiver is chosen before the first decision of a dealt hand".into()));
+        }
+        self.record.every_receiver = true;
+        self.record.showings.clear();
+        self.pos = blank_position(self.pos.profile, self.pos.level, self.pos.banker);
+        self.tally = Tally::default();
+        self.start_attempt();
+        Ok(self)
+    }
+
     /// Applies an action known to be legal (from a policy), without checking it.
     pub fn pos_apply(&mut self, action: &Action) {
         if !self.light {
@@ -313,12 +338,14 @@ impl Game {
             Action::Pass => self.pass(),
             Action::Declare { suit, count } => {
                 let p = &mut self.pos;
+                self.tally.note_showing(p.to_move, *count);
                 p.declarer = p.to_move;
                 p.declared_suit = *suit;
                 p.declared_count = *count;
                 self.advance_deal();
             }
             Action::Play(c) => {
+                self.tally.note_play(&self.pos, c);
                 self.pos.play_unchecked(c);
             }
         }
@@ -362,9 +389,11 @@ impl Game {
                 showings: Vec::new(),
                 tricks: Vec::new(),
                 current: Vec::new(),
+                every_receiver: false,
             },
             light: false,
             hand_index: 0,
+            tally: Tally::default(),
         };
         if n == 0 {
             return Err(Error::BadDeal("the hands are empty".into()));
@@ -377,6 +406,7 @@ impl Game {
     fn start_attempt(&mut self) {
         let Some((d, first)) = self.attempt_deck(self.pos.redeals) else { return };
         self.deck = d;
+        self.tally = Tally::default();
         let p = &mut self.pos;
         p.hands = [[0; KINDS]; 4];
         p.first_seat = first;

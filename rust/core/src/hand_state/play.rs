@@ -140,6 +140,7 @@ impl Game {
     fn record_play(&mut self, cards: &Counts) {
         let seat = self.pos.to_move;
         let points_before = self.pos.trick.points;
+        self.tally.note_play(&self.pos, cards);
         self.record.current.push((seat, *cards));
         if let Some(winner) = self.pos.play_unchecked(cards) {
             let plays = std::mem::take(&mut self.record.current);

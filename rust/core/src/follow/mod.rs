@@ -12,6 +12,18 @@
 //! Counting and sampling run a dynamic programme over the class's kinds in link order
 //! ([`SlotDp`]); its state tracks the runs that can still become a tractor window, so the
 //! count is exact without listing the plays. Its order of plays is the order of [`LegalSet::nth`].
+//!
+//! Under the competition profile (RULES §10) the ladder's cases T1 and Ladder give way to
+//! C4–C5 ([`competition`]): T1 is C5's E (or the unit of C4's first entry), [`Case::Unit`] a
+//! unit lead's list entry, [`Case::Key`] the best (L, p, t); their programmes are in `key_dp`.
+//! Every entry point below dispatches on the profile, so callers need not know which rule holds.
+
+pub mod competition;
+mod key_dp;
+
+use competition::Key;
+use key_dp::{KSlot, KeyDp, Machine, Partition};
+use crate::rules::FollowRule;
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -31,6 +43,11 @@ pub enum Case {
     T1,
     /// R5.3 T2–T4: a tractor of `l` cards (0: none possible) and `p` pairs beside it.
     Ladder { l: u8, p: u8 },
+    /// C4 (competition, unit lead of 2–4 cards, no unit of N held): the best list entry the
+    /// class allows ([`competition::unit_tier_name`]).
+    Unit { tier: u8 },
+    /// C5 (competition, tractor lead, no combination of its shape held): the best key (L, p, t).
+    Key(Key),
 }
 
 /// Which rule a follow breaks (see [`Follow::violation`] for the words).
@@ -46,6 +63,10 @@ enum Fault {
     NoTractor,
     /// R5.3 T3: fewer pairs than the most possible (beside the tractor); how many it holds.
     FewPairs(u8),
+    /// C4: a lower entry of a unit lead's list than the class allows.
+    UnitTier(u8),
+    /// C5: a lower key than the class allows (the play's key).
+    LowKey(Key),
 }
 
 /// A follower's position: hand and lead, analysed once.
@@ -159,6 +180,14 @@ impl<'a> Follow<'a> {
         if self.t1_exists() {
             return Case::T1;
         }
+        if ctx.rules.follow == FollowRule::Competition {
+            return if self.lead.k == 1 {
+                Case::Unit { tier: competition::unit_best(ctx, class, s, n) } // C4
+            } else {
+                let key = competition::best_key(ctx, class, s, n, false, self.lead.m >= 3);
+                Case::Key(key.expect("|S| > N: some selection exists")) // C5
+            };
+        }
         let l = longest_tractor(ctx, class, s, n); // R5.3 T2
         // R5.3 T3: the most pairs beside it.
         let base = pairs(ctx, class, s);
@@ -174,9 +203,23 @@ impl<'a> Follow<'a> {
         found
     }
 
-    /// Every distinct N-card combination of the class that T1 accepts.
+    /// Every distinct N-card combination of the class that T1 accepts (competition: C4's first
+    /// entry, the unit of N, or C5's E).
     fn each_t1(&self, mut f: impl FnMut(Combo)) {
         let (ctx, n, class, lead) = (self.ctx, self.n, self.lead.class, self.lead);
+        if ctx.rules.follow == FollowRule::Competition {
+            if lead.k == 1 || (lead.m, lead.k) == (2, 2) {
+                for &k in ctx.class_kinds(class) {
+                    if self.s[k as usize] >= n {
+                        f(unit(ctx, k, n)); // C4: the unit of N; C5: a bomb answers a 2-pair lead
+                    }
+                }
+            }
+            if lead.k >= 2 {
+                for_each_tractor(ctx, class, &self.s, lead.m, lead.k, lead.k, |first, k| f(tractor(ctx, first, lead.m, k)));
+            }
+            return;
+        }
         let any = ctx.rules.t1_any_shape;
         if n <= 4 && (any || lead.k == 1) {
             for &k in ctx.class_kinds(class) {
@@ -193,11 +236,37 @@ impl<'a> Follow<'a> {
         }
     }
 
+    /// Does T1 (competition: C4's unit of N or C5's E) accept the combination `c`?
+    fn t1_accepts(&self, c: &Combo) -> bool {
+        let rules = self.ctx.rules;
+        if rules.follow == FollowRule::Competition {
+            return if self.lead.k == 1 {
+                c.class == self.lead.class && (c.m, c.k) == (self.n, 1)
+            } else {
+                competition::is_e(&self.lead, c)
+            };
+        }
+        c.class == self.lead.class && (rules.t1_any_shape || (c.m, c.k) == (self.lead.m, self.lead.k))
+    }
+
+    /// Competition: the first entry of C4's list, or C5's E.
+    fn top_tier(&self) -> Tier {
+        match (self.n, self.lead.k) {
+            (1, _) => Tier::C4("C4 any card"),
+            (n, 1) => Tier::C4(competition::unit_tier_name(n, competition::unit_top(n))),
+            _ => Tier::C5("C5 E"),
+        }
+    }
+
     /// The tier the ladder demands here.
     pub fn required_tier(&self) -> Tier {
+        let competition = self.ctx.rules.follow == FollowRule::Competition;
         match self.case {
             Case::Short => Tier::AllOfClass,
+            Case::T1 if competition => self.top_tier(),
             Case::T1 => Tier::T1,
+            Case::Unit { tier } => Tier::C4(competition::unit_tier_name(self.n, tier)),
+            Case::Key(key) => Tier::C5(key.part()),
             Case::Ladder { l, .. } if l > 0 => Tier::T2,
             Case::Ladder { p, .. } if p > 0 => Tier::T3,
             Case::Ladder { .. } => Tier::T4,
@@ -207,8 +276,23 @@ impl<'a> Follow<'a> {
     /// The highest tier a play of N cards of the class meets.
     fn met_tier(&self, play: &Counts) -> Tier {
         let (ctx, class) = (self.ctx, self.lead.class);
+        if ctx.rules.follow == FollowRule::Competition {
+            let in_class = ctx.class_kinds(class).iter().map(|&k| play[k as usize] as u32).sum::<u32>();
+            if in_class != self.n as u32 {
+                return Tier::AllOfClass; // cards from outside the led class: no entry of C4/C5
+            }
+            if classify(ctx, play).is_some_and(|c| self.t1_accepts(&c)) {
+                return self.top_tier();
+            }
+            return if self.lead.k == 1 {
+                Tier::C4(competition::unit_tier_name(self.n, competition::unit_tier(ctx, class, play, self.n)))
+            } else {
+                let key = competition::best_key(ctx, class, play, self.n, true, self.lead.m >= 3).unwrap_or_default();
+                Tier::C5(key.part())
+            };
+        }
         if let Some(c) = classify(ctx, play) {
-            if c.class == class && (ctx.rules.t1_any_shape || (c.m, c.k) == (self.lead.m, self.lead.k)) {
+            if self.t1_accepts(&c) {
                 return Tier::T1;
             }
         }
@@ -236,9 +320,16 @@ impl<'a> Follow<'a> {
             Case::Short => (in_class != self.s_size as u32).then_some(Fault::NotAllOfClass),
             _ if in_class != n as u32 => Some(Fault::OutsideClass),
             Case::T1 => {
-                let ok = classify(ctx, play)
-                    .is_some_and(|c| ctx.rules.t1_any_shape || (c.m, c.k) == (self.lead.m, self.lead.k));
+                let ok = classify(ctx, play).is_some_and(|c| self.t1_accepts(&c));
                 (!ok).then_some(Fault::NoCombination)
+            }
+            Case::Unit { tier } => {
+                let got = competition::unit_tier(ctx, class, play, n);
+                (got < tier).then_some(Fault::UnitTier(got))
+            }
+            Case::Key(best) => {
+                let got = competition::best_key(ctx, class, play, n, true, self.lead.m >= 3).unwrap_or_default();
+                (got < best).then_some(Fault::LowKey(got))
             }
             Case::Ladder { l, p } => {
                 let base = pairs(ctx, class, play);
@@ -265,9 +356,26 @@ impl<'a> Follow<'a> {
                 "R5.2",
                 format!("the follower holds {s} cards of the led class, more than N = {n}: all {n} must come from it"),
             ),
+            Fault::NoCombination if self.ctx.rules.follow == FollowRule::Competition => {
+                if self.lead.k == 1 {
+                    ("C4", format!("the led class holds a unit of {n} cards: one must be played"))
+                } else {
+                    let bomb = if (self.lead.m, self.lead.k) == (2, 2) { " (or a bomb)" } else { "" };
+                    ("C5", format!("the led class holds a combination of the lead's shape{bomb}: one must be played (E)"))
+                }
+            }
             Fault::NoCombination => {
                 let what = if self.ctx.rules.t1_any_shape { "a single combination" } else { "a combination of the lead's shape" };
                 ("R5.3 T1", format!("the led class holds {what} of {n} cards: one must be played"))
+            }
+            Fault::UnitTier(got) => {
+                let Case::Unit { tier } = self.case else { unreachable!("unit tiers only under C4") };
+                let name = |t| competition::unit_tier_name(n, t).trim_start_matches("C4 ");
+                ("C4", format!("the led class allows {}, the play is {}", name(tier), name(got)))
+            }
+            Fault::LowKey(got) => {
+                let Case::Key(best) = self.case else { unreachable!("keys only under C5") };
+                ("C5", format!("the led class allows the key {}, the play reaches {}", best.describe(), got.describe()))
             }
             Fault::NoTractor => {
                 let Case::Ladder { l, .. } = self.case else { unreachable!("a tractor is demanded only by the ladder") };
@@ -287,25 +395,38 @@ impl<'a> Follow<'a> {
 
     /// The distinct legal follows whose selection contains `lo` (the empty selection: all).
     pub fn legal_set(&self, lo: &Counts) -> LegalSet<'a> {
+        self.legal_set_within(lo, &self.hand)
+    }
+
+    /// The distinct legal follows `x` with `lo ≤ x ≤ hi` kind by kind (legality is still
+    /// judged against the whole hand: `hi` only narrows which of its plays are listed).
+    pub fn legal_set_within(&self, lo: &Counts, hi: &Counts) -> LegalSet<'a> {
         let (ctx, class) = (self.ctx, self.lead.class);
         let lo_size = size(lo);
+        let narrowed = (0..KINDS).any(|k| hi[k] < self.hand[k]);
+        let mut s_hi = self.s;
+        let mut hand = self.hand;
+        for k in 0..KINDS {
+            s_hi[k] = s_hi[k].min(hi[k]);
+            hand[k] = hand[k].min(hi[k]);
+        }
         if lo_size > 0 && self.case != Case::Short && (0..KINDS).any(|k| lo[k] > 0 && ctx.class[k] != class) {
             return LegalSet::Combos(ctx, Vec::new()); // R5.2: only the led class may be played
         }
         match self.case {
-            Case::T1 if self.n == 1 && lo_size == 0 => LegalSet::Singles(self.s),
+            Case::T1 if self.n == 1 && lo_size == 0 && !narrowed => LegalSet::Singles(self.s),
             Case::T1 => {
                 // generation order: units in class order, then tractors by multiplicity
                 let mut v = Vec::new();
                 self.each_t1(|c| {
                     let covered: usize = c.kinds(ctx).map(|k| lo[k as usize].min(c.m) as usize).sum();
-                    if covered == lo_size {
+                    if covered == lo_size && c.kinds(ctx).all(|k| c.m <= hi[k as usize]) {
                         v.push(c); // the combination contains the partial selection
                     }
                 });
                 LegalSet::Combos(ctx, v)
             }
-            Case::Short if lo_size == 0 && self.n == self.s_size + 1 => {
+            Case::Short if lo_size == 0 && self.n == self.s_size + 1 && !narrowed => {
                 // all of the class, and one more card of any other kind held
                 let mut mask = 0u64;
                 crate::card::for_each_held(&self.hand, |k, _| {
@@ -320,14 +441,14 @@ impl<'a> Follow<'a> {
                 let mut base = [0u8; KINDS];
                 let mut free = Vec::new();
                 for &k in ctx.class_kinds(class) {
-                    if lo[k as usize] > self.s[k as usize] {
+                    if lo[k as usize] > self.s[k as usize] || s_hi[k as usize] < self.s[k as usize] {
                         return LegalSet::Combos(ctx, Vec::new());
                     }
                     base[k as usize] = self.s[k as usize];
                 }
                 for c in (0..5u8).filter(|&c| c != class) {
                     for &k in ctx.class_kinds(c) {
-                        let (l, h) = (lo[k as usize], self.hand[k as usize]);
+                        let (l, h) = (lo[k as usize], hand[k as usize]);
                         if l > h {
                             return LegalSet::Combos(ctx, Vec::new());
                         }
@@ -339,12 +460,40 @@ impl<'a> Follow<'a> {
                 }
                 LegalSet::Dense(DenseDp::new(base, free, self.n, 0))
             }
+            Case::Unit { tier: 4 } => {
+                // C4: a bomb lead, no bomb held: the 2-pair tractors of the class
+                let mut v = Vec::new();
+                for_each_tractor(ctx, class, &self.s, 2, 2, 2, |first, k| {
+                    let c = tractor(ctx, first, 2, k);
+                    let covered: usize = c.kinds(ctx).map(|k| lo[k as usize].min(2) as usize).sum();
+                    if covered == lo_size && c.kinds(ctx).all(|k| hi[k as usize] >= 2) {
+                        v.push(c);
+                    }
+                });
+                LegalSet::Combos(ctx, v)
+            }
+            Case::Unit { tier } => match self.key_slots(lo, &s_hi) {
+                None => LegalSet::Combos(ctx, Vec::new()),
+                Some(slots) => LegalSet::Key(Box::new(KeyDp::new(slots, self.n, Machine::Shape { n: self.n, tier }))),
+            },
+            Case::Key(key) => match self.key_slots(lo, &s_hi) {
+                None => LegalSet::Combos(ctx, Vec::new()),
+                Some(slots) => {
+                    let m3 = self.lead.m >= 3;
+                    let machine = if key.has_tractor() {
+                        Machine::Partition(Box::new(Partition::new(&key, m3)))
+                    } else {
+                        Machine::Pairs { p: key.p, t: key.t, m3 } // no tractor anywhere: no kind held 4 times
+                    };
+                    LegalSet::Key(Box::new(KeyDp::new(slots, self.n, machine)))
+                }
+            },
             Case::Ladder { l: 0, p } => {
                 let mut base = [0u8; KINDS];
                 let mut free = Vec::new();
                 let mut fixed_pairs = 0u8;
                 for &k in ctx.class_kinds(class) {
-                    let (l, h) = (lo[k as usize], self.s[k as usize]);
+                    let (l, h) = (lo[k as usize], s_hi[k as usize]);
                     if l > h {
                         return LegalSet::Combos(ctx, Vec::new());
                     }
@@ -371,10 +520,10 @@ impl<'a> Follow<'a> {
                 let mut cycle = None;
                 for chain in ctx.chains_of(class) {
                     let kinds = ctx.chain_kinds(chain);
-                    let slot = |k: u8, linked: bool| Slot { kind: k, lo: lo[k as usize], hi: self.s[k as usize], linked, ghost: false };
+                    let slot = |k: u8, linked: bool| Slot { kind: k, lo: lo[k as usize], hi: s_hi[k as usize], linked, ghost: false };
                     if !chain.cyclic || l == 0 {
                         slots.extend(kinds.iter().enumerate().map(|(i, &k)| slot(k, i > 0)));
-                    } else if let Some(b) = kinds.iter().position(|&k| self.s[k as usize] < m_min) {
+                    } else if let Some(b) = kinds.iter().position(|&k| s_hi[k as usize] < m_min) {
                         // A kind that can be in no tractor cuts the cycle into a path.
                         let len = kinds.len();
                         slots.extend((0..len).map(|i| slot(kinds[(b + 1 + i) % len], i > 0)));
@@ -409,6 +558,30 @@ impl<'a> Follow<'a> {
                 LegalSet::Dp(Box::new(dp))
             }
         }
+    }
+
+    /// The led class's kinds in link order for the competition programmes, bounded below by
+    /// `lo` and above by `s_hi`; kinds not allowed are dropped (a break in the links). `None`
+    /// if `lo` asks too much.
+    fn key_slots(&self, lo: &Counts, s_hi: &Counts) -> Option<Vec<KSlot>> {
+        let ctx = self.ctx;
+        let mut slots = Vec::new();
+        for chain in ctx.chains_of(self.lead.class) {
+            let mut linked = false;
+            for &k in ctx.chain_kinds(chain) {
+                let (l, h) = (lo[k as usize], s_hi[k as usize]);
+                if l > h {
+                    return None;
+                }
+                if h == 0 {
+                    linked = false;
+                    continue;
+                }
+                slots.push(KSlot { kind: k, lo: l, hi: h, linked });
+                linked = true;
+            }
+        }
+        Some(slots)
     }
 
     /// Kinds that can be added to the partial selection `partial` so that it can still be
@@ -451,6 +624,8 @@ pub enum LegalSet<'a> {
     Dense(DenseDp),
     /// Ladders that need a tractor: the programme over runs (see [`SlotDp`]).
     Dp(Box<SlotDp>),
+    /// Competition C4–C5: the programme over the key (see `key_dp`).
+    Key(Box<KeyDp>),
 }
 
 impl LegalSet<'_> {
@@ -462,6 +637,7 @@ impl LegalSet<'_> {
             LegalSet::Combos(_, v) => v.len() as u128,
             LegalSet::Dense(dp) => dp.total(),
             LegalSet::Dp(dp) => dp.total(),
+            LegalSet::Key(dp) => dp.total(),
         }
     }
     /// The `r`-th legal follow (`r < count()`), in a fixed order.
@@ -485,6 +661,7 @@ impl LegalSet<'_> {
             }
             LegalSet::Dense(dp) => dp.nth(r),
             LegalSet::Dp(dp) => dp.nth(r),
+            LegalSet::Key(dp) => dp.nth(r),
         }
     }
     /// One legal follow, uniform over the distinct ones.
@@ -507,6 +684,7 @@ impl LegalSet<'_> {
             LegalSet::Combos(ctx, v) => Ok(v.iter().map(|c| c.counts(ctx)).collect()),
             LegalSet::Dense(dp) => Ok(dp.all()),
             LegalSet::Dp(dp) => Ok(dp.all()),
+            LegalSet::Key(dp) => Ok(dp.all()),
         }
     }
 }

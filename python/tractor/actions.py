@@ -1,0 +1,114 @@
+"""Frozen action ids for learners, and the tensor observation's layout.
+
+Like the card ids, these never change:
+
+======== =====================================================================
+id       meaning
+======== =====================================================================
+0–53     add one card of that kind (the card id) to the play being built
+54       end the lead: play the cards chosen (a legal lead, R3.4)
+55       pass (while dealing, R8.1)
+56–71    show ``count`` level cards of ``suit``: ``56 + suit × 4 + (count − 1)``
+======== =====================================================================
+
+A play is built card by card in ascending kind order, so every legal play is exactly one
+sequence of ids: its card ids sorted (repeats adjacent), then 54 if it is a lead. A follow is
+played as soon as its N-th card is chosen. ``Game.action_mask()`` allows exactly the ids after
+which the selection can still be completed to a legal play, and ``Game.step(id)`` takes one.
+"""
+
+from __future__ import annotations
+
+from typing import Any, List, Sequence, Tuple
+
+from . import _core
+from ._args import _show
+from .cards import cards_from_counts, to_counts
+from .errors import InvalidArgument
+
+__all__ = [
+    "NUM_ACTIONS",
+    "END_LEAD",
+    "PASS",
+    "SHOW",
+    "OBS_DIM",
+    "OBS_LAYOUT",
+    "show_id",
+    "encode",
+    "decode",
+    "describe",
+]
+
+NUM_ACTIONS = 72
+END_LEAD = 54
+PASS = 55
+SHOW = 56
+_SUITS = "shdc"
+
+#: Length of ``Game.observation_tensor`` and of a ``VecEnv`` observation row.
+OBS_DIM: int = _core.OBS_DIM
+#: The observation's blocks: (name, offset, length, meaning).
+OBS_LAYOUT: Tuple[Tuple[str, int, int, str], ...] = tuple(tuple(b) for b in _core.OBS_LAYOUT)  # type: ignore[misc]
+
+
+def _suit_index(suit: Any) -> int:
+    if isinstance(suit, str) and len(suit) == 1 and suit.lower() in _SUITS:
+        return _SUITS.index(suit.lower())
+    if isinstance(suit, int) and not isinstance(suit, bool) and 0 <= suit <= 3:
+        return suit
+    raise InvalidArgument(f"suit must be one of s h d c (or 0..3), got {_show(suit)}")
+
+
+def show_id(suit: Any, count: int) -> int:
+    """The id of showing ``count`` (1–4) level cards of ``suit``."""
+    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 4:
+        raise InvalidArgument(f"count must be 1..4, got {_show(count)}")
+    return SHOW + _suit_index(suit) * 4 + count - 1
+
+
+def encode(action: Any, lead: bool = False) -> List[int]:
+    """The ids of ``action`` (``Pass()``, ``Declare(suit, count)``, a ``Play`` or cards in any
+    form ``tractor.to_counts`` takes), in order; a play ends with 54 when ``lead`` is true."""
+    from .game import Declare, Pass, Play
+
+    if not isinstance(lead, bool):
+        raise InvalidArgument(f"lead must be a bool, got {_show(lead)}")
+    if isinstance(action, Pass):
+        return [PASS]
+    if isinstance(action, Declare):
+        return [show_id(action.suit, action.count)]
+    cards = action.cards if isinstance(action, Play) else action
+    return list(_core.encode_action("play", 0, 0, to_counts(cards, "action"), lead))
+
+
+def decode(ids: Sequence[Any]) -> Any:
+    """The action a complete id sequence stands for: ``Pass()``, ``Declare(...)`` or ``Play``."""
+    from .game import Declare, Pass, Play
+
+    if isinstance(ids, (str, bytes)) or not hasattr(ids, "__iter__"):
+        raise InvalidArgument(f"ids must be a sequence of action ids, got {_show(ids)}")
+    from ._args import _int
+
+    vals = [_int(x, f"ids[{i}]", 0, NUM_ACTIONS - 1) for i, x in enumerate(ids)]
+    kind, suit, count, cards = _core.decode_action(vals)
+    if kind == "pass":
+        return Pass()
+    if kind == "declare":
+        return Declare(_SUITS[suit], count)
+    return Play(tuple(cards_from_counts(cards)))
+
+
+def describe(action_id: int) -> str:
+    """A short name for one id: ``'add 5h'``, ``'end lead'``, ``'pass'``, ``'show 2h'``."""
+    from ._args import _int
+    from .cards import CARDS
+
+    i = _int(action_id, "action_id", 0, NUM_ACTIONS - 1)
+    if i < 54:
+        return f"add {CARDS[i]}"
+    if i == END_LEAD:
+        return "end lead"
+    if i == PASS:
+        return "pass"
+    s, c = divmod(i - SHOW, 4)
+    return f"show {c + 1}{_SUITS[s]}"

@@ -1,0 +1,331 @@
+"""Guigang Tractor as an OpenSpiel Python game (``pip install "tractor-engine[openspiel]"``).
+
+>>> import pyspiel
+>>> from tractor.envs import openspiel
+>>> openspiel.register()
+>>> game = pyspiel.load_game("python_guigang_tractor")   # or "python_guigang_tractor(profile=nanning)"
+
+- Four players, seats 0-3 in play order; sequential; imperfect information; zero-sum; reward
+  at the end (``returns()``: levels each seat's team gained minus the other team's, R7.4).
+- Chance: the deal is one explicit chance event, the engine's 64-bit deal seed
+  (``Game.deal(hand_seed, every_receiver=True)``, the first hand of a match), drawn as its
+  eight bytes, one chance node each (256 equally likely outcomes: OpenSpiel lists every outcome
+  of a chance node). Redeals (R8.5) follow from the seed inside the engine.
+- Actions: the 72 ids of :mod:`tractor.actions`; a play is built card by card, the same player
+  acting until it is complete. While dealing, every receiver decides after every card (pass
+  being its only action when it cannot show), so the turn order reveals nothing.
+- Observation tensor: :meth:`tractor.Game.observation_tensor` (636 floats). Information state
+  (string and tensor, perfect recall): the seat's own deal (its cards in arrival order per
+  attempt, its decisions), every showing as the seat saw it (R8.2), every trick, the trick in
+  progress, and the seat's pending selection; :data:`INFO_LAYOUT` lists the tensor's blocks.
+  Both come from :meth:`tractor.Game.info` and the public tricks.
+- ``resample_from_infostate(player, sampler)``: a world from :meth:`tractor.Game.determinize`
+  (seeded by two draws of ``sampler``), which keeps the player's own pending selection.
+  The resampled state's ``history()`` is empty: it was not reached through these chance nodes.
+  Search with OpenSpiel's Python ISMCTS (``open_spiel.python.algorithms.ismcts.ISMCTSBot``):
+  the C++ ``pyspiel.ISMCTSBot`` cannot reach a Python game's resampling and crashes the process
+  on any Python game (OpenSpiel's own ``python_kuhn_poker`` too, open_spiel 2.0.2).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, List, Optional, Tuple
+
+import numpy as np
+
+from .. import _core
+from .. import actions as _actions
+from ..cards import CARDS
+from ..game import Game
+from ..rules import outcome
+from . import _require, _returns
+
+pyspiel = _require("pyspiel", "openspiel", "openspiel")
+
+__all__ = ["register", "GAME_NAME", "INFO_LAYOUT", "TractorGame", "TractorState"]
+
+GAME_NAME = "python_guigang_tractor"
+
+_SEED_BYTES = 8
+_ATTEMPTS = 3  # R8.5: a hand stops after three deals without a showing
+_SHOWINGS = 4  # R8.1: each showing holds more level cards than the one before, at most 4
+_CARDS = 54  # kinds; also the cards a seat receives per deal and the most tricks (R1.3)
+_DEAL = 216  # cards dealt (R1.2)
+# Decisions: per deal attempt one per card dealt and one per seat after the last (R8.3); in
+# the tricks one per card played and one end-of-lead per trick.
+_MAX_GAME_LENGTH = _ATTEMPTS * (_DEAL + 4) + _DEAL + _CARDS
+
+#: The information-state tensor's blocks: (name, shape). Seats are relative to the observer.
+INFO_LAYOUT: Tuple[Tuple[str, Tuple[int, ...]], ...] = (
+    ("observation", (_actions.OBS_DIM,)),  # Game.observation_tensor: the state as seen now
+    ("first_seat", (_ATTEMPTS, 4)),  # per deal attempt: who received the first card (one-hot)
+    ("arrivals", (_ATTEMPTS, _CARDS, _CARDS)),  # per attempt: own i-th card's kind (one-hot)
+    ("decisions", (_ATTEMPTS,)),  # per attempt: own decisions so far / 55
+    # per showing in order: attempt (3), seat (4), count (4), suit s h d c or hidden (5),
+    # cards dealt then / 216 (1), present (1)
+    ("showings", (_SHOWINGS, _ATTEMPTS + 4 + 4 + 5 + 2)),
+    ("tricks", (_CARDS, 4 + 4 * _CARDS)),  # per finished trick: leader (one-hot), each seat's cards / 4
+)
+
+
+def _utility(profile: str) -> float:
+    # the most levels a hand can give (R7.4): every point (R7.1) in a last trick of a whole
+    # hand's cards, multiplied by its card count (R7.3), either way
+    extreme = 400 * _CARDS
+    return float(max(outcome(-extreme, profile).banker_levels, outcome(extreme, profile).defender_levels))
+
+
+_GAME_TYPE = pyspiel.GameType(
+    short_name=GAME_NAME,
+    long_name="Guigang Tractor (tractor-engine)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=4,
+    min_num_players=4,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification={"profile": "guigang"},
+)
+
+
+def register() -> None:
+    """Registers ``python_guigang_tractor`` with pyspiel (again is harmless)."""
+    if GAME_NAME not in pyspiel.registered_names():
+        pyspiel.register_game(_GAME_TYPE, TractorGame)
+
+
+class TractorGame(pyspiel.Game):
+    """The game; parameter ``profile`` (``"guigang"`` or ``"nanning"``)."""
+
+    def __init__(self, params: Optional[dict] = None) -> None:
+        params = dict(params or {})
+        profile = str(params.get("profile", "guigang"))
+        u = _utility(profile)  # checks the profile
+        info = pyspiel.GameInfo(
+            num_distinct_actions=_actions.NUM_ACTIONS,
+            max_chance_outcomes=256,
+            num_players=4,
+            min_utility=-u,
+            max_utility=u,
+            utility_sum=0.0,
+            max_game_length=_MAX_GAME_LENGTH,
+        )
+        super().__init__(_GAME_TYPE, info, params)
+
+    @property
+    def profile(self) -> str:
+        # from the parameters, not an attribute: pyspiel rebuilds an unpickled game without them
+        return str(self.get_parameters().get("profile", "guigang"))
+
+    def new_initial_state(self) -> "TractorState":
+        return TractorState(self)
+
+    def max_chance_nodes_in_history(self) -> int:
+        return _SEED_BYTES
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> "_Observer":
+        if params:
+            raise ValueError(f"observation parameters are not supported, got {params!r}")
+        perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        if iig_obs_type is not None and (
+            not iig_obs_type.public_info or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
+        ):
+            raise ValueError(
+                "only the observing player's own view is supported (public info, private info of one player)"
+            )
+        return _Observer(perfect_recall)
+
+
+class TractorState(pyspiel.State):
+    """A state: the deal seed's bytes drawn so far, then the engine's :class:`tractor.Game`
+    (a copy: ``state.tractor_game()``)."""
+
+    def __init__(self, game: TractorGame) -> None:
+        super().__init__(game)
+        self._profile = game.profile
+        self._seed_bytes: List[int] = []
+        self._game: Optional[Game] = None
+
+    def tractor_game(self) -> Optional[Game]:
+        """A copy of the hand being played (None before the deal)."""
+        return None if self._game is None else self._game.clone()
+
+    # -- the pyspiel API -----------------------------------------------------------------------
+    def current_player(self) -> int:
+        g = self._game
+        if g is None:
+            return pyspiel.PlayerId.CHANCE
+        if g.phase == "over":
+            return pyspiel.PlayerId.TERMINAL
+        return g.current_player
+
+    def _legal_actions(self, player: int) -> List[int]:
+        return np.flatnonzero(self._game.action_mask()).tolist()
+
+    def chance_outcomes(self) -> List[Tuple[int, float]]:
+        return [(b, 1.0 / 256) for b in range(256)]
+
+    def _apply_action(self, action: int) -> None:
+        if self._game is None:
+            if not 0 <= action < 256:
+                raise ValueError(f"a chance outcome is a byte 0..255, got {action}")
+            self._seed_bytes.append(int(action))
+            if len(self._seed_bytes) == _SEED_BYTES:
+                seed = int.from_bytes(bytes(self._seed_bytes), "little")
+                self._game = Game.deal(seed, profile=self._profile, every_receiver=True)
+        else:
+            self._game.step(action)  # raises IllegalAction, changing nothing, if refused
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"deal seed byte {len(self._seed_bytes)}: {action}"
+        return _actions.describe(action)
+
+    def is_terminal(self) -> bool:
+        return self._game is not None and self._game.phase == "over"
+
+    def returns(self) -> List[float]:
+        if not self.is_terminal():
+            return [0.0] * 4
+        return [float(r) for r in _returns(self._game)]
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> "TractorState":
+        """A state ``player_id`` cannot tell from this one, drawn with ``probability_sampler``
+        (a callable returning floats in [0, 1), such as ``pyspiel.UniformProbabilitySampler``)."""
+        state = self.get_game().new_initial_state()
+        g = self._game
+        if g is None:  # before the deal nobody knows anything: other seed bytes
+            for _ in self._seed_bytes:
+                state.apply_action(min(255, int(probability_sampler() * 256)))
+            return state
+        seed = 0
+        for _ in range(2):
+            seed = (seed << 32) | min(2**32 - 1, int(probability_sampler() * 2**32))
+        world = g.determinize(player_id, seed)  # keeps the player's own pending selection
+        state._seed_bytes = list(self._seed_bytes)
+        state._game = world
+        return state
+
+    def __str__(self) -> str:
+        g = self._game
+        if g is None:
+            return f"dealing seed bytes {self._seed_bytes}"
+        pending = " ".join(str(c) for c in g.pending)
+        return f"{g.to_json()}\npending: {pending}"
+
+
+# -- observations --------------------------------------------------------------------------------
+# Read from the core's raw info set (tractor._core.info, what Game.info presents) and the
+# public tricks; card texts come from one table, trick texts from a cache (tricks never change).
+_NAMES = [str(c) for c in CARDS]
+_SUITS = "shdc"
+
+
+def _ids_text(ids: Any) -> str:
+    return " ".join(_NAMES[k] for k in ids) or "-"
+
+
+def _counts_text(counts: bytes) -> str:
+    return " ".join(_NAMES[k] for k, n in enumerate(counts) for _ in range(n)) or "-"
+
+
+@lru_cache(maxsize=1 << 16)
+def _trick_text(leader: int, plays: Tuple[Tuple[int, bytes], ...]) -> str:
+    return f"trick {leader}: " + " | ".join(f"{s} {_counts_text(c)}" for s, c in plays)
+
+
+def _view(state: "TractorState", player: int, history: bool) -> str:
+    """The seat's view as text: the state now, and with ``history`` everything it saw."""
+    g = state._game
+    if g is None:
+        return f"seat {player}: before the deal"
+    i = _core.info(g._g, player)
+    trump = "?" if i["trump"] is None else _SUITS[i["trump"]]
+    levels = f"{i['levels'][0]},{i['levels'][1]}"
+    out = [f"seat {player} profile {i['profile']} levels {levels} phase {i['phase']}"]
+    if history:
+        for a, first in enumerate(i["first_seats"]):
+            n = sum(1 for d in i["own_decisions"] if d[0] == a)
+            out.append(f"deal {a} first {first} decided {n}: {_ids_text(i['arrivals'][a])}")
+        for att, dealt, seat, count, suit in i["showings"]:
+            shown = "?" if suit is None else _SUITS[suit]  # R8.2: hidden from the others
+            out.append(f"show deal {att} card {dealt}: seat {seat} {count}x {shown}")
+        for leader, plays, _winner, _points in g._g.tricks():
+            out.append(_trick_text(leader, tuple(plays)))
+    else:
+        out.append(f"declarer {i['declarer']} {i['declared_count']}x dealt {i['dealt']}")
+    out.append(f"trump {trump} banker {i['banker']} points {i['defender_points']}")
+    out.append("trick now: " + " | ".join(f"{s} {_counts_text(c)}" for s, c in g._g.current_trick()))
+    out.append(f"hand: {_counts_text(i['hand'])}")
+    if g.current_player == player and g.phase != "over":
+        out.append(f"building: {_counts_text(g._g.pending)}")
+    return "\n".join(out)
+
+
+class _Observer:
+    """pyspiel's Python observer: the observation (perfect_recall False) or the information
+    state (True) of one player, as ``tensor`` (with named views in ``dict``) and as text."""
+
+    def __init__(self, perfect_recall: bool) -> None:
+        self.perfect_recall = perfect_recall
+        shapes = INFO_LAYOUT if perfect_recall else INFO_LAYOUT[:1]
+        self.tensor = np.zeros(sum(int(np.prod(s)) for _, s in shapes), np.float32)
+        self.dict = {}
+        at = 0
+        for name, shape in shapes:
+            n = int(np.prod(shape))
+            self.dict[name] = self.tensor[at : at + n].reshape(shape)
+            at += n
+
+    def set_from(self, state: "TractorState", player: int) -> None:
+        self.tensor.fill(0.0)
+        g = state._game
+        if g is None:
+            return
+        g.observation_tensor(player, out=self.dict["observation"])
+        if self.perfect_recall:
+            _fill_history(self.dict, g, player)
+
+    def string_from(self, state: "TractorState", player: int) -> str:
+        return _view(state, player, self.perfect_recall)
+
+
+def _fill_history(d: dict, g: Game, player: int) -> None:
+    i = _core.info(g._g, player)
+    tricks = g._g.tricks()
+    if len(i["first_seats"]) > _ATTEMPTS or len(i["showings"]) > _SHOWINGS or len(tricks) > _CARDS:
+        raise ValueError(
+            f"this hand does not fit the information-state tensor: {len(i['first_seats'])} deals, "
+            f"{len(i['showings'])} showings, {len(tricks)} tricks"
+        )
+    rel = lambda s: (s - player) % 4  # noqa: E731
+    for a, first in enumerate(i["first_seats"]):
+        d["first_seat"][a, rel(first)] = 1.0
+        arrivals = np.frombuffer(i["arrivals"][a], dtype=np.uint8)
+        d["arrivals"][a, np.arange(len(arrivals)), arrivals] = 1.0
+        d["decisions"][a] = sum(1 for x in i["own_decisions"] if x[0] == a) / (_CARDS + 1)
+    for n, (att, dealt, seat, count, suit) in enumerate(i["showings"]):
+        row = d["showings"][n]
+        row[att] = 1.0
+        row[_ATTEMPTS + rel(seat)] = 1.0
+        row[_ATTEMPTS + 4 + count - 1] = 1.0
+        row[_ATTEMPTS + 8 + (4 if suit is None else suit)] = 1.0
+        row[_ATTEMPTS + 13] = dealt / _DEAL
+        row[_ATTEMPTS + 14] = 1.0
+    if tricks:  # all tricks at once: each seat's counts, in relative seat order
+        empty = bytes(_CARDS)
+        rows = []
+        for t, (leader, plays, _winner, _points) in enumerate(tricks):
+            d["tricks"][t, rel(leader)] = 1.0
+            by_seat = [empty] * 4
+            for seat, counts in plays:
+                by_seat[rel(seat)] = counts
+            rows.append(b"".join(by_seat))
+        cards = np.frombuffer(b"".join(rows), dtype=np.uint8).reshape(len(tricks), 4 * _CARDS)
+        d["tricks"][: len(tricks), 4:] = cards / 4.0

@@ -1,0 +1,339 @@
+//! Many games stepped together, for learners: one call steps every environment with its
+//! action id (see [`crate::actions`]) and writes observations, masks, seats to act, rewards
+//! and done flags into the caller's buffers. No Python here; the binding releases the GIL.
+//!
+//! Each environment plays matches (R7.4–R7.6) hand after hand; a hand is an episode. Seats
+//! whose policy is `None` are the learner's, the others are played by their built-in policy
+//! until a learner seat is to move. When a hand ends, `done` is set, `reward` holds the
+//! per-seat returns (levels gained by the seat's team minus the other team's, R7.4; zero for
+//! a stopped deal, R8.5), and the environment moves on to the next hand of its match (a new
+//! match once a team has passed A): the observation returned is of that next hand.
+//!
+//! Seeds (see [`crate::seed`]): environment i has `env_seed = derive(seed, VEC_ENV, i)`.
+//! Results depend on the seed only, never on the thread count.
+
+use rayon::prelude::*;
+
+use crate::actions::{Builder, ACTIONS};
+use crate::error::Error;
+use crate::hand_state::{Game, Phase};
+use crate::match_state::Match;
+use crate::observe::{observe, OBS_DIM};
+use crate::policy::Policy;
+use crate::rng::Rng;
+use crate::rules::Profile;
+use crate::seed::{derive, MATCH, POLICY, VEC_ENV};
+
+/// How the environments play.
+#[derive(Clone, Copy, Debug)]
+pub struct EnvConfig {
+    pub profile: Profile,
+    /// Per seat: `None` for the learner, else the policy that plays it.
+    pub seats: [Option<Policy>; 4],
+    /// Every receiver decides after every card (no information through the turn order, see
+    /// [`crate::hand_state::Record::every_receiver`]); `false` skips seats that cannot show.
+    pub every_receiver: bool,
+    /// Observations with the trump suit renamed first (see [`crate::observe`]).
+    pub canonical: bool,
+}
+
+/// One environment.
+#[derive(Clone, Debug)]
+pub struct Env {
+    env_seed: u64,
+    matches: u64,
+    hands: u64,
+    m: Match,
+    pub game: Game,
+    pub builder: Builder,
+    rngs: [Rng; 4],
+}
+
+impl Env {
+    fn new(env_seed: u64, cfg: &EnvConfig) -> Env {
+        let (m, game) = Match::new(derive(env_seed, MATCH, 0), cfg.profile);
+        let mut e = Env { env_seed, matches: 0, hands: 0, m, game, builder: Builder::default(), rngs: [Rng::new(0); 4] };
+        e.begin_hand(cfg);
+        e
+    }
+
+    /// Prepares the current hand: deal mode and the opponents' streams.
+    fn begin_hand(&mut self, cfg: &EnvConfig) {
+        if cfg.every_receiver {
+            self.game = self.game.clone().with_every_receiver().expect("a fresh dealt hand");
+        }
+        let hs = derive(self.env_seed, POLICY, self.hands);
+        self.rngs = std::array::from_fn(|s| Rng::new(derive(hs, POLICY, s as u64)));
+        self.builder.clear();
+    }
+
+    /// Lets the built-in policies move until a learner seat is to move; returns the returns
+    /// if the hand ended on the way (and then starts the next hand).
+    fn advance(&mut self, cfg: &EnvConfig) -> Option<[i32; 4]> {
+        let mut ended = None;
+        loop {
+            match self.game.pos.phase {
+                Phase::Over | Phase::Stopped => {
+                    // only a stopped deal (R8.5, no returns) can end before a learner moves
+                    let ret = self.game.pos.returns().unwrap_or([0; 4]);
+                    ended.get_or_insert(ret);
+                    self.next_hand(cfg);
+                    continue;
+                }
+                _ => {}
+            }
+            let seat = self.game.pos.to_move as usize;
+            match &cfg.seats[seat] {
+                None => return ended,
+                Some(p) => {
+                    let a = p.act(&self.game, &mut self.rngs[seat]).expect("the hand is not over");
+                    self.game.apply(&a).expect("policies produce legal actions");
+                }
+            }
+        }
+    }
+
+    fn next_hand(&mut self, cfg: &EnvConfig) {
+        self.hands += 1;
+        let next = if self.m.winner.is_some() { None } else { self.m.next_hand(&self.game).ok() };
+        self.game = match next {
+            Some(g) => g,
+            None => {
+                // a team has passed A: a new match
+                self.matches += 1;
+                let (m, g) = Match::new(derive(self.env_seed, MATCH, self.matches), cfg.profile);
+                self.m = m;
+                g
+            }
+        };
+        self.m.history.clear(); // unbounded matches keep no history here
+        self.begin_hand(cfg);
+    }
+
+    fn write(&mut self, cfg: &EnvConfig, obs: &mut [f32], mask: &mut [bool], seat: &mut i32) {
+        let s = self.game.pos.to_move;
+        *seat = s as i32;
+        observe(&self.game, &self.builder.pending, s, cfg.canonical, obs);
+        mask.copy_from_slice(&self.builder.mask(&self.game.pos));
+    }
+}
+
+/// The environments, their configuration and their threads.
+pub struct VecEnv {
+    pub cfg: EnvConfig,
+    pub envs: Vec<Env>,
+    seed: u64,
+    threads: usize,
+}
+
+/// The caller's buffers for `n` environments.
+pub struct Buffers<'a> {
+    /// (n, OBS_DIM)
+    pub obs: &'a mut [f32],
+    /// (n, ACTIONS)
+    pub mask: &'a mut [bool],
+    /// (n,)
+    pub seat: &'a mut [i32],
+    /// (n, 4)
+    pub reward: &'a mut [f32],
+    /// (n,)
+    pub done: &'a mut [bool],
+}
+
+impl VecEnv {
+    /// `n` environments; `threads` 0 for all cores.
+    pub fn new(n: usize, seed: u64, cfg: EnvConfig, threads: usize) -> Result<VecEnv, Error> {
+        if n == 0 {
+            return Err(Error::BadArgument { what: "num_envs", message: "must be at least 1".into() });
+        }
+        if cfg.seats.iter().all(|s| s.is_some()) {
+            return Err(Error::BadArgument { what: "seats", message: "at least one seat must be the learner's (None)".into() });
+        }
+        let mut v = VecEnv { cfg, envs: Vec::new(), seed, threads };
+        v.envs = v.run(|| (0..n as u64).into_par_iter().map(|i| Env::new(derive(seed, VEC_ENV, i), &cfg)).collect())?;
+        Ok(v)
+    }
+
+    pub fn len(&self) -> usize {
+        self.envs.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.envs.is_empty()
+    }
+
+    fn run<T: Send>(&self, f: impl FnOnce() -> T + Send) -> Result<T, Error> {
+        if self.threads == 0 {
+            Ok(f())
+        } else {
+            Ok(crate::sim::pool(self.threads)?.install(f))
+        }
+    }
+
+    fn check(&self, b: &Buffers) -> Result<(), Error> {
+        let n = self.envs.len();
+        let ok = b.obs.len() == n * OBS_DIM
+            && b.mask.len() == n * ACTIONS
+            && b.seat.len() == n
+            && b.reward.len() == n * 4
+            && b.done.len() == n;
+        if ok {
+            Ok(())
+        } else {
+            Err(Error::BadArgument { what: "buffers", message: format!("they do not fit {n} environments") })
+        }
+    }
+
+    /// Starts every environment anew from the seed and writes the first observations.
+    pub fn reset(&mut self, b: Buffers) -> Result<(), Error> {
+        self.check(&b)?;
+        let (seed, cfg) = (self.seed, self.cfg);
+        let n = self.envs.len() as u64;
+        self.envs = self.run(|| (0..n).into_par_iter().map(|i| Env::new(derive(seed, VEC_ENV, i), &cfg)).collect())?;
+        let mut envs = std::mem::take(&mut self.envs);
+        self.run(|| {
+            envs.par_iter_mut()
+                .zip(b.obs.par_chunks_mut(OBS_DIM))
+                .zip(b.mask.par_chunks_mut(ACTIONS))
+                .zip(b.seat.par_iter_mut())
+                .zip(b.reward.par_chunks_mut(4))
+                .zip(b.done.par_iter_mut())
+                .for_each(|(((((e, o), m), s), r), d)| {
+                    e.advance(&cfg);
+                    r.fill(0.0);
+                    *d = false;
+                    e.write(&cfg, o, m, s);
+                })
+        })?;
+        self.envs = envs;
+        Ok(())
+    }
+
+    /// Steps environment i with `actions[i]`. Every action is checked against its mask first;
+    /// if any is refused, nothing changes and the error names the first such environment.
+    pub fn step(&mut self, actions: &[i64], b: Buffers) -> Result<(), Error> {
+        self.check(&b)?;
+        if actions.len() != self.envs.len() {
+            return Err(Error::BadArgument {
+                what: "actions",
+                message: format!("{} entries for {} environments", actions.len(), self.envs.len()),
+            });
+        }
+        for (i, (e, &a)) in self.envs.iter_mut().zip(actions).enumerate() {
+            let allowed = (0..ACTIONS as i64).contains(&a) && e.builder.mask(&e.game.pos)[a as usize];
+            if !allowed {
+                return Err(Error::IllegalAction {
+                    rule: "actions",
+                    message: format!("environment {i}: action id {a} is not allowed by its mask (seat {} to move)", e.game.pos.to_move),
+                });
+            }
+        }
+        let cfg = self.cfg;
+        let mut envs = std::mem::take(&mut self.envs);
+        let res = self.run(|| {
+            envs.par_iter_mut()
+                .zip(actions.par_iter())
+                .zip(b.obs.par_chunks_mut(OBS_DIM))
+                .zip(b.mask.par_chunks_mut(ACTIONS))
+                .zip(b.seat.par_iter_mut())
+                .zip(b.reward.par_chunks_mut(4))
+                .zip(b.done.par_iter_mut())
+                .with_min_len(16)
+                .for_each(|((((((e, &a), o), m), s), r), d)| {
+                    e.builder.step(&mut e.game, a as u8).expect("checked against the mask");
+                    let ended = e.advance(&cfg);
+                    match ended {
+                        Some(ret) => {
+                            for (x, y) in r.iter_mut().zip(ret) {
+                                *x = y as f32;
+                            }
+                            *d = true;
+                        }
+                        None => {
+                            r.fill(0.0);
+                            *d = false;
+                        }
+                    }
+                    e.write(&cfg, o, m, s);
+                })
+        });
+        self.envs = envs;
+        res
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Runs `steps` steps with ids drawn from the masks; returns every buffer written.
+    fn run(threads: usize, cfg: EnvConfig, steps: usize) -> (Vec<f32>, Vec<bool>, Vec<i32>, f32, usize) {
+        let n = 5;
+        let mut env = VecEnv::new(n, 9, cfg, threads).unwrap();
+        let (mut obs, mut mask, mut seat, mut reward, mut done) =
+            (vec![0f32; n * OBS_DIM], vec![false; n * ACTIONS], vec![0i32; n], vec![0f32; n * 4], vec![false; n]);
+        env.reset(Buffers { obs: &mut obs, mask: &mut mask, seat: &mut seat, reward: &mut reward, done: &mut done }).unwrap();
+        let mut rng = Rng::new(1);
+        let (mut trace, mut ends, mut total) = (Vec::new(), 0, 0.0);
+        for _ in 0..steps {
+            let actions: Vec<i64> = (0..n)
+                .map(|i| {
+                    let ids: Vec<usize> = (0..ACTIONS).filter(|&a| mask[i * ACTIONS + a]).collect();
+                    ids[rng.below_usize(ids.len())] as i64
+                })
+                .collect();
+            env.step(&actions, Buffers { obs: &mut obs, mask: &mut mask, seat: &mut seat, reward: &mut reward, done: &mut done })
+                .unwrap();
+            for i in 0..n {
+                assert_eq!(reward[i * 4..][..4].iter().sum::<f32>(), 0.0, "zero-sum");
+                if done[i] {
+                    ends += 1;
+                }
+                if let Some(p) = cfg.seats[seat[i] as usize] {
+                    panic!("a built-in seat ({}) is to act", p.name());
+                }
+            }
+            total += reward.iter().map(|r| r.abs()).sum::<f32>();
+            trace.extend_from_slice(&obs[..OBS_DIM]);
+        }
+        (trace, mask, seat, total, ends)
+    }
+
+    #[test]
+    fn results_do_not_depend_on_threads() {
+        let selfplay = EnvConfig { profile: Profile::Guigang, seats: [None; 4], every_receiver: true, canonical: false };
+        let a = run(1, selfplay, 1200);
+        assert_eq!(a, run(2, selfplay, 1200));
+        assert!(a.4 >= 5, "hands ended: {}", a.4);
+        let vs = EnvConfig {
+            profile: Profile::Nanning,
+            seats: [None, Some(Policy::Greedy), None, Some(Policy::Random)],
+            every_receiver: false,
+            canonical: true,
+        };
+        let b = run(1, vs, 900);
+        assert_eq!(b, run(3, vs, 900));
+        assert!(b.3 > 0.0, "some hand ended with a result");
+    }
+
+    #[test]
+    fn refused_actions_change_nothing() {
+        let cfg = EnvConfig { profile: Profile::Guigang, seats: [None; 4], every_receiver: true, canonical: false };
+        let mut env = VecEnv::new(2, 3, cfg, 1).unwrap();
+        let (mut obs, mut mask, mut seat, mut reward, mut done) =
+            (vec![0f32; 2 * OBS_DIM], vec![false; 2 * ACTIONS], vec![0i32; 2], vec![0f32; 8], vec![false; 2]);
+        env.reset(Buffers { obs: &mut obs, mask: &mut mask, seat: &mut seat, reward: &mut reward, done: &mut done }).unwrap();
+        let before: Vec<_> = env.envs.iter().map(|e| (e.game.pos, e.game.record.clone())).collect();
+        let ok = (0..ACTIONS).find(|&a| mask[a]).unwrap() as i64;
+        let bad = (0..ACTIONS).find(|&a| !mask[ACTIONS + a]).unwrap() as i64;
+        let (o2, m2) = (obs.clone(), mask.clone());
+        let e = env
+            .step(&[ok, bad], Buffers { obs: &mut obs, mask: &mut mask, seat: &mut seat, reward: &mut reward, done: &mut done })
+            .unwrap_err();
+        assert!(e.to_string().contains("environment 1"), "{e}");
+        assert_eq!((o2, m2), (obs.clone(), mask.clone()));
+        let after: Vec<_> = env.envs.iter().map(|e| (e.game.pos, e.game.record.clone())).collect();
+        assert_eq!(before, after);
+        assert!(env.step(&[ok], Buffers { obs: &mut obs, mask: &mut mask, seat: &mut seat, reward: &mut reward, done: &mut done }).is_err());
+    }
+}
