@@ -239,7 +239,7 @@ def constructors(fdp) -> None:
 def actions(fdp) -> None:
     g = GAMES[fdp.ConsumeIntInRange(0, len(GAMES) - 1)].clone()
     before = _state(g)
-    f = fdp.ConsumeIntInRange(0, 14)
+    f = fdp.ConsumeIntInRange(0, 17)
     try:
         if f == 0:
             g.apply(_cards(fdp))
@@ -289,12 +289,28 @@ def actions(fdp) -> None:
             if isinstance(n, (int, np.integer)) and not isinstance(n, (bool, np.bool_)) and 3 < int(n) <= 10**7:
                 n = 3
             S.rollouts(g, n, _value(fdp), _value(fdp), _value(fdp) if fdp.ConsumeBool() else 1)
-        else:
+        elif f == 14:
             tractor.playthrough(g if fdp.ConsumeBool() else _value(fdp))
+        elif f == 15:  # an action id (a card of the play being built, 54 to lead, pass, showings)
+            g.step(fdp.ConsumeIntInRange(0, 71) if fdp.ConsumeBool() else _value(fdp))
+        elif f == 16:
+            mask = g.action_mask()
+            assert mask.shape == (72,) and (mask.any() or g.phase == "over")
+            out = None if fdp.ConsumeBool() else (np.empty(tractor.actions.OBS_DIM, np.float32) if fdp.ConsumeBool() else _value(fdp))
+            g.observation_tensor(_value(fdp) if fdp.ConsumeBool() else 0, out=out, canonical_suits=fdp.ConsumeBool())
+        else:
+            ids = [fdp.ConsumeIntInRange(0, 71) for _ in range(fdp.ConsumeIntInRange(0, 4))]
+            for x in (ids, _value(fdp)):
+                try:
+                    a = tractor.actions.decode(x)
+                    tractor.actions.encode(a, lead=fdp.ConsumeBool())
+                except TractorError:
+                    pass
+            tractor.actions.describe(_value(fdp) if fdp.ConsumeBool() else fdp.ConsumeIntInRange(0, 71))
     except TractorError:
         _unchanged(g, before)
         raise
-    if f not in (0, 1, 2):  # an accepted action changes the game; none of the queries does
+    if f not in (0, 1, 2, 15):  # an accepted action changes the game; none of the queries does
         _unchanged(g, before)
 
 
@@ -324,7 +340,31 @@ def matches(fdp) -> None:
         raise
 
 
-TARGETS = [rules, rules, constructors, actions, actions, matches]
+def envs(fdp) -> None:
+    from tractor.vec_env import VecEnv
+
+    kw = {}
+    keys = ["seed", "profile", "opponents", "threads", "fast_deal", "canonical_suits"]
+    for _ in range(fdp.ConsumeIntInRange(0, 2)):
+        kw[keys[fdp.ConsumeIntInRange(0, len(keys) - 1)]] = _value(fdp)
+    n = _value(fdp) if fdp.ConsumeBool() else fdp.ConsumeIntInRange(1, 3)
+    if isinstance(n, (int, np.integer)) and not isinstance(n, (bool, np.bool_)) and 3 < int(n) <= 1 << 20:
+        n = 3
+    t = kw.get("threads")
+    if isinstance(t, (int, np.integer)) and not isinstance(t, (bool, np.bool_)) and 2 < int(t) <= 1024:
+        kw["threads"] = 2
+    env = VecEnv(n, **kw)
+    obs, mask, seat, reward, done = env.reset()
+    for _ in range(fdp.ConsumeIntInRange(0, 4)):
+        if fdp.ConsumeBool():
+            acts = np.array([np.flatnonzero(m)[fdp.ConsumeIntInRange(0, int(m.sum()) - 1)] for m in mask])
+        else:
+            acts = _value(fdp)
+        obs, mask, seat, reward, done = env.step(acts)
+    env.game(_value(fdp) if fdp.ConsumeBool() else 0)
+
+
+TARGETS = [rules, rules, constructors, actions, actions, matches, envs]
 
 
 def test_one_input(data: bytes) -> None:

@@ -28,6 +28,8 @@ FIELDS = {
     "cards_dealt",
     "arrivals",
     "own_decisions",
+    # the profile's name: public, the same for every seat (added with the competition profile)
+    "profile",
     "levels",
     "hand_index",
     "voids",

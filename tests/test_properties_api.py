@@ -351,3 +351,47 @@ def test_match_takes_only_its_own_hand(seed, played, pick, x, y):
         assert match_state(m) == before
     with pytest.raises(TractorError):
         m.game = x if not isinstance(x, Game) else None
+
+
+@examples(150)
+@given(games, st.one_of(st.integers(0, 71), anything), anything, anything)
+def test_action_ids_and_tensors(g, action_id, x, y):
+    mask = g.action_mask()
+    assert mask.shape == (72,) and mask.dtype == bool
+    before = state(g)
+    try:
+        g.step(action_id)
+    except TractorError:
+        assert_unchanged(g, before)
+        assert not (type(action_id) is int and 0 <= action_id < 72 and mask[action_id]), "a masked id was refused"
+    else:
+        assert mask[int(action_id)], "an id outside the mask was accepted"
+        return
+    for args in [(x,), (0, x), (0, None, x), (y, np.empty(tractor.actions.OBS_DIM, np.float32))]:
+        t = expect(g.observation_tensor, *args)
+        if t is not None:
+            assert t.shape == (tractor.actions.OBS_DIM,) and np.isfinite(t).all()
+        assert_unchanged(g, before)
+    for ids in ([x], x, [action_id, x]):
+        expect(tractor.actions.decode, ids)
+    expect(tractor.actions.describe, x)
+
+
+@examples(40)
+@given(st.one_of(st.integers(1, 3), anything), st.dictionaries(
+    st.sampled_from(["seed", "profile", "opponents", "threads", "fast_deal", "canonical_suits"]), anything, max_size=2),
+    anything)
+def test_vec_env_arguments(n, kw, acts):
+    from tractor.vec_env import VecEnv
+
+    n = small(n, 3, 1 << 20)
+    if "threads" in kw:
+        kw["threads"] = small(kw["threads"], 2, 1024)
+    env = expect(VecEnv, n, **kw)
+    if env is None:
+        return
+    obs, mask, seat, reward, done = env.reset()
+    assert obs.shape == (len(env), tractor.actions.OBS_DIM) and mask.shape == (len(env), 72)
+    first = [env.game(i).to_json() for i in range(len(env))]
+    if expect(env.step, acts) is None:
+        assert [env.game(i).to_json() for i in range(len(env))] == first, "a refused step changed an environment"

@@ -91,7 +91,9 @@ def _profile(x: Any, what: str = "profile") -> str:
 
 
 def _pair(x: Any, what: str) -> Tuple[Any, Any]:
-    """Two values (a tuple or list of exactly two): the teams' levels."""
+    """Two values (a tuple, a list or a 1-D numpy array of exactly two): the teams' levels."""
+    if type(x).__module__ == "numpy" and getattr(x, "ndim", None) == 1:
+        x = x.tolist()
     if isinstance(x, (str, bytes)) or not isinstance(x, (tuple, list)) or len(x) != 2:
         raise InvalidContext(f"{what} must be a pair (team 0, team 1), got {_show(x)}")
     return x[0], x[1]

@@ -101,7 +101,7 @@ def decode(ids: Sequence[Any]) -> Any:
     """The action a complete id sequence stands for: ``Pass()``, ``Declare(...)`` or ``Play``."""
     from .game import Declare, Pass, Play
 
-    if isinstance(ids, (str, bytes)) or not hasattr(ids, "__iter__"):
+    if isinstance(ids, (str, bytes)) or not hasattr(ids, "__iter__") or getattr(ids, "ndim", 1) != 1:
         raise InvalidArgument(f"ids must be a sequence of action ids, got {_show(ids)}")
     from ._args import _int
 

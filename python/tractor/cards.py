@@ -86,7 +86,8 @@ def utf8(text: str, error: type, what: str) -> str:
 
 def parse(text: str) -> List[Card]:
     """Cards of a text: rank then suit (``As 10h Th 5c``), ``SJ``/``BJ``; ♠♥♦♣ accepted;
-    case-insensitive; spaces or commas between cards. Order is kept."""
+    case-insensitive; spaces or commas between cards. Order is kept. Raises CardParseError
+    (a token that is no card, a lone surrogate) and InvalidCards (not a string)."""
     if not isinstance(text, str):
         raise InvalidCards(f"parse() takes a string, got {type(text).__name__}")
     return [CARDS[i] for i in _core.parse(utf8(text, CardParseError, "cards"))]
@@ -94,12 +95,13 @@ def parse(text: str) -> List[Card]:
 
 def format(cards: Any) -> str:
     """The canonical text of cards (``"As As 10h SJ"``), read back by :func:`parse`.
-    Order is kept; no check of copies (formatting is not a rule)."""
+    Order is kept; no check of copies (formatting is not a rule). Raises CardParseError and
+    InvalidCards (input that is not cards)."""
     return _core.format([int(c) for c in to_cards(cards)])
 
 
 def cards_from_counts(counts: Iterable[int]) -> List[Card]:
-    """The cards of a 54-entry count array, in kind order."""
+    """The cards of a 54-entry count array, in kind order (no checks: see :func:`to_counts`)."""
     if isinstance(counts, bytes):
         return [CARDS[i] for i in _core.ids_of_counts(counts)]
     out: List[Card] = []
@@ -146,6 +148,9 @@ def to_counts(x: Any, what: str = "cards") -> bytes:
     length-54 count array (numpy or a list of plain ints). A list of plain ints of any other
     length is read as card ids, and so is a list of 54 plain ints that is a valid hand of ids
     but not a valid count array (see ``_is_count_array``).
+
+    Raises CardParseError (a token or id that is no card), TooManyCopies (more than 4 of a
+    kind, R1.2) and InvalidCards (anything else); ``what`` names the argument in messages.
     """
     if isinstance(x, str):
         return _core.counts_of_text(utf8(x, CardParseError, what), what)
@@ -197,7 +202,8 @@ def to_counts(x: Any, what: str = "cards") -> bytes:
 
 
 def to_cards(x: Any, what: str = "cards") -> List[Card]:
-    """Like :func:`to_counts` but keeps the given order for strings and lists."""
+    """Like :func:`to_counts` but keeps the given order for strings and lists; raises as
+    :func:`to_counts` does."""
     if isinstance(x, str):
         return parse(x)
     if isinstance(x, (list, tuple)) and not _is_count_array(x):

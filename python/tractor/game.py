@@ -146,13 +146,15 @@ class Observation:
     voids: Tuple[Tuple[bool, ...], ...] = ()
     """Per seat, per class (s, h, d, c, trump): proven void (R5.2); empty while dealing."""
     profile: str = "guigang"
-    """The rule set the hand is played under (RULES §9): public."""
+    """The rule set the hand is played under (docs/rules.md §9): public."""
 
 
 class LegalPlays:
     """The plays allowed now, over the engine's one legal-action set. ``len()`` is exact;
     iteration is lazy (a void follower may have millions of distinct follows); ``in`` checks
-    legality; ``sample(seed)`` draws uniformly over the distinct plays."""
+    legality (never raises for bad input: it is simply not a legal play); ``sample(seed)``
+    draws uniformly over the distinct plays. Every method raises IllegalAction once the game
+    has moved on (a stale snapshot)."""
 
     def __init__(self, game: "_core.Game") -> None:
         self._g = game
@@ -253,17 +255,17 @@ class Game:
         (and every seat one in the final round, R8.3), pass being its only action when it
         cannot show; by default the deal skips such seats, which tells everyone who could show.
 
-        Raises InvalidArgument (a seed or hand_index out of range), InvalidContext (levels
-        that are not a pair of levels 3..14, a profile), InvalidSeat (a banker or first seat
-        outside 0..3: only None means no banker), InvalidDeal (a deck that is not 216 cards with
-        each kind 4 times, first_seat without a deck, no banker with unequal levels) and
-        CardParseError (a deck entry that is no card)."""
+        Raises InvalidArgument (a seed or hand_index out of range, every_receiver not a bool),
+        InvalidContext (levels that are not a pair of levels 3..14, a profile), InvalidSeat (a
+        banker or first seat outside 0..3: only None means no banker), InvalidDeal (a deck that
+        is not 216 cards with each kind 4 times, first_seat without a deck, no banker with
+        unequal levels) and CardParseError (a deck entry that is no card)."""
+        every_receiver = _bool(every_receiver, "every_receiver")
         hand_seed = _seed(hand_seed, "hand_seed")
         lv = _pair(levels, "levels")
         lv = (_level(lv[0], "levels[0]"), _level(lv[1], "levels[1]"))
         banker = _opt_seat(banker, "banker")
         profile = _profile(profile)
-        every_receiver = _bool(every_receiver, "every_receiver")
         if deck is None and first_seat is not None:
             raise InvalidDeal("first_seat goes with a deck; a seeded deal draws its own first seat (R1.3)")
         d = None if deck is None else _deck(deck, "deck")
@@ -726,18 +728,6 @@ class Game:
         return cls.from_record(rec)
 
 
-def _pending_ids(pending: bytes) -> List[int]:
-    """The card ids of a pending selection in build order."""
-    return [k for k, n in enumerate(pending) for _ in range(n)]
-
-
-def _restore(text: str, pending: List[int]) -> "Game":
-    g = Game.from_json(text)
-    for k in pending:
-        g.step(k)
-    return g
-
-
 _RECORD_FIELDS = ("format", "format_version", "engine", "profile", "start", "actions", "result", "stopped")
 
 
@@ -758,6 +748,18 @@ def _follow_fields(e: IllegalAction) -> Tuple[Any, ...]:
     if isinstance(e, IllegalFollow):
         return (e.rule, e.required_tier, e.met_tier, e.example)
     return ()
+
+
+def _pending_ids(pending: bytes) -> List[int]:
+    """The card ids of a pending selection in build order."""
+    return [k for k, n in enumerate(pending) for _ in range(n)]
+
+
+def _restore(text: str, pending: List[int]) -> "Game":
+    g = Game.from_json(text)
+    for k in pending:
+        g.step(k)
+    return g
 
 
 @dataclass(frozen=True)

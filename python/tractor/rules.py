@@ -50,7 +50,8 @@ class Outcome:
 
 
 def outcome(score: int, profile: str = "guigang") -> Outcome:
-    """R7.4 (the nanning clamp and the competition table C7 of §9): levels for the defenders' final score.
+    """R7.4 (the nanning clamp and the competition table C7 of §9): levels for the defenders'
+    final score.
 
     Raises InvalidContext: a score that is not an int in -1000000..1000000, an unknown
     profile."""
@@ -145,11 +146,12 @@ class Context:
 
     # -- combinations (R3, R4) -------------------------------------------------------------
     def is_trump(self, card: Any) -> bool:
-        """Is the card a trump (R2.2)?"""
+        """Is the card a trump (R2.2)? Raises CardParseError."""
         return self._c.classes()[int(Card(card))] == 4
 
     def classify(self, cards: Any) -> Optional[Combo]:
-        """The combination the cards form (R3), or None."""
+        """The combination the cards form (R3), or None. Raises the card
+        errors (CardParseError, TooManyCopies, InvalidCards)."""
         counts = to_counts(cards)
         r = self._c.classify(counts)
         if r is None:
@@ -161,7 +163,9 @@ class Context:
         """Classify every row of an ``(n, 54)`` count array in one call.
 
         Returns numpy arrays: ``kind`` (0 none, 1 single, 2 pair, 3 triple, 4 bomb, 5 tractor),
-        ``multiplicity``, ``units`` (uint8) and ``is_trump`` (bool).
+        ``multiplicity``, ``units`` (uint8) and ``is_trump`` (bool). Raises InvalidCards (not an
+        integer (n, 54) array) and, naming the row, TooManyCopies. Runs in parallel, the GIL
+        released.
         """
         np = _np()
         a = _matrix(counts, "counts")
@@ -175,22 +179,30 @@ class Context:
 
     def legal_leads(self, hand: Any) -> List[List[Card]]:
         """Every distinct combination in the hand (R3.4): each unit at each multiplicity, each
-        tractor with its sub-tractors and lower multiplicities."""
+        tractor with its sub-tractors and lower multiplicities. Raises the card
+        errors (CardParseError, TooManyCopies, InvalidCards)."""
         return [cards_from_counts(c) for c in self._c.legal_leads(to_counts(hand, "hand"))]
 
     def trick_winner(self, plays: Sequence[Any]) -> int:
-        """Index into ``plays`` (the lead first, 2..4 plays of equal size) of the winner (R6)."""
+        """Index into ``plays`` (the lead first, 2..4 plays of equal size) of the winner (R6).
+        Raises InvalidPlays (not 2..4 plays, or sizes unequal, R5.1), NotACombination (the
+        lead, R3.4)
+        and the card errors (CardParseError, TooManyCopies, InvalidCards)."""
         if isinstance(plays, (str, bytes)) or not isinstance(plays, Sequence):
             raise InvalidCards("trick_winner takes a list of plays, the lead first")
         return self._c.trick_winner([to_counts(p, f"plays[{i}]") for i, p in enumerate(plays)])
 
     # -- following (R5) --------------------------------------------------------------------
     def is_legal_follow(self, hand: Any, lead: Any, play: Any) -> bool:
-        """Is ``play`` a legal follow from ``hand`` to ``lead``? Bad input raises."""
+        """Is ``play`` a legal follow from ``hand`` to ``lead``? Raises WrongCardCount (R5.1),
+        CardsNotInHand, NotACombination (the lead), InvalidPlays (a hand smaller than the
+        lead)
+        and the card errors (CardParseError, TooManyCopies, InvalidCards)."""
         return self._c.is_legal_follow(to_counts(hand, "hand"), to_counts(lead, "lead"), to_counts(play, "play"))
 
     def check_follow(self, hand: Any, lead: Any, play: Any) -> None:
-        """Raises :class:`~tractor.errors.IllegalFollow` (rule, tiers, an example) if illegal."""
+        """Raises :class:`~tractor.errors.IllegalFollow` (rule, tiers, an example) if illegal,
+        and the errors of :meth:`is_legal_follow` for bad input."""
         self._c.follow_check(to_counts(hand, "hand"), to_counts(lead, "lead"), to_counts(play, "play"))
 
     def follow_error(self, hand: Any, lead: Any, play: Any) -> Optional[str]:
@@ -208,34 +220,47 @@ class Context:
         longest tractor ``tractor_cards`` and the ``pairs`` beside it. Under ``competition``
         the tier is C4's list entry ("C4 a triple and a card") or the part of C5's key that
         decides ("C5 E", "C5 L", "C5 p", "C5 t", "C5 any"), with the longest tractor of the
-        best key and its pairs."""
+        best key and its pairs. Raises NotACombination, InvalidPlays and the card errors
+        (CardParseError, TooManyCopies, InvalidCards)."""
         tier, l, p = self._c.follow_requirement(to_counts(hand, "hand"), to_counts(lead, "lead"))
         return {"tier": tier, "tractor_cards": l, "pairs": p}
 
     def legal_follows(self, hand: Any, lead: Any, limit: int = 100_000) -> List[List[Card]]:
-        """Every distinct legal follow (as multisets); raises TooManyFollows past ``limit``."""
+        """Every distinct legal follow (as multisets). Raises TooManyFollows past ``limit``,
+        InvalidContext (a limit that is not a non-negative int), NotACombination, InvalidPlays
+       
+        and the card errors (CardParseError, TooManyCopies, InvalidCards)."""
         limit = min(_int(limit, "limit", 0, 2**1000, InvalidContext), _U128_MAX)  # no position has more follows than this
         plays = self._c.legal_follows(to_counts(hand, "hand"), to_counts(lead, "lead"), limit)
         return [cards_from_counts(c) for c in plays]
 
     def count_legal_follows(self, hand: Any, lead: Any) -> int:
-        """The exact number of distinct legal follows (an int, however large)."""
+        """The exact number of distinct legal follows (an int, however large). Raises
+        NotACombination, InvalidPlays
+        and the card errors (CardParseError, TooManyCopies, InvalidCards)."""
         return self._c.count_legal_follows(to_counts(hand, "hand"), to_counts(lead, "lead"))
 
     def nth_legal_follow(self, hand: Any, lead: Any, index: int) -> List[Card]:
-        """The ``index``-th legal follow in the engine's fixed order (that of legal_follows)."""
+        """The ``index``-th legal follow in the engine's fixed order (that of legal_follows).
+        Raises InvalidContext (an index that is not an int in 0..2**128-1), InvalidArgument
+        (an index past the last follow), NotACombination, InvalidPlays
+        and the card errors (CardParseError, TooManyCopies, InvalidCards)."""
         index = _int(index, "index", 0, _U128_MAX, InvalidContext)
         return cards_from_counts(self._c.nth_legal_follow(to_counts(hand, "hand"), to_counts(lead, "lead"), index))
 
     def random_follow(self, hand: Any, lead: Any, seed: int) -> List[Card]:
         """One legal follow, uniform over the distinct legal follows, drawn from xoshiro256**
-        seeded with ``seed`` (0 ≤ seed < 2**64): the same on every platform and version."""
+        seeded with ``seed`` (0 ≤ seed < 2**64): the same on every platform and version. Raises InvalidContext (a seed not
+        in 0..2**64-1), NotACombination, InvalidPlays
+        and the card errors (CardParseError, TooManyCopies, InvalidCards)."""
         seed = _int(seed, "seed", 0, 2**64 - 1, InvalidContext)
         return cards_from_counts(self._c.random_follow(to_counts(hand, "hand"), to_counts(lead, "lead"), seed))
 
     def follow_completions(self, hand: Any, lead: Any, partial: Any = ()) -> List[Card]:
         """The kinds that can be added, one card, to the partial selection ``partial`` so that
-        it can still be completed to a legal follow (for card-by-card action spaces)."""
+        it can still be completed to a legal follow (for card-by-card action spaces). Raises
+        NotACombination, InvalidPlays
+        and the card errors (CardParseError, TooManyCopies, InvalidCards)."""
         p = to_counts(list(partial) if isinstance(partial, tuple) else partial, "partial")
         ok = self._c.follow_completions(to_counts(hand, "hand"), to_counts(lead, "lead"), p)
         return [CARDS[i] for i in range(KINDS) if ok[i]]
@@ -243,7 +268,10 @@ class Context:
     def is_legal_follow_batch(self, hands: Any, leads: Any, plays: Any):
         """Legality of ``n`` follows in one call: ``(n, 54)`` count arrays (a single ``(54,)``
         lead or hand is broadcast). Returns a numpy bool array; a play of the wrong size or not
-        in the hand is illegal. Invalid hands or leads raise."""
+        in the hand is illegal. Raises InvalidCards (arrays of another shape or dtype, or rows
+        that do not match) and, naming the first bad row, TooManyCopies, NotACombination (a
+        lead) and InvalidPlays (a hand smaller than its lead). Runs in parallel, the GIL
+        released."""
         np = _np()
         p = _matrix(plays, "plays")
         n = p.shape[0]

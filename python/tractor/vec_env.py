@@ -107,7 +107,7 @@ class VecEnv:
 def _seats(opponents: Optional[Sequence[Optional[str]]]) -> list:
     if opponents is None:
         return [None] * 4
-    if isinstance(opponents, str) or not hasattr(opponents, "__len__"):
+    if isinstance(opponents, str) or not hasattr(opponents, "__len__") or getattr(opponents, "ndim", 1) != 1:
         raise InvalidArgument(f"opponents must be None or a sequence of 3 or 4 policy names, got {_show(opponents)}")
     ops = list(opponents)
     if len(ops) == 3:

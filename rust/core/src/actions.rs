@@ -52,7 +52,7 @@ pub fn encode(action: &Action, lead: bool) -> Vec<u8> {
 
 /// The action a complete id sequence stands for (the inverse of [`encode`]).
 pub fn decode(ids: &[u8]) -> Result<Action, Error> {
-    let bad = |why: String| Error::BadArgument { what: "ids", message: format!("{ids:?}: {why}") };
+    let bad = |why: String| Error::BadArgument { what: "ids", message: format!("action ids {ids:?}: {why}") };
     match ids {
         [] => Err(bad("no ids".into())),
         [PASS] => Ok(Action::Pass),
@@ -229,7 +229,7 @@ impl Builder {
         let pos = &game.pos;
         let refuse = |rule: &'static str, message: String| Err(Error::IllegalAction { rule, message });
         if id as usize >= ACTIONS {
-            return Err(Error::BadArgument { what: "action_id", message: format!("{id} is not one of 0..={}", ACTIONS - 1) });
+            return Err(Error::BadArgument { what: "action", message: format!("action id {id} is not one of 0..={}", ACTIONS - 1) });
         }
         match pos.phase {
             Phase::Over | Phase::Stopped => return refuse("R7", "the hand is over".into()),

@@ -17,7 +17,7 @@ pub enum Profile {
     Guigang,
     /// Seed 003, the Nanning page.
     Nanning,
-    /// Seed 002, the four-deck competition rules (RULES §10).
+    /// Seed 002, the four-deck competition rules (docs/rules.md §10).
     Competition,
 }
 

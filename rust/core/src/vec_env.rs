@@ -144,7 +144,7 @@ impl VecEnv {
     /// `n` environments; `threads` 0 for all cores.
     pub fn new(n: usize, seed: u64, cfg: EnvConfig, threads: usize) -> Result<VecEnv, Error> {
         if n == 0 {
-            return Err(Error::BadArgument { what: "num_envs", message: "at least 1 environment".into() });
+            return Err(Error::BadArgument { what: "num_envs", message: "must be at least 1".into() });
         }
         if cfg.seats.iter().all(|s| s.is_some()) {
             return Err(Error::BadArgument { what: "seats", message: "at least one seat must be the learner's (None)".into() });

@@ -389,7 +389,7 @@ impl PyGame {
     /// the play being built. A refused id changes nothing.
     fn step(&mut self, py: Python<'_>, id: i64) -> PyResult<bool> {
         guard(py, || {
-            let id = u8::try_from(id).map_err(|_| err(py, Error::BadArgument { what: "action_id", message: format!("{id} is not one of 0..=71") }))?;
+            let id = u8::try_from(id).map_err(|_| bad_arg(py, "action", format!("action id {id} is not one of 0..=71")))?;
             let (g, b) = (&mut self.g, &mut self.b);
             match b.step(g, id) {
                 Ok(Stepped::Added) => Ok(false),
@@ -416,10 +416,10 @@ impl PyGame {
             if seat > 3 {
                 return Err(err(py, Error::BadSeat { what: "seat", seat: seat as i64 }));
             }
-            let mut rw = out.try_readwrite().map_err(|e| err(py, Error::BadArgument { what: "out", message: e.to_string() }))?;
-            let buf = rw.as_slice_mut().map_err(|e| err(py, Error::BadArgument { what: "out", message: e.to_string() }))?;
+            let mut rw = out.try_readwrite().map_err(|e| bad_arg(py, "out", e.to_string()))?;
+            let buf = rw.as_slice_mut().map_err(|e| bad_arg(py, "out", e.to_string()))?;
             if buf.len() < core::observe::OBS_DIM {
-                return Err(err(py, Error::BadArgument { what: "out", message: format!("{} floats, the observation has {}", buf.len(), core::observe::OBS_DIM) }));
+                return Err(bad_arg(py, "out", format!("it holds {} floats, the observation {}", buf.len(), core::observe::OBS_DIM)));
             }
             let pending = if self.g.pos.to_move == seat { self.b.pending } else { [0; KINDS] };
             core::observe::observe(&self.g, &pending, seat, canonical, buf);

@@ -412,11 +412,11 @@ fn encode_action(py: Python<'_>, kind: &str, suit: u8, count: u8, cards: Option<
         let a = match kind {
             "pass" => core::Action::Pass,
             "declare" if suit < 4 && (1..=4).contains(&count) => core::Action::Declare { suit, count },
-            "declare" => return Err(err(py, Error::BadArgument { what: "action", message: format!("a showing is 1..=4 cards of suit 0..3, got {count} of {suit}") })),
+            "declare" => return Err(bad_arg(py, "action", format!("a showing is 1..=4 cards of suit 0..3, got {count} of {suit}"))),
             _ => {
                 let c = counts(py, &cards.unwrap_or_default(), "play")?;
                 if core::card::size(&c) == 0 {
-                    return Err(err(py, Error::BadArgument { what: "action", message: "a play needs at least one card".into() }));
+                    return Err(bad_arg(py, "action", "a play needs at least one card"));
                 }
                 core::Action::Play(c)
             }
@@ -432,7 +432,7 @@ fn decode_action(py: Python<'_>, ids: Vec<i64>) -> PyResult<(&'static str, u8, u
         let mut v = Vec::with_capacity(ids.len());
         for (i, &id) in ids.iter().enumerate() {
             v.push(u8::try_from(id).ok().filter(|&x| (x as usize) < core::actions::ACTIONS).ok_or_else(|| {
-                err(py, Error::BadArgument { what: "ids", message: format!("ids[{i}] = {id} is not an action id (0..=71)") })
+                bad_arg(py, "ids", format!("ids[{i}] = {id} is not an action id (0..=71)"))
             })?);
         }
         Ok(match core::actions::decode(&v).map_err(|e| err(py, e))? {

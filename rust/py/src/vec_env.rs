@@ -35,7 +35,7 @@ impl PyVecEnv {
             self.reward.bind(py).readwrite(),
             self.done.bind(py).readwrite(),
         );
-        let contiguous = |e: numpy::AsSliceError| err(py, Error::BadArgument { what: "buffer", message: e.to_string() });
+        let contiguous = |e: numpy::AsSliceError| crate::bad_arg(py, "buffer", e.to_string());
         let b = Buffers {
             obs: o.as_slice_mut().map_err(contiguous)?,
             mask: m.as_slice_mut().map_err(contiguous)?,
@@ -74,7 +74,7 @@ impl PyVecEnv {
         guard(py, || {
             let profile = core::Profile::parse(profile).map_err(|e| err(py, e))?;
             if seats.len() != 4 {
-                return Err(err(py, Error::BadArgument { what: "seats", message: format!("four entries, got {}", seats.len()) }));
+                return Err(crate::bad_arg(py, "seats", format!("four entries, got {}", seats.len())));
             }
             let mut ps = [None; 4];
             for (i, s) in seats.iter().enumerate() {
@@ -87,7 +87,7 @@ impl PyVecEnv {
             Ok(PyVecEnv {
                 v,
                 obs: PyArray2::zeros(py, [num_envs, OBS_DIM], false).unbind(),
-                mask: PyArray2::from_vec2(py, &vec![vec![false; ACTIONS]; num_envs]).map_err(|e| err(py, Error::BadArgument { what: "num_envs", message: e.to_string() }))?.unbind(),
+                mask: PyArray2::from_vec2(py, &vec![vec![false; ACTIONS]; num_envs]).map_err(|e| crate::bad_arg(py, "num_envs", e.to_string()))?.unbind(),
                 seat: PyArray1::zeros(py, num_envs, false).unbind(),
                 reward: PyArray2::zeros(py, [num_envs, 4], false).unbind(),
                 done: PyArray1::from_vec(py, vec![false; num_envs]).unbind(),
@@ -107,7 +107,7 @@ impl PyVecEnv {
     /// Steps every environment with its action id; (obs, mask, seat, reward, done).
     fn step(&mut self, py: Python<'_>, actions: PyReadonlyArray1<'_, i64>) -> PyResult<Out> {
         guard(py, || {
-            let a = actions.as_slice().map_err(|e| err(py, Error::BadArgument { what: "actions", message: e.to_string() }))?.to_vec();
+            let a = actions.as_slice().map_err(|e| crate::bad_arg(py, "actions", e.to_string()))?.to_vec();
             self.with_buffers(py, move |v, b| v.step(&a, b))
         })
     }
@@ -115,7 +115,7 @@ impl PyVecEnv {
     /// Environment `i`'s game as its record JSON is built from (for inspection and tests).
     fn game(&self, py: Python<'_>, i: usize) -> PyResult<crate::game::PyGame> {
         guard(py, || {
-            let e = self.v.envs.get(i).ok_or_else(|| err(py, Error::BadArgument { what: "i", message: format!("environment {i} of {}", self.v.len()) }))?;
+            let e = self.v.envs.get(i).ok_or_else(|| crate::bad_arg(py, "index", format!("environment {i} of {}", self.v.len())))?;
             let mut g = crate::game::PyGame::from(e.game.clone());
             g.b = e.builder.clone();
             Ok(g)
@@ -138,7 +138,7 @@ impl PyVecEnv {
 
     /// The pending selection of environment `i` (count array).
     fn pending<'py>(&self, py: Python<'py>, i: usize) -> PyResult<Bound<'py, PyBytes>> {
-        let e = self.v.envs.get(i).ok_or_else(|| err(py, Error::BadArgument { what: "i", message: format!("environment {i} of {}", self.v.len()) }))?;
+        let e = self.v.envs.get(i).ok_or_else(|| crate::bad_arg(py, "index", format!("environment {i} of {}", self.v.len())))?;
         Ok(PyBytes::new(py, &e.builder.pending))
     }
 }

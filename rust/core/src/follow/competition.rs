@@ -1,4 +1,4 @@
-//! The competition follow rule (RULES §10, C2–C5): the measures a selection is ranked by.
+//! The competition follow rule (docs/rules.md §10, C2–C5): the measures a selection is ranked by.
 //!
 //! - **Unit leads** (C4) rank a selection by its place in an explicit list ([`unit_tier`]).
 //! - **Tractor leads** (C5) rank it by the key (E, L, p, t): E, one combination of the lead's

@@ -1,4 +1,4 @@
-//! The ladder's measures of a selection (RULES R5.3–R5.4): pairs, runs, the longest tractor
+//! The ladder's measures of a selection (docs/rules.md R5.3–R5.4): pairs, runs, the longest tractor
 //! and the least pairs a tractor of a given size costs.
 
 use crate::card::Counts;

@@ -1,4 +1,4 @@
-//! The follow ladder (RULES R5): legality with a reason, the exact number of distinct legal
+//! The follow ladder (docs/rules.md R5): legality with a reason, the exact number of distinct legal
 //! follows, their enumeration, uniform sampling, and the per-card completion query.
 //!
 //! A follower's choice falls in one of three cases:
@@ -13,7 +13,7 @@
 //! ([`SlotDp`]); its state tracks the runs that can still become a tractor window, so the
 //! count is exact without listing the plays. Its order of plays is the order of [`LegalSet::nth`].
 //!
-//! Under the competition profile (RULES §10) the ladder's cases T1 and Ladder give way to
+//! Under the competition profile (docs/rules.md §10) the ladder's cases T1 and Ladder give way to
 //! C4–C5 ([`competition`]): T1 is C5's E (or the unit of C4's first entry), [`Case::Unit`] a
 //! unit lead's list entry, [`Case::Key`] the best (L, p, t); their programmes are in `key_dp`.
 //! Every entry point below dispatches on the profile, so callers need not know which rule holds.
