@@ -82,6 +82,11 @@ pub fn linked(a: u8, b: u8, level: u8, trump: u8) -> bool {
 
 /// Are `kinds` connected under `linked` (BFS)?
 pub fn connected(kinds: &[u8], level: u8, trump: u8) -> bool {
+    connected_by(kinds, |a, b| linked(a, b, level, trump))
+}
+
+/// Are `kinds` connected under the link rule `link` (BFS)? (The competition twin passes C1's.)
+pub fn connected_by(kinds: &[u8], link: impl Fn(u8, u8) -> bool) -> bool {
     if kinds.is_empty() {
         return false;
     }
@@ -91,7 +96,7 @@ pub fn connected(kinds: &[u8], level: u8, trump: u8) -> bool {
     let mut reached = 1;
     while let Some(i) = queue.pop() {
         for j in 0..kinds.len() {
-            if !seen[j] && linked(kinds[i], kinds[j], level, trump) {
+            if !seen[j] && link(kinds[i], kinds[j]) {
                 seen[j] = true;
                 reached += 1;
                 queue.push(j);
@@ -104,6 +109,11 @@ pub fn connected(kinds: &[u8], level: u8, trump: u8) -> bool {
 /// R3.1–R3.4, D1: is `x` one combination? Returns its shape (m, k).
 /// One multiplicity m for every kind; k = 1 is a unit; k ≥ 2 needs m ≥ 2 and linked kinds.
 pub fn combination(x: &Counts, level: u8, trump: u8) -> Option<(u8, u8)> {
+    combination_by(x, |a, b| linked(a, b, level, trump))
+}
+
+/// [`combination`] under the link rule `link`.
+pub fn combination_by(x: &Counts, link: impl Fn(u8, u8) -> bool) -> Option<(u8, u8)> {
     let kinds: Vec<u8> = (0..54u8).filter(|&k| x[k as usize] > 0).collect();
     let m = x[*kinds.first()? as usize];
     if kinds.iter().any(|&k| x[k as usize] != m) {
@@ -113,7 +123,7 @@ pub fn combination(x: &Counts, level: u8, trump: u8) -> Option<(u8, u8)> {
     if k == 1 {
         return Some((m, 1));
     }
-    if m < 2 || !connected(&kinds, level, trump) {
+    if m < 2 || !connected_by(&kinds, link) {
         return None;
     }
     Some((m, k))

@@ -22,37 +22,12 @@ pub fn linked(a: u8, b: u8, level: u8, trump: u8) -> bool {
 }
 
 fn connected(kinds: &[u8], level: u8, trump: u8) -> bool {
-    if kinds.is_empty() {
-        return false;
-    }
-    let mut seen = vec![false; kinds.len()];
-    let mut stack = vec![0usize];
-    seen[0] = true;
-    let mut reached = 1;
-    while let Some(i) = stack.pop() {
-        for j in 0..kinds.len() {
-            if !seen[j] && linked(kinds[i], kinds[j], level, trump) {
-                seen[j] = true;
-                reached += 1;
-                stack.push(j);
-            }
-        }
-    }
-    reached == kinds.len()
+    super::oracle::connected_by(kinds, |a, b| linked(a, b, level, trump))
 }
 
 /// R3.1–R3.2 with C1's links: the shape (m, k) of `x` if it is one combination.
 pub fn combination(x: &Counts, level: u8, trump: u8) -> Option<(u8, u8)> {
-    let kinds: Vec<u8> = (0..54u8).filter(|&k| x[k as usize] > 0).collect();
-    let m = x[*kinds.first()? as usize];
-    if kinds.iter().any(|&k| x[k as usize] != m) {
-        return None;
-    }
-    match kinds.len() {
-        1 => Some((m, 1)),
-        k if m >= 2 && connected(&kinds, level, trump) => Some((m, k as u8)),
-        _ => None,
-    }
+    super::oracle::combination_by(x, |a, b| linked(a, b, level, trump))
 }
 
 /// (E, L padded with 0, p, t): compared as a tuple, C5's order.
