@@ -18,6 +18,10 @@ from .game import Game
 
 __all__ = ["VecEnv"]
 
+#: The most environments one VecEnv holds: each costs about 5 KB (its game and its rows of the
+#: buffers), so 65,536 take about 330 MB; a larger request is refused before anything is built.
+MAX_ENVS = 65_536
+
 Step = Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
@@ -44,7 +48,7 @@ class VecEnv:
     act), ``reward`` ``(n, 4)`` float32, ``done`` ``(n,)`` bool. Results depend on ``seed``
     only, never on ``threads``.
 
-    Raises InvalidArgument (num_envs, seed, threads, the flags, opponents), InvalidContext
+    Raises InvalidArgument (num_envs outside 1..65,536, seed, threads, the flags, opponents), InvalidContext
     (profile) and InvalidPolicy (an unknown opponent policy).
     """
 
@@ -58,7 +62,7 @@ class VecEnv:
         fast_deal: bool = False,
         canonical_suits: bool = False,
     ) -> None:
-        n = _int(num_envs, "num_envs", 1, 1 << 20)
+        n = _int(num_envs, "num_envs", 1, MAX_ENVS)
         s = _seed(seed)
         fast_deal = _bool(fast_deal, "fast_deal")
         canonical_suits = _bool(canonical_suits, "canonical_suits")
