@@ -259,27 +259,51 @@ pub struct Analysis {
     pub legal: Vec<Counts>,
 }
 
+/// What a follower faces: the lead's shape (by the link rule's `combination`), its class, N,
+/// and S, the hand's cards of that class.
+pub struct Led {
+    pub shape: (u8, u8),
+    pub class: u8,
+    pub n: usize,
+    pub s: Counts,
+}
+
+impl Led {
+    /// `None` if the lead is not one combination under `combination`.
+    pub fn of(hand: &Counts, lead: &Counts, level: u8, trump: u8, combination: impl Fn(&Counts) -> Option<(u8, u8)>) -> Option<Led> {
+        let shape = combination(lead)?;
+        let lead_kind = (0..54u8).find(|&k| lead[k as usize] > 0)?;
+        let cls = class(lead_kind, level, trump);
+        let mut s = [0u8; 54];
+        for k in 0..54u8 {
+            if class(k, level, trump) == cls {
+                s[k as usize] = hand[k as usize];
+            }
+        }
+        Some(Led { shape, class: cls, n: (shape.0 as usize) * (shape.1 as usize), s })
+    }
+
+    /// R5.2: with |S| ≤ N, all of S plus any N − |S| other cards; `None` when |S| > N.
+    pub fn short(&self, hand: &Counts) -> Option<Analysis> {
+        let s_size: usize = self.s.iter().map(|&c| c as usize).sum();
+        if s_size > self.n {
+            return None;
+        }
+        let mut legal = multisets(&self.s, hand, self.n);
+        legal.sort_unstable();
+        Some(Analysis { class: self.class, n: self.n, shape: self.shape, s: self.s, case: Case::Short, legal })
+    }
+}
+
 impl Position {
     /// R5.2–R5.4, by brute force. `None` if the lead is not one combination.
     pub fn analyse(&self) -> Option<Analysis> {
         let (lv, tr) = (self.level, self.trump);
-        let shape = combination(&self.lead, lv, tr)?;
-        let lead_kind = (0..54u8).find(|&k| self.lead[k as usize] > 0)?;
-        let cls = class(lead_kind, lv, tr);
-        let n = (shape.0 as usize) * (shape.1 as usize);
-        let mut s = [0u8; 54];
-        for k in 0..54u8 {
-            if class(k, lv, tr) == cls {
-                s[k as usize] = self.hand[k as usize];
-            }
+        let led = Led::of(&self.hand, &self.lead, lv, tr, |x| combination(x, lv, tr))?;
+        if let Some(a) = led.short(&self.hand) {
+            return Some(a);
         }
-        let s_size: usize = s.iter().map(|&c| c as usize).sum();
-        if s_size <= n {
-            // R5.2: all of S, plus any N − |S| other cards.
-            let mut legal = multisets(&s, &self.hand, n);
-            legal.sort_unstable();
-            return Some(Analysis { class: cls, n, shape, s, case: Case::Short, legal });
-        }
+        let Led { shape, class: cls, n, s } = led;
         // R5.3: N cards of S; the highest tier any selection meets is mandatory.
         let zero = [0u8; 54];
         let local = Local::new(&s, lv, tr);

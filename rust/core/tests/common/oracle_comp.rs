@@ -9,7 +9,7 @@
 
 #![allow(dead_code)]
 
-use super::oracle::{class, kind, multisets, suit_rank, Analysis, Case, Counts, BJ, SJ};
+use super::oracle::{kind, multisets, suit_rank, Analysis, Case, Counts, Led, BJ, SJ};
 use std::collections::HashMap;
 
 /// C1: R3.3's links, except that the trump suit's A and 2 do not link.
@@ -153,22 +153,11 @@ impl Position {
     /// The scored list holds each selection with `true` when it is legal.
     pub fn analyse(&self) -> Option<Analysis> {
         let (lv, tr) = (self.level, self.trump);
-        let shape = combination(&self.lead, lv, tr)?;
-        let lead_kind = (0..54u8).find(|&k| self.lead[k as usize] > 0)?;
-        let cls = class(lead_kind, lv, tr);
-        let n = (shape.0 as usize) * (shape.1 as usize);
-        let mut s = [0u8; 54];
-        for k in 0..54u8 {
-            if class(k, lv, tr) == cls {
-                s[k as usize] = self.hand[k as usize];
-            }
+        let led = Led::of(&self.hand, &self.lead, lv, tr, |x| combination(x, lv, tr))?;
+        if let Some(a) = led.short(&self.hand) {
+            return Some(a);
         }
-        let s_size: usize = s.iter().map(|&c| c as usize).sum();
-        if s_size <= n {
-            let mut legal = multisets(&s, &self.hand, n);
-            legal.sort_unstable();
-            return Some(Analysis { class: cls, n, shape, s, case: Case::Short, legal });
-        }
+        let Led { shape, class: cls, n, s } = led;
         let zero = [0u8; 54];
         let mut parts = Partitions::new(lv, tr, shape.0 >= 3);
         let mut scored: Vec<(Counts, Key)> = Vec::new();
