@@ -558,3 +558,30 @@ def test_R7_4_every_score_has_exactly_one_result():
         assert (o.banker_levels > 0) != o.defenders_take_over
         assert o.defender_levels == 0 or o.defenders_take_over
         assert o.defender_levels <= 3
+
+
+def _bomb_tractor_last_trick():
+    """Level 3, hearts trump: the banker holds the 48 non-level hearts (a bomb tractor of 12
+    kinds), the others the 144 non-level cards of the side suits, so the first trick is the
+    last, the bankers win it and its 4 × 48 cards carry all 400 points (R7.3: 0 − 400 × 48)."""
+    ranks = "2 3 4 5 6 7 8 9 10 J Q K A".split()
+    banker = [f"{r}h" for r in ranks if r != "3" for _ in range(4)]
+    rest = [f"{r}{s}" for s in "sdc" for r in ranks if r != "3" for _ in range(4)]
+    n = len(banker)
+    hands = [banker, rest[:n], rest[n:2 * n], rest[2 * n:]]
+    return tractor.Game.from_deal([" ".join(h) for h in hands], level=3, trump="h", banker=0)
+
+
+def test_R7_3_R7_4_levels_below_zero_are_unbounded():
+    g = _bomb_tractor_last_trick()
+    lead = max(g.legal_actions(), key=lambda a: len(getattr(a, "cards", ())))
+    assert len(lead.cards) == 48
+    g.apply(lead)
+    while g.phase != "over":
+        g.step_policy("greedy", 1)
+    r = g.result
+    # R7.4: +3, plus 1 for every full 80 below 0: 19,200 / 80 = 240 more
+    assert (r.score, r.banker_levels, r.returns) == (-19_200, 243, (243, -243, 243, -243))
+    assert tractor.outcome(-19_200).banker_levels == 243
+    assert tractor.outcome(-1_000_000).banker_levels == 3 + 12_500
+    assert tractor.outcome(-19_200, profile="competition").banker_levels == 3  # C7

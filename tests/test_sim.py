@@ -64,9 +64,9 @@ def test_the_schema_is_the_bindings():
     """The columns are defined once, in the binding; their names and types are a file format."""
     assert HAND_COLUMNS == {
         "index": "<u8", "seed": "<u8", "banker": "u1", "declarer": "u1", "trump": "u1", "level": "u1",
-        "tricks": "u1", "score": "<i4", "last_trick_cards": "u1", "banker_levels": "u1", "defender_levels": "u1",
+        "tricks": "u1", "score": "<i4", "last_trick_cards": "u1", "banker_levels": "<u2", "defender_levels": "<u2",
         "defenders_take_over": "?", "redeals": "u1", "stopped": "?", "decisions": "<u2",
-        "return0": "i1", "return1": "i1", "return2": "i1", "return3": "i1",
+        "return0": "<i2", "return1": "<i2", "return2": "<i2", "return3": "<i2",
     }
     assert MATCH_COLUMNS == {"index": "<u8", "winner": "u1", "hands": "<u4", "level0": "u1", "level1": "u1",
                              "stops": "<u4"}
@@ -135,6 +135,35 @@ def test_npz_round_trip(base, tmp_path):
     assert isinstance(mb, tractor.MatchResults)
     for k in MATCH_COLUMNS:
         assert np.array_equal(mb.arrays[k], m.arrays[k]), k
+
+
+def test_version_2_results_files_still_load(base, tmp_path):
+    """tractor-results-2 stored levels as u1 and returns as i1; version 3 widens them (R7.4:
+    levels below 0 are unbounded). An old file loads, widened; an unknown format is refused."""
+    p = tmp_path / "run.npz"
+    base.to_npz(str(p))
+    with np.load(str(p)) as z:
+        arrays = {k: z[k] for k in z.files}
+    assert "format=tractor-results-3" in list(arrays["__meta__"])
+    old = dict(arrays)
+    old["__meta__"] = np.array([m.replace("tractor-results-3", "tractor-results-2") for m in arrays["__meta__"]])
+    for k in ("banker_levels", "defender_levels"):
+        old[k] = arrays[k].astype(np.uint8)
+    for s in range(4):
+        old[f"return{s}"] = arrays[f"return{s}"].astype(np.int8)
+    np.savez(str(tmp_path / "v2.npz"), **old)
+    back = tractor.load(str(tmp_path / "v2.npz"))
+    same(back, base)
+    assert back["banker_levels"].dtype == np.uint16 and back["return0"].dtype == np.int16
+    # a version-2 file with version-3 columns is inconsistent, and a foreign format is refused
+    bad = dict(old, banker_levels=arrays["banker_levels"])
+    np.savez(str(tmp_path / "bad.npz"), **bad)
+    with pytest.raises(tractor.errors.ResultsFileError, match="banker_levels"):
+        tractor.load(str(tmp_path / "bad.npz"))
+    foreign = dict(arrays, __meta__=np.array([m.replace("tractor-results-3", "tractor-results-9") for m in arrays["__meta__"]]))
+    np.savez(str(tmp_path / "foreign.npz"), **foreign)
+    with pytest.raises(tractor.errors.ResultsFileError, match="tractor-results-9"):
+        tractor.load(str(tmp_path / "foreign.npz"))
 
 
 def test_parquet_round_trip(base, tmp_path):

@@ -856,7 +856,11 @@ def read_records(path: Any, *, replay: bool = True, batch: Optional[int] = None)
     return _read(path, replay=replay, batch=batch)
 
 
-RESULTS_FORMAT = "tractor-results-2"
+RESULTS_FORMAT = "tractor-results-3"
+# Version 2 stored banker_levels/defender_levels as u1 and return0..3 as i1; version 3 widens
+# them (R7.4 levels below 0 are unbounded: up to 273 in a hand). Version 2 files still load.
+_WIDENED_IN_3 = {"banker_levels": "u1", "defender_levels": "u1", "return0": "i1", "return1": "i1", "return2": "i1",
+                 "return3": "i1"}
 
 
 def _parse_ranges(text: str) -> Ranges:
@@ -904,8 +908,11 @@ def load(path: Any) -> Any:
         raise ResultsFileError(f"load: {p!r} holds inconsistent results: {type(e).__name__}: {e}") from None
 
 
-def _check_columns(arrays: Dict[str, Any], spec: Dict[str, str], prefix: str = "") -> Dict[str, Any]:
+def _check_columns(arrays: Dict[str, Any], spec: Dict[str, str], prefix: str = "", version: int = 3) -> Dict[str, Any]:
     np = _np()
+    want = spec
+    if version == 2:
+        spec = {k: _WIDENED_IN_3.get(k, dt) for k, dt in spec.items()}
     out = {}
     n = None
     for k, dt in spec.items():
@@ -919,7 +926,7 @@ def _check_columns(arrays: Dict[str, Any], spec: Dict[str, str], prefix: str = "
         if n is not None and len(a) != n:
             raise ValueError(f"column {prefix + k!r} has {len(a)} rows, the others {n}")
         n = len(a)
-        out[k] = a
+        out[k] = a.astype(want[k]) if want[k] != dt else a
     idx = out["index"]
     if len(idx) > 1 and not (idx[1:] > idx[:-1]).all():
         raise ValueError(f"column {prefix}index is not strictly increasing")
@@ -927,6 +934,10 @@ def _check_columns(arrays: Dict[str, Any], spec: Dict[str, str], prefix: str = "
 
 
 def _from_npz(meta: Dict[str, str], arrays: Dict[str, Any]) -> Any:
+    fmt = meta.get("format")
+    if fmt not in ("tractor-results-2", RESULTS_FORMAT):
+        raise ValueError(f"format {fmt!r} is not {RESULTS_FORMAT!r} (or the older 'tractor-results-2')")
+    version = int(fmt.rsplit("-", 1)[1])
     ps = _policies(meta["policies"])
     seed, profile = _int(int(meta["seed"]), "seed"), _profile(meta["profile"])
     kind = meta.get("kind", "hands")
@@ -941,13 +952,13 @@ def _from_npz(meta: Dict[str, str], arrays: Dict[str, Any]) -> Any:
     interrupted = meta.get("interrupted", "0") == "1"
     elapsed = float(meta.get("elapsed", "0"))
     if kind == "matches":
-        cols = _check_columns(arrays, MATCH_COLUMNS)
+        cols = _check_columns(arrays, MATCH_COLUMNS, version=version)
         return MatchResults(cols, seed, ps, profile, interrupted, elapsed, **extra)
-    main = _check_columns(arrays, HAND_COLUMNS)
+    main = _check_columns(arrays, HAND_COLUMNS, version=version)
     dup = None
     if "rotated_index" in arrays:
         rot = (ps[1], ps[2], ps[3], ps[0])
-        d = _check_columns(arrays, HAND_COLUMNS, "rotated_")
+        d = _check_columns(arrays, HAND_COLUMNS, "rotated_", version=version)
         if not _np().array_equal(d["index"], main["index"]):
             raise ValueError("the rotated seating's hands are not the same as the main seating's")
         dup = SimResults(d, seed, rot, profile)  # type: ignore[arg-type]

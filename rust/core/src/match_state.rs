@@ -20,14 +20,14 @@ pub struct HandSummary {
 }
 
 /// R7.5: levels run 3 → … → A → 3. Returns the new level and whether it passed A.
-pub fn advance_level(level: u8, by: u8) -> (u8, bool) {
-    let raw = level as u32 + by as u32;
+pub fn advance_level(level: u8, by: u32) -> (u8, bool) {
+    let raw = level as u64 + by as u64;
     ((((raw - 3) % 12) + 3) as u8, raw > 14)
 }
 
 /// C8: levels stop at A (a gain past A leaves the team at A).
-pub fn advance_level_to_a(level: u8, by: u8) -> u8 {
-    (level as u32 + by as u32).min(14) as u8
+pub fn advance_level_to_a(level: u8, by: u32) -> u8 {
+    (level as u64 + by as u64).min(14) as u8
 }
 
 #[derive(Clone, Debug)]

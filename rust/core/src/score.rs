@@ -10,8 +10,11 @@ pub const TOTAL_POINTS: i32 = 400;
 pub struct Outcome {
     /// The score the table was read at (after the nanning clamp).
     pub score: i32,
-    pub banker_levels: u8,
-    pub defender_levels: u8,
+    /// Unbounded below 0 (R7.4): a last trick of N cards with P points can take a hand's
+    /// score to −P·N (at most −400 × 54, so 3 + 270 levels); `u32` holds the result of any
+    /// `i32` score exactly.
+    pub banker_levels: u32,
+    pub defender_levels: u32,
     pub defenders_take_over: bool,
 }
 
@@ -20,13 +23,13 @@ pub fn outcome(score: i32, rules: &Rules) -> Outcome {
     let s = if rules.clamp_score { score.clamp(0, TOTAL_POINTS) } else { score };
     let (banker, defender, over) = match s {
         // R7.4: +1 for every full 80 below 0: −80 → 4, −160 → 5; C7: +3 flat (最多升三级)
-        s if s < 5 => (3 + if s < 0 && rules.extra_levels_below_zero { (-(s as i64) / 80).min(200) as u8 } else { 0 }, 0, false),
+        s if s < 5 => (3 + if s < 0 && rules.extra_levels_below_zero { (-(s as i64) / 80) as u32 } else { 0 }, 0, false),
         s if s < 80 => (2, 0, false),
         s if s < 160 => (1, 0, false),
         s if s < 240 => (0, 0, true),
         s if s < 320 => (0, 1, true),
         s if s < 400 => (0, 2, true),
-        _ => (0, 3.min(rules.defender_gain_cap), true), // D6: at most 3
+        _ => (0, u32::from(3.min(rules.defender_gain_cap)), true), // D6: at most 3
     };
     Outcome { score: s, banker_levels: banker, defender_levels: defender, defenders_take_over: over }
 }
@@ -67,6 +70,9 @@ mod tests {
         assert_eq!(row(320), (0, 2, true));
         assert_eq!(row(400), (0, 3, true));
         assert_eq!(row(480), (0, 3, true), "D6");
+        // unbounded below 0: a 48-card last trick holding all 400 points, won by the bankers
+        assert_eq!(row(-19_200), (243, 0, false));
+        assert_eq!(row(i32::MIN), (3 + (1u32 << 31) / 80, 0, false));
     }
 
     #[test]

@@ -31,15 +31,15 @@ pub struct HandResult {
     pub tricks: u8,
     pub score: i32,
     pub last_trick_cards: u8,
-    pub banker_levels: u8,
-    pub defender_levels: u8,
+    pub banker_levels: u16,
+    pub defender_levels: u16,
     pub defenders_take_over: bool,
     pub redeals: u8,
     pub stopped: bool,
     /// Decisions taken, and cards played.
     pub decisions: u16,
     /// Per seat: levels gained by its team minus the other's (R7.4; zero when stopped).
-    pub returns: [i8; 4],
+    pub returns: [i16; 4],
 }
 
 /// Plays one hand with `policies` per seat; optionally records its compact action stream.
@@ -97,12 +97,13 @@ fn summarize(game: &Game, index: u64, hand_seed: u64, decisions: u16) -> HandRes
     };
     if let Some(o) = p.outcome() {
         r.score = o.score; // as the profile reads it (nanning clamps to 0..=400)
-        r.banker_levels = o.banker_levels;
-        r.defender_levels = o.defender_levels;
+        // a hand's score is at least −400 − 400·54 (R7.3), so at most 273 levels (R7.4)
+        r.banker_levels = o.banker_levels as u16;
+        r.defender_levels = o.defender_levels as u16;
         r.defenders_take_over = o.defenders_take_over;
     }
     if let Some(ret) = p.returns() {
-        r.returns = ret.map(|x| x as i8);
+        r.returns = ret.map(|x| x as i16); // |x| ≤ 273 (R7.4)
     }
     r
 }

@@ -202,7 +202,7 @@ impl PyGame {
     /// (raw score, score as read, banker_levels, defender_levels, defenders_take_over,
     /// next_banker) once over.
     #[getter]
-    fn result(&self) -> Option<(i32, i32, u8, u8, bool, u8)> {
+    fn result(&self) -> Option<(i32, i32, u32, u32, bool, u8)> {
         let p = &self.g.pos;
         let o = p.outcome()?;
         Some((p.final_score, o.score, o.banker_levels, o.defender_levels, o.defenders_take_over, p.next_banker()?))

@@ -322,7 +322,7 @@ fn parse_suit(py: Python<'_>, text: &str) -> PyResult<u8> {
 
 /// R7.4: (score read, banker levels, defender levels, defenders take over).
 #[pyfunction]
-fn outcome(py: Python<'_>, score: i64, profile: &str) -> PyResult<(i64, u8, u8, bool)> {
+fn outcome(py: Python<'_>, score: i64, profile: &str) -> PyResult<(i64, u32, u32, bool)> {
     guard(py, || {
         let rules = core::Profile::parse(profile).map_err(|e| err(py, e))?.rules();
         // The most a hand can score is 400 + 400·54 either way; refuse rather than truncate.

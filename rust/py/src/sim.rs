@@ -41,17 +41,17 @@ const HAND_COLUMNS: [Column<sim::HandResult>; 19] = [
     ("tricks", "u1", |r, b| b.push(r.tricks)),
     ("score", "<i4", |r, b| b.extend_from_slice(&r.score.to_le_bytes())),
     ("last_trick_cards", "u1", |r, b| b.push(r.last_trick_cards)),
-    ("banker_levels", "u1", |r, b| b.push(r.banker_levels)),
-    ("defender_levels", "u1", |r, b| b.push(r.defender_levels)),
+    ("banker_levels", "<u2", |r, b| b.extend_from_slice(&r.banker_levels.to_le_bytes())),
+    ("defender_levels", "<u2", |r, b| b.extend_from_slice(&r.defender_levels.to_le_bytes())),
     ("defenders_take_over", "?", |r, b| b.push(r.defenders_take_over as u8)),
     ("redeals", "u1", |r, b| b.push(r.redeals)),
     ("stopped", "?", |r, b| b.push(r.stopped as u8)),
     ("decisions", "<u2", |r, b| b.extend_from_slice(&r.decisions.to_le_bytes())),
     // R7.4 per-seat returns, computed by the core (Position::returns)
-    ("return0", "i1", |r, b| b.push(r.returns[0] as u8)),
-    ("return1", "i1", |r, b| b.push(r.returns[1] as u8)),
-    ("return2", "i1", |r, b| b.push(r.returns[2] as u8)),
-    ("return3", "i1", |r, b| b.push(r.returns[3] as u8)),
+    ("return0", "<i2", |r, b| b.extend_from_slice(&r.returns[0].to_le_bytes())),
+    ("return1", "<i2", |r, b| b.extend_from_slice(&r.returns[1].to_le_bytes())),
+    ("return2", "<i2", |r, b| b.extend_from_slice(&r.returns[2].to_le_bytes())),
+    ("return3", "<i2", |r, b| b.extend_from_slice(&r.returns[3].to_le_bytes())),
 ];
 
 /// The per-match columns, likewise.
