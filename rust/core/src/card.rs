@@ -212,8 +212,18 @@ pub fn for_each_held(c: &Counts, mut f: impl FnMut(usize, u8)) {
 }
 
 /// Number of cards in a count array.
+#[inline]
 pub fn size(c: &Counts) -> usize {
-    c.iter().map(|&n| n as u16).sum::<u16>() as usize
+    // eight running sums, one per byte lane, so that the compiler adds eight kinds at a time
+    let mut lanes = [0u16; 8];
+    let mut chunks = c.chunks_exact(8);
+    for chunk in &mut chunks {
+        for (l, &n) in lanes.iter_mut().zip(chunk) {
+            *l += n as u16;
+        }
+    }
+    let rest: u16 = chunks.remainder().iter().map(|&n| n as u16).sum();
+    (lanes.iter().sum::<u16>() + rest) as usize
 }
 
 /// True when `a ⊆ b` as multisets.

@@ -118,6 +118,34 @@ impl Env {
     }
 }
 
+/// One environment's part of the buffers.
+struct Slot<'a> {
+    obs: &'a mut [f32],
+    mask: &'a mut [bool],
+    seat: &'a mut i32,
+    reward: &'a mut [f32],
+    done: &'a mut bool,
+}
+
+/// How the environments are cut for the threads.
+struct Parts;
+
+impl Parts {
+    /// Fewest environments worth a task of their own: below this, waking a thread costs
+    /// more than the steps it would take over.
+    const MIN: usize = 32;
+
+    /// Environments per task for `n` environments on `threads` threads: one contiguous run
+    /// per thread (each thread writes its own stretch of every buffer), or all `n` on the
+    /// calling thread.
+    fn of(n: usize, threads: usize) -> usize {
+        if threads <= 1 || n < 2 * Self::MIN {
+            return n;
+        }
+        n.div_ceil(threads).max(Self::MIN)
+    }
+}
+
 /// The environments, their configuration and their threads.
 pub struct VecEnv {
     pub cfg: EnvConfig,
@@ -170,6 +198,46 @@ impl VecEnv {
         }
     }
 
+    /// `f` over every environment with its slices of the buffers (and its action), the
+    /// environments cut into [`Parts::of`] contiguous runs, one task each: on this thread
+    /// when there is one run (one thread, or few environments), else on the pool.
+    fn each(&mut self, actions: &[i64], b: Buffers, f: impl Fn(&mut Env, i64, Slot) + Sync) -> Result<(), Error> {
+        let n = self.envs.len();
+        let threads = if self.threads == 0 { rayon::current_num_threads() } else { self.threads };
+        let per = Parts::of(n, threads);
+        let mut envs = std::mem::take(&mut self.envs);
+        let run = |envs: &mut [Env], first: usize, b: Buffers| {
+            for (j, e) in envs.iter_mut().enumerate() {
+                let slot = Slot {
+                    obs: &mut b.obs[j * OBS_DIM..][..OBS_DIM],
+                    mask: &mut b.mask[j * ACTIONS..][..ACTIONS],
+                    seat: &mut b.seat[j],
+                    reward: &mut b.reward[j * 4..][..4],
+                    done: &mut b.done[j],
+                };
+                f(e, actions.get(first + j).copied().unwrap_or(0), slot);
+            }
+        };
+        let res = if per >= n {
+            run(&mut envs, 0, b);
+            Ok(())
+        } else {
+            let parts: Vec<(usize, &mut [Env], Buffers)> = envs
+                .chunks_mut(per)
+                .zip(b.obs.chunks_mut(per * OBS_DIM))
+                .zip(b.mask.chunks_mut(per * ACTIONS))
+                .zip(b.seat.chunks_mut(per))
+                .zip(b.reward.chunks_mut(per * 4))
+                .zip(b.done.chunks_mut(per))
+                .enumerate()
+                .map(|(i, (((((e, obs), mask), seat), reward), done))| (i * per, e, Buffers { obs, mask, seat, reward, done }))
+                .collect();
+            self.run(|| parts.into_par_iter().for_each(|(first, e, b)| run(e, first, b)))
+        };
+        self.envs = envs;
+        res
+    }
+
     fn check(&self, b: &Buffers) -> Result<(), Error> {
         let n = self.envs.len();
         let ok = b.obs.len() == n * OBS_DIM
@@ -190,23 +258,12 @@ impl VecEnv {
         let (seed, cfg) = (self.seed, self.cfg);
         let n = self.envs.len() as u64;
         self.envs = self.run(|| (0..n).into_par_iter().map(|i| Env::new(derive(seed, VEC_ENV, i), &cfg)).collect())?;
-        let mut envs = std::mem::take(&mut self.envs);
-        self.run(|| {
-            envs.par_iter_mut()
-                .zip(b.obs.par_chunks_mut(OBS_DIM))
-                .zip(b.mask.par_chunks_mut(ACTIONS))
-                .zip(b.seat.par_iter_mut())
-                .zip(b.reward.par_chunks_mut(4))
-                .zip(b.done.par_iter_mut())
-                .for_each(|(((((e, o), m), s), r), d)| {
-                    e.advance(&cfg);
-                    r.fill(0.0);
-                    *d = false;
-                    e.write(&cfg, o, m, s);
-                })
-        })?;
-        self.envs = envs;
-        Ok(())
+        self.each(&[], b, |e, _, s| {
+            e.advance(&cfg);
+            s.reward.fill(0.0);
+            *s.done = false;
+            e.write(&cfg, s.obs, s.mask, s.seat);
+        })
     }
 
     /// Steps environment i with `actions[i]`. Every action is checked against its mask first;
@@ -229,36 +286,22 @@ impl VecEnv {
             }
         }
         let cfg = self.cfg;
-        let mut envs = std::mem::take(&mut self.envs);
-        let res = self.run(|| {
-            envs.par_iter_mut()
-                .zip(actions.par_iter())
-                .zip(b.obs.par_chunks_mut(OBS_DIM))
-                .zip(b.mask.par_chunks_mut(ACTIONS))
-                .zip(b.seat.par_iter_mut())
-                .zip(b.reward.par_chunks_mut(4))
-                .zip(b.done.par_iter_mut())
-                .with_min_len(16)
-                .for_each(|((((((e, &a), o), m), s), r), d)| {
-                    e.builder.step(&mut e.game, a as u8).expect("checked against the mask");
-                    let ended = e.advance(&cfg);
-                    match ended {
-                        Some(ret) => {
-                            for (x, y) in r.iter_mut().zip(ret) {
-                                *x = y as f32;
-                            }
-                            *d = true;
-                        }
-                        None => {
-                            r.fill(0.0);
-                            *d = false;
-                        }
+        self.each(actions, b, |e, a, s| {
+            e.builder.step(&mut e.game, a as u8).expect("checked against the mask");
+            match e.advance(&cfg) {
+                Some(ret) => {
+                    for (x, y) in s.reward.iter_mut().zip(ret) {
+                        *x = y as f32;
                     }
-                    e.write(&cfg, o, m, s);
-                })
-        });
-        self.envs = envs;
-        res
+                    *s.done = true;
+                }
+                None => {
+                    s.reward.fill(0.0);
+                    *s.done = false;
+                }
+            }
+            e.write(&cfg, s.obs, s.mask, s.seat);
+        })
     }
 }
 
