@@ -62,6 +62,12 @@ impl Env {
         if cfg.every_receiver {
             self.game = self.game.clone().with_every_receiver().expect("a fresh dealt hand");
         }
+        // room for a whole hand's record at once (about 470 decisions, 54 tricks), instead
+        // of growing it step by step; the record's contents are unaffected
+        let r = &mut self.game.record;
+        r.actions.reserve(512);
+        r.dealt_at.reserve(256);
+        r.tricks.reserve(64);
         let hs = derive(self.env_seed, POLICY, self.hands);
         self.rngs = std::array::from_fn(|s| Rng::new(derive(hs, POLICY, s as u64)));
         self.builder.clear();
