@@ -162,6 +162,9 @@ impl Builder {
                 let ctx = pos.ctx();
                 let plays = &mut self.plays;
                 class_leads(ctx, hand, ctx.class[floor], |c| {
+                    if !c.is_tractor() && c.first as usize != floor {
+                        return; // a unit of another kind cannot hold the cards chosen
+                    }
                     let p = c.counts(ctx);
                     if agrees(&p, &pending, floor) {
                         plays.push(p);

@@ -222,7 +222,7 @@ pub fn size(c: &Counts) -> usize {
     let mut words = c.chunks_exact(8);
     let mut lanes = 0u64;
     for w in &mut words {
-        let w = u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]);
+        let w = u64::from_le_bytes(w.try_into().expect("chunks of eight"));
         lanes += (w & EVEN) + ((w >> 8) & EVEN);
     }
     let sum = (lanes.wrapping_mul(0x0001_0001_0001_0001) >> 48) as usize;

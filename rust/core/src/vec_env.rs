@@ -152,6 +152,19 @@ impl Parts {
     }
 }
 
+/// `run` on every part: the first on this thread, the others spawned on the scope's pool
+/// meanwhile (this thread then waits for them).
+fn spread<'s, P: Send + 's>(s: &rayon::Scope<'s>, parts: Vec<P>, run: &'s (impl Fn(P) + Sync)) {
+    let mut parts = parts.into_iter();
+    let here = parts.next();
+    for p in parts {
+        s.spawn(move |_| run(p));
+    }
+    if let Some(p) = here {
+        run(p);
+    }
+}
+
 /// The environments, their configuration and their threads.
 pub struct VecEnv {
     pub cfg: EnvConfig,
@@ -205,8 +218,9 @@ impl VecEnv {
     }
 
     /// `f` over every environment with its slices of the buffers (and its action), the
-    /// environments cut into [`Parts::of`] contiguous runs, one task each: on this thread
-    /// when there is one run (one thread, or few environments), else on the pool.
+    /// environments cut into [`Parts::of`] contiguous runs, one task each: the first on this
+    /// thread (all of them when there is one run: one thread, or few environments), the
+    /// others on the pool.
     fn each(&mut self, actions: &[i64], b: Buffers, f: impl Fn(&mut Env, i64, Slot) + Sync) -> Result<(), Error> {
         let n = self.envs.len();
         let threads = if self.threads == 0 { rayon::current_num_threads() } else { self.threads };
@@ -238,7 +252,13 @@ impl VecEnv {
                 .enumerate()
                 .map(|(i, (((((e, obs), mask), seat), reward), done))| (i * per, e, Buffers { obs, mask, seat, reward, done }))
                 .collect();
-            self.run(|| parts.into_par_iter().for_each(|(first, e, b)| run(e, first, b)))
+            let part = |(first, e, b): (usize, &mut [Env], Buffers)| run(e, first, b);
+            if self.threads == 0 {
+                rayon::in_place_scope(|s| spread(s, parts, &part));
+            } else {
+                crate::sim::pool(self.threads)?.in_place_scope(|s| spread(s, parts, &part));
+            }
+            Ok(())
         };
         self.envs = envs;
         res

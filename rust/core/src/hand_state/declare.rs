@@ -27,7 +27,7 @@ impl Position {
                 d if d != seat && joker_missing => u8::MAX, // C9: so does overturning
                 _ => self.declared_count + 1,
             };
-            (from..=held).map(move |count| Showing { suit, count })
+            (from..held.saturating_add(1)).map(move |count| Showing { suit, count }) // from..=held
         })
     }
 
