@@ -12,6 +12,8 @@
 //! Seeds (see [`crate::seed`]): environment i has `env_seed = derive(seed, VEC_ENV, i)`.
 //! Results depend on the seed only, never on the thread count.
 
+use std::sync::Mutex;
+
 use rayon::prelude::*;
 
 use crate::actions::{Builder, ACTIONS};
@@ -137,30 +139,36 @@ struct Slot<'a> {
 struct Parts;
 
 impl Parts {
-    /// Fewest environments worth a task of their own: below this, waking a thread costs
+    /// Fewest environments worth a run of their own: below this, waking a thread costs
     /// more than the steps it would take over.
     const MIN: usize = 32;
+    /// Runs per thread: a few, so that a thread the machine holds back is made up for by the
+    /// others taking more runs.
+    const PER_THREAD: usize = 4;
 
-    /// Environments per task for `n` environments on `threads` threads: one contiguous run
-    /// per thread (each thread writes its own stretch of every buffer), or all `n` on the
-    /// calling thread.
+    /// Environments per run for `n` environments on `threads` threads (contiguous runs, so
+    /// each thread writes its own stretches of every buffer), or all `n` on the calling
+    /// thread.
     fn of(n: usize, threads: usize) -> usize {
         if threads <= 1 || n < 2 * Self::MIN {
             return n;
         }
-        n.div_ceil(threads).max(Self::MIN)
+        n.div_ceil(threads * Self::PER_THREAD).max(Self::MIN)
     }
 }
 
-/// `run` on every part: the first on this thread, the others spawned on the scope's pool
-/// meanwhile (this thread then waits for them).
-fn spread<'s, P: Send + 's>(s: &rayon::Scope<'s>, parts: Vec<P>, run: &'s (impl Fn(P) + Sync)) {
-    let mut parts = parts.into_iter();
-    let here = parts.next();
-    for p in parts {
-        s.spawn(move |_| run(p));
+/// `run` on every part of `queue`, taken one at a time by this thread and by `helpers`
+/// tasks spawned on the scope's pool (this thread then waits for them).
+fn spread<'s, P: Send + 's>(s: &rayon::Scope<'s>, helpers: usize, queue: &'s Mutex<Vec<P>>, run: &'s (impl Fn(P) + Sync)) {
+    let take = move || queue.lock().unwrap_or_else(|e| e.into_inner()).pop();
+    for _ in 0..helpers {
+        s.spawn(move |_| {
+            while let Some(p) = take() {
+                run(p);
+            }
+        });
     }
-    if let Some(p) = here {
+    while let Some(p) = take() {
         run(p);
     }
 }
@@ -218,9 +226,10 @@ impl VecEnv {
     }
 
     /// `f` over every environment with its slices of the buffers (and its action), the
-    /// environments cut into [`Parts::of`] contiguous runs, one task each: the first on this
-    /// thread (all of them when there is one run: one thread, or few environments), the
-    /// others on the pool.
+    /// environments cut into [`Parts::of`] contiguous runs, taken in turn by this thread and
+    /// the pool's (all on this thread when there is one run: one thread, or few
+    /// environments). Each environment writes only its own slots, so the result does not
+    /// depend on which thread took which run.
     fn each(&mut self, actions: &[i64], b: Buffers, f: impl Fn(&mut Env, i64, Slot) + Sync) -> Result<(), Error> {
         let n = self.envs.len();
         let threads = if self.threads == 0 { rayon::current_num_threads() } else { self.threads };
@@ -252,11 +261,13 @@ impl VecEnv {
                 .enumerate()
                 .map(|(i, (((((e, obs), mask), seat), reward), done))| (i * per, e, Buffers { obs, mask, seat, reward, done }))
                 .collect();
+            let helpers = (threads - 1).min(parts.len() - 1);
+            let queue = Mutex::new(parts);
             let part = |(first, e, b): (usize, &mut [Env], Buffers)| run(e, first, b);
             if self.threads == 0 {
-                rayon::in_place_scope(|s| spread(s, parts, &part));
+                rayon::in_place_scope(|s| spread(s, helpers, &queue, &part));
             } else {
-                crate::sim::pool(self.threads)?.in_place_scope(|s| spread(s, parts, &part));
+                crate::sim::pool(self.threads)?.in_place_scope(|s| spread(s, helpers, &queue, &part));
             }
             Ok(())
         };

@@ -1,8 +1,10 @@
 //! Pins what `VecEnv` writes: a digest of every buffer (observations, masks, seats to act,
-//! rewards, done flags) over 2,000 steps of 64 environments, with ids drawn uniformly from
-//! the masks, for 1, 2 and 3 threads. The expected digests were computed with the engine at
-//! commit d4dfca5 (before the VecEnv speed work), so a faster step must write byte-identical
-//! buffers, whatever the thread count.
+//! rewards, done flags) after every step, with ids drawn uniformly from the masks, for 1, 2
+//! and 3 threads: 64 environments over 2,000 steps (self-play with every receiver; against
+//! policies with canonical suits), and 300 environments over 700 steps (several runs per
+//! thread; competition profile, one built-in seat). The expected digests were computed with
+//! the engine at commit d4dfca5 (before the VecEnv speed work), so a faster step must write
+//! byte-identical buffers, whatever the thread count.
 
 use tractor_core::actions::ACTIONS;
 use tractor_core::observe::OBS_DIM;
@@ -75,5 +77,15 @@ fn opponents_and_canonical_suits_are_pinned() {
     let want = (17220712418654024266, 962);
     for threads in [1, 2, 3] {
         assert_eq!(digest(cfg, 64, 2000, threads), want, "{threads} thread(s)");
+    }
+}
+
+#[test]
+fn many_runs_per_thread_are_pinned() {
+    // 300 environments: several runs per thread, taken in whatever order the threads come
+    let cfg = EnvConfig { profile: Profile::Competition, seats: [None, None, Some(Policy::Greedy), None], every_receiver: true, canonical: false };
+    let want = (17928610281345841917, 312);
+    for threads in [1, 2, 3] {
+        assert_eq!(digest(cfg, 300, 700, threads), want, "{threads} thread(s)");
     }
 }
