@@ -196,8 +196,10 @@ impl Builder {
         match pos.phase {
             Phase::Declare => {
                 m[PASS as usize] = true;
-                for s in pos.showings(pos.to_move) {
-                    m[show_id(s.suit, s.count) as usize] = true;
+                for (suit, (from, held)) in (0..4u8).zip(pos.showing_counts(pos.to_move)) {
+                    for count in from..held.saturating_add(1) {
+                        m[show_id(suit, count) as usize] = true; // R8.1: count from..=held
+                    }
                 }
             }
             Phase::Play => self.play_mask(pos, &mut m),
