@@ -234,6 +234,8 @@ impl VecEnv {
         let n = self.envs.len();
         let threads = if self.threads == 0 { rayon::current_num_threads() } else { self.threads };
         let per = Parts::of(n, threads);
+        // the pool first: if it cannot be started, nothing has been touched
+        let pool = if per < n && self.threads > 0 { Some(crate::sim::pool(self.threads)?) } else { None };
         let mut envs = std::mem::take(&mut self.envs);
         let run = |envs: &mut [Env], first: usize, b: Buffers| {
             for (j, e) in envs.iter_mut().enumerate() {
@@ -247,9 +249,8 @@ impl VecEnv {
                 f(e, actions.get(first + j).copied().unwrap_or(0), slot);
             }
         };
-        let res = if per >= n {
+        if per >= n {
             run(&mut envs, 0, b);
-            Ok(())
         } else {
             let parts: Vec<(usize, &mut [Env], Buffers)> = envs
                 .chunks_mut(per)
@@ -264,15 +265,13 @@ impl VecEnv {
             let helpers = (threads - 1).min(parts.len() - 1);
             let queue = Mutex::new(parts);
             let part = |(first, e, b): (usize, &mut [Env], Buffers)| run(e, first, b);
-            if self.threads == 0 {
-                rayon::in_place_scope(|s| spread(s, helpers, &queue, &part));
-            } else {
-                crate::sim::pool(self.threads)?.in_place_scope(|s| spread(s, helpers, &queue, &part));
+            match pool {
+                Some(pool) => pool.in_place_scope(|s| spread(s, helpers, &queue, &part)),
+                None => rayon::in_place_scope(|s| spread(s, helpers, &queue, &part)), // rayon's global pool
             }
-            Ok(())
-        };
+        }
         self.envs = envs;
-        res
+        Ok(())
     }
 
     fn check(&self, b: &Buffers) -> Result<(), Error> {
