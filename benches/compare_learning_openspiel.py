@@ -3,16 +3,31 @@ against OpenSpiel hearts' Python loop, per decision.
 
 Installs nothing: ``pip install open_spiel`` first. Usage::
 
-    python benches/compare_learning_openspiel.py [--envs 1024] [--steps 300] [--repeats 5]
+    python benches/compare_learning_openspiel.py [--envs 1024] [--warmup 600] [--steps 1500]
+        [--repeats 5] [--draw index|argmax]
 
 - OpenSpiel hearts, Python loop: per decision ``information_state_tensor()``,
   ``legal_actions_mask()``, a uniform legal action drawn in numpy, ``apply_action``; chance
   nodes sampled and not counted.
 - tractor ``VecEnv`` (self-play, every receiver deciding while dealing): per step, actions drawn
-  from the masks in numpy (uniform float32 numbers in a reused buffer, times the mask, argmax
-  per row), then ``env.step``, which writes observations and masks for every environment; 1 and
-  2 threads. Steps/s counts every environment's decision; reported for the whole loop and for
-  the time inside ``env.step`` alone.
+  from the masks in numpy, then ``env.step``, which writes observations and masks for every
+  environment; 1 and 2 threads. Steps/s counts every environment's decision; reported for the
+  whole loop and for the time inside ``env.step`` alone.
+
+  Steady state: a hand is about 470 steps with every receiver deciding (216 dealing
+  decisions, which are cheap, then about 216 card choices and the leads' 54s), so each
+  repeat first runs ``--warmup`` untimed steps (default 600: more than a whole hand, so the
+  environments are spread over their hands) and then times ``--steps`` steps (default 1500,
+  about three hands). Timing a few hundred steps from ``reset`` would measure mostly the
+  first hand's dealing.
+
+  The draw (``--draw``), both uniform among the legal ids of each row and computed in
+  numpy: ``index`` (default) draws one integer below each row's number of legal ids
+  (``rng.integers(counts)``) and takes that legal id from ``np.flatnonzero(mask)`` (about
+  0.1 µs per environment);
+  ``argmax`` fills a reused float32 buffer with uniform numbers, multiplies by the mask and
+  takes the argmax per row (72 random numbers per environment instead of one: ties aside,
+  the same distribution at several times the cost: about 0.3–0.5 µs per environment).
 - tractor single game from Python: ``Game.observation_tensor(seat, out=buf)``,
   ``action_mask()``, a uniform legal id, ``step(id)``.
 - ``observation_tensor`` alone, per call into a buffer, from Python (the Rust-side cost is
@@ -50,19 +65,41 @@ def hearts_loop(game, seconds: float, seed: int) -> float:
     return n / (time.perf_counter() - t0)
 
 
-def vec_env_loop(tractor, envs: int, steps: int, threads: int, seed: int):
-    """(steps/s of the whole loop, steps/s inside env.step): actions drawn in numpy from the
-    masks (uniform random numbers in a reused float32 buffer, masked, argmax per row)."""
+def index_draw(rng, mask):
+    """A uniform legal id per row: an integer below the row's number of legal ids, used as
+    an index into the row's legal ids (np.flatnonzero lists them row by row, ascending)."""
+    legal = np.flatnonzero(mask)
+    rows = np.arange(0, mask.size, mask.shape[1])
+    first = np.searchsorted(legal, rows)  # where each row's legal ids start in `legal`
+    counts = np.diff(first, append=legal.size)
+    return legal[first + rng.integers(counts)] - rows
+
+
+def argmax_draw(rng, mask, u):
+    """A uniform legal id per row: uniform float32 numbers in the reused buffer `u`, times
+    the mask, argmax per row."""
+    rng.random(dtype=np.float32, out=u)
+    u *= mask
+    return u.argmax(axis=1)
+
+
+def vec_env_loop(tractor, envs: int, warmup: int, steps: int, threads: int, seed: int, draw: str):
+    """(steps/s of the whole loop, steps/s inside env.step) over `steps` steps after `warmup`
+    untimed ones; actions drawn from the masks in numpy by `draw`."""
     env = tractor.VecEnv(envs, seed=seed, threads=threads)
     rng = np.random.default_rng(seed)
     obs, mask, seat, reward, done = env.reset()
     u = np.empty(mask.shape, dtype=np.float32)
+
+    def act(mask):
+        return index_draw(rng, mask) if draw == "index" else argmax_draw(rng, mask, u)
+
+    for _ in range(warmup):
+        obs, mask, seat, reward, done = env.step(act(mask))
     inside = 0.0
     t0 = time.perf_counter()
     for _ in range(steps):
-        rng.random(dtype=np.float32, out=u)
-        u *= mask
-        actions = u.argmax(axis=1)
+        actions = act(mask)
         t1 = time.perf_counter()
         obs, mask, seat, reward, done = env.step(actions)
         inside += time.perf_counter() - t1
@@ -112,9 +149,12 @@ def obs_calls(tractor, calls: int, seed: int) -> float:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--envs", type=int, default=1024)
-    ap.add_argument("--steps", type=int, default=300)
+    ap.add_argument("--warmup", type=int, default=600, help="untimed VecEnv steps first (more than a hand)")
+    ap.add_argument("--steps", type=int, default=1500, help="timed VecEnv steps (about three hands)")
+    ap.add_argument("--draw", choices=("index", "argmax"), default="index", help="how actions are drawn in numpy")
     ap.add_argument("--seconds", type=float, default=3.0, help="per Python-loop measurement")
     ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--vec-only", action="store_true", help="measure the VecEnv loops only")
     a = ap.parse_args()
     try:
         import pyspiel
@@ -125,19 +165,27 @@ def main() -> int:
 
     hearts = pyspiel.load_game("hearts")
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-          f"load {os.getloadavg()[0]:.2f}; tractor {tractor.__version__}; envs {a.envs} x steps {a.steps}")
+          f"load {os.getloadavg()[0]:.2f}; tractor {tractor.__version__}; envs {a.envs} x steps {a.steps} "
+          f"after {a.warmup} warm-up steps; draw {a.draw}")
     res = {k: [] for k in ("hearts", "vec1", "vec2", "in1", "in2", "game", "obs")}
     for r in range(a.repeats):
-        res["hearts"].append(hearts_loop(hearts, a.seconds, r))
         for t in (1, 2):
-            whole, inside = vec_env_loop(tractor, a.envs, a.steps, t, r)
+            whole, inside = vec_env_loop(tractor, a.envs, a.warmup, a.steps, t, r, a.draw)
             res[f"vec{t}"].append(whole)
             res[f"in{t}"].append(inside)
+        if a.vec_only:
+            print(f"repeat {r}: " + ", ".join(f"{k} {v[-1]:.4g}" for k, v in res.items() if v), flush=True)
+            continue
+        res["hearts"].append(hearts_loop(hearts, a.seconds, r))
         res["game"].append(game_loop(tractor, a.seconds, r))
         res["obs"].append(obs_calls(tractor, 200_000, r))
         print(f"repeat {r}: " + ", ".join(f"{k} {v[-1]:.4g}" for k, v in res.items()), flush=True)
-    med = {k: statistics.median(v) for k, v in res.items()}
+    med = {k: statistics.median(v) for k, v in res.items() if v}
     print()
+    if a.vec_only:
+        for k in ("vec1", "vec2", "in1", "in2"):
+            print(f"{k}: {med[k]:,.0f} steps/s (median of {a.repeats})")
+        return 0
     print(f"| loop | decisions/s (median of {a.repeats}) | vs hearts' Python loop |")
     print("|---|---|---|")
     print(f"| OpenSpiel hearts, Python (infostate tensor, mask, apply) | {med['hearts']:,.0f} | 1.00x |")

@@ -13,7 +13,7 @@
 //! after which the selection can still be completed to a legal play in that order.
 
 use crate::card::{contains, size, Card, Counts, KINDS};
-use crate::combo::{classify, legal_leads};
+use crate::combo::{class_leads, classify};
 use crate::error::Error;
 use crate::follow::{Case, Follow};
 use crate::hand_state::{Action, Game, Phase, Position};
@@ -92,30 +92,48 @@ pub enum Stepped {
     Applied(Action),
 }
 
+/// How the legal plays of the current decision are known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Listing {
+    /// Not looked at yet.
+    NotYet,
+    /// Listed in [`Builder::plays`].
+    Listed,
+    /// Too many to list: the follow mask is counted by the ladder's programme.
+    Counted,
+}
+
 /// The play being built by the player to move, and the legal plays it can still become.
 #[derive(Clone, Debug)]
 pub struct Builder {
     /// The cards chosen so far.
     pub pending: Counts,
     size: u8,
-    /// The legal plays (as counts) that agree with `pending` in the build order, once listed
-    /// for this decision; `None` until then, or when the position is counted instead.
-    plays: Option<Vec<Counts>>,
-    listed: bool,
+    /// The highest kind chosen so far (the build order's floor), or 0.
+    floor: u8,
+    /// The legal plays (as counts) that agree with `pending` in the build order, when
+    /// `listing` is [`Listing::Listed`]; kept allocated from decision to decision.
+    plays: Vec<Counts>,
+    listing: Listing,
     /// The mask of the current selection, once computed.
     mask: Option<[bool; ACTIONS]>,
 }
 
 impl Default for Builder {
     fn default() -> Builder {
-        Builder { pending: [0; KINDS], size: 0, plays: None, listed: false, mask: None }
+        Builder { pending: [0; KINDS], size: 0, floor: 0, plays: Vec::new(), listing: Listing::NotYet, mask: None }
     }
 }
 
 impl Builder {
-    /// Forgets the selection (a new decision starts).
+    /// Forgets the selection (a new decision starts); keeps the list's allocation.
     pub fn clear(&mut self) {
-        *self = Builder::default();
+        self.pending = [0; KINDS];
+        self.size = 0;
+        self.floor = 0;
+        self.plays.clear();
+        self.listing = Listing::NotYet;
+        self.mask = None;
     }
 
     pub fn is_empty(&self) -> bool {
@@ -124,27 +142,49 @@ impl Builder {
 
     /// The highest kind chosen so far (the build order's floor), or 0.
     fn floor(&self) -> usize {
-        (0..KINDS).rev().find(|&k| self.pending[k] > 0).unwrap_or(0)
+        self.floor as usize
     }
 
-    /// Lists the legal plays of this decision, where they are few enough.
+    /// Lists the legal plays of this decision that agree with the selection, where they are
+    /// few enough.
     fn list(&mut self, pos: &Position) {
-        if self.listed {
+        if self.listing != Listing::NotYet {
             return;
         }
-        self.listed = true;
         let hand = &pos.hands[pos.to_move as usize];
-        let plays: Option<Vec<Counts>> = match pos.follow() {
+        let (pending, floor) = (self.pending, self.floor());
+        self.plays.clear();
+        match pos.follow() {
             None => {
+                // A lead is one combination (R3.4), and a combination lies in one suit class
+                // (R3.1–R3.3): that of the cards chosen (leads are listed only once a card
+                // is chosen; the empty selection is masked without a list).
                 let ctx = pos.ctx();
-                Some(legal_leads(ctx, hand).iter().map(|c| c.counts(ctx)).collect())
+                let plays = &mut self.plays;
+                class_leads(ctx, hand, ctx.class[floor], |c| {
+                    if !c.is_tractor() && c.first as usize != floor {
+                        return; // a unit of another kind cannot hold the cards chosen
+                    }
+                    let p = c.counts(ctx);
+                    if agrees(&p, &pending, floor) {
+                        plays.push(p);
+                    }
+                });
+                self.listing = Listing::Listed;
             }
             Some(f) => {
                 let mut set = f.legal_set(&[0; KINDS]);
-                (set.count() <= LIST_LIMIT).then(|| set.all(LIST_LIMIT).unwrap_or_default())
+                if set.count() <= LIST_LIMIT {
+                    self.plays = set.all(LIST_LIMIT).unwrap_or_default();
+                    if self.size > 0 {
+                        self.plays.retain(|p| agrees(p, &pending, floor));
+                    }
+                    self.listing = Listing::Listed;
+                } else {
+                    self.listing = Listing::Counted;
+                }
             }
-        };
-        self.plays = plays.map(|v| v.into_iter().filter(|p| agrees(p, &self.pending, self.floor())).collect());
+        }
     }
 
     /// The action ids allowed now for the player to move in `pos`.
@@ -156,8 +196,10 @@ impl Builder {
         match pos.phase {
             Phase::Declare => {
                 m[PASS as usize] = true;
-                for s in pos.showings(pos.to_move) {
-                    m[show_id(s.suit, s.count) as usize] = true;
+                for (suit, (from, held)) in (0..4u8).zip(pos.showing_counts(pos.to_move)) {
+                    for count in from..held.saturating_add(1) {
+                        m[show_id(suit, count) as usize] = true; // R8.1: count from..=held
+                    }
                 }
             }
             Phase::Play => self.play_mask(pos, &mut m),
@@ -169,18 +211,38 @@ impl Builder {
 
     fn play_mask(&mut self, pos: &Position, m: &mut [bool; ACTIONS]) {
         let hand = &pos.hands[pos.to_move as usize];
-        if self.size == 0 && pos.lead().is_none() {
-            // R3.4: any card held is a single lead
-            for k in 0..KINDS {
-                m[k] = hand[k] > 0;
+        match pos.lead() {
+            None if self.size == 0 => {
+                // R3.4: any card held is a single lead
+                for k in 0..KINDS {
+                    m[k] = hand[k] > 0;
+                }
+                return;
             }
-            return;
+            Some(lead) if lead.size() == 1 => {
+                // A single led (the selection is still empty: a follow of one card is played
+                // with its first card): a card of the led class if any is held (R5.2 with one
+                // card of the class, R5.3 T1 with more), else any card (R5.2).
+                let class = pos.ctx().class_kinds(lead.class);
+                let in_class = class.iter().any(|&k| hand[k as usize] > 0);
+                if in_class {
+                    for &k in class {
+                        m[k as usize] = hand[k as usize] > 0;
+                    }
+                } else {
+                    for k in 0..KINDS {
+                        m[k] = hand[k] > 0;
+                    }
+                }
+                return;
+            }
+            _ => {}
         }
         self.list(pos);
         let floor = self.floor();
-        match &self.plays {
-            Some(plays) => {
-                for p in plays {
+        match self.listing {
+            Listing::Listed => {
+                for p in &self.plays {
                     match (floor..KINDS).find(|&k| p[k] > self.pending[k]) {
                         Some(k) => m[k] = true,
                         None => m[END_LEAD as usize] = true, // the selection is this lead
@@ -188,7 +250,7 @@ impl Builder {
                 }
                 m[END_LEAD as usize] &= pos.lead().is_none();
             }
-            None => {
+            Listing::NotYet | Listing::Counted => {
                 let f = pos.follow().expect("only follows are counted");
                 for k in floor..KINDS {
                     m[k] = hand[k] > self.pending[k] && self.completes(&f, k);
@@ -291,15 +353,23 @@ impl Builder {
             }
         }
         debug_assert!(contains(hand, &next));
+        let from = self.floor();
         self.pending = next;
         self.size += 1;
+        self.floor = id;
         self.mask = None;
-        if let Some(plays) = &mut self.plays {
-            let floor = id as usize;
-            plays.retain(|p| agrees(p, &next, floor));
+        if self.listing == Listing::Listed {
+            self.plays.retain(|p| narrows(p, &next, from, id as usize));
         }
         Ok(Stepped::Added)
     }
+}
+
+/// For a play that agrees with the selection before kind `to` was added (floor `from`), does
+/// it agree with `pending`, the selection now (floor `to` ≥ `from`)? Only kinds `from..=to`
+/// can have changed: below `to` the play must hold what was chosen, at `to` at least that.
+fn narrows(play: &Counts, pending: &Counts, from: usize, to: usize) -> bool {
+    (from..to).all(|k| play[k] == pending[k]) && play[to] >= pending[to]
 }
 
 /// Can `play` still be reached from `pending` in build order: it holds `pending`, and below

@@ -144,16 +144,22 @@ fn first_of_run(ctx: &Context, cards: &Counts, top_end: u8, k: u8) -> u8 {
 pub fn legal_leads(ctx: &Context, hand: &Counts) -> Vec<Combo> {
     let mut out = Vec::new();
     for class in 0..5u8 {
-        for &kind in ctx.class_kinds(class) {
-            for m in 1..=hand[kind as usize] {
-                out.push(unit(ctx, kind, m));
-            }
-        }
-        for m in 2..=4u8 {
-            for_each_tractor(ctx, class, hand, m, 2, u8::MAX, |first, k| out.push(tractor(ctx, first, m, k)));
-        }
+        class_leads(ctx, hand, class, |c| out.push(c));
     }
     out
+}
+
+/// `f` for every distinct combination of suit class `class` (R2.5) in `hand`, in the order
+/// [`legal_leads`] lists them (a combination lies in one class, R3.1–R3.3).
+pub fn class_leads(ctx: &Context, hand: &Counts, class: u8, mut f: impl FnMut(Combo)) {
+    for &kind in ctx.class_kinds(class) {
+        for m in 1..=hand[kind as usize] {
+            f(unit(ctx, kind, m));
+        }
+    }
+    for m in 2..=4u8 {
+        for_each_tractor(ctx, class, hand, m, 2, u8::MAX, |first, k| f(tractor(ctx, first, m, k)));
+    }
 }
 
 /// The run of kinds held at least `m` times from chain position `s` (wrapping on the cycle),

@@ -66,14 +66,14 @@ fn suit_map(pos: &Position, observer: u8, canonical: bool) -> [u8; 4] {
     if canonical {
         suits_renamed(known_trump(pos, observer))
     } else {
-        [0, 1, 2, 3]
+        SAME_SUITS
     }
 }
 
 /// Suit `s` becomes `m[s]`: trump first, the others in their order; identity for [`NOBODY`].
 fn suits_renamed(trump: u8) -> [u8; 4] {
     if trump > 3 {
-        return [0, 1, 2, 3];
+        return SAME_SUITS;
     }
     let mut m = [0u8; 4];
     let mut next = 1;
@@ -118,10 +118,20 @@ pub fn known_trump(pos: &Position, observer: u8) -> u8 {
     }
 }
 
+/// No renaming.
+const SAME_SUITS: [u8; 4] = [0, 1, 2, 3];
+
 /// Writes the card block `c` (copies / 4) into `out[at..at + 54]`, suits renamed by `suits`.
 #[inline]
 fn put_cards(out: &mut [f32], at: usize, c: &Counts, suits: &[u8; 4]) {
     let out = &mut out[at..at + KINDS];
+    if *suits == SAME_SUITS {
+        // kind ids in order: one straight loop
+        for (o, &n) in out.iter_mut().zip(c) {
+            *o = n as f32 * 0.25;
+        }
+        return;
+    }
     for (s, &to) in suits.iter().enumerate() {
         let (dst, src) = (&mut out[to as usize * 13..][..13], &c[s * 13..][..13]);
         for (o, &n) in dst.iter_mut().zip(src) {
@@ -136,7 +146,6 @@ fn put_cards(out: &mut [f32], at: usize, c: &Counts, suits: &[u8; 4]) {
 /// the player to move is building (shown only to that player).
 pub fn observe(game: &Game, pending: &Counts, observer: u8, canonical: bool, out: &mut [f32]) {
     let out = &mut out[..OBS_DIM];
-    out.fill(0.0);
     let pos = &game.pos;
     let t = &game.tally;
     let suits = suit_map(pos, observer, canonical);
@@ -144,11 +153,19 @@ pub fn observe(game: &Game, pending: &Counts, observer: u8, canonical: bool, out
     let seat_of = |r: usize| ((observer as usize + r) % 4) as u8;
     let live = matches!(pos.phase, Phase::Declare | Phase::Play);
 
+    // The card blocks are written whole (or zeroed), then everything after them is zeroed
+    // and its entries set.
     put_cards(out, at::hand, &pos.hands[observer as usize], &suits);
     if live && pos.to_move == observer {
         put_cards(out, at::pending, pending, &suits);
+    } else {
+        out[at::pending..][..KINDS].fill(0.0);
     }
     let in_trick = pos.phase == Phase::Play && pos.trick.plays > 0;
+    if !in_trick {
+        out[at::trick..][..4 * KINDS].fill(0.0);
+    }
+    out[at::trick_leader..].fill(0.0);
     for r in 0..4 {
         let s = seat_of(r) as usize;
         put_cards(out, at::played + r * KINDS, &t.played[s], &suits);

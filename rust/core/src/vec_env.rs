@@ -12,6 +12,8 @@
 //! Seeds (see [`crate::seed`]): environment i has `env_seed = derive(seed, VEC_ENV, i)`.
 //! Results depend on the seed only, never on the thread count.
 
+use std::sync::Mutex;
+
 use rayon::prelude::*;
 
 use crate::actions::{Builder, ACTIONS};
@@ -62,6 +64,12 @@ impl Env {
         if cfg.every_receiver {
             self.game = self.game.clone().with_every_receiver().expect("a fresh dealt hand");
         }
+        // room for a whole hand's record at once (about 470 decisions, 54 tricks), instead
+        // of growing it step by step; the record's contents are unaffected
+        let r = &mut self.game.record;
+        r.actions.reserve(512);
+        r.dealt_at.reserve(256);
+        r.tricks.reserve(64);
         let hs = derive(self.env_seed, POLICY, self.hands);
         self.rngs = std::array::from_fn(|s| Rng::new(derive(hs, POLICY, s as u64)));
         self.builder.clear();
@@ -118,6 +126,53 @@ impl Env {
     }
 }
 
+/// One environment's part of the buffers.
+struct Slot<'a> {
+    obs: &'a mut [f32],
+    mask: &'a mut [bool],
+    seat: &'a mut i32,
+    reward: &'a mut [f32],
+    done: &'a mut bool,
+}
+
+/// How the environments are cut for the threads.
+struct Parts;
+
+impl Parts {
+    /// Fewest environments worth a run of their own: below this, waking a thread costs
+    /// more than the steps it would take over.
+    const MIN: usize = 32;
+    /// Runs per thread: a few, so that a thread the machine holds back is made up for by the
+    /// others taking more runs.
+    const PER_THREAD: usize = 4;
+
+    /// Environments per run for `n` environments on `threads` threads (contiguous runs, so
+    /// each thread writes its own stretches of every buffer), or all `n` on the calling
+    /// thread.
+    fn of(n: usize, threads: usize) -> usize {
+        if threads <= 1 || n < 2 * Self::MIN {
+            return n;
+        }
+        n.div_ceil(threads * Self::PER_THREAD).max(Self::MIN)
+    }
+}
+
+/// `run` on every part of `queue`, taken one at a time by this thread and by `helpers`
+/// tasks spawned on the scope's pool (this thread then waits for them).
+fn spread<'s, P: Send + 's>(s: &rayon::Scope<'s>, helpers: usize, queue: &'s Mutex<Vec<P>>, run: &'s (impl Fn(P) + Sync)) {
+    let take = move || queue.lock().unwrap_or_else(|e| e.into_inner()).pop();
+    for _ in 0..helpers {
+        s.spawn(move |_| {
+            while let Some(p) = take() {
+                run(p);
+            }
+        });
+    }
+    while let Some(p) = take() {
+        run(p);
+    }
+}
+
 /// The environments, their configuration and their threads.
 pub struct VecEnv {
     pub cfg: EnvConfig,
@@ -170,6 +225,55 @@ impl VecEnv {
         }
     }
 
+    /// `f` over every environment with its slices of the buffers (and its action), the
+    /// environments cut into [`Parts::of`] contiguous runs, taken in turn by this thread and
+    /// the pool's (all on this thread when there is one run: one thread, or few
+    /// environments). Each environment writes only its own slots, so the result does not
+    /// depend on which thread took which run.
+    fn each(&mut self, actions: &[i64], b: Buffers, f: impl Fn(&mut Env, i64, Slot) + Sync) -> Result<(), Error> {
+        let n = self.envs.len();
+        let threads = if self.threads == 0 { rayon::current_num_threads() } else { self.threads };
+        let per = Parts::of(n, threads);
+        // the pool first: if it cannot be started, nothing has been touched
+        let pool = if per < n && self.threads > 0 { Some(crate::sim::pool(self.threads)?) } else { None };
+        let mut envs = std::mem::take(&mut self.envs);
+        let run = |envs: &mut [Env], first: usize, b: Buffers| {
+            for (j, e) in envs.iter_mut().enumerate() {
+                let slot = Slot {
+                    obs: &mut b.obs[j * OBS_DIM..][..OBS_DIM],
+                    mask: &mut b.mask[j * ACTIONS..][..ACTIONS],
+                    seat: &mut b.seat[j],
+                    reward: &mut b.reward[j * 4..][..4],
+                    done: &mut b.done[j],
+                };
+                f(e, actions.get(first + j).copied().unwrap_or(0), slot);
+            }
+        };
+        if per >= n {
+            run(&mut envs, 0, b);
+        } else {
+            let parts: Vec<(usize, &mut [Env], Buffers)> = envs
+                .chunks_mut(per)
+                .zip(b.obs.chunks_mut(per * OBS_DIM))
+                .zip(b.mask.chunks_mut(per * ACTIONS))
+                .zip(b.seat.chunks_mut(per))
+                .zip(b.reward.chunks_mut(per * 4))
+                .zip(b.done.chunks_mut(per))
+                .enumerate()
+                .map(|(i, (((((e, obs), mask), seat), reward), done))| (i * per, e, Buffers { obs, mask, seat, reward, done }))
+                .collect();
+            let helpers = (threads - 1).min(parts.len() - 1);
+            let queue = Mutex::new(parts);
+            let part = |(first, e, b): (usize, &mut [Env], Buffers)| run(e, first, b);
+            match pool {
+                Some(pool) => pool.in_place_scope(|s| spread(s, helpers, &queue, &part)),
+                None => rayon::in_place_scope(|s| spread(s, helpers, &queue, &part)), // rayon's global pool
+            }
+        }
+        self.envs = envs;
+        Ok(())
+    }
+
     fn check(&self, b: &Buffers) -> Result<(), Error> {
         let n = self.envs.len();
         let ok = b.obs.len() == n * OBS_DIM
@@ -190,23 +294,12 @@ impl VecEnv {
         let (seed, cfg) = (self.seed, self.cfg);
         let n = self.envs.len() as u64;
         self.envs = self.run(|| (0..n).into_par_iter().map(|i| Env::new(derive(seed, VEC_ENV, i), &cfg)).collect())?;
-        let mut envs = std::mem::take(&mut self.envs);
-        self.run(|| {
-            envs.par_iter_mut()
-                .zip(b.obs.par_chunks_mut(OBS_DIM))
-                .zip(b.mask.par_chunks_mut(ACTIONS))
-                .zip(b.seat.par_iter_mut())
-                .zip(b.reward.par_chunks_mut(4))
-                .zip(b.done.par_iter_mut())
-                .for_each(|(((((e, o), m), s), r), d)| {
-                    e.advance(&cfg);
-                    r.fill(0.0);
-                    *d = false;
-                    e.write(&cfg, o, m, s);
-                })
-        })?;
-        self.envs = envs;
-        Ok(())
+        self.each(&[], b, |e, _, s| {
+            e.advance(&cfg);
+            s.reward.fill(0.0);
+            *s.done = false;
+            e.write(&cfg, s.obs, s.mask, s.seat);
+        })
     }
 
     /// Steps environment i with `actions[i]`. Every action is checked against its mask first;
@@ -229,36 +322,22 @@ impl VecEnv {
             }
         }
         let cfg = self.cfg;
-        let mut envs = std::mem::take(&mut self.envs);
-        let res = self.run(|| {
-            envs.par_iter_mut()
-                .zip(actions.par_iter())
-                .zip(b.obs.par_chunks_mut(OBS_DIM))
-                .zip(b.mask.par_chunks_mut(ACTIONS))
-                .zip(b.seat.par_iter_mut())
-                .zip(b.reward.par_chunks_mut(4))
-                .zip(b.done.par_iter_mut())
-                .with_min_len(16)
-                .for_each(|((((((e, &a), o), m), s), r), d)| {
-                    e.builder.step(&mut e.game, a as u8).expect("checked against the mask");
-                    let ended = e.advance(&cfg);
-                    match ended {
-                        Some(ret) => {
-                            for (x, y) in r.iter_mut().zip(ret) {
-                                *x = y as f32;
-                            }
-                            *d = true;
-                        }
-                        None => {
-                            r.fill(0.0);
-                            *d = false;
-                        }
+        self.each(actions, b, |e, a, s| {
+            e.builder.step(&mut e.game, a as u8).expect("checked against the mask");
+            match e.advance(&cfg) {
+                Some(ret) => {
+                    for (x, y) in s.reward.iter_mut().zip(ret) {
+                        *x = y as f32;
                     }
-                    e.write(&cfg, o, m, s);
-                })
-        });
-        self.envs = envs;
-        res
+                    *s.done = true;
+                }
+                None => {
+                    s.reward.fill(0.0);
+                    *s.done = false;
+                }
+            }
+            e.write(&cfg, s.obs, s.mask, s.seat);
+        })
     }
 }
 

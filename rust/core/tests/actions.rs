@@ -266,3 +266,56 @@ fn every_receiver_deals_decide_after_every_card() {
     }
 }
 
+
+/// The fast paths against brute force, on positions from real play under all three
+/// profiles: a follow of a single card is masked without listing (every kind whose one card
+/// passes `check_play`), and a lead's list after its first card holds only that card's class
+/// (the masks equal those derived from every legal lead of the whole hand).
+#[test]
+fn single_follows_and_lead_lists_match_brute_force() {
+    let (mut singles, mut voids, mut firsts) = (0, 0, 0);
+    for seed in 0..30u64 {
+        for profile in [Profile::Guigang, Profile::Nanning, Profile::Competition] {
+            for g in positions(seed, profile, 2) {
+                let pos = &g.pos;
+                let hand = pos.hands[pos.to_move as usize];
+                match pos.lead() {
+                    Some(lead) if lead.size() == 1 => {
+                        let m = Builder::default().mask(pos);
+                        for k in 0..KINDS {
+                            let mut one = [0u8; KINDS];
+                            one[k] = 1;
+                            let legal = hand[k] > 0 && pos.check_play(&one).is_ok();
+                            assert_eq!(m[k], legal, "seed {seed} {profile:?}: kind {k} after a single led");
+                        }
+                        assert!(m[KINDS..].iter().all(|&x| !x), "only card ids follow a single");
+                        singles += 1;
+                        let f = pos.follow().unwrap();
+                        voids += (f.s_size == 0) as usize;
+                    }
+                    Some(_) => {}
+                    None => {
+                        let ctx = pos.ctx();
+                        let all: Vec<Counts> = tractor_core::legal_leads(ctx, &hand).iter().map(|c| c.counts(ctx)).collect();
+                        for k in (0..KINDS).filter(|&k| hand[k] > 0) {
+                            let (mut g2, mut b) = (g.clone(), Builder::default());
+                            assert_eq!(b.step(&mut g2, k as u8).unwrap(), Stepped::Added);
+                            let m = b.mask(&g2.pos);
+                            let mut want = [false; ACTIONS];
+                            for p in all.iter().filter(|p| p[k] >= 1 && (0..k).all(|j| p[j] == 0)) {
+                                match (k..KINDS).find(|&j| p[j] > b.pending[j]) {
+                                    Some(j) => want[j] = true,
+                                    None => want[END_LEAD as usize] = true,
+                                }
+                            }
+                            assert_eq!(m, want, "seed {seed} {profile:?}: lead after kind {k}");
+                            firsts += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    eprintln!("{singles} single follows ({voids} void of the led class), {firsts} first cards of leads");
+    assert!(singles >= 1000 && voids >= 50 && firsts >= 5000, "{singles} {voids} {firsts}");
+}

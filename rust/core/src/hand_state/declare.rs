@@ -17,8 +17,19 @@ impl Position {
     /// suit shown so far (they stay in the hand), so it is any count up to what is held that
     /// beats the current declaration; the declarer may only reinforce its own suit.
     pub fn showings(&self, seat: u8) -> impl Iterator<Item = Showing> + '_ {
-        let joker_missing = self.lacks_small_joker(seat);
+        let counts = self.showing_counts(seat);
         (0..4u8).flat_map(move |suit| {
+            let (from, held) = counts[suit as usize];
+            (from..held.saturating_add(1)).map(move |count| Showing { suit, count }) // from..=held
+        })
+    }
+
+    /// The showings of [`Position::showings`] per suit s h d c, as the counts `from..=held`
+    /// (empty when `from > held`): the mask's form, without the iterator.
+    pub fn showing_counts(&self, seat: u8) -> [(u8, u8); 4] {
+        let joker_missing = self.lacks_small_joker(seat);
+        std::array::from_fn(|suit| {
+            let suit = suit as u8;
             let held = self.hands[seat as usize][Card::new(suit, self.level).id()];
             let from = match self.declarer {
                 NOBODY if joker_missing => u8::MAX, // C9: setting the suit needs a small joker
@@ -27,7 +38,7 @@ impl Position {
                 d if d != seat && joker_missing => u8::MAX, // C9: so does overturning
                 _ => self.declared_count + 1,
             };
-            (from..=held).map(move |count| Showing { suit, count })
+            (from, held)
         })
     }
 
