@@ -14,7 +14,12 @@
 //!    uniformly among the deals that meet every bound (kinds without a bound are dealt by one
 //!    shuffle). For a dealt hand it also weights the final declarer's revealed showings by
 //!    the exact share of placements of its trump level cards that fit their timing.
-//! 2. *Check* the follows whose legality depended on the whole hand (R5.3), exactly.
+//! 2. *Check* the follows whose legality depended on the whole hand (R5.3), exactly. A check
+//!    reads only its led class, so the counting programme places each checked class's kinds
+//!    (all of them, bounded or not) before the other kinds and runs the class's checks as
+//!    soon as it is placed: a failing proposal is rejected there, before the rest is drawn
+//!    (the same accepted distribution, found sooner; verdicts are memoised per class holding,
+//!    [`CheckMemo`]).
 //! 3. For a dealt hand, *arrange* each hand's cards over its deal positions uniformly and
 //!    check every showing's timing: a seat that showed k cards at time t held k level cards of
 //!    that suit among the cards dealt to it by then (R8.1, D7). A showing whose suit is hidden
@@ -31,6 +36,7 @@
 
 use crate::bignum::{binomial, Big};
 use crate::card::{Card, Counts, KINDS};
+use crate::check_memo::CheckMemo;
 use crate::error::Error;
 use crate::hand_state::{Action, Game, Phase, NOBODY};
 use crate::info::InfoSet;
@@ -65,6 +71,10 @@ struct Dp {
     remaining: Vec<u16>,
     /// The unbounded cards, one entry per physical card.
     free: Vec<u8>,
+    /// `after[j]`: the ladder checks (indices into `info.checks`) whose led class is complete
+    /// once kind j is placed: a proposal failing one is rejected there, before the rest is
+    /// drawn (R5.3; a check reads only its led class).
+    after: Vec<Vec<usize>>,
 }
 
 /// Hands drawn for a world: each seat's hand now and the pile.
@@ -90,6 +100,10 @@ pub struct Determinizer {
     revealed: Option<Revealed>,
     /// Whether the counting programme can propose better than a plain shuffle.
     use_dp: bool,
+    /// The holder of each ladder check's follower.
+    check_holder: Vec<usize>,
+    /// The checks' verdicts so far (a cache: it changes no draw).
+    memo: CheckMemo,
     /// Proposals made and worlds accepted so far (the acceptance rate of the rejection steps).
     pub proposals: u64,
     pub accepted: u64,
@@ -140,7 +154,9 @@ impl Determinizer {
             Vec::new()
         };
         let revealed = if timed.is_empty() { None } else { Revealed::of(&info, &holders) };
-        let mut d = Determinizer { info, holders, pool, dp: None, timed, timing: true, revealed, use_dp: false, proposals: 0, accepted: 0 };
+        let memo = CheckMemo::new(&info);
+        let check_holder = info.checks.iter().map(|c| holders.iter().position(|h| h.seat == c.seat).expect("a follower is another seat")).collect();
+        let mut d = Determinizer { info, holders, pool, dp: None, timed, timing: true, revealed, use_dp: false, check_holder, memo, proposals: 0, accepted: 0 };
         d.use_dp = d.compute_needs_dp();
         d
     }
@@ -150,10 +166,23 @@ impl Determinizer {
         self.timed.contains(&(k as u8)) || self.holders.iter().any(|h| h.lo[k] > 0 || h.hi[k] < c)
     }
 
-    /// The counting programme helps only where some kind carries a real bound, or where it
-    /// weights the revealed showings; otherwise its proposal is the plain shuffle's.
+    /// The led classes of the ladder checks, in order of first appearance.
+    fn checked_classes(&self) -> Vec<u8> {
+        let mut v: Vec<u8> = Vec::new();
+        for c in &self.info.checks {
+            if !v.contains(&c.lead.class) {
+                v.push(c.lead.class);
+            }
+        }
+        v
+    }
+
+    /// The counting programme helps where some kind carries a real bound, where it weights
+    /// the revealed showings, or where ladder checks can reject a class early; otherwise its
+    /// proposal is the plain shuffle's.
     fn compute_needs_dp(&self) -> bool {
         self.revealed.is_some()
+            || !self.info.checks.is_empty()
             || (0..KINDS).any(|k| self.info.unseen[k] > 0 && self.holders.iter().any(|h| h.lo[k] > 0 || h.hi[k] < self.info.unseen[k]))
     }
 
@@ -191,13 +220,28 @@ impl Determinizer {
         let nh = hs.len();
         let mut kinds = Vec::new();
         let mut free = Vec::new();
-        let order = self.timed.iter().map(|&k| k as usize).chain((0..KINDS).filter(|k| !self.timed.contains(&(*k as u8))));
+        // Order: the timed kinds, then every kind of each checked class (bounded or not, so
+        // that its checks run as soon as the class is placed), then the other bounded kinds.
+        // Any order counts the same deals; this one rejects early.
+        let checked = self.checked_classes();
+        let in_checked: Vec<u8> = if checked.is_empty() {
+            Vec::new()
+        } else {
+            let ctx = self.info.ctx();
+            checked.iter().flat_map(|&cl| ctx.class_kinds(cl).iter().copied()).collect()
+        };
+        let mut order: Vec<usize> = self.timed.iter().map(|&k| k as usize).collect();
+        for k in in_checked.iter().map(|&k| k as usize).chain(0..KINDS) {
+            if !order.contains(&k) {
+                order.push(k);
+            }
+        }
         for k in order {
             let c = self.info.unseen[k];
             if c == 0 {
                 continue;
             }
-            if !self.bounded(k) {
+            if !self.bounded(k) && !in_checked.contains(&(k as u8)) {
                 free.extend(std::iter::repeat_n(k as u8, c as usize));
                 continue;
             }
@@ -231,6 +275,20 @@ impl Determinizer {
                 return Err(Error::NoWorld("no world is consistent with this information set".into()));
             }
             kinds.push((k as u8, allocs));
+        }
+        // each check runs after the last placed kind of its class (at once if none is unseen:
+        // then the hand is known in that class, and the check is decided here)
+        let mut after = vec![Vec::new(); kinds.len()];
+        for (ci, c) in self.info.checks.iter().enumerate() {
+            let class = self.info.ctx().class_kinds(c.lead.class);
+            match kinds.iter().rposition(|(k, _)| class.contains(k)) {
+                Some(j) => after[j].push(ci),
+                None => {
+                    if !self.info.passes_check(c, &[0; KINDS]) {
+                        return Err(Error::NoWorld("no world is consistent with this information set".into()));
+                    }
+                }
+            }
         }
         let dims: Vec<usize> = hs[..nh - 1].iter().map(|h| h.size as usize + 1).collect();
         let states: usize = dims.iter().product();
@@ -287,11 +345,17 @@ impl Determinizer {
             }
             table[j] = cur;
         }
-        Ok(Dp { kinds, dims, table, remaining, free })
+        Ok(Dp { kinds, dims, table, remaining, free, after })
     }
 
     /// Draws from the counting programme; after the timed kinds, `early` may reject.
-    fn propose_dp(&self, dp: &Dp, rng: &mut Rng, early: &mut dyn FnMut(&[Counts], &mut Rng) -> bool) -> Option<Vec<Counts>> {
+    fn propose_dp(
+        &self,
+        dp: &Dp,
+        memo: &mut CheckMemo,
+        rng: &mut Rng,
+        early: &mut dyn FnMut(&[Counts], &mut Rng) -> bool,
+    ) -> Option<Vec<Counts>> {
         let nh = self.holders.len();
         let mut s = [0u16; 4];
         for (h, x) in self.holders[..nh - 1].iter().zip(s.iter_mut()) {
@@ -304,21 +368,19 @@ impl Determinizer {
             if j == n_timed && j > 0 && !early(&out, rng) {
                 return None;
             }
-            let mut r = dp.table[j][i].below(rng);
-            for (a, w) in allocs {
-                let Some(ni) = step(&dp.dims, &s, a, dp.remaining[j + 1]) else { continue };
-                let v = dp.table[j + 1][ni].mul_u128(*w);
-                if r < v {
-                    for h in 0..nh {
-                        out[h][*k as usize] += a[h];
-                        if h + 1 < nh {
-                            s[h] -= a[h] as u16;
-                        }
-                    }
-                    i = ni;
-                    break;
+            let (x, ni) = dp.pick(j, i, &s, rng);
+            let a = &allocs[x].0;
+            for h in 0..nh {
+                out[h][*k as usize] += a[h];
+                if h + 1 < nh {
+                    s[h] -= a[h] as u16;
                 }
-                r = r.sub(&v);
+            }
+            i = ni;
+            for &ci in &dp.after[j] {
+                if !memo.passes(&self.info, ci, &out[self.check_holder[ci]]) {
+                    return None;
+                }
             }
         }
         let placed: u16 = s[..nh - 1].iter().sum();
@@ -396,13 +458,20 @@ impl Determinizer {
                 };
                 let early: &mut dyn FnMut(&[Counts], &mut Rng) -> bool =
                     if self.timing && info.dealt_hand { &mut early } else { &mut |_: &[Counts], _: &mut Rng| true };
-                match self.propose_dp(self.dp.as_ref().expect("built"), rng, early) {
+                let mut memo = std::mem::take(&mut self.memo);
+                let a = self.propose_dp(self.dp.as_ref().expect("built"), &mut memo, rng, early);
+                self.memo = memo;
+                match a {
                     Some(a) => a,
                     None => continue,
                 }
             };
             let d = self.to_draw(&alloc);
-            if self.info.passes_checks(&d.hands) {
+            // the counting programme ran every check as its class was placed
+            let passes = |memo: &mut CheckMemo, info: &InfoSet| {
+                (0..info.checks.len()).all(|ci| memo.passes(info, ci, &d.hands[info.checks[ci].seat as usize]))
+            };
+            if self.use_dp || passes(&mut self.memo, &self.info) {
                 self.accepted += 1;
                 return Ok((d, plan));
             }
@@ -437,6 +506,48 @@ impl Determinizer {
                 return Ok(g);
             }
         }
+    }
+}
+
+impl Dp {
+    /// Kind `j`'s split from state `i` (remaining room `s`), drawn with probability
+    /// w · N_{j+1}(next) / N_j(i), exactly: the index of the split and the next state. The
+    /// arithmetic runs in the width of N_j(i), which bounds every term (u128 where it fits).
+    fn pick(&self, j: usize, i: usize, s: &[u16; 4], rng: &mut Rng) -> (usize, usize) {
+        let allocs = &self.kinds[j].1;
+        let next = &self.table[j + 1];
+        let feasible = |a: &[u8; 4]| step(&self.dims, s, a, self.remaining[j + 1]);
+        if allocs.len() == 1 {
+            // one split (a forced kind, e.g. two seats void): probability 1, no draw
+            return (0, feasible(&allocs[0].0).expect("a reachable state has a completion"));
+        }
+        let total = &self.table[j][i];
+        if let Some(t) = total.to_u128() {
+            let mut r = rng.below(t);
+            for (x, (a, w)) in allocs.iter().enumerate() {
+                let Some(ni) = feasible(a) else { continue };
+                let v = next[ni].low_u128() * w; // ≤ t: no overflow
+                if r < v {
+                    return (x, ni);
+                }
+                r -= v;
+            }
+        } else {
+            let n = total.limbs();
+            let mut r = total.below(rng);
+            for (x, (a, w)) in allocs.iter().enumerate() {
+                let Some(ni) = feasible(a) else { continue };
+                let v = match u64::try_from(*w) {
+                    Ok(w) => next[ni].mul_small_within(w, n),
+                    Err(_) => next[ni].mul_u128(*w),
+                };
+                if r.lt_within(&v, n) {
+                    return (x, ni);
+                }
+                r.sub_within(&v, n);
+            }
+        }
+        unreachable!("the splits' weights sum to the state's count")
     }
 }
 
