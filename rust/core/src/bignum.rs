@@ -143,6 +143,18 @@ impl Big {
         r
     }
 
+    /// `self += o`, the sum known to fit in `n` limbs.
+    pub fn add_within(&mut self, o: &Big, n: usize) {
+        let mut carry = 0u64;
+        for i in 0..n {
+            let (s1, c1) = self.0[i].overflowing_add(o.0[i]);
+            let (s2, c2) = s1.overflowing_add(carry);
+            self.0[i] = s2;
+            carry = (c1 | c2) as u64;
+        }
+        debug_assert!(carry == 0 && o.0[n..].iter().all(|&l| l == 0), "Big: sum wider than {n} limbs");
+    }
+
     /// `self < o`, both known to fit in `n` limbs.
     pub fn lt_within(&self, o: &Big, n: usize) -> bool {
         for i in (0..n).rev() {
@@ -280,6 +292,8 @@ mod tests {
             let mut d = p;
             d.sub_within(&b, n);
             assert_eq!(d, p.sub(&b));
+            d.add_within(&b, n);
+            assert_eq!(d, p);
             assert_eq!(b.to_u128().is_some(), b < Big::from_u128(u128::MAX).add(&Big::ONE));
             if let Some(x) = b.to_u128() {
                 assert_eq!(Big::from_u128(x), b);

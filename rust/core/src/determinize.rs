@@ -43,6 +43,10 @@ use crate::info::InfoSet;
 use crate::rng::Rng;
 use crate::seed::DECK;
 
+/// A checked class is drawn whole by the counting programme when at most this many of its
+/// kinds carry no bound.
+const WHOLE_CLASS_UNBOUNDED: usize = 4;
+
 /// Rejections before giving up (never reached by consistent info sets in testing).
 const MAX_TRIES: usize = 2_000_000;
 
@@ -75,6 +79,8 @@ struct Dp {
     /// once kind j is placed: a proposal failing one is rejected there, before the rest is
     /// drawn (R5.3; a check reads only its led class).
     after: Vec<Vec<usize>>,
+    /// The checks of classes left partly to the shuffle: run on the whole proposal.
+    late: Vec<usize>,
 }
 
 /// Hands drawn for a world: each seat's hand now and the pile.
@@ -222,13 +228,16 @@ impl Determinizer {
         let mut free = Vec::new();
         // Order: the timed kinds, then every kind of each checked class (bounded or not, so
         // that its checks run as soon as the class is placed), then the other bounded kinds.
-        // Any order counts the same deals; this one rejects early.
+        // Any order counts the same deals; this one rejects early. A checked class with many
+        // unbounded kinds stays with the shuffle (each such kind would cost the programme up
+        // to 35 splits per state) and its checks run on the whole proposal.
         let checked = self.checked_classes();
         let in_checked: Vec<u8> = if checked.is_empty() {
             Vec::new()
         } else {
             let ctx = self.info.ctx();
-            checked.iter().flat_map(|&cl| ctx.class_kinds(cl).iter().copied()).collect()
+            let unbounded = |cl: u8| ctx.class_kinds(cl).iter().filter(|&&k| self.info.unseen[k as usize] > 0 && !self.bounded(k as usize)).count();
+            checked.iter().filter(|&&cl| unbounded(cl) <= WHOLE_CLASS_UNBOUNDED).flat_map(|&cl| ctx.class_kinds(cl).iter().copied()).collect()
         };
         let mut order: Vec<usize> = self.timed.iter().map(|&k| k as usize).collect();
         for k in in_checked.iter().map(|&k| k as usize).chain(0..KINDS) {
@@ -279,8 +288,13 @@ impl Determinizer {
         // each check runs after the last placed kind of its class (at once if none is unseen:
         // then the hand is known in that class, and the check is decided here)
         let mut after = vec![Vec::new(); kinds.len()];
+        let mut late = Vec::new();
         for (ci, c) in self.info.checks.iter().enumerate() {
             let class = self.info.ctx().class_kinds(c.lead.class);
+            if free.iter().any(|k| class.contains(k)) {
+                late.push(ci);
+                continue;
+            }
             match kinds.iter().rposition(|(k, _)| class.contains(k)) {
                 Some(j) => after[j].push(ci),
                 None => {
@@ -321,11 +335,18 @@ impl Determinizer {
             }
             *cell = w;
         }
+        let widest = |t: &[Big]| t.iter().map(Big::limbs).max().unwrap_or(0);
+        let mut width = widest(&last);
         let mut table = vec![Vec::new(); j_max + 1];
         table[j_max] = last;
         for j in (0..j_max).rev() {
             let mut cur = vec![Big::ZERO; states];
             let next = &table[j + 1];
+            // every term is below 2^64 times a cell of `next`, and a sum of at most 35 terms
+            // (splits of 4 copies over 4 holders) gains under a limb: the arithmetic runs in
+            // that width (weights beyond 64 bits, the revealed run's, take the full width)
+            let small = kinds[j].1.iter().all(|(_, w)| *w >> 64 == 0);
+            let n = if small { (width + 2).min(8) } else { 8 };
             for (i, cell) in cur.iter_mut().enumerate() {
                 decode(i, &mut s);
                 let used: u16 = s[..nh - 1].iter().sum();
@@ -336,16 +357,19 @@ impl Determinizer {
                 for (a, w) in &kinds[j].1 {
                     if let Some(ni) = step(&dims, &s, a, remaining[j + 1]) {
                         let v = &next[ni];
-                        if !v.is_zero() {
+                        if small {
+                            acc.add_within(&v.mul_small_within(*w as u64, n), n);
+                        } else if !v.is_zero() {
                             acc = acc.add(&v.mul_u128(*w));
                         }
                     }
                 }
                 *cell = acc;
             }
+            width = widest(&cur);
             table[j] = cur;
         }
-        Ok(Dp { kinds, dims, table, remaining, free, after })
+        Ok(Dp { kinds, dims, table, remaining, free, after, late })
     }
 
     /// Draws from the counting programme; after the timed kinds, `early` may reject.
@@ -388,6 +412,9 @@ impl Determinizer {
         room.push(dp.free.len() as u16 - placed);
         let mut cards = dp.free.clone();
         Self::deal_free(&mut cards, &room, &mut out, rng);
+        if dp.late.iter().any(|&ci| !memo.passes(&self.info, ci, &out[self.check_holder[ci]])) {
+            return None;
+        }
         if (n_timed == 0 || n_timed == dp.kinds.len()) && !early(&out, rng) {
             return None;
         }
@@ -467,7 +494,7 @@ impl Determinizer {
                 }
             };
             let d = self.to_draw(&alloc);
-            // the counting programme ran every check as its class was placed
+            // the counting programme ran every check (as its class was placed, or at its end)
             let passes = |memo: &mut CheckMemo, info: &InfoSet| {
                 (0..info.checks.len()).all(|ci| memo.passes(info, ci, &d.hands[info.checks[ci].seat as usize]))
             };
