@@ -633,7 +633,8 @@ pub struct LevelPlan {
 
 /// The deck positions of `seat` among the first `dealt` cards of an attempt.
 fn positions(first: u8, seat: u8, dealt: usize) -> impl Iterator<Item = usize> {
-    (0..dealt).filter(move |t| (first as usize + t) % 4 == seat as usize)
+    // t ≡ seat − first (mod 4)
+    ((seat as usize + 4 - first as usize) % 4..dealt).step_by(4)
 }
 
 /// Places the other seats' level cards (their hands now plus their plays) uniformly over
@@ -647,30 +648,46 @@ fn level_plan(info: &InfoSet, holders: &[Holder], alloc: &[Counts], revealed: Op
     let attempt = info.first_seats.len() - 1;
     let first = info.first_seats[attempt];
     let dealt = info.dealt as usize;
-    let mut placed = Vec::new();
+    // at most 16 level cards (R8.1: four kinds of four copies); a seat has at most 54 positions
+    let mut placed = Vec::with_capacity(16);
     for (hi, (h, a)) in holders.iter().zip(alloc).enumerate() {
         if h.seat == NOBODY {
             continue;
         }
-        let mut slots: Vec<usize> = positions(first, h.seat, dealt).collect();
+        // the seat's deal positions, in a fixed array (this runs once per proposal)
+        let mut slots = [0u8; DECK / 4 + 1];
+        let mut len = 0usize;
+        for t in positions(first, h.seat, dealt) {
+            slots[len] = t as u8;
+            len += 1;
+        }
         if let Some(r) = revealed.filter(|r| r.holder == hi) {
             // slot indices (into this seat's positions) that fit the revealed showings
-            let m = a[r.kind as usize] + r.played;
-            let mut pick = [0usize; 4];
+            let m = (a[r.kind as usize] + r.played) as usize;
+            let mut pick = [0u8; 4];
             loop {
-                let mut idx: Vec<usize> = (0..slots.len()).collect();
-                for p in pick.iter_mut().take(m as usize) {
-                    let i = rng.below_usize(idx.len());
-                    *p = idx.swap_remove(i);
+                let mut idx = [0u8; DECK / 4 + 1];
+                for (i, x) in idx.iter_mut().enumerate().take(len) {
+                    *x = i as u8;
                 }
-                if r.showings.iter().all(|&(j, k)| pick[..m as usize].iter().filter(|&&p| p < j as usize).count() >= k as usize) {
+                let mut left = len;
+                for p in pick.iter_mut().take(m) {
+                    let i = rng.below_usize(left);
+                    *p = idx[i];
+                    left -= 1;
+                    idx[i] = idx[left];
+                }
+                if r.showings.iter().all(|&(j, k)| pick[..m].iter().filter(|&&p| p < j).count() >= k as usize) {
                     break;
                 }
             }
-            let mut chosen: Vec<usize> = pick[..m as usize].to_vec();
+            let chosen = &mut pick[..m];
             chosen.sort_unstable_by(|x, y| y.cmp(x));
-            for p in chosen {
-                placed.push((slots.remove(p) as u8, r.kind));
+            for &p in chosen.iter() {
+                // remove position p, keeping the order of the rest
+                placed.push((slots[p as usize], r.kind));
+                slots.copy_within(p as usize + 1..len, p as usize);
+                len -= 1;
             }
         }
         for suit in 0..4u8 {
@@ -680,8 +697,10 @@ fn level_plan(info: &InfoSet, holders: &[Holder], alloc: &[Counts], revealed: Op
             }
             let n = a[k as usize] + info.played[h.seat as usize][k as usize];
             for _ in 0..n {
-                let i = rng.below_usize(slots.len());
-                placed.push((slots.swap_remove(i) as u8, k));
+                let i = rng.below_usize(len);
+                placed.push((slots[i], k));
+                len -= 1;
+                slots[i] = slots[len];
             }
         }
     }
@@ -705,17 +724,20 @@ fn level_plan(info: &InfoSet, holders: &[Holder], alloc: &[Counts], revealed: Op
                 .count() as u8
         };
         let ok = |suit: u8| run.showings.iter().all(|&(t, k)| held_by(suit, t) >= k);
-        let feasible: Vec<u8> = match run.suit {
-            Some(s) => vec![s],
-            None => (0..4).collect(),
+        let mut feasible = [0u8; 4];
+        let mut nf = 0;
+        let candidates = match run.suit {
+            Some(s) => s..s + 1,
+            None => 0..4,
+        };
+        for s in candidates.filter(|&s| ok(s)) {
+            feasible[nf] = s;
+            nf += 1;
         }
-        .into_iter()
-        .filter(|&s| ok(s))
-        .collect();
-        if feasible.is_empty() {
+        if nf == 0 {
             return None;
         }
-        suits.push(feasible[rng.below_usize(feasible.len())]);
+        suits.push(feasible[rng.below_usize(nf)]);
     }
     // Mid-deal, with another seat deciding: the deal stopped there, so that seat can show
     // (R8.1, D7) in the world too; the replay would reject it later, this rejects it early.
@@ -897,6 +919,10 @@ fn build_world(info: &InfoSet, d: &Draw, arr: Option<&Arrangement>, world_seed: 
     };
     g.hand_index = info.hand_index;
     if g.pos.phase == Phase::Play {
+        // the record grows by the known history: reserve it once
+        let plays: usize = info.tricks.iter().map(|t| t.plays.len()).sum::<usize>() + info.current.len();
+        g.record.actions.reserve(plays);
+        g.record.tricks.reserve(info.tricks.len() + 1);
         for t in &info.tricks {
             for (_, c) in &t.plays {
                 g.play_recorded_unchecked(c);
