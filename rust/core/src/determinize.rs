@@ -317,6 +317,10 @@ impl Determinizer {
                 i /= dim;
             }
         };
+        // Only states the walk can reach are counted: before kind j, the holders but the last
+        // have taken at most the copies of kinds 0..j (the others stay zero, never read).
+        let start: u16 = hs[..nh - 1].iter().map(|h| h.size).sum();
+        let unreachable = |s: &[u16; 4], j: usize| start - s[..nh - 1].iter().sum::<u16>() > remaining[0] - remaining[j];
         // terminal: the free cards fill the remaining room exactly, in every way
         let f = free.len() as u16;
         let mut last = vec![Big::ZERO; states];
@@ -324,7 +328,7 @@ impl Determinizer {
         for (i, cell) in last.iter_mut().enumerate() {
             decode(i, &mut s);
             let used: u16 = s[..nh - 1].iter().sum();
-            if used > f {
+            if used > f || unreachable(&s, j_max) {
                 continue;
             }
             let mut left = f;
@@ -350,7 +354,7 @@ impl Determinizer {
             for (i, cell) in cur.iter_mut().enumerate() {
                 decode(i, &mut s);
                 let used: u16 = s[..nh - 1].iter().sum();
-                if used > remaining[j] {
+                if used > remaining[j] || unreachable(&s, j) {
                     continue;
                 }
                 let mut acc = Big::ZERO;
