@@ -928,9 +928,7 @@ fn build_world(info: &InfoSet, d: &Draw, arr: Option<&Arrangement>, world_seed: 
         g.record.actions.reserve(plays);
         g.record.tricks.reserve(info.tricks.len() + 1);
         for t in &info.tricks {
-            for (_, c) in &t.plays {
-                g.play_recorded_unchecked(c);
-            }
+            g.replay_trick_unchecked(t);
         }
         for (_, c) in &info.current {
             g.play_recorded_unchecked(c);
