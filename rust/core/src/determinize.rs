@@ -39,7 +39,7 @@ use crate::card::{Card, Counts, KINDS};
 use crate::check_memo::CheckMemo;
 use crate::error::Error;
 use crate::hand_state::{Action, Game, Phase, NOBODY};
-use crate::info::InfoSet;
+use crate::info::{InfoSet, Run};
 use crate::rng::Rng;
 use crate::seed::DECK;
 
@@ -652,6 +652,15 @@ fn level_plan(info: &InfoSet, holders: &[Holder], alloc: &[Counts], revealed: Op
     let attempt = info.first_seats.len() - 1;
     let first = info.first_seats[attempt];
     let dealt = info.dealt as usize;
+    // the runs' suits: the seat's own and the revealed one are known; each other run's is
+    // drawn once its seat's level cards are placed (a run reads only its seat's cards)
+    let mut suits = vec![0u8; info.runs.len()];
+    let drawn = |ri: usize, run: &Run| !(run.seat == info.seat || (revealed.is_some() && ri + 1 == info.runs.len()));
+    for (ri, run) in info.runs.iter().enumerate() {
+        if !drawn(ri, run) {
+            suits[ri] = run.suit.expect("the seat's own suits and the revealed run's are known");
+        }
+    }
     // at most 16 level cards (R8.1: four kinds of four copies); a seat has at most 54 positions
     let mut placed = Vec::with_capacity(16);
     for (hi, (h, a)) in holders.iter().zip(alloc).enumerate() {
@@ -707,41 +716,33 @@ fn level_plan(info: &InfoSet, holders: &[Holder], alloc: &[Counts], revealed: Op
                 slots[i] = slots[len];
             }
         }
-    }
-    let mut suits = Vec::with_capacity(info.runs.len());
-    for (ri, run) in info.runs.iter().enumerate() {
-        if revealed.is_some() && ri + 1 == info.runs.len() {
-            suits.push(run.suit.expect("a revealed run"));
-            continue;
+        // this seat's runs: a suit among those its placed cards fit (R8.1, D7), else reject
+        for (ri, run) in info.runs.iter().enumerate().filter(|(ri, r)| r.seat == h.seat && drawn(*ri, r)) {
+            debug_assert_eq!(run.attempt as usize, attempt, "earlier attempts had no showings (R8.5)");
+            let run_first = info.first_seats[run.attempt as usize];
+            let held_by = |suit: u8, t: u8| -> u8 {
+                let kind = Card::new(suit, info.level).0;
+                placed
+                    .iter()
+                    .filter(|&&(p, k)| k == kind && (p as usize) < t as usize && (run_first + p) % 4 == run.seat)
+                    .count() as u8
+            };
+            let ok = |suit: u8| run.showings.iter().all(|&(t, k)| held_by(suit, t) >= k);
+            let mut feasible = [0u8; 4];
+            let mut nf = 0;
+            let candidates = match run.suit {
+                Some(s) => s..s + 1,
+                None => 0..4,
+            };
+            for s in candidates.filter(|&s| ok(s)) {
+                feasible[nf] = s;
+                nf += 1;
+            }
+            if nf == 0 {
+                return None;
+            }
+            suits[ri] = feasible[rng.below_usize(nf)];
         }
-        if run.seat == info.seat {
-            suits.push(run.suit.expect("a seat sees its own suits"));
-            continue;
-        }
-        debug_assert_eq!(run.attempt as usize, attempt, "earlier attempts had no showings (R8.5)");
-        let run_first = info.first_seats[run.attempt as usize];
-        let held_by = |suit: u8, t: u8| -> u8 {
-            let kind = Card::new(suit, info.level).0;
-            placed
-                .iter()
-                .filter(|&&(p, k)| k == kind && (p as usize) < t as usize && (run_first + p) % 4 == run.seat)
-                .count() as u8
-        };
-        let ok = |suit: u8| run.showings.iter().all(|&(t, k)| held_by(suit, t) >= k);
-        let mut feasible = [0u8; 4];
-        let mut nf = 0;
-        let candidates = match run.suit {
-            Some(s) => s..s + 1,
-            None => 0..4,
-        };
-        for s in candidates.filter(|&s| ok(s)) {
-            feasible[nf] = s;
-            nf += 1;
-        }
-        if nf == 0 {
-            return None;
-        }
-        suits.push(feasible[rng.below_usize(nf)]);
     }
     // Mid-deal, with another seat deciding: the deal stopped there, so that seat can show
     // (R8.1, D7) in the world too; the replay would reject it later, this rejects it early.
