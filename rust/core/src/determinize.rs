@@ -916,6 +916,12 @@ fn build_world(info: &InfoSet, d: &Draw, arr: Option<&Arrangement>, world_seed: 
             if info.every_receiver {
                 g = g.with_every_receiver()?;
             }
+            // the record grows by the deal's decisions (the seat's own and the others' at
+            // least) and then by the plays: reserve it once
+            let plays: usize = info.tricks.iter().map(|t| t.plays.len()).sum::<usize>() + info.current.len();
+            let deal = (info.own_decisions.len() * 4).max(64);
+            g.record.actions.reserve(deal + plays);
+            g.record.dealt_at.reserve(deal);
             if !replay_deal(info, a, &mut g)? {
                 return Ok(None);
             }
