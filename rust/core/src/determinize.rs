@@ -9,7 +9,8 @@
 //!
 //! **The sampler**, exact by construction:
 //! 1. *Propose* each holder's cards: where no kind carries a bound, a plain shuffle of the
-//!    unseen cards; otherwise a dynamic programme over the kinds that carry a bound, with exact
+//!    unseen cards (for a dealt hand, its level cards first, so that step 3's timing, which
+//!    reads only them, can reject before the rest is dealt); otherwise a dynamic programme over the kinds that carry a bound, with exact
 //!    integer counts of the physical deals ([`Big`]), built once per info set: it draws
 //!    uniformly among the deals that meet every bound (kinds without a bound are dealt by one
 //!    shuffle). For a dealt hand it also weights the final declarer's revealed showings by
@@ -19,7 +20,8 @@
 //!    (all of them, bounded or not) before the other kinds and runs the class's checks as
 //!    soon as it is placed: a failing proposal is rejected there, before the rest is drawn
 //!    (the same accepted distribution, found sooner; verdicts are memoised per class holding,
-//!    [`CheckMemo`]).
+//!    [`CheckMemo`]). A checked class with more than [`WHOLE_CLASS_UNBOUNDED`] unbounded
+//!    kinds stays with the shuffle, and its checks run on the whole proposal.
 //! 3. For a dealt hand, *arrange* each hand's cards over its deal positions uniformly and
 //!    check every showing's timing: a seat that showed k cards at time t held k level cards of
 //!    that suit among the cards dealt to it by then (R8.1, D7). A showing whose suit is hidden
@@ -219,6 +221,38 @@ impl Determinizer {
         let mut out = vec![[0u8; KINDS]; self.holders.len()];
         Self::deal_free(&mut cards, &room, &mut out, rng);
         out
+    }
+
+    /// The uniform proposal of a dealt hand with its level cards first (the showings' timing
+    /// and the deal's stop read only them, R8.1, D7): each unseen level card takes a uniformly
+    /// random place among the holders' rooms, [`level_plan`] may reject there, and only then
+    /// are the other cards dealt, shuffled, into the places left. A uniform bijection of
+    /// cards to places, as [`Determinizer::propose_uniform`]'s shuffle, found sooner.
+    fn propose_uniform_timed(&self, rng: &mut Rng, plan: &mut Option<LevelPlan>) -> Option<Vec<Counts>> {
+        let n = self.pool.len();
+        let level: Vec<u8> = (0..4).map(|s| Card::new(s, self.info.level).0).collect();
+        let (lv, mut rest): (Vec<u8>, Vec<u8>) = self.pool.iter().partition(|k| level.contains(k));
+        let mut places: Vec<u16> = (0..n as u16).collect();
+        for i in 0..lv.len() {
+            let j = i + rng.below_usize(n - i);
+            places.swap(i, j);
+        }
+        let mut ends = [0u16; 5];
+        for (h, x) in self.holders.iter().enumerate() {
+            ends[h + 1] = ends[h] + x.size;
+        }
+        let owner = |p: u16| (0..self.holders.len()).find(|&h| p < ends[h + 1]).expect("a place in some room");
+        let mut out = vec![[0u8; KINDS]; self.holders.len()];
+        for (&k, &p) in lv.iter().zip(&places) {
+            out[owner(p)][k as usize] += 1;
+        }
+        *plan = level_plan(&self.info, &self.holders, &out, None, rng);
+        plan.as_ref()?;
+        shuffle_u8(&mut rest, rng);
+        for (&k, &p) in rest.iter().zip(&places[lv.len()..]) {
+            out[owner(p)][k as usize] += 1;
+        }
+        Some(out)
     }
 
     fn build_dp(&self) -> Result<Dp, Error> {
@@ -467,15 +501,16 @@ impl Determinizer {
             // the proposal depends only on the info set (never on earlier draws), so a world
             // depends only on what the seat knows and the seed
             let alloc = if !self.use_dp {
-                let a = self.propose_uniform(rng);
+                let a = if self.timing && self.info.dealt_hand {
+                    match self.propose_uniform_timed(rng, &mut plan) {
+                        Some(a) => a,
+                        None => continue,
+                    }
+                } else {
+                    self.propose_uniform(rng)
+                };
                 if !self.within_bounds(&a) {
                     continue;
-                }
-                if self.timing && self.info.dealt_hand {
-                    plan = level_plan(&self.info, &self.holders, &a, None, rng);
-                    if plan.is_none() {
-                        continue;
-                    }
                 }
                 a
             } else {
