@@ -20,7 +20,7 @@
 //!    (all of them, bounded or not) before the other kinds and runs the class's checks as
 //!    soon as it is placed: a failing proposal is rejected there, before the rest is drawn
 //!    (the same accepted distribution, found sooner; verdicts are memoised per class holding,
-//!    [`CheckMemo`]). A checked class with more than [`WHOLE_CLASS_UNBOUNDED`] unbounded
+//!    [`CheckMemo`]). A checked class with more than `WHOLE_CLASS_UNBOUNDED` (4) unbounded
 //!    kinds stays with the shuffle, and its checks run on the whole proposal.
 //! 3. For a dealt hand, *arrange* each hand's cards over its deal positions uniformly and
 //!    check every showing's timing: a seat that showed k cards at time t held k level cards of
