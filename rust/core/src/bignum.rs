@@ -114,6 +114,69 @@ impl Big {
         Big(r)
     }
 
+    /// The value when it fits in 128 bits.
+    pub fn to_u128(&self) -> Option<u128> {
+        self.0[2..].iter().all(|&l| l == 0).then(|| self.0[0] as u128 | (self.0[1] as u128) << 64)
+    }
+
+    /// The low 128 bits (exact when the value is known to be below 2^128).
+    pub fn low_u128(&self) -> u128 {
+        self.0[0] as u128 | (self.0[1] as u128) << 64
+    }
+
+    /// Limbs in use (0 for zero): the width the `_within` operations below may be given.
+    pub fn limbs(&self) -> usize {
+        self.len()
+    }
+
+    /// `self · m` when the product is known to fit in `n` limbs (the hot loop of sampling,
+    /// where every product is bounded by the total it is drawn against).
+    pub fn mul_small_within(&self, m: u64, n: usize) -> Big {
+        let mut r = Big::ZERO;
+        let mut carry = 0u128;
+        for i in 0..n {
+            let v = self.0[i] as u128 * m as u128 + carry;
+            r.0[i] = v as u64;
+            carry = v >> 64;
+        }
+        debug_assert!(carry == 0 && self.0[n..].iter().all(|&l| l == 0), "Big: product wider than {n} limbs");
+        r
+    }
+
+    /// `self += o`, the sum known to fit in `n` limbs.
+    pub fn add_within(&mut self, o: &Big, n: usize) {
+        let mut carry = 0u64;
+        for i in 0..n {
+            let (s1, c1) = self.0[i].overflowing_add(o.0[i]);
+            let (s2, c2) = s1.overflowing_add(carry);
+            self.0[i] = s2;
+            carry = (c1 | c2) as u64;
+        }
+        debug_assert!(carry == 0 && o.0[n..].iter().all(|&l| l == 0), "Big: sum wider than {n} limbs");
+    }
+
+    /// `self < o`, both known to fit in `n` limbs.
+    pub fn lt_within(&self, o: &Big, n: usize) -> bool {
+        for i in (0..n).rev() {
+            if self.0[i] != o.0[i] {
+                return self.0[i] < o.0[i];
+            }
+        }
+        false
+    }
+
+    /// `self −= o` (`o ≤ self`), both known to fit in `n` limbs.
+    pub fn sub_within(&mut self, o: &Big, n: usize) {
+        let mut borrow = 0u64;
+        for i in 0..n {
+            let (d1, b1) = self.0[i].overflowing_sub(o.0[i]);
+            let (d2, b2) = d1.overflowing_sub(borrow);
+            self.0[i] = d2;
+            borrow = (b1 | b2) as u64;
+        }
+        debug_assert_eq!(borrow, 0, "Big underflow");
+    }
+
     /// Uniform in `0..self` (`self` > 0), by rejection on the top bits.
     pub fn below(&self, rng: &mut Rng) -> Big {
         debug_assert!(!self.is_zero());
@@ -209,6 +272,34 @@ mod tests {
         let deals = binomial(216, 54).mul(&binomial(162, 54)).mul(&binomial(108, 54));
         assert!(deals > Big::from_u64(1));
         assert!(Big::from_u64(3) < Big::from_u64(4));
+    }
+
+    #[test]
+    fn bounded_width_operations_agree_with_the_full_ones() {
+        let mut rng = Rng::new(11);
+        for _ in 0..2000 {
+            let a = binomial(200, 100).below(&mut rng);
+            let m = rng.next_u64() >> (rng.below_usize(64) as u32);
+            let p = a.mul_small(m);
+            if p.is_zero() {
+                continue;
+            }
+            let n = p.limbs().max(a.limbs());
+            assert_eq!(a.mul_small_within(m, n), p);
+            let b = p.below(&mut rng);
+            assert_eq!(b.lt_within(&p, n), b < p);
+            assert_eq!(p.lt_within(&b, n), p < b);
+            let mut d = p;
+            d.sub_within(&b, n);
+            assert_eq!(d, p.sub(&b));
+            d.add_within(&b, n);
+            assert_eq!(d, p);
+            assert_eq!(b.to_u128().is_some(), b < Big::from_u128(u128::MAX).add(&Big::ONE));
+            if let Some(x) = b.to_u128() {
+                assert_eq!(Big::from_u128(x), b);
+                assert_eq!(b.low_u128(), x);
+            }
+        }
     }
 
     #[test]

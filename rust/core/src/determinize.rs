@@ -9,12 +9,19 @@
 //!
 //! **The sampler**, exact by construction:
 //! 1. *Propose* each holder's cards: where no kind carries a bound, a plain shuffle of the
-//!    unseen cards; otherwise a dynamic programme over the kinds that carry a bound, with exact
+//!    unseen cards (for a dealt hand, its level cards first, so that step 3's timing, which
+//!    reads only them, can reject before the rest is dealt); otherwise a dynamic programme over the kinds that carry a bound, with exact
 //!    integer counts of the physical deals ([`Big`]), built once per info set: it draws
 //!    uniformly among the deals that meet every bound (kinds without a bound are dealt by one
 //!    shuffle). For a dealt hand it also weights the final declarer's revealed showings by
 //!    the exact share of placements of its trump level cards that fit their timing.
-//! 2. *Check* the follows whose legality depended on the whole hand (R5.3), exactly.
+//! 2. *Check* the follows whose legality depended on the whole hand (R5.3), exactly. A check
+//!    reads only its led class, so the counting programme places each checked class's kinds
+//!    (all of them, bounded or not) before the other kinds and runs the class's checks as
+//!    soon as it is placed: a failing proposal is rejected there, before the rest is drawn
+//!    (the same accepted distribution, found sooner; verdicts are memoised per class holding,
+//!    [`CheckMemo`]). A checked class with more than `WHOLE_CLASS_UNBOUNDED` (4) unbounded
+//!    kinds stays with the shuffle, and its checks run on the whole proposal.
 //! 3. For a dealt hand, *arrange* each hand's cards over its deal positions uniformly and
 //!    check every showing's timing: a seat that showed k cards at time t held k level cards of
 //!    that suit among the cards dealt to it by then (R8.1, D7). A showing whose suit is hidden
@@ -31,11 +38,16 @@
 
 use crate::bignum::{binomial, Big};
 use crate::card::{Card, Counts, KINDS};
+use crate::check_memo::CheckMemo;
 use crate::error::Error;
 use crate::hand_state::{Action, Game, Phase, NOBODY};
-use crate::info::InfoSet;
+use crate::info::{InfoSet, Run};
 use crate::rng::Rng;
 use crate::seed::DECK;
+
+/// A checked class is drawn whole by the counting programme when at most this many of its
+/// kinds carry no bound.
+const WHOLE_CLASS_UNBOUNDED: usize = 4;
 
 /// Rejections before giving up (never reached by consistent info sets in testing).
 const MAX_TRIES: usize = 2_000_000;
@@ -65,6 +77,12 @@ struct Dp {
     remaining: Vec<u16>,
     /// The unbounded cards, one entry per physical card.
     free: Vec<u8>,
+    /// `after[j]`: the ladder checks (indices into `info.checks`) whose led class is complete
+    /// once kind j is placed: a proposal failing one is rejected there, before the rest is
+    /// drawn (R5.3; a check reads only its led class).
+    after: Vec<Vec<usize>>,
+    /// The checks of classes left partly to the shuffle: run on the whole proposal.
+    late: Vec<usize>,
 }
 
 /// Hands drawn for a world: each seat's hand now and the pile.
@@ -90,6 +108,10 @@ pub struct Determinizer {
     revealed: Option<Revealed>,
     /// Whether the counting programme can propose better than a plain shuffle.
     use_dp: bool,
+    /// The holder of each ladder check's follower.
+    check_holder: Vec<usize>,
+    /// The checks' verdicts so far (a cache: it changes no draw).
+    memo: CheckMemo,
     /// Proposals made and worlds accepted so far (the acceptance rate of the rejection steps).
     pub proposals: u64,
     pub accepted: u64,
@@ -140,7 +162,9 @@ impl Determinizer {
             Vec::new()
         };
         let revealed = if timed.is_empty() { None } else { Revealed::of(&info, &holders) };
-        let mut d = Determinizer { info, holders, pool, dp: None, timed, timing: true, revealed, use_dp: false, proposals: 0, accepted: 0 };
+        let memo = CheckMemo::new(&info);
+        let check_holder = info.checks.iter().map(|c| holders.iter().position(|h| h.seat == c.seat).expect("a follower is another seat")).collect();
+        let mut d = Determinizer { info, holders, pool, dp: None, timed, timing: true, revealed, use_dp: false, check_holder, memo, proposals: 0, accepted: 0 };
         d.use_dp = d.compute_needs_dp();
         d
     }
@@ -150,10 +174,23 @@ impl Determinizer {
         self.timed.contains(&(k as u8)) || self.holders.iter().any(|h| h.lo[k] > 0 || h.hi[k] < c)
     }
 
-    /// The counting programme helps only where some kind carries a real bound, or where it
-    /// weights the revealed showings; otherwise its proposal is the plain shuffle's.
+    /// The led classes of the ladder checks, in order of first appearance.
+    fn checked_classes(&self) -> Vec<u8> {
+        let mut v: Vec<u8> = Vec::new();
+        for c in &self.info.checks {
+            if !v.contains(&c.lead.class) {
+                v.push(c.lead.class);
+            }
+        }
+        v
+    }
+
+    /// The counting programme helps where some kind carries a real bound, where it weights
+    /// the revealed showings, or where ladder checks can reject a class early; otherwise its
+    /// proposal is the plain shuffle's.
     fn compute_needs_dp(&self) -> bool {
         self.revealed.is_some()
+            || !self.info.checks.is_empty()
             || (0..KINDS).any(|k| self.info.unseen[k] > 0 && self.holders.iter().any(|h| h.lo[k] > 0 || h.hi[k] < self.info.unseen[k]))
     }
 
@@ -186,18 +223,68 @@ impl Determinizer {
         out
     }
 
+    /// The uniform proposal of a dealt hand with its level cards first (the showings' timing
+    /// and the deal's stop read only them, R8.1, D7): each unseen level card takes a uniformly
+    /// random place among the holders' rooms, [`level_plan`] may reject there, and only then
+    /// are the other cards dealt, shuffled, into the places left. A uniform bijection of
+    /// cards to places, as [`Determinizer::propose_uniform`]'s shuffle, found sooner.
+    fn propose_uniform_timed(&self, rng: &mut Rng, plan: &mut Option<LevelPlan>) -> Option<Vec<Counts>> {
+        let n = self.pool.len();
+        let level: Vec<u8> = (0..4).map(|s| Card::new(s, self.info.level).0).collect();
+        let (lv, mut rest): (Vec<u8>, Vec<u8>) = self.pool.iter().partition(|k| level.contains(k));
+        let mut places: Vec<u16> = (0..n as u16).collect();
+        for i in 0..lv.len() {
+            let j = i + rng.below_usize(n - i);
+            places.swap(i, j);
+        }
+        let mut ends = [0u16; 5];
+        for (h, x) in self.holders.iter().enumerate() {
+            ends[h + 1] = ends[h] + x.size;
+        }
+        let owner = |p: u16| (0..self.holders.len()).find(|&h| p < ends[h + 1]).expect("a place in some room");
+        let mut out = vec![[0u8; KINDS]; self.holders.len()];
+        for (&k, &p) in lv.iter().zip(&places) {
+            out[owner(p)][k as usize] += 1;
+        }
+        *plan = level_plan(&self.info, &self.holders, &out, None, rng);
+        plan.as_ref()?;
+        shuffle_u8(&mut rest, rng);
+        for (&k, &p) in rest.iter().zip(&places[lv.len()..]) {
+            out[owner(p)][k as usize] += 1;
+        }
+        Some(out)
+    }
+
     fn build_dp(&self) -> Result<Dp, Error> {
         let hs = &self.holders;
         let nh = hs.len();
         let mut kinds = Vec::new();
         let mut free = Vec::new();
-        let order = self.timed.iter().map(|&k| k as usize).chain((0..KINDS).filter(|k| !self.timed.contains(&(*k as u8))));
+        // Order: the timed kinds, then every kind of each checked class (bounded or not, so
+        // that its checks run as soon as the class is placed), then the other bounded kinds.
+        // Any order counts the same deals; this one rejects early. A checked class with many
+        // unbounded kinds stays with the shuffle (each such kind would cost the programme up
+        // to 35 splits per state) and its checks run on the whole proposal.
+        let checked = self.checked_classes();
+        let in_checked: Vec<u8> = if checked.is_empty() {
+            Vec::new()
+        } else {
+            let ctx = self.info.ctx();
+            let unbounded = |cl: u8| ctx.class_kinds(cl).iter().filter(|&&k| self.info.unseen[k as usize] > 0 && !self.bounded(k as usize)).count();
+            checked.iter().filter(|&&cl| unbounded(cl) <= WHOLE_CLASS_UNBOUNDED).flat_map(|&cl| ctx.class_kinds(cl).iter().copied()).collect()
+        };
+        let mut order: Vec<usize> = self.timed.iter().map(|&k| k as usize).collect();
+        for k in in_checked.iter().map(|&k| k as usize).chain(0..KINDS) {
+            if !order.contains(&k) {
+                order.push(k);
+            }
+        }
         for k in order {
             let c = self.info.unseen[k];
             if c == 0 {
                 continue;
             }
-            if !self.bounded(k) {
+            if !self.bounded(k) && !in_checked.contains(&(k as u8)) {
                 free.extend(std::iter::repeat_n(k as u8, c as usize));
                 continue;
             }
@@ -232,6 +319,25 @@ impl Determinizer {
             }
             kinds.push((k as u8, allocs));
         }
+        // each check runs after the last placed kind of its class (at once if none is unseen:
+        // then the hand is known in that class, and the check is decided here)
+        let mut after = vec![Vec::new(); kinds.len()];
+        let mut late = Vec::new();
+        for (ci, c) in self.info.checks.iter().enumerate() {
+            let class = self.info.ctx().class_kinds(c.lead.class);
+            if free.iter().any(|k| class.contains(k)) {
+                late.push(ci);
+                continue;
+            }
+            match kinds.iter().rposition(|(k, _)| class.contains(k)) {
+                Some(j) => after[j].push(ci),
+                None => {
+                    if !self.info.passes_check(c, &[0; KINDS]) {
+                        return Err(Error::NoWorld("no world is consistent with this information set".into()));
+                    }
+                }
+            }
+        }
         let dims: Vec<usize> = hs[..nh - 1].iter().map(|h| h.size as usize + 1).collect();
         let states: usize = dims.iter().product();
         let j_max = kinds.len();
@@ -245,6 +351,10 @@ impl Determinizer {
                 i /= dim;
             }
         };
+        // Only states the walk can reach are counted: before kind j, the holders but the last
+        // have taken at most the copies of kinds 0..j (the others stay zero, never read).
+        let start: u16 = hs[..nh - 1].iter().map(|h| h.size).sum();
+        let unreachable = |s: &[u16; 4], j: usize| start - s[..nh - 1].iter().sum::<u16>() > remaining[0] - remaining[j];
         // terminal: the free cards fill the remaining room exactly, in every way
         let f = free.len() as u16;
         let mut last = vec![Big::ZERO; states];
@@ -252,7 +362,7 @@ impl Determinizer {
         for (i, cell) in last.iter_mut().enumerate() {
             decode(i, &mut s);
             let used: u16 = s[..nh - 1].iter().sum();
-            if used > f {
+            if used > f || unreachable(&s, j_max) {
                 continue;
             }
             let mut left = f;
@@ -263,35 +373,51 @@ impl Determinizer {
             }
             *cell = w;
         }
+        let widest = |t: &[Big]| t.iter().map(Big::limbs).max().unwrap_or(0);
+        let mut width = widest(&last);
         let mut table = vec![Vec::new(); j_max + 1];
         table[j_max] = last;
         for j in (0..j_max).rev() {
             let mut cur = vec![Big::ZERO; states];
             let next = &table[j + 1];
+            // every term is below 2^64 times a cell of `next`, and a sum of at most 35 terms
+            // (splits of 4 copies over 4 holders) gains under a limb: the arithmetic runs in
+            // that width (weights beyond 64 bits, the revealed run's, take the full width)
+            let small = kinds[j].1.iter().all(|(_, w)| *w >> 64 == 0);
+            let n = if small { (width + 2).min(8) } else { 8 };
             for (i, cell) in cur.iter_mut().enumerate() {
                 decode(i, &mut s);
                 let used: u16 = s[..nh - 1].iter().sum();
-                if used > remaining[j] {
+                if used > remaining[j] || unreachable(&s, j) {
                     continue;
                 }
                 let mut acc = Big::ZERO;
                 for (a, w) in &kinds[j].1 {
                     if let Some(ni) = step(&dims, &s, a, remaining[j + 1]) {
                         let v = &next[ni];
-                        if !v.is_zero() {
+                        if small {
+                            acc.add_within(&v.mul_small_within(*w as u64, n), n);
+                        } else if !v.is_zero() {
                             acc = acc.add(&v.mul_u128(*w));
                         }
                     }
                 }
                 *cell = acc;
             }
+            width = widest(&cur);
             table[j] = cur;
         }
-        Ok(Dp { kinds, dims, table, remaining, free })
+        Ok(Dp { kinds, dims, table, remaining, free, after, late })
     }
 
     /// Draws from the counting programme; after the timed kinds, `early` may reject.
-    fn propose_dp(&self, dp: &Dp, rng: &mut Rng, early: &mut dyn FnMut(&[Counts], &mut Rng) -> bool) -> Option<Vec<Counts>> {
+    fn propose_dp(
+        &self,
+        dp: &Dp,
+        memo: &mut CheckMemo,
+        rng: &mut Rng,
+        early: &mut dyn FnMut(&[Counts], &mut Rng) -> bool,
+    ) -> Option<Vec<Counts>> {
         let nh = self.holders.len();
         let mut s = [0u16; 4];
         for (h, x) in self.holders[..nh - 1].iter().zip(s.iter_mut()) {
@@ -304,21 +430,19 @@ impl Determinizer {
             if j == n_timed && j > 0 && !early(&out, rng) {
                 return None;
             }
-            let mut r = dp.table[j][i].below(rng);
-            for (a, w) in allocs {
-                let Some(ni) = step(&dp.dims, &s, a, dp.remaining[j + 1]) else { continue };
-                let v = dp.table[j + 1][ni].mul_u128(*w);
-                if r < v {
-                    for h in 0..nh {
-                        out[h][*k as usize] += a[h];
-                        if h + 1 < nh {
-                            s[h] -= a[h] as u16;
-                        }
-                    }
-                    i = ni;
-                    break;
+            let (x, ni) = dp.pick(j, i, &s, rng);
+            let a = &allocs[x].0;
+            for h in 0..nh {
+                out[h][*k as usize] += a[h];
+                if h + 1 < nh {
+                    s[h] -= a[h] as u16;
                 }
-                r = r.sub(&v);
+            }
+            i = ni;
+            for &ci in &dp.after[j] {
+                if !memo.passes(&self.info, ci, &out[self.check_holder[ci]]) {
+                    return None;
+                }
             }
         }
         let placed: u16 = s[..nh - 1].iter().sum();
@@ -326,6 +450,9 @@ impl Determinizer {
         room.push(dp.free.len() as u16 - placed);
         let mut cards = dp.free.clone();
         Self::deal_free(&mut cards, &room, &mut out, rng);
+        if dp.late.iter().any(|&ci| !memo.passes(&self.info, ci, &out[self.check_holder[ci]])) {
+            return None;
+        }
         if (n_timed == 0 || n_timed == dp.kinds.len()) && !early(&out, rng) {
             return None;
         }
@@ -374,15 +501,16 @@ impl Determinizer {
             // the proposal depends only on the info set (never on earlier draws), so a world
             // depends only on what the seat knows and the seed
             let alloc = if !self.use_dp {
-                let a = self.propose_uniform(rng);
+                let a = if self.timing && self.info.dealt_hand {
+                    match self.propose_uniform_timed(rng, &mut plan) {
+                        Some(a) => a,
+                        None => continue,
+                    }
+                } else {
+                    self.propose_uniform(rng)
+                };
                 if !self.within_bounds(&a) {
                     continue;
-                }
-                if self.timing && self.info.dealt_hand {
-                    plan = level_plan(&self.info, &self.holders, &a, None, rng);
-                    if plan.is_none() {
-                        continue;
-                    }
                 }
                 a
             } else {
@@ -396,13 +524,20 @@ impl Determinizer {
                 };
                 let early: &mut dyn FnMut(&[Counts], &mut Rng) -> bool =
                     if self.timing && info.dealt_hand { &mut early } else { &mut |_: &[Counts], _: &mut Rng| true };
-                match self.propose_dp(self.dp.as_ref().expect("built"), rng, early) {
+                let mut memo = std::mem::take(&mut self.memo);
+                let a = self.propose_dp(self.dp.as_ref().expect("built"), &mut memo, rng, early);
+                self.memo = memo;
+                match a {
                     Some(a) => a,
                     None => continue,
                 }
             };
             let d = self.to_draw(&alloc);
-            if self.info.passes_checks(&d.hands) {
+            // the counting programme ran every check (as its class was placed, or at its end)
+            let passes = |memo: &mut CheckMemo, info: &InfoSet| {
+                (0..info.checks.len()).all(|ci| memo.passes(info, ci, &d.hands[info.checks[ci].seat as usize]))
+            };
+            if self.use_dp || passes(&mut self.memo, &self.info) {
                 self.accepted += 1;
                 return Ok((d, plan));
             }
@@ -437,6 +572,48 @@ impl Determinizer {
                 return Ok(g);
             }
         }
+    }
+}
+
+impl Dp {
+    /// Kind `j`'s split from state `i` (remaining room `s`), drawn with probability
+    /// w · N_{j+1}(next) / N_j(i), exactly: the index of the split and the next state. The
+    /// arithmetic runs in the width of N_j(i), which bounds every term (u128 where it fits).
+    fn pick(&self, j: usize, i: usize, s: &[u16; 4], rng: &mut Rng) -> (usize, usize) {
+        let allocs = &self.kinds[j].1;
+        let next = &self.table[j + 1];
+        let feasible = |a: &[u8; 4]| step(&self.dims, s, a, self.remaining[j + 1]);
+        if allocs.len() == 1 {
+            // one split (a forced kind, e.g. two seats void): probability 1, no draw
+            return (0, feasible(&allocs[0].0).expect("a reachable state has a completion"));
+        }
+        let total = &self.table[j][i];
+        if let Some(t) = total.to_u128() {
+            let mut r = rng.below(t);
+            for (x, (a, w)) in allocs.iter().enumerate() {
+                let Some(ni) = feasible(a) else { continue };
+                let v = next[ni].low_u128() * w; // ≤ t: no overflow
+                if r < v {
+                    return (x, ni);
+                }
+                r -= v;
+            }
+        } else {
+            let n = total.limbs();
+            let mut r = total.below(rng);
+            for (x, (a, w)) in allocs.iter().enumerate() {
+                let Some(ni) = feasible(a) else { continue };
+                let v = match u64::try_from(*w) {
+                    Ok(w) => next[ni].mul_small_within(w, n),
+                    Err(_) => next[ni].mul_u128(*w),
+                };
+                if r.lt_within(&v, n) {
+                    return (x, ni);
+                }
+                r.sub_within(&v, n);
+            }
+        }
+        unreachable!("the splits' weights sum to the state's count")
     }
 }
 
@@ -495,7 +672,8 @@ pub struct LevelPlan {
 
 /// The deck positions of `seat` among the first `dealt` cards of an attempt.
 fn positions(first: u8, seat: u8, dealt: usize) -> impl Iterator<Item = usize> {
-    (0..dealt).filter(move |t| (first as usize + t) % 4 == seat as usize)
+    // t ≡ seat − first (mod 4)
+    ((seat as usize + 4 - first as usize) % 4..dealt).step_by(4)
 }
 
 /// Places the other seats' level cards (their hands now plus their plays) uniformly over
@@ -509,30 +687,55 @@ fn level_plan(info: &InfoSet, holders: &[Holder], alloc: &[Counts], revealed: Op
     let attempt = info.first_seats.len() - 1;
     let first = info.first_seats[attempt];
     let dealt = info.dealt as usize;
-    let mut placed = Vec::new();
+    // the runs' suits: the seat's own and the revealed one are known; each other run's is
+    // drawn once its seat's level cards are placed (a run reads only its seat's cards)
+    let mut suits = vec![0u8; info.runs.len()];
+    let drawn = |ri: usize, run: &Run| !(run.seat == info.seat || (revealed.is_some() && ri + 1 == info.runs.len()));
+    for (ri, run) in info.runs.iter().enumerate() {
+        if !drawn(ri, run) {
+            suits[ri] = run.suit.expect("the seat's own suits and the revealed run's are known");
+        }
+    }
+    // at most 16 level cards (R8.1: four kinds of four copies); a seat has at most 54 positions
+    let mut placed = Vec::with_capacity(16);
     for (hi, (h, a)) in holders.iter().zip(alloc).enumerate() {
         if h.seat == NOBODY {
             continue;
         }
-        let mut slots: Vec<usize> = positions(first, h.seat, dealt).collect();
+        // the seat's deal positions, in a fixed array (this runs once per proposal)
+        let mut slots = [0u8; DECK / 4 + 1];
+        let mut len = 0usize;
+        for t in positions(first, h.seat, dealt) {
+            slots[len] = t as u8;
+            len += 1;
+        }
         if let Some(r) = revealed.filter(|r| r.holder == hi) {
             // slot indices (into this seat's positions) that fit the revealed showings
-            let m = a[r.kind as usize] + r.played;
-            let mut pick = [0usize; 4];
+            let m = (a[r.kind as usize] + r.played) as usize;
+            let mut pick = [0u8; 4];
             loop {
-                let mut idx: Vec<usize> = (0..slots.len()).collect();
-                for p in pick.iter_mut().take(m as usize) {
-                    let i = rng.below_usize(idx.len());
-                    *p = idx.swap_remove(i);
+                let mut idx = [0u8; DECK / 4 + 1];
+                for (i, x) in idx.iter_mut().enumerate().take(len) {
+                    *x = i as u8;
                 }
-                if r.showings.iter().all(|&(j, k)| pick[..m as usize].iter().filter(|&&p| p < j as usize).count() >= k as usize) {
+                let mut left = len;
+                for p in pick.iter_mut().take(m) {
+                    let i = rng.below_usize(left);
+                    *p = idx[i];
+                    left -= 1;
+                    idx[i] = idx[left];
+                }
+                if r.showings.iter().all(|&(j, k)| pick[..m].iter().filter(|&&p| p < j).count() >= k as usize) {
                     break;
                 }
             }
-            let mut chosen: Vec<usize> = pick[..m as usize].to_vec();
+            let chosen = &mut pick[..m];
             chosen.sort_unstable_by(|x, y| y.cmp(x));
-            for p in chosen {
-                placed.push((slots.remove(p) as u8, r.kind));
+            for &p in chosen.iter() {
+                // remove position p, keeping the order of the rest
+                placed.push((slots[p as usize], r.kind));
+                slots.copy_within(p as usize + 1..len, p as usize);
+                len -= 1;
             }
         }
         for suit in 0..4u8 {
@@ -542,42 +745,39 @@ fn level_plan(info: &InfoSet, holders: &[Holder], alloc: &[Counts], revealed: Op
             }
             let n = a[k as usize] + info.played[h.seat as usize][k as usize];
             for _ in 0..n {
-                let i = rng.below_usize(slots.len());
-                placed.push((slots.swap_remove(i) as u8, k));
+                let i = rng.below_usize(len);
+                placed.push((slots[i], k));
+                len -= 1;
+                slots[i] = slots[len];
             }
         }
-    }
-    let mut suits = Vec::with_capacity(info.runs.len());
-    for (ri, run) in info.runs.iter().enumerate() {
-        if revealed.is_some() && ri + 1 == info.runs.len() {
-            suits.push(run.suit.expect("a revealed run"));
-            continue;
+        // this seat's runs: a suit among those its placed cards fit (R8.1, D7), else reject
+        for (ri, run) in info.runs.iter().enumerate().filter(|(ri, r)| r.seat == h.seat && drawn(*ri, r)) {
+            debug_assert_eq!(run.attempt as usize, attempt, "earlier attempts had no showings (R8.5)");
+            let run_first = info.first_seats[run.attempt as usize];
+            let held_by = |suit: u8, t: u8| -> u8 {
+                let kind = Card::new(suit, info.level).0;
+                placed
+                    .iter()
+                    .filter(|&&(p, k)| k == kind && (p as usize) < t as usize && (run_first + p) % 4 == run.seat)
+                    .count() as u8
+            };
+            let ok = |suit: u8| run.showings.iter().all(|&(t, k)| held_by(suit, t) >= k);
+            let mut feasible = [0u8; 4];
+            let mut nf = 0;
+            let candidates = match run.suit {
+                Some(s) => s..s + 1,
+                None => 0..4,
+            };
+            for s in candidates.filter(|&s| ok(s)) {
+                feasible[nf] = s;
+                nf += 1;
+            }
+            if nf == 0 {
+                return None;
+            }
+            suits[ri] = feasible[rng.below_usize(nf)];
         }
-        if run.seat == info.seat {
-            suits.push(run.suit.expect("a seat sees its own suits"));
-            continue;
-        }
-        debug_assert_eq!(run.attempt as usize, attempt, "earlier attempts had no showings (R8.5)");
-        let run_first = info.first_seats[run.attempt as usize];
-        let held_by = |suit: u8, t: u8| -> u8 {
-            let kind = Card::new(suit, info.level).0;
-            placed
-                .iter()
-                .filter(|&&(p, k)| k == kind && (p as usize) < t as usize && (run_first + p) % 4 == run.seat)
-                .count() as u8
-        };
-        let ok = |suit: u8| run.showings.iter().all(|&(t, k)| held_by(suit, t) >= k);
-        let feasible: Vec<u8> = match run.suit {
-            Some(s) => vec![s],
-            None => (0..4).collect(),
-        }
-        .into_iter()
-        .filter(|&s| ok(s))
-        .collect();
-        if feasible.is_empty() {
-            return None;
-        }
-        suits.push(feasible[rng.below_usize(feasible.len())]);
     }
     // Mid-deal, with another seat deciding: the deal stopped there, so that seat can show
     // (R8.1, D7) in the world too; the replay would reject it later, this rejects it early.
@@ -751,6 +951,12 @@ fn build_world(info: &InfoSet, d: &Draw, arr: Option<&Arrangement>, world_seed: 
             if info.every_receiver {
                 g = g.with_every_receiver()?;
             }
+            // the record grows by the deal's decisions (the seat's own and the others' at
+            // least) and then by the plays: reserve it once
+            let plays: usize = info.tricks.iter().map(|t| t.plays.len()).sum::<usize>() + info.current.len();
+            let deal = (info.own_decisions.len() * 4).max(64);
+            g.record.actions.reserve(deal + plays);
+            g.record.dealt_at.reserve(deal);
             if !replay_deal(info, a, &mut g)? {
                 return Ok(None);
             }
@@ -759,10 +965,12 @@ fn build_world(info: &InfoSet, d: &Draw, arr: Option<&Arrangement>, world_seed: 
     };
     g.hand_index = info.hand_index;
     if g.pos.phase == Phase::Play {
+        // the record grows by the known history: reserve it once
+        let plays: usize = info.tricks.iter().map(|t| t.plays.len()).sum::<usize>() + info.current.len();
+        g.record.actions.reserve(plays);
+        g.record.tricks.reserve(info.tricks.len() + 1);
         for t in &info.tricks {
-            for (_, c) in &t.plays {
-                g.play_recorded_unchecked(c);
-            }
+            g.replay_trick_unchecked(t);
         }
         for (_, c) in &info.current {
             g.play_recorded_unchecked(c);

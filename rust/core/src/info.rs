@@ -12,7 +12,9 @@
 //! - **upper bounds** per kind, from the ladder (R5.3): a follower who played N cards of the
 //!   led class that are not one combination, without a tractor and with P < N/2 pairs, held
 //!   no more pairs of that class than it played (none, if it played none); one that played no
-//!   N-card unit where T1 would take one held none;
+//!   N-card unit where T1 would take one held none; one that played N ≥ 4 cards without a
+//!   tractor held no two linked pairs, so a kind linked to one it played a pair of held at
+//!   most one copy (R5.3 T1/T2, D1);
 //! - **lower bounds** per kind: the final declarer's revealed showing (R8.2) stays in its
 //!   hand until it is played (R8.6);
 //! - **checks**: every follow whose legality depended on the rest of the hand, to verify in
@@ -365,6 +367,23 @@ impl InfoSet {
             }
             up[k] = up[k].min(cap_then.saturating_sub(since[k]));
         }
+        // A play of N ≥ 4 without a tractor: the class held no two linked pairs then (a
+        // tractor of 4 cards would be T1's combination or T2's tractor, R5.3, D1). A kind the
+        // play took a pair of proves its linked neighbours held at most one copy then.
+        if !competition && n >= 4 && crate::follow::longest_tractor(ctx, lead.class, x, n) == 0 {
+            for chain in ctx.chains_of(lead.class) {
+                let ks = ctx.chain_kinds(chain);
+                let wrap = chain.cyclic && ks.len() > 2;
+                let links = ks.windows(2).map(|w| (w[0], w[1])).chain(wrap.then(|| (ks[ks.len() - 1], ks[0])));
+                for (a, b) in links {
+                    for (p, q) in [(a as usize, b as usize), (b as usize, a as usize)] {
+                        if x[p] >= 2 {
+                            up[q] = up[q].min(1u8.saturating_sub(since[q]));
+                        }
+                    }
+                }
+            }
+        }
         checks.push(FollowCheck { seat: s, lead, play: *x, since: *since });
     }
 
@@ -397,11 +416,14 @@ impl InfoSet {
         if self.checks.is_empty() {
             return true;
         }
-        let ctx = self.ctx();
-        self.checks.iter().all(|c| {
-            let mut then = hands[c.seat as usize];
-            add(&mut then, &c.since);
-            crate::follow::Follow::new(ctx, &then, c.lead).is_legal(&c.play)
-        })
+        self.checks.iter().all(|c| self.passes_check(c, &hands[c.seat as usize]))
+    }
+
+    /// One ladder check (R5.3) on the follower's hand now: the follow was legal from that
+    /// hand plus the cards played since. Reads only the led class's kinds of `hand`.
+    pub fn passes_check(&self, c: &FollowCheck, hand: &Counts) -> bool {
+        let mut then = *hand;
+        add(&mut then, &c.since);
+        crate::follow::Follow::new(self.ctx(), &then, c.lead).is_legal(&c.play)
     }
 }

@@ -8,6 +8,7 @@ pub mod action_set;
 pub mod actions;
 pub mod bignum;
 pub mod card;
+pub mod check_memo;
 pub mod checked;
 pub mod combo;
 pub mod determinize;

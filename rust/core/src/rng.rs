@@ -45,6 +45,9 @@ impl Rng {
         if n <= 1 {
             return 0;
         }
+        if n <= 1 << 64 {
+            return self.below_word((n - 1) as u64) as u128;
+        }
         let bits = 128 - (n - 1).leading_zeros();
         let mask = if bits == 128 { u128::MAX } else { (1u128 << bits) - 1 };
         loop {
@@ -52,6 +55,20 @@ impl Rng {
             let v = if bits > 64 { lo | (self.next_u64() as u128) << 64 } else { lo };
             let v = v & mask;
             if v < n {
+                return v;
+            }
+        }
+    }
+
+    /// `below(max + 1)` for a bound that fits one word: the same bits, mask and test in
+    /// 64-bit arithmetic (one word of output per try), so the same stream.
+    #[inline]
+    fn below_word(&mut self, max: u64) -> u64 {
+        let bits = 64 - max.leading_zeros();
+        let mask = if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 };
+        loop {
+            let v = self.next_u64() & mask;
+            if v <= max {
                 return v;
             }
         }
@@ -73,6 +90,36 @@ mod tests {
         let mut s = 1234567u64;
         assert_eq!(splitmix64(&mut s), 6457827717110365317);
         assert_eq!(splitmix64(&mut s), 3203168211198807973);
+    }
+
+    /// `below` as first written, in 128-bit arithmetic only: the word path must match it.
+    fn below_wide(r: &mut Rng, n: u128) -> u128 {
+        if n <= 1 {
+            return 0;
+        }
+        let bits = 128 - (n - 1).leading_zeros();
+        let mask = if bits == 128 { u128::MAX } else { (1u128 << bits) - 1 };
+        loop {
+            let lo = r.next_u64() as u128;
+            let v = if bits > 64 { lo | (r.next_u64() as u128) << 64 } else { lo };
+            let v = v & mask;
+            if v < n {
+                return v;
+            }
+        }
+    }
+
+    #[test]
+    fn below_keeps_its_stream() {
+        let (mut a, mut b) = (Rng::new(99), Rng::new(99));
+        let mut bounds: Vec<u128> = (1..300).collect();
+        bounds.extend([1 << 63, (1 << 63) + 1, u64::MAX as u128, 1 << 64, (1 << 64) + 1, u128::MAX]);
+        for _ in 0..20 {
+            for &n in &bounds {
+                assert_eq!(a.below(n), below_wide(&mut b, n), "n = {n}");
+            }
+        }
+        assert_eq!(a, b);
     }
 
     #[test]

@@ -129,6 +129,29 @@ fn replaying_the_record_follows_the_rules_core() {
 }
 
 #[test]
+fn replaying_finished_tricks_with_their_recorded_winners_gives_the_same_game() {
+    // Game::replay_trick_unchecked (the worlds' replay) against the checked replay.
+    for seed in 0..300u64 {
+        let profile = Profile::ALL[(seed % 3) as usize];
+        let g = play_seed(seed, profile);
+        let mut r = Game::deal(seed, profile, [3, 3], NOBODY, None).unwrap();
+        let deal = g.record.actions.len() - g.record.tricks.iter().map(|t| t.plays.len()).sum::<usize>() - g.record.current.len();
+        for (_, a) in &g.record.actions[..deal] {
+            r.apply(a).unwrap();
+        }
+        for t in &g.record.tricks {
+            r.replay_trick_unchecked(t);
+        }
+        for (_, c) in &g.record.current {
+            r.play_recorded_unchecked(c);
+        }
+        assert_eq!(r.pos, g.pos, "seed {seed}");
+        assert_eq!(r.record, g.record, "seed {seed}");
+        assert_eq!(r.tally, g.tally, "seed {seed}");
+    }
+}
+
+#[test]
 fn same_seed_same_hand() {
     for seed in [1u64, 99, 12345] {
         let a = play_seed(seed, Profile::Guigang);

@@ -63,6 +63,13 @@ impl Position {
     /// Plays `cards` for the player to move without checking them (for search).
     /// Returns the finished trick's winner when this play completes a trick.
     pub fn play_unchecked(&mut self, cards: &Counts) -> Option<u8> {
+        self.play_unchecked_with(cards, None)
+    }
+
+    /// [`Position::play_unchecked`] for a play of a trick whose winner is known (R6.2: a
+    /// replay of recorded history names it): the lead is classified (it decides the voids,
+    /// R5.2), the followers are not.
+    pub fn play_unchecked_with(&mut self, cards: &Counts, winner: Option<u8>) -> Option<u8> {
         let seat = self.to_move;
         let ctx = self.ctx();
         let hand = &mut self.hands[seat as usize];
@@ -77,6 +84,8 @@ impl Position {
             t.leader = seat;
             t.best_key = lead.map_or(0, |c| c.key());
             t.best_seat = seat;
+        } else if let Some(w) = winner {
+            t.best_seat = w;
         } else if let (Some(c), Some(lead)) = (classify(ctx, cards), t.lead) {
             if crate::combo::beats(&lead, &c, t.best_key) {
                 t.best_key = c.key();
@@ -132,17 +141,17 @@ impl Game {
 
     pub(super) fn play(&mut self, cards: &Counts) -> Result<(), Error> {
         self.pos.check_play(cards)?;
-        self.record_play(cards);
+        self.record_play(cards, None);
         Ok(())
     }
 
     /// Plays `cards` (known legal) for the player to move and records the trick.
-    fn record_play(&mut self, cards: &Counts) {
+    fn record_play(&mut self, cards: &Counts, winner: Option<u8>) {
         let seat = self.pos.to_move;
         let points_before = self.pos.trick.points;
         self.tally.note_play(&self.pos, cards);
         self.record.current.push((seat, *cards));
-        if let Some(winner) = self.pos.play_unchecked(cards) {
+        if let Some(winner) = self.pos.play_unchecked_with(cards, winner) {
             let plays = std::mem::take(&mut self.record.current);
             let pts = points_before + points(cards) as u16;
             self.record.tricks.push(TrickRecord { leader: plays[0].0, plays, winner, points: pts });
@@ -153,7 +162,17 @@ impl Game {
     /// plays known to be legal, such as a world's public history).
     pub fn play_recorded_unchecked(&mut self, cards: &Counts) {
         self.record.actions.push((self.pos.to_move, super::Action::Play(*cards)));
-        self.record_play(cards);
+        self.record_play(cards, None);
+    }
+
+    /// Replays a finished trick of recorded history without checking it, its winner taken
+    /// from the record instead of found again (a world's public history: same cards, same
+    /// context, so the same winner, R6.2).
+    pub fn replay_trick_unchecked(&mut self, t: &TrickRecord) {
+        for (_, c) in &t.plays {
+            self.record.actions.push((self.pos.to_move, super::Action::Play(*c)));
+            self.record_play(c, Some(t.winner));
+        }
     }
 
     /// The defenders' points after each finished trick (R7.2), as the playthrough shows them;
