@@ -168,7 +168,9 @@ impl DenseDp {
     /// the slots from `i` on can give); false once more than `limit` are found.
     #[allow(clippy::too_many_arguments)]
     fn list_from(&self, i: usize, c: usize, q: usize, reach: Reach, cur: &mut Counts, out: &mut Vec<Counts>, limit: u128) -> bool {
-        if i == self.free.len() {
+        if i == self.free.len() || c == 0 {
+            // no card left to place: the remaining kinds keep their lower bounds (`reach`
+            // admitted this state, so their pairs suffice)
             out.push(*cur);
             return out.len() as u128 <= limit;
         }
