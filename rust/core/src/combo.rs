@@ -158,13 +158,22 @@ pub fn for_each_lead(ctx: &Context, hand: &Counts, mut f: impl FnMut(Combo)) {
 /// order: the units in the class's kind order, each at multiplicity 1 up to the copies held,
 /// then the tractors by multiplicity.
 pub fn for_each_lead_in_class(ctx: &Context, hand: &Counts, class: u8, mut f: impl FnMut(Combo)) {
-    for &kind in ctx.class_kinds(class) {
-        for m in 1..=hand[kind as usize] {
+    // bit j of at_least[m]: the class's j-th kind in link order is held at least m times
+    let mut at_least = [0u64; 5];
+    for (j, &kind) in ctx.class_kinds(class).iter().enumerate() {
+        let held = hand[kind as usize];
+        for m in 1..=held {
             f(unit(ctx, kind, m));
+            at_least[m.min(4) as usize] |= 1 << j;
         }
     }
+    let chains = ctx.chains_of(class);
+    let start = chains.first().map_or(0, |c| c.start);
     for m in 2..=4u8 {
-        for_each_tractor(ctx, class, hand, m, 2, u8::MAX, |first, k| f(tractor(ctx, first, m, k)));
+        for chain in chains {
+            let bits = (at_least[m as usize] >> (chain.start - start)) & ((1u64 << chain.len) - 1);
+            chain_windows(ctx.chain_kinds(chain), chain.cyclic, bits, 2, u8::MAX, |first, k| f(tractor(ctx, first, m, k)));
+        }
     }
 }
 
@@ -283,33 +292,40 @@ pub fn for_each_tractor(
 ) {
     for chain in ctx.chains_of(class) {
         let kinds = ctx.chain_kinds(chain);
-        let len = kinds.len();
-        if len < 2 {
-            continue;
-        }
-        // bit i: the chain's i-th kind is held at least m times; on the cycle the chain is
-        // repeated once after itself, so that runs through A–2 read straight on
-        debug_assert!(len <= 32, "a chain is at most 18 kinds");
         let mut bits = 0u64;
         for (i, &k) in kinds.iter().enumerate() {
             if held[k as usize] >= m {
                 bits |= 1 << i;
             }
         }
-        let all = (1u64 << len) - 1;
-        let ext = if chain.cyclic { bits | bits << len } else { bits };
-        // a window starts at s when the kinds at s and s + 1 are both held
-        let mut starts = ext & (ext >> 1) & if chain.cyclic { all } else { all >> 1 };
-        while starts != 0 {
-            let s = starts.trailing_zeros() as usize;
-            starts &= starts - 1;
-            // windows starting at s, growing while linked kinds are held (the run of
-            // `run_from`; the whole cycle held is a run of `len` from every start)
-            let natural = if chain.cyclic && bits == all { len } else { (!(ext >> s)).trailing_zeros() as usize };
-            for k in window_sizes(len, chain.cyclic, s, natural.min(kmax as usize)) {
-                if k >= kmin as usize {
-                    f(kinds[s], k as u8);
-                }
+        chain_windows(kinds, chain.cyclic, bits, kmin, kmax, &mut f);
+    }
+}
+
+/// Calls `f(first, k)` for every window of `kmin ≤ k ≤ kmax` linked kinds of one chain whose
+/// kinds all have their bit set in `bits` (bit i: the chain's i-th kind), by start, shortest
+/// first (the order of [`for_each_tractor`]).
+fn chain_windows(kinds: &[u8], cyclic: bool, bits: u64, kmin: u8, kmax: u8, mut f: impl FnMut(u8, u8)) {
+    let len = kinds.len();
+    if len < 2 || bits == 0 {
+        return;
+    }
+    debug_assert!(len <= 32, "a chain is at most 18 kinds");
+    // on the cycle the chain is repeated once after itself, so that runs through A–2 read
+    // straight on
+    let all = (1u64 << len) - 1;
+    let ext = if cyclic { bits | bits << len } else { bits };
+    // a window starts at s when the kinds at s and s + 1 are both held
+    let mut starts = ext & (ext >> 1) & if cyclic { all } else { all >> 1 };
+    while starts != 0 {
+        let s = starts.trailing_zeros() as usize;
+        starts &= starts - 1;
+        // windows starting at s, growing while linked kinds are held (the run of `run_from`;
+        // the whole cycle held is a run of `len` from every start)
+        let natural = if cyclic && bits == all { len } else { (!(ext >> s)).trailing_zeros() as usize };
+        for k in window_sizes(len, cyclic, s, natural.min(kmax as usize)) {
+            if k >= kmin as usize {
+                f(kinds[s], k as u8);
             }
         }
     }
