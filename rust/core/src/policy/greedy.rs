@@ -13,7 +13,7 @@ use std::cmp::Reverse;
 
 use crate::card::{Card, Counts, KINDS};
 use crate::combo::{classify, for_each_lead, for_each_lead_in_class, Combo};
-use crate::follow::{Case, Follow};
+use crate::follow::{Case, Follow, LegalSet};
 use crate::hand_state::{Action, Phase, NOBODY};
 use super::SeatView;
 use crate::rng::Rng;
@@ -138,42 +138,19 @@ fn follow(pos: &SeatView, f: &Follow, rng: &mut Rng) -> Action {
     }
     let ctx = pos.ctx();
     let lead = f.lead;
-    let seat = pos.seat();
-    let mut set = f.legal_set(&[0; KINDS]);
-    // every legal follow when there are at most LIST_MAX, else SAMPLES drawn uniformly
-    let mut candidates = match set.all(LIST_MAX) {
-        Ok(all) => all,
-        Err(_) => {
-            let mut drawn = Vec::with_capacity(SAMPLES + 3);
-            for _ in 0..SAMPLES {
-                if let Some(x) = set.sample(rng) {
-                    drawn.push(x);
-                }
-            }
-            drawn
-        }
-    };
-    if f.case == Case::Short {
-        // all of the class, filled with the cheapest others, or with the most points
-        candidates.push(fill(f, |k| keep_value(ctx, k) + 5 * point_value(k)));
-        candidates.push(fill(f, |k| keep_value(ctx, k) - 12 * point_value(k)));
-        if f.s_size == 0 && !lead.is_trump() {
-            if let Some(r) = cheapest_ruff(pos, f) {
-                candidates.push(r);
-            }
-        }
-    }
     let trick = pos.trick();
-    let partner_winning = trick.best_seat % 2 == seat % 2;
+    let partner_winning = trick.best_seat % 2 == pos.seat() % 2;
     let last = trick.plays == 3;
     let table = trick.points as i32;
-    let score = |x: &Counts| -> i32 {
+    // `wins`: whether the play becomes the trick's best (read only when the partner is not
+    // winning)
+    let score = |x: &Counts, wins: bool| -> i32 {
         let pts = points(x);
         let c = cost(ctx, x);
         if partner_winning {
             return 8 * pts - c;
         }
-        if wins(pos, &lead, x) {
+        if wins {
             if table + pts > 0 || last {
                 return 2000 + 20 * (table + pts) - c;
             }
@@ -181,14 +158,58 @@ fn follow(pos: &SeatView, f: &Follow, rng: &mut Rng) -> Action {
         }
         -c - 12 * pts
     };
-    let mut best = (i32::MIN, 0usize);
-    for (i, x) in candidates.iter().enumerate() {
-        let v = score(x);
+    // Plays that cannot become the trick's best need no classifying: all of the led class
+    // beside other cards is no combination (R3.1–R3.3), and a ladder position under any-shape
+    // T1 holds no N-card combination of the class (else R5.3 T1 would be its case).
+    let mixed = f.case == Case::Short && f.s_size > 0 && f.s_size < f.n;
+    let no_combination = ctx.rules.t1_any_shape && matches!(f.case, Case::Ladder { .. });
+    let can_win = !partner_winning && !mixed && !no_combination;
+    let wins = |x: &Counts| can_win && wins(pos, &lead, x);
+    let mut set = f.legal_set(&[0; KINDS]);
+    let mut best = (i32::MIN, [0u8; KINDS]);
+    let mut offer = |x: &Counts, wins: bool| {
+        let v = score(x, wins);
         if v > best.0 {
-            best = (v, i); // ties keep the earlier candidate
+            best = (v, *x); // ties keep the earlier candidate
+        }
+    };
+    match set.all(LIST_MAX) {
+        Ok(all) => {
+            // Every legal follow is a candidate: the fills and the ruff below are legal
+            // follows too, so they cannot do better than the first best of the list.
+            if let LegalSet::Combos(_, combos) = &set {
+                // R5.3 T1: the plays are combinations already
+                for (x, c) in all.iter().zip(combos) {
+                    offer(x, can_win && crate::combo::beats(&lead, c, trick.best_key));
+                }
+            } else {
+                for x in &all {
+                    offer(x, wins(x));
+                }
+            }
+        }
+        Err(_) => {
+            // SAMPLES drawn uniformly, then (R5.2) all of the class filled with the cheapest
+            // others or with the most points, and the cheapest winning ruff
+            for _ in 0..SAMPLES {
+                if let Some(x) = set.sample(rng) {
+                    offer(&x, wins(&x));
+                }
+            }
+            if f.case == Case::Short {
+                let cheap = fill(f, |k| keep_value(ctx, k) + 5 * point_value(k));
+                offer(&cheap, wins(&cheap));
+                let rich = fill(f, |k| keep_value(ctx, k) - 12 * point_value(k));
+                offer(&rich, wins(&rich));
+                if f.s_size == 0 && !lead.is_trump() {
+                    if let Some(r) = cheapest_ruff(pos, f) {
+                        offer(&r, wins(&r));
+                    }
+                }
+            }
         }
     }
-    Action::Play(candidates[best.1])
+    Action::Play(best.1)
 }
 
 /// The same choice as [`follow`] for a single led, over the kinds directly: one card of the
