@@ -152,41 +152,49 @@ impl DenseDp {
     /// without the table: a depth-first walk that enters only the choices some selection
     /// completes ([`Reach::can`]), so each step leads to a selection.
     pub fn list(&self, limit: u128) -> Option<Vec<Counts>> {
-        let mut out = Vec::new();
+        let mut walk = Walk { dp: self, cur: self.base, out: Vec::with_capacity(limit.min(32) as usize), limit };
         if self.impossible {
-            return Some(out);
+            return Some(walk.out);
         }
         let reach = self.free.iter().fold(Reach::default(), |r, &(_, lo, span)| r.plus(Reach::of(lo, span)));
         if !reach.can(self.need, self.q) {
-            return Some(out);
+            return Some(walk.out);
         }
-        let mut cur = self.base;
-        self.list_from(0, self.need, self.q, reach, &mut cur, &mut out, limit).then_some(out)
+        walk.from(0, self.need, self.q, reach).then_some(walk.out)
     }
+}
 
+/// The walk of [`DenseDp::list`]: the selection so far and those found.
+struct Walk<'a> {
+    dp: &'a DenseDp,
+    cur: Counts,
+    out: Vec<Counts>,
+    limit: u128,
+}
+
+impl Walk<'_> {
     /// Lists the completions from slot `i` (`c` cards and `q` pairs still needed, `reach` what
     /// the slots from `i` on can give); false once more than `limit` are found.
-    #[allow(clippy::too_many_arguments)]
-    fn list_from(&self, i: usize, c: usize, q: usize, reach: Reach, cur: &mut Counts, out: &mut Vec<Counts>, limit: u128) -> bool {
-        if i == self.free.len() || c == 0 {
+    fn from(&mut self, i: usize, c: usize, q: usize, reach: Reach) -> bool {
+        if i == self.dp.free.len() || c == 0 {
             // no card left to place: the remaining kinds keep their lower bounds (`reach`
             // admitted this state, so their pairs suffice)
-            out.push(*cur);
-            return out.len() as u128 <= limit;
+            self.out.push(self.cur);
+            return self.out.len() as u128 <= self.limit;
         }
-        let (kind, lo, span) = self.free[i];
+        let (kind, lo, span) = self.dp.free[i];
         let rest = reach.minus(Reach::of(lo, span));
         for y in 0..=span.min(c as u8) {
             let q2 = q.saturating_sub(((lo + y) / 2) as usize);
             if !rest.can(c - y as usize, q2) {
                 continue;
             }
-            cur[kind as usize] = lo + y;
-            if !self.list_from(i + 1, c - y as usize, q2, rest, cur, out, limit) {
+            self.cur[kind as usize] = lo + y;
+            if !self.from(i + 1, c - y as usize, q2, rest) {
                 return false;
             }
         }
-        cur[kind as usize] = lo;
+        self.cur[kind as usize] = lo;
         true
     }
 }
