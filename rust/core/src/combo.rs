@@ -170,6 +170,9 @@ pub fn for_each_lead_in_class(ctx: &Context, hand: &Counts, class: u8, mut f: im
     let chains = ctx.chains_of(class);
     let start = chains.first().map_or(0, |c| c.start);
     for m in 2..=4u8 {
+        if at_least[m as usize].count_ones() < 2 {
+            continue; // a tractor needs two kinds held m times
+        }
         for chain in chains {
             let bits = (at_least[m as usize] >> (chain.start - start)) & ((1u64 << chain.len) - 1);
             chain_windows(ctx.chain_kinds(chain), chain.cyclic, bits, 2, u8::MAX, |first, k| f(tractor(ctx, first, m, k)));
