@@ -13,7 +13,7 @@
 //! after which the selection can still be completed to a legal play in that order.
 
 use crate::card::{contains, size, Card, Counts, KINDS};
-use crate::combo::{class_leads, classify};
+use crate::combo::{classify, for_each_lead_in_class};
 use crate::error::Error;
 use crate::follow::{Case, Follow};
 use crate::hand_state::{Action, Game, Phase, Position};
@@ -161,7 +161,7 @@ impl Builder {
                 // is chosen; the empty selection is masked without a list).
                 let ctx = pos.ctx();
                 let plays = &mut self.plays;
-                class_leads(ctx, hand, ctx.class[floor], |c| {
+                for_each_lead_in_class(ctx, hand, ctx.class[floor], |c| {
                     if !c.is_tractor() && c.first as usize != floor {
                         return; // a unit of another kind cannot hold the cards chosen
                     }

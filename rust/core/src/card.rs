@@ -197,10 +197,14 @@ pub fn cards_of(c: &Counts) -> Vec<Card> {
 pub fn for_each_held(c: &Counts, mut f: impl FnMut(usize, u8)) {
     let mut base = 0;
     while base < KINDS {
-        let end = (base + 8).min(KINDS);
-        let mut w = [0u8; 8];
-        w[..end - base].copy_from_slice(&c[base..end]);
-        let mut word = u64::from_le_bytes(w);
+        // eight kinds as one word; the last six padded with zeros (fixed-size reads: no copy call)
+        let mut word = if base + 8 <= KINDS {
+            u64::from_le_bytes(c[base..base + 8].try_into().expect("eight kinds"))
+        } else {
+            let mut w = [0u8; 8];
+            w[..KINDS % 8].copy_from_slice(&c[KINDS - KINDS % 8..]);
+            u64::from_le_bytes(w)
+        };
         while word != 0 {
             let byte = word.trailing_zeros() / 8;
             let k = base + byte as usize;

@@ -143,22 +143,40 @@ fn first_of_run(ctx: &Context, cards: &Counts, top_end: u8, k: u8) -> u8 {
 /// played at, each tractor and every sub-tractor at every multiplicity.
 pub fn legal_leads(ctx: &Context, hand: &Counts) -> Vec<Combo> {
     let mut out = Vec::new();
-    for class in 0..5u8 {
-        class_leads(ctx, hand, class, |c| out.push(c));
-    }
+    for_each_lead(ctx, hand, |c| out.push(c));
     out
 }
 
-/// `f` for every distinct combination of suit class `class` (R2.5) in `hand`, in the order
-/// [`legal_leads`] lists them (a combination lies in one class, R3.1–R3.3).
-pub fn class_leads(ctx: &Context, hand: &Counts, class: u8, mut f: impl FnMut(Combo)) {
-    for &kind in ctx.class_kinds(class) {
-        for m in 1..=hand[kind as usize] {
+/// Calls `f` with every combination of [`legal_leads`], in its order, without listing them.
+pub fn for_each_lead(ctx: &Context, hand: &Counts, mut f: impl FnMut(Combo)) {
+    for class in 0..5u8 {
+        for_each_lead_in_class(ctx, hand, class, &mut f);
+    }
+}
+
+/// Calls `f` with the combinations of [`legal_leads`] in suit class `class` (R2.5), in its
+/// order: the units in the class's kind order, each at multiplicity 1 up to the copies held,
+/// then the tractors by multiplicity.
+pub fn for_each_lead_in_class(ctx: &Context, hand: &Counts, class: u8, mut f: impl FnMut(Combo)) {
+    // bit j of at_least[m]: the class's j-th kind in link order is held at least m times
+    let mut at_least = [0u64; 5];
+    for (j, &kind) in ctx.class_kinds(class).iter().enumerate() {
+        let held = hand[kind as usize];
+        for m in 1..=held {
             f(unit(ctx, kind, m));
+            at_least[m.min(4) as usize] |= 1 << j;
         }
     }
+    let chains = ctx.chains_of(class);
+    let start = chains.first().map_or(0, |c| c.start);
     for m in 2..=4u8 {
-        for_each_tractor(ctx, class, hand, m, 2, u8::MAX, |first, k| f(tractor(ctx, first, m, k)));
+        if at_least[m as usize].count_ones() < 2 {
+            continue; // a tractor needs two kinds held m times
+        }
+        for chain in chains {
+            let bits = (at_least[m as usize] >> (chain.start - start)) & ((1u64 << chain.len) - 1);
+            chain_windows(ctx.chain_kinds(chain), chain.cyclic, bits, 2, u8::MAX, |first, k| f(tractor(ctx, first, m, k)));
+        }
     }
 }
 
@@ -264,7 +282,8 @@ pub fn nth_lead(ctx: &Context, hand: &Counts, mut r: usize) -> Option<Combo> {
 }
 
 /// Calls `f(first, k)` for every tractor of multiplicity `m` with `kmin ≤ k ≤ kmax` units in
-/// `class` that `held` can give: every window of linked kinds each held at least `m` times.
+/// `class` that `held` can give: every window of linked kinds each held at least `m` times,
+/// chain by chain, by start in link order, shortest first.
 pub fn for_each_tractor(
     ctx: &Context,
     class: u8,
@@ -276,18 +295,40 @@ pub fn for_each_tractor(
 ) {
     for chain in ctx.chains_of(class) {
         let kinds = ctx.chain_kinds(chain);
-        let len = kinds.len();
-        if len < 2 {
-            continue;
+        let mut bits = 0u64;
+        for (i, &k) in kinds.iter().enumerate() {
+            if held[k as usize] >= m {
+                bits |= 1 << i;
+            }
         }
-        let starts = if chain.cyclic { len } else { len - 1 };
-        for s in 0..starts {
-            // windows starting at s, growing while linked kinds are held
-            let run = run_from(kinds, chain.cyclic, s, held, m, kmax as usize);
-            for k in window_sizes(len, chain.cyclic, s, run) {
-                if k >= kmin as usize {
-                    f(kinds[s], k as u8);
-                }
+        chain_windows(kinds, chain.cyclic, bits, kmin, kmax, &mut f);
+    }
+}
+
+/// Calls `f(first, k)` for every window of `kmin ≤ k ≤ kmax` linked kinds of one chain whose
+/// kinds all have their bit set in `bits` (bit i: the chain's i-th kind), by start, shortest
+/// first (the order of [`for_each_tractor`]).
+fn chain_windows(kinds: &[u8], cyclic: bool, bits: u64, kmin: u8, kmax: u8, mut f: impl FnMut(u8, u8)) {
+    let len = kinds.len();
+    if len < 2 || bits == 0 {
+        return;
+    }
+    debug_assert!(len <= 32, "a chain is at most 18 kinds");
+    // on the cycle the chain is repeated once after itself, so that runs through A–2 read
+    // straight on
+    let all = (1u64 << len) - 1;
+    let ext = if cyclic { bits | bits << len } else { bits };
+    // a window starts at s when the kinds at s and s + 1 are both held
+    let mut starts = ext & (ext >> 1) & if cyclic { all } else { all >> 1 };
+    while starts != 0 {
+        let s = starts.trailing_zeros() as usize;
+        starts &= starts - 1;
+        // windows starting at s, growing while linked kinds are held (the run of `run_from`;
+        // the whole cycle held is a run of `len` from every start)
+        let natural = if cyclic && bits == all { len } else { (!(ext >> s)).trailing_zeros() as usize };
+        for k in window_sizes(len, cyclic, s, natural.min(kmax as usize)) {
+            if k >= kmin as usize {
+                f(kinds[s], k as u8);
             }
         }
     }
@@ -360,5 +401,62 @@ mod tests {
                 assert_eq!(nth_lead(&ctx, &hand, all.len()), None);
             }
         }
+    }
+
+    /// `for_each_tractor` against the plain scan: every start, its run counted kind by kind.
+    #[test]
+    fn tractor_windows_match_the_kind_by_kind_scan() {
+        let mut rng = Rng::new(5);
+        let mut cycles = 0;
+        for level in [3u8, 7, 14] {
+            for profile in [Profile::Guigang, Profile::Competition] {
+                let ctx = Context::new(level, rng.below_usize(4) as u8, profile).unwrap();
+                for i in 0..300 {
+                    let mut hand = [0u8; KINDS];
+                    for _ in 0..rng.below_usize(120) {
+                        let k = rng.below_usize(KINDS);
+                        if hand[k] < 4 {
+                            hand[k] += 1;
+                        }
+                    }
+                    if i % 3 == 0 {
+                        // the trump suit's cycle held, or broken once (R3.3: runs through A–2)
+                        for r in 2..=14 {
+                            hand[Card::new(ctx.trump, r).id()] = 2 + rng.below_usize(3) as u8;
+                        }
+                        if i % 2 == 0 {
+                            hand[Card::new(ctx.trump, 2 + rng.below_usize(13) as u8).id()] = 1;
+                        }
+                    }
+                    for class in 0..5u8 {
+                        for m in 2..=4u8 {
+                            for (kmin, kmax) in [(2u8, u8::MAX), (2, 2), (3, 5), (4, 13), (13, 13)] {
+                                let mut want = Vec::new();
+                                for chain in ctx.chains_of(class) {
+                                    let kinds = ctx.chain_kinds(chain);
+                                    if kinds.len() < 2 {
+                                        continue;
+                                    }
+                                    let starts = if chain.cyclic { kinds.len() } else { kinds.len() - 1 };
+                                    for s in 0..starts {
+                                        let run = run_from(kinds, chain.cyclic, s, &hand, m, kmax as usize);
+                                        for k in window_sizes(kinds.len(), chain.cyclic, s, run) {
+                                            if k >= kmin as usize {
+                                                want.push((kinds[s], k as u8));
+                                            }
+                                        }
+                                    }
+                                }
+                                let mut got = Vec::new();
+                                for_each_tractor(&ctx, class, &hand, m, kmin, kmax, |first, k| got.push((first, k)));
+                                assert_eq!(got, want, "level {level} class {class} m {m} k {kmin}..={kmax}");
+                                cycles += got.iter().filter(|w| w.1 == 13).count();
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(cycles > 100, "whole cycles seen: {cycles}");
     }
 }

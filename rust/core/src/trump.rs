@@ -204,6 +204,14 @@ impl Context {
         if trump > 3 {
             return Err(Error::BadSuit(trump.to_string()));
         }
+        Ok(Context::of(level, trump, profile))
+    }
+
+    /// [`Context::get`] for a level and trump already known valid (a position's): the hot
+    /// path, with no error to build. Panics if they are out of range.
+    #[inline]
+    pub fn of(level: u8, trump: u8, profile: Profile) -> &'static Context {
+        assert!((3..=14).contains(&level) && trump <= 3, "level {level} and trump {trump} out of range");
         let table = TABLE.get_or_init(|| {
             let mut v = Vec::with_capacity(48 * Profile::ALL.len());
             for p in Profile::ALL {
@@ -215,7 +223,7 @@ impl Context {
             }
             v
         });
-        Ok(&table[profile.index() * 48 + (level as usize - 3) * 4 + trump as usize])
+        &table[profile.index() * 48 + (level as usize - 3) * 4 + trump as usize]
     }
 }
 

@@ -1,47 +1,96 @@
 //! The dense programme of R5.2 and of ladders without a tractor: selections of n cards with
 //! at least q pairs among the free kinds.
 
+use std::cell::OnceCell;
+
 use crate::card::{size, Counts};
 
 /// Counts and ranks the selections `base + y` (0 ≤ y_i ≤ span_i on the free kinds) of `n`
 /// cards with at least `q` pairs among the free kinds: a table over (slot, cards still
-/// needed, pairs still needed).
+/// needed, pairs still needed), built when a count or a rank is first asked for. Short lists
+/// come without it ([`DenseDp::list`]).
 pub struct DenseDp {
     base: Counts,
     /// (kind, lower bound, span).
     free: Vec<(u8, u8, u8)>,
     need: usize,
     q: usize,
-    table: Vec<u128>,
+    /// The base alone holds more than n cards: no selection.
+    impossible: bool,
+    table: OnceCell<Vec<u128>>,
+}
+
+/// What the free kinds from some slot on can still give a selection: cards, the pairs their
+/// lower bounds already hold, and how more pairs come: one card completes a pair on an odd
+/// lower bound (at most once per kind), otherwise two cards make one.
+#[derive(Clone, Copy, Default)]
+struct Reach {
+    cards: usize,
+    pairs: usize,
+    one_card: usize,
+    two_card: usize,
+}
+
+impl Reach {
+    fn of(lo: u8, span: u8) -> Reach {
+        let odd = (lo % 2 == 1 && span >= 1) as u8;
+        Reach { cards: span as usize, pairs: (lo / 2) as usize, one_card: odd as usize, two_card: ((span - odd) / 2) as usize }
+    }
+    fn plus(self, r: Reach) -> Reach {
+        Reach {
+            cards: self.cards + r.cards,
+            pairs: self.pairs + r.pairs,
+            one_card: self.one_card + r.one_card,
+            two_card: self.two_card + r.two_card,
+        }
+    }
+    fn minus(self, r: Reach) -> Reach {
+        Reach {
+            cards: self.cards - r.cards,
+            pairs: self.pairs - r.pairs,
+            one_card: self.one_card - r.one_card,
+            two_card: self.two_card - r.two_card,
+        }
+    }
+    /// Can exactly `c` more cards bring `q` more pairs? The most pairs `c` cards can make take
+    /// the one-card pairs first, then two cards a pair; cards beyond those only add pairs.
+    fn can(&self, c: usize, q: usize) -> bool {
+        let ones = c.min(self.one_card);
+        c <= self.cards && self.pairs + ones + ((c - ones) / 2).min(self.two_card) >= q
+    }
 }
 
 impl DenseDp {
     pub(crate) fn new(base: Counts, free: Vec<(u8, u8, u8)>, n: u8, q: u8) -> DenseDp {
         let have = size(&base);
         let need = (n as usize).saturating_sub(have);
-        let impossible = have > n as usize;
-        let (nf, q) = (free.len(), q as usize);
-        let mut dp = DenseDp { base, free, need, q, table: vec![0; (nf + 1) * (need + 1) * (q + 1)] };
-        if impossible {
-            return dp;
-        }
-        let end = dp.at(nf, 0, 0);
-        dp.table[end] = 1;
-        for i in (0..nf).rev() {
-            let (_, lo, span) = dp.free[i];
-            for c in 0..=need {
-                for qq in 0..=q {
-                    let mut t = 0u128;
-                    for y in 0..=span.min(c as u8) {
-                        let got = ((lo + y) / 2) as usize;
-                        t += dp.table[dp.at(i + 1, c - y as usize, qq.saturating_sub(got))];
+        DenseDp { base, free, need, q: q as usize, impossible: have > n as usize, table: OnceCell::new() }
+    }
+
+    /// The table, built on first use.
+    fn table(&self) -> &[u128] {
+        self.table.get_or_init(|| {
+            let (nf, need, q) = (self.free.len(), self.need, self.q);
+            let mut table = vec![0; (nf + 1) * (need + 1) * (q + 1)];
+            if self.impossible {
+                return table;
+            }
+            table[self.at(nf, 0, 0)] = 1;
+            for i in (0..nf).rev() {
+                let (_, lo, span) = self.free[i];
+                for c in 0..=need {
+                    for qq in 0..=q {
+                        let mut t = 0u128;
+                        for y in 0..=span.min(c as u8) {
+                            let got = ((lo + y) / 2) as usize;
+                            t += table[self.at(i + 1, c - y as usize, qq.saturating_sub(got))];
+                        }
+                        table[self.at(i, c, qq)] = t;
                     }
-                    let idx = dp.at(i, c, qq);
-                    dp.table[idx] = t;
                 }
             }
-        }
-        dp
+            table
+        })
     }
 
     #[inline]
@@ -50,7 +99,7 @@ impl DenseDp {
     }
 
     pub fn total(&self) -> u128 {
-        self.table[self.at(0, self.need, self.q)]
+        self.table()[self.at(0, self.need, self.q)]
     }
 
     pub fn nth(&self, mut r: u128) -> Option<Counts> {
@@ -59,10 +108,11 @@ impl DenseDp {
         }
         let mut out = self.base;
         let (mut c, mut q) = (self.need, self.q);
+        let table = self.table();
         for (i, &(kind, lo, span)) in self.free.iter().enumerate() {
             for y in 0..=span.min(c as u8) {
                 let q2 = q.saturating_sub(((lo + y) / 2) as usize);
-                let w = self.table[self.at(i + 1, c - y as usize, q2)];
+                let w = table[self.at(i + 1, c - y as usize, q2)];
                 if r < w {
                     out[kind as usize] = lo + y;
                     c -= y as usize;
@@ -83,7 +133,7 @@ impl DenseDp {
     }
 
     fn walk(&self, i: usize, c: usize, q: usize, cur: &mut Counts, out: &mut Vec<Counts>) {
-        if self.table[self.at(i, c, q)] == 0 {
+        if self.table()[self.at(i, c, q)] == 0 {
             return;
         }
         if i == self.free.len() {
@@ -96,5 +146,99 @@ impl DenseDp {
             self.walk(i + 1, c - y as usize, q.saturating_sub(((lo + y) / 2) as usize), cur, out);
         }
         cur[kind as usize] = lo;
+    }
+
+    /// Every selection in [`DenseDp::nth`] order when there are at most `limit`, else `None`,
+    /// without the table: a depth-first walk that enters only the choices some selection
+    /// completes ([`Reach::can`]), so each step leads to a selection.
+    pub fn list(&self, limit: u128) -> Option<Vec<Counts>> {
+        let mut walk = Walk { dp: self, cur: self.base, out: Vec::with_capacity(limit.min(32) as usize), limit };
+        if self.impossible {
+            return Some(walk.out);
+        }
+        let reach = self.free.iter().fold(Reach::default(), |r, &(_, lo, span)| r.plus(Reach::of(lo, span)));
+        if !reach.can(self.need, self.q) {
+            return Some(walk.out);
+        }
+        walk.from(0, self.need, self.q, reach).then_some(walk.out)
+    }
+}
+
+/// The walk of [`DenseDp::list`]: the selection so far and those found.
+struct Walk<'a> {
+    dp: &'a DenseDp,
+    cur: Counts,
+    out: Vec<Counts>,
+    limit: u128,
+}
+
+impl Walk<'_> {
+    /// Lists the completions from slot `i` (`c` cards and `q` pairs still needed, `reach` what
+    /// the slots from `i` on can give); false once more than `limit` are found.
+    fn from(&mut self, i: usize, c: usize, q: usize, reach: Reach) -> bool {
+        if i == self.dp.free.len() || c == 0 {
+            // no card left to place: the remaining kinds keep their lower bounds (`reach`
+            // admitted this state, so their pairs suffice)
+            self.out.push(self.cur);
+            return self.out.len() as u128 <= self.limit;
+        }
+        let (kind, lo, span) = self.dp.free[i];
+        let rest = reach.minus(Reach::of(lo, span));
+        for y in 0..=span.min(c as u8) {
+            let q2 = q.saturating_sub(((lo + y) / 2) as usize);
+            if !rest.can(c - y as usize, q2) {
+                continue;
+            }
+            self.cur[kind as usize] = lo + y;
+            if !self.from(i + 1, c - y as usize, q2, rest) {
+                return false;
+            }
+        }
+        self.cur[kind as usize] = lo;
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::card::KINDS;
+    use crate::rng::Rng;
+
+    /// The walk without the table against the table's count and list, on random free kinds
+    /// (odd lower bounds included: a partial selection's kinds).
+    #[test]
+    fn list_matches_the_table() {
+        let mut rng = Rng::new(11);
+        let mut longer = 0;
+        for _ in 0..3000 {
+            let mut base = [0u8; KINDS];
+            let mut free = Vec::new();
+            for k in 0..rng.below_usize(14) as u8 {
+                let lo = rng.below_usize(3) as u8;
+                let span = rng.below_usize(5 - lo as usize) as u8;
+                base[k as usize] = lo;
+                if span > 0 {
+                    free.push((k, lo, span));
+                }
+            }
+            base[40] = rng.below_usize(3) as u8; // a fixed kind outside the programme
+            let n = rng.below_usize(16) as u8;
+            let q = rng.below_usize(6) as u8;
+            let dp = DenseDp::new(base, free, n, q);
+            let total = dp.total();
+            let all = dp.all();
+            assert_eq!(all.len() as u128, total);
+            for limit in [0u128, 1, 5, 32, u128::MAX] {
+                let got = DenseDp { table: OnceCell::new(), free: dp.free.clone(), ..dp };
+                match got.list(limit) {
+                    Some(v) => assert!(v == all && total <= limit, "limit {limit}"),
+                    None => assert!(total > limit, "refused {total} plays under limit {limit}"),
+                }
+                assert!(got.table.get().is_none(), "listing builds no table");
+            }
+            longer += (total > 32) as usize;
+        }
+        assert!(longer > 100, "long lists seen: {longer}");
     }
 }

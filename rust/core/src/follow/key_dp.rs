@@ -312,7 +312,8 @@ impl KeyDp {
         for i in (0..slots.len()).rev() {
             suffix_hi[i] = suffix_hi[i + 1] + slots[i].hi as u16;
         }
-        KeyDp { slots, n, machine, suffix_hi, memo: Map::default() }
+        // room for a small programme's states without growing the memo step by step
+        KeyDp { slots, n, machine, suffix_hi, memo: Map::with_capacity_and_hasher(64, Default::default()) }
     }
 
     fn count_from(&mut self, i: usize, cards: u8, st: u64) -> u128 {

@@ -71,6 +71,10 @@ impl LegalSet<'_> {
     }
     /// All legal follows in order, or `Err(count)` if there are more than `limit`.
     pub fn all(&mut self, limit: u128) -> Result<Vec<Counts>, u128> {
+        if let LegalSet::Dense(dp) = self {
+            // a short list needs no table: it is walked directly, and counted only if long
+            return dp.list(limit).ok_or_else(|| dp.total());
+        }
         let total = self.count();
         if total > limit {
             return Err(total);
@@ -78,7 +82,7 @@ impl LegalSet<'_> {
         match self {
             LegalSet::Singles(_) | LegalSet::PlusOne(..) => Ok((0..total).filter_map(|r| self.nth(r)).collect()),
             LegalSet::Combos(ctx, v) => Ok(v.iter().map(|c| c.counts(ctx)).collect()),
-            LegalSet::Dense(dp) => Ok(dp.all()),
+            LegalSet::Dense(_) => unreachable!("listed above"),
             LegalSet::Dp(dp) => Ok(dp.all()),
             LegalSet::Key(dp) => Ok(dp.all()),
         }

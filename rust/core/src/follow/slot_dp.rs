@@ -112,7 +112,7 @@ impl SlotDp {
             suffix_pairs,
             least_loss,
             cycle: None,
-            memo: Memo::default(),
+            memo: Memo::with_capacity_and_hasher(64, Default::default()), // a small programme's states
             parts: None,
         }
     }

@@ -102,7 +102,7 @@ pub struct Position {
 impl Position {
     /// The rules tables of this hand (valid once the trump suit is fixed).
     pub fn ctx(&self) -> &'static Context {
-        Context::get(self.level, self.trump, self.profile).expect("trump fixed and level valid")
+        Context::of(self.level, self.trump, self.profile) // panics if the trump is not fixed yet
     }
 
     /// Team 0 (seats 0, 2) or 1 (seats 1, 3) (R1.1).

@@ -9,14 +9,16 @@
 //!   carries points (or it plays last); otherwise throws its cheapest cards, keeping points
 //!   away from the opponents and high trumps and pairs for later.
 
+use std::cmp::Reverse;
+
 use crate::card::{Card, Counts, KINDS};
-use crate::combo::{classify, Combo};
-use crate::follow::{Case, Follow};
+use crate::combo::{classify, for_each_lead, for_each_lead_in_class, Combo};
+use crate::follow::{Case, Follow, LegalSet};
 use crate::hand_state::{Action, Phase, NOBODY};
 use super::SeatView;
 use crate::rng::Rng;
 use crate::score::points;
-use crate::trump::Context;
+use crate::trump::{Context, TRUMP};
 
 /// Candidate follows sampled when there are too many to list.
 const SAMPLES: usize = 16;
@@ -58,7 +60,7 @@ fn declare(pos: &SeatView) -> Action {
 /// What a card is worth keeping: its strength, trumps far above plain cards.
 fn keep_value(ctx: &Context, kind: usize) -> i32 {
     let s = ctx.strength[kind] as i32;
-    if ctx.class[kind] == crate::trump::TRUMP {
+    if ctx.class[kind] == TRUMP {
         20 + 2 * s
     } else {
         s
@@ -71,32 +73,28 @@ fn cost(ctx: &Context, x: &Counts) -> i32 {
     c
 }
 
-/// Points and keep-cost of a combination, from its kinds.
-fn combo_points_cost(ctx: &Context, c: &Combo) -> (i32, i32) {
-    let (mut p, mut v) = (0, 0);
-    for k in c.kinds(ctx) {
-        p += point_value(k as usize);
-        v += keep_value(ctx, k as usize);
-    }
-    (p * c.m as i32, v * c.m as i32)
-}
+/// How a lead ranks: its value, then the lower first kind, then the higher multiplicity.
+type LeadRank = (i32, Reverse<u8>, u8);
 
 fn lead(pos: &SeatView) -> Action {
     let ctx = pos.ctx();
     let hand = pos.hand();
-    let left: usize = hand.iter().map(|&c| c as usize).sum();
-    let leads = pos.leads();
-    // The strongest trump combination is kept for the last trick near the end.
-    let keep = if left <= 12 {
-        leads.iter().filter(|c| c.is_trump()).max_by_key(|c| (c.size(), c.key())).copied()
-    } else {
-        None
-    };
+    let left = crate::card::size(hand);
+    // The strongest trump combination is kept for the last trick near the end: the last of
+    // the greatest (size, key) in lead order.
+    let mut keep: Option<(usize, u32, Combo)> = None;
+    if left <= 12 {
+        for_each_lead_in_class(ctx, hand, TRUMP, |c| {
+            if keep.is_none_or(|(size, key, _)| (c.size(), c.key()) >= (size, key)) {
+                keep = Some((c.size(), c.key(), c));
+            }
+        });
+    }
+    let keep = keep.map(|b| b.2);
     let value = |c: &Combo| -> i32 {
         if Some(*c) == keep && c.size() < left {
             return -1000;
         }
-        let (pts, combo_cost) = combo_points_cost(ctx, c);
         let size = c.size() as i32;
         if c.size() == left {
             return 10_000; // the whole hand in one combination: the last trick
@@ -110,14 +108,23 @@ fn lead(pos: &SeatView) -> Action {
         if c.m >= 2 && !c.is_trump() && c.top >= 12 {
             return 200 + 20 * size + c.top as i32;
         }
+        // a unit from here on: m copies of one kind
+        let (pts, combo_cost) = (point_value(c.first as usize) * size, keep_value(ctx, c.first as usize) * size);
         if c.m == 1 {
             // the cheapest single, not a point card, from a plain suit
             return 100 - keep_value(ctx, c.first as usize) - 3 * pts;
         }
         50 + 10 * size - combo_cost / size - 3 * pts
     };
-    let best = leads.iter().max_by_key(|c| (value(c), std::cmp::Reverse(c.first), c.m)).expect("a hand to lead from");
-    Action::Play(best.counts(ctx))
+    // The greatest (value, lowest first kind, multiplicity); of equals, the last in lead order.
+    let mut best: Option<(LeadRank, Combo)> = None;
+    for_each_lead(ctx, hand, |c| {
+        let key = (value(&c), Reverse(c.first), c.m);
+        if best.is_none_or(|(b, _)| key >= b) {
+            best = Some((key, c));
+        }
+    });
+    Action::Play(best.expect("a hand to lead from").1.counts(ctx))
 }
 
 /// Would `x` become the trick's best play (R6.1–R6.2, [`crate::combo::beats`])?
@@ -131,40 +138,19 @@ fn follow(pos: &SeatView, f: &Follow, rng: &mut Rng) -> Action {
     }
     let ctx = pos.ctx();
     let lead = f.lead;
-    let seat = pos.seat();
-    let mut candidates: Vec<Counts> = Vec::new();
-    let mut set = f.legal_set(&[0; KINDS]);
-    let total = set.count();
-    if total <= LIST_MAX {
-        candidates = set.all(LIST_MAX).unwrap_or_default();
-    } else {
-        for _ in 0..SAMPLES {
-            if let Some(x) = set.sample(rng) {
-                candidates.push(x);
-            }
-        }
-    }
-    if f.case == Case::Short {
-        // all of the class, filled with the cheapest others, or with the most points
-        candidates.push(fill(f, |k| keep_value(ctx, k) + 5 * point_value(k)));
-        candidates.push(fill(f, |k| keep_value(ctx, k) - 12 * point_value(k)));
-        if f.s_size == 0 && !lead.is_trump() {
-            if let Some(r) = cheapest_ruff(pos, f) {
-                candidates.push(r);
-            }
-        }
-    }
     let trick = pos.trick();
-    let partner_winning = trick.best_seat % 2 == seat % 2;
+    let partner_winning = trick.best_seat % 2 == pos.seat() % 2;
     let last = trick.plays == 3;
     let table = trick.points as i32;
-    let score = |x: &Counts| -> i32 {
+    // `wins`: whether the play becomes the trick's best (read only when the partner is not
+    // winning)
+    let score = |x: &Counts, wins: bool| -> i32 {
         let pts = points(x);
         let c = cost(ctx, x);
         if partner_winning {
             return 8 * pts - c;
         }
-        if wins(pos, &lead, x) {
+        if wins {
             if table + pts > 0 || last {
                 return 2000 + 20 * (table + pts) - c;
             }
@@ -172,14 +158,58 @@ fn follow(pos: &SeatView, f: &Follow, rng: &mut Rng) -> Action {
         }
         -c - 12 * pts
     };
-    let mut best = (i32::MIN, 0usize);
-    for (i, x) in candidates.iter().enumerate() {
-        let v = score(x);
+    // Plays that cannot become the trick's best need no classifying: all of the led class
+    // beside other cards is no combination (R3.1–R3.3), and a ladder position under any-shape
+    // T1 holds no N-card combination of the class (else R5.3 T1 would be its case).
+    let mixed = f.case == Case::Short && f.s_size > 0 && f.s_size < f.n;
+    let no_combination = ctx.rules.t1_any_shape && matches!(f.case, Case::Ladder { .. });
+    let can_win = !partner_winning && !mixed && !no_combination;
+    let wins = |x: &Counts| can_win && wins(pos, &lead, x);
+    let mut set = f.legal_set(&[0; KINDS]);
+    let mut best = (i32::MIN, [0u8; KINDS]);
+    let mut offer = |x: &Counts, wins: bool| {
+        let v = score(x, wins);
         if v > best.0 {
-            best = (v, i); // ties keep the earlier candidate
+            best = (v, *x); // ties keep the earlier candidate
+        }
+    };
+    match set.all(LIST_MAX) {
+        Ok(all) => {
+            // Every legal follow is a candidate: the fills and the ruff below are legal
+            // follows too, so they cannot do better than the first best of the list.
+            if let LegalSet::Combos(_, combos) = &set {
+                // R5.3 T1: the plays are combinations already
+                for (x, c) in all.iter().zip(combos) {
+                    offer(x, can_win && crate::combo::beats(&lead, c, trick.best_key));
+                }
+            } else {
+                for x in &all {
+                    offer(x, wins(x));
+                }
+            }
+        }
+        Err(_) => {
+            // SAMPLES drawn uniformly, then (R5.2) all of the class filled with the cheapest
+            // others or with the most points, and the cheapest winning ruff
+            for _ in 0..SAMPLES {
+                if let Some(x) = set.sample(rng) {
+                    offer(&x, wins(&x));
+                }
+            }
+            if f.case == Case::Short {
+                let cheap = fill(f, |k| keep_value(ctx, k) + 5 * point_value(k));
+                offer(&cheap, wins(&cheap));
+                let rich = fill(f, |k| keep_value(ctx, k) - 12 * point_value(k));
+                offer(&rich, wins(&rich));
+                if f.s_size == 0 && !lead.is_trump() {
+                    if let Some(r) = cheapest_ruff(pos, f) {
+                        offer(&r, wins(&r));
+                    }
+                }
+            }
         }
     }
-    Action::Play(candidates[best.1])
+    Action::Play(best.1)
 }
 
 /// The same choice as [`follow`] for a single led, over the kinds directly: one card of the
@@ -226,20 +256,24 @@ fn point_value(kind: usize) -> i32 {
     }
 }
 
-/// R5.2 (short): all of the led class plus the N − |S| other cards that `price` ranks lowest.
+/// R5.2 (short): all of the led class plus the N − |S| other cards that `price` ranks lowest
+/// (of equal prices, the lower kind first).
 fn fill(f: &Follow, price: impl Fn(usize) -> i32) -> Counts {
     let mut x = f.s;
-    let mut need = f.n as usize - f.s_size as usize;
-    let mut others: Vec<(i32, usize)> = (0..KINDS)
-        .filter(|&k| f.hand[k] > f.s[k])
-        .map(|k| (price(k), k))
-        .collect();
-    others.sort_unstable();
-    for (_, k) in others {
-        while need > 0 && x[k] < f.hand[k] {
-            x[k] += 1;
-            need -= 1;
+    let mut need = f.n - f.s_size;
+    let mut used = 0u64; // kinds already taken
+    while need > 0 {
+        let mut cheapest: Option<(i32, usize)> = None;
+        for k in 0..KINDS {
+            if f.hand[k] > f.s[k] && used & 1 << k == 0 && cheapest.is_none_or(|c| (price(k), k) < c) {
+                cheapest = Some((price(k), k));
+            }
         }
+        let Some((_, k)) = cheapest else { break };
+        used |= 1 << k;
+        let take = (f.hand[k] - x[k]).min(need);
+        x[k] += take;
+        need -= take;
     }
     x
 }
@@ -261,13 +295,13 @@ fn cheapest_ruff(pos: &SeatView, f: &Follow) -> Option<Counts> {
         }
     };
     if f.lead.k == 1 {
-        for &k in ctx.class_kinds(crate::trump::TRUMP) {
+        for &k in ctx.class_kinds(TRUMP) {
             if hand[k as usize] >= f.lead.m {
                 consider(crate::combo::unit(ctx, k, f.lead.m));
             }
         }
     } else {
-        crate::combo::for_each_tractor(ctx, crate::trump::TRUMP, hand, f.lead.m, f.lead.k, f.lead.k, |first, k| {
+        crate::combo::for_each_tractor(ctx, TRUMP, hand, f.lead.m, f.lead.k, f.lead.k, |first, k| {
             consider(crate::combo::tractor(ctx, first, f.lead.m, k))
         });
     }
