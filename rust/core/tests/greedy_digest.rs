@@ -28,8 +28,10 @@ impl Fnv {
 fn hash_result(h: &mut Fnv, r: &HandResult) {
     h.u64(r.index);
     h.u64(r.hand_seed);
-    h.bytes(&[r.banker, r.declarer, r.trump, r.level, r.tricks, r.last_trick_cards, r.banker_levels]);
-    h.bytes(&[r.defender_levels, r.defenders_take_over as u8, r.redeals, r.stopped as u8]);
+    // levels and returns hashed as the bytes they were when pinned (u8/i8: these hands stay far below 127)
+    assert!(r.banker_levels < 128 && r.defender_levels < 128);
+    h.bytes(&[r.banker, r.declarer, r.trump, r.level, r.tricks, r.last_trick_cards, r.banker_levels as u8]);
+    h.bytes(&[r.defender_levels as u8, r.defenders_take_over as u8, r.redeals, r.stopped as u8]);
     h.u64(r.score as i64 as u64);
     h.u64(r.decisions as u64);
     h.bytes(&r.returns.map(|x| x as u8));
