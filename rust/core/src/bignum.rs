@@ -48,29 +48,15 @@ impl Big {
     }
 
     pub fn add(&self, o: &Big) -> Big {
-        let mut r = Big::ZERO;
-        let mut carry = 0u64;
-        for i in 0..LIMBS {
-            let (s1, c1) = self.0[i].overflowing_add(o.0[i]);
-            let (s2, c2) = s1.overflowing_add(carry);
-            r.0[i] = s2;
-            carry = (c1 | c2) as u64;
-        }
-        debug_assert_eq!(carry, 0, "Big overflow");
+        let mut r = *self;
+        r.add_within(o, LIMBS);
         r
     }
 
     /// `self − o`; `o ≤ self`.
     pub fn sub(&self, o: &Big) -> Big {
-        let mut r = Big::ZERO;
-        let mut borrow = 0u64;
-        for i in 0..LIMBS {
-            let (d1, b1) = self.0[i].overflowing_sub(o.0[i]);
-            let (d2, b2) = d1.overflowing_sub(borrow);
-            r.0[i] = d2;
-            borrow = (b1 | b2) as u64;
-        }
-        debug_assert_eq!(borrow, 0, "Big underflow");
+        let mut r = *self;
+        r.sub_within(o, LIMBS);
         r
     }
 
