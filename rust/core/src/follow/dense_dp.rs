@@ -110,6 +110,9 @@ impl DenseDp {
         let (mut c, mut q) = (self.need, self.q);
         let table = self.table();
         for (i, &(kind, lo, span)) in self.free.iter().enumerate() {
+            if c == 0 {
+                break; // the remaining kinds keep their lower bounds, already in `out`
+            }
             for y in 0..=span.min(c as u8) {
                 let q2 = q.saturating_sub(((lo + y) / 2) as usize);
                 let w = table[self.at(i + 1, c - y as usize, q2)];
@@ -148,6 +151,26 @@ impl DenseDp {
         cur[kind as usize] = lo;
     }
 
+    /// A lower bound on the count, without the table, shows it above `limit`: with a free
+    /// kinds (span ≥ 2) as the q pairs and c − 2q others (span ≥ 1) one card each, every
+    /// choice of the two sets is a distinct selection with q pairs. Only when the free kinds'
+    /// lower bounds are 0 (the pairs are then exactly the kinds taken twice), or no pair is
+    /// needed.
+    fn surely_more_than(&self, limit: u128) -> bool {
+        let (c, q) = (self.need, self.q);
+        if self.impossible || q > 0 && self.free.iter().any(|f| f.1 > 0) || c < 2 * q {
+            return false;
+        }
+        let ones = self.free.iter().filter(|f| f.2 >= 1).count();
+        let twos = self.free.iter().filter(|f| f.2 >= 2).count();
+        let pairs = binomial_capped(twos, q, limit);
+        if pairs == 0 {
+            return false;
+        }
+        let singles = binomial_capped(ones - q, c - 2 * q, limit);
+        pairs.saturating_mul(singles) > limit
+    }
+
     /// Every selection in [`DenseDp::nth`] order when there are at most `limit`, else `None`,
     /// without the table: a depth-first walk that enters only the choices some selection
     /// completes ([`Reach::can`]), so each step leads to a selection.
@@ -160,8 +183,27 @@ impl DenseDp {
         if !reach.can(self.need, self.q) {
             return Some(walk.out);
         }
+        if self.surely_more_than(limit) {
+            return None;
+        }
         walk.from(0, self.need, self.q, reach).then_some(walk.out)
     }
+}
+
+/// C(f, c), or any number above `cap` once it exceeds `cap`.
+fn binomial_capped(f: usize, c: usize, cap: u128) -> u128 {
+    if c > f {
+        return 0;
+    }
+    // C(f, i) for i up to min(c, f − c), each exact; it only grows with i on that range
+    let mut b: u128 = 1;
+    for i in 0..c.min(f - c) {
+        b = b * (f - i) as u128 / (i + 1) as u128;
+        if b > cap {
+            return b;
+        }
+    }
+    b
 }
 
 /// The walk of [`DenseDp::list`]: the selection so far and those found.
@@ -210,7 +252,7 @@ mod tests {
     #[test]
     fn list_matches_the_table() {
         let mut rng = Rng::new(11);
-        let mut longer = 0;
+        let (mut longer, mut bounded) = (0, 0);
         for _ in 0..3000 {
             let mut base = [0u8; KINDS];
             let mut free = Vec::new();
@@ -230,6 +272,10 @@ mod tests {
             let all = dp.all();
             assert_eq!(all.len() as u128, total);
             for limit in [0u128, 1, 5, 32, u128::MAX] {
+                if dp.surely_more_than(limit) {
+                    assert!(total > limit, "bound above the count {total} at limit {limit}");
+                    bounded += 1;
+                }
                 let got = DenseDp { table: OnceCell::new(), free: dp.free.clone(), ..dp };
                 match got.list(limit) {
                     Some(v) => assert!(v == all && total <= limit, "limit {limit}"),
@@ -240,5 +286,6 @@ mod tests {
             longer += (total > 32) as usize;
         }
         assert!(longer > 100, "long lists seen: {longer}");
+        assert!(bounded > 100, "lists refused by the bound alone: {bounded}");
     }
 }

@@ -12,7 +12,7 @@
 use std::cmp::Reverse;
 
 use crate::card::{Card, Counts, KINDS};
-use crate::combo::{classify, for_each_lead, for_each_lead_in_class, Combo};
+use crate::combo::{classify, for_each_lead_in_class, Combo};
 use crate::follow::{Case, Follow, LegalSet};
 use crate::hand_state::{Action, Phase, NOBODY};
 use super::SeatView;
@@ -116,15 +116,63 @@ fn lead(pos: &SeatView) -> Action {
         }
         50 + 10 * size - combo_cost / size - 3 * pts
     };
-    // The greatest (value, lowest first kind, multiplicity); of equals, the last in lead order.
-    let mut best: Option<(LeadRank, Combo)> = None;
-    for_each_lead(ctx, hand, |c| {
-        let key = (value(&c), Reverse(c.first), c.m);
-        if best.is_none_or(|(b, _)| key >= b) {
-            best = Some((key, c));
+    // `value` of the unit of `m` copies of `kind`, without building it (the same branches:
+    // a unit is no tractor, and its cost per card is the kind's keep value)
+    let keep_unit = keep.filter(|c| c.k == 1).map(|c| (c.first, c.m));
+    let unit_value = |kind: u8, m: u8, trump: bool| -> i32 {
+        let size = m as i32;
+        if m as usize == left {
+            return 10_000;
         }
-    });
-    Action::Play(best.expect("a hand to lead from").1.counts(ctx))
+        if keep_unit == Some((kind, m)) {
+            return -1000;
+        }
+        let top = ctx.strength[kind as usize];
+        if !trump && top == 14 {
+            return 500 + 40 * size;
+        }
+        if m >= 2 && !trump && top >= 12 {
+            return 200 + 20 * size + top as i32;
+        }
+        let (pts, kv) = (point_value(kind as usize) * size, keep_value(ctx, kind as usize));
+        if m == 1 {
+            return 100 - kv - 3 * pts;
+        }
+        50 + 10 * size - kv - 3 * pts
+    };
+    // The greatest (value, lowest first kind, multiplicity); of equals, the last in lead order
+    // (that of `for_each_lead`: by class, the units in the class's kind order, each at
+    // multiplicity 1 up to the copies held, then the tractors by multiplicity, R3.4).
+    let mut best: Option<(LeadRank, u8, u8, u8)> = None; // (rank, m, k, first)
+    for class in 0..5u8 {
+        let trump = class == TRUMP;
+        let mut at_least = [0u8; 5]; // kinds of the class held at least m times
+        for &kind in ctx.class_kinds(class) {
+            let held = hand[kind as usize];
+            for m in 1..=held {
+                let key = (unit_value(kind, m, trump), Reverse(kind), m);
+                if best.is_none_or(|(b, ..)| key >= b) {
+                    best = Some((key, m, 1, kind));
+                }
+                at_least[m.min(4) as usize] += 1;
+            }
+        }
+        for m in 2..=4u8 {
+            if at_least[m as usize] < 2 {
+                continue; // a tractor needs two kinds held m times
+            }
+            crate::combo::for_each_tractor(ctx, class, hand, m, 2, u8::MAX, |first, k| {
+                let c = crate::combo::tractor(ctx, first, m, k);
+                let key = (value(&c), Reverse(first), m);
+                if best.is_none_or(|(b, ..)| key >= b) {
+                    best = Some((key, m, k, first));
+                }
+            });
+        }
+    }
+    let (_, m, k, first) = best.expect("a hand to lead from");
+    let c = if k == 1 { crate::combo::unit(ctx, first, m) } else { crate::combo::tractor(ctx, first, m, k) };
+    Action::Play(c.counts(ctx))
 }
 
 /// Would `x` become the trick's best play (R6.1–R6.2, [`crate::combo::beats`])?
@@ -245,16 +293,25 @@ fn follow_single(pos: &SeatView, f: &Follow) -> Action {
     Action::Play(x)
 }
 
+/// A kind's points (R7.1: fives 5, tens and kings 10, jokers none), read from [`POINTS`].
 fn point_value(kind: usize) -> i32 {
-    if kind >= 52 {
-        return 0;
-    }
-    match kind % 13 + 2 {
-        5 => 5,
-        10 | 13 => 10,
-        _ => 0,
-    }
+    POINTS[kind]
 }
+
+/// [`point_value`] of every kind, worked out once at compile time.
+const POINTS: [i32; KINDS] = {
+    let mut t = [0i32; KINDS];
+    let mut k = 0;
+    while k < 52 {
+        t[k] = match k % 13 + 2 {
+            5 => 5,
+            10 | 13 => 10,
+            _ => 0,
+        };
+        k += 1;
+    }
+    t
+};
 
 /// R5.2 (short): all of the led class plus the N − |S| other cards that `price` ranks lowest
 /// (of equal prices, the lower kind first).
