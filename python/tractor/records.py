@@ -15,6 +15,7 @@ import os
 from typing import Any, Dict, Iterator, NamedTuple, Optional, Union
 
 from . import _core
+from ._args import _text
 from .errors import InvalidArgument, RecordsError
 
 __all__ = ["Record", "RecordReader", "read_records", "FORMAT", "VERSION"]
@@ -62,11 +63,7 @@ def _path(path: Any) -> str:
     p = os.fspath(path)
     if not isinstance(p, str) or "\0" in p:
         raise InvalidArgument(f"path must be a str without NUL characters, got {p!r}")
-    try:
-        p.encode("utf-8")
-    except UnicodeEncodeError:
-        raise InvalidArgument(f"path {p!r} is not valid unicode") from None
-    return p
+    return _text(p, "path")
 
 
 class RecordReader:
