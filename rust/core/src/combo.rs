@@ -158,12 +158,18 @@ pub fn for_each_lead(ctx: &Context, hand: &Counts, mut f: impl FnMut(Combo)) {
 /// order: the units in the class's kind order, each at multiplicity 1 up to the copies held,
 /// then the tractors by multiplicity.
 pub fn for_each_lead_in_class(ctx: &Context, hand: &Counts, class: u8, mut f: impl FnMut(Combo)) {
+    for_each_lead_shape(ctx, hand, class, |first, m, k| f(if k == 1 { unit(ctx, first, m) } else { tractor(ctx, first, m, k) }));
+}
+
+/// The same enumeration as [`for_each_lead_in_class`], giving each combination as
+/// `(first, m, k)` without building it (k = 1: the unit of `m` copies of `first`).
+pub fn for_each_lead_shape(ctx: &Context, hand: &Counts, class: u8, mut f: impl FnMut(u8, u8, u8)) {
     // bit j of at_least[m]: the class's j-th kind in link order is held at least m times
     let mut at_least = [0u64; 5];
     for (j, &kind) in ctx.class_kinds(class).iter().enumerate() {
         let held = hand[kind as usize];
         for m in 1..=held {
-            f(unit(ctx, kind, m));
+            f(kind, m, 1);
             at_least[m.min(4) as usize] |= 1 << j;
         }
     }
@@ -175,7 +181,7 @@ pub fn for_each_lead_in_class(ctx: &Context, hand: &Counts, class: u8, mut f: im
         }
         for chain in chains {
             let bits = (at_least[m as usize] >> (chain.start - start)) & ((1u64 << chain.len) - 1);
-            chain_windows(ctx.chain_kinds(chain), chain.cyclic, bits, 2, u8::MAX, |first, k| f(tractor(ctx, first, m, k)));
+            chain_windows(ctx.chain_kinds(chain), chain.cyclic, bits, 2, u8::MAX, |first, k| f(first, m, k));
         }
     }
 }

@@ -12,7 +12,7 @@
 use std::cmp::Reverse;
 
 use crate::card::{Card, Counts, KINDS};
-use crate::combo::{classify, for_each_lead_in_class, Combo};
+use crate::combo::{classify, for_each_lead_in_class, for_each_lead_shape, Combo};
 use crate::follow::{Case, Follow, LegalSet};
 use crate::hand_state::{Action, Phase, NOBODY};
 use super::SeatView;
@@ -91,7 +91,8 @@ fn lead(pos: &SeatView) -> Action {
         });
     }
     let keep = keep.map(|b| b.2);
-    let value = |c: &Combo| -> i32 {
+    // the value of a tractor (R3.2): kept, the whole hand, topped by a plain ace, or by its size
+    let tractor_value = |c: &Combo| -> i32 {
         if Some(*c) == keep && c.size() < left {
             return -1000;
         }
@@ -102,22 +103,10 @@ fn lead(pos: &SeatView) -> Action {
         if !c.is_trump() && c.top == 14 {
             return 500 + 40 * size; // plain aces: the leader wins ties
         }
-        if c.is_tractor() {
-            return 300 + 30 * size + c.top as i32 - if c.is_trump() { 100 } else { 0 };
-        }
-        if c.m >= 2 && !c.is_trump() && c.top >= 12 {
-            return 200 + 20 * size + c.top as i32;
-        }
-        // a unit from here on: m copies of one kind
-        let (pts, combo_cost) = (point_value(c.first as usize) * size, keep_value(ctx, c.first as usize) * size);
-        if c.m == 1 {
-            // the cheapest single, not a point card, from a plain suit
-            return 100 - keep_value(ctx, c.first as usize) - 3 * pts;
-        }
-        50 + 10 * size - combo_cost / size - 3 * pts
+        300 + 30 * size + c.top as i32 - if c.is_trump() { 100 } else { 0 }
     };
-    // `value` of the unit of `m` copies of `kind`, without building it (the same branches:
-    // a unit is no tractor, and its cost per card is the kind's keep value)
+    // the value of the unit of `m` copies of `kind` (R3.1), without building it: kept, the
+    // whole hand, a plain ace, high plain pairs and more, the cheapest single, other units
     let keep_unit = keep.filter(|c| c.k == 1).map(|c| (c.first, c.m));
     let unit_value = |kind: u8, m: u8, trump: bool| -> i32 {
         let size = m as i32;
@@ -141,34 +130,17 @@ fn lead(pos: &SeatView) -> Action {
         50 + 10 * size - kv - 3 * pts
     };
     // The greatest (value, lowest first kind, multiplicity); of equals, the last in lead order
-    // (that of `for_each_lead`: by class, the units in the class's kind order, each at
-    // multiplicity 1 up to the copies held, then the tractors by multiplicity, R3.4).
+    // (that of `for_each_lead`, R3.4).
     let mut best: Option<(LeadRank, u8, u8, u8)> = None; // (rank, m, k, first)
     for class in 0..5u8 {
         let trump = class == TRUMP;
-        let mut at_least = [0u8; 5]; // kinds of the class held at least m times
-        for &kind in ctx.class_kinds(class) {
-            let held = hand[kind as usize];
-            for m in 1..=held {
-                let key = (unit_value(kind, m, trump), Reverse(kind), m);
-                if best.is_none_or(|(b, ..)| key >= b) {
-                    best = Some((key, m, 1, kind));
-                }
-                at_least[m.min(4) as usize] += 1;
+        for_each_lead_shape(ctx, hand, class, |first, m, k| {
+            let v = if k == 1 { unit_value(first, m, trump) } else { tractor_value(&crate::combo::tractor(ctx, first, m, k)) };
+            let key = (v, Reverse(first), m);
+            if best.is_none_or(|(b, ..)| key >= b) {
+                best = Some((key, m, k, first));
             }
-        }
-        for m in 2..=4u8 {
-            if at_least[m as usize] < 2 {
-                continue; // a tractor needs two kinds held m times
-            }
-            crate::combo::for_each_tractor(ctx, class, hand, m, 2, u8::MAX, |first, k| {
-                let c = crate::combo::tractor(ctx, first, m, k);
-                let key = (value(&c), Reverse(first), m);
-                if best.is_none_or(|(b, ..)| key >= b) {
-                    best = Some((key, m, k, first));
-                }
-            });
-        }
+        });
     }
     let (_, m, k, first) = best.expect("a hand to lead from");
     let c = if k == 1 { crate::combo::unit(ctx, first, m) } else { crate::combo::tractor(ctx, first, m, k) };
