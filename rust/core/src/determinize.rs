@@ -40,7 +40,7 @@ use crate::bignum::{binomial, Big};
 use crate::card::{Card, Counts, KINDS};
 use crate::check_memo::CheckMemo;
 use crate::error::Error;
-use crate::hand_state::{Action, Game, Phase, NOBODY};
+use crate::hand_state::{Action, Game, Phase, Position, Tally, TrickRecord, NOBODY};
 use crate::info::{InfoSet, Run};
 use crate::rng::Rng;
 use crate::seed::DECK;
@@ -112,6 +112,8 @@ pub struct Determinizer {
     check_holder: Vec<usize>,
     /// The checks' verdicts so far (a cache: it changes no draw).
     memo: CheckMemo,
+    /// The public play history as replayed in the first world (a cache: it changes no world).
+    play: Option<PlayTemplate>,
     /// Proposals made and worlds accepted so far (the acceptance rate of the rejection steps).
     pub proposals: u64,
     pub accepted: u64,
@@ -164,7 +166,7 @@ impl Determinizer {
         let revealed = if timed.is_empty() { None } else { Revealed::of(&info, &holders) };
         let memo = CheckMemo::new(&info);
         let check_holder = info.checks.iter().map(|c| holders.iter().position(|h| h.seat == c.seat).expect("a follower is another seat")).collect();
-        let mut d = Determinizer { info, holders, pool, dp: None, timed, timing: true, revealed, use_dp: false, check_holder, memo, proposals: 0, accepted: 0 };
+        let mut d = Determinizer { info, holders, pool, dp: None, timed, timing: true, revealed, use_dp: false, check_holder, memo, play: None, proposals: 0, accepted: 0 };
         d.use_dp = d.compute_needs_dp();
         d
     }
@@ -568,7 +570,7 @@ impl Determinizer {
             }
             let (d, arr) = self.sample(rng)?;
             let world_seed = rng.next_u64();
-            if let Some(g) = build_world(&self.info, &d, arr.as_ref(), world_seed)? {
+            if let Some(g) = build_world(&self.info, &d, arr.as_ref(), world_seed, &mut self.play)? {
                 return Ok(g);
             }
         }
@@ -934,8 +936,33 @@ fn arrange(info: &InfoSet, d: &Draw, plan: LevelPlan, rng: &mut Rng) -> Arrangem
     Arrangement { decks, suits: plan.suits }
 }
 
+/// The play part of a world, the same in every world of one info set: replaying the public
+/// tricks changes a game's hands by the cards played and everything else (the trick state,
+/// the score so far, R5–R7; the tally of what the table has seen; the record) by public cards
+/// alone, read against the position's public fields. So once one world has been replayed,
+/// every later world whose deal ends in the same public position (hands aside) and tally
+/// takes the rest from here, unreplayed: the same game the replay would give.
+#[derive(Clone, Debug)]
+struct PlayTemplate {
+    /// Where play began (hands cleared) and the tally then.
+    start: (Position, Tally),
+    /// Where the history leaves it (hands cleared) and the tally then.
+    end: (Position, Tally),
+    /// The record's plays, finished tricks and the trick in progress.
+    actions: Vec<(u8, Action)>,
+    tricks: Vec<TrickRecord>,
+    current: Vec<(u8, crate::card::Counts)>,
+}
+
+fn without_hands(p: &Position) -> Position {
+    Position { hands: [[0; KINDS]; 4], ..*p }
+}
+
 /// Replays a world from its start; `None` when its deal does not stop where the seat saw it.
-fn build_world(info: &InfoSet, d: &Draw, arr: Option<&Arrangement>, world_seed: u64) -> Result<Option<Game>, Error> {
+/// The play history is taken from `play` where it fits (see [`PlayTemplate`]), else replayed
+/// and kept there.
+fn build_world(info: &InfoSet, d: &Draw, arr: Option<&Arrangement>, world_seed: u64, play: &mut Option<PlayTemplate>) -> Result<Option<Game>, Error> {
+    let plays: usize = info.tricks.iter().map(|t| t.plays.len()).sum::<usize>() + info.current.len();
     let mut g = match arr {
         None => {
             let mut start = d.hands;
@@ -953,7 +980,6 @@ fn build_world(info: &InfoSet, d: &Draw, arr: Option<&Arrangement>, world_seed: 
             }
             // the record grows by the deal's decisions (the seat's own and the others' at
             // least) and then by the plays: reserve it once
-            let plays: usize = info.tricks.iter().map(|t| t.plays.len()).sum::<usize>() + info.current.len();
             let deal = (info.own_decisions.len() * 4).max(64);
             g.record.actions.reserve(deal + plays);
             g.record.dealt_at.reserve(deal);
@@ -965,8 +991,16 @@ fn build_world(info: &InfoSet, d: &Draw, arr: Option<&Arrangement>, world_seed: 
     };
     g.hand_index = info.hand_index;
     if g.pos.phase == Phase::Play {
-        // the record grows by the known history: reserve it once
-        let plays: usize = info.tricks.iter().map(|t| t.plays.len()).sum::<usize>() + info.current.len();
+        let start = (without_hands(&g.pos), g.tally);
+        if let Some(t) = play.as_ref().filter(|t| t.start == start) {
+            g.record.actions.extend_from_slice(&t.actions);
+            g.record.tricks = t.tricks.clone();
+            g.record.current = t.current.clone();
+            g.pos = Position { hands: d.hands, ..t.end.0 };
+            g.tally = t.end.1;
+            return Ok(Some(g));
+        }
+        let before = g.record.actions.len();
         g.record.actions.reserve(plays);
         g.record.tricks.reserve(info.tricks.len() + 1);
         for t in &info.tricks {
@@ -974,6 +1008,15 @@ fn build_world(info: &InfoSet, d: &Draw, arr: Option<&Arrangement>, world_seed: 
         }
         for (_, c) in &info.current {
             g.play_recorded_unchecked(c);
+        }
+        if play.is_none() {
+            *play = Some(PlayTemplate {
+                start,
+                end: (without_hands(&g.pos), g.tally),
+                actions: g.record.actions[before..].to_vec(),
+                tricks: g.record.tricks.clone(),
+                current: g.record.current.clone(),
+            });
         }
     }
     Ok(Some(g))
