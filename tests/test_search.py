@@ -121,6 +121,37 @@ def test_determinize_many_is_determinize_with_derived_seeds():
     assert len({w.to_json() for w in many}) == 5
 
 
+def test_a_kept_determinizer_changes_no_world():
+    # a game keeps its last determinizer for the next call on the same info set: the worlds
+    # are those of a fresh one (a copy starts without it), before and after the game moves on,
+    # for another seat in between, and from threads sharing the game
+    import threading
+
+    g = _played_game(5, 90)
+    seeds = [3, 4, 5]
+    first = [g.determinize(2, s) for s in seeds]
+    assert [g.determinize(2, s) for s in seeds] == first
+    assert [copy.copy(g).determinize(2, s) for s in seeds] == first
+    g.determinize(1, 3)
+    assert g.determinize_many(2, 3, 8) == copy.deepcopy(g).determinize_many(2, 3, 8)
+    g.step_policy("greedy", 1)
+    after = g.determinize(2, 3)
+    assert after.observation(2) == g.observation(2)
+    assert after == pickle.loads(pickle.dumps(g)).determinize(2, 3)
+    assert after != first[0]
+    out = [None] * 4
+
+    def work(i):
+        out[i] = g.determinize_many(2, 16, 7)
+
+    ts = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert all(o == copy.copy(g).determinize_many(2, 16, 7) for o in out)
+
+
 def _exact_worlds(g: Game, seat: int):
     """Brute force: every split of the unseen cards over the other hands, weighted by
     physical deals, kept when the whole history replays legally."""

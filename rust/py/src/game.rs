@@ -29,11 +29,13 @@ pub struct PyGame {
     pub g: CoreGame,
     /// The play being built with action ids (cleared by every applied action).
     pub b: Builder,
+    /// The determinizer of the last `determinize` call, for the next one on the same info set.
+    pub det: crate::search::DetCache,
 }
 
 impl From<CoreGame> for PyGame {
     fn from(g: CoreGame) -> PyGame {
-        PyGame { g, b: Builder::default() }
+        PyGame { g, b: Builder::default(), det: Default::default() }
     }
 }
 

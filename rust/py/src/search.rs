@@ -77,15 +77,37 @@ pub fn info<'py>(py: Python<'py>, game: &PyGame, seat: u8) -> PyResult<Bound<'py
     })
 }
 
-/// Worlds for `seat`: world i from the stream `Rng::new(seeds[i])`, one determinizer shared.
+/// A game's last determinizer, kept for its next `determinize` call: a call whose info set
+/// is the same (compared whole) reuses its counting programme and replayed play history
+/// instead of building them again. A cache only: a world depends on the info set and its seed
+/// alone (see `determinize.rs`), so a kept determinizer gives the worlds a new one would.
+/// Copies and pickles of a game start without one.
+#[derive(Default)]
+pub struct DetCache(std::sync::Mutex<Option<Box<Determinizer>>>);
+
+impl Clone for DetCache {
+    fn clone(&self) -> DetCache {
+        DetCache::default()
+    }
+}
+
+/// Worlds for `seat`: world i from the stream `Rng::new(seeds[i])`, one determinizer shared
+/// (the game's kept one where its info set is this one).
 #[pyfunction]
 pub fn determinize(py: Python<'_>, game: &PyGame, seat: u8, seeds: Vec<u64>) -> PyResult<Vec<PyGame>> {
     guard(py, || {
         let seat = seat_check(py, seat)?;
         let info = game.g.info(seat);
         let worlds = py.detach(|| -> Result<Vec<PyGame>, Error> {
-            let mut det = Determinizer::new(info);
-            seeds.iter().map(|&s| Ok(PyGame::from(det.world(&mut core::Rng::new(s))?))).collect()
+            // another thread determinizing this game holds the kept one: use a new one
+            let mut slot = game.det.0.try_lock().ok();
+            let kept = slot.as_mut().and_then(|s| s.take()).filter(|d| d.info == info);
+            let mut det = kept.unwrap_or_else(|| Box::new(Determinizer::new(info)));
+            let worlds = seeds.iter().map(|&s| Ok(PyGame::from(det.world(&mut core::Rng::new(s))?))).collect();
+            if let Some(s) = slot.as_mut() {
+                **s = Some(det);
+            }
+            worlds
         });
         worlds.map_err(|e| err(py, e))
     })
