@@ -347,36 +347,36 @@ impl Determinizer {
         for j in (0..j_max).rev() {
             remaining[j] = remaining[j + 1] + self.info.unseen[kinds[j].0 as usize] as u16;
         }
-        let decode = |mut i: usize, s: &mut [u16; 4]| {
-            for (d, &dim) in dims.iter().enumerate() {
-                s[d] = (i % dim) as u16;
-                i /= dim;
-            }
-        };
         // Only states the walk can reach are counted: before kind j, the holders but the last
-        // have taken at most the copies of kinds 0..j (the others stay zero, never read).
-        let start: u16 = hs[..nh - 1].iter().map(|h| h.size).sum();
-        let unreachable = |s: &[u16; 4], j: usize| start - s[..nh - 1].iter().sum::<u16>() > remaining[0] - remaining[j];
+        // have taken at most the copies of kinds 0..j, T_j in all (the others stay zero, never
+        // read). They lie in the box size − T_j ..= size per holder, walked without division.
+        let sizes: Vec<u16> = hs[..nh - 1].iter().map(|h| h.size).collect();
+        let start: u16 = sizes.iter().sum();
+        let taken_max = |j: usize| remaining[0] - remaining[j];
+        let reachable = |j: usize, f: &mut dyn FnMut(usize, &[u16; 4])| {
+            let t = taken_max(j);
+            let lo: Vec<u16> = sizes.iter().map(|&x| x.saturating_sub(t)).collect();
+            for_box(&dims, &lo, &sizes, &mut |i, s| {
+                let used: u16 = s[..nh - 1].iter().sum();
+                if start - used <= t && used <= remaining[j] {
+                    f(i, s);
+                }
+            });
+        };
         // terminal: the free cards fill the remaining room exactly, in every way
         let f = free.len() as u16;
         let mut last = vec![Big::ZERO; states];
-        let mut s = [0u16; 4];
-        for (i, cell) in last.iter_mut().enumerate() {
-            decode(i, &mut s);
-            let used: u16 = s[..nh - 1].iter().sum();
-            if used > f || unreachable(&s, j_max) {
-                continue;
-            }
+        let mut width = 0;
+        reachable(j_max, &mut |i, s| {
             let mut left = f;
             let mut w = Big::ONE;
             for &x in &s[..nh - 1] {
                 w = w.mul(&binomial(left as usize, x as usize));
                 left -= x;
             }
-            *cell = w;
-        }
-        let widest = |t: &[Big]| t.iter().map(Big::limbs).max().unwrap_or(0);
-        let mut width = widest(&last);
+            width = width.max(w.limbs());
+            last[i] = w;
+        });
         let mut table = vec![Vec::new(); j_max + 1];
         table[j_max] = last;
         for j in (0..j_max).rev() {
@@ -387,15 +387,11 @@ impl Determinizer {
             // that width (weights beyond 64 bits, the revealed run's, take the full width)
             let small = kinds[j].1.iter().all(|(_, w)| *w >> 64 == 0);
             let n = if small { (width + 2).min(8) } else { 8 };
-            for (i, cell) in cur.iter_mut().enumerate() {
-                decode(i, &mut s);
-                let used: u16 = s[..nh - 1].iter().sum();
-                if used > remaining[j] || unreachable(&s, j) {
-                    continue;
-                }
+            let mut wide = 0;
+            reachable(j, &mut |i, s| {
                 let mut acc = Big::ZERO;
                 for (a, w) in &kinds[j].1 {
-                    if let Some(ni) = step(&dims, &s, a, remaining[j + 1]) {
+                    if let Some(ni) = step(&dims, s, a, remaining[j + 1]) {
                         let v = &next[ni];
                         if small {
                             acc.add_within(&v.mul_small_within(*w as u64, n), n);
@@ -404,9 +400,10 @@ impl Determinizer {
                         }
                     }
                 }
-                *cell = acc;
-            }
-            width = widest(&cur);
+                wide = wide.max(acc.limbs());
+                cur[i] = acc;
+            });
+            width = wide;
             table[j] = cur;
         }
         Ok(Dp { kinds, dims, table, remaining, free, after, late })
@@ -616,6 +613,28 @@ impl Dp {
             }
         }
         unreachable!("the splits' weights sum to the state's count")
+    }
+}
+
+/// Calls `f(index, state)` for every state with `lo[d] ..= hi[d]` in each coordinate.
+fn for_box(dims: &[usize], lo: &[u16], hi: &[u16], f: &mut dyn FnMut(usize, &[u16; 4])) {
+    let n = dims.len();
+    let mut s = [0u16; 4];
+    s[..n].copy_from_slice(&lo[..n]);
+    loop {
+        f(index(dims, &s), &s);
+        let mut d = 0;
+        loop {
+            if d == n {
+                return;
+            }
+            if s[d] < hi[d] {
+                s[d] += 1;
+                break;
+            }
+            s[d] = lo[d];
+            d += 1;
+        }
     }
 }
 
