@@ -250,7 +250,7 @@ impl Determinizer {
         }
         *plan = level_plan(&self.info, &self.holders, &out, None, rng);
         plan.as_ref()?;
-        shuffle_u8(&mut rest, rng);
+        rng.shuffle_by_halves(&mut rest);
         for (&k, &p) in rest.iter().zip(&places[lv.len()..]) {
             out[owner(p)][k as usize] += 1;
         }
@@ -667,21 +667,6 @@ pub struct Arrangement {
     pub suits: Vec<u8>,
 }
 
-fn shuffle_u8(v: &mut [u8], rng: &mut Rng) {
-    for i in (1..v.len()).rev() {
-        let j = rng.below_usize(i + 1);
-        v.swap(i, j);
-    }
-}
-
-fn expand(c: &Counts) -> Vec<u8> {
-    let mut v = Vec::new();
-    for (k, &n) in c.iter().enumerate() {
-        v.extend(std::iter::repeat_n(k as u8, n as usize));
-    }
-    v
-}
-
 /// Where each other seat's level cards lie among its dealt positions in the current attempt,
 /// and a suit for each showing run: step 3's timing, decided on the level cards alone.
 #[derive(Clone, Debug)]
@@ -903,6 +888,16 @@ impl Revealed {
 fn arrange(info: &InfoSet, d: &Draw, plan: LevelPlan, rng: &mut Rng) -> Arrangement {
     let attempts = info.first_seats.len();
     let mut decks = Vec::with_capacity(attempts);
+    // one card per entry, in kind order, then shuffled (a deck's worth at most)
+    let mut buf = [0u8; DECK];
+    let fill = |buf: &mut [u8; DECK], c: &Counts| -> usize {
+        let mut n = 0;
+        for (k, &m) in c.iter().enumerate() {
+            buf[n..n + m as usize].fill(k as u8);
+            n += m as usize;
+        }
+        n
+    };
     for (r, &first) in info.first_seats.iter().enumerate() {
         let current = r + 1 == attempts;
         let own = &info.arrivals[r];
@@ -923,30 +918,30 @@ fn arrange(info: &InfoSet, d: &Draw, plan: LevelPlan, rng: &mut Rng) -> Arrangem
                 for s in 0..4 {
                     cards[Card::new(s, info.level).id()] = 0; // placed by the plan
                 }
-                let mut v = expand(&cards);
-                shuffle_u8(&mut v, rng);
-                let mut it = v.into_iter();
+                let n = fill(&mut buf, &cards);
+                rng.shuffle_by_halves(&mut buf[..n]);
+                let mut it = buf[..n].iter();
                 for t in positions(first, q, dealt) {
                     if deck[t] == u8::MAX {
-                        deck[t] = it.next().expect("as many cards as positions");
+                        deck[t] = *it.next().expect("as many cards as positions");
                     }
                 }
             }
-            let mut rest = expand(&d.pile);
-            shuffle_u8(&mut rest, rng);
-            deck[dealt..].copy_from_slice(&rest);
+            let n = fill(&mut buf, &d.pile);
+            rng.shuffle_by_halves(&mut buf[..n]);
+            deck[dealt..].copy_from_slice(&buf[..n]);
         } else {
             // an earlier attempt: only the seat's own cards are known
             let mut left = [4u8; KINDS];
             for &k in own {
                 left[k as usize] -= 1;
             }
-            let mut v = expand(&left);
-            shuffle_u8(&mut v, rng);
-            let mut it = v.into_iter();
+            let n = fill(&mut buf, &left);
+            rng.shuffle_by_halves(&mut buf[..n]);
+            let mut it = buf[..n].iter();
             for slot in deck.iter_mut() {
                 if *slot == u8::MAX {
-                    *slot = it.next().expect("cards for positions");
+                    *slot = *it.next().expect("cards for positions");
                 }
             }
         }
