@@ -140,12 +140,13 @@ impl Position {
     }
 }
 
-/// One finished trick, for the record.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One finished trick, for the record: fixed size, no heap (a world's history is copied
+/// whole).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TrickRecord {
     pub leader: u8,
-    /// (seat, cards) in play order.
-    pub plays: Vec<(u8, Counts)>,
+    /// (seat, cards) in play order: the leader and the three followers (R6.1).
+    pub plays: [(u8, Counts); 4],
     pub winner: u8,
     pub points: u16,
 }

@@ -152,7 +152,10 @@ impl Game {
         self.tally.note_play(&self.pos, cards);
         self.record.current.push((seat, *cards));
         if let Some(winner) = self.pos.play_unchecked_with(cards, winner) {
-            let plays = std::mem::take(&mut self.record.current);
+            let c = &self.record.current;
+            debug_assert_eq!(c.len(), 4, "a trick has four plays (R6.1)");
+            let plays = std::array::from_fn(|i| c[i]);
+            self.record.current.clear();
             let pts = points_before + points(cards) as u16;
             self.record.tricks.push(TrickRecord { leader: plays[0].0, plays, winner, points: pts });
         }
