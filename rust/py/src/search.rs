@@ -77,13 +77,19 @@ pub fn info<'py>(py: Python<'py>, game: &PyGame, seat: u8) -> PyResult<Bound<'py
     })
 }
 
-/// A game's last determinizer, kept for its next `determinize` call: a call whose info set
-/// is the same (compared whole) reuses its counting programme and replayed play history
-/// instead of building them again. A cache only: a world depends on the info set and its seed
-/// alone (see `determinize.rs`), so a kept determinizer gives the worlds a new one would.
-/// Copies and pickles of a game start without one.
+/// A game's last determinizer, kept for its next `determinize` call: a call for the same seat
+/// on the very same game (compared whole, a copy kept) reuses it without deriving the info set
+/// again, and a call whose info set is the same (compared whole) reuses it too: its counting
+/// programme and replayed play history are not built again. A cache only: a world depends on
+/// the info set and its seed alone (see `determinize.rs`), so a kept determinizer gives the
+/// worlds a new one would. Copies and pickles of a game start without one.
 #[derive(Default)]
-pub struct DetCache(std::sync::Mutex<Option<Box<Determinizer>>>);
+pub struct DetCache(std::sync::Mutex<Option<Kept>>);
+
+pub struct Kept {
+    game: core::Game,
+    det: Box<Determinizer>,
+}
 
 impl Clone for DetCache {
     fn clone(&self) -> DetCache {
@@ -97,15 +103,24 @@ impl Clone for DetCache {
 pub fn determinize(py: Python<'_>, game: &PyGame, seat: u8, seeds: Vec<u64>) -> PyResult<Vec<PyGame>> {
     guard(py, || {
         let seat = seat_check(py, seat)?;
-        let info = game.g.info(seat);
+        let g = &game.g;
         let worlds = py.detach(|| -> Result<Vec<PyGame>, Error> {
             // another thread determinizing this game holds the kept one: use a new one
             let mut slot = game.det.0.try_lock().ok();
-            let kept = slot.as_mut().and_then(|s| s.take()).filter(|d| d.info == info);
-            let mut det = kept.unwrap_or_else(|| Box::new(Determinizer::new(info)));
+            let kept = slot.as_mut().and_then(|s| s.take());
+            let mut det = match kept {
+                Some(k) if k.det.info.seat == seat && k.game == *g => k.det,
+                kept => {
+                    let info = g.info(seat);
+                    match kept {
+                        Some(k) if k.det.info == info => k.det,
+                        _ => Box::new(Determinizer::new(info)),
+                    }
+                }
+            };
             let worlds = seeds.iter().map(|&s| Ok(PyGame::from(det.world(&mut core::Rng::new(s))?))).collect();
             if let Some(s) = slot.as_mut() {
-                **s = Some(det);
+                **s = Some(Kept { game: g.clone(), det });
             }
             worlds
         });

@@ -192,7 +192,7 @@ pub struct Record {
 }
 
 /// A hand: position, the deck being dealt, and the record.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Game {
     pub pos: Position,
     pub deck: [u8; DECK],
