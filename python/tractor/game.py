@@ -555,7 +555,9 @@ class Game:
         it knows unchanged, the cards it cannot see drawn afresh (see the README's
         determinization contract). The world depends only on what the seat knows and ``seed``.
         When ``seat`` is building a play (:attr:`pending`), the world holds the same selection.
-        Raises InvalidSeat, InvalidArgument (seed) and NoConsistentWorld."""
+        The game keeps its last determinizer: later calls on the same state skip building it
+        (a cache only; the worlds are the same). Raises InvalidSeat, InvalidArgument (seed) and
+        NoConsistentWorld."""
         return self._worlds(seat, [_seed(seed)])[0]
 
     def _worlds(self, seat: int, seeds: List[int]) -> List["Game"]:

@@ -458,6 +458,12 @@ impl Determinizer {
         Some(out)
     }
 
+    /// Bytes held by the counting programme's tables (0 until built): what keeping this
+    /// determinizer for later calls costs.
+    pub fn table_bytes(&self) -> usize {
+        self.dp.as_ref().map_or(0, |dp| dp.table.iter().map(|t| t.len() * std::mem::size_of::<Big>()).sum())
+    }
+
     /// The exact number of physical deals of the unseen cards that meet every per-kind bound
     /// (before the ladder checks and the showings' timing), as a decimal string.
     pub fn bounded_deals(&mut self) -> Result<String, Error> {

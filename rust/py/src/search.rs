@@ -82,9 +82,13 @@ pub fn info<'py>(py: Python<'py>, game: &PyGame, seat: u8) -> PyResult<Bound<'py
 /// again, and a call whose info set is the same (compared whole) reuses it too: its counting
 /// programme and replayed play history are not built again. A cache only: a world depends on
 /// the info set and its seed alone (see `determinize.rs`), so a kept determinizer gives the
-/// worlds a new one would. Copies and pickles of a game start without one.
+/// worlds a new one would. Copies and pickles of a game start without one, and a determinizer
+/// whose tables exceed `KEEP_BYTES` is not kept.
 #[derive(Default)]
 pub struct DetCache(std::sync::Mutex<Option<Kept>>);
+
+/// The most table memory a kept determinizer may hold.
+const KEEP_BYTES: usize = 16 << 20;
 
 pub struct Kept {
     game: core::Game,
@@ -119,7 +123,9 @@ pub fn determinize(py: Python<'_>, game: &PyGame, seat: u8, seeds: Vec<u64>) -> 
                 }
             };
             let worlds = seeds.iter().map(|&s| Ok(PyGame::from(det.world(&mut core::Rng::new(s))?))).collect();
-            if let Some(s) = slot.as_mut() {
+            // a counting programme over many states (mid-deal, with the undealt cards a
+            // fourth holder) is not kept: a game would hold it for as long as it lives
+            if let Some(s) = slot.as_mut().filter(|_| det.table_bytes() <= KEEP_BYTES) {
                 **s = Some(Kept { game: g.clone(), det });
             }
             worlds
