@@ -15,7 +15,9 @@
 //!    uniformly among the deals that meet every bound (kinds without a bound are dealt by one
 //!    shuffle). For a dealt hand it also weights the final declarer's revealed showings by
 //!    the exact share of placements of its trump level cards that fit their timing.
-//! 2. *Check* the follows whose legality depended on the whole hand (R5.3), exactly. A check
+//! 2. *Check* the follows whose legality depended on the whole hand (R5.3), exactly; a check
+//!    that passes on the largest hand the bounds allow passes on every world and is not run
+//!    (legality is monotone in the holding, [`Determinizer::live_checks`]). A check
 //!    reads only its led class, so the counting programme places each checked class's kinds
 //!    (all of them, bounded or not) before the other kinds and runs the class's checks as
 //!    soon as it is placed: a failing proposal is rejected there, before the rest is drawn
@@ -110,6 +112,10 @@ pub struct Determinizer {
     use_dp: bool,
     /// The holder of each ladder check's follower.
     check_holder: Vec<usize>,
+    /// The ladder checks (indices into `info.checks`) that some hand within the bounds could
+    /// fail: the others pass on every world the bounds allow and are never run (see
+    /// [`Determinizer::live_checks`]).
+    live: Vec<usize>,
     /// The checks' verdicts so far (a cache: it changes no draw).
     memo: CheckMemo,
     /// The public play history as replayed in the first world (a cache: it changes no world).
@@ -165,10 +171,40 @@ impl Determinizer {
         };
         let revealed = if timed.is_empty() { None } else { Revealed::of(&info, &holders) };
         let memo = CheckMemo::new(&info);
-        let check_holder = info.checks.iter().map(|c| holders.iter().position(|h| h.seat == c.seat).expect("a follower is another seat")).collect();
-        let mut d = Determinizer { info, holders, pool, dp: None, timed, timing: true, revealed, use_dp: false, check_holder, memo, play: None, proposals: 0, accepted: 0 };
+        let check_holder: Vec<usize> = info.checks.iter().map(|c| holders.iter().position(|h| h.seat == c.seat).expect("a follower is another seat")).collect();
+        let live = Self::live_checks(&info, &holders, &check_holder);
+        let mut d = Determinizer { info, holders, pool, dp: None, timed, timing: true, revealed, use_dp: false, check_holder, live, memo, play: None, proposals: 0, accepted: 0 };
         d.use_dp = d.compute_needs_dp();
         d
+    }
+
+    /// The checks a world within the bounds could fail. A follow's legality is monotone in
+    /// the follower's holding of the led class: the ladder (R5.3; C3 in the competition
+    /// profile) makes legal the N-card selections whose key is the best the holding allows,
+    /// and a smaller holding that still contains the play allows no better key (its selections
+    /// are the larger one's), so a play legal from a holding is legal from every holding
+    /// between the play and it. Every hand a world gives the follower lies below the bounds
+    /// (its upper bound per kind, at most the unseen copies), and its holding then contains
+    /// the play (the cards played since are added back): a check that passes on that largest
+    /// hand passes on all of them and cannot reject. Dropping it changes no accepted world's
+    /// distribution, only the cost (tested against brute force, `tests/determinize.rs`).
+    fn live_checks(info: &InfoSet, holders: &[Holder], check_holder: &[usize]) -> Vec<usize> {
+        (0..info.checks.len())
+            .filter(|&ci| {
+                let h = &holders[check_holder[ci]];
+                let mut largest = [0u8; KINDS];
+                for (k, x) in largest.iter_mut().enumerate() {
+                    *x = h.hi[k].min(info.unseen[k]);
+                }
+                !info.passes_check(&info.checks[ci], &largest)
+            })
+            .collect()
+    }
+
+    /// The ladder checks (indices into `info.checks`) a world must still pass; the others
+    /// pass on every hand within the bounds.
+    pub fn live_checks_run(&self) -> &[usize] {
+        &self.live
     }
 
     fn bounded(&self, k: usize) -> bool {
@@ -179,7 +215,7 @@ impl Determinizer {
     /// The led classes of the ladder checks, in order of first appearance.
     fn checked_classes(&self) -> Vec<u8> {
         let mut v: Vec<u8> = Vec::new();
-        for c in &self.info.checks {
+        for c in self.live.iter().map(|&ci| &self.info.checks[ci]) {
             if !v.contains(&c.lead.class) {
                 v.push(c.lead.class);
             }
@@ -192,7 +228,7 @@ impl Determinizer {
     /// proposal is the plain shuffle's.
     fn compute_needs_dp(&self) -> bool {
         self.revealed.is_some()
-            || !self.info.checks.is_empty()
+            || !self.live.is_empty()
             || (0..KINDS).any(|k| self.info.unseen[k] > 0 && self.holders.iter().any(|h| h.lo[k] > 0 || h.hi[k] < self.info.unseen[k]))
     }
 
@@ -325,7 +361,7 @@ impl Determinizer {
         // then the hand is known in that class, and the check is decided here)
         let mut after = vec![Vec::new(); kinds.len()];
         let mut late = Vec::new();
-        for (ci, c) in self.info.checks.iter().enumerate() {
+        for (ci, c) in self.live.iter().map(|&ci| (ci, &self.info.checks[ci])) {
             let class = self.info.ctx().class_kinds(c.lead.class);
             if free.iter().any(|k| class.contains(k)) {
                 late.push(ci);
@@ -539,10 +575,10 @@ impl Determinizer {
             };
             let d = self.to_draw(&alloc);
             // the counting programme ran every check (as its class was placed, or at its end)
-            let passes = |memo: &mut CheckMemo, info: &InfoSet| {
-                (0..info.checks.len()).all(|ci| memo.passes(info, ci, &d.hands[info.checks[ci].seat as usize]))
+            let passes = |memo: &mut CheckMemo, info: &InfoSet, live: &[usize]| {
+                live.iter().all(|&ci| memo.passes(info, ci, &d.hands[info.checks[ci].seat as usize]))
             };
-            if self.use_dp || passes(&mut self.memo, &self.info) {
+            if self.use_dp || passes(&mut self.memo, &self.info, &self.live) {
                 self.accepted += 1;
                 return Ok((d, plan));
             }

@@ -433,3 +433,106 @@ fn the_distribution_test_rejects_a_biased_sampler() {
         weights.iter().zip(&seen).map(|(&w, &o)| (o as f64, draws as f64 * w as f64 / total as f64)).collect();
     assert!(!chi_square_fits(&cells).1, "a sampler blind to deal counts passes the distribution test");
 }
+
+/// R5.3 (C3 in the competition profile) is monotone in the holding: a follow legal from a
+/// holding is legal from every smaller holding that still contains it. The determinizer
+/// drops the ladder checks this proves it need not run; here it is tested on follows from
+/// real play (a uniformly drawn legal follow, the holding shrunk at random around it).
+#[test]
+fn a_legal_follow_stays_legal_from_a_smaller_holding() {
+    use tractor_core::action_set::ActionSet;
+    use tractor_core::follow::Follow;
+    let (mut follows, mut shrunk) = (0, 0);
+    for seed in 0..90u64 {
+        let profile = Profile::ALL[(seed % 3) as usize];
+        let mut g = Game::deal(seed, profile, [3, 3], NOBODY, None).unwrap();
+        let mut rng = Rng::new(seed ^ 0xf011);
+        while g.pos.phase != Phase::Over {
+            if g.pos.phase == Phase::Play {
+                if let Some(f) = g.pos.follow() {
+                    let mut set = ActionSet::of(&g.pos);
+                    let Some(Action::Play(x)) = set.sample(&mut rng) else { panic!("a follow") };
+                    let class = g.pos.ctx().class_kinds(f.lead.class);
+                    let held = g.pos.hands[g.pos.to_move as usize];
+                    for _ in 0..6 {
+                        // drop each card of the class outside the play with probability 1/2
+                        let mut s = held;
+                        for &k in class {
+                            let k = k as usize;
+                            for _ in x[k]..held[k] {
+                                if rng.below_usize(2) == 0 {
+                                    s[k] -= 1;
+                                }
+                            }
+                        }
+                        assert!(
+                            Follow::new(g.pos.ctx(), &s, f.lead).is_legal(&x),
+                            "seed {seed}: legal from {held:?} but not from {s:?} (lead {:?}, play {x:?})",
+                            f.lead
+                        );
+                        shrunk += 1;
+                    }
+                    follows += 1;
+                }
+            }
+            let a = Policy::Random.act(&g, &mut rng).unwrap();
+            g.apply(&a).unwrap();
+        }
+    }
+    assert!(follows > 10_000 && shrunk > 60_000, "{follows} {shrunk}");
+}
+
+/// A ladder check the determinizer does not run passes on every hand within the follower's
+/// bounds (all of them where the led class's box is small, 400 drawn from it otherwise), on
+/// positions from real play in both profiles: dropping it excludes no world and admits none.
+#[test]
+fn a_dropped_check_passes_on_every_hand_within_the_bounds() {
+    let (mut dropped, mut kept, mut hands) = (0usize, 0usize, 0u64);
+    for seed in 0..60u64 {
+        let profile = Profile::ALL[(seed % 3) as usize];
+        let pol = if seed % 2 == 0 { [Policy::Greedy; 4] } else { [Policy::Random, Policy::Greedy, Policy::Random, Policy::Greedy] };
+        let (full, actions) = full_hand(seed, profile, pol);
+        let (deal_len, n) = (full.record.dealt_at.len(), actions.len());
+        for k in [deal_len + (n - deal_len) / 3, deal_len + 2 * (n - deal_len) / 3, n - 2] {
+            let g = prefix(seed, profile, &actions, k);
+            for seat in 0..4u8 {
+                let info = g.info(seat);
+                let det = Determinizer::new(info.clone());
+                let live = det.live_checks_run();
+                let mut rng = Rng::new(seed * 4 + seat as u64);
+                for (ci, c) in info.checks.iter().enumerate() {
+                    if live.contains(&ci) {
+                        kept += 1;
+                        continue;
+                    }
+                    dropped += 1;
+                    let class = info.ctx().class_kinds(c.lead.class);
+                    let top: Vec<u8> = class.iter().map(|&k| info.upper[c.seat as usize][k as usize].min(info.unseen[k as usize])).collect();
+                    let cells: u64 = top.iter().map(|&t| t as u64 + 1).product();
+                    let mut hand = [0u8; KINDS];
+                    let mut test = |hand: &Counts| {
+                        assert!(info.passes_check(c, hand), "seed {seed} seat {seat}: dropped check {ci} fails on {hand:?}");
+                        hands += 1;
+                    };
+                    if cells <= 4096 {
+                        for mut i in 0..cells {
+                            for (j, &k) in class.iter().enumerate() {
+                                hand[k as usize] = (i % (top[j] as u64 + 1)) as u8;
+                                i /= top[j] as u64 + 1;
+                            }
+                            test(&hand);
+                        }
+                    } else {
+                        for _ in 0..400 {
+                            for (j, &k) in class.iter().enumerate() {
+                                hand[k as usize] = rng.below_usize(top[j] as usize + 1) as u8;
+                            }
+                            test(&hand);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(dropped > 1000 && kept > 200 && hands > 100_000, "{dropped} {kept} {hands}");
+}
