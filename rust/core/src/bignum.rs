@@ -202,6 +202,48 @@ impl Big {
     }
 }
 
+/// A vector of counts, held in 128 bits each where every one fits (a quarter of the memory
+/// of full width, and read without conversion), else at full width.
+#[derive(Clone, Debug)]
+pub enum BigVec {
+    Narrow(Vec<u128>),
+    Wide(Vec<Big>),
+}
+
+impl BigVec {
+    /// Full-width values, narrowed when every one fits in 128 bits.
+    pub fn from_wide(v: Vec<Big>) -> BigVec {
+        if v.iter().all(|x| x.to_u128().is_some()) {
+            BigVec::Narrow(v.iter().map(|x| x.low_u128()).collect())
+        } else {
+            BigVec::Wide(v)
+        }
+    }
+
+    pub fn get(&self, i: usize) -> Big {
+        match self {
+            BigVec::Narrow(v) => Big::from_u128(v[i]),
+            BigVec::Wide(v) => v[i],
+        }
+    }
+
+    /// The low 128 bits of entry `i` (exact when it is known to be below 2^128).
+    pub fn low_u128(&self, i: usize) -> u128 {
+        match self {
+            BigVec::Narrow(v) => v[i],
+            BigVec::Wide(v) => v[i].low_u128(),
+        }
+    }
+
+    /// Bytes held.
+    pub fn bytes(&self) -> usize {
+        match self {
+            BigVec::Narrow(v) => v.len() * std::mem::size_of::<u128>(),
+            BigVec::Wide(v) => v.len() * std::mem::size_of::<Big>(),
+        }
+    }
+}
+
 impl PartialOrd for Big {
     fn partial_cmp(&self, o: &Big) -> Option<Ordering> {
         Some(self.cmp(o))
@@ -286,6 +328,18 @@ mod tests {
                 assert_eq!(b.low_u128(), x);
             }
         }
+    }
+
+    #[test]
+    fn a_big_vec_narrows_only_when_every_entry_fits() {
+        let max = Big::from_u128(u128::MAX);
+        let v = BigVec::from_wide(vec![Big::ZERO, max, Big::from_u64(7)]);
+        assert!(matches!(v, BigVec::Narrow(_)));
+        assert_eq!((v.get(1), v.low_u128(2), v.bytes()), (max, 7, 48));
+        let over = max.add(&Big::ONE);
+        let w = BigVec::from_wide(vec![Big::from_u64(7), over]);
+        assert!(matches!(w, BigVec::Wide(_)));
+        assert_eq!((w.get(1), w.low_u128(0)), (over, 7));
     }
 
     #[test]

@@ -38,7 +38,7 @@
 //!
 //! A world depends only on the info set and the seed: it reads nothing else of the game.
 
-use crate::bignum::{binomial, Big};
+use crate::bignum::{binomial, Big, BigVec};
 use crate::card::{Card, Counts, KINDS};
 use crate::check_memo::CheckMemo;
 use crate::error::Error;
@@ -74,7 +74,7 @@ struct Dp {
     /// Radix of each state coordinate (holders but the last).
     dims: Vec<usize>,
     /// `table[j][state]`: weighted completions of kinds j.. from that state.
-    table: Vec<Vec<Big>>,
+    table: Vec<BigVec>,
     /// Cards still to place after kind j: remaining[j] = Σ_{i ≥ j} c_i + free.
     remaining: Vec<u16>,
     /// The unbounded cards, one entry per physical card.
@@ -413,11 +413,44 @@ impl Determinizer {
             width = width.max(w.limbs());
             last[i] = w;
         });
-        let mut table = vec![Vec::new(); j_max + 1];
-        table[j_max] = last;
+        let mut table: Vec<BigVec> = Vec::with_capacity(j_max + 1);
+        table.push(BigVec::from_wide(last));
         for j in (0..j_max).rev() {
+            let next = table.last().expect("the layer after j");
+            // in 128 bits while every count fits (checked; a layer that overflows is redone
+            // at full width)
+            let narrow = match next {
+                BigVec::Narrow(next) => {
+                    let mut cur = vec![0u128; states];
+                    let mut fits = true;
+                    reachable(j, &mut |i, s| {
+                        if !fits {
+                            return;
+                        }
+                        let mut acc = 0u128;
+                        for (a, w) in &kinds[j].1 {
+                            if let Some(ni) = step(&dims, s, a, remaining[j + 1]) {
+                                match next[ni].checked_mul(*w).and_then(|v| acc.checked_add(v)) {
+                                    Some(v) => acc = v,
+                                    None => {
+                                        fits = false;
+                                        return;
+                                    }
+                                }
+                            }
+                        }
+                        cur[i] = acc;
+                    });
+                    fits.then_some(cur)
+                }
+                BigVec::Wide(_) => None,
+            };
+            if let Some(cur) = narrow {
+                width = 2;
+                table.push(BigVec::Narrow(cur));
+                continue;
+            }
             let mut cur = vec![Big::ZERO; states];
-            let next = &table[j + 1];
             // every term is below 2^64 times a cell of `next`, and a sum of at most 35 terms
             // (splits of 4 copies over 4 holders) gains under a limb: the arithmetic runs in
             // that width (weights beyond 64 bits, the revealed run's, take the full width)
@@ -428,7 +461,7 @@ impl Determinizer {
                 let mut acc = Big::ZERO;
                 for (a, w) in &kinds[j].1 {
                     if let Some(ni) = step(&dims, s, a, remaining[j + 1]) {
-                        let v = &next[ni];
+                        let v = next.get(ni);
                         if small {
                             acc.add_within(&v.mul_small_within(*w as u64, n), n);
                         } else if !v.is_zero() {
@@ -440,8 +473,9 @@ impl Determinizer {
                 cur[i] = acc;
             });
             width = wide;
-            table[j] = cur;
+            table.push(BigVec::Wide(cur));
         }
+        table.reverse();
         Ok(Dp { kinds, dims, table, remaining, free, after, late })
     }
 
@@ -497,7 +531,7 @@ impl Determinizer {
     /// Bytes held by the counting programme's tables (0 until built): what keeping this
     /// determinizer for later calls costs.
     pub fn table_bytes(&self) -> usize {
-        self.dp.as_ref().map_or(0, |dp| dp.table.iter().map(|t| t.len() * std::mem::size_of::<Big>()).sum())
+        self.dp.as_ref().map_or(0, |dp| dp.table.iter().map(BigVec::bytes).sum())
     }
 
     /// The exact number of physical deals of the unseen cards that meet every per-kind bound
@@ -512,7 +546,7 @@ impl Determinizer {
         for (h, x) in self.holders[..nh - 1].iter().zip(s.iter_mut()) {
             *x = h.size;
         }
-        Ok(dp.table[0][index(&dp.dims, &s)].to_decimal())
+        Ok(dp.table[0].get(index(&dp.dims, &s)).to_decimal())
     }
 
     fn to_draw(&self, alloc: &[Counts]) -> Draw {
@@ -628,12 +662,12 @@ impl Dp {
             // one split (a forced kind, e.g. two seats void): probability 1, no draw
             return (0, feasible(&allocs[0].0).expect("a reachable state has a completion"));
         }
-        let total = &self.table[j][i];
+        let total = self.table[j].get(i);
         if let Some(t) = total.to_u128() {
             let mut r = rng.below(t);
             for (x, (a, w)) in allocs.iter().enumerate() {
                 let Some(ni) = feasible(a) else { continue };
-                let v = next[ni].low_u128() * w; // ≤ t: no overflow
+                let v = next.low_u128(ni) * w; // ≤ t: no overflow
                 if r < v {
                     return (x, ni);
                 }
@@ -645,8 +679,8 @@ impl Dp {
             for (x, (a, w)) in allocs.iter().enumerate() {
                 let Some(ni) = feasible(a) else { continue };
                 let v = match u64::try_from(*w) {
-                    Ok(w) => next[ni].mul_small_within(w, n),
-                    Err(_) => next[ni].mul_u128(*w),
+                    Ok(w) => next.get(ni).mul_small_within(w, n),
+                    Err(_) => next.get(ni).mul_u128(*w),
                 };
                 if r.lt_within(&v, n) {
                     return (x, ni);
