@@ -536,3 +536,194 @@ fn a_dropped_check_passes_on_every_hand_within_the_bounds() {
     }
     assert!(dropped > 1000 && kept > 200 && hands > 100_000, "{dropped} {kept} {hands}");
 }
+
+/// The reference for a dealt hand's worlds, written from the target's definition alone:
+/// rejection sampling over physical deals. The unseen cards are shuffled uniformly into every
+/// deck position the seat did not receive; each other seat's showing run takes a suit
+/// uniformly among those its dealt cards allow (R8.1: k level cards of that suit among the
+/// cards it had received when it showed; README: "a hidden showing takes a suit uniformly among
+/// those its world allows"), and the deal is replayed: the seat's own decisions as it took
+/// them, the other seats' showings at their recorded times, passes elsewhere, then every play
+/// recorded since. The world is kept when it replays legally and the seat sees in it exactly
+/// what it sees (`info` equal). `None`: this deal is rejected. First attempts only (no redeal).
+fn reference_dealt_world(info: &tractor_core::info::InfoSet, rng: &mut Rng) -> Option<Game> {
+    use tractor_core::card::Card;
+    use tractor_core::seed::DECK;
+    let (seat, first, dealt) = (info.seat, info.first_seats[0], info.dealt as usize);
+    let receiver = |p: usize| (first as usize + p) % 4;
+    let mut deck = [u8::MAX; DECK];
+    let mut left = [4u8; KINDS];
+    let own: Vec<usize> = (0..dealt).filter(|&p| receiver(p) == seat as usize).collect();
+    for (&p, &k) in own.iter().zip(&info.arrivals[0]) {
+        deck[p] = k;
+        left[k as usize] -= 1;
+    }
+    let mut rest: Vec<u8> = (0..KINDS as u8).flat_map(|k| std::iter::repeat_n(k, left[k as usize] as usize)).collect();
+    for i in (1..rest.len()).rev() {
+        rest.swap(i, rng.below_usize(i + 1));
+    }
+    let mut it = rest.into_iter();
+    for slot in deck.iter_mut().filter(|s| **s == u8::MAX) {
+        *slot = it.next().unwrap();
+    }
+    // each other seat's run: a suit among those its cards allow
+    let mut shows: Vec<(u8, u8, u8, u8)> = Vec::new(); // (dealt, seat, count, suit)
+    for run in info.runs.iter().filter(|r| r.seat != seat) {
+        let fits = |s: u8| {
+            let level = Card::new(s, info.level).0;
+            run.showings.iter().all(|&(t, k)| (0..t as usize).filter(|&p| receiver(p) == run.seat as usize && deck[p] == level).count() >= k as usize)
+        };
+        let allowed: Vec<u8> = (0..4).filter(|&s| run.suit.is_none_or(|x| x == s) && fits(s)).collect();
+        if allowed.is_empty() {
+            return None;
+        }
+        let suit = allowed[rng.below_usize(allowed.len())];
+        shows.extend(run.showings.iter().map(|&(t, k)| (t, run.seat, k, suit)));
+    }
+    shows.sort_by_key(|s| s.0);
+    let mut w = Game::deal_decks(rng.next_u64(), info.profile, info.levels, info.start_banker, vec![(deck, first)]).ok()?;
+    let (mut own_d, mut shows) = (info.own_decisions.iter().peekable(), shows.into_iter().peekable());
+    let playing = info.phase != Phase::Declare;
+    while w.pos.phase == Phase::Declare && (playing || w.pos.dealt < info.dealt || own_d.peek().is_some() || shows.peek().is_some()) {
+        let (to, t) = (w.pos.to_move, w.pos.dealt);
+        let a = if to == seat {
+            match own_d.next() {
+                Some(&(_, at, a)) if at == t => a,
+                _ => return None,
+            }
+        } else {
+            match shows.peek() {
+                Some(&(at, s, k, suit)) if (at, s) == (t, to) => {
+                    shows.next();
+                    Action::Declare { suit, count: k }
+                }
+                _ => Action::Pass,
+            }
+        };
+        w.apply(&a).ok()?;
+    }
+    // then the plays, every one as recorded (legal from the world's hands, or rejected)
+    for (_, cards) in info.tricks.iter().flat_map(|t| t.plays.iter()).chain(info.current.iter()) {
+        w.apply(&Action::Play(*cards)).ok()?;
+    }
+    (w.info(seat) == *info).then_some(w)
+}
+
+/// What the comparison reads of a dealt world, per other seat `q`: its level cards received so
+/// far by suit and the suits of its showings in order; and, coarser (a sharper test of a
+/// shift), its level cards in all with the same suits.
+fn dealt_statistics(w: &Game, q: u8) -> (Vec<u8>, Vec<u8>) {
+    use tractor_core::card::Card;
+    let (level, first) = (w.pos.level, w.pos.first_seat);
+    let mut v: Vec<u8> = (0..4)
+        .map(|s| {
+            let k = Card::new(s, level).0;
+            (0..w.pos.dealt as usize).filter(|&p| (first as usize + p) % 4 == q as usize && w.deck[p] == k).count() as u8
+        })
+        .collect();
+    v.extend(w.record.actions.iter().filter_map(|(s, a)| match a {
+        Action::Declare { suit, .. } if *s == q => Some(*suit),
+        _ => None,
+    }));
+    let mut coarse = vec![v[..4].iter().sum::<u8>()];
+    coarse.extend_from_slice(&v[4..]);
+    (v, coarse)
+}
+
+/// Two samples of equal size agree: Σ (a − b)² / (a + b) over the cells, those with
+/// a + b < 10 pooled, at about a 1e-6 false-alarm rate. Returns the number of cells.
+fn two_sample_chi_square(what: &str, count: &std::collections::BTreeMap<Vec<u8>, (f64, f64)>) -> usize {
+    let (mut chi, mut cells, mut pool) = (0.0f64, 0usize, (0.0f64, 0.0f64));
+    for &(a, b) in count.values() {
+        if a + b < 10.0 {
+            pool = (pool.0 + a, pool.1 + b);
+        } else {
+            chi += (a - b) * (a - b) / (a + b);
+            cells += 1;
+        }
+    }
+    if pool.0 + pool.1 > 0.0 {
+        chi += (pool.0 - pool.1) * (pool.0 - pool.1) / (pool.0 + pool.1);
+        cells += 1;
+    }
+    let dof = (cells.max(2) - 1) as f64;
+    // total variation distance between the two samples (a measure of any bias; `--nocapture`)
+    let n: f64 = count.values().map(|c| c.0).sum();
+    let tv = count.values().map(|c| (c.0 - c.1).abs()).sum::<f64>() / (2.0 * n);
+    eprintln!("{what}: chi2 {chi:.1} on {dof} degrees of freedom, total variation {tv:.3}");
+    assert!(chi < dof + 5.0 * (2.0 * dof).sqrt() + 10.0, "{what}: chi2 {chi:.1} over {cells} cells rejects the sampler");
+    cells
+}
+
+/// The exact dealt-hand sampler against rejection sampling over physical deals (the target's
+/// definition, `reference_dealt_world`), mid-deal with other seats' showings, hidden and
+/// revealed, in every profile: for each other seat, the joint distribution of its level cards
+/// by suit and the suits of its showings must agree (two-sample chi-square, 2,000 worlds a
+/// side). The sampler is exact by construction; this measures it against the definition.
+#[test]
+fn dealt_worlds_match_rejection_sampling_over_physical_deals() {
+    use std::collections::BTreeMap;
+    let (mut positions, mut cells_tested, mut hidden) = ([0; 2], 0, 0);
+    for seed in 0..400u64 {
+        if positions[0] >= 6 && positions[1] >= 4 {
+            break;
+        }
+        let profile = Profile::ALL[(seed % 3) as usize];
+        let (full, actions) = full_hand(seed, profile, [Policy::Greedy; 4]);
+        let deal_len = full.record.dealt_at.len();
+        let mut rng = Rng::new(seed ^ 0xdea1);
+        // mid-deal, or the first trick (the final declarer's revealed run weighted exactly)
+        let first_trick = seed % 2 == 1;
+        if positions[first_trick as usize] >= [6, 4][first_trick as usize] {
+            continue;
+        }
+        let cut = if first_trick { deal_len + rng.below_usize(4) } else { deal_len / 3 + rng.below_usize(deal_len / 3 + 1) };
+        let g = prefix(seed, profile, &actions, cut.min(actions.len()));
+        // at the first trick a seat other than the final declarer, whose revealed run is evidence
+        let mut seat = (seed % 4) as u8;
+        if first_trick && g.info(seat).declarer == seat {
+            seat = (seat + 1) % 4;
+        }
+        let info = g.info(seat);
+        let phase = if first_trick { Phase::Play } else { Phase::Declare };
+        if g.pos.phase != phase || info.first_seats.len() != 1 || !info.runs.iter().any(|r| r.seat != seat) {
+            continue;
+        }
+        // the reference first: a position where it accepts too rarely to be quick is skipped
+        let n = 2000u32;
+        let others: Vec<u8> = (0..4).filter(|&q| q != seat).collect();
+        type Cells = BTreeMap<Vec<u8>, (f64, f64)>;
+        let mut count: Vec<(Cells, Cells)> = vec![Default::default(); 3];
+        let (mut accepted, mut tries) = (0, 0u64);
+        while accepted < n && tries < 60_000 {
+            tries += 1;
+            if let Some(w) = reference_dealt_world(&info, &mut rng) {
+                for (c, &q) in count.iter_mut().zip(&others) {
+                    let (fine, coarse) = dealt_statistics(&w, q);
+                    c.0.entry(fine).or_default().1 += 1.0;
+                    c.1.entry(coarse).or_default().1 += 1.0;
+                }
+                accepted += 1;
+            }
+        }
+        if accepted < n {
+            continue;
+        }
+        let mut det = Determinizer::new(info.clone());
+        for _ in 0..n {
+            let w = det.world(&mut rng).unwrap();
+            for (c, &q) in count.iter_mut().zip(&others) {
+                let (fine, coarse) = dealt_statistics(&w, q);
+                c.0.entry(fine).or_default().0 += 1.0;
+                c.1.entry(coarse).or_default().0 += 1.0;
+            }
+        }
+        for (c, q) in count.iter().zip(&others) {
+            cells_tested += two_sample_chi_square(&format!("seed {seed}, seat {q}, by suit"), &c.0);
+            cells_tested += two_sample_chi_square(&format!("seed {seed}, seat {q}, in all"), &c.1);
+        }
+        positions[first_trick as usize] += 1;
+        hidden += info.runs.iter().filter(|r| r.seat != seat && r.suit.is_none()).count();
+    }
+    assert!(positions == [6, 4] && hidden >= 4 && cells_tested >= 200, "{positions:?} {hidden} {cells_tested}");
+}
