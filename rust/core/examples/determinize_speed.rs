@@ -1,5 +1,6 @@
 //! Microseconds per determinized world, by phase, on positions from greedy self-play.
-//! `cargo run --release -p tractor-core --example determinize_speed [hands]`
+//! `cargo run --release -p tractor-core --example determinize_speed [hands] [profile]`
+//! (profile: guigang, the default, nanning or competition)
 //!
 //! For each position and seat: the time of the first world (info set, counting programme if
 //! needed, and the world) and of 16 more from the same determinizer (what a search pays per
@@ -19,6 +20,12 @@ fn pct(v: &mut [f64], p: f64) -> f64 {
 
 fn main() {
     let hands: u64 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(40);
+    let profile = match std::env::args().nth(2).as_deref() {
+        None | Some("guigang") => Profile::Guigang,
+        Some("nanning") => Profile::Nanning,
+        Some("competition") => Profile::Competition,
+        Some(other) => panic!("profile {other:?}: expected guigang, nanning or competition"),
+    };
     let phases = ["mid-deal", "first trick", "mid-hand", "last trick"];
     let mut first: Vec<Vec<f64>> = vec![Vec::new(); 4];
     let mut more: Vec<Vec<f64>> = vec![Vec::new(); 4];
@@ -26,7 +33,7 @@ fn main() {
     let (mut props, mut accs) = ([0u64; 4], [0u64; 4]);
     let mut search: Vec<Vec<f64>> = vec![Vec::new(); 4];
     for seed in 0..hands {
-        let mut g = Game::deal(seed, Profile::Guigang, [3, 3], NOBODY, None).unwrap();
+        let mut g = Game::deal(seed, profile, [3, 3], NOBODY, None).unwrap();
         let mut rng = Rng::new(seed);
         let mut actions = Vec::new();
         while let Some(a) = Policy::Greedy.act(&g, &mut rng) {
@@ -37,7 +44,7 @@ fn main() {
         let n = actions.len();
         let cuts = [deal_len / 2, deal_len + 2, deal_len + (n - deal_len) / 2, n - 2];
         for (ph, &k) in cuts.iter().enumerate() {
-            let mut p = Game::deal(seed, Profile::Guigang, [3, 3], NOBODY, None).unwrap();
+            let mut p = Game::deal(seed, profile, [3, 3], NOBODY, None).unwrap();
             for a in &actions[..k] {
                 p.apply(a).unwrap();
             }

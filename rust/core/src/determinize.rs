@@ -14,7 +14,9 @@
 //!    integer counts of the physical deals ([`Big`]), built once per info set: it draws
 //!    uniformly among the deals that meet every bound (kinds without a bound are dealt by one
 //!    shuffle). For a dealt hand it also weights the final declarer's revealed showings by
-//!    the exact share of placements of its trump level cards that fit their timing.
+//!    the exact share of placements of its trump level cards that fit their timing, and,
+//!    under C9 (a competition match's first hand), every other shower's small jokers by the
+//!    share of their placements that put one among its cards before its first showing.
 //! 2. *Check* the follows whose legality depended on the whole hand (R5.3), exactly; a check
 //!    that passes on the largest hand the bounds allow passes on every world and is not run
 //!    (legality is monotone in the holding, [`Determinizer::live_checks`]). A check
@@ -26,7 +28,8 @@
 //!    kinds stays with the shuffle, and its checks run on the whole proposal.
 //! 3. For a dealt hand, *arrange* each hand's cards over its deal positions uniformly and
 //!    check every showing's timing: a seat that showed k cards at time t held k level cards of
-//!    that suit among the cards dealt to it by then (R8.1, D7). A showing whose suit is hidden
+//!    that suit among the cards dealt to it by then (R8.1, D7), and under C9 a small joker
+//!    when its run began (the final declarer's small jokers are left to the replay). A showing whose suit is hidden
 //!    takes a suit uniformly among those its world allows (runs of one seat's consecutive
 //!    showings share a suit, R8.1). Earlier attempts (R8.5) keep the seat's own cards and deal
 //!    the rest uniformly. The world is then replayed from its decks; its deal must stop where
@@ -39,7 +42,7 @@
 //! A world depends only on the info set and the seed: it reads nothing else of the game.
 
 use crate::bignum::{binomial, Big, BigVec};
-use crate::card::{Card, Counts, KINDS};
+use crate::card::{Card, Counts, KINDS, SJ};
 use crate::check_memo::CheckMemo;
 use crate::error::Error;
 use crate::hand_state::{Action, Game, Phase, Position, Tally, TrickRecord, NOBODY};
@@ -108,6 +111,8 @@ pub struct Determinizer {
     timing: bool,
     /// The final declarer's revealed run, weighted exactly into the counting programme.
     revealed: Option<Revealed>,
+    /// C9's small jokers of the other showers (all but the revealed run's), weighted likewise.
+    jokers: Vec<JokerFit>,
     /// Whether the counting programme can propose better than a plain shuffle.
     use_dp: bool,
     /// The holder of each ladder check's follower.
@@ -139,6 +144,7 @@ impl Determinizer {
         d.timing = false;
         d.timed.clear();
         d.revealed = None;
+        d.jokers.clear();
         d.use_dp = d.compute_needs_dp();
         d
     }
@@ -164,16 +170,13 @@ impl Determinizer {
         for (k, &c) in info.unseen.iter().enumerate() {
             pool.extend(std::iter::repeat_n(k as u8, c as usize));
         }
-        let timed = if info.dealt_hand && info.runs.iter().any(|r| r.seat != info.seat) {
-            (0..4).map(|s| Card::new(s, info.level).0).collect()
-        } else {
-            Vec::new()
-        };
+        let timed = if info.dealt_hand && info.runs.iter().any(|r| r.seat != info.seat) { plan_kinds(&info) } else { Vec::new() };
         let revealed = if timed.is_empty() { None } else { Revealed::of(&info, &holders) };
+        let jokers = if timed.is_empty() || !small_joker_timed(&info) { Vec::new() } else { JokerFit::of(&info, &holders, revealed.as_ref()) };
         let memo = CheckMemo::new(&info);
         let check_holder: Vec<usize> = info.checks.iter().map(|c| holders.iter().position(|h| h.seat == c.seat).expect("a follower is another seat")).collect();
         let live = Self::live_checks(&info, &holders, &check_holder);
-        let mut d = Determinizer { info, holders, pool, dp: None, timed, timing: true, revealed, use_dp: false, check_holder, live, memo, play: None, proposals: 0, accepted: 0 };
+        let mut d = Determinizer { info, holders, pool, dp: None, timed, timing: true, revealed, jokers, use_dp: false, check_holder, live, memo, play: None, proposals: 0, accepted: 0 };
         d.use_dp = d.compute_needs_dp();
         d
     }
@@ -228,6 +231,7 @@ impl Determinizer {
     /// proposal is the plain shuffle's.
     fn compute_needs_dp(&self) -> bool {
         self.revealed.is_some()
+            || !self.jokers.is_empty()
             || !self.live.is_empty()
             || (0..KINDS).any(|k| self.info.unseen[k] > 0 && self.holders.iter().any(|h| h.lo[k] > 0 || h.hi[k] < self.info.unseen[k]))
     }
@@ -268,8 +272,8 @@ impl Determinizer {
     /// cards to places, as [`Determinizer::propose_uniform`]'s shuffle, found sooner.
     fn propose_uniform_timed(&self, rng: &mut Rng, plan: &mut Option<LevelPlan>) -> Option<Vec<Counts>> {
         let n = self.pool.len();
-        let level: Vec<u8> = (0..4).map(|s| Card::new(s, self.info.level).0).collect();
-        let (lv, mut rest): (Vec<u8>, Vec<u8>) = self.pool.iter().partition(|k| level.contains(k));
+        let kinds = plan_kinds(&self.info);
+        let (lv, mut rest): (Vec<u8>, Vec<u8>) = self.pool.iter().partition(|k| kinds.contains(k));
         let mut places: Vec<u16> = (0..n as u16).collect();
         for i in 0..lv.len() {
             let j = i + rng.below_usize(n - i);
@@ -284,7 +288,7 @@ impl Determinizer {
         for (&k, &p) in lv.iter().zip(&places) {
             out[owner(p)][k as usize] += 1;
         }
-        *plan = level_plan(&self.info, &self.holders, &out, None, rng);
+        *plan = level_plan(&self.info, &self.holders, &out, None, &[], rng);
         plan.as_ref()?;
         rng.shuffle_by_halves(&mut rest);
         for (&k, &p) in rest.iter().zip(&places[lv.len()..]) {
@@ -349,6 +353,16 @@ impl Determinizer {
                 // the declarer's placements of its copies that fit them (scaled to integers)
                 for (a, w) in allocs.iter_mut() {
                     *w *= r.fit[(a[r.holder] + r.played) as usize];
+                }
+                allocs.retain(|(_, w)| *w > 0);
+            }
+            if k == SJ.id() && !self.jokers.is_empty() {
+                // C9: each weighted shower's small jokers, by the share of their placements
+                // that put one before its first showing
+                for (a, w) in allocs.iter_mut() {
+                    for j in &self.jokers {
+                        *w *= j.fit[(a[j.holder] + j.played) as usize];
+                    }
                 }
                 allocs.retain(|(_, w)| *w > 0);
             }
@@ -592,9 +606,9 @@ impl Determinizer {
                 if self.dp.is_none() {
                     self.dp = Some(self.build_dp()?);
                 }
-                let (info, holders, revealed) = (&self.info, &self.holders, self.revealed.as_ref());
+                let (info, holders, revealed, jokers) = (&self.info, &self.holders, self.revealed.as_ref(), &self.jokers);
                 let mut early = |a: &[Counts], rng: &mut Rng| {
-                    plan = level_plan(info, holders, a, revealed, rng);
+                    plan = level_plan(info, holders, a, revealed, jokers, rng);
                     plan.is_some()
                 };
                 let early: &mut dyn FnMut(&[Counts], &mut Rng) -> bool =
@@ -765,7 +779,17 @@ fn positions(first: u8, seat: u8, dealt: usize) -> impl Iterator<Item = usize> {
 /// With `revealed` (the counting programme already weighted the final declarer's copies of the
 /// trump level card by how often their timing fits), those copies are placed uniformly among
 /// the placements that fit, and that run is not checked again.
-fn level_plan(info: &InfoSet, holders: &[Holder], alloc: &[Counts], revealed: Option<&Revealed>, rng: &mut Rng) -> Option<LevelPlan> {
+///
+/// With `jokers` (C9, weighted likewise), each such shower's small jokers are placed first,
+/// uniformly among the placements that put one before its first showing.
+fn level_plan(
+    info: &InfoSet,
+    holders: &[Holder],
+    alloc: &[Counts],
+    revealed: Option<&Revealed>,
+    jokers: &[JokerFit],
+    rng: &mut Rng,
+) -> Option<LevelPlan> {
     let attempt = info.first_seats.len() - 1;
     let first = info.first_seats[attempt];
     let dealt = info.dealt as usize;
@@ -778,8 +802,10 @@ fn level_plan(info: &InfoSet, holders: &[Holder], alloc: &[Counts], revealed: Op
             suits[ri] = run.suit.expect("the seat's own suits and the revealed run's are known");
         }
     }
-    // at most 16 level cards (R8.1: four kinds of four copies); a seat has at most 54 positions
-    let mut placed = Vec::with_capacity(16);
+    // at most 16 level cards (R8.1: four kinds of four copies) and 4 small jokers; a seat has
+    // at most 54 positions
+    let joker = small_joker_timed(info);
+    let mut placed = Vec::with_capacity(20);
     for (hi, (h, a)) in holders.iter().zip(alloc).enumerate() {
         if h.seat == NOBODY {
             continue;
@@ -790,6 +816,37 @@ fn level_plan(info: &InfoSet, holders: &[Holder], alloc: &[Counts], revealed: Op
         for t in positions(first, h.seat, dealt) {
             slots[len] = t as u8;
             len += 1;
+        }
+        let weighted = jokers.iter().find(|j| j.holder == hi);
+        if let Some(j) = weighted {
+            // its small jokers first, one at least among its first `before` places (slots are
+            // in deal order here): uniform among those placements, by rejection of this step
+            // alone (the counting programme weighted the count by their share)
+            let m = (a[SJ.id()] + j.played) as usize;
+            let mut pick = [0u8; 4];
+            loop {
+                let mut idx = [0u8; DECK / 4 + 1];
+                for (i, x) in idx.iter_mut().enumerate().take(len) {
+                    *x = i as u8;
+                }
+                let mut left = len;
+                for p in pick.iter_mut().take(m) {
+                    let i = rng.below_usize(left);
+                    *p = idx[i];
+                    left -= 1;
+                    idx[i] = idx[left];
+                }
+                if pick[..m].iter().any(|&p| p < j.before) {
+                    break;
+                }
+            }
+            let chosen = &mut pick[..m];
+            chosen.sort_unstable_by(|x, y| y.cmp(x));
+            for &p in chosen.iter() {
+                placed.push((slots[p as usize], SJ.0));
+                slots.copy_within(p as usize + 1..len, p as usize);
+                len -= 1;
+            }
         }
         if let Some(r) = revealed.filter(|r| r.holder == hi) {
             // slot indices (into this seat's positions) that fit the revealed showings
@@ -831,6 +888,24 @@ fn level_plan(info: &InfoSet, holders: &[Holder], alloc: &[Counts], revealed: Op
                 placed.push((slots[i], k));
                 len -= 1;
                 slots[i] = slots[len];
+            }
+        }
+        if joker && weighted.is_none() && revealed.is_none_or(|r| r.holder != hi) {
+            // C9: its small jokers too, uniformly over the places left; each of its runs began
+            // with one among the cards it had received (positions before the run's first showing).
+            // (The revealed run's declarer's are left to the replay: with the counting programme
+            // weighting its level cards, rejecting here would make one draw's tries run out where
+            // a world's plays are rare.)
+            let k = SJ.0;
+            for _ in 0..a[k as usize] + info.played[h.seat as usize][k as usize] {
+                let i = rng.below_usize(len);
+                placed.push((slots[i], k));
+                len -= 1;
+                slots[i] = slots[len];
+            }
+            let had_one = |t: u8| placed.iter().any(|&(p, kind)| kind == k && p < t && (first + p) % 4 == h.seat);
+            if !info.runs.iter().filter(|r| r.seat == h.seat && r.attempt as usize == attempt).all(|r| had_one(r.showings[0].0)) {
+                return None;
             }
         }
         // this seat's runs: a suit among those its placed cards fit (R8.1, D7), else reject
@@ -889,6 +964,68 @@ fn level_plan(info: &InfoSet, holders: &[Holder], alloc: &[Counts], revealed: Op
         }
     }
     Some(LevelPlan { placed, suits })
+}
+
+/// The kinds [`level_plan`] places: the level cards (R8.1), and the small jokers under C9.
+fn plan_kinds(info: &InfoSet) -> Vec<u8> {
+    let mut v: Vec<u8> = (0..4).map(|s| Card::new(s, info.level).0).collect();
+    if small_joker_timed(info) {
+        v.push(SJ.0);
+    }
+    v
+}
+
+/// C9 applies: a competition match's first hand, dealt, where every run began with a small joker
+/// in the shower's hand; the small jokers' places are then evidence like the level cards'.
+fn small_joker_timed(info: &InfoSet) -> bool {
+    info.dealt_hand && info.profile.rules().first_hand_small_joker && info.start_banker == NOBODY
+}
+
+/// C9, for one other shower (not the revealed run's): its small jokers, weighted into the
+/// counting programme by the share of their placements over its dealt positions that put one
+/// before its first showing (the earliest run's first: a run needs one when it begins, and
+/// nothing leaves a hand while dealing).
+#[derive(Clone, Debug)]
+struct JokerFit {
+    holder: usize,
+    /// Small jokers the shower has played since.
+    played: u8,
+    /// Its positions dealt before its first showing.
+    before: u8,
+    /// `fit[m]` ∝ (placements of m small jokers with one among the first `before`) / (all).
+    fit: [u128; 5],
+}
+
+impl JokerFit {
+    fn of(info: &InfoSet, holders: &[Holder], revealed: Option<&Revealed>) -> Vec<JokerFit> {
+        let attempt = info.first_seats.len() - 1;
+        let first = info.first_seats[attempt];
+        let mut v = Vec::new();
+        for (hi, h) in holders.iter().enumerate() {
+            if h.seat == NOBODY || revealed.is_some_and(|r| r.holder == hi) {
+                continue;
+            }
+            let Some(t0) = info.runs.iter().filter(|r| r.seat == h.seat && r.attempt as usize == attempt).map(|r| r.showings[0].0).min() else {
+                continue;
+            };
+            let n = positions(first, h.seat, info.dealt as usize).count();
+            let before = positions(first, h.seat, t0 as usize).count();
+            let choose = |n: usize, m: usize| -> u128 { (0..m).fold(1u128, |acc, i| acc * (n - i) as u128 / (i as u128 + 1)) };
+            let mut lcm = 1u128;
+            for m in 0..=4.min(n) {
+                let c = choose(n, m);
+                lcm = lcm / gcd(lcm, c) * c;
+            }
+            let mut fit = [0u128; 5];
+            for (m, f) in fit.iter_mut().enumerate().take(4.min(n) + 1) {
+                let all = choose(n, m);
+                let none_early = if n - before >= m { choose(n - before, m) } else { 0 };
+                *f = (all - none_early) * (lcm / all);
+            }
+            v.push(JokerFit { holder: hi, played: info.played[h.seat as usize][SJ.id()], before: before as u8, fit });
+        }
+        v
+    }
 }
 
 /// The final declarer's revealed run (R8.2) in the current attempt: the share of placements
@@ -991,8 +1128,10 @@ fn arrange(info: &InfoSet, d: &Draw, plan: LevelPlan, rng: &mut Rng) -> Arrangem
                 for (x, y) in cards.iter_mut().zip(&info.played[q as usize]) {
                     *x += y;
                 }
-                for s in 0..4 {
-                    cards[Card::new(s, info.level).id()] = 0; // placed by the plan
+                for &(t, k) in &plan.placed {
+                    if (first + t) % 4 == q {
+                        cards[k as usize] -= 1; // placed by the plan
+                    }
                 }
                 let n = fill(&mut buf, &cards);
                 rng.shuffle_by_halves(&mut buf[..n]);

@@ -223,6 +223,7 @@ impl Game {
             runs: Vec::new(),
         };
         info.runs = runs(&info.showings);
+        info.prove_from_small_joker();
         if trump_public {
             info.prove_from_play();
             info.prove_from_reveal();
@@ -385,6 +386,24 @@ impl InfoSet {
             }
         }
         checks.push(FollowCheck { seat: s, lead, play: *x, since: *since });
+    }
+
+    /// C9: in a competition match's first hand, a showing that sets or overturns the suit
+    /// includes a small joker from the shower's hand. Every run of showings begins with one
+    /// (a run is one seat's consecutive showings), so each other seat that showed in this
+    /// attempt held a small joker then, and holds one now unless it has played one since.
+    fn prove_from_small_joker(&mut self) {
+        if !self.dealt_hand || !self.profile.rules().first_hand_small_joker || self.start_banker != NOBODY {
+            return;
+        }
+        let attempt = self.first_seats.len() as u8 - 1;
+        let k = crate::card::SJ.id();
+        for r in 0..self.runs.len() {
+            let s = self.runs[r].seat as usize;
+            if s != self.seat as usize && self.runs[r].attempt == attempt {
+                self.lower[s][k] = self.lower[s][k].max(1u8.saturating_sub(self.played[s][k]));
+            }
+        }
     }
 
     /// R8.2/R8.6: the final declarer showed `count` level cards of the trump suit; they stay

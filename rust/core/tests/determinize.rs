@@ -610,8 +610,8 @@ fn reference_dealt_world(info: &tractor_core::info::InfoSet, rng: &mut Rng) -> O
 }
 
 /// What the comparison reads of a dealt world, per other seat `q`: its level cards received so
-/// far by suit and the suits of its showings in order; and, coarser (a sharper test of a
-/// shift), its level cards in all with the same suits.
+/// far by suit, the suits of its showings in order and its small jokers received; and, coarser
+/// (a sharper test of a shift), its level cards in all with the same suits and small jokers.
 fn dealt_statistics(w: &Game, q: u8) -> (Vec<u8>, Vec<u8>) {
     use tractor_core::card::Card;
     let (level, first) = (w.pos.level, w.pos.first_seat);
@@ -625,8 +625,11 @@ fn dealt_statistics(w: &Game, q: u8) -> (Vec<u8>, Vec<u8>) {
         Action::Declare { suit, .. } if *s == q => Some(*suit),
         _ => None,
     }));
-    let mut coarse = vec![v[..4].iter().sum::<u8>()];
+    // and its small jokers (C9 makes a shower's evidence)
+    let sj = (0..w.pos.dealt as usize).filter(|&p| (first as usize + p) % 4 == q as usize && w.deck[p] == tractor_core::card::SJ.0).count() as u8;
+    let mut coarse = vec![v[..4].iter().sum::<u8>(), sj];
     coarse.extend_from_slice(&v[4..]);
+    v.push(sj);
     (v, coarse)
 }
 
@@ -655,6 +658,47 @@ fn two_sample_chi_square(what: &str, count: &std::collections::BTreeMap<Vec<u8>,
     cells
 }
 
+/// One position of `dealt_worlds_match_rejection_sampling_over_physical_deals`: the number of
+/// cells tested, or `None` when the reference accepts too rarely there to be quick.
+fn compare_with_reference(info: &tractor_core::info::InfoSet, seat: u8, seed: u64, rng: &mut Rng) -> Option<usize> {
+    use std::collections::BTreeMap;
+    // the reference first: a position where it accepts too rarely to be quick is skipped
+    let n = 2000u32;
+    let others: Vec<u8> = (0..4).filter(|&q| q != seat).collect();
+    type Cells = BTreeMap<Vec<u8>, (f64, f64)>;
+    let mut count: Vec<(Cells, Cells)> = vec![Default::default(); 3];
+    let (mut accepted, mut tries) = (0, 0u64);
+    while accepted < n && tries < 60_000 {
+        tries += 1;
+        if let Some(w) = reference_dealt_world(info, rng) {
+            for (c, &q) in count.iter_mut().zip(&others) {
+                let (fine, coarse) = dealt_statistics(&w, q);
+                c.0.entry(fine).or_default().1 += 1.0;
+                c.1.entry(coarse).or_default().1 += 1.0;
+            }
+            accepted += 1;
+        }
+    }
+    if accepted < n {
+        return None;
+    }
+    let mut det = Determinizer::new(info.clone());
+    for _ in 0..n {
+        let w = det.world(rng).unwrap();
+        for (c, &q) in count.iter_mut().zip(&others) {
+            let (fine, coarse) = dealt_statistics(&w, q);
+            c.0.entry(fine).or_default().0 += 1.0;
+            c.1.entry(coarse).or_default().0 += 1.0;
+        }
+    }
+    let mut cells = 0;
+    for (c, q) in count.iter().zip(&others) {
+        cells += two_sample_chi_square(&format!("seed {seed}, seat {q}, by suit"), &c.0);
+        cells += two_sample_chi_square(&format!("seed {seed}, seat {q}, in all"), &c.1);
+    }
+    Some(cells)
+}
+
 /// The exact dealt-hand sampler against rejection sampling over physical deals (the target's
 /// definition, `reference_dealt_world`), mid-deal with other seats' showings, hidden and
 /// revealed, in every profile: for each other seat, the joint distribution of its level cards
@@ -662,7 +706,6 @@ fn two_sample_chi_square(what: &str, count: &std::collections::BTreeMap<Vec<u8>,
 /// side). The sampler is exact by construction; this measures it against the definition.
 #[test]
 fn dealt_worlds_match_rejection_sampling_over_physical_deals() {
-    use std::collections::BTreeMap;
     let (mut positions, mut cells_tested, mut hidden) = ([0; 2], 0, 0);
     for seed in 0..400u64 {
         if positions[0] >= 6 && positions[1] >= 4 {
@@ -689,41 +732,63 @@ fn dealt_worlds_match_rejection_sampling_over_physical_deals() {
         if g.pos.phase != phase || info.first_seats.len() != 1 || !info.runs.iter().any(|r| r.seat != seat) {
             continue;
         }
-        // the reference first: a position where it accepts too rarely to be quick is skipped
-        let n = 2000u32;
-        let others: Vec<u8> = (0..4).filter(|&q| q != seat).collect();
-        type Cells = BTreeMap<Vec<u8>, (f64, f64)>;
-        let mut count: Vec<(Cells, Cells)> = vec![Default::default(); 3];
-        let (mut accepted, mut tries) = (0, 0u64);
-        while accepted < n && tries < 60_000 {
-            tries += 1;
-            if let Some(w) = reference_dealt_world(&info, &mut rng) {
-                for (c, &q) in count.iter_mut().zip(&others) {
-                    let (fine, coarse) = dealt_statistics(&w, q);
-                    c.0.entry(fine).or_default().1 += 1.0;
-                    c.1.entry(coarse).or_default().1 += 1.0;
-                }
-                accepted += 1;
-            }
-        }
-        if accepted < n {
-            continue;
-        }
-        let mut det = Determinizer::new(info.clone());
-        for _ in 0..n {
-            let w = det.world(&mut rng).unwrap();
-            for (c, &q) in count.iter_mut().zip(&others) {
-                let (fine, coarse) = dealt_statistics(&w, q);
-                c.0.entry(fine).or_default().0 += 1.0;
-                c.1.entry(coarse).or_default().0 += 1.0;
-            }
-        }
-        for (c, q) in count.iter().zip(&others) {
-            cells_tested += two_sample_chi_square(&format!("seed {seed}, seat {q}, by suit"), &c.0);
-            cells_tested += two_sample_chi_square(&format!("seed {seed}, seat {q}, in all"), &c.1);
-        }
+        let Some(cells) = compare_with_reference(&info, seat, seed, &mut rng) else { continue };
+        cells_tested += cells;
         positions[first_trick as usize] += 1;
         hidden += info.runs.iter().filter(|r| r.seat != seat && r.suit.is_none()).count();
     }
     assert!(positions == [6, 4] && hidden >= 4 && cells_tested >= 200, "{positions:?} {hidden} {cells_tested}");
+    // C9 (competition, a match's first hand): a shower that set or overturned the suit held a
+    // small joker then; mid-deal positions where another seat showed early, so that the small
+    // jokers' places weigh (the counting programme weights them, as the revealed run's)
+    let mut c9 = 0;
+    for seed in 1000..1600u64 {
+        if c9 >= 3 {
+            break;
+        }
+        let (full, actions) = full_hand(seed, Profile::Competition, [Policy::Greedy; 4]);
+        let deal_len = full.record.dealt_at.len();
+        let mut rng = Rng::new(seed ^ 0xc9);
+        let g = prefix(seed, Profile::Competition, &actions, deal_len / 3 + rng.below_usize(deal_len / 3 + 1));
+        let seat = (seed % 4) as u8;
+        let info = g.info(seat);
+        let early = info.runs.iter().any(|r| r.seat != seat && r.showings[0].0 <= 40);
+        if g.pos.phase != Phase::Declare || info.first_seats.len() != 1 || !early {
+            continue;
+        }
+        let Some(cells) = compare_with_reference(&info, seat, seed, &mut rng) else { continue };
+        assert!(cells >= 10, "seed {seed}: {cells} cells");
+        c9 += 1;
+    }
+    assert_eq!(c9, 3, "C9 positions");
+}
+
+/// C9: in a competition match's first hand, a seat that set or overturned the suit held a
+/// small joker then, and nothing leaves a hand but by play: every other seat knows it holds
+/// one until it plays one (the true hand agrees). Other profiles prove nothing of the kind.
+#[test]
+fn c9_a_shower_is_known_to_hold_a_small_joker() {
+    let sj = tractor_core::card::SJ.id();
+    let mut proved = 0;
+    for seed in 0..40u64 {
+        for profile in Profile::ALL {
+            let (full, actions) = full_hand(seed, profile, [Policy::Greedy; 4]);
+            let deal_len = full.record.dealt_at.len();
+            for k in [deal_len / 2, deal_len + 4, (deal_len + actions.len()) / 2] {
+                let g = prefix(seed, profile, &actions, k.min(actions.len()));
+                for seat in 0..4u8 {
+                    let info = g.info(seat);
+                    let attempt = info.first_seats.len() as u8 - 1;
+                    for q in (0..4u8).filter(|&q| q != seat) {
+                        let showed = info.runs.iter().any(|r| r.seat == q && r.attempt == attempt);
+                        let expect = u8::from(profile == Profile::Competition && showed && info.played[q as usize][sj] == 0);
+                        assert_eq!(info.lower[q as usize][sj].min(1), expect, "seed {seed} {profile:?} seat {seat} sees {q}");
+                        assert!(g.pos.hands[q as usize][sj] >= info.lower[q as usize][sj]);
+                        proved += expect as usize;
+                    }
+                }
+            }
+        }
+    }
+    assert!(proved > 100, "{proved}");
 }
