@@ -823,59 +823,13 @@ fn level_plan(
             // in deal order here): uniform among those placements, by rejection of this step
             // alone (the counting programme weighted the count by their share)
             let m = (a[SJ.id()] + j.played) as usize;
-            let mut pick = [0u8; 4];
-            loop {
-                let mut idx = [0u8; DECK / 4 + 1];
-                for (i, x) in idx.iter_mut().enumerate().take(len) {
-                    *x = i as u8;
-                }
-                let mut left = len;
-                for p in pick.iter_mut().take(m) {
-                    let i = rng.below_usize(left);
-                    *p = idx[i];
-                    left -= 1;
-                    idx[i] = idx[left];
-                }
-                if pick[..m].iter().any(|&p| p < j.before) {
-                    break;
-                }
-            }
-            let chosen = &mut pick[..m];
-            chosen.sort_unstable_by(|x, y| y.cmp(x));
-            for &p in chosen.iter() {
-                placed.push((slots[p as usize], SJ.0));
-                slots.copy_within(p as usize + 1..len, p as usize);
-                len -= 1;
-            }
+            place_fitting(&mut slots, &mut len, m, SJ.0, |pick| pick.iter().any(|&p| p < j.before), &mut placed, rng);
         }
         if let Some(r) = revealed.filter(|r| r.holder == hi) {
             // slot indices (into this seat's positions) that fit the revealed showings
             let m = (a[r.kind as usize] + r.played) as usize;
-            let mut pick = [0u8; 4];
-            loop {
-                let mut idx = [0u8; DECK / 4 + 1];
-                for (i, x) in idx.iter_mut().enumerate().take(len) {
-                    *x = i as u8;
-                }
-                let mut left = len;
-                for p in pick.iter_mut().take(m) {
-                    let i = rng.below_usize(left);
-                    *p = idx[i];
-                    left -= 1;
-                    idx[i] = idx[left];
-                }
-                if r.showings.iter().all(|&(j, k)| pick[..m].iter().filter(|&&p| p < j).count() >= k as usize) {
-                    break;
-                }
-            }
-            let chosen = &mut pick[..m];
-            chosen.sort_unstable_by(|x, y| y.cmp(x));
-            for &p in chosen.iter() {
-                // remove position p, keeping the order of the rest
-                placed.push((slots[p as usize], r.kind));
-                slots.copy_within(p as usize + 1..len, p as usize);
-                len -= 1;
-            }
+            let fits = |pick: &[u8]| r.showings.iter().all(|&(j, k)| pick.iter().filter(|&&p| p < j).count() >= k as usize);
+            place_fitting(&mut slots, &mut len, m, r.kind, fits, &mut placed, rng);
         }
         for suit in 0..4u8 {
             let k = Card::new(suit, info.level).0;
@@ -964,6 +918,45 @@ fn level_plan(
         }
     }
     Some(LevelPlan { placed, suits })
+}
+
+/// Places `m` copies of `kind` on slots of one seat (`slots[..len]`, in deal order), uniformly
+/// among the choices of slot indices that `fits` accepts (by rejection of this step alone: the
+/// counting programme weighted the count by their share), and removes those slots, keeping the
+/// order of the rest.
+fn place_fitting(
+    slots: &mut [u8; DECK / 4 + 1],
+    len: &mut usize,
+    m: usize,
+    kind: u8,
+    fits: impl Fn(&[u8]) -> bool,
+    placed: &mut Vec<(u8, u8)>,
+    rng: &mut Rng,
+) {
+    let mut pick = [0u8; 4];
+    loop {
+        let mut idx = [0u8; DECK / 4 + 1];
+        for (i, x) in idx.iter_mut().enumerate().take(*len) {
+            *x = i as u8;
+        }
+        let mut left = *len;
+        for p in pick.iter_mut().take(m) {
+            let i = rng.below_usize(left);
+            *p = idx[i];
+            left -= 1;
+            idx[i] = idx[left];
+        }
+        if fits(&pick[..m]) {
+            break;
+        }
+    }
+    let chosen = &mut pick[..m];
+    chosen.sort_unstable_by(|x, y| y.cmp(x));
+    for &p in chosen.iter() {
+        placed.push((slots[p as usize], kind));
+        slots.copy_within(p as usize + 1..*len, p as usize);
+        *len -= 1;
+    }
 }
 
 /// The kinds [`level_plan`] places: the level cards (R8.1), and the small jokers under C9.
