@@ -823,11 +823,17 @@ fn level_plan(
             // in deal order here): uniform among those placements, by rejection of this step
             // alone (the counting programme weighted the count by their share)
             let m = (a[SJ.id()] + j.played) as usize;
+            if j.fit[m] == 0 {
+                return None; // no placement fits (only where the kind is not drawn: never weighted)
+            }
             place_fitting(&mut slots, &mut len, m, SJ.0, |pick| pick.iter().any(|&p| p < j.before), &mut placed, rng);
         }
         if let Some(r) = revealed.filter(|r| r.holder == hi) {
             // slot indices (into this seat's positions) that fit the revealed showings
             let m = (a[r.kind as usize] + r.played) as usize;
+            if r.fit[m] == 0 {
+                return None; // as above
+            }
             let fits = |pick: &[u8]| r.showings.iter().all(|&(j, k)| pick.iter().filter(|&&p| p < j).count() >= k as usize);
             place_fitting(&mut slots, &mut len, m, r.kind, fits, &mut placed, rng);
         }
@@ -923,7 +929,8 @@ fn level_plan(
 /// Places `m` copies of `kind` on slots of one seat (`slots[..len]`, in deal order), uniformly
 /// among the choices of slot indices that `fits` accepts (by rejection of this step alone: the
 /// counting programme weighted the count by their share), and removes those slots, keeping the
-/// order of the rest.
+/// order of the rest. Some choice must fit (the callers check the share first), else this
+/// would not return.
 fn place_fitting(
     slots: &mut [u8; DECK / 4 + 1],
     len: &mut usize,
