@@ -368,10 +368,26 @@ impl InfoSet {
             }
             up[k] = up[k].min(cap_then.saturating_sub(since[k]));
         }
+        // C5 (competition, a tractor lead): a play with no tractor and no bomb (C2: a bomb
+        // follows as a 4-card tractor) has the key L = (), the best the class allowed: so it
+        // held neither then. Every kind had at most three copies and, with fewer pair units than
+        // N/2 in the play (a pair or a triple gives one), no pair unit beyond the play's
+        // (another would give a better p); the linked neighbours are bounded below.
+        let no_tractor = n >= 4 && crate::follow::longest_tractor(ctx, lead.class, x, n) == 0;
+        let c5_plain = competition && lead.k >= 2 && no_tractor && kinds.iter().all(|&k| x[k as usize] <= 3);
+        if c5_plain {
+            let units = kinds.iter().filter(|&&k| x[k as usize] >= 2).count() as u8;
+            for &k in kinds {
+                let k = k as usize;
+                let cap_then: u8 = if units < n / 2 && x[k] < 2 { 1 } else { 3 };
+                up[k] = up[k].min(cap_then.saturating_sub(since[k]));
+            }
+        }
         // A play of N ≥ 4 without a tractor: the class held no two linked pairs then (a
-        // tractor of 4 cards would be T1's combination or T2's tractor, R5.3, D1). A kind the
-        // play took a pair of proves its linked neighbours held at most one copy then.
-        if !competition && n >= 4 && crate::follow::longest_tractor(ctx, lead.class, x, n) == 0 {
+        // tractor of 4 cards would be T1's combination or T2's tractor, R5.3, D1; under C5
+        // the better L). A kind the play took a pair of proves its linked neighbours held at
+        // most one copy then.
+        if (!competition && no_tractor) || c5_plain {
             for chain in ctx.chains_of(lead.class) {
                 let ks = ctx.chain_kinds(chain);
                 let wrap = chain.cyclic && ks.len() > 2;

@@ -792,3 +792,27 @@ fn c9_a_shower_is_known_to_hold_a_small_joker() {
     }
     assert!(proved > 100, "{proved}");
 }
+
+/// The true hands meet every proven bound after every play, in every profile and with random
+/// and greedy play: the ladder's bounds (R5.3 T1–T3, D1) and the competition profile's (C4, C5:
+/// a tractor lead followed without a tractor or a bomb) are necessary, never more.
+#[test]
+fn the_true_hands_meet_every_bound_after_every_play() {
+    let mut infos = 0;
+    for seed in 0..200u64 {
+        let profile = Profile::ALL[(seed % 3) as usize];
+        let pol = if seed % 2 == 0 { [Policy::Random; 4] } else { [Policy::Greedy, Policy::Random, Policy::Greedy, Policy::Random] };
+        let (_, actions) = full_hand(seed, profile, pol);
+        let mut g = Game::deal(seed, profile, [3, 3], NOBODY, None).unwrap();
+        for a in &actions {
+            g.apply(a).unwrap();
+            if g.pos.phase == Phase::Play || g.pos.phase == Phase::Over {
+                for seat in 0..4u8 {
+                    assert!(g.info(seat).admits(&g.pos.hands), "seed {seed} {profile:?}: a bound excludes the truth (seat {seat})");
+                    infos += 1;
+                }
+            }
+        }
+    }
+    assert!(infos > 100_000, "{infos}");
+}
