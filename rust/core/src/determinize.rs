@@ -16,7 +16,9 @@
 //!    shuffle). For a dealt hand it also weights the final declarer's revealed showings by
 //!    the exact share of placements of its trump level cards that fit their timing, and,
 //!    under C9 (a competition match's first hand), every other shower's small jokers by the
-//!    share of their placements that put one among its cards before its first showing.
+//!    share of their placements that put one among its cards before its first showing; and
+//!    one other seat's hidden run of a single one-card showing by the share of placements of
+//!    its level cards that put one before it ([`OneEarly`]).
 //! 2. *Check* the follows whose legality depended on the whole hand (R5.3), exactly; a check
 //!    that passes on the largest hand the bounds allow passes on every world and is not run
 //!    (legality is monotone in the holding, [`Determinizer::live_checks`]). A check
@@ -88,6 +90,9 @@ struct Dp {
     after: Vec<Vec<usize>>,
     /// The checks of classes left partly to the shuffle: run on the whole proposal.
     late: Vec<usize>,
+    /// `(b, layer)`: table b weighted per state by [`level_fit`] (the timed kinds are 0..b),
+    /// read as the next layer by kind b − 1's draw; table b itself stays unweighted.
+    boundary: Option<(usize, BigVec)>,
 }
 
 /// Hands drawn for a world: each seat's hand now and the pile.
@@ -112,7 +117,9 @@ pub struct Determinizer {
     /// The final declarer's revealed run, weighted exactly into the counting programme.
     revealed: Option<Revealed>,
     /// C9's small jokers of the other showers (all but the revealed run's), weighted likewise.
-    jokers: Vec<JokerFit>,
+    jokers: Vec<OneEarly>,
+    /// One other seat's hidden run of a single one-card showing, weighted likewise.
+    level_fit: Option<OneEarly>,
     /// Whether the counting programme can propose better than a plain shuffle.
     use_dp: bool,
     /// The holder of each ladder check's follower.
@@ -145,6 +152,7 @@ impl Determinizer {
         d.timed.clear();
         d.revealed = None;
         d.jokers.clear();
+        d.level_fit = None;
         d.use_dp = d.compute_needs_dp();
         d
     }
@@ -172,11 +180,12 @@ impl Determinizer {
         }
         let timed = if info.dealt_hand && info.runs.iter().any(|r| r.seat != info.seat) { plan_kinds(&info) } else { Vec::new() };
         let revealed = if timed.is_empty() { None } else { Revealed::of(&info, &holders) };
-        let jokers = if timed.is_empty() || !small_joker_timed(&info) { Vec::new() } else { JokerFit::of(&info, &holders, revealed.as_ref()) };
+        let jokers = if timed.is_empty() || !small_joker_timed(&info) { Vec::new() } else { joker_fits(&info, &holders, revealed.as_ref()) };
+        let level_fit = if timed.is_empty() || small_joker_timed(&info) { None } else { level_fit(&info, &holders, revealed.as_ref()) };
         let memo = CheckMemo::new(&info);
         let check_holder: Vec<usize> = info.checks.iter().map(|c| holders.iter().position(|h| h.seat == c.seat).expect("a follower is another seat")).collect();
         let live = Self::live_checks(&info, &holders, &check_holder);
-        let mut d = Determinizer { info, holders, pool, dp: None, timed, timing: true, revealed, jokers, use_dp: false, check_holder, live, memo, play: None, proposals: 0, accepted: 0 };
+        let mut d = Determinizer { info, holders, pool, dp: None, timed, timing: true, revealed, jokers, level_fit, use_dp: false, check_holder, live, memo, play: None, proposals: 0, accepted: 0 };
         d.use_dp = d.compute_needs_dp();
         d
     }
@@ -232,6 +241,7 @@ impl Determinizer {
     fn compute_needs_dp(&self) -> bool {
         self.revealed.is_some()
             || !self.jokers.is_empty()
+            || self.level_fit.is_some()
             || !self.live.is_empty()
             || (0..KINDS).any(|k| self.info.unseen[k] > 0 && self.holders.iter().any(|h| h.lo[k] > 0 || h.hi[k] < self.info.unseen[k]))
     }
@@ -288,7 +298,7 @@ impl Determinizer {
         for (&k, &p) in lv.iter().zip(&places) {
             out[owner(p)][k as usize] += 1;
         }
-        *plan = level_plan(&self.info, &self.holders, &out, None, &[], rng);
+        *plan = level_plan(&self.info, &self.holders, &out, None, &[], None, rng);
         plan.as_ref()?;
         rng.shuffle_by_halves(&mut rest);
         for (&k, &p) in rest.iter().zip(&places[lv.len()..]) {
@@ -429,8 +439,31 @@ impl Determinizer {
         });
         let mut table: Vec<BigVec> = Vec::with_capacity(j_max + 1);
         table.push(BigVec::from_wide(last));
+        // the hidden run's weight applies once its seat's level cards are all placed: after the
+        // timed kinds, which come first
+        let n_timed = self.timed.iter().filter(|&&k| self.info.unseen[k as usize] > 0).count();
+        let fit = self.level_fit.as_ref().filter(|_| n_timed > 0);
+        let mut boundary: Option<(usize, BigVec)> = None;
         for j in (0..j_max).rev() {
-            let next = table.last().expect("the layer after j");
+            if let Some(lf) = fit.filter(|_| j + 1 == n_timed) {
+                let layer = table.last().expect("layer n_timed");
+                let t = taken_max(n_timed);
+                let mut cur = vec![Big::ZERO; states];
+                let mut wide = 0;
+                reachable(n_timed, &mut |i, s| {
+                    let took: u16 = sizes.iter().zip(s).map(|(&z, &x)| z - x).sum();
+                    let m = if lf.holder < nh - 1 { sizes[lf.holder] - s[lf.holder] } else { t - took };
+                    let v = layer.get(i).mul_u128(lf.fit[m as usize + lf.played as usize]);
+                    wide = wide.max(v.limbs());
+                    cur[i] = v;
+                });
+                width = wide;
+                boundary = Some((n_timed, BigVec::from_wide(cur)));
+            }
+            let next = match &boundary {
+                Some((b, layer)) if *b == j + 1 => layer,
+                _ => table.last().expect("the layer after j"),
+            };
             // in 128 bits while every count fits (checked; a layer that overflows is redone
             // at full width)
             let narrow = match next {
@@ -490,7 +523,7 @@ impl Determinizer {
             table.push(BigVec::Wide(cur));
         }
         table.reverse();
-        Ok(Dp { kinds, dims, table, remaining, free, after, late })
+        Ok(Dp { kinds, dims, table, remaining, free, after, late, boundary })
     }
 
     /// Draws from the counting programme; after the timed kinds, `early` may reject.
@@ -607,8 +640,9 @@ impl Determinizer {
                     self.dp = Some(self.build_dp()?);
                 }
                 let (info, holders, revealed, jokers) = (&self.info, &self.holders, self.revealed.as_ref(), &self.jokers);
+                let level_fit = self.level_fit.as_ref();
                 let mut early = |a: &[Counts], rng: &mut Rng| {
-                    plan = level_plan(info, holders, a, revealed, jokers, rng);
+                    plan = level_plan(info, holders, a, revealed, jokers, level_fit, rng);
                     plan.is_some()
                 };
                 let early: &mut dyn FnMut(&[Counts], &mut Rng) -> bool =
@@ -670,7 +704,10 @@ impl Dp {
     /// arithmetic runs in the width of N_j(i), which bounds every term (u128 where it fits).
     fn pick(&self, j: usize, i: usize, s: &[u16; 4], rng: &mut Rng) -> (usize, usize) {
         let allocs = &self.kinds[j].1;
-        let next = &self.table[j + 1];
+        let next = match &self.boundary {
+            Some((b, layer)) if *b == j + 1 => layer,
+            _ => &self.table[j + 1],
+        };
         let feasible = |a: &[u8; 4]| step(&self.dims, s, a, self.remaining[j + 1]);
         if allocs.len() == 1 {
             // one split (a forced kind, e.g. two seats void): probability 1, no draw
@@ -787,7 +824,8 @@ fn level_plan(
     holders: &[Holder],
     alloc: &[Counts],
     revealed: Option<&Revealed>,
-    jokers: &[JokerFit],
+    jokers: &[OneEarly],
+    level_fit: Option<&OneEarly>,
     rng: &mut Rng,
 ) -> Option<LevelPlan> {
     let attempt = info.first_seats.len() - 1;
@@ -826,7 +864,7 @@ fn level_plan(
             if j.fit[m] == 0 {
                 return None; // no placement fits (only where the kind is not drawn: never weighted)
             }
-            place_fitting(&mut slots, &mut len, m, SJ.0, |pick| pick.iter().any(|&p| p < j.before), &mut placed, rng);
+            place_fitting(&mut slots, &mut len, &[SJ.0; 4][..m], |pick| pick.iter().any(|&p| p < j.before), &mut placed, rng);
         }
         if let Some(r) = revealed.filter(|r| r.holder == hi) {
             // slot indices (into this seat's positions) that fit the revealed showings
@@ -835,11 +873,27 @@ fn level_plan(
                 return None; // as above
             }
             let fits = |pick: &[u8]| r.showings.iter().all(|&(j, k)| pick.iter().filter(|&&p| p < j).count() >= k as usize);
-            place_fitting(&mut slots, &mut len, m, r.kind, fits, &mut placed, rng);
+            place_fitting(&mut slots, &mut len, &[r.kind; 4][..m], fits, &mut placed, rng);
+        }
+        if let Some(lf) = level_fit.filter(|lf| lf.holder == hi) {
+            // all its level cards at once, one at least among its first `before` places
+            let mut cards = [0u8; 16];
+            let mut m = 0;
+            for suit in 0..4u8 {
+                let k = Card::new(suit, info.level).0;
+                for _ in 0..a[k as usize] + info.played[h.seat as usize][k as usize] {
+                    cards[m] = k;
+                    m += 1;
+                }
+            }
+            if lf.fit[m] == 0 {
+                return None;
+            }
+            place_fitting(&mut slots, &mut len, &cards[..m], |pick| pick.iter().any(|&p| p < lf.before), &mut placed, rng);
         }
         for suit in 0..4u8 {
             let k = Card::new(suit, info.level).0;
-            if revealed.is_some_and(|r| r.holder == hi && r.kind == k) {
+            if revealed.is_some_and(|r| r.holder == hi && r.kind == k) || level_fit.is_some_and(|lf| lf.holder == hi) {
                 continue;
             }
             let n = a[k as usize] + info.played[h.seat as usize][k as usize];
@@ -926,21 +980,21 @@ fn level_plan(
     Some(LevelPlan { placed, suits })
 }
 
-/// Places `m` copies of `kind` on slots of one seat (`slots[..len]`, in deal order), uniformly
-/// among the choices of slot indices that `fits` accepts (by rejection of this step alone: the
-/// counting programme weighted the count by their share), and removes those slots, keeping the
-/// order of the rest. Some choice must fit (the callers check the share first), else this
-/// would not return.
+/// Places `cards` (at most 16) on slots of one seat (`slots[..len]`, in deal order): the
+/// ordered choice of slot indices uniform among those `fits` accepts (by rejection of this step
+/// alone: the counting programme weighted the count by their share), card i on the i-th chosen
+/// slot; the chosen slots are removed, keeping the order of the rest. Some choice must fit (the
+/// callers check the share first), else this would not return.
 fn place_fitting(
     slots: &mut [u8; DECK / 4 + 1],
     len: &mut usize,
-    m: usize,
-    kind: u8,
+    cards: &[u8],
     fits: impl Fn(&[u8]) -> bool,
     placed: &mut Vec<(u8, u8)>,
     rng: &mut Rng,
 ) {
-    let mut pick = [0u8; 4];
+    let m = cards.len();
+    let mut pick = [0u8; 16];
     loop {
         let mut idx = [0u8; DECK / 4 + 1];
         for (i, x) in idx.iter_mut().enumerate().take(*len) {
@@ -957,10 +1011,14 @@ fn place_fitting(
             break;
         }
     }
-    let chosen = &mut pick[..m];
-    chosen.sort_unstable_by(|x, y| y.cmp(x));
-    for &p in chosen.iter() {
-        placed.push((slots[p as usize], kind));
+    let mut by_slot = [(0u8, 0u8); 16];
+    for (x, (&p, &k)) in by_slot.iter_mut().zip(pick[..m].iter().zip(cards)) {
+        *x = (p, k);
+    }
+    // removed from the highest slot index down
+    by_slot[..m].sort_unstable_by_key(|x| std::cmp::Reverse(x.0));
+    for &(p, k) in &by_slot[..m] {
+        placed.push((slots[p as usize], k));
         slots.copy_within(p as usize + 1..*len, p as usize);
         *len -= 1;
     }
@@ -981,51 +1039,85 @@ fn small_joker_timed(info: &InfoSet) -> bool {
     info.dealt_hand && info.profile.rules().first_hand_small_joker && info.start_banker == NOBODY
 }
 
-/// C9, for one other shower (not the revealed run's): its small jokers, weighted into the
-/// counting programme by the share of their placements over its dealt positions that put one
-/// before its first showing (the earliest run's first: a run needs one when it begins, and
-/// nothing leaves a hand while dealing).
+/// Evidence that one other seat held, among its cards dealt before some time, at least one of
+/// its m copies of a set of kinds (m counted with the copies it has played since): a function
+/// of m alone, weighted into the counting programme by the share of placements of m cards over
+/// its n dealt positions that put one among the first `before`. Two uses:
+/// - C9, [`joker_fits`]: a shower's small jokers before its first showing (a run needs one
+///   when it begins, and nothing leaves a hand while dealing), per kind;
+/// - [`level_fit`]: a hidden run of a single one-card showing needs one level card, of any
+///   suit, before it (R8.1): the seat's level cards in all, applied once the timed kinds (the
+///   level cards) are placed.
 #[derive(Clone, Debug)]
-struct JokerFit {
+struct OneEarly {
     holder: usize,
-    /// Small jokers the shower has played since.
+    /// Copies the seat has played since.
     played: u8,
-    /// Its positions dealt before its first showing.
+    /// Its positions dealt before the time.
     before: u8,
-    /// `fit[m]` ∝ (placements of m small jokers with one among the first `before`) / (all).
-    fit: [u128; 5],
+    /// `fit[m]` = P(one of m among the first `before` | m) · n!/(n − mmax)!, exact integers
+    /// (below 2^93 for n ≤ 54 and mmax ≤ 16); zero beyond mmax.
+    fit: [u128; 17],
 }
 
-impl JokerFit {
-    fn of(info: &InfoSet, holders: &[Holder], revealed: Option<&Revealed>) -> Vec<JokerFit> {
-        let attempt = info.first_seats.len() - 1;
-        let first = info.first_seats[attempt];
-        let mut v = Vec::new();
-        for (hi, h) in holders.iter().enumerate() {
-            if h.seat == NOBODY || revealed.is_some_and(|r| r.holder == hi) {
-                continue;
-            }
-            let Some(t0) = info.runs.iter().filter(|r| r.seat == h.seat && r.attempt as usize == attempt).map(|r| r.showings[0].0).min() else {
-                continue;
-            };
-            let n = positions(first, h.seat, info.dealt as usize).count();
-            let before = positions(first, h.seat, t0 as usize).count();
-            let choose = |n: usize, m: usize| -> u128 { (0..m).fold(1u128, |acc, i| acc * (n - i) as u128 / (i as u128 + 1)) };
-            let mut lcm = 1u128;
-            for m in 0..=4.min(n) {
-                let c = choose(n, m);
-                lcm = lcm / gcd(lcm, c) * c;
-            }
-            let mut fit = [0u128; 5];
-            for (m, f) in fit.iter_mut().enumerate().take(4.min(n) + 1) {
-                let all = choose(n, m);
-                let none_early = if n - before >= m { choose(n - before, m) } else { 0 };
-                *f = (all - none_early) * (lcm / all);
-            }
-            v.push(JokerFit { holder: hi, played: info.played[h.seat as usize][SJ.id()], before: before as u8, fit });
+impl OneEarly {
+    fn new(holder: usize, played: u8, n: usize, before: usize, mmax: usize) -> OneEarly {
+        // P(none early | m) · D = Π_{i<m} (n − before − i) · Π_{m ≤ i < mmax} (n − i), with
+        // D = Π_{i<mmax} (n − i); a factor below zero makes its term zero (m cards cannot all
+        // miss the first `before` places when fewer than m others exist)
+        let fall = |from: usize, lo: usize, hi: usize| -> u128 { (lo..hi).map(|i| from.saturating_sub(i) as u128).product() };
+        let mmax = mmax.min(n);
+        let d = fall(n, 0, mmax);
+        let mut fit = [0u128; 17];
+        for (m, f) in fit.iter_mut().enumerate().take(mmax + 1) {
+            *f = d - fall(n - before, 0, m) * fall(n, m, mmax);
         }
-        v
+        OneEarly { holder, played, before: before as u8, fit }
     }
+}
+
+/// C9's evidence: each other shower's small jokers (not the revealed run's declarer's, whose
+/// level cards are weighted already: the two would not be independent).
+fn joker_fits(info: &InfoSet, holders: &[Holder], revealed: Option<&Revealed>) -> Vec<OneEarly> {
+    let attempt = info.first_seats.len() - 1;
+    let first = info.first_seats[attempt];
+    let mut v = Vec::new();
+    for (hi, h) in holders.iter().enumerate() {
+        if h.seat == NOBODY || revealed.is_some_and(|r| r.holder == hi) {
+            continue;
+        }
+        let Some(t0) = info.runs.iter().filter(|r| r.seat == h.seat && r.attempt as usize == attempt).map(|r| r.showings[0].0).min() else {
+            continue;
+        };
+        let n = positions(first, h.seat, info.dealt as usize).count();
+        let before = positions(first, h.seat, t0 as usize).count();
+        v.push(OneEarly::new(hi, info.played[h.seat as usize][SJ.id()], n, before, 4));
+    }
+    v
+}
+
+/// The first other seat (not the revealed run's, and not under C9, whose small jokers share its
+/// early places) whose only run is one hidden one-card showing: its level cards in all. One seat
+/// at most: the weights of several would outgrow the counting programme's integers.
+fn level_fit(info: &InfoSet, holders: &[Holder], revealed: Option<&Revealed>) -> Option<OneEarly> {
+    let attempt = info.first_seats.len() - 1;
+    let first = info.first_seats[attempt];
+    for (hi, h) in holders.iter().enumerate() {
+        if h.seat == NOBODY || revealed.is_some_and(|r| r.holder == hi) {
+            continue;
+        }
+        let runs: Vec<&Run> = info.runs.iter().filter(|r| r.seat == h.seat && r.attempt as usize == attempt).collect();
+        let [run] = runs.as_slice() else { continue };
+        let [(t, 1)] = run.showings.as_slice() else { continue };
+        if run.suit.is_some() {
+            continue;
+        }
+        let n = positions(first, h.seat, info.dealt as usize).count();
+        let before = positions(first, h.seat, *t as usize).count();
+        let played = (0..4).map(|s| info.played[h.seat as usize][Card::new(s, info.level).id()]).sum();
+        return Some(OneEarly::new(hi, played, n, before, 16));
+    }
+    None
 }
 
 /// The final declarer's revealed run (R8.2) in the current attempt: the share of placements
