@@ -241,7 +241,9 @@ impl Determinizer {
     fn compute_needs_dp(&self) -> bool {
         self.revealed.is_some()
             || !self.jokers.is_empty()
-            || self.level_fit.is_some()
+            // the hidden run's weight pays once the deal is over; mid-deal, with the undealt
+            // cards a fourth holder, building the programme costs more than the rejections
+            || (self.level_fit.is_some() && self.holders.len() <= 3)
             || !self.live.is_empty()
             || (0..KINDS).any(|k| self.info.unseen[k] > 0 && self.holders.iter().any(|h| h.lo[k] > 0 || h.hi[k] < self.info.unseen[k]))
     }
