@@ -580,7 +580,7 @@ impl Determinizer {
     /// Bytes held by the counting programme's tables (0 until built): what keeping this
     /// determinizer for later calls costs.
     pub fn table_bytes(&self) -> usize {
-        self.dp.as_ref().map_or(0, |dp| dp.table.iter().map(BigVec::bytes).sum())
+        self.dp.as_ref().map_or(0, |dp| dp.table.iter().chain(dp.boundary.as_ref().map(|b| &b.1)).map(BigVec::bytes).sum())
     }
 
     /// The exact number of physical deals of the unseen cards that meet every per-kind bound
