@@ -34,12 +34,33 @@ pub fn outcome(score: i32, rules: &Rules) -> Outcome {
     Outcome { score: s, banker_levels: banker, defender_levels: defender, defenders_take_over: over }
 }
 
-/// Points of a count array (R7.1): 5s count 5, 10s and Ks count 10.
+/// R7.1: the points of a card of `rank` (2..=14): 5s count 5, 10s and Ks count 10; jokers none.
+const fn rank_points(rank: u8) -> i32 {
+    match rank {
+        5 => 5,
+        10 | 13 => 10,
+        _ => 0,
+    }
+}
+
+/// [`rank_points`] of every kind (ids suit × 13 + rank − 2; the jokers, 52 and 53, none).
+pub const KIND_POINTS: [i32; crate::card::KINDS] = {
+    let mut t = [0i32; crate::card::KINDS];
+    let mut k = 0;
+    while k < 52 {
+        t[k] = rank_points((k % 13 + 2) as u8);
+        k += 1;
+    }
+    t
+};
+
+/// Points of a count array (R7.1), from the three point ranks of each suit.
 pub fn points(cards: &crate::card::Counts) -> i32 {
     let mut p = 0i32;
     for suit in 0..4u8 {
-        let c = |rank: u8| cards[crate::card::Card::new(suit, rank).id()] as i32;
-        p += 5 * c(5) + 10 * c(10) + 10 * c(13);
+        for rank in [5, 10, 13] {
+            p += rank_points(rank) * cards[crate::card::Card::new(suit, rank).id()] as i32;
+        }
     }
     p
 }
@@ -105,5 +126,12 @@ mod tests {
     fn r7_1_points_total_400() {
         let all = [4u8; 54];
         assert_eq!(points(&all), TOTAL_POINTS);
+        // each kind's points, as one card: 5s 5, 10s and Ks 10, the rest (jokers too) none
+        for k in 0..54 {
+            let mut one = [0u8; 54];
+            one[k] = 1;
+            let want = if k >= 52 { 0 } else { [0, 0, 0, 5, 0, 0, 0, 0, 10, 0, 0, 10, 0][k % 13] };
+            assert_eq!((points(&one), KIND_POINTS[k]), (want, want), "kind {k}");
+        }
     }
 }

@@ -17,7 +17,7 @@ use crate::follow::{Case, Follow, LegalSet};
 use crate::hand_state::{Action, Phase, NOBODY};
 use super::SeatView;
 use crate::rng::Rng;
-use crate::score::points;
+use crate::score::{points, KIND_POINTS};
 use crate::trump::{Context, TRUMP};
 
 /// Candidate follows sampled when there are too many to list.
@@ -265,25 +265,10 @@ fn follow_single(pos: &SeatView, f: &Follow) -> Action {
     Action::Play(x)
 }
 
-/// A kind's points (R7.1: fives 5, tens and kings 10, jokers none), read from [`POINTS`].
+/// A kind's points (R7.1).
 fn point_value(kind: usize) -> i32 {
-    POINTS[kind]
+    KIND_POINTS[kind]
 }
-
-/// [`point_value`] of every kind, worked out once at compile time.
-const POINTS: [i32; KINDS] = {
-    let mut t = [0i32; KINDS];
-    let mut k = 0;
-    while k < 52 {
-        t[k] = match k % 13 + 2 {
-            5 => 5,
-            10 | 13 => 10,
-            _ => 0,
-        };
-        k += 1;
-    }
-    t
-};
 
 /// R5.2 (short): all of the led class plus the N − |S| other cards that `price` ranks lowest
 /// (of equal prices, the lower kind first).
