@@ -88,6 +88,16 @@ pub fn tractor(ctx: &Context, first: u8, m: u8, k: u8) -> Combo {
     Combo { m, k, first, class: ctx.class[first as usize], top: tractor_top(ctx, first, k) }
 }
 
+/// The combination `(first, m, k)` as [`for_each_lead_shape`] gives it: the unit of `m`
+/// copies of `first` when k = 1, else the tractor.
+pub fn of_shape(ctx: &Context, first: u8, m: u8, k: u8) -> Combo {
+    if k == 1 {
+        unit(ctx, first, m)
+    } else {
+        tractor(ctx, first, m, k)
+    }
+}
+
 /// Classifies a set of cards as one unit or one tractor, or `None` (R3.1–R3.4, D1).
 pub fn classify(ctx: &Context, cards: &Counts) -> Option<Combo> {
     let (mut m, mut k, mut top_end, mut edges, mut mixed) = (0u8, 0u8, NONE, 0u8, false);
@@ -158,7 +168,7 @@ pub fn for_each_lead(ctx: &Context, hand: &Counts, mut f: impl FnMut(Combo)) {
 /// order: the units in the class's kind order, each at multiplicity 1 up to the copies held,
 /// then the tractors by multiplicity.
 pub fn for_each_lead_in_class(ctx: &Context, hand: &Counts, class: u8, mut f: impl FnMut(Combo)) {
-    for_each_lead_shape(ctx, hand, class, |first, m, k| f(if k == 1 { unit(ctx, first, m) } else { tractor(ctx, first, m, k) }));
+    for_each_lead_shape(ctx, hand, class, |first, m, k| f(of_shape(ctx, first, m, k)));
 }
 
 /// The same enumeration as [`for_each_lead_in_class`], giving each combination as

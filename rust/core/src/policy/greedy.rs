@@ -143,8 +143,7 @@ fn lead(pos: &SeatView) -> Action {
         });
     }
     let (_, m, k, first) = best.expect("a hand to lead from");
-    let c = if k == 1 { crate::combo::unit(ctx, first, m) } else { crate::combo::tractor(ctx, first, m, k) };
-    Action::Play(c.counts(ctx))
+    Action::Play(crate::combo::of_shape(ctx, first, m, k).counts(ctx))
 }
 
 /// Would `x` become the trick's best play (R6.1–R6.2, [`crate::combo::beats`])?
