@@ -3,6 +3,7 @@
 
 use std::cell::OnceCell;
 
+use crate::bignum::binomial;
 use crate::card::{size, Counts};
 
 /// Counts and ranks the selections `base + y` (0 ≤ y_i ≤ span_i on the free kinds) of `n`
@@ -163,11 +164,13 @@ impl DenseDp {
         }
         let ones = self.free.iter().filter(|f| f.2 >= 1).count();
         let twos = self.free.iter().filter(|f| f.2 >= 2).count();
-        let pairs = binomial_capped(twos, q, limit);
+        // at most C(54, 27) < 2^53 each: exact in u128
+        let choose = |n: usize, k: usize| binomial(n, k).to_u128().expect("a binomial of at most 54");
+        let pairs = choose(twos, q);
         if pairs == 0 {
             return false;
         }
-        let singles = binomial_capped(ones - q, c - 2 * q, limit);
+        let singles = choose(ones - q, c - 2 * q);
         pairs.saturating_mul(singles) > limit
     }
 
@@ -188,22 +191,6 @@ impl DenseDp {
         }
         walk.from(0, self.need, self.q, reach).then_some(walk.out)
     }
-}
-
-/// C(f, c), or any number above `cap` once it exceeds `cap`.
-fn binomial_capped(f: usize, c: usize, cap: u128) -> u128 {
-    if c > f {
-        return 0;
-    }
-    // C(f, i) for i up to min(c, f − c), each exact; it only grows with i on that range
-    let mut b: u128 = 1;
-    for i in 0..c.min(f - c) {
-        b = b * (f - i) as u128 / (i + 1) as u128;
-        if b > cap {
-            return b;
-        }
-    }
-    b
 }
 
 /// The walk of [`DenseDp::list`]: the selection so far and those found.
