@@ -358,8 +358,8 @@ impl InfoSet {
             4
         };
         let play_pairs: u8 = kinds.iter().map(|&k| x[k as usize] / 2).sum();
-        let pairs_exact =
-            !competition && play_pairs < n / 2 && crate::follow::longest_tractor(ctx, lead.class, x, n) == 0;
+        let plain = crate::follow::longest_tractor(ctx, lead.class, x, n) == 0; // no tractor played
+        let pairs_exact = !competition && play_pairs < n / 2 && plain;
         for &k in kinds {
             let k = k as usize;
             let mut cap_then = unit_cap;
@@ -373,7 +373,7 @@ impl InfoSet {
         // held neither then. Every kind had at most three copies and, with fewer pair units than
         // N/2 in the play (a pair or a triple gives one), no pair unit beyond the play's
         // (another would give a better p); the linked neighbours are bounded below.
-        let no_tractor = n >= 4 && crate::follow::longest_tractor(ctx, lead.class, x, n) == 0;
+        let no_tractor = n >= 4 && plain;
         let c5_plain = competition && lead.k >= 2 && no_tractor && kinds.iter().all(|&k| x[k as usize] <= 3);
         if c5_plain {
             let units = kinds.iter().filter(|&&k| x[k as usize] >= 2).count() as u8;
