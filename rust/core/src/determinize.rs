@@ -90,6 +90,9 @@ struct Dp {
     after: Vec<Vec<usize>>,
     /// The checks of classes left partly to the shuffle: run on the whole proposal.
     late: Vec<usize>,
+    /// The timed kinds with unseen copies: the programme's first kinds, after which the
+    /// showings' timing is checked.
+    n_timed: usize,
     /// `(b, layer)`: table b weighted per state by [`level_fit`] (the timed kinds are 0..b),
     /// read as the next layer by kind b − 1's draw; table b itself stays unweighted.
     boundary: Option<(usize, BigVec)>,
@@ -525,7 +528,7 @@ impl Determinizer {
             table.push(BigVec::Wide(cur));
         }
         table.reverse();
-        Ok(Dp { kinds, dims, table, remaining, free, after, late, boundary })
+        Ok(Dp { kinds, dims, table, remaining, free, after, late, n_timed, boundary })
     }
 
     /// Draws from the counting programme; after the timed kinds, `early` may reject.
@@ -543,7 +546,7 @@ impl Determinizer {
         }
         let mut out = vec![[0u8; KINDS]; nh];
         let mut i = index(&dp.dims, &s);
-        let n_timed = self.timed.iter().filter(|&&k| self.info.unseen[k as usize] > 0).count();
+        let n_timed = dp.n_timed;
         for (j, (k, allocs)) in dp.kinds.iter().enumerate() {
             if j == n_timed && j > 0 && !early(&out, rng) {
                 return None;
@@ -584,7 +587,8 @@ impl Determinizer {
     }
 
     /// The exact number of physical deals of the unseen cards that meet every per-kind bound
-    /// (before the ladder checks and the showings' timing), as a decimal string.
+    /// (before the ladder checks), as a decimal string: for a hand from given hands. (A dealt
+    /// hand's programme also carries the showings' weights, so its count is scaled by them.)
     pub fn bounded_deals(&mut self) -> Result<String, Error> {
         if self.dp.is_none() {
             self.dp = Some(self.build_dp()?);
@@ -898,13 +902,7 @@ fn level_plan(
             if revealed.is_some_and(|r| r.holder == hi && r.kind == k) || level_fit.is_some_and(|lf| lf.holder == hi) {
                 continue;
             }
-            let n = a[k as usize] + info.played[h.seat as usize][k as usize];
-            for _ in 0..n {
-                let i = rng.below_usize(len);
-                placed.push((slots[i], k));
-                len -= 1;
-                slots[i] = slots[len];
-            }
+            place_uniform(&mut slots, &mut len, k, a[k as usize] + info.played[h.seat as usize][k as usize], &mut placed, rng);
         }
         if joker && weighted.is_none() && revealed.is_none_or(|r| r.holder != hi) {
             // C9: its small jokers too, uniformly over the places left; each of its runs began
@@ -913,12 +911,7 @@ fn level_plan(
             // weighting its level cards, rejecting here would make one draw's tries run out where
             // a world's plays are rare.)
             let k = SJ.0;
-            for _ in 0..a[k as usize] + info.played[h.seat as usize][k as usize] {
-                let i = rng.below_usize(len);
-                placed.push((slots[i], k));
-                len -= 1;
-                slots[i] = slots[len];
-            }
+            place_uniform(&mut slots, &mut len, k, a[k as usize] + info.played[h.seat as usize][k as usize], &mut placed, rng);
             let had_one = |t: u8| placed.iter().any(|&(p, kind)| kind == k && p < t && (first + p) % 4 == h.seat);
             if !info.runs.iter().filter(|r| r.seat == h.seat && r.attempt as usize == attempt).all(|r| had_one(r.showings[0].0)) {
                 return None;
@@ -980,6 +973,17 @@ fn level_plan(
         }
     }
     Some(LevelPlan { placed, suits })
+}
+
+/// Places `n` copies of `kind` on slots of one seat (`slots[..len]`), each uniformly among
+/// those left (the slots' order is not kept).
+fn place_uniform(slots: &mut [u8; DECK / 4 + 1], len: &mut usize, kind: u8, n: u8, placed: &mut Vec<(u8, u8)>, rng: &mut Rng) {
+    for _ in 0..n {
+        let i = rng.below_usize(*len);
+        placed.push((slots[i], kind));
+        *len -= 1;
+        slots[i] = slots[*len];
+    }
 }
 
 /// Places `cards` (at most 16) on slots of one seat (`slots[..len]`, in deal order): the
