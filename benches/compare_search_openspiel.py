@@ -73,7 +73,7 @@ def main() -> int:
 
     # -- determinization -------------------------------------------------------------------
     for phase, share in (("first trick", 0.02), ("mid-hand", 0.5), ("last trick", 0.95)):
-        one, many, again, tails = [], [], [], []
+        one, many, again = [], [], []
         for i in range(a.positions):
             g = tractor_position(1000 + i, share)
             if g is None:

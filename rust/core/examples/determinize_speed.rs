@@ -20,12 +20,7 @@ fn pct(v: &mut [f64], p: f64) -> f64 {
 
 fn main() {
     let hands: u64 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(40);
-    let profile = match std::env::args().nth(2).as_deref() {
-        None | Some("guigang") => Profile::Guigang,
-        Some("nanning") => Profile::Nanning,
-        Some("competition") => Profile::Competition,
-        Some(other) => panic!("profile {other:?}: expected guigang, nanning or competition"),
-    };
+    let profile = std::env::args().nth(2).map_or(Ok(Profile::Guigang), |p| Profile::parse(&p)).unwrap();
     let phases = ["mid-deal", "first trick", "mid-hand", "last trick"];
     let mut first: Vec<Vec<f64>> = vec![Vec::new(); 4];
     let mut more: Vec<Vec<f64>> = vec![Vec::new(); 4];
