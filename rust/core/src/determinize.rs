@@ -71,11 +71,41 @@ struct Holder {
 /// The splits of one kind's unseen copies over the holders, each with its weight.
 type Splits = Vec<([u8; 4], u128)>;
 
+/// A split as a step of the walk: the flattened state index falls by `off` (Σ a[d]·stride[d]
+/// over the holders but the last), and those holders take `took` cards.
+#[derive(Clone, Copy, Debug)]
+struct Move {
+    off: usize,
+    took: u16,
+}
+
+impl Move {
+    fn of(dims: &[usize], a: &[u8; 4]) -> Move {
+        let (mut off, mut stride, mut took) = (0, 1, 0);
+        for (d, &n) in dims.iter().enumerate() {
+            off += a[d] as usize * stride;
+            stride *= n;
+            took += a[d] as u16;
+        }
+        Move { off, took }
+    }
+
+    /// The next state's index from state `i` (remaining room `s`) if the split is feasible:
+    /// no holder over-filled, and the last holder's implied room within the cards still to
+    /// come (without recomputing the index).
+    #[inline]
+    fn next(&self, nd: usize, a: &[u8; 4], s: &[u16; 4], i: usize, used: u16, remaining_next: u16) -> Option<usize> {
+        ((0..nd).all(|d| s[d] >= a[d] as u16) && used - self.took <= remaining_next).then(|| i - self.off)
+    }
+}
+
 /// The counting programme over bounded kinds.
 #[derive(Clone, Debug)]
 struct Dp {
     /// (kind, allowed allocations over the holders with their weights c!/Π a!).
     kinds: Vec<(u8, Splits)>,
+    /// Each split of `kinds` as a step of the walk.
+    moves: Vec<Vec<Move>>,
     /// Radix of each state coordinate (holders but the last).
     dims: Vec<usize>,
     /// `table[j][state]`: weighted completions of kinds j.. from that state.
@@ -406,7 +436,9 @@ impl Determinizer {
             }
         }
         let dims: Vec<usize> = hs[..nh - 1].iter().map(|h| h.size as usize + 1).collect();
+        let nd = dims.len();
         let states: usize = dims.iter().product();
+        let moves: Vec<Vec<Move>> = kinds.iter().map(|(_, sp)| sp.iter().map(|(a, _)| Move::of(&dims, a)).collect()).collect();
         let j_max = kinds.len();
         let mut remaining = vec![free.len() as u16; j_max + 1];
         for j in (0..j_max).rev() {
@@ -428,22 +460,39 @@ impl Determinizer {
                 }
             });
         };
-        // terminal: the free cards fill the remaining room exactly, in every way
+        // terminal: the free cards fill the remaining room exactly, in every way (in 128 bits
+        // where every count fits, else at full width)
         let f = free.len() as u16;
-        let mut last = vec![Big::ZERO; states];
-        let mut width = 0;
-        reachable(j_max, &mut |i, s| {
-            let mut left = f;
-            let mut w = Big::ONE;
-            for &x in &s[..nh - 1] {
-                w = w.mul(&binomial(left as usize, x as usize));
-                left -= x;
-            }
-            width = width.max(w.limbs());
-            last[i] = w;
-        });
         let mut table: Vec<BigVec> = Vec::with_capacity(j_max + 1);
-        table.push(BigVec::from_wide(last));
+        // (every count is at most nh^f, the ways to put f cards in nh places)
+        let mut width = 2;
+        if (nh as u128).checked_pow(f as u32).is_some() {
+            let mut last = vec![0u128; states];
+            reachable(j_max, &mut |i, s| {
+                let mut left = f;
+                let mut w = 1u128;
+                for &x in &s[..nd] {
+                    w *= binomial(left as usize, x as usize).low_u128();
+                    left -= x;
+                }
+                last[i] = w;
+            });
+            table.push(BigVec::Narrow(last));
+        } else {
+            let mut last = vec![Big::ZERO; states];
+            width = 0;
+            reachable(j_max, &mut |i, s| {
+                let mut left = f;
+                let mut w = Big::ONE;
+                for &x in &s[..nd] {
+                    w = w.mul(&binomial(left as usize, x as usize));
+                    left -= x;
+                }
+                width = width.max(w.limbs());
+                last[i] = w;
+            });
+            table.push(BigVec::from_wide(last));
+        }
         // the hidden run's weight applies once its seat's level cards are all placed: after the
         // timed kinds, which come first
         let n_timed = self.timed.iter().filter(|&&k| self.info.unseen[k as usize] > 0).count();
@@ -473,15 +522,28 @@ impl Determinizer {
             // at full width)
             let narrow = match next {
                 BigVec::Narrow(next) => {
+                    let (splits, moves, rem) = (&kinds[j].1, &moves[j], remaining[j + 1]);
                     let mut cur = vec![0u128; states];
-                    let mut fits = true;
-                    reachable(j, &mut |i, s| {
-                        if !fits {
-                            return;
-                        }
-                        let mut acc = 0u128;
-                        for (a, w) in &kinds[j].1 {
-                            if let Some(ni) = step(&dims, s, a, remaining[j + 1]) {
+                    // no term and no sum overflows when the largest cell of `next` times the
+                    // weights' sum fits: then plain arithmetic is exact, else every step is
+                    // checked
+                    let next_max = next.iter().copied().max().unwrap_or(0);
+                    let safe = splits.iter().try_fold(0u128, |acc, (_, w)| acc.checked_add(*w)).and_then(|ws| next_max.checked_mul(ws)).is_some();
+                    if safe {
+                        let t = taken_max(j);
+                        let lo: Vec<u16> = sizes.iter().map(|&x| x.saturating_sub(t)).collect();
+                        narrow_layer(&dims, &lo, &sizes, start.saturating_sub(t), remaining[j], splits, moves, next, rem, &mut cur);
+                        Some(cur)
+                    } else {
+                        let mut fits = true;
+                        reachable(j, &mut |i, s| {
+                            if !fits {
+                                return;
+                            }
+                            let used: u16 = s[..nd].iter().sum();
+                            let mut acc = 0u128;
+                            for (m, (a, w)) in moves.iter().zip(splits) {
+                                let Some(ni) = m.next(nd, a, s, i, used, rem) else { continue };
                                 match next[ni].checked_mul(*w).and_then(|v| acc.checked_add(v)) {
                                     Some(v) => acc = v,
                                     None => {
@@ -490,10 +552,10 @@ impl Determinizer {
                                     }
                                 }
                             }
-                        }
-                        cur[i] = acc;
-                    });
-                    fits.then_some(cur)
+                            cur[i] = acc;
+                        });
+                        fits.then_some(cur)
+                    }
                 }
                 BigVec::Wide(_) => None,
             };
@@ -510,9 +572,10 @@ impl Determinizer {
             let n = if small { (width + 2).min(8) } else { 8 };
             let mut wide = 0;
             reachable(j, &mut |i, s| {
+                let used: u16 = s[..nd].iter().sum();
                 let mut acc = Big::ZERO;
-                for (a, w) in &kinds[j].1 {
-                    if let Some(ni) = step(&dims, s, a, remaining[j + 1]) {
+                for (m, (a, w)) in moves[j].iter().zip(&kinds[j].1) {
+                    if let Some(ni) = m.next(nd, a, s, i, used, remaining[j + 1]) {
                         let v = next.get(ni);
                         if small {
                             acc.add_within(&v.mul_small_within(*w as u64, n), n);
@@ -528,7 +591,7 @@ impl Determinizer {
             table.push(BigVec::Wide(cur));
         }
         table.reverse();
-        Ok(Dp { kinds, dims, table, remaining, free, after, late, n_timed, boundary })
+        Ok(Dp { kinds, moves, dims, table, remaining, free, after, late, n_timed, boundary })
     }
 
     /// Draws from the counting programme; after the timed kinds, `early` may reject.
@@ -714,16 +777,21 @@ impl Dp {
             Some((b, layer)) if *b == j + 1 => layer,
             _ => &self.table[j + 1],
         };
-        let feasible = |a: &[u8; 4]| step(&self.dims, s, a, self.remaining[j + 1]);
+        let (nd, moves, rem) = (self.dims.len(), &self.moves[j], self.remaining[j + 1]);
+        let used: u16 = s[..nd].iter().sum();
+        let feasible = |x: usize| moves[x].next(nd, &allocs[x].0, s, i, used, rem);
         if allocs.len() == 1 {
             // one split (a forced kind, e.g. two seats void): probability 1, no draw
-            return (0, feasible(&allocs[0].0).expect("a reachable state has a completion"));
+            return (0, feasible(0).expect("a reachable state has a completion"));
         }
-        let total = self.table[j].get(i);
-        if let Some(t) = total.to_u128() {
+        let narrow = match &self.table[j] {
+            BigVec::Narrow(v) => Some(v[i]),
+            BigVec::Wide(v) => v[i].to_u128(),
+        };
+        if let Some(t) = narrow {
             let mut r = rng.below(t);
-            for (x, (a, w)) in allocs.iter().enumerate() {
-                let Some(ni) = feasible(a) else { continue };
+            for (x, (_, w)) in allocs.iter().enumerate() {
+                let Some(ni) = feasible(x) else { continue };
                 let v = next.low_u128(ni) * w; // ≤ t: no overflow
                 if r < v {
                     return (x, ni);
@@ -731,10 +799,11 @@ impl Dp {
                 r -= v;
             }
         } else {
+            let total = self.table[j].get(i);
             let n = total.limbs();
             let mut r = total.below(rng);
-            for (x, (a, w)) in allocs.iter().enumerate() {
-                let Some(ni) = feasible(a) else { continue };
+            for (x, (_, w)) in allocs.iter().enumerate() {
+                let Some(ni) = feasible(x) else { continue };
                 let v = match u64::try_from(*w) {
                     Ok(w) => next.get(ni).mul_small_within(w, n),
                     Err(_) => next.get(ni).mul_u128(*w),
@@ -746,6 +815,56 @@ impl Dp {
             }
         }
         unreachable!("the splits' weights sum to the state's count")
+    }
+}
+
+/// One layer of the counting programme in 128 bits where no sum can overflow (the caller
+/// checked): `cur[i] = Σ w · next[i − off]` over the splits feasible from state i, for the
+/// states `lo ..= hi` per coordinate with `used_lo ..= used_hi` cards of room in all (what
+/// `reachable` walks). Row by row along the first coordinate: per row and split, the feasible
+/// states are one interval of it, so the inner loop is a plain multiply-add.
+#[allow(clippy::too_many_arguments)]
+fn narrow_layer(dims: &[usize], lo: &[u16], hi: &[u16], used_lo: u16, used_hi: u16, splits: &Splits, moves: &[Move], next: &[u128], rem: u16, cur: &mut [u128]) {
+    let nd = dims.len();
+    // the coordinates but the first, as an odometer over their box
+    let mut s = [0u16; 4];
+    s[1..nd].copy_from_slice(&lo[1..nd]);
+    loop {
+        let rest: i32 = s[1..nd].iter().map(|&x| x as i32).sum();
+        let base = index(dims, &s) - s[0] as usize;
+        let row_lo = (lo[0] as i32).max(used_lo as i32 - rest);
+        let row_hi = (hi[0] as i32).min(used_hi as i32 - rest);
+        if row_lo <= row_hi {
+            for (m, (a, w)) in moves.iter().zip(splits) {
+                if (1..nd).any(|d| s[d] < a[d] as u16) {
+                    continue;
+                }
+                // s0 ≥ a0 (no holder over-filled) and s0 + rest − took ≤ rem (the last
+                // holder's room within the cards still to come)
+                let from = row_lo.max(a[0] as i32);
+                let to = row_hi.min(rem as i32 + m.took as i32 - rest);
+                if from > to {
+                    continue;
+                }
+                let (from, to) = (base + from as usize, base + to as usize);
+                let src = &next[from - m.off..=to - m.off];
+                for (c, &v) in cur[from..=to].iter_mut().zip(src) {
+                    *c += v * w;
+                }
+            }
+        }
+        let mut d = 1;
+        loop {
+            if d >= nd {
+                return;
+            }
+            if s[d] < hi[d] {
+                s[d] += 1;
+                break;
+            }
+            s[d] = lo[d];
+            d += 1;
+        }
     }
 }
 
@@ -778,18 +897,6 @@ fn index(dims: &[usize], s: &[u16; 4]) -> usize {
         i = i * dims[d] + s[d] as usize;
     }
     i
-}
-
-/// The state after allocating `a` from `s`, if it stays feasible: no holder over-filled and
-/// the last holder's implied room within the cards still to come.
-fn step(dims: &[usize], s: &[u16; 4], a: &[u8; 4], remaining_next: u16) -> Option<usize> {
-    let mut t = [0u16; 4];
-    let mut used = 0u16;
-    for d in 0..dims.len() {
-        t[d] = s[d].checked_sub(a[d] as u16)?;
-        used += t[d];
-    }
-    (used <= remaining_next).then(|| index(dims, &t))
 }
 
 /// The decks of every attempt and the suit of each showing run, for a dealt hand.
