@@ -129,6 +129,19 @@ impl Big {
         r
     }
 
+    /// `self += o · m`, the result known to fit in `n` limbs (the counting programme's inner
+    /// loop: one pass, no temporary).
+    pub fn add_mul_small_within(&mut self, o: &Big, m: u64, n: usize) {
+        let mut carry = 0u128;
+        for i in 0..n {
+            // at most (2^64 − 1)^2 + 2 (2^64 − 1) = 2^128 − 1
+            let v = o.0[i] as u128 * m as u128 + self.0[i] as u128 + carry;
+            self.0[i] = v as u64;
+            carry = v >> 64;
+        }
+        debug_assert!(carry == 0 && o.0[n..].iter().all(|&l| l == 0), "Big: result wider than {n} limbs");
+    }
+
     /// `self += o`, the sum known to fit in `n` limbs.
     pub fn add_within(&mut self, o: &Big, n: usize) {
         let mut carry = 0u64;
@@ -327,6 +340,20 @@ mod tests {
                 assert_eq!(Big::from_u128(x), b);
                 assert_eq!(b.low_u128(), x);
             }
+        }
+    }
+
+    #[test]
+    fn a_fused_multiply_add_agrees_with_its_parts() {
+        let mut rng = Rng::new(11);
+        for _ in 0..500 {
+            let a = binomial(200, rng.below_usize(201)).mul_small(rng.next_u64() >> rng.below_usize(64));
+            let o = binomial(180, rng.below_usize(181));
+            let m = rng.next_u64() >> rng.below_usize(64);
+            let want = a.add(&o.mul_small(m));
+            let mut got = a;
+            got.add_mul_small_within(&o, m, want.limbs().max(o.limbs()));
+            assert_eq!(got, want);
         }
     }
 

@@ -532,7 +532,11 @@ impl Determinizer {
                     if safe {
                         let t = taken_max(j);
                         let lo: Vec<u16> = sizes.iter().map(|&x| x.saturating_sub(t)).collect();
-                        narrow_layer(&dims, &lo, &sizes, start.saturating_sub(t), remaining[j], splits, moves, next, rem, &mut cur);
+                        for_rows(&dims, &lo, &sizes, start.saturating_sub(t), remaining[j], splits, moves, rem, |from, to, off, w| {
+                            for (c, &v) in cur[from..=to].iter_mut().zip(&next[from - off..=to - off]) {
+                                *c += v * w;
+                            }
+                        });
                         Some(cur)
                     } else {
                         let mut fits = true;
@@ -578,7 +582,7 @@ impl Determinizer {
                     if let Some(ni) = m.next(nd, a, s, i, used, remaining[j + 1]) {
                         let v = next.get(ni);
                         if small {
-                            acc.add_within(&v.mul_small_within(*w as u64, n), n);
+                            acc.add_mul_small_within(&v, *w as u64, n);
                         } else if !v.is_zero() {
                             acc = acc.add(&v.mul_u128(*w));
                         }
@@ -818,13 +822,13 @@ impl Dp {
     }
 }
 
-/// One layer of the counting programme in 128 bits where no sum can overflow (the caller
-/// checked): `cur[i] = Σ w · next[i − off]` over the splits feasible from state i, for the
-/// states `lo ..= hi` per coordinate with `used_lo ..= used_hi` cards of room in all (what
-/// `reachable` walks). Row by row along the first coordinate: per row and split, the feasible
-/// states are one interval of it, so the inner loop is a plain multiply-add.
+/// One layer of the counting programme, row by row: for the states `lo ..= hi` per coordinate
+/// with `used_lo ..= used_hi` cards of room in all (what `reachable` walks), and each split
+/// feasible there, `add(from, to, off, w)` adds `w · next[i − off]` to `cur[i]` for `i` in
+/// `from ..= to`. Along the first coordinate the states a split is feasible from are one
+/// interval of the row, so the caller's inner loop is a plain multiply-add over two slices.
 #[allow(clippy::too_many_arguments)]
-fn narrow_layer(dims: &[usize], lo: &[u16], hi: &[u16], used_lo: u16, used_hi: u16, splits: &Splits, moves: &[Move], next: &[u128], rem: u16, cur: &mut [u128]) {
+fn for_rows(dims: &[usize], lo: &[u16], hi: &[u16], used_lo: u16, used_hi: u16, splits: &Splits, moves: &[Move], rem: u16, mut add: impl FnMut(usize, usize, usize, u128)) {
     let nd = dims.len();
     // the coordinates but the first, as an odometer over their box
     let mut s = [0u16; 4];
@@ -843,13 +847,8 @@ fn narrow_layer(dims: &[usize], lo: &[u16], hi: &[u16], used_lo: u16, used_hi: u
                 // holder's room within the cards still to come)
                 let from = row_lo.max(a[0] as i32);
                 let to = row_hi.min(rem as i32 + m.took as i32 - rest);
-                if from > to {
-                    continue;
-                }
-                let (from, to) = (base + from as usize, base + to as usize);
-                let src = &next[from - m.off..=to - m.off];
-                for (c, &v) in cur[from..=to].iter_mut().zip(src) {
-                    *c += v * w;
+                if from <= to {
+                    add(base + from as usize, base + to as usize, m.off, *w);
                 }
             }
         }
