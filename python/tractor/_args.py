@@ -34,6 +34,8 @@ def _is_bool(x: Any) -> bool:
 
 def _int(x: Any, what: str, lo: int = 0, hi: int = U64 - 1, error: Type[TractorError] = InvalidArgument) -> int:
     """An int (numpy integers too, not bools) in lo..hi, or ``error`` naming `what`."""
+    if type(x) is int and lo <= x <= hi:  # the common case, checked first (bool is not int here)
+        return x
     if _is_bool(x):
         raise error(f"{what} must be an int, got {_show(x)}")
     try:

@@ -112,13 +112,14 @@ pub fn determinize(py: Python<'_>, game: &PyGame, seat: u8, seeds: Vec<u64>) -> 
             // another thread determinizing this game holds the kept one: use a new one
             let mut slot = game.det.0.try_lock().ok();
             let kept = slot.as_mut().and_then(|s| s.take());
-            let mut det = match kept {
-                Some(k) if k.det.info.seat == seat && k.game == *g => k.det,
+            // the kept game where it is this one (no second copy), else a copy of this one
+            let (mut det, game_kept) = match kept {
+                Some(k) if k.det.info.seat == seat && k.game == *g => (k.det, Some(k.game)),
                 kept => {
                     let info = g.info(seat);
                     match kept {
-                        Some(k) if k.det.info == info => k.det,
-                        _ => Box::new(Determinizer::new(info)),
+                        Some(k) if k.det.info == info => (k.det, None),
+                        _ => (Box::new(Determinizer::new(info)), None),
                     }
                 }
             };
@@ -126,7 +127,7 @@ pub fn determinize(py: Python<'_>, game: &PyGame, seat: u8, seeds: Vec<u64>) -> 
             // a counting programme over many states (mid-deal, with the undealt cards a
             // fourth holder) is not kept: a game would hold it for as long as it lives
             if let Some(s) = slot.as_mut().filter(|_| det.table_bytes() <= KEEP_BYTES) {
-                **s = Some(Kept { game: g.clone(), det });
+                **s = Some(Kept { game: game_kept.unwrap_or_else(|| g.clone()), det });
             }
             worlds
         });
