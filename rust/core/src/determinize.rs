@@ -120,9 +120,9 @@ struct Dp {
     after: Vec<Vec<usize>>,
     /// The checks of classes left partly to the shuffle: run on the whole proposal.
     late: Vec<usize>,
-    /// The timed kinds with unseen copies: the programme's first kinds, after which the
-    /// showings' timing is checked.
-    n_timed: usize,
+    /// The index of the kind before which the showings' timing is checked (right after the
+    /// timed kinds; `kinds.len()`: at the end, after the shuffle, where no kind is timed).
+    early_at: usize,
     /// `(b, layer)`: table b weighted per state by [`level_fit`] (the timed kinds are 0..b),
     /// read as the next layer by kind b − 1's draw; table b itself stays unweighted.
     boundary: Option<(usize, BigVec)>,
@@ -351,17 +351,33 @@ impl Determinizer {
         // that its checks run as soon as the class is placed), then the other bounded kinds.
         // Any order counts the same deals; this one rejects early. A checked class with many
         // unbounded kinds stays with the shuffle (each such kind would cost the programme up
-        // to 35 splits per state) and its checks run on the whole proposal.
+        // to 35 splits per state) and its checks run on the whole proposal. Without a hidden
+        // run's boundary layer (it reads a seat's level cards off its room, so the timed kinds
+        // must come first), the checked classes without a timed kind (the side suits) come
+        // first of all: their checks then reject before the timing is drawn
         let checked = self.checked_classes();
-        let in_checked: Vec<u8> = if checked.is_empty() {
+        // (checks come from tricks: the trump is public whenever there is one)
+        let ctx = (!checked.is_empty()).then(|| self.info.ctx());
+        let whole: Vec<u8> = match ctx {
+            Some(ctx) => {
+                let unbounded = |cl: u8| ctx.class_kinds(cl).iter().filter(|&&k| self.info.unseen[k as usize] > 0 && !self.bounded(k as usize)).count();
+                checked.iter().copied().filter(|&cl| unbounded(cl) <= WHOLE_CLASS_UNBOUNDED).collect()
+            }
+            None => Vec::new(),
+        };
+        let class_kinds = |cl: u8| ctx.map_or(&[][..], |ctx| ctx.class_kinds(cl));
+        let in_checked: Vec<u8> = whole.iter().flat_map(|&cl| class_kinds(cl).iter().copied()).collect();
+        // (and only where the timing cannot reject: every other seat's run is the revealed
+        // one, placed among the fitting placements; a hidden run's suit may fit no placement,
+        // and those rejections are better found before the side suits are drawn)
+        let hidden_run = self.info.runs.iter().enumerate().any(|(ri, r)| r.seat != self.info.seat && !(self.revealed.is_some() && ri + 1 == self.info.runs.len()));
+        let first: Vec<u8> = if self.level_fit.is_some() || hidden_run {
             Vec::new()
         } else {
-            let ctx = self.info.ctx();
-            let unbounded = |cl: u8| ctx.class_kinds(cl).iter().filter(|&&k| self.info.unseen[k as usize] > 0 && !self.bounded(k as usize)).count();
-            checked.iter().filter(|&&cl| unbounded(cl) <= WHOLE_CLASS_UNBOUNDED).flat_map(|&cl| ctx.class_kinds(cl).iter().copied()).collect()
+            whole.iter().filter(|&&cl| !class_kinds(cl).iter().any(|k| self.timed.contains(k))).flat_map(|&cl| class_kinds(cl).iter().copied()).collect()
         };
-        let mut order: Vec<usize> = self.timed.iter().map(|&k| k as usize).collect();
-        for k in in_checked.iter().map(|&k| k as usize).chain(0..KINDS) {
+        let mut order: Vec<usize> = first.iter().map(|&k| k as usize).collect();
+        for k in self.timed.iter().chain(&in_checked).map(|&k| k as usize).chain(0..KINDS) {
             if !order.contains(&k) {
                 order.push(k);
             }
@@ -496,6 +512,9 @@ impl Determinizer {
         // the hidden run's weight applies once its seat's level cards are all placed: after the
         // timed kinds, which come first
         let n_timed = self.timed.iter().filter(|&&k| self.info.unseen[k as usize] > 0).count();
+        let placed_first = kinds.iter().filter(|(k, _)| first.contains(k)).count();
+        let early_at = if n_timed == 0 { j_max } else { placed_first + n_timed };
+        // (with a hidden run's fit nothing comes before the timed kinds: they are 0..n_timed)
         let fit = self.level_fit.as_ref().filter(|_| n_timed > 0);
         let mut boundary: Option<(usize, BigVec)> = None;
         for j in (0..j_max).rev() {
@@ -595,7 +614,7 @@ impl Determinizer {
             table.push(BigVec::Wide(cur));
         }
         table.reverse();
-        Ok(Dp { kinds, moves, dims, table, remaining, free, after, late, n_timed, boundary })
+        Ok(Dp { kinds, moves, dims, table, remaining, free, after, late, early_at, boundary })
     }
 
     /// Draws from the counting programme; after the timed kinds, `early` may reject.
@@ -613,9 +632,8 @@ impl Determinizer {
         }
         let mut out = vec![[0u8; KINDS]; nh];
         let mut i = index(&dp.dims, &s);
-        let n_timed = dp.n_timed;
         for (j, (k, allocs)) in dp.kinds.iter().enumerate() {
-            if j == n_timed && j > 0 && !early(&out, rng) {
+            if j == dp.early_at && !early(&out, rng) {
                 return None;
             }
             let (x, ni) = dp.pick(j, i, &s, rng);
@@ -641,7 +659,7 @@ impl Determinizer {
         if dp.late.iter().any(|&ci| !memo.passes(&self.info, ci, &out[self.check_holder[ci]])) {
             return None;
         }
-        if (n_timed == 0 || n_timed == dp.kinds.len()) && !early(&out, rng) {
+        if dp.early_at == dp.kinds.len() && !early(&out, rng) {
             return None;
         }
         Some(out)
