@@ -10,7 +10,9 @@
 //! **The sampler**, exact by construction:
 //! 1. *Propose* each holder's cards: where no kind carries a bound, a plain shuffle of the
 //!    unseen cards (for a dealt hand, its level cards first, so that step 3's timing, which
-//!    reads only them, can reject before the rest is dealt); otherwise a dynamic programme over the kinds that carry a bound, with exact
+//!    reads only them, can reject before the rest is dealt; while dealing, the cards other
+//!    seats received before their hidden showings come first of all, drawn from their exact
+//!    law given those showings, [`EarlyRuns`]); otherwise a dynamic programme over the kinds that carry a bound, with exact
 //!    integer counts of the physical deals ([`Big`]), built once per info set: it draws
 //!    uniformly among the deals that meet every bound (kinds without a bound are dealt by one
 //!    shuffle). For a dealt hand it also weights the final declarer's revealed showings by
@@ -46,6 +48,7 @@
 use crate::bignum::{binomial, Big, BigVec};
 use crate::card::{Card, Counts, KINDS, SJ};
 use crate::check_memo::CheckMemo;
+use crate::early_runs::EarlyRuns;
 use crate::error::Error;
 use crate::hand_state::{Action, Game, Phase, Position, Tally, TrickRecord, NOBODY};
 use crate::info::{InfoSet, Run};
@@ -153,6 +156,8 @@ pub struct Determinizer {
     jokers: Vec<OneEarly>,
     /// One other seat's hidden run of a single one-card showing, weighted likewise.
     level_fit: Option<OneEarly>,
+    /// While dealing, the windows of other seats' hidden runs, drawn exactly by the shuffle.
+    early: Option<EarlyRuns>,
     /// Whether the counting programme can propose better than a plain shuffle.
     use_dp: bool,
     /// The holder of each ladder check's follower.
@@ -186,6 +191,7 @@ impl Determinizer {
         d.revealed = None;
         d.jokers.clear();
         d.level_fit = None;
+        d.early = None;
         d.use_dp = d.compute_needs_dp();
         d
     }
@@ -218,8 +224,13 @@ impl Determinizer {
         let memo = CheckMemo::new(&info);
         let check_holder: Vec<usize> = info.checks.iter().map(|c| holders.iter().position(|h| h.seat == c.seat).expect("a follower is another seat")).collect();
         let live = Self::live_checks(&info, &holders, &check_holder);
-        let mut d = Determinizer { info, holders, pool, dp: None, timed, timing: true, revealed, jokers, level_fit, use_dp: false, check_holder, live, memo, play: None, proposals: 0, accepted: 0 };
+        let mut d = Determinizer { info, holders, pool, dp: None, timed, timing: true, revealed, jokers, level_fit, early: None, use_dp: false, check_holder, live, memo, play: None, proposals: 0, accepted: 0 };
         d.use_dp = d.compute_needs_dp();
+        // the shuffle's windows: while dealing, without C9's small jokers (their places are
+        // evidence too), where the counting programme is not used
+        if !d.timed.is_empty() && !d.use_dp && d.info.phase == Phase::Declare && !small_joker_timed(&d.info) {
+            d.early = EarlyRuns::of(&d.info);
+        }
         d
     }
 
@@ -244,6 +255,11 @@ impl Determinizer {
                 !info.passes_check(&info.checks[ci], &largest)
             })
             .collect()
+    }
+
+    /// The seats whose early cards the shuffle draws exactly ([`EarlyRuns`]; empty when none).
+    pub fn early_windows(&self) -> Vec<u8> {
+        self.early.as_ref().map_or(Vec::new(), |e| e.windows.iter().map(|w| w.seat).collect())
     }
 
     /// The ladder checks (indices into `info.checks`) a world must still pass; the others
@@ -318,22 +334,50 @@ impl Determinizer {
     fn propose_uniform_timed(&self, rng: &mut Rng, plan: &mut Option<LevelPlan>) -> Option<Vec<Counts>> {
         let n = self.pool.len();
         let kinds = plan_kinds(&self.info);
-        let (lv, mut rest): (Vec<u8>, Vec<u8>) = self.pool.iter().partition(|k| kinds.contains(k));
-        let mut places: Vec<u16> = (0..n as u16).collect();
-        for i in 0..lv.len() {
-            let j = i + rng.below_usize(n - i);
-            places.swap(i, j);
-        }
+        let (mut lv, mut rest): (Vec<u8>, Vec<u8>) = self.pool.iter().partition(|k| kinds.contains(k));
         let mut ends = [0u16; 5];
         for (h, x) in self.holders.iter().enumerate() {
             ends[h + 1] = ends[h] + x.size;
         }
-        let owner = |p: u16| (0..self.holders.len()).find(|&h| p < ends[h + 1]).expect("a place in some room");
         let mut out = vec![[0u8; KINDS]; self.holders.len()];
+        // the windows before early hidden showings first, exactly ([`EarlyRuns`]): window
+        // draw r of a seat is the r-th place of its room (its r-th card dealt), a level card of
+        // the drawn suit or a uniform other card
+        let mut places: Vec<u16> = (0..n as u16).collect();
+        let mut fixed: Vec<(u8, u8)> = Vec::new();
+        let mut taken: Vec<u8> = Vec::new();
+        if let Some(e) = self.early.as_ref() {
+            let mut used = vec![false; n];
+            for (win, draws) in e.windows.iter().zip(e.draw(rng)) {
+                let h = self.holders.iter().position(|x| x.seat == win.seat).expect("a window's seat is a holder");
+                for (r, d) in draws.into_iter().enumerate() {
+                    used[ends[h] as usize + r] = true;
+                    taken.push(win.positions[r]);
+                    let k = match d {
+                        Some(suit) => {
+                            let k = Card::new(suit, self.info.level).0;
+                            let i = lv.iter().position(|&x| x == k).expect("an unseen copy of the drawn level card");
+                            lv.swap_remove(i);
+                            fixed.push((win.positions[r], k));
+                            k
+                        }
+                        None => rest.swap_remove(rng.below_usize(rest.len())),
+                    };
+                    out[h][k as usize] += 1;
+                }
+            }
+            places.retain(|&p| !used[p as usize]);
+        }
+        let free = places.len();
+        for i in 0..lv.len() {
+            let j = i + rng.below_usize(free - i);
+            places.swap(i, j);
+        }
+        let owner = |p: u16| (0..self.holders.len()).find(|&h| p < ends[h + 1]).expect("a place in some room");
         for (&k, &p) in lv.iter().zip(&places) {
             out[owner(p)][k as usize] += 1;
         }
-        *plan = level_plan(&self.info, &self.holders, &out, None, &[], None, rng);
+        *plan = level_plan(&self.info, &self.holders, &out, None, &[], None, (&fixed, &taken), rng);
         plan.as_ref()?;
         rng.shuffle_by_halves(&mut rest);
         for (&k, &p) in rest.iter().zip(&places[lv.len()..]) {
@@ -733,7 +777,7 @@ impl Determinizer {
                 let (info, holders, revealed, jokers) = (&self.info, &self.holders, self.revealed.as_ref(), &self.jokers);
                 let level_fit = self.level_fit.as_ref();
                 let mut early = |a: &[Counts], rng: &mut Rng| {
-                    plan = level_plan(info, holders, a, revealed, jokers, level_fit, rng);
+                    plan = level_plan(info, holders, a, revealed, jokers, level_fit, (&[], &[]), rng);
                     plan.is_some()
                 };
                 let early: &mut dyn FnMut(&[Counts], &mut Rng) -> bool =
@@ -949,6 +993,7 @@ fn positions(first: u8, seat: u8, dealt: usize) -> impl Iterator<Item = usize> {
 ///
 /// With `jokers` (C9, weighted likewise), each such shower's small jokers are placed first,
 /// uniformly among the placements that put one before its first showing.
+#[allow(clippy::too_many_arguments)]
 fn level_plan(
     info: &InfoSet,
     holders: &[Holder],
@@ -956,6 +1001,7 @@ fn level_plan(
     revealed: Option<&Revealed>,
     jokers: &[OneEarly],
     level_fit: Option<&OneEarly>,
+    (fixed, taken): (&[(u8, u8)], &[u8]),
     rng: &mut Rng,
 ) -> Option<LevelPlan> {
     let attempt = info.first_seats.len() - 1;
@@ -974,17 +1020,20 @@ fn level_plan(
     // at most 54 positions
     let joker = small_joker_timed(info);
     let mut placed = Vec::with_capacity(20);
+    placed.extend_from_slice(fixed);
     for (hi, (h, a)) in holders.iter().zip(alloc).enumerate() {
         if h.seat == NOBODY {
             continue;
         }
-        // the seat's deal positions, in a fixed array (this runs once per proposal)
+        // the seat's deal positions, in a fixed array (this runs once per proposal), but for
+        // those the windows filled
         let mut slots = [0u8; DECK / 4 + 1];
         let mut len = 0usize;
-        for t in positions(first, h.seat, dealt) {
+        for t in positions(first, h.seat, dealt).filter(|&t| !taken.contains(&(t as u8))) {
             slots[len] = t as u8;
             len += 1;
         }
+        let fixed_of = |k: u8| fixed.iter().filter(|&&(t, x)| x == k && (first + t) % 4 == h.seat).count() as u8;
         let weighted = jokers.iter().find(|j| j.holder == hi);
         if let Some(j) = weighted {
             // its small jokers first, one at least among its first `before` places (slots are
@@ -1026,7 +1075,7 @@ fn level_plan(
             if revealed.is_some_and(|r| r.holder == hi && r.kind == k) || level_fit.is_some_and(|lf| lf.holder == hi) {
                 continue;
             }
-            place_uniform(&mut slots, &mut len, k, a[k as usize] + info.played[h.seat as usize][k as usize], &mut placed, rng);
+            place_uniform(&mut slots, &mut len, k, a[k as usize] + info.played[h.seat as usize][k as usize] - fixed_of(k), &mut placed, rng);
         }
         if joker && weighted.is_none() && revealed.is_none_or(|r| r.holder != hi) {
             // C9: its small jokers too, uniformly over the places left; each of its runs began

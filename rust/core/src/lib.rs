@@ -12,6 +12,7 @@ pub mod check_memo;
 pub mod checked;
 pub mod combo;
 pub mod determinize;
+pub mod early_runs;
 pub mod error;
 pub mod follow;
 pub mod hand_state;

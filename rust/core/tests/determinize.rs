@@ -706,7 +706,7 @@ fn compare_with_reference(info: &tractor_core::info::InfoSet, seat: u8, seed: u6
 /// side). The sampler is exact by construction; this measures it against the definition.
 #[test]
 fn dealt_worlds_match_rejection_sampling_over_physical_deals() {
-    let (mut positions, mut cells_tested, mut hidden) = ([0; 2], 0, 0);
+    let (mut positions, mut cells_tested, mut hidden, mut windows) = ([0; 2], 0, 0, 0);
     for seed in 0..400u64 {
         if positions[0] >= 6 && positions[1] >= 4 {
             break;
@@ -735,9 +735,11 @@ fn dealt_worlds_match_rejection_sampling_over_physical_deals() {
         let Some(cells) = compare_with_reference(&info, seat, seed, &mut rng) else { continue };
         cells_tested += cells;
         positions[first_trick as usize] += 1;
+        windows += !Determinizer::new(info.clone()).early_windows().is_empty() as usize;
         hidden += info.runs.iter().filter(|r| r.seat != seat && r.suit.is_none()).count();
     }
     assert!(positions == [6, 4] && hidden >= 4 && cells_tested >= 200, "{positions:?} {hidden} {cells_tested}");
+    assert!(windows >= 3, "mid-deal positions whose early cards were drawn exactly: {windows}");
     // C9 (competition, a match's first hand): a shower that set or overturned the suit held a
     // small joker then; mid-deal positions where another seat showed early, so that the small
     // jokers' places weigh (the counting programme weights them, as the revealed run's)
@@ -815,4 +817,86 @@ fn the_true_hands_meet_every_bound_after_every_play() {
         }
     }
     assert!(infos > 100_000, "{infos}");
+}
+
+/// The shuffle's exact draw of the cards other seats received before their hidden showings
+/// ([`tractor_core::early_runs::EarlyRuns`]) against brute force: every sequence of draws
+/// (a level card of a suit, or another card) over the windows, weighted by the ordered draws
+/// without replacement that give it, kept when each window's run has a suit its showings fit
+/// (R8.1); the draws' frequencies must match (chi-square, 20,000 draws a position).
+#[test]
+fn early_windows_are_drawn_from_their_exact_law() {
+    use std::collections::BTreeMap;
+    use tractor_core::card::Card;
+    use tractor_core::early_runs::{Draw, EarlyRuns};
+    let mut tested = 0;
+    for seed in 0..300u64 {
+        if tested >= 12 {
+            break;
+        }
+        let profile = Profile::ALL[(seed % 2) as usize]; // no C9 (its small jokers are evidence too)
+        let (full, actions) = full_hand(seed, profile, [Policy::Greedy; 4]);
+        let deal_len = full.record.dealt_at.len();
+        let mut rng = Rng::new(seed ^ 0xea51);
+        let g = prefix(seed, profile, &actions, rng.below_usize(deal_len / 2 + 1));
+        let seat = (seed % 4) as u8;
+        let info = g.info(seat);
+        if g.pos.phase != Phase::Declare {
+            continue;
+        }
+        let Some(e) = EarlyRuns::of(&info) else { continue };
+        let total_draws: usize = e.windows.iter().map(|w| w.positions.len()).sum();
+        if total_draws > 7 {
+            continue; // 5^7 sequences at most
+        }
+        let attempt = info.first_seats.len() as u8 - 1;
+        let level: Vec<u128> = (0..4).map(|s| info.unseen[Card::new(s, info.level).id()] as u128).collect();
+        let pool: u128 = info.unseen.iter().map(|&c| c as u128).sum();
+        let other = pool - level.iter().sum::<u128>();
+        // every sequence of draws, its weight, and whether the showings admit it
+        let mut exact: BTreeMap<Vec<Draw>, u128> = BTreeMap::new();
+        let symbols: Vec<Draw> = (0..4u8).map(Some).chain(std::iter::once(None)).collect();
+        for code in 0..5usize.pow(total_draws as u32) {
+            let seq: Vec<Draw> = (0..total_draws).map(|i| symbols[code / 5usize.pow(i as u32) % 5]).collect();
+            let mut w = 1u128;
+            let (mut used, mut used_other) = ([0u128; 4], 0u128);
+            for d in &seq {
+                match d {
+                    Some(s) => {
+                        w *= level[*s as usize].saturating_sub(used[*s as usize]);
+                        used[*s as usize] += 1;
+                    }
+                    None => {
+                        w *= other.saturating_sub(used_other);
+                        used_other += 1;
+                    }
+                }
+            }
+            let mut at = 0;
+            let fits = e.windows.iter().all(|win| {
+                let mine = &seq[at..at + win.positions.len()];
+                at += win.positions.len();
+                let run = info.runs.iter().find(|r| r.seat == win.seat && r.attempt == attempt).expect("a window's run");
+                let suits: Vec<u8> = run.suit.map_or((0..4).collect(), |s| vec![s]);
+                suits.iter().any(|&s| {
+                    run.showings.iter().all(|&(t, k)| mine.iter().zip(&win.positions).filter(|&(d, &p)| p < t && *d == Some(s)).count() >= k as usize)
+                })
+            });
+            if w > 0 && fits {
+                exact.insert(seq, w);
+            }
+        }
+        let total: u128 = exact.values().sum();
+        let n = 20_000u32;
+        let mut seen: BTreeMap<Vec<Draw>, u32> = BTreeMap::new();
+        for _ in 0..n {
+            let seq: Vec<Draw> = e.draw(&mut rng).into_iter().flatten().collect();
+            assert!(exact.contains_key(&seq), "seed {seed}: a draw the showings exclude: {seq:?}");
+            *seen.entry(seq).or_default() += 1;
+        }
+        let cells: Vec<(f64, f64)> = exact.iter().map(|(k, &w)| (*seen.get(k).unwrap_or(&0) as f64, n as f64 * w as f64 / total as f64)).collect();
+        chi_square(&cells);
+        tested += 1;
+    }
+    assert!(tested >= 12, "{tested} positions");
 }

@@ -1,0 +1,201 @@
+//! Exact draws of the cards other seats received before their hidden showings, for the
+//! determinizer's shuffle of a hand still being dealt.
+//!
+//! A seat that showed k cards when t cards had been dealt held k level cards of one suit among
+//! the cards it had received by then (R8.1, D7). Early showings make that rare in a uniform
+//! shuffle (two cards of one suit's level card among a seat's first four), so most proposals
+//! were rejected there. The cards a seat receives at its first e places are, in a uniform
+//! shuffle of the unseen cards, an ordered draw without replacement from them; only whether
+//! each is a level card, and of which suit, matters to the showings. So those e draws, for
+//! every such seat in turn (its *window*: its places before its run's last showing), are drawn
+//! here from their exact law given the showings, by counting: N(i, state), the weighted ways to
+//! fill the windows from draw i on, over states (level cards of each suit drawn so far, the
+//! window's own counts, the suits its run can still have). The rest of the shuffle is then
+//! uniform given the windows, so the proposal is the uniform one conditioned on these showings
+//! (the other evidence is still checked by rejection).
+
+use std::collections::BTreeMap;
+
+use crate::info::InfoSet;
+use crate::rng::Rng;
+
+/// Draws in all windows at most (the counts stay below 216^16 < 2^128).
+pub const MAX_DRAWS: usize = 16;
+
+/// One seat's window: its deal positions before its run's last showing, in deal order.
+#[derive(Clone, Debug)]
+pub struct Window {
+    pub seat: u8,
+    pub positions: Vec<u8>,
+    /// (draws of the window made before the showing, cards shown)
+    showings: Vec<(usize, u8)>,
+    /// Suits the run may have (bit per suit): all four while hidden.
+    allowed: u8,
+    /// The most cards any of its showings needs.
+    k_max: u8,
+}
+
+type State = ([u8; 4], [u8; 4], u8);
+
+/// The windows and the counts to draw them.
+#[derive(Clone, Debug)]
+pub struct EarlyRuns {
+    pub windows: Vec<Window>,
+    /// Unseen copies of each suit's level card, and unseen other cards.
+    level: [u8; 4],
+    other: u16,
+    /// Window and index of draw i.
+    at: Vec<(usize, usize)>,
+    counts: BTreeMap<(usize, State), u128>,
+}
+
+/// One draw: a level card of a suit, or another card.
+pub type Draw = Option<u8>;
+
+impl EarlyRuns {
+    /// The windows of the other seats whose hand is being dealt, each with one hidden run in
+    /// this attempt, smallest first, while the draws stay within [`MAX_DRAWS`]; `None` when
+    /// there is none or the counts would not fit.
+    pub fn of(info: &InfoSet) -> Option<EarlyRuns> {
+        let attempt = info.first_seats.len() - 1;
+        let first = info.first_seats[attempt];
+        let mut windows: Vec<Window> = Vec::new();
+        for seat in (0..4u8).filter(|&s| s != info.seat) {
+            let runs: Vec<_> = info.runs.iter().filter(|r| r.seat == seat && r.attempt as usize == attempt).collect();
+            let [run] = runs.as_slice() else { continue };
+            let Some(&(t_last, _)) = run.showings.last() else { continue };
+            // the seat's positions before its last showing (t_last ≤ DECK cards dealt)
+            let positions: Vec<u8> = ((seat as usize + 4 - first as usize) % 4..t_last as usize).step_by(4).map(|p| p as u8).collect();
+            let showings: Vec<(usize, u8)> = run.showings.iter().map(|&(t, k)| (positions.iter().filter(|&&p| p < t).count(), k)).collect();
+            let allowed = run.suit.map_or(0b1111, |s| 1 << s);
+            let k_max = run.showings.iter().map(|s| s.1).max().unwrap_or(0);
+            windows.push(Window { seat, positions, showings, allowed, k_max });
+        }
+        windows.sort_by_key(|w| (w.positions.len(), w.seat));
+        let mut total = 0;
+        windows.retain(|w| {
+            total += w.positions.len();
+            total <= MAX_DRAWS
+        });
+        if windows.is_empty() {
+            return None;
+        }
+        let level: [u8; 4] = std::array::from_fn(|s| info.unseen[crate::card::Card::new(s as u8, info.level).id()]);
+        let pool: u16 = info.unseen.iter().map(|&c| c as u16).sum();
+        let other = pool - level.iter().map(|&c| c as u16).sum::<u16>();
+        let at = windows.iter().enumerate().flat_map(|(w, win)| (0..win.positions.len()).map(move |r| (w, r))).collect();
+        let mut e = EarlyRuns { windows, level, other, at, counts: BTreeMap::new() };
+        let start = e.enter(0, [0; 4])?;
+        // (no way at all: leave it to the rejections, which report the inconsistency)
+        (e.count(0, start)? > 0).then_some(e)
+    }
+
+    /// The state at the start of window w (its showings before any draw applied), or `None`.
+    fn enter(&self, w: usize, n: [u8; 4]) -> Option<State> {
+        let win = &self.windows[w];
+        let mask = self.apply(win, 0, [0; 4], win.allowed);
+        (mask != 0).then_some((n, [0; 4], mask))
+    }
+
+    /// The suits still possible after window draw r: each showing made after exactly r draws
+    /// of the window needs its count.
+    fn apply(&self, win: &Window, r: usize, m: [u8; 4], mut mask: u8) -> u8 {
+        for &(cut, k) in &win.showings {
+            if cut == r {
+                for (s, &c) in m.iter().enumerate() {
+                    if c < k {
+                        mask &= !(1 << s);
+                    }
+                }
+            }
+        }
+        mask
+    }
+
+    /// The draws possible at draw i from state `st`: (draw, weight, next state or `None`
+    /// at the end of the last window).
+    fn moves(&self, i: usize, st: State) -> Vec<(Draw, u128, Option<State>)> {
+        let (n, m, mask) = st;
+        let (w, r) = self.at[i];
+        let win = &self.windows[w];
+        let taken: u16 = n.iter().map(|&x| x as u16).sum();
+        let others_taken = i as u16 - taken;
+        let mut out = Vec::with_capacity(5);
+        for d in (0..4u8).map(Some).chain(std::iter::once(None)) {
+            let (weight, n2, m2) = match d {
+                Some(s) => {
+                    let left = self.level[s as usize] - n[s as usize];
+                    let mut n2 = n;
+                    n2[s as usize] += 1;
+                    let mut m2 = m;
+                    m2[s as usize] = (m2[s as usize] + 1).min(win.k_max);
+                    (left as u128, n2, m2)
+                }
+                None => ((self.other - others_taken) as u128, n, m),
+            };
+            if weight == 0 {
+                continue;
+            }
+            let mask2 = self.apply(win, r + 1, m2, mask);
+            if mask2 == 0 {
+                continue;
+            }
+            let next = if r + 1 < win.positions.len() {
+                Some((n2, m2, mask2))
+            } else if w + 1 < self.windows.len() {
+                match self.enter(w + 1, n2) {
+                    Some(st) => Some(st),
+                    None => continue,
+                }
+            } else {
+                None
+            };
+            out.push((d, weight, next));
+        }
+        out
+    }
+
+    /// N(i, st): the weighted ways to make draws i.. from `st` (`None`: over 128 bits).
+    fn count(&mut self, i: usize, st: State) -> Option<u128> {
+        if let Some(&c) = self.counts.get(&(i, st)) {
+            return Some(c);
+        }
+        let mut total = 0u128;
+        for (_, weight, next) in self.moves(i, st) {
+            let rest = match next {
+                Some(st2) => self.count(i + 1, st2)?,
+                None => 1,
+            };
+            total = total.checked_add(weight.checked_mul(rest)?)?;
+        }
+        self.counts.insert((i, st), total);
+        Some(total)
+    }
+
+    /// The windows' draws, exactly from their law given the showings: per window, one draw
+    /// per position (`Some(suit)`: that suit's level card; `None`: another card).
+    pub fn draw(&self, rng: &mut Rng) -> Vec<Vec<Draw>> {
+        let mut out: Vec<Vec<Draw>> = self.windows.iter().map(|w| Vec::with_capacity(w.positions.len())).collect();
+        let mut st = self.enter(0, [0; 4]).expect("a window with draws");
+        for i in 0..self.at.len() {
+            let total = self.counts[&(i, st)];
+            let mut x = rng.below(total);
+            let mut chosen = None;
+            for (d, weight, next) in self.moves(i, st) {
+                let v = weight * next.map_or(1, |s| self.counts[&(i + 1, s)]);
+                if x < v {
+                    chosen = Some((d, next));
+                    break;
+                }
+                x -= v;
+            }
+            let (d, next) = chosen.expect("the weights sum to the count");
+            out[self.at[i].0].push(d);
+            match next {
+                Some(s) => st = s,
+                None => break,
+            }
+        }
+        out
+    }
+}
