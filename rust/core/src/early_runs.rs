@@ -50,7 +50,7 @@ pub struct EarlyRuns {
 }
 
 /// One draw: a level card of a suit, or another card.
-pub type Draw = Option<u8>;
+pub type Drawn = Option<u8>;
 
 impl EarlyRuns {
     /// The windows of the other seats whose hand is being dealt, each with one hidden run in
@@ -114,7 +114,7 @@ impl EarlyRuns {
 
     /// The draws possible at draw i from state `st`: (draw, weight, next state or `None`
     /// at the end of the last window).
-    fn moves(&self, i: usize, st: State) -> Vec<(Draw, u128, Option<State>)> {
+    fn moves(&self, i: usize, st: State) -> Vec<(Drawn, u128, Option<State>)> {
         let (n, m, mask) = st;
         let (w, r) = self.at[i];
         let win = &self.windows[w];
@@ -174,8 +174,8 @@ impl EarlyRuns {
 
     /// The windows' draws, exactly from their law given the showings: per window, one draw
     /// per position (`Some(suit)`: that suit's level card; `None`: another card).
-    pub fn draw(&self, rng: &mut Rng) -> Vec<Vec<Draw>> {
-        let mut out: Vec<Vec<Draw>> = self.windows.iter().map(|w| Vec::with_capacity(w.positions.len())).collect();
+    pub fn draw(&self, rng: &mut Rng) -> Vec<Vec<Drawn>> {
+        let mut out: Vec<Vec<Drawn>> = self.windows.iter().map(|w| Vec::with_capacity(w.positions.len())).collect();
         let mut st = self.enter(0, [0; 4]).expect("a window with draws");
         for i in 0..self.at.len() {
             let total = self.counts[&(i, st)];

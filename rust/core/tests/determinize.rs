@@ -828,7 +828,7 @@ fn the_true_hands_meet_every_bound_after_every_play() {
 fn early_windows_are_drawn_from_their_exact_law() {
     use std::collections::BTreeMap;
     use tractor_core::card::Card;
-    use tractor_core::early_runs::{Draw, EarlyRuns};
+    use tractor_core::early_runs::{Drawn, EarlyRuns};
     let mut tested = 0;
     for seed in 0..300u64 {
         if tested >= 12 {
@@ -854,10 +854,10 @@ fn early_windows_are_drawn_from_their_exact_law() {
         let pool: u128 = info.unseen.iter().map(|&c| c as u128).sum();
         let other = pool - level.iter().sum::<u128>();
         // every sequence of draws, its weight, and whether the showings admit it
-        let mut exact: BTreeMap<Vec<Draw>, u128> = BTreeMap::new();
-        let symbols: Vec<Draw> = (0..4u8).map(Some).chain(std::iter::once(None)).collect();
+        let mut exact: BTreeMap<Vec<Drawn>, u128> = BTreeMap::new();
+        let symbols: Vec<Drawn> = (0..4u8).map(Some).chain(std::iter::once(None)).collect();
         for code in 0..5usize.pow(total_draws as u32) {
-            let seq: Vec<Draw> = (0..total_draws).map(|i| symbols[code / 5usize.pow(i as u32) % 5]).collect();
+            let seq: Vec<Drawn> = (0..total_draws).map(|i| symbols[code / 5usize.pow(i as u32) % 5]).collect();
             let mut w = 1u128;
             let (mut used, mut used_other) = ([0u128; 4], 0u128);
             for d in &seq {
@@ -888,9 +888,9 @@ fn early_windows_are_drawn_from_their_exact_law() {
         }
         let total: u128 = exact.values().sum();
         let n = 20_000u32;
-        let mut seen: BTreeMap<Vec<Draw>, u32> = BTreeMap::new();
+        let mut seen: BTreeMap<Vec<Drawn>, u32> = BTreeMap::new();
         for _ in 0..n {
-            let seq: Vec<Draw> = e.draw(&mut rng).into_iter().flatten().collect();
+            let seq: Vec<Drawn> = e.draw(&mut rng).into_iter().flatten().collect();
             assert!(exact.contains_key(&seq), "seed {seed}: a draw the showings exclude: {seq:?}");
             *seen.entry(seq).or_default() += 1;
         }
