@@ -914,17 +914,8 @@ fn for_rows(dims: &[usize], lo: &[u16], hi: &[u16], used_lo: u16, used_hi: u16, 
                 }
             }
         }
-        let mut d = 1;
-        loop {
-            if d >= nd {
-                return;
-            }
-            if s[d] < hi[d] {
-                s[d] += 1;
-                break;
-            }
-            s[d] = lo[d];
-            d += 1;
+        if !advance(&mut s, lo, hi, 1..nd) {
+            return;
         }
     }
 }
@@ -936,19 +927,23 @@ fn for_box(dims: &[usize], lo: &[u16], hi: &[u16], f: &mut dyn FnMut(usize, &[u1
     s[..n].copy_from_slice(&lo[..n]);
     loop {
         f(index(dims, &s), &s);
-        let mut d = 0;
-        loop {
-            if d == n {
-                return;
-            }
-            if s[d] < hi[d] {
-                s[d] += 1;
-                break;
-            }
-            s[d] = lo[d];
-            d += 1;
+        if !advance(&mut s, lo, hi, 0..n) {
+            return;
         }
     }
+}
+
+/// The next state of an odometer over the coordinates `ds` of the box `lo ..= hi` (the first
+/// fastest); false after the last.
+fn advance(s: &mut [u16; 4], lo: &[u16], hi: &[u16], ds: std::ops::Range<usize>) -> bool {
+    for d in ds {
+        if s[d] < hi[d] {
+            s[d] += 1;
+            return true;
+        }
+        s[d] = lo[d];
+    }
+    false
 }
 
 /// Flattened state index.
@@ -1029,9 +1024,15 @@ fn level_plan(
         // those the windows filled
         let mut slots = [0u8; DECK / 4 + 1];
         let mut len = 0usize;
-        for t in positions(first, h.seat, dealt).filter(|&t| !taken.contains(&(t as u8))) {
+        // (the filter only where there are windows: it costs the plain loop its speed)
+        let mut push = |t: usize| {
             slots[len] = t as u8;
             len += 1;
+        };
+        if taken.is_empty() {
+            positions(first, h.seat, dealt).for_each(&mut push);
+        } else {
+            positions(first, h.seat, dealt).filter(|&t| !taken.contains(&(t as u8))).for_each(&mut push);
         }
         let fixed_of = |k: u8| fixed.iter().filter(|&&(t, x)| x == k && (first + t) % 4 == h.seat).count() as u8;
         let weighted = jokers.iter().find(|j| j.holder == hi);
