@@ -12,7 +12,8 @@
 //!    unseen cards (for a dealt hand, its level cards first, so that step 3's timing, which
 //!    reads only them, can reject before the rest is dealt; while dealing, the cards other
 //!    seats received before their hidden showings come first of all, drawn from their exact
-//!    law given those showings, [`EarlyRuns`]); otherwise a dynamic programme over the kinds that carry a bound, with exact
+//!    law given those showings, [`EarlyRuns`], under C9 with the small jokers, where they
+//!    cover every other shower); otherwise a dynamic programme over the kinds that carry a bound, with exact
 //!    integer counts of the physical deals ([`Big`]), built once per info set: it draws
 //!    uniformly among the deals that meet every bound (kinds without a bound are dealt by one
 //!    shuffle). For a dealt hand it also weights the final declarer's revealed showings by
@@ -48,7 +49,7 @@
 use crate::bignum::{binomial, Big, BigVec};
 use crate::card::{Card, Counts, KINDS, SJ};
 use crate::check_memo::CheckMemo;
-use crate::early_runs::EarlyRuns;
+use crate::early_runs::{EarlyRuns, SMALL_JOKER};
 use crate::error::Error;
 use crate::hand_state::{Action, Game, Phase, Position, Tally, TrickRecord, NOBODY};
 use crate::info::{InfoSet, Run};
@@ -226,10 +227,31 @@ impl Determinizer {
         let live = Self::live_checks(&info, &holders, &check_holder);
         let mut d = Determinizer { info, holders, pool, dp: None, timed, timing: true, revealed, jokers, level_fit, early: None, use_dp: false, check_holder, live, memo, play: None, proposals: 0, accepted: 0 };
         d.use_dp = d.compute_needs_dp();
-        // the shuffle's windows: while dealing, without C9's small jokers (their places are
-        // evidence too), where the counting programme is not used
-        if !d.timed.is_empty() && !d.use_dp && d.info.phase == Phase::Declare && !small_joker_timed(&d.info) {
-            d.early = EarlyRuns::of(&d.info);
+        // the shuffle's windows while dealing, where the counting programme is not used
+        if !d.timed.is_empty() && d.info.phase == Phase::Declare {
+            if !small_joker_timed(&d.info) {
+                if !d.use_dp {
+                    d.early = EarlyRuns::of(&d.info, false);
+                }
+            } else if let Some(e) = EarlyRuns::of(&d.info, true) {
+                // C9: where the windows cover every other shower, they draw its small joker
+                // before its first showing exactly, so neither the programme's weights for
+                // them (`jokers`) nor the showers' lower bound of one small joker are needed
+                let attempt = d.info.first_seats.len() as u8 - 1;
+                let showers: Vec<u8> = d.info.runs.iter().filter(|r| r.seat != d.info.seat && r.attempt == attempt).map(|r| r.seat).collect();
+                if showers.iter().all(|s| e.windows.iter().any(|w| w.seat == *s)) {
+                    let mut plain = d.clone();
+                    plain.jokers.clear();
+                    for h in plain.holders.iter_mut().filter(|h| showers.contains(&h.seat)) {
+                        h.lo[SJ.id()] = 0;
+                    }
+                    if !plain.compute_needs_dp() {
+                        plain.use_dp = false;
+                        plain.early = Some(e);
+                        d = plain;
+                    }
+                }
+            }
         }
         d
     }
@@ -355,7 +377,7 @@ impl Determinizer {
                     taken.push(win.positions[r]);
                     let k = match d {
                         Some(suit) => {
-                            let k = Card::new(suit, self.info.level).0;
+                            let k = if suit == SMALL_JOKER { SJ.0 } else { Card::new(suit, self.info.level).0 };
                             let i = lv.iter().position(|&x| x == k).expect("an unseen copy of the drawn level card");
                             lv.swap_remove(i);
                             fixed.push((win.positions[r], k));
@@ -1085,7 +1107,7 @@ fn level_plan(
             // weighting its level cards, rejecting here would make one draw's tries run out where
             // a world's plays are rare.)
             let k = SJ.0;
-            place_uniform(&mut slots, &mut len, k, a[k as usize] + info.played[h.seat as usize][k as usize], &mut placed, rng);
+            place_uniform(&mut slots, &mut len, k, a[k as usize] + info.played[h.seat as usize][k as usize] - fixed_of(k), &mut placed, rng);
             let had_one = |t: u8| placed.iter().any(|&(p, kind)| kind == k && p < t && (first + p) % 4 == h.seat);
             if !info.runs.iter().filter(|r| r.seat == h.seat && r.attempt as usize == attempt).all(|r| had_one(r.showings[0].0)) {
                 return None;

@@ -743,7 +743,7 @@ fn dealt_worlds_match_rejection_sampling_over_physical_deals() {
     // C9 (competition, a match's first hand): a shower that set or overturned the suit held a
     // small joker then; mid-deal positions where another seat showed early, so that the small
     // jokers' places weigh (the counting programme weights them, as the revealed run's)
-    let mut c9 = 0;
+    let (mut c9, mut c9_windows) = (0, 0);
     for seed in 1000..1600u64 {
         if c9 >= 3 {
             break;
@@ -761,8 +761,10 @@ fn dealt_worlds_match_rejection_sampling_over_physical_deals() {
         let Some(cells) = compare_with_reference(&info, seat, seed, &mut rng) else { continue };
         assert!(cells >= 10, "seed {seed}: {cells} cells");
         c9 += 1;
+        c9_windows += !Determinizer::new(info.clone()).early_windows().is_empty() as usize;
     }
     assert_eq!(c9, 3, "C9 positions");
+    assert!(c9_windows >= 1, "C9 positions whose showers' early cards, small jokers included, were drawn exactly: {c9_windows}");
 }
 
 /// C9: in a competition match's first hand, a seat that set or overturned the suit held a
@@ -827,14 +829,16 @@ fn the_true_hands_meet_every_bound_after_every_play() {
 #[test]
 fn early_windows_are_drawn_from_their_exact_law() {
     use std::collections::BTreeMap;
-    use tractor_core::card::Card;
-    use tractor_core::early_runs::{Drawn, EarlyRuns};
-    let mut tested = 0;
-    for seed in 0..300u64 {
-        if tested >= 12 {
+    use tractor_core::card::{Card, SJ};
+    use tractor_core::early_runs::{Drawn, EarlyRuns, SMALL_JOKER};
+    let (mut tested, mut c9) = (0, 0);
+    for seed in 0..600u64 {
+        if tested >= 12 && c9 >= 4 {
             break;
         }
-        let profile = Profile::ALL[(seed % 2) as usize]; // no C9 (its small jokers are evidence too)
+        // every profile; in a competition match's first hand (C9) the windows also draw the
+        // small jokers, one needed before each run's first showing
+        let profile = Profile::ALL[(seed % 3) as usize];
         let (full, actions) = full_hand(seed, profile, [Policy::Greedy; 4]);
         let deal_len = full.record.dealt_at.len();
         let mut rng = Rng::new(seed ^ 0xea51);
@@ -844,22 +848,24 @@ fn early_windows_are_drawn_from_their_exact_law() {
         if g.pos.phase != Phase::Declare {
             continue;
         }
-        let Some(e) = EarlyRuns::of(&info) else { continue };
+        let joker = profile == Profile::Competition && info.start_banker == NOBODY;
+        let Some(e) = EarlyRuns::of(&info, joker) else { continue };
         let total_draws: usize = e.windows.iter().map(|w| w.positions.len()).sum();
         if total_draws > 7 {
-            continue; // 5^7 sequences at most
+            continue; // 6^7 sequences at most
         }
         let attempt = info.first_seats.len() as u8 - 1;
-        let level: Vec<u128> = (0..4).map(|s| info.unseen[Card::new(s, info.level).id()] as u128).collect();
+        let mut level: Vec<u128> = (0..4).map(|s| info.unseen[Card::new(s, info.level).id()] as u128).collect();
+        level.push(if joker { info.unseen[SJ.id()] as u128 } else { 0 });
         let pool: u128 = info.unseen.iter().map(|&c| c as u128).sum();
         let other = pool - level.iter().sum::<u128>();
         // every sequence of draws, its weight, and whether the showings admit it
         let mut exact: BTreeMap<Vec<Drawn>, u128> = BTreeMap::new();
-        let symbols: Vec<Drawn> = (0..4u8).map(Some).chain(std::iter::once(None)).collect();
-        for code in 0..5usize.pow(total_draws as u32) {
-            let seq: Vec<Drawn> = (0..total_draws).map(|i| symbols[code / 5usize.pow(i as u32) % 5]).collect();
+        let symbols: Vec<Drawn> = (0..5u8).map(Some).chain(std::iter::once(None)).collect();
+        for code in 0..6usize.pow(total_draws as u32) {
+            let seq: Vec<Drawn> = (0..total_draws).map(|i| symbols[code / 6usize.pow(i as u32) % 6]).collect();
             let mut w = 1u128;
-            let (mut used, mut used_other) = ([0u128; 4], 0u128);
+            let (mut used, mut used_other) = ([0u128; 5], 0u128);
             for d in &seq {
                 match d {
                     Some(s) => {
@@ -877,10 +883,10 @@ fn early_windows_are_drawn_from_their_exact_law() {
                 let mine = &seq[at..at + win.positions.len()];
                 at += win.positions.len();
                 let run = info.runs.iter().find(|r| r.seat == win.seat && r.attempt == attempt).expect("a window's run");
+                let before = |t: u8, d: Drawn| mine.iter().zip(&win.positions).filter(|&(x, &p)| p < t && *x == d).count();
                 let suits: Vec<u8> = run.suit.map_or((0..4).collect(), |s| vec![s]);
-                suits.iter().any(|&s| {
-                    run.showings.iter().all(|&(t, k)| mine.iter().zip(&win.positions).filter(|&(d, &p)| p < t && *d == Some(s)).count() >= k as usize)
-                })
+                let joker_ok = !joker || before(run.showings[0].0, Some(SMALL_JOKER)) >= 1;
+                joker_ok && suits.iter().any(|&s| run.showings.iter().all(|&(t, k)| before(t, Some(s)) >= k as usize))
             });
             if w > 0 && fits {
                 exact.insert(seq, w);
@@ -897,6 +903,7 @@ fn early_windows_are_drawn_from_their_exact_law() {
         let cells: Vec<(f64, f64)> = exact.iter().map(|(k, &w)| (*seen.get(k).unwrap_or(&0) as f64, n as f64 * w as f64 / total as f64)).collect();
         chi_square(&cells);
         tested += 1;
+        c9 += joker as usize;
     }
-    assert!(tested >= 12, "{tested} positions");
+    assert!(tested >= 12 && c9 >= 4, "{tested} positions, {c9} under C9");
 }
