@@ -850,6 +850,7 @@ fn early_windows_are_drawn_from_their_exact_law() {
         }
         let joker = profile == Profile::Competition && info.start_banker == NOBODY;
         let Some(e) = EarlyRuns::of(&info, joker) else { continue };
+        assert!(e.states() <= tractor_core::early_runs::MAX_STATES);
         let total_draws: usize = e.windows.iter().map(|w| w.positions.len()).sum();
         if total_draws > 7 {
             continue; // 6^7 sequences at most
