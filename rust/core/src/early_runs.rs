@@ -57,19 +57,14 @@ pub const SMALL_JOKER: u8 = 4;
 /// suit capped at its need and of small jokers capped at one, the suits its run can still have)
 type State = ([u8; 5], [u8; 5], u8);
 
-/// Draw i and a state, packed (5 + 15 + 15 + 4 bits) and mixed by a bijection (splitmix64's
-/// finaliser: the hasher's one multiply would leave the table's low bits to the key's low
-/// fields alone): the memo's key. Its iteration order is never read, so the hasher decides
-/// nothing.
+/// Draw i and a state, packed (5 + 15 + 15 + 4 bits): the memo's key. Its iteration order is
+/// never read, so the hasher decides nothing.
 fn key(i: usize, (n, m, mask): State) -> u64 {
     let mut k = i as u64;
     for x in n.iter().chain(&m) {
         k = k << 3 | *x as u64;
     }
-    let mut z = k << 4 | mask as u64;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
+    k << 4 | mask as u64
 }
 
 /// A draw's possible outcomes from one state: at most six (four suits, a small joker, another
