@@ -234,22 +234,19 @@ impl Determinizer {
                     d.early = EarlyRuns::of(&d.info, false);
                 }
             } else if let Some(e) = EarlyRuns::of(&d.info, true) {
-                // C9: where the windows cover every other shower, they draw its small joker
-                // before its first showing exactly, so neither the programme's weights for
-                // them (`jokers`) nor the showers' lower bound of one small joker are needed
-                let attempt = d.info.first_seats.len() as u8 - 1;
-                let showers: Vec<u8> = d.info.runs.iter().filter(|r| r.seat != d.info.seat && r.attempt == attempt).map(|r| r.seat).collect();
-                if showers.iter().all(|s| e.windows.iter().any(|w| w.seat == *s)) {
-                    let mut plain = d.clone();
-                    plain.jokers.clear();
-                    for h in plain.holders.iter_mut().filter(|h| showers.contains(&h.seat)) {
-                        h.lo[SJ.id()] = 0;
-                    }
-                    if !plain.compute_needs_dp() {
-                        plain.use_dp = false;
-                        plain.early = Some(e);
-                        d = plain;
-                    }
+                // C9: the windows cover every other shower (`of` gives all or none) and draw
+                // its small joker before its first showing exactly, so neither the programme's
+                // weights for them (`jokers`) nor the showers' lower bound of one small joker
+                // are needed
+                let mut plain = d.clone();
+                plain.jokers.clear();
+                for h in plain.holders.iter_mut().filter(|h| e.windows.iter().any(|w| w.seat == h.seat)) {
+                    h.lo[SJ.id()] = 0;
+                }
+                if !plain.compute_needs_dp() {
+                    plain.use_dp = false;
+                    plain.early = Some(e);
+                    d = plain;
                 }
             }
         }
@@ -995,7 +992,7 @@ pub struct LevelPlan {
 }
 
 /// The deck positions of `seat` among the first `dealt` cards of an attempt.
-fn positions(first: u8, seat: u8, dealt: usize) -> impl Iterator<Item = usize> {
+pub(crate) fn positions(first: u8, seat: u8, dealt: usize) -> impl Iterator<Item = usize> {
     // t ≡ seat − first (mod 4)
     ((seat as usize + 4 - first as usize) % 4..dealt).step_by(4)
 }

@@ -107,7 +107,7 @@ impl EarlyRuns {
             };
             let Some(&(t_last, _)) = run.showings.last() else { continue };
             // the seat's positions before its last showing (t_last ≤ DECK cards dealt)
-            let positions: Vec<u8> = ((seat as usize + 4 - first as usize) % 4..t_last as usize).step_by(4).map(|p| p as u8).collect();
+            let positions: Vec<u8> = crate::determinize::positions(first, seat, t_last as usize).map(|p| p as u8).collect();
             let showings: Vec<(usize, u8)> = run.showings.iter().map(|&(t, k)| (positions.iter().filter(|&&p| p < t).count(), k)).collect();
             let allowed = run.suit.map_or(0b1111, |s| 1 << s);
             let k_max = run.showings.iter().map(|s| s.1).max().unwrap_or(0);
