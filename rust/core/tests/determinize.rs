@@ -821,6 +821,52 @@ fn the_true_hands_meet_every_bound_after_every_play() {
     assert!(infos > 100_000, "{infos}");
 }
 
+/// A deal in which two seats other than the one returned show early, each at its first chance:
+/// one with one level card among its first three cards, the other with two of one suit (it
+/// must show more); under C9 each also receives a small joker first. Stopped after 8 to 17
+/// cards, while dealing.
+fn early_showers(seed: u64, profile: Profile) -> (Game, u8) {
+    use tractor_core::card::{Card, SJ};
+    let mut rng = Rng::new(seed ^ 0x5eed);
+    let mut deck: Vec<u8> = (0..4 * KINDS).map(|i| (i % KINDS) as u8).collect();
+    rng.shuffle_by_halves(&mut deck);
+    let first = rng.below_usize(4) as u8;
+    let seat = rng.below_usize(4) as u8;
+    let showers = [(seat + 1 + rng.below_usize(3) as u8) % 4, 0];
+    let showers = [showers[0], (0..4u8).find(|&q| q != seat && q != showers[0]).expect("a fourth seat")];
+    let joker = profile == Profile::Competition;
+    let place = |deck: &mut Vec<u8>, q: u8, nth: usize, kind: u8| {
+        // the seat's nth card is dealt at nth · 4 + its offset from the first receiver; a copy
+        // from beyond the first three rounds (where the placed cards are), if one is left there
+        let at = nth * 4 + ((q + 4 - first) % 4) as usize;
+        if let Some(from) = (12..deck.len()).find(|&i| deck[i] == kind) {
+            deck.swap(at, from);
+        }
+    };
+    for (i, &q) in showers.iter().enumerate() {
+        let suit = rng.below_usize(4) as u8;
+        let level = Card::new(suit, 3).0;
+        if joker {
+            place(&mut deck, q, 0, SJ.0);
+        }
+        let mut nths: Vec<usize> = (joker as usize..3).collect();
+        rng.shuffle_by_halves(&mut nths);
+        for &nth in &nths[..i + 1] {
+            place(&mut deck, q, nth, level);
+        }
+    }
+    let deck: [u8; 4 * KINDS] = deck.try_into().expect("a deck");
+    let mut g = Game::deal(seed, profile, [3, 3], NOBODY, Some((deck, first))).unwrap();
+    let stop = 8 + rng.below_usize(10) as u8;
+    while g.pos.phase == Phase::Declare && g.pos.dealt < stop {
+        let q = g.pos.to_move;
+        let show = if showers.contains(&q) { g.pos.showings(q).last() } else { None };
+        let a = show.map_or(Action::Pass, |s| Action::Declare { suit: s.suit, count: s.count });
+        g.apply(&a).unwrap();
+    }
+    (g, seat)
+}
+
 /// The shuffle's exact draw of the cards other seats received before their hidden showings
 /// ([`tractor_core::early_runs::EarlyRuns`]) against brute force: every sequence of draws
 /// (a level card of a suit, or another card) over the windows, weighted by the ordered draws
@@ -831,19 +877,23 @@ fn early_windows_are_drawn_from_their_exact_law() {
     use std::collections::BTreeMap;
     use tractor_core::card::{Card, SJ};
     use tractor_core::early_runs::{Drawn, EarlyRuns, SMALL_JOKER};
-    let (mut tested, mut c9) = (0, 0);
-    for seed in 0..600u64 {
-        if tested >= 12 && c9 >= 4 {
+    let (mut tested, mut c9, mut several, mut cut) = (0, 0, 0, 0);
+    // positions of greedy play, then deals where two other seats show early (several windows)
+    for seed in 0..1000u64 {
+        if tested >= 12 && c9 >= 4 && several >= 4 && cut >= 2 {
             break;
         }
         // every profile; in a competition match's first hand (C9) the windows also draw the
         // small jokers, one needed before each run's first showing
         let profile = Profile::ALL[(seed % 3) as usize];
-        let (full, actions) = full_hand(seed, profile, [Policy::Greedy; 4]);
-        let deal_len = full.record.dealt_at.len();
         let mut rng = Rng::new(seed ^ 0xea51);
-        let g = prefix(seed, profile, &actions, rng.below_usize(deal_len / 2 + 1));
-        let seat = (seed % 4) as u8;
+        let (g, seat) = if seed < 600 {
+            let (full, actions) = full_hand(seed, profile, [Policy::Greedy; 4]);
+            let deal_len = full.record.dealt_at.len();
+            (prefix(seed, profile, &actions, rng.below_usize(deal_len / 2 + 1)), (seed % 4) as u8)
+        } else {
+            early_showers(seed, profile)
+        };
         let info = g.info(seat);
         if g.pos.phase != Phase::Declare {
             continue;
@@ -905,6 +955,10 @@ fn early_windows_are_drawn_from_their_exact_law() {
         chi_square(&cells);
         tested += 1;
         c9 += joker as usize;
+        several += (e.windows.len() >= 2) as usize;
+        let showings = |w: &tractor_core::early_runs::Window| info.runs.iter().find(|r| r.seat == w.seat && r.attempt == attempt).map_or(0, |r| r.showings.len());
+        cut += e.windows.iter().any(|w| showings(w) >= 2) as usize;
     }
-    assert!(tested >= 12 && c9 >= 4, "{tested} positions, {c9} under C9");
+    eprintln!("{tested} positions, {c9} under C9, {several} with several windows, {cut} with a window cut by two showings");
+    assert!(tested >= 12 && c9 >= 4 && several >= 4 && cut >= 2, "{tested} positions, {c9} under C9, {several} with several windows, {cut} cut");
 }
