@@ -49,7 +49,7 @@
 use crate::bignum::{binomial, Big, BigVec};
 use crate::card::{Card, Counts, KINDS, SJ};
 use crate::check_memo::CheckMemo;
-use crate::early_runs::{EarlyRuns, SMALL_JOKER};
+use crate::early_runs::{self, CanShow, EarlyRuns, SMALL_JOKER};
 use crate::error::Error;
 use crate::hand_state::{Action, Game, Phase, Position, Tally, TrickRecord, NOBODY};
 use crate::info::{InfoSet, Run};
@@ -227,8 +227,10 @@ impl Determinizer {
         let live = Self::live_checks(&info, &holders, &check_holder);
         let mut d = Determinizer { info, holders, pool, dp: None, timed, timing: true, revealed, jokers, level_fit, early: None, use_dp: false, check_holder, live, memo, play: None, proposals: 0, accepted: 0 };
         d.use_dp = d.compute_needs_dp();
-        // the shuffle's windows while dealing, where the counting programme is not used
-        if !d.timed.is_empty() && d.info.phase == Phase::Declare {
+        // the shuffle's windows while dealing (other seats' hidden runs, the seat the deal
+        // stopped at), where the counting programme is not used
+        let stopped = d.info.dealt_hand && !small_joker_timed(&d.info) && early_runs::decider(&d.info).is_some();
+        if (!d.timed.is_empty() || stopped) && d.info.phase == Phase::Declare {
             if !small_joker_timed(&d.info) {
                 if !d.use_dp {
                     d.early = EarlyRuns::of(&d.info, false);
@@ -1139,30 +1141,19 @@ fn level_plan(
         }
     }
     // Mid-deal, with another seat deciding: the deal stopped there, so that seat can show
-    // (R8.1, D7) in the world too; the replay would reject it later, this rejects it early.
-    // (When every receiver decides, the stop proves nothing.)
-    if info.phase == crate::hand_state::Phase::Declare && info.to_move.is_none() && dealt > 0 && !info.every_receiver {
-        let seat = if dealt < DECK {
-            (first as usize + dealt - 1) % 4
-        } else {
-            (first as usize + DECK - 1 + info.final_round as usize) % 4
-        } as u8;
-        if seat != info.seat {
-            let held = |suit: u8| {
-                let kind = Card::new(suit, info.level).0;
-                placed.iter().filter(|&&(p, k)| k == kind && (first as usize + p as usize) % 4 == seat as usize).count() as u8
-            };
-            let can = match info.declarer {
-                NOBODY => (0..4).any(|s| held(s) >= 1),
-                d if d == seat => {
-                    let own_suit = info.runs.iter().rposition(|r| r.seat == seat).map(|i| suits[i]);
-                    own_suit.is_some_and(|s| held(s) > info.declared_count)
-                }
-                _ => (0..4).any(|s| held(s) > info.declared_count),
-            };
-            if !can {
-                return None;
-            }
+    // (R8.1, D7) in the world too; the replay would reject it later, this rejects it early
+    // (where the windows drew its hand, it always can).
+    if let Some((seat, can)) = early_runs::decider(info) {
+        let held = |suit: u8| {
+            let kind = Card::new(suit, info.level).0;
+            placed.iter().filter(|&&(p, k)| k == kind && (first as usize + p as usize) % 4 == seat as usize).count() as u8
+        };
+        let can = match can {
+            CanShow::Any(k) => (0..4).any(|s| held(s) >= k),
+            CanShow::Own(k) => info.runs.iter().rposition(|r| r.seat == seat).is_some_and(|i| held(suits[i]) >= k),
+        };
+        if !can {
+            return None;
         }
     }
     Some(LevelPlan { placed, suits })

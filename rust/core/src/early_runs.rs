@@ -25,13 +25,17 @@
 //! Under C9 (a competition match's first hand) every run began with a small joker in the
 //! shower's hand: a window then also needs one among its draws before the run's first
 //! showing, and the small joker is a draw of its own ([`SMALL_JOKER`]).
+//!
+//! The seat the deal stopped at is evidence the same way (D7: the deal stops only at a seat
+//! that can show, R8.1): its window is then its whole hand so far, which must make a showing
+//! now ([`decider`]).
 
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 
 use crate::bignum::{binomial, Big};
 use crate::follow::FxHasher;
-use crate::info::InfoSet;
+use crate::info::{InfoSet, Run};
 use crate::rng::Rng;
 
 /// Draws in all windows at most, where a window is optional: one of many draws seldom rejects
@@ -61,6 +65,65 @@ pub struct Window {
     k_max: u8,
     /// C9: the draws before the run's first showing must hold a small joker.
     joker_before: Option<usize>,
+    /// The seat the deal stopped at, not the declarer: at the window's end it holds this many
+    /// level cards of some suit (the declarer's stop is one more showing of its run).
+    any_suit: Option<u8>,
+}
+
+impl Window {
+    /// The window of `seat` over its first `upto` cards dealt: its run's showings (if any), and
+    /// the stop's condition (if it is the seat the deal stopped at).
+    fn new(info: &InfoSet, seat: u8, run: Option<&Run>, joker: bool, upto: usize, stop: Option<CanShow>) -> Window {
+        let first = info.first_seats[info.first_seats.len() - 1];
+        let positions: Vec<u8> = crate::determinize::positions(first, seat, upto).map(|p| p as u8).collect();
+        let mut showings: Vec<(usize, u8)> = run.map_or(Vec::new(), |r| r.showings.iter().map(|&(t, k)| (positions.iter().filter(|&&p| p < t).count(), k)).collect());
+        let allowed = run.and_then(|r| r.suit).map_or(0b1111, |s| 1 << s);
+        let joker_before = (joker && run.is_some()).then(|| showings[0].0);
+        let any_suit = match stop {
+            Some(CanShow::Own(k)) => {
+                showings.push((positions.len(), k));
+                None
+            }
+            Some(CanShow::Any(k)) => Some(k),
+            None => None,
+        };
+        let k_max = showings.iter().map(|s| s.1).chain(any_suit).max().unwrap_or(0);
+        Window { seat, positions, showings, allowed, k_max, joker_before, any_suit }
+    }
+}
+
+/// What the deal's stop proves of the seat it stopped at: it can show now (R8.1, D7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CanShow {
+    /// It holds this many level cards of some suit (nobody has shown: one; else one more than
+    /// the showing to beat).
+    Any(u8),
+    /// It is the declarer: this many of its own suit, one more than it has shown.
+    Own(u8),
+}
+
+/// The seat another than `info.seat` that the deal stopped at while dealing, and what that
+/// proves; `None` when the seat itself decides, nothing is dealt yet, or every receiver decides
+/// (the stop then proves nothing, R8.3's `every_receiver`).
+pub fn decider(info: &InfoSet) -> Option<(u8, CanShow)> {
+    let dealt = info.dealt as usize;
+    if info.phase != crate::hand_state::Phase::Declare || info.to_move.is_some() || dealt == 0 || info.every_receiver {
+        return None;
+    }
+    let first = info.first_seats[info.first_seats.len() - 1] as usize;
+    let deck = crate::seed::DECK;
+    let seat = if dealt < deck { (first + dealt - 1) % 4 } else { (first + deck - 1 + info.final_round as usize) % 4 } as u8;
+    if seat == info.seat {
+        return None;
+    }
+    Some((
+        seat,
+        match info.declarer {
+            crate::hand_state::NOBODY => CanShow::Any(1),
+            d if d == seat => CanShow::Own(info.declared_count + 1),
+            _ => CanShow::Any(info.declared_count + 1),
+        },
+    ))
 }
 
 /// The draw that is a small joker (under C9; the suits are 0..4).
@@ -80,19 +143,60 @@ struct Segment {
     before: usize,
 }
 
-/// (level cards of each symbol drawn so far, the window's own counts of each suit capped at
-/// its need and of small jokers capped at one, the suits its run can still have, the
-/// segment's draws not yet given a symbol)
-type State = ([u8; 5], [u8; 5], u8, u8);
+/// A counting state, packed in one word: the level cards of each symbol drawn so far (3 bits
+/// each, at most 4 copies), the window's own counts of each suit capped at its need and of
+/// small jokers capped at one (3 bits each), the suits its run can still have (4 bits), the
+/// segment's draws not yet given a symbol (6 bits, at most [`MAX_DRAWS_C9`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct State(u64);
 
-/// Step t (segment t / 5, symbol t % 5) and a state, packed (t above 15 + 15 + 4 + 6 bits):
-/// the memo's key. Its iteration order is never read, so the hasher decides nothing.
-fn key(t: usize, (n, m, mask, left): State) -> u64 {
-    let mut k = t as u64;
-    for x in n.iter().chain(&m) {
-        k = k << 3 | *x as u64;
+const M: u32 = 15;
+const MASK: u32 = 30;
+const LEFT: u32 = 34;
+
+impl State {
+    fn new(n: [u8; 5], mask: u8, left: u8) -> State {
+        let n = n.iter().enumerate().fold(0u64, |a, (j, &x)| a | (x as u64) << (3 * j));
+        State(n | (mask as u64) << MASK | (left as u64) << LEFT)
     }
-    (k << 4 | mask as u64) << 6 | left as u64
+    fn n(self, j: usize) -> u8 {
+        (self.0 >> (3 * j) & 7) as u8
+    }
+    fn m(self) -> [u8; 5] {
+        std::array::from_fn(|j| (self.0 >> (M as usize + 3 * j) & 7) as u8)
+    }
+    fn mask(self) -> u8 {
+        (self.0 >> MASK & 15) as u8
+    }
+    fn left(self) -> u8 {
+        (self.0 >> LEFT) as u8
+    }
+    fn level_drawn(self) -> usize {
+        (0..5).map(|j| self.n(j) as usize).sum()
+    }
+    /// `c` more of symbol j, its window's count capped at `cap`.
+    fn take(self, j: usize, c: u8, cap: u8) -> State {
+        let m = (self.0 >> (M as usize + 3 * j) & 7) as u8;
+        let m2 = (m + c).min(cap);
+        let cleared = self.0 & !(7u64 << (M as usize + 3 * j));
+        State((cleared | (m2 as u64) << (M as usize + 3 * j)) + ((c as u64) << (3 * j)) - ((c as u64) << LEFT))
+    }
+    fn with_mask(self, mask: u8) -> State {
+        State(self.0 & !(15u64 << MASK) | (mask as u64) << MASK)
+    }
+    fn with_left(self, left: u8) -> State {
+        State(self.0 & !(63u64 << LEFT) | (left as u64) << LEFT)
+    }
+    /// The same level cards drawn, for another window: its counts from zero.
+    fn n_only(self) -> [u8; 5] {
+        std::array::from_fn(|j| self.n(j))
+    }
+}
+
+/// Step t (segment t / 5, symbol t % 5) and a state: the memo's key. Its iteration order is
+/// never read, so the hasher decides nothing.
+fn key(t: usize, st: State) -> u64 {
+    (t as u64) << 40 | st.0
 }
 
 /// The integer the counts are kept in: `u128` where every count fits (most positions), else
@@ -205,31 +309,34 @@ pub struct EarlyRuns {
 
 impl EarlyRuns {
     /// The windows of the other seats whose hand is being dealt, each with one hidden run in
-    /// this attempt, taken smallest first while the draws stay within [`MAX_DRAWS`] and the
-    /// counting of every set tried within [`MAX_STATES`] states; `None` when there is none. Under C9 (`joker`),
-    /// the windows of every other seat that showed in this attempt, or `None`.
+    /// this attempt, and the window of the seat the deal stopped at, taken smallest first while
+    /// the draws stay within [`MAX_DRAWS`] and the counting of every set tried within
+    /// [`MAX_STATES`] states; `None` when there is none. Under C9 (`joker`), the windows of
+    /// every other seat that showed in this attempt, or `None`.
     pub fn of(info: &InfoSet, joker: bool) -> Option<EarlyRuns> {
         let attempt = info.first_seats.len() - 1;
-        let first = info.first_seats[attempt];
+        // (under C9 the stop's window is left to the rejections: with the small joker a symbol
+        // of its own, counting it cost more than the rejections it saved)
+        let decider = if joker { None } else { decider(info) };
         let mut windows: Vec<Window> = Vec::new();
+        let mut stop: Option<Window> = None;
         for seat in (0..4u8).filter(|&s| s != info.seat) {
-            let runs: Vec<_> = info.runs.iter().filter(|r| r.seat == seat && r.attempt as usize == attempt).collect();
-            let [run] = runs.as_slice() else {
-                if joker && !runs.is_empty() {
-                    return None; // under C9 every shower or none (see below)
-                }
-                continue;
+            let runs: Vec<&Run> = info.runs.iter().filter(|r| r.seat == seat && r.attempt as usize == attempt).collect();
+            let run = match runs.as_slice() {
+                [] => None,
+                [run] => Some(*run),
+                _ if joker => return None, // under C9 every shower or none (see below)
+                _ => continue,
             };
-            let Some(&(t_last, _)) = run.showings.last() else { continue };
-            // the seat's positions before its last showing (t_last ≤ DECK cards dealt)
-            let positions: Vec<u8> = crate::determinize::positions(first, seat, t_last as usize).map(|p| p as u8).collect();
-            let showings: Vec<(usize, u8)> = run.showings.iter().map(|&(t, k)| (positions.iter().filter(|&&p| p < t).count(), k)).collect();
-            let allowed = run.suit.map_or(0b1111, |s| 1 << s);
-            let k_max = run.showings.iter().map(|s| s.1).max().unwrap_or(0);
-            let joker_before = joker.then(|| showings[0].0);
-            windows.push(Window { seat, positions, showings, allowed, k_max, joker_before });
+            if let Some(run) = run {
+                // the seat's positions before its last showing (t_last ≤ DECK cards dealt)
+                let t_last = run.showings.last().expect("a run has a showing").0;
+                windows.push(Window::new(info, seat, Some(run), joker, t_last as usize, None));
+            }
+            if let Some((_, can)) = decider.filter(|d| d.0 == seat) {
+                stop = Some(Window::new(info, seat, run, joker, info.dealt as usize, Some(can)));
+            }
         }
-        windows.sort_by_key(|w| (w.positions.len(), w.seat));
         let level: [u8; 5] = std::array::from_fn(|s| match s {
             4 if joker => info.unseen[crate::card::SJ.id()],
             4 => 0,
@@ -237,24 +344,30 @@ impl EarlyRuns {
         });
         let pool: u16 = info.unseen.iter().map(|&c| c as u16).sum();
         let other = pool - level.iter().map(|&c| c as u16).sum::<u16>();
-        if windows.is_empty() {
-            return None;
-        }
+        let draws = |set: &[Window]| set.iter().map(|w| w.positions.len()).sum::<usize>();
+        // a set with window `w` in place of its seat's (the stop's window holds the run's)
+        let with = |set: &[Window], w: Window| {
+            let mut v: Vec<Window> = set.iter().filter(|x| x.seat != w.seat).cloned().collect();
+            v.push(w);
+            v
+        };
+        let mut budget = MAX_STATES;
         if joker {
             // C9: the windows replace the counting programme's weights for the small jokers
             // only where they cover every shower; so all of them, counted once, or none
-            if windows.iter().map(|w| w.positions.len()).sum::<usize>() > MAX_DRAWS_C9 {
+            if windows.is_empty() || draws(&windows) > MAX_DRAWS_C9 {
                 return None;
             }
-            return EarlyRuns::counted(windows, level, other, &mut { MAX_STATES });
+            return EarlyRuns::counted(windows, level, other, &mut budget);
         }
-        // smallest first, each kept while the draws and the counting stay within bounds
+        // smallest first, each kept while the draws and the counting stay within bounds (a
+        // seat's run window before its stop's, which replaces it)
+        windows.extend(stop);
+        windows.sort_by_key(|w| (w.positions.len(), w.seat));
         let mut kept: Option<EarlyRuns> = None;
-        let mut budget = MAX_STATES;
         for w in windows {
-            let mut set: Vec<Window> = kept.as_ref().map_or(Vec::new(), |k| k.windows.clone());
-            set.push(w);
-            if set.iter().map(|w| w.positions.len()).sum::<usize>() > MAX_DRAWS {
+            let set = with(kept.as_ref().map_or(&[][..], |k| &k.windows[..]), w);
+            if draws(&set) > MAX_DRAWS {
                 continue;
             }
             if let Some(e) = EarlyRuns::counted(set, level, other, &mut budget) {
@@ -283,16 +396,17 @@ impl EarlyRuns {
             before += win.positions.len();
         }
         let mut e = EarlyRuns { windows, level, other, segments, counts: Counts::Narrow(HashMap::default()) };
-        let start = e.enter(0, [0; 5])?;
-        let mut narrow: Memo<u128> = Memo::default();
-        let counted = e.count(&mut narrow, 0, start, *budget);
+        let st = e.enter(0, [0; 5])?;
+        let start = e.skip(0, st);
+        let mut narrow: Memo<u128> = Memo::with_capacity_and_hasher(256, Default::default());
+        let counted = e.count(&mut narrow, start, st, *budget);
         *budget -= narrow.len();
         e.counts = match counted {
             Ok(n) => (n > 0).then_some(Counts::Narrow(narrow))?,
             Err(Stop::States) => return None,
             Err(Stop::Overflow) => {
-                let mut wide: Memo<Big> = Memo::default();
-                let counted = e.count(&mut wide, 0, start, *budget);
+                let mut wide: Memo<Big> = Memo::with_capacity_and_hasher(256, Default::default());
+                let counted = e.count(&mut wide, start, st, *budget);
                 *budget -= wide.len();
                 let n = counted.ok()?;
                 (!n.is_zero()).then_some(Counts::Wide(wide))?
@@ -315,7 +429,7 @@ impl EarlyRuns {
         let seg = self.segments[g];
         let win = &self.windows[seg.window];
         let mask = self.apply(win, 0, [0; 5], win.allowed);
-        (mask != 0).then_some((n, [0; 5], mask, (seg.to - seg.from) as u8))
+        (mask != 0).then_some(State::new(n, mask, (seg.to - seg.from) as u8))
     }
 
     /// The suits still possible once the window has made r draws: each showing made after
@@ -334,92 +448,92 @@ impl EarlyRuns {
         if win.joker_before == Some(r) && m[4] == 0 {
             mask = 0;
         }
+        if let Some(k) = win.any_suit.filter(|_| r == win.positions.len()) {
+            if m[..4].iter().all(|&c| c < k) {
+                mask = 0;
+            }
+        }
         mask
+    }
+
+    /// The first step from t on that is a choice: a symbol with no copies left, or any
+    /// symbol once the segment's draws are all given one, takes none (an identity step, neither
+    /// memoised nor drawn); the segment's last symbol, which places its other cards, never
+    /// is skipped.
+    fn skip(&self, mut t: usize, st: State) -> usize {
+        while t % 5 != 4 && (st.left() == 0 || self.level[t % 5] == st.n(t % 5)) {
+            t += 1;
+        }
+        t
     }
 
     /// The choices at step t from `st`: `f(c, weight, next)` for each count c of the step's
     /// symbol the segment can take (its weight: the choices of physical cards, and at the
-    /// segment's last symbol those of its other cards too; `next`: `None` after the last
-    /// segment). Stops early when `f` returns true.
-    fn choices<C: Count>(&self, t: usize, st: State, mut f: impl FnMut(u8, C, Option<State>) -> Result<bool, Stop>) -> Result<(), Stop> {
+    /// segment's last symbol those of its other cards too; `next`: the next step that is a
+    /// choice and its state, `None` after the last segment). Stops early when `f` returns true.
+    fn choices<C: Count>(&self, t: usize, st: State, mut f: impl FnMut(u8, C, Option<(usize, State)>) -> Result<bool, Stop>) -> Result<(), Stop> {
         let (g, j) = (t / 5, t % 5);
         let seg = self.segments[g];
         let win = &self.windows[seg.window];
-        let (n, m, mask, left) = st;
-        let copies = self.level[j] - n[j];
-        for c in 0..=copies.min(left) {
+        let copies = self.level[j] - st.n(j);
+        let cap = if j == SMALL_JOKER as usize { 1 } else { win.k_max };
+        for c in 0..=copies.min(st.left()) {
             let mut weight = C::binomial(copies as usize, c as usize).ok_or(Stop::Overflow)?;
-            let mut n2 = n;
-            n2[j] += c;
-            let mut m2 = m;
-            let cap = if j == SMALL_JOKER as usize { 1 } else { win.k_max };
-            m2[j] = (m[j] + c).min(cap);
-            let left2 = left - c;
+            let st2 = st.take(j, c, cap);
             if j < 4 {
-                if f(c, weight, Some((n2, m2, mask, left2)))? {
+                if f(c, weight, Some((self.skip(t + 1, st2), st2)))? {
                     return Ok(());
                 }
                 continue;
             }
             // the segment's other cards: every draw so far not a level card was one
             let len = seg.to - seg.from;
-            let level_drawn: usize = n2.iter().map(|&x| x as usize).sum();
-            let others_taken = seg.before + len - left2 as usize - level_drawn;
+            let left2 = st2.left() as usize;
+            let others_taken = seg.before + len - left2 - st2.level_drawn();
             let b = self.other as usize - others_taken;
-            let ways = C::binomial(b, left2 as usize).ok_or(Stop::Overflow)?;
+            let ways = C::binomial(b, left2).ok_or(Stop::Overflow)?;
             weight = C::add_product(C::ZERO, weight, ways).ok_or(Stop::Overflow)?;
             if weight.is_zero() {
                 continue;
             }
-            let mask2 = self.apply(win, seg.to, m2, mask);
+            let mask2 = self.apply(win, seg.to, st2.m(), st.mask());
             if mask2 == 0 {
                 continue;
             }
             let next = match self.segments.get(g + 1) {
                 None => None,
-                Some(s) if s.window == seg.window => Some((n2, m2, mask2, (s.to - s.from) as u8)),
-                Some(_) => match self.enter(g + 1, n2) {
+                Some(s) if s.window == seg.window => Some(st2.with_mask(mask2).with_left((s.to - s.from) as u8)),
+                Some(_) => match self.enter(g + 1, st2.n_only()) {
                     Some(st) => Some(st),
                     None => continue,
                 },
             };
-            if f(c, weight, next)? {
+            if f(c, weight, next.map(|st2| (self.skip(t + 1, st2), st2)))? {
                 return Ok(());
             }
         }
         Ok(())
     }
 
-    /// Whether step t has one choice from `st` (its symbol has no copies left, or the
-    /// segment no draws): such steps are neither memoised nor drawn.
-    fn forced(&self, t: usize, (n, _, _, left): State) -> bool {
-        left == 0 || self.level[t % 5] == n[t % 5]
-    }
-
     /// N(t, st): the weighted ways to make steps t.. from `st`, memoised in `memo` (at most
     /// `limit` states).
     fn count<C: Count>(&self, memo: &mut Memo<C>, t: usize, st: State, limit: usize) -> Result<C, Stop> {
-        let forced = self.forced(t, st);
-        if !forced {
-            if let Some(&c) = memo.get(&key(t, st)) {
-                return Ok(c);
-            }
-            if memo.len() >= limit {
-                return Err(Stop::States);
-            }
+        if let Some(&c) = memo.get(&key(t, st)) {
+            return Ok(c);
+        }
+        if memo.len() >= limit {
+            return Err(Stop::States);
         }
         let mut total = C::ZERO;
         self.choices::<C>(t, st, |_, w, next| {
             let rest = match next {
-                Some(st2) => self.count(memo, t + 1, st2, limit)?,
+                Some((t2, st2)) => self.count(memo, t2, st2, limit)?,
                 None => C::ONE,
             };
             total = total.add_product(w, rest).ok_or(Stop::Overflow)?;
             Ok(false)
         })?;
-        if !forced {
-            memo.insert(key(t, st), total);
-        }
+        memo.insert(key(t, st), total);
         Ok(total)
     }
 
@@ -433,33 +547,16 @@ impl EarlyRuns {
         }
     }
 
-    /// N(t, st) as counted (forced steps are not memoised: their one choice's count).
-    fn counted_at<C: Count>(&self, memo: &Memo<C>, t: usize, st: State) -> C {
-        if !self.forced(t, st) {
-            return memo[&key(t, st)];
-        }
-        let mut n = C::ZERO;
-        let _ = self.choices::<C>(t, st, |_, w, next| {
-            n = C::product(w, next.map_or(C::ONE, |s| self.counted_at(memo, t + 1, s)));
-            Ok(true)
-        });
-        n
-    }
-
     fn draw_with<C: Count>(&self, memo: &Memo<C>, rng: &mut Rng) -> Vec<Vec<Drawn>> {
         let mut out: Vec<Vec<Drawn>> = self.windows.iter().map(|w| Vec::with_capacity(w.positions.len())).collect();
-        let mut st = self.enter(0, [0; 5]).expect("a window with draws");
+        let st = self.enter(0, [0; 5]).expect("a window with draws");
+        let mut at = Some((self.skip(0, st), st));
         let mut segment: Vec<Drawn> = Vec::new();
-        for t in 0..self.segments.len() * 5 {
-            let forced = self.forced(t, st);
-            let mut x = if forced { C::ZERO } else { memo[&key(t, st)].below(rng) };
+        while let Some((t, st)) = at {
+            let mut x = memo[&key(t, st)].below(rng);
             let mut chosen = None;
             let found = self.choices::<C>(t, st, |c, w, next| {
-                if forced {
-                    chosen = Some((c, next));
-                    return Ok(true);
-                }
-                let v = C::product(w, next.map_or(C::ONE, |s| self.counted_at(memo, t + 1, s)));
+                let v = C::product(w, next.map_or(C::ONE, |(t2, s)| memo[&key(t2, s)]));
                 if x < v {
                     chosen = Some((c, next));
                     return Ok(true);
@@ -478,10 +575,7 @@ impl EarlyRuns {
                 rng.shuffle_by_halves(&mut segment);
                 out[seg.window].append(&mut segment);
             }
-            match next {
-                Some(s) => st = s,
-                None => break,
-            }
+            at = next;
         }
         out
     }

@@ -877,10 +877,10 @@ fn early_windows_are_drawn_from_their_exact_law() {
     use std::collections::BTreeMap;
     use tractor_core::card::{Card, SJ};
     use tractor_core::early_runs::{Drawn, EarlyRuns, SMALL_JOKER};
-    let (mut tested, mut c9, mut several, mut cut) = (0, 0, 0, 0);
+    let (mut tested, mut c9, mut several, mut cut, mut stops) = (0, 0, 0, 0, 0);
     // positions of greedy play, then deals where two other seats show early (several windows)
     for seed in 0..1000u64 {
-        if tested >= 12 && c9 >= 4 && several >= 4 && cut >= 2 {
+        if tested >= 12 && c9 >= 4 && several >= 4 && cut >= 2 && stops >= 6 {
             break;
         }
         // every profile; in a competition match's first hand (C9) the windows also draw the
@@ -906,6 +906,15 @@ fn early_windows_are_drawn_from_their_exact_law() {
             continue; // 6^7 sequences at most
         }
         let attempt = info.first_seats.len() as u8 - 1;
+        // the seat the deal stopped at (D7), another, and the level cards of one suit it must
+        // hold to show now (R8.1): read off the position, not the sampler
+        let first = info.first_seats[attempt as usize] as usize;
+        let dealt = info.dealt as usize;
+        let hand_len = |q: u8| (0..dealt).filter(|t| (first + t) % 4 == q as usize).count();
+        let stopped = (dealt > 0 && !g.record.every_receiver).then_some(g.pos.to_move).filter(|&q| q != seat).map(|q| {
+            (q, if info.declarer == NOBODY { 1 } else { info.declared_count + 1 })
+        });
+        stops += e.windows.iter().any(|w| stopped.is_some_and(|(q, _)| q == w.seat && w.positions.len() == hand_len(q))) as usize;
         let mut level: Vec<u128> = (0..4).map(|s| info.unseen[Card::new(s, info.level).id()] as u128).collect();
         level.push(if joker { info.unseen[SJ.id()] as u128 } else { 0 });
         let pool: u128 = info.unseen.iter().map(|&c| c as u128).sum();
@@ -933,11 +942,19 @@ fn early_windows_are_drawn_from_their_exact_law() {
             let fits = e.windows.iter().all(|win| {
                 let mine = &seq[at..at + win.positions.len()];
                 at += win.positions.len();
-                let run = info.runs.iter().find(|r| r.seat == win.seat && r.attempt == attempt).expect("a window's run");
                 let before = |t: u8, d: Drawn| mine.iter().zip(&win.positions).filter(|&(x, &p)| p < t && *x == d).count();
+                let held = |s: u8| before(u8::MAX, Some(s));
+                // the seat the deal stopped at, where the window is its whole hand: it can show
+                let stop = stopped.filter(|&(q, _)| q == win.seat && win.positions.len() == hand_len(q));
+                let Some(run) = info.runs.iter().find(|r| r.seat == win.seat && r.attempt == attempt) else {
+                    let (_, k) = stop.expect("a window without a run is the stop's");
+                    return (0..4).any(|s| held(s) >= k as usize);
+                };
                 let suits: Vec<u8> = run.suit.map_or((0..4).collect(), |s| vec![s]);
                 let joker_ok = !joker || before(run.showings[0].0, Some(SMALL_JOKER)) >= 1;
-                joker_ok && suits.iter().any(|&s| run.showings.iter().all(|&(t, k)| before(t, Some(s)) >= k as usize))
+                let declarer = info.declarer == win.seat;
+                let stop_ok = |s: u8| stop.is_none_or(|(_, k)| if declarer { held(s) >= k as usize } else { (0..4).any(|x| held(x) >= k as usize) });
+                joker_ok && suits.iter().any(|&s| run.showings.iter().all(|&(t, k)| before(t, Some(s)) >= k as usize) && stop_ok(s))
             });
             if w > 0 && fits {
                 exact.insert(seq, w);
@@ -959,6 +976,6 @@ fn early_windows_are_drawn_from_their_exact_law() {
         let showings = |w: &tractor_core::early_runs::Window| info.runs.iter().find(|r| r.seat == w.seat && r.attempt == attempt).map_or(0, |r| r.showings.len());
         cut += e.windows.iter().any(|w| showings(w) >= 2) as usize;
     }
-    eprintln!("{tested} positions, {c9} under C9, {several} with several windows, {cut} with a window cut by two showings");
-    assert!(tested >= 12 && c9 >= 4 && several >= 4 && cut >= 2, "{tested} positions, {c9} under C9, {several} with several windows, {cut} cut");
+    eprintln!("{tested} positions, {c9} under C9, {several} with several windows, {cut} with a window cut by two showings, {stops} with the stop's window");
+    assert!(tested >= 12 && c9 >= 4 && several >= 4 && cut >= 2 && stops >= 6, "{tested} positions, {c9} under C9, {several} with several windows, {cut} cut, {stops} stops");
 }
