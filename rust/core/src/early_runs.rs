@@ -400,7 +400,7 @@ impl EarlyRuns {
         let start = e.skip(0, st);
         let mut narrow: Memo<u128> = Memo::with_capacity_and_hasher(256, Default::default());
         let counted = e.count(&mut narrow, start, st, *budget);
-        *budget -= narrow.len();
+        *budget -= narrow.len(); // at most the budget: `count` never exceeds its limit
         e.counts = match counted {
             Ok(n) => (n > 0).then_some(Counts::Narrow(narrow))?,
             Err(Stop::States) => return None,
@@ -533,6 +533,10 @@ impl EarlyRuns {
             total = total.add_product(w, rest).ok_or(Stop::Overflow)?;
             Ok(false)
         })?;
+        // (the states counted below this one may have filled the memo meanwhile)
+        if memo.len() >= limit {
+            return Err(Stop::States);
+        }
         memo.insert(key(t, st), total);
         Ok(total)
     }
