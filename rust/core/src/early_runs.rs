@@ -146,18 +146,22 @@ struct Segment {
 /// A counting state, packed in one word: the level cards of each symbol drawn so far (3 bits
 /// each, at most 4 copies), the window's own counts of each suit capped at its need and of
 /// small jokers capped at one (3 bits each), the suits its run can still have (4 bits), the
-/// segment's draws not yet given a symbol (6 bits, at most [`MAX_DRAWS_C9`]).
+/// segment's draws not yet given a symbol (6 bits, at most [`MAX_DRAWS_C9`]), and the level
+/// cards drawn before the segment (5 bits, at most 20). In the last segment a symbol's count is
+/// forgotten once chosen (nothing after it reads it), so states differing only there merge.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct State(u64);
 
 const M: u32 = 15;
 const MASK: u32 = 30;
 const LEFT: u32 = 34;
+const ENTRY: u32 = 40;
 
 impl State {
     fn new(n: [u8; 5], mask: u8, left: u8) -> State {
+        let entry: u64 = n.iter().map(|&x| x as u64).sum();
         let n = n.iter().enumerate().fold(0u64, |a, (j, &x)| a | (x as u64) << (3 * j));
-        State(n | (mask as u64) << MASK | (left as u64) << LEFT)
+        State(n | (mask as u64) << MASK | (left as u64) << LEFT | entry << ENTRY)
     }
     fn n(self, j: usize) -> u8 {
         (self.0 >> (3 * j) & 7) as u8
@@ -169,10 +173,10 @@ impl State {
         (self.0 >> MASK & 15) as u8
     }
     fn left(self) -> u8 {
-        (self.0 >> LEFT) as u8
+        (self.0 >> LEFT & 63) as u8
     }
-    fn level_drawn(self) -> usize {
-        (0..5).map(|j| self.n(j) as usize).sum()
+    fn entry(self) -> usize {
+        (self.0 >> ENTRY) as usize
     }
     /// `c` more of symbol j, its window's count capped at `cap`.
     fn take(self, j: usize, c: u8, cap: u8) -> State {
@@ -184,8 +188,13 @@ impl State {
     fn with_mask(self, mask: u8) -> State {
         State(self.0 & !(15u64 << MASK) | (mask as u64) << MASK)
     }
-    fn with_left(self, left: u8) -> State {
-        State(self.0 & !(63u64 << LEFT) | (left as u64) << LEFT)
+    /// The start of the window's next segment, of `left` draws.
+    fn next_segment(self, left: u8) -> State {
+        let entry: u64 = (0..5).map(|j| self.n(j) as u64).sum();
+        State(self.0 & !(63u64 << LEFT | 31u64 << ENTRY) | (left as u64) << LEFT | entry << ENTRY)
+    }
+    fn forget(self, j: usize) -> State {
+        State(self.0 & !(7u64 << (3 * j)))
     }
     /// The same level cards drawn, for another window: its counts from zero.
     fn n_only(self) -> [u8; 5] {
@@ -196,7 +205,7 @@ impl State {
 /// Step t (segment t / 5, symbol t % 5) and a state: the memo's key. Its iteration order is
 /// never read, so the hasher decides nothing.
 fn key(t: usize, st: State) -> u64 {
-    (t as u64) << 40 | st.0
+    (t as u64) << 48 | st.0
 }
 
 /// The integer the counts are kept in: `u128` where every count fits (most positions), else
@@ -477,20 +486,20 @@ impl EarlyRuns {
         let win = &self.windows[seg.window];
         let copies = self.level[j] - st.n(j);
         let cap = if j == SMALL_JOKER as usize { 1 } else { win.k_max };
+        let last = g + 1 == self.segments.len();
         for c in 0..=copies.min(st.left()) {
             let mut weight = C::binomial(copies as usize, c as usize).ok_or(Stop::Overflow)?;
             let st2 = st.take(j, c, cap);
+            let st2 = if last { st2.forget(j) } else { st2 };
             if j < 4 {
                 if f(c, weight, Some((self.skip(t + 1, st2), st2)))? {
                     return Ok(());
                 }
                 continue;
             }
-            // the segment's other cards: every draw so far not a level card was one
-            let len = seg.to - seg.from;
+            // the segment's other cards, from those left unseen by the draws before it
             let left2 = st2.left() as usize;
-            let others_taken = seg.before + len - left2 - st2.level_drawn();
-            let b = self.other as usize - others_taken;
+            let b = self.other as usize - (seg.before - st.entry());
             let ways = C::binomial(b, left2).ok_or(Stop::Overflow)?;
             weight = C::add_product(C::ZERO, weight, ways).ok_or(Stop::Overflow)?;
             if weight.is_zero() {
@@ -502,7 +511,7 @@ impl EarlyRuns {
             }
             let next = match self.segments.get(g + 1) {
                 None => None,
-                Some(s) if s.window == seg.window => Some(st2.with_mask(mask2).with_left((s.to - s.from) as u8)),
+                Some(s) if s.window == seg.window => Some(st2.with_mask(mask2).next_segment((s.to - s.from) as u8)),
                 Some(_) => match self.enter(g + 1, st2.n_only()) {
                     Some(st) => Some(st),
                     None => continue,
