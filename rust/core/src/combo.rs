@@ -197,7 +197,8 @@ pub fn for_each_lead_shape(ctx: &Context, hand: &Counts, class: u8, mut f: impl 
 }
 
 /// The run of kinds held at least `m` times from chain position `s` (wrapping on the cycle),
-/// at most `cap` long.
+/// at most `cap` long: the kind-by-kind scan the bit forms below are tested against.
+#[cfg(test)]
 fn run_from(kinds: &[u8], cyclic: bool, s: usize, held: &Counts, m: u8, cap: usize) -> usize {
     let len = kinds.len();
     let max_k = (if cyclic { len } else { len - s }).min(cap);
@@ -219,31 +220,57 @@ fn window_sizes(len: usize, cyclic: bool, s: usize, run: usize) -> std::ops::Ran
     2..=top
 }
 
-/// Tractor windows of multiplicity `m` in one chain: a maximal run of R linked kinds gives
-/// R(R−1)/2 windows (on the cycle a run may wrap through A–2); the whole cycle gives
-/// 13·11 + 1 (each window shorter than the cycle from each start, and the cycle once).
-fn windows_in_chain(kinds: &[u8], cyclic: bool, held: &Counts, m: u8) -> usize {
+/// One pass over a chain: the bits of its kinds held at least 2, 3 and 4 times (bit i: the
+/// chain's i-th kind).
+fn chain_masks(kinds: &[u8], held: &Counts) -> [u64; 3] {
+    let mut b = [0u64; 3];
+    for (i, &k) in kinds.iter().enumerate() {
+        let h = held[k as usize];
+        b[0] |= ((h >= 2) as u64) << i;
+        b[1] |= ((h >= 3) as u64) << i;
+        b[2] |= ((h >= 4) as u64) << i;
+    }
+    b
+}
+
+/// The run of kinds in `bits` from chain position `s` (wrapping on the cycle): `run_from`'s.
+fn run_in_bits(len: usize, cyclic: bool, bits: u64, s: usize) -> usize {
+    let all = (1u64 << len) - 1;
+    if cyclic && bits == all {
+        return len;
+    }
+    let ext = if cyclic { bits | bits << len } else { bits };
+    (!(ext >> s)).trailing_zeros() as usize
+}
+
+/// Tractor windows of one chain whose kinds are all in `bits`: a maximal run of R linked kinds
+/// gives R(R−1)/2 windows (on the cycle a run may wrap through A–2); the whole cycle gives
+/// len·(len − 2) + 1 (each window shorter than the cycle from each start, and the cycle once).
+fn windows_in_bits(len: usize, cyclic: bool, bits: u64) -> usize {
     let pairs = |r: usize| r * r.saturating_sub(1) / 2;
-    let len = kinds.len();
-    let (mut n, mut run) = (0usize, 0usize);
-    let mut first = usize::MAX; // the run before the first break; MAX: no break yet
-    for &k in kinds {
-        if held[k as usize] >= m {
-            run += 1;
-        } else if first == usize::MAX {
-            first = run;
-            run = 0;
-        } else if run > 0 {
-            n += pairs(run);
-            run = 0;
-        }
+    if len < 2 || bits == 0 {
+        return 0;
     }
-    n + match (first == usize::MAX, cyclic) {
-        (true, true) => len * (len - 2) + 1,
-        (true, false) => pairs(len),
-        (false, true) => pairs(run + first), // the run through the end joins the first
-        (false, false) => pairs(run) + pairs(first),
+    debug_assert!(len <= 32, "a chain is at most 18 kinds");
+    let all = (1u64 << len) - 1;
+    if bits == all {
+        return if cyclic { len * (len - 2) + 1 } else { pairs(len) };
     }
+    // on the cycle, turned so that a kind not held is last: no run then wraps
+    let mut b = if cyclic {
+        let z = (!bits & all).trailing_zeros() as usize + 1;
+        (bits >> z | bits << (len - z)) & all
+    } else {
+        bits
+    };
+    let mut n = 0;
+    while b != 0 {
+        b >>= b.trailing_zeros();
+        let run = (!b).trailing_zeros() as usize;
+        n += pairs(run);
+        b >>= run;
+    }
+    n
 }
 
 /// The number of distinct combinations in `hand`: `legal_leads(ctx, hand).len()` without
@@ -253,9 +280,7 @@ pub fn count_leads(ctx: &Context, hand: &Counts) -> usize {
     for chain in &ctx.chains {
         if chain.len >= 2 {
             let kinds = ctx.chain_kinds(chain);
-            // tractors of multiplicity m need kinds held m times: none above the chain's most
-            let most = kinds.iter().map(|&k| hand[k as usize]).max().unwrap_or(0);
-            n += (2..=most).map(|m| windows_in_chain(kinds, chain.cyclic, hand, m)).sum::<usize>();
+            n += chain_masks(kinds, hand).iter().map(|&b| windows_in_bits(kinds.len(), chain.cyclic, b)).sum::<usize>();
         }
     }
     n
@@ -271,23 +296,25 @@ pub fn nth_lead(ctx: &Context, hand: &Counts, mut r: usize) -> Option<Combo> {
             }
             r -= c;
         }
+        let chains = ctx.chains_of(class);
+        let mut masks = [[0u64; 3]; 20];
+        for (mask, chain) in masks.iter_mut().zip(chains) {
+            *mask = chain_masks(ctx.chain_kinds(chain), hand);
+        }
         for m in 2..=4u8 {
-            for chain in ctx.chains_of(class) {
-                let kinds = ctx.chain_kinds(chain);
-                if kinds.len() < 2 {
-                    continue;
-                }
-                let w = windows_in_chain(kinds, chain.cyclic, hand, m);
+            for (mask, chain) in masks.iter().zip(chains) {
+                let (len, bits) = (chain.len as usize, mask[m as usize - 2]);
+                let w = windows_in_bits(len, chain.cyclic, bits);
                 if r >= w {
                     r -= w; // skip the whole chain
                     continue;
                 }
-                let starts = if chain.cyclic { kinds.len() } else { kinds.len() - 1 };
-                for s in 0..starts {
-                    let run = run_from(kinds, chain.cyclic, s, hand, m, kinds.len());
-                    let n = window_sizes(kinds.len(), chain.cyclic, s, run).count();
+                let kinds = ctx.chain_kinds(chain);
+                let starts = if chain.cyclic { len } else { len - 1 };
+                for (s, &first) in kinds[..starts].iter().enumerate() {
+                    let n = window_sizes(len, chain.cyclic, s, run_in_bits(len, chain.cyclic, bits, s)).count();
                     if r < n {
-                        return Some(tractor(ctx, kinds[s], m, r as u8 + 2));
+                        return Some(tractor(ctx, first, m, r as u8 + 2));
                     }
                     r -= n;
                 }
@@ -399,14 +426,23 @@ mod tests {
     #[test]
     fn count_and_nth_lead_match_the_list() {
         let mut rng = Rng::new(3);
-        for level in [3u8, 10, 14] {
-            let ctx = Context::new(level, level % 4, Profile::Guigang).unwrap();
-            for _ in 0..300 {
+        for (level, profile) in [3u8, 10, 14].into_iter().flat_map(|l| Profile::ALL.map(|p| (l, p))) {
+            let ctx = Context::new(level, level % 4, profile).unwrap();
+            for i in 0..300 {
                 let mut hand = [0u8; KINDS];
                 for _ in 0..rng.below_usize(60) {
                     let k = rng.below_usize(KINDS);
                     if hand[k] < 4 {
                         hand[k] += 1;
+                    }
+                }
+                if i % 3 == 0 {
+                    // the trump suit's cycle held, or broken once (R3.3: runs through A–2)
+                    for r in 2..=14 {
+                        hand[Card::new(ctx.trump, r).id()] = 2 + rng.below_usize(3) as u8;
+                    }
+                    if i % 2 == 0 {
+                        hand[Card::new(ctx.trump, 2 + rng.below_usize(13) as u8).id()] = 1;
                     }
                 }
                 let all = legal_leads(&ctx, &hand);
