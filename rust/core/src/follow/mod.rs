@@ -333,20 +333,28 @@ impl<'a> Follow<'a> {
 
     /// The distinct legal follows whose selection contains `lo` (the empty selection: all).
     pub fn legal_set(&self, lo: &Counts) -> LegalSet<'a> {
-        self.legal_set_within(lo, &self.hand)
+        self.legal_set_in(lo, None)
     }
 
     /// The distinct legal follows `x` with `lo ≤ x ≤ hi` kind by kind (legality is still
     /// judged against the whole hand: `hi` only narrows which of its plays are listed).
     pub fn legal_set_within(&self, lo: &Counts, hi: &Counts) -> LegalSet<'a> {
+        self.legal_set_in(lo, Some(hi))
+    }
+
+    /// `legal_set_within`, `hi` the whole hand where `None` (the random policy's follow, once a
+    /// play: no narrowing to find).
+    fn legal_set_in(&self, lo: &Counts, hi: Option<&Counts>) -> LegalSet<'a> {
         let (ctx, class) = (self.ctx, self.lead.class);
         let lo_size = size(lo);
-        let narrowed = (0..KINDS).any(|k| hi[k] < self.hand[k]);
-        let mut s_hi = self.s;
-        let mut hand = self.hand;
-        for k in 0..KINDS {
-            s_hi[k] = s_hi[k].min(hi[k]);
-            hand[k] = hand[k].min(hi[k]);
+        let (mut s_hi, mut hand) = (self.s, self.hand);
+        let narrowed = hi.is_some_and(|hi| (0..KINDS).any(|k| hi[k] < self.hand[k]));
+        let hi = hi.unwrap_or(&self.hand);
+        if narrowed {
+            for k in 0..KINDS {
+                s_hi[k] = s_hi[k].min(hi[k]);
+                hand[k] = hand[k].min(hi[k]);
+            }
         }
         if lo_size > 0 && self.case != Case::Short && (0..KINDS).any(|k| lo[k] > 0 && ctx.class[k] != class) {
             return LegalSet::Combos(ctx, Vec::new()); // R5.2: only the led class may be played
