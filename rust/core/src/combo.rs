@@ -1,7 +1,7 @@
 //! Combinations: classify, compare, list every lead (docs/rules.md §3–4).
 
 use crate::card::{Card, Counts, KINDS};
-use crate::trump::{Context, NONE, TRUMP};
+use crate::trump::{Chain, Context, NONE, TRUMP};
 
 /// One unit (k = 1) or one tractor (k ≥ 2) of multiplicity `m` (R3.1–R3.2).
 /// Its kinds are `first` and the next `k − 1` kinds up the links.
@@ -220,11 +220,15 @@ fn window_sizes(len: usize, cyclic: bool, s: usize, run: usize) -> std::ops::Ran
     2..=top
 }
 
-/// One pass over a chain: the bits of its kinds held at least 2, 3 and 4 times (bit i: the
-/// chain's i-th kind).
-fn chain_masks(kinds: &[u8], held: &Counts) -> [u64; 3] {
+/// The bits of a chain's kinds held at least 2, 3 and 4 times (bit i: the chain's i-th kind),
+/// from the hand's masks over kind ids (`card::held_at_least`), or kind by kind where the
+/// chain is not a run of ids.
+fn chain_masks(ctx: &Context, chain: &Chain, held: &Counts, ids: &[u64; 3]) -> [u64; 3] {
+    if chain.id_span > 0 {
+        return ids.map(|m| chain.bits_of(m));
+    }
     let mut b = [0u64; 3];
-    for (i, &k) in kinds.iter().enumerate() {
+    for (i, &k) in ctx.chain_kinds(chain).iter().enumerate() {
         let h = held[k as usize];
         b[0] |= ((h >= 2) as u64) << i;
         b[1] |= ((h >= 3) as u64) << i;
@@ -277,10 +281,10 @@ fn windows_in_bits(len: usize, cyclic: bool, bits: u64) -> usize {
 /// listing them.
 pub fn count_leads(ctx: &Context, hand: &Counts) -> usize {
     let mut n = crate::card::size(hand); // every unit at every multiplicity
+    let ids = crate::card::held_at_least(hand);
     for chain in &ctx.chains {
         if chain.len >= 2 {
-            let kinds = ctx.chain_kinds(chain);
-            n += chain_masks(kinds, hand).iter().map(|&b| windows_in_bits(kinds.len(), chain.cyclic, b)).sum::<usize>();
+            n += chain_masks(ctx, chain, hand, &ids).iter().map(|&b| windows_in_bits(chain.len as usize, chain.cyclic, b)).sum::<usize>();
         }
     }
     n
@@ -288,6 +292,7 @@ pub fn count_leads(ctx: &Context, hand: &Counts) -> usize {
 
 /// `legal_leads(ctx, hand)[r]` without listing the others.
 pub fn nth_lead(ctx: &Context, hand: &Counts, mut r: usize) -> Option<Combo> {
+    let mut ids = None;
     for class in 0..5u8 {
         for &kind in ctx.class_kinds(class) {
             let c = hand[kind as usize] as usize;
@@ -298,8 +303,9 @@ pub fn nth_lead(ctx: &Context, hand: &Counts, mut r: usize) -> Option<Combo> {
         }
         let chains = ctx.chains_of(class);
         let mut masks = [[0u64; 3]; 20];
+        let ids = ids.get_or_insert_with(|| crate::card::held_at_least(hand));
         for (mask, chain) in masks.iter_mut().zip(chains) {
-            *mask = chain_masks(ctx.chain_kinds(chain), hand);
+            *mask = chain_masks(ctx, chain, hand, ids);
         }
         for m in 2..=4u8 {
             for (mask, chain) in masks.iter().zip(chains) {

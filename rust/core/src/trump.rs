@@ -17,6 +17,26 @@ pub struct Chain {
     pub start: u8,
     pub len: u8,
     pub cyclic: bool,
+    /// Where the chain's kinds are ids `id_first ..` in order but for at most one (a suit's
+    /// level rank, R3.3): the span of ids (0 otherwise) and the position skipped ([`NONE`] if
+    /// none). Every chain of the three profiles is such a run.
+    pub id_first: u8,
+    pub id_span: u8,
+    pub id_skip: u8,
+}
+
+impl Chain {
+    /// The chain's bits (bit i: its i-th kind) of `ids`, a mask over kind ids, where its kinds
+    /// are a run of ids ([`Chain::id_span`] > 0).
+    #[inline]
+    pub fn bits_of(&self, ids: u64) -> u64 {
+        debug_assert!(self.id_span > 0);
+        let x = (ids >> self.id_first) & ((1u64 << self.id_span) - 1);
+        match self.id_skip {
+            NONE => x,
+            s => (x & ((1u64 << s) - 1)) | ((x >> (s + 1)) << s),
+        }
+    }
 }
 
 /// Level, trump suit and profile, with the tables every rule query reads.
@@ -71,7 +91,7 @@ impl Context {
             up: [NONE; KINDS],
             down: [NONE; KINDS],
             order: [0; KINDS],
-            chains: [Chain { start: 0, len: 0, cyclic: false }; 20],
+            chains: [Chain { start: 0, len: 0, cyclic: false, id_first: 0, id_span: 0, id_skip: NONE }; 20],
             class_chains: [(0, 0); 5],
             pos: [0; KINDS],
         };
@@ -149,7 +169,17 @@ impl Context {
         for (class, chains) in per_class.iter().enumerate() {
             let first_chain = n_chains as u8;
             for (kinds, cyclic) in chains {
-                self.chains[n_chains] = Chain { start: n_order as u8, len: kinds.len() as u8, cyclic: *cyclic };
+                // a run of ids but for at most one?
+                let (first, last) = (kinds[0], kinds[kinds.len() - 1]);
+                let ascending = kinds.windows(2).all(|w| w[0] < w[1]);
+                let span = last as usize - first as usize + 1;
+                let skip = kinds.iter().enumerate().position(|(i, &k)| k as usize != first as usize + i);
+                let (id_span, id_skip) = match (ascending, span - kinds.len(), skip) {
+                    (true, 0, _) => (span as u8, NONE),
+                    (true, 1, Some(i)) => (span as u8, i as u8),
+                    _ => (0, NONE),
+                };
+                self.chains[n_chains] = Chain { start: n_order as u8, len: kinds.len() as u8, cyclic: *cyclic, id_first: first, id_span, id_skip };
                 n_chains += 1;
                 for &k in kinds {
                     self.order[n_order] = k;
@@ -260,6 +290,28 @@ mod tests {
 
     fn ctx(level: u8, trump: u8) -> Context {
         Context::new(level, trump, Profile::Guigang).unwrap()
+    }
+
+    /// Every chain of two kinds or more, in every profile, level and trump, is a run of ids
+    /// but for at most one, and `bits_of` reads its kinds' bits in link order.
+    #[test]
+    fn chains_are_runs_of_ids() {
+        let mut rng = crate::rng::Rng::new(17);
+        for profile in Profile::ALL {
+            for level in 3..=14u8 {
+                for trump in 0..4u8 {
+                    let t = Context::new(level, trump, profile).unwrap();
+                    for ch in t.chains.iter().filter(|ch| ch.len >= 2) {
+                        assert!(ch.id_span > 0, "{profile:?} level {level} trump {trump}: {:?}", t.chain_kinds(ch));
+                        for _ in 0..20 {
+                            let ids = rng.next_u64() & ((1u64 << KINDS) - 1);
+                            let want = t.chain_kinds(ch).iter().enumerate().fold(0u64, |b, (i, &k)| b | (ids >> k & 1) << i);
+                            assert_eq!(ch.bits_of(ids), want);
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]
