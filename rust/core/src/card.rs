@@ -233,25 +233,29 @@ pub fn size(c: &Counts) -> usize {
     sum + words.remainder().iter().map(|&n| n as usize).sum::<usize>()
 }
 
-/// Bit k set where `c[k] ≥ m`, for m = 2, 3 and 4 (a tractor's multiplicities): eight kinds
-/// at a time, each byte compared by adding 128 − m into its top bit (counts stay below 128, so
-/// no byte carries into the next), the eight top bits then gathered into one byte.
-pub fn held_at_least(c: &Counts) -> [u64; 3] {
-    debug_assert!(c.iter().all(|&n| n < 128));
+/// Bit k set where `c[k] ≥ m` (m ≥ 1): eight kinds at a time, each byte compared by adding
+/// 128 − m into its top bit (counts stay below 128, so no byte carries into the next), the
+/// eight top bits then gathered into one byte.
+pub fn held_mask(c: &Counts, m: u8) -> u64 {
+    debug_assert!(c.iter().all(|&n| n < 128) && (1..128).contains(&m));
     let mut buf = [0u8; 56];
     buf[..KINDS].copy_from_slice(c);
-    let mut out = [0u64; 3];
+    let add = (0x80 - m as u64) * 0x0101_0101_0101_0101;
+    let mut out = 0u64;
     for (i, w) in buf.chunks_exact(8).enumerate() {
         let w = u64::from_le_bytes(w.try_into().expect("chunks of eight"));
-        for (o, m) in out.iter_mut().zip(2..=4u64) {
-            let mut x = ((w + (0x80 - m) * 0x0101_0101_0101_0101) & 0x8080_8080_8080_8080) >> 7;
-            x |= x >> 7;
-            x |= x >> 14;
-            x |= x >> 28;
-            *o |= (x & 0xFF) << (8 * i);
-        }
+        let mut x = ((w + add) & 0x8080_8080_8080_8080) >> 7;
+        x |= x >> 7;
+        x |= x >> 14;
+        x |= x >> 28;
+        out |= (x & 0xFF) << (8 * i);
     }
     out
+}
+
+/// [`held_mask`] for m = 2, 3 and 4 (a tractor's multiplicities).
+pub fn held_at_least(c: &Counts) -> [u64; 3] {
+    [held_mask(c, 2), held_mask(c, 3), held_mask(c, 4)]
 }
 
 /// True when `a ⊆ b` as multisets.
@@ -264,14 +268,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn held_at_least_marks_the_kinds_held_two_three_and_four_times() {
+    fn held_mask_marks_the_kinds_held_m_times() {
         let mut rng = crate::rng::Rng::new(6);
         for _ in 0..2000 {
             let c: Counts = std::array::from_fn(|_| rng.below_usize(5) as u8);
-            let got = held_at_least(&c);
-            for (j, m) in (2..=4u8).enumerate() {
+            for m in 1..=5u8 {
                 let want = (0..KINDS).fold(0u64, |b, k| b | ((c[k] >= m) as u64) << k);
-                assert_eq!(got[j], want);
+                assert_eq!(held_mask(&c, m), want);
             }
         }
     }

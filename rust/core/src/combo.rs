@@ -220,21 +220,14 @@ fn window_sizes(len: usize, cyclic: bool, s: usize, run: usize) -> std::ops::Ran
     2..=top
 }
 
-/// The bits of a chain's kinds held at least 2, 3 and 4 times (bit i: the chain's i-th kind),
-/// from the hand's masks over kind ids (`card::held_at_least`), or kind by kind where the
-/// chain is not a run of ids.
-fn chain_masks(ctx: &Context, chain: &Chain, held: &Counts, ids: &[u64; 3]) -> [u64; 3] {
+/// The bits of a chain's kinds held at least `m` times (bit i: the chain's i-th kind), from
+/// the hand's masks over kind ids (`card::held_at_least`), or kind by kind where the chain is
+/// not a run of ids.
+fn chain_mask(ctx: &Context, chain: &Chain, held: &Counts, ids: &[u64; 3], m: u8) -> u64 {
     if chain.id_span > 0 {
-        return ids.map(|m| chain.bits_of(m));
+        return chain.bits_of(ids[m as usize - 2]);
     }
-    let mut b = [0u64; 3];
-    for (i, &k) in ctx.chain_kinds(chain).iter().enumerate() {
-        let h = held[k as usize];
-        b[0] |= ((h >= 2) as u64) << i;
-        b[1] |= ((h >= 3) as u64) << i;
-        b[2] |= ((h >= 4) as u64) << i;
-    }
-    b
+    ctx.chain_kinds(chain).iter().enumerate().fold(0u64, |b, (i, &k)| b | ((held[k as usize] >= m) as u64) << i)
 }
 
 /// The run of kinds in `bits` from chain position `s` (wrapping on the cycle): `run_from`'s.
@@ -284,7 +277,7 @@ pub fn count_leads(ctx: &Context, hand: &Counts) -> usize {
     let ids = crate::card::held_at_least(hand);
     for chain in &ctx.chains {
         if chain.len >= 2 {
-            n += chain_masks(ctx, chain, hand, &ids).iter().map(|&b| windows_in_bits(chain.len as usize, chain.cyclic, b)).sum::<usize>();
+            n += (2..=4).map(|m| windows_in_bits(chain.len as usize, chain.cyclic, chain_mask(ctx, chain, hand, &ids, m))).sum::<usize>();
         }
     }
     n
@@ -301,15 +294,13 @@ pub fn nth_lead(ctx: &Context, hand: &Counts, mut r: usize) -> Option<Combo> {
             }
             r -= c;
         }
-        let chains = ctx.chains_of(class);
-        let mut masks = [[0u64; 3]; 20];
         let ids = ids.get_or_insert_with(|| crate::card::held_at_least(hand));
-        for (mask, chain) in masks.iter_mut().zip(chains) {
-            *mask = chain_masks(ctx, chain, hand, ids);
-        }
         for m in 2..=4u8 {
-            for (mask, chain) in masks.iter().zip(chains) {
-                let (len, bits) = (chain.len as usize, mask[m as usize - 2]);
+            for chain in ctx.chains_of(class) {
+                if chain.len < 2 {
+                    continue;
+                }
+                let (len, bits) = (chain.len as usize, chain_mask(ctx, chain, hand, ids, m));
                 let w = windows_in_bits(len, chain.cyclic, bits);
                 if r >= w {
                     r -= w; // skip the whole chain

@@ -2,10 +2,12 @@
 //!
 //! While dealing: uniform over "pass" and every allowed showing. Leading: uniform over the
 //! distinct combinations of the hand (`legal_leads`). Following: uniform over the distinct
-//! legal follows (multisets), by the follow ladder's exact sampler. One xoshiro256** stream.
+//! legal follows (multisets), by the follow ladder's exact sampler (a single led: by
+//! [`Follow::single`], the same draw). One xoshiro256** stream.
 
 use crate::card::KINDS;
 use crate::combo::{count_leads, nth_lead};
+use crate::follow::Follow;
 use crate::hand_state::{Action, Game, Phase};
 use crate::policy::SeatView;
 use crate::rng::Rng;
@@ -30,13 +32,24 @@ pub fn random_choice(view: &SeatView, rng: &mut Rng) -> Option<Action> {
                 }
             })
         }
-        Phase::Play => match view.follow() {
+        Phase::Play => match view.lead() {
+            // a single led: a uniform kind among those it may be followed with, in kind order
+            // (the follow set's own draw, without building it)
+            Some(lead) if lead.size() == 1 => {
+                let mut kinds = Follow::single(view.ctx(), view.hand(), lead.class);
+                for _ in 0..rng.below(kinds.count_ones() as u128) {
+                    kinds &= kinds - 1;
+                }
+                let mut c = [0u8; KINDS];
+                c[kinds.trailing_zeros() as usize] = 1;
+                Some(Action::Play(c))
+            }
+            Some(_) => view.follow().expect("a lead").legal_set(&[0; KINDS]).sample(rng).map(Action::Play),
             None => {
                 let (ctx, hand) = (view.ctx(), view.hand());
                 let r = rng.below_usize(count_leads(ctx, hand));
                 nth_lead(ctx, hand, r).map(|c| Action::Play(c.counts(ctx)))
             }
-            Some(f) => f.legal_set(&[0; KINDS]).sample(rng).map(Action::Play),
         },
         Phase::Over | Phase::Stopped => None,
     }

@@ -47,6 +47,8 @@ pub struct Context {
     pub rules: Rules,
     /// Suit class of each kind (R2.5).
     pub class: [u8; KINDS],
+    /// The kinds of each class, as bits over kind ids.
+    pub class_mask: [u64; 5],
     /// Strength of each kind for comparing units (R2.3, R2.4); equal for 副L, equal for 副2.
     pub strength: [u8; KINDS],
     /// Rank used for a tractor's top (R4.2): natural rank 2..14, SJ 16, BJ 17.
@@ -86,6 +88,7 @@ impl Context {
             trump,
             rules: profile.rules(),
             class: [0; KINDS],
+            class_mask: [0; 5],
             strength: [0; KINDS],
             tractor_rank: [0; KINDS],
             up: [NONE; KINDS],
@@ -115,6 +118,9 @@ impl Context {
             ctx.class[j.id()] = TRUMP;
             ctx.strength[j.id()] = s;
             ctx.tractor_rank[j.id()] = s - 3; // SJ 16, BJ 17
+        }
+        for (k, &c) in ctx.class.iter().enumerate() {
+            ctx.class_mask[c as usize] |= 1 << k;
         }
         // R3.3 / D2: links follow natural rank inside one suit, never strength order.
         ctx.up[SJ.id()] = BJ.0;

@@ -94,6 +94,17 @@ pub struct Follow<'a> {
 
 impl<'a> Follow<'a> {
     /// Analyses a follower's `hand` against `lead` (both already validated).
+    /// The kinds `hand` may follow a single card of `class` with, as bits over kind ids: one of
+    /// the class if it holds any (R5.1; R5.3 T1 with N = 1), else any card (R5.2). What
+    /// `Follow::new(..).legal_set(&[0; KINDS])` lists for a one-card lead, without building it.
+    pub fn single(ctx: &Context, hand: &Counts, class: u8) -> u64 {
+        let held = crate::card::held_mask(hand, 1);
+        match held & ctx.class_mask[class as usize] {
+            0 => held,
+            of_class => of_class,
+        }
+    }
+
     pub fn new(ctx: &'a Context, hand: &Counts, lead: Combo) -> Follow<'a> {
         let n = lead.size() as u8;
         let mut s = [0u8; KINDS];
@@ -555,5 +566,40 @@ impl<'a> Follow<'a> {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+    use crate::rules::Profile;
+
+    /// `Follow::single` against the follow set of a one-card lead, on random hands of every
+    /// profile, level and trump: the same kinds.
+    #[test]
+    fn single_is_the_follow_set_of_a_one_card_lead() {
+        let mut rng = Rng::new(23);
+        for profile in Profile::ALL {
+            for level in [3u8, 9, 14] {
+                for trump in 0..4u8 {
+                    let ctx = Context::new(level, trump, profile).unwrap();
+                    for _ in 0..200 {
+                        let mut hand = [0u8; KINDS];
+                        for _ in 0..1 + rng.below_usize(30) {
+                            let k = rng.below_usize(KINDS);
+                            hand[k] = (hand[k] + 1).min(4);
+                        }
+                        let led = crate::combo::unit(&ctx, rng.below_usize(KINDS) as u8, 1);
+                        let set = Follow::new(&ctx, &hand, led).legal_set(&[0; KINDS]).all(u128::MAX).unwrap();
+                        let want = set.iter().fold(0u64, |b, c| {
+                            assert_eq!(crate::card::size(c), 1);
+                            b | 1 << c.iter().position(|&n| n > 0).unwrap()
+                        });
+                        assert_eq!(Follow::single(&ctx, &hand, led.class), want);
+                    }
+                }
+            }
+        }
     }
 }

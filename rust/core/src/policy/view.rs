@@ -66,6 +66,10 @@ impl<'a> SeatView<'a> {
     pub fn leads(&self) -> Vec<Combo> {
         self.pos.leads()
     }
+    /// The lead of the trick in progress, if any.
+    pub fn lead(&self) -> Option<crate::combo::Combo> {
+        self.pos.lead()
+    }
     pub fn follow(&self) -> Option<Follow<'static>> {
         self.pos.follow()
     }
