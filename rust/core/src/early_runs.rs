@@ -48,11 +48,12 @@ pub const MAX_DRAWS: usize = 20;
 pub const MAX_DRAWS_C9: usize = 48;
 
 /// Counted states at most, over all the sets of windows tried: a bound on the first world's
-/// cost (about 0.2 µs a state). Windows that would take the count beyond it are left to the
-/// rejections.
+/// cost (up to about 0.2 µs a state, in 512 bits). Windows that would take the count beyond it
+/// are left to the rejections.
 pub const MAX_STATES: usize = 1 << 15;
 
-/// One seat's window: its deal positions before its run's last showing, in deal order.
+/// One seat's window: its deal positions before its run's last showing (the seat the deal
+/// stopped at: all its positions so far), in deal order.
 #[derive(Clone, Debug)]
 pub struct Window {
     pub seat: u8,
