@@ -37,6 +37,9 @@ pub fn random_choice(view: &SeatView, rng: &mut Rng) -> Option<Action> {
             // (the follow set's own draw, without building it)
             Some(lead) if lead.size() == 1 => {
                 let mut kinds = Follow::single(view.ctx(), view.hand(), lead.class);
+                if kinds == 0 {
+                    return None; // (an empty hand: as the set's sample)
+                }
                 for _ in 0..rng.below(kinds.count_ones() as u128) {
                     kinds &= kinds - 1;
                 }

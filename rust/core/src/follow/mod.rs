@@ -93,7 +93,6 @@ pub struct Follow<'a> {
 }
 
 impl<'a> Follow<'a> {
-    /// Analyses a follower's `hand` against `lead` (both already validated).
     /// The kinds `hand` may follow a single card of `class` with, as bits over kind ids: one of
     /// the class if it holds any (R5.1; R5.3 T1 with N = 1), else any card (R5.2). What
     /// `Follow::new(..).legal_set(&[0; KINDS])` lists for a one-card lead, without building it.
@@ -105,6 +104,7 @@ impl<'a> Follow<'a> {
         }
     }
 
+    /// Analyses a follower's `hand` against `lead` (both already validated).
     pub fn new(ctx: &'a Context, hand: &Counts, lead: Combo) -> Follow<'a> {
         let n = lead.size() as u8;
         let mut s = [0u8; KINDS];
