@@ -1,7 +1,7 @@
 //! Combinations: classify, compare, list every lead (docs/rules.md §3–4).
 
 use crate::card::{Card, Counts, KINDS};
-use crate::trump::{Chain, Context, NONE, TRUMP};
+use crate::trump::{Context, NONE, TRUMP};
 
 /// One unit (k = 1) or one tractor (k ≥ 2) of multiplicity `m` (R3.1–R3.2).
 /// Its kinds are `first` and the next `k − 1` kinds up the links.
@@ -220,16 +220,6 @@ fn window_sizes(len: usize, cyclic: bool, s: usize, run: usize) -> std::ops::Ran
     2..=top
 }
 
-/// The bits of a chain's kinds held at least `m` times (bit i: the chain's i-th kind), from
-/// the hand's masks over kind ids (`card::held_at_least`), or kind by kind where the chain is
-/// not a run of ids.
-fn chain_mask(ctx: &Context, chain: &Chain, held: &Counts, ids: &[u64; 3], m: u8) -> u64 {
-    if chain.id_span > 0 {
-        return chain.bits_of(ids[m as usize - 2]);
-    }
-    ctx.chain_kinds(chain).iter().enumerate().fold(0u64, |b, (i, &k)| b | ((held[k as usize] >= m) as u64) << i)
-}
-
 /// The run of kinds in `bits` from chain position `s` (wrapping on the cycle): `run_from`'s.
 fn run_in_bits(len: usize, cyclic: bool, bits: u64, s: usize) -> usize {
     let all = (1u64 << len) - 1;
@@ -277,7 +267,8 @@ pub fn count_leads(ctx: &Context, hand: &Counts) -> usize {
     let ids = crate::card::held_at_least(hand);
     for chain in &ctx.chains {
         if chain.len >= 2 {
-            n += (2..=4).map(|m| windows_in_bits(chain.len as usize, chain.cyclic, chain_mask(ctx, chain, hand, &ids, m))).sum::<usize>();
+            // (the chain's kinds held m times, cut from the hand's masks over kind ids)
+            n += ids.iter().map(|&b| windows_in_bits(chain.len as usize, chain.cyclic, chain.bits_of(b))).sum::<usize>();
         }
     }
     n
@@ -300,7 +291,7 @@ pub fn nth_lead(ctx: &Context, hand: &Counts, mut r: usize) -> Option<Combo> {
                 if chain.len < 2 {
                     continue;
                 }
-                let (len, bits) = (chain.len as usize, chain_mask(ctx, chain, hand, ids, m));
+                let (len, bits) = (chain.len as usize, chain.bits_of(ids[m as usize - 2]));
                 let w = windows_in_bits(len, chain.cyclic, bits);
                 if r >= w {
                     r -= w; // skip the whole chain

@@ -294,7 +294,7 @@ type Memo<C> = HashMap<u64, C, BuildHasherDefault<FxHasher>>;
 
 /// The counted states, in the narrowest width that holds them.
 #[derive(Clone, Debug)]
-enum Counts {
+enum Memos {
     Narrow(Memo<u128>),
     Wide(Memo<Big>),
 }
@@ -314,7 +314,7 @@ pub struct EarlyRuns {
     level: [u8; 5],
     other: u16,
     segments: Vec<Segment>,
-    counts: Counts,
+    counts: Memos,
 }
 
 impl EarlyRuns {
@@ -405,21 +405,21 @@ impl EarlyRuns {
             }
             before += win.positions.len();
         }
-        let mut e = EarlyRuns { windows, level, other, segments, counts: Counts::Narrow(HashMap::default()) };
+        let mut e = EarlyRuns { windows, level, other, segments, counts: Memos::Narrow(HashMap::default()) };
         let st = e.enter(0, [0; 5])?;
         let start = e.skip(0, st);
         let mut narrow: Memo<u128> = Memo::with_capacity_and_hasher(256, Default::default());
         let counted = e.count(&mut narrow, start, st, *budget);
         *budget -= narrow.len(); // at most the budget: `count` never exceeds its limit
         e.counts = match counted {
-            Ok(n) => (n > 0).then_some(Counts::Narrow(narrow))?,
+            Ok(n) => (n > 0).then_some(Memos::Narrow(narrow))?,
             Err(Stop::States) => return None,
             Err(Stop::Overflow) => {
                 let mut wide: Memo<Big> = Memo::with_capacity_and_hasher(256, Default::default());
                 let counted = e.count(&mut wide, start, st, *budget);
                 *budget -= wide.len();
                 let n = counted.ok()?;
-                (!n.is_zero()).then_some(Counts::Wide(wide))?
+                (!n.is_zero()).then_some(Memos::Wide(wide))?
             }
         };
         Some(e)
@@ -428,8 +428,8 @@ impl EarlyRuns {
     /// The states counted (what building these windows cost).
     pub fn states(&self) -> usize {
         match &self.counts {
-            Counts::Narrow(m) => m.len(),
-            Counts::Wide(m) => m.len(),
+            Memos::Narrow(m) => m.len(),
+            Memos::Wide(m) => m.len(),
         }
     }
 
@@ -556,8 +556,8 @@ impl EarlyRuns {
     /// card).
     pub fn draw(&self, rng: &mut Rng) -> Vec<Vec<Drawn>> {
         match &self.counts {
-            Counts::Narrow(m) => self.draw_with(m, rng),
-            Counts::Wide(m) => self.draw_with(m, rng),
+            Memos::Narrow(m) => self.draw_with(m, rng),
+            Memos::Wide(m) => self.draw_with(m, rng),
         }
     }
 

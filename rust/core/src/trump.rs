@@ -17,20 +17,17 @@ pub struct Chain {
     pub start: u8,
     pub len: u8,
     pub cyclic: bool,
-    /// Where the chain's kinds are ids `id_first ..` in order but for at most one (a suit's
-    /// level rank, R3.3): the span of ids (0 otherwise) and the position skipped ([`NONE`] if
-    /// none). Every chain of the three profiles is such a run.
+    /// The chain's kinds are the ids `id_first ..` in order but for at most one left out (a
+    /// suit's level rank, R3.3): the span of ids, and the position left out ([`NONE`] if none).
     pub id_first: u8,
     pub id_span: u8,
     pub id_skip: u8,
 }
 
 impl Chain {
-    /// The chain's bits (bit i: its i-th kind) of `ids`, a mask over kind ids, where its kinds
-    /// are a run of ids ([`Chain::id_span`] > 0).
+    /// The chain's bits (bit i: its i-th kind) of `ids`, a mask over kind ids.
     #[inline]
     pub fn bits_of(&self, ids: u64) -> u64 {
-        debug_assert!(self.id_span > 0);
         let x = (ids >> self.id_first) & ((1u64 << self.id_span) - 1);
         match self.id_skip {
             NONE => x,
@@ -175,16 +172,12 @@ impl Context {
         for (class, chains) in per_class.iter().enumerate() {
             let first_chain = n_chains as u8;
             for (kinds, cyclic) in chains {
-                // a run of ids but for at most one?
-                let (first, last) = (kinds[0], kinds[kinds.len() - 1]);
-                let ascending = kinds.windows(2).all(|w| w[0] < w[1]);
-                let span = last as usize - first as usize + 1;
+                // a run of ids in order, but for at most one left out (by construction above)
+                let first = kinds[0];
                 let skip = kinds.iter().enumerate().position(|(i, &k)| k as usize != first as usize + i);
-                let (id_span, id_skip) = match (ascending, span - kinds.len(), skip) {
-                    (true, 0, _) => (span as u8, NONE),
-                    (true, 1, Some(i)) => (span as u8, i as u8),
-                    _ => (0, NONE),
-                };
+                let gap = |i: usize| skip.is_some_and(|s| i >= s) as usize;
+                assert!(kinds.iter().enumerate().all(|(i, &k)| k as usize == first as usize + i + gap(i)), "a chain is a run of kind ids but for at most one: {kinds:?}");
+                let (id_span, id_skip) = (kinds.len() as u8 + skip.is_some() as u8, skip.map_or(NONE, |s| s as u8));
                 self.chains[n_chains] = Chain { start: n_order as u8, len: kinds.len() as u8, cyclic: *cyclic, id_first: first, id_span, id_skip };
                 n_chains += 1;
                 for &k in kinds {
@@ -298,8 +291,8 @@ mod tests {
         Context::new(level, trump, Profile::Guigang).unwrap()
     }
 
-    /// Every chain of two kinds or more, in every profile, level and trump, is a run of ids
-    /// but for at most one, and `bits_of` reads its kinds' bits in link order.
+    /// In every profile, level and trump, `bits_of` reads each chain's kinds' bits in link
+    /// order (the chains are built as runs of ids but for at most one).
     #[test]
     fn chains_are_runs_of_ids() {
         let mut rng = crate::rng::Rng::new(17);
