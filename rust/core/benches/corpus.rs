@@ -20,11 +20,12 @@
 
 use std::collections::BTreeMap;
 
-use tractor_core::card::{size, Counts, KINDS};
-use tractor_core::combo::{legal_leads, Combo};
-use tractor_core::follow::{Case, Follow};
-use tractor_core::hand_state::{Game, Phase, NOBODY};
+use tractor_core::Agent;
+use tractor_core::game::hand::{Game, Phase, NOBODY};
 use tractor_core::policy::Policy;
+use tractor_core::rules::card::{size, Counts, KINDS};
+use tractor_core::rules::combo::{legal_leads, Combo};
+use tractor_core::rules::follow::{Case, Follow};
 use tractor_core::{Context, Profile, Rng};
 
 /// Where a position came from.
@@ -139,8 +140,8 @@ pub fn build(opt: Options) -> Vec<Position> {
     };
     for h in 0..opt.hands {
         let level = 3 + (h % 12) as u8;
-        let policy = if h % 2 == 0 { Policy::Random } else { Policy::Greedy };
-        let hand_seed = tractor_core::seed::derive(opt.seed, 77, h);
+        let policy = if h % 2 == 0 { Policy::Agent(Agent::Random) } else { Policy::Agent(Agent::Greedy) };
+        let hand_seed = tractor_core::util::seed::derive(opt.seed, 77, h);
         let Ok(mut g) = Game::deal(hand_seed, Profile::Guigang, [level, level], NOBODY, None) else { continue };
         g.light = true;
         let mut prng: [Rng; 4] = std::array::from_fn(|p| Rng::new(hand_seed ^ ((p as u64 + 1) * 0x9E37_79B9)));
@@ -341,7 +342,7 @@ pub fn load(path: &str) -> std::io::Result<Vec<Position>> {
         let source = if w[2] == "played" { Source::Played } else { Source::Crafted };
         let (hand, lead_counts, legal) = (unhex(w[3]), unhex(w[4]), unhex(w[5]));
         let illegal = (w[6] != "-").then(|| unhex(w[6]));
-        let lead = tractor_core::combo::classify(ctx, &lead_counts).expect("the lead is one combination");
+        let lead = tractor_core::rules::combo::classify(ctx, &lead_counts).expect("the lead is one combination");
         let f = Follow::new(ctx, &hand, lead);
         let count = f.legal_set(&[0; KINDS]).count();
         out.push(Position {

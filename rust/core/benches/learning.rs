@@ -8,11 +8,11 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use tractor_core::action_set::ActionSet;
-use tractor_core::actions::{Builder, ACTIONS};
-use tractor_core::hand_state::{Game, Phase, NOBODY};
-use tractor_core::observe::{observe, OBS_DIM};
-use tractor_core::vec_env::{Buffers, EnvConfig, VecEnv};
+use tractor_core::encode::actions::{Builder, ACTIONS};
+use tractor_core::encode::observe::{observe, OBS_DIM};
+use tractor_core::game::action_set::ActionSet;
+use tractor_core::game::hand::{Game, Phase, NOBODY};
+use tractor_core::learn::vec_env::{Buffers, EnvConfig, VecEnv};
 use tractor_core::{Profile, Rng};
 
 /// Games at play decisions: `(early, middle, late)` by cards left in the hand to move.
@@ -23,7 +23,7 @@ fn positions() -> [Vec<Game>; 3] {
         let mut rng = Rng::new(seed);
         while matches!(g.pos.phase, Phase::Declare | Phase::Play) {
             if g.pos.phase == Phase::Play {
-                let left = tractor_core::card::size(&g.pos.hands[g.pos.to_move as usize]);
+                let left = tractor_core::rules::card::size(&g.pos.hands[g.pos.to_move as usize]);
                 let bucket = if left > 40 { 0 } else if left > 15 { 1 } else { 2 };
                 if out[bucket].len() < 200 && rng.below(4) == 0 {
                     out[bucket].push(g.clone());
@@ -47,7 +47,7 @@ fn benches(c: &mut Criterion) {
                 let mut ones = 0.0;
                 for g in games {
                     observe(g, &[0; 54], g.pos.to_move, false, black_box(&mut buf));
-                    ones += buf[tractor_core::observe::LAYOUT[16].1..][..4].iter().sum::<f32>(); // phase one-hot
+                    ones += buf[tractor_core::encode::observe::LAYOUT[16].1..][..4].iter().sum::<f32>(); // phase one-hot
                 }
                 assert_eq!(ones as usize, games.len());
             })

@@ -16,11 +16,12 @@ use std::time::Duration;
 
 use corpus::{Options, Position};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use tractor_core::card::KINDS;
-use tractor_core::combo::{classify, count_leads, legal_leads};
-use tractor_core::hand_state::{Game, Phase, NOBODY};
+use tractor_core::Agent;
+use tractor_core::game::hand::{Game, Phase, NOBODY};
 use tractor_core::policy::Policy;
-use tractor_core::sim::simulate_hand;
+use tractor_core::rules::card::KINDS;
+use tractor_core::rules::combo::{classify, count_leads, legal_leads};
+use tractor_core::run::sim::simulate_hand;
 use tractor_core::{Follow, Profile, Rng};
 
 /// The corpus: built from seeded hands, or read from `$TRACTOR_CORPUS` (a file written by
@@ -153,7 +154,7 @@ fn combo_benches(c: &mut Criterion) {
 fn hand_benches(c: &mut Criterion) {
     let mut g = c.benchmark_group("hand");
     g.throughput(Throughput::Elements(1));
-    for policy in [Policy::Random, Policy::Greedy] {
+    for policy in [Policy::Agent(Agent::Random), Policy::Agent(Agent::Greedy)] {
         let mut i = 0u64;
         g.bench_function(format!("simulate_hand_{}", policy.name()), |b| {
             b.iter(|| {
@@ -170,7 +171,7 @@ fn hand_benches(c: &mut Criterion) {
             let mut game = Game::deal(seed, Profile::Guigang, [3, 3], NOBODY, None).expect("deal");
             let mut rng = Rng::new(seed);
             while game.pos.phase != Phase::Play || game.pos.tricks_done < 10 {
-                let a = Policy::Random.act(&game, &mut rng)?; // None: the hand stopped (R8.5)
+                let a = Policy::Agent(Agent::Random).act(&game, &mut rng)?; // None: the hand stopped (R8.5)
                 game.apply(&a).expect("legal");
             }
             Some(game)

@@ -8,8 +8,9 @@
 
 use std::time::Instant;
 
-use tractor_core::determinize::Determinizer;
-use tractor_core::hand_state::{Game, NOBODY};
+use tractor_core::Agent;
+use tractor_core::game::hand::{Game, NOBODY};
+use tractor_core::infoset::determinize::Determinizer;
 use tractor_core::policy::Policy;
 use tractor_core::{Profile, Rng};
 
@@ -31,7 +32,7 @@ fn main() {
         let mut g = Game::deal(seed, profile, [3, 3], NOBODY, None).unwrap();
         let mut rng = Rng::new(seed);
         let mut actions = Vec::new();
-        while let Some(a) = Policy::Greedy.act(&g, &mut rng) {
+        while let Some(a) = Policy::Agent(Agent::Greedy).act(&g, &mut rng) {
             g.apply(&a).unwrap();
             actions.push(a);
         }

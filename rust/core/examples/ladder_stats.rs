@@ -33,8 +33,8 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use corpus::{Options, Position, Stratum};
-use tractor_core::card::{size, KINDS};
-use tractor_core::combo::{classify, count_leads, legal_leads};
+use tractor_core::rules::card::{size, KINDS};
+use tractor_core::rules::combo::{classify, count_leads, legal_leads};
 use tractor_core::{Case, Follow, Rng};
 
 struct Args {
@@ -269,8 +269,8 @@ fn main() {
                     p.stratum.name(),
                     ctx.level,
                     ctx.trump,
-                    tractor_core::card::format(&tractor_core::card::cards_of(&hand)),
-                    tractor_core::card::format(&tractor_core::card::cards_of(&p.lead_counts)),
+                    tractor_core::rules::card::format(&tractor_core::rules::card::cards_of(&hand)),
+                    tractor_core::rules::card::format(&tractor_core::rules::card::cards_of(&p.lead_counts)),
                     p.count,
                     an.legal.len()
                 );
@@ -431,8 +431,8 @@ fn main() {
             p.count,
             p.ctx.level,
             "shdc".as_bytes()[p.ctx.trump as usize] as char,
-            tractor_core::card::format(&tractor_core::card::cards_of(&p.hand)),
-            tractor_core::card::format(&tractor_core::card::cards_of(&p.lead_counts)),
+            tractor_core::rules::card::format(&tractor_core::rules::card::cards_of(&p.hand)),
+            tractor_core::rules::card::format(&tractor_core::rules::card::cards_of(&p.lead_counts)),
         );
     }
     println!("\ntotal {:.1} s", total_s);

@@ -3,9 +3,12 @@
 
 use std::time::Instant;
 
-use tractor_core::hand_state::{Game, Phase, NOBODY};
-use tractor_core::policy::{Policy, SeatView};
-use tractor_core::search::{ismcts, pimc, IsmctsParams, PimcParams};
+use tractor_core::Agent;
+use tractor_core::agent::view::SeatView;
+use tractor_core::game::hand::{Game, Phase, NOBODY};
+use tractor_core::policy::Policy;
+use tractor_core::search::ismcts::{ismcts, IsmctsParams};
+use tractor_core::search::pimc::{pimc, PimcParams};
 use tractor_core::{Profile, Rng};
 
 fn main() {
@@ -21,7 +24,7 @@ fn main() {
             if g.pos.phase == Phase::Play {
                 plays += 1;
             }
-            let a = Policy::Greedy.act(&g, &mut rng).unwrap();
+            let a = Policy::Agent(Agent::Greedy).act(&g, &mut rng).unwrap();
             g.apply(&a).unwrap();
         }
         if g.pos.phase != Phase::Play {
@@ -29,11 +32,11 @@ fn main() {
         }
         let view = SeatView::of_game(&g);
         let t = Instant::now();
-        let p = IsmctsParams { iterations, ..IsmctsParams::default() };
+        let p = IsmctsParams { iterations, ..IsmctsParams::<Agent>::default() };
         std::hint::black_box(ismcts(&view, &p, seed, 1).unwrap());
         it_s += t.elapsed().as_secs_f64();
         let t = Instant::now();
-        std::hint::black_box(pimc(&view, &PimcParams::default(), seed, 1).unwrap());
+        std::hint::black_box(pimc(&view, &PimcParams::<Agent>::default(), seed, 1).unwrap());
         pimc_s += t.elapsed().as_secs_f64();
         n += 1;
     }

@@ -1,9 +1,10 @@
 //! Hands per second on one thread: `cargo run --release --example throughput -- random 2000`
 //! (arguments: policy, hands, threads, profile — `competition` for the §10 rules).
 use std::time::Instant;
-use tractor_core::policy::Policy;
-use tractor_core::sim::simulate_range;
+
 use tractor_core::Profile;
+use tractor_core::policy::Policy;
+use tractor_core::run::sim::simulate_range;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();

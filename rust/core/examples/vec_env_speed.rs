@@ -3,9 +3,9 @@
 
 use std::time::Instant;
 
-use tractor_core::actions::ACTIONS;
-use tractor_core::observe::OBS_DIM;
-use tractor_core::vec_env::{Buffers, EnvConfig, VecEnv};
+use tractor_core::encode::actions::ACTIONS;
+use tractor_core::encode::observe::OBS_DIM;
+use tractor_core::learn::vec_env::{Buffers, EnvConfig, VecEnv};
 use tractor_core::{Profile, Rng};
 
 fn main() {

@@ -1,47 +1,54 @@
 //! tractor-core: the rules of Guigang Tractor (贵港拖拉机), four decks, no kitty.
 //!
 //! The rules are `docs/rules.md`; every rule here cites its id (R…) or decision (D…).
-//! Hot paths take and return count arrays and never allocate per call; [`checked`]
-//! validates user input once and explains what was wrong.
+//! Hot paths take and return count arrays and never allocate per call;
+//! [`rules::checked`] validates user input once and explains what was wrong.
+//!
+//! # The layers
+//!
+//! The crate is nine layers, each a folder (or, for `policy`, a file). A module imports only
+//! from its own layer and the layers below it, and the modules of one layer import each other
+//! without a cycle; `tests/layers.rs` checks both on every `cargo test`.
+//!
+//! ```text
+//! run/      sim: bulk hands and matches, in parallel               (later: the arena)
+//! learn/    vec_env: many games stepped together for learners
+//! policy    the one named union of every policy: parse, name, decide
+//! search/   rollout, decision (candidates, the determinizer), pimc, ismcts
+//! agent/    view (SeatView, the Decide trait), random, greedy
+//! encode/   actions (the frozen action ids), observe (the tensor layout, versioned)
+//! infoset/  info (what a seat knows and what the history proves), determinize/ (worlds)
+//! game/     deal, hand/ (one hand's state machine), action_set, match_state, record, perft
+//! rules/    error, profile, card, trump, combo, follow/, score, checked
+//! util/     rng, seed, bignum, hash, fixed, parallel: no game knowledge
+//! ```
+//!
+//! A layer's `mod.rs` only declares and documents its modules. The names below are
+//! re-exported at the crate root for convenience; everything else is reached through its
+//! layer (`tractor_core::game::hand::Game`, `tractor_core::policy::Policy`).
 
-pub mod action_set;
-pub mod actions;
-pub mod bignum;
-pub mod card;
-pub mod check_memo;
-pub mod checked;
-pub mod combo;
-pub mod determinize;
-pub mod early_runs;
-pub mod error;
-pub mod follow;
-pub mod hand_state;
-pub mod info;
-pub mod match_state;
-pub mod observe;
-pub mod perft;
-pub mod playout;
+pub mod agent;
+pub mod encode;
+pub mod game;
+pub mod infoset;
+pub mod learn;
 pub mod policy;
-pub mod record;
-pub mod rng;
 pub mod rules;
-pub mod score;
+pub mod run;
 pub mod search;
-pub mod seed;
-pub mod sim;
-pub mod trump;
-pub mod vec_env;
+pub mod util;
 
-pub use card::{Card, Counts, BJ, KINDS, SJ};
-pub use combo::{classify, legal_leads, trick_winner, Combo};
-pub use error::{Error, FollowViolation, Tier};
-pub use follow::{Case, Follow, LegalSet};
-pub use hand_state::{Action, Game, Phase, Position, Record, NOBODY};
-pub use match_state::Match;
-pub use rng::Rng;
-pub use rules::{Profile, Rules};
-pub use score::{outcome, Outcome};
-pub use trump::{Context, TRUMP};
+pub use game::hand::{Action, Game, Phase, Position, Record, NOBODY};
+pub use game::match_state::Match;
+pub use policy::{Agent, Policy};
+pub use rules::card::{Card, Counts, BJ, KINDS, SJ};
+pub use rules::combo::{classify, legal_leads, trick_winner, Combo};
+pub use rules::error::{Error, FollowViolation, Tier};
+pub use rules::follow::{Case, Follow, LegalSet};
+pub use rules::profile::{Profile, Rules};
+pub use rules::score::{outcome, Outcome};
+pub use rules::trump::{Context, TRUMP};
+pub use util::rng::Rng;
 
 /// The engine version, carried by records.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

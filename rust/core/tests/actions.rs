@@ -9,10 +9,10 @@
 
 use std::collections::BTreeSet;
 
-use tractor_core::action_set::ActionSet;
-use tractor_core::actions::{encode, Builder, Stepped, ACTIONS, END_LEAD};
-use tractor_core::card::{Counts, KINDS};
-use tractor_core::hand_state::{Action, Game, Phase, NOBODY};
+use tractor_core::encode::actions::{encode, Builder, Stepped, ACTIONS, END_LEAD};
+use tractor_core::game::action_set::ActionSet;
+use tractor_core::game::hand::{Action, Game, Phase, NOBODY};
+use tractor_core::rules::card::{Counts, KINDS};
 use tractor_core::{Profile, Rng};
 
 /// Positions at play decisions from random hands.

@@ -6,11 +6,12 @@ mod oracle;
 #[path = "common/oracle_comp.rs"]
 mod oracle_comp;
 
-use tractor_core::card::{cards_of, counts_of, format, parse, Counts, KINDS, SJ};
-use tractor_core::checked::check_follow;
-use tractor_core::hand_state::{Action, Game, Phase, NOBODY};
-use tractor_core::match_state::Match;
+use tractor_core::Agent;
+use tractor_core::game::hand::{Action, Game, Phase, NOBODY};
+use tractor_core::game::match_state::Match;
 use tractor_core::policy::Policy;
+use tractor_core::rules::card::{cards_of, counts_of, format, parse, Counts, KINDS, SJ};
+use tractor_core::rules::checked::check_follow;
 use tractor_core::{classify, Context, Error, Follow, Profile, Rng, Tier};
 
 fn c(text: &str) -> Counts {
@@ -253,7 +254,7 @@ fn c5_tiers_of_the_error() {
         }
         other => panic!("{other:?}"),
     }
-    let ex = tractor_core::checked::example_follow(&f).unwrap();
+    let ex = tractor_core::rules::checked::example_follow(&f).unwrap();
     assert!(f.is_legal(&ex));
 }
 
@@ -289,7 +290,7 @@ fn c8_a_match_ends_when_a_team_passes_a_as_banker() {
         let (mut m, mut g) = Match::new(seed, Profile::Competition);
         let mut rng = Rng::new(seed);
         while m.winner.is_none() && m.index < 400 {
-            while let Some(a) = Policy::Random.act(&g, &mut rng) {
+            while let Some(a) = Policy::Agent(Agent::Random).act(&g, &mut rng) {
                 g.apply(&a).unwrap();
             }
             let (level, banker, over) = (g.pos.level, g.pos.banker, g.pos.phase == Phase::Over);
@@ -342,7 +343,7 @@ fn c9_first_hand_showings_need_a_small_joker() {
             } else if reinforce && hand[SJ.id()] == 0 {
                 reinforced_without += 1;
             }
-            let a = Policy::Random.act(&g, &mut rng).unwrap();
+            let a = Policy::Agent(Agent::Random).act(&g, &mut rng).unwrap();
             g.apply(&a).unwrap();
         }
         // the final declarer held a small joker when it set or overturned (it stays in hand)

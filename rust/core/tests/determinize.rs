@@ -1,10 +1,11 @@
 //! Determinization: every world is consistent with what its seat knows, on positions from
 //! real play in every phase and both profiles; the true hands meet every proven bound.
 
-use tractor_core::card::{Counts, KINDS};
-use tractor_core::determinize::Determinizer;
-use tractor_core::hand_state::{Action, Game, Phase, Start, NOBODY};
+use tractor_core::Agent;
+use tractor_core::game::hand::{Action, Game, Phase, Start, NOBODY};
+use tractor_core::infoset::determinize::Determinizer;
 use tractor_core::policy::Policy;
+use tractor_core::rules::card::{Counts, KINDS};
 use tractor_core::{Profile, Rng};
 
 /// A hand played to its end by `policies`, and its decisions.
@@ -90,7 +91,7 @@ fn worlds_are_consistent_in_every_phase() {
     let mut by_phase = [0usize; 4];
     for seed in 0..160u64 {
         let profile = Profile::ALL[(seed % 3) as usize];
-        let pol = if seed % 2 == 0 { [Policy::Greedy; 4] } else { [Policy::Random, Policy::Greedy, Policy::Random, Policy::Greedy] };
+        let pol = if seed % 2 == 0 { [Policy::Agent(Agent::Greedy); 4] } else { [Policy::Agent(Agent::Random), Policy::Agent(Agent::Greedy), Policy::Agent(Agent::Random), Policy::Agent(Agent::Greedy)] };
         let (full, actions) = full_hand(seed, profile, pol);
         let deal_len = full.record.dealt_at.len();
         let n = actions.len();
@@ -123,7 +124,7 @@ fn every_receiver_worlds_are_consistent() {
     let mut positions = 0;
     for seed in 0..50u64 {
         let profile = if seed % 3 == 2 { Profile::Nanning } else { Profile::Guigang };
-        let pol = [Policy::Random, Policy::Greedy, Policy::Random, Policy::Greedy];
+        let pol = [Policy::Agent(Agent::Random), Policy::Agent(Agent::Greedy), Policy::Agent(Agent::Random), Policy::Agent(Agent::Greedy)];
         let start = || Game::deal(seed, profile, [3, 3], NOBODY, None).unwrap().with_every_receiver().unwrap();
         let mut g = start();
         let mut rngs: [Rng; 4] = std::array::from_fn(|p| Rng::new(seed * 8 + p as u64));
@@ -173,7 +174,7 @@ fn given_hands_worlds_are_consistent() {
         let mut g = Game::from_hands(hands, 10, (seed % 4) as u8, (seed % 4) as u8, profile).unwrap();
         let stop = rng.below_usize(per as usize * 4);
         for _ in 0..stop {
-            let Some(a) = Policy::Random.act(&g, &mut rng) else { break };
+            let Some(a) = Policy::Agent(Agent::Random).act(&g, &mut rng) else { break };
             g.apply(&a).unwrap();
         }
         for seat in 0..4u8 {
@@ -331,7 +332,7 @@ fn chi_square_against_exact(g: &Game, seat: u8, draws: u32, seed: u64) {
 fn hands_of(txt: [&str; 4]) -> [Counts; 4] {
     let mut hands = [[0u8; KINDS]; 4];
     for (h, t) in hands.iter_mut().zip(txt) {
-        *h = tractor_core::card::counts_of(&tractor_core::card::parse(t).unwrap()).unwrap();
+        *h = tractor_core::rules::card::counts_of(&tractor_core::rules::card::parse(t).unwrap()).unwrap();
     }
     hands
 }
@@ -341,7 +342,7 @@ fn world_distribution_is_exact_on_small_endgames() {
     // A scripted endgame with a proven void and a no-pair bound: level 10, trump d.
     let mut g = Game::from_hands(hands_of(["3s 3s 5s 7s 9s", "4s 4s 6s 9h 9h", "8s 8s Kh 2c Qs", "Js Qs 5h 5h Ks"]), 10, 2, 0, Profile::Guigang).unwrap();
     for t in ["3s 3s", "4s 4s", "8s 8s", "Js Qs", "Qs"] {
-        let c = tractor_core::card::counts_of(&tractor_core::card::parse(t).unwrap()).unwrap();
+        let c = tractor_core::rules::card::counts_of(&tractor_core::rules::card::parse(t).unwrap()).unwrap();
         g.apply(&Action::Play(c)).unwrap();
     }
     for seat in 0..4u8 {
@@ -358,7 +359,7 @@ fn world_distribution_is_exact_on_small_endgames() {
         let mut g = Game::from_hands(hands, 10, 1, (seed % 4) as u8, profile).unwrap();
         let stop = 4 + rng.below_usize(per as usize * 4 - 4);
         for _ in 0..stop {
-            let Some(a) = Policy::Random.act(&g, &mut rng) else { break };
+            let Some(a) = Policy::Agent(Agent::Random).act(&g, &mut rng) else { break };
             g.apply(&a).unwrap();
         }
         let seat = (seed % 4) as u8;
@@ -382,11 +383,11 @@ fn a_play_without_a_tractor_bounds_the_neighbours_of_its_pairs() {
     )
     .unwrap();
     for t in ["3s 3s 4s 4s", "6s 6s 8s 8s", "7s 9s 9s Js", "Js Js Qs Ks"] {
-        let c = tractor_core::card::counts_of(&tractor_core::card::parse(t).unwrap()).unwrap();
+        let c = tractor_core::rules::card::counts_of(&tractor_core::rules::card::parse(t).unwrap()).unwrap();
         g.apply(&Action::Play(c)).unwrap();
     }
     let info = g.info(0);
-    let k7 = tractor_core::card::parse("7s").unwrap()[0].id();
+    let k7 = tractor_core::rules::card::parse("7s").unwrap()[0].id();
     assert_eq!(info.unseen[k7], 2);
     assert_eq!(info.upper[1][k7], 1, "the 7s pair would have been a tractor with 6s6s");
     assert!(info.admits(&g.pos.hands));
@@ -403,7 +404,7 @@ fn a_play_without_a_tractor_bounds_the_neighbours_of_its_pairs() {
         let mut g = Game::from_hands(hands, 10, 1, (seed % 4) as u8, profile).unwrap();
         let stop = 4 + rng.below_usize(per as usize * 2);
         for _ in 0..stop {
-            let Some(a) = Policy::Random.act(&g, &mut rng) else { break };
+            let Some(a) = Policy::Agent(Agent::Random).act(&g, &mut rng) else { break };
             g.apply(&a).unwrap();
         }
         chi_square_against_exact(&g, (seed % 4) as u8, 4_000, seed);
@@ -416,7 +417,7 @@ fn the_distribution_test_rejects_a_biased_sampler() {
     // ignoring how many physical deals give each, are rejected on the scripted endgame.
     let mut g = Game::from_hands(hands_of(["3s 3s 5s 7s 9s", "4s 4s 6s 9h 9h", "8s 8s Kh 2c Qs", "Js Qs 5h 5h Ks"]), 10, 2, 0, Profile::Guigang).unwrap();
     for t in ["3s 3s", "4s 4s", "8s 8s", "Js Qs", "Qs"] {
-        let c = tractor_core::card::counts_of(&tractor_core::card::parse(t).unwrap()).unwrap();
+        let c = tractor_core::rules::card::counts_of(&tractor_core::rules::card::parse(t).unwrap()).unwrap();
         g.apply(&Action::Play(c)).unwrap();
     }
     let exact = exact_worlds(&g, 1);
@@ -440,8 +441,8 @@ fn the_distribution_test_rejects_a_biased_sampler() {
 /// real play (a uniformly drawn legal follow, the holding shrunk at random around it).
 #[test]
 fn a_legal_follow_stays_legal_from_a_smaller_holding() {
-    use tractor_core::action_set::ActionSet;
-    use tractor_core::follow::Follow;
+    use tractor_core::game::action_set::ActionSet;
+    use tractor_core::rules::follow::Follow;
     let (mut follows, mut shrunk) = (0, 0);
     for seed in 0..90u64 {
         let profile = Profile::ALL[(seed % 3) as usize];
@@ -475,7 +476,7 @@ fn a_legal_follow_stays_legal_from_a_smaller_holding() {
                     follows += 1;
                 }
             }
-            let a = Policy::Random.act(&g, &mut rng).unwrap();
+            let a = Policy::Agent(Agent::Random).act(&g, &mut rng).unwrap();
             g.apply(&a).unwrap();
         }
     }
@@ -490,7 +491,7 @@ fn a_dropped_check_passes_on_every_hand_within_the_bounds() {
     let (mut dropped, mut kept, mut hands) = (0usize, 0usize, 0u64);
     for seed in 0..60u64 {
         let profile = Profile::ALL[(seed % 3) as usize];
-        let pol = if seed % 2 == 0 { [Policy::Greedy; 4] } else { [Policy::Random, Policy::Greedy, Policy::Random, Policy::Greedy] };
+        let pol = if seed % 2 == 0 { [Policy::Agent(Agent::Greedy); 4] } else { [Policy::Agent(Agent::Random), Policy::Agent(Agent::Greedy), Policy::Agent(Agent::Random), Policy::Agent(Agent::Greedy)] };
         let (full, actions) = full_hand(seed, profile, pol);
         let (deal_len, n) = (full.record.dealt_at.len(), actions.len());
         for k in [deal_len + (n - deal_len) / 3, deal_len + 2 * (n - deal_len) / 3, n - 2] {
@@ -546,9 +547,9 @@ fn a_dropped_check_passes_on_every_hand_within_the_bounds() {
 /// them, the other seats' showings at their recorded times, passes elsewhere, then every play
 /// recorded since. The world is kept when it replays legally and the seat sees in it exactly
 /// what it sees (`info` equal). `None`: this deal is rejected. First attempts only (no redeal).
-fn reference_dealt_world(info: &tractor_core::info::InfoSet, rng: &mut Rng) -> Option<Game> {
-    use tractor_core::card::Card;
-    use tractor_core::seed::DECK;
+fn reference_dealt_world(info: &tractor_core::infoset::info::InfoSet, rng: &mut Rng) -> Option<Game> {
+    use tractor_core::rules::card::Card;
+    use tractor_core::rules::card::DECK;
     let (seat, first, dealt) = (info.seat, info.first_seats[0], info.dealt as usize);
     let receiver = |p: usize| (first as usize + p) % 4;
     let mut deck = [u8::MAX; DECK];
@@ -613,7 +614,7 @@ fn reference_dealt_world(info: &tractor_core::info::InfoSet, rng: &mut Rng) -> O
 /// far by suit, the suits of its showings in order and its small jokers received; and, coarser
 /// (a sharper test of a shift), its level cards in all with the same suits and small jokers.
 fn dealt_statistics(w: &Game, q: u8) -> (Vec<u8>, Vec<u8>) {
-    use tractor_core::card::Card;
+    use tractor_core::rules::card::Card;
     let (level, first) = (w.pos.level, w.pos.first_seat);
     let mut v: Vec<u8> = (0..4)
         .map(|s| {
@@ -626,7 +627,7 @@ fn dealt_statistics(w: &Game, q: u8) -> (Vec<u8>, Vec<u8>) {
         _ => None,
     }));
     // and its small jokers (C9 makes a shower's evidence)
-    let sj = (0..w.pos.dealt as usize).filter(|&p| (first as usize + p) % 4 == q as usize && w.deck[p] == tractor_core::card::SJ.0).count() as u8;
+    let sj = (0..w.pos.dealt as usize).filter(|&p| (first as usize + p) % 4 == q as usize && w.deck[p] == tractor_core::rules::card::SJ.0).count() as u8;
     let mut coarse = vec![v[..4].iter().sum::<u8>(), sj];
     coarse.extend_from_slice(&v[4..]);
     v.push(sj);
@@ -660,7 +661,7 @@ fn two_sample_chi_square(what: &str, count: &std::collections::BTreeMap<Vec<u8>,
 
 /// One position of `dealt_worlds_match_rejection_sampling_over_physical_deals`: the number of
 /// cells tested, or `None` when the reference accepts too rarely there to be quick.
-fn compare_with_reference(info: &tractor_core::info::InfoSet, seat: u8, seed: u64, rng: &mut Rng) -> Option<usize> {
+fn compare_with_reference(info: &tractor_core::infoset::info::InfoSet, seat: u8, seed: u64, rng: &mut Rng) -> Option<usize> {
     use std::collections::BTreeMap;
     // the reference first: a position where it accepts too rarely to be quick is skipped
     let n = 2000u32;
@@ -712,7 +713,7 @@ fn dealt_worlds_match_rejection_sampling_over_physical_deals() {
             break;
         }
         let profile = Profile::ALL[(seed % 3) as usize];
-        let (full, actions) = full_hand(seed, profile, [Policy::Greedy; 4]);
+        let (full, actions) = full_hand(seed, profile, [Policy::Agent(Agent::Greedy); 4]);
         let deal_len = full.record.dealt_at.len();
         let mut rng = Rng::new(seed ^ 0xdea1);
         // mid-deal, or the first trick (the final declarer's revealed run weighted exactly)
@@ -748,7 +749,7 @@ fn dealt_worlds_match_rejection_sampling_over_physical_deals() {
         if c9 >= 3 {
             break;
         }
-        let (full, actions) = full_hand(seed, Profile::Competition, [Policy::Greedy; 4]);
+        let (full, actions) = full_hand(seed, Profile::Competition, [Policy::Agent(Agent::Greedy); 4]);
         let deal_len = full.record.dealt_at.len();
         let mut rng = Rng::new(seed ^ 0xc9);
         let g = prefix(seed, Profile::Competition, &actions, deal_len / 3 + rng.below_usize(deal_len / 3 + 1));
@@ -772,11 +773,11 @@ fn dealt_worlds_match_rejection_sampling_over_physical_deals() {
 /// one until it plays one (the true hand agrees). Other profiles prove nothing of the kind.
 #[test]
 fn c9_a_shower_is_known_to_hold_a_small_joker() {
-    let sj = tractor_core::card::SJ.id();
+    let sj = tractor_core::rules::card::SJ.id();
     let mut proved = 0;
     for seed in 0..40u64 {
         for profile in Profile::ALL {
-            let (full, actions) = full_hand(seed, profile, [Policy::Greedy; 4]);
+            let (full, actions) = full_hand(seed, profile, [Policy::Agent(Agent::Greedy); 4]);
             let deal_len = full.record.dealt_at.len();
             for k in [deal_len / 2, deal_len + 4, (deal_len + actions.len()) / 2] {
                 let g = prefix(seed, profile, &actions, k.min(actions.len()));
@@ -805,7 +806,7 @@ fn the_true_hands_meet_every_bound_after_every_play() {
     let mut infos = 0;
     for seed in 0..200u64 {
         let profile = Profile::ALL[(seed % 3) as usize];
-        let pol = if seed % 2 == 0 { [Policy::Random; 4] } else { [Policy::Greedy, Policy::Random, Policy::Greedy, Policy::Random] };
+        let pol = if seed % 2 == 0 { [Policy::Agent(Agent::Random); 4] } else { [Policy::Agent(Agent::Greedy), Policy::Agent(Agent::Random), Policy::Agent(Agent::Greedy), Policy::Agent(Agent::Random)] };
         let (_, actions) = full_hand(seed, profile, pol);
         let mut g = Game::deal(seed, profile, [3, 3], NOBODY, None).unwrap();
         for a in &actions {
@@ -826,7 +827,7 @@ fn the_true_hands_meet_every_bound_after_every_play() {
 /// must show more); under C9 each also receives a small joker first. Stopped after 8 to 17
 /// cards, while dealing.
 fn early_showers(seed: u64, profile: Profile) -> (Game, u8) {
-    use tractor_core::card::{Card, SJ};
+    use tractor_core::rules::card::{Card, SJ};
     let mut rng = Rng::new(seed ^ 0x5eed);
     let mut deck: Vec<u8> = (0..4 * KINDS).map(|i| (i % KINDS) as u8).collect();
     rng.shuffle_by_halves(&mut deck);
@@ -868,15 +869,15 @@ fn early_showers(seed: u64, profile: Profile) -> (Game, u8) {
 }
 
 /// The shuffle's exact draw of the cards other seats received before their hidden showings
-/// ([`tractor_core::early_runs::EarlyRuns`]) against brute force: every sequence of draws
+/// ([`tractor_core::infoset::determinize::early_runs::EarlyRuns`]) against brute force: every sequence of draws
 /// (a level card of a suit, or another card) over the windows, weighted by the ordered draws
 /// without replacement that give it, kept when each window's run has a suit its showings fit
 /// (R8.1); the draws' frequencies must match (chi-square, 20,000 draws a position).
 #[test]
 fn early_windows_are_drawn_from_their_exact_law() {
     use std::collections::BTreeMap;
-    use tractor_core::card::{Card, SJ};
-    use tractor_core::early_runs::{Drawn, EarlyRuns, SMALL_JOKER};
+    use tractor_core::rules::card::{Card, SJ};
+    use tractor_core::infoset::determinize::early_runs::{Drawn, EarlyRuns, SMALL_JOKER};
     let (mut tested, mut c9, mut several, mut cut, mut stops) = (0, 0, 0, 0, 0);
     // positions of greedy play, then deals where two other seats show early (several windows)
     for seed in 0..1000u64 {
@@ -888,7 +889,7 @@ fn early_windows_are_drawn_from_their_exact_law() {
         let profile = Profile::ALL[(seed % 3) as usize];
         let mut rng = Rng::new(seed ^ 0xea51);
         let (g, seat) = if seed < 600 {
-            let (full, actions) = full_hand(seed, profile, [Policy::Greedy; 4]);
+            let (full, actions) = full_hand(seed, profile, [Policy::Agent(Agent::Greedy); 4]);
             let deal_len = full.record.dealt_at.len();
             (prefix(seed, profile, &actions, rng.below_usize(deal_len / 2 + 1)), (seed % 4) as u8)
         } else {
@@ -900,7 +901,7 @@ fn early_windows_are_drawn_from_their_exact_law() {
         }
         let joker = profile == Profile::Competition && info.start_banker == NOBODY;
         let Some(e) = EarlyRuns::of(&info, joker) else { continue };
-        assert!(e.states() <= tractor_core::early_runs::MAX_STATES);
+        assert!(e.states() <= tractor_core::infoset::determinize::early_runs::MAX_STATES);
         let total_draws: usize = e.windows.iter().map(|w| w.positions.len()).sum();
         if total_draws > 7 {
             continue; // 6^7 sequences at most
@@ -973,7 +974,7 @@ fn early_windows_are_drawn_from_their_exact_law() {
         tested += 1;
         c9 += joker as usize;
         several += (e.windows.len() >= 2) as usize;
-        let showings = |w: &tractor_core::early_runs::Window| info.runs.iter().find(|r| r.seat == w.seat && r.attempt == attempt).map_or(0, |r| r.showings.len());
+        let showings = |w: &tractor_core::infoset::determinize::early_runs::Window| info.runs.iter().find(|r| r.seat == w.seat && r.attempt == attempt).map_or(0, |r| r.showings.len());
         cut += e.windows.iter().any(|w| showings(w) >= 2) as usize;
     }
     eprintln!("{tested} positions, {c9} under C9, {several} with several windows, {cut} with a window cut by two showings, {stops} with the stop's window");

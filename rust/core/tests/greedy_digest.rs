@@ -3,9 +3,10 @@
 //! engine gave at commit d4dfca5, before greedy was made faster. A change to what greedy decides (or to how many
 //! draws it takes from its stream) changes these digests.
 
-use tractor_core::policy::Policy;
-use tractor_core::sim::{simulate_range, HandResult};
+use tractor_core::Agent;
 use tractor_core::Profile;
+use tractor_core::policy::Policy;
+use tractor_core::run::sim::{simulate_range, HandResult};
 
 /// FNV-1a, 64 bits: a fixed hash, the same on every platform.
 struct Fnv(u64);
@@ -39,15 +40,15 @@ fn hash_result(h: &mut Fnv, r: &HandResult) {
 
 /// (digest of every HandResult of hands 0..2000 and of 500 greedy-random hands, digest of the records of hands 0..40).
 fn digests(profile: Profile) -> (u64, u64) {
-    let (rows, _) = simulate_range(11, 0, 2000, [Policy::Greedy; 4], profile, 1, false).unwrap();
+    let (rows, _) = simulate_range(11, 0, 2000, [Policy::Agent(Agent::Greedy); 4], profile, 1, false).unwrap();
     assert_eq!(rows.len(), 2000);
     let mut h = Fnv::new();
     rows.iter().for_each(|r| hash_result(&mut h, r));
     // greedy against random seats meets other positions
-    let mixed = [Policy::Greedy, Policy::Random, Policy::Greedy, Policy::Random];
+    let mixed = [Policy::Agent(Agent::Greedy), Policy::Agent(Agent::Random), Policy::Agent(Agent::Greedy), Policy::Agent(Agent::Random)];
     let (rows_mixed, _) = simulate_range(12, 0, 500, mixed, profile, 1, false).unwrap();
     rows_mixed.iter().for_each(|r| hash_result(&mut h, r));
-    let (rows2, records) = simulate_range(11, 0, 40, [Policy::Greedy; 4], profile, 1, true).unwrap();
+    let (rows2, records) = simulate_range(11, 0, 40, [Policy::Agent(Agent::Greedy); 4], profile, 1, true).unwrap();
     assert_eq!(rows2[..], rows[..40], "recording does not change the play");
     let mut g = Fnv::new();
     for rec in &records {

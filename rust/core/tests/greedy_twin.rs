@@ -5,13 +5,16 @@
 //! competition rules; several levels). Both must choose the same action and leave the seat's
 //! stream in the same state (the determinism contract: a seed gives the same hand).
 
-use tractor_core::card::{for_each_held, Card, Counts, KINDS};
-use tractor_core::combo::{beats, classify, for_each_tractor, legal_leads, tractor, unit, Combo};
-use tractor_core::follow::{Case, Follow};
-use tractor_core::hand_state::{Action, Game, Phase, NOBODY};
-use tractor_core::policy::{greedy, Policy, SeatView};
-use tractor_core::score::points;
-use tractor_core::trump::{Context, TRUMP};
+use tractor_core::Agent;
+use tractor_core::agent::greedy;
+use tractor_core::agent::view::SeatView;
+use tractor_core::game::hand::{Action, Game, Phase, NOBODY};
+use tractor_core::policy::Policy;
+use tractor_core::rules::card::{for_each_held, Card, Counts, KINDS};
+use tractor_core::rules::combo::{beats, classify, for_each_tractor, legal_leads, tractor, unit, Combo};
+use tractor_core::rules::follow::{Case, Follow};
+use tractor_core::rules::score::points;
+use tractor_core::rules::trump::{Context, TRUMP};
 use tractor_core::{Profile, Rng};
 
 /// The reference greedy, unchanged in what it decides.
@@ -44,7 +47,7 @@ mod reference {
         let held: u32 = hand.iter().map(|&c| c as u32).sum();
         let best = pos.showings().max_by_key(|s| (support(s.suit), s.count, 3 - s.suit));
         match best {
-            Some(s) if support(s.suit) * 4 >= held + 4 || pos.dealt() as usize >= tractor_core::seed::DECK => {
+            Some(s) if support(s.suit) * 4 >= held + 4 || pos.dealt() as usize >= tractor_core::rules::card::DECK => {
                 Action::Declare { suit: s.suit, count: s.count }
             }
             _ => Action::Pass,
@@ -301,8 +304,8 @@ fn compare_hands(profile: Profile, seeds: std::ops::Range<u64>, levels: &[u8], s
 fn check_profile(name: &str, hands: u64) {
     let profile = Profile::parse(name).unwrap();
     let mut t = Tally::default();
-    let g = Policy::Greedy;
-    let r = Policy::Random;
+    let g = Policy::Agent(Agent::Greedy);
+    let r = Policy::Agent(Agent::Random);
     compare_hands(profile, 0..hands, &[3, 3, 7, 10, 14], [g; 4], &mut t);
     compare_hands(profile, 1000..1000 + hands / 2, &[3, 5, 12, 14], [g, r, g, r], &mut t);
     compare_hands(profile, 2000..2000 + hands / 2, &[3, 9], [r; 4], &mut t);

@@ -1,9 +1,9 @@
 //! Random play over many seeded hands: the invariants of docs/rules.md §1, §5–§7.
 
-use tractor_core::card::{size, KINDS};
-use tractor_core::checked;
-use tractor_core::hand_state::{Game, Phase, NOBODY};
-use tractor_core::playout::{random_action, random_playout};
+use tractor_core::agent::random::{random_action, random_playout};
+use tractor_core::game::hand::{Game, Phase, NOBODY};
+use tractor_core::rules::card::{size, KINDS};
+use tractor_core::rules::checked;
 use tractor_core::{outcome, Profile, Rng};
 
 fn play_seed(seed: u64, profile: Profile) -> Game {
@@ -83,7 +83,7 @@ fn random_hands_keep_the_invariants() {
 
 #[test]
 fn random_matches_keep_the_invariants_of_every_profile() {
-    use tractor_core::match_state::Match;
+    use tractor_core::game::match_state::Match;
     for profile in Profile::ALL {
         for seed in 0..4u64 {
             let (mut m, mut g) = Match::new(seed, profile);

@@ -13,8 +13,8 @@ mod oracle_comp;
 use std::collections::HashSet;
 use std::time::Instant;
 
-use tractor_core::card::{cards_of, counts_of, format, parse, Card, Counts, KINDS};
-use tractor_core::checked::check_follow;
+use tractor_core::rules::card::{cards_of, counts_of, format, parse, Card, Counts, KINDS};
+use tractor_core::rules::checked::check_follow;
 use tractor_core::{classify, legal_leads, trick_winner, Case, Context, Error, Follow, Profile, Rng};
 
 // ---------------------------------------------------------------------------------------

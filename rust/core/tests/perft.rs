@@ -15,9 +15,9 @@ mod oracle_comp;
 
 use std::path::PathBuf;
 
-use tractor_core::card::{counts_of, parse, Counts, KINDS};
-use tractor_core::combo::count_leads;
-use tractor_core::trump::{parse_level, parse_suit};
+use tractor_core::rules::card::{counts_of, parse, Counts, KINDS};
+use tractor_core::rules::combo::count_leads;
+use tractor_core::rules::trump::{parse_level, parse_suit};
 use tractor_core::{classify, legal_leads, Context, Follow, Profile};
 
 struct Line {

@@ -5,10 +5,10 @@
 //! with the legal-action sets (`ActionSet`: the lead enumeration and the follow ladder's
 //! counting), so the two share only the rules' checker.
 
-use tractor_core::card::{counts_of, parse, Counts, KINDS};
-use tractor_core::hand_state::{Game, Phase, Position};
-use tractor_core::perft::perft;
-use tractor_core::playout::random_action;
+use tractor_core::agent::random::random_action;
+use tractor_core::game::hand::{Game, Phase, Position};
+use tractor_core::game::perft::perft;
+use tractor_core::rules::card::{counts_of, parse, Counts, KINDS};
 use tractor_core::{Profile, Rng};
 
 /// Every sub-multiset of `hand` (each kind 0..=held), as count arrays.

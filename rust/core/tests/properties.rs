@@ -3,10 +3,10 @@
 //! with each other, and a refused action leaves the game (position and record) unchanged.
 
 use proptest::prelude::*;
-use tractor_core::card::{Counts, KINDS};
-use tractor_core::checked;
-use tractor_core::hand_state::{Action, Game, Phase};
-use tractor_core::playout::random_action;
+use tractor_core::agent::random::random_action;
+use tractor_core::game::hand::{Action, Game, Phase};
+use tractor_core::rules::card::{Counts, KINDS};
+use tractor_core::rules::checked;
 use tractor_core::{Context, Error, Match, Profile, Rng};
 
 fn counts() -> impl Strategy<Value = Counts> {
@@ -138,7 +138,7 @@ proptest! {
     fn a_match_refuses_other_hands_unchanged(seed in any::<u64>(), other in any::<u64>(), played in 0u32..3) {
         let (mut m, mut g) = Match::new(seed, Profile::Guigang);
         for _ in 0..played {
-            tractor_core::playout::random_playout(&mut g, &mut Rng::new(1));
+            tractor_core::agent::random::random_playout(&mut g, &mut Rng::new(1));
             g = m.next_hand(&g).expect("its own hand");
         }
         let before = format!("{m:?}");

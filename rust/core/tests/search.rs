@@ -1,10 +1,14 @@
 //! Searches decide from what the seat knows: deterministic per seed, the same for 1 and 2
 //! threads, and the same for a game and a world the seat cannot tell from it.
 
-use tractor_core::determinize::Determinizer;
-use tractor_core::hand_state::{Game, Phase, NOBODY};
-use tractor_core::policy::{Policy, SeatView};
-use tractor_core::search::{ismcts, pimc, playouts, IsmctsParams, PimcParams, Rollout};
+use tractor_core::Agent;
+use tractor_core::agent::view::SeatView;
+use tractor_core::game::hand::{Game, Phase, NOBODY};
+use tractor_core::infoset::determinize::Determinizer;
+use tractor_core::policy::Policy;
+use tractor_core::search::ismcts::{ismcts, IsmctsParams};
+use tractor_core::search::pimc::{pimc, PimcParams};
+use tractor_core::search::rollout::playouts;
 use tractor_core::{Profile, Rng};
 
 /// A dealt hand played by greedy up to its `k`-th play decision.
@@ -19,7 +23,7 @@ fn position(seed: u64, k: usize) -> Game {
             }
             plays += 1;
         }
-        let a = Policy::Greedy.act(&g, &mut rng).unwrap();
+        let a = Policy::Agent(Agent::Greedy).act(&g, &mut rng).unwrap();
         g.apply(&a).unwrap();
     }
     g
@@ -27,8 +31,8 @@ fn position(seed: u64, k: usize) -> Game {
 
 #[test]
 fn searches_are_deterministic_thread_independent_and_see_only_the_info_set() {
-    let pp = PimcParams { worlds: 4, rollouts: 2, rollout: Rollout::Random };
-    let ip = IsmctsParams { iterations: 120, c_milli: 700, rollout: Rollout::Random, trees: 2 };
+    let pp = PimcParams { worlds: 4, rollouts: 2, rollout: Agent::Random };
+    let ip = IsmctsParams { iterations: 120, c_milli: 700, rollout: Agent::Random, trees: 2 };
     for (seed, k) in [(1u64, 0usize), (2, 5), (3, 41), (4, 90), (5, 150)] {
         let g = position(seed, k);
         if g.pos.phase != Phase::Play {
@@ -59,18 +63,18 @@ fn search_policies_play_whole_hands() {
     assert!(Policy::parse("ismcts:c=abc").is_err());
     assert!(Policy::parse("ismcts:iterations=0").is_err());
     assert!(Policy::parse("greedy:x=1").is_err());
-    let policies = [p, Policy::Greedy, Policy::parse("pimc:worlds=2,rollouts=1").unwrap(), Policy::Random];
-    let r = tractor_core::sim::simulate_hand(5, 0, &policies, Profile::Guigang, None);
+    let policies = [p, Policy::Agent(Agent::Greedy), Policy::parse("pimc:worlds=2,rollouts=1").unwrap(), Policy::Agent(Agent::Random)];
+    let r = tractor_core::run::sim::simulate_hand(5, 0, &policies, Profile::Guigang, None);
     assert!(r.tricks > 0 || r.stopped);
 }
 
 #[test]
 fn playouts_are_deterministic_and_zero_sum() {
     let g = position(7, 20);
-    let a = playouts(&g, 16, Rollout::Greedy, 3, 1).unwrap();
-    assert_eq!(a, playouts(&g, 16, Rollout::Greedy, 3, 2).unwrap());
+    let a = playouts(&g, 16, &Agent::Greedy, 3, 1).unwrap();
+    assert_eq!(a, playouts(&g, 16, &Agent::Greedy, 3, 2).unwrap());
     assert!(a.iter().all(|r| r.iter().sum::<i32>() == 0));
     let d = Game::deal(8, Profile::Nanning, [3, 3], NOBODY, None).unwrap();
-    let b = playouts(&d, 8, Rollout::Random, 1, 2).unwrap();
+    let b = playouts(&d, 8, &Agent::Random, 1, 2).unwrap();
     assert_eq!(b.len(), 8);
 }

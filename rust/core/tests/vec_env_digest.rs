@@ -6,10 +6,11 @@
 //! the engine at commit d4dfca5 (before the VecEnv speed work), so a faster step must write
 //! byte-identical buffers, whatever the thread count.
 
-use tractor_core::actions::ACTIONS;
-use tractor_core::observe::OBS_DIM;
+use tractor_core::Agent;
+use tractor_core::encode::actions::ACTIONS;
+use tractor_core::encode::observe::OBS_DIM;
+use tractor_core::learn::vec_env::{Buffers, EnvConfig, VecEnv};
 use tractor_core::policy::Policy;
-use tractor_core::vec_env::{Buffers, EnvConfig, VecEnv};
 use tractor_core::{Profile, Rng};
 
 /// FNV-1a, 64 bits, over bytes.
@@ -70,7 +71,7 @@ fn self_play_every_receiver_is_pinned() {
 fn opponents_and_canonical_suits_are_pinned() {
     let cfg = EnvConfig {
         profile: Profile::Nanning,
-        seats: [None, Some(Policy::Greedy), None, Some(Policy::Random)],
+        seats: [None, Some(Policy::Agent(Agent::Greedy)), None, Some(Policy::Agent(Agent::Random))],
         every_receiver: false,
         canonical: true,
     };
@@ -83,7 +84,7 @@ fn opponents_and_canonical_suits_are_pinned() {
 #[test]
 fn many_runs_per_thread_are_pinned() {
     // 300 environments: several runs per thread, taken in whatever order the threads come
-    let cfg = EnvConfig { profile: Profile::Competition, seats: [None, None, Some(Policy::Greedy), None], every_receiver: true, canonical: false };
+    let cfg = EnvConfig { profile: Profile::Competition, seats: [None, None, Some(Policy::Agent(Agent::Greedy)), None], every_receiver: true, canonical: false };
     let want = (17928610281345841917, 312);
     for threads in [1, 2, 3] {
         assert_eq!(digest(cfg, 300, 700, threads), want, "{threads} thread(s)");

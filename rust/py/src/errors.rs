@@ -8,8 +8,8 @@
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
-use tractor_core::card::Counts;
 use tractor_core::Error;
+use tractor_core::rules::card::Counts;
 
 /// The `tractor.errors` class of a core error: one class per kind of fault.
 pub fn class_of(e: &Error) -> &'static str {

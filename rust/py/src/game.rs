@@ -1,14 +1,14 @@
 //! Bindings of the hand engine: `Game` (one hand) and `Match`.
 
+use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use tractor_core as core;
-use tractor_core::card::{Counts, KINDS};
-use tractor_core::action_set::ActionSet;
-use tractor_core::actions::{Builder, Stepped};
-use numpy::{PyArray1, PyArrayMethods};
-use tractor_core::hand_state::{Action, Game as CoreGame, Phase, Start, NOBODY};
 use tractor_core::Error;
+use tractor_core::encode::actions::{Builder, Stepped};
+use tractor_core::game::action_set::ActionSet;
+use tractor_core::game::hand::{Action, Game as CoreGame, Phase, Start, NOBODY};
+use tractor_core::rules::card::{Counts, KINDS};
 
 use crate::{bad_arg, counts, err, guard, out};
 
@@ -19,7 +19,7 @@ fn seat_opt(s: u8) -> Option<u8> {
 /// A refused action on `g` (see `errors::action_err`); an illegal follow carries one legal
 /// example from the position.
 fn action_err(py: Python<'_>, g: &CoreGame, e: Error) -> PyErr {
-    let example = g.pos.follow().and_then(|f| core::checked::example_follow(&f));
+    let example = g.pos.follow().and_then(|f| core::rules::checked::example_follow(&f));
     crate::action_err(py, e, example)
 }
 
@@ -46,7 +46,7 @@ impl PyGame {
         if self.b.is_empty() {
             return Ok(());
         }
-        let cards = core::card::format(&core::card::cards_of(&self.b.pending));
+        let cards = core::rules::card::format(&core::rules::card::cards_of(&self.b.pending));
         Err(err(
             py,
             Error::IllegalAction {
@@ -82,8 +82,8 @@ impl PyGame {
     ) -> PyResult<Self> {
         guard(py, || {
             let p = profile(py, profile_name)?;
-            let one = |d: Vec<u8>, first: u8| -> PyResult<([u8; core::seed::DECK], u8)> {
-                let arr: [u8; core::seed::DECK] = d.as_slice().try_into().map_err(|_| {
+            let one = |d: Vec<u8>, first: u8| -> PyResult<([u8; core::rules::card::DECK], u8)> {
+                let arr: [u8; core::rules::card::DECK] = d.as_slice().try_into().map_err(|_| {
                     err(py, Error::BadDeal(format!("R1.2: a deck has 216 cards, got {}", d.len())))
                 })?;
                 Ok((arr, first))
@@ -254,16 +254,12 @@ impl PyGame {
         })
     }
 
-    /// One playout of the true state to the end with `policy` ("random" or "greedy") for every
-    /// seat, from `Rng::new(seed)`; per-seat returns.
+    /// One playout of the true state to the end with the agent `policy` for every seat, from
+    /// `Rng::new(seed)`; per-seat returns.
     fn playout(&self, py: Python<'_>, policy: &str, seed: u64) -> PyResult<(i32, i32, i32, i32)> {
         guard(py, || {
-            let p = match policy.trim().to_ascii_lowercase().as_str() {
-                "random" => core::search::Rollout::Random,
-                "greedy" => core::search::Rollout::Greedy,
-                other => return Err(err(py, Error::BadPolicy(format!("playout policy {other:?}: expected 'random' or 'greedy'")))),
-            };
-            let r = core::search::playout(&self.g, p, &mut core::Rng::new(seed));
+            let p = core::Agent::parse(policy).map_err(|e| err(py, e))?;
+            let r = core::search::rollout::playout(&self.g, &p, &mut core::Rng::new(seed));
             Ok((r[0], r[1], r[2], r[3]))
         })
     }
@@ -354,7 +350,7 @@ impl PyGame {
         guard(py, || {
             self.no_selection(py)?;
             let mut rng = core::Rng::new(seed);
-            match core::playout::random_action(&self.g, &mut rng) {
+            match core::agent::random::random_action(&self.g, &mut rng) {
                 None => Ok(false),
                 Some(a) => {
                     let g = &mut self.g;
@@ -372,7 +368,7 @@ impl PyGame {
             self.no_selection(py)?;
             let mut rng = core::Rng::new(seed);
             let g = &mut self.g;
-            py.detach(|| core::playout::random_playout(g, &mut rng));
+            py.detach(|| core::agent::random::random_playout(g, &mut rng));
             self.b.clear();
             Ok(())
         })
@@ -420,11 +416,11 @@ impl PyGame {
             }
             let mut rw = out.try_readwrite().map_err(|e| bad_arg(py, "out", e.to_string()))?;
             let buf = rw.as_slice_mut().map_err(|e| bad_arg(py, "out", e.to_string()))?;
-            if buf.len() < core::observe::OBS_DIM {
-                return Err(bad_arg(py, "out", format!("it holds {} floats, the observation {}", buf.len(), core::observe::OBS_DIM)));
+            if buf.len() < core::encode::observe::OBS_DIM {
+                return Err(bad_arg(py, "out", format!("it holds {} floats, the observation {}", buf.len(), core::encode::observe::OBS_DIM)));
             }
             let pending = if self.g.pos.to_move == seat { self.b.pending } else { [0; KINDS] };
-            core::observe::observe(&self.g, &pending, seat, canonical, buf);
+            core::encode::observe::observe(&self.g, &pending, seat, canonical, buf);
             Ok(())
         })
     }
@@ -434,7 +430,7 @@ impl PyGame {
         if seat > 3 {
             return Err(err(py, Error::BadSeat { what: "seat", seat: seat as i64 }));
         }
-        Ok(seat_opt(core::observe::known_trump(&self.g.pos, seat)))
+        Ok(seat_opt(core::encode::observe::known_trump(&self.g.pos, seat)))
     }
 
     /// Was the hand dealt with every receiver deciding after every card?
@@ -573,7 +569,7 @@ impl PyMatch {
             let (seed, prof, levels, banker, index, hist, winner) = state;
             let history = hist
                 .into_iter()
-                .map(|(index, banker, level, trump, score, la, passed_a)| core::match_state::HandSummary {
+                .map(|(index, banker, level, trump, score, la, passed_a)| core::game::match_state::HandSummary {
                     index,
                     banker,
                     level,

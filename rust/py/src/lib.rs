@@ -17,8 +17,9 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use tractor_core as core;
-use tractor_core::card::{Counts, KINDS};
-use tractor_core::{checked, Error};
+use tractor_core::Error;
+use tractor_core::rules::card::{Counts, KINDS};
+use tractor_core::rules::checked;
 
 /// Runs `f`, turning a panic into a `TractorError`.
 fn guard<T>(py: Python<'_>, f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
@@ -46,7 +47,7 @@ fn counts(py: Python<'_>, b: &[u8], what: &str) -> PyResult<Counts> {
     let arr: Counts = b.try_into().map_err(|_| {
         raise(py, "InvalidCards", &format!("{what}: a count array needs {KINDS} entries, got {}", b.len()), None)
     })?;
-    core::card::check_counts(&arr).map_err(|e| err(py, e))?;
+    core::rules::card::check_counts(&arr).map_err(|e| err(py, e))?;
     Ok(arr)
 }
 
@@ -249,7 +250,7 @@ impl Context {
 /// Card ids of a text in notation.
 #[pyfunction]
 fn parse(py: Python<'_>, text: &str) -> PyResult<Vec<u8>> {
-    guard(py, || core::card::parse(text).map(|v| v.iter().map(|c| c.0).collect()).map_err(|e| err(py, e)))
+    guard(py, || core::rules::card::parse(text).map(|v| v.iter().map(|c| c.0).collect()).map_err(|e| err(py, e)))
 }
 
 /// The 54-byte count array of card ids (`what` names the argument in errors).
@@ -262,7 +263,7 @@ fn counts_of_ids<'py>(py: Python<'py>, ids: Vec<i64>, what: &str) -> PyResult<Bo
                 return Err(err(py, Error::BadCard(id)));
             }
             c[id as usize] += 1;
-            if c[id as usize] > core::card::COPIES {
+            if c[id as usize] > core::rules::card::COPIES {
                 let card = core::Card(id as u8);
                 let msg = format!("R1.2: {what} holds {} copies of {card}, but four decks hold only 4", c[id as usize]);
                 return Err(raise(py, "TooManyCopies", &msg, None));
@@ -276,7 +277,7 @@ fn counts_of_ids<'py>(py: Python<'py>, ids: Vec<i64>, what: &str) -> PyResult<Bo
 #[pyfunction]
 fn counts_of_text<'py>(py: Python<'py>, text: &str, what: &str) -> PyResult<Bound<'py, PyBytes>> {
     let ids: Vec<i64> = guard(py, || {
-        core::card::parse(text).map(|v| v.iter().map(|c| c.0 as i64).collect()).map_err(|e| err(py, e))
+        core::rules::card::parse(text).map(|v| v.iter().map(|c| c.0 as i64).collect()).map_err(|e| err(py, e))
     })?;
     counts_of_ids(py, ids, what)
 }
@@ -304,20 +305,20 @@ fn format(py: Python<'_>, ids: Vec<i64>) -> PyResult<String> {
             }
             cards.push(core::Card(id as u8));
         }
-        Ok(core::card::format(&cards))
+        Ok(core::rules::card::format(&cards))
     })
 }
 
 /// Parses a level (3..14 or "3".."10", "J", "Q", "K", "A").
 #[pyfunction]
 fn parse_level(py: Python<'_>, text: &str) -> PyResult<u8> {
-    guard(py, || core::trump::parse_level(text).map_err(|e| err(py, e)))
+    guard(py, || core::rules::trump::parse_level(text).map_err(|e| err(py, e)))
 }
 
 /// Parses a suit letter or symbol to 0..3.
 #[pyfunction]
 fn parse_suit(py: Python<'_>, text: &str) -> PyResult<u8> {
-    guard(py, || core::trump::parse_suit(text).map_err(|e| err(py, e)))
+    guard(py, || core::rules::trump::parse_suit(text).map_err(|e| err(py, e)))
 }
 
 /// R7.4: (score read, banker levels, defender levels, defenders take over).
@@ -353,10 +354,10 @@ fn uniform_below(py: Python<'_>, seed: u64, n: u128) -> PyResult<u128> {
     })
 }
 
-/// `derive(seed, tag, index)` of tractor_core::seed: the documented seed derivation.
+/// `derive(seed, tag, index)` of tractor_core::util::seed: the documented seed derivation.
 #[pyfunction]
 fn derive_seed(seed: u64, tag: u64, index: u64) -> u64 {
-    core::seed::derive(seed, tag, index)
+    core::util::seed::derive(seed, tag, index)
 }
 
 #[pymodule]
@@ -366,8 +367,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<game::PyGame>()?;
     m.add_class::<game::PyMatch>()?;
     m.add_class::<vec_env::PyVecEnv>()?;
-    m.add("OBS_DIM", core::observe::OBS_DIM)?;
-    m.add("OBS_LAYOUT", core::observe::LAYOUT.iter().map(|b| (b.0, b.1, b.2, b.3)).collect::<Vec<_>>())?;
+    m.add("OBS_DIM", core::encode::observe::OBS_DIM)?;
+    m.add("OBS_LAYOUT", core::encode::observe::LAYOUT.iter().map(|b| (b.0, b.1, b.2, b.3)).collect::<Vec<_>>())?;
     m.add_function(wrap_pyfunction!(encode_action, m)?)?;
     m.add_function(wrap_pyfunction!(canonical_ids, m)?)?;
     m.add_function(wrap_pyfunction!(decode_action, m)?)?;
@@ -394,13 +395,13 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(search::rollouts, m)?)?;
     m.add_function(wrap_pyfunction!(search::run_search, m)?)?;
     m.add_function(wrap_pyfunction!(search::policy_name, m)?)?;
-    m.add("DEAL_TAG", core::seed::DEAL)?;
-    m.add("MATCH_HAND_TAG", core::seed::MATCH_HAND)?;
-    m.add("BATCH_HAND_TAG", core::seed::BATCH_HAND)?;
-    m.add("POLICY_TAG", core::seed::POLICY)?;
-    m.add("SEARCH_TAG", core::seed::SEARCH)?;
-    m.add("VEC_ENV_TAG", core::seed::VEC_ENV)?;
-    m.add("MATCH_TAG", core::seed::MATCH)?;
+    m.add("DEAL_TAG", core::util::seed::DEAL)?;
+    m.add("MATCH_HAND_TAG", core::util::seed::MATCH_HAND)?;
+    m.add("BATCH_HAND_TAG", core::util::seed::BATCH_HAND)?;
+    m.add("POLICY_TAG", core::util::seed::POLICY)?;
+    m.add("SEARCH_TAG", core::util::seed::SEARCH)?;
+    m.add("VEC_ENV_TAG", core::util::seed::VEC_ENV)?;
+    m.add("MATCH_TAG", core::util::seed::MATCH)?;
     Ok(())
 }
 
@@ -415,13 +416,13 @@ fn encode_action(py: Python<'_>, kind: &str, suit: u8, count: u8, cards: Option<
             "declare" => return Err(bad_arg(py, "action", format!("a showing is 1..=4 cards of suit 0..3, got {count} of {suit}"))),
             _ => {
                 let c = counts(py, &cards.unwrap_or_default(), "play")?;
-                if core::card::size(&c) == 0 {
+                if core::rules::card::size(&c) == 0 {
                     return Err(bad_arg(py, "action", "a play needs at least one card"));
                 }
                 core::Action::Play(c)
             }
         };
-        Ok(core::actions::encode(&a, lead))
+        Ok(core::encode::actions::encode(&a, lead))
     })
 }
 
@@ -431,11 +432,11 @@ fn decode_action(py: Python<'_>, ids: Vec<i64>) -> PyResult<(&'static str, u8, u
     guard(py, || {
         let mut v = Vec::with_capacity(ids.len());
         for (i, &id) in ids.iter().enumerate() {
-            v.push(u8::try_from(id).ok().filter(|&x| (x as usize) < core::actions::ACTIONS).ok_or_else(|| {
+            v.push(u8::try_from(id).ok().filter(|&x| (x as usize) < core::encode::actions::ACTIONS).ok_or_else(|| {
                 bad_arg(py, "ids", format!("ids[{i}] = {id} is not an action id (0..=71)"))
             })?);
         }
-        Ok(match core::actions::decode(&v).map_err(|e| err(py, e))? {
+        Ok(match core::encode::actions::decode(&v).map_err(|e| err(py, e))? {
             core::Action::Pass => ("pass", 0, 0, None),
             core::Action::Declare { suit, count } => ("declare", suit, count, None),
             core::Action::Play(c) => ("play", 0, 0, Some(out(py, &c))),
@@ -450,5 +451,5 @@ fn canonical_ids(py: Python<'_>, trump: u8) -> PyResult<Vec<u8>> {
     if trump > 4 {
         return Err(err(py, Error::BadArgument { what: "trump", message: format!("0..3 or 4 (unknown), got {trump}") }));
     }
-    Ok(core::observe::canonical_ids(trump).to_vec())
+    Ok(core::encode::observe::canonical_ids(trump).to_vec())
 }

@@ -3,13 +3,14 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use tractor_core as core;
-use tractor_core::card::Counts;
-use tractor_core::determinize::Determinizer;
-use tractor_core::hand_state::{Action, NOBODY};
-use tractor_core::policy::{Policy, SeatView};
-use tractor_core::search::{Rollout, SearchResult};
-use tractor_core::seed::{derive, SEARCH};
 use tractor_core::Error;
+use tractor_core::agent::view::SeatView;
+use tractor_core::game::hand::{Action, NOBODY};
+use tractor_core::infoset::determinize::Determinizer;
+use tractor_core::policy::{Agent, Policy};
+use tractor_core::rules::card::Counts;
+use tractor_core::search::decision::SearchResult;
+use tractor_core::util::seed::{derive, SEARCH};
 
 use crate::game::PyGame;
 use crate::{err, guard, out};
@@ -141,21 +142,13 @@ pub fn search_seeds(seed: u64, n: u64) -> Vec<u64> {
     (0..n).map(|i| derive(seed, SEARCH, i)).collect()
 }
 
-fn rollout_policy(py: Python<'_>, name: &str) -> PyResult<Rollout> {
-    match name.trim().to_ascii_lowercase().as_str() {
-        "random" => Ok(Rollout::Random),
-        "greedy" => Ok(Rollout::Greedy),
-        other => Err(err(py, Error::BadPolicy(format!("rollout policy {other:?}: expected 'random' or 'greedy'")))),
-    }
-}
-
 /// `n` playouts from the game's true state: an (n × 4) little-endian i32 buffer.
 #[pyfunction]
 pub fn rollouts(py: Python<'_>, game: &PyGame, n: u64, policy: &str, seed: u64, threads: usize) -> PyResult<Py<PyBytes>> {
     guard(py, || {
-        let p = rollout_policy(py, policy)?;
+        let p = Agent::parse(policy).map_err(|e| err(py, e))?;
         let g = &game.g;
-        let r = py.detach(|| core::search::playouts(g, n, p, seed, threads)).map_err(|e| err(py, e))?;
+        let r = py.detach(|| core::search::rollout::playouts(g, n, &p, seed, threads)).map_err(|e| err(py, e))?;
         let bytes: Vec<u8> = r.iter().flat_map(|row| row.iter().flat_map(|x| x.to_le_bytes())).collect();
         Ok(PyBytes::new(py, &bytes).unbind())
     })
@@ -178,8 +171,8 @@ pub fn run_search(py: Python<'_>, game: &PyGame, policy: &str, seed: u64, thread
         let r = py.detach(|| {
             let view = SeatView::of_game(g);
             match p {
-                Policy::Pimc(pp) => core::search::pimc(&view, &pp, seed, threads),
-                Policy::Ismcts(ip) => core::search::ismcts(&view, &ip, seed, threads),
+                Policy::Pimc(pp) => core::search::pimc::pimc(&view, &pp, seed, threads),
+                Policy::Ismcts(ip) => core::search::ismcts::ismcts(&view, &ip, seed, threads),
                 _ => Err(Error::BadPolicy(format!("{} is not a search policy", p.name()))),
             }
         });

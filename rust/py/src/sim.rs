@@ -4,12 +4,12 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use tractor_core as core;
 use tractor_core::policy::Policy;
-use tractor_core::sim;
+use tractor_core::run::sim;
 
 use std::fs::File;
 use std::io::BufReader;
 
-use tractor_core::record::{Reader, RecordError};
+use tractor_core::game::record::{Reader, RecordError};
 
 use crate::game::PyGame;
 use crate::{err, guard, raise};
@@ -19,7 +19,7 @@ fn setup(py: Python<'_>, names: Vec<String>, profile: &str) -> PyResult<([Policy
     if names.len() != 4 {
         return Err(err(py, core::Error::BadPolicy(format!("four policies are needed, one per seat, got {}", names.len()))));
     }
-    let mut out = [Policy::Random; 4];
+    let mut out = [Policy::Agent(core::Agent::Random); 4];
     for (i, n) in names.iter().enumerate() {
         out[i] = Policy::parse(n).map_err(|e| err(py, e))?;
     }
@@ -139,8 +139,8 @@ pub fn simulate_matches<'py>(
 #[pyfunction]
 pub fn replay_record(py: Python<'_>, data: &[u8]) -> PyResult<(PyGame, usize)> {
     guard(py, || {
-        let (rec, used) = core::record::decode(data).map_err(|e| records_error(py, "record", e))?;
-        let g = core::record::replay(&rec).map_err(|e| err(py, e))?;
+        let (rec, used) = core::game::record::decode(data).map_err(|e| records_error(py, "record", e))?;
+        let g = core::game::record::replay(&rec).map_err(|e| err(py, e))?;
         Ok((PyGame::from(g), used))
     })
 }
@@ -148,7 +148,7 @@ pub fn replay_record(py: Python<'_>, data: &[u8]) -> PyResult<(PyGame, usize)> {
 /// The header of a records file that carries `meta` (JSON text describing the run).
 #[pyfunction]
 pub fn records_file_header<'py>(py: Python<'py>, meta: &str) -> Bound<'py, PyBytes> {
-    PyBytes::new(py, &core::record::encode_file_header(meta.as_bytes()))
+    PyBytes::new(py, &core::game::record::encode_file_header(meta.as_bytes()))
 }
 
 fn records_error(py: Python<'_>, path: &str, e: RecordError) -> PyErr {
@@ -166,7 +166,7 @@ fn records_error(py: Python<'_>, path: &str, e: RecordError) -> PyErr {
     raise(py, "RecordsError", &format!("{path}: {e}"), Some(kw))
 }
 
-/// A records file read frame by frame (see `tractor_core::record`): constant memory, linear
+/// A records file read frame by frame (see `tractor_core::game::record`): constant memory, linear
 /// time. A fault ends the stream: the records before it are returned first, the next call
 /// raises `RecordsError` with the record's index and byte offset.
 #[pyclass(module = "tractor._core", name = "RecordReader")]
@@ -205,7 +205,7 @@ impl PyRecordReader {
     /// The file layout's version.
     #[getter]
     fn version(&self) -> u16 {
-        self.r.as_ref().map_or(core::record::FILE_VERSION, |r| r.version)
+        self.r.as_ref().map_or(core::game::record::FILE_VERSION, |r| r.version)
     }
 
     /// The header's metadata (JSON text).
@@ -227,7 +227,7 @@ impl PyRecordReader {
                 let (index, offset) = (r.index, r.offset);
                 match r.next_frame() {
                     Ok(None) => break,
-                    Ok(Some(frame)) => match core::record::check_body(&frame[4..frame.len() - 4]) {
+                    Ok(Some(frame)) => match core::game::record::check_body(&frame[4..frame.len() - 4]) {
                         Ok(h) => out.push((
                             index,
                             offset,
@@ -281,7 +281,7 @@ impl PyRecordReader {
                     }
                 }
             }
-            let played = py.detach(|| core::record::replay_many(&recs));
+            let played = py.detach(|| core::game::record::replay_many(&recs));
             let mut out = Vec::with_capacity(played.len());
             for (g, (index, offset)) in played.into_iter().zip(at) {
                 match g {

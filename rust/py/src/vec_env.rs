@@ -5,11 +5,11 @@ use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use tractor_core as core;
-use tractor_core::actions::ACTIONS;
-use tractor_core::observe::OBS_DIM;
-use tractor_core::policy::Policy;
-use tractor_core::vec_env::{Buffers, EnvConfig, VecEnv};
 use tractor_core::Error;
+use tractor_core::encode::actions::ACTIONS;
+use tractor_core::encode::observe::OBS_DIM;
+use tractor_core::learn::vec_env::{Buffers, EnvConfig, VecEnv};
+use tractor_core::policy::Policy;
 
 use crate::{err, guard};
 
@@ -128,7 +128,7 @@ impl PyVecEnv {
             .v
             .envs
             .iter()
-            .map(|e| match core::observe::known_trump(&e.game.pos, e.game.pos.to_move) {
+            .map(|e| match core::encode::observe::known_trump(&e.game.pos, e.game.pos.to_move) {
                 t if t < 4 => t as i8,
                 _ => 4,
             })

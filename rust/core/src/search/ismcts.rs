@@ -21,32 +21,44 @@
 
 use rayon::prelude::*;
 
-use super::{determinizer, isqrt, ln_q32, rollout, ActionStats, Rollout, SearchResult};
-use crate::action_set::ActionSet;
-use crate::determinize::Determinizer;
-use crate::error::Error;
-use crate::hand_state::{Action, Phase};
-use crate::policy::SeatView;
-use crate::rng::Rng;
-use crate::seed::{derive, SEARCH};
+use crate::agent::greedy;
+use crate::agent::view::{Decide, SeatView};
+use crate::game::action_set::ActionSet;
+use crate::game::hand::{Action, Phase};
+use crate::infoset::determinize::Determinizer;
+use crate::rules::error::Error;
+use crate::util::fixed::{isqrt, ln_q32};
+use crate::util::parallel::pool;
+use crate::util::rng::Rng;
+use crate::util::seed::{derive, SEARCH};
+use super::decision::{determinizer, ActionStats, SearchResult};
+use super::rollout::rollout;
 
 /// Nodes offering more actions than this widen progressively.
 pub const WIDE: u128 = 48;
 /// Draws tried per visit for an untried action of a wide node.
 const DRAWS: usize = 4;
 
+/// ISMCTS's parameters; `R` is the policy that plays the rollouts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct IsmctsParams {
+pub struct IsmctsParams<R> {
     pub iterations: u32,
     /// The exploration constant c in thousandths (0.7 → 700).
     pub c_milli: u32,
-    pub rollout: Rollout,
+    pub rollout: R,
     pub trees: u32,
 }
 
-impl Default for IsmctsParams {
+impl<R: Default> Default for IsmctsParams<R> {
     fn default() -> Self {
-        IsmctsParams { iterations: 1000, c_milli: 700, rollout: Rollout::Random, trees: 1 }
+        IsmctsParams::new(R::default())
+    }
+}
+
+impl<R> IsmctsParams<R> {
+    /// The defaults: 1,000 iterations, c = 0.7, one tree.
+    pub fn new(rollout: R) -> Self {
+        IsmctsParams { iterations: 1000, c_milli: 700, rollout, trees: 1 }
     }
 }
 
@@ -67,7 +79,7 @@ fn ucb(n: &Node, c_milli: u32) -> i64 {
     mean + explore as i64
 }
 
-fn grow(view: &SeatView, det: &mut Determinizer, p: &IsmctsParams, iterations: u32, rng: &mut Rng) -> Result<Vec<Node>, Error> {
+fn grow<R: Decide>(view: &SeatView, det: &mut Determinizer, p: &IsmctsParams<R>, iterations: u32, rng: &mut Rng) -> Result<Vec<Node>, Error> {
     let root_player = view.seat();
     let mut nodes = vec![Node { action: Action::Pass, player: root_player, visits: 0, avail: 0, reward: 0, children: Vec::new() }];
     let mut path = Vec::new();
@@ -87,7 +99,7 @@ fn grow(view: &SeatView, det: &mut Determinizer, p: &IsmctsParams, iterations: u
             if (room || avail.is_empty()) && (avail.len() as u128) < total {
                 let tried = |a: &Action| avail.iter().any(|&c| nodes[c as usize].action == *a);
                 // greedy's play first: the tree starts from the rollout policy's own line
-                let first = crate::policy::greedy::act(&SeatView::of_position(&pos), rng);
+                let first = greedy::act(&SeatView::of_position(&pos), rng);
                 if !tried(&first) {
                     untried = Some(first);
                 } else if total <= WIDE {
@@ -125,7 +137,7 @@ fn grow(view: &SeatView, det: &mut Determinizer, p: &IsmctsParams, iterations: u
                 break;
             }
         }
-        let returns = rollout(pos, p.rollout, rng);
+        let returns = rollout(pos, &p.rollout, rng);
         for &n in &path {
             let n = &mut nodes[n as usize];
             n.visits += 1;
@@ -138,7 +150,7 @@ fn grow(view: &SeatView, det: &mut Determinizer, p: &IsmctsParams, iterations: u
 
 /// ISMCTS for the seat to move in `view` (play phase, recorded game), on `threads` threads
 /// (0: all cores; the result does not depend on it).
-pub fn ismcts(view: &SeatView, p: &IsmctsParams, seed: u64, threads: usize) -> Result<SearchResult, Error> {
+pub fn ismcts<R: Decide + Sync>(view: &SeatView, p: &IsmctsParams<R>, seed: u64, threads: usize) -> Result<SearchResult, Error> {
     let det = determinizer(view)?;
     let mut set = view.actions();
     if set.count() == 1 {
@@ -163,11 +175,7 @@ pub fn ismcts(view: &SeatView, p: &IsmctsParams, seed: u64, threads: usize) -> R
     let per_tree: Vec<Result<Vec<ActionStats>, Error>> = if threads == 1 || trees == 1 {
         (0..trees).map(run).collect()
     } else {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .map_err(|e| Error::Resource(format!("cannot start {threads} threads: {e}")))?;
-        pool.install(|| (0..trees).into_par_iter().map(run).collect())
+        pool(threads)?.install(|| (0..trees).into_par_iter().map(run).collect())
     };
     let mut stats: Vec<ActionStats> = Vec::new();
     for tree in per_tree {

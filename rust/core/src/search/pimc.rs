@@ -9,32 +9,42 @@
 
 use rayon::prelude::*;
 
-use super::{candidates, determinizer, rollout, ActionStats, Rollout, SearchResult};
-use crate::error::Error;
-use crate::hand_state::Action;
-use crate::policy::SeatView;
-use crate::rng::Rng;
-use crate::seed::{derive, SEARCH};
+use crate::agent::view::{Decide, SeatView};
+use crate::game::hand::{Action, Position};
+use crate::rules::error::Error;
+use crate::util::parallel::pool;
+use crate::util::rng::Rng;
+use crate::util::seed::{derive, SEARCH};
+use super::decision::{candidates, determinizer, ActionStats, SearchResult};
+use super::rollout::rollout;
 
 /// Candidates weighed at most (a void follower can have millions of plays).
 pub const CANDIDATES: u128 = 24;
 
+/// PIMC's parameters; `R` is the policy that plays the rollouts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct PimcParams {
+pub struct PimcParams<R> {
     pub worlds: u32,
     pub rollouts: u32,
-    pub rollout: Rollout,
+    pub rollout: R,
 }
 
-impl Default for PimcParams {
+impl<R: Default> Default for PimcParams<R> {
     fn default() -> Self {
-        PimcParams { worlds: 32, rollouts: 8, rollout: Rollout::Random }
+        PimcParams::new(R::default())
+    }
+}
+
+impl<R> PimcParams<R> {
+    /// The defaults: 32 worlds, 8 rollouts per candidate per world.
+    pub fn new(rollout: R) -> Self {
+        PimcParams { worlds: 32, rollouts: 8, rollout }
     }
 }
 
 /// PIMC for the seat to move in `view` (play phase, recorded game), on `threads` threads
 /// (0: all cores; the result does not depend on it).
-pub fn pimc(view: &SeatView, p: &PimcParams, seed: u64, threads: usize) -> Result<SearchResult, Error> {
+pub fn pimc<R: Decide + Sync>(view: &SeatView, p: &PimcParams<R>, seed: u64, threads: usize) -> Result<SearchResult, Error> {
     let mut det = determinizer(view)?;
     let seat = view.seat();
     let mut set = view.actions();
@@ -50,7 +60,7 @@ pub fn pimc(view: &SeatView, p: &PimcParams, seed: u64, threads: usize) -> Resul
         let (draw, _) = det.sample(&mut Rng::new(wseed))?;
         worlds.push((wseed, view.position_with(&draw.hands)));
     }
-    let per_world = |&(wseed, pos): &(u64, crate::hand_state::Position)| -> Vec<i64> {
+    let per_world = |&(wseed, pos): &(u64, Position)| -> Vec<i64> {
         cands
             .iter()
             .enumerate()
@@ -61,7 +71,7 @@ pub fn pimc(view: &SeatView, p: &PimcParams, seed: u64, threads: usize) -> Resul
                     .map(|_| {
                         let mut q = pos;
                         q.play_unchecked(cards);
-                        rollout(q, p.rollout, &mut rng)[seat as usize] as i64
+                        rollout(q, &p.rollout, &mut rng)[seat as usize] as i64
                     })
                     .sum()
             })
@@ -70,11 +80,7 @@ pub fn pimc(view: &SeatView, p: &PimcParams, seed: u64, threads: usize) -> Resul
     let totals: Vec<Vec<i64>> = if threads == 1 {
         worlds.iter().map(per_world).collect()
     } else {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .map_err(|e| Error::Resource(format!("cannot start {threads} threads: {e}")))?;
-        pool.install(|| worlds.par_iter().map(per_world).collect())
+        pool(threads)?.install(|| worlds.par_iter().map(per_world).collect())
     };
     let visits = p.worlds as u64 * p.rollouts as u64;
     let stats: Vec<ActionStats> = cands

@@ -1,0 +1,323 @@
+//! The `greedy` policy: a sensible, fast, deterministic-given-its-stream player.
+//!
+//! - Declaring: shows with the suit it holds most of (level cards count double), the most
+//!   cards it can; overturns opponents, never its partner; reinforces its own showing.
+//! - Leading: plain-suit aces and combinations topped by an ace first (the leader wins ties),
+//!   then tractors, then pairs; otherwise its cheapest single, avoiding point cards; it keeps
+//!   its strongest trump combination for the last trick (×N, R7.3) once few cards remain.
+//! - Following: gives points to a partner who is winning; wins a trick cheaply when it
+//!   carries points (or it plays last); otherwise throws its cheapest cards, keeping points
+//!   away from the opponents and high trumps and pairs for later.
+
+use std::cmp::Reverse;
+
+use crate::agent::view::SeatView;
+use crate::game::hand::{Action, Phase, NOBODY};
+use crate::rules::card::{Card, Counts, KINDS};
+use crate::rules::combo::{classify, for_each_lead_in_class, for_each_lead_shape, Combo};
+use crate::rules::follow::{Case, Follow, LegalSet};
+use crate::rules::score::{points, KIND_POINTS};
+use crate::rules::trump::{Context, TRUMP};
+use crate::util::rng::Rng;
+
+/// Candidate follows sampled when there are too many to list.
+const SAMPLES: usize = 16;
+/// Follows listed outright up to this many.
+const LIST_MAX: u128 = 32;
+
+/// The greedy policy's action for the seat of `view` (the hand is not over).
+pub fn act(view: &SeatView, rng: &mut Rng) -> Action {
+    match view.phase() {
+        Phase::Declare => declare(view),
+        _ => match view.follow() {
+            None => lead(view),
+            Some(f) => follow(view, &f, rng),
+        },
+    }
+}
+
+fn declare(pos: &SeatView) -> Action {
+    let seat = pos.seat();
+    let declarer = pos.declarer();
+    if declarer != NOBODY && declarer != seat && declarer % 2 == seat % 2 {
+        return Action::Pass; // never overturn the partner
+    }
+    let hand = pos.hand();
+    let support = |suit: u8| -> u32 {
+        (2..=14).map(|r| hand[Card::new(suit, r).id()] as u32).sum::<u32>()
+            + hand[Card::new(suit, pos.level()).id()] as u32
+    };
+    let held: u32 = hand.iter().map(|&c| c as u32).sum();
+    let best = pos.showings().max_by_key(|s| (support(s.suit), s.count, 3 - s.suit));
+    match best {
+        // wait for a suit longer than a quarter of the cards held, unless the deal is done
+        Some(s) if support(s.suit) * 4 >= held + 4 || pos.dealt() as usize >= crate::rules::card::DECK => {
+            Action::Declare { suit: s.suit, count: s.count }
+        }
+        _ => Action::Pass,
+    }
+}
+
+/// What a card is worth keeping: its strength, trumps far above plain cards.
+fn keep_value(ctx: &Context, kind: usize) -> i32 {
+    let s = ctx.strength[kind] as i32;
+    if ctx.class[kind] == TRUMP {
+        20 + 2 * s
+    } else {
+        s
+    }
+}
+
+fn cost(ctx: &Context, x: &Counts) -> i32 {
+    let mut c = 0;
+    crate::rules::card::for_each_held(x, |k, n| c += n as i32 * keep_value(ctx, k));
+    c
+}
+
+/// How a lead ranks: its value, then the lower first kind, then the higher multiplicity.
+type LeadRank = (i32, Reverse<u8>, u8);
+
+fn lead(pos: &SeatView) -> Action {
+    let ctx = pos.ctx();
+    let hand = pos.hand();
+    let left = crate::rules::card::size(hand);
+    // The strongest trump combination is kept for the last trick near the end: the last of
+    // the greatest (size, key) in lead order.
+    let mut keep: Option<(usize, u32, Combo)> = None;
+    if left <= 12 {
+        for_each_lead_in_class(ctx, hand, TRUMP, |c| {
+            if keep.is_none_or(|(size, key, _)| (c.size(), c.key()) >= (size, key)) {
+                keep = Some((c.size(), c.key(), c));
+            }
+        });
+    }
+    let keep = keep.map(|b| b.2);
+    // the value of a tractor (R3.2): kept, the whole hand, topped by a plain ace, or by its size
+    let tractor_value = |c: &Combo| -> i32 {
+        if Some(*c) == keep && c.size() < left {
+            return -1000;
+        }
+        let size = c.size() as i32;
+        if c.size() == left {
+            return 10_000; // the whole hand in one combination: the last trick
+        }
+        if !c.is_trump() && c.top == 14 {
+            return 500 + 40 * size; // plain aces: the leader wins ties
+        }
+        300 + 30 * size + c.top as i32 - if c.is_trump() { 100 } else { 0 }
+    };
+    // the value of the unit of `m` copies of `kind` (R3.1), without building it: kept, the
+    // whole hand, a plain ace, high plain pairs and more, the cheapest single, other units
+    let keep_unit = keep.filter(|c| c.k == 1).map(|c| (c.first, c.m));
+    let unit_value = |kind: u8, m: u8, trump: bool| -> i32 {
+        let size = m as i32;
+        if m as usize == left {
+            return 10_000;
+        }
+        if keep_unit == Some((kind, m)) {
+            return -1000;
+        }
+        let top = ctx.strength[kind as usize];
+        if !trump && top == 14 {
+            return 500 + 40 * size;
+        }
+        if m >= 2 && !trump && top >= 12 {
+            return 200 + 20 * size + top as i32;
+        }
+        let (pts, kv) = (point_value(kind as usize) * size, keep_value(ctx, kind as usize));
+        if m == 1 {
+            return 100 - kv - 3 * pts;
+        }
+        50 + 10 * size - kv - 3 * pts
+    };
+    // The greatest (value, lowest first kind, multiplicity); of equals, the last in lead order
+    // (that of `for_each_lead`, R3.4).
+    let mut best: Option<(LeadRank, u8, u8, u8)> = None; // (rank, m, k, first)
+    for class in 0..5u8 {
+        let trump = class == TRUMP;
+        for_each_lead_shape(ctx, hand, class, |first, m, k| {
+            let v = if k == 1 { unit_value(first, m, trump) } else { tractor_value(&crate::rules::combo::tractor(ctx, first, m, k)) };
+            let key = (v, Reverse(first), m);
+            if best.is_none_or(|(b, ..)| key >= b) {
+                best = Some((key, m, k, first));
+            }
+        });
+    }
+    let (_, m, k, first) = best.expect("a hand to lead from");
+    Action::Play(crate::rules::combo::of_shape(ctx, first, m, k).counts(ctx))
+}
+
+/// Would `x` become the trick's best play (R6.1–R6.2, [`crate::rules::combo::beats`])?
+fn wins(pos: &SeatView, lead: &Combo, x: &Counts) -> bool {
+    classify(pos.ctx(), x).is_some_and(|c| crate::rules::combo::beats(lead, &c, pos.trick().best_key))
+}
+
+fn follow(pos: &SeatView, f: &Follow, rng: &mut Rng) -> Action {
+    if f.n == 1 {
+        return follow_single(pos, f);
+    }
+    let ctx = pos.ctx();
+    let lead = f.lead;
+    let trick = pos.trick();
+    let partner_winning = trick.best_seat % 2 == pos.seat() % 2;
+    let last = trick.plays == 3;
+    let table = trick.points as i32;
+    // `wins`: whether the play becomes the trick's best (read only when the partner is not
+    // winning)
+    let score = |x: &Counts, wins: bool| -> i32 {
+        let pts = points(x);
+        let c = cost(ctx, x);
+        if partner_winning {
+            return 8 * pts - c;
+        }
+        if wins {
+            if table + pts > 0 || last {
+                return 2000 + 20 * (table + pts) - c;
+            }
+            return -c - 40; // winning a pointless trick early is rarely worth high cards
+        }
+        -c - 12 * pts
+    };
+    // Plays that cannot become the trick's best need no classifying: all of the led class
+    // beside other cards is no combination (R3.1–R3.3), and a ladder position under any-shape
+    // T1 holds no N-card combination of the class (else R5.3 T1 would be its case).
+    let mixed = f.case == Case::Short && f.s_size > 0 && f.s_size < f.n;
+    let no_combination = ctx.rules.t1_any_shape && matches!(f.case, Case::Ladder { .. });
+    let can_win = !partner_winning && !mixed && !no_combination;
+    let wins = |x: &Counts| can_win && wins(pos, &lead, x);
+    let mut set = f.legal_set(&[0; KINDS]);
+    let mut best = (i32::MIN, [0u8; KINDS]);
+    let mut offer = |x: &Counts, wins: bool| {
+        let v = score(x, wins);
+        if v > best.0 {
+            best = (v, *x); // ties keep the earlier candidate
+        }
+    };
+    match set.all(LIST_MAX) {
+        Ok(all) => {
+            // Every legal follow is a candidate: the fills and the ruff below are legal
+            // follows too, so they cannot do better than the first best of the list.
+            if let LegalSet::Combos(_, combos) = &set {
+                // R5.3 T1: the plays are combinations already
+                for (x, c) in all.iter().zip(combos) {
+                    offer(x, can_win && crate::rules::combo::beats(&lead, c, trick.best_key));
+                }
+            } else {
+                for x in &all {
+                    offer(x, wins(x));
+                }
+            }
+        }
+        Err(_) => {
+            // SAMPLES drawn uniformly, then (R5.2) all of the class filled with the cheapest
+            // others or with the most points, and the cheapest winning ruff
+            for _ in 0..SAMPLES {
+                if let Some(x) = set.sample(rng) {
+                    offer(&x, wins(&x));
+                }
+            }
+            if f.case == Case::Short {
+                let cheap = fill(f, |k| keep_value(ctx, k) + 5 * point_value(k));
+                offer(&cheap, wins(&cheap));
+                let rich = fill(f, |k| keep_value(ctx, k) - 12 * point_value(k));
+                offer(&rich, wins(&rich));
+                if f.s_size == 0 && !lead.is_trump() {
+                    if let Some(r) = cheapest_ruff(pos, f) {
+                        offer(&r, wins(&r));
+                    }
+                }
+            }
+        }
+    }
+    Action::Play(best.1)
+}
+
+/// The same choice as [`follow`] for a single led, over the kinds directly: one card of the
+/// led class if held (R5.3 T1), else any card (R5.2).
+fn follow_single(pos: &SeatView, f: &Follow) -> Action {
+    let ctx = pos.ctx();
+    let trick = pos.trick();
+    let partner_winning = trick.best_seat % 2 == pos.seat() % 2;
+    let last = trick.plays == 3;
+    let table = trick.points as i32;
+    let pool = if f.s_size > 0 { &f.s } else { &f.hand };
+    let mut best = (i32::MIN, 0usize);
+    crate::rules::card::for_each_held(pool, |k, _| {
+        let (pts, c) = (point_value(k), keep_value(ctx, k));
+        let unit = crate::rules::combo::unit(ctx, k as u8, 1);
+        let v = if partner_winning {
+            8 * pts - c
+        } else if crate::rules::combo::beats(&f.lead, &unit, trick.best_key) {
+            if table + pts > 0 || last {
+                2000 + 20 * (table + pts) - c
+            } else {
+                -c - 40
+            }
+        } else {
+            -c - 12 * pts
+        };
+        if v > best.0 {
+            best = (v, k);
+        }
+    });
+    let mut x = [0u8; KINDS];
+    x[best.1] = 1;
+    Action::Play(x)
+}
+
+/// A kind's points (R7.1).
+fn point_value(kind: usize) -> i32 {
+    KIND_POINTS[kind]
+}
+
+/// R5.2 (short): all of the led class plus the N − |S| other cards that `price` ranks lowest
+/// (of equal prices, the lower kind first).
+fn fill(f: &Follow, price: impl Fn(usize) -> i32) -> Counts {
+    let mut x = f.s;
+    let mut need = f.n - f.s_size;
+    let mut used = 0u64; // kinds already taken
+    while need > 0 {
+        let mut cheapest: Option<(i32, usize)> = None;
+        for k in 0..KINDS {
+            if f.hand[k] > f.s[k] && used & 1 << k == 0 && cheapest.is_none_or(|c| (price(k), k) < c) {
+                cheapest = Some((price(k), k));
+            }
+        }
+        let Some((_, k)) = cheapest else { break };
+        used |= 1 << k;
+        let take = (f.hand[k] - x[k]).min(need);
+        x[k] += take;
+        need -= take;
+    }
+    x
+}
+
+/// A void follower's cheapest trump combination of the lead's shape that beats the trick.
+fn cheapest_ruff(pos: &SeatView, f: &Follow) -> Option<Counts> {
+    let ctx = pos.ctx();
+    let hand = &f.hand;
+    let mut best: Option<(i32, Counts)> = None;
+    let mut consider = |c: Combo| {
+        if c.m == f.lead.m && c.k == f.lead.k && c.is_trump() {
+            let x = c.counts(ctx);
+            if wins(pos, &f.lead, &x) {
+                let v = cost(ctx, &x);
+                if best.as_ref().is_none_or(|b| v < b.0) {
+                    best = Some((v, x));
+                }
+            }
+        }
+    };
+    if f.lead.k == 1 {
+        for &k in ctx.class_kinds(TRUMP) {
+            if hand[k as usize] >= f.lead.m {
+                consider(crate::rules::combo::unit(ctx, k, f.lead.m));
+            }
+        }
+    } else {
+        crate::rules::combo::for_each_tractor(ctx, TRUMP, hand, f.lead.m, f.lead.k, f.lead.k, |first, k| {
+            consider(crate::rules::combo::tractor(ctx, first, f.lead.m, k))
+        });
+    }
+    best.map(|b| b.1)
+}

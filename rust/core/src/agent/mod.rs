@@ -1,0 +1,7 @@
+//! Agents: the seat's view ([`view::SeatView`]) and the [`view::Decide`] trait every policy
+//! implements, and the policies that decide without search (random, greedy). Each is one file;
+//! [`crate::policy`] names them.
+
+pub mod greedy;
+pub mod random;
+pub mod view;

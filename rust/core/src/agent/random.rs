@@ -1,0 +1,96 @@
+//! The uniform random policy: uniform over the distinct legal actions of each decision.
+//!
+//! While dealing: uniform over "pass" and every allowed showing. Leading: uniform over the
+//! distinct combinations of the hand (`legal_leads`). Following: uniform over the distinct
+//! legal follows (multisets), by the follow ladder's exact sampler (a single led: by
+//! [`Follow::single`], the same draw). One xoshiro256** stream.
+
+use crate::agent::view::SeatView;
+use crate::game::hand::{Action, Game, Phase};
+use crate::rules::card::KINDS;
+use crate::rules::combo::{count_leads, nth_lead};
+use crate::rules::follow::Follow;
+use crate::util::rng::Rng;
+
+/// The random policy's action for the seat of `view` (the hand is not over).
+pub fn act(view: &SeatView, rng: &mut Rng) -> Action {
+    random_choice(view, rng).expect("a legal action")
+}
+
+/// A uniformly random legal action for the player to move, or `None` when the hand is over.
+pub fn random_action(game: &Game, rng: &mut Rng) -> Option<Action> {
+    random_choice(&SeatView::of_game(game), rng)
+}
+
+/// The random policy's choice for the seat of `view`: uniform over its legal actions. It
+/// draws exactly what [`crate::game::action_set::ActionSet::sample`] draws from the same stream
+/// (tested), without building the set: this is the rollouts' inner loop.
+pub fn random_choice(view: &SeatView, rng: &mut Rng) -> Option<Action> {
+    match view.phase() {
+        Phase::Declare => {
+            let n = 1 + view.showings().count();
+            Some(match rng.below_usize(n) {
+                0 => Action::Pass,
+                i => {
+                    let s = view.showings().nth(i - 1).expect("i < n");
+                    Action::Declare { suit: s.suit, count: s.count }
+                }
+            })
+        }
+        Phase::Play => match view.lead() {
+            // a single led: a uniform kind among those it may be followed with, in kind order
+            // (the follow set's own draw, without building it)
+            Some(lead) if lead.size() == 1 => {
+                let mut kinds = Follow::single(view.ctx(), view.hand(), lead.class);
+                if kinds == 0 {
+                    return None; // (an empty hand: as the set's sample)
+                }
+                for _ in 0..rng.below(kinds.count_ones() as u128) {
+                    kinds &= kinds - 1;
+                }
+                let mut c = [0u8; KINDS];
+                c[kinds.trailing_zeros() as usize] = 1;
+                Some(Action::Play(c))
+            }
+            Some(_) => view.follow().expect("a lead").legal_set(&[0; KINDS]).sample(rng).map(Action::Play),
+            None => {
+                let (ctx, hand) = (view.ctx(), view.hand());
+                let r = rng.below_usize(count_leads(ctx, hand));
+                nth_lead(ctx, hand, r).map(|c| Action::Play(c.counts(ctx)))
+            }
+        },
+        Phase::Over | Phase::Stopped => None,
+    }
+}
+
+/// Plays the hand to its end with [`random_action`].
+pub fn random_playout(game: &mut Game, rng: &mut Rng) {
+    while let Some(a) = random_action(game, rng) {
+        game.apply(&a).expect("random actions are legal");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::hand::NOBODY;
+    use crate::rules::profile::Profile;
+
+    #[test]
+    fn random_choice_draws_what_the_action_set_draws() {
+        for seed in 0..40u64 {
+            let mut g = Game::deal(seed, Profile::Guigang, [3, 3], NOBODY, None).unwrap();
+            let mut rng = Rng::new(seed);
+            loop {
+                let view = SeatView::of_game(&g);
+                let (mut a, mut b) = (rng, rng);
+                let x = random_choice(&view, &mut a);
+                assert_eq!(x, view.actions().sample(&mut b));
+                assert_eq!(a.next_u64(), b.next_u64(), "the same draws");
+                let Some(x) = x else { break };
+                g.apply(&x).unwrap();
+                rng.next_u64();
+            }
+        }
+    }
+}

@@ -1,0 +1,100 @@
+//! What a policy may read: the seat to move's own hand and the public state, never the other
+//! hands. Policies ([`Decide`]) see the game only through a [`SeatView`].
+
+use crate::game::action_set::ActionSet;
+use crate::game::hand::{Action, Game, Phase, Position, Showing, Trick};
+use crate::infoset::info::InfoSet;
+use crate::rules::card::Counts;
+use crate::rules::combo::Combo;
+use crate::rules::follow::Follow;
+use crate::rules::trump::Context;
+use crate::util::rng::Rng;
+
+/// A decision rule over what the seat to move knows.
+pub trait Decide {
+    /// The action for the seat of `view` (the hand is not over).
+    fn decide(&self, view: &SeatView, rng: &mut Rng) -> Action;
+}
+
+/// The view of the seat to move.
+#[derive(Clone, Copy)]
+pub struct SeatView<'a> {
+    pos: &'a Position,
+    game: Option<&'a Game>,
+}
+
+impl<'a> SeatView<'a> {
+    /// The seat to move in `game`, with its record (search policies read [`SeatView::info`]).
+    pub fn of_game(game: &'a Game) -> SeatView<'a> {
+        SeatView { pos: &game.pos, game: (!game.light).then_some(game) }
+    }
+
+    /// The seat to move in a bare position (rollouts): no record, no info set.
+    pub fn of_position(pos: &'a Position) -> SeatView<'a> {
+        SeatView { pos, game: None }
+    }
+
+    pub fn seat(&self) -> u8 {
+        self.pos.to_move
+    }
+    pub fn phase(&self) -> Phase {
+        self.pos.phase
+    }
+    pub fn hand(&self) -> &'a Counts {
+        &self.pos.hands[self.pos.to_move as usize]
+    }
+    pub fn level(&self) -> u8 {
+        self.pos.level
+    }
+    /// The current declarer (public, R8.2).
+    pub fn declarer(&self) -> u8 {
+        self.pos.declarer
+    }
+    pub fn banker(&self) -> u8 {
+        self.pos.banker
+    }
+    pub fn dealt(&self) -> u8 {
+        self.pos.dealt
+    }
+    /// Showings this seat may make (its own suit is known to it; counts are public).
+    pub fn showings(&self) -> impl Iterator<Item = Showing> + 'a {
+        self.pos.showings(self.pos.to_move)
+    }
+    /// The rules context (play phase: the trump suit is public).
+    pub fn ctx(&self) -> &'static Context {
+        self.pos.ctx()
+    }
+    pub fn trick(&self) -> &'a Trick {
+        &self.pos.trick
+    }
+    pub fn tricks_done(&self) -> u8 {
+        self.pos.tricks_done
+    }
+    pub fn leads(&self) -> Vec<Combo> {
+        self.pos.leads()
+    }
+    /// The lead of the trick in progress, if any.
+    pub fn lead(&self) -> Option<Combo> {
+        self.pos.lead()
+    }
+    pub fn follow(&self) -> Option<Follow<'static>> {
+        self.pos.follow()
+    }
+    /// Every legal action of this seat now.
+    pub fn actions(&self) -> ActionSet {
+        ActionSet::of(self.pos)
+    }
+    /// What this seat knows (needs the hand's record).
+    pub fn info(&self) -> Option<InfoSet> {
+        self.game.map(|g| g.info(self.pos.to_move))
+    }
+
+    /// For search: this position with the other seats' hands replaced by `hands` (a
+    /// determinization). The seat's own hand must be unchanged.
+    pub fn position_with(&self, hands: &[Counts; 4]) -> Position {
+        debug_assert_eq!(hands[self.pos.to_move as usize], *self.hand());
+        let mut p = *self.pos;
+        p.hands = *hands;
+        p
+    }
+}

@@ -1,0 +1,149 @@
+//! The deal and hidden declaring (docs/rules.md R1.3, R8.1–R8.6, D7).
+
+use crate::rules::card::Card;
+use crate::rules::card::DECK;
+use crate::rules::error::Error;
+use super::{Game, Phase, Position, ShowingRecord, NOBODY};
+
+/// A showing the player to move may make: `count` cards of rank L of `suit`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Showing {
+    pub suit: u8,
+    pub count: u8,
+}
+
+impl Position {
+    /// R8.1 / R8.6: every showing `seat` may make now. A showing counts all the cards of that
+    /// suit shown so far (they stay in the hand), so it is any count up to what is held that
+    /// beats the current declaration; the declarer may only reinforce its own suit.
+    pub fn showings(&self, seat: u8) -> impl Iterator<Item = Showing> + '_ {
+        let counts = self.showing_counts(seat);
+        (0..4u8).flat_map(move |suit| {
+            let (from, held) = counts[suit as usize];
+            (from..held.saturating_add(1)).map(move |count| Showing { suit, count }) // from..=held
+        })
+    }
+
+    /// The showings of [`Position::showings`] per suit s h d c, as the counts `from..=held`
+    /// (empty when `from > held`): the mask's form, without the iterator.
+    pub fn showing_counts(&self, seat: u8) -> [(u8, u8); 4] {
+        let joker_missing = self.lacks_small_joker(seat);
+        std::array::from_fn(|suit| {
+            let suit = suit as u8;
+            let held = self.hands[seat as usize][Card::new(suit, self.level).id()];
+            let from = match self.declarer {
+                NOBODY if joker_missing => u8::MAX, // C9: setting the suit needs a small joker
+                NOBODY => 1,
+                d if d == seat && suit != self.declared_suit => u8::MAX, // 不能自反
+                d if d != seat && joker_missing => u8::MAX, // C9: so does overturning
+                _ => self.declared_count + 1,
+            };
+            (from, held)
+        })
+    }
+
+    /// C9: in a match's first hand (banker not yet known) under the competition profile, a
+    /// showing that sets or overturns the suit must include a small joker: does `seat` lack one?
+    fn lacks_small_joker(&self, seat: u8) -> bool {
+        self.banker == NOBODY
+            && self.profile.rules().first_hand_small_joker
+            && self.hands[seat as usize][crate::rules::card::SJ.id()] == 0
+    }
+
+    /// Same as `showings(seat).next().is_some()`, without the iterator (once per dealt card).
+    ///
+    /// C9 does not enter here: a seat whose level cards would make a showing but who lacks the
+    /// small joker is still asked (D7), and `showings` offers it only the pass; so the deal
+    /// stops at the same cards under every profile.
+    fn can_show(&self, seat: u8) -> bool {
+        let hand = &self.hands[seat as usize];
+        (0..4u8).any(|suit| {
+            let held = hand[Card::new(suit, self.level).id()];
+            match self.declarer {
+                NOBODY => held >= 1,
+                d if d == seat => suit == self.declared_suit && held > self.declared_count,
+                _ => held > self.declared_count,
+            }
+        })
+    }
+}
+
+impl Game {
+    /// Deals until a player who may show has just received a card (D7), then through the
+    /// final round (R8.3); then fixes trump and banker, or redeals (R8.5).
+    pub(super) fn advance_deal(&mut self) {
+        let every = self.record.every_receiver;
+        let p = &mut self.pos;
+        while (p.dealt as usize) < DECK {
+            let seat = (p.first_seat + p.dealt) % 4;
+            p.hands[seat as usize][self.deck[p.dealt as usize] as usize] += 1;
+            p.dealt += 1;
+            if every || p.can_show(seat) {
+                p.to_move = seat;
+                return;
+            }
+        }
+        // R8.3: one more chance each, in play order from the seat after the last receiver.
+        let last = (p.first_seat + (DECK - 1) as u8) % 4;
+        while p.final_round < 4 {
+            let seat = (last + 1 + p.final_round) % 4;
+            p.final_round += 1;
+            if every || p.can_show(seat) {
+                p.to_move = seat;
+                return;
+            }
+        }
+        if p.declarer == NOBODY {
+            // R8.5: nobody showed: redeal; the third such deal in a row stops the game.
+            // C9: redeal without limit (up to the attempt counter's 255, see `Rules::redeal_limit`).
+            p.redeals += 1;
+            if p.redeals >= p.profile.rules().redeal_limit {
+                p.phase = Phase::Stopped;
+                return;
+            }
+            self.start_attempt();
+            return;
+        }
+        // R8.2: the final suit is public now; R8.4: a first hand's declarer becomes banker.
+        p.trump = p.declared_suit;
+        if p.banker == NOBODY {
+            p.banker = p.declarer;
+        }
+        self.begin_play();
+    }
+
+    pub(super) fn pass(&mut self) {
+        self.advance_deal();
+    }
+
+    pub(super) fn declare(&mut self, suit: u8, count: u8) -> Result<(), Error> {
+        let p = &mut self.pos;
+        let seat = p.to_move;
+        if !p.showings(seat).any(|s| s == super::Showing { suit, count }) {
+            let held = if suit < 4 { p.hands[seat as usize][Card::new(suit, p.level).id()] } else { 0 };
+            let why = if suit > 3 {
+                format!("bad suit {suit}")
+            } else if count > held {
+                format!("seat {seat} holds {held} level card(s) of that suit, not {count}")
+            } else if p.declarer == seat && suit != p.declared_suit {
+                "the declarer cannot overturn its own showing with another suit (不能自反)".to_string()
+            } else if p.declarer != seat && p.lacks_small_joker(seat) {
+                let what = if p.declarer == NOBODY { "sets the suit" } else { "overturns" };
+                return Err(Error::IllegalAction {
+                    rule: "C9",
+                    message: format!("in a match's first hand a showing that {what} must include a small joker; seat {seat} holds none"),
+                });
+            } else {
+                format!("a showing must show more than the current {} card(s)", p.declared_count)
+            };
+            return Err(Error::IllegalAction { rule: "R8.1", message: why });
+        }
+        p.declarer = seat;
+        p.declared_suit = suit;
+        p.declared_count = count;
+        self.tally.note_showing(seat, count);
+        self.record.showings.push(ShowingRecord { attempt: p.redeals, dealt: p.dealt, seat, suit, count });
+        self.advance_deal();
+        Ok(())
+    }
+}

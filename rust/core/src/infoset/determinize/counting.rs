@@ -1,0 +1,546 @@
+//! The counting programme: exact integer counts of the physical deals of the unseen cards
+//! that meet every per-kind bound, built once per info set, and the uniform draw from it
+//! (step 1 of the sampler, where a kind carries a bound).
+
+use crate::rules::card::{Counts, KINDS, SJ};
+use crate::rules::error::Error;
+use crate::util::bignum::{binomial, Big, BigVec};
+use crate::util::rng::Rng;
+use super::checks::CheckMemo;
+use super::{Determinizer, Holder, WHOLE_CLASS_UNBOUNDED};
+
+/// The splits of one kind's unseen copies over the holders, each with its weight.
+pub(super) type Splits = Vec<([u8; 4], u128)>;
+
+/// A split as a step of the walk: the flattened state index falls by `off` (Σ a[d]·stride[d]
+/// over the holders but the last), and those holders take `took` cards.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Move {
+    off: usize,
+    took: u16,
+}
+
+impl Move {
+    fn of(dims: &[usize], a: &[u8; 4]) -> Move {
+        let (mut off, mut stride, mut took) = (0, 1, 0);
+        for (d, &n) in dims.iter().enumerate() {
+            off += a[d] as usize * stride;
+            stride *= n;
+            took += a[d] as u16;
+        }
+        Move { off, took }
+    }
+
+    /// The next state's index from state `i` (remaining room `s`) if the split is feasible:
+    /// no holder over-filled, and the last holder's implied room within the cards still to
+    /// come (without recomputing the index).
+    #[inline]
+    fn next(&self, nd: usize, a: &[u8; 4], s: &[u16; 4], i: usize, used: u16, remaining_next: u16) -> Option<usize> {
+        ((0..nd).all(|d| s[d] >= a[d] as u16) && used - self.took <= remaining_next).then(|| i - self.off)
+    }
+}
+
+/// The counting programme over bounded kinds.
+#[derive(Clone, Debug)]
+pub(super) struct Dp {
+    /// (kind, allowed allocations over the holders with their weights c!/Π a!).
+    kinds: Vec<(u8, Splits)>,
+    /// Each split of `kinds` as a step of the walk.
+    moves: Vec<Vec<Move>>,
+    /// Radix of each state coordinate (holders but the last).
+    dims: Vec<usize>,
+    /// `table[j][state]`: weighted completions of kinds j.. from that state.
+    table: Vec<BigVec>,
+    /// Cards still to place after kind j: remaining[j] = Σ_{i ≥ j} c_i + free.
+    remaining: Vec<u16>,
+    /// The unbounded cards, one entry per physical card.
+    free: Vec<u8>,
+    /// `after[j]`: the ladder checks (indices into `info.checks`) whose led class is complete
+    /// once kind j is placed: a proposal failing one is rejected there, before the rest is
+    /// drawn (R5.3; a check reads only its led class).
+    after: Vec<Vec<usize>>,
+    /// The checks of classes left partly to the shuffle: run on the whole proposal.
+    late: Vec<usize>,
+    /// The index of the kind before which the showings' timing is checked (right after the
+    /// timed kinds; `kinds.len()`: at the end, after the shuffle, where no kind is timed).
+    early_at: usize,
+    /// `(b, layer)`: table b weighted per state by [`level_fit`] (the timed kinds are 0..b),
+    /// read as the next layer by kind b − 1's draw; table b itself stays unweighted.
+    boundary: Option<(usize, BigVec)>,
+}
+
+pub(super) fn factorial(n: u8) -> u64 {
+    (1..=n as u64).product()
+}
+
+impl Determinizer {
+    pub(super) fn build_dp(&self) -> Result<Dp, Error> {
+        let hs = &self.holders;
+        let nh = hs.len();
+        let mut kinds = Vec::new();
+        let mut free = Vec::new();
+        // Order: the timed kinds, then every kind of each checked class (bounded or not, so
+        // that its checks run as soon as the class is placed), then the other bounded kinds.
+        // Any order counts the same deals; this one rejects early. A checked class with many
+        // unbounded kinds stays with the shuffle (each such kind would cost the programme up
+        // to 35 splits per state) and its checks run on the whole proposal. Without a hidden
+        // run's boundary layer (it reads a seat's level cards off its room, so the timed kinds
+        // must come first), the checked classes without a timed kind (the side suits) come
+        // first of all: their checks then reject before the timing is drawn
+        let checked = self.checked_classes();
+        // (checks come from tricks: the trump is public whenever there is one)
+        let ctx = (!checked.is_empty()).then(|| self.info.ctx());
+        let whole: Vec<u8> = match ctx {
+            Some(ctx) => {
+                let unbounded = |cl: u8| ctx.class_kinds(cl).iter().filter(|&&k| self.info.unseen[k as usize] > 0 && !self.bounded(k as usize)).count();
+                checked.iter().copied().filter(|&cl| unbounded(cl) <= WHOLE_CLASS_UNBOUNDED).collect()
+            }
+            None => Vec::new(),
+        };
+        let class_kinds = |cl: u8| ctx.map_or(&[][..], |ctx| ctx.class_kinds(cl));
+        let in_checked: Vec<u8> = whole.iter().flat_map(|&cl| class_kinds(cl).iter().copied()).collect();
+        // (and only where the timing cannot reject: every other seat's run is the revealed
+        // one, placed among the fitting placements; a hidden run's suit may fit no placement,
+        // and those rejections are better found before the side suits are drawn)
+        let hidden_run = self.info.runs.iter().enumerate().any(|(ri, r)| r.seat != self.info.seat && !(self.revealed.is_some() && ri + 1 == self.info.runs.len()));
+        let first: Vec<u8> = if self.level_fit.is_some() || hidden_run {
+            Vec::new()
+        } else {
+            whole.iter().filter(|&&cl| !class_kinds(cl).iter().any(|k| self.timed.contains(k))).flat_map(|&cl| class_kinds(cl).iter().copied()).collect()
+        };
+        let mut order: Vec<usize> = first.iter().map(|&k| k as usize).collect();
+        for k in self.timed.iter().chain(&in_checked).map(|&k| k as usize).chain(0..KINDS) {
+            if !order.contains(&k) {
+                order.push(k);
+            }
+        }
+        for k in order {
+            let c = self.info.unseen[k];
+            if c == 0 {
+                continue;
+            }
+            if !self.bounded(k) && !in_checked.contains(&(k as u8)) {
+                free.extend(std::iter::repeat_n(k as u8, c as usize));
+                continue;
+            }
+            let mut allocs = Vec::new();
+            let mut a = [0u8; 4];
+            // every split of c copies over the holders within their bounds
+            fn rec(h: usize, left: u8, a: &mut [u8; 4], hs: &[Holder], k: usize, c: u8, out: &mut Splits) {
+                if h + 1 == hs.len() {
+                    if left >= hs[h].lo[k] && left <= hs[h].hi[k] {
+                        a[h] = left;
+                        let w = factorial(c) / a[..hs.len()].iter().map(|&x| factorial(x)).product::<u64>();
+                        out.push((*a, w as u128));
+                    }
+                    return;
+                }
+                for x in hs[h].lo[k]..=hs[h].hi[k].min(left) {
+                    a[h] = x;
+                    rec(h + 1, left - x, a, hs, k, c, out);
+                }
+            }
+            rec(0, c, &mut a, hs, k, c, &mut allocs);
+            if let Some(r) = self.revealed.as_ref().filter(|r| r.kind as usize == k) {
+                // R8.2: the revealed showings' timing, exactly: weight each split by the share of
+                // the declarer's placements of its copies that fit them (scaled to integers)
+                for (a, w) in allocs.iter_mut() {
+                    *w *= r.fit[(a[r.holder] + r.played) as usize];
+                }
+                allocs.retain(|(_, w)| *w > 0);
+            }
+            if k == SJ.id() && !self.jokers.is_empty() {
+                // C9: each weighted shower's small jokers, by the share of their placements
+                // that put one before its first showing
+                for (a, w) in allocs.iter_mut() {
+                    for j in &self.jokers {
+                        *w *= j.fit[(a[j.holder] + j.played) as usize];
+                    }
+                }
+                allocs.retain(|(_, w)| *w > 0);
+            }
+            if allocs.is_empty() {
+                return Err(Error::NoWorld("no world is consistent with this information set".into()));
+            }
+            kinds.push((k as u8, allocs));
+        }
+        // each check runs after the last placed kind of its class (at once if none is unseen:
+        // then the hand is known in that class, and the check is decided here)
+        let mut after = vec![Vec::new(); kinds.len()];
+        let mut late = Vec::new();
+        for (ci, c) in self.live.iter().map(|&ci| (ci, &self.info.checks[ci])) {
+            let class = self.info.ctx().class_kinds(c.lead.class);
+            if free.iter().any(|k| class.contains(k)) {
+                late.push(ci);
+                continue;
+            }
+            match kinds.iter().rposition(|(k, _)| class.contains(k)) {
+                Some(j) => after[j].push(ci),
+                None => {
+                    if !self.info.passes_check(c, &[0; KINDS]) {
+                        return Err(Error::NoWorld("no world is consistent with this information set".into()));
+                    }
+                }
+            }
+        }
+        let dims: Vec<usize> = hs[..nh - 1].iter().map(|h| h.size as usize + 1).collect();
+        let nd = dims.len();
+        let states: usize = dims.iter().product();
+        let moves: Vec<Vec<Move>> = kinds.iter().map(|(_, sp)| sp.iter().map(|(a, _)| Move::of(&dims, a)).collect()).collect();
+        let j_max = kinds.len();
+        let mut remaining = vec![free.len() as u16; j_max + 1];
+        for j in (0..j_max).rev() {
+            remaining[j] = remaining[j + 1] + self.info.unseen[kinds[j].0 as usize] as u16;
+        }
+        // Only states the walk can reach are counted: before kind j, the holders but the last
+        // have taken at most the copies of kinds 0..j, T_j in all (the others stay zero, never
+        // read). They lie in the box size − T_j ..= size per holder, walked without division.
+        let sizes: Vec<u16> = hs[..nh - 1].iter().map(|h| h.size).collect();
+        let start: u16 = sizes.iter().sum();
+        let taken_max = |j: usize| remaining[0] - remaining[j];
+        let reachable = |j: usize, f: &mut dyn FnMut(usize, &[u16; 4])| {
+            let t = taken_max(j);
+            let lo: Vec<u16> = sizes.iter().map(|&x| x.saturating_sub(t)).collect();
+            for_box(&dims, &lo, &sizes, &mut |i, s| {
+                let used: u16 = s[..nh - 1].iter().sum();
+                if start - used <= t && used <= remaining[j] {
+                    f(i, s);
+                }
+            });
+        };
+        // terminal: the free cards fill the remaining room exactly, in every way (in 128 bits
+        // where every count fits, else at full width)
+        let f = free.len() as u16;
+        let mut table: Vec<BigVec> = Vec::with_capacity(j_max + 1);
+        // (every count is at most nh^f, the ways to put f cards in nh places)
+        let mut width = 2;
+        if (nh as u128).checked_pow(f as u32).is_some() {
+            let mut last = vec![0u128; states];
+            reachable(j_max, &mut |i, s| {
+                let mut left = f;
+                let mut w = 1u128;
+                for &x in &s[..nd] {
+                    w *= binomial(left as usize, x as usize).low_u128();
+                    left -= x;
+                }
+                last[i] = w;
+            });
+            table.push(BigVec::Narrow(last));
+        } else {
+            let mut last = vec![Big::ZERO; states];
+            width = 0;
+            reachable(j_max, &mut |i, s| {
+                let mut left = f;
+                let mut w = Big::ONE;
+                for &x in &s[..nd] {
+                    w = w.mul(&binomial(left as usize, x as usize));
+                    left -= x;
+                }
+                width = width.max(w.limbs());
+                last[i] = w;
+            });
+            table.push(BigVec::from_wide(last));
+        }
+        // the hidden run's weight applies once its seat's level cards are all placed: after the
+        // timed kinds, which come first
+        let n_timed = self.timed.iter().filter(|&&k| self.info.unseen[k as usize] > 0).count();
+        let placed_first = kinds.iter().filter(|(k, _)| first.contains(k)).count();
+        let early_at = if n_timed == 0 { j_max } else { placed_first + n_timed };
+        // (with a hidden run's fit nothing comes before the timed kinds: they are 0..n_timed)
+        let fit = self.level_fit.as_ref().filter(|_| n_timed > 0);
+        let mut boundary: Option<(usize, BigVec)> = None;
+        for j in (0..j_max).rev() {
+            if let Some(lf) = fit.filter(|_| j + 1 == n_timed) {
+                let layer = table.last().expect("layer n_timed");
+                let t = taken_max(n_timed);
+                let mut cur = vec![Big::ZERO; states];
+                let mut wide = 0;
+                reachable(n_timed, &mut |i, s| {
+                    let took: u16 = sizes.iter().zip(s).map(|(&z, &x)| z - x).sum();
+                    let m = if lf.holder < nh - 1 { sizes[lf.holder] - s[lf.holder] } else { t - took };
+                    let v = layer.get(i).mul_u128(lf.fit[m as usize + lf.played as usize]);
+                    wide = wide.max(v.limbs());
+                    cur[i] = v;
+                });
+                width = wide;
+                boundary = Some((n_timed, BigVec::from_wide(cur)));
+            }
+            let next = match &boundary {
+                Some((b, layer)) if *b == j + 1 => layer,
+                _ => table.last().expect("the layer after j"),
+            };
+            // in 128 bits while every count fits (checked; a layer that overflows is redone
+            // at full width)
+            let narrow = match next {
+                BigVec::Narrow(next) => {
+                    let (splits, moves, rem) = (&kinds[j].1, &moves[j], remaining[j + 1]);
+                    let mut cur = vec![0u128; states];
+                    // no term and no sum overflows when the largest cell of `next` times the
+                    // weights' sum fits: then plain arithmetic is exact, else every step is
+                    // checked
+                    let next_max = next.iter().copied().max().unwrap_or(0);
+                    let safe = splits.iter().try_fold(0u128, |acc, (_, w)| acc.checked_add(*w)).and_then(|ws| next_max.checked_mul(ws)).is_some();
+                    if safe {
+                        let t = taken_max(j);
+                        let lo: Vec<u16> = sizes.iter().map(|&x| x.saturating_sub(t)).collect();
+                        for_rows(&dims, &lo, &sizes, start.saturating_sub(t), remaining[j], splits, moves, rem, |from, to, off, w| {
+                            for (c, &v) in cur[from..=to].iter_mut().zip(&next[from - off..=to - off]) {
+                                *c += v * w;
+                            }
+                        });
+                        Some(cur)
+                    } else {
+                        let mut fits = true;
+                        reachable(j, &mut |i, s| {
+                            if !fits {
+                                return;
+                            }
+                            let used: u16 = s[..nd].iter().sum();
+                            let mut acc = 0u128;
+                            for (m, (a, w)) in moves.iter().zip(splits) {
+                                let Some(ni) = m.next(nd, a, s, i, used, rem) else { continue };
+                                match next[ni].checked_mul(*w).and_then(|v| acc.checked_add(v)) {
+                                    Some(v) => acc = v,
+                                    None => {
+                                        fits = false;
+                                        return;
+                                    }
+                                }
+                            }
+                            cur[i] = acc;
+                        });
+                        fits.then_some(cur)
+                    }
+                }
+                BigVec::Wide(_) => None,
+            };
+            if let Some(cur) = narrow {
+                width = 2;
+                table.push(BigVec::Narrow(cur));
+                continue;
+            }
+            let mut cur = vec![Big::ZERO; states];
+            // every term is below 2^64 times a cell of `next`, and a sum of at most 35 terms
+            // (splits of 4 copies over 4 holders) gains under a limb: the arithmetic runs in
+            // that width (weights beyond 64 bits, the revealed run's, take the full width)
+            let small = kinds[j].1.iter().all(|(_, w)| *w >> 64 == 0);
+            let n = if small { (width + 2).min(8) } else { 8 };
+            let mut wide = 0;
+            reachable(j, &mut |i, s| {
+                let used: u16 = s[..nd].iter().sum();
+                let mut acc = Big::ZERO;
+                for (m, (a, w)) in moves[j].iter().zip(&kinds[j].1) {
+                    if let Some(ni) = m.next(nd, a, s, i, used, remaining[j + 1]) {
+                        let v = next.get(ni);
+                        if small {
+                            acc.add_mul_small_within(&v, *w as u64, n);
+                        } else if !v.is_zero() {
+                            acc = acc.add(&v.mul_u128(*w));
+                        }
+                    }
+                }
+                wide = wide.max(acc.limbs());
+                cur[i] = acc;
+            });
+            width = wide;
+            table.push(BigVec::Wide(cur));
+        }
+        table.reverse();
+        Ok(Dp { kinds, moves, dims, table, remaining, free, after, late, early_at, boundary })
+    }
+
+    /// Draws from the counting programme; after the timed kinds, `early` may reject.
+    pub(super) fn propose_dp(
+        &self,
+        dp: &Dp,
+        memo: &mut CheckMemo,
+        rng: &mut Rng,
+        early: &mut dyn FnMut(&[Counts], &mut Rng) -> bool,
+    ) -> Option<Vec<Counts>> {
+        let nh = self.holders.len();
+        let mut s = [0u16; 4];
+        for (h, x) in self.holders[..nh - 1].iter().zip(s.iter_mut()) {
+            *x = h.size;
+        }
+        let mut out = vec![[0u8; KINDS]; nh];
+        let mut i = index(&dp.dims, &s);
+        for (j, (k, allocs)) in dp.kinds.iter().enumerate() {
+            if j == dp.early_at && !early(&out, rng) {
+                return None;
+            }
+            let (x, ni) = dp.pick(j, i, &s, rng);
+            let a = &allocs[x].0;
+            for h in 0..nh {
+                out[h][*k as usize] += a[h];
+                if h + 1 < nh {
+                    s[h] -= a[h] as u16;
+                }
+            }
+            i = ni;
+            for &ci in &dp.after[j] {
+                if !memo.passes(&self.info, ci, &out[self.check_holder[ci]]) {
+                    return None;
+                }
+            }
+        }
+        let placed: u16 = s[..nh - 1].iter().sum();
+        let mut room: Vec<u16> = s[..nh - 1].to_vec();
+        room.push(dp.free.len() as u16 - placed);
+        let mut cards = dp.free.clone();
+        Self::deal_free(&mut cards, &room, &mut out, rng);
+        if dp.late.iter().any(|&ci| !memo.passes(&self.info, ci, &out[self.check_holder[ci]])) {
+            return None;
+        }
+        if dp.early_at == dp.kinds.len() && !early(&out, rng) {
+            return None;
+        }
+        Some(out)
+    }
+
+    /// Bytes held by the counting programme's tables (0 until built): what keeping this
+    /// determinizer for later calls costs.
+    pub fn table_bytes(&self) -> usize {
+        self.dp.as_ref().map_or(0, |dp| dp.table.iter().chain(dp.boundary.as_ref().map(|b| &b.1)).map(BigVec::bytes).sum())
+    }
+
+    /// The exact number of physical deals of the unseen cards that meet every per-kind bound
+    /// (before the ladder checks), as a decimal string: for a hand from given hands. (A dealt
+    /// hand's programme also carries the showings' weights, so its count is scaled by them.)
+    pub fn bounded_deals(&mut self) -> Result<String, Error> {
+        if self.dp.is_none() {
+            self.dp = Some(self.build_dp()?);
+        }
+        let dp = self.dp.as_ref().expect("built");
+        let mut s = [0u16; 4];
+        let nh = self.holders.len();
+        for (h, x) in self.holders[..nh - 1].iter().zip(s.iter_mut()) {
+            *x = h.size;
+        }
+        Ok(dp.table[0].get(index(&dp.dims, &s)).to_decimal())
+    }
+
+}
+
+
+impl Dp {
+    /// Kind `j`'s split from state `i` (remaining room `s`), drawn with probability
+    /// w · N_{j+1}(next) / N_j(i), exactly: the index of the split and the next state. The
+    /// arithmetic runs in the width of N_j(i), which bounds every term (u128 where it fits).
+    fn pick(&self, j: usize, i: usize, s: &[u16; 4], rng: &mut Rng) -> (usize, usize) {
+        let allocs = &self.kinds[j].1;
+        let next = match &self.boundary {
+            Some((b, layer)) if *b == j + 1 => layer,
+            _ => &self.table[j + 1],
+        };
+        let (nd, moves, rem) = (self.dims.len(), &self.moves[j], self.remaining[j + 1]);
+        let used: u16 = s[..nd].iter().sum();
+        let feasible = |x: usize| moves[x].next(nd, &allocs[x].0, s, i, used, rem);
+        if allocs.len() == 1 {
+            // one split (a forced kind, e.g. two seats void): probability 1, no draw
+            return (0, feasible(0).expect("a reachable state has a completion"));
+        }
+        let narrow = match &self.table[j] {
+            BigVec::Narrow(v) => Some(v[i]),
+            BigVec::Wide(v) => v[i].to_u128(),
+        };
+        if let Some(t) = narrow {
+            let mut r = rng.below(t);
+            for (x, (_, w)) in allocs.iter().enumerate() {
+                let Some(ni) = feasible(x) else { continue };
+                let v = next.low_u128(ni) * w; // ≤ t: no overflow
+                if r < v {
+                    return (x, ni);
+                }
+                r -= v;
+            }
+        } else {
+            let total = self.table[j].get(i);
+            let n = total.limbs();
+            let mut r = total.below(rng);
+            for (x, (_, w)) in allocs.iter().enumerate() {
+                let Some(ni) = feasible(x) else { continue };
+                let v = match u64::try_from(*w) {
+                    Ok(w) => next.get(ni).mul_small_within(w, n),
+                    Err(_) => next.get(ni).mul_u128(*w),
+                };
+                if r.lt_within(&v, n) {
+                    return (x, ni);
+                }
+                r.sub_within(&v, n);
+            }
+        }
+        unreachable!("the splits' weights sum to the state's count")
+    }
+}
+
+/// One layer of the counting programme, row by row: for the states `lo ..= hi` per coordinate
+/// with `used_lo ..= used_hi` cards of room in all (what `reachable` walks), and each split
+/// feasible there, `add(from, to, off, w)` adds `w · next[i − off]` to `cur[i]` for `i` in
+/// `from ..= to`. Along the first coordinate the states a split is feasible from are one
+/// interval of the row, so the caller's inner loop is a plain multiply-add over two slices.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn for_rows(dims: &[usize], lo: &[u16], hi: &[u16], used_lo: u16, used_hi: u16, splits: &Splits, moves: &[Move], rem: u16, mut add: impl FnMut(usize, usize, usize, u128)) {
+    let nd = dims.len();
+    // the coordinates but the first, as an odometer over their box
+    let mut s = [0u16; 4];
+    s[1..nd].copy_from_slice(&lo[1..nd]);
+    loop {
+        let rest: i32 = s[1..nd].iter().map(|&x| x as i32).sum();
+        let base = index(dims, &s) - s[0] as usize;
+        let row_lo = (lo[0] as i32).max(used_lo as i32 - rest);
+        let row_hi = (hi[0] as i32).min(used_hi as i32 - rest);
+        if row_lo <= row_hi {
+            for (m, (a, w)) in moves.iter().zip(splits) {
+                if (1..nd).any(|d| s[d] < a[d] as u16) {
+                    continue;
+                }
+                // s0 ≥ a0 (no holder over-filled) and s0 + rest − took ≤ rem (the last
+                // holder's room within the cards still to come)
+                let from = row_lo.max(a[0] as i32);
+                let to = row_hi.min(rem as i32 + m.took as i32 - rest);
+                if from <= to {
+                    add(base + from as usize, base + to as usize, m.off, *w);
+                }
+            }
+        }
+        if !advance(&mut s, lo, hi, 1..nd) {
+            return;
+        }
+    }
+}
+
+/// Calls `f(index, state)` for every state with `lo[d] ..= hi[d]` in each coordinate.
+pub(super) fn for_box(dims: &[usize], lo: &[u16], hi: &[u16], f: &mut dyn FnMut(usize, &[u16; 4])) {
+    let n = dims.len();
+    let mut s = [0u16; 4];
+    s[..n].copy_from_slice(&lo[..n]);
+    loop {
+        f(index(dims, &s), &s);
+        if !advance(&mut s, lo, hi, 0..n) {
+            return;
+        }
+    }
+}
+
+/// The next state of an odometer over the coordinates `ds` of the box `lo ..= hi` (the first
+/// fastest); false after the last.
+pub(super) fn advance(s: &mut [u16; 4], lo: &[u16], hi: &[u16], ds: std::ops::Range<usize>) -> bool {
+    for d in ds {
+        if s[d] < hi[d] {
+            s[d] += 1;
+            return true;
+        }
+        s[d] = lo[d];
+    }
+    false
+}
+
+/// Flattened state index.
+pub(super) fn index(dims: &[usize], s: &[u16; 4]) -> usize {
+    let mut i = 0;
+    for d in (0..dims.len()).rev() {
+        i = i * dims[d] + s[d] as usize;
+    }
+    i
+}
+

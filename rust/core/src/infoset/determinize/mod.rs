@@ -1,0 +1,456 @@
+//! Determinization: complete worlds consistent with what one seat knows ([`InfoSet`]).
+//!
+//! **The target.** A uniformly random deal of the cards the seat cannot see, conditioned on
+//! its observation: what rejection sampling over random physical deals gives (each world
+//! weighted by the number of physical deals that produce it; the four copies of a kind are
+//! distinct cards). Holders of unseen cards are the other three hands and, while dealing,
+//! the undealt cards. (A hand from given hands puts only the four hands in play and they are
+//! public as a whole: its unseen cards are exactly the other three hands.)
+//!
+//! **The sampler**, exact by construction:
+//! 1. *Propose* each holder's cards: where no kind carries a bound, a plain shuffle of the
+//!    unseen cards (for a dealt hand, its level cards first, so that step 3's timing, which
+//!    reads only them, can reject before the rest is dealt; while dealing, the cards other
+//!    seats received before their hidden showings come first of all, drawn from their exact
+//!    law given those showings, [`EarlyRuns`], under C9 with the small jokers, where they
+//!    cover every other shower); otherwise a dynamic programme over the kinds that carry a bound, with exact
+//!    integer counts of the physical deals ([`Big`]), built once per info set: it draws
+//!    uniformly among the deals that meet every bound (kinds without a bound are dealt by one
+//!    shuffle). For a dealt hand it also weights the final declarer's revealed showings by
+//!    the exact share of placements of its trump level cards that fit their timing, and,
+//!    under C9 (a competition match's first hand), every other shower's small jokers by the
+//!    share of their placements that put one among its cards before its first showing; and
+//!    one other seat's hidden run of a single one-card showing by the share of placements of
+//!    its level cards that put one before it ([`OneEarly`]).
+//! 2. *Check* the follows whose legality depended on the whole hand (R5.3), exactly; a check
+//!    that passes on the largest hand the bounds allow passes on every world and is not run
+//!    (legality is monotone in the holding, [`Determinizer::live_checks`]). A check
+//!    reads only its led class, so the counting programme places each checked class's kinds
+//!    (all of them, bounded or not) before the other kinds and runs the class's checks as
+//!    soon as it is placed: a failing proposal is rejected there, before the rest is drawn
+//!    (the same accepted distribution, found sooner; verdicts are memoised per class holding,
+//!    [`CheckMemo`]). A checked class with more than `WHOLE_CLASS_UNBOUNDED` (4) unbounded
+//!    kinds stays with the shuffle, and its checks run on the whole proposal.
+//! 3. For a dealt hand, *arrange* each hand's cards over its deal positions uniformly and
+//!    check every showing's timing: a seat that showed k cards at time t held k level cards of
+//!    that suit among the cards dealt to it by then (R8.1, D7), and under C9 a small joker
+//!    when its run began (the final declarer's small jokers are left to the replay). A showing whose suit is hidden
+//!    takes a suit uniformly among those its world allows (runs of one seat's consecutive
+//!    showings share a suit, R8.1). Earlier attempts (R8.5) keep the seat's own cards and deal
+//!    the rest uniformly. The world is then replayed from its decks; its deal must stop where
+//!    the seat saw it stop.
+//!
+//! A rejection at any step starts again from step 1, so the accepted world is an exact draw
+//! from the target (for dealt hands: with the hidden-suit choice stated above; the target
+//! itself says nothing of why players show when they do).
+//!
+//! A world depends only on the info set and the seed: it reads nothing else of the game.
+
+mod checks;
+mod counting;
+pub mod early_runs;
+mod timing;
+mod world;
+
+pub use timing::Arrangement;
+
+use checks::CheckMemo;
+use counting::Dp;
+use early_runs::{EarlyRuns, SMALL_JOKER};
+use timing::{arrange, joker_fits, level_fit, level_plan, plan_kinds, small_joker_timed, LevelPlan, OneEarly, Revealed};
+use world::{build_world, PlayTemplate};
+
+use crate::game::hand::{Game, Phase, NOBODY};
+use crate::infoset::info::InfoSet;
+use crate::rules::card::{Card, Counts, KINDS, SJ};
+use crate::rules::error::Error;
+use crate::util::rng::Rng;
+
+/// A checked class is drawn whole by the counting programme when at most this many of its
+/// kinds carry no bound.
+const WHOLE_CLASS_UNBOUNDED: usize = 4;
+
+/// Rejections before giving up (never reached by consistent info sets in testing).
+const MAX_TRIES: usize = 2_000_000;
+
+/// One holder of unseen cards: a seat's hand now, or the pile (undealt / out of play).
+#[derive(Clone, Debug)]
+struct Holder {
+    seat: u8,
+    size: u16,
+    lo: Counts,
+    hi: Counts,
+}
+
+/// Hands drawn for a world: each seat's hand now and the pile.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Draw {
+    pub hands: [Counts; 4],
+    pub pile: Counts,
+}
+
+/// Samples worlds for one info set; the counting programme is built on first need and reused.
+#[derive(Clone, Debug)]
+pub struct Determinizer {
+    pub info: InfoSet,
+    holders: Vec<Holder>,
+    pool: Vec<u8>,
+    dp: Option<Dp>,
+    /// The level kinds (R8.1) when other seats' showings are timed evidence: the counting
+    /// programme takes them first, so their timing rejects a proposal before the rest is drawn.
+    timed: Vec<u8>,
+    /// Whether the showings' timing is evidence (exact worlds of a dealt hand).
+    timing: bool,
+    /// The final declarer's revealed run, weighted exactly into the counting programme.
+    revealed: Option<Revealed>,
+    /// C9's small jokers of the other showers (all but the revealed run's), weighted likewise.
+    jokers: Vec<OneEarly>,
+    /// One other seat's hidden run of a single one-card showing, weighted likewise.
+    level_fit: Option<OneEarly>,
+    /// While dealing, the windows of other seats' hidden runs, drawn exactly by the shuffle.
+    early: Option<EarlyRuns>,
+    /// Whether the counting programme can propose better than a plain shuffle.
+    use_dp: bool,
+    /// The holder of each ladder check's follower.
+    check_holder: Vec<usize>,
+    /// The ladder checks (indices into `info.checks`) that some hand within the bounds could
+    /// fail: the others pass on every world the bounds allow and are never run (see
+    /// [`Determinizer::live_checks`]).
+    live: Vec<usize>,
+    /// The checks' verdicts so far (a cache: it changes no draw).
+    memo: CheckMemo,
+    /// The public play history as replayed in the first world (a cache: it changes no world).
+    play: Option<PlayTemplate>,
+    /// Proposals made and worlds accepted so far (the acceptance rate of the rejection steps).
+    pub proposals: u64,
+    pub accepted: u64,
+}
+
+impl Determinizer {
+    /// Hands only from the play's evidence (voids, ladder bounds and checks, the revealed
+    /// trumps), ignoring when showings were made: what the search policies use. Exact for a
+    /// hand from given hands; for a dealt hand it leaves out the showings' timing (see
+    /// BENCHMARKS.md for the difference). [`Determinizer::world`] needs the exact sampler.
+    pub fn for_search(info: InfoSet) -> Determinizer {
+        let mut d = Determinizer::new(info);
+        d.timing = false;
+        d.timed.clear();
+        d.revealed = None;
+        d.jokers.clear();
+        d.level_fit = None;
+        d.early = None;
+        d.use_dp = d.compute_needs_dp();
+        d
+    }
+
+    pub fn new(info: InfoSet) -> Determinizer {
+        let mut holders: Vec<Holder> = (0..4u8)
+            .filter(|&s| s != info.seat)
+            .map(|s| Holder {
+                seat: s,
+                size: info.hand_sizes[s as usize] as u16,
+                lo: info.lower[s as usize],
+                hi: info.upper[s as usize],
+            })
+            .collect();
+        let unseen_total: u16 = info.unseen.iter().map(|&c| c as u16).sum();
+        let in_hands: u16 = holders.iter().map(|h| h.size).sum();
+        if unseen_total > in_hands {
+            holders.push(Holder { seat: NOBODY, size: unseen_total - in_hands, lo: [0; KINDS], hi: info.unseen });
+        }
+        // the largest holder last: the programme's states range over the others
+        holders.sort_by_key(|h| (h.size, h.seat));
+        let mut pool = Vec::with_capacity(unseen_total as usize);
+        for (k, &c) in info.unseen.iter().enumerate() {
+            pool.extend(std::iter::repeat_n(k as u8, c as usize));
+        }
+        let timed = if info.dealt_hand && info.runs.iter().any(|r| r.seat != info.seat) { plan_kinds(&info) } else { Vec::new() };
+        let revealed = if timed.is_empty() { None } else { Revealed::of(&info, &holders) };
+        let jokers = if timed.is_empty() || !small_joker_timed(&info) { Vec::new() } else { joker_fits(&info, &holders, revealed.as_ref()) };
+        let level_fit = if timed.is_empty() || small_joker_timed(&info) { None } else { level_fit(&info, &holders, revealed.as_ref()) };
+        let memo = CheckMemo::new(&info);
+        let check_holder: Vec<usize> = info.checks.iter().map(|c| holders.iter().position(|h| h.seat == c.seat).expect("a follower is another seat")).collect();
+        let live = Self::live_checks(&info, &holders, &check_holder);
+        let mut d = Determinizer { info, holders, pool, dp: None, timed, timing: true, revealed, jokers, level_fit, early: None, use_dp: false, check_holder, live, memo, play: None, proposals: 0, accepted: 0 };
+        d.use_dp = d.compute_needs_dp();
+        // the shuffle's windows while dealing (other seats' hidden runs, the seat the deal
+        // stopped at), where the counting programme is not used
+        let stopped = d.info.dealt_hand && !small_joker_timed(&d.info) && early_runs::decider(&d.info).is_some();
+        if (!d.timed.is_empty() || stopped) && d.info.phase == Phase::Declare {
+            if !small_joker_timed(&d.info) {
+                if !d.use_dp {
+                    d.early = EarlyRuns::of(&d.info, false);
+                }
+            } else if let Some(e) = EarlyRuns::of(&d.info, true) {
+                // C9: the windows cover every other shower (`of` gives all or none) and draw
+                // its small joker before its first showing exactly, so neither the programme's
+                // weights for them (`jokers`) nor the showers' lower bound of one small joker
+                // are needed
+                let mut plain = d.clone();
+                plain.jokers.clear();
+                for h in plain.holders.iter_mut().filter(|h| e.windows.iter().any(|w| w.seat == h.seat)) {
+                    h.lo[SJ.id()] = 0;
+                }
+                if !plain.compute_needs_dp() {
+                    plain.use_dp = false;
+                    plain.early = Some(e);
+                    d = plain;
+                }
+            }
+        }
+        d
+    }
+
+    /// The checks a world within the bounds could fail. A follow's legality is monotone in
+    /// the follower's holding of the led class: the ladder (R5.3; C3 in the competition
+    /// profile) makes legal the N-card selections whose key is the best the holding allows,
+    /// and a smaller holding that still contains the play allows no better key (its selections
+    /// are the larger one's), so a play legal from a holding is legal from every holding
+    /// between the play and it. Every hand a world gives the follower lies below the bounds
+    /// (its upper bound per kind, at most the unseen copies), and its holding then contains
+    /// the play (the cards played since are added back): a check that passes on that largest
+    /// hand passes on all of them and cannot reject. Dropping it changes no accepted world's
+    /// distribution, only the cost (tested against brute force, `tests/determinize.rs`).
+    fn live_checks(info: &InfoSet, holders: &[Holder], check_holder: &[usize]) -> Vec<usize> {
+        (0..info.checks.len())
+            .filter(|&ci| {
+                let h = &holders[check_holder[ci]];
+                let mut largest = [0u8; KINDS];
+                for (k, x) in largest.iter_mut().enumerate() {
+                    *x = h.hi[k].min(info.unseen[k]);
+                }
+                !info.passes_check(&info.checks[ci], &largest)
+            })
+            .collect()
+    }
+
+    /// The seats whose early cards the shuffle draws exactly ([`EarlyRuns`]; empty when none).
+    pub fn early_windows(&self) -> Vec<u8> {
+        self.early.as_ref().map_or(Vec::new(), |e| e.windows.iter().map(|w| w.seat).collect())
+    }
+
+    /// The ladder checks (indices into `info.checks`) a world must still pass; the others
+    /// pass on every hand within the bounds.
+    pub fn live_checks_run(&self) -> &[usize] {
+        &self.live
+    }
+
+    fn bounded(&self, k: usize) -> bool {
+        let c = self.info.unseen[k];
+        self.timed.contains(&(k as u8)) || self.holders.iter().any(|h| h.lo[k] > 0 || h.hi[k] < c)
+    }
+
+    /// The led classes of the ladder checks, in order of first appearance.
+    fn checked_classes(&self) -> Vec<u8> {
+        let mut v: Vec<u8> = Vec::new();
+        for c in self.live.iter().map(|&ci| &self.info.checks[ci]) {
+            if !v.contains(&c.lead.class) {
+                v.push(c.lead.class);
+            }
+        }
+        v
+    }
+
+    /// The counting programme helps where some kind carries a real bound, where it weights
+    /// the revealed showings, or where ladder checks can reject a class early; otherwise its
+    /// proposal is the plain shuffle's.
+    fn compute_needs_dp(&self) -> bool {
+        self.revealed.is_some()
+            || !self.jokers.is_empty()
+            // the hidden run's weight pays once the deal is over; mid-deal, with the undealt
+            // cards a fourth holder, building the programme costs more than the rejections
+            || (self.level_fit.is_some() && self.holders.len() <= 3)
+            || !self.live.is_empty()
+            || (0..KINDS).any(|k| self.info.unseen[k] > 0 && self.holders.iter().any(|h| h.lo[k] > 0 || h.hi[k] < self.info.unseen[k]))
+    }
+
+    fn within_bounds(&self, alloc: &[Counts]) -> bool {
+        self.holders.iter().zip(alloc).all(|(h, a)| (0..KINDS).all(|k| a[k] >= h.lo[k] && a[k] <= h.hi[k]))
+    }
+
+    /// Deals `cards` (one entry per physical card) into the holders' `room`, uniformly.
+    fn deal_free(cards: &mut [u8], room: &[u16], out: &mut [Counts], rng: &mut Rng) {
+        let n = cards.len();
+        for i in (1..n).rev() {
+            let j = rng.below_usize(i + 1);
+            cards.swap(i, j);
+        }
+        let mut at = 0;
+        for (h, &r) in room.iter().enumerate() {
+            for &k in &cards[at..at + r as usize] {
+                out[h][k as usize] += 1;
+            }
+            at += r as usize;
+        }
+        debug_assert_eq!(at, n);
+    }
+
+    fn propose_uniform(&self, rng: &mut Rng) -> Vec<Counts> {
+        let mut cards = self.pool.clone();
+        let room: Vec<u16> = self.holders.iter().map(|h| h.size).collect();
+        let mut out = vec![[0u8; KINDS]; self.holders.len()];
+        Self::deal_free(&mut cards, &room, &mut out, rng);
+        out
+    }
+
+    /// The uniform proposal of a dealt hand with its level cards first (the showings' timing
+    /// and the deal's stop read only them, R8.1, D7): each unseen level card takes a uniformly
+    /// random place among the holders' rooms, [`level_plan`] may reject there, and only then
+    /// are the other cards dealt, shuffled, into the places left. A uniform bijection of
+    /// cards to places, as [`Determinizer::propose_uniform`]'s shuffle, found sooner.
+    fn propose_uniform_timed(&self, rng: &mut Rng, plan: &mut Option<LevelPlan>) -> Option<Vec<Counts>> {
+        let n = self.pool.len();
+        let kinds = plan_kinds(&self.info);
+        let (mut lv, mut rest): (Vec<u8>, Vec<u8>) = self.pool.iter().partition(|k| kinds.contains(k));
+        let mut ends = [0u16; 5];
+        for (h, x) in self.holders.iter().enumerate() {
+            ends[h + 1] = ends[h] + x.size;
+        }
+        let mut out = vec![[0u8; KINDS]; self.holders.len()];
+        // the windows before early hidden showings first, exactly ([`EarlyRuns`]): window
+        // draw r of a seat is the r-th place of its room (its r-th card dealt), a level card of
+        // the drawn suit or a uniform other card
+        let mut places: Vec<u16> = (0..n as u16).collect();
+        let mut fixed: Vec<(u8, u8)> = Vec::new();
+        let mut taken: Vec<u8> = Vec::new();
+        if let Some(e) = self.early.as_ref() {
+            let mut used = vec![false; n];
+            for (win, draws) in e.windows.iter().zip(e.draw(rng)) {
+                let h = self.holders.iter().position(|x| x.seat == win.seat).expect("a window's seat is a holder");
+                for (r, d) in draws.into_iter().enumerate() {
+                    used[ends[h] as usize + r] = true;
+                    taken.push(win.positions[r]);
+                    let k = match d {
+                        Some(suit) => {
+                            let k = if suit == SMALL_JOKER { SJ.0 } else { Card::new(suit, self.info.level).0 };
+                            let i = lv.iter().position(|&x| x == k).expect("an unseen copy of the drawn level card");
+                            lv.swap_remove(i);
+                            fixed.push((win.positions[r], k));
+                            k
+                        }
+                        None => rest.swap_remove(rng.below_usize(rest.len())),
+                    };
+                    out[h][k as usize] += 1;
+                }
+            }
+            places.retain(|&p| !used[p as usize]);
+        }
+        let free = places.len();
+        for i in 0..lv.len() {
+            let j = i + rng.below_usize(free - i);
+            places.swap(i, j);
+        }
+        let owner = |p: u16| (0..self.holders.len()).find(|&h| p < ends[h + 1]).expect("a place in some room");
+        for (&k, &p) in lv.iter().zip(&places) {
+            out[owner(p)][k as usize] += 1;
+        }
+        *plan = level_plan(&self.info, &self.holders, &out, None, &[], None, (&fixed, &taken), rng);
+        plan.as_ref()?;
+        rng.shuffle_by_halves(&mut rest);
+        for (&k, &p) in rest.iter().zip(&places[lv.len()..]) {
+            out[owner(p)][k as usize] += 1;
+        }
+        Some(out)
+    }
+
+    fn to_draw(&self, alloc: &[Counts]) -> Draw {
+        let mut d = Draw { hands: [[0; KINDS]; 4], pile: [0; KINDS] };
+        d.hands[self.info.seat as usize] = self.info.hand;
+        for (h, a) in self.holders.iter().zip(alloc) {
+            if h.seat == NOBODY {
+                d.pile = *a;
+            } else {
+                d.hands[h.seat as usize] = *a;
+            }
+        }
+        d
+    }
+
+    /// One proposal that meets the bounds, the showings' timing and the ladder checks
+    /// (steps 1–3); `tries` counts proposals made so far, to pick the uniform or the
+    /// counting proposal.
+    fn draw(&mut self, rng: &mut Rng, tries: &mut usize) -> Result<(Draw, Option<LevelPlan>), Error> {
+        loop {
+            if *tries >= MAX_TRIES {
+                return Err(Error::NoWorld("determinization: no consistent world found".into()));
+            }
+            *tries += 1;
+            self.proposals += 1;
+            let mut plan = None;
+            // the proposal depends only on the info set (never on earlier draws), so a world
+            // depends only on what the seat knows and the seed
+            let alloc = if !self.use_dp {
+                let a = if self.timing && self.info.dealt_hand {
+                    match self.propose_uniform_timed(rng, &mut plan) {
+                        Some(a) => a,
+                        None => continue,
+                    }
+                } else {
+                    self.propose_uniform(rng)
+                };
+                if !self.within_bounds(&a) {
+                    continue;
+                }
+                a
+            } else {
+                if self.dp.is_none() {
+                    self.dp = Some(self.build_dp()?);
+                }
+                let (info, holders, revealed, jokers) = (&self.info, &self.holders, self.revealed.as_ref(), &self.jokers);
+                let level_fit = self.level_fit.as_ref();
+                let mut early = |a: &[Counts], rng: &mut Rng| {
+                    plan = level_plan(info, holders, a, revealed, jokers, level_fit, (&[], &[]), rng);
+                    plan.is_some()
+                };
+                let early: &mut dyn FnMut(&[Counts], &mut Rng) -> bool =
+                    if self.timing && info.dealt_hand { &mut early } else { &mut |_: &[Counts], _: &mut Rng| true };
+                let mut memo = std::mem::take(&mut self.memo);
+                let a = self.propose_dp(self.dp.as_ref().expect("built"), &mut memo, rng, early);
+                self.memo = memo;
+                match a {
+                    Some(a) => a,
+                    None => continue,
+                }
+            };
+            let d = self.to_draw(&alloc);
+            // the counting programme ran every check (as its class was placed, or at its end)
+            let passes = |memo: &mut CheckMemo, info: &InfoSet, live: &[usize]| {
+                live.iter().all(|&ci| memo.passes(info, ci, &d.hands[info.checks[ci].seat as usize]))
+            };
+            if self.use_dp || passes(&mut self.memo, &self.info, &self.live) {
+                self.accepted += 1;
+                return Ok((d, plan));
+            }
+        }
+    }
+
+    /// Hands for a world (each seat's hand now, the seat's own unchanged), drawn from the
+    /// target distribution; for a dealt hand also the decks and hidden suits that go with them.
+    pub fn sample(&mut self, rng: &mut Rng) -> Result<(Draw, Option<Arrangement>), Error> {
+        let mut tries = 0;
+        let (d, plan) = self.draw(rng, &mut tries)?;
+        let arr = plan.map(|p| arrange(&self.info, &d, p, rng));
+        Ok((d, arr))
+    }
+
+    /// A complete world: a [`Game`] whose replayed history is legal and in which this seat
+    /// sees exactly what it sees now. `world_seed` becomes the world's own hand seed (for
+    /// redeals after a world still being dealt).
+    pub fn world(&mut self, rng: &mut Rng) -> Result<Game, Error> {
+        if !self.timing && self.info.dealt_hand {
+            return Err(Error::BadArgument { what: "determinizer", message: "a search determinizer draws hands only, not dealt worlds".into() });
+        }
+        let mut tries = 0;
+        loop {
+            tries += 1;
+            if tries > MAX_TRIES {
+                return Err(Error::NoWorld("determinization: no consistent world found".into()));
+            }
+            let (d, arr) = self.sample(rng)?;
+            let world_seed = rng.next_u64();
+            if let Some(g) = build_world(&self.info, &d, arr.as_ref(), world_seed, &mut self.play)? {
+                return Ok(g);
+            }
+        }
+    }
+}

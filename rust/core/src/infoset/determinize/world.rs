@@ -1,0 +1,145 @@
+//! A complete world: the drawn hands and decks replayed into a [`Game`] whose history is
+//! legal and in which the seat sees exactly what it sees now.
+
+use crate::game::hand::{Action, Game, Phase, Position, Tally, TrickRecord};
+use crate::infoset::info::InfoSet;
+use crate::rules::card::KINDS;
+use crate::rules::error::Error;
+use super::Draw;
+use super::timing::Arrangement;
+
+/// The play part of a world, the same in every world of one info set: replaying the public
+/// tricks changes a game's hands by the cards played and everything else (the trick state,
+/// the score so far, R5–R7; the tally of what the table has seen; the record) by public cards
+/// alone, read against the position's public fields. So once one world has been replayed,
+/// every later world whose deal ends in the same public position (hands aside) and tally
+/// takes the rest from here, unreplayed: the same game the replay would give.
+#[derive(Clone, Debug)]
+pub(super) struct PlayTemplate {
+    /// Where play began (hands cleared) and the tally then.
+    start: (Position, Tally),
+    /// Where the history leaves it (hands cleared) and the tally then.
+    end: (Position, Tally),
+    /// The record's plays, finished tricks and the trick in progress.
+    actions: Vec<(u8, Action)>,
+    tricks: Vec<TrickRecord>,
+    current: Vec<(u8, crate::rules::card::Counts)>,
+}
+
+pub(super) fn without_hands(p: &Position) -> Position {
+    Position { hands: [[0; KINDS]; 4], ..*p }
+}
+
+/// Replays a world from its start; `None` when its deal does not stop where the seat saw it.
+/// The play history is taken from `play` where it fits (see [`PlayTemplate`]), else replayed
+/// and kept there.
+pub(super) fn build_world(info: &InfoSet, d: &Draw, arr: Option<&Arrangement>, world_seed: u64, play: &mut Option<PlayTemplate>) -> Result<Option<Game>, Error> {
+    let plays: usize = info.tricks.iter().map(|t| t.plays.len()).sum::<usize>() + info.current.len();
+    let mut g = match arr {
+        None => {
+            let mut start = d.hands;
+            for (h, p) in start.iter_mut().zip(&info.played) {
+                for (x, y) in h.iter_mut().zip(p) {
+                    *x += y;
+                }
+            }
+            Game::from_hands(start, info.level, info.trump, info.banker, info.profile)?
+        }
+        Some(a) => {
+            let mut g = Game::deal_decks(world_seed, info.profile, info.levels, info.start_banker, a.decks.clone())?;
+            if info.every_receiver {
+                g = g.with_every_receiver()?;
+            }
+            // the record grows by the deal's decisions (the seat's own and the others' at
+            // least) and then by the plays: reserve it once
+            let deal = (info.own_decisions.len() * 4).max(64);
+            g.record.actions.reserve(deal + plays);
+            g.record.dealt_at.reserve(deal);
+            if !replay_deal(info, a, &mut g)? {
+                return Ok(None);
+            }
+            g
+        }
+    };
+    g.hand_index = info.hand_index;
+    if g.pos.phase == Phase::Play {
+        let start = (without_hands(&g.pos), g.tally);
+        if let Some(t) = play.as_ref().filter(|t| t.start == start) {
+            g.record.actions.extend_from_slice(&t.actions);
+            g.record.tricks = t.tricks.clone();
+            g.record.current = t.current.clone();
+            g.pos = Position { hands: d.hands, ..t.end.0 };
+            g.tally = t.end.1;
+            return Ok(Some(g));
+        }
+        let before = g.record.actions.len();
+        g.record.actions.reserve(plays);
+        g.record.tricks.reserve(info.tricks.len() + 1);
+        for t in &info.tricks {
+            g.replay_trick_unchecked(t);
+        }
+        for (_, c) in &info.current {
+            g.play_recorded_unchecked(c);
+        }
+        if play.is_none() {
+            *play = Some(PlayTemplate {
+                start,
+                end: (without_hands(&g.pos), g.tally),
+                actions: g.record.actions[before..].to_vec(),
+                tricks: g.record.tricks.clone(),
+                current: g.record.current.clone(),
+            });
+        }
+    }
+    Ok(Some(g))
+}
+
+/// Drives a world's deal: the seat's own decisions as taken, the other seats' showings at
+/// their recorded times with the world's suits, passes elsewhere. True when it stops where
+/// the seat saw the deal stop.
+pub(super) fn replay_deal(info: &InfoSet, a: &Arrangement, g: &mut Game) -> Result<bool, Error> {
+    // showings of other seats in log order, each with its run's suit
+    let mut others = Vec::new();
+    let mut run_of = Vec::new();
+    for (ri, run) in info.runs.iter().enumerate() {
+        for &(t, k) in &run.showings {
+            run_of.push((run.attempt, t, run.seat, k, a.suits[ri]));
+        }
+    }
+    for s in &run_of {
+        if s.2 != info.seat {
+            others.push(*s);
+        }
+    }
+    let mut others = others.into_iter().peekable();
+    let mut own = info.own_decisions.iter().peekable();
+    let target = (info.first_seats.len() as u8 - 1, info.dealt, info.final_round);
+    while g.pos.phase == Phase::Declare {
+        let p = &g.pos;
+        let now = (p.redeals, p.dealt, p.final_round);
+        let seat = p.to_move;
+        if info.phase == Phase::Declare && now >= target && own.peek().is_none() && others.peek().is_none() {
+            // where the seat sees the deal now: someone with a choice is to move
+            return Ok(now == target && (info.to_move.is_none() || info.to_move == Some(seat)));
+        }
+        let action = if seat == info.seat {
+            match own.next() {
+                Some(&(att, t, act)) if (att, t) == (p.redeals, p.dealt) => act,
+                _ => return Ok(false),
+            }
+        } else {
+            match others.peek() {
+                Some(&(att, t, s, k, suit)) if (att, t, s) == (p.redeals, p.dealt, seat) => {
+                    others.next();
+                    Action::Declare { suit, count: k }
+                }
+                _ => Action::Pass,
+            }
+        };
+        if g.apply(&action).is_err() {
+            return Ok(false);
+        }
+    }
+    Ok(info.phase != Phase::Declare && own.peek().is_none() && others.peek().is_none())
+}
+

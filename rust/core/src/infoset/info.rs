@@ -1,0 +1,464 @@
+//! What a seat knows: its information set, derived from the hand's record (never from
+//! hidden state), and what the public history proves about the other seats' hidden hands.
+//!
+//! Public: the deal order (first seat, cards dealt, attempts), every showing (seat, count,
+//! when; its suit only where R8.2 makes it public), every trick, both teams' levels, the
+//! banker, the hand's index in its match. Private to the seat: its hand, the order in which
+//! its cards arrived (in every attempt), its own decisions while dealing.
+//!
+//! What the history proves, on each other seat's hand as it is now:
+//! - **voids**: a follower who played fewer than N cards of the led class had no more of it
+//!   (R5.2), and no card of that class comes back in the play phase;
+//! - **upper bounds** per kind, from the ladder (R5.3): a follower who played N cards of the
+//!   led class that are not one combination, without a tractor and with P < N/2 pairs, held
+//!   no more pairs of that class than it played (none, if it played none); one that played no
+//!   N-card unit where T1 would take one held none; one that played N ≥ 4 cards without a
+//!   tractor held no two linked pairs, so a kind linked to one it played a pair of held at
+//!   most one copy (R5.3 T1/T2, D1);
+//! - **lower bounds** per kind: the final declarer's revealed showing (R8.2) stays in its
+//!   hand until it is played (R8.6);
+//! - **checks**: every follow whose legality depended on the rest of the hand, to verify in
+//!   a candidate world exactly (the bounds above are necessary, the checks make them exact);
+//! - **runs**: each other seat's showings, grouped into runs that share a suit (a declarer
+//!   only reinforces its own suit, R8.1), with the suit where it is public.
+
+use crate::game::hand::{Action, Game, Phase, Start, TrickRecord, NOBODY};
+use crate::rules::card::DECK;
+use crate::rules::card::{Card, Counts, KINDS};
+use crate::rules::combo::{classify, Combo};
+use crate::rules::profile::Profile;
+use crate::rules::trump::Context;
+
+/// A showing as the seat sees it: `suit` is `None` while hidden from it (R8.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeenShowing {
+    pub attempt: u8,
+    /// Cards dealt when it was made (216 in the final round, R8.3).
+    pub dealt: u8,
+    pub seat: u8,
+    pub count: u8,
+    pub suit: Option<u8>,
+}
+
+/// A follow whose legality depended on the follower's whole hand (R5.3), to recheck in a
+/// candidate world: the hand then was the hand now plus `since`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FollowCheck {
+    pub seat: u8,
+    pub lead: Combo,
+    pub play: Counts,
+    /// The cards this seat played from this follow on, this one included.
+    pub since: Counts,
+}
+
+/// Consecutive showings of one seat in one attempt: one suit (R8.1: 不能自反).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Run {
+    pub seat: u8,
+    pub attempt: u8,
+    /// The suit where it is public (the seat's own, or the final revealed run).
+    pub suit: Option<u8>,
+    /// (cards dealt, count) of each showing in the run.
+    pub showings: Vec<(u8, u8)>,
+}
+
+/// Everything one seat knows about a hand, and nothing more.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InfoSet {
+    pub seat: u8,
+    pub profile: Profile,
+    pub levels: [u8; 2],
+    /// The hand's level L (R2.1).
+    pub level: u8,
+    /// The banker, or [`NOBODY`] until a first hand's deal ends (R8.4).
+    pub banker: u8,
+    /// The banker the hand started with ([`NOBODY`]: a match's first hand, R8.4).
+    pub start_banker: u8,
+    pub hand_index: u32,
+    pub phase: Phase,
+    /// How the hand began: dealt (true) or from given hands.
+    pub dealt_hand: bool,
+    /// Every receiver decided after every card (public: the deal's mode, see
+    /// [`crate::game::hand::Record::every_receiver`]); then the turn order proves nothing.
+    pub every_receiver: bool,
+    /// Per deal attempt: the first receiver (public, R1.3).
+    pub first_seats: Vec<u8>,
+    /// Cards dealt so far in the current attempt.
+    pub dealt: u8,
+    /// R8.3 chances taken after the deal.
+    pub final_round: u8,
+    /// The trump suit once public, else [`NOBODY`].
+    pub trump: u8,
+    /// The current declarer and the count shown (public); the suit only where known.
+    pub declarer: u8,
+    pub declared_count: u8,
+    pub declared_suit: Option<u8>,
+    pub showings: Vec<SeenShowing>,
+    /// The seat's own cards in arrival order, per attempt.
+    pub arrivals: Vec<Vec<u8>>,
+    /// The seat's own decisions while dealing, in order: (attempt, cards dealt, action).
+    pub own_decisions: Vec<(u8, u8, Action)>,
+    pub hand: Counts,
+    pub hand_sizes: [u8; 4],
+    /// Cards each seat has played in this hand (public).
+    pub played: [Counts; 4],
+    pub tricks: Vec<TrickRecord>,
+    pub current: Vec<(u8, Counts)>,
+    pub to_move: Option<u8>,
+    pub defender_points: i32,
+    /// Copies of each kind the seat cannot see: in the other hands or undealt. (In a hand
+    /// from given hands the cards in play, the four hands together, are public, and the rest
+    /// of the decks is out of play.)
+    pub unseen: Counts,
+    /// Per seat and kind, what its hand now must hold at least and can hold at most (the
+    /// seat's own hand: exactly).
+    pub lower: [Counts; 4],
+    pub upper: [Counts; 4],
+    pub checks: Vec<FollowCheck>,
+    pub runs: Vec<Run>,
+}
+
+impl InfoSet {
+    /// The suit classes (0..4 plain suits, 4 trump) in which `seat` is proven void, once
+    /// the trump suit is public.
+    pub fn voids(&self) -> [[bool; 5]; 4] {
+        let mut v = [[false; 5]; 4];
+        if self.trump == NOBODY {
+            return v;
+        }
+        let ctx = self.ctx();
+        for (p, row) in v.iter_mut().enumerate() {
+            for (class, cell) in row.iter_mut().enumerate() {
+                *cell = ctx.class_kinds(class as u8).iter().all(|&k| self.upper[p][k as usize] == 0);
+            }
+        }
+        v
+    }
+
+    /// The rules context (the trump suit must be public).
+    pub fn ctx(&self) -> &'static Context {
+        Context::get(self.level, self.trump, self.profile).expect("trump public")
+    }
+}
+
+impl Game {
+    /// What `seat` knows now (see the module documentation).
+    pub fn info(&self, seat: u8) -> InfoSet {
+        let pos = &self.pos;
+        let dealing = pos.phase == Phase::Declare;
+        let (attempts, start_banker) = match &self.record.start {
+            // a stopped hand (R8.5) counted its last attempt as a redeal
+            Start::Deal { banker, .. } => (pos.redeals as usize + (pos.phase != Phase::Stopped) as usize, *banker),
+            Start::Hands { banker, .. } => (0, *banker),
+        };
+        let mut first_seats = Vec::with_capacity(attempts);
+        let mut arrivals = Vec::with_capacity(attempts);
+        for r in 0..attempts {
+            let (deck, first) = self.attempt_deck(r as u8).expect("a dealt hand");
+            let dealt = if r + 1 == attempts { pos.dealt as usize } else { DECK };
+            first_seats.push(first);
+            arrivals.push((0..dealt).filter(|&t| (first as usize + t) % 4 == seat as usize).map(|t| deck[t]).collect());
+        }
+        let showings = seen_showings(self, seat);
+        let own_decisions = own_decisions(self, seat);
+        let mut played = [[0u8; KINDS]; 4];
+        for t in &self.record.tricks {
+            for (s, c) in &t.plays {
+                add(&mut played[*s as usize], c);
+            }
+        }
+        for (s, c) in &self.record.current {
+            add(&mut played[*s as usize], c);
+        }
+        let hand = pos.hands[seat as usize];
+        // A hand from given hands: the cards in play (the four hands) are public, the rest
+        // of the four decks is out of play; a dealt hand plays all 216 cards (R1.3).
+        let mut unseen = match &self.record.start {
+            Start::Hands { hands, .. } => std::array::from_fn(|k| hands.iter().map(|h| h[k]).sum::<u8>()),
+            Start::Deal { .. } => [4u8; KINDS],
+        };
+        for k in 0..KINDS {
+            unseen[k] -= hand[k] + played.iter().map(|p| p[k]).sum::<u8>();
+        }
+        let hand_sizes = std::array::from_fn(|s| crate::rules::card::size(&pos.hands[s]) as u8);
+        let mut lower = [[0u8; KINDS]; 4];
+        let mut upper = [unseen; 4];
+        lower[seat as usize] = hand;
+        upper[seat as usize] = hand;
+        let trump_public = !dealing && pos.trump != NOBODY;
+        let mut info = InfoSet {
+            seat,
+            profile: pos.profile,
+            levels: self.levels,
+            level: pos.level,
+            banker: pos.banker,
+            start_banker,
+            hand_index: self.hand_index,
+            phase: pos.phase,
+            dealt_hand: attempts > 0,
+            every_receiver: self.record.every_receiver,
+            first_seats,
+            dealt: pos.dealt,
+            final_round: pos.final_round,
+            trump: if trump_public { pos.trump } else { NOBODY },
+            declarer: pos.declarer,
+            declared_count: pos.declared_count,
+            declared_suit: (pos.declarer != NOBODY && (pos.declarer == seat || trump_public))
+                .then_some(pos.declared_suit),
+            showings,
+            arrivals,
+            own_decisions,
+            hand,
+            hand_sizes,
+            played,
+            tricks: self.record.tricks.clone(),
+            current: self.record.current.clone(),
+            to_move: (matches!(pos.phase, Phase::Declare | Phase::Play) && (!dealing || pos.to_move == seat))
+                .then_some(pos.to_move),
+            defender_points: pos.defender_points,
+            unseen,
+            lower,
+            upper,
+            checks: Vec::new(),
+            runs: Vec::new(),
+        };
+        info.runs = runs(&info.showings);
+        info.prove_from_small_joker();
+        if trump_public {
+            info.prove_from_play();
+            info.prove_from_reveal();
+        }
+        info
+    }
+}
+
+fn add(a: &mut Counts, b: &Counts) {
+    for (x, y) in a.iter_mut().zip(b) {
+        *x += y;
+    }
+}
+
+/// R8.2: the showings as `seat` sees them. Its own carry their suits; after the deal the
+/// final declarer's last uninterrupted run in the final attempt is revealed with the trump
+/// suit; every other suit stays hidden.
+fn seen_showings(g: &Game, seat: u8) -> Vec<SeenShowing> {
+    let log = &g.record.showings;
+    let mut revealed = 0; // the last `revealed` entries of the log
+    if g.pos.phase != Phase::Declare {
+        if let Some(last) = log.last() {
+            revealed =
+                log.iter().rev().take_while(|s| s.attempt == last.attempt && s.seat == g.pos.declarer).count();
+        }
+    }
+    log.iter()
+        .enumerate()
+        .map(|(i, s)| SeenShowing {
+            attempt: s.attempt,
+            dealt: s.dealt,
+            seat: s.seat,
+            count: s.count,
+            suit: (s.seat == seat || i >= log.len() - revealed).then_some(s.suit),
+        })
+        .collect()
+}
+
+/// The seat's own decisions while dealing, with the attempt and cards dealt at each.
+fn own_decisions(g: &Game, seat: u8) -> Vec<(u8, u8, Action)> {
+    g.record.actions.iter().zip(&g.record.dealt_at).filter(|((s, _), _)| *s == seat).map(|((_, a), t)| (t.0, t.1, *a)).collect()
+}
+
+/// Groups the showing log into runs: consecutive showings of one seat in one attempt.
+fn runs(showings: &[SeenShowing]) -> Vec<Run> {
+    let mut out: Vec<Run> = Vec::new();
+    for s in showings {
+        match out.last_mut() {
+            Some(r) if r.seat == s.seat && r.attempt == s.attempt => {
+                r.showings.push((s.dealt, s.count));
+                r.suit = r.suit.or(s.suit);
+            }
+            _ => out.push(Run { seat: s.seat, attempt: s.attempt, suit: s.suit, showings: vec![(s.dealt, s.count)] }),
+        }
+    }
+    out
+}
+
+impl InfoSet {
+    /// Voids, ladder bounds and checks from every follow of the other seats (R5.2–R5.3).
+    fn prove_from_play(&mut self) {
+        let ctx = self.ctx();
+        // the tricks are read while the bounds are written: take them out for the walk
+        let tricks = std::mem::take(&mut self.tricks);
+        let current = std::mem::take(&mut self.current);
+        // Cards each seat played from trick i on: walk backwards.
+        let mut since = [[0u8; KINDS]; 4];
+        let mut found: Vec<FollowCheck> = Vec::new();
+        for plays in tricks.iter().map(|t| t.plays.as_slice()).chain(std::iter::once(current.as_slice())).rev() {
+            let Some((_, lead_cards)) = plays.first() else { continue };
+            let lead = classify(ctx, lead_cards).expect("a recorded lead is a combination");
+            for (s, x) in plays.iter().rev() {
+                add(&mut since[*s as usize], x);
+            }
+            for &(s, ref x) in plays.iter().skip(1) {
+                if s == self.seat {
+                    continue;
+                }
+                self.prove_follow(ctx, s, lead, x, &since[s as usize], &mut found);
+            }
+        }
+        found.reverse();
+        self.checks = found;
+        self.tricks = tricks;
+        self.current = current;
+    }
+
+    fn prove_follow(&mut self, ctx: &Context, s: u8, lead: Combo, x: &Counts, since: &Counts, checks: &mut Vec<FollowCheck>) {
+        let n = lead.size() as u8;
+        let kinds = ctx.class_kinds(lead.class);
+        let in_class: u8 = kinds.iter().map(|&k| x[k as usize]).sum();
+        let up = &mut self.upper[s as usize];
+        if in_class < n {
+            // R5.2: all of the class was played; none can come back
+            for &k in kinds {
+                up[k as usize] = 0;
+            }
+            return;
+        }
+        let competition = ctx.rules.follow == crate::rules::profile::FollowRule::Competition;
+        let t1 = classify(ctx, x).is_some_and(|c| {
+            c.class == lead.class
+                && if competition {
+                    // C4's unit of N, C5's E
+                    if lead.k == 1 { (c.m, c.k) == (n, 1) } else { crate::rules::follow::competition::is_e(&lead, &c) }
+                } else {
+                    ctx.rules.t1_any_shape || (c.m, c.k) == (lead.m, lead.k)
+                }
+        });
+        if t1 {
+            return; // one combination that T1 accepts: legal whatever else was held
+        }
+        // Not T1: either all of the class was these N cards, or the class held no T1
+        // combination and the play met the ladder's tier (R5.3). Either way, per kind:
+        // - no N-card unit was held where T1 would take one: at most N − 1 copies;
+        // - a play without a tractor had none to give (T2), so its pairs P were all the
+        //   class held when P < N/2 (T3): floor(held/2) = floor(played/2) for every kind.
+        // Competition (C4/C5): no unit of N was held for a unit lead, no bomb for a 2-pair lead
+        // (either would be the first entry); the pairs bound is the ladder's T3 and does not
+        // hold there (a bomb lead takes a triple and a card before two pairs), so it is off.
+        let unit_cap = if competition {
+            if lead.k == 1 && n <= 4 {
+                n - 1
+            } else if (lead.m, lead.k) == (2, 2) {
+                3
+            } else {
+                4
+            }
+        } else if n <= 4 && (ctx.rules.t1_any_shape || lead.k == 1) {
+            n - 1
+        } else {
+            4
+        };
+        let play_pairs: u8 = kinds.iter().map(|&k| x[k as usize] / 2).sum();
+        let plain = crate::rules::follow::longest_tractor(ctx, lead.class, x, n) == 0; // no tractor played
+        let pairs_exact = !competition && play_pairs < n / 2 && plain;
+        for &k in kinds {
+            let k = k as usize;
+            let mut cap_then = unit_cap;
+            if pairs_exact {
+                cap_then = cap_then.min(2 * (x[k] / 2) + 1);
+            }
+            up[k] = up[k].min(cap_then.saturating_sub(since[k]));
+        }
+        // C5 (competition, a tractor lead): a play with no tractor and no bomb (C2: a bomb
+        // follows as a 4-card tractor) has the key L = (), the best the class allowed: so it
+        // held neither then. Every kind had at most three copies and, with fewer pair units than
+        // N/2 in the play (a pair or a triple gives one), no pair unit beyond the play's
+        // (another would give a better p); the linked neighbours are bounded below.
+        let no_tractor = n >= 4 && plain;
+        let c5_plain = competition && lead.k >= 2 && no_tractor && kinds.iter().all(|&k| x[k as usize] <= 3);
+        if c5_plain {
+            let units = kinds.iter().filter(|&&k| x[k as usize] >= 2).count() as u8;
+            for &k in kinds {
+                let k = k as usize;
+                let cap_then: u8 = if units < n / 2 && x[k] < 2 { 1 } else { 3 };
+                up[k] = up[k].min(cap_then.saturating_sub(since[k]));
+            }
+        }
+        // A play of N ≥ 4 without a tractor: the class held no two linked pairs then (a
+        // tractor of 4 cards would be T1's combination or T2's tractor, R5.3, D1; under C5
+        // the better L). A kind the play took a pair of proves its linked neighbours held at
+        // most one copy then.
+        if (!competition && no_tractor) || c5_plain {
+            for chain in ctx.chains_of(lead.class) {
+                let ks = ctx.chain_kinds(chain);
+                let wrap = chain.cyclic && ks.len() > 2;
+                let links = ks.windows(2).map(|w| (w[0], w[1])).chain(wrap.then(|| (ks[ks.len() - 1], ks[0])));
+                for (a, b) in links {
+                    for (p, q) in [(a as usize, b as usize), (b as usize, a as usize)] {
+                        if x[p] >= 2 {
+                            up[q] = up[q].min(1u8.saturating_sub(since[q]));
+                        }
+                    }
+                }
+            }
+        }
+        checks.push(FollowCheck { seat: s, lead, play: *x, since: *since });
+    }
+
+    /// C9: in a competition match's first hand, a showing that sets or overturns the suit
+    /// includes a small joker from the shower's hand. Every run of showings begins with one
+    /// (a run is one seat's consecutive showings), so each other seat that showed in this
+    /// attempt held a small joker then, and holds one now unless it has played one since.
+    fn prove_from_small_joker(&mut self) {
+        if !self.dealt_hand || !self.profile.rules().first_hand_small_joker || self.start_banker != NOBODY {
+            return;
+        }
+        let attempt = self.first_seats.len() as u8 - 1;
+        let k = crate::rules::card::SJ.id();
+        for r in 0..self.runs.len() {
+            let s = self.runs[r].seat as usize;
+            if s != self.seat as usize && self.runs[r].attempt == attempt {
+                self.lower[s][k] = self.lower[s][k].max(1u8.saturating_sub(self.played[s][k]));
+            }
+        }
+    }
+
+    /// R8.2/R8.6: the final declarer showed `count` level cards of the trump suit; they stay
+    /// in its hand until played.
+    fn prove_from_reveal(&mut self) {
+        if !self.dealt_hand || self.declarer == NOBODY || self.declarer == self.seat {
+            return;
+        }
+        let Some(run) = self.runs.last() else { return };
+        let Some(suit) = run.suit else { return };
+        let shown = run.showings.last().map_or(0, |s| s.1);
+        let k = Card::new(suit, self.level).id();
+        let d = self.declarer as usize;
+        self.lower[d][k] = self.lower[d][k].max(shown.saturating_sub(self.played[d][k]));
+    }
+
+    /// Does `hands` (each seat's hand now) satisfy every bound and check this seat knows?
+    pub fn admits(&self, hands: &[Counts; 4]) -> bool {
+        for ((hand, lo), hi) in hands.iter().zip(&self.lower).zip(&self.upper) {
+            if hand.iter().zip(lo).zip(hi).any(|((h, l), u)| h < l || h > u) {
+                return false;
+            }
+        }
+        self.passes_checks(hands)
+    }
+
+    /// The ladder checks alone (R5.3), on hands that meet the bounds.
+    pub fn passes_checks(&self, hands: &[Counts; 4]) -> bool {
+        if self.checks.is_empty() {
+            return true;
+        }
+        self.checks.iter().all(|c| self.passes_check(c, &hands[c.seat as usize]))
+    }
+
+    /// One ladder check (R5.3) on the follower's hand now: the follow was legal from that
+    /// hand plus the cards played since. Reads only the led class's kinds of `hand`.
+    pub fn passes_check(&self, c: &FollowCheck, hand: &Counts) -> bool {
+        let mut then = *hand;
+        add(&mut then, &c.since);
+        crate::rules::follow::Follow::new(self.ctx(), &then, c.lead).is_legal(&c.play)
+    }
+}

@@ -1,0 +1,267 @@
+//! The one named union of the engine's policies: every policy name is spelled here, and only
+//! here. The binding, Python, the CLI and the adapters ask this module ([`Policy::parse`],
+//! [`Policy::name`], [`Agent::ALL`], [`Policy::SEARCHES`]); nothing else lists the names.
+//!
+//! - An **agent** decides without search ([`crate::agent`]): `random` (uniform over the
+//!   distinct legal actions), `greedy` (a fast heuristic player). Any agent can also play a
+//!   search's rollouts.
+//! - A **search** decides by looking ahead over worlds the seat cannot tell apart
+//!   ([`crate::search`]): `pimc:worlds=W,rollouts=R,rollout=AGENT` and
+//!   `ismcts:iterations=I,c=C,rollout=AGENT,trees=T`. While cards are dealt a search shows as
+//!   `greedy` does (R8: searches start at the play).
+//!
+//! **Adding an agent** is one file in `agent/` with `pub fn act(&SeatView, &mut Rng) -> Action`
+//! and one line in the [`agents!`] list below: its variant, its name and its `act`. It is then
+//! a policy everywhere (`simulate`, `VecEnv` opponents, the CLI, the searches' `rollout=`).
+
+use crate::agent::view::{Decide, SeatView};
+use crate::agent::{greedy, random};
+use crate::game::hand::{Action, Game, Phase};
+use crate::rules::error::Error;
+use crate::search::ismcts::{ismcts, IsmctsParams};
+use crate::search::pimc::{pimc, PimcParams};
+use crate::util::rng::Rng;
+
+/// Defines [`Agent`] from one list: its variants, [`Agent::ALL`], [`Agent::name`] and the
+/// dispatch of [`Decide`]; one line per agent, `Variant => "name", path::to::act;`.
+macro_rules! agents {
+    ($($(#[$doc:meta])* $variant:ident => $name:literal, $act:path;)*) => {
+        /// A policy that decides without search; each can also play a search's rollouts.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Agent {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl Agent {
+            /// Every agent, in the order users are offered them.
+            pub const ALL: &'static [Agent] = &[$(Agent::$variant),*];
+
+            /// The agent's name (what [`Policy::parse`] reads).
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Agent::$variant => $name,)*
+                }
+            }
+        }
+
+        impl Decide for Agent {
+            #[inline]
+            fn decide(&self, view: &SeatView, rng: &mut Rng) -> Action {
+                match self {
+                    $(Agent::$variant => $act(view, rng),)*
+                }
+            }
+        }
+    };
+}
+
+agents! {
+    /// Uniform over the distinct legal actions of each decision ([`random`]).
+    Random => "random", random::act;
+    /// A fast heuristic player ([`greedy`]).
+    Greedy => "greedy", greedy::act;
+}
+
+/// The agent a search rolls out with unless told otherwise.
+impl Default for Agent {
+    fn default() -> Self {
+        Agent::Random
+    }
+}
+
+/// Any policy: an agent, or a search whose rollouts an agent plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Policy {
+    Agent(Agent),
+    Pimc(PimcParams<Agent>),
+    Ismcts(IsmctsParams<Agent>),
+}
+
+/// Parses `key=value` parameters of a search policy.
+fn params(text: &str) -> Result<Vec<(String, String)>, Error> {
+    text.split(',')
+        .filter(|s| !s.trim().is_empty())
+        .map(|kv| match kv.split_once('=') {
+            Some((k, v)) => Ok((k.trim().to_string(), v.trim().to_string())),
+            None => Err(Error::BadPolicy(format!("policy parameter {kv:?} is not key=value"))),
+        })
+        .collect()
+}
+
+fn count(key: &str, v: &str, lo: u32, hi: u32) -> Result<u32, Error> {
+    match v.parse::<u32>() {
+        Ok(n) if (lo..=hi).contains(&n) => Ok(n),
+        _ => Err(Error::BadPolicy(format!("policy parameter {key}={v:?}: expected a whole number in {lo}..={hi}"))),
+    }
+}
+
+/// A decimal like `0.7` as thousandths, without floats (the search compares in integers).
+fn milli(key: &str, v: &str) -> Result<u32, Error> {
+    let bad = || Error::BadPolicy(format!("policy parameter {key}={v:?}: expected a decimal in 0..=100 (e.g. 0.7)"));
+    let (int, frac) = v.split_once('.').unwrap_or((v, ""));
+    if int.is_empty() && frac.is_empty() || frac.len() > 3 || !int.chars().chain(frac.chars()).all(|c| c.is_ascii_digit()) {
+        return Err(bad());
+    }
+    let i: u32 = if int.is_empty() { 0 } else { int.parse().map_err(|_| bad())? };
+    let f: u32 = if frac.is_empty() { 0 } else { format!("{frac:0<3}").parse().map_err(|_| bad())? };
+    if i > 100 {
+        return Err(bad());
+    }
+    Ok(i * 1000 + f)
+}
+
+/// "'a', 'b' or 'c'".
+fn quoted_list(names: &[&str]) -> String {
+    let q: Vec<String> = names.iter().map(|n| format!("'{n}'")).collect();
+    match q.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
+impl Agent {
+    /// An agent by name (case and spaces ignored), for a search's `rollout=`.
+    pub fn parse(name: &str) -> Result<Agent, Error> {
+        let lower = name.trim().to_ascii_lowercase();
+        Agent::ALL.iter().copied().find(|a| a.name() == lower).ok_or_else(|| {
+            let names: Vec<&str> = Agent::ALL.iter().map(|a| a.name()).collect();
+            Error::BadPolicy(format!("rollout policy {lower:?}: expected {}", quoted_list(&names)))
+        })
+    }
+}
+
+impl Policy {
+    /// The searches' names, each followed by `[:key=value,...]`.
+    pub const SEARCHES: [&'static str; 2] = ["pimc", "ismcts"];
+
+    /// Every policy's name as a user writes it: the agents, then the searches
+    /// (`"pimc[:...]"`).
+    pub fn names() -> Vec<String> {
+        let agents = Agent::ALL.iter().map(|a| a.name().to_string());
+        agents.chain(Self::SEARCHES.iter().map(|s| format!("{s}[:...]"))).collect()
+    }
+
+    /// An agent's name, `pimc[:worlds=32,rollouts=8,rollout=random]` or
+    /// `ismcts[:iterations=1000,c=0.7,rollout=random,trees=4]` (case and spaces ignored).
+    pub fn parse(name: &str) -> Result<Policy, Error> {
+        let lower = name.trim().to_ascii_lowercase();
+        let (head, rest) = lower.split_once(':').unwrap_or((lower.as_str(), ""));
+        let head = head.trim();
+        if let Some(a) = Agent::ALL.iter().copied().find(|a| a.name() == head) {
+            if !rest.trim().is_empty() {
+                return Err(Error::BadPolicy(format!("policy {head:?} takes no parameters, got {rest:?}")));
+            }
+            return Ok(Policy::Agent(a));
+        }
+        match head {
+            "pimc" => {
+                let mut p = PimcParams::<Agent>::default();
+                for (k, v) in params(rest)? {
+                    match k.as_str() {
+                        "worlds" => p.worlds = count(&k, &v, 1, 100_000)?,
+                        "rollouts" => p.rollouts = count(&k, &v, 1, 100_000)?,
+                        "rollout" => p.rollout = Agent::parse(&v)?,
+                        _ => return Err(Error::BadPolicy(format!("unknown pimc parameter {k:?}: worlds, rollouts, rollout"))),
+                    }
+                }
+                Ok(Policy::Pimc(p))
+            }
+            "ismcts" => {
+                let mut p = IsmctsParams::<Agent>::default();
+                for (k, v) in params(rest)? {
+                    match k.as_str() {
+                        "iterations" => p.iterations = count(&k, &v, 1, 10_000_000)?,
+                        "c" => p.c_milli = milli(&k, &v)?,
+                        "rollout" => p.rollout = Agent::parse(&v)?,
+                        "trees" => p.trees = count(&k, &v, 1, 1024)?,
+                        _ => {
+                            return Err(Error::BadPolicy(format!(
+                                "unknown ismcts parameter {k:?}: iterations, c, rollout, trees"
+                            )))
+                        }
+                    }
+                }
+                Ok(Policy::Ismcts(p))
+            }
+            other => {
+                let names: Vec<String> = Self::names();
+                let names: Vec<&str> = names.iter().map(String::as_str).collect();
+                Err(Error::BadPolicy(format!("unknown policy {other:?}: expected {}", quoted_list(&names))))
+            }
+        }
+    }
+
+    /// The canonical name, with every parameter (parses back to the same policy).
+    pub fn name(&self) -> String {
+        match self {
+            Policy::Agent(a) => a.name().into(),
+            Policy::Pimc(p) => format!("pimc:worlds={},rollouts={},rollout={}", p.worlds, p.rollouts, p.rollout.name()),
+            Policy::Ismcts(p) => format!(
+                "ismcts:iterations={},c={}.{:03},rollout={},trees={}",
+                p.iterations,
+                p.c_milli / 1000,
+                p.c_milli % 1000,
+                p.rollout.name(),
+                p.trees
+            ),
+        }
+    }
+
+    /// Search policies read the seat's info set, so their games keep a record.
+    pub fn needs_record(&self) -> bool {
+        matches!(self, Policy::Pimc(_) | Policy::Ismcts(_))
+    }
+
+    /// The policy's action for the player to move, or `None` once the hand is over.
+    pub fn act(&self, game: &Game, rng: &mut Rng) -> Option<Action> {
+        let view = SeatView::of_game(game);
+        match view.phase() {
+            Phase::Declare | Phase::Play => Some(self.decide(&view, rng)),
+            Phase::Over | Phase::Stopped => None,
+        }
+    }
+}
+
+impl Decide for Policy {
+    fn decide(&self, view: &SeatView, rng: &mut Rng) -> Action {
+        match self {
+            Policy::Agent(a) => a.decide(view, rng),
+            // R8: searches start at the play; while dealing they show as greedy does
+            _ if view.phase() == Phase::Declare => greedy::act(view, rng),
+            Policy::Pimc(p) => pimc(view, p, rng.next_u64(), 1).expect("a search over a recorded game").action,
+            Policy::Ismcts(p) => ismcts(view, p, rng.next_u64(), 1).expect("a search over a recorded game").action,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_name_parses_back_to_its_policy() {
+        for &a in Agent::ALL {
+            assert_eq!(Policy::parse(a.name()), Ok(Policy::Agent(a)));
+            assert_eq!(Agent::parse(&format!(" {} ", a.name().to_uppercase())), Ok(a));
+            for s in ["pimc:rollout=", "ismcts:iterations=7,rollout="] {
+                let p = Policy::parse(&format!("{s}{}", a.name())).unwrap();
+                assert_eq!(Policy::parse(&p.name()), Ok(p));
+            }
+        }
+        for s in Policy::SEARCHES {
+            let p = Policy::parse(s).unwrap();
+            assert!(p.needs_record() && p.name().starts_with(s));
+            assert_eq!(Policy::parse(&p.name()), Ok(p));
+        }
+    }
+
+    #[test]
+    fn bad_names_say_what_is_expected() {
+        let e = Policy::parse("minimax").unwrap_err().to_string();
+        assert_eq!(e, "unknown policy \"minimax\": expected 'random', 'greedy', 'pimc[:...]' or 'ismcts[:...]'");
+        let e = Policy::parse("pimc:rollout=ismcts").unwrap_err().to_string();
+        assert_eq!(e, "rollout policy \"ismcts\": expected 'random' or 'greedy'");
+        assert!(Policy::parse("greedy:x=1").is_err() && Policy::parse("ismcts:c=1.2345").is_err());
+    }
+}

@@ -1,0 +1,335 @@
+//! Cards and hands (docs/rules.md §1).
+//!
+//! Kind ids are a frozen contract: `suit × 13 + (rank − 2)` with suits in the
+//! order s, h, d, c, then `SJ = 52`, `BJ = 53`. A hand, a lead or a play is a
+//! [`Counts`] array: how many copies (0..=4) of each of the 54 kinds.
+
+use crate::rules::error::Error;
+
+/// Number of distinct card kinds (R1.2).
+pub const KINDS: usize = 54;
+/// Copies of each kind in the four decks (R1.2).
+pub const COPIES: u8 = 4;
+/// Cards in the four decks, all dealt (R1.2–R1.3).
+pub const DECK: usize = KINDS * COPIES as usize;
+/// Small joker 小王.
+pub const SJ: Card = Card(52);
+/// Big joker 大王.
+pub const BJ: Card = Card(53);
+
+/// A multiset of cards: copies of each kind.
+pub type Counts = [u8; KINDS];
+
+/// One card kind, `0..54`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Card(pub u8);
+
+/// Suit letters in id order.
+pub const SUITS: [char; 4] = ['s', 'h', 'd', 'c'];
+
+impl Card {
+    /// The card of `suit` (0..4, s h d c) and `rank` (2..=14, A = 14).
+    pub const fn new(suit: u8, rank: u8) -> Card {
+        Card(suit * 13 + rank - 2)
+    }
+    pub const fn id(self) -> usize {
+        self.0 as usize
+    }
+    pub const fn is_joker(self) -> bool {
+        self.0 >= 52
+    }
+    /// Suit 0..4, or `None` for a joker.
+    pub const fn suit(self) -> Option<u8> {
+        if self.is_joker() {
+            None
+        } else {
+            Some(self.0 / 13)
+        }
+    }
+    /// Rank 2..=14, or `None` for a joker.
+    pub const fn rank(self) -> Option<u8> {
+        if self.is_joker() {
+            None
+        } else {
+            Some(self.0 % 13 + 2)
+        }
+    }
+}
+
+impl std::fmt::Display for Card {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            SJ => f.write_str("SJ"),
+            BJ => f.write_str("BJ"),
+            c => {
+                let r = c.rank().unwrap_or(0);
+                let rs = match r {
+                    11 => "J".to_string(),
+                    12 => "Q".to_string(),
+                    13 => "K".to_string(),
+                    14 => "A".to_string(),
+                    n => n.to_string(),
+                };
+                write!(f, "{}{}", rs, SUITS[c.suit().unwrap_or(0) as usize])
+            }
+        }
+    }
+}
+
+/// Parses one rank token: `2`..`10`, `T`, `J`, `Q`, `K`, `A` (any case).
+pub fn parse_rank(s: &str) -> Option<u8> {
+    match s.to_ascii_uppercase().as_str() {
+        "T" | "10" => Some(10),
+        "J" => Some(11),
+        "Q" => Some(12),
+        "K" => Some(13),
+        "A" => Some(14),
+        d if d.len() == 1 && (b'2'..=b'9').contains(&d.as_bytes()[0]) => Some(d.as_bytes()[0] - b'0'),
+        _ => None,
+    }
+}
+
+fn parse_suit(c: char) -> Option<u8> {
+    match c.to_ascii_lowercase() {
+        's' | '♠' | '♤' => Some(0),
+        'h' | '♥' | '♡' => Some(1),
+        'd' | '♦' | '♢' => Some(2),
+        'c' | '♣' | '♧' => Some(3),
+        _ => None,
+    }
+}
+
+/// Parses one card token: rank then suit (`As`, `10h`, `Th`, `2♦`), or `SJ` / `BJ`.
+pub fn parse_card(token: &str) -> Result<Card, Error> {
+    let bad = || Error::BadToken(token.to_string());
+    let upper = token.to_uppercase();
+    match upper.as_str() {
+        "SJ" | "小王" => return Ok(SJ),
+        "BJ" | "大王" => return Ok(BJ),
+        _ => {}
+    }
+    let suit_char = token.chars().last().ok_or_else(bad)?;
+    let suit = parse_suit(suit_char).ok_or_else(bad)?;
+    let rank_str = &token[..token.len() - suit_char.len_utf8()];
+    let rank = parse_rank(rank_str).ok_or_else(bad)?;
+    Ok(Card::new(suit, rank))
+}
+
+/// Parses cards separated by spaces or commas, keeping their order. Cards may also be
+/// written without separators, as in the rules (`4s4s5s5s`).
+pub fn parse(text: &str) -> Result<Vec<Card>, Error> {
+    let mut out = Vec::new();
+    for chunk in text.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()) {
+        match parse_card(chunk) {
+            Ok(c) => out.push(c),
+            Err(e) => {
+                let run = split_run(chunk).ok_or(e)?;
+                for t in run {
+                    out.push(parse_card(t)?);
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Splits `4s4s10hSJ` into card tokens, or `None` if it is not such a run.
+fn split_run(chunk: &str) -> Option<Vec<&str>> {
+    let mut out = Vec::new();
+    let mut rest = chunk;
+    while !rest.is_empty() {
+        let upper: String = rest.chars().take(2).collect::<String>().to_uppercase();
+        let len = if upper == "SJ" || upper == "BJ" {
+            2
+        } else {
+            let rank_len = if rest.starts_with("10") { 2 } else { rest.chars().next()?.len_utf8() };
+            rank_len + rest[rank_len..].chars().next()?.len_utf8()
+        };
+        out.push(&rest[..len]);
+        rest = &rest[len..];
+    }
+    Some(out)
+}
+
+/// Writes cards in the canonical form that [`parse`] reads back: `As 10h SJ`.
+pub fn format(cards: &[Card]) -> String {
+    let parts: Vec<String> = cards.iter().map(|c| c.to_string()).collect();
+    parts.join(" ")
+}
+
+/// Counts of a list of cards; more than [`COPIES`] of a kind is an error.
+pub fn counts_of(cards: &[Card]) -> Result<Counts, Error> {
+    let mut c = [0u8; KINDS];
+    for &card in cards {
+        if card.id() >= KINDS {
+            return Err(Error::BadCard(card.0 as i64));
+        }
+        c[card.id()] += 1;
+        if c[card.id()] > COPIES {
+            return Err(Error::TooManyCopies { card: card.to_string(), copies: c[card.id()] as usize });
+        }
+    }
+    Ok(c)
+}
+
+/// Checks a count array: at most 4 copies of each kind.
+pub fn check_counts(c: &Counts) -> Result<(), Error> {
+    for (i, &n) in c.iter().enumerate() {
+        if n > COPIES {
+            return Err(Error::TooManyCopies { card: Card(i as u8).to_string(), copies: n as usize });
+        }
+    }
+    Ok(())
+}
+
+/// The cards of a count array, in kind order.
+pub fn cards_of(c: &Counts) -> Vec<Card> {
+    let mut v = Vec::with_capacity(size(c));
+    for (i, &n) in c.iter().enumerate() {
+        for _ in 0..n {
+            v.push(Card(i as u8));
+        }
+    }
+    v
+}
+
+/// Calls `f(kind, copies)` for every kind held, in kind order, skipping empty kinds eight
+/// at a time.
+#[inline]
+pub fn for_each_held(c: &Counts, mut f: impl FnMut(usize, u8)) {
+    let mut base = 0;
+    while base < KINDS {
+        // eight kinds as one word; the last six padded with zeros (fixed-size reads: no copy call)
+        let mut word = if base + 8 <= KINDS {
+            u64::from_le_bytes(c[base..base + 8].try_into().expect("eight kinds"))
+        } else {
+            let mut w = [0u8; 8];
+            w[..KINDS % 8].copy_from_slice(&c[KINDS - KINDS % 8..]);
+            u64::from_le_bytes(w)
+        };
+        while word != 0 {
+            let byte = word.trailing_zeros() / 8;
+            let k = base + byte as usize;
+            f(k, c[k]);
+            word &= !(0xFFu64 << (byte * 8));
+        }
+        base += 8;
+    }
+}
+
+/// Number of cards in a count array.
+#[inline]
+pub fn size(c: &Counts) -> usize {
+    // Eight kinds at a time: a word's even and odd bytes go into four 16-bit lanes. A lane
+    // gets two bytes a word, six words: at most 6 × 2 × 255 = 3,060, and the four lanes
+    // together at most 12,240, so no lane overflows and the top lane of the product below
+    // holds their exact sum.
+    const EVEN: u64 = 0x00ff_00ff_00ff_00ff;
+    let mut words = c.chunks_exact(8);
+    let mut lanes = 0u64;
+    for w in &mut words {
+        let w = u64::from_le_bytes(w.try_into().expect("chunks of eight"));
+        lanes += (w & EVEN) + ((w >> 8) & EVEN);
+    }
+    let sum = (lanes.wrapping_mul(0x0001_0001_0001_0001) >> 48) as usize;
+    sum + words.remainder().iter().map(|&n| n as usize).sum::<usize>()
+}
+
+/// Bit k set where `c[k] ≥ m` (m ≥ 1): eight kinds at a time, each byte compared by adding
+/// 128 − m into its top bit (counts stay below 128, so no byte carries into the next), the
+/// eight top bits then gathered into one byte.
+pub fn held_mask(c: &Counts, m: u8) -> u64 {
+    debug_assert!(c.iter().all(|&n| n < 128) && (1..128).contains(&m));
+    let mut buf = [0u8; 56];
+    buf[..KINDS].copy_from_slice(c);
+    let add = (0x80 - m as u64) * 0x0101_0101_0101_0101;
+    let mut out = 0u64;
+    for (i, w) in buf.chunks_exact(8).enumerate() {
+        let w = u64::from_le_bytes(w.try_into().expect("chunks of eight"));
+        let mut x = ((w + add) & 0x8080_8080_8080_8080) >> 7;
+        x |= x >> 7;
+        x |= x >> 14;
+        x |= x >> 28;
+        out |= (x & 0xFF) << (8 * i);
+    }
+    out
+}
+
+/// [`held_mask`] for m = 2, 3 and 4 (a tractor's multiplicities).
+pub fn held_at_least(c: &Counts) -> [u64; 3] {
+    [held_mask(c, 2), held_mask(c, 3), held_mask(c, 4)]
+}
+
+/// True when `a ⊆ b` as multisets.
+pub fn contains(b: &Counts, a: &Counts) -> bool {
+    a.iter().zip(b.iter()).all(|(x, y)| x <= y)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn held_mask_marks_the_kinds_held_m_times() {
+        let mut rng = crate::util::rng::Rng::new(6);
+        for _ in 0..2000 {
+            let c: Counts = std::array::from_fn(|_| rng.below_usize(5) as u8);
+            for m in 1..=5u8 {
+                let want = (0..KINDS).fold(0u64, |b, k| b | ((c[k] >= m) as u64) << k);
+                assert_eq!(held_mask(&c, m), want);
+            }
+        }
+    }
+
+    #[test]
+    fn size_counts_every_copy() {
+        let mut rng = crate::util::rng::Rng::new(5);
+        for t in 0..2000 {
+            let c: Counts = std::array::from_fn(|_| match t % 3 {
+                0 => rng.below_usize(5) as u8,
+                1 => rng.below_usize(256) as u8,
+                _ => 255,
+            });
+            assert_eq!(size(&c), c.iter().map(|&n| n as usize).sum::<usize>(), "{c:?}");
+        }
+        assert_eq!(size(&[0; KINDS]), 0);
+    }
+
+    #[test]
+    fn kind_ids_are_frozen() {
+        assert_eq!(parse_card("2s").unwrap(), Card(0));
+        assert_eq!(parse_card("As").unwrap(), Card(12));
+        assert_eq!(parse_card("2h").unwrap(), Card(13));
+        assert_eq!(parse_card("10d").unwrap(), Card(2 * 13 + 8));
+        assert_eq!(parse_card("Ac").unwrap(), Card(51));
+        assert_eq!(parse_card("SJ").unwrap(), Card(52));
+        assert_eq!(parse_card("BJ").unwrap(), Card(53));
+    }
+
+    #[test]
+    fn notation_variants() {
+        for t in ["Th", "10h", "th", "10H", "T♥", "10♡"] {
+            assert_eq!(parse_card(t).unwrap(), Card::new(1, 10), "{t}");
+        }
+        assert_eq!(parse("As,Ks  sj\tbj").unwrap(), vec![Card(12), Card(11), SJ, BJ]);
+        assert_eq!(parse("4s4s10hSJ").unwrap(), parse("4s 4s 10h SJ").unwrap());
+        assert!(matches!(parse("4s4x"), Err(Error::BadToken(t)) if t == "4x"));
+        assert!(matches!(parse("As 1s"), Err(Error::BadToken(t)) if t == "1s"));
+        assert!(parse_card("Ax").is_err());
+        assert!(parse_card("").is_err());
+        assert!(parse_card("♠").is_err());
+    }
+
+    #[test]
+    fn format_round_trips_every_kind() {
+        let all: Vec<Card> = (0..54).map(Card).collect();
+        assert_eq!(parse(&format(&all)).unwrap(), all);
+        assert_eq!(format(&[Card::new(1, 10), SJ]), "10h SJ");
+    }
+
+    #[test]
+    fn too_many_copies() {
+        let c = parse("As As As As As").unwrap();
+        assert!(matches!(counts_of(&c), Err(Error::TooManyCopies { copies: 5, .. })));
+    }
+}

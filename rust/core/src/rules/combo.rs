@@ -1,0 +1,502 @@
+//! Combinations: classify, compare, list every lead (docs/rules.md §3–4).
+
+use crate::rules::card::{Card, Counts, KINDS};
+use crate::rules::trump::{Context, NONE, TRUMP};
+
+/// One unit (k = 1) or one tractor (k ≥ 2) of multiplicity `m` (R3.1–R3.2).
+/// Its kinds are `first` and the next `k − 1` kinds up the links.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Combo {
+    /// Multiplicity 1..=4 (single, pair, triple, bomb).
+    pub m: u8,
+    /// Number of units; 1 for a unit.
+    pub k: u8,
+    /// The lowest kind in link order.
+    pub first: u8,
+    /// Suit class (R2.5).
+    pub class: u8,
+    /// Top for comparison (R4.2).
+    pub top: u8,
+}
+
+impl Combo {
+    /// Card count N = m·k (R3.5).
+    pub fn size(&self) -> usize {
+        self.m as usize * self.k as usize
+    }
+    pub fn is_trump(&self) -> bool {
+        self.class == TRUMP
+    }
+    pub fn is_tractor(&self) -> bool {
+        self.k >= 2
+    }
+    /// R4.1 / D3: multiplicity, then trump, then top. Compare only equal sizes.
+    pub fn key(&self) -> u32 {
+        (self.m as u32) << 16 | (self.is_trump() as u32) << 8 | self.top as u32
+    }
+    /// The kinds of the combination, in link order.
+    pub fn kinds(&self, ctx: &Context) -> impl Iterator<Item = u8> + '_ {
+        let ctx = *ctx;
+        let mut at = self.first;
+        (0..self.k).map(move |_| {
+            let k = at;
+            at = ctx.up[at as usize];
+            k
+        })
+    }
+    /// The combination as a count array.
+    pub fn counts(&self, ctx: &Context) -> Counts {
+        let mut c = [0u8; KINDS];
+        for k in self.kinds(ctx) {
+            c[k as usize] = self.m;
+        }
+        c
+    }
+    /// "single", "pair", "triple", "bomb" or "tractor".
+    pub fn kind_name(&self) -> &'static str {
+        match (self.k, self.m) {
+            (1, 1) => "single",
+            (1, 2) => "pair",
+            (1, 3) => "triple",
+            (1, _) => "bomb",
+            _ => "tractor",
+        }
+    }
+}
+
+/// The top of a tractor whose kinds are given (R4.2), with the level-3 exception.
+fn tractor_top(ctx: &Context, first: u8, k: u8) -> u8 {
+    if ctx.level == 3 && k == 2 && first == Card::new(ctx.trump, 2).0 {
+        return 15; // 2233 at level 3: just below the joker tractor (17), above A (14)
+    }
+    let mut at = first;
+    let mut top = 0;
+    for _ in 0..k {
+        top = top.max(ctx.tractor_rank[at as usize]);
+        at = ctx.up[at as usize];
+    }
+    top
+}
+
+/// The unit of `m` copies of `kind`.
+pub fn unit(ctx: &Context, kind: u8, m: u8) -> Combo {
+    Combo { m, k: 1, first: kind, class: ctx.class[kind as usize], top: ctx.strength[kind as usize] }
+}
+
+/// The tractor of multiplicity `m` over `k` kinds up from `first`; the caller ensures the links.
+pub fn tractor(ctx: &Context, first: u8, m: u8, k: u8) -> Combo {
+    Combo { m, k, first, class: ctx.class[first as usize], top: tractor_top(ctx, first, k) }
+}
+
+/// The combination `(first, m, k)` as [`for_each_lead_shape`] gives it: the unit of `m`
+/// copies of `first` when k = 1, else the tractor.
+pub fn of_shape(ctx: &Context, first: u8, m: u8, k: u8) -> Combo {
+    if k == 1 {
+        unit(ctx, first, m)
+    } else {
+        tractor(ctx, first, m, k)
+    }
+}
+
+/// Classifies a set of cards as one unit or one tractor, or `None` (R3.1–R3.4, D1).
+pub fn classify(ctx: &Context, cards: &Counts) -> Option<Combo> {
+    let (mut m, mut k, mut top_end, mut edges, mut mixed) = (0u8, 0u8, NONE, 0u8, false);
+    crate::rules::card::for_each_held(cards, |kind, n| {
+        if m == 0 {
+            m = n;
+        } else if n != m {
+            mixed = true; // D1: one multiplicity
+        }
+        k += 1;
+        let up = ctx.up[kind];
+        if up != NONE && cards[up as usize] > 0 {
+            edges += 1;
+        } else {
+            top_end = kind as u8; // the end of a run; in a tractor, the only one
+        }
+    });
+    if mixed {
+        return None;
+    }
+    match k {
+        0 => None,
+        1 => Some(unit(ctx, top_end, m)),
+        _ if m < 2 => None,
+        _ => {
+            // R3.3: the kinds form one run of links: k − 1 links, or exactly the full 13-cycle.
+            // (The whole cycle plus other kinds also has k − 1 links, in two pieces.)
+            let whole_cycle = edges >= 13 && (2..=14).all(|r| cards[Card::new(ctx.trump, r).id()] > 0);
+            let full_cycle = whole_cycle && k == 13;
+            if (edges + 1 != k || whole_cycle) && !full_cycle {
+                return None;
+            }
+            let first = if full_cycle { Card::new(ctx.trump, 2).0 } else { first_of_run(ctx, cards, top_end, k) };
+            Some(tractor(ctx, first, m, k))
+        }
+    }
+}
+
+/// The lowest kind of a linked run of `k` kinds whose top end is `top_end`.
+fn first_of_run(ctx: &Context, cards: &Counts, top_end: u8, k: u8) -> u8 {
+    let mut at = top_end;
+    for _ in 1..k {
+        let below = ctx.down[at as usize];
+        if below == NONE || cards[below as usize] == 0 {
+            break;
+        }
+        at = below;
+    }
+    at
+}
+
+/// Every distinct combination in `hand` (R3.4): each unit at every multiplicity it can be
+/// played at, each tractor and every sub-tractor at every multiplicity.
+pub fn legal_leads(ctx: &Context, hand: &Counts) -> Vec<Combo> {
+    let mut out = Vec::new();
+    for_each_lead(ctx, hand, |c| out.push(c));
+    out
+}
+
+/// Calls `f` with every combination of [`legal_leads`], in its order, without listing them.
+pub fn for_each_lead(ctx: &Context, hand: &Counts, mut f: impl FnMut(Combo)) {
+    for class in 0..5u8 {
+        for_each_lead_in_class(ctx, hand, class, &mut f);
+    }
+}
+
+/// Calls `f` with the combinations of [`legal_leads`] in suit class `class` (R2.5), in its
+/// order: the units in the class's kind order, each at multiplicity 1 up to the copies held,
+/// then the tractors by multiplicity.
+pub fn for_each_lead_in_class(ctx: &Context, hand: &Counts, class: u8, mut f: impl FnMut(Combo)) {
+    for_each_lead_shape(ctx, hand, class, |first, m, k| f(of_shape(ctx, first, m, k)));
+}
+
+/// The same enumeration as [`for_each_lead_in_class`], giving each combination as
+/// `(first, m, k)` without building it (k = 1: the unit of `m` copies of `first`).
+pub fn for_each_lead_shape(ctx: &Context, hand: &Counts, class: u8, mut f: impl FnMut(u8, u8, u8)) {
+    // bit j of at_least[m]: the class's j-th kind in link order is held at least m times
+    let mut at_least = [0u64; 5];
+    for (j, &kind) in ctx.class_kinds(class).iter().enumerate() {
+        let held = hand[kind as usize];
+        for m in 1..=held {
+            f(kind, m, 1);
+            at_least[m.min(4) as usize] |= 1 << j;
+        }
+    }
+    let chains = ctx.chains_of(class);
+    let start = chains.first().map_or(0, |c| c.start);
+    for m in 2..=4u8 {
+        if at_least[m as usize].count_ones() < 2 {
+            continue; // a tractor needs two kinds held m times
+        }
+        for chain in chains {
+            let bits = (at_least[m as usize] >> (chain.start - start)) & ((1u64 << chain.len) - 1);
+            chain_windows(ctx.chain_kinds(chain), chain.cyclic, bits, 2, u8::MAX, |first, k| f(first, m, k));
+        }
+    }
+}
+
+/// The run of kinds held at least `m` times from chain position `s` (wrapping on the cycle),
+/// at most `cap` long: the kind-by-kind scan the bit forms below are tested against.
+#[cfg(test)]
+fn run_from(kinds: &[u8], cyclic: bool, s: usize, held: &Counts, m: u8, cap: usize) -> usize {
+    let len = kinds.len();
+    let max_k = (if cyclic { len } else { len - s }).min(cap);
+    let (mut run, mut at) = (0usize, s);
+    while run < max_k && held[kinds[at] as usize] >= m {
+        run += 1;
+        at += 1;
+        if at == len {
+            at = 0;
+        }
+    }
+    run
+}
+
+/// The tractor sizes k ≥ 2 starting at position `s` for a run of `run` kinds: 2..=run, except
+/// the full cycle, which is listed once, from s = 0.
+fn window_sizes(len: usize, cyclic: bool, s: usize, run: usize) -> std::ops::RangeInclusive<usize> {
+    let top = if cyclic && run == len && s != 0 { run - 1 } else { run };
+    2..=top
+}
+
+/// The run of kinds in `bits` from chain position `s` (wrapping on the cycle): `run_from`'s.
+fn run_in_bits(len: usize, cyclic: bool, bits: u64, s: usize) -> usize {
+    let all = (1u64 << len) - 1;
+    if cyclic && bits == all {
+        return len;
+    }
+    let ext = if cyclic { bits | bits << len } else { bits };
+    (!(ext >> s)).trailing_zeros() as usize
+}
+
+/// Tractor windows of one chain whose kinds are all in `bits`: a maximal run of R linked kinds
+/// gives R(R−1)/2 windows (on the cycle a run may wrap through A–2); the whole cycle gives
+/// len·(len − 2) + 1 (each window shorter than the cycle from each start, and the cycle once).
+fn windows_in_bits(len: usize, cyclic: bool, bits: u64) -> usize {
+    let pairs = |r: usize| r * r.saturating_sub(1) / 2;
+    if len < 2 || bits == 0 {
+        return 0;
+    }
+    debug_assert!(len <= 32, "a chain is at most 18 kinds");
+    let all = (1u64 << len) - 1;
+    if bits == all {
+        return if cyclic { len * (len - 2) + 1 } else { pairs(len) };
+    }
+    // on the cycle, turned so that a kind not held is last: no run then wraps
+    let mut b = if cyclic {
+        let z = (!bits & all).trailing_zeros() as usize + 1;
+        (bits >> z | bits << (len - z)) & all
+    } else {
+        bits
+    };
+    let mut n = 0;
+    while b != 0 {
+        b >>= b.trailing_zeros();
+        let run = (!b).trailing_zeros() as usize;
+        n += pairs(run);
+        b >>= run;
+    }
+    n
+}
+
+/// The number of distinct combinations in `hand`: `legal_leads(ctx, hand).len()` without
+/// listing them.
+pub fn count_leads(ctx: &Context, hand: &Counts) -> usize {
+    let mut n = crate::rules::card::size(hand); // every unit at every multiplicity
+    let ids = crate::rules::card::held_at_least(hand);
+    for chain in &ctx.chains {
+        if chain.len >= 2 {
+            // (the chain's kinds held m times, cut from the hand's masks over kind ids)
+            n += ids.iter().map(|&b| windows_in_bits(chain.len as usize, chain.cyclic, chain.bits_of(b))).sum::<usize>();
+        }
+    }
+    n
+}
+
+/// `legal_leads(ctx, hand)[r]` without listing the others.
+pub fn nth_lead(ctx: &Context, hand: &Counts, mut r: usize) -> Option<Combo> {
+    let mut ids = None;
+    for class in 0..5u8 {
+        for &kind in ctx.class_kinds(class) {
+            let c = hand[kind as usize] as usize;
+            if r < c {
+                return Some(unit(ctx, kind, r as u8 + 1));
+            }
+            r -= c;
+        }
+        let ids = ids.get_or_insert_with(|| crate::rules::card::held_at_least(hand));
+        for m in 2..=4u8 {
+            for chain in ctx.chains_of(class) {
+                if chain.len < 2 {
+                    continue;
+                }
+                let (len, bits) = (chain.len as usize, chain.bits_of(ids[m as usize - 2]));
+                let w = windows_in_bits(len, chain.cyclic, bits);
+                if r >= w {
+                    r -= w; // skip the whole chain
+                    continue;
+                }
+                let kinds = ctx.chain_kinds(chain);
+                let starts = if chain.cyclic { len } else { len - 1 };
+                for (s, &first) in kinds[..starts].iter().enumerate() {
+                    let n = window_sizes(len, chain.cyclic, s, run_in_bits(len, chain.cyclic, bits, s)).count();
+                    if r < n {
+                        return Some(tractor(ctx, first, m, r as u8 + 2));
+                    }
+                    r -= n;
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Calls `f(first, k)` for every tractor of multiplicity `m` with `kmin ≤ k ≤ kmax` units in
+/// `class` that `held` can give: every window of linked kinds each held at least `m` times,
+/// chain by chain, by start in link order, shortest first.
+pub fn for_each_tractor(
+    ctx: &Context,
+    class: u8,
+    held: &Counts,
+    m: u8,
+    kmin: u8,
+    kmax: u8,
+    mut f: impl FnMut(u8, u8),
+) {
+    for chain in ctx.chains_of(class) {
+        let kinds = ctx.chain_kinds(chain);
+        let mut bits = 0u64;
+        for (i, &k) in kinds.iter().enumerate() {
+            if held[k as usize] >= m {
+                bits |= 1 << i;
+            }
+        }
+        chain_windows(kinds, chain.cyclic, bits, kmin, kmax, &mut f);
+    }
+}
+
+/// Calls `f(first, k)` for every window of `kmin ≤ k ≤ kmax` linked kinds of one chain whose
+/// kinds all have their bit set in `bits` (bit i: the chain's i-th kind), by start, shortest
+/// first (the order of [`for_each_tractor`]).
+fn chain_windows(kinds: &[u8], cyclic: bool, bits: u64, kmin: u8, kmax: u8, mut f: impl FnMut(u8, u8)) {
+    let len = kinds.len();
+    if len < 2 || bits == 0 {
+        return;
+    }
+    debug_assert!(len <= 32, "a chain is at most 18 kinds");
+    // on the cycle the chain is repeated once after itself, so that runs through A–2 read
+    // straight on
+    let all = (1u64 << len) - 1;
+    let ext = if cyclic { bits | bits << len } else { bits };
+    // a window starts at s when the kinds at s and s + 1 are both held
+    let mut starts = ext & (ext >> 1) & if cyclic { all } else { all >> 1 };
+    while starts != 0 {
+        let s = starts.trailing_zeros() as usize;
+        starts &= starts - 1;
+        // windows starting at s, growing while linked kinds are held (the run of `run_from`;
+        // the whole cycle held is a run of `len` from every start)
+        let natural = if cyclic && bits == all { len } else { (!(ext >> s)).trailing_zeros() as usize };
+        for k in window_sizes(len, cyclic, s, natural.min(kmax as usize)) {
+            if k >= kmin as usize {
+                f(kinds[s], k as u8);
+            }
+        }
+    }
+}
+
+/// R6.1–R6.2, written once: does the play `c` (one combination) become the trick's best over
+/// `best_key`, the key of the best play so far, on the lead `lead`? It can win only with the
+/// lead's card count, in the led class or as a trump ruff of a plain lead (R6.1), and then only
+/// with a greater key: ties go to the earlier play (R2.6, R4.1).
+pub fn beats(lead: &Combo, c: &Combo, best_key: u32) -> bool {
+    let eligible = c.class == lead.class || (c.is_trump() && !lead.is_trump());
+    eligible && c.size() == lead.size() && c.key() > best_key
+}
+
+/// Trick winner (R6.1–R6.2): index into `plays` (the lead first) of the winning play.
+/// Every play must have the lead's size; returns `None` if the lead is not a combination.
+pub fn trick_winner(ctx: &Context, plays: &[Counts]) -> Option<usize> {
+    let lead = classify(ctx, plays.first()?)?;
+    let mut best = (lead.key(), 0usize);
+    for (i, p) in plays.iter().enumerate().skip(1) {
+        if let Some(c) = classify(ctx, p) {
+            if beats(&lead, &c, best.0) {
+                best = (c.key(), i);
+            }
+        }
+    }
+    Some(best.1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::profile::Profile;
+    use crate::util::rng::Rng;
+
+    #[test]
+    fn r3_3_whole_cycle_plus_another_kind_is_no_combination() {
+        let ctx = Context::new(10, 1, Profile::Guigang).unwrap();
+        let mut c = [0u8; KINDS];
+        for r in 2..=14 {
+            c[Card::new(1, r).id()] = 2;
+        }
+        assert_eq!(classify(&ctx, &c).map(|x| (x.m, x.k)), Some((2, 13)));
+        c[Card::new(0, 3).id()] = 2;
+        assert_eq!(classify(&ctx, &c), None);
+        c[Card::new(0, 3).id()] = 0;
+        c[crate::rules::card::SJ.id()] = 2;
+        c[crate::rules::card::BJ.id()] = 2;
+        assert_eq!(classify(&ctx, &c), None);
+    }
+
+    #[test]
+    fn count_and_nth_lead_match_the_list() {
+        let mut rng = Rng::new(3);
+        for (level, profile) in [3u8, 10, 14].into_iter().flat_map(|l| Profile::ALL.map(|p| (l, p))) {
+            let ctx = Context::new(level, level % 4, profile).unwrap();
+            for i in 0..300 {
+                let mut hand = [0u8; KINDS];
+                for _ in 0..rng.below_usize(60) {
+                    let k = rng.below_usize(KINDS);
+                    if hand[k] < 4 {
+                        hand[k] += 1;
+                    }
+                }
+                if i % 3 == 0 {
+                    // the trump suit's cycle held, or broken once (R3.3: runs through A–2)
+                    for r in 2..=14 {
+                        hand[Card::new(ctx.trump, r).id()] = 2 + rng.below_usize(3) as u8;
+                    }
+                    if i % 2 == 0 {
+                        hand[Card::new(ctx.trump, 2 + rng.below_usize(13) as u8).id()] = 1;
+                    }
+                }
+                let all = legal_leads(&ctx, &hand);
+                assert_eq!(count_leads(&ctx, &hand), all.len());
+                for (r, c) in all.iter().enumerate() {
+                    assert_eq!(nth_lead(&ctx, &hand, r), Some(*c));
+                }
+                assert_eq!(nth_lead(&ctx, &hand, all.len()), None);
+            }
+        }
+    }
+
+    /// `for_each_tractor` against the plain scan: every start, its run counted kind by kind.
+    #[test]
+    fn tractor_windows_match_the_kind_by_kind_scan() {
+        let mut rng = Rng::new(5);
+        let mut cycles = 0;
+        for level in [3u8, 7, 14] {
+            for profile in [Profile::Guigang, Profile::Competition] {
+                let ctx = Context::new(level, rng.below_usize(4) as u8, profile).unwrap();
+                for i in 0..300 {
+                    let mut hand = [0u8; KINDS];
+                    for _ in 0..rng.below_usize(120) {
+                        let k = rng.below_usize(KINDS);
+                        if hand[k] < 4 {
+                            hand[k] += 1;
+                        }
+                    }
+                    if i % 3 == 0 {
+                        // the trump suit's cycle held, or broken once (R3.3: runs through A–2)
+                        for r in 2..=14 {
+                            hand[Card::new(ctx.trump, r).id()] = 2 + rng.below_usize(3) as u8;
+                        }
+                        if i % 2 == 0 {
+                            hand[Card::new(ctx.trump, 2 + rng.below_usize(13) as u8).id()] = 1;
+                        }
+                    }
+                    for class in 0..5u8 {
+                        for m in 2..=4u8 {
+                            for (kmin, kmax) in [(2u8, u8::MAX), (2, 2), (3, 5), (4, 13), (13, 13)] {
+                                let mut want = Vec::new();
+                                for chain in ctx.chains_of(class) {
+                                    let kinds = ctx.chain_kinds(chain);
+                                    if kinds.len() < 2 {
+                                        continue;
+                                    }
+                                    let starts = if chain.cyclic { kinds.len() } else { kinds.len() - 1 };
+                                    for s in 0..starts {
+                                        let run = run_from(kinds, chain.cyclic, s, &hand, m, kmax as usize);
+                                        for k in window_sizes(kinds.len(), chain.cyclic, s, run) {
+                                            if k >= kmin as usize {
+                                                want.push((kinds[s], k as u8));
+                                            }
+                                        }
+                                    }
+                                }
+                                let mut got = Vec::new();
+                                for_each_tractor(&ctx, class, &hand, m, kmin, kmax, |first, k| got.push((first, k)));
+                                assert_eq!(got, want, "level {level} class {class} m {m} k {kmin}..={kmax}");
+                                cycles += got.iter().filter(|w| w.1 == 13).count();
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(cycles > 100, "whole cycles seen: {cycles}");
+    }
+}

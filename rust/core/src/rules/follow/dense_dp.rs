@@ -1,0 +1,278 @@
+//! The dense programme of R5.2 and of ladders without a tractor: selections of n cards with
+//! at least q pairs among the free kinds.
+
+use std::cell::OnceCell;
+
+use crate::rules::card::{size, Counts};
+use crate::util::bignum::binomial;
+
+/// Counts and ranks the selections `base + y` (0 ≤ y_i ≤ span_i on the free kinds) of `n`
+/// cards with at least `q` pairs among the free kinds: a table over (slot, cards still
+/// needed, pairs still needed), built when a count or a rank is first asked for. Short lists
+/// come without it ([`DenseDp::list`]).
+pub struct DenseDp {
+    base: Counts,
+    /// (kind, lower bound, span).
+    free: Vec<(u8, u8, u8)>,
+    need: usize,
+    q: usize,
+    /// The base alone holds more than n cards: no selection.
+    impossible: bool,
+    table: OnceCell<Vec<u128>>,
+}
+
+/// What the free kinds from some slot on can still give a selection: cards, the pairs their
+/// lower bounds already hold, and how more pairs come: one card completes a pair on an odd
+/// lower bound (at most once per kind), otherwise two cards make one.
+#[derive(Clone, Copy, Default)]
+struct Reach {
+    cards: usize,
+    pairs: usize,
+    one_card: usize,
+    two_card: usize,
+}
+
+impl Reach {
+    fn of(lo: u8, span: u8) -> Reach {
+        let odd = (lo % 2 == 1 && span >= 1) as u8;
+        Reach { cards: span as usize, pairs: (lo / 2) as usize, one_card: odd as usize, two_card: ((span - odd) / 2) as usize }
+    }
+    fn plus(self, r: Reach) -> Reach {
+        Reach {
+            cards: self.cards + r.cards,
+            pairs: self.pairs + r.pairs,
+            one_card: self.one_card + r.one_card,
+            two_card: self.two_card + r.two_card,
+        }
+    }
+    fn minus(self, r: Reach) -> Reach {
+        Reach {
+            cards: self.cards - r.cards,
+            pairs: self.pairs - r.pairs,
+            one_card: self.one_card - r.one_card,
+            two_card: self.two_card - r.two_card,
+        }
+    }
+    /// Can exactly `c` more cards bring `q` more pairs? The most pairs `c` cards can make take
+    /// the one-card pairs first, then two cards a pair; cards beyond those only add pairs.
+    fn can(&self, c: usize, q: usize) -> bool {
+        let ones = c.min(self.one_card);
+        c <= self.cards && self.pairs + ones + ((c - ones) / 2).min(self.two_card) >= q
+    }
+}
+
+impl DenseDp {
+    pub(crate) fn new(base: Counts, free: Vec<(u8, u8, u8)>, n: u8, q: u8) -> DenseDp {
+        let have = size(&base);
+        let need = (n as usize).saturating_sub(have);
+        DenseDp { base, free, need, q: q as usize, impossible: have > n as usize, table: OnceCell::new() }
+    }
+
+    /// The table, built on first use.
+    fn table(&self) -> &[u128] {
+        self.table.get_or_init(|| {
+            let (nf, need, q) = (self.free.len(), self.need, self.q);
+            let mut table = vec![0; (nf + 1) * (need + 1) * (q + 1)];
+            if self.impossible {
+                return table;
+            }
+            table[self.at(nf, 0, 0)] = 1;
+            for i in (0..nf).rev() {
+                let (_, lo, span) = self.free[i];
+                for c in 0..=need {
+                    for qq in 0..=q {
+                        let mut t = 0u128;
+                        for y in 0..=span.min(c as u8) {
+                            let got = ((lo + y) / 2) as usize;
+                            t += table[self.at(i + 1, c - y as usize, qq.saturating_sub(got))];
+                        }
+                        table[self.at(i, c, qq)] = t;
+                    }
+                }
+            }
+            table
+        })
+    }
+
+    #[inline]
+    fn at(&self, i: usize, c: usize, q: usize) -> usize {
+        (i * (self.need + 1) + c) * (self.q + 1) + q
+    }
+
+    pub fn total(&self) -> u128 {
+        self.table()[self.at(0, self.need, self.q)]
+    }
+
+    pub fn nth(&self, mut r: u128) -> Option<Counts> {
+        if r >= self.total() {
+            return None;
+        }
+        let mut out = self.base;
+        let (mut c, mut q) = (self.need, self.q);
+        let table = self.table();
+        for (i, &(kind, lo, span)) in self.free.iter().enumerate() {
+            if c == 0 {
+                break; // the remaining kinds keep their lower bounds, already in `out`
+            }
+            for y in 0..=span.min(c as u8) {
+                let q2 = q.saturating_sub(((lo + y) / 2) as usize);
+                let w = table[self.at(i + 1, c - y as usize, q2)];
+                if r < w {
+                    out[kind as usize] = lo + y;
+                    c -= y as usize;
+                    q = q2;
+                    break;
+                }
+                r -= w;
+            }
+        }
+        Some(out)
+    }
+
+    pub fn all(&self) -> Vec<Counts> {
+        let mut out = Vec::new();
+        let mut cur = self.base;
+        self.walk(0, self.need, self.q, &mut cur, &mut out);
+        out
+    }
+
+    fn walk(&self, i: usize, c: usize, q: usize, cur: &mut Counts, out: &mut Vec<Counts>) {
+        if self.table()[self.at(i, c, q)] == 0 {
+            return;
+        }
+        if i == self.free.len() {
+            out.push(*cur);
+            return;
+        }
+        let (kind, lo, span) = self.free[i];
+        for y in 0..=span.min(c as u8) {
+            cur[kind as usize] = lo + y;
+            self.walk(i + 1, c - y as usize, q.saturating_sub(((lo + y) / 2) as usize), cur, out);
+        }
+        cur[kind as usize] = lo;
+    }
+
+    /// A lower bound on the count, without the table, shows it above `limit`: with a free
+    /// kinds (span ≥ 2) as the q pairs and c − 2q others (span ≥ 1) one card each, every
+    /// choice of the two sets is a distinct selection with q pairs. Only when the free kinds'
+    /// lower bounds are 0 (the pairs are then exactly the kinds taken twice), or no pair is
+    /// needed.
+    fn surely_more_than(&self, limit: u128) -> bool {
+        let (c, q) = (self.need, self.q);
+        if self.impossible || q > 0 && self.free.iter().any(|f| f.1 > 0) || c < 2 * q {
+            return false;
+        }
+        let ones = self.free.iter().filter(|f| f.2 >= 1).count();
+        let twos = self.free.iter().filter(|f| f.2 >= 2).count();
+        // at most C(54, 27) < 2^53 each: exact in u128
+        let choose = |n: usize, k: usize| binomial(n, k).to_u128().expect("a binomial of at most 54");
+        let pairs = choose(twos, q);
+        if pairs == 0 {
+            return false;
+        }
+        let singles = choose(ones - q, c - 2 * q);
+        pairs.saturating_mul(singles) > limit
+    }
+
+    /// Every selection in [`DenseDp::nth`] order when there are at most `limit`, else `None`,
+    /// without the table: a depth-first walk that enters only the choices some selection
+    /// completes ([`Reach::can`]), so each step leads to a selection.
+    pub fn list(&self, limit: u128) -> Option<Vec<Counts>> {
+        let mut walk = Walk { dp: self, cur: self.base, out: Vec::with_capacity(limit.min(32) as usize), limit };
+        if self.impossible {
+            return Some(walk.out);
+        }
+        let reach = self.free.iter().fold(Reach::default(), |r, &(_, lo, span)| r.plus(Reach::of(lo, span)));
+        if !reach.can(self.need, self.q) {
+            return Some(walk.out);
+        }
+        if self.surely_more_than(limit) {
+            return None;
+        }
+        walk.from(0, self.need, self.q, reach).then_some(walk.out)
+    }
+}
+
+/// The walk of [`DenseDp::list`]: the selection so far and those found.
+struct Walk<'a> {
+    dp: &'a DenseDp,
+    cur: Counts,
+    out: Vec<Counts>,
+    limit: u128,
+}
+
+impl Walk<'_> {
+    /// Lists the completions from slot `i` (`c` cards and `q` pairs still needed, `reach` what
+    /// the slots from `i` on can give); false once more than `limit` are found.
+    fn from(&mut self, i: usize, c: usize, q: usize, reach: Reach) -> bool {
+        if i == self.dp.free.len() || c == 0 {
+            // no card left to place: the remaining kinds keep their lower bounds (`reach`
+            // admitted this state, so their pairs suffice)
+            self.out.push(self.cur);
+            return self.out.len() as u128 <= self.limit;
+        }
+        let (kind, lo, span) = self.dp.free[i];
+        let rest = reach.minus(Reach::of(lo, span));
+        for y in 0..=span.min(c as u8) {
+            let q2 = q.saturating_sub(((lo + y) / 2) as usize);
+            if !rest.can(c - y as usize, q2) {
+                continue;
+            }
+            self.cur[kind as usize] = lo + y;
+            if !self.from(i + 1, c - y as usize, q2, rest) {
+                return false;
+            }
+        }
+        self.cur[kind as usize] = lo;
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::card::KINDS;
+    use crate::util::rng::Rng;
+
+    /// The walk without the table against the table's count and list, on random free kinds
+    /// (odd lower bounds included: a partial selection's kinds).
+    #[test]
+    fn list_matches_the_table() {
+        let mut rng = Rng::new(11);
+        let (mut longer, mut bounded) = (0, 0);
+        for _ in 0..3000 {
+            let mut base = [0u8; KINDS];
+            let mut free = Vec::new();
+            for k in 0..rng.below_usize(14) as u8 {
+                let lo = rng.below_usize(3) as u8;
+                let span = rng.below_usize(5 - lo as usize) as u8;
+                base[k as usize] = lo;
+                if span > 0 {
+                    free.push((k, lo, span));
+                }
+            }
+            base[40] = rng.below_usize(3) as u8; // a fixed kind outside the programme
+            let n = rng.below_usize(16) as u8;
+            let q = rng.below_usize(6) as u8;
+            let dp = DenseDp::new(base, free, n, q);
+            let total = dp.total();
+            let all = dp.all();
+            assert_eq!(all.len() as u128, total);
+            for limit in [0u128, 1, 5, 32, u128::MAX] {
+                if dp.surely_more_than(limit) {
+                    assert!(total > limit, "bound above the count {total} at limit {limit}");
+                    bounded += 1;
+                }
+                let got = DenseDp { table: OnceCell::new(), free: dp.free.clone(), ..dp };
+                match got.list(limit) {
+                    Some(v) => assert!(v == all && total <= limit, "limit {limit}"),
+                    None => assert!(total > limit, "refused {total} plays under limit {limit}"),
+                }
+                assert!(got.table.get().is_none(), "listing builds no table");
+            }
+            longer += (total > 32) as usize;
+        }
+        assert!(longer > 100, "long lists seen: {longer}");
+        assert!(bounded > 100, "lists refused by the bound alone: {bounded}");
+    }
+}

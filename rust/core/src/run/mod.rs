@@ -1,0 +1,4 @@
+//! Bulk runs: many hands or matches with any policies, in parallel, with results identical
+//! whatever the thread count.
+
+pub mod sim;

@@ -1,0 +1,58 @@
+//! What every search decides from and returns: the seat's determinizer, the candidates it
+//! weighs, and the statistics of each.
+
+use crate::agent::greedy;
+use crate::agent::view::SeatView;
+use crate::game::action_set::ActionSet;
+use crate::game::hand::{Action, Phase};
+use crate::infoset::determinize::Determinizer;
+use crate::rules::error::Error;
+use crate::util::rng::Rng;
+
+/// One candidate's statistics: how often it was tried and the sum of the searching seat's
+/// returns (levels, zero-sum per hand, R7.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ActionStats {
+    pub action: Action,
+    pub visits: u64,
+    pub total: i64,
+}
+
+/// A search's decision and the statistics of every candidate it weighed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    pub action: Action,
+    pub stats: Vec<ActionStats>,
+}
+
+/// The candidates a search weighs at a decision: every legal action when there are at most
+/// `limit`, else `limit` draws (uniform over the distinct actions, duplicates dropped) plus
+/// greedy's choice. In a fixed order for a given stream.
+pub fn candidates(view: &SeatView, set: &mut ActionSet, limit: u128, rng: &mut Rng) -> Vec<Action> {
+    if let Some(all) = set.all(limit) {
+        return all;
+    }
+    let mut v = vec![greedy::act(view, rng)];
+    for _ in 0..limit {
+        let a = set.sample(rng).expect("a legal action");
+        if !v.contains(&a) {
+            v.push(a);
+        }
+    }
+    v
+}
+
+/// The determinizer of the seat to move, with its counting programme built (so that it can
+/// be cloned into threads).
+pub fn determinizer(view: &SeatView) -> Result<Determinizer, Error> {
+    if view.phase() != Phase::Play {
+        return Err(Error::IllegalAction {
+            rule: "R6.3",
+            message: "a search decides plays: the hand is not in its play phase".into(),
+        });
+    }
+    let info = view
+        .info()
+        .ok_or_else(|| Error::BadArgument { what: "game", message: "a search needs the hand's record (a game kept without one)".into() })?;
+    Ok(Determinizer::for_search(info))
+}

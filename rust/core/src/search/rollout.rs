@@ -1,0 +1,44 @@
+//! Rollouts: a position played to its end with one policy for every seat, and playouts of a
+//! whole game from its true state. Generic over any policy that decides without search
+//! ([`crate::policy::Agent`] names them).
+
+use crate::agent::view::{Decide, SeatView};
+use crate::game::hand::{Action, Game, Phase, Position};
+use crate::rules::error::Error;
+use crate::util::parallel::over_range;
+use crate::util::rng::Rng;
+use crate::util::seed::{derive, SEARCH};
+
+/// Plays a play-phase position to its end with `policy` for every seat; per-seat returns
+/// (zero for a hand that cannot be scored).
+pub fn rollout<R: Decide>(mut pos: Position, policy: &R, rng: &mut Rng) -> [i32; 4] {
+    while pos.phase == Phase::Play {
+        let a = policy.decide(&SeatView::of_position(&pos), rng);
+        let Action::Play(c) = a else { unreachable!("plays in the play phase") };
+        pos.play_unchecked(&c);
+    }
+    pos.returns().unwrap_or([0; 4])
+}
+
+/// Plays `game` (any phase) to its end from its true state with `policy` for every seat,
+/// keeping no record; per-seat returns (zero if the deal stops, R8.5).
+pub fn playout<R: Decide>(game: &Game, policy: &R, rng: &mut Rng) -> [i32; 4] {
+    if game.pos.phase == Phase::Play {
+        return rollout(game.pos, policy, rng);
+    }
+    let mut g = game.clone();
+    g.light = true;
+    g.record.actions.clear();
+    g.record.tricks.clear();
+    while matches!(g.pos.phase, Phase::Declare | Phase::Play) {
+        let a = policy.decide(&SeatView::of_position(&g.pos), rng);
+        g.pos_apply(&a);
+    }
+    g.pos.returns().unwrap_or([0; 4])
+}
+
+/// `n` playouts of `game`, playout i with the stream `derive(seed, SEARCH, i)`, on
+/// `threads` threads (0: all cores); returns in index order.
+pub fn playouts<R: Decide + Sync>(game: &Game, n: u64, policy: &R, seed: u64, threads: usize) -> Result<Vec<[i32; 4]>, Error> {
+    Ok(over_range(0, n, threads, |i| playout(game, policy, &mut Rng::new(derive(seed, SEARCH, i))))?)
+}
