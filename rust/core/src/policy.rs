@@ -11,7 +11,7 @@
 //!   `greedy` does (R8: searches start at the play).
 //!
 //! **Adding an agent** is one file in `agent/` with `pub fn act(&SeatView, &mut Rng) -> Action`
-//! and one line in the [`agents!`] list below: its variant, its name and its `act`. It is then
+//! and one line in the `agents!` list below: its variant, its name and its `act`. It is then
 //! a policy everywhere (`simulate`, `VecEnv` opponents, the CLI, the searches' `rollout=`).
 
 use crate::agent::view::{Decide, SeatView};

@@ -152,9 +152,14 @@ impl Match {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::action_set::ActionSet;
 
+    /// Plays the hand to its end with uniform legal actions.
     fn finish(mut g: Game, seed: u64) -> Game {
-        crate::agent::random::random_playout(&mut g, &mut crate::util::rng::Rng::new(seed));
+        let mut rng = crate::util::rng::Rng::new(seed);
+        while let Some(a) = ActionSet::of(&g.pos).sample(&mut rng) {
+            g.apply(&a).expect("a legal action");
+        }
         g
     }
 

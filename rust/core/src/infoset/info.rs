@@ -26,6 +26,7 @@ use crate::game::hand::{Action, Game, Phase, Start, TrickRecord, NOBODY};
 use crate::rules::card::DECK;
 use crate::rules::card::{Card, Counts, KINDS};
 use crate::rules::combo::{classify, Combo};
+use crate::rules::follow::t1_accepts;
 use crate::rules::profile::Profile;
 use crate::rules::trump::Context;
 
@@ -324,16 +325,7 @@ impl InfoSet {
             return;
         }
         let competition = ctx.rules.follow == crate::rules::profile::FollowRule::Competition;
-        let t1 = classify(ctx, x).is_some_and(|c| {
-            c.class == lead.class
-                && if competition {
-                    // C4's unit of N, C5's E
-                    if lead.k == 1 { (c.m, c.k) == (n, 1) } else { crate::rules::follow::competition::is_e(&lead, &c) }
-                } else {
-                    ctx.rules.t1_any_shape || (c.m, c.k) == (lead.m, lead.k)
-                }
-        });
-        if t1 {
+        if classify(ctx, x).is_some_and(|c| t1_accepts(ctx, &lead, &c)) {
             return; // one combination that T1 accepts: legal whatever else was held
         }
         // Not T1: either all of the class was these N cards, or the class held no T1

@@ -43,7 +43,7 @@ const fn rank_points(rank: u8) -> i32 {
     }
 }
 
-/// [`rank_points`] of every kind (ids suit × 13 + rank − 2; the jokers, 52 and 53, none).
+/// `rank_points` of every kind (ids suit × 13 + rank − 2; the jokers, 52 and 53, none).
 pub const KIND_POINTS: [i32; crate::rules::card::KINDS] = {
     let mut t = [0i32; crate::rules::card::KINDS];
     let mut k = 0;

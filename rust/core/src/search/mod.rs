@@ -1,9 +1,9 @@
-//! Search over what a seat knows: rollouts, PIMC ([`pimc()`]) and single-observer ISMCTS
-//! ([`ismcts()`]), generic over the policy that plays
+//! Search over what a seat knows: rollouts, PIMC ([`pimc::pimc`]) and single-observer ISMCTS
+//! ([`ismcts::ismcts`]), generic over the policy that plays
 //! their rollouts (any agent: [`crate::policy::Agent`]).
 //!
-//! Every search decides from the seat's [`SeatView`] and [`crate::infoset::info::InfoSet`]: worlds
-//! come from [`Determinizer::for_search`] (hands from the play's evidence), so two games the
+//! Every search decides from the seat's [`crate::agent::view::SeatView`] and [`crate::infoset::info::InfoSet`]: worlds
+//! come from [`crate::infoset::determinize::Determinizer::for_search`] (hands from the play's evidence), so two games the
 //! seat cannot tell apart get the same decision for the same seed. Each search stream is
 //! `Rng::new(derive(seed, SEARCH, i))`, and totals are integers summed in a fixed order, so
 //! results are identical for any thread count. No floats decide anything.

@@ -14,22 +14,22 @@
 //!    seats received before their hidden showings come first of all, drawn from their exact
 //!    law given those showings, [`EarlyRuns`], under C9 with the small jokers, where they
 //!    cover every other shower); otherwise a dynamic programme over the kinds that carry a bound, with exact
-//!    integer counts of the physical deals ([`Big`]), built once per info set: it draws
+//!    integer counts of the physical deals ([`crate::util::bignum::Big`]), built once per info set: it draws
 //!    uniformly among the deals that meet every bound (kinds without a bound are dealt by one
 //!    shuffle). For a dealt hand it also weights the final declarer's revealed showings by
 //!    the exact share of placements of its trump level cards that fit their timing, and,
 //!    under C9 (a competition match's first hand), every other shower's small jokers by the
 //!    share of their placements that put one among its cards before its first showing; and
 //!    one other seat's hidden run of a single one-card showing by the share of placements of
-//!    its level cards that put one before it ([`OneEarly`]).
+//!    its level cards that put one before it (`OneEarly`).
 //! 2. *Check* the follows whose legality depended on the whole hand (R5.3), exactly; a check
 //!    that passes on the largest hand the bounds allow passes on every world and is not run
-//!    (legality is monotone in the holding, [`Determinizer::live_checks`]). A check
+//!    (legality is monotone in the holding, `Determinizer::live_checks`). A check
 //!    reads only its led class, so the counting programme places each checked class's kinds
 //!    (all of them, bounded or not) before the other kinds and runs the class's checks as
 //!    soon as it is placed: a failing proposal is rejected there, before the rest is drawn
 //!    (the same accepted distribution, found sooner; verdicts are memoised per class holding,
-//!    [`CheckMemo`]). A checked class with more than `WHOLE_CLASS_UNBOUNDED` (4) unbounded
+//!    `CheckMemo`). A checked class with more than `WHOLE_CLASS_UNBOUNDED` (4) unbounded
 //!    kinds stays with the shuffle, and its checks run on the whole proposal.
 //! 3. For a dealt hand, *arrange* each hand's cards over its deal positions uniformly and
 //!    check every showing's timing: a seat that showed k cards at time t held k level cards of
@@ -115,7 +115,7 @@ pub struct Determinizer {
     check_holder: Vec<usize>,
     /// The ladder checks (indices into `info.checks`) that some hand within the bounds could
     /// fail: the others pass on every world the bounds allow and are never run (see
-    /// [`Determinizer::live_checks`]).
+    /// `Determinizer::live_checks`).
     live: Vec<usize>,
     /// The checks' verdicts so far (a cache: it changes no draw).
     memo: CheckMemo,

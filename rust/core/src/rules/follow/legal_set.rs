@@ -18,7 +18,7 @@ pub enum LegalSet<'a> {
     PlusOne(Counts, u64),
     /// R5.2 and ladders without a tractor: a dense programme over (cards, pairs).
     Dense(DenseDp),
-    /// Ladders that need a tractor: the programme over runs (see [`SlotDp`]).
+    /// Ladders that need a tractor: the programme over runs (see `SlotDp`).
     Dp(Box<SlotDp>),
     /// Competition C4–C5: the programme over the key (see `key_dp`).
     Key(Box<KeyDp>),

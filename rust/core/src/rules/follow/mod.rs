@@ -10,7 +10,7 @@
 //!   |T| = L* leaves `pairs(X − T) ≥ P*`, where `pairs(Y) = Σ ⌊y/2⌋`.
 //!
 //! Counting and sampling run a dynamic programme over the class's kinds in link order
-//! ([`SlotDp`]); its state tracks the runs that can still become a tractor window, so the
+//! (`SlotDp`); its state tracks the runs that can still become a tractor window, so the
 //! count is exact without listing the plays. Its order of plays is the order of [`LegalSet::nth`].
 //!
 //! Under the competition profile (docs/rules.md §10) the ladder's cases T1 and Ladder give way to
@@ -187,15 +187,7 @@ impl<'a> Follow<'a> {
 
     /// Does T1 (competition: C4's unit of N or C5's E) accept the combination `c`?
     fn t1_accepts(&self, c: &Combo) -> bool {
-        let rules = self.ctx.rules;
-        if rules.follow == FollowRule::Competition {
-            return if self.lead.k == 1 {
-                c.class == self.lead.class && (c.m, c.k) == (self.n, 1)
-            } else {
-                competition::is_e(&self.lead, c)
-            };
-        }
-        c.class == self.lead.class && (rules.t1_any_shape || (c.m, c.k) == (self.lead.m, self.lead.k))
+        t1_accepts(self.ctx, &self.lead, c)
     }
 
     /// Competition: the first entry of C4's list, or C5's E.
@@ -567,6 +559,18 @@ impl<'a> Follow<'a> {
         }
         out
     }
+}
+
+/// R5.3 T1 (competition: C4's unit of N for a unit lead, C5's E for a tractor lead): is the
+/// follow `c`, one combination of the lead's size, the one the ladder takes first? A follow
+/// T1 accepts is legal whatever else the hand held; the follow check and what the history
+/// proves (`infoset::info`) both ask this.
+pub fn t1_accepts(ctx: &Context, lead: &Combo, c: &Combo) -> bool {
+    let rules = ctx.rules;
+    if rules.follow == FollowRule::Competition {
+        return if lead.k == 1 { c.class == lead.class && (c.m, c.k) == (lead.size() as u8, 1) } else { competition::is_e(lead, c) };
+    }
+    c.class == lead.class && (rules.t1_any_shape || (c.m, c.k) == (lead.m, lead.k))
 }
 
 #[cfg(test)]
