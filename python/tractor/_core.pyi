@@ -16,6 +16,17 @@ POLICY_TAG: int
 SEARCH_TAG: int
 VEC_ENV_TAG: int
 MATCH_TAG: int
+# the facts defined once in the core (Python, the CLI and the adapters read them)
+PROFILES: List[str]
+SUITS: str
+AGENTS: List[str]
+SEARCHES: List[str]
+POLICIES: List[str]
+NUM_ACTIONS: int
+OBS_VERSION: int
+
+def profile_rules(name: str) -> Dict[str, Any]:
+    """Raises InvalidContext."""
 
 @final
 class Context:
@@ -197,6 +208,8 @@ class Match:
     def banker(self) -> Optional[int]: ...
     @property
     def winner(self) -> Optional[Tuple[int, int]]: ...
+    @property
+    def over(self) -> bool: ...
     def history(
         self,
     ) -> List[Tuple[int, Optional[int], int, Optional[int], Optional[int], Tuple[int, int], Optional[int]]]: ...

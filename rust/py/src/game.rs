@@ -601,6 +601,11 @@ impl PyMatch {
     fn winner(&self) -> Option<(u8, u32)> {
         self.m.winner
     }
+    /// C8: the match has ended (the core's `Match::over`).
+    #[getter]
+    fn over(&self) -> bool {
+        self.m.over()
+    }
     /// [(index, banker, level, trump, score or None, levels_after, passed_a)].
     fn history(&self) -> Vec<(u32, Option<u8>, u8, Option<u8>, Option<i32>, (u8, u8), Option<u8>)> {
         self.m

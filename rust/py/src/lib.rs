@@ -15,7 +15,7 @@ mod vec_env;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyDict};
 use tractor_core as core;
 use tractor_core::Error;
 use tractor_core::rules::card::{Counts, KINDS};
@@ -343,6 +343,28 @@ fn profile_name(py: Python<'_>, name: &str) -> PyResult<&'static str> {
     guard(py, || core::Profile::parse(name).map(|p| p.name()).map_err(|e| err(py, e)))
 }
 
+/// Every variant switch of a profile (docs/rules.md §9–10), by its field name in
+/// `tractor_core::rules::profile::Rules`.
+#[pyfunction]
+fn profile_rules<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyDict>> {
+    guard(py, || {
+        let r = core::Profile::parse(name).map_err(|e| err(py, e))?.rules();
+        let d = PyDict::new(py);
+        d.set_item("profile", r.profile.name())?;
+        d.set_item("t1_any_shape", r.t1_any_shape)?;
+        d.set_item("follow", r.follow.name())?;
+        d.set_item("trump_wrap", r.trump_wrap)?;
+        d.set_item("last_trick_min_cards", r.last_trick_min_cards)?;
+        d.set_item("clamp_score", r.clamp_score)?;
+        d.set_item("extra_levels_below_zero", r.extra_levels_below_zero)?;
+        d.set_item("defender_gain_cap", r.defender_gain_cap)?;
+        d.set_item("stop_at_a", r.stop_at_a)?;
+        d.set_item("first_hand_small_joker", r.first_hand_small_joker)?;
+        d.set_item("redeal_limit", r.redeal_limit)?;
+        Ok(d)
+    })
+}
+
 /// The first draw of xoshiro256** seeded with `seed`, uniform in 0..n.
 #[pyfunction]
 fn uniform_below(py: Python<'_>, seed: u64, n: u128) -> PyResult<u128> {
@@ -367,6 +389,15 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<game::PyGame>()?;
     m.add_class::<game::PyMatch>()?;
     m.add_class::<vec_env::PyVecEnv>()?;
+    // the facts Python, the CLI and the adapters read instead of spelling them again
+    m.add("PROFILES", core::Profile::ALL.map(|p| p.name()).to_vec())?;
+    m.add("SUITS", core::rules::card::SUITS.iter().collect::<String>())?;
+    m.add("AGENTS", core::Agent::ALL.iter().map(|a| a.name()).collect::<Vec<_>>())?;
+    m.add("SEARCHES", core::Policy::SEARCHES.to_vec())?;
+    m.add("POLICIES", core::Policy::names())?;
+    m.add("NUM_ACTIONS", core::encode::actions::ACTIONS)?;
+    m.add("OBS_VERSION", core::encode::observe::OBS_VERSION)?;
+    m.add_function(wrap_pyfunction!(profile_rules, m)?)?;
     m.add("OBS_DIM", core::encode::observe::OBS_DIM)?;
     m.add("OBS_LAYOUT", core::encode::observe::LAYOUT.iter().map(|b| (b.0, b.1, b.2, b.3)).collect::<Vec<_>>())?;
     m.add_function(wrap_pyfunction!(encode_action, m)?)?;
@@ -433,7 +464,7 @@ fn decode_action(py: Python<'_>, ids: Vec<i64>) -> PyResult<(&'static str, u8, u
         let mut v = Vec::with_capacity(ids.len());
         for (i, &id) in ids.iter().enumerate() {
             v.push(u8::try_from(id).ok().filter(|&x| (x as usize) < core::encode::actions::ACTIONS).ok_or_else(|| {
-                bad_arg(py, "ids", format!("ids[{i}] = {id} is not an action id (0..=71)"))
+                bad_arg(py, "ids", format!("ids[{i}] = {id} is not an action id (0..={})", core::encode::actions::ACTIONS - 1))
             })?);
         }
         Ok(match core::encode::actions::decode(&v).map_err(|e| err(py, e))? {

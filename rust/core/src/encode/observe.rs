@@ -61,6 +61,10 @@ layout! {
 /// Length of the observation.
 pub const OBS_DIM: usize = at::END;
 
+/// The version of [`LAYOUT`]: frozen once released; a new layout is a new version beside this
+/// one (docs/learning.md keeps the history).
+pub const OBS_VERSION: u32 = 1;
+
 /// The suit renaming for `observer` (identity unless `canonical` and trump is known to it).
 fn suit_map(pos: &Position, observer: u8, canonical: bool) -> [u8; 4] {
     if canonical {

@@ -98,13 +98,19 @@ impl Match {
         }
     }
 
+    /// C8: the match has ended (under `stop_at_a`, once a team has passed A as banker); no
+    /// hand follows. Without C8 a match goes on after a team passes A (R7.5).
+    pub fn over(&self) -> bool {
+        self.profile.rules().stop_at_a && self.winner.is_some()
+    }
+
     /// Scores the finished current hand `game` into the match and deals the next. The hand
     /// must be this match's own current hand ([`Match::check_own`]) and be over, or stopped
     /// (then levels and banker stay, R8.5). A refusal changes nothing.
     pub fn next_hand(&mut self, game: &Game) -> Result<Game, Error> {
         self.check_own(game)?;
         let rules = self.profile.rules();
-        if rules.stop_at_a && self.winner.is_some() {
+        if self.over() {
             return Err(Error::IllegalAction { rule: "C8", message: "the match is over: a team has passed A".into() });
         }
         let pos = &game.pos;

@@ -59,7 +59,7 @@ pub enum Error {
     BadLevel(String),
     /// A trump suit that is not one of s, h, d, c.
     BadSuit(String),
-    /// An unknown profile name (docs/rules.md §9).
+    /// An unknown profile name (docs/rules.md §9): the message names the profiles.
     BadProfile(String),
     /// A lead that is not one combination (R3.4).
     NotACombination(String),
@@ -106,7 +106,7 @@ impl fmt::Display for Error {
             }
             Error::BadLevel(l) => write!(f, "R2.1: bad level {l}: levels are 3..14 (3..10, J, Q, K, A)"),
             Error::BadSuit(s) => write!(f, "bad trump suit {s:?}: expected one of s, h, d, c"),
-            Error::BadProfile(p) => write!(f, "unknown profile {p:?}: expected 'guigang', 'nanning' or 'competition'"),
+            Error::BadProfile(m) => write!(f, "{m}"),
             Error::NotACombination(m) => write!(f, "R3.4: {m}"),
             Error::BadTrick(m) => write!(f, "{m}"),
             Error::BadSeat { what, seat } => write!(f, "R1.1: {what} must be a seat 0..3, got {seat}"),

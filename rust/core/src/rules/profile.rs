@@ -30,6 +30,15 @@ pub enum FollowRule {
     Competition,
 }
 
+impl FollowRule {
+    pub fn name(self) -> &'static str {
+        match self {
+            FollowRule::Ladder => "ladder",
+            FollowRule::Competition => "competition",
+        }
+    }
+}
+
 impl Profile {
     /// Every profile, in the order of their record codes (0, 1, 2).
     pub const ALL: [Profile; 3] = [Profile::Guigang, Profile::Nanning, Profile::Competition];
@@ -43,14 +52,17 @@ impl Profile {
         }
     }
 
+    /// A profile by name (case and surrounding spaces ignored).
     pub fn parse(name: &str) -> Result<Profile, Error> {
-        match name.trim().to_ascii_lowercase().as_str() {
-            "guigang" => Ok(Profile::Guigang),
-            "nanning" => Ok(Profile::Nanning),
-            "competition" => Ok(Profile::Competition),
-            _ => Err(Error::BadProfile(name.to_string())),
-        }
+        let lower = name.trim().to_ascii_lowercase();
+        Profile::ALL.iter().copied().find(|p| p.name() == lower).ok_or_else(|| {
+            let names: Vec<String> = Profile::ALL.iter().map(|p| format!("'{}'", p.name())).collect();
+            let (last, rest) = names.split_last().expect("profiles");
+            Error::BadProfile(format!("unknown profile {name:?}: expected {} or {last}", rest.join(", ")))
+        })
     }
+
+    /// The profile's name, the one spelling every layer and Python read.
     pub fn name(self) -> &'static str {
         match self {
             Profile::Guigang => "guigang",
