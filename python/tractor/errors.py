@@ -3,7 +3,8 @@
 Every error is a ``TractorError``, itself a ``ValueError``. Messages name what was wrong (the
 argument) and, for a rule, its id in docs/rules.md (``R5.3 T2: ...``). The classes are defined
 here once; the Rust binding maps each core error variant to one of them in one place
-(``rust/py/src/errors.rs``). A refused call changes nothing.
+(``rust/py/src/errors.rs``). A refused call changes nothing. This module imports nothing of
+the package: it is its lowest layer above the binding.
 
 The hierarchy::
 
@@ -32,7 +33,7 @@ The hierarchy::
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Callable, List, Optional
 
 __all__ = [
     "TractorError",
@@ -116,6 +117,11 @@ class IllegalFollow(IllegalAction):
     legal play, as a list of cards).
     """
 
+    #: Turns the binding's example, a 54-entry count array, into a list of cards. Cards sit
+    #: above the errors they raise, so :mod:`tractor.cards` sets it when it loads (before any
+    #: call can raise: importing any ``tractor`` module loads the package, and with it cards).
+    cards_of_counts: Optional[Callable[[bytes], List[Any]]] = None
+
     def __init__(
         self,
         message: str,
@@ -128,10 +134,9 @@ class IllegalFollow(IllegalAction):
         self.rule = rule
         self.required_tier = required_tier
         self.met_tier = met_tier
-        if isinstance(example, (bytes, bytearray)):
-            from .cards import cards_from_counts
-
-            example = cards_from_counts(example)
+        decode = IllegalFollow.cards_of_counts
+        if isinstance(example, (bytes, bytearray)) and decode is not None:
+            example = decode(bytes(example))
         self.example = example
 
 
