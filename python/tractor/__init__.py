@@ -14,7 +14,7 @@ from .rules import PROFILES, Combo, Context, Outcome, outcome
 from . import search
 from . import actions
 from .vec_env import VecEnv
-from .search import InfoSet
+from .infoset import InfoSet
 
 __all__ = [
     "__version__",

@@ -28,6 +28,7 @@ from .errors import (
     InvalidRecord,
     TractorError,
 )
+from .infoset import InfoSet
 from .rules import Context, _level, _suit
 
 __all__ = [
@@ -543,11 +544,9 @@ class Game:
             profile=self.profile,
         )
 
-    def info(self, seat: int) -> "InfoSet":
+    def info(self, seat: int) -> InfoSet:
         """What ``seat`` knows and what the public history proves about the other hands
-        (see :class:`tractor.search.InfoSet`). Raises InvalidSeat."""
-        from .search import InfoSet
-
+        (see :class:`tractor.InfoSet`). Raises InvalidSeat."""
         return InfoSet._from_core(_core.info(self._g, _seat(seat)))
 
     def determinize(self, seat: int, seed: int) -> "Game":
