@@ -24,9 +24,10 @@ from typing import Any, List, Sequence, Tuple
 import numpy as np
 
 from . import _core
-from ._args import _show
-from .cards import cards_from_counts, to_counts
+from ._args import _int, _show
+from .cards import CARDS, cards_from_counts, to_counts
 from .errors import InvalidArgument
+from .game import Declare, Pass, Play
 
 __all__ = [
     "NUM_ACTIONS",
@@ -85,8 +86,6 @@ def show_id(suit: Any, count: int) -> int:
 def encode(action: Any, lead: bool = False) -> List[int]:
     """The ids of ``action`` (``Pass()``, ``Declare(suit, count)``, a ``Play`` or cards in any
     form ``tractor.to_counts`` takes), in order; a play ends with 54 when ``lead`` is true."""
-    from .game import Declare, Pass, Play
-
     if not isinstance(lead, bool):
         raise InvalidArgument(f"lead must be a bool, got {_show(lead)}")
     if isinstance(action, Pass):
@@ -99,12 +98,8 @@ def encode(action: Any, lead: bool = False) -> List[int]:
 
 def decode(ids: Sequence[Any]) -> Any:
     """The action a complete id sequence stands for: ``Pass()``, ``Declare(...)`` or ``Play``."""
-    from .game import Declare, Pass, Play
-
     if isinstance(ids, (str, bytes)) or not hasattr(ids, "__iter__") or getattr(ids, "ndim", 1) != 1:
         raise InvalidArgument(f"ids must be a sequence of action ids, got {_show(ids)}")
-    from ._args import _int
-
     vals = [_int(x, f"ids[{i}]", 0, NUM_ACTIONS - 1) for i, x in enumerate(ids)]
     kind, suit, count, cards = _core.decode_action(vals)
     if kind == "pass":
@@ -116,9 +111,6 @@ def decode(ids: Sequence[Any]) -> Any:
 
 def describe(action_id: int) -> str:
     """A short name for one id: ``'add 5h'``, ``'end lead'``, ``'pass'``, ``'show 2h'``."""
-    from ._args import _int
-    from .cards import CARDS
-
     i = _int(action_id, "action_id", 0, NUM_ACTIONS - 1)
     if i < 54:
         return f"add {CARDS[i]}"

@@ -20,6 +20,7 @@ from ._args import _bool, _count, _int, _opt_seat, _pair, _profile, _seat, _seed
 from .errors import (
     ForeignHand,
     IllegalAction,
+    IllegalFollow,
     IndexOutOfRange,
     InvalidArgument,
     InvalidCards,
@@ -744,8 +745,6 @@ def _field(d: Dict[str, Any], key: str, kind: type, default: Any = None) -> Any:
 
 def _follow_fields(e: IllegalAction) -> Tuple[Any, ...]:
     """The extra constructor arguments of an IllegalFollow (rule, tiers, example)."""
-    from .errors import IllegalFollow
-
     if isinstance(e, IllegalFollow):
         return (e.rule, e.required_tier, e.met_tier, e.example)
     return ()

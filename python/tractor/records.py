@@ -17,6 +17,7 @@ from typing import Any, Dict, Iterator, NamedTuple, Optional, Union
 from . import _core
 from ._args import _text
 from .errors import InvalidArgument, RecordsError
+from .game import Game
 
 __all__ = ["Record", "RecordReader", "read_records", "FORMAT", "VERSION"]
 
@@ -45,8 +46,6 @@ class Record(NamedTuple):
 
     def replay(self) -> Any:
         """The hand as a full :class:`~tractor.Game`, every action checked."""
-        from .game import Game
-
         try:
             g, _ = _core.replay_record(self.frame)
         except RecordsError:
@@ -101,8 +100,6 @@ class RecordReader:
         return next(self._items)
 
     def _stream(self) -> Iterator[Any]:
-        from .game import Game
-
         wrap = Game._wrap
         make = Record._make
         while self._r is not None:
