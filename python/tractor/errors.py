@@ -12,7 +12,6 @@ The hierarchy::
     ├── CardParseError          a card token or id that names no card
     ├── TooManyCopies           more than 4 copies of a kind (R1.2)
     ├── InvalidCards            not a string, list of cards or 54-entry count array
-    ├── InvalidContext          a bad level, trump suit or profile name
     ├── NotACombination         a lead that is no combination (R3.4)
     ├── InvalidPlays            plays of a trick that cannot be compared (R5.1)
     ├── TooManyFollows          more legal follows than the caller's limit
@@ -21,6 +20,7 @@ The hierarchy::
     │   ├── ForeignHand         a game that is not the match's current hand
     │   └── InvalidRecord       a hand record that is malformed or does not replay
     ├── InvalidArgument         an argument of the wrong kind or out of range
+    │   ├── InvalidContext      a bad level, trump suit or profile name
     │   ├── InvalidSeat         a seat, banker or first seat outside 0..3 (R1.1; also an IllegalAction)
     │   ├── InvalidDeal         a deck or hands that cannot start a hand (R1.2-R1.3, R8.4)
     │   ├── InvalidPolicy       an unknown policy or a bad policy parameter
@@ -29,6 +29,11 @@ The hierarchy::
     ├── NoConsistentWorld       no world fits what a seat knows (determinization)
     ├── ResourceError           a thread pool that cannot be started
     ├── RecordsError, IncompleteRun, ResultsFileError, OutputError   (data paths)
+
+One class per fault, whatever the entry point (the checks are ``tractor._args``): a bad seed,
+count, index, flag, thread count or path is an InvalidArgument; a bad seat an InvalidSeat; a bad
+level, trump suit or profile an InvalidContext; an unknown policy or a bad policy parameter an
+InvalidPolicy.
 """
 
 from __future__ import annotations
@@ -79,10 +84,6 @@ class TooManyCopies(TractorError):
 
 class InvalidCards(TractorError):
     """An argument that is not a string, a list of cards, or a 54-entry count array."""
-
-
-class InvalidContext(TractorError):
-    """A bad level, trump suit or profile name."""
 
 
 class NotACombination(TractorError):
@@ -141,8 +142,15 @@ class IllegalFollow(IllegalAction):
 
 
 class InvalidArgument(TractorError):
-    """An argument of a simulation, merge, load or CLI call that is of the wrong kind or out of
-    range; the message names the argument. A rejected call changed nothing."""
+    """An argument of the wrong kind or out of range (a seed, a count, a flag, threads, a path,
+    a simulation's or the CLI's options); the message names the argument. A rejected call
+    changed nothing."""
+
+
+class InvalidContext(InvalidArgument):
+    """A bad level, trump suit or profile name: the same class from every entry point (the rules
+    API, Game, Match, VecEnv, simulate, the envs). Also an InvalidArgument, the class
+    ``simulate`` raised for a bad profile before."""
 
 
 class InvalidSeat(InvalidArgument, IllegalAction):

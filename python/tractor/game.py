@@ -16,7 +16,7 @@ import numpy as np
 
 from . import _core
 from .cards import CARDS, Card, cards_from_counts, to_counts
-from ._args import _bool, _count, _int, _opt_seat, _pair, _profile, _seat, _seed, _show, _text
+from ._args import _bool, _count, _int, _opt_seat, _pair, _profile, _rollout_name, _seat, _seed, _show, _text
 from .errors import (
     ForeignHand,
     IllegalAction,
@@ -582,13 +582,17 @@ class Game:
         """Plays this hand's true state to the end (on a copy) with ``policy`` ("random" or
         "greedy") for every seat; per-seat returns (levels, zero-sum). Raises InvalidPolicy
         and InvalidArgument (seed)."""
-        return self._g.playout(_text(policy, "policy", InvalidPolicy), _seed(seed))
+        return self._g.playout(_rollout_name(policy), _seed(seed))
 
     def step_policy(self, policy: str, seed: int) -> bool:
         """Applies one action of a built-in policy (``"greedy"``, ``"ismcts:iterations=300"``,
         ...) for the player to move, drawn with ``seed``; False when the hand is over.
         Raises InvalidPolicy, InvalidArgument (seed) and ResourceError (a search's threads)."""
-        return self._g.step_policy(_text(policy, "policy", InvalidPolicy), _seed(seed))
+        name, seed = _text(policy, "policy", InvalidPolicy), _seed(seed)
+        try:  # the core parses the name: checking it before would add a fifth to a random step
+            return self._g.step_policy(name, seed)
+        except InvalidPolicy as e:  # named as _args._policy names a bad policy
+            raise InvalidPolicy(f"policy: {e}") from None
 
     # -- records -----------------------------------------------------------------------------
     def record(self) -> Dict[str, Any]:

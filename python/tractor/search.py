@@ -17,7 +17,7 @@ from typing import Any, List, Optional
 import numpy as np
 
 from . import _core
-from ._args import _count, _seed, _show, _threads
+from ._args import _count, _rollout_name, _seed, _show, _threads
 from .cards import cards_from_counts
 from .errors import InvalidArgument, InvalidPolicy
 from .game import Game, Play
@@ -47,12 +47,6 @@ def _game(g: Any) -> Game:
     return g
 
 
-def _rollout_name(policy: Any, what: str = "policy") -> str:
-    if not isinstance(policy, str) or policy.strip().lower() not in ("random", "greedy"):
-        raise InvalidPolicy(f"{what}: a rollout policy is 'random' or 'greedy', got {_show(policy)}")
-    return policy.strip().lower()
-
-
 def rollouts(g: Game, n: int, policy: str = "random", seed: int = 0, threads: Optional[int] = None) -> np.ndarray:
     """``n`` playouts of ``g``'s true state to the end with ``policy`` ("random" or "greedy")
     for every seat; an ``(n, 4)`` int32 array of per-seat returns (levels, zero-sum).
@@ -77,10 +71,10 @@ def _decimal(c: Any) -> str:
     if type(c).__module__ == "numpy" and type(c).__name__.startswith(("float", "int", "uint")):
         c = c.item()
     if isinstance(c, bool) or not isinstance(c, (int, float)) or c != c or not 0 <= c <= 100:
-        raise InvalidArgument(f"c must be a number in 0..100, got {_show(c)}")
+        raise InvalidPolicy(f"c must be a number in 0..100, got {_show(c)}")
     text = f"{c:.3f}"
     if abs(float(text) - c) > 1e-9:
-        raise InvalidArgument(f"c has at most three decimals, got {_show(c)}")
+        raise InvalidPolicy(f"c has at most three decimals, got {_show(c)}")
     return text
 
 
@@ -97,9 +91,12 @@ def pimc(
     the play with the best total return. Candidates: every legal play, or 24 uniform draws
     plus greedy's choice where there are more.
 
-    Raises InvalidArgument (g, worlds, rollouts, seed, threads), InvalidPolicy (policy, or a
-    game not in the play phase), NoConsistentWorld and ResourceError."""
-    name = f"pimc:worlds={_count(worlds, 'worlds')},rollouts={_count(rollouts, 'rollouts')},rollout={_rollout_name(policy)}"
+    Raises InvalidArgument (g, seed, threads), InvalidPolicy (worlds, rollouts, policy: the
+    search's parameters, or a game not in the play phase), NoConsistentWorld and
+    ResourceError."""
+    worlds = _count(worlds, "worlds", error=InvalidPolicy)
+    rollouts = _count(rollouts, "rollouts", error=InvalidPolicy)
+    name = f"pimc:worlds={worlds},rollouts={rollouts},rollout={_rollout_name(policy)}"
     return _search(g, name, seed, threads)
 
 
@@ -117,10 +114,11 @@ def ismcts(
     ``threads``; the result depends on ``trees``, never on ``threads``). Wide nodes (a void
     follower's millions of plays) widen progressively: see the README.
 
-    Raises InvalidArgument (g, iterations, c, trees, seed, threads), InvalidPolicy (rollout,
-    or parameters out of the policy's range), NoConsistentWorld and ResourceError."""
+    Raises InvalidArgument (g, seed, threads), InvalidPolicy (iterations, c, rollout, trees:
+    the search's parameters, of the wrong kind or out of the policy's range), NoConsistentWorld
+    and ResourceError."""
     name = (
-        f"ismcts:iterations={_count(iterations, 'iterations')},c={_decimal(c)},"
-        f"rollout={_rollout_name(rollout, 'rollout')},trees={_count(trees, 'trees')}"
+        f"ismcts:iterations={_count(iterations, 'iterations', error=InvalidPolicy)},c={_decimal(c)},"
+        f"rollout={_rollout_name(rollout, 'rollout')},trees={_count(trees, 'trees', error=InvalidPolicy)}"
     )
     return _search(g, name, seed, threads)

@@ -15,7 +15,6 @@ sensible heuristic player (see the Rust module ``policy::greedy``).
 from __future__ import annotations
 
 import math
-import operator
 import os
 import signal
 import threading
@@ -24,9 +23,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from . import _core
-from ._args import U64, _int, _show, _threads
+from ._args import U64, _bool, _int, _path, _policies, _profile, _seed, _show, _threads
 from .errors import IncompleteRun, InvalidArgument, OutputError, ResultsFileError, TractorError, UnknownColumn
-from .rules import PROFILES
 
 __all__ = ["simulate", "SimResults", "MatchResults", "merge", "load", "read_records", "POLICIES"]
 
@@ -45,56 +43,6 @@ def _np():
     import numpy
 
     return numpy
-
-
-
-
-def _flag(x: Any, what: str) -> bool:
-    if isinstance(x, bool) or (type(x).__module__ == "numpy" and type(x).__name__ in ("bool_", "bool")):
-        return bool(x)
-    raise InvalidArgument(f"{what} must be True or False, got {_show(x)}")
-
-
-def _split_policies(text: str) -> list:
-    """``"greedy,pimc:worlds=16,rollouts=4,random,random"``: a comma starts a new policy
-    unless what follows is a ``key=value`` parameter of the search before it."""
-    out: list = []
-    for part in text.split(","):
-        if out and "=" in part and ":" not in part and ":" in out[-1]:
-            out[-1] += "," + part
-        else:
-            out.append(part)
-    return out
-
-
-def _policies(policies: Any) -> Tuple[str, str, str, str]:
-    if isinstance(policies, str):
-        items: List[Any] = _split_policies(policies)
-    elif isinstance(policies, (list, tuple)):
-        items = list(policies)
-    else:
-        raise InvalidArgument(f"policies must be four names (a list, or a str 'a,b,c,d'), got {_show(policies)}")
-    if len(items) != 4:
-        raise InvalidArgument(f"policies: four policies are needed, one per seat, got {len(items)}: {_show(items)}")
-    ps = []
-    for p in items:
-        if not isinstance(p, str):
-            raise InvalidArgument(f"policies: a policy is a name such as 'greedy' or 'ismcts:iterations=500', "
-                                  f"got {_show(p)}")
-        try:
-            p.encode("utf-8")
-            ps.append(_core.policy_name(p.strip()))  # canonical names (parameters spelled out)
-        except UnicodeEncodeError:
-            raise InvalidArgument(f"policies: unknown policy {_show(p)}: expected one of {', '.join(POLICIES)}") from None
-        except TractorError as e:
-            raise InvalidArgument(f"policies: {e}") from None
-    return tuple(ps)  # type: ignore[return-value]
-
-
-def _profile(profile: Any) -> str:
-    if not isinstance(profile, str) or profile.strip().lower() not in PROFILES:
-        raise InvalidArgument(f"profile: unknown profile {_show(profile)}: expected one of {', '.join(repr(p) for p in PROFILES)}")
-    return profile.strip().lower()
 
 
 MAX_CHUNK = 1_000_000
@@ -567,15 +515,15 @@ def simulate(
 
     Integers may be Python or numpy integers. Raises :class:`~tractor.errors.InvalidArgument`
     (a TractorError) naming the argument for any bad one, before the first hand and without
-    creating any file.
+    creating any file: for a policy its subclass InvalidPolicy, for the profile InvalidContext.
     """
     ps = _policies(policies)
     nthreads = _threads(threads)
-    seed = _int(seed, "seed")
+    seed = _seed(seed)
     profile = _profile(profile)
     what, total, start = _check_run(hands, matches, start)
-    duplicate = _flag(duplicate, "duplicate")
-    keep = _flag(keep_arrays, "keep_arrays")
+    duplicate = _bool(duplicate, "duplicate")
+    keep = _bool(keep_arrays, "keep_arrays")
     chunk_n = 20_000 if chunk is None else _int(chunk, "chunk", 1, MAX_CHUNK)
     if what == "matches":
         cap = 1000 if max_hands is None else _int(max_hands, "max_hands", 1, 2**32 - 1)
@@ -610,8 +558,6 @@ def simulate(
 
 
 def _records_path(records: Any) -> str:
-    from .records import _path
-
     try:
         return _path(records)
     except InvalidArgument as e:
@@ -879,8 +825,6 @@ def load(path: Any) -> Any:
     """Loads results saved with ``to_npz`` (hands or matches). Raises
     :class:`~tractor.errors.ResultsFileError` for a missing, damaged or foreign file."""
     np = _np()
-    from .records import _path
-
     p = _path(path)
     try:
         with np.load(p, allow_pickle=False) as z:
@@ -939,7 +883,7 @@ def _from_npz(meta: Dict[str, str], arrays: Dict[str, Any]) -> Any:
         raise ValueError(f"format {fmt!r} is not {RESULTS_FORMAT!r} (or the older 'tractor-results-2')")
     version = int(fmt.rsplit("-", 1)[1])
     ps = _policies(meta["policies"])
-    seed, profile = _int(int(meta["seed"]), "seed"), _profile(meta["profile"])
+    seed, profile = _seed(int(meta["seed"])), _profile(meta["profile"])
     kind = meta.get("kind", "hands")
     if kind not in ("hands", "matches"):
         raise ValueError(f"unknown kind {kind!r}")
@@ -978,8 +922,7 @@ def merge(parts: Sequence[Any], *, partial: bool = False) -> Any:
     np = _np()
     if not isinstance(parts, (list, tuple)):
         raise InvalidArgument(f"merge takes a list of SimResults or MatchResults, got {type(parts).__name__}")
-    if not isinstance(partial, bool):
-        raise InvalidArgument(f"partial must be True or False, got {_show(partial)}")
+    partial = _bool(partial, "partial")
     if not parts:
         raise InvalidArgument("merge: nothing to merge (an empty list)")
     for i, p in enumerate(parts):
