@@ -18,7 +18,6 @@ from . import _core
 from .cards import CARDS, Card, cards_from_counts, to_counts
 from ._args import _bool, _count, _int, _opt_seat, _pair, _profile, _rollout_name, _seat, _seed, _show, _text
 from .errors import (
-    ForeignHand,
     IllegalAction,
     IllegalFollow,
     IndexOutOfRange,
@@ -511,7 +510,6 @@ class Game:
         Raises InvalidSeat."""
         seat = _seat(seat)
         i = _core.info(self._g, seat)
-        dealing = i["phase"] == "declare"
         shows = [
             Showing(s, k, None if suit is None else _SUITS[suit], dealt, att)
             for att, dealt, s, k, suit in i["showings"]
@@ -892,12 +890,3 @@ def _deck(deck: Any, what: str) -> List[int]:
     if len(deck) != 216:
         raise InvalidDeal(f"R1.2: {what} must hold 216 cards, got {len(deck)}")
     return [int(Card(c)) for c in deck]
-
-
-# Older names of the shared checks (tractor.search imports them).
-def _check_count(n: Any, what: str) -> int:
-    return _count(n, what)
-
-
-def _check_seed(seed: Any) -> int:
-    return _seed(seed)
