@@ -1,6 +1,7 @@
-"""Issue 9 items 6 and 7 in the rules, Game and Match API, one test per reported example: each
-is a TractorError subclass (a ValueError) whose message names the argument, and the refused
-call changes nothing."""
+"""Bad arguments of the public API: each is refused with a TractorError subclass (a ValueError)
+whose message names the argument, before anything changes. One class and one message shape per
+kind of bad value (a profile, a policy, a seed, a count, a flag, threads, a seat), whatever the
+entry point: the rules API, Game and Match, VecEnv, the searches, ``simulate`` and the envs."""
 
 from __future__ import annotations
 
