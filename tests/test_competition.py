@@ -5,8 +5,6 @@ their error fields, the result table C7, the match end C8 and the declaring rule
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 

@@ -146,18 +146,20 @@ def test_opponents_play_their_policies():
 
 
 def test_bad_arguments():
-    for kwargs in (
-        {"seat": 4},
-        {"opponents": ("greedy",) * 2},
-        {"opponents": "greedy"},
-        {"opponents": ("greedy", "nope", "greedy")},
-        {"fast_deal": "yes"},
-        {"strict": 1},
-        {"profile": "nope"},
-        {"render_mode": "human"},
+    E = tractor.errors
+    for kwargs, cls in (
+        ({"seat": 4}, E.InvalidSeat),
+        ({"opponents": ("greedy",) * 2}, E.InvalidArgument),
+        ({"opponents": "greedy"}, E.InvalidArgument),
+        ({"opponents": ("greedy", "nope", "greedy")}, E.InvalidPolicy),
+        ({"fast_deal": "yes"}, E.InvalidArgument),
+        ({"strict": 1}, E.InvalidArgument),
+        ({"profile": "nope"}, E.InvalidContext),
+        ({"render_mode": "human"}, E.InvalidArgument),
     ):
-        with pytest.raises(tractor.TractorError):
+        with pytest.raises(tractor.TractorError) as e:
             TractorEnv(**kwargs)
+        assert type(e.value) is cls, (kwargs, e.value)
 
 
 def test_import_error_names_the_extra():

@@ -148,12 +148,12 @@ def test_reset_seeds_a_stream_of_hands():
 
 
 def test_bad_arguments():
-    with pytest.raises(tractor.TractorError):
-        raw_env(fast_deal=1)
-    with pytest.raises(tractor.TractorError):
-        raw_env(profile="nope")
-    with pytest.raises(tractor.TractorError):
-        raw_env(render_mode="rgb_array")
+    E = tractor.errors
+    for kwargs, cls in (({"fast_deal": 1}, E.InvalidArgument), ({"profile": "nope"}, E.InvalidContext),
+                        ({"render_mode": "rgb_array"}, E.InvalidArgument)):
+        with pytest.raises(tractor.TractorError) as e:
+            raw_env(**kwargs)
+        assert type(e.value) is cls, (kwargs, e.value)
     e = raw_env(render_mode="ansi")
     e.reset(seed=0)
     assert "player_0:" in e.render()

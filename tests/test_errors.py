@@ -308,14 +308,18 @@ def test_too_many_follows():
 
 @pytest.mark.parametrize("limit", [-1, 1.0, None, True])
 def test_bad_limit(limit):
-    with pytest.raises(errors.InvalidContext, match="limit"):
+    # a count, as in every other call: an InvalidArgument, not a rules context
+    with pytest.raises(errors.InvalidArgument, match="limit") as ei:
         G.legal_follows("As Ks", "4s", limit=limit)
+    assert type(ei.value) is errors.InvalidArgument
 
 
 @pytest.mark.parametrize("seed", [-1, 2**64, 1.0, None, True])
 def test_bad_seed(seed):
-    with pytest.raises(errors.InvalidContext, match="seed"):
+    # a seed, as in every other call: an InvalidArgument, not a rules context
+    with pytest.raises(errors.InvalidArgument, match="seed") as ei:
         G.random_follow("As Ks", "4s", seed)
+    assert type(ei.value) is errors.InvalidArgument
 
 
 def test_seed_range_edges():
@@ -325,8 +329,10 @@ def test_seed_range_edges():
 
 @pytest.mark.parametrize("index", [-1, 1.0, None])
 def test_bad_index(index):
-    with pytest.raises(errors.InvalidContext, match="index"):
+    # an index, as in every other call: an InvalidArgument, not a rules context
+    with pytest.raises(errors.InvalidArgument, match="index") as ei:
         G.nth_legal_follow("As Ks", "4s", index)
+    assert type(ei.value) is errors.InvalidArgument
 
 
 def test_nth_legal_follow_out_of_range_is_a_tractor_error():

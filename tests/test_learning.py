@@ -287,12 +287,19 @@ def test_vec_env_refuses_bad_input_and_changes_nothing():
     assert all((x == y).all() for x, y in zip(snap, (obs, mask, seat)))
     good = np.array([int(np.flatnonzero(mask[i])[0]) for i in range(3)])
     env.step(good)
-    for kw in ({"num_envs": 0}, {"num_envs": 2**40}, {"num_envs": 65_537}, {"num_envs": 1, "seed": -1}, {"num_envs": 1, "profile": "x"},
-               {"num_envs": 1, "opponents": ("greedy",) * 4}, {"num_envs": 1, "opponents": ("nope", "random", "random")},
-               {"num_envs": 1, "opponents": "greedy"}, {"num_envs": 1, "threads": 0},
-               {"num_envs": 1, "fast_deal": 1}, {"num_envs": 1, "opponents": (None, 3, None, None)}):
-        with pytest.raises(TractorError):
+    E = tractor.errors
+    for kw, cls in (({"num_envs": 0}, E.InvalidArgument), ({"num_envs": 2**40}, E.InvalidArgument),
+                    ({"num_envs": 65_537}, E.InvalidArgument), ({"num_envs": 1, "seed": -1}, E.InvalidArgument),
+                    ({"num_envs": 1, "profile": "x"}, E.InvalidContext),
+                    ({"num_envs": 1, "opponents": ("greedy",) * 4}, E.InvalidArgument),
+                    ({"num_envs": 1, "opponents": ("nope", "random", "random")}, E.InvalidPolicy),
+                    ({"num_envs": 1, "opponents": "greedy"}, E.InvalidArgument),
+                    ({"num_envs": 1, "threads": 0}, E.InvalidArgument),
+                    ({"num_envs": 1, "fast_deal": 1}, E.InvalidArgument),
+                    ({"num_envs": 1, "opponents": (None, 3, None, None)}, E.InvalidPolicy)):
+        with pytest.raises(TractorError) as e:
             VecEnv(**kw)
+        assert type(e.value) is cls, (kw, e.value)
 
 
 def test_fast_deal_skips_seats_that_cannot_show_and_every_receiver_does_not():

@@ -1,4 +1,4 @@
-"""Issue 9 item 3: a Match scores only its own current hand (R7.4-R7.6). Another match's hand,
+"""A Match scores only its own current hand (R7.4-R7.6). Another match's hand,
 a from_deal game, a hand dealt from a given deck, a determinized world, a Game(seed) or the
 same finished hand twice are refused with ForeignHand (an IllegalAction), and the match is
 left exactly as it was."""

@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 
 import tractor
-from tractor.errors import IncompleteRun, InvalidArgument, ResultsFileError, TractorError
+from tractor.errors import (IncompleteRun, InvalidArgument, InvalidContext, InvalidPolicy, ResultsFileError,
+                            TractorError)
 from tractor.sim import SimResults
 
 POLICIES = "greedy,random,greedy,random"
@@ -216,6 +217,9 @@ def test_bad_arguments_name_themselves(kw):
     with pytest.raises(InvalidArgument) as e:
         tractor.simulate(**kw)
     assert isinstance(e.value, TractorError) and isinstance(e.value, ValueError)
+    # one class per fault: a profile is a rules context, a policy's name a policy
+    policy = isinstance(kw.get("policies"), (str, list))
+    assert type(e.value) is (InvalidContext if "profile" in kw else InvalidPolicy if policy else InvalidArgument)
     names = [k for k in kw if k not in ("hands", "matches")] or list(kw)
     assert any(n in str(e.value) for n in names), str(e.value)
 

@@ -24,6 +24,7 @@ import pytest
 import tractor
 from _cli_util import hands_summarised, interrupt_cli
 from tractor import TractorError
+from tractor import errors as E
 from tractor.sim import HAND_COLUMNS, MATCH_COLUMNS, NONE, SimResults
 
 POLICIES = "greedy,random,greedy,random"
@@ -377,28 +378,29 @@ def test_match_cap():
 
 
 @pytest.mark.parametrize(
-    "kwargs",
+    "kwargs,cls",
     [
-        dict(hands=10, policies="greedy,random,greedy"),
-        dict(hands=10, policies=["greedy"] * 5),
-        dict(hands=10, policies="greedy,random,greedy,smart"),
-        dict(hands=10, profile="beijing"),
-        dict(hands=10, profile=3),
-        dict(hands=10, matches=10),
-        dict(),
-        dict(hands=10, start=-1),
-        dict(hands=-1),
-        dict(matches=-2),
-        dict(hands=1.5),
-        dict(hands=10, threads=0),
-        dict(hands=10, seed=-1),
-        dict(hands=10, seed=2**64),
-        dict(hands=10, backend="spark"),
+        (dict(hands=10, policies="greedy,random,greedy"), E.InvalidArgument),
+        (dict(hands=10, policies=["greedy"] * 5), E.InvalidArgument),
+        (dict(hands=10, policies="greedy,random,greedy,smart"), E.InvalidPolicy),
+        (dict(hands=10, profile="beijing"), E.InvalidContext),
+        (dict(hands=10, profile=3), E.InvalidContext),
+        (dict(hands=10, matches=10), E.InvalidArgument),
+        (dict(), E.InvalidArgument),
+        (dict(hands=10, start=-1), E.InvalidArgument),
+        (dict(hands=-1), E.InvalidArgument),
+        (dict(matches=-2), E.InvalidArgument),
+        (dict(hands=1.5), E.InvalidArgument),
+        (dict(hands=10, threads=0), E.InvalidArgument),
+        (dict(hands=10, seed=-1), E.InvalidArgument),
+        (dict(hands=10, seed=2**64), E.InvalidArgument),
+        (dict(hands=10, backend="spark"), E.InvalidArgument),
     ],
 )
-def test_bad_arguments_raise(kwargs):
-    with pytest.raises(TractorError):
+def test_bad_arguments_raise(kwargs, cls):
+    with pytest.raises(TractorError) as e:
         tractor.simulate(**kwargs)
+    assert type(e.value) is cls
 
 
 # ---------------------------------------------------------------------------------------------

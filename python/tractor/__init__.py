@@ -1,6 +1,9 @@
 """tractor-engine: a fast, exact rule engine for Guigang Tractor (贵港拖拉机).
 
-The rules live in Rust (``tractor._core``); this package presents them.
+The rules live in Rust (``tractor._core``); this package presents them, in one-way layers
+(``_LAYERS``, lowest first): a module imports only modules of lower layers, never one of its
+own layer or above, so the module graph has no cycle (``tests/test_layers.py`` checks every
+import line, lazy ones too).
 """
 
 from . import errors
@@ -14,7 +17,31 @@ from .rules import PROFILES, Combo, Context, Outcome, outcome
 from . import search
 from . import actions
 from .vec_env import VecEnv
-from .search import InfoSet
+from .infoset import InfoSet
+
+#: The layers of the package, lowest first; every module is in one (packages by their folder,
+#: ``"__init__"`` this module), and imports only from the layers below its own.
+_LAYERS = (
+    ("_core",),  # the Rust binding
+    ("errors",),
+    ("_args",),  # the one argument checker
+    ("cards",),
+    ("rules",),
+    ("infoset",),
+    ("game",),
+    ("records", "playthrough", "actions", "search", "vec_env"),
+    ("sim.columns", "sim.stats", "sim.ranges", "sim.summary"),
+    ("sim.files",),
+    ("sim.results",),
+    ("sim.loading", "sim.merging", "sim.local"),
+    ("ray_backend",),  # beside sim.local: the run loop on a Ray cluster
+    ("sim.run",),  # simulate(): checks, then sim.local or ray_backend
+    ("sim",),
+    ("envs",),
+    ("envs.gym", "envs.openspiel", "envs.pettingzoo"),
+    ("cli",),
+    ("__init__",),
+)
 
 __all__ = [
     "__version__",

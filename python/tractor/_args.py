@@ -5,15 +5,22 @@ subclass that names the argument, before anything is changed or computed.
   dtype, never ``bool`` (nor ``numpy.bool_``), floats or strings of digits, and are range
   checked here, so that no ``OverflowError`` comes from the binding;
 - texts must be ``str`` that can cross into Rust (no lone surrogates);
-- profile names are normalised (``" NANNING "`` is ``"nanning"``) by the core's parser.
+- profile names are normalised (``" NANNING "`` is ``"nanning"``) by the core's parser;
+- policy names are the core's too (``"pimc"`` is ``"pimc:worlds=32,rollouts=8,rollout=random"``).
+
+One kind of bad value, one class and one message shape, whatever the entry point: seeds,
+counts, indices, flags, threads and paths raise InvalidArgument; seats InvalidSeat; profiles
+(and levels, trump suits: :mod:`tractor.rules`) InvalidContext; policies InvalidPolicy.
 """
 
 from __future__ import annotations
 
 import operator
-from typing import Any, Optional, Tuple, Type
+import os
+from typing import Any, List, Optional, Tuple, Type
 
-from .errors import InvalidArgument, InvalidContext, InvalidSeat, TractorError
+from . import _core
+from .errors import InvalidArgument, InvalidContext, InvalidPolicy, InvalidSeat, TractorError
 
 U64 = 2**64
 MAX_THREADS = 1024
@@ -52,9 +59,9 @@ def _seed(x: Any, what: str = "seed") -> int:
     return _int(x, what, 0, U64 - 1)
 
 
-def _count(x: Any, what: str, hi: int = 2**63 - 1) -> int:
+def _count(x: Any, what: str, hi: int = 2**63 - 1, error: Type[TractorError] = InvalidArgument) -> int:
     """A count or an index: an int in 0..hi."""
-    return _int(x, what, 0, hi)
+    return _int(x, what, 0, hi, error)
 
 
 def _seat(x: Any, what: str = "seat") -> int:
@@ -87,9 +94,61 @@ def _text(x: Any, what: str, error: Type[TractorError] = InvalidArgument) -> str
 
 def _profile(x: Any, what: str = "profile") -> str:
     """The canonical name of a profile (``"NANNING"`` -> ``"nanning"``), or InvalidContext."""
-    from . import _core
-
     return _core.profile_name(_text(x, what, InvalidContext))
+
+
+def _policy(x: Any, what: str = "policy") -> str:
+    """The canonical name of a built-in policy, its parameters spelled out (``" GREEDY "`` ->
+    ``"greedy"``, ``"pimc"`` -> ``"pimc:worlds=32,rollouts=8,rollout=random"``), or
+    InvalidPolicy naming `what` and the core's reason."""
+    name = _text(x, what, InvalidPolicy)
+    try:
+        return _core.policy_name(name.strip())
+    except TractorError as e:
+        raise InvalidPolicy(f"{what}: {e}") from None
+
+
+def _split_policies(text: str) -> list:
+    """``"greedy,pimc:worlds=16,rollouts=4,random,random"``: a comma starts a new policy
+    unless what follows is a ``key=value`` parameter of the search before it."""
+    out: list = []
+    for part in text.split(","):
+        if out and "=" in part and ":" not in part and ":" in out[-1]:
+            out[-1] += "," + part
+        else:
+            out.append(part)
+    return out
+
+
+def _policies(policies: Any) -> Tuple[str, str, str, str]:
+    """Four policies, one per seat (a list or tuple of names, or one text ``"a,b,c,d"``), each
+    canonical (see :func:`_policy`); InvalidArgument for another shape, InvalidPolicy for a bad
+    policy."""
+    if isinstance(policies, str):
+        items: List[Any] = _split_policies(policies)
+    elif isinstance(policies, (list, tuple)):
+        items = list(policies)
+    else:
+        raise InvalidArgument(f"policies must be four names (a list, or a str 'a,b,c,d'), got {_show(policies)}")
+    if len(items) != 4:
+        raise InvalidArgument(f"policies: four policies are needed, one per seat, got {len(items)}: {_show(items)}")
+    a, b, c, d = (_policy(p, f"policies[{i}]") for i, p in enumerate(items))
+    return a, b, c, d
+
+
+def _rollout_name(policy: Any, what: str = "policy") -> str:
+    if not isinstance(policy, str) or policy.strip().lower() not in ("random", "greedy"):
+        raise InvalidPolicy(f"{what}: a rollout policy is 'random' or 'greedy', got {_show(policy)}")
+    return policy.strip().lower()
+
+
+def _path(path: Any) -> str:
+    if isinstance(path, bytes) or not isinstance(path, (str, os.PathLike)):
+        raise InvalidArgument(f"path must be a str or os.PathLike, got {type(path).__name__}")
+    p = os.fspath(path)
+    if not isinstance(p, str) or "\0" in p:
+        raise InvalidArgument(f"path must be a str without NUL characters, got {p!r}")
+    return _text(p, "path")
 
 
 def _pair(x: Any, what: str) -> Tuple[Any, Any]:

@@ -24,9 +24,11 @@ from typing import Any, List, Sequence, Tuple
 import numpy as np
 
 from . import _core
-from ._args import _show
-from .cards import cards_from_counts, to_counts
+from ._args import _bool, _int, _show
+from .cards import CARDS, cards_from_counts, to_counts
 from .errors import InvalidArgument
+from .game import Declare, Pass, Play
+from .rules import _suit
 
 __all__ = [
     "NUM_ACTIONS",
@@ -67,28 +69,18 @@ TO_CANONICAL.setflags(write=False)
 FROM_CANONICAL.setflags(write=False)
 
 
-def _suit_index(suit: Any) -> int:
-    if isinstance(suit, str) and len(suit) == 1 and suit.lower() in _SUITS:
-        return _SUITS.index(suit.lower())
-    if isinstance(suit, int) and not isinstance(suit, bool) and 0 <= suit <= 3:
-        return suit
-    raise InvalidArgument(f"suit must be one of s h d c (or 0..3), got {_show(suit)}")
-
-
 def show_id(suit: Any, count: int) -> int:
-    """The id of showing ``count`` (1–4) level cards of ``suit``."""
-    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 4:
-        raise InvalidArgument(f"count must be 1..4, got {_show(count)}")
-    return SHOW + _suit_index(suit) * 4 + count - 1
+    """The id of showing ``count`` (1–4) level cards of ``suit`` (as a trump suit is given:
+    ``"s"``, ``"H"``, ``"♦"`` or 0..3). Raises InvalidArgument (count) and InvalidContext
+    (suit)."""
+    count = _int(count, "count", 1, 4)
+    return SHOW + _suit(suit, "showing") * 4 + count - 1
 
 
 def encode(action: Any, lead: bool = False) -> List[int]:
     """The ids of ``action`` (``Pass()``, ``Declare(suit, count)``, a ``Play`` or cards in any
     form ``tractor.to_counts`` takes), in order; a play ends with 54 when ``lead`` is true."""
-    from .game import Declare, Pass, Play
-
-    if not isinstance(lead, bool):
-        raise InvalidArgument(f"lead must be a bool, got {_show(lead)}")
+    lead = _bool(lead, "lead")
     if isinstance(action, Pass):
         return [PASS]
     if isinstance(action, Declare):
@@ -99,12 +91,8 @@ def encode(action: Any, lead: bool = False) -> List[int]:
 
 def decode(ids: Sequence[Any]) -> Any:
     """The action a complete id sequence stands for: ``Pass()``, ``Declare(...)`` or ``Play``."""
-    from .game import Declare, Pass, Play
-
     if isinstance(ids, (str, bytes)) or not hasattr(ids, "__iter__") or getattr(ids, "ndim", 1) != 1:
         raise InvalidArgument(f"ids must be a sequence of action ids, got {_show(ids)}")
-    from ._args import _int
-
     vals = [_int(x, f"ids[{i}]", 0, NUM_ACTIONS - 1) for i, x in enumerate(ids)]
     kind, suit, count, cards = _core.decode_action(vals)
     if kind == "pass":
@@ -116,9 +104,6 @@ def decode(ids: Sequence[Any]) -> Any:
 
 def describe(action_id: int) -> str:
     """A short name for one id: ``'add 5h'``, ``'end lead'``, ``'pass'``, ``'show 2h'``."""
-    from ._args import _int
-    from .cards import CARDS
-
     i = _int(action_id, "action_id", 0, NUM_ACTIONS - 1)
     if i < 54:
         return f"add {CARDS[i]}"

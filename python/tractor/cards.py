@@ -9,8 +9,8 @@ import operator
 from typing import Any, Iterable, List, Optional, Sequence
 
 from . import _core
-from ._args import _show
-from .errors import CardParseError, InvalidCards, TooManyCopies
+from ._args import _show, _text
+from .errors import CardParseError, IllegalFollow, InvalidCards, TooManyCopies
 
 KINDS = 54
 SUITS = "shdc"
@@ -28,7 +28,7 @@ class Card(int):
         if isinstance(value, Card):
             return value
         if isinstance(value, str):
-            ids = _core.parse(utf8(value, CardParseError, "card"))
+            ids = _core.parse(_text(value, "card", CardParseError))
             if len(ids) != 1:
                 raise CardParseError(f"expected one card, got {_show(value)}")
             return CARDS[ids[0]]
@@ -75,22 +75,13 @@ class Card(int):
 CARDS = tuple(int.__new__(Card, i) for i in range(KINDS))
 
 
-def utf8(text: str, error: type, what: str) -> str:
-    """Refuses strings that cannot cross into Rust (lone surrogates) with ``error``."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        raise error(f"{what}: {text!r} is not valid text (lone surrogate)") from None
-    return text
-
-
 def parse(text: str) -> List[Card]:
     """Cards of a text: rank then suit (``As 10h Th 5c``), ``SJ``/``BJ``; ♠♥♦♣ accepted;
     case-insensitive; spaces or commas between cards. Order is kept. Raises CardParseError
     (a token that is no card, a lone surrogate) and InvalidCards (not a string)."""
     if not isinstance(text, str):
         raise InvalidCards(f"parse() takes a string, got {type(text).__name__}")
-    return [CARDS[i] for i in _core.parse(utf8(text, CardParseError, "cards"))]
+    return [CARDS[i] for i in _core.parse(_text(text, "cards", CardParseError))]
 
 
 def format(cards: Any) -> str:
@@ -108,6 +99,11 @@ def cards_from_counts(counts: Iterable[int]) -> List[Card]:
     for i, n in enumerate(counts):
         out.extend([CARDS[i]] * int(n))
     return out
+
+
+# The errors sit below the cards (cards raise them): an IllegalFollow's example comes from the
+# binding as a count array and becomes cards here.
+IllegalFollow.cards_of_counts = cards_from_counts
 
 
 def _counts_of_ids(ids: Sequence[int], what: str) -> bytes:
@@ -153,7 +149,7 @@ def to_counts(x: Any, what: str = "cards") -> bytes:
     kind, R1.2) and InvalidCards (anything else); ``what`` names the argument in messages.
     """
     if isinstance(x, str):
-        return _core.counts_of_text(utf8(x, CardParseError, what), what)
+        return _core.counts_of_text(_text(x, what, CardParseError), what)
     if isinstance(x, (bytes, bytearray)):
         if len(x) != KINDS:
             raise InvalidCards(f"{what}: a count array needs 54 entries, got {len(x)}")

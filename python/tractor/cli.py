@@ -284,19 +284,22 @@ def cmd_merge(a: argparse.Namespace) -> int:
 
 
 def cmd_demo(a: argparse.Namespace) -> int:
-    import tractor
+    from .cards import format
+    from .game import Game
+    from .playthrough import playthrough
+    from .rules import Context
 
-    ctx = tractor.Context(level=10, trump="h")
+    ctx = Context(level=10, trump="h")
     hand = "As Qs Js 9s 9s 5s 3s 4h 7c"
     lead = "4s 4s 5s 5s"
     print(f"{ctx}; follower holds {hand}; lead {lead}")
     print("  ladder demands:", ctx.follow_requirement(hand, lead))
     print("  legal follows:", ctx.count_legal_follows(hand, lead))
-    print("  a random one:", tractor.format(ctx.random_follow(hand, lead, seed=1)))
+    print("  a random one:", format(ctx.random_follow(hand, lead, seed=1)))
     print("  As Qs Js 3s ->", ctx.follow_error(hand, lead, "As Qs Js 3s"))
-    g = tractor.Game(seed=a.seed)
+    g = Game(seed=a.seed)
     g.play_random(a.seed)
-    print(tractor.playthrough(g).splitlines()[-1])
+    print(playthrough(g).splitlines()[-1])
     return 0
 
 

@@ -3,7 +3,8 @@
 Every error is a ``TractorError``, itself a ``ValueError``. Messages name what was wrong (the
 argument) and, for a rule, its id in docs/rules.md (``R5.3 T2: ...``). The classes are defined
 here once; the Rust binding maps each core error variant to one of them in one place
-(``rust/py/src/errors.rs``). A refused call changes nothing.
+(``rust/py/src/errors.rs``). A refused call changes nothing. This module imports nothing of
+the package: it is its lowest layer above the binding.
 
 The hierarchy::
 
@@ -11,7 +12,6 @@ The hierarchy::
     ├── CardParseError          a card token or id that names no card
     ├── TooManyCopies           more than 4 copies of a kind (R1.2)
     ├── InvalidCards            not a string, list of cards or 54-entry count array
-    ├── InvalidContext          a bad level, trump suit or profile name
     ├── NotACombination         a lead that is no combination (R3.4)
     ├── InvalidPlays            plays of a trick that cannot be compared (R5.1)
     ├── TooManyFollows          more legal follows than the caller's limit
@@ -20,6 +20,7 @@ The hierarchy::
     │   ├── ForeignHand         a game that is not the match's current hand
     │   └── InvalidRecord       a hand record that is malformed or does not replay
     ├── InvalidArgument         an argument of the wrong kind or out of range
+    │   ├── InvalidContext      a bad level, trump suit or profile name
     │   ├── InvalidSeat         a seat, banker or first seat outside 0..3 (R1.1; also an IllegalAction)
     │   ├── InvalidDeal         a deck or hands that cannot start a hand (R1.2-R1.3, R8.4)
     │   ├── InvalidPolicy       an unknown policy or a bad policy parameter
@@ -28,11 +29,16 @@ The hierarchy::
     ├── NoConsistentWorld       no world fits what a seat knows (determinization)
     ├── ResourceError           a thread pool that cannot be started
     ├── RecordsError, IncompleteRun, ResultsFileError, OutputError   (data paths)
+
+One class per fault, whatever the entry point (the checks are ``tractor._args``): a bad seed,
+count, index, flag, thread count or path is an InvalidArgument; a bad seat an InvalidSeat; a bad
+level, trump suit or profile an InvalidContext; an unknown policy or a bad policy parameter an
+InvalidPolicy.
 """
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Callable, List, Optional
 
 __all__ = [
     "TractorError",
@@ -80,10 +86,6 @@ class InvalidCards(TractorError):
     """An argument that is not a string, a list of cards, or a 54-entry count array."""
 
 
-class InvalidContext(TractorError):
-    """A bad level, trump suit or profile name."""
-
-
 class NotACombination(TractorError):
     """A lead that is not one unit or one tractor (R3.4: no throws)."""
 
@@ -116,6 +118,11 @@ class IllegalFollow(IllegalAction):
     legal play, as a list of cards).
     """
 
+    #: Turns the binding's example, a 54-entry count array, into a list of cards. Cards sit
+    #: above the errors they raise, so :mod:`tractor.cards` sets it when it loads (before any
+    #: call can raise: importing any ``tractor`` module loads the package, and with it cards).
+    cards_of_counts: Optional[Callable[[bytes], List[Any]]] = None
+
     def __init__(
         self,
         message: str,
@@ -128,16 +135,22 @@ class IllegalFollow(IllegalAction):
         self.rule = rule
         self.required_tier = required_tier
         self.met_tier = met_tier
-        if isinstance(example, (bytes, bytearray)):
-            from .cards import cards_from_counts
-
-            example = cards_from_counts(example)
+        decode = IllegalFollow.cards_of_counts
+        if isinstance(example, (bytes, bytearray)) and decode is not None:
+            example = decode(bytes(example))
         self.example = example
 
 
 class InvalidArgument(TractorError):
-    """An argument of a simulation, merge, load or CLI call that is of the wrong kind or out of
-    range; the message names the argument. A rejected call changed nothing."""
+    """An argument of the wrong kind or out of range (a seed, a count, a flag, threads, a path,
+    a simulation's or the CLI's options); the message names the argument. A rejected call
+    changed nothing."""
+
+
+class InvalidContext(InvalidArgument):
+    """A bad level, trump suit or profile name: the same class from every entry point (the rules
+    API, Game, Match, VecEnv, simulate, the envs). Also an InvalidArgument, the class
+    ``simulate`` raised for a bad profile before."""
 
 
 class InvalidSeat(InvalidArgument, IllegalAction):

@@ -16,10 +16,10 @@ import numpy as np
 
 from . import _core
 from .cards import CARDS, Card, cards_from_counts, to_counts
-from ._args import _bool, _count, _int, _opt_seat, _pair, _profile, _seat, _seed, _show, _text
+from ._args import _bool, _count, _int, _opt_seat, _pair, _profile, _rollout_name, _seat, _seed, _show, _text
 from .errors import (
-    ForeignHand,
     IllegalAction,
+    IllegalFollow,
     IndexOutOfRange,
     InvalidArgument,
     InvalidCards,
@@ -28,6 +28,7 @@ from .errors import (
     InvalidRecord,
     TractorError,
 )
+from .infoset import InfoSet
 from .rules import Context, _level, _suit
 
 __all__ = [
@@ -509,7 +510,6 @@ class Game:
         Raises InvalidSeat."""
         seat = _seat(seat)
         i = _core.info(self._g, seat)
-        dealing = i["phase"] == "declare"
         shows = [
             Showing(s, k, None if suit is None else _SUITS[suit], dealt, att)
             for att, dealt, s, k, suit in i["showings"]
@@ -543,11 +543,9 @@ class Game:
             profile=self.profile,
         )
 
-    def info(self, seat: int) -> "InfoSet":
+    def info(self, seat: int) -> InfoSet:
         """What ``seat`` knows and what the public history proves about the other hands
-        (see :class:`tractor.search.InfoSet`). Raises InvalidSeat."""
-        from .search import InfoSet
-
+        (see :class:`tractor.InfoSet`). Raises InvalidSeat."""
         return InfoSet._from_core(_core.info(self._g, _seat(seat)))
 
     def determinize(self, seat: int, seed: int) -> "Game":
@@ -582,13 +580,17 @@ class Game:
         """Plays this hand's true state to the end (on a copy) with ``policy`` ("random" or
         "greedy") for every seat; per-seat returns (levels, zero-sum). Raises InvalidPolicy
         and InvalidArgument (seed)."""
-        return self._g.playout(_text(policy, "policy", InvalidPolicy), _seed(seed))
+        return self._g.playout(_rollout_name(policy), _seed(seed))
 
     def step_policy(self, policy: str, seed: int) -> bool:
         """Applies one action of a built-in policy (``"greedy"``, ``"ismcts:iterations=300"``,
         ...) for the player to move, drawn with ``seed``; False when the hand is over.
         Raises InvalidPolicy, InvalidArgument (seed) and ResourceError (a search's threads)."""
-        return self._g.step_policy(_text(policy, "policy", InvalidPolicy), _seed(seed))
+        name, seed = _text(policy, "policy", InvalidPolicy), _seed(seed)
+        try:  # the core parses the name: checking it before would add a fifth to a random step
+            return self._g.step_policy(name, seed)
+        except InvalidPolicy as e:  # named as _args._policy names a bad policy
+            raise InvalidPolicy(f"policy: {e}") from None
 
     # -- records -----------------------------------------------------------------------------
     def record(self) -> Dict[str, Any]:
@@ -745,8 +747,6 @@ def _field(d: Dict[str, Any], key: str, kind: type, default: Any = None) -> Any:
 
 def _follow_fields(e: IllegalAction) -> Tuple[Any, ...]:
     """The extra constructor arguments of an IllegalFollow (rule, tiers, example)."""
-    from .errors import IllegalFollow
-
     if isinstance(e, IllegalFollow):
         return (e.rule, e.required_tier, e.met_tier, e.example)
     return ()
@@ -890,12 +890,3 @@ def _deck(deck: Any, what: str) -> List[int]:
     if len(deck) != 216:
         raise InvalidDeal(f"R1.2: {what} must hold 216 cards, got {len(deck)}")
     return [int(Card(c)) for c in deck]
-
-
-# Older names of the shared checks (tractor.search imports them).
-def _check_count(n: Any, what: str) -> int:
-    return _count(n, what)
-
-
-def _check_seed(seed: Any) -> int:
-    return _seed(seed)

@@ -27,6 +27,9 @@ import time
 from typing import Any, Dict, List, Optional, Tuple
 
 from .errors import InvalidArgument, TractorError
+from .sim.files import _open_records
+from .sim.local import _Interrupt, run_local
+from .sim.merging import merge
 
 TASK_HANDS = 100_000
 TASK_MATCHES = 2_000
@@ -35,21 +38,18 @@ TASK_MATCHES = 2_000
 def _task(kind: str, start: int, n: int, policies, seed: int, profile: str, duplicate: bool, max_hands: int,
           threads: int, keep: bool, records: bool) -> Tuple[Any, bytes]:
     """One shard, on a worker: its results and, with `records`, its records' frames."""
-    from .sim import simulate
-
     if kind == "matches":
-        return simulate(matches=n, start=start, policies=policies, seed=seed, profile=profile, threads=threads,
-                        max_hands=max_hands), b""
+        return run_local(kind, n, policies, seed, threads, profile, start, max_hands=max_hands), b""
     if not records:
-        return simulate(hands=n, start=start, policies=policies, seed=seed, profile=profile, threads=threads,
-                        duplicate=duplicate, keep_arrays=keep), b""
+        res = run_local(kind, n, policies, seed, threads, profile, start, duplicate=duplicate, keep=keep)
+        return res, b""
     import tempfile
 
     fd, path = tempfile.mkstemp(suffix=".tractor-records")
     os.close(fd)
     try:
-        res = simulate(hands=n, start=start, policies=policies, seed=seed, profile=profile, threads=threads,
-                       duplicate=duplicate, keep_arrays=keep, records=path)
+        res = run_local(kind, n, policies, seed, threads, profile, start, duplicate=duplicate, keep=keep,
+                        records=path)
         with open(path, "rb") as f:
             data = f.read()
     finally:
@@ -103,8 +103,6 @@ def simulate_ray(
         import ray
     except ImportError:
         raise InvalidArgument('backend="ray" needs Ray: pip install "tractor-engine[ray]"') from None
-    from .sim import _Interrupt, _open_records, merge
-
     _connect(ray, address)
     per_task_threads = threads or 1
     try:
@@ -192,11 +190,7 @@ def simulate_ray(
     elapsed = time.perf_counter() - t0
     interrupted = done < total
     if not parts:
-        from .sim import simulate
-
-        empty = simulate(**{what: 0}, policies=policies, seed=seed, profile=profile, start=start, threads=1,
-                         **({} if what == "matches" else {"duplicate": duplicate, "keep_arrays": keep_arrays}))
-        parts = [empty]
+        parts = [run_local(what, 0, policies, seed, 1, profile, start, duplicate=duplicate, keep=keep_arrays)]
     res = merge(parts, partial=interrupted)
     res.elapsed = elapsed
     res.interrupted = interrupted

@@ -15,8 +15,9 @@ import os
 from typing import Any, Dict, Iterator, NamedTuple, Optional, Union
 
 from . import _core
-from ._args import _text
-from .errors import InvalidArgument, RecordsError
+from ._args import _bool, _int, _path
+from .errors import RecordsError
+from .game import Game
 
 __all__ = ["Record", "RecordReader", "read_records", "FORMAT", "VERSION"]
 
@@ -45,8 +46,6 @@ class Record(NamedTuple):
 
     def replay(self) -> Any:
         """The hand as a full :class:`~tractor.Game`, every action checked."""
-        from .game import Game
-
         try:
             g, _ = _core.replay_record(self.frame)
         except RecordsError:
@@ -55,15 +54,6 @@ class Record(NamedTuple):
             raise RecordsError(f"record {self.index} (at byte {self.offset}): does not replay: {e}",
                                index=self.index, offset=self.offset) from None
         return Game._wrap(g)
-
-
-def _path(path: Any) -> str:
-    if isinstance(path, bytes) or not isinstance(path, (str, os.PathLike)):
-        raise InvalidArgument(f"path must be a str or os.PathLike, got {type(path).__name__}")
-    p = os.fspath(path)
-    if not isinstance(p, str) or "\0" in p:
-        raise InvalidArgument(f"path must be a str without NUL characters, got {p!r}")
-    return _text(p, "path")
 
 
 class RecordReader:
@@ -75,10 +65,9 @@ class RecordReader:
 
     def __init__(self, path: Any, replay: bool = True, batch: Optional[int] = None) -> None:
         self.path = _path(path)
-        if not isinstance(replay, bool):
-            raise InvalidArgument(f"replay must be True or False, got {replay!r}")
-        if batch is not None and (isinstance(batch, bool) or not isinstance(batch, int) or not 1 <= batch <= 1 << 20):
-            raise InvalidArgument(f"batch must be an int in 1..2**20 or None, got {batch!r}")
+        replay = _bool(replay, "replay")
+        if batch is not None:
+            batch = _int(batch, "batch (None: the default)", 1, 1 << 20)
         self.replay = replay
         self._batch = batch or (256 if replay else 4096)
         self._r: Optional[Any] = _core.RecordReader(self.path)
@@ -101,8 +90,6 @@ class RecordReader:
         return next(self._items)
 
     def _stream(self) -> Iterator[Any]:
-        from .game import Game
-
         wrap = Game._wrap
         make = Record._make
         while self._r is not None:

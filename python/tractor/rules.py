@@ -11,7 +11,7 @@ from typing import Any, Dict, List, Optional, Sequence
 
 from . import _core
 from .cards import CARDS, KINDS, Card, cards_from_counts, to_counts
-from ._args import _int, _profile, _show, _text
+from ._args import _count, _int, _profile, _seed, _show, _text
 from .errors import IllegalAction, InvalidCards, InvalidContext
 
 __all__ = ["Context", "Combo", "Outcome", "outcome", "PROFILES"]
@@ -227,10 +227,9 @@ class Context:
 
     def legal_follows(self, hand: Any, lead: Any, limit: int = 100_000) -> List[List[Card]]:
         """Every distinct legal follow (as multisets). Raises TooManyFollows past ``limit``,
-        InvalidContext (a limit that is not a non-negative int), NotACombination, InvalidPlays
-       
+        InvalidArgument (a limit that is not a non-negative int), NotACombination, InvalidPlays
         and the card errors (CardParseError, TooManyCopies, InvalidCards)."""
-        limit = min(_int(limit, "limit", 0, 2**1000, InvalidContext), _U128_MAX)  # no position has more follows than this
+        limit = min(_count(limit, "limit", 2**1000), _U128_MAX)  # no position has more follows than this
         plays = self._c.legal_follows(to_counts(hand, "hand"), to_counts(lead, "lead"), limit)
         return [cards_from_counts(c) for c in plays]
 
@@ -242,18 +241,18 @@ class Context:
 
     def nth_legal_follow(self, hand: Any, lead: Any, index: int) -> List[Card]:
         """The ``index``-th legal follow in the engine's fixed order (that of legal_follows).
-        Raises InvalidContext (an index that is not an int in 0..2**128-1), InvalidArgument
-        (an index past the last follow), NotACombination, InvalidPlays
+        Raises InvalidArgument (an index that is not an int in 0..2**128-1, or past the last
+        follow), NotACombination, InvalidPlays
         and the card errors (CardParseError, TooManyCopies, InvalidCards)."""
-        index = _int(index, "index", 0, _U128_MAX, InvalidContext)
+        index = _count(index, "index", _U128_MAX)
         return cards_from_counts(self._c.nth_legal_follow(to_counts(hand, "hand"), to_counts(lead, "lead"), index))
 
     def random_follow(self, hand: Any, lead: Any, seed: int) -> List[Card]:
         """One legal follow, uniform over the distinct legal follows, drawn from xoshiro256**
-        seeded with ``seed`` (0 ≤ seed < 2**64): the same on every platform and version. Raises InvalidContext (a seed not
-        in 0..2**64-1), NotACombination, InvalidPlays
+        seeded with ``seed`` (0 ≤ seed < 2**64): the same on every platform and version. Raises
+        InvalidArgument (a seed not in 0..2**64-1), NotACombination, InvalidPlays
         and the card errors (CardParseError, TooManyCopies, InvalidCards)."""
-        seed = _int(seed, "seed", 0, 2**64 - 1, InvalidContext)
+        seed = _seed(seed)
         return cards_from_counts(self._c.random_follow(to_counts(hand, "hand"), to_counts(lead, "lead"), seed))
 
     def follow_completions(self, hand: Any, lead: Any, partial: Any = ()) -> List[Card]:

@@ -12,99 +12,18 @@ PIMC and ISMCTS (all in Rust, the GIL released).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, List, Optional
 
 import numpy as np
 
 from . import _core
-from ._args import _count, _seed, _show, _threads
-from .cards import CARDS, Card, cards_from_counts
+from ._args import _count, _rollout_name, _seed, _show, _threads
+from .cards import cards_from_counts
 from .errors import InvalidArgument, InvalidPolicy
 from .game import Game, Play
+from .infoset import InfoSet
 
 __all__ = ["InfoSet", "ActionStat", "SearchResult", "rollouts", "pimc", "ismcts"]
-
-_SUITS = "shdc"
-
-
-@dataclass(frozen=True)
-class InfoSet:
-    """What one seat knows. Arrays are numpy; seats are absolute (0..3)."""
-
-    seat: int
-    profile: str
-    phase: str
-    level: int
-    levels: Tuple[int, int]
-    banker: Optional[int]
-    hand_index: int
-    trump: Optional[str]
-    """The trump suit once public (after the deal), else None."""
-    declarer: Optional[int]
-    declared_count: int
-    first_seats: Tuple[int, ...]
-    """The first receiver of each deal attempt (R1.3, R8.5); empty for given hands."""
-    cards_dealt: int
-    showings: List[Tuple[int, int, int, int, Optional[str]]]
-    """(attempt, cards dealt, seat, count, suit or None where hidden, R8.2)."""
-    arrivals: List[List[Card]]
-    """The seat's own cards in arrival order, per attempt."""
-    own_decisions: List[Tuple[int, int, str]]
-    hand: np.ndarray
-    """(54,) the seat's hand as counts."""
-    hand_sizes: Tuple[int, int, int, int]
-    played: np.ndarray
-    """(4, 54) cards each seat has played."""
-    unseen: np.ndarray
-    """(54,) copies the seat cannot see (in other hands or undealt)."""
-    voids: np.ndarray
-    """(4, 5) bool: seat proven void in class s, h, d, c, trump (R5.2)."""
-    lower: np.ndarray
-    """(4, 54) what each hand now must hold at least (a shown trump stays until played, R8.6)."""
-    upper: np.ndarray
-    """(4, 54) what each hand now can hold at most (voids and the ladder, R5.2-R5.3)."""
-    checks: int
-    """Follows whose legality depends on the rest of the hand (rechecked in every world)."""
-    runs: List[Tuple[int, int, Optional[str], List[Tuple[int, int]]]]
-    """Showings grouped into runs of one seat and one suit: (seat, attempt, suit or None,
-    [(cards dealt, count)]): that seat then held that many level cards of one suit."""
-    to_move: Optional[int]
-    defender_points: int
-
-    @classmethod
-    def _from_core(cls, d: Dict[str, Any]) -> "InfoSet":
-        def arr(b: bytes, shape: Tuple[int, ...]) -> np.ndarray:
-            return np.frombuffer(b, dtype=np.uint8).reshape(shape).copy()
-
-        suit = lambda s: None if s is None else _SUITS[s]  # noqa: E731
-        return cls(
-            seat=d["seat"],
-            profile=d["profile"],
-            phase=d["phase"],
-            level=d["level"],
-            levels=d["levels"],
-            banker=d["banker"],
-            hand_index=d["hand_index"],
-            trump=suit(d["trump"]),
-            declarer=d["declarer"],
-            declared_count=d["declared_count"],
-            first_seats=tuple(d["first_seats"]),
-            cards_dealt=d["dealt"],
-            showings=[(a, t, s, k, suit(x)) for a, t, s, k, x in d["showings"]],
-            arrivals=[[CARDS[k] for k in a] for a in d["arrivals"]],
-            own_decisions=[(a, t, kind) for a, t, kind, _ in d["own_decisions"]],
-            hand=arr(d["hand"], (54,)),
-            hand_sizes=d["hand_sizes"],
-            played=arr(d["played"], (4, 54)),
-            unseen=arr(d["unseen"], (54,)),
-            voids=arr(d["voids"], (4, 5)).astype(bool),
-            lower=arr(d["lower"], (4, 54)),
-            upper=arr(d["upper"], (4, 54)),
-            checks=d["checks"],
-            runs=[(s, a, suit(x), list(p)) for s, a, x, p in d["runs"]],
-            to_move=d["to_move"],
-            defender_points=d["defender_points"],
-        )
 
 
 @dataclass(frozen=True)
@@ -126,12 +45,6 @@ def _game(g: Any) -> Game:
     if not isinstance(g, Game):
         raise InvalidArgument(f"g must be a tractor.Game, got {type(g).__name__}")
     return g
-
-
-def _rollout_name(policy: Any, what: str = "policy") -> str:
-    if not isinstance(policy, str) or policy.strip().lower() not in ("random", "greedy"):
-        raise InvalidPolicy(f"{what}: a rollout policy is 'random' or 'greedy', got {_show(policy)}")
-    return policy.strip().lower()
 
 
 def rollouts(g: Game, n: int, policy: str = "random", seed: int = 0, threads: Optional[int] = None) -> np.ndarray:
@@ -158,10 +71,10 @@ def _decimal(c: Any) -> str:
     if type(c).__module__ == "numpy" and type(c).__name__.startswith(("float", "int", "uint")):
         c = c.item()
     if isinstance(c, bool) or not isinstance(c, (int, float)) or c != c or not 0 <= c <= 100:
-        raise InvalidArgument(f"c must be a number in 0..100, got {_show(c)}")
+        raise InvalidPolicy(f"c must be a number in 0..100, got {_show(c)}")
     text = f"{c:.3f}"
     if abs(float(text) - c) > 1e-9:
-        raise InvalidArgument(f"c has at most three decimals, got {_show(c)}")
+        raise InvalidPolicy(f"c has at most three decimals, got {_show(c)}")
     return text
 
 
@@ -178,9 +91,12 @@ def pimc(
     the play with the best total return. Candidates: every legal play, or 24 uniform draws
     plus greedy's choice where there are more.
 
-    Raises InvalidArgument (g, worlds, rollouts, seed, threads), InvalidPolicy (policy, or a
-    game not in the play phase), NoConsistentWorld and ResourceError."""
-    name = f"pimc:worlds={_count(worlds, 'worlds')},rollouts={_count(rollouts, 'rollouts')},rollout={_rollout_name(policy)}"
+    Raises InvalidArgument (g, seed, threads), InvalidPolicy (worlds, rollouts, policy: the
+    search's parameters, or a game not in the play phase), NoConsistentWorld and
+    ResourceError."""
+    worlds = _count(worlds, "worlds", error=InvalidPolicy)
+    rollouts = _count(rollouts, "rollouts", error=InvalidPolicy)
+    name = f"pimc:worlds={worlds},rollouts={rollouts},rollout={_rollout_name(policy)}"
     return _search(g, name, seed, threads)
 
 
@@ -198,10 +114,11 @@ def ismcts(
     ``threads``; the result depends on ``trees``, never on ``threads``). Wide nodes (a void
     follower's millions of plays) widen progressively: see the README.
 
-    Raises InvalidArgument (g, iterations, c, trees, seed, threads), InvalidPolicy (rollout,
-    or parameters out of the policy's range), NoConsistentWorld and ResourceError."""
+    Raises InvalidArgument (g, seed, threads), InvalidPolicy (iterations, c, rollout, trees:
+    the search's parameters, of the wrong kind or out of the policy's range), NoConsistentWorld
+    and ResourceError."""
     name = (
-        f"ismcts:iterations={_count(iterations, 'iterations')},c={_decimal(c)},"
-        f"rollout={_rollout_name(rollout, 'rollout')},trees={_count(trees, 'trees')}"
+        f"ismcts:iterations={_count(iterations, 'iterations', error=InvalidPolicy)},c={_decimal(c)},"
+        f"rollout={_rollout_name(rollout, 'rollout')},trees={_count(trees, 'trees', error=InvalidPolicy)}"
     )
     return _search(g, name, seed, threads)

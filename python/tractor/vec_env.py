@@ -12,8 +12,8 @@ from typing import Any, Optional, Sequence, Tuple
 import numpy as np
 
 from . import _core
-from ._args import _bool, _int, _profile, _seed, _show, _text, _threads
-from .errors import InvalidArgument, InvalidPolicy, TractorError
+from ._args import _bool, _int, _policy, _profile, _seed, _show, _threads
+from .errors import InvalidArgument
 from .game import Game
 
 __all__ = ["VecEnv"]
@@ -123,11 +123,7 @@ def _seats(opponents: Optional[Sequence[Optional[str]]]) -> list:
         if p is None:
             out.append(None)
             continue
-        name = _text(p, f"opponents[{len(out)}]", InvalidPolicy)
-        try:
-            out.append(_core.policy_name(name.strip()))
-        except TractorError as e:
-            raise InvalidPolicy(f"opponents[{len(out)}]: {e}") from None
+        out.append(_policy(p, f"opponents[{len(out)}]"))
     if None not in out:
         raise InvalidArgument("opponents: at least one seat must be the learner's (None)")
     return out

@@ -27,8 +27,7 @@ from typing import Any, Optional, Tuple
 import numpy as np
 
 from .. import _core
-from .._args import _int, _show
-from ..errors import InvalidArgument
+from .._args import _bool, _seed
 from ..game import Game
 
 __all__: list = []  # the adapters are submodules, each imported on use (its library may be missing)
@@ -63,7 +62,7 @@ class _Hands:
 
     def next(self, seed: Any = None) -> int:
         if seed is not None:
-            self.base, self.index = _int(seed, "seed"), 0
+            self.base, self.index = _seed(seed), 0
         elif self.base is None:
             self.base, self.index = int(np.random.SeedSequence().entropy) & _SEED_MASK, 0
         else:
@@ -77,6 +76,4 @@ def _policy_seed(hand_seed: int, seat: int, decision: int) -> int:
 
 
 def _deal(hand_seed: int, profile: str, fast_deal: bool) -> Game:
-    if not isinstance(fast_deal, bool):
-        raise InvalidArgument(f"fast_deal must be a bool, got {_show(fast_deal)}")
-    return Game.deal(hand_seed, profile=profile, every_receiver=not fast_deal)
+    return Game.deal(hand_seed, profile=profile, every_receiver=not _bool(fast_deal, "fast_deal"))

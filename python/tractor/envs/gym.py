@@ -38,7 +38,7 @@ from typing import Any, Dict, Optional, Sequence, Tuple
 import numpy as np
 
 from .. import actions as _actions
-from .._args import _int, _show
+from .._args import _bool, _int, _seat, _seed, _show
 from ..errors import IllegalAction, InvalidArgument
 from ..vec_env import _seats
 from . import _deal, _Hands, _policy_seed, _require, _returns
@@ -70,7 +70,7 @@ class TractorEnv(gymnasium.Env):
         dict_obs: bool = False,
         render_mode: Optional[str] = None,
     ) -> None:
-        self.seat = _int(seat, "seat", 0, 3)
+        self.seat = _seat(seat)
         if isinstance(opponents, str) or not hasattr(opponents, "__len__") or len(opponents) != 3:
             raise InvalidArgument(
                 f"opponents must be 3 policy names (the seats after the learner's), got {_show(opponents)}"
@@ -79,9 +79,7 @@ class TractorEnv(gymnasium.Env):
         self.policies: Tuple[Optional[str], ...] = tuple(
             None if s == self.seat else names[(s - self.seat - 1) % 4] for s in range(4)
         )
-        for name, v in (("strict", strict), ("dict_obs", dict_obs)):
-            if not isinstance(v, bool):
-                raise InvalidArgument(f"{name} must be a bool, got {_show(v)}")
+        strict, dict_obs = _bool(strict, "strict"), _bool(dict_obs, "dict_obs")
         if render_mode not in (None, "ansi"):
             raise InvalidArgument(f"render_mode must be None or 'ansi', got {_show(render_mode)}")
         self.profile = profile
@@ -94,7 +92,7 @@ class TractorEnv(gymnasium.Env):
         self.observation_space = spaces.Dict({"observation": box, "action_mask": mask}) if dict_obs else box
         self.action_space = spaces.Discrete(_actions.NUM_ACTIONS)
         self._hands = _Hands()
-        self._seed = None if seed is None else _int(seed, "seed")
+        self._seed = None if seed is None else _seed(seed)
         self.game = _deal(0, profile, fast_deal)  # checks the arguments now; replaced by reset()
         self._hand_seed = 0
         self._decisions = [0, 0, 0, 0]

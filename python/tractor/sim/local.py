@@ -1,0 +1,210 @@
+"""The run loop on this machine: chunks of hands (or matches) played by the core on a thread
+pool, the results gathered as they finish (arrays that grow, or a running summary), records
+streamed to their file, and Ctrl-C between chunks. Arguments come checked (:mod:`tractor.sim.run`)."""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+from typing import Any, Dict, Iterator, List, Optional, Tuple
+
+import numpy as np
+
+from .. import _core
+from .columns import HAND_COLUMNS, MATCH_COLUMNS, _columns, _concat
+from .files import NpzStream, _open_records
+from .results import MatchResults, SimResults
+from .stats import Tally
+
+HAND_CHUNK = 20_000
+"""Hands per chunk by default: progress and Ctrl-C act between chunks."""
+MATCH_CHUNK = 400
+"""Matches per chunk by default."""
+
+
+def run_local(what: str, total: int, policies: Tuple[str, str, str, str], seed: int, threads: int,
+              profile: str, start: int, *, duplicate: bool = False, max_hands: int = 1000,
+              records: Optional[str] = None, chunk: Optional[int] = None, keep: bool = True,
+              progress: Any = None, sink: Optional[NpzStream] = None) -> Any:
+    """A run of ``total`` hands (``what="hands"``) or matches from ``start`` on this machine,
+    its arguments checked and canonical (``threads`` 0: all cores; ``chunk`` None: the
+    default): :class:`SimResults` or :class:`MatchResults`."""
+    if what == "matches":
+        return _simulate_matches(total, policies, seed, threads, profile, max_hands, start,
+                                 MATCH_CHUNK if chunk is None else chunk, progress)
+    return _simulate_hands(total, policies, seed, threads, profile, duplicate, start, records,
+                           HAND_CHUNK if chunk is None else chunk, keep, progress, sink)
+
+
+def _chunks(start: int, count: int, chunk: int) -> Iterator[Tuple[int, int]]:
+    i = start
+    end = start + count
+    while i < end:
+        n = min(chunk, end - i)
+        yield i, n
+        i += n
+
+
+class _Interrupt:
+    """Ctrl-C during a run: the first asks the run to stop after the current chunk (whose
+    results are kept), the second raises KeyboardInterrupt at once. Only in the main thread,
+    and only when SIGINT has Python's default handler; elsewhere KeyboardInterrupt is caught."""
+
+    def __init__(self) -> None:
+        self.requested = False
+        self._old: Any = None
+
+    def __enter__(self) -> "_Interrupt":
+        if threading.current_thread() is threading.main_thread():
+            try:
+                if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+                    self._old = signal.signal(signal.SIGINT, self._handle)
+            except (ValueError, OSError):  # not the main interpreter, or no signals here
+                self._old = None
+        return self
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        if self.requested:
+            raise KeyboardInterrupt
+        self.requested = True
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._old is not None:
+            signal.signal(signal.SIGINT, self._old)
+            self._old = None
+
+
+def _simulate_matches(total, ps, seed, nthreads, profile, cap, start, chunk, progress) -> "MatchResults":
+    t0 = time.perf_counter()
+    parts: List[Dict[str, Any]] = []
+    interrupted = False
+    done = 0
+    with _Interrupt() as stop:
+        try:
+            for i, n in _chunks(start, total, chunk):
+                raw = _core.simulate_matches(seed, i, n, list(ps), profile, nthreads, cap)
+                parts.append(_columns(raw, MATCH_COLUMNS))
+                done += n
+                if progress:
+                    progress(done, total)
+                if stop.requested:
+                    break
+        except KeyboardInterrupt:
+            pass
+    interrupted = done < total
+    return MatchResults(_concat(parts, MATCH_COLUMNS), seed, ps, profile, interrupted, time.perf_counter() - t0,
+                        planned=[(start, start + total)] if total else [])
+
+
+def _grow(cols: Dict[str, Any], cap: int, done: int) -> Dict[str, Any]:
+    out = {}
+    for k, v in cols.items():
+        a = np.empty(cap, dtype=v.dtype)
+        a[:done] = v[:done]
+        out[k] = a
+    return out
+
+
+def _flush(tally: "Tally", pending: List[Tuple[Dict[str, Any], Optional[Dict[str, Any]]]]) -> None:
+    if len(pending) == 1:
+        tally.add(*pending[0])
+    else:
+        main = _concat([p for p, _ in pending], HAND_COLUMNS)
+        rot = None if pending[0][1] is None else _concat([r for _, r in pending], HAND_COLUMNS)
+        tally.add(main, rot)
+    pending.clear()
+
+
+def _simulate_hands(total, ps, seed, nthreads, profile, duplicate, start, rpath, chunk, keep, progress,
+                    sink=None) -> "SimResults":
+    t0 = time.perf_counter()
+    rotated = (ps[1], ps[2], ps[3], ps[0])
+    # Arrays grow with the hands that finished (doubling, capped at the total), so a huge
+    # `hands` allocates nothing up front; with keep_arrays=False only the tally is kept.
+    cap = min(total, chunk) if keep else 0
+    cols = {k: np.empty(cap, dtype=np.dtype(v)) for k, v in HAND_COLUMNS.items()}
+    rcols = {k: np.empty(cap if duplicate else 0, dtype=np.dtype(v)) for k, v in HAND_COLUMNS.items()}
+    tally = None if keep else Tally()
+    meta: Dict[str, Any] = {}
+    if duplicate:
+        meta["duplicate"] = True
+    done = 0
+    pending: List[Tuple[Dict[str, Any], Optional[Dict[str, Any]]]] = []
+    pending_n = 0
+    out = None
+    if rpath is not None:
+        out = _open_records(rpath, {"seed": seed, "policies": list(ps), "profile": profile, "start": start,
+                                    "hands": total})
+        meta["records"] = rpath
+        meta["records_written"] = 0
+    try:
+        with _Interrupt() as stop:
+            try:
+                for i, n in _chunks(start, total, chunk):
+                    if keep and done + n > cap:
+                        try:
+                            new = min(total, max(2 * cap, done + n))
+                            cols = _grow(cols, new, done)
+                            if duplicate:
+                                rcols = _grow(rcols, new, done)
+                            cap = new
+                        except MemoryError:
+                            meta["stopped_by"] = (f"out of memory for the arrays after {done:,} hands: "
+                                                  "run with keep_arrays=False, or in shards")
+                            break
+                    raw, blob = _core.simulate_hands(seed, i, n, list(ps), profile, nthreads, out is not None)
+                    part = _columns(raw, HAND_COLUMNS)
+                    rpart = None
+                    if duplicate:
+                        rraw, _ = _core.simulate_hands(seed, i, n, list(rotated), profile, nthreads, False)
+                        rpart = _columns(rraw, HAND_COLUMNS)
+                    if keep:
+                        for k in HAND_COLUMNS:
+                            cols[k][done : done + n] = part[k]
+                            if rpart is not None:
+                                rcols[k][done : done + n] = rpart[k]
+                    else:
+                        # small chunks are summed in batches: the tally's numpy work per call
+                        # would otherwise cost more than the hands themselves
+                        pending.append((part, rpart))
+                        pending_n += n
+                        if sink is not None:
+                            sink.add(part, rpart)
+                        if pending_n >= 4096:
+                            _flush(tally, pending)
+                            pending_n = 0
+                    done += n
+                    if out is not None:
+                        try:
+                            out.write(blob)
+                            meta["records_written"] += n
+                        except OSError as e:
+                            meta["records_error"] = f"cannot write {rpath!r} after {meta['records_written']:,} hands: {e}"
+                            out.close()
+                            out = None
+                    if progress:
+                        progress(done, total)
+                    if stop.requested:
+                        break
+            except KeyboardInterrupt:
+                pass  # a second Ctrl-C: the chunk under way is lost, those before are kept
+    finally:
+        if out is not None:
+            try:
+                out.close()
+            except OSError as e:
+                meta["records_error"] = f"cannot write {rpath!r}: {e}"
+    if pending:
+        _flush(tally, pending)
+    elapsed = time.perf_counter() - t0
+    interrupted = done < total
+    arrays = {k: v[:done] for k, v in cols.items()}
+    planned = [(start, start + total)] if total else []
+    covered = None if keep else ([(start, start + done)] if done else [])
+    dup = None
+    if duplicate and keep:
+        dup = SimResults({k: v[:done] for k, v in rcols.items()}, seed, rotated, profile, interrupted, elapsed,
+                         planned=planned)
+    return SimResults(arrays, seed, ps, profile, interrupted, elapsed, dup, meta=meta, tally=tally,
+                      planned=planned, covered=covered)
