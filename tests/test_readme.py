@@ -153,7 +153,9 @@ def test_readme_is_the_front_door():
 
 def test_every_block_has_a_check_and_imports_tractor():
     blocks = python_blocks(_text())
-    assert {(h, i) for h, i, _ in blocks} == set(CHECKS), "a README block without a check in CHECKS, or the reverse"
+    assert {(h, i) for h, i, _ in blocks} == set(CHECKS), (
+        "a README block without a check in CHECKS, or the reverse"
+    )
     for heading, index, code in blocks:
         imports = []
         for line in code.splitlines():
@@ -161,7 +163,9 @@ def test_every_block_has_a_check_and_imports_tractor():
                 imports.append(line)
             elif line.strip() and not line.startswith("#"):
                 break
-        assert "import tractor" in imports, f"README {heading!r} block {index} does not start with `import tractor`"
+        assert "import tractor" in imports, (
+            f"README {heading!r} block {index} does not start with `import tractor`"
+        )
 
 
 @pytest.mark.parametrize(

@@ -107,15 +107,18 @@ class RstToMarkdown(griffe.Extension):
                 end += 1
                 while end < len(lines) and lines[end].strip() and not RULE.match(lines[end]):
                     end += 1
-                table, i = lines[i:end + 1], end + 1
+                table, i = lines[i : end + 1], end + 1
                 out.extend(self._table(table))
                 continue
             if line.lstrip().startswith(">>> "):
                 indent = line[: len(line) - len(line.lstrip())]
                 block = []
-                while i < len(lines) and lines[i].lstrip().startswith((">>> ", "... ", ">>>", "...")) \
-                        and lines[i].strip():
-                    block.append(lines[i][len(indent):])
+                while (
+                    i < len(lines)
+                    and lines[i].lstrip().startswith((">>> ", "... ", ">>>", "..."))
+                    and lines[i].strip()
+                ):
+                    block.append(lines[i][len(indent) :])
                     i += 1
                 if out and out[-1].strip():
                     out.append("")
