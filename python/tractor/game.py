@@ -456,7 +456,7 @@ class Game:
 
     def observation_tensor(self, seat: int, out: Optional[np.ndarray] = None, canonical_suits: bool = False) -> np.ndarray:
         """What ``seat`` knows, as a float32 vector of :data:`tractor.actions.OBS_DIM`
-        entries (layout: :data:`tractor.actions.OBS_LAYOUT`, the README's table), written into
+        entries (layout: :data:`tractor.actions.OBS_LAYOUT`, tabled in docs/learning.md), written into
         ``out`` when given (a contiguous float32 array of that length). It costs the same at
         any point of the hand. ``canonical_suits`` renames the suits so that trump, once the
         seat knows it, is the first suit. Raises InvalidSeat and InvalidArgument (``out`` or
@@ -550,8 +550,8 @@ class Game:
 
     def determinize(self, seat: int, seed: int) -> "Game":
         """A complete world that ``seat`` cannot tell from this game: its hand and everything
-        it knows unchanged, the cards it cannot see drawn afresh (see the README's
-        determinization contract). The world depends only on what the seat knows and ``seed``.
+        it knows unchanged, the cards it cannot see drawn afresh (see the determinization
+        contract, docs/search.md). The world depends only on what the seat knows and ``seed``.
         When ``seat`` is building a play (:attr:`pending`), the world holds the same selection.
         The game keeps its last determinizer: later calls on the same state skip building it
         (a cache only; the worlds are the same). Raises InvalidSeat, InvalidArgument (seed) and

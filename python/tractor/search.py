@@ -112,7 +112,7 @@ def ismcts(
     """Single-observer ISMCTS with availability counts for the player to move (play phase):
     ``iterations`` iterations split over ``trees`` independent trees (run in parallel on
     ``threads``; the result depends on ``trees``, never on ``threads``). Wide nodes (a void
-    follower's millions of plays) widen progressively: see the README.
+    follower's millions of plays) widen progressively: see docs/search.md.
 
     Raises InvalidArgument (g, seed, threads), InvalidPolicy (iterations, c, rollout, trees:
     the search's parameters, of the wrong kind or out of the policy's range), NoConsistentWorld
