@@ -136,10 +136,19 @@ def _policies(policies: Any) -> Tuple[str, str, str, str]:
     return a, b, c, d
 
 
+def _either(names: Any) -> str:
+    """``'a', 'b' or 'c'``."""
+    q = [repr(n) for n in names]
+    return q[0] if len(q) == 1 else ", ".join(q[:-1]) + " or " + q[-1]
+
+
 def _rollout_name(policy: Any, what: str = "policy") -> str:
-    if not isinstance(policy, str) or policy.strip().lower() not in ("random", "greedy"):
-        raise InvalidPolicy(f"{what}: a rollout policy is 'random' or 'greedy', got {_show(policy)}")
-    return policy.strip().lower()
+    """The name of an agent (a policy without search, the core's ``AGENTS``): what plays
+    rollouts."""
+    name = policy.strip().lower() if isinstance(policy, str) else None
+    if name not in _core.AGENTS:
+        raise InvalidPolicy(f"{what}: a rollout policy is {_either(_core.AGENTS)}, got {_show(policy)}")
+    return name
 
 
 def _path(path: Any) -> str:

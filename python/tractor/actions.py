@@ -45,11 +45,11 @@ __all__ = [
     "FROM_CANONICAL",
 ]
 
-NUM_ACTIONS = 72
+NUM_ACTIONS: int = _core.NUM_ACTIONS
 END_LEAD = 54
 PASS = 55
 SHOW = 56
-_SUITS = "shdc"
+_SUITS = _core.SUITS
 
 #: Length of ``Game.observation_tensor`` and of a ``VecEnv`` observation row.
 OBS_DIM: int = _core.OBS_DIM

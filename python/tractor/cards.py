@@ -13,7 +13,7 @@ from ._args import _show, _text
 from .errors import CardParseError, IllegalFollow, InvalidCards, TooManyCopies
 
 KINDS = 54
-SUITS = "shdc"
+SUITS: str = _core.SUITS
 _RANKS = {11: "J", 12: "Q", 13: "K", 14: "A"}
 
 

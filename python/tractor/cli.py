@@ -8,6 +8,7 @@ import sys
 import time
 from typing import List, Optional
 
+from . import _core
 from ._core import __version__
 from .errors import InvalidArgument, TractorError
 from .rules import PROFILES
@@ -311,7 +312,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     g = s.add_mutually_exclusive_group()
     g.add_argument("--hands", type=int, default=10_000)
     g.add_argument("--matches", type=int, default=None)
-    s.add_argument("--policy", default="greedy,random,greedy,random", help="four policies, one per seat")
+    s.add_argument("--policy", default="greedy,random,greedy,random", help=f"four policies, one per seat (comma-separated): {', '.join(_core.POLICIES)}")
     s.add_argument("--threads", type=int, default=None, help="worker threads (default: all cores)")
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--profile", default="guigang", choices=list(PROFILES))

@@ -49,7 +49,7 @@ __all__ = [
 
 RECORD_FORMAT = "tractor-engine/hand"
 RECORD_VERSION = 1
-_SUITS = "shdc"
+_SUITS = _core.SUITS
 
 
 @dataclass(frozen=True)
@@ -841,9 +841,10 @@ class Match:
 
     @property
     def over(self) -> bool:
-        """C8: the match has ended (``competition`` only: a team has passed A); ``next_hand``
-        then raises :class:`IllegalAction`."""
-        return self.profile == "competition" and self.winner is not None
+        """C8: the match has ended (in a profile whose levels stop at A, ``competition``: a team
+        has passed A); ``next_hand`` then raises :class:`IllegalAction`. The core decides
+        (``Match::over``)."""
+        return self._m.over
 
     @property
     def history(self) -> List[HandSummary]:

@@ -10,11 +10,11 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
-from .cards import CARDS, Card
+from .cards import CARDS, SUITS, Card
 
 __all__ = ["InfoSet"]
 
-_SUITS = "shdc"
+_SUITS = SUITS
 
 
 @dataclass(frozen=True)

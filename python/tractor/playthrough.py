@@ -10,8 +10,6 @@ from .cards import cards_from_counts
 from .errors import InvalidArgument
 from .game import Game
 
-_SUITS = "shdc"
-
 
 def _cards(cards) -> str:
     return " ".join(str(c) for c in cards) or "-"

@@ -7,7 +7,7 @@ Every hand, lead and play argument accepts a string (``"As As Ks Ks"``), a list 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from . import _core
 from .cards import CARDS, KINDS, Card, cards_from_counts, to_counts
@@ -16,9 +16,9 @@ from .errors import IllegalAction, InvalidCards, InvalidContext
 
 __all__ = ["Context", "Combo", "Outcome", "outcome", "PROFILES"]
 
-PROFILES = ("guigang", "nanning", "competition")
+PROFILES: Tuple[str, ...] = tuple(_core.PROFILES)
 _U128_MAX = 2**128 - 1
-_SUITS = "shdc"
+_SUITS = _core.SUITS
 
 
 @dataclass(frozen=True)

@@ -224,7 +224,7 @@ class TractorState(pyspiel.State):
 # Read from the core's raw info set (tractor._core.info, what Game.info presents) and the
 # public tricks; card texts come from one table, trick texts from a cache (tricks never change).
 _NAMES = [str(c) for c in CARDS]
-_SUITS = "shdc"
+_SUITS = _core.SUITS
 
 
 def _ids_text(ids: Any) -> str:

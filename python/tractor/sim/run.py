@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional, Tuple
 
+from .. import _core
 from .._args import U64, _bool, _int, _policies, _profile, _seed, _show, _threads
 from ..errors import InvalidArgument
 from ..ray_backend import simulate_ray
 from .files import NpzStream, _records_path
 from .local import HAND_CHUNK, MATCH_CHUNK, run_local
 
-POLICIES = ("random", "greedy", "pimc", "ismcts")
+POLICIES: Tuple[str, ...] = tuple(_core.AGENTS) + tuple(_core.SEARCHES)
 """Built-in policy names; the searches take parameters: ``"pimc:worlds=16,rollouts=4"``,
 ``"ismcts:iterations=500,c=0.7"`` (see :mod:`tractor.search`)."""
 
