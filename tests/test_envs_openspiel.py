@@ -272,3 +272,59 @@ def test_information_state_tensor_blocks():
                 want = np.bincount([int(c) for c in cards], minlength=54) / 4
                 np.testing.assert_array_equal(row[at : at + 54], want)
         assert d["tricks"][len(g.tricks) :].sum() == 0
+
+
+def _expected_information_state(g, p):
+    """The information-state tensor read independently from what the seat knows (the core
+    writes it, ``tractor_core::encode::info_state``): the observation, then the last three
+    deal attempts, the showings and the tricks, seats relative to ``p``."""
+    blocks = {name: np.zeros(shape, np.float32) for name, shape in openspiel.INFO_LAYOUT}
+    blocks["observation"][:] = g.observation_tensor(p)
+    info = g.info(p)
+    kept = max(0, len(info.first_seats) - 3)
+    for a, first in enumerate(info.first_seats[kept:], kept):
+        blocks["first_seat"][a - kept, (first - p) % 4] = 1
+        for i, c in enumerate(info.arrivals[a]):
+            blocks["arrivals"][a - kept, i, int(c)] = 1
+        blocks["decisions"][a - kept] = sum(1 for d in info.own_decisions if d[0] == a) / 55
+    for n, (att, dealt, seat, count, suit) in enumerate(info.showings):
+        row = blocks["showings"][n]
+        row[att - kept] = row[3 + (seat - p) % 4] = row[7 + count - 1] = row[17] = 1
+        row[11 + ("shdc".index(suit) if suit else 4)] = 1
+        row[16] = dealt / 216
+    for t, trick in enumerate(g.tricks):
+        blocks["tricks"][t, (trick.leader - p) % 4] = 1
+        for seat, cards in trick.plays:
+            at = 4 + 54 * ((seat - p) % 4)
+            blocks["tricks"][t, at : at + 54] = np.bincount([int(c) for c in cards], minlength=54) / 4
+    return np.concatenate([b.ravel() for b in blocks.values()])
+
+
+@pytest.mark.parametrize("profile", tractor.PROFILES)
+def test_information_state_tensor_is_what_the_seat_knows_in_every_profile(profile):
+    game = pyspiel.load_game(openspiel.GAME_NAME, {"profile": profile})
+    assert game.information_state_tensor_size() == tractor._core.INFO_DIM
+    assert game.max_game_length() == tractor._core.max_steps(profile)
+    rng = np.random.default_rng(len(profile))
+    checked = redealt = 0
+    for hand in range(6):
+        s = game.new_initial_state()
+        passes = 4 if profile == "competition" and hand < 2 else hand % 3  # redeals (R8.5), past three under C9
+        while not s.is_terminal():
+            if s.is_chance_node():
+                s.apply_action(int(rng.integers(256)))
+                continue
+            g = s.tractor_game()
+            if rng.random() < 0.15:
+                for p in range(4):
+                    got = np.asarray(s.information_state_tensor(p), np.float32)
+                    np.testing.assert_array_equal(got, _expected_information_state(g, p))
+                    checked += 1
+                    redealt += len(g.info(p).first_seats) > 3
+            if g.phase == "declare" and len(g.info(0).first_seats) <= passes:
+                s.apply_action(tractor.actions.PASS)
+            else:
+                s.apply_action(int(rng.choice(s.legal_actions())))
+    assert checked > 400
+    if profile == "competition":
+        assert redealt > 0, "a hand past three deal attempts was seen"

@@ -24,6 +24,14 @@ SEARCHES: List[str]
 POLICIES: List[str]
 NUM_ACTIONS: int
 OBS_VERSION: int
+INFO_DIM: int
+INFO_VERSION: int
+INFO_LAYOUT: List[Tuple[str, List[int], str]]
+
+def max_steps(profile: str) -> int:
+    """Raises InvalidContext."""
+def max_levels(profile: str) -> int:
+    """Raises InvalidContext."""
 
 def profile_rules(name: str) -> Dict[str, Any]:
     """Raises InvalidContext."""
@@ -156,6 +164,7 @@ class Game:
     @property
     def pending(self) -> bytes: ...
     def observation_tensor(self, seat: int, out: Any, canonical: bool) -> None: ...
+    def information_state_tensor(self, seat: int, out: Any) -> None: ...
     def known_trump(self, seat: int) -> Optional[int]: ...
     @property
     def every_receiver(self) -> bool: ...

@@ -14,11 +14,13 @@
 - Actions: the 72 ids of :mod:`tractor.actions`; a play is built card by card, the same player
   acting until it is complete. While dealing, every receiver decides after every card (pass
   being its only action when it cannot show), so the turn order reveals nothing.
-- Observation tensor: :meth:`tractor.Game.observation_tensor` (636 floats). Information state
-  (string and tensor, perfect recall): the seat's own deal (its cards in arrival order per
-  attempt, its decisions), every showing as the seat saw it (R8.2), every trick, the trick in
-  progress, and the seat's pending selection; :data:`INFO_LAYOUT` lists the tensor's blocks.
-  Both come from :meth:`tractor.Game.info` and the public tricks.
+- Observation tensor: :meth:`tractor.Game.observation_tensor` (``tractor.actions.OBS_DIM``
+  floats). Information state (string and tensor, perfect recall): the seat's own deal (its
+  cards in arrival order per attempt, its decisions), every showing as the seat saw it (R8.2),
+  every trick, the trick in progress, and the seat's pending selection; :data:`INFO_LAYOUT`
+  lists the tensor's blocks.
+  The tensor is the core's (``tractor_core::encode::info_state``), the string is read from
+  :meth:`tractor.Game.info` and the public tricks.
 - ``resample_from_infostate(player, sampler)``: a world from :meth:`tractor.Game.determinize`
   (seeded by two draws of ``sampler``), which keeps the player's own pending selection.
   The resampled state's ``history()`` is empty: it was not reached through these chance nodes.
@@ -38,7 +40,6 @@ from .. import _core
 from .. import actions as _actions
 from ..cards import CARDS
 from ..game import Game
-from ..rules import outcome
 from . import _require, _returns
 
 pyspiel = _require("pyspiel", "openspiel", "openspiel")
@@ -48,32 +49,16 @@ __all__ = ["register", "GAME_NAME", "INFO_LAYOUT", "TractorGame", "TractorState"
 GAME_NAME = "python_guigang_tractor"
 
 _SEED_BYTES = 8
-_ATTEMPTS = 3  # R8.5: a hand stops after three deals without a showing
-_SHOWINGS = 4  # R8.1: each showing holds more level cards than the one before, at most 4
-_CARDS = 54  # kinds; also the cards a seat receives per deal and the most tricks (R1.3)
-_DEAL = 216  # cards dealt (R1.2)
-# Decisions: per deal attempt one per card dealt and one per seat after the last (R8.3); in
-# the tricks one per card played and one end-of-lead per trick.
-_MAX_GAME_LENGTH = _ATTEMPTS * (_DEAL + 4) + _DEAL + _CARDS
 
-#: The information-state tensor's blocks: (name, shape). Seats are relative to the observer.
-INFO_LAYOUT: Tuple[Tuple[str, Tuple[int, ...]], ...] = (
-    ("observation", (_actions.OBS_DIM,)),  # Game.observation_tensor: the state as seen now
-    ("first_seat", (_ATTEMPTS, 4)),  # per deal attempt: who received the first card (one-hot)
-    ("arrivals", (_ATTEMPTS, _CARDS, _CARDS)),  # per attempt: own i-th card's kind (one-hot)
-    ("decisions", (_ATTEMPTS,)),  # per attempt: own decisions so far / 55
-    # per showing in order: attempt (3), seat (4), count (4), suit s h d c or hidden (5),
-    # cards dealt then / 216 (1), present (1)
-    ("showings", (_SHOWINGS, _ATTEMPTS + 4 + 4 + 5 + 2)),
-    ("tricks", (_CARDS, 4 + 4 * _CARDS)),  # per finished trick: leader (one-hot), each seat's cards / 4
-)
+#: The information-state tensor's blocks, (name, shape), as the core lays them out
+#: (``tractor_core::encode::info_state``, version ``_core.INFO_VERSION``): the observation,
+#: then the deal attempts, showings and tricks the seat saw. Seats are relative to the observer.
+INFO_LAYOUT: Tuple[Tuple[str, Tuple[int, ...]], ...] = tuple((name, tuple(shape)) for name, shape, _ in _core.INFO_LAYOUT)
 
 
 def _utility(profile: str) -> float:
-    # the most levels a hand can give (R7.4): every point (R7.1) in a last trick of a whole
-    # hand's cards, multiplied by its card count (R7.3), either way
-    extreme = 400 * _CARDS
-    return float(max(outcome(-extreme, profile).banker_levels, outcome(extreme, profile).defender_levels))
+    # the most levels a hand can give a team (R7.4), as the core computes it
+    return float(_core.max_levels(profile))
 
 
 _GAME_TYPE = pyspiel.GameType(
@@ -114,7 +99,7 @@ class TractorGame(pyspiel.Game):
             min_utility=-u,
             max_utility=u,
             utility_sum=0.0,
-            max_game_length=_MAX_GAME_LENGTH,
+            max_game_length=_core.max_steps(profile),
         )
         super().__init__(_GAME_TYPE, info, params)
 
@@ -288,44 +273,10 @@ class _Observer:
         g = state._game
         if g is None:
             return
-        g.observation_tensor(player, out=self.dict["observation"])
         if self.perfect_recall:
-            _fill_history(self.dict, g, player)
+            g._g.information_state_tensor(player, self.tensor)
+        else:
+            g.observation_tensor(player, out=self.tensor)
 
     def string_from(self, state: "TractorState", player: int) -> str:
         return _view(state, player, self.perfect_recall)
-
-
-def _fill_history(d: dict, g: Game, player: int) -> None:
-    i = _core.info(g._g, player)
-    tricks = g._g.tricks()
-    if len(i["first_seats"]) > _ATTEMPTS or len(i["showings"]) > _SHOWINGS or len(tricks) > _CARDS:
-        raise ValueError(
-            f"this hand does not fit the information-state tensor: {len(i['first_seats'])} deals, "
-            f"{len(i['showings'])} showings, {len(tricks)} tricks"
-        )
-    rel = lambda s: (s - player) % 4  # noqa: E731
-    for a, first in enumerate(i["first_seats"]):
-        d["first_seat"][a, rel(first)] = 1.0
-        arrivals = np.frombuffer(i["arrivals"][a], dtype=np.uint8)
-        d["arrivals"][a, np.arange(len(arrivals)), arrivals] = 1.0
-        d["decisions"][a] = sum(1 for x in i["own_decisions"] if x[0] == a) / (_CARDS + 1)
-    for n, (att, dealt, seat, count, suit) in enumerate(i["showings"]):
-        row = d["showings"][n]
-        row[att] = 1.0
-        row[_ATTEMPTS + rel(seat)] = 1.0
-        row[_ATTEMPTS + 4 + count - 1] = 1.0
-        row[_ATTEMPTS + 8 + (4 if suit is None else suit)] = 1.0
-        row[_ATTEMPTS + 13] = dealt / _DEAL
-        row[_ATTEMPTS + 14] = 1.0
-    if tricks:  # all tricks at once: each seat's counts, in relative seat order
-        empty = bytes(_CARDS)
-        rows = []
-        for t, (leader, plays, _winner, _points) in enumerate(tricks):
-            d["tricks"][t, rel(leader)] = 1.0
-            by_seat = [empty] * 4
-            for seat, counts in plays:
-                by_seat[rel(seat)] = counts
-            rows.append(b"".join(by_seat))
-        cards = np.frombuffer(b"".join(rows), dtype=np.uint8).reshape(len(tricks), 4 * _CARDS)
-        d["tricks"][: len(tricks), 4:] = cards / 4.0

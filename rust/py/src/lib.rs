@@ -343,6 +343,18 @@ fn profile_name(py: Python<'_>, name: &str) -> PyResult<&'static str> {
     guard(py, || core::Profile::parse(name).map(|p| p.name()).map_err(|e| err(py, e)))
 }
 
+/// The most levels one hand of `profile` can give a team (R7.4).
+#[pyfunction]
+fn max_levels(py: Python<'_>, profile: &str) -> PyResult<u32> {
+    guard(py, || Ok(core::rules::score::max_levels(&core::Profile::parse(profile).map_err(|e| err(py, e))?.rules())))
+}
+
+/// The most action ids one hand of `profile` can take (OpenSpiel's max game length).
+#[pyfunction]
+fn max_steps(py: Python<'_>, profile: &str) -> PyResult<usize> {
+    guard(py, || Ok(core::encode::actions::max_steps(&core::Profile::parse(profile).map_err(|e| err(py, e))?.rules())))
+}
+
 /// Every variant switch of a profile (docs/rules.md §9–10), by its field name in
 /// `tractor_core::rules::profile::Rules`.
 #[pyfunction]
@@ -399,6 +411,11 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("OBS_VERSION", core::encode::observe::OBS_VERSION)?;
     m.add_function(wrap_pyfunction!(profile_rules, m)?)?;
     m.add("OBS_DIM", core::encode::observe::OBS_DIM)?;
+    m.add("INFO_DIM", core::encode::info_state::INFO_DIM)?;
+    m.add("INFO_VERSION", core::encode::info_state::INFO_VERSION)?;
+    m.add("INFO_LAYOUT", core::encode::info_state::INFO_LAYOUT.iter().map(|b| (b.0, b.1.to_vec(), b.2)).collect::<Vec<_>>())?;
+    m.add_function(wrap_pyfunction!(max_steps, m)?)?;
+    m.add_function(wrap_pyfunction!(max_levels, m)?)?;
     m.add("OBS_LAYOUT", core::encode::observe::LAYOUT.iter().map(|b| (b.0, b.1, b.2, b.3)).collect::<Vec<_>>())?;
     m.add_function(wrap_pyfunction!(encode_action, m)?)?;
     m.add_function(wrap_pyfunction!(canonical_ids, m)?)?;

@@ -13,10 +13,11 @@
 //! after which the selection can still be completed to a legal play in that order.
 
 use crate::game::hand::{Action, Game, Phase, Position};
-use crate::rules::card::{contains, size, Card, Counts, KINDS};
+use crate::rules::card::{contains, size, Card, Counts, DECK, KINDS};
 use crate::rules::combo::{classify, for_each_lead_in_class};
 use crate::rules::error::Error;
 use crate::rules::follow::{Case, Follow};
+use crate::rules::profile::Rules;
 
 /// Number of action ids.
 pub const ACTIONS: usize = 72;
@@ -26,6 +27,13 @@ pub const END_LEAD: u8 = 54;
 pub const PASS: u8 = 55;
 /// The first showing id.
 pub const SHOW: u8 = 56;
+
+/// The most action ids one hand can take under `rules`: per deal attempt one per card dealt
+/// and one per seat after the last (R8.3, at most `redeal_limit` attempts, R8.5), then one per
+/// card played and one end of lead per trick (at most 54 tricks).
+pub fn max_steps(rules: &Rules) -> usize {
+    rules.redeal_limit as usize * (DECK + 4) + DECK + KINDS
+}
 
 /// A follow position with more legal plays than this is masked by counting, not by list.
 const LIST_LIMIT: u128 = 1024;

@@ -18,6 +18,14 @@ pub struct Outcome {
     pub defenders_take_over: bool,
 }
 
+/// The most levels one hand can give either team (R7.4): every point (R7.1) in a last trick
+/// led with a whole hand's 54 cards (R1.3) and multiplied by them (R7.3), for the defenders or
+/// against them.
+pub fn max_levels(rules: &Rules) -> u32 {
+    let extreme = TOTAL_POINTS * crate::rules::card::KINDS as i32;
+    outcome(-extreme, rules).banker_levels.max(outcome(extreme, rules).defender_levels)
+}
+
 /// R7.4: the result for the defenders' final score `score`.
 pub fn outcome(score: i32, rules: &Rules) -> Outcome {
     let s = if rules.clamp_score { score.clamp(0, TOTAL_POINTS) } else { score };
