@@ -20,6 +20,7 @@ use tractor_core as core;
 use tractor_core::Error;
 use tractor_core::rules::card::{Counts, KINDS};
 use tractor_core::rules::checked;
+use tractor_core::rules::profile::Switch;
 
 /// Runs `f`, turning a panic into a `TractorError`.
 fn guard<T>(py: Python<'_>, f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
@@ -362,17 +363,13 @@ fn profile_rules<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyDict
     guard(py, || {
         let r = core::Profile::parse(name).map_err(|e| err(py, e))?.rules();
         let d = PyDict::new(py);
-        d.set_item("profile", r.profile.name())?;
-        d.set_item("t1_any_shape", r.t1_any_shape)?;
-        d.set_item("follow", r.follow.name())?;
-        d.set_item("trump_wrap", r.trump_wrap)?;
-        d.set_item("last_trick_min_cards", r.last_trick_min_cards)?;
-        d.set_item("clamp_score", r.clamp_score)?;
-        d.set_item("extra_levels_below_zero", r.extra_levels_below_zero)?;
-        d.set_item("defender_gain_cap", r.defender_gain_cap)?;
-        d.set_item("stop_at_a", r.stop_at_a)?;
-        d.set_item("first_hand_small_joker", r.first_hand_small_joker)?;
-        d.set_item("redeal_limit", r.redeal_limit)?;
+        for (field, value) in r.switches() {
+            match value {
+                Switch::Flag(b) => d.set_item(field, b)?,
+                Switch::Count(n) => d.set_item(field, n)?,
+                Switch::Name(s) => d.set_item(field, s)?,
+            }
+        }
         Ok(d)
     })
 }

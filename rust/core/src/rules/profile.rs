@@ -142,8 +142,65 @@ pub struct Rules {
     pub redeal_limit: u8,
 }
 
+/// The value of one switch, for listing them ([`Rules::switches`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Switch {
+    Flag(bool),
+    Count(u8),
+    Name(&'static str),
+}
+
+impl Rules {
+    /// Every switch by its field name, in declaration order: what the binding exports
+    /// (`tractor._core.profile_rules`), so a new switch is spelled here and where it acts only.
+    pub fn switches(&self) -> Vec<(&'static str, Switch)> {
+        use Switch::{Count, Flag, Name};
+        vec![
+            ("profile", Name(self.profile.name())),
+            ("t1_any_shape", Flag(self.t1_any_shape)),
+            ("follow", Name(self.follow.name())),
+            ("trump_wrap", Flag(self.trump_wrap)),
+            ("last_trick_min_cards", Count(self.last_trick_min_cards)),
+            ("clamp_score", Flag(self.clamp_score)),
+            ("extra_levels_below_zero", Flag(self.extra_levels_below_zero)),
+            ("defender_gain_cap", Count(self.defender_gain_cap)),
+            ("stop_at_a", Flag(self.stop_at_a)),
+            ("first_hand_small_joker", Flag(self.first_hand_small_joker)),
+            ("redeal_limit", Count(self.redeal_limit)),
+        ]
+    }
+}
+
 impl Default for Rules {
     fn default() -> Self {
         Profile::Guigang.rules()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn switches_list_every_field_of_rules() {
+        for p in Profile::ALL {
+            let r = p.rules();
+            // the field names as Debug prints them: "Rules { profile: Guigang, t1_any_shape: true, … }"
+            let debug = format!("{r:?}");
+            let fields: Vec<&str> = debug
+                .trim_start_matches("Rules { ")
+                .trim_end_matches(" }")
+                .split(", ")
+                .map(|kv| kv.split(':').next().unwrap())
+                .collect();
+            let listed: Vec<&str> = r.switches().iter().map(|(f, _)| *f).collect();
+            assert_eq!(listed, fields);
+            assert_eq!(Profile::parse(p.name()), Ok(p));
+            assert_eq!(Profile::ALL[p.index()], p);
+        }
+        assert_eq!(
+            Profile::parse("x").unwrap_err().to_string(),
+            "unknown profile \"x\": expected 'guigang', 'nanning' or 'competition'"
+        );
     }
 }
