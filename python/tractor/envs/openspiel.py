@@ -38,6 +38,7 @@ import numpy as np
 
 from .. import _core
 from .. import actions as _actions
+from .._args import _profile
 from ..cards import CARDS
 from ..game import Game
 from . import _require, _returns
@@ -90,8 +91,8 @@ class TractorGame(pyspiel.Game):
 
     def __init__(self, params: Optional[dict] = None) -> None:
         params = dict(params or {})
-        profile = str(params.get("profile", "guigang"))
-        u = _utility(profile)  # checks the profile
+        profile = _profile(str(params.get("profile", "guigang")))  # InvalidContext, as everywhere
+        u = _utility(profile)
         info = pyspiel.GameInfo(
             num_distinct_actions=_actions.NUM_ACTIONS,
             max_chance_outcomes=256,

@@ -258,10 +258,15 @@ mod tests {
 
     #[test]
     fn bad_names_say_what_is_expected() {
+        // every name listed, in order, the last after "or"
         let e = Policy::parse("minimax").unwrap_err().to_string();
-        assert_eq!(e, "unknown policy \"minimax\": expected 'random', 'greedy', 'pimc[:...]' or 'ismcts[:...]'");
+        let mut names: Vec<String> = Agent::ALL.iter().map(|a| format!("'{}'", a.name())).collect();
+        let agents = names.join(", ");
+        assert_eq!(e, format!("unknown policy \"minimax\": expected {agents}, 'pimc[:...]' or 'ismcts[:...]'"));
+        assert!(e.starts_with("unknown policy \"minimax\": expected 'random', 'greedy'"), "{e}");
         let e = Policy::parse("pimc:rollout=ismcts").unwrap_err().to_string();
-        assert_eq!(e, "rollout policy \"ismcts\": expected 'random' or 'greedy'");
+        let last = names.pop().unwrap();
+        assert_eq!(e, format!("rollout policy \"ismcts\": expected {} or {last}", names.join(", ")));
         assert!(Policy::parse("greedy:x=1").is_err() && Policy::parse("ismcts:c=1.2345").is_err());
     }
 }
