@@ -1,6 +1,6 @@
 """Greedy's play is pinned: whole hands played by ``step_policy("greedy", ...)`` give the
 records (``Game.to_json``, less the engine version) the engine gave at commit d4dfca5, before
-greedy was made faster (issue 7). The Rust twin (rust/core/tests/greedy_twin.rs) compares
+greedy was made faster. The Rust twin (rust/core/tests/greedy_twin.rs) compares
 every decision with the plain algorithm; this checks whole records through the binding."""
 
 from __future__ import annotations

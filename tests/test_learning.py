@@ -1,5 +1,5 @@
-"""Learning: frozen action ids, card-by-card play building, tensor observations and VecEnv
-(issue: Learning). The exhaustive twin of the masks is rust/core/tests/actions.rs."""
+"""Learning: frozen action ids, card-by-card play building, tensor observations and VecEnv.
+The exhaustive twin of the masks is rust/core/tests/actions.rs."""
 
 from __future__ import annotations
 

@@ -131,7 +131,7 @@ def test_streaming_results_merge_correctly(whole):
     # mixed with arrays, too: the merge keeps the running summary only
     mixed = tractor.merge([flat[0], sim(hands=100, start=100), flat[2]])
     assert summary_wo_time(mixed) == summary_wo_time(whole)
-    # the example: one streaming run merges to itself, not to nothing
+    # one streaming run merges to itself, not to nothing
     one = tractor.merge([sim(hands=5, keep_arrays=False)])
     assert one.summary()["hands"] == 5
     with pytest.raises(IncompleteRun, match="missing"):

@@ -22,7 +22,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 from _game_util import build_deck, drive_deal, script  # noqa: E402
 
 FIELDS = {
-    # what a seat knows (issue: Search): deal order, its own arrivals and decisions, levels,
+    # what a seat knows: deal order, its own arrivals and decisions, levels,
     # the hand's index and the proven voids; reviewed for leaks below
     "first_seat",
     "cards_dealt",
@@ -33,7 +33,7 @@ FIELDS = {
     "levels",
     "hand_index",
     "voids",
-    # the rule set the hand is played under (issue: competition profile): public
+    # the rule set the hand is played under: public
     "profile",
     "seat",
     "phase",

@@ -235,7 +235,7 @@ def test_non_string_record_is_refused():
 # -- golden ---------------------------------------------------------------------------------------
 
 #: The first 20 cards of ``Game.deal(hand_seed=12345)`` (kind ids) and its first seat: pins
-#: the seed derivation, xoshiro256** and the Fisher–Yates deal of seed.rs.
+#: the seed derivation, xoshiro256** and the Fisher–Yates deal of game/deal.rs.
 DEAL_12345_FIRST_20 = [31, 8, 10, 17, 42, 26, 0, 11, 9, 40, 45, 8, 48, 9, 31, 3, 35, 45, 47, 29]
 DEAL_12345_FIRST_20_TEXT = "7d 10s Qs 6h 5c 2d 2s Ks Js 3c 8c 10s Jc Js 7d 5s Jd 8c 10c 5d"
 DEAL_12345_FIRST_SEAT = 0

@@ -1,4 +1,4 @@
-"""What a seat knows, determinization, rollouts, PIMC and ISMCTS from Python (issue: Search)."""
+"""What a seat knows, determinization, rollouts, PIMC and ISMCTS from Python."""
 
 from __future__ import annotations
 

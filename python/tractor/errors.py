@@ -119,7 +119,7 @@ class IllegalFollow(IllegalAction):
     """
 
     #: Turns the binding's example, a 54-entry count array, into a list of cards. Cards sit
-    #: above the errors they raise, so :mod:`tractor.cards` sets it when it loads (before any
+    #: above the errors they raise, so ``tractor.cards`` sets it when it loads (before any
     #: call can raise: importing any ``tractor`` module loads the package, and with it cards).
     cards_of_counts: Optional[Callable[[bytes], List[Any]]] = None
 

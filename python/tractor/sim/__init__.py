@@ -9,13 +9,13 @@ on the thread count, the chunking or the machine: any index range (``start=``, t
 Policies: ``"random"`` is uniform over the distinct legal actions of each decision (while
 dealing: pass or each allowed showing; leading: each distinct combination; following: each
 distinct legal follow, a multiset, by the ladder's exact sampler). ``"greedy"`` is a
-sensible heuristic player (see the Rust module ``policy::greedy``).
+sensible heuristic player (see the Rust module ``agent::greedy``).
 
 The package, one concept a module, lowest first: ``columns`` (the result columns), ``stats``
-(intervals, percentiles, the running :class:`Tally`), ``ranges`` (index ranges), ``summary``
-(the text table), ``files`` (the results archive's format, :class:`NpzStream`, records files),
+(intervals, percentiles, the running ``Tally``), ``ranges`` (index ranges), ``summary``
+(the text table), ``files`` (the results archive's format, ``NpzStream``, records files),
 ``results`` (:class:`SimResults`, :class:`MatchResults`), ``loading``, ``merging``, ``local`` (the run
-loop on this machine, Ctrl-C), then :mod:`tractor.ray_backend` (the loop on a Ray cluster), and
+loop on this machine, Ctrl-C), then ``tractor.ray_backend`` (the loop on a Ray cluster), and
 ``run`` (:func:`simulate`: the arguments checked, then one of the two loops).
 """
 

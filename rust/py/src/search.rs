@@ -82,7 +82,7 @@ pub fn info<'py>(py: Python<'py>, game: &PyGame, seat: u8) -> PyResult<Bound<'py
 /// on the very same game (compared whole, a copy kept) reuses it without deriving the info set
 /// again, and a call whose info set is the same (compared whole) reuses it too: its counting
 /// programme and replayed play history are not built again. A cache only: a world depends on
-/// the info set and its seed alone (see `determinize.rs`), so a kept determinizer gives the
+/// the info set and its seed alone (see `infoset/determinize`), so a kept determinizer gives the
 /// worlds a new one would. Copies and pickles of a game start without one, and a determinizer
 /// whose tables exceed `KEEP_BYTES` is not kept.
 #[derive(Default)]
