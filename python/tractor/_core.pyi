@@ -22,7 +22,11 @@ SUITS: str
 AGENTS: List[str]
 SEARCHES: List[str]
 POLICIES: List[str]
+KINDS: int
 NUM_ACTIONS: int
+END_LEAD: int
+PASS: int
+SHOW: int
 OBS_VERSION: int
 INFO_DIM: int
 INFO_VERSION: int

@@ -46,9 +46,9 @@ __all__ = [
 ]
 
 NUM_ACTIONS: int = _core.NUM_ACTIONS
-END_LEAD = 54
-PASS = 55
-SHOW = 56
+END_LEAD: int = _core.END_LEAD
+PASS: int = _core.PASS
+SHOW: int = _core.SHOW
 _SUITS = _core.SUITS
 
 #: Length of ``Game.observation_tensor`` and of a ``VecEnv`` observation row.
@@ -105,7 +105,7 @@ def decode(ids: Sequence[Any]) -> Any:
 def describe(action_id: int) -> str:
     """A short name for one id: ``'add 5h'``, ``'end lead'``, ``'pass'``, ``'show 2h'``."""
     i = _int(action_id, "action_id", 0, NUM_ACTIONS - 1)
-    if i < 54:
+    if i < END_LEAD:  # the card ids
         return f"add {CARDS[i]}"
     if i == END_LEAD:
         return "end lead"

@@ -12,9 +12,8 @@ from . import _core
 from ._args import _show, _text
 from .errors import CardParseError, IllegalFollow, InvalidCards, TooManyCopies
 
-KINDS = 54
+KINDS: int = _core.KINDS
 SUITS: str = _core.SUITS
-_RANKS = {11: "J", 12: "Q", 13: "K", 14: "A"}
 
 
 class Card(int):
@@ -61,17 +60,14 @@ class Card(int):
         return None if self.is_joker else self % 13 + 2
 
     def __str__(self) -> str:
-        if self == 52:
-            return "SJ"
-        if self == 53:
-            return "BJ"
-        r = self % 13 + 2
-        return f"{_RANKS.get(r, str(r))}{SUITS[self // 13]}"
+        return _NAMES[self]
 
     def __repr__(self) -> str:
         return f"Card({str(self)!r})"
 
 
+#: Each kind's canonical text, as the core writes it (``tractor_core::rules::card``).
+_NAMES = tuple(_core.format([k]) for k in range(KINDS))
 CARDS = tuple(int.__new__(Card, i) for i in range(KINDS))
 
 

@@ -404,7 +404,11 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("AGENTS", core::Agent::ALL.iter().map(|a| a.name()).collect::<Vec<_>>())?;
     m.add("SEARCHES", core::Policy::SEARCHES.to_vec())?;
     m.add("POLICIES", core::Policy::names())?;
+    m.add("KINDS", core::KINDS)?;
     m.add("NUM_ACTIONS", core::encode::actions::ACTIONS)?;
+    m.add("END_LEAD", core::encode::actions::END_LEAD)?;
+    m.add("PASS", core::encode::actions::PASS)?;
+    m.add("SHOW", core::encode::actions::SHOW)?;
     m.add("OBS_VERSION", core::encode::observe::OBS_VERSION)?;
     m.add_function(wrap_pyfunction!(profile_rules, m)?)?;
     m.add("OBS_DIM", core::encode::observe::OBS_DIM)?;
