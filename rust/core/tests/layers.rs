@@ -92,7 +92,7 @@ fn code_only(s: &str) -> String {
             }
             i += 1;
             out.push_str("\"\"");
-        } else if b[i] == '\'' && b.get(i + 2) == Some(&'\'') || b[i] == '\'' && b.get(i + 1) == Some(&'\\') {
+        } else if b[i] == '\'' && (b.get(i + 2) == Some(&'\'') || b.get(i + 1) == Some(&'\\')) {
             // a char literal ('x', '\n', '\u{..}'); lifetimes ('a) are left alone
             let mut j = i + 1;
             while j < b.len() && b[j] != '\'' {
