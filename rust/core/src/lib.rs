@@ -6,7 +6,7 @@
 //!
 //! # The layers
 //!
-//! The crate is nine layers, each a folder (or, for `policy`, a file). A module imports only
+//! The crate is ten layers, each a folder (or, for `policy`, a file). A module imports only
 //! from its own layer and the layers below it, and the modules of one layer import each other
 //! without a cycle; `tests/layers.rs` checks both on every `cargo test`.
 //!
@@ -16,7 +16,7 @@
 //! policy    the one named union of every policy: parse, name, decide
 //! search/   rollout, decision (candidates, the determinizer), pimc, ismcts
 //! agent/    view (SeatView, the Decide trait), random, greedy
-//! encode/   actions (the frozen action ids), observe (the tensor layout, versioned)
+//! encode/   actions (the frozen action ids), observe, info_state (the tensors, versioned)
 //! infoset/  info (what a seat knows and what the history proves), determinize/ (worlds)
 //! game/     deal, hand/ (one hand's state machine), action_set, match_state, record, perft
 //! rules/    error, profile, card, trump, combo, follow/, score, checked
