@@ -11,7 +11,9 @@ def ray_local():
     ray = pytest.importorskip("ray", reason="Ray is not installed (pip install ray): the Ray backend is optional")
     if ray.is_initialized():
         ray.shutdown()
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    # A small object store: the tests' results are a few MB, and Ray's default (30% of memory
+    # in /dev/shm) is far more than CI's machine should lend one test module.
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, object_store_memory=256 * 1024**2)
     try:
         yield ray
     finally:

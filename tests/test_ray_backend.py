@@ -84,9 +84,12 @@ def test_an_interrupt_keeps_what_finished(ray_local, tmp_path):
     assert n == r.meta["records_written"] and n % 20 == 0
 
 
-def test_cli_ctrl_c_with_ray_stops_cleanly_with_a_summary(tmp_path):
+def test_cli_ctrl_c_with_ray_stops_cleanly_with_a_summary(ray_local, tmp_path):
+    # The CLI joins this module's Ray runtime (RAY_ADDRESS, as a user on a cluster would)
+    # rather than starting a second one beside it on the same two cores.
+    env = {**os.environ, "RAY_DISABLE_DOCKER_CPU_WARNING": "1", "RAY_ADDRESS": ray_local.get_runtime_context().gcs_address}
     rc, out, err = interrupt_cli(["simulate", "--hands", "100000000", "--backend", "ray", "--chunk", "200"],
-                                 tmp_path, wait_s=180, env={**os.environ, "RAY_DISABLE_DOCKER_CPU_WARNING": "1"})
+                                 tmp_path, wait_s=180, env=env)
     assert rc == 130, (rc, out, err[-3000:])
     assert re.search(r"^interrupted\s+True\b", out, re.M), out
     n = hands_summarised(out)
