@@ -16,6 +16,7 @@ import os
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import tractor
@@ -335,3 +336,80 @@ def test_golden_competition_match_ends_at_a():
         path.write_bytes(text.encode("utf-8"))
     assert path.exists(), f"{path} is missing: run TRACTOR_REGEN_GOLDEN=1 python -m pytest {__file__}"
     assert text == path.read_bytes().decode("utf-8"), f"{path.name} differs: regenerate with TRACTOR_REGEN_GOLDEN=1 and review"
+
+
+# -- what a refused record raises (the core reads and replays JSON records) -------------------
+
+
+def _illegal_follow_record():
+    """A finished hand's record with one follow replaced by an illegal follow of the same
+    size from the seat's own cards, and the index of that decision."""
+    import itertools
+
+    g = tractor.Game(seed=3)
+    g.play_random(4)
+    rec = g.record()
+    for i, (seat, kind, *rest) in enumerate(rec["actions"]):
+        if kind != "play":
+            continue
+        before = tractor.Game.from_record({**rec, "actions": rec["actions"][:i], "result": None, "stopped": False})
+        if not before.current_trick:
+            continue  # a lead
+        size = len(rest[0].split())
+        for cards in itertools.combinations(before.hand(seat), size):
+            try:
+                before.clone().apply(list(cards))
+            except tractor.IllegalFollow:
+                rec["actions"][i][2] = tractor.format(list(cards))
+                return rec, i
+    raise AssertionError("no follow could be made illegal")
+
+
+def test_an_illegal_follow_in_a_record_is_an_illegal_follow_with_its_fields():
+    rec, i = _illegal_follow_record()
+    with pytest.raises(tractor.IllegalFollow) as e:
+        tractor.Game.from_record(rec)
+    assert str(e.value).startswith(f"actions[{i}]: R5.")
+    assert e.value.rule.startswith("R5") and e.value.required_tier and e.value.met_tier
+    assert e.value.example, "a legal play of the position"
+
+
+def test_refusals_keep_their_class_or_become_invalid_record():
+    g = tractor.Game(seed=3)
+    g.play_random(4)
+    rec = g.record()
+    i = _first_play_index(rec)
+    for cards, cls in [("9s 9s 9s 9s 9s", tractor.errors.InvalidRecord), ("Zz", tractor.errors.InvalidRecord)]:
+        bad = json.loads(json.dumps(rec))
+        bad["actions"][i][2] = cards
+        with pytest.raises(cls, match=rf"^actions\[{i}\]: "):
+            tractor.Game.from_record(bad)
+    bad = json.loads(json.dumps(rec))
+    seat = bad["actions"][i][0]
+    other = next(c for c in tractor.CARDS if c not in tractor.Game.from_record(
+        {**rec, "actions": rec["actions"][:i], "result": None, "stopped": False}).hand(seat))
+    bad["actions"][i][2] = str(other)
+    with pytest.raises(tractor.errors.CardsNotInHand, match=rf"^actions\[{i}\]: "):
+        tractor.Game.from_record(bad)
+
+
+def test_from_record_takes_numpy_scalars_and_refuses_what_is_not_json():
+    g = tractor.Game(seed=3)
+    g.play_random(4)
+    rec = g.record()
+    rec["start"]["hand_seed"] = np.uint64(rec["start"]["hand_seed"])
+    rec["actions"][0][0] = np.int8(rec["actions"][0][0])
+    assert tractor.Game.from_record(rec) == g
+    for value in [{1, 2}, float("nan"), object()]:
+        bad = g.record()
+        bad["start"]["hand_seed"] = value
+        with pytest.raises(tractor.errors.InvalidRecord):
+            tractor.Game.from_record(bad)
+
+
+def test_the_record_format_is_the_cores():
+    from tractor import _core
+
+    assert (tractor.game.RECORD_FORMAT, tractor.game.RECORD_VERSION) == (_core.RECORD_FORMAT, _core.RECORD_VERSION)
+    rec = tractor.Game(seed=1).record()
+    assert (rec["format"], rec["format_version"], rec["engine"]) == (_core.RECORD_FORMAT, _core.RECORD_VERSION, tractor.__version__)

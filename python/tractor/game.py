@@ -9,6 +9,7 @@ seat with a real choice to make while dealing, or the seat to play.
 from __future__ import annotations
 
 import json
+import operator
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 
@@ -16,10 +17,9 @@ import numpy as np
 
 from . import _core
 from .cards import CARDS, Card, cards_from_counts, to_counts
-from ._args import _bool, _count, _int, _opt_seat, _pair, _profile, _rollout_name, _seat, _seed, _show, _text
+from ._args import _bool, _count, _int, _is_bool, _opt_seat, _pair, _profile, _rollout_name, _seat, _seed, _show, _text
 from .errors import (
     IllegalAction,
-    IllegalFollow,
     IndexOutOfRange,
     InvalidArgument,
     InvalidCards,
@@ -47,8 +47,8 @@ __all__ = [
     "RECORD_VERSION",
 ]
 
-RECORD_FORMAT = "tractor-engine/hand"
-RECORD_VERSION = 1
+RECORD_FORMAT: str = _core.RECORD_FORMAT  # the JSON hand record's format and version (the core's)
+RECORD_VERSION: int = _core.RECORD_VERSION
 _SUITS = _core.SUITS
 
 
@@ -594,48 +594,13 @@ class Game:
 
     # -- records -----------------------------------------------------------------------------
     def record(self) -> Dict[str, Any]:
-        """The hand's record: how it started and every decision, with format and versions."""
-        start = dict(self._g.start())
-        if start["kind"] == "hands":
-            start["hands"] = [" ".join(str(c) for c in cards_from_counts(h)) for h in start["hands"]]
-            start["trump"] = _SUITS[start["trump"]]
-        elif start["deck"] is not None:
-            start["deck"] = " ".join(str(CARDS[i]) for i in start["deck"])
-            if "redeal_decks" in start:
-                start["redeal_decks"] = [[" ".join(str(CARDS[i]) for i in d), f] for d, f in start["redeal_decks"]]
-        actions: List[List[Any]] = []
-        for seat, kind, suit, count, cards in self._g.actions():
-            if kind == "pass":
-                actions.append([seat, "pass"])
-            elif kind == "declare":
-                actions.append([seat, "declare", _SUITS[suit], count])
-            else:
-                actions.append([seat, "play", " ".join(str(c) for c in cards_from_counts(cards))])
-        r = self.result
-        return {
-            "format": RECORD_FORMAT,
-            "format_version": RECORD_VERSION,
-            "engine": _core.__version__,
-            "profile": self.profile,
-            "start": start,
-            "actions": actions,
-            "result": None
-            if r is None
-            else {
-                "score": r.score,
-                "raw_score": r.raw_score,
-                "banker": self.banker,
-                "trump": self.trump,
-                "banker_levels": r.banker_levels,
-                "defender_levels": r.defender_levels,
-                "defenders_take_over": r.defenders_take_over,
-                "next_banker": r.next_banker,
-            },
-            "stopped": self.stopped,
-        }
+        """The hand's record: how it started and every decision, with format and versions
+        (the JSON of :meth:`to_json`, as a dict)."""
+        return json.loads(self._g.to_json())
 
     def to_json(self) -> str:
-        return json.dumps(self.record(), ensure_ascii=False, separators=(",", ":"))
+        """The hand's record as compact JSON; the core writes it (``docs/game.md``, records)."""
+        return self._g.to_json()
 
     @classmethod
     def from_record(cls, rec: Dict[str, Any]) -> "Game":
@@ -644,112 +609,38 @@ class Game:
         Raises InvalidRecord (an IllegalAction) if it is malformed, names an unknown format,
         breaks a rule on replay, or states a result its replay does not reach; an illegal
         follow in it raises IllegalFollow. The message says where (``actions[3]: ...``)."""
-        try:
-            return cls._replay(rec)
-        except IllegalAction:
-            raise
-        except TractorError as e:
-            raise InvalidRecord(f"record: {e}") from None
-        except (KeyError, IndexError, TypeError, AttributeError, ValueError, RecursionError, OverflowError) as e:
-            raise InvalidRecord(f"malformed record: {_show(e)}") from None
-
-    @classmethod
-    def _replay(cls, rec: Any) -> "Game":
         if not isinstance(rec, dict):
             raise InvalidRecord(f"a record is a dict (a JSON object), got {type(rec).__name__}")
-        unknown = [k for k in rec if k not in _RECORD_FIELDS]
-        if unknown:
-            raise InvalidRecord(f"unknown record fields: {_show(unknown)}")
-        if not (isinstance(rec.get("format"), str) and rec["format"] == RECORD_FORMAT):
-            raise InvalidRecord(f"not a hand record: format {_show(rec.get('format'))}")
-        if not (type(rec.get("format_version")) is int and rec["format_version"] == RECORD_VERSION):
-            raise InvalidRecord(f"record format version {_show(rec.get('format_version'))} is not {RECORD_VERSION}")
-        start, profile = _field(rec, "start", dict), rec.get("profile")
-        kind = start.get("kind")
-        if kind == "hands":
-            g = cls.from_deal(_field(start, "hands", list), start.get("level"), start.get("trump"), start.get("banker"), profile)
-        elif kind == "deal":
-            deck = start.get("deck")
-            redeals = _field(start, "redeal_decks", list, [])
-            for i, r in enumerate(redeals):
-                if not (isinstance(r, (list, tuple)) and len(r) == 2 and isinstance(r[0], str)):
-                    raise InvalidRecord(f"start.redeal_decks[{i}] must be [deck text, first seat], got {_show(r)}")
-            g = cls.deal(
-                start.get("hand_seed"),
-                _field(start, "levels", list),  # type: ignore[arg-type]
-                start.get("banker"),
-                profile,
-                None if deck is None else _text(deck, "start.deck", InvalidRecord).split(),
-                start.get("first_seat"),
-                redeal_decks=[(d.split(), f) for d, f in redeals],
-                hand_index=start.get("hand_index", 0),
-                every_receiver=start.get("every_receiver", False),
-            )
-        else:
-            raise InvalidRecord(f"unknown start kind {_show(kind)}: 'deal' or 'hands'")
-        for i, a in enumerate(_field(rec, "actions", list)):
-            if not isinstance(a, (list, tuple)) or len(a) < 2 or not isinstance(a[1], str):
-                raise InvalidRecord(f"actions[{i}] must be [seat, kind, ...], got {_show(a)}")
-            seat = _int(a[0], f"actions[{i}] seat", 0, 3, InvalidRecord)
-            if g.current_player != seat:
-                raise InvalidRecord(f"actions[{i}]: seat {seat} is not to move (seat {g.current_player} is)")
-            shape = {"pass": 2, "declare": 4, "play": 3}.get(a[1])
-            if shape is None or len(a) != shape:
-                raise InvalidRecord(f"actions[{i}]: {_show(a)} is not a pass, declare or play")
-            try:
-                if a[1] == "pass":
-                    g.apply(Pass())
-                elif a[1] == "declare":
-                    g.apply(Declare(a[2], a[3]))
-                else:
-                    g.apply(_text(a[2], f"actions[{i}] cards", InvalidRecord))
-            except IllegalAction as e:
-                raise type(e)(f"actions[{i}]: {e}", *_follow_fields(e)) from None
-            except TractorError as e:
-                raise InvalidRecord(f"actions[{i}]: {e}") from None
-        replayed = g.record()
-        for key in ("result", "stopped"):
-            stated = rec.get(key)
-            same = stated == replayed[key] if isinstance(stated, (dict, bool, type(None))) else False
-            if not same:
-                raise InvalidRecord(f"the record's {key} {_show(stated)} does not match its replay {_show(replayed[key])}")
-        return g
+        try:
+            text = json.dumps(rec, default=_json_scalar, allow_nan=False)
+        except RecursionError:
+            raise InvalidRecord("not a record: it is nested too deeply") from None
+        except (TypeError, ValueError) as e:
+            raise InvalidRecord(f"malformed record: {_show(e)}") from None
+        return cls._wrap(_core.Game.from_json(text))
 
     @classmethod
     def from_json(cls, text: str) -> "Game":
         """Replays a record from its JSON text (``to_json``). Raises InvalidRecord (not JSON,
-        nested too deep, malformed, or not replaying; see :meth:`from_record`)."""
-        if not isinstance(text, (str, bytes, bytearray)):
-            raise InvalidRecord(f"from_json takes the JSON text of a record, got {type(text).__name__}")
-        try:
-            rec = json.loads(text)
-        except RecursionError:
-            raise InvalidRecord("not a record: the JSON is nested too deeply") from None
-        except (TypeError, ValueError) as e:
-            raise InvalidRecord(f"not JSON: {e}") from None
-        if not isinstance(rec, dict):
-            raise InvalidRecord("a record is a JSON object")
-        return cls.from_record(rec)
+        nested too deep, malformed, or not replaying; see :meth:`from_record`). The core reads
+        and replays it, as it does the binary records of :mod:`tractor.records`."""
+        if isinstance(text, (bytes, bytearray)):
+            try:
+                text = bytes(text).decode("utf-8")
+            except UnicodeDecodeError as e:
+                raise InvalidRecord(f"not JSON: {e}") from None
+        text = _text(text, "from_json takes the JSON text of a record; text", InvalidRecord)
+        return cls._wrap(_core.Game.from_json(text))
 
 
-_RECORD_FIELDS = ("format", "format_version", "engine", "profile", "start", "actions", "result", "stopped")
-
-
-def _field(d: Dict[str, Any], key: str, kind: type, default: Any = None) -> Any:
-    """`d[key]`, which must be a `kind` (a missing key gives `default` when one is given)."""
-    if key not in d and default is not None:
-        return default
-    v = d.get(key)
-    if not isinstance(v, (list, tuple) if kind is list else kind):
-        raise InvalidRecord(f"record field {key!r} must be a {kind.__name__}, got {_show(v)}")
-    return v
-
-
-def _follow_fields(e: IllegalAction) -> Tuple[Any, ...]:
-    """The extra constructor arguments of an IllegalFollow (rule, tiers, example)."""
-    if isinstance(e, IllegalFollow):
-        return (e.rule, e.required_tier, e.met_tier, e.example)
-    return ()
+def _json_scalar(x: Any) -> Any:
+    """numpy integers and bools in a record dict, as JSON numbers and booleans."""
+    if _is_bool(x):
+        return bool(x)
+    try:
+        return operator.index(x)
+    except TypeError:
+        raise TypeError(f"a record holds JSON values, not {type(x).__name__}") from None
 
 
 def _pending_ids(pending: bytes) -> List[int]:

@@ -9,6 +9,7 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use tractor_core::Error;
+use tractor_core::game::record_json::Refusal;
 use tractor_core::rules::card::Counts;
 
 /// The `tractor.errors` class of a core error: one class per kind of fault.
@@ -57,6 +58,12 @@ pub fn to_py(py: Python<'_>, e: Error) -> PyErr {
 /// An `IllegalFollow` with its attributes (rule, required and met tiers, one legal example);
 /// any other error as [`to_py`].
 pub fn follow_err(py: Python<'_>, e: Error, example: Option<Counts>) -> PyErr {
+    let msg = e.to_string();
+    follow_err_saying(py, e, example, &msg)
+}
+
+/// [`follow_err`] with another message (the error's place in front of it).
+fn follow_err_saying(py: Python<'_>, e: Error, example: Option<Counts>, msg: &str) -> PyErr {
     let Error::IllegalFollow(v) = &e else {
         return to_py(py, e);
     };
@@ -71,7 +78,7 @@ pub fn follow_err(py: Python<'_>, e: Error, example: Option<Counts>) -> PyErr {
     if let Err(x) = set() {
         return x;
     }
-    raise(py, "IllegalFollow", &e.to_string(), Some(kw))
+    raise(py, "IllegalFollow", msg, Some(kw))
 }
 
 /// A refused game action: every refusal is an `IllegalAction` (or a subclass: an illegal
@@ -83,6 +90,30 @@ pub fn action_err(py: Python<'_>, e: Error, example: Option<Counts>) -> PyErr {
             to_py(py, e)
         }
         e => raise(py, "IllegalAction", &e.to_string(), None),
+    }
+}
+
+/// A JSON hand record that was not read: `InvalidRecord`, but for a decision the rules
+/// refused, which keeps the class a game action's refusal has ([`action_err`]: an illegal
+/// follow, cards not held, a wrong count, another `IllegalAction`), its place in front.
+pub fn record_err(py: Python<'_>, r: Refusal) -> PyErr {
+    let msg = r.to_string();
+    let Refusal::Refused { error, before, .. } = r else {
+        return raise(py, "InvalidRecord", &msg, None);
+    };
+    match error {
+        Error::IllegalFollow(_) => {
+            let example = before.pos.follow().and_then(|f| tractor_core::rules::checked::example_follow(&f));
+            follow_err_saying(py, error, example, &msg)
+        }
+        Error::NotInHand(_) | Error::WrongCount { .. } | Error::IllegalAction { .. } | Error::BadSeat { .. } => {
+            raise(py, class_of(&error), &msg, None)
+        }
+        Error::BadToken(_) | Error::BadCard(_) | Error::TooManyCopies { .. } | Error::BadSuit(_) | Error::BadArgument { .. } => {
+            raise(py, "InvalidRecord", &msg, None)
+        }
+        // any other refusal of Game::apply is an IllegalAction, as action_err makes it
+        _ => raise(py, "IllegalAction", &msg, None),
     }
 }
 

@@ -2,12 +2,12 @@
 
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict};
+use pyo3::types::PyBytes;
 use tractor_core as core;
 use tractor_core::Error;
 use tractor_core::encode::actions::{Builder, Stepped};
 use tractor_core::game::action_set::ActionSet;
-use tractor_core::game::hand::{Action, Game as CoreGame, Phase, Start, NOBODY};
+use tractor_core::game::hand::{Action, Game as CoreGame, Phase, NOBODY};
 use tractor_core::rules::card::{Counts, KINDS};
 
 use crate::{bad_arg, counts, err, guard, out};
@@ -482,52 +482,18 @@ impl PyGame {
         self.g.record.showings.iter().map(|s| (s.attempt, s.dealt, s.seat, s.suit, s.count)).collect()
     }
 
-    /// Every decision: (seat, "pass" | "declare" | "play", suit, count, counts-or-None).
-    fn actions(&self, py: Python<'_>) -> Vec<(u8, &'static str, u8, u8, Option<Py<PyBytes>>)> {
-        self.g
-            .record
-            .actions
-            .iter()
-            .map(|(seat, a)| match a {
-                Action::Pass => (*seat, "pass", 0, 0, None),
-                Action::Declare { suit, count } => (*seat, "declare", *suit, *count, None),
-                Action::Play(c) => (*seat, "play", 0, 0, Some(out(py, c))),
-            })
-            .collect()
+    /// The hand's JSON record (`tractor_core::game::record_json`).
+    fn to_json(&self, py: Python<'_>) -> PyResult<String> {
+        guard(py, || Ok(core::game::record_json::to_json(&self.g)))
     }
 
-    /// How the hand began: ("deal", hand_seed, levels, banker, deck, first_seat) or
-    /// ("hands", hands, level, trump, banker).
-    fn start<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let d = PyDict::new(py);
-        match &self.g.record.start {
-            Start::Deal { hand_seed, levels, banker, decks } => {
-                d.set_item("kind", "deal")?;
-                d.set_item("hand_seed", *hand_seed)?;
-                d.set_item("levels", (levels[0], levels[1]))?;
-                d.set_item("banker", seat_opt(*banker))?;
-                d.set_item("deck", decks.first().map(|(d, _)| d.to_vec()))?;
-                d.set_item("first_seat", decks.first().map(|(_, f)| *f))?;
-                if decks.len() > 1 {
-                    let more: Vec<(Vec<u8>, u8)> = decks[1..].iter().map(|(d, f)| (d.to_vec(), *f)).collect();
-                    d.set_item("redeal_decks", more)?;
-                }
-                if self.g.hand_index > 0 {
-                    d.set_item("hand_index", self.g.hand_index)?;
-                }
-                if self.g.record.every_receiver {
-                    d.set_item("every_receiver", true)?;
-                }
-            }
-            Start::Hands { hands, level, trump, banker } => {
-                d.set_item("kind", "hands")?;
-                d.set_item("hands", hands.iter().map(|h| h.to_vec()).collect::<Vec<_>>())?;
-                d.set_item("level", *level)?;
-                d.set_item("trump", *trump)?;
-                d.set_item("banker", *banker)?;
-            }
-        }
-        Ok(d)
+    /// A hand replayed from its JSON record; InvalidRecord (or the refused decision's
+    /// IllegalAction) if it does not read or replay.
+    #[staticmethod]
+    fn from_json(py: Python<'_>, text: &str) -> PyResult<Self> {
+        guard(py, || {
+            core::game::record_json::from_json(text).map(PyGame::from).map_err(|r| crate::errors::record_err(py, r))
+        })
     }
 
     /// The deck of the current deal attempt (216 kind ids), for tests of R1.3.

@@ -444,6 +444,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(search::rollouts, m)?)?;
     m.add_function(wrap_pyfunction!(search::run_search, m)?)?;
     m.add_function(wrap_pyfunction!(search::policy_name, m)?)?;
+    m.add("RECORD_FORMAT", core::game::record_json::FORMAT)?;
+    m.add("RECORD_VERSION", core::game::record_json::VERSION)?;
     m.add("DEAL_TAG", core::util::seed::DEAL)?;
     m.add("MATCH_HAND_TAG", core::util::seed::MATCH_HAND)?;
     m.add("BATCH_HAND_TAG", core::util::seed::BATCH_HAND)?;
