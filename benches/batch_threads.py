@@ -1,7 +1,7 @@
 """The batch calls of the rules API (``classify_batch``, ``is_legal_follow_batch``) run in
 parallel in the core (rayon, the GIL released). This times them on 200,000 rows with one
 worker thread and with all of them: ``RAYON_NUM_THREADS=1 python benches/batch_threads.py``
-then ``python benches/batch_threads.py``; medians of 5 calls. BENCHMARKS.md §10 has results."""
+then ``python benches/batch_threads.py``; medians of 5 calls. benches/HISTORY.md §11 has results."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ against OpenSpiel hearts' Python loop, per decision.
 Installs nothing: ``pip install open_spiel`` first. Usage::
 
     python benches/compare_learning_openspiel.py [--envs 1024] [--warmup 600] [--steps 1500]
-        [--repeats 5] [--draw index|argmax]
+        [--repeats 5] [--draw index|argmax] [--json PATH]
 
 - OpenSpiel hearts, Python loop: per decision ``information_state_tensor()``,
   ``legal_actions_mask()``, a uniform legal action drawn in numpy, ``apply_action``; chance
@@ -33,12 +33,14 @@ Installs nothing: ``pip install open_spiel`` first. Usage::
 - ``observation_tensor`` alone, per call into a buffer, from Python (the Rust-side cost is
   criterion's ``observe`` bench).
 
-Each measurement is repeated ``--repeats`` times, interleaved; medians are reported.
+Each measurement is repeated ``--repeats`` times, interleaved; medians are reported (and
+written to ``--json PATH``, with every repeat's value).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import statistics
@@ -155,6 +157,7 @@ def main() -> int:
     ap.add_argument("--seconds", type=float, default=3.0, help="per Python-loop measurement")
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--vec-only", action="store_true", help="measure the VecEnv loops only")
+    ap.add_argument("--json", help="also write the results to this file")
     a = ap.parse_args()
     try:
         import pyspiel
@@ -181,6 +184,10 @@ def main() -> int:
         res["obs"].append(obs_calls(tractor, 200_000, r))
         print(f"repeat {r}: " + ", ".join(f"{k} {v[-1]:.4g}" for k, v in res.items()), flush=True)
     med = {k: statistics.median(v) for k, v in res.items() if v}
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump({"envs": a.envs, "warmup": a.warmup, "steps": a.steps, "draw": a.draw, "repeats": a.repeats,
+                       "seconds": a.seconds, "median": med, "runs": res}, f, indent=1)
     print()
     if a.vec_only:
         for k in ("vec1", "vec2", "in1", "in2"):

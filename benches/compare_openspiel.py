@@ -2,7 +2,7 @@
 
 Installs nothing: ``pip install open_spiel`` first. Usage::
 
-    python benches/compare_openspiel.py [--games 3000] [--hands 6000] [--repeats 5]
+    python benches/compare_openspiel.py [--games 3000] [--hands 6000] [--repeats 5] [--json PATH]
 
 - OpenSpiel: ``pyspiel.evaluate_bots`` on ``hearts`` with four ``make_uniform_random_bot``;
   a game deals 52 cards (cards/s = 52 × games/s). Decisions per game (passing + playing, the
@@ -11,12 +11,14 @@ Installs nothing: ``pip install open_spiel`` first. Usage::
   played hand (hands stopped without a showing, R8.5, play none); decisions from the
   ``decisions`` column (dealing decisions included: pass/show after each received card).
 
-Each side is timed ``--repeats`` times, interleaved; the medians are compared.
+Each side is timed ``--repeats`` times, interleaved; the medians are compared. ``--json PATH``
+also writes the medians and the per-repeat times (``benches/tables.py`` reads it).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import statistics
@@ -46,6 +48,7 @@ def main() -> int:
     ap.add_argument("--games", type=int, default=3000, help="hearts games per repeat")
     ap.add_argument("--hands", type=int, default=6000, help="tractor hands per repeat")
     ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--json", help="also write the results to this file")
     a = ap.parse_args()
     try:
         import pyspiel
@@ -107,6 +110,14 @@ def main() -> int:
     ratio = tractor_row[1] / hearts_row[1]
     print()
     print(f"goal: cards/s >= 3x OpenSpiel hearts: {ratio:.2f}x -> {'MET' if ratio >= 3 else 'NOT MET'}")
+    if a.json:
+        keys = ("per_s", "cards_per_s", "decisions_per_s")
+        with open(a.json, "w") as f:
+            json.dump({"open_spiel": version("open_spiel"), "games": a.games, "hands": a.hands, "repeats": a.repeats,
+                       "hearts_decisions_per_game": dec_hearts, "tractor_played_share": played / a.hands,
+                       "tractor_decisions_per_hand": decs / a.hands,
+                       "hearts": dict(zip(keys, hearts_row)), "tractor": dict(zip(keys, tractor_row)),
+                       "hearts_seconds": th, "tractor_seconds": tt}, f, indent=1)
     return 0
 
 

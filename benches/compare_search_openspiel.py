@@ -1,6 +1,6 @@
 """Search throughput, side by side with OpenSpiel's hearts in one run, one core unless said.
 
-    python benches/compare_search_openspiel.py [--positions 12] [--repeats 3]
+    python benches/compare_search_openspiel.py [--positions 12] [--repeats 3] [--json PATH]
 
 Positions: tractor-engine, dealt hands played by ``greedy`` to a phase (first trick, mid-hand
 after half the plays, last trick) and on to a seat with at least two legal plays; OpenSpiel,
@@ -15,13 +15,15 @@ hearts played at random past the pass to the same share of its 52 cards, also at
   ``RandomRolloutEvaluator(1)`` and 1000 simulations. Cards simulated per second = iterations/s
   × cards still in the hands at the root (every iteration plays the hand out).
 - rollouts from mid-hand, random and greedy; PIMC decisions at 32 worlds × 8 rollouts.
-Medians over positions × repeats; every call's answer is checked.
+Medians over positions × repeats; every call's answer is checked. ``--json PATH`` also writes
+the medians (``benches/tables.py`` reads it).
 """
 
 from __future__ import annotations
 
 import argparse
 import copy
+import json
 import os
 import platform
 import random
@@ -61,6 +63,7 @@ def main() -> int:
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--iterations", type=int, default=1000)
     ap.add_argument("--determinization-only", action="store_true", help="stop after the determinization table")
+    ap.add_argument("--json", help="also write the results to this file")
     a = ap.parse_args()
     import pyspiel
 
@@ -119,8 +122,18 @@ def main() -> int:
     print("|---|---:|---:|---:|---:|---:|---:|")
     for name, o, m, m99, ag, h in rows:
         print(f"| {name} | {o:,.1f} | {m:,.1f} / {m99:,.1f} | {ag:,.1f} | {h:,.1f} | {h / m:.2f}x | {h / ag:.2f}x |")
+    out = {"positions": a.positions, "repeats": a.repeats, "iterations": a.iterations,
+           "determinization": {name.split(", ", 1)[1]: {"one_us": o, "per_world_of_64_us": m, "per_world_of_64_p99_us": m99,
+                                                        "one_per_call_seen_us": ag, "hearts_resample_us": h}
+                               for name, o, m, m99, ag, h in rows}}
+
+    def dump():
+        if a.json:
+            with open(a.json, "w") as f:
+                json.dump(out, f, indent=1)
 
     if a.determinization_only:
+        dump()
         return 0
 
     # -- ISMCTS ----------------------------------------------------------------------------
@@ -169,6 +182,8 @@ def main() -> int:
     print(f"| OpenSpiel C++ ISMCTSBot on hearts (random rollout evaluator) | {med(hi):,.0f} | {med(hc):,.0f} |")
     print(f"| ratio tractor / OpenSpiel | {med(ti) / med(hi):.2f}x | {med(tc) / med(hc):.2f}x |")
     print(f"tractor ismcts trees=2, 1 → 2 threads: median speed-up {med(t2):.2f}x")
+    out["ismcts"] = {"tractor_iterations_per_s": med(ti), "tractor_cards_per_s": med(tc),
+                     "hearts_iterations_per_s": med(hi), "hearts_cards_per_s": med(hc), "threads_1_to_2": med(t2)}
 
     # -- rollouts and PIMC -----------------------------------------------------------------
     rr, rg, pd = [], [], []
@@ -194,6 +209,8 @@ def main() -> int:
     print(f"| random rollouts | {med(rr):,.0f} |")
     print(f"| greedy rollouts | {med(rg):,.0f} |")
     print(f"| PIMC decisions, 32 worlds x 8 random rollouts | {med(pd):,.2f} |")
+    out["rollouts"] = {"random_per_s": med(rr), "greedy_per_s": med(rg), "pimc_decisions_per_s": med(pd)}
+    dump()
     return 0
 
 

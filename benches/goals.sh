@@ -1,5 +1,6 @@
 #!/bin/bash
-# The issues' speed goals in one interleaved run (BENCHMARKS.md §14), into $OUT:
+# The issues' speed goals in one interleaved run, as measured for benches/HISTORY.md §14 (kept to
+# reproduce that section; benches/run_all.sh now regenerates every table of BENCHMARKS.md), into $OUT:
 #   BASE=/path/to/baseline/target/release/examples OUT=/tmp/goals benches/goals.sh
 # BASE holds the baseline tree's release examples (`cargo build --release -p tractor-core
 # --examples` in a checkout of the baseline); run from this tree's root with its venv active

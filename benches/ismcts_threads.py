@@ -1,15 +1,16 @@
-"""ISMCTS thread scaling, 1 -> 2 threads (BENCHMARKS.md §15, §16): `ismcts(g, iterations,
+"""ISMCTS thread scaling, 1 -> 2 threads (BENCHMARKS.md; benches/HISTORY.md §15, §16): `ismcts(g, iterations,
 seed=i, threads=1|2, trees=2)` on the mid-hand positions of `compare_search_openspiel.py`
 (`tractor_position(3000 + i, 0.5)`), each position timed `--repeats` times per thread count,
 alternating; the two results must be equal (a search's result never depends on its threads).
-Prints the summed times and their ratio.
+Prints the summed times and their ratio; ``--json PATH`` also writes them.
 
-    python benches/ismcts_threads.py [--positions 6 --repeats 5 --iterations 3000]
+    python benches/ismcts_threads.py [--positions 6 --repeats 5 --iterations 3000] [--json PATH]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import time
@@ -24,6 +25,7 @@ def main() -> int:
     ap.add_argument("--positions", type=int, default=6)
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--iterations", type=int, default=3000)
+    ap.add_argument("--json", help="also write the results to this file")
     a = ap.parse_args()
     from tractor.search import ismcts
 
@@ -40,6 +42,10 @@ def main() -> int:
             assert r1 == r2, "the result depends on the thread count"
     print(f"load {open('/proc/loadavg').read().split()[:3]}; {len(games)} positions x {a.repeats}, "
           f"{a.iterations} iterations, trees=2: 1 thread {one:.2f} s, 2 threads {two:.2f} s, speed-up {one / two:.2f}x")
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump({"positions": len(games), "repeats": a.repeats, "iterations": a.iterations,
+                       "one_thread_s": one, "two_threads_s": two, "speedup": one / two}, f, indent=1)
     return 0
 
 

@@ -1,19 +1,23 @@
 """Records and --out at scale: size per hand, reading speed, and peak memory.
 
-    python benches/records_io.py [--hands 100000] [--read 1000000] [--out-hands 300000]
+    python benches/records_io.py [--hands 100000] [--read 1000000 ...] [--out-hands 300000] [--json PATH]
 
 1. ``simulate(hands=H, policies=("random",)*4, threads=2, records=...)``: bytes per hand.
 2. Reading: that file's frames repeated to ``--read`` records (every frame whole and
    checked), read with ``read_records(replay=False)`` in a fresh process under
-   ``/usr/bin/time -v``: records/s and the process's maximum RSS; then the first 20,000 hands
-   replayed into games (``read_records(path)``): games/s.
+   ``/usr/bin/time -v``: records/s and the process's maximum RSS (several ``--read`` sizes:
+   one fresh process each, so the RSS of a small and a large file can be compared); then the
+   first 20,000 hands replayed into games (``read_records(path)``): games/s.
 3. ``tractor simulate --hands N --out f.npz`` (the arrays streamed to disk) against the same
    run with ``--plot`` (which keeps them in memory): maximum RSS of each.
+
+``--json PATH`` also writes every figure (``benches/tables.py`` reads it).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import shutil
@@ -45,9 +49,11 @@ def timed(cmd):
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--hands", type=int, default=100_000)
-    ap.add_argument("--read", type=int, default=1_000_000)
+    ap.add_argument("--read", type=int, nargs="+", default=[1_000_000])
     ap.add_argument("--out-hands", type=int, default=300_000)
+    ap.add_argument("--json", help="also write the results to this file")
     a = ap.parse_args()
+    res = {"hands": a.hands, "reads": [], "out_hands": a.out_hands}
     d = tempfile.mkdtemp(prefix="tractor-bench-")
     try:
         rec = os.path.join(d, "r.rec")
@@ -56,6 +62,7 @@ def main() -> None:
         dt = time.perf_counter() - t
         size = os.path.getsize(rec)
         print(f"write: {a.hands:,} random hands with records in {dt:.1f}s; {size / a.hands:.0f} bytes/hand")
+        res["bytes_per_hand"] = size / a.hands
 
         head = header_bytes({"note": "repeated frames"})
         with open(rec, "rb") as f:
@@ -63,15 +70,17 @@ def main() -> None:
         first = next(iter(tractor.read_records(rec, replay=False))).offset
         frames = data[first:]
         big = os.path.join(d, "big.rec")
-        with open(big, "wb") as f:
-            f.write(head)
-            for _ in range(max(1, a.read // a.hands)):
-                f.write(frames)
-        out, rss = timed([sys.executable, "-c", READ, big])
-        n, secs = out.split()
-        n, secs = int(n), float(secs)
-        print(f"read: {n:,} records ({os.path.getsize(big) / 2**20:.0f} MiB) in {secs:.2f}s = "
-              f"{n / secs:,.0f} records/s; max RSS {rss:.1f} MiB")
+        for want in sorted(a.read):
+            with open(big, "wb") as f:
+                f.write(head)
+                for _ in range(max(1, want // a.hands)):
+                    f.write(frames)
+            out, rss = timed([sys.executable, "-c", READ, big])
+            n, secs = out.split()
+            n, secs = int(n), float(secs)
+            mib = os.path.getsize(big) / 2**20
+            print(f"read: {n:,} records ({mib:.0f} MiB) in {secs:.2f}s = {n / secs:,.0f} records/s; max RSS {rss:.1f} MiB")
+            res["reads"].append({"records": n, "file_mib": mib, "seconds": secs, "max_rss_mib": rss})
         t = time.perf_counter()
         g = 0
         for _ in tractor.read_records(rec):
@@ -80,6 +89,7 @@ def main() -> None:
                 break
         dt = time.perf_counter() - t
         print(f"replay: {g:,} games in {dt:.2f}s = {g / dt:,.0f} games/s")
+        res["replay_games_per_s"] = g / dt
 
         exe = shutil.which("tractor") or os.path.join(os.path.dirname(sys.executable), "tractor")
         base = [exe, "simulate", "--hands", str(a.out_hands), "--policy", "random,random,random,random",
@@ -91,6 +101,10 @@ def main() -> None:
             kept = float("nan")
         print(f"--out: {a.out_hands:,} hands, max RSS {streamed:.1f} MiB streamed; {kept:.1f} MiB with --plot "
               "(arrays kept)")
+        res["out_streamed_rss_mib"], res["out_plot_rss_mib"] = streamed, kept
+        if a.json:
+            with open(a.json, "w") as f:
+                json.dump(res, f, indent=1)
     finally:
         shutil.rmtree(d, ignore_errors=True)
 

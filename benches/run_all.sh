@@ -1,92 +1,304 @@
 #!/usr/bin/env bash
-# Runs every measurement of BENCHMARKS.md and leaves the raw results in $OUT.
+# One run of every measurement of BENCHMARKS.md, into $OUT: the raw outputs ($OUT/raw/), one
+# Markdown file per section of the page ($OUT/tables/<table>.md, by benches/tables.py), the
+# machine, commit and load average before each step ($OUT/machine.txt), and the page itself
+# ($OUT/BENCHMARKS.md: copy it over BENCHMARKS.md).
 #
-#   benches/run_all.sh                 # full run (about 20-30 minutes on 2 cores)
-#   QUICK=1 SKIP_MATURIN=1 benches/run_all.sh   # smoke run, small sizes, no rebuild of the package
+#   benches/run_all.sh                          # the full run, every step (about 20 minutes on 2 cores)
+#   benches/run_all.sh hearts memory            # only these steps, into the same $OUT
+#   QUICK=1 SKIP_MATURIN=1 benches/run_all.sh   # smoke run with small sizes (a few minutes)
 #
-# The baseline is commit $BASE_REV (default 5f9534f, the last commit before the optimisation
-# work): it is exported with `git archive` to $OUT/base, the bench files of this tree are copied
-# into it, and both builds are timed on one saved corpus, interleaved (new, base, new, base). Nothing is committed or installed except
-# `maturin develop --release` (the editable package in .venv).
+# Steps, in the order of a full run, and the tables each one writes:
+#   rules           rules, rules-competition   ladder_stats: guigang twice on one saved corpus, competition once
+#   game            game                       criterion hand/* (benches/rules.rs), pytest-benchmark bench_game.py
+#   move            hands, layer-move          throughput, search_speed, determinize_speed of this tree and of
+#                                              $BASE_REV, alternately, round after round
+#   threads         threads                    throughput on 1 and 2 threads, in adjacent pairs
+#   hearts          hearts                     compare_openspiel.py (OpenSpiel hearts in the same process)
+#   search          determinization, ismcts    compare_search_openspiel.py, determinize_speed
+#   ismcts-threads  ismcts-threads             ismcts_threads.py
+#   vecenv          vecenv                     compare_learning_openspiel.py
+#   observation     observation                criterion observe/* (benches/learning.rs)
+#   records         records                    records_io.py
+#   memory          memory                     peak_memory.py (10 M hands: the longest step, last)
+#
+# Environment:
+#   OUT            where everything goes (default /tmp/tractor-bench)
+#   QUICK=1        small sizes: a smoke run of the harness, not numbers for the page
+#   SKIP_MATURIN=1 time the package already installed in the venv instead of `maturin develop --release`
+#   VENV           the virtualenv to activate (default .venv); with none there, an already active one
+#                  (or the python on PATH) is used. It needs open_spiel and pytest-benchmark.
+#   BASE_REV       the baseline of the "Unchanged by the layer move" table (default aa2650d, the tree
+#                  before the move). It is exported with `git archive` into $OUT/base and builds its own
+#                  copies of the examples: this tree's copies do not compile there (their `use` paths
+#                  name the new modules), and the command lines and outputs of both are the same.
+#   BASE_TARGET    the baseline's cargo target directory (default $OUT/base-target; kept between runs,
+#                  so a second run does not rebuild it)
+#   CARGO_TARGET_DIR  this tree's (default ./target)
+#
+# Criterion benches run with `--profile release` (the workspace's bench profile has the same
+# settings), so they reuse the library the examples were built with; their results go to
+# $OUT/raw/criterion (CRITERION_HOME), not target/criterion. Nothing is committed; nothing is
+# installed except by `maturin develop --release` into the venv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 OUT=${OUT:-/tmp/tractor-bench}
-TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
-BASE_TARGET=$OUT/base-target
-QUICK=${QUICK:-}
-BASE_REV=${BASE_REV:-5f9534f}
 mkdir -p "$OUT"
-. .venv/bin/activate
+OUT=$(cd "$OUT" && pwd)
+RAW=$OUT/raw
+TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
+QUICK=${QUICK:-}
+BASE_REV=${BASE_REV:-aa2650d}
+BASE_DIR=$OUT/base
+BASE_TARGET=${BASE_TARGET:-$OUT/base-target}
+ALL=(rules game move threads hearts search ismcts-threads vecenv observation records memory)
+declare -A TABLES=(
+  [rules]="rules rules-competition" [game]=game [move]="hands layer-move" [threads]=threads
+  [hearts]=hearts [search]="determinization ismcts" [ismcts-threads]=ismcts-threads [vecenv]=vecenv
+  [observation]=observation [records]=records [memory]=memory
+)
+STEPS=("$@")
+if [[ ${#STEPS[@]} -eq 0 ]]; then STEPS=("${ALL[@]}"); fi
+for s in "${STEPS[@]}"; do
+  [[ -n ${TABLES[$s]:-} ]] || { echo "unknown step '$s'; the steps: ${ALL[*]}" >&2; exit 2; }
+done
+mkdir -p "$RAW"
 
-{
-  echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
-  echo "nproc: $(nproc)"
-  echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
-  echo "memory: $(free -h | awk '/Mem:/ {print $2}')"
-  echo "rustc: $(rustc --version)"
-  echo "python: $(python --version 2>&1)"
-  echo "HEAD: $(git rev-parse --short HEAD); uncommitted files under rust/core/src: $(git status --short rust/core/src | wc -l); baseline: $BASE_REV"
-  echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-} | tee "$OUT/machine.txt"
-
-if [[ -n $QUICK ]]; then
-  LS_ARGS=(--quick); CRIT_ARGS=(--test); PYB_ARGS=(--benchmark-max-time=0.05 --benchmark-min-rounds=3)
-  OS_ARGS=(--games 300 --hands 600 --repeats 3); MEM_ARGS=(--hands 2000 20000 --budget-s 60)
+# -- the venv -------------------------------------------------------------------------------------
+VENV=${VENV:-.venv}
+if [[ -f $VENV/bin/activate ]]; then
+  # shellcheck disable=SC1091
+  . "$VENV/bin/activate"
+elif [[ -n ${VIRTUAL_ENV:-} ]]; then
+  echo "no $VENV: using the active virtualenv $VIRTUAL_ENV"
 else
-  LS_ARGS=(); CRIT_ARGS=(); PYB_ARGS=()
-  OS_ARGS=(); MEM_ARGS=(--hands 100000 1000000 10000000 --budget-s 600)
+  echo "no $VENV and no active virtualenv: using $(command -v python)" >&2
 fi
+export OPENBLAS_NUM_THREADS=1                    # numpy's idle BLAS threads spin on 2 cores
+unset RAYON_NUM_THREADS                          # the thread counts are the benches' own
 
-echo "== build: this tree and the baseline ($BASE_REV)"
-cargo build --release -p tractor-core --example ladder_stats
-rm -rf "$OUT/base" && mkdir -p "$OUT/base"
-git archive "$BASE_REV" | tar -x -C "$OUT/base"
-mkdir -p "$OUT/base/rust/core/examples"
-cp rust/core/benches/*.rs "$OUT/base/rust/core/benches/"
-cp rust/core/examples/ladder_stats.rs "$OUT/base/rust/core/examples/"
-(cd "$OUT/base" && CARGO_TARGET_DIR=$BASE_TARGET cargo build --release -p tractor-core --example ladder_stats)
-
-load() { echo "load average before $1: $(cut -d' ' -f1-3 /proc/loadavg); busiest: $(ps -eo pcpu,comm --sort=-pcpu | sed -n 2p)" >> "$OUT/machine.txt"; }
-load ladder_stats
-echo "== ladder_stats: new, base, new, base on one corpus"
-NEW_LS=$TARGET/release/examples/ladder_stats
-BASE_LS=$BASE_TARGET/release/examples/ladder_stats
-"$NEW_LS" "${LS_ARGS[@]}" --save "$OUT/corpus.txt" --tsv "$OUT/new1.tsv" > "$OUT/ladder_new1.md" \
-  || echo "ladder_stats new1 exited $?" | tee -a "$OUT/errors.txt"
-"$BASE_LS" "${LS_ARGS[@]}" --load "$OUT/corpus.txt" --tsv "$OUT/base1.tsv" > "$OUT/ladder_base1.md" \
-  || echo "ladder_stats base1 exited $?" | tee -a "$OUT/errors.txt"
-"$NEW_LS" "${LS_ARGS[@]}" --load "$OUT/corpus.txt" --tsv "$OUT/new2.tsv" > "$OUT/ladder_new2.md" \
-  || echo "ladder_stats new2 exited $?" | tee -a "$OUT/errors.txt"
-"$BASE_LS" "${LS_ARGS[@]}" --load "$OUT/corpus.txt" --tsv "$OUT/base2.tsv" > "$OUT/ladder_base2.md" \
-  || echo "ladder_stats base2 exited $?" | tee -a "$OUT/errors.txt"
-python benches/compare_stats.py "$OUT/base1.tsv,$OUT/base2.tsv" "$OUT/new1.tsv,$OUT/new2.tsv" > "$OUT/ladder_compare.md"
-tail -n 22 "$OUT/ladder_new2.md"
-
-load criterion
-echo "== criterion: this tree, then the baseline"
-export TRACTOR_CORPUS=$OUT/corpus.txt  # both builds bench the same positions
-cargo bench -p tractor-core --bench rules -- "${CRIT_ARGS[@]}" 2>&1 | tee "$OUT/criterion_new.txt" | grep -E "time:" | head -100 || true
-(cd "$OUT/base" && CARGO_TARGET_DIR=$BASE_TARGET cargo bench -p tractor-core --bench rules -- "${CRIT_ARGS[@]}") > "$OUT/criterion_base.txt" 2>&1
-if [[ -z $QUICK ]]; then
-  python benches/criterion_table.py "$TARGET" > "$OUT/criterion_new.md"
-  python benches/criterion_table.py "$BASE_TARGET" > "$OUT/criterion_base.md"
-  python benches/criterion_table.py "$TARGET" "$BASE_TARGET" > "$OUT/criterion_compare.md"
+# -- sizes ----------------------------------------------------------------------------------------
+if [[ -n $QUICK ]]; then
+  LS_ARGS=(--quick); LS_RUNS=1
+  CRIT_ARGS=(--warm-up-time 0.2 --measurement-time 0.5 --sample-size 10 --noplot)
+  PYB_ARGS=(--benchmark-max-time=0.05 --benchmark-min-rounds=3)
+  MOVE_ROUNDS=2; MOVE_HANDS=(random 4000 greedy 2000); SEARCH_SPEED=(3 300); DET_HANDS=8
+  THREAD_ROUNDS=2; THREAD_HANDS=(random 6000 greedy 3000)
+  OS_ARGS=(--games 300 --hands 1000 --repeats 3)
+  SEARCH_ARGS=(--positions 3 --repeats 1 --iterations 300)
+  IT_ARGS=(--positions 2 --repeats 1 --iterations 500)
+  VEC_ARGS=(--envs 128 --warmup 100 --steps 200 --repeats 1 --seconds 0.5)
+  REC_ARGS=(--hands 10000 --read 10000 100000 --out-hands 10000)
+  MEM_ARGS=(--hands 20000 200000 --budget-s 60)
+else
+  LS_ARGS=(); LS_RUNS=2
+  CRIT_ARGS=(--noplot)
+  PYB_ARGS=()
+  MOVE_ROUNDS=7; MOVE_HANDS=(random 20000 greedy 10000); SEARCH_SPEED=(10 1000); DET_HANDS=40
+  THREAD_ROUNDS=5; THREAD_HANDS=(random 40000 greedy 20000)
+  OS_ARGS=(--games 6000 --hands 12000 --repeats 7)
+  SEARCH_ARGS=(--positions 12 --repeats 3 --iterations 1000)
+  IT_ARGS=(--positions 6 --repeats 5 --iterations 3000)
+  VEC_ARGS=(--envs 1024 --warmup 600 --steps 1500 --repeats 5 --seconds 2)
+  REC_ARGS=(--hands 100000 --read 100000 1000000 --out-hands 300000)
+  MEM_ARGS=(--hands 100000 1000000 10000000 --budget-s 600)
 fi
+declare -A HANDS_OF=([${MOVE_HANDS[0]}]=${MOVE_HANDS[1]} [${MOVE_HANDS[2]}]=${MOVE_HANDS[3]})
+declare -A THREAD_HANDS_OF=([${THREAD_HANDS[0]}]=${THREAD_HANDS[1]} [${THREAD_HANDS[2]}]=${THREAD_HANDS[3]})
 
-load pytest
-echo "== python: maturin develop --release, pytest-benchmark"
-if [[ -z ${SKIP_MATURIN:-} ]]; then maturin develop --release 2>&1 | tail -2; fi
-python -m pytest benches --benchmark-only -q "${PYB_ARGS[@]}" --benchmark-json="$OUT/pytest.json" \
-  --benchmark-columns=median,iqr,rounds > "$OUT/pytest.txt" 2>&1 || { tail -40 "$OUT/pytest.txt"; exit 1; }
-python benches/pytest_table.py "$OUT/pytest.json" > "$OUT/pytest.md"
+# -- the machine ----------------------------------------------------------------------------------
+M=$OUT/machine.txt
+START=$(date +%s)
+dirty=$(git --no-optional-locks status --porcelain -- rust python benches | wc -l)
+head_line=$(git rev-parse --short HEAD)
+if [[ $dirty -gt 0 ]]; then head_line+=" with $dirty files changed or untracked under rust/, python/, benches/"; fi
+command_line=""
+[[ -n $QUICK ]] && command_line+="QUICK=$QUICK "
+[[ -n ${SKIP_MATURIN:-} ]] && command_line+="SKIP_MATURIN=$SKIP_MATURIN "
+[[ $BASE_REV != aa2650d ]] && command_line+="BASE_REV=$BASE_REV "
+[[ $VENV != .venv ]] && command_line+="VENV=$VENV "
+command_line+="OUT=$OUT benches/run_all.sh${*:+ $*}"
+if [[ $# -eq 0 || ! -f $M ]]; then
+  {
+    echo "started: $(date -u '+%Y-%m-%d %H:%M UTC')"
+    echo "nproc: $(nproc)"
+    echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')$(grep -m1 'cpu MHz' /proc/cpuinfo | awk -F: '{printf " (%.0f MHz)", $2}')"
+    echo "memory: $(free -h | awk '/Mem:/ {print $2}')"
+    echo "kernel: $(uname -sr)"
+    echo "rustc: $(rustc --version)"
+    echo "python: $(python --version 2>&1)"
+    echo "packages: $(python - <<'EOF'
+from importlib.metadata import version, PackageNotFoundError
+out = []
+for p in ("numpy", "open_spiel", "pytest-benchmark", "tractor-engine"):
+    try:
+        out.append(f"{p} {version(p)}")
+    except PackageNotFoundError:
+        out.append(f"{p} missing")
+print(", ".join(out))
+EOF
+)"
+    echo "HEAD: $head_line"
+    echo "baseline: $(git rev-parse --short "$BASE_REV^{commit}")$([[ $BASE_REV == aa2650d ]] && echo ", the tree before the layer move" || echo " (BASE_REV=$BASE_REV)")"
+    echo "command: $command_line"
+    echo "quick: ${QUICK:-no}"
+  } > "$M"
+else
+  echo "rerun: $(date -u '+%Y-%m-%d %H:%M UTC'), steps ${STEPS[*]}, HEAD $head_line" >> "$M"
+fi
+cat "$M"
 
-load openspiel
-echo "== OpenSpiel hearts vs tractor-engine"
-python benches/compare_openspiel.py "${OS_ARGS[@]}" | tee "$OUT/openspiel.md"
+load() { echo "load before $1: $(cut -d' ' -f1-3 /proc/loadavg); busiest: $(ps -eo pcpu,comm --sort=-pcpu | sed -n 2p | xargs)" >> "$M"; }
+CMD=/dev/null
+run() { echo "$*" >> "$CMD"; "$@"; }  # runs a command and logs it into the step's .cmd file
 
-load memory
-echo "== peak memory"
-python benches/peak_memory.py "${MEM_ARGS[@]}" | tee "$OUT/memory.md"
-echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$OUT/machine.txt"
-echo "results in $OUT"
+# -- builds ---------------------------------------------------------------------------------------
+load build
+echo "== build: this tree's examples (release)"
+cargo build --release -p tractor-core --examples
+if [[ -z ${SKIP_MATURIN:-} ]]; then
+  command -v maturin > /dev/null || { echo "maturin is not installed in the venv (or set SKIP_MATURIN=1)" >&2; exit 1; }
+  echo "== build: maturin develop --release"
+  maturin develop --release 2>&1 | tail -2
+  echo "package: rebuilt by maturin develop --release" >> "$M"
+else
+  echo "package: as installed, SKIP_MATURIN" >> "$M"
+fi
+if ! python -c 'import tractor, pyspiel' > "$RAW/import.txt" 2>&1; then
+  echo "warning: python cannot import tractor and pyspiel (the Python steps will fail):" >&2
+  tail -3 "$RAW/import.txt" >&2
+fi
+if [[ " ${STEPS[*]} " == *" move "* ]]; then
+  echo "== build: the baseline $BASE_REV"
+  want=$(git rev-parse "$BASE_REV^{commit}")
+  if [[ ! -f $BASE_DIR/.rev || $(cat "$BASE_DIR/.rev") != "$want" ]]; then
+    rm -rf "$BASE_DIR" && mkdir -p "$BASE_DIR"
+    git archive "$want" | tar -x -C "$BASE_DIR"
+    echo "$want" > "$BASE_DIR/.rev"
+  fi
+  (cd "$BASE_DIR" && CARGO_TARGET_DIR=$BASE_TARGET cargo build --release -p tractor-core \
+    --example throughput --example search_speed --example determinize_speed)
+fi
+NEW=$TARGET/release/examples
+BASE=$BASE_TARGET/release/examples
+
+# -- the steps ------------------------------------------------------------------------------------
+step_rules() {
+  local ls=$NEW/ladder_stats i
+  rm -f "$RAW"/rules_*.tsv
+  run "$ls" "${LS_ARGS[@]}" --save "$RAW/corpus.txt" --tsv "$RAW/rules_guigang_1.tsv" > "$RAW/rules_guigang_1.txt"
+  for ((i = 2; i <= LS_RUNS; i++)); do
+    run "$ls" "${LS_ARGS[@]}" --load "$RAW/corpus.txt" --tsv "$RAW/rules_guigang_$i.tsv" > "$RAW/rules_guigang_$i.txt"
+  done
+  run "$ls" "${LS_ARGS[@]}" --profile competition --tsv "$RAW/rules_competition.tsv" > "$RAW/rules_competition.txt"
+  grep -A6 '^## Goals' "$RAW/rules_guigang_1.txt" || true
+}
+
+step_game() {
+  rm -rf "$RAW/criterion/hand"
+  CRITERION_HOME=$RAW/criterion run cargo bench --profile release -p tractor-core --bench rules -- \
+    "${CRIT_ARGS[@]}" '^hand/' > "$RAW/criterion_hand.txt" 2>&1
+  run python -m pytest benches/bench_game.py --benchmark-only -q "${PYB_ARGS[@]}" \
+    --benchmark-json="$RAW/pytest_game.json" > "$RAW/pytest_game.txt" 2>&1
+}
+
+step_move() {
+  local i kind tree prof pol order
+  rm -rf "$RAW/move" && mkdir -p "$RAW/move"
+  for ((i = 1; i <= MOVE_ROUNDS; i++)); do
+    order=(base new); ((i % 2 == 0)) && order=(new base)  # alternate which tree goes first
+    for kind in random-guigang greedy-guigang random-competition greedy-competition search determinize; do
+      for tree in "${order[@]}"; do
+        local bin=$NEW; [[ $tree == base ]] && bin=$BASE
+        local f=$RAW/move/${tree}_${i}_${kind}.txt
+        case $kind in
+          search) run "$bin/search_speed" "${SEARCH_SPEED[@]}" > "$f" ;;
+          determinize) run "$bin/determinize_speed" "$DET_HANDS" > "$f" ;;
+          *) pol=${kind%-*}; prof=${kind#*-}; run "$bin/throughput" "$pol" "${HANDS_OF[$pol]}" 1 "$prof" > "$f" ;;
+        esac
+      done
+    done
+  done
+  cat "$RAW"/move/*_1_random-guigang.txt
+}
+
+step_threads() {
+  local i pol t
+  rm -rf "$RAW/threads" && mkdir -p "$RAW/threads"
+  for ((i = 1; i <= THREAD_ROUNDS; i++)); do
+    for pol in random greedy; do
+      for t in 1 2; do
+        run "$NEW/throughput" "$pol" "${THREAD_HANDS_OF[$pol]}" "$t" > "$RAW/threads/${t}_${i}_${pol}.txt"
+      done
+    done
+  done
+}
+
+step_hearts() {
+  run python benches/compare_openspiel.py "${OS_ARGS[@]}" --json "$RAW/hearts.json" | tee "$RAW/hearts.txt"
+}
+
+step_search() {
+  run python benches/compare_search_openspiel.py "${SEARCH_ARGS[@]}" --json "$RAW/search.json" | tee "$RAW/search.txt"
+  run "$NEW/determinize_speed" "$DET_HANDS" > "$RAW/determinize.txt"
+}
+
+step_ismcts_threads() {
+  run python benches/ismcts_threads.py "${IT_ARGS[@]}" --json "$RAW/ismcts_threads.json" | tee "$RAW/ismcts_threads.txt"
+}
+
+step_vecenv() {
+  run python benches/compare_learning_openspiel.py "${VEC_ARGS[@]}" --json "$RAW/vecenv.json" | tee "$RAW/vecenv.txt"
+}
+
+step_observation() {
+  rm -rf "$RAW/criterion/observe"
+  CRITERION_HOME=$RAW/criterion run cargo bench --profile release -p tractor-core --bench learning -- \
+    "${CRIT_ARGS[@]}" '^observe/' > "$RAW/criterion_observe.txt" 2>&1
+  grep -E '^observe/|time:' "$RAW/criterion_observe.txt" || true
+}
+
+step_records() {
+  run python benches/records_io.py "${REC_ARGS[@]}" --json "$RAW/records.json" | tee "$RAW/records.txt"
+}
+
+step_memory() {
+  run python benches/peak_memory.py "${MEM_ARGS[@]}" --json "$RAW/memory.json" | tee "$RAW/memory.txt"
+}
+
+failed=()
+for s in "${STEPS[@]}"; do
+  load "$s"
+  echo "== $s"
+  CMD=$RAW/$s.cmd
+  : > "$CMD"
+  for t in ${TABLES[$s]}; do rm -f "$OUT/tables/$t.md"; done  # no stale table if the step fails
+  t0=$SECONDS
+  set +e
+  (set -e; "step_${s//-/_}")
+  rc=$?
+  set -e
+  echo "step $s: $((SECONDS - t0)) s, exit $rc" >> "$M"
+  if [[ $rc -ne 0 ]]; then
+    echo "step $s failed (exit $rc); its raw outputs are in $RAW" | tee -a "$OUT/errors.txt" >&2
+    failed+=("$s")
+    continue
+  fi
+  # shellcheck disable=SC2086
+  python benches/tables.py "$OUT" ${TABLES[$s]} || { echo "tables of step $s failed" | tee -a "$OUT/errors.txt" >&2; failed+=("$s"); }
+done
+
+end=$(date +%s)
+echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$M"
+if [[ $# -eq 0 ]]; then
+  echo "date: $(date -u -d "@$START" '+%Y-%m-%d %H:%M')–$(date -u -d "@$end" '+%H:%M UTC')" >> "$M"
+  echo "duration: $(( (end - START + 30) / 60 )) min" >> "$M"
+fi
+python benches/tables.py "$OUT" --blocks  # the summary and the run's block, over every table file
+python benches/tables.py --page "$OUT" > "$OUT/BENCHMARKS.md"
+echo "tables in $OUT/tables, the page in $OUT/BENCHMARKS.md ($(( end - START )) s)"
+if [[ ${#failed[@]} -gt 0 ]]; then
+  echo "failed steps: ${failed[*]} (see $OUT/errors.txt)" >&2
+  exit 1
+fi
