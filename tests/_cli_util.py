@@ -18,9 +18,10 @@ def _reset_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def interrupt_cli(args, cwd, wait_s: float, env: Optional[Dict[str, str]] = None) -> Tuple[int, str, bytes]:
+def interrupt_cli(args, cwd, wait_s: float, env: Optional[Dict[str, str]] = None,
+                  marker: bytes = b"hands/s") -> Tuple[int, str, bytes]:
     """Starts ``python -m tractor.cli *args``, sends SIGINT once it has printed a rate
-    ("hands/s"), and returns (exit code, stdout, stderr)."""
+    (``marker``), and returns (exit code, stdout, stderr)."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "tractor.cli", *args], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         preexec_fn=_reset_sigint, env=env,
@@ -34,7 +35,7 @@ def interrupt_cli(args, cwd, wait_s: float, env: Optional[Dict[str, str]] = None
             if not b:
                 return
             err.extend(b)
-            if b"hands/s" in err:
+            if marker in err:
                 progressed.set()
 
     reader = threading.Thread(target=read_stderr, daemon=True)

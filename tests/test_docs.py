@@ -387,7 +387,7 @@ def _options(help_text: str) -> set:
     return set(re.findall(r"(?<![\w-])(--?[a-z][a-z-]*)", help_text)) - {"-h", "--help"}
 
 
-COMMANDS = ("simulate", "merge", "demo")
+COMMANDS = ("simulate", "arena", "merge", "demo")
 
 
 def test_the_cli_page_lists_every_option():

@@ -96,3 +96,13 @@ def test_cli_ctrl_c_with_ray_stops_cleanly_with_a_summary(ray_local, tmp_path):
     assert n % 200 == 0 and n > 0, out
     assert b"Traceback" not in err and b"interrupted: summarising the" in err
     assert not re.search(r"^elapsed_s\s+0$", out, re.M)
+
+
+def test_the_arena_on_ray_equals_a_local_run(ray_local):
+    ps = ["random", "greedy"]
+    local = tractor.arena.play(ps, deals=40, matches=2, threads=2, cost=False, bootstrap=10)
+    remote = tractor.arena.play(ps, deals=40, matches=2, backend="ray", cost=False, bootstrap=10)
+    for p, q in zip(local.pairings, remote.pairings):
+        assert np.array_equal(p.a_first, q.a_first) and np.array_equal(p.a_second, q.a_second)
+        assert np.array_equal(p.match_wins, q.match_wins)
+    assert local.ratings() == remote.ratings()

@@ -103,6 +103,13 @@ def _search(ns, tmp_path):
     assert world.to_json() != g.to_json()  # the unseen cards were drawn afresh
 
 
+def _arena(ns, tmp_path):
+    r = ns["r"]
+    (p,) = r.pairings
+    assert len(p.index) == 200 and r.labels == ["random", "greedy"]
+    assert r.ratings()["greedy"][0] == 1000 and set(r.cost_us) == {"random", "greedy"}
+
+
 def _learning(ns, tmp_path):
     obs, mask, seat, reward, done = (ns[k] for k in ("obs", "mask", "seat", "reward", "done"))
     assert obs.shape == (256, 636) and obs.dtype == np.float32
@@ -132,6 +139,7 @@ CHECKS = {
     ("Bulk simulation", 0): _simulation,
     ("Records", 0): _records,
     ("Search", 0): _search,
+    ("The arena", 0): _arena,
     ("Learning", 0): _learning,
     ("Learning: adapters", 0): _pettingzoo,
     ("Learning: adapters", 1): _openspiel,

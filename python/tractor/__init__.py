@@ -18,6 +18,7 @@ from . import search
 from . import actions
 from .vec_env import VecEnv
 from .infoset import InfoSet
+from . import arena
 
 #: The layers of the package, lowest first; every module is in one (packages by their folder,
 #: ``"__init__"`` this module), and imports only from the layers below its own.
@@ -37,6 +38,7 @@ _LAYERS = (
     ("ray_backend",),  # beside sim.local: the run loop on a Ray cluster
     ("sim.run",),  # simulate(): checks, then sim.local or ray_backend
     ("sim",),
+    ("arena",),  # pairings over sim.run, ratings
     ("envs",),
     ("envs.gym", "envs.openspiel", "envs.pettingzoo"),
     ("cli",),
@@ -76,6 +78,7 @@ __all__ = [
     "load",
     "read_records",
     "search",
+    "arena",
     "actions",
     "VecEnv",
     "InfoSet",

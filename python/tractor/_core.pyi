@@ -10,6 +10,7 @@ from typing import Any, Dict, List, Optional, Tuple, final
 
 __version__: str
 DEAL_TAG: int
+DEAL_SUITES: List[Tuple[str, int, int, int]]
 RECORD_FORMAT: str
 RECORD_VERSION: int
 MATCH_HAND_TAG: int

@@ -1,4 +1,4 @@
-"""The ``tractor`` command: ``simulate`` (the main job), ``merge`` and ``demo``."""
+"""The ``tractor`` command: ``simulate`` (the main job), ``arena``, ``merge`` and ``demo``."""
 
 from __future__ import annotations
 
@@ -270,6 +270,15 @@ def cmd_simulate(a: argparse.Namespace) -> int:
 def cmd_merge(a: argparse.Namespace) -> int:
     from .sim import load, merge
 
+    if all(p.lower().endswith(".json") for p in a.inputs):
+        from . import arena
+
+        _writable("-o/--output", a.output, [".json"])
+        merged = arena.merge(*[arena.load(p) for p in a.inputs])
+        print(merged)
+        merged.to_json(a.output)
+        print(f"wrote {a.output}")
+        return 0
     _writable("-o/--output", a.output, [".npz"])
     res = merge([load(p) for p in a.inputs], partial=a.partial)
     print(res)
@@ -282,6 +291,49 @@ def cmd_merge(a: argparse.Namespace) -> int:
         return 1
     print(f"wrote {a.output}")
     return 0
+
+
+def cmd_arena(a: argparse.Namespace) -> int:
+    from .arena import SUITES, play
+
+    for option, path, suffixes in (("--json", a.json, [".json"]), ("--parquet", a.parquet, [".parquet"]),
+                                   ("--plot", a.plot, [".png", ".svg", ".pdf"])):
+        if path is not None:
+            _writable(option, path, suffixes)
+    if a.plot:
+        _need_matplotlib()
+    suite = SUITES.get(a.suite)
+    if suite is None:
+        raise InvalidArgument(f"--suite: unknown suite {a.suite!r}: expected one of {', '.join(SUITES)}")
+    deals = suite.deals if a.deals is None else a.deals
+    if deals < 1 or deals > suite.deals:
+        raise InvalidArgument(f"--deals {deals}: the suite {suite.name} has 1..{suite.deals}")
+    start, count = _shard(a.shard, deals)
+    mstart, mcount = _shard(a.shard, a.matches) if a.matches else (0, 0)
+    policies = [p for arg in a.policies for p in arg.split(";") if p.strip()]
+    n = len(policies)
+    bar = Progress(n * (n - 1) // 2 * (count + mcount), "deals", enabled=not a.quiet)
+    res = play(policies, suite=a.suite, profile=a.profile, deals=count, start=start, matches=mcount,
+               match_start=mstart, threads=a.threads, backend=a.backend, address=a.address, cost=not a.no_cost,
+               bootstrap=a.bootstrap, progress=bar)
+    bar.close()
+    if res.interrupted:
+        print("interrupted: rating the pairings that finished", file=sys.stderr)
+    print(res)
+    failed = []
+    for option, path, write in (("--json", a.json, res.to_json), ("--parquet", a.parquet, res.to_parquet),
+                                ("--plot", a.plot, res.plot)):
+        if path:
+            try:
+                write(path)
+                print(f"wrote {path}")
+            except Exception as e:  # the table is printed: report the file that failed
+                failed.append(f"{option}: {type(e).__name__}: {e}")
+    for f in failed:
+        print(f"tractor: error: {f}", file=sys.stderr)
+    if res.interrupted:
+        return 130
+    return 1 if failed else 0
 
 
 def cmd_demo(a: argparse.Namespace) -> int:
@@ -328,7 +380,26 @@ def main(argv: Optional[List[str]] = None) -> int:
     s.add_argument("--address", default=None, help="Ray cluster address (with --backend ray)")
     s.add_argument("--quiet", action="store_true", help="no progress output")
     s.set_defaults(fn=cmd_simulate)
-    m = sub.add_parser("merge", help="merge shard outputs (.npz) of one run")
+    r = sub.add_parser("arena", help="rate policies against each other in duplicate on a frozen deal suite")
+    r.add_argument("policies", nargs="+",
+                   help=f"two or more policies ({', '.join(_core.POLICIES)}); a policy with commas in its "
+                        "parameters is one argument, quoted")
+    r.add_argument("--suite", default="eval-v1", help="the deal suite (default eval-v1)")
+    r.add_argument("--profile", default="guigang", choices=list(PROFILES))
+    r.add_argument("--deals", type=int, default=None, help="the suite's first N deals (default: all)")
+    r.add_argument("--matches", type=int, default=0, help="also play the suite's first N whole matches per pairing")
+    r.add_argument("--shard", default=None, help="i/n: play only the i-th of n equal parts of the deals (and matches)")
+    r.add_argument("--threads", type=int, default=None, help="worker threads (default: all cores)")
+    r.add_argument("--backend", default="local", choices=["local", "ray"])
+    r.add_argument("--address", default=None, help="Ray cluster address (with --backend ray)")
+    r.add_argument("--bootstrap", type=int, default=200, help="resamples for the ratings' intervals (0: none)")
+    r.add_argument("--no-cost", action="store_true", help="do not time each policy's cost per decision")
+    r.add_argument("--json", default=None, help="write the results (every deal) as JSON; `tractor merge` joins shards")
+    r.add_argument("--parquet", default=None, help="write one row per pairing and deal (.parquet)")
+    r.add_argument("--plot", default=None, help="the ratings with their intervals (.png)")
+    r.add_argument("--quiet", action="store_true", help="no progress output")
+    r.set_defaults(fn=cmd_arena)
+    m = sub.add_parser("merge", help="merge shard outputs of one run (.npz of simulate, .json of arena)")
     m.add_argument("inputs", nargs="+")
     m.add_argument("-o", "--output", required=True)
     m.add_argument("--partial", action="store_true", help="merge even if shards are missing (marked interrupted)")

@@ -445,6 +445,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(search::run_search, m)?)?;
     m.add_function(wrap_pyfunction!(search::policy_name, m)?)?;
     m.add("RECORD_FORMAT", core::game::record_json::FORMAT)?;
+    let suites: Vec<(&str, u64, u64, u64)> = core::run::suite::SUITES.iter().map(|s| (s.name, s.seed, s.deals, s.matches)).collect();
+    m.add("DEAL_SUITES", suites)?;
     m.add("RECORD_VERSION", core::game::record_json::VERSION)?;
     m.add("DEAL_TAG", core::util::seed::DEAL)?;
     m.add("MATCH_HAND_TAG", core::util::seed::MATCH_HAND)?;

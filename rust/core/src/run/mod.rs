@@ -2,3 +2,4 @@
 //! whatever the thread count.
 
 pub mod sim;
+pub mod suite;

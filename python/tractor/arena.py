@@ -1,0 +1,584 @@
+"""The arena: rates any set of policies against each other, in duplicate, on frozen deal suites.
+
+Every pairing (A, B) plays each deal of a suite twice: once with A's team in seats 0/2, once
+with the teams swapped, so the cards' luck cancels. A pairing of built-in policies is exactly
+``simulate(hands, (A, B, A, B), seed=suite.seed, start, duplicate=True)``: same deals, same
+numbers, on all cores or on Ray, whatever the thread count. From the pairings come one rating
+per policy (Bradley–Terry over the deals, with bootstrap intervals, anchored so that
+``random`` and ``greedy`` sit at stated values) and each policy's cost per decision.
+
+See ``docs/arena.md`` for the suites, the statistics and the file formats.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from . import _core
+from ._args import _bool, _int, _policy, _profile, _show, _text, _threads
+from .errors import InvalidArgument, TractorError
+from .game import Game
+from .sim.local import _Interrupt
+from .sim.run import simulate
+from .sim.stats import _ci
+
+__all__ = ["Suite", "SUITES", "play", "ArenaResults", "Pairing", "load", "merge", "FORMAT", "VERSION", "ANCHORS", "CHUNK"]
+
+#: The arena results file's format and version.
+FORMAT = "tractor-engine/arena"
+VERSION = 1
+#: Deals per step of a pairing (Ctrl-C and progress act between steps; with Ray, per task).
+CHUNK = 200
+#: Where ``random`` and ``greedy`` sit on the rating scale by default.
+ANCHORS: Dict[str, float] = {"random": 0.0, "greedy": 1000.0}
+
+
+@dataclass(frozen=True)
+class Suite:
+    """A frozen deal suite: deal ``i`` is hand ``i`` of the bulk run with ``seed`` (the first
+    hand of a fresh match), under whichever profile is played; match ``j`` is match ``j`` of
+    the bulk match run with ``seed``."""
+
+    name: str
+    seed: int
+    deals: int
+    matches: int
+
+
+#: Every suite, by name (the core defines them: ``run::suite``).
+SUITES: Dict[str, Suite] = {n: Suite(n, s, d, m) for n, s, d, m in _core.DEAL_SUITES}
+
+
+# -- the entrants ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Entrant:
+    label: str
+    policy: Any  # a canonical policy name, or a callable
+
+
+def _entrants(policies: Any) -> List[_Entrant]:
+    """Policies as ``[name or callable, ...]`` or ``{label: name or callable}``."""
+    if isinstance(policies, str):
+        policies = [p for p in policies.split(",") if p.strip()]
+    items = list(policies.items()) if isinstance(policies, dict) else [(None, p) for p in policies] if isinstance(
+        policies, (list, tuple)) else None
+    if items is None:
+        raise InvalidArgument(f"policies must be a list of policies or a dict label -> policy, got {_show(policies)}")
+    out: List[_Entrant] = []
+    for i, (label, p) in enumerate(items):
+        what = f"policies[{i}]" if label is None else f"policies[{label!r}]"
+        if callable(p):
+            name = label if label is not None else getattr(p, "__name__", f"callable{i}")
+            out.append(_Entrant(_text(name, f"{what} label"), p))
+        else:
+            canon = _policy(p, what)
+            out.append(_Entrant(canon if label is None else _text(label, f"{what} label"), canon))
+    labels = [e.label for e in out]
+    if len(out) < 2:
+        raise InvalidArgument(f"policies: the arena needs at least two, got {len(out)}")
+    if len(set(labels)) != len(labels):
+        raise InvalidArgument(f"policies: each needs its own label, got {labels} (pass a dict label -> policy)")
+    return out
+
+
+# -- playing a pairing -------------------------------------------------------------------------
+
+
+def _play_python(a: Any, b: Any, suite: Suite, profile: str, start: int, count: int,
+                 stop: Optional[_Interrupt] = None) -> Tuple[Any, ...]:
+    """A pairing with a callable, played from Python: every game of the pairing at once, the
+    callables asked in batches. Returns (index, A's return when in seats 0/2, A's return when
+    in seats 1/3, decisions)."""
+    deals = range(start, start + count)
+    seatings = [(a, b, a, b), (b, a, b, a)]
+    games, owners, seeds, counts = [], [], [], []
+    for i in deals:
+        hs = _core.derive_seed(suite.seed, _core.BATCH_HAND_TAG, i)
+        for seats in seatings:
+            games.append(Game.deal(hs, profile=profile))
+            owners.append(seats)
+            seeds.append([_core.derive_seed(hs, _core.POLICY_TAG, s) for s in range(4)])
+            counts.append([0, 0, 0, 0])
+    decisions = 0
+    live = list(range(len(games)))
+    while live:
+        if stop is not None and stop.requested:
+            raise KeyboardInterrupt
+        asks: Dict[int, List[int]] = {}
+        for g_i in live:
+            g = games[g_i]
+            seat = g.current_player
+            p = owners[g_i][seat]
+            if callable(p):
+                asks.setdefault(id(p), []).append(g_i)
+            else:  # a built-in policy: its own stream, one seed per decision
+                g._g.step_policy(p, _core.derive_seed(seeds[g_i][seat], _core.POLICY_TAG, counts[g_i][seat]))
+                counts[g_i][seat] += 1
+                decisions += 1
+        for rows in asks.values():
+            fn = owners[rows[0]][games[rows[0]].current_player]
+            obs = np.stack([games[r].observation_tensor(games[r].current_player) for r in rows])
+            masks = np.stack([games[r].action_mask() for r in rows])
+            ids = np.asarray(fn(obs, masks)).reshape(-1)
+            if len(ids) != len(rows):
+                raise InvalidArgument(f"a callable policy returned {len(ids)} action ids for {len(rows)} observations")
+            for n, (r, k) in enumerate(zip(rows, ids.tolist())):
+                if not 0 <= int(k) < masks.shape[1] or not masks[n][int(k)]:
+                    raise InvalidArgument(f"a callable policy chose action id {k}, which the mask forbids")
+                if games[r].step(int(k)):
+                    decisions += 1
+        live = [g_i for g_i in live if games[g_i].current_player is not None]
+    rets = [g._g.returns or (0, 0, 0, 0) for g in games]
+    a1 = np.array([rets[2 * k][0] for k in range(count)], dtype=np.int16)
+    a2 = np.array([rets[2 * k + 1][1] for k in range(count)], dtype=np.int16)
+    return np.arange(start, start + count, dtype=np.uint64), a1, a2, decisions
+
+
+@dataclass
+class Pairing:
+    """One pairing's deals: A's team's return (levels gained minus lost, R7.4) when it sits
+    in seats 0/2 (``a_first``) and in seats 1/3 (``a_second``), per deal index."""
+
+    a: str
+    b: str
+    index: np.ndarray
+    a_first: np.ndarray
+    a_second: np.ndarray
+    match_index: np.ndarray = field(default_factory=lambda: np.zeros(0, np.uint64))
+    #: A's match wins (0, 1 or 2 of the two seatings) per match index.
+    match_wins: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int8))
+    #: B's match wins likewise (a match may end with no winner within its cap).
+    match_losses: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int8))
+
+    def advantage(self) -> np.ndarray:
+        """Per deal: A's levels per deal over B, the mean of the two seatings."""
+        return (self.a_first.astype(np.float64) + self.a_second) / 2
+
+    def summary(self) -> Dict[str, Any]:
+        adv = self.advantage()
+        m, lo, hi = _ci(len(adv), float(adv.sum()), float((adv**2).sum()))
+        both = np.concatenate([self.a_first, self.a_second])
+        out: Dict[str, Any] = {
+            "a": self.a, "b": self.b, "deals": len(adv),
+            "levels_per_deal": m, "ci95": (lo, hi),
+            "a_gains_share": float((both > 0).mean()) if len(both) else math.nan,
+            "b_gains_share": float((both < 0).mean()) if len(both) else math.nan,
+        }
+        if len(self.match_index):
+            score = (self.match_wins - self.match_losses).astype(np.float64) / 2  # per match pair, -1..1
+            wm, wlo, whi = _ci(len(score), float(score.sum()), float((score**2).sum()))
+            n = 2 * len(self.match_index)
+            out["matches"] = len(self.match_index)
+            out["match_win_rate"] = float(self.match_wins.sum()) / n
+            out["match_loss_rate"] = float(self.match_losses.sum()) / n
+            out["match_margin"] = wm  # win rate minus loss rate, with its paired interval
+            out["match_margin_ci95"] = (wlo, whi)
+        return out
+
+
+# -- ratings -----------------------------------------------------------------------------------
+
+
+def _bradley_terry(n: int, games: Sequence[Tuple[int, int, np.ndarray]], iters: int = 2000) -> np.ndarray:
+    """Bradley–Terry log-strengths (natural log) of ``n`` players from per-deal outcomes:
+    ``games`` holds (i, j, advantage of i per deal); a deal i gained levels on is a win, a
+    lost one a loss, an even one half of each. Each pair also gets one even deal (a prior
+    that keeps a side that won everything finite). Minorisation–maximisation (Hunter 2004)."""
+    wins = np.zeros((n, n))
+    for i, j, adv in games:
+        w = float((adv > 0).sum()) + 0.5 * float((adv == 0).sum()) + 0.5
+        l_ = float((adv < 0).sum()) + 0.5 * float((adv == 0).sum()) + 0.5
+        wins[i, j] += w
+        wins[j, i] += l_
+    played = wins + wins.T
+    p = np.ones(n)
+    for _ in range(iters):
+        denom = (played / (p[:, None] + p[None, :])).sum(axis=1)
+        new = wins.sum(axis=1) / np.where(denom > 0, denom, 1)
+        new = np.where(new > 0, new, 1e-12)
+        new /= math.exp(float(np.log(new).mean()))
+        if np.max(np.abs(np.log(new) - np.log(p))) < 1e-10:
+            p = new
+            break
+        p = new
+    return np.log(p)
+
+
+def _anchored(logp: np.ndarray, labels: List[str], anchors: Dict[str, float]) -> np.ndarray:
+    """Elo-scale ratings (400·log10 of the strength). With two anchors present the scale is
+    set by them (each sits at its stated value); with one, the ratings are shifted to put it
+    there; with none, they average 0."""
+    elo = 400 * logp / math.log(10)
+    present = [(labels.index(k), v) for k, v in anchors.items() if k in labels]
+    if len(present) >= 2:
+        (i, vi), (j, vj) = present[:2]
+        if abs(elo[j] - elo[i]) > 1e-9:
+            return vi + (elo - elo[i]) * (vj - vi) / (elo[j] - elo[i])
+    if present:
+        i, vi = present[0]
+        return elo - elo[i] + vi
+    return elo - elo.mean()
+
+
+# -- results -----------------------------------------------------------------------------------
+
+
+@dataclass
+class ArenaResults:
+    """The pairings' deals and, derived from them, the ratings and the summary."""
+
+    labels: List[str]
+    policies: List[str]
+    """Each entrant's canonical policy name (``callable:LABEL`` for a callable)."""
+    suite: str
+    profile: str
+    pairings: List[Pairing]
+    cost_us: Dict[str, float] = field(default_factory=dict)
+    """Microseconds per decision of each policy, playing all four seats, one thread."""
+    anchors: Dict[str, float] = field(default_factory=lambda: dict(ANCHORS))
+    bootstrap: int = 200
+    interrupted: bool = False
+    elapsed: float = 0.0
+    engine: str = _core.__version__
+
+    def _games(self, resample: Optional[np.random.Generator] = None) -> List[Tuple[int, int, np.ndarray]]:
+        out = []
+        for p in self.pairings:
+            adv = p.advantage()
+            if resample is not None and len(adv):
+                adv = adv[resample.integers(0, len(adv), len(adv))]
+            out.append((self.labels.index(p.a), self.labels.index(p.b), adv))
+        return out
+
+    def ratings(self) -> Dict[str, Tuple[float, float, float]]:
+        """Per label: (rating, 2.5th, 97.5th percentile over ``bootstrap`` resamples of the
+        deals within each pairing). The resampling draws from a fixed seed."""
+        n = len(self.labels)
+        point = _anchored(_bradley_terry(n, self._games()), self.labels, self.anchors)
+        if self.bootstrap > 0:
+            rng = np.random.Generator(np.random.PCG64(20261202))
+            boots = np.array([_anchored(_bradley_terry(n, self._games(rng), iters=500), self.labels, self.anchors)
+                              for _ in range(self.bootstrap)])
+            lo, hi = np.percentile(boots, 2.5, axis=0), np.percentile(boots, 97.5, axis=0)
+        else:
+            lo = hi = np.full(n, math.nan)
+        return {lab: (float(point[k]), float(lo[k]), float(hi[k])) for k, lab in enumerate(self.labels)}
+
+    def summary(self) -> Dict[str, Any]:
+        return {
+            "suite": self.suite, "profile": self.profile, "engine": self.engine,
+            "ratings": self.ratings(), "cost_us": dict(self.cost_us),
+            "pairings": [p.summary() for p in self.pairings],
+            "interrupted": self.interrupted, "elapsed_s": self.elapsed,
+        }
+
+    def table(self) -> str:
+        """The ratings and the pairings as a text table."""
+        r = self.ratings()
+        lines = [f"arena: suite {self.suite}, profile {self.profile}" + (" (interrupted)" if self.interrupted else "")]
+        w = max(len(x) for x in self.labels)
+        lines.append(f"{'policy':<{w}}  {'rating':>7}  {'95% interval':>17}  {'µs/decision':>11}")
+        for lab in sorted(self.labels, key=lambda x: -r[x][0]):
+            v, lo, hi = r[lab]
+            cost = self.cost_us.get(lab)
+            lines.append(f"{lab:<{w}}  {v:7.0f}  {f'[{lo:.0f}, {hi:.0f}]':>17}  "
+                         f"{'' if cost is None else f'{cost:11.2f}'}")
+        lines.append("")
+        lines.append("pairing: A's levels per deal over B (95% interval), deals A's / B's team gains levels on")
+        for p in self.pairings:
+            s = p.summary()
+            lo, hi = s["ci95"]
+            line = (f"{p.a} vs {p.b}: {s['levels_per_deal']:+.3f} [{lo:+.3f}, {hi:+.3f}] over {s['deals']} deals; "
+                    f"gains {s['a_gains_share']:.1%} / {s['b_gains_share']:.1%}")
+            if "matches" in s:
+                line += (f"; matches won {s['match_win_rate']:.1%} / {s['match_loss_rate']:.1%} of "
+                         f"{2 * s['matches']}")
+            lines.append(line)
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.table()
+
+    # -- files ---------------------------------------------------------------------------------
+    def to_dict(self) -> Dict[str, Any]:
+        return {
+            "format": FORMAT, "format_version": VERSION, "engine": self.engine,
+            "suite": self.suite, "profile": self.profile,
+            "labels": self.labels, "policies": self.policies, "anchors": self.anchors,
+            "bootstrap": self.bootstrap, "interrupted": self.interrupted, "elapsed_s": self.elapsed,
+            "cost_us": self.cost_us,
+            "pairings": [{
+                "a": p.a, "b": p.b, "index": p.index.tolist(),
+                "a_first": p.a_first.tolist(), "a_second": p.a_second.tolist(),
+                "match_index": p.match_index.tolist(), "match_wins": p.match_wins.tolist(),
+                "match_losses": p.match_losses.tolist(),
+            } for p in self.pairings],
+            "summary": self.summary(),
+        }
+
+    def to_json(self, path: str) -> None:
+        """Writes the results (every deal of every pairing, and the summary) as JSON."""
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(self.to_dict(), f)
+
+    def to_parquet(self, path: str) -> None:
+        """One row per (pairing, deal): a, b, deal, a_first, a_second (needs pyarrow)."""
+        try:
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+        except ImportError:
+            raise TractorError('to_parquet needs pyarrow: pip install "tractor-engine[parquet]"') from None
+        cols: Dict[str, list] = {"a": [], "b": [], "deal": [], "a_first": [], "a_second": []}
+        for p in self.pairings:
+            cols["a"] += [p.a] * len(p.index)
+            cols["b"] += [p.b] * len(p.index)
+            cols["deal"] += p.index.tolist()
+            cols["a_first"] += p.a_first.tolist()
+            cols["a_second"] += p.a_second.tolist()
+        t = pa.table({"a": pa.array(cols["a"], pa.string()), "b": pa.array(cols["b"], pa.string()),
+                      "deal": pa.array(cols["deal"], pa.uint64()), "a_first": pa.array(cols["a_first"], pa.int16()),
+                      "a_second": pa.array(cols["a_second"], pa.int16())})
+        pq.write_table(t.replace_schema_metadata({"arena": json.dumps({k: v for k, v in self.to_dict().items()
+                                                                        if k != "pairings"})}), path)
+
+    def plot(self, path: str) -> None:
+        """The ratings with their intervals, as an image (needs matplotlib)."""
+        try:
+            import matplotlib
+
+            matplotlib.use("Agg")
+            import matplotlib.pyplot as plt
+        except ImportError:
+            raise TractorError('plot needs matplotlib: pip install "tractor-engine[plot]"') from None
+        r = self.ratings()
+        order = sorted(self.labels, key=lambda x: r[x][0])
+        v = np.array([r[x][0] for x in order])
+        lo = np.array([r[x][1] for x in order])
+        hi = np.array([r[x][2] for x in order])
+        fig, ax = plt.subplots(figsize=(7, 0.5 * len(order) + 1.5))
+        ax.errorbar(v, range(len(order)), xerr=[np.nan_to_num(v - lo), np.nan_to_num(hi - v)], fmt="o", capsize=4)
+        ax.set_yticks(range(len(order)), order)
+        ax.set_xlabel("rating, with its 95% bootstrap interval")
+        anchors = ", ".join(f"{k} = {x:g}" for k, x in self.anchors.items() if k in self.labels)
+        ax.set_title(f"arena: {self.suite}, {self.profile}" + (f" ({anchors})" if anchors else ""))
+        ax.grid(axis="x", alpha=0.3)
+        fig.tight_layout()
+        fig.savefig(path, dpi=120)
+        plt.close(fig)
+
+
+def _from_dict(d: Dict[str, Any]) -> ArenaResults:
+    if not isinstance(d, dict) or d.get("format") != FORMAT:
+        raise TractorError(f"not an arena results file: format {_show(d.get('format') if isinstance(d, dict) else d)}")
+    if d.get("format_version") != VERSION:
+        raise TractorError(f"arena results version {_show(d.get('format_version'))} is not {VERSION}")
+    ps = [Pairing(p["a"], p["b"], np.array(p["index"], np.uint64), np.array(p["a_first"], np.int16),
+                  np.array(p["a_second"], np.int16), np.array(p["match_index"], np.uint64),
+                  np.array(p["match_wins"], np.int8), np.array(p["match_losses"], np.int8)) for p in d["pairings"]]
+    return ArenaResults(list(d["labels"]), list(d["policies"]), d["suite"], d["profile"], ps,
+                        {k: float(v) for k, v in d["cost_us"].items()}, dict(d["anchors"]), int(d["bootstrap"]),
+                        bool(d["interrupted"]), float(d["elapsed_s"]), d["engine"])
+
+
+def load(path: str) -> ArenaResults:
+    """Reads results written by :meth:`ArenaResults.to_json`."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            d = json.load(f)
+        return _from_dict(d)
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise TractorError(f"{path}: cannot read arena results: {e}") from None
+
+
+def merge(*parts: ArenaResults) -> ArenaResults:
+    """One result from shards of one arena run (other deals of the same pairings): the
+    pairings' deals in index order, as one run over all of them would give."""
+    if not parts:
+        raise InvalidArgument("merge needs at least one result")
+    first = parts[0]
+    for p in parts[1:]:
+        if (p.labels, p.policies, p.suite, p.profile) != (first.labels, first.policies, first.suite, first.profile):
+            raise InvalidArgument("merge: the parts are of different arena runs (policies, suite or profile differ)")
+    merged = []
+    for k, p0 in enumerate(first.pairings):
+        cat = [q.pairings[k] for q in parts]
+        idx = np.concatenate([c.index for c in cat])
+        if len(np.unique(idx)) != len(idx):
+            raise InvalidArgument(f"merge: pairing {p0.a} vs {p0.b} has a deal in two parts")
+        o = np.argsort(idx, kind="stable")
+        midx = np.concatenate([c.match_index for c in cat])
+        if len(np.unique(midx)) != len(midx):
+            raise InvalidArgument(f"merge: pairing {p0.a} vs {p0.b} has a match in two parts")
+        mo = np.argsort(midx, kind="stable")
+        merged.append(Pairing(p0.a, p0.b, idx[o], np.concatenate([c.a_first for c in cat])[o],
+                              np.concatenate([c.a_second for c in cat])[o], midx[mo],
+                              np.concatenate([c.match_wins for c in cat])[mo],
+                              np.concatenate([c.match_losses for c in cat])[mo]))
+    cost = {lab: float(np.median([q.cost_us[lab] for q in parts if lab in q.cost_us]))
+            for lab in first.labels if any(lab in q.cost_us for q in parts)}
+    return ArenaResults(first.labels, first.policies, first.suite, first.profile, merged, cost, first.anchors,
+                        first.bootstrap, any(q.interrupted for q in parts), sum(q.elapsed for q in parts), first.engine)
+
+
+# -- the run -----------------------------------------------------------------------------------
+
+
+def _pairing(a: _Entrant, b: _Entrant, s: Suite, profile: str, start: int, count: int, matches: int,
+             match_start: int, max_hands: int, threads: Any, backend: str, address: Any,
+             progress: Optional[Callable[[int, int], None]], base: int, total: int,
+             stop: _Interrupt) -> Tuple[Optional[Pairing], bool]:
+    """One pairing's deals (and matches), and whether Ctrl-C cut it short (then it holds the
+    deals that finished, or is None: a callable's games finish together, its matches too)."""
+
+    def step(done: int, _total: int) -> None:
+        if progress is not None:
+            try:
+                progress(base + done, total)
+            except KeyboardInterrupt:  # a progress callback may stop the run, as Ctrl-C does
+                stop.requested = True
+                raise
+
+    if callable(a.policy) or callable(b.policy):
+        try:
+            idx, a1, a2, _ = _play_python(a.policy, b.policy, s, profile, start, count, stop)
+        except KeyboardInterrupt:
+            return None, True
+        step(count, total)
+    else:
+        r = simulate(hands=count, policies=(a.policy, b.policy, a.policy, b.policy), seed=s.seed, start=start,
+                     threads=threads, profile=profile, duplicate=True, backend=backend, address=address,
+                     chunk=CHUNK, progress=step)
+        idx = r.arrays["index"]
+        if r.duplicate is None or not np.array_equal(idx, r.duplicate.arrays["index"]):
+            raise TractorError("internal error: a duplicate run's seatings cover different deals")
+        a1 = r.arrays["return0"].astype(np.int16)
+        a2 = r.duplicate.arrays["return1"].astype(np.int16)
+        if r.interrupted or stop.requested:  # the deals that finished
+            return (Pairing(a.label, b.label, np.asarray(idx, np.uint64), a1, a2) if len(idx) else None), True
+    p = Pairing(a.label, b.label, np.asarray(idx, np.uint64), a1, a2)
+    if matches and not stop.requested:
+        runs = [simulate(matches=matches, policies=seats, seed=s.seed, start=match_start, threads=threads,
+                         profile=profile, max_hands=max_hands, backend=backend, address=address)
+                for seats in ((a.policy, b.policy) * 2, (b.policy, a.policy) * 2)]
+        if any(m.interrupted for m in runs):
+            return p, True  # the deals finished; the matches did not
+        m1, m2 = (m.arrays for m in runs)
+        p.match_index = np.asarray(m1["index"], np.uint64)
+        p.match_wins = (m1["winner"] == 0).astype(np.int8) + (m2["winner"] == 1)
+        p.match_losses = (m1["winner"] == 1).astype(np.int8) + (m2["winner"] == 0)
+        step(count + matches, total)
+    elif matches:
+        return p, True
+    return p, stop.requested
+
+
+def _cost_us(e: _Entrant, suite: Suite, profile: str, budget_s: float) -> float:
+    """Microseconds per decision of a policy playing all four seats on the suite's first
+    deals, one thread: hands double until ``budget_s`` is spent."""
+    hands, spent, decisions = 4, 0.0, 0
+    while True:
+        t0 = time.perf_counter()
+        if callable(e.policy):
+            _, _, _, d = _play_python(e.policy, e.policy, suite, profile, 0, hands)
+            decisions += d
+        else:
+            r = simulate(hands=hands, policies=(e.policy,) * 4, seed=suite.seed, threads=1, profile=profile)
+            decisions += int(r.arrays["decisions"].sum())
+        spent += time.perf_counter() - t0
+        if spent >= budget_s or hands >= 4096:
+            return spent / max(decisions, 1) * 1e6
+        hands *= 2
+
+
+def play(
+    policies: Any,
+    *,
+    suite: str = "eval-v1",
+    profile: str = "guigang",
+    deals: Optional[int] = None,
+    start: int = 0,
+    matches: int = 0,
+    match_start: int = 0,
+    max_hands: int = 1000,
+    threads: Optional[int] = None,
+    backend: str = "local",
+    address: Optional[str] = None,
+    cost: bool = True,
+    anchors: Optional[Dict[str, float]] = None,
+    bootstrap: int = 200,
+    progress: Optional[Callable[[int, int], None]] = None,
+) -> ArenaResults:
+    """Plays every pairing of ``policies`` in duplicate on ``suite``'s deals and rates them.
+
+    - ``policies``: policy names (``"greedy"``, ``"ismcts:iterations=200"``, ...) or callables,
+      as a list (labelled by their names) or a dict ``{label: policy}``. A callable plays
+      from Python, batched: ``fn(observations, masks) -> action ids`` (``observation_tensor``
+      rows and ``action_mask`` rows of every game that waits on it; slower, see the docs).
+    - ``deals``: how many of the suite's deals, from ``start`` (default: all of them, from 0);
+      shards of one run merge with :func:`merge`.
+    - ``matches``: also play that many of the suite's whole matches per pairing, from
+      ``match_start`` (each twice, teams swapped; a match ends when a team passes A or after
+      ``max_hands`` hands).
+    - ``threads``, ``backend``, ``address``: as for :func:`tractor.simulate`; the results do
+      not depend on them.
+    - ``cost``: measure each policy's microseconds per decision (one thread, about 0.3 s).
+    - ``anchors``: rating values of policies that fix the scale (default random 0,
+      greedy 1000); ``bootstrap``: resamples for the intervals (0: none).
+    - ``progress(done, total)``: deals (and matches) finished over all pairings.
+
+    Ctrl-C stops after the current chunk and returns what finished (``interrupted=True``).
+    Raises InvalidArgument (and its subclasses) naming the argument."""
+    es = _entrants(policies)
+    if not isinstance(suite, str) or suite not in SUITES:
+        raise InvalidArgument(f"suite: unknown suite {_show(suite)}: expected one of {', '.join(SUITES)}")
+    s = SUITES[suite]
+    profile = _profile(profile)
+    start = _int(start, "start", 0, s.deals)
+    count = s.deals - start if deals is None else _int(deals, f"deals (the suite has {s.deals})", 1, s.deals - start)
+    match_start = _int(match_start, "match_start", 0, s.matches)
+    matches = _int(matches, f"matches (the suite has {s.matches} from 0)", 0, s.matches - match_start)
+    max_hands = _int(max_hands, "max_hands", 1, 2**32 - 1)
+    _threads(threads)
+    cost = _bool(cost, "cost")
+    bootstrap = _int(bootstrap, "bootstrap", 0, 100_000)
+    if anchors is None:
+        anchors = dict(ANCHORS)
+    if not isinstance(anchors, dict) or not all(isinstance(k, str) and isinstance(v, (int, float)) and math.isfinite(v)
+                                                for k, v in anchors.items()):
+        raise InvalidArgument(f"anchors must be a dict label -> finite number, got {_show(anchors)}")
+    if matches and any(callable(e.policy) for e in es):
+        raise InvalidArgument("matches: whole matches are played by built-in policies only; a callable plays deals")
+    if progress is not None and not callable(progress):
+        raise InvalidArgument(f"progress must be callable(done, total) or None, got {_show(progress)}")
+    pairs = [(i, j) for i in range(len(es)) for j in range(i + 1, len(es))]
+    total = len(pairs) * (count + matches)
+    t0 = time.perf_counter()
+    out: List[Pairing] = []
+    interrupted = False
+    # Ctrl-C: the first stops after the current chunk of the pairing under way (simulate's
+    # chunks share this flag), the second at once; the finished pairings are kept.
+    with _Interrupt() as stop:
+        try:
+            for k, (i, j) in enumerate(pairs):
+                p, cut = _pairing(es[i], es[j], s, profile, start, count, matches, match_start, max_hands,
+                                  threads, backend, address, progress, k * (count + matches), total, stop)
+                if p is not None:
+                    out.append(p)
+                if cut:
+                    interrupted = True
+                    break
+        except KeyboardInterrupt:
+            interrupted = True
+    elapsed = time.perf_counter() - t0
+    costs = {e.label: _cost_us(e, s, profile, 0.3) for e in es} if cost and not interrupted else {}
+    names = [f"callable:{e.label}" if callable(e.policy) else e.policy for e in es]
+    return ArenaResults([e.label for e in es], names, suite, profile, out, costs, dict(anchors), bootstrap,
+                        interrupted, elapsed)
