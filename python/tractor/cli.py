@@ -190,6 +190,15 @@ def _rescue(source, what: str, res=None) -> Optional[str]:
         return None
 
 
+def _exit_status(failed: List[str], interrupted: bool) -> int:
+    """Reports the outputs that failed; 130 after Ctrl-C, 1 if an output failed, else 0."""
+    for f in failed:
+        print(f"tractor: error: {f}", file=sys.stderr)
+    if interrupted:
+        return 130
+    return 1 if failed else 0
+
+
 def cmd_simulate(a: argparse.Namespace) -> int:
     from .sim import simulate
 
@@ -260,11 +269,7 @@ def cmd_simulate(a: argparse.Namespace) -> int:
             print(f"wrote {a.plot}")
         except Exception as e:
             failed.append(f"--plot: cannot draw {a.plot}: {type(e).__name__}: {e}")
-    for f in failed:
-        print(f"tractor: error: {f}", file=sys.stderr)
-    if res.interrupted:
-        return 130
-    return 1 if failed else 0
+    return _exit_status(failed, res.interrupted)
 
 
 def cmd_merge(a: argparse.Namespace) -> int:
@@ -329,11 +334,7 @@ def cmd_arena(a: argparse.Namespace) -> int:
                 print(f"wrote {path}")
             except Exception as e:  # the table is printed: report the file that failed
                 failed.append(f"{option}: {type(e).__name__}: {e}")
-    for f in failed:
-        print(f"tractor: error: {f}", file=sys.stderr)
-    if res.interrupted:
-        return 130
-    return 1 if failed else 0
+    return _exit_status(failed, res.interrupted)
 
 
 def cmd_demo(a: argparse.Namespace) -> int:
