@@ -19,6 +19,7 @@ from . import actions
 from .vec_env import VecEnv
 from .infoset import InfoSet
 from . import arena
+from . import nets
 
 #: The layers of the package, lowest first; every module is in one (packages by their folder,
 #: ``"__init__"`` this module), and imports only from the layers below its own.
@@ -30,7 +31,7 @@ _LAYERS = (
     ("rules",),
     ("infoset",),
     ("game",),
-    ("records", "playthrough", "actions", "search", "vec_env"),
+    ("records", "playthrough", "actions", "search", "vec_env", "nets"),
     ("sim.columns", "sim.stats", "sim.ranges", "sim.summary"),
     ("sim.files",),
     ("sim.results",),
@@ -79,6 +80,7 @@ __all__ = [
     "read_records",
     "search",
     "arena",
+    "nets",
     "actions",
     "VecEnv",
     "InfoSet",

@@ -10,6 +10,8 @@ from typing import Any, Dict, List, Optional, Tuple, final
 
 __version__: str
 DEAL_TAG: int
+OBS_SCALE: List[int]
+NET_FORMAT_VERSION: int
 DEAL_SUITES: List[Tuple[str, int, int, int]]
 RECORD_FORMAT: str
 RECORD_VERSION: int
@@ -294,3 +296,14 @@ class RecordReader:
         """Raises RecordsError."""
     def games(self, n: int) -> List[Game]:
         """Raises RecordsError, InvalidRecord."""
+
+
+@final
+class Net:
+    def __new__(cls, data: bytes) -> Net: ...
+    def to_bytes(self) -> bytes: ...
+    @property
+    def shape(self) -> Tuple[int, int, int, int]: ...
+    @property
+    def meta(self) -> str: ...
+    def logits(self, game: Game, seat: int) -> List[int]: ...

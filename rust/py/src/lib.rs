@@ -8,6 +8,7 @@
 
 mod errors;
 mod game;
+mod net;
 mod search;
 mod sim;
 mod vec_env;
@@ -398,6 +399,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<game::PyGame>()?;
     m.add_class::<game::PyMatch>()?;
     m.add_class::<vec_env::PyVecEnv>()?;
+    m.add_class::<net::PyNet>()?;
     // the facts Python, the CLI and the adapters read instead of spelling them again
     m.add("PROFILES", core::Profile::ALL.map(|p| p.name()).to_vec())?;
     m.add("SUITS", core::rules::card::SUITS.iter().collect::<String>())?;
@@ -412,6 +414,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("OBS_VERSION", core::encode::observe::OBS_VERSION)?;
     m.add_function(wrap_pyfunction!(profile_rules, m)?)?;
     m.add("OBS_DIM", core::encode::observe::OBS_DIM)?;
+    m.add("OBS_SCALE", core::encode::observe::scales().to_vec())?;
+    m.add("NET_FORMAT_VERSION", core::agent::net::FORMAT_VERSION)?;
     m.add("INFO_DIM", core::encode::info_state::INFO_DIM)?;
     m.add("INFO_VERSION", core::encode::info_state::INFO_VERSION)?;
     m.add("INFO_LAYOUT", core::encode::info_state::INFO_LAYOUT.iter().map(|b| (b.0, b.1.to_vec(), b.2)).collect::<Vec<_>>())?;

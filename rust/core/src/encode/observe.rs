@@ -61,6 +61,72 @@ layout! {
 /// Length of the observation.
 pub const OBS_DIM: usize = at::END;
 
+/// Copies of a kind (card blocks), level cards shown: n / 4.
+const COPIES: u32 = 4;
+/// Cards held: n / 54.
+const HELD: u32 = 54;
+/// Points: n / 400.
+const POINTS: u32 = 400;
+/// Cards dealt: n / 216.
+const DEALT: u32 = DECK as u32;
+/// Deals without a showing (R8.5): n / 3.
+const REDEALS: u32 = 3;
+
+/// Every entry of the observation is a whole number over its block's denominator: the
+/// denominators, block by block in [`LAYOUT`]'s order (one-hot blocks: 1).
+pub const SCALE: &[(&str, u32)] = &[
+    ("hand", COPIES),
+    ("pending", COPIES),
+    ("played", COPIES),
+    ("trick", COPIES),
+    ("trick_leader", 1),
+    ("to_move", 1),
+    ("hand_sizes", HELD),
+    ("void", 1),
+    ("points", POINTS),
+    ("team_levels", 1),
+    ("hand_level", 1),
+    ("trump", 1),
+    ("banker", 1),
+    ("declarer", 1),
+    ("declared_count", COPIES),
+    ("shown", COPIES),
+    ("phase", 1),
+    ("dealt", DEALT),
+    ("redeals", REDEALS),
+];
+
+/// The denominator of each entry (see [`SCALE`]).
+pub fn scales() -> [u32; OBS_DIM] {
+    let mut out = [1u32; OBS_DIM];
+    for (&(name, at, len, _), &(sname, d)) in LAYOUT.iter().zip(SCALE) {
+        debug_assert_eq!(name, sname);
+        out[at..at + len].fill(d);
+    }
+    out
+}
+
+/// A cell of the observation: `f32`, the learner's tensor (n / d), or `i16`, the whole
+/// numbers n themselves, which integer networks read (no float decides play).
+pub trait Entry: Copy + Default {
+    /// The entry n / d.
+    fn ratio(n: i32, d: u32) -> Self;
+}
+
+impl Entry for f32 {
+    #[inline]
+    fn ratio(n: i32, d: u32) -> f32 {
+        n as f32 / d as f32
+    }
+}
+
+impl Entry for i16 {
+    #[inline]
+    fn ratio(n: i32, _d: u32) -> i16 {
+        n as i16 // |n| is at most a few hundred (points)
+    }
+}
+
 /// The version of [`LAYOUT`]: frozen once released; a new layout is a new version beside this
 /// one (docs/learning.md keeps the history).
 pub const OBS_VERSION: u32 = 1;
@@ -127,28 +193,30 @@ const SAME_SUITS: [u8; 4] = [0, 1, 2, 3];
 
 /// Writes the card block `c` (copies / 4) into `out[at..at + 54]`, suits renamed by `suits`.
 #[inline]
-fn put_cards(out: &mut [f32], at: usize, c: &Counts, suits: &[u8; 4]) {
+fn put_cards<T: Entry>(out: &mut [T], at: usize, c: &Counts, suits: &[u8; 4]) {
     let out = &mut out[at..at + KINDS];
     if *suits == SAME_SUITS {
         // kind ids in order: one straight loop
         for (o, &n) in out.iter_mut().zip(c) {
-            *o = n as f32 * 0.25;
+            *o = T::ratio(n as i32, COPIES);
         }
         return;
     }
     for (s, &to) in suits.iter().enumerate() {
         let (dst, src) = (&mut out[to as usize * 13..][..13], &c[s * 13..][..13]);
         for (o, &n) in dst.iter_mut().zip(src) {
-            *o = n as f32 * 0.25;
+            *o = T::ratio(n as i32, COPIES);
         }
     }
-    out[52] = c[52] as f32 * 0.25;
-    out[53] = c[53] as f32 * 0.25;
+    out[52] = T::ratio(c[52] as i32, COPIES);
+    out[53] = T::ratio(c[53] as i32, COPIES);
 }
 
 /// Writes `observer`'s observation of `game` into `out[..OBS_DIM]`; `pending` is the play
-/// the player to move is building (shown only to that player).
-pub fn observe(game: &Game, pending: &Counts, observer: u8, canonical: bool, out: &mut [f32]) {
+/// the player to move is building (shown only to that player). As `f32` the entries are the
+/// tensor of [`LAYOUT`]; as `i16` their numerators over [`SCALE`].
+pub fn observe<T: Entry>(game: &Game, pending: &Counts, observer: u8, canonical: bool, out: &mut [T]) {
+    let one = T::ratio(1, 1);
     let out = &mut out[..OBS_DIM];
     let pos = &game.pos;
     let t = &game.tally;
@@ -163,52 +231,52 @@ pub fn observe(game: &Game, pending: &Counts, observer: u8, canonical: bool, out
     if live && pos.to_move == observer {
         put_cards(out, at::pending, pending, &suits);
     } else {
-        out[at::pending..][..KINDS].fill(0.0);
+        out[at::pending..][..KINDS].fill(T::default());
     }
     let in_trick = pos.phase == Phase::Play && pos.trick.plays > 0;
     if !in_trick {
-        out[at::trick..][..4 * KINDS].fill(0.0);
+        out[at::trick..][..4 * KINDS].fill(T::default());
     }
-    out[at::trick_leader..].fill(0.0);
+    out[at::trick_leader..].fill(T::default());
     for r in 0..4 {
         let s = seat_of(r) as usize;
         put_cards(out, at::played + r * KINDS, &t.played[s], &suits);
         if in_trick {
             put_cards(out, at::trick + r * KINDS, &t.trick[s], &suits);
         }
-        out[at::hand_sizes + r] = crate::rules::card::size(&pos.hands[s]) as f32 / 54.0;
+        out[at::hand_sizes + r] = T::ratio(crate::rules::card::size(&pos.hands[s]) as i32, HELD);
         for c in 0..5u8 {
             if t.void[s] & (1 << c) != 0 {
                 let mc = if c == TRUMP { c } else { suits[c as usize] };
-                out[at::void + r * 5 + mc as usize] = 1.0;
+                out[at::void + r * 5 + mc as usize] = one;
             }
         }
-        out[at::shown + r] = t.shown[s] as f32 * 0.25;
+        out[at::shown + r] = T::ratio(t.shown[s] as i32, COPIES);
     }
     if in_trick {
-        out[at::trick_leader + rel(pos.trick.leader)] = 1.0;
+        out[at::trick_leader + rel(pos.trick.leader)] = one;
     }
     if live {
-        out[at::to_move + rel(pos.to_move)] = 1.0;
+        out[at::to_move + rel(pos.to_move)] = one;
     }
-    out[at::points] = pos.defender_points as f32 / 400.0;
-    out[at::points + 1] = if in_trick { pos.trick.points as f32 / 400.0 } else { 0.0 };
+    out[at::points] = T::ratio(pos.defender_points, POINTS);
+    out[at::points + 1] = if in_trick { T::ratio(pos.trick.points as i32, POINTS) } else { T::default() };
     let team = (observer % 2) as usize;
-    out[at::team_levels + (game.levels[team] - 3) as usize] = 1.0;
-    out[at::team_levels + 12 + (game.levels[1 - team] - 3) as usize] = 1.0;
-    out[at::hand_level + (pos.level - 3) as usize] = 1.0;
+    out[at::team_levels + (game.levels[team] - 3) as usize] = one;
+    out[at::team_levels + 12 + (game.levels[1 - team] - 3) as usize] = one;
+    out[at::hand_level + (pos.level - 3) as usize] = one;
     let tr = known_trump(pos, observer);
-    out[at::trump + if tr == NOBODY { 4 } else { suits[tr as usize] as usize }] = 1.0;
-    out[at::banker + if pos.banker == NOBODY { 4 } else { rel(pos.banker) }] = 1.0;
-    out[at::declarer + if pos.declarer == NOBODY { 4 } else { rel(pos.declarer) }] = 1.0;
-    out[at::declared_count] = pos.declared_count as f32 * 0.25;
+    out[at::trump + if tr == NOBODY { 4 } else { suits[tr as usize] as usize }] = one;
+    out[at::banker + if pos.banker == NOBODY { 4 } else { rel(pos.banker) }] = one;
+    out[at::declarer + if pos.declarer == NOBODY { 4 } else { rel(pos.declarer) }] = one;
+    out[at::declared_count] = T::ratio(pos.declared_count as i32, COPIES);
     let phase = match pos.phase {
         Phase::Declare => 0,
         Phase::Play if pos.trick.plays == 0 => 1,
         Phase::Play => 2,
         Phase::Over | Phase::Stopped => 3,
     };
-    out[at::phase + phase] = 1.0;
-    out[at::dealt] = pos.dealt as f32 / DECK as f32;
-    out[at::redeals] = pos.redeals as f32 / 3.0;
+    out[at::phase + phase] = one;
+    out[at::dealt] = T::ratio(pos.dealt as i32, DEALT);
+    out[at::redeals] = T::ratio(pos.redeals as i32, REDEALS);
 }

@@ -1,0 +1,180 @@
+"""Integer networks over a seat's observation (the core's ``agent::net``, after Stockfish's
+NNUE): a float network is quantized to integers on export and evaluated with integer
+arithmetic in Rust, so its decisions are the same on every CPU.
+
+The float network this module quantizes reads the observation tensor ``x`` (version 1,
+``Game.observation_tensor``) and is::
+
+    h1  = clip(W1 @ x + b1, 0, 1)        W1: (h1, OBS_DIM)
+    h2  = clip(W2 @ h1 + b2, 0, 1)       W2: (h2, h1)
+    out = W3 @ h2 + b3                   W3: (72, h2): one logit per action id
+
+:func:`quantize` turns its six arrays into a :class:`Net` (a weights file, format version 1,
+documented in ``docs/learning.md``); :func:`forward_float` is the float reference and
+:func:`quantization_bound` the bound, per position and logit, on how far the integer logits
+(over ``64 * 127``) may lie from it. torch is not needed: the arrays may come from any trainer.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Optional, Sequence, Tuple
+
+import numpy as np
+
+from . import _core
+from ._args import _int, _seat, _show
+from .errors import InvalidArgument, TractorError
+
+__all__ = ["Net", "quantize", "forward_float", "quantization_bound", "FORMAT_VERSION", "OBS_SCALE", "ONE", "OUT_SCALE"]
+
+#: The weights file's format version.
+FORMAT_VERSION: int = _core.NET_FORMAT_VERSION
+#: Each observation entry's denominator: the entry is a whole number over it (the core's ``SCALE``).
+OBS_SCALE = np.asarray(_core.OBS_SCALE, dtype=np.int64)
+#: The ceiling of the integer ClippedReLU (activations 0..127).
+ONE = 127
+#: The integer logits are the float ones times this (64 × 127).
+OUT_SCALE = 64 * ONE
+
+Layers = Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+class Net:
+    """A network read from a weights file (bytes or a path); InvalidPolicy if it is not one.
+    ``logits(game, seat)`` gives the 72 integer logits of a seat's observation."""
+
+    def __init__(self, data: Any) -> None:
+        if isinstance(data, (str, os.PathLike)):
+            try:
+                with open(data, "rb") as f:
+                    data = f.read()
+            except OSError as e:
+                raise InvalidArgument(f"network weights: cannot read {_show(str(data))}: {e}") from None
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise InvalidArgument(f"Net takes the bytes or the path of a weights file, got {_show(data)}")
+        self._n = _core.Net(bytes(data))
+        self.arrays: Optional[Tuple[np.ndarray, ...]] = None
+        """The integer arrays (W1 input-major, b1, W2, b2, W3, b3) when made by :func:`quantize`."""
+
+    @property
+    def shape(self) -> Tuple[int, int, int, int]:
+        """(h1, h2, shift1, shift2)."""
+        return self._n.shape
+
+    @property
+    def meta(self) -> str:
+        return self._n.meta
+
+    def to_bytes(self) -> bytes:
+        return self._n.to_bytes()
+
+    def save(self, path: str) -> None:
+        """Writes the weights file."""
+        with open(path, "wb") as f:
+            f.write(self.to_bytes())
+
+    def logits(self, game: Any, seat: int) -> np.ndarray:
+        """The int32 logits of the 72 action ids for ``seat`` of ``game`` (a
+        :class:`~tractor.Game`), from what the seat knows."""
+        g = getattr(game, "_g", None)
+        if g is None:
+            raise InvalidArgument(f"game must be a tractor.Game, got {_show(game)}")
+        return np.asarray(self._n.logits(g, _seat(seat)), dtype=np.int32)
+
+
+def _check_layers(layers: Sequence[Any]) -> Layers:
+    try:
+        w1, b1, w2, b2, w3, b3 = (np.asarray(a, dtype=np.float64) for a in layers)
+    except (TypeError, ValueError):
+        raise InvalidArgument("layers must be six arrays: W1, b1, W2, b2, W3, b3") from None
+    h1, h2 = len(b1), len(b2)
+    want = {"W1": (h1, _core.OBS_DIM), "b1": (h1,), "W2": (h2, h1), "b2": (h2,), "W3": (_core.NUM_ACTIONS, h2),
+            "b3": (_core.NUM_ACTIONS,)}
+    for (name, shape), a in zip(want.items(), (w1, b1, w2, b2, w3, b3)):
+        if a.shape != shape:
+            raise InvalidArgument(f"layers: {name} has shape {a.shape}, expected {shape}")
+        if not np.isfinite(a).all():
+            raise InvalidArgument(f"layers: {name} holds a value that is not finite")
+    return w1, b1, w2, b2, w3, b3
+
+
+def _round(a: np.ndarray, lo: int, hi: int, dtype: Any, name: str) -> np.ndarray:
+    q = np.rint(a)
+    if q.min(initial=0) < lo or q.max(initial=0) > hi:
+        raise TractorError(f"quantize: {name} does not fit {np.dtype(dtype).name} ({q.min():.0f}..{q.max():.0f}): "
+                           "train with smaller weights, or a smaller shift1 for W1")
+    return q.astype(dtype)
+
+
+def quantize(layers: Sequence[Any], *, shift1: int = 6, meta: str = "{}") -> Net:
+    """The integer network of a float one (see the module's doc): W1 to int16 at
+    ``127 · 2**shift1`` per unit of input (over each entry's denominator), W2 and W3 to int8
+    at 64, biases to int32. Raises TractorError when a weight does not fit its type."""
+    w1, b1, w2, b2, w3, b3 = _check_layers(layers)
+    shift1 = _int(shift1, "shift1", 0, 20)
+    s1 = ONE * 2**shift1
+    q1 = _round(s1 * w1.T / OBS_SCALE[:, None], -32768, 32767, np.int16, "W1")  # input-major
+    qb1 = _round(s1 * b1, -(2**31), 2**31 - 1, np.int32, "b1")
+    q2 = _round(64 * w2, -128, 127, np.int8, "W2")
+    qb2 = _round(OUT_SCALE * b2, -(2**31), 2**31 - 1, np.int32, "b2")
+    q3 = _round(64 * w3, -128, 127, np.int8, "W3")
+    qb3 = _round(OUT_SCALE * b3, -(2**31), 2**31 - 1, np.int32, "b3")
+    h1, h2 = len(b1), len(b2)
+    meta_b = str(meta).encode("utf-8")
+    head = b"TRACTNET" + np.array([FORMAT_VERSION, _core.OBS_VERSION, _core.OBS_DIM, _core.NUM_ACTIONS, h1, h2],
+                                  dtype="<u2").tobytes()
+    body = head + bytes([shift1, 6]) + np.array([len(meta_b)], dtype="<u4").tobytes() + meta_b + b"".join(
+        a.astype(a.dtype.newbyteorder("<")).tobytes() for a in (q1, qb1, q2, qb2, q3, qb3))
+    import zlib
+
+    net = Net(body + np.array([zlib.crc32(body)], dtype="<u4").tobytes())
+    net.arrays = (q1, qb1, q2, qb2, q3, qb3)
+    return net
+
+
+def forward_float(layers: Sequence[Any], obs: Any) -> np.ndarray:
+    """The float network's logits for observations ``obs`` (n, OBS_DIM): (n, 72)."""
+    w1, b1, w2, b2, w3, b3 = _check_layers(layers)
+    x = np.atleast_2d(np.asarray(obs, dtype=np.float64))
+    h1 = np.clip(x @ w1.T + b1, 0, 1)
+    h2 = np.clip(h1 @ w2.T + b2, 0, 1)
+    return h2 @ w3.T + b3
+
+
+def quantization_bound(layers: Sequence[Any], net: Net, obs: Any) -> np.ndarray:
+    """Per observation and logit, a bound on ``|net's logit / OUT_SCALE - float logit|``,
+    from the weights' actual rounding, carried layer by layer (ClippedReLU is 1-Lipschitz; each
+    shift's floor adds at most one unit of 1/127): (n, 72)."""
+    if net.arrays is None:
+        raise InvalidArgument("quantization_bound needs a Net made by quantize (its integer arrays)")
+    w1, b1, w2, b2, w3, b3 = _check_layers(layers)
+    q1, qb1, q2, qb2, q3, qb3 = net.arrays
+    h1n, h2n, shift1, shift2 = net.shape
+    s1 = ONE * 2**shift1
+    x = np.atleast_2d(np.asarray(obs, dtype=np.float64))
+    n = np.rint(x * OBS_SCALE)  # whole numbers
+    # layer 1: |acc/s1 - (W1 x + b1)| from the rounding of W1 and b1
+    r1 = np.abs(q1 / s1 - w1.T / OBS_SCALE[:, None])  # (OBS_DIM, h1)
+    e_acc = np.abs(n) @ r1 + np.abs(qb1 / s1 - b1)
+    acc = n.astype(np.int64) @ q1.astype(np.int64) + qb1
+    a1 = np.clip(acc >> shift1, 0, ONE)
+    e1 = _activation_error(acc / s1, e_acc, a1)
+    # layer 2: the rounding of W2 and b2 at the integer activations, and layer 1's error
+    r2 = np.abs(q2 / 64 - w2)
+    e_z2 = (a1 / ONE) @ r2.T + e1 @ np.abs(w2).T + np.abs(qb2 / OUT_SCALE - b2)
+    z2 = a1 @ q2.T.astype(np.int64) + qb2
+    a2 = np.clip(z2 >> shift2, 0, ONE)
+    e2 = _activation_error(z2 / OUT_SCALE, e_z2, a2)
+    r3 = np.abs(q3 / 64 - w3)
+    return (a2 / ONE) @ r3.T + e2 @ np.abs(w3).T + np.abs(qb3 / OUT_SCALE - b3)
+
+
+def _activation_error(z: np.ndarray, e: np.ndarray, a: np.ndarray) -> np.ndarray:
+    """The error of a ClippedReLU's output, ``|a / 127 - clip(z_float, 0, 1)|``, where the
+    integer pre-activation over its scale is ``z``, within ``e`` of the float one, and ``a``
+    the integer output: none where both sides are surely clamped alike, else ``e`` plus the
+    shift's floor (at most 1/127)."""
+    low = (z + e <= 0) & (a == 0)
+    high = (z - e >= 1) & (a == ONE)
+    return np.where(low | high, 0.0, e + 1 / ONE)

@@ -1,0 +1,318 @@
+//! Integer networks over a seat's observation, after Stockfish's NNUE: trained in floats,
+//! quantized to integers on export, evaluated with integer arithmetic only (the same result on
+//! every CPU and thread count: no float decides play), the first layer kept as an
+//! accumulator that is updated from the inputs that changed instead of recomputed.
+//!
+//! The input is the observation ([`crate::encode::observe`], version [`OBS_VERSION`]) as
+//! whole numbers: each entry's numerator over its block's denominator (`observe::<i16>`,
+//! [`crate::encode::observe::SCALE`]). The network:
+//! ```text
+//! a   = b1 + W1·x                      (i32, h1 of them: the accumulator)
+//! h1  = clamp(a >> shift1, 0, 127)     (ClippedReLU)
+//! h2  = clamp((b2 + W2·h1) >> shift2, 0, 127)
+//! out = b3 + W3·h2                     (i32: one logit per action id, 72)
+//! ```
+//! A float network `clamp(W·x/d + b, 0, 1)` layer by layer quantizes to this with
+//! `W1 = round(s1·W/d)`, `b1 = round(s1·b)`, `s1 = 127·2^shift1`, and `W2 = round(64·W)`,
+//! `b2 = round(64·127·b)`, `shift2 = 6`, the last layer likewise (`tractor.nets` does it).
+//!
+//! The weights file (format version 1), little-endian:
+//! ```text
+//! 8 bytes "TRACTNET", u16 format version (1), u16 observation version, u16 inputs (OBS_DIM),
+//! u16 outputs (72), u16 h1, u16 h2, u8 shift1, u8 shift2, u32 n, n bytes of metadata (UTF-8,
+//! JSON by convention), then W1 (i16, input-major: the h1 weights of input 0, then of input
+//! 1, …), b1 (i32 × h1), W2 (i8, row-major h2 × h1), b2 (i32 × h2), W3 (i8, row-major 72 × h2),
+//! b3 (i32 × 72), and a u32 CRC-32 of every byte before it.
+//! ```
+
+use crate::encode::actions::ACTIONS;
+use crate::encode::observe::{scales, OBS_DIM, OBS_VERSION};
+use crate::game::record::crc32;
+use crate::rules::error::Error;
+
+/// The first bytes of a weights file.
+pub const MAGIC: &[u8; 8] = b"TRACTNET";
+/// The version of the weights file's layout.
+pub const FORMAT_VERSION: u16 = 1;
+/// The ceiling of a ClippedReLU: activations are 0..=127.
+pub const ONE: i32 = 127;
+/// The widest hidden layer a file may declare.
+pub const MAX_WIDTH: usize = 4096;
+
+/// A network read from a weights file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Net {
+    pub h1: usize,
+    pub h2: usize,
+    pub shift1: u8,
+    pub shift2: u8,
+    /// Input-major: `w1[i * h1 + j]` is input i's weight into hidden unit j.
+    pub w1: Vec<i16>,
+    pub b1: Vec<i32>,
+    /// Row-major: `w2[k * h1 + j]`.
+    pub w2: Vec<i8>,
+    pub b2: Vec<i32>,
+    /// Row-major: `w3[a * h2 + k]`.
+    pub w3: Vec<i8>,
+    pub b3: Vec<i32>,
+    /// The file's metadata (JSON by convention: name, training, …).
+    pub meta: String,
+}
+
+/// The first layer for one input: the input it was computed for and `b1 + W1·x`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Accumulator {
+    pub x: [i16; OBS_DIM],
+    pub acc: Vec<i32>,
+}
+
+fn bad(m: impl Into<String>) -> Error {
+    Error::BadPolicy(format!("network weights: {}", m.into()))
+}
+
+/// Reads little-endian values off the front of a byte slice.
+struct Bytes<'a>(&'a [u8]);
+
+impl<'a> Bytes<'a> {
+    fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], Error> {
+        if self.0.len() < n {
+            return Err(bad(format!("the file ends inside {what}")));
+        }
+        let (head, rest) = self.0.split_at(n);
+        self.0 = rest;
+        Ok(head)
+    }
+    fn u8(&mut self, what: &str) -> Result<u8, Error> {
+        Ok(self.take(1, what)?[0])
+    }
+    fn u16(&mut self, what: &str) -> Result<u16, Error> {
+        Ok(u16::from_le_bytes(self.take(2, what)?.try_into().expect("2 bytes")))
+    }
+    fn u32(&mut self, what: &str) -> Result<u32, Error> {
+        Ok(u32::from_le_bytes(self.take(4, what)?.try_into().expect("4 bytes")))
+    }
+    fn i16s(&mut self, n: usize, what: &str) -> Result<Vec<i16>, Error> {
+        Ok(self.take(2 * n, what)?.chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]])).collect())
+    }
+    fn i32s(&mut self, n: usize, what: &str) -> Result<Vec<i32>, Error> {
+        Ok(self.take(4 * n, what)?.chunks_exact(4).map(|c| i32::from_le_bytes(c.try_into().expect("4 bytes"))).collect())
+    }
+    fn i8s(&mut self, n: usize, what: &str) -> Result<Vec<i8>, Error> {
+        Ok(self.take(n, what)?.iter().map(|&b| b as i8).collect())
+    }
+}
+
+impl Net {
+    /// Reads a weights file, checking its magic, versions, sizes and CRC, and that no sum
+    /// of the network can overflow its `i32` for any observation.
+    pub fn parse(bytes: &[u8]) -> Result<Net, Error> {
+        if bytes.len() < MAGIC.len() + 4 || &bytes[..MAGIC.len()] != MAGIC {
+            return Err(bad("not a weights file (it does not start with \"TRACTNET\")"));
+        }
+        let (body, crc) = bytes.split_at(bytes.len() - 4);
+        if crc32(body) != u32::from_le_bytes(crc.try_into().expect("4 bytes")) {
+            return Err(bad("the CRC does not match: the file is damaged or cut short"));
+        }
+        let mut b = Bytes(&body[MAGIC.len()..]);
+        let version = b.u16("the header")?;
+        if version != FORMAT_VERSION {
+            return Err(bad(format!("format version {version} (this engine reads {FORMAT_VERSION})")));
+        }
+        let obs = b.u16("the header")?;
+        if obs as u32 != OBS_VERSION {
+            return Err(bad(format!("observation version {obs} (this engine's is {OBS_VERSION})")));
+        }
+        let (inputs, outputs) = (b.u16("the header")? as usize, b.u16("the header")? as usize);
+        if (inputs, outputs) != (OBS_DIM, ACTIONS) {
+            return Err(bad(format!("{inputs} inputs and {outputs} outputs (expected {OBS_DIM} and {ACTIONS})")));
+        }
+        let (h1, h2) = (b.u16("the header")? as usize, b.u16("the header")? as usize);
+        if !(1..=MAX_WIDTH).contains(&h1) || !(1..=MAX_WIDTH).contains(&h2) {
+            return Err(bad(format!("hidden widths {h1} and {h2} (1..={MAX_WIDTH})")));
+        }
+        let (shift1, shift2) = (b.u8("the header")?, b.u8("the header")?);
+        if shift1 > 30 || shift2 > 30 {
+            return Err(bad(format!("shifts {shift1} and {shift2} (at most 30)")));
+        }
+        let n = b.u32("the header")? as usize;
+        let meta = String::from_utf8(b.take(n, "the metadata")?.to_vec()).map_err(|_| bad("the metadata is not UTF-8"))?;
+        let net = Net {
+            h1,
+            h2,
+            shift1,
+            shift2,
+            w1: b.i16s(OBS_DIM * h1, "W1")?,
+            b1: b.i32s(h1, "b1")?,
+            w2: b.i8s(h2 * h1, "W2")?,
+            b2: b.i32s(h2, "b2")?,
+            w3: b.i8s(ACTIONS * h2, "W3")?,
+            b3: b.i32s(ACTIONS, "b3")?,
+            meta,
+        };
+        if !b.0.is_empty() {
+            return Err(bad(format!("{} bytes after the last layer", b.0.len())));
+        }
+        net.check_bounds()?;
+        Ok(net)
+    }
+
+    /// Refuses weights for which some observation could overflow an `i32` sum (every input
+    /// entry is at most its denominator, every activation at most [`ONE`]).
+    fn check_bounds(&self) -> Result<(), Error> {
+        let d = scales();
+        let worst1 = (0..self.h1).map(|j| {
+            self.b1[j].unsigned_abs() as i64
+                + (0..OBS_DIM).map(|i| d[i] as i64 * self.w1[i * self.h1 + j].unsigned_abs() as i64).sum::<i64>()
+        });
+        let worst2 = (0..self.h2).map(|k| {
+            self.b2[k].unsigned_abs() as i64 + self.w2[k * self.h1..][..self.h1].iter().map(|&w| ONE as i64 * w.unsigned_abs() as i64).sum::<i64>()
+        });
+        let worst3 = (0..ACTIONS).map(|a| {
+            self.b3[a].unsigned_abs() as i64 + self.w3[a * self.h2..][..self.h2].iter().map(|&w| ONE as i64 * w.unsigned_abs() as i64).sum::<i64>()
+        });
+        let worst = worst1.chain(worst2).chain(worst3).max().unwrap_or(0);
+        if worst > i32::MAX as i64 {
+            return Err(bad(format!("a sum could reach {worst}, past i32 (quantize with smaller weights)")));
+        }
+        Ok(())
+    }
+
+    /// The weights file of this network.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(64 + 2 * self.w1.len() + self.w2.len() + self.w3.len());
+        out.extend_from_slice(MAGIC);
+        for v in [FORMAT_VERSION, OBS_VERSION as u16, OBS_DIM as u16, ACTIONS as u16, self.h1 as u16, self.h2 as u16] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        out.extend_from_slice(&[self.shift1, self.shift2]);
+        out.extend_from_slice(&(self.meta.len() as u32).to_le_bytes());
+        out.extend_from_slice(self.meta.as_bytes());
+        self.w1.iter().for_each(|w| out.extend_from_slice(&w.to_le_bytes()));
+        self.b1.iter().for_each(|w| out.extend_from_slice(&w.to_le_bytes()));
+        self.w2.iter().for_each(|&w| out.push(w as u8));
+        self.b2.iter().for_each(|w| out.extend_from_slice(&w.to_le_bytes()));
+        self.w3.iter().for_each(|&w| out.push(w as u8));
+        self.b3.iter().for_each(|w| out.extend_from_slice(&w.to_le_bytes()));
+        let crc = crc32(&out);
+        out.extend_from_slice(&crc.to_le_bytes());
+        out
+    }
+
+    /// The first layer for `x`, computed in full.
+    pub fn accumulator(&self, x: &[i16; OBS_DIM]) -> Accumulator {
+        let mut acc = self.b1.clone();
+        for (i, &n) in x.iter().enumerate() {
+            if n != 0 {
+                self.add_input(&mut acc, i, n as i32);
+            }
+        }
+        Accumulator { x: *x, acc }
+    }
+
+    #[inline]
+    fn add_input(&self, acc: &mut [i32], i: usize, delta: i32) {
+        for (a, &w) in acc.iter_mut().zip(&self.w1[i * self.h1..][..self.h1]) {
+            *a += delta * w as i32;
+        }
+    }
+
+    /// Moves `a` to input `x`, touching only the inputs that changed (a decision changes a
+    /// few cards and counters of the observation). Equal to [`Net::accumulator`] of `x`.
+    pub fn update(&self, a: &mut Accumulator, x: &[i16; OBS_DIM]) {
+        for (i, (&new, &old)) in x.iter().zip(&a.x).enumerate() {
+            if new != old {
+                self.add_input(&mut a.acc, i, new as i32 - old as i32);
+            }
+        }
+        a.x = *x;
+    }
+
+    /// The logits of every action id from an accumulator.
+    pub fn logits(&self, a: &Accumulator) -> [i32; ACTIONS] {
+        let h1: Vec<i32> = a.acc.iter().map(|&v| (v >> self.shift1).clamp(0, ONE)).collect();
+        let h2: Vec<i32> = (0..self.h2)
+            .map(|k| {
+                let row = &self.w2[k * self.h1..][..self.h1];
+                let z = self.b2[k] + row.iter().zip(&h1).map(|(&w, &h)| w as i32 * h).sum::<i32>();
+                (z >> self.shift2).clamp(0, ONE)
+            })
+            .collect();
+        std::array::from_fn(|act| {
+            let row = &self.w3[act * self.h2..][..self.h2];
+            self.b3[act] + row.iter().zip(&h2).map(|(&w, &h)| w as i32 * h).sum::<i32>()
+        })
+    }
+
+    /// The allowed action id with the highest logit, the lowest id among equals; None when
+    /// nothing is allowed.
+    pub fn choose(logits: &[i32; ACTIONS], mask: &[bool; ACTIONS]) -> Option<u8> {
+        let mut best: Option<(i32, u8)> = None;
+        for (id, (&l, &ok)) in logits.iter().zip(mask).enumerate() {
+            if ok && best.is_none_or(|(b, _)| l > b) {
+                best = Some((l, id as u8));
+            }
+        }
+        best.map(|(_, id)| id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::util::rng::Rng;
+
+    /// A network of small random weights.
+    pub(crate) fn random_net(seed: u64, h1: usize, h2: usize) -> Net {
+        let mut r = Rng::new(seed);
+        let mut small = |m: u64| (r.next_u64() % (2 * m + 1)) as i64 - m as i64;
+        Net {
+            h1,
+            h2,
+            shift1: 6,
+            shift2: 6,
+            w1: (0..OBS_DIM * h1).map(|_| small(300) as i16).collect(),
+            b1: (0..h1).map(|_| small(4000) as i32).collect(),
+            w2: (0..h2 * h1).map(|_| small(127) as i8).collect(),
+            b2: (0..h2).map(|_| small(4000) as i32).collect(),
+            w3: (0..ACTIONS * h2).map(|_| small(127) as i8).collect(),
+            b3: (0..ACTIONS).map(|_| small(4000) as i32).collect(),
+            meta: "{\"name\":\"test\"}".into(),
+        }
+    }
+
+    #[test]
+    fn a_file_reads_back_as_its_network_and_damage_is_refused() {
+        let net = random_net(1, 16, 8);
+        let bytes = net.to_bytes();
+        assert_eq!(Net::parse(&bytes).unwrap(), net);
+        let mut cut = bytes.clone();
+        cut.pop();
+        assert!(Net::parse(&cut).is_err());
+        for at in [0, 9, 30, bytes.len() / 2, bytes.len() - 1] {
+            let mut bad = bytes.clone();
+            bad[at] ^= 1;
+            assert!(Net::parse(&bad).is_err(), "a flipped bit at {at}");
+        }
+        let mut huge = net.clone();
+        huge.w1[0] = i16::MAX;
+        huge.w1[huge.h1] = i16::MAX; // input 1: hand copies (× 4)
+        huge.b1[0] = i32::MAX - 10;
+        let e = Net::parse(&huge.to_bytes()).unwrap_err().to_string();
+        assert!(e.contains("past i32"), "{e}");
+    }
+
+    #[test]
+    fn choose_takes_the_best_allowed_id_and_the_lowest_on_ties() {
+        let mut l = [0i32; ACTIONS];
+        let mut m = [false; ACTIONS];
+        assert_eq!(Net::choose(&l, &m), None);
+        l[3] = 9;
+        l[5] = 9;
+        l[7] = 100;
+        m[3] = true;
+        m[5] = true;
+        assert_eq!(Net::choose(&l, &m), Some(3));
+        m[7] = true;
+        assert_eq!(Net::choose(&l, &m), Some(7));
+    }
+}

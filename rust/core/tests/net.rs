@@ -1,0 +1,105 @@
+//! Integer networks (`agent::net`): the incremental first layer equals its full computation at
+//! every decision of hundreds of hands in every profile; the i32 kernel equals an i64 reference;
+//! the integer observation is the tensor's numerators.
+
+use tractor_core::agent::net::{Accumulator, Net, ONE};
+use tractor_core::agent::random::random_action;
+use tractor_core::encode::actions::ACTIONS;
+use tractor_core::encode::observe::{observe, scales, OBS_DIM};
+use tractor_core::game::hand::{Game, Phase, NOBODY};
+use tractor_core::{Profile, Rng};
+
+fn random_net(seed: u64, h1: usize, h2: usize) -> Net {
+    let mut r = Rng::new(seed);
+    let mut small = |m: u64| (r.next_u64() % (2 * m + 1)) as i64 - m as i64;
+    Net {
+        h1,
+        h2,
+        shift1: 6,
+        shift2: 6,
+        w1: (0..OBS_DIM * h1).map(|_| small(300) as i16).collect(),
+        b1: (0..h1).map(|_| small(4000) as i32).collect(),
+        w2: (0..h2 * h1).map(|_| small(127) as i8).collect(),
+        b2: (0..h2).map(|_| small(4000) as i32).collect(),
+        w3: (0..ACTIONS * h2).map(|_| small(127) as i8).collect(),
+        b3: (0..ACTIONS).map(|_| small(4000) as i32).collect(),
+        meta: String::new(),
+    }
+}
+
+/// The network in i64, layer by layer, as the module's doc writes it.
+fn reference(net: &Net, x: &[i16; OBS_DIM]) -> Vec<i64> {
+    let h1: Vec<i64> = (0..net.h1)
+        .map(|j| {
+            let a = net.b1[j] as i64 + (0..OBS_DIM).map(|i| net.w1[i * net.h1 + j] as i64 * x[i] as i64).sum::<i64>();
+            (a >> net.shift1).clamp(0, ONE as i64)
+        })
+        .collect();
+    let h2: Vec<i64> = (0..net.h2)
+        .map(|k| {
+            let z = net.b2[k] as i64 + (0..net.h1).map(|j| net.w2[k * net.h1 + j] as i64 * h1[j]).sum::<i64>();
+            (z >> net.shift2).clamp(0, ONE as i64)
+        })
+        .collect();
+    (0..ACTIONS).map(|a| net.b3[a] as i64 + (0..net.h2).map(|k| net.w3[a * net.h2 + k] as i64 * h2[k]).sum::<i64>()).collect()
+}
+
+fn obs_i16(g: &Game, seat: u8) -> [i16; OBS_DIM] {
+    let mut x = [0i16; OBS_DIM];
+    observe(g, &[0; 54], seat, false, &mut x);
+    x
+}
+
+#[test]
+fn the_integer_observation_is_the_tensors_numerators() {
+    let d = scales();
+    let mut rng = Rng::new(3);
+    for profile in Profile::ALL {
+        for seed in 0..6u64 {
+            let mut g = Game::deal(seed, profile, [3, 3], NOBODY, None).unwrap();
+            loop {
+                for seat in 0..4u8 {
+                    for canonical in [false, true] {
+                        let (mut f, mut n) = ([0f32; OBS_DIM], [0i16; OBS_DIM]);
+                        observe(&g, &[0; 54], seat, canonical, &mut f);
+                        observe(&g, &[0; 54], seat, canonical, &mut n);
+                        for i in 0..OBS_DIM {
+                            assert_eq!(f[i], n[i] as f32 / d[i] as f32, "entry {i}");
+                            assert!(n[i].unsigned_abs() as u32 <= d[i], "entry {i}: {} over {}", n[i], d[i]);
+                        }
+                    }
+                }
+                let Some(a) = random_action(&g, &mut rng) else { break };
+                g.apply(&a).unwrap();
+            }
+        }
+    }
+}
+
+#[test]
+fn the_incremental_first_layer_is_the_full_one_at_every_decision() {
+    let net = random_net(7, 32, 16);
+    let mut decisions = 0;
+    for profile in Profile::ALL {
+        for seed in 0..70u64 {
+            let mut g = Game::deal(seed, profile, [3, 3], NOBODY, None).unwrap();
+            let mut rng = Rng::new(seed);
+            // each seat keeps its accumulator from its last decision, as a network player does
+            let mut accs: Vec<Option<Accumulator>> = vec![None; 4];
+            while matches!(g.pos.phase, Phase::Declare | Phase::Play) {
+                let seat = g.pos.to_move;
+                let x = obs_i16(&g, seat);
+                let acc = accs[seat as usize].get_or_insert_with(|| net.accumulator(&x));
+                net.update(acc, &x);
+                assert_eq!(*acc, net.accumulator(&x), "{profile:?} seed {seed}");
+                if decisions % 37 == 0 {
+                    assert_eq!(net.logits(acc).iter().map(|&l| l as i64).collect::<Vec<_>>(), reference(&net, &x));
+                }
+                decisions += 1;
+                let a = random_action(&g, &mut rng).unwrap();
+                g.apply(&a).unwrap();
+            }
+        }
+    }
+    assert!(decisions > 30_000, "{decisions}");
+}

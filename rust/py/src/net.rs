@@ -1,0 +1,57 @@
+//! Bindings of the integer networks (`tractor_core::agent::net`): a weights file read and
+//! checked, and its logits for a seat of a game (the first layer computed in full).
+
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use tractor_core::agent::net::Net;
+use tractor_core::encode::observe::{observe, OBS_DIM};
+use tractor_core::rules::card::KINDS;
+use tractor_core::Error;
+
+use crate::game::PyGame;
+use crate::{err, guard};
+
+#[pyclass(module = "tractor._core", name = "Net", frozen)]
+pub struct PyNet {
+    net: Net,
+}
+
+#[pymethods]
+impl PyNet {
+    /// A network from the bytes of a weights file; InvalidPolicy if it is not one (magic,
+    /// versions, sizes, CRC) or a sum could overflow.
+    #[new]
+    fn new(py: Python<'_>, data: &[u8]) -> PyResult<Self> {
+        guard(py, || Ok(PyNet { net: Net::parse(data).map_err(|e| err(py, e))? }))
+    }
+
+    /// The weights file's bytes.
+    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.net.to_bytes())
+    }
+
+    /// (h1, h2, shift1, shift2).
+    #[getter]
+    fn shape(&self) -> (usize, usize, u8, u8) {
+        (self.net.h1, self.net.h2, self.net.shift1, self.net.shift2)
+    }
+
+    #[getter]
+    fn meta(&self) -> String {
+        self.net.meta.clone()
+    }
+
+    /// The integer logits of the 72 action ids for `seat` of `game` (its observation with the
+    /// play it is building, when it is to move).
+    fn logits(&self, py: Python<'_>, game: &PyGame, seat: u8) -> PyResult<Vec<i32>> {
+        guard(py, || {
+            if seat > 3 {
+                return Err(err(py, Error::BadSeat { what: "seat", seat: seat as i64 }));
+            }
+            let pending = if game.g.pos.to_move == seat { game.b.pending } else { [0; KINDS] };
+            let mut x = [0i16; OBS_DIM];
+            observe(&game.g, &pending, seat, false, &mut x);
+            Ok(self.net.logits(&self.net.accumulator(&x)).to_vec())
+        })
+    }
+}

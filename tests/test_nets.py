@@ -1,0 +1,119 @@
+"""Integer networks: the Rust kernel equals an exact integer emulation, the quantized logits lie
+within the stated bound of the float network, weights files round-trip and damage is refused,
+and a network sees only what its seat knows."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import tractor
+from tractor import _core, nets
+from tractor.errors import InvalidArgument, InvalidPolicy, TractorError
+
+
+def _layers(seed, h1=48, h2=24, scale=1.0):
+    rng = np.random.default_rng(seed)
+    d = _core.OBS_DIM
+    return (rng.normal(0, 0.15 * scale, (h1, d)), rng.normal(0.2, 0.2, h1), rng.normal(0, 0.3 * scale, (h2, h1)),
+            rng.normal(0, 0.2, h2), rng.normal(0, 0.5 * scale, (72, h2)), rng.normal(0, 0.3, 72))
+
+
+def _positions(n_games=24):
+    """(game copy, seat to move, its observation) at many decisions of random hands, all profiles."""
+    out = []
+    for k in range(n_games):
+        g = tractor.Game(seed=k, profile=tractor.PROFILES[k % 3])
+        step = 0
+        while g.current_player is not None:
+            if step % 5 == 0:
+                s = g.current_player
+                out.append((g.clone(), s, g.observation_tensor(s)))
+            g.step_random(step)
+            step += 1
+    return out
+
+
+def _int_logits(net, obs):
+    q1, qb1, q2, qb2, q3, qb3 = (a.astype(np.int64) for a in net.arrays)
+    h1, h2, s1, s2 = net.shape
+    n = np.rint(np.asarray(obs, np.float64) * nets.OBS_SCALE).astype(np.int64)
+    a1 = np.clip((n @ q1 + qb1) >> s1, 0, nets.ONE)
+    a2 = np.clip((a1 @ q2.T + qb2) >> s2, 0, nets.ONE)
+    return a2 @ q3.T + qb3
+
+
+def test_the_kernel_and_the_float_reference():
+    layers = _layers(1)
+    net = nets.quantize(layers, meta='{"name": "test"}')
+    pos = _positions()
+    assert len(pos) > 500
+    obs = np.stack([o for _, _, o in pos])
+    got = np.stack([net.logits(g, s) for g, s, _ in pos]).astype(np.int64)
+    assert np.array_equal(got, _int_logits(net, obs)), "the Rust kernel is the integer network, exactly"
+    err = np.abs(got / nets.OUT_SCALE - nets.forward_float(layers, obs))
+    bound = nets.quantization_bound(layers, net, obs)
+    assert (err <= bound + 1e-9).all(), float((err - bound).max())
+    # the bound is worst-case over every rounding (here its median is about 0.6 logit); the
+    # error itself is far smaller (median about 0.02, the logits spreading over about 1.2)
+    assert np.median(bound) < 1 and np.median(err) < 0.05
+    # the quantized network mostly picks the float network's id among the legal ones
+    agree = 0
+    for (g, s, o), li in zip(pos, got):
+        mask = g.action_mask()
+        f = nets.forward_float(layers, o)[0]
+        agree += int(np.argmax(np.where(mask, li, np.iinfo(np.int64).min)) == np.argmax(np.where(mask, f, -np.inf)))
+    assert agree / len(pos) > 0.9
+
+
+def test_weights_files_round_trip_and_damage_is_refused(tmp_path):
+    net = nets.quantize(_layers(2, 16, 8), meta='{"name": "small"}')
+    path = tmp_path / "small.tnet"
+    net.save(str(path))
+    back = nets.Net(str(path))
+    assert back.to_bytes() == net.to_bytes() and back.shape == (16, 8, 6, 6) and back.meta == '{"name": "small"}'
+    data = bytearray(path.read_bytes())
+    data[100] ^= 1
+    with pytest.raises(InvalidPolicy, match="CRC"):
+        nets.Net(bytes(data))
+    with pytest.raises(InvalidPolicy, match="not a weights file"):
+        nets.Net(b"not a net")
+    with pytest.raises(InvalidArgument, match="cannot read"):
+        nets.Net(str(tmp_path / "missing.tnet"))
+    with pytest.raises(InvalidArgument, match="bytes or the path"):
+        nets.Net(5)
+
+
+def test_quantize_refuses_what_does_not_fit():
+    with pytest.raises(TractorError, match="W1 does not fit int16"):
+        nets.quantize(_layers(3, 8, 4, scale=10.0))
+    big = list(_layers(3, 8, 4))
+    big[2] = big[2] * 20
+    with pytest.raises(TractorError, match="W2 does not fit int8"):
+        nets.quantize(big)
+    bad = list(_layers(3, 8, 4))
+    bad[0] = bad[0][:, :10]
+    with pytest.raises(InvalidArgument, match="W1 has shape"):
+        nets.quantize(bad)
+    bad = list(_layers(3, 8, 4))
+    bad[5] = bad[5] * np.nan
+    with pytest.raises(InvalidArgument, match="not finite"):
+        nets.quantize(bad)
+
+
+def test_a_network_sees_only_what_its_seat_knows():
+    net = nets.quantize(_layers(4))
+    for seed in range(6):
+        g = tractor.Game(seed=seed)
+        for k in range(40 + 13 * seed):
+            if g.current_player is None:
+                break
+            g.step_random(k)
+        if g.current_player is None:
+            continue
+        seat = g.current_player
+        for w in g.determinize_many(seat, 3, seed):
+            assert np.array_equal(net.logits(w, seat), net.logits(g, seat))
+        other = (seat + 1) % 4
+        w = g.determinize(other, 5)
+        assert np.array_equal(net.logits(w, other), net.logits(g, other))
