@@ -117,3 +117,86 @@ def test_a_network_sees_only_what_its_seat_knows():
         other = (seat + 1) % 4
         w = g.determinize(other, 5)
         assert np.array_equal(net.logits(w, other), net.logits(g, other))
+
+
+# -- a network as a policy: net:PATH -------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def net_path(tmp_path_factory):
+    path = tmp_path_factory.mktemp("nets") / "random.tnet"
+    nets.quantize(_layers(5), meta='{"name": "random-layers"}').save(str(path))
+    return str(path)
+
+
+def test_a_network_policy_takes_its_highest_allowed_logit_id_after_id(net_path):
+    net = nets.Net(net_path)
+    name = f"net:{net_path}"
+    for seed in range(4):
+        g = tractor.Game(seed=seed, profile=tractor.PROFILES[seed % 3])
+        mine = tractor.Game(seed=seed, profile=tractor.PROFILES[seed % 3])
+        k = 0
+        while g.current_player is not None:
+            seat = g.current_player
+            if seat % 2 == 0:  # the network's seats: by name, and by hand from its logits
+                assert g.step_policy(name, seed=k)
+                while True:
+                    mask = mine.action_mask()
+                    ids = np.where(mask, net.logits(mine, seat).astype(np.int64), np.iinfo(np.int64).min)
+                    if mine.step(int(np.argmax(ids))):
+                        break
+            else:
+                g.step_policy("greedy", seed=k)
+                mine.step_policy("greedy", seed=k)
+            assert mine == g
+            k += 1
+
+
+def test_a_network_policy_everywhere_a_policy_name_works(net_path, tmp_path):
+    name = f"net:{net_path}"
+    one = tractor.simulate(hands=30, policies=(name, "greedy", name, "greedy"), seed=3, threads=1)
+    two = tractor.simulate(hands=30, policies=(name, "greedy", name, "greedy"), seed=3, threads=2)
+    assert np.array_equal(one.score, two.score) and one.policies[0] == name
+    r = tractor.arena.play([name, "random"], deals=20, cost=False, bootstrap=0)
+    assert r.labels == [name, "random"] and len(r.pairings[0].index) == 20
+    env = tractor.VecEnv(4, seed=1, opponents=(name, "greedy", name))
+    obs, mask, seat, reward, done = env.reset()
+    for _ in range(50):
+        obs, mask, seat, reward, done = env.step(mask.argmax(axis=1))
+    import subprocess
+    import sys
+
+    p = subprocess.run([sys.executable, "-m", "tractor.cli", "simulate", "--hands", "20", "--quiet", "--policy",
+                        f"{name},greedy,{name},greedy"], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert p.returncode == 0 and "hands" in p.stdout, p.stderr
+
+
+def test_a_network_policy_decides_from_what_its_seat_knows(net_path):
+    name = f"net:{net_path}"
+    for seed in range(5):
+        g = tractor.Game(seed=seed)
+        for k in range(50 + 11 * seed):
+            if g.current_player is None:
+                break
+            g.step_random(k)
+        if g.current_player is None:
+            continue
+        seat = g.current_player
+        want = g.clone()
+        want.step_policy(name, seed=0)
+        for w in g.determinize_many(seat, 3, seed):
+            w.step_policy(name, seed=0)
+            assert w.record()["actions"][-1] == want.record()["actions"][-1]
+
+
+@pytest.mark.parametrize("bad, match", [("net:", "needs the path"), ("net:/no/such.tnet", "cannot read"),
+                                        ("net:/", "cannot read")])
+def test_bad_network_names_are_invalid_policies(bad, match, tmp_path):
+    with pytest.raises(InvalidPolicy, match=match):
+        tractor.simulate(hands=1, policies=(bad, "greedy", "greedy", "greedy"))
+    junk = tmp_path / "junk.tnet"
+    junk.write_bytes(b"TRACTNET" + b"\0" * 40)
+    with pytest.raises(InvalidPolicy, match="CRC"):
+        tractor.Game(seed=1).step_policy(f"net:{junk}", seed=0)
+    with pytest.raises(InvalidPolicy):
+        tractor.search.ismcts(tractor.Game(seed=1), iterations=10, rollout=f"net:{junk}")

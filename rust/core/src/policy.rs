@@ -15,6 +15,7 @@
 //! a policy everywhere (`simulate`, `VecEnv` opponents, the CLI, the searches' `rollout=`).
 
 use crate::agent::view::{Decide, SeatView};
+use crate::agent::net::NetPolicy;
 use crate::agent::{greedy, random};
 use crate::game::hand::{Action, Game, Phase};
 use crate::rules::error::Error;
@@ -69,12 +70,14 @@ impl Default for Agent {
     }
 }
 
-/// Any policy: an agent, or a search whose rollouts an agent plays.
+/// Any policy: an agent, a search whose rollouts an agent plays, or an integer network
+/// read from a weights file (`net:PATH`, [`crate::agent::net`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Policy {
     Agent(Agent),
     Pimc(PimcParams<Agent>),
     Ismcts(IsmctsParams<Agent>),
+    Net(NetPolicy),
 }
 
 /// Parses `key=value` parameters of a search policy.
@@ -136,16 +139,24 @@ impl Policy {
     pub const SEARCHES: [&'static str; 2] = ["pimc", "ismcts"];
 
     /// Every policy's name as a user writes it: the agents, then the searches
-    /// (`"pimc[:...]"`).
+    /// (`"pimc[:...]"`), then `"net:PATH"`.
     pub fn names() -> Vec<String> {
         let agents = Agent::ALL.iter().map(|a| a.name().to_string());
-        agents.chain(Self::SEARCHES.iter().map(|s| format!("{s}[:...]"))).collect()
+        agents.chain(Self::SEARCHES.iter().map(|s| format!("{s}[:...]"))).chain(["net:PATH".to_string()]).collect()
     }
 
     /// An agent's name, `pimc[:worlds=32,rollouts=8,rollout=random]` or
     /// `ismcts[:iterations=1000,c=0.7,rollout=random,trees=4]` (case and spaces ignored).
     pub fn parse(name: &str) -> Result<Policy, Error> {
-        let lower = name.trim().to_ascii_lowercase();
+        let name = name.trim();
+        if name.get(..4).is_some_and(|head| head.eq_ignore_ascii_case("net:")) {
+            // the path keeps its case and spaces inside; it is read now
+            return match name[4..].trim() {
+                "" => Err(Error::BadPolicy("policy \"net:\" needs the path of a weights file: net:PATH".into())),
+                path => Ok(Policy::Net(NetPolicy::load(path)?)),
+            };
+        }
+        let lower = name.to_ascii_lowercase();
         let (head, rest) = lower.split_once(':').unwrap_or((lower.as_str(), ""));
         let head = head.trim();
         if let Some(a) = Agent::ALL.iter().copied().find(|a| a.name() == head) {
@@ -205,6 +216,7 @@ impl Policy {
                 p.rollout.name(),
                 p.trees
             ),
+            Policy::Net(n) => n.name(),
         }
     }
 
@@ -227,6 +239,7 @@ impl Decide for Policy {
     fn decide(&self, view: &SeatView, rng: &mut Rng) -> Action {
         match self {
             Policy::Agent(a) => a.decide(view, rng),
+            Policy::Net(n) => n.decide(view, rng),
             // R8: searches start at the play; while dealing they show as greedy does
             _ if view.phase() == Phase::Declare => greedy::act(view, rng),
             Policy::Pimc(p) => pimc(view, p, rng.next_u64(), 1).expect("a search over a recorded game").action,
@@ -262,7 +275,7 @@ mod tests {
         let e = Policy::parse("minimax").unwrap_err().to_string();
         let mut names: Vec<String> = Agent::ALL.iter().map(|a| format!("'{}'", a.name())).collect();
         let agents = names.join(", ");
-        assert_eq!(e, format!("unknown policy \"minimax\": expected {agents}, 'pimc[:...]' or 'ismcts[:...]'"));
+        assert_eq!(e, format!("unknown policy \"minimax\": expected {agents}, 'pimc[:...]', 'ismcts[:...]' or 'net:PATH'"));
         assert!(e.starts_with("unknown policy \"minimax\": expected 'random', 'greedy'"), "{e}");
         let e = Policy::parse("pimc:rollout=ismcts").unwrap_err().to_string();
         let last = names.pop().unwrap();

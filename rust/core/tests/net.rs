@@ -103,3 +103,37 @@ fn the_incremental_first_layer_is_the_full_one_at_every_decision() {
     }
     assert!(decisions > 30_000, "{decisions}");
 }
+
+fn net_file(name: &str, net: &Net) -> String {
+    let path = std::env::temp_dir().join(format!("tractor-net-test-{}-{name}.tnet", std::process::id()));
+    std::fs::write(&path, net.to_bytes()).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+#[test]
+fn a_network_policy_plays_legal_actions_whatever_the_threads() {
+    use tractor_core::policy::{Agent, Policy};
+    use tractor_core::run::sim::simulate_range;
+    let path = net_file("policy", &random_net(11, 32, 16));
+    let net = Policy::parse(&format!("net:{path}")).unwrap();
+    assert_eq!(net.name(), format!("net:{path}"));
+    assert_eq!(Policy::parse(&net.name()).unwrap(), net, "the same file is the same policy");
+    let greedy = Policy::Agent(Agent::Greedy);
+    for profile in Profile::ALL {
+        let ps = [net, greedy, net, greedy];
+        let one = simulate_range(5, 0, 24, ps, profile, 1, false).unwrap().0;
+        assert_eq!(simulate_range(5, 0, 24, ps, profile, 2, false).unwrap().0, one);
+        assert!(one.iter().all(|r| r.stopped || r.tricks > 0));
+        // checked: every action the network chooses is legal (simulate applies unchecked)
+        for seed in 0..8u64 {
+            let mut g = Game::deal(seed, profile, [3, 3], NOBODY, None).unwrap();
+            let mut rng = Rng::new(seed);
+            while let Some(a) = ps[g.pos.to_move as usize].act(&g, &mut rng) {
+                g.apply(&a).unwrap_or_else(|e| panic!("{profile:?} seed {seed}: {a:?}: {e}"));
+            }
+        }
+    }
+    let e = Policy::parse("net:/no/such/file.tnet").unwrap_err().to_string();
+    assert!(e.contains("cannot read the weights file"), "{e}");
+    assert!(Policy::parse("ismcts:rollout=net:x").is_err() && Policy::parse("net:").is_err() && Policy::parse("né").is_err());
+}

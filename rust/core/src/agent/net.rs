@@ -25,10 +25,17 @@
 //! b3 (i32 × 72), and a u32 CRC-32 of every byte before it.
 //! ```
 
-use crate::encode::actions::ACTIONS;
+use std::cell::RefCell;
+use std::hash::{Hash, Hasher};
+use std::sync::Mutex;
+
+use crate::agent::view::{Decide, SeatView};
+use crate::encode::actions::{Builder, ACTIONS};
 use crate::encode::observe::{scales, OBS_DIM, OBS_VERSION};
+use crate::game::hand::Action;
 use crate::game::record::crc32;
 use crate::rules::error::Error;
+use crate::util::rng::Rng;
 
 /// The first bytes of a weights file.
 pub const MAGIC: &[u8; 8] = b"TRACTNET";
@@ -253,6 +260,95 @@ impl Net {
             }
         }
         best.map(|(_, id)| id)
+    }
+}
+
+// -- a network as a policy -------------------------------------------------------------------
+
+/// A network loaded from a weights file for play (`net:PATH` policies): the path it was
+/// named by and the network. Loaded once per distinct (path, content) and kept for the life
+/// of the process, so that policies stay `Copy`.
+#[derive(Debug)]
+pub struct Loaded {
+    pub id: u32,
+    pub path: String,
+    pub net: Net,
+}
+
+/// A loaded network as a policy: decides, for the seat to move, the allowed action id with
+/// the highest logit (the lowest among equals), id after id until the action is complete (a
+/// play of several cards takes several ids, each seeing the cards chosen so far). It reads
+/// the seat's observation only, and draws nothing from its stream.
+#[derive(Clone, Copy, Debug)]
+pub struct NetPolicy(pub &'static Loaded);
+
+impl PartialEq for NetPolicy {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.id == other.0.id
+    }
+}
+impl Eq for NetPolicy {}
+impl Hash for NetPolicy {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        self.0.id.hash(h)
+    }
+}
+
+static LOADED: Mutex<Vec<&'static Loaded>> = Mutex::new(Vec::new());
+
+impl NetPolicy {
+    /// The network in the weights file at `path` (read now; the same path with the same
+    /// content gives the same policy).
+    pub fn load(path: &str) -> Result<NetPolicy, Error> {
+        let bytes = std::fs::read(path).map_err(|e| Error::BadPolicy(format!("net:{path}: cannot read the weights file: {e}")))?;
+        let net = Net::parse(&bytes).map_err(|e| Error::BadPolicy(format!("net:{path}: {e}")))?;
+        let mut all = LOADED.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(l) = all.iter().find(|l| l.path == path && l.net == net) {
+            return Ok(NetPolicy(l));
+        }
+        let l: &'static Loaded = Box::leak(Box::new(Loaded { id: all.len() as u32, path: path.to_string(), net }));
+        all.push(l);
+        Ok(NetPolicy(l))
+    }
+
+    /// `net:PATH`.
+    pub fn name(&self) -> String {
+        format!("net:{}", self.0.path)
+    }
+}
+
+thread_local! {
+    /// Per thread, each (network, seat)'s accumulator from its last decision. The update is
+    /// exact, so what a thread last computed never changes a decision, only its cost.
+    static ACCUMULATORS: RefCell<Vec<(u32, u8, Accumulator)>> = const { RefCell::new(Vec::new()) };
+}
+
+impl Decide for NetPolicy {
+    fn decide(&self, view: &SeatView, _rng: &mut Rng) -> Action {
+        let (id, net, seat) = (self.0.id, &self.0.net, view.seat());
+        let mut b = Builder::default();
+        let mut x = [0i16; OBS_DIM];
+        ACCUMULATORS.with(|cell| {
+            let mut accs = cell.borrow_mut();
+            let at = match accs.iter().position(|(i, s, _)| *i == id && *s == seat) {
+                Some(at) => at,
+                None => {
+                    view.observe(&b.pending, &mut x).expect("a network decides from a game, not a bare position");
+                    accs.push((id, seat, net.accumulator(&x)));
+                    accs.len() - 1
+                }
+            };
+            let acc = &mut accs[at].2;
+            loop {
+                view.observe(&b.pending, &mut x).expect("a network decides from a game, not a bare position");
+                net.update(acc, &x);
+                let mask = view.action_mask(&mut b);
+                let choice = Net::choose(&net.logits(acc), &mask).expect("a seat to move has an allowed id");
+                if let Some(action) = view.choose(&mut b, choice).expect("an allowed id") {
+                    return action;
+                }
+            }
+        })
     }
 }
 

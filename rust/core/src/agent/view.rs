@@ -1,6 +1,7 @@
 //! What a policy may read: the seat to move's own hand and the public state, never the other
 //! hands. Policies ([`Decide`]) see the game only through a [`SeatView`].
 
+use crate::encode::actions::{Builder, ACTIONS};
 use crate::game::action_set::ActionSet;
 use crate::game::hand::{Action, Game, Phase, Position, Showing, Trick};
 use crate::infoset::info::InfoSet;
@@ -24,14 +25,24 @@ pub struct SeatView<'a> {
 }
 
 impl<'a> SeatView<'a> {
-    /// The seat to move in `game`, with its record (search policies read [`SeatView::info`]).
+    /// The seat to move in `game` (search policies read [`SeatView::info`] where the game
+    /// keeps its record; network policies read [`SeatView::observe`]).
     pub fn of_game(game: &'a Game) -> SeatView<'a> {
-        SeatView { pos: &game.pos, game: (!game.light).then_some(game) }
+        SeatView { pos: &game.pos, game: Some(game) }
     }
 
-    /// The seat to move in a bare position (rollouts): no record, no info set.
+    /// The seat to move in a bare position (rollouts): no record, no info set, no
+    /// observation.
     pub fn of_position(pos: &'a Position) -> SeatView<'a> {
         SeatView { pos, game: None }
+    }
+
+    /// This seat's observation ([`crate::encode::observe`], suits as they are) with the play
+    /// `pending` it is building; None in a bare position.
+    pub fn observe<T: crate::encode::observe::Entry>(&self, pending: &Counts, out: &mut [T]) -> Option<()> {
+        let g = self.game?;
+        crate::encode::observe::observe(g, pending, self.pos.to_move, false, out);
+        Some(())
     }
 
     pub fn seat(&self) -> u8 {
@@ -86,7 +97,19 @@ impl<'a> SeatView<'a> {
     }
     /// What this seat knows (needs the hand's record).
     pub fn info(&self) -> Option<InfoSet> {
-        self.game.map(|g| g.info(self.pos.to_move))
+        self.game.filter(|g| !g.light).map(|g| g.info(self.pos.to_move))
+    }
+
+    /// The action ids allowed now for this seat, the play `b` holds so far
+    /// ([`crate::encode::actions`]).
+    pub fn action_mask(&self, b: &mut Builder) -> [bool; ACTIONS] {
+        b.mask(self.pos)
+    }
+
+    /// Action id `id` for this seat: the action it completes, or None when it added a card
+    /// to the play `b` is building ([`Builder::choose`]).
+    pub fn choose(&self, b: &mut Builder, id: u8) -> Result<Option<Action>, crate::rules::error::Error> {
+        b.choose(self.pos, id)
     }
 
     /// For search: this position with the other seats' hands replaced by `hands` (a

@@ -296,7 +296,20 @@ impl Builder {
     /// Takes action id `id` for the player to move in `game`: adds a card, ends a lead,
     /// passes or shows. A refused id changes nothing.
     pub fn step(&mut self, game: &mut Game, id: u8) -> Result<Stepped, Error> {
-        let pos = &game.pos;
+        match self.choose(&game.pos, id)? {
+            None => Ok(Stepped::Added),
+            Some(action) => {
+                game.apply(&action)?;
+                self.clear();
+                Ok(Stepped::Applied(action))
+            }
+        }
+    }
+
+    /// As [`Builder::step`] without applying anything to the game: the action `id`
+    /// completes (the selection is then left as it was, for [`Builder::step`] to clear once
+    /// applied), or None when it added a card to the selection. A refused id changes nothing.
+    pub fn choose(&mut self, pos: &Position, id: u8) -> Result<Option<Action>, Error> {
         let refuse = |rule: &'static str, message: String| Err(Error::IllegalAction { rule, message });
         if id as usize >= ACTIONS {
             return Err(Error::BadArgument { what: "action", message: format!("action id {id} is not one of 0..={}", ACTIONS - 1) });
@@ -304,14 +317,11 @@ impl Builder {
         match pos.phase {
             Phase::Over | Phase::Stopped => return refuse("R7", "the hand is over".into()),
             Phase::Declare => {
-                let action = match id {
-                    PASS => Action::Pass,
-                    SHOW.. => Action::Declare { suit: (id - SHOW) / 4, count: (id - SHOW) % 4 + 1 },
-                    _ => return refuse("R8.1", format!("action id {id}: the cards are still being dealt: pass (55) or show (56..=71)")),
+                return match id {
+                    PASS => Ok(Some(Action::Pass)),
+                    SHOW.. => Ok(Some(Action::Declare { suit: (id - SHOW) / 4, count: (id - SHOW) % 4 + 1 })),
+                    _ => refuse("R8.1", format!("action id {id}: the cards are still being dealt: pass (55) or show (56..=71)")),
                 };
-                game.apply(&action)?;
-                self.clear();
-                return Ok(Stepped::Applied(action));
             }
             Phase::Play => {}
         }
@@ -328,10 +338,7 @@ impl Builder {
             if self.size == 0 || classify(pos.ctx(), &self.pending).is_none() {
                 return refuse("R3.4", "action id 54: the cards chosen are not one combination (a unit or a tractor)".into());
             }
-            let action = Action::Play(self.pending);
-            game.apply(&action)?;
-            self.clear();
-            return Ok(Stepped::Applied(action));
+            return Ok(Some(Action::Play(self.pending)));
         }
         let hand = &pos.hands[pos.to_move as usize];
         if !mask[id as usize] {
@@ -354,10 +361,7 @@ impl Builder {
         next[id as usize] += 1;
         if let Some(n) = n {
             if size(&next) == n {
-                let action = Action::Play(next);
-                game.apply(&action)?;
-                self.clear();
-                return Ok(Stepped::Applied(action));
+                return Ok(Some(Action::Play(next)));
             }
         }
         debug_assert!(contains(hand, &next));
@@ -369,7 +373,7 @@ impl Builder {
         if self.listing == Listing::Listed {
             self.plays.retain(|p| narrows(p, &next, from, id as usize));
         }
-        Ok(Stepped::Added)
+        Ok(None)
     }
 }
 
