@@ -200,3 +200,17 @@ def test_bad_network_names_are_invalid_policies(bad, match, tmp_path):
         tractor.Game(seed=1).step_policy(f"net:{junk}", seed=0)
     with pytest.raises(InvalidPolicy):
         tractor.search.ismcts(tractor.Game(seed=1), iterations=10, rollout=f"net:{junk}")
+
+
+def test_a_canonical_network_reads_renamed_suits_and_answers_real_ids():
+    layers = _layers(6)
+    net = nets.quantize(layers, canonical=True)
+    assert net.canonical and not nets.quantize(layers).canonical
+    pos = _positions(8)
+    for g, s, _ in pos:
+        t = {"s": 0, "h": 1, "d": 2, "c": 3}.get(g.known_trump(s), 4)
+        obs_c = g.observation_tensor(s, canonical_suits=True)
+        f = nets.forward_float(layers, obs_c)[0]  # logits of the renamed ids
+        got = net.logits(g, s)  # of the real ids
+        err = np.abs(got / nets.OUT_SCALE - f[tractor.actions.TO_CANONICAL[t]])
+        assert (err <= nets.quantization_bound(layers, net, obs_c)[0][tractor.actions.TO_CANONICAL[t]] + 1e-9).all()

@@ -23,7 +23,7 @@ from typing import Any, Optional, Sequence, Tuple
 import numpy as np
 
 from . import _core
-from ._args import _int, _seat, _show
+from ._args import _bool, _int, _seat, _show
 from .errors import InvalidArgument, TractorError
 
 __all__ = ["Net", "quantize", "forward_float", "quantization_bound", "FORMAT_VERSION", "OBS_SCALE", "ONE", "OUT_SCALE"]
@@ -66,6 +66,11 @@ class Net:
     def meta(self) -> str:
         return self._n.meta
 
+    @property
+    def canonical(self) -> bool:
+        """Does it read the observation with the suits renamed trump-first?"""
+        return self._n.canonical
+
     def to_bytes(self) -> bytes:
         return self._n.to_bytes()
 
@@ -75,8 +80,9 @@ class Net:
             f.write(self.to_bytes())
 
     def logits(self, game: Any, seat: int) -> np.ndarray:
-        """The int32 logits of the 72 action ids for ``seat`` of ``game`` (a
-        :class:`~tractor.Game`), from what the seat knows."""
+        """The int32 logits of the 72 (real) action ids for ``seat`` of ``game`` (a
+        :class:`~tractor.Game`), from what the seat knows. A ``net:PATH`` policy takes the
+        allowed id with the highest, the lowest id among equals."""
         g = getattr(game, "_g", None)
         if g is None:
             raise InvalidArgument(f"game must be a tractor.Game, got {_show(game)}")
@@ -107,12 +113,16 @@ def _round(a: np.ndarray, lo: int, hi: int, dtype: Any, name: str) -> np.ndarray
     return q.astype(dtype)
 
 
-def quantize(layers: Sequence[Any], *, shift1: int = 6, meta: str = "{}") -> Net:
+def quantize(layers: Sequence[Any], *, shift1: int = 6, canonical: bool = False, meta: str = "{}") -> Net:
     """The integer network of a float one (see the module's doc): W1 to int16 at
     ``127 · 2**shift1`` per unit of input (over each entry's denominator), W2 and W3 to int8
-    at 64, biases to int32. Raises TractorError when a weight does not fit its type."""
+    at 64, biases to int32. ``canonical=True``: the float network was trained on
+    ``observation_tensor(seat, canonical_suits=True)`` and its outputs are ids in those renamed
+    suits (``tractor.actions.TO_CANONICAL``); the integer one reads and maps alike. Raises
+    TractorError when a weight does not fit its type."""
     w1, b1, w2, b2, w3, b3 = _check_layers(layers)
     shift1 = _int(shift1, "shift1", 0, 20)
+    canonical = _bool(canonical, "canonical")
     s1 = ONE * 2**shift1
     q1 = _round(s1 * w1.T / OBS_SCALE[:, None], -32768, 32767, np.int16, "W1")  # input-major
     qb1 = _round(s1 * b1, -(2**31), 2**31 - 1, np.int32, "b1")
@@ -124,7 +134,7 @@ def quantize(layers: Sequence[Any], *, shift1: int = 6, meta: str = "{}") -> Net
     meta_b = str(meta).encode("utf-8")
     head = b"TRACTNET" + np.array([FORMAT_VERSION, _core.OBS_VERSION, _core.OBS_DIM, _core.NUM_ACTIONS, h1, h2],
                                   dtype="<u2").tobytes()
-    body = head + bytes([shift1, 6]) + np.array([len(meta_b)], dtype="<u4").tobytes() + meta_b + b"".join(
+    body = head + bytes([shift1, 6, int(canonical)]) + np.array([len(meta_b)], dtype="<u4").tobytes() + meta_b + b"".join(
         a.astype(a.dtype.newbyteorder("<")).tobytes() for a in (q1, qb1, q2, qb2, q3, qb3))
     import zlib
 

@@ -17,6 +17,7 @@ fn random_net(seed: u64, h1: usize, h2: usize) -> Net {
         h2,
         shift1: 6,
         shift2: 6,
+        canonical: seed % 2 == 1,
         w1: (0..OBS_DIM * h1).map(|_| small(300) as i16).collect(),
         b1: (0..h1).map(|_| small(4000) as i32).collect(),
         w2: (0..h2 * h1).map(|_| small(127) as i8).collect(),

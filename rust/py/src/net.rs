@@ -4,7 +4,7 @@
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use tractor_core::agent::net::Net;
-use tractor_core::encode::observe::{observe, OBS_DIM};
+use tractor_core::encode::observe::{known_trump, observe, OBS_DIM};
 use tractor_core::rules::card::KINDS;
 use tractor_core::Error;
 
@@ -36,13 +36,19 @@ impl PyNet {
         (self.net.h1, self.net.h2, self.net.shift1, self.net.shift2)
     }
 
+    /// Does it read the observation with the suits renamed trump-first?
+    #[getter]
+    fn canonical(&self) -> bool {
+        self.net.canonical
+    }
+
     #[getter]
     fn meta(&self) -> String {
         self.net.meta.clone()
     }
 
-    /// The integer logits of the 72 action ids for `seat` of `game` (its observation with the
-    /// play it is building, when it is to move).
+    /// The integer logits of the 72 (real) action ids for `seat` of `game` (its observation
+    /// with the play it is building, when it is to move).
     fn logits(&self, py: Python<'_>, game: &PyGame, seat: u8) -> PyResult<Vec<i32>> {
         guard(py, || {
             if seat > 3 {
@@ -50,8 +56,9 @@ impl PyNet {
             }
             let pending = if game.g.pos.to_move == seat { game.b.pending } else { [0; KINDS] };
             let mut x = [0i16; OBS_DIM];
-            observe(&game.g, &pending, seat, false, &mut x);
-            Ok(self.net.logits(&self.net.accumulator(&x)).to_vec())
+            observe(&game.g, &pending, seat, self.net.canonical, &mut x);
+            let trump = known_trump(&game.g.pos, seat);
+            Ok(self.net.real_logits(&self.net.accumulator(&x), trump).to_vec())
         })
     }
 }

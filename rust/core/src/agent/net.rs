@@ -5,7 +5,9 @@
 //!
 //! The input is the observation ([`crate::encode::observe`], version [`OBS_VERSION`]) as
 //! whole numbers: each entry's numerator over its block's denominator (`observe::<i16>`,
-//! [`crate::encode::observe::SCALE`]). The network:
+//! [`crate::encode::observe::SCALE`]), with the suits renamed trump-first when the file says
+//! so (its outputs are then ids in the renamed suits, mapped back to the real ones). The
+//! network:
 //! ```text
 //! a   = b1 + W1·x                      (i32, h1 of them: the accumulator)
 //! h1  = clamp(a >> shift1, 0, 127)     (ClippedReLU)
@@ -19,8 +21,9 @@
 //! The weights file (format version 1), little-endian:
 //! ```text
 //! 8 bytes "TRACTNET", u16 format version (1), u16 observation version, u16 inputs (OBS_DIM),
-//! u16 outputs (72), u16 h1, u16 h2, u8 shift1, u8 shift2, u32 n, n bytes of metadata (UTF-8,
-//! JSON by convention), then W1 (i16, input-major: the h1 weights of input 0, then of input
+//! u16 outputs (72), u16 h1, u16 h2, u8 shift1, u8 shift2, u8 flags (bit 0: the observation's
+//! suits renamed trump-first, `canonical`; no other bit is set), u32 n, n bytes of metadata
+//! (UTF-8, JSON by convention), then W1 (i16, input-major: the h1 weights of input 0, then of input
 //! 1, …), b1 (i32 × h1), W2 (i8, row-major h2 × h1), b2 (i32 × h2), W3 (i8, row-major 72 × h2),
 //! b3 (i32 × 72), and a u32 CRC-32 of every byte before it.
 //! ```
@@ -31,7 +34,7 @@ use std::sync::Mutex;
 
 use crate::agent::view::{Decide, SeatView};
 use crate::encode::actions::{Builder, ACTIONS};
-use crate::encode::observe::{scales, OBS_DIM, OBS_VERSION};
+use crate::encode::observe::{canonical_ids, scales, OBS_DIM, OBS_VERSION};
 use crate::game::hand::Action;
 use crate::game::record::crc32;
 use crate::rules::error::Error;
@@ -53,6 +56,9 @@ pub struct Net {
     pub h2: usize,
     pub shift1: u8,
     pub shift2: u8,
+    /// Reads the observation with the suits renamed trump-first (its logits are then of the
+    /// renamed ids; [`Net::real_logits`] maps them back).
+    pub canonical: bool,
     /// Input-major: `w1[i * h1 + j]` is input i's weight into hidden unit j.
     pub w1: Vec<i16>,
     pub b1: Vec<i32>,
@@ -141,6 +147,10 @@ impl Net {
         if shift1 > 30 || shift2 > 30 {
             return Err(bad(format!("shifts {shift1} and {shift2} (at most 30)")));
         }
+        let flags = b.u8("the header")?;
+        if flags > 1 {
+            return Err(bad(format!("flags {flags:#04x}: only bit 0 (canonical suits) is defined")));
+        }
         let n = b.u32("the header")? as usize;
         let meta = String::from_utf8(b.take(n, "the metadata")?.to_vec()).map_err(|_| bad("the metadata is not UTF-8"))?;
         let net = Net {
@@ -148,6 +158,7 @@ impl Net {
             h2,
             shift1,
             shift2,
+            canonical: flags & 1 != 0,
             w1: b.i16s(OBS_DIM * h1, "W1")?,
             b1: b.i32s(h1, "b1")?,
             w2: b.i8s(h2 * h1, "W2")?,
@@ -191,7 +202,7 @@ impl Net {
         for v in [FORMAT_VERSION, OBS_VERSION as u16, OBS_DIM as u16, ACTIONS as u16, self.h1 as u16, self.h2 as u16] {
             out.extend_from_slice(&v.to_le_bytes());
         }
-        out.extend_from_slice(&[self.shift1, self.shift2]);
+        out.extend_from_slice(&[self.shift1, self.shift2, self.canonical as u8]);
         out.extend_from_slice(&(self.meta.len() as u32).to_le_bytes());
         out.extend_from_slice(self.meta.as_bytes());
         self.w1.iter().for_each(|w| out.extend_from_slice(&w.to_le_bytes()));
@@ -248,6 +259,17 @@ impl Net {
             let row = &self.w3[act * self.h2..][..self.h2];
             self.b3[act] + row.iter().zip(&h2).map(|(&w, &h)| w as i32 * h).sum::<i32>()
         })
+    }
+
+    /// The logits of the real action ids, for a seat that knows trump `trump` (4 or more:
+    /// unknown): a canonical network's outputs are of the renamed ids.
+    pub fn real_logits(&self, a: &Accumulator, trump: u8) -> [i32; ACTIONS] {
+        let l = self.logits(a);
+        if !self.canonical {
+            return l;
+        }
+        let to = canonical_ids(trump);
+        std::array::from_fn(|id| l[to[id] as usize])
     }
 
     /// The allowed action id with the highest logit, the lowest id among equals; None when
@@ -328,22 +350,26 @@ impl Decide for NetPolicy {
         let (id, net, seat) = (self.0.id, &self.0.net, view.seat());
         let mut b = Builder::default();
         let mut x = [0i16; OBS_DIM];
+        let trump = view.known_trump();
+        let observe = |b: &Builder, x: &mut [i16; OBS_DIM]| {
+            view.observe(&b.pending, net.canonical, x).expect("a network decides from a game, not a bare position")
+        };
         ACCUMULATORS.with(|cell| {
             let mut accs = cell.borrow_mut();
             let at = match accs.iter().position(|(i, s, _)| *i == id && *s == seat) {
                 Some(at) => at,
                 None => {
-                    view.observe(&b.pending, &mut x).expect("a network decides from a game, not a bare position");
+                    observe(&b, &mut x);
                     accs.push((id, seat, net.accumulator(&x)));
                     accs.len() - 1
                 }
             };
             let acc = &mut accs[at].2;
             loop {
-                view.observe(&b.pending, &mut x).expect("a network decides from a game, not a bare position");
+                observe(&b, &mut x);
                 net.update(acc, &x);
                 let mask = view.action_mask(&mut b);
-                let choice = Net::choose(&net.logits(acc), &mask).expect("a seat to move has an allowed id");
+                let choice = Net::choose(&net.real_logits(acc, trump), &mask).expect("a seat to move has an allowed id");
                 if let Some(action) = view.choose(&mut b, choice).expect("an allowed id") {
                     return action;
                 }
@@ -366,6 +392,7 @@ mod tests {
             h2,
             shift1: 6,
             shift2: 6,
+            canonical: seed % 2 == 0,
             w1: (0..OBS_DIM * h1).map(|_| small(300) as i16).collect(),
             b1: (0..h1).map(|_| small(4000) as i32).collect(),
             w2: (0..h2 * h1).map(|_| small(127) as i8).collect(),

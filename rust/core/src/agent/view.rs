@@ -37,12 +37,19 @@ impl<'a> SeatView<'a> {
         SeatView { pos, game: None }
     }
 
-    /// This seat's observation ([`crate::encode::observe`], suits as they are) with the play
-    /// `pending` it is building; None in a bare position.
-    pub fn observe<T: crate::encode::observe::Entry>(&self, pending: &Counts, out: &mut [T]) -> Option<()> {
+    /// This seat's observation ([`crate::encode::observe`]; `canonical`: suits renamed
+    /// trump-first as the seat knows trump) with the play `pending` it is building; None in a
+    /// bare position.
+    pub fn observe<T: crate::encode::observe::Entry>(&self, pending: &Counts, canonical: bool, out: &mut [T]) -> Option<()> {
         let g = self.game?;
-        crate::encode::observe::observe(g, pending, self.pos.to_move, false, out);
+        crate::encode::observe::observe(g, pending, self.pos.to_move, canonical, out);
         Some(())
+    }
+
+    /// Trump as this seat knows it (R8.2: while dealing, only its own showing's suit); 255
+    /// when unknown.
+    pub fn known_trump(&self) -> u8 {
+        crate::encode::observe::known_trump(self.pos, self.pos.to_move)
     }
 
     pub fn seat(&self) -> u8 {
