@@ -47,7 +47,7 @@ pub const FORMAT_VERSION: u16 = 1;
 /// The ceiling of a ClippedReLU: activations are 0..=127.
 pub const ONE: i32 = 127;
 /// The widest hidden layer a file may declare.
-pub const MAX_WIDTH: usize = 4096;
+pub const MAX_WIDTH: usize = 1024;
 
 /// A network read from a weights file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -247,18 +247,19 @@ impl Net {
 
     /// The logits of every action id from an accumulator.
     pub fn logits(&self, a: &Accumulator) -> [i32; ACTIONS] {
-        let h1: Vec<i32> = a.acc.iter().map(|&v| (v >> self.shift1).clamp(0, ONE)).collect();
-        let h2: Vec<i32> = (0..self.h2)
-            .map(|k| {
-                let row = &self.w2[k * self.h1..][..self.h1];
-                let z = self.b2[k] + row.iter().zip(&h1).map(|(&w, &h)| w as i32 * h).sum::<i32>();
-                (z >> self.shift2).clamp(0, ONE)
-            })
-            .collect();
-        std::array::from_fn(|act| {
-            let row = &self.w3[act * self.h2..][..self.h2];
-            self.b3[act] + row.iter().zip(&h2).map(|(&w, &h)| w as i32 * h).sum::<i32>()
-        })
+        // activations on the stack, as i16: the dot products then vectorize as i16 × i16 → i32
+        let mut h1 = [0i16; MAX_WIDTH];
+        let h1 = &mut h1[..self.h1];
+        for (h, &v) in h1.iter_mut().zip(&a.acc) {
+            *h = (v >> self.shift1).clamp(0, ONE) as i16;
+        }
+        let mut h2 = [0i16; MAX_WIDTH];
+        let h2 = &mut h2[..self.h2];
+        for (k, h) in h2.iter_mut().enumerate() {
+            let z = self.b2[k] + dot(&self.w2[k * self.h1..][..self.h1], h1);
+            *h = (z >> self.shift2).clamp(0, ONE) as i16;
+        }
+        std::array::from_fn(|act| self.b3[act] + dot(&self.w3[act * self.h2..][..self.h2], h2))
     }
 
     /// The logits of the real action ids, for a seat that knows trump `trump` (4 or more:
@@ -283,6 +284,13 @@ impl Net {
         }
         best.map(|(_, id)| id)
     }
+}
+
+/// Σ w·h over i8 weights and activations 0..=127 (each product at most 127², a row of at
+/// most [`MAX_WIDTH`] of them fits an i32).
+#[inline]
+fn dot(w: &[i8], h: &[i16]) -> i32 {
+    w.iter().zip(h).map(|(&w, &h)| w as i32 * h as i32).sum()
 }
 
 // -- a network as a policy -------------------------------------------------------------------
