@@ -4,7 +4,8 @@
     python .ci/check_dist.py dist/tractor_engine-*.whl [dist/tractor_engine-*.tar.gz]
 
 A wheel holds the package (tractor/*.py), the extension module (one _core binary), the type
-stubs (_core.pyi) and the PEP 561 marker (py.typed), plus its .dist-info, and nothing else:
+stubs (_core.pyi), the PEP 561 marker (py.typed) and the shipped agents' weights
+(tractor/weights/*.tnet), plus its .dist-info, and nothing else:
 no tests, benches, Rust sources or build leftovers. Its metadata carries the version of the
 Cargo workspace ([workspace.package] in Cargo.toml) and the project URLs, keywords and
 classifiers PyPI shows. An sdist holds what `pip install` needs to build from source.
@@ -32,6 +33,8 @@ SOURCE_MODULES = sorted(
     for p in (ROOT / "python" / PACKAGE).rglob("*.py")
     if "__pycache__" not in p.parts
 )
+# The weights files of the learned agents the package ships (tractor/weights/*.tnet).
+SOURCE_WEIGHTS = sorted(p.name for p in (ROOT / "python" / PACKAGE / "weights").glob("*.tnet"))
 
 
 def workspace_version() -> str:
@@ -81,7 +84,7 @@ def check_wheel(path: Path, version: str) -> list:
     info = f"{DIST}-{version}.dist-info"
     with zipfile.ZipFile(path) as z:
         names = z.namelist()
-        modules, cores = [], []
+        modules, cores, weights = [], [], []
         for name in names:
             p = PurePosixPath(name)
             if p.parts[0] == info and len(p.parts) >= 2:
@@ -91,6 +94,8 @@ def check_wheel(path: Path, version: str) -> list:
                     errors.append(f"unexpected file in .dist-info: {name}")
             elif p.parts[0] == PACKAGE and name.endswith(".py") and "__pycache__" not in p.parts:
                 modules.append("/".join(p.parts[1:]))  # tractor/x.py, tractor/envs/y.py
+            elif p.parts[0] == PACKAGE and len(p.parts) == 3 and p.parts[1] == "weights" and name.endswith(".tnet"):
+                weights.append(p.parts[2])
             elif p.parts[0] == PACKAGE and len(p.parts) == 2:
                 leaf = p.parts[1]
                 if CORE.match(leaf):
@@ -102,6 +107,8 @@ def check_wheel(path: Path, version: str) -> list:
                 errors.append(f"unexpected file: {name}")
         if sorted(modules) != SOURCE_MODULES:
             errors.append(f"package modules {sorted(modules)} differ from python/tractor {SOURCE_MODULES}")
+        if sorted(weights) != SOURCE_WEIGHTS:
+            errors.append(f"shipped weights {sorted(weights)} differ from python/tractor/weights {SOURCE_WEIGHTS}")
         if len(cores) != 1:
             errors.append(f"expected one extension module tractor/_core.(abi3.so|pyd), found {cores}")
         for want in (f"{PACKAGE}/_core.pyi", f"{PACKAGE}/py.typed", f"{info}/METADATA"):

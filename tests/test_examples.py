@@ -181,3 +181,18 @@ def test_samples_store_grows_and_keeps_what_it_holds(bc):
     assert s.n == 5 and len(s.y) >= 5
     for k, (obs, mask, y) in enumerate(rows):
         assert np.array_equal(s.x[k], obs) and np.array_equal(s.mask[k], mask) and s.y[k] == y
+
+
+def test_train_net_resumes_to_the_same_run(tmp_path):
+    tiny = ["--games", "16", "--h1", "16", "--h2", "8", "--eval-deals", "10", "--seed", "4"]
+    _run("train_net.py", "--out", str(tmp_path / "a"), "--epochs", "2", *tiny)
+    _run("train_net.py", "--out", str(tmp_path / "b"), "--epochs", "1", *tiny)
+    out = _run("train_net.py", "--out", str(tmp_path / "b"), "--epochs", "2", "--resume", *tiny)
+    assert "resumed after epoch 1 of 2" in out
+    for f in ("curve.json", "agent.tnet", "epoch-2.tnet"):
+        assert (tmp_path / "a" / f).read_bytes() == (tmp_path / "b" / f).read_bytes(), f
+    import json
+
+    curve = json.loads((tmp_path / "a" / "curve.json").read_text())
+    assert [c["epoch"] for c in curve] == [1, 2] and all(-3000 < c["rating"] < 3000 for c in curve)
+    assert tractor.nets.Net(str(tmp_path / "a" / "agent.tnet")).canonical

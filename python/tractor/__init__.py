@@ -20,12 +20,14 @@ from .vec_env import VecEnv
 from .infoset import InfoSet
 from . import arena
 from . import nets
+from . import agents
 
 #: The layers of the package, lowest first; every module is in one (packages by their folder,
 #: ``"__init__"`` this module), and imports only from the layers below its own.
 _LAYERS = (
     ("_core",),  # the Rust binding
     ("errors",),
+    ("_weights",),  # the shipped agents' weights files
     ("_args",),  # the one argument checker
     ("cards",),
     ("rules",),
@@ -39,7 +41,7 @@ _LAYERS = (
     ("ray_backend",),  # beside sim.local: the run loop on a Ray cluster
     ("sim.run",),  # simulate(): checks, then sim.local or ray_backend
     ("sim",),
-    ("arena",),  # pairings over sim.run, ratings
+    ("arena", "agents"),  # pairings over sim.run, ratings
     ("envs",),
     ("envs.gym", "envs.openspiel", "envs.pettingzoo"),
     ("cli",),
@@ -81,6 +83,7 @@ __all__ = [
     "search",
     "arena",
     "nets",
+    "agents",
     "actions",
     "VecEnv",
     "InfoSet",

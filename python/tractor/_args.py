@@ -20,6 +20,7 @@ import os
 from typing import Any, List, Optional, Tuple, Type
 
 from . import _core
+from ._weights import resolve
 from .errors import InvalidArgument, InvalidContext, InvalidPolicy, InvalidSeat, TractorError
 
 U64 = 2**64
@@ -99,9 +100,11 @@ def _profile(x: Any, what: str = "profile") -> str:
 
 def _policy(x: Any, what: str = "policy") -> str:
     """The canonical name of a built-in policy, its parameters spelled out (``" GREEDY "`` ->
-    ``"greedy"``, ``"pimc"`` -> ``"pimc:worlds=32,rollouts=8,rollout=random"``), or
-    InvalidPolicy naming `what` and the core's reason."""
+    ``"greedy"``, ``"pimc"`` -> ``"pimc:worlds=32,rollouts=8,rollout=random"``; a shipped
+    agent's name -> ``net:PATH`` of its weights), or InvalidPolicy naming `what` and the core's
+    reason."""
     name = _text(x, what, InvalidPolicy)
+    name = resolve(name) or name  # a shipped agent is its weights file
     try:
         return _core.policy_name(name.strip())
     except TractorError as e:

@@ -21,6 +21,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from . import _core
+from ._weights import resolve
 from ._args import _bool, _int, _policy, _profile, _show, _text, _threads
 from .errors import InvalidArgument, TractorError
 from .game import Game
@@ -80,7 +81,9 @@ def _entrants(policies: Any) -> List[_Entrant]:
             out.append(_Entrant(_text(name, f"{what} label"), p))
         else:
             canon = _policy(p, what)
-            out.append(_Entrant(canon if label is None else _text(label, f"{what} label"), canon))
+            if label is None:  # a shipped agent keeps its name; any other policy its canonical name
+                label = p.strip().lower() if resolve(p) else canon
+            out.append(_Entrant(_text(label, f"{what} label"), canon))
     labels = [e.label for e in out]
     if len(out) < 2:
         raise InvalidArgument(f"policies: the arena needs at least two, got {len(out)}")

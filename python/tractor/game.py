@@ -28,6 +28,7 @@ from .errors import (
     InvalidRecord,
     TractorError,
 )
+from ._weights import resolve
 from .infoset import InfoSet
 from .rules import Context, _level, _suit
 
@@ -587,6 +588,7 @@ class Game:
         ...) for the player to move, drawn with ``seed``; False when the hand is over.
         Raises InvalidPolicy, InvalidArgument (seed) and ResourceError (a search's threads)."""
         name, seed = _text(policy, "policy", InvalidPolicy), _seed(seed)
+        name = resolve(name) or name  # a shipped agent is its weights file or its preset
         try:  # the core parses the name: checking it before would add a fifth to a random step
             return self._g.step_policy(name, seed)
         except InvalidPolicy as e:  # named as _args._policy names a bad policy

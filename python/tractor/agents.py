@@ -1,0 +1,62 @@
+"""The agents that ship with the package: the built-in policies, search presets, and the
+learned networks whose weights are in the wheel (``tractor/weights/NAME.tnet``). Every name is
+a policy name wherever one is taken (``simulate``, ``VecEnv(opponents=...)``,
+``Game.step_policy``, the arena, the command line); a learned agent's name stands for
+``net:PATH`` of its weights.
+
+The ladder (their ratings on ``eval-v1``) is in ``docs/arena.md``, with the command that
+measures it again.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Dict
+
+from . import _core, _weights
+from .nets import Net
+
+__all__ = ["Agent", "AGENTS", "SEARCH_PRESETS"]
+
+
+@dataclass(frozen=True)
+class Agent:
+    name: str
+    policy: str
+    """What the name stands for as a policy (``net:PATH`` for a learned agent)."""
+    kind: str
+    """``"built-in"``, ``"search"`` or ``"learned"``."""
+    about: str
+
+
+#: Search presets: names for settings of the searches that the ladder rates.
+SEARCH_PRESETS: Dict[str, str] = dict(_weights.PRESETS)
+
+
+def _learned(name: str, path: str) -> Agent:
+    try:
+        meta = json.loads(Net(path).meta or "{}")
+    except ValueError:
+        meta = {}
+    if not isinstance(meta, dict):
+        meta = {}
+    about = "a network ({h1}/{h2} units) trained by {recipe}: behaviour cloning of greedy, seed {seed}, {games} " \
+            "self-play hands, epoch {epoch}"
+    try:
+        text = about.format(**meta)
+    except (KeyError, IndexError, ValueError):
+        text = "a network (net:PATH)"
+    return Agent(name, f"net:{path}", "learned", text)
+
+
+def _all() -> Dict[str, Agent]:
+    out = {a: Agent(a, a, "built-in", "the core's policy of that name (docs/simulation.md, policies)")
+           for a in _core.AGENTS}
+    out.update({n: Agent(n, p, "search", f"the preset {p}") for n, p in SEARCH_PRESETS.items()})
+    out.update({n: _learned(n, p) for n, p in _weights.shipped().items()})
+    return out
+
+
+#: Every shipped agent by name.
+AGENTS: Dict[str, Agent] = _all()

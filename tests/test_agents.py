@@ -1,0 +1,38 @@
+"""The shipped agents: every name is a policy name wherever one is taken; the learned agents'
+weights are in the package and play from them."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import tractor
+from tractor import _weights, agents, nets
+
+
+def test_every_agent_name_is_a_policy_everywhere():
+    assert {"random", "greedy", "pimc-16", "ismcts-1000"} <= set(agents.AGENTS)
+    for name, a in agents.AGENTS.items():
+        assert a.name == name and a.kind in ("built-in", "search", "learned") and a.about
+        if a.kind != "search":  # the searches are slow: one short hand below
+            r = tractor.simulate(hands=4, policies=(name, "greedy", name, "greedy"), seed=1)
+            assert r.policies[0] == (a.policy if a.kind == "learned" else name)
+    g = tractor.Game(seed=2)
+    while g.phase == "declare":
+        g.step_policy("greedy", 1)
+    assert g.step_policy("PIMC-16", 3)  # names are case-blind, as policy names are
+
+
+def test_the_learned_agents_ship_and_play():
+    learned = [a for a in agents.AGENTS.values() if a.kind == "learned"]
+    assert learned, "at least one learned agent is in the package"
+    for a in learned:
+        path = a.policy[len("net:"):]
+        assert path.startswith(str(_weights.FOLDER)) and path.endswith(".tnet")
+        net = nets.Net(path)
+        assert net.canonical and "train_net.py" in a.about
+        g = tractor.Game(seed=5)
+        assert np.asarray(net.logits(g, g.current_player)).shape == (72,)
+        res = tractor.arena.play([a.name, "random"], deals=40, cost=False, bootstrap=0)
+        assert res.labels == [a.name, "random"] and res.policies[0] == a.policy
+        assert res.pairings[0].summary()["levels_per_deal"] > 0.5, "a learned agent beats random"
