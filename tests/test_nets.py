@@ -101,15 +101,21 @@ def test_quantize_refuses_what_does_not_fit():
         nets.quantize(bad)
 
 
+def _mid_hand(seed, steps):
+    """A hand after ``steps`` random decisions, or None if it ended before."""
+    g = tractor.Game(seed=seed)
+    for k in range(steps):
+        if g.current_player is None:
+            return None
+        g.step_random(k)
+    return g if g.current_player is not None else None
+
+
 def test_a_network_sees_only_what_its_seat_knows():
     net = nets.quantize(_layers(4))
     for seed in range(6):
-        g = tractor.Game(seed=seed)
-        for k in range(40 + 13 * seed):
-            if g.current_player is None:
-                break
-            g.step_random(k)
-        if g.current_player is None:
+        g = _mid_hand(seed, 40 + 13 * seed)
+        if g is None:
             continue
         seat = g.current_player
         for w in g.determinize_many(seat, 3, seed):
@@ -174,12 +180,8 @@ def test_a_network_policy_everywhere_a_policy_name_works(net_path, tmp_path):
 def test_a_network_policy_decides_from_what_its_seat_knows(net_path):
     name = f"net:{net_path}"
     for seed in range(5):
-        g = tractor.Game(seed=seed)
-        for k in range(50 + 11 * seed):
-            if g.current_player is None:
-                break
-            g.step_random(k)
-        if g.current_player is None:
+        g = _mid_hand(seed, 50 + 11 * seed)
+        if g is None:
             continue
         seat = g.current_player
         want = g.clone()

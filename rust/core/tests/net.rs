@@ -138,3 +138,39 @@ fn a_network_policy_plays_legal_actions_whatever_the_threads() {
     assert!(e.contains("cannot read the weights file"), "{e}");
     assert!(Policy::parse("ismcts:rollout=net:x").is_err() && Policy::parse("net:").is_err() && Policy::parse("né").is_err());
 }
+
+#[test]
+fn a_file_reads_back_as_its_network_and_damage_is_refused() {
+    let net = random_net(1, 16, 8);
+    let bytes = net.to_bytes();
+    assert_eq!(Net::parse(&bytes).unwrap(), net);
+    let mut cut = bytes.clone();
+    cut.pop();
+    assert!(Net::parse(&cut).is_err());
+    for at in [0, 9, 30, bytes.len() / 2, bytes.len() - 1] {
+        let mut bad = bytes.clone();
+        bad[at] ^= 1;
+        assert!(Net::parse(&bad).is_err(), "a flipped bit at {at}");
+    }
+    let mut huge = net.clone();
+    huge.w1[0] = i16::MAX;
+    huge.w1[huge.h1] = i16::MAX; // input 1: hand copies (× 4)
+    huge.b1[0] = i32::MAX - 10;
+    let e = Net::parse(&huge.to_bytes()).unwrap_err().to_string();
+    assert!(e.contains("past i32"), "{e}");
+}
+
+#[test]
+fn choose_takes_the_best_allowed_id_and_the_lowest_on_ties() {
+    let mut l = [0i32; ACTIONS];
+    let mut m = [false; ACTIONS];
+    assert_eq!(Net::choose(&l, &m), None);
+    l[3] = 9;
+    l[5] = 9;
+    l[7] = 100;
+    m[3] = true;
+    m[5] = true;
+    assert_eq!(Net::choose(&l, &m), Some(3));
+    m[7] = true;
+    assert_eq!(Net::choose(&l, &m), Some(7));
+}
