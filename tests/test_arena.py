@@ -130,6 +130,13 @@ def test_a_callable_that_breaks_the_rules_is_refused():
         arena.play([lambda o, m: np.zeros(len(o), int) + 71, "random"], deals=1, cost=False)
     with pytest.raises(InvalidArgument, match="returned 0 action ids"):
         arena.play([lambda o, m: [], "random"], deals=1, cost=False)
+    with pytest.raises(InvalidArgument, match="not integers"):
+        arena.play([lambda o, m: m.argmax(axis=1) + 0.5, "random"], deals=1, cost=False)
+
+
+def test_policies_as_one_text():
+    r = arena.play("random,pimc:worlds=2,rollouts=1", deals=2, cost=False, bootstrap=0)
+    assert r.labels == ["random", "pimc:worlds=2,rollouts=1,rollout=random"]
 
 
 def test_files_round_trip(tmp_path):

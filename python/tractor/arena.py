@@ -22,7 +22,7 @@ import numpy as np
 
 from . import _core
 from ._weights import resolve
-from ._args import _bool, _int, _policy, _profile, _show, _text, _threads
+from ._args import _bool, _int, _policy, _profile, _show, _split_policies, _text, _threads
 from .errors import InvalidArgument, TractorError
 from .game import Game
 from .sim.local import _Interrupt
@@ -67,8 +67,8 @@ class _Entrant:
 
 def _entrants(policies: Any) -> List[_Entrant]:
     """Policies as ``[name or callable, ...]`` or ``{label: name or callable}``."""
-    if isinstance(policies, str):
-        policies = [p for p in policies.split(",") if p.strip()]
+    if isinstance(policies, str):  # "a,b,pimc:worlds=8,rollouts=2": a key=value continues its search
+        policies = _split_policies(policies)
     items = list(policies.items()) if isinstance(policies, dict) else [(None, p) for p in policies] if isinstance(
         policies, (list, tuple)) else None
     if items is None:
@@ -133,6 +133,8 @@ def _play_python(a: Any, b: Any, suite: Suite, profile: str, start: int, count: 
             ids = np.asarray(fn(obs, masks)).reshape(-1)
             if len(ids) != len(rows):
                 raise InvalidArgument(f"a callable policy returned {len(ids)} action ids for {len(rows)} observations")
+            if len(ids) and not np.issubdtype(ids.dtype, np.integer):
+                raise InvalidArgument(f"a callable policy returned action ids of dtype {ids.dtype}, not integers")
             for n, (r, k) in enumerate(zip(rows, ids.tolist())):
                 if not 0 <= int(k) < masks.shape[1] or not masks[n][int(k)]:
                     raise InvalidArgument(f"a callable policy chose action id {k}, which the mask forbids")
