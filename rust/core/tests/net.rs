@@ -20,9 +20,9 @@ fn random_net(seed: u64, h1: usize, h2: usize) -> Net {
         canonical: seed % 2 == 1,
         w1: (0..OBS_DIM * h1).map(|_| small(300) as i16).collect(),
         b1: (0..h1).map(|_| small(4000) as i32).collect(),
-        w2: (0..h2 * h1).map(|_| small(127) as i8).collect(),
+        w2: (0..h2 * h1).map(|_| small(127) as i16).collect(),
         b2: (0..h2).map(|_| small(4000) as i32).collect(),
-        w3: (0..ACTIONS * h2).map(|_| small(127) as i8).collect(),
+        w3: (0..ACTIONS * h2).map(|_| small(127) as i16).collect(),
         b3: (0..ACTIONS).map(|_| small(4000) as i32).collect(),
         meta: String::new(),
     }

@@ -62,11 +62,12 @@ pub struct Net {
     /// Input-major: `w1[i * h1 + j]` is input i's weight into hidden unit j.
     pub w1: Vec<i16>,
     pub b1: Vec<i32>,
-    /// Row-major: `w2[k * h1 + j]`.
-    pub w2: Vec<i8>,
+    /// Row-major: `w2[k * h1 + j]`; int8 in the file, widened here so that the dot products
+    /// are i16 × i16 → i32 (one `pmaddwd` per 8 or 16 of them).
+    pub w2: Vec<i16>,
     pub b2: Vec<i32>,
-    /// Row-major: `w3[a * h2 + k]`.
-    pub w3: Vec<i8>,
+    /// Row-major: `w3[a * h2 + k]`; int8 in the file, widened likewise.
+    pub w3: Vec<i16>,
     pub b3: Vec<i32>,
     /// The file's metadata (JSON by convention: name, training, …).
     pub meta: String,
@@ -110,8 +111,8 @@ impl<'a> Bytes<'a> {
     fn i32s(&mut self, n: usize, what: &str) -> Result<Vec<i32>, Error> {
         Ok(self.take(4 * n, what)?.chunks_exact(4).map(|c| i32::from_le_bytes(c.try_into().expect("4 bytes"))).collect())
     }
-    fn i8s(&mut self, n: usize, what: &str) -> Result<Vec<i8>, Error> {
-        Ok(self.take(n, what)?.iter().map(|&b| b as i8).collect())
+    fn i8s(&mut self, n: usize, what: &str) -> Result<Vec<i16>, Error> {
+        Ok(self.take(n, what)?.iter().map(|&b| b as i8 as i16).collect())
     }
 }
 
@@ -195,8 +196,9 @@ impl Net {
         Ok(())
     }
 
-    /// The weights file of this network.
+    /// The weights file of this network (W2 and W3 must hold int8 values).
     pub fn to_bytes(&self) -> Vec<u8> {
+        let int8 = |w: &i16| i8::try_from(*w).expect("W2 and W3 hold int8 values") as u8;
         let mut out = Vec::with_capacity(64 + 2 * self.w1.len() + self.w2.len() + self.w3.len());
         out.extend_from_slice(MAGIC);
         for v in [FORMAT_VERSION, OBS_VERSION as u16, OBS_DIM as u16, ACTIONS as u16, self.h1 as u16, self.h2 as u16] {
@@ -207,9 +209,9 @@ impl Net {
         out.extend_from_slice(self.meta.as_bytes());
         self.w1.iter().for_each(|w| out.extend_from_slice(&w.to_le_bytes()));
         self.b1.iter().for_each(|w| out.extend_from_slice(&w.to_le_bytes()));
-        self.w2.iter().for_each(|&w| out.push(w as u8));
+        self.w2.iter().for_each(|w| out.push(int8(w)));
         self.b2.iter().for_each(|w| out.extend_from_slice(&w.to_le_bytes()));
-        self.w3.iter().for_each(|&w| out.push(w as u8));
+        self.w3.iter().for_each(|w| out.push(int8(w)));
         self.b3.iter().for_each(|w| out.extend_from_slice(&w.to_le_bytes()));
         let crc = crc32(&out);
         out.extend_from_slice(&crc.to_le_bytes());
@@ -286,10 +288,10 @@ impl Net {
     }
 }
 
-/// Σ w·h over i8 weights and activations 0..=127 (each product at most 127², a row of at
-/// most [`MAX_WIDTH`] of them fits an i32).
+/// Σ w·h over int8 weights and activations 0..=127 (each product at most 128·127, a row of
+/// at most [`MAX_WIDTH`] of them fits an i32).
 #[inline]
-fn dot(w: &[i8], h: &[i16]) -> i32 {
+fn dot(w: &[i16], h: &[i16]) -> i32 {
     w.iter().zip(h).map(|(&w, &h)| w as i32 * h as i32).sum()
 }
 
@@ -374,10 +376,16 @@ impl Decide for NetPolicy {
             };
             let acc = &mut accs[at].2;
             loop {
-                observe(&b, &mut x);
-                net.update(acc, &x);
                 let mask = view.action_mask(&mut b);
-                let choice = Net::choose(&net.real_logits(acc, trump), &mask).expect("a seat to move has an allowed id");
+                let mut allowed = mask.iter().enumerate().filter(|(_, &m)| m).map(|(id, _)| id as u8);
+                let choice = match (allowed.next(), allowed.next()) {
+                    (Some(only), None) => only, // forced: the network would take it too
+                    _ => {
+                        observe(&b, &mut x);
+                        net.update(acc, &x);
+                        Net::choose(&net.real_logits(acc, trump), &mask).expect("a seat to move has an allowed id")
+                    }
+                };
                 if let Some(action) = view.choose(&mut b, choice).expect("an allowed id") {
                     return action;
                 }
