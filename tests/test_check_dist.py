@@ -37,6 +37,7 @@ Project-URL: Issues, https://example.org/issues
 
 def _files():
     files = {f"tractor/{m}": "" for m in check_dist.SOURCE_MODULES}
+    files.update({f"tractor/weights/{w}": "" for w in check_dist.SOURCE_WEIGHTS})
     files.update({
         "tractor/_core.abi3.so": "",
         "tractor/_core.pyi": "",
@@ -64,6 +65,7 @@ def test_a_clean_wheel_passes(tmp_path):
 @pytest.mark.parametrize("extra", [
     "tests/test_cards.py", "tractor/tests/test_x.py", "benches/bench_sim.py", "tractor/__pycache__/cli.cpython-311.pyc",
     "target/release/lib_core.so", "tractor/_core.abi3.so.orig", "rust/core/src/lib.rs", f"{INFO}/stray.txt",
+    "tractor/weights/stray.tnet", "tractor/weights/notes.txt",
 ])
 def test_a_stray_file_fails(tmp_path, extra):
     files = _files()
@@ -72,7 +74,7 @@ def test_a_stray_file_fails(tmp_path, extra):
 
 
 @pytest.mark.parametrize("missing", ["tractor/_core.pyi", "tractor/py.typed", "tractor/_core.abi3.so",
-                                     "tractor/cli.py", f"{INFO}/entry_points.txt"])
+                                     "tractor/cli.py", f"{INFO}/entry_points.txt", "tractor/weights/bc-greedy-v1.tnet"])
 def test_a_missing_file_fails(tmp_path, missing):
     files = _files()
     del files[missing]
