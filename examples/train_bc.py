@@ -224,6 +224,15 @@ def accuracy(p: Params, x: np.ndarray, mask: np.ndarray, y: np.ndarray, batch: i
     return hits / max(1, len(y))
 
 
+def adam_step(p: Params, g: Params, m: Params, v: Params, t: int, lr: float,
+              b1: float = 0.9, b2: float = 0.999, eps: float = 1e-8) -> None:
+    """One Adam update of the parameters ``p`` in place (``t``: the step, from 1)."""
+    for k in p:
+        m[k] = b1 * m[k] + (1 - b1) * g[k]
+        v[k] = b2 * v[k] + (1 - b2) * g[k] * g[k]
+        p[k] -= (lr * math.sqrt(1 - b2**t) / (1 - b1**t)) * m[k] / (np.sqrt(v[k]) + eps)
+
+
 def train(x, mask, y, epochs: int, hidden: int, seed: int, batch: int = 256, lr: float = 1e-3) -> Params:
     """Minibatch Adam on the cross-entropy; a tenth of the samples (whole hands' worth, taken
     from the end) is held out to report accuracy."""
@@ -231,7 +240,7 @@ def train(x, mask, y, epochs: int, hidden: int, seed: int, batch: int = 256, lr:
     p = init(rng, hidden)
     m = {k: np.zeros_like(v) for k, v in p.items()}
     v = {k: np.zeros_like(w) for k, w in p.items()}
-    b1, b2, eps, t = 0.9, 0.999, 1e-8, 0
+    t = 0
     cut = len(y) - len(y) // 10
     for epoch in range(epochs):
         order = rng.permutation(cut)
@@ -241,10 +250,7 @@ def train(x, mask, y, epochs: int, hidden: int, seed: int, batch: int = 256, lr:
             loss, g = gradients(p, x[idx], mask[idx], y[idx])
             losses.append(loss)
             t += 1
-            for k in p:
-                m[k] = b1 * m[k] + (1 - b1) * g[k]
-                v[k] = b2 * v[k] + (1 - b2) * g[k] * g[k]
-                p[k] -= (lr * math.sqrt(1 - b2**t) / (1 - b1**t)) * m[k] / (np.sqrt(v[k]) + eps)
+            adam_step(p, g, m, v, t, lr)
         print(
             f"  epoch {epoch + 1}/{epochs}: loss {np.mean(losses):.3f}, agrees with greedy on "
             f"{accuracy(p, x[:cut], mask[:cut], y[:cut]):.1%} (train) / "

@@ -36,7 +36,7 @@ import tractor  # noqa: E402
 from tractor import nets  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from train_bc import generate, log_softmax, to_canonical  # noqa: E402
+from train_bc import adam_step, generate, log_softmax, to_canonical  # noqa: E402
 
 Params = Dict[str, np.ndarray]
 #: The largest |weight| int16 (W1, at shift1 = 6) and int8 (W2, W3, at 64) quantization holds.
@@ -174,7 +174,6 @@ def main(argv=None) -> int:
         t, start, curve = 0, 0, []
         print(f"2. training {a.h1}/{a.h2} ClippedReLU layers, {a.epochs} epochs")
     cut = len(y) - len(y) // 10  # the last tenth is held out
-    b1, b2, eps = 0.9, 0.999, 1e-8
     for epoch in range(start, a.epochs):
         order = rng.permutation(cut)
         losses = []
@@ -183,10 +182,7 @@ def main(argv=None) -> int:
             loss, g = gradients(p, x[idx], mask[idx], y[idx])
             losses.append(loss)
             t += 1
-            for k in KEYS:
-                m[k] = b1 * m[k] + (1 - b1) * g[k]
-                v[k] = b2 * v[k] + (1 - b2) * g[k] * g[k]
-                p[k] -= (a.lr * math.sqrt(1 - b2**t) / (1 - b1**t)) * m[k] / (np.sqrt(v[k]) + eps)
+            adam_step(p, g, m, v, t, a.lr)
             np.clip(p["W1"], -W1_MAX, W1_MAX, out=p["W1"])
             np.clip(p["W2"], -W_MAX, W_MAX, out=p["W2"])
             np.clip(p["W3"], -W_MAX, W_MAX, out=p["W3"])
