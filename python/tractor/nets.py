@@ -23,7 +23,7 @@ from typing import Any, Optional, Sequence, Tuple
 import numpy as np
 
 from . import _core
-from ._args import _bool, _int, _seat, _show
+from ._args import _bool, _int, _seat, _show, _text
 from .errors import InvalidArgument, TractorError
 
 __all__ = ["Net", "quantize", "forward_float", "quantization_bound", "FORMAT_VERSION", "OBS_SCALE", "ONE", "OUT_SCALE"]
@@ -130,15 +130,10 @@ def quantize(layers: Sequence[Any], *, shift1: int = 6, canonical: bool = False,
     qb2 = _round(OUT_SCALE * b2, -(2**31), 2**31 - 1, np.int32, "b2")
     q3 = _round(64 * w3, -128, 127, np.int8, "W3")
     qb3 = _round(OUT_SCALE * b3, -(2**31), 2**31 - 1, np.int32, "b3")
-    h1, h2 = len(b1), len(b2)
-    meta_b = str(meta).encode("utf-8")
-    head = b"TRACTNET" + np.array([FORMAT_VERSION, _core.OBS_VERSION, _core.OBS_DIM, _core.NUM_ACTIONS, h1, h2],
-                                  dtype="<u2").tobytes()
-    body = head + bytes([shift1, 6, int(canonical)]) + np.array([len(meta_b)], dtype="<u4").tobytes() + meta_b + b"".join(
-        a.astype(a.dtype.newbyteorder("<")).tobytes() for a in (q1, qb1, q2, qb2, q3, qb3))
-    import zlib
-
-    net = Net(body + np.array([zlib.crc32(body)], dtype="<u4").tobytes())
+    core = _core.Net.from_parts(len(b1), len(b2), shift1, canonical, q1.ravel().tolist(), qb1.tolist(),
+                                q2.ravel().tolist(), qb2.tolist(), q3.ravel().tolist(), qb3.tolist(),
+                                _text(meta, "meta", InvalidArgument))
+    net = Net(core.to_bytes())  # the core writes the weights file
     net.arrays = (q1, qb1, q2, qb2, q3, qb3)
     return net
 

@@ -174,3 +174,16 @@ fn choose_takes_the_best_allowed_id_and_the_lowest_on_ties() {
     m[7] = true;
     assert_eq!(Net::choose(&l, &m), Some(7));
 }
+
+#[test]
+fn a_network_from_its_parts_is_checked_as_a_file_is() {
+    let n = random_net(3, 16, 8);
+    let parts = |w2: Vec<i16>, b3: Vec<i32>| {
+        Net::from_parts(n.h1, n.h2, n.shift1, n.canonical, n.w1.clone(), n.b1.clone(), w2, n.b2.clone(), n.w3.clone(), b3, n.meta.clone())
+    };
+    assert_eq!(parts(n.w2.clone(), n.b3.clone()).unwrap(), n);
+    let mut wide = n.w2.clone();
+    wide[5] = 200;
+    assert!(parts(wide, n.b3.clone()).unwrap_err().to_string().contains("int8"));
+    assert!(parts(n.w2.clone(), vec![0; 3]).unwrap_err().to_string().contains("b3 has 3 values"));
+}

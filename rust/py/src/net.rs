@@ -25,6 +25,32 @@ impl PyNet {
         guard(py, || Ok(PyNet { net: Net::parse(data).map_err(|e| err(py, e))? }))
     }
 
+    /// A network from its quantized arrays (W1 input-major); InvalidPolicy if they do not
+    /// make one (sizes, int8 range, overflow).
+    #[staticmethod]
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (h1, h2, shift1, canonical, w1, b1, w2, b2, w3, b3, meta))]
+    fn from_parts(
+        py: Python<'_>,
+        h1: usize,
+        h2: usize,
+        shift1: u8,
+        canonical: bool,
+        w1: Vec<i16>,
+        b1: Vec<i32>,
+        w2: Vec<i16>,
+        b2: Vec<i32>,
+        w3: Vec<i16>,
+        b3: Vec<i32>,
+        meta: String,
+    ) -> PyResult<Self> {
+        guard(py, || {
+            Net::from_parts(h1, h2, shift1, canonical, w1, b1, w2, b2, w3, b3, meta)
+                .map(|net| PyNet { net })
+                .map_err(|e| err(py, e))
+        })
+    }
+
     /// The weights file's bytes.
     fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
         PyBytes::new(py, &self.net.to_bytes())

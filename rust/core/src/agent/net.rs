@@ -175,6 +175,41 @@ impl Net {
         Ok(net)
     }
 
+    /// A network from its parts, checked as [`Net::parse`] checks a file: the arrays' sizes,
+    /// W2 and W3 within int8, the shifts, and that no sum can overflow.
+    #[allow(clippy::too_many_arguments)]
+    pub fn from_parts(
+        h1: usize,
+        h2: usize,
+        shift1: u8,
+        canonical: bool,
+        w1: Vec<i16>,
+        b1: Vec<i32>,
+        w2: Vec<i16>,
+        b2: Vec<i32>,
+        w3: Vec<i16>,
+        b3: Vec<i32>,
+        meta: String,
+    ) -> Result<Net, Error> {
+        if !(1..=MAX_WIDTH).contains(&h1) || !(1..=MAX_WIDTH).contains(&h2) {
+            return Err(bad(format!("hidden widths {h1} and {h2} (1..={MAX_WIDTH})")));
+        }
+        let sizes = [(w1.len(), OBS_DIM * h1, "W1"), (b1.len(), h1, "b1"), (w2.len(), h2 * h1, "W2"), (b2.len(), h2, "b2"),
+            (w3.len(), ACTIONS * h2, "W3"), (b3.len(), ACTIONS, "b3")];
+        if let Some((got, want, name)) = sizes.into_iter().find(|(got, want, _)| got != want) {
+            return Err(bad(format!("{name} has {got} values, expected {want}")));
+        }
+        if shift1 > 30 {
+            return Err(bad(format!("shift1 {shift1} (at most 30)")));
+        }
+        if let Some(w) = w2.iter().chain(&w3).find(|w| i8::try_from(**w).is_err()) {
+            return Err(bad(format!("W2 and W3 hold int8 values, got {w}")));
+        }
+        let net = Net { h1, h2, shift1, shift2: 6, canonical, w1, b1, w2, b2, w3, b3, meta };
+        net.check_bounds()?;
+        Ok(net)
+    }
+
     /// Refuses weights for which some observation could overflow an `i32` sum (every input
     /// entry is at most its denominator, every activation at most [`ONE`]).
     fn check_bounds(&self) -> Result<(), Error> {
@@ -366,14 +401,11 @@ impl Decide for NetPolicy {
         };
         ACCUMULATORS.with(|cell| {
             let mut accs = cell.borrow_mut();
-            let at = match accs.iter().position(|(i, s, _)| *i == id && *s == seat) {
-                Some(at) => at,
-                None => {
-                    observe(&b, &mut x);
-                    accs.push((id, seat, net.accumulator(&x)));
-                    accs.len() - 1
-                }
-            };
+            let at = accs.iter().position(|(i, s, _)| *i == id && *s == seat).unwrap_or_else(|| {
+                // the bias alone (an all-zero input); the first update adds the observation
+                accs.push((id, seat, net.accumulator(&[0; OBS_DIM])));
+                accs.len() - 1
+            });
             let acc = &mut accs[at].2;
             loop {
                 let mask = view.action_mask(&mut b);
