@@ -191,6 +191,37 @@ def test_a_network_policy_decides_from_what_its_seat_knows(net_path):
             assert w.record()["actions"][-1] == want.record()["actions"][-1]
 
 
+def test_a_network_plays_the_searches_rollouts(net_path):
+    """rollout=net:PATH (or a shipped learned agent's name) in every search entry point: legal,
+    the same for 1 and 2 threads, and the shipped name is its weights file."""
+    name = f"net:{net_path}"
+    g = _mid_hand(2, 40)
+    for call in (lambda t: tractor.search.pimc(g, worlds=3, rollouts=1, policy=name, seed=4, threads=t),
+                 lambda t: tractor.search.ismcts(g, iterations=40, rollout=name, trees=2, seed=4, threads=t)):
+        one, two = call(1), call(2)
+        assert one.action == two.action and one.stats == two.stats
+        g.clone().apply(one.action)  # legal
+    r = tractor.search.rollouts(g, 6, policy=name, seed=1, threads=2)
+    assert np.array_equal(r, tractor.search.rollouts(g, 6, policy=name, seed=1, threads=1))
+    # a network draws nothing: every playout of the true state is the same, and zero-sum
+    assert (r == r[0]).all() and r[0].sum() == 0 and tuple(r[0]) == g.playout(name, seed=9)
+    shipped = "bc-greedy-v1"
+    path = tractor.agents.AGENTS[shipped].policy
+    by_name = tractor.search.ismcts(g, iterations=30, rollout=shipped, seed=2)
+    assert by_name == tractor.search.ismcts(g, iterations=30, rollout=path, seed=2)
+    policy = f"ismcts:iterations=30,rollout={shipped}"
+    a, b = g.clone(), g.clone()
+    a.step_policy(policy, seed=5)
+    b.step_policy(f"ismcts:iterations=30,rollout={path}", seed=5)
+    assert a.record()["actions"] == b.record()["actions"]
+    s = tractor.simulate(hands=2, policies=(f"pimc:worlds=2,rollouts=1,rollout={shipped}", "greedy") * 2, seed=1)
+    assert s.policies[0] == f"pimc:worlds=2,rollouts=1,rollout={path}"
+    with pytest.raises(InvalidPolicy, match="rollout policy"):
+        tractor.search.ismcts(g, iterations=5, rollout="ismcts-1000")
+    with pytest.raises(InvalidPolicy, match="comma"):
+        tractor.search.ismcts(g, iterations=5, rollout="net:/a,b.tnet")
+
+
 @pytest.mark.parametrize("bad, match", [("net:", "needs the path"), ("net:/no/such.tnet", "cannot read"),
                                         ("net:/", "cannot read")])
 def test_bad_network_names_are_invalid_policies(bad, match, tmp_path):

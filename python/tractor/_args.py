@@ -20,7 +20,7 @@ import os
 from typing import Any, List, Optional, Tuple, Type
 
 from . import _core
-from ._weights import resolve
+from ._weights import resolve, rollout, shipped
 from .errors import InvalidArgument, InvalidContext, InvalidPolicy, InvalidSeat, TractorError
 
 U64 = 2**64
@@ -146,12 +146,20 @@ def _either(names: Any) -> str:
 
 
 def _rollout_name(policy: Any, what: str = "policy") -> str:
-    """The name of an agent (a policy without search, the core's ``AGENTS``): what plays
-    rollouts."""
-    name = policy.strip().lower() if isinstance(policy, str) else None
-    if name not in _core.AGENTS:
-        raise InvalidPolicy(f"{what}: a rollout policy is {_either(_core.AGENTS)}, got {_show(policy)}")
-    return name
+    """The name of an agent (a policy without search): one of the core's ``AGENTS``,
+    ``net:PATH`` or a shipped learned agent (its ``net:PATH``): what plays rollouts. The core
+    reads a network's file when the search starts."""
+    name = policy.strip() if isinstance(policy, str) else None
+    if name is not None and name[:4].lower() == "net:":
+        if "," in name:  # a search's parameters are split at commas
+            raise InvalidPolicy(f"{what}: a rollout network's path cannot hold a comma, got {_show(policy)}")
+        return name
+    if name is not None and name.lower() in _core.AGENTS:
+        return name.lower()
+    learned = sorted(shipped())
+    if name is None or name.lower() not in learned:
+        raise InvalidPolicy(f"{what}: a rollout policy is {_either(list(_core.AGENTS) + learned + ['net:PATH'])}, got {_show(policy)}")
+    return rollout(name)
 
 
 def _path(path: Any) -> str:

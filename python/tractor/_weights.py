@@ -25,9 +25,28 @@ PRESETS: Dict[str, str] = {
 
 def resolve(name: str) -> Optional[str]:
     """The policy a shipped agent's name stands for (``net:PATH`` of a learned agent's weights,
-    a search preset's settings; case and spaces ignored), else None."""
+    a search preset's settings; case and spaces ignored), a search whose ``rollout=`` names a
+    shipped learned agent with that agent's ``net:PATH``, else None."""
     key = name.strip().lower()
     if key in PRESETS:
         return PRESETS[key]
-    path = shipped().get(key)
-    return None if path is None else f"net:{path}"
+    files = shipped()
+    if key in files:
+        return f"net:{files[key]}"
+    head, colon, rest = name.strip().partition(":")
+    if not colon or head.strip().lower() == "net":
+        return None
+    params = rest.split(",")
+    for i, kv in enumerate(params):
+        k, eq, v = kv.partition("=")
+        if eq and k.strip().lower() == "rollout" and v.strip().lower() in files:
+            params[i] = f"{k}=net:{files[v.strip().lower()]}"
+            return f"{head}:{','.join(params)}"
+    return None
+
+
+def rollout(name: str) -> str:
+    """What plays a search's rollouts, as the core reads it: a shipped learned agent's name
+    becomes ``net:PATH`` of its weights; any other name is returned as given."""
+    path = shipped().get(name.strip().lower())
+    return name if path is None else f"net:{path}"

@@ -31,16 +31,20 @@ macro_rules! agents {
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum Agent {
             $($(#[$doc])* $variant,)*
+            /// An integer network read from a weights file (`net:PATH`, [`crate::agent::net`]).
+            Net(NetPolicy),
         }
 
         impl Agent {
-            /// Every agent, in the order users are offered them.
+            /// Every built-in agent, in the order users are offered them (networks are
+            /// named by their files).
             pub const ALL: &'static [Agent] = &[$(Agent::$variant),*];
 
-            /// The agent's name (what [`Policy::parse`] reads).
+            /// The agent's name (what [`Policy::parse`] reads): `net:PATH` for a network.
             pub fn name(self) -> &'static str {
                 match self {
                     $(Agent::$variant => $name,)*
+                    Agent::Net(n) => n.name(),
                 }
             }
         }
@@ -50,7 +54,12 @@ macro_rules! agents {
             fn decide(&self, view: &SeatView, rng: &mut Rng) -> Action {
                 match self {
                     $(Agent::$variant => $act(view, rng),)*
+                    Agent::Net(n) => n.decide(view, rng),
                 }
+            }
+
+            fn observes(&self) -> bool {
+                matches!(self, Agent::Net(_))
             }
         }
     };
@@ -70,14 +79,12 @@ impl Default for Agent {
     }
 }
 
-/// Any policy: an agent, a search whose rollouts an agent plays, or an integer network
-/// read from a weights file (`net:PATH`, [`crate::agent::net`]).
+/// Any policy: an agent (a network included) or a search whose rollouts an agent plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Policy {
     Agent(Agent),
     Pimc(PimcParams<Agent>),
     Ismcts(IsmctsParams<Agent>),
-    Net(NetPolicy),
 }
 
 /// Parses `key=value` parameters of a search policy.
@@ -124,13 +131,30 @@ fn quoted_list(names: &[&str]) -> String {
 }
 
 impl Agent {
-    /// An agent by name (case and spaces ignored), for a search's `rollout=`.
+    /// An agent by name (case and spaces ignored, except inside a network's path), for a
+    /// search's `rollout=`: a built-in agent or `net:PATH`.
     pub fn parse(name: &str) -> Result<Agent, Error> {
+        if let Some(n) = net(name)? {
+            return Ok(Agent::Net(n));
+        }
         let lower = name.trim().to_ascii_lowercase();
         Agent::ALL.iter().copied().find(|a| a.name() == lower).ok_or_else(|| {
-            let names: Vec<&str> = Agent::ALL.iter().map(|a| a.name()).collect();
+            let mut names: Vec<&str> = Agent::ALL.iter().map(|a| a.name()).collect();
+            names.push("net:PATH");
             Error::BadPolicy(format!("rollout policy {lower:?}: expected {}", quoted_list(&names)))
         })
+    }
+}
+
+/// `net:PATH` read now (the path keeps its case and inner spaces); None for another name.
+fn net(name: &str) -> Result<Option<NetPolicy>, Error> {
+    let name = name.trim();
+    if !name.get(..4).is_some_and(|head| head.eq_ignore_ascii_case("net:")) {
+        return Ok(None);
+    }
+    match name[4..].trim() {
+        "" => Err(Error::BadPolicy("policy \"net:\" needs the path of a weights file: net:PATH".into())),
+        path => NetPolicy::load(path).map(Some),
     }
 }
 
@@ -148,17 +172,13 @@ impl Policy {
     /// An agent's name, `pimc[:worlds=32,rollouts=8,rollout=random]` or
     /// `ismcts[:iterations=1000,c=0.7,rollout=random,trees=4]` (case and spaces ignored).
     pub fn parse(name: &str) -> Result<Policy, Error> {
-        let name = name.trim();
-        if name.get(..4).is_some_and(|head| head.eq_ignore_ascii_case("net:")) {
-            // the path keeps its case and spaces inside; it is read now
-            return match name[4..].trim() {
-                "" => Err(Error::BadPolicy("policy \"net:\" needs the path of a weights file: net:PATH".into())),
-                path => Ok(Policy::Net(NetPolicy::load(path)?)),
-            };
+        if let Some(n) = net(name)? {
+            return Ok(Policy::Agent(Agent::Net(n)));
         }
-        let lower = name.to_ascii_lowercase();
-        let (head, rest) = lower.split_once(':').unwrap_or((lower.as_str(), ""));
-        let head = head.trim();
+        // the head and the keys ignore case; values keep theirs (a rollout network's path)
+        let (head, rest) = name.trim().split_once(':').unwrap_or((name.trim(), ""));
+        let head = head.trim().to_ascii_lowercase();
+        let head = head.as_str();
         if let Some(a) = Agent::ALL.iter().copied().find(|a| a.name() == head) {
             if !rest.trim().is_empty() {
                 return Err(Error::BadPolicy(format!("policy {head:?} takes no parameters, got {rest:?}")));
@@ -169,6 +189,7 @@ impl Policy {
             "pimc" => {
                 let mut p = PimcParams::<Agent>::default();
                 for (k, v) in params(rest)? {
+                    let k = k.to_ascii_lowercase();
                     match k.as_str() {
                         "worlds" => p.worlds = count(&k, &v, 1, 100_000)?,
                         "rollouts" => p.rollouts = count(&k, &v, 1, 100_000)?,
@@ -181,6 +202,7 @@ impl Policy {
             "ismcts" => {
                 let mut p = IsmctsParams::<Agent>::default();
                 for (k, v) in params(rest)? {
+                    let k = k.to_ascii_lowercase();
                     match k.as_str() {
                         "iterations" => p.iterations = count(&k, &v, 1, 10_000_000)?,
                         "c" => p.c_milli = milli(&k, &v)?,
@@ -216,7 +238,6 @@ impl Policy {
                 p.rollout.name(),
                 p.trees
             ),
-            Policy::Net(n) => n.name(),
         }
     }
 
@@ -239,7 +260,6 @@ impl Decide for Policy {
     fn decide(&self, view: &SeatView, rng: &mut Rng) -> Action {
         match self {
             Policy::Agent(a) => a.decide(view, rng),
-            Policy::Net(n) => n.decide(view, rng),
             // R8: searches start at the play; while dealing they show as greedy does
             _ if view.phase() == Phase::Declare => greedy::act(view, rng),
             Policy::Pimc(p) => pimc(view, p, rng.next_u64(), 1).expect("a search over a recorded game").action,
@@ -273,13 +293,12 @@ mod tests {
     fn bad_names_say_what_is_expected() {
         // every name listed, in order, the last after "or"
         let e = Policy::parse("minimax").unwrap_err().to_string();
-        let mut names: Vec<String> = Agent::ALL.iter().map(|a| format!("'{}'", a.name())).collect();
+        let names: Vec<String> = Agent::ALL.iter().map(|a| format!("'{}'", a.name())).collect();
         let agents = names.join(", ");
         assert_eq!(e, format!("unknown policy \"minimax\": expected {agents}, 'pimc[:...]', 'ismcts[:...]' or 'net:PATH'"));
         assert!(e.starts_with("unknown policy \"minimax\": expected 'random', 'greedy'"), "{e}");
         let e = Policy::parse("pimc:rollout=ismcts").unwrap_err().to_string();
-        let last = names.pop().unwrap();
-        assert_eq!(e, format!("rollout policy \"ismcts\": expected {} or {last}", names.join(", ")));
+        assert_eq!(e, format!("rollout policy \"ismcts\": expected {} or 'net:PATH'", names.join(", ")));
         assert!(Policy::parse("greedy:x=1").is_err() && Policy::parse("ismcts:c=1.2345").is_err());
     }
 }

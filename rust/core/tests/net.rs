@@ -187,3 +187,80 @@ fn a_network_from_its_parts_is_checked_as_a_file_is() {
     assert!(parts(wide, n.b3.clone()).unwrap_err().to_string().contains("int8"));
     assert!(parts(n.w2.clone(), vec![0; 3]).unwrap_err().to_string().contains("b3 has 3 values"));
 }
+
+#[test]
+fn a_network_plays_rollouts_keeping_the_tally_as_the_game_does() {
+    use tractor_core::agent::view::SeatView;
+    use tractor_core::policy::{Agent, Policy};
+    use tractor_core::search::rollout::rollout;
+    let path = net_file("rollout", &random_net(3, 32, 16));
+    let Policy::Agent(net @ Agent::Net(_)) = Policy::parse(&format!("net:{path}")).unwrap() else { panic!("a network is an agent") };
+    assert_eq!(Agent::parse(&format!(" net:{path}")).unwrap(), net);
+    let mut checked = 0;
+    for profile in Profile::ALL {
+        for seed in 0..12u64 {
+            let mut g = Game::deal(seed, profile, [3, 3], NOBODY, None).unwrap();
+            let mut rng = Rng::new(seed);
+            // into the play by greedy, then a few random plays
+            while g.pos.phase == Phase::Declare {
+                let a = Policy::Agent(Agent::Greedy).act(&g, &mut rng).unwrap();
+                g.apply(&a).unwrap();
+            }
+            for _ in 0..(seed * 7 % 40) {
+                if g.pos.phase != Phase::Play {
+                    break;
+                }
+                g.apply(&random_action(&g, &mut rng).unwrap()).unwrap();
+            }
+            if g.pos.phase != Phase::Play {
+                continue;
+            }
+            // the rollout on the bare position with the tally equals the network playing the game
+            let got = rollout(g.pos, g.tally, g.levels, &net, &mut Rng::new(1));
+            let mut full = g.clone();
+            while let Some(a) = Policy::Agent(net).act(&full, &mut rng) {
+                assert_eq!(SeatView::of_game(&full).seen().map(|(t, _)| *t), Some(full.tally));
+                full.apply(&a).unwrap();
+            }
+            assert_eq!(Some(got), full.pos.returns(), "{profile:?} seed {seed}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 30, "{checked}");
+}
+
+#[test]
+fn searches_roll_out_with_a_network_legally_and_whatever_the_threads() {
+    use tractor_core::policy::{Agent, Policy};
+    use tractor_core::search::ismcts::{ismcts, IsmctsParams};
+    use tractor_core::search::pimc::{pimc, PimcParams};
+    use tractor_core::agent::view::SeatView;
+    let path = net_file("search", &random_net(5, 32, 16));
+    let Policy::Agent(net) = Policy::parse(&format!("net:{path}")).unwrap() else { panic!("an agent") };
+    let named = Policy::parse(&format!("ismcts:iterations=40,rollout=net:{path},trees=2")).unwrap();
+    assert_eq!(Policy::parse(&named.name()).unwrap(), named, "the name spells the rollout network's path");
+    assert!(named.name().contains(&format!("rollout=net:{path}")), "{}", named.name());
+    for profile in Profile::ALL {
+        let mut g = Game::deal(7, profile, [3, 3], NOBODY, None).unwrap();
+        let mut rng = Rng::new(7);
+        let mut searched = 0;
+        while let Some(a) = Policy::Agent(Agent::Greedy).act(&g, &mut rng) {
+            if g.pos.phase == Phase::Play && g.pos.tricks_done % 6 == 1 && g.pos.trick.plays == 1 {
+                let view = SeatView::of_game(&g);
+                let pp = PimcParams { worlds: 3, rollouts: 1, rollout: net };
+                let ip = IsmctsParams { iterations: 30, c_milli: 700, rollout: net, trees: 2 };
+                let p1 = pimc(&view, &pp, 9, 1).unwrap();
+                assert_eq!(pimc(&view, &pp, 9, 2).unwrap(), p1);
+                let i1 = ismcts(&view, &ip, 9, 1).unwrap();
+                assert_eq!(ismcts(&view, &ip, 9, 2).unwrap(), i1);
+                for r in [p1, i1] {
+                    g.clone().apply(&r.action).unwrap();
+                    assert!(r.stats.len() == 1 || r.stats.iter().any(|s| s.visits > 0), "a forced play or a searched one");
+                }
+                searched += 1;
+            }
+            g.apply(&a).unwrap();
+        }
+        assert!(searched >= 3, "{profile:?}: {searched}");
+    }
+}

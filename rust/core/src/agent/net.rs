@@ -339,6 +339,8 @@ fn dot(w: &[i16], h: &[i16]) -> i32 {
 pub struct Loaded {
     pub id: u32,
     pub path: String,
+    /// `net:PATH`.
+    pub name: String,
     pub net: Net,
 }
 
@@ -373,14 +375,14 @@ impl NetPolicy {
         if let Some(l) = all.iter().find(|l| l.path == path && l.net == net) {
             return Ok(NetPolicy(l));
         }
-        let l: &'static Loaded = Box::leak(Box::new(Loaded { id: all.len() as u32, path: path.to_string(), net }));
+        let l: &'static Loaded = Box::leak(Box::new(Loaded { id: all.len() as u32, path: path.to_string(), name: format!("net:{path}"), net }));
         all.push(l);
         Ok(NetPolicy(l))
     }
 
     /// `net:PATH`.
-    pub fn name(&self) -> String {
-        format!("net:{}", self.0.path)
+    pub fn name(&self) -> &'static str {
+        &self.0.name
     }
 }
 
@@ -391,13 +393,17 @@ thread_local! {
 }
 
 impl Decide for NetPolicy {
+    fn observes(&self) -> bool {
+        true
+    }
+
     fn decide(&self, view: &SeatView, _rng: &mut Rng) -> Action {
         let (id, net, seat) = (self.0.id, &self.0.net, view.seat());
         let mut b = Builder::default();
         let mut x = [0i16; OBS_DIM];
         let trump = view.known_trump();
         let observe = |b: &Builder, x: &mut [i16; OBS_DIM]| {
-            view.observe(&b.pending, net.canonical, x).expect("a network decides from a game, not a bare position")
+            view.observe(&b.pending, net.canonical, x).expect("a network decides from a game or a search's world, never a bare position")
         };
         ACCUMULATORS.with(|cell| {
             let mut accs = cell.borrow_mut();

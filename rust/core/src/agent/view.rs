@@ -3,7 +3,7 @@
 
 use crate::encode::actions::{Builder, ACTIONS};
 use crate::game::action_set::ActionSet;
-use crate::game::hand::{Action, Game, Phase, Position, Showing, Trick};
+use crate::game::hand::{Action, Game, Phase, Position, Showing, Tally, Trick};
 use crate::infoset::info::InfoSet;
 use crate::rules::card::Counts;
 use crate::rules::combo::Combo;
@@ -15,6 +15,12 @@ use crate::util::rng::Rng;
 pub trait Decide {
     /// The action for the seat of `view` (the hand is not over).
     fn decide(&self, view: &SeatView, rng: &mut Rng) -> Action;
+
+    /// Whether it reads the seat's observation ([`SeatView::observe`]): rollouts then keep
+    /// the hand's tally as they play (others run on the bare position, at no extra cost).
+    fn observes(&self) -> bool {
+        false
+    }
 }
 
 /// The view of the seat to move.
@@ -22,27 +28,41 @@ pub trait Decide {
 pub struct SeatView<'a> {
     pos: &'a Position,
     game: Option<&'a Game>,
+    /// The hand's tally and the match's levels, where known: what an observation reads
+    /// beyond the position (both public).
+    seen: Option<(&'a Tally, [u8; 2])>,
 }
 
 impl<'a> SeatView<'a> {
     /// The seat to move in `game` (search policies read [`SeatView::info`] where the game
     /// keeps its record; network policies read [`SeatView::observe`]).
     pub fn of_game(game: &'a Game) -> SeatView<'a> {
-        SeatView { pos: &game.pos, game: Some(game) }
+        SeatView { pos: &game.pos, game: Some(game), seen: Some((&game.tally, game.levels)) }
     }
 
-    /// The seat to move in a bare position (rollouts): no record, no info set, no
-    /// observation.
+    /// The seat to move in a bare position (rollouts of policies that do not observe): no
+    /// record, no info set, no observation.
     pub fn of_position(pos: &'a Position) -> SeatView<'a> {
-        SeatView { pos, game: None }
+        SeatView { pos, game: None, seen: None }
+    }
+
+    /// The seat to move in a position whose tally and levels are known (a search's world:
+    /// rollouts of policies that observe). No record, no info set.
+    pub fn of_seen(pos: &'a Position, tally: &'a Tally, levels: [u8; 2]) -> SeatView<'a> {
+        SeatView { pos, game: None, seen: Some((tally, levels)) }
+    }
+
+    /// The hand's tally and the match's levels, where this view has them.
+    pub fn seen(&self) -> Option<(&'a Tally, [u8; 2])> {
+        self.seen
     }
 
     /// This seat's observation ([`crate::encode::observe`]; `canonical`: suits renamed
     /// trump-first as the seat knows trump) with the play `pending` it is building; None in a
     /// bare position.
     pub fn observe<T: crate::encode::observe::Entry>(&self, pending: &Counts, canonical: bool, out: &mut [T]) -> Option<()> {
-        let g = self.game?;
-        crate::encode::observe::observe(g, pending, self.pos.to_move, canonical, out);
+        let (tally, levels) = self.seen?;
+        crate::encode::observe::observe_parts(self.pos, tally, levels, pending, self.pos.to_move, canonical, out);
         Some(())
     }
 

@@ -9,7 +9,7 @@
 //! so that trump (once the observer knows it) is the first suit, the others keeping their
 //! order; jokers stay. [`LAYOUT`] lists every block.
 
-use crate::game::hand::{Game, Phase, Position, NOBODY};
+use crate::game::hand::{Game, Phase, Position, Tally, NOBODY};
 use crate::rules::card::DECK;
 use crate::rules::card::{Counts, KINDS};
 use crate::rules::trump::TRUMP;
@@ -216,10 +216,14 @@ fn put_cards<T: Entry>(out: &mut [T], at: usize, c: &Counts, suits: &[u8; 4]) {
 /// the player to move is building (shown only to that player). As `f32` the entries are the
 /// tensor of [`LAYOUT`]; as `i16` their numerators over [`SCALE`].
 pub fn observe<T: Entry>(game: &Game, pending: &Counts, observer: u8, canonical: bool, out: &mut [T]) {
+    observe_parts(&game.pos, &game.tally, game.levels, pending, observer, canonical, out)
+}
+
+/// [`observe`] from the parts it reads: the position, the hand's tally and the match's
+/// levels (a search's worlds share the tally and levels of the true game: both are public).
+pub fn observe_parts<T: Entry>(pos: &Position, t: &Tally, levels: [u8; 2], pending: &Counts, observer: u8, canonical: bool, out: &mut [T]) {
     let one = T::ratio(1, 1);
     let out = &mut out[..OBS_DIM];
-    let pos = &game.pos;
-    let t = &game.tally;
     let suits = suit_map(pos, observer, canonical);
     let rel = |seat: u8| ((seat + 4 - observer) % 4) as usize;
     let seat_of = |r: usize| ((observer as usize + r) % 4) as u8;
@@ -262,8 +266,8 @@ pub fn observe<T: Entry>(game: &Game, pending: &Counts, observer: u8, canonical:
     out[at::points] = T::ratio(pos.defender_points, POINTS);
     out[at::points + 1] = if in_trick { T::ratio(pos.trick.points as i32, POINTS) } else { T::default() };
     let team = (observer % 2) as usize;
-    out[at::team_levels + (game.levels[team] - 3) as usize] = one;
-    out[at::team_levels + 12 + (game.levels[1 - team] - 3) as usize] = one;
+    out[at::team_levels + (levels[team] - 3) as usize] = one;
+    out[at::team_levels + 12 + (levels[1 - team] - 3) as usize] = one;
     out[at::hand_level + (pos.level - 3) as usize] = one;
     let tr = known_trump(pos, observer);
     out[at::trump + if tr == NOBODY { 4 } else { suits[tr as usize] as usize }] = one;

@@ -4,7 +4,7 @@
 use crate::agent::greedy;
 use crate::agent::view::SeatView;
 use crate::game::action_set::ActionSet;
-use crate::game::hand::{Action, Phase};
+use crate::game::hand::{Action, Phase, Tally};
 use crate::infoset::determinize::Determinizer;
 use crate::rules::error::Error;
 use crate::util::rng::Rng;
@@ -55,4 +55,12 @@ pub fn determinizer(view: &SeatView) -> Result<Determinizer, Error> {
         .info()
         .ok_or_else(|| Error::BadArgument { what: "game", message: "a search needs the hand's record (a game kept without one)".into() })?;
     Ok(Determinizer::for_search(info))
+}
+
+/// The true game's tally and levels, which every world shares (both are public): what a
+/// rollout policy that observes reads.
+pub fn seen(view: &SeatView) -> Result<(Tally, [u8; 2]), Error> {
+    view.seen()
+        .map(|(t, l)| (*t, l))
+        .ok_or_else(|| Error::BadArgument { what: "game", message: "a search needs the hand's tally (a game, not a bare position)".into() })
 }

@@ -31,7 +31,7 @@ use crate::util::fixed::{isqrt, ln_q32};
 use crate::util::parallel::pool;
 use crate::util::rng::Rng;
 use crate::util::seed::{derive, SEARCH};
-use super::decision::{determinizer, ActionStats, SearchResult};
+use super::decision::{determinizer, seen, ActionStats, SearchResult};
 use super::rollout::rollout;
 
 /// Nodes offering more actions than this widen progressively.
@@ -81,12 +81,15 @@ fn ucb(n: &Node, c_milli: u32) -> i64 {
 
 fn grow<R: Decide>(view: &SeatView, det: &mut Determinizer, p: &IsmctsParams<R>, iterations: u32, rng: &mut Rng) -> Result<Vec<Node>, Error> {
     let root_player = view.seat();
+    let (tally0, levels) = seen(view)?;
+    let observes = p.rollout.observes();
     let mut nodes = vec![Node { action: Action::Pass, player: root_player, visits: 0, avail: 0, reward: 0, children: Vec::new() }];
     let mut path = Vec::new();
     let mut avail = Vec::new();
     for _ in 0..iterations {
         let (draw, _) = det.sample(rng)?;
         let mut pos = view.position_with(&draw.hands);
+        let mut tally = tally0;
         path.clear();
         let mut node = 0usize;
         while pos.phase == Phase::Play {
@@ -130,6 +133,9 @@ fn grow<R: Decide>(view: &SeatView, det: &mut Determinizer, p: &IsmctsParams<R>,
                 None => *avail.iter().max_by_key(|&&c| ucb(&nodes[c as usize], p.c_milli)).expect("an available child"),
             };
             let Action::Play(cards) = nodes[next as usize].action else { unreachable!("plays") };
+            if observes {
+                tally.note_play(&pos, &cards);
+            }
             pos.play_unchecked(&cards);
             path.push(next);
             node = next as usize;
@@ -137,7 +143,7 @@ fn grow<R: Decide>(view: &SeatView, det: &mut Determinizer, p: &IsmctsParams<R>,
                 break;
             }
         }
-        let returns = rollout(pos, &p.rollout, rng);
+        let returns = rollout(pos, tally, levels, &p.rollout, rng);
         for &n in &path {
             let n = &mut nodes[n as usize];
             n.visits += 1;

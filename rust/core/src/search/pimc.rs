@@ -15,7 +15,7 @@ use crate::rules::error::Error;
 use crate::util::parallel::pool;
 use crate::util::rng::Rng;
 use crate::util::seed::{derive, SEARCH};
-use super::decision::{candidates, determinizer, ActionStats, SearchResult};
+use super::decision::{candidates, determinizer, seen, ActionStats, SearchResult};
 use super::rollout::rollout;
 
 /// Candidates weighed at most (a void follower can have millions of plays).
@@ -46,6 +46,8 @@ impl<R> PimcParams<R> {
 /// (0: all cores; the result does not depend on it).
 pub fn pimc<R: Decide + Sync>(view: &SeatView, p: &PimcParams<R>, seed: u64, threads: usize) -> Result<SearchResult, Error> {
     let mut det = determinizer(view)?;
+    let (tally, levels) = seen(view)?;
+    let observes = p.rollout.observes();
     let seat = view.seat();
     let mut set = view.actions();
     let mut rng = Rng::new(derive(seed, SEARCH, u64::MAX));
@@ -69,9 +71,12 @@ pub fn pimc<R: Decide + Sync>(view: &SeatView, p: &PimcParams<R>, seed: u64, thr
                 let mut rng = Rng::new(derive(wseed, SEARCH, c as u64));
                 (0..p.rollouts)
                     .map(|_| {
-                        let mut q = pos;
+                        let (mut q, mut t) = (pos, tally);
+                        if observes {
+                            t.note_play(&q, cards);
+                        }
                         q.play_unchecked(cards);
-                        rollout(q, &p.rollout, &mut rng)[seat as usize] as i64
+                        rollout(q, t, levels, &p.rollout, &mut rng)[seat as usize] as i64
                     })
                     .sum()
             })

@@ -3,18 +3,28 @@
 //! ([`crate::policy::Agent`] names them).
 
 use crate::agent::view::{Decide, SeatView};
-use crate::game::hand::{Action, Game, Phase, Position};
+use crate::game::hand::{Action, Game, Phase, Position, Tally};
 use crate::rules::error::Error;
 use crate::util::parallel::over_range;
 use crate::util::rng::Rng;
 use crate::util::seed::{derive, SEARCH};
 
 /// Plays a play-phase position to its end with `policy` for every seat; per-seat returns
-/// (zero for a hand that cannot be scored).
-pub fn rollout<R: Decide>(mut pos: Position, policy: &R, rng: &mut Rng) -> [i32; 4] {
+/// (zero for a hand that cannot be scored). `tally` and `levels` are the hand's public
+/// record so far: a policy that observes ([`Decide::observes`], a network) reads them, and
+/// the tally is then kept up to date play by play; for the others the position alone moves.
+pub fn rollout<R: Decide>(mut pos: Position, mut tally: Tally, levels: [u8; 2], policy: &R, rng: &mut Rng) -> [i32; 4] {
+    let observes = policy.observes();
     while pos.phase == Phase::Play {
-        let a = policy.decide(&SeatView::of_position(&pos), rng);
+        let a = if observes {
+            policy.decide(&SeatView::of_seen(&pos, &tally, levels), rng)
+        } else {
+            policy.decide(&SeatView::of_position(&pos), rng)
+        };
         let Action::Play(c) = a else { unreachable!("plays in the play phase") };
+        if observes {
+            tally.note_play(&pos, &c);
+        }
         pos.play_unchecked(&c);
     }
     pos.returns().unwrap_or([0; 4])
@@ -24,14 +34,14 @@ pub fn rollout<R: Decide>(mut pos: Position, policy: &R, rng: &mut Rng) -> [i32;
 /// keeping no record; per-seat returns (zero if the deal stops, R8.5).
 pub fn playout<R: Decide>(game: &Game, policy: &R, rng: &mut Rng) -> [i32; 4] {
     if game.pos.phase == Phase::Play {
-        return rollout(game.pos, policy, rng);
+        return rollout(game.pos, game.tally, game.levels, policy, rng);
     }
     let mut g = game.clone();
     g.light = true;
     g.record.actions.clear();
     g.record.tricks.clear();
     while matches!(g.pos.phase, Phase::Declare | Phase::Play) {
-        let a = policy.decide(&SeatView::of_position(&g.pos), rng);
+        let a = policy.decide(&SeatView::of_game(&g), rng);
         g.pos_apply(&a);
     }
     g.pos.returns().unwrap_or([0; 4])
