@@ -235,6 +235,31 @@ def test_bad_network_names_are_invalid_policies(bad, match, tmp_path):
         tractor.search.ismcts(tractor.Game(seed=1), iterations=10, rollout=f"net:{junk}")
 
 
+def test_a_network_that_corrects_greedy(tmp_path):
+    """Weights format 2: base "greedy" and a prior. A prior larger than any logit gap plays
+    greedy's games exactly; without a prior the network alone decides; bad values are refused."""
+    layers = _layers(9)
+    plain = nets.quantize(layers)
+    assert plain.base == ("none", 0) and plain.to_bytes()[8:10] == (1).to_bytes(2, "little")
+    big = nets.quantize(layers, base="greedy", prior=1e4)
+    assert big.base == ("greedy", round(1e4 * nets.OUT_SCALE)) and big.to_bytes()[8:10] == (2).to_bytes(2, "little")
+    assert nets.Net(big.to_bytes()).base == big.base and nets.FORMAT_VERSION == 2
+    assert np.array_equal(big.logits(tractor.Game(seed=1), 0), plain.logits(tractor.Game(seed=1), 0))
+    big.save(tmp_path / "big.tnet")
+    nets.quantize(layers, base="greedy", prior=0.0).save(tmp_path / "zero.tnet")
+    plain.save(tmp_path / "plain.tnet")
+    run = lambda p: tractor.simulate(hands=24, policies=(p, "greedy", p, "random"), seed=5, profile="nanning").score
+    assert np.array_equal(run(f"net:{tmp_path / 'big.tnet'}"), run("greedy"))
+    assert not np.array_equal(run(f"net:{tmp_path / 'zero.tnet'}"), run("greedy"))
+    for bad in [dict(base="ismcts"), dict(base=3), dict(prior=float("nan")), dict(prior="1"), dict(prior=True)]:
+        with pytest.raises(InvalidArgument):
+            nets.quantize(layers, **bad)
+    with pytest.raises(InvalidPolicy, match="needs a base"):
+        nets.quantize(layers, prior=1.0)
+    with pytest.raises(TractorError, match="prior"):
+        nets.quantize(layers, base="greedy", prior=1e9)
+
+
 def test_a_canonical_network_reads_renamed_suits_and_answers_real_ids():
     layers = _layers(6)
     net = nets.quantize(layers, canonical=True)

@@ -17,6 +17,7 @@ documented in ``docs/learning.md``); :func:`forward_float` is the float referenc
 
 from __future__ import annotations
 
+import math
 import os
 from typing import Any, Optional, Sequence, Tuple
 
@@ -26,10 +27,14 @@ from . import _core
 from ._args import _bool, _int, _seat, _show, _text
 from .errors import InvalidArgument, TractorError
 
-__all__ = ["Net", "quantize", "forward_float", "quantization_bound", "FORMAT_VERSION", "OBS_SCALE", "ONE", "OUT_SCALE"]
+__all__ = ["Net", "quantize", "forward_float", "quantization_bound", "FORMAT_VERSION", "BASES", "OBS_SCALE", "ONE",
+           "OUT_SCALE"]
 
 #: The weights file's format version.
 FORMAT_VERSION: int = _core.NET_FORMAT_VERSION
+#: The agents a network may correct (weights format 2): ``"none"`` (the network alone) or
+#: ``"greedy"``.
+BASES: Tuple[str, ...] = ("none", "greedy")
 #: Each observation entry's denominator: the entry is a whole number over it (the core's ``SCALE``).
 OBS_SCALE = np.asarray(_core.OBS_SCALE, dtype=np.int64)
 #: The ceiling of the integer ClippedReLU (activations 0..127).
@@ -65,6 +70,12 @@ class Net:
     @property
     def meta(self) -> str:
         return self._n.meta
+
+    @property
+    def base(self) -> Tuple[str, int]:
+        """The agent it corrects (``"none"`` or ``"greedy"``) and the integer prior that agent's
+        next id gets (logit units: :data:`OUT_SCALE` per unit of the float network's logit)."""
+        return self._n.base
 
     @property
     def canonical(self) -> bool:
@@ -113,13 +124,18 @@ def _round(a: np.ndarray, lo: int, hi: int, dtype: Any, name: str) -> np.ndarray
     return q.astype(dtype)
 
 
-def quantize(layers: Sequence[Any], *, shift1: int = 6, canonical: bool = False, meta: str = "{}") -> Net:
+def quantize(layers: Sequence[Any], *, shift1: int = 6, canonical: bool = False, meta: str = "{}",
+             base: str = "none", prior: float = 0.0) -> Net:
     """The integer network of a float one (see the module's doc): W1 to int16 at
     ``127 · 2**shift1`` per unit of input (over each entry's denominator), W2 and W3 to int8
     at 64, biases to int32. ``canonical=True``: the float network was trained on
     ``observation_tensor(seat, canonical_suits=True)`` and its outputs are ids in those renamed
-    suits (``tractor.actions.TO_CANONICAL``); the integer one reads and maps alike. Raises
-    TractorError when a weight does not fit its type."""
+    suits (``tractor.actions.TO_CANONICAL``); the integer one reads and maps alike.
+    ``base="greedy"`` makes a network that corrects greedy: at each id, the id greedy's action
+    takes next gets ``prior`` (in the float network's logit units) added, so the policy departs
+    from greedy only where the network rates another id higher by more than that (weights
+    format 2). Raises TractorError when a weight does not fit its type, InvalidArgument for a
+    bad base or prior."""
     w1, b1, w2, b2, w3, b3 = _check_layers(layers)
     shift1 = _int(shift1, "shift1", 0, 20)
     canonical = _bool(canonical, "canonical")
@@ -130,9 +146,14 @@ def quantize(layers: Sequence[Any], *, shift1: int = 6, canonical: bool = False,
     qb2 = _round(OUT_SCALE * b2, -(2**31), 2**31 - 1, np.int32, "b2")
     q3 = _round(64 * w3, -128, 127, np.int8, "W3")
     qb3 = _round(OUT_SCALE * b3, -(2**31), 2**31 - 1, np.int32, "b3")
+    if not isinstance(base, str) or base.strip().lower() not in BASES:
+        raise InvalidArgument(f"base must be one of {list(BASES)}, got {_show(base)}")
+    if isinstance(prior, bool) or not isinstance(prior, (int, float)) or not math.isfinite(prior):
+        raise InvalidArgument(f"prior must be a finite number, got {_show(prior)}")
+    qprior = int(_round(np.array([OUT_SCALE * prior]), -(2**31), 2**31 - 1, np.int32, "prior")[0])
     core = _core.Net.from_parts(len(b1), len(b2), shift1, canonical, q1.ravel().tolist(), qb1.tolist(),
                                 q2.ravel().tolist(), qb2.tolist(), q3.ravel().tolist(), qb3.tolist(),
-                                _text(meta, "meta", InvalidArgument))
+                                _text(meta, "meta", InvalidArgument), _text(base, "base", InvalidArgument), qprior)
     net = Net(core.to_bytes())  # the core writes the weights file
     net.arrays = (q1, qb1, q2, qb2, q3, qb3)
     return net

@@ -2,7 +2,7 @@
 //! every decision of hundreds of hands in every profile; the i32 kernel equals an i64 reference;
 //! the integer observation is the tensor's numerators.
 
-use tractor_core::agent::net::{Accumulator, Net, ONE};
+use tractor_core::agent::net::{Accumulator, Base, Net, ONE};
 use tractor_core::agent::random::random_action;
 use tractor_core::encode::actions::ACTIONS;
 use tractor_core::encode::observe::{observe, scales, OBS_DIM};
@@ -25,6 +25,8 @@ fn random_net(seed: u64, h1: usize, h2: usize) -> Net {
         w3: (0..ACTIONS * h2).map(|_| small(127) as i16).collect(),
         b3: (0..ACTIONS).map(|_| small(4000) as i32).collect(),
         meta: String::new(),
+        base: Base::None,
+        prior: 0,
     }
 }
 
@@ -179,7 +181,7 @@ fn choose_takes_the_best_allowed_id_and_the_lowest_on_ties() {
 fn a_network_from_its_parts_is_checked_as_a_file_is() {
     let n = random_net(3, 16, 8);
     let parts = |w2: Vec<i16>, b3: Vec<i32>| {
-        Net::from_parts(n.h1, n.h2, n.shift1, n.canonical, n.w1.clone(), n.b1.clone(), w2, n.b2.clone(), n.w3.clone(), b3, n.meta.clone())
+        Net::from_parts(n.h1, n.h2, n.shift1, n.canonical, n.w1.clone(), n.b1.clone(), w2, n.b2.clone(), n.w3.clone(), b3, n.meta.clone(), n.base, n.prior)
     };
     assert_eq!(parts(n.w2.clone(), n.b3.clone()).unwrap(), n);
     let mut wide = n.w2.clone();
@@ -263,4 +265,44 @@ fn searches_roll_out_with_a_network_legally_and_whatever_the_threads() {
         }
         assert!(searched >= 3, "{profile:?}: {searched}");
     }
+}
+
+#[test]
+fn a_network_with_a_base_reads_back_and_a_large_prior_plays_as_its_base() {
+    use tractor_core::policy::{Agent, Policy};
+    use tractor_core::run::sim::simulate_range;
+    let plain = random_net(8, 32, 16);
+    let v1 = plain.to_bytes();
+    assert_eq!(u16::from_le_bytes([v1[8], v1[9]]), 1, "a network without a base is written as format 1");
+    let mut based = plain.clone();
+    based.base = Base::Greedy;
+    based.prior = 1 << 30;
+    let v2 = based.to_bytes();
+    assert_eq!(u16::from_le_bytes([v2[8], v2[9]]), 2);
+    assert_eq!(v2.len(), v1.len() + 5);
+    assert_eq!(Net::parse(&v2).unwrap(), based);
+    let mut bad = v2.clone();
+    bad[8 + 2 + 2 + 2 + 2 + 2 + 2 + 3] = 9; // the base byte
+    let n = bad.len() - 4;
+    let crc = tractor_core::game::record::crc32(&bad[..n]);
+    bad[n..].copy_from_slice(&crc.to_le_bytes());
+    assert!(Net::parse(&bad).unwrap_err().to_string().contains("base 9"));
+    let mut over = based.clone();
+    over.prior = i32::MAX;
+    assert!(Net::parse(&over.to_bytes()).unwrap_err().to_string().contains("past i32"));
+    let r = |n: &Net| Net::from_parts(n.h1, n.h2, n.shift1, n.canonical, n.w1.clone(), n.b1.clone(), n.w2.clone(), n.b2.clone(), n.w3.clone(), n.b3.clone(), String::new(), n.base, n.prior);
+    assert!(r(&Net { base: Base::None, prior: 5, ..plain.clone() }).unwrap_err().to_string().contains("needs a base"));
+    // with a prior above any logit gap, the network takes greedy's every id: greedy's games
+    let Policy::Agent(net) = Policy::parse(&format!("net:{}", net_file("based", &based))).unwrap() else { panic!() };
+    let greedy = Policy::Agent(Agent::Greedy);
+    for profile in Profile::ALL {
+        let mixed = [Policy::Agent(net), greedy, Policy::Agent(net), Policy::Agent(Agent::Random)];
+        let all = [greedy, greedy, greedy, Policy::Agent(Agent::Random)];
+        assert_eq!(simulate_range(4, 0, 30, mixed, profile, 2, false).unwrap().0, simulate_range(4, 0, 30, all, profile, 1, false).unwrap().0, "{profile:?}");
+    }
+    // with no prior it is the network alone: different games
+    let zero = Net { prior: 0, ..based.clone() };
+    let Policy::Agent(z) = Policy::parse(&format!("net:{}", net_file("zero", &zero))).unwrap() else { panic!() };
+    let mixed = [Policy::Agent(z), greedy, Policy::Agent(z), greedy];
+    assert_ne!(simulate_range(4, 0, 30, mixed, Profile::Guigang, 1, false).unwrap().0, simulate_range(4, 0, 30, [greedy; 4], Profile::Guigang, 1, false).unwrap().0);
 }

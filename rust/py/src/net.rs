@@ -3,7 +3,7 @@
 
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use tractor_core::agent::net::Net;
+use tractor_core::agent::net::{Base, Net};
 use tractor_core::encode::observe::{known_trump, observe, OBS_DIM};
 use tractor_core::rules::card::KINDS;
 use tractor_core::Error;
@@ -29,7 +29,7 @@ impl PyNet {
     /// make one (sizes, int8 range, overflow).
     #[staticmethod]
     #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (h1, h2, shift1, canonical, w1, b1, w2, b2, w3, b3, meta))]
+    #[pyo3(signature = (h1, h2, shift1, canonical, w1, b1, w2, b2, w3, b3, meta, base="none", prior=0))]
     fn from_parts(
         py: Python<'_>,
         h1: usize,
@@ -43,9 +43,12 @@ impl PyNet {
         w3: Vec<i16>,
         b3: Vec<i32>,
         meta: String,
+        base: &str,
+        prior: i32,
     ) -> PyResult<Self> {
         guard(py, || {
-            Net::from_parts(h1, h2, shift1, canonical, w1, b1, w2, b2, w3, b3, meta)
+            let base = Base::parse(base).map_err(|e| err(py, e))?;
+            Net::from_parts(h1, h2, shift1, canonical, w1, b1, w2, b2, w3, b3, meta, base, prior)
                 .map(|net| PyNet { net })
                 .map_err(|e| err(py, e))
         })
@@ -73,8 +76,14 @@ impl PyNet {
         self.net.meta.clone()
     }
 
+    /// The agent it corrects ("none" or "greedy") and the prior its next id gets.
+    #[getter]
+    fn base(&self) -> (&'static str, i32) {
+        (self.net.base.name(), self.net.prior)
+    }
+
     /// The integer logits of the 72 (real) action ids for `seat` of `game` (its observation
-    /// with the play it is building, when it is to move).
+    /// with the play it is building, when it is to move), before any base agent's prior.
     fn logits(&self, py: Python<'_>, game: &PyGame, seat: u8) -> PyResult<Vec<i32>> {
         guard(py, || {
             if seat > 3 {

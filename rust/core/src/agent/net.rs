@@ -27,23 +27,57 @@
 //! 1, …), b1 (i32 × h1), W2 (i8, row-major h2 × h1), b2 (i32 × h2), W3 (i8, row-major 72 × h2),
 //! b3 (i32 × 72), and a u32 CRC-32 of every byte before it.
 //! ```
+//! Format version 2 is version 1 with two fields after the flags: u8 base (0: none, 1: the
+//! `greedy` agent) and i32 prior. A network with a base corrects that agent: at each id, the
+//! id the base's action takes next (while the play built so far is the base's) gets `prior`
+//! added to its logit, so the network departs from the base only where it rates another id
+//! higher by more than the prior. A network without a base is written as version 1; both
+//! versions are read.
 
 use std::cell::RefCell;
 use std::hash::{Hash, Hasher};
 use std::sync::Mutex;
 
 use crate::agent::view::{Decide, SeatView};
-use crate::encode::actions::{Builder, ACTIONS};
+use crate::agent::greedy;
+use crate::encode::actions::{encode, Builder, ACTIONS};
 use crate::encode::observe::{canonical_ids, scales, OBS_DIM, OBS_VERSION};
-use crate::game::hand::Action;
+use crate::game::hand::{Action, Phase};
 use crate::game::record::crc32;
 use crate::rules::error::Error;
 use crate::util::rng::Rng;
 
 /// The first bytes of a weights file.
 pub const MAGIC: &[u8; 8] = b"TRACTNET";
-/// The version of the weights file's layout.
-pub const FORMAT_VERSION: u16 = 1;
+/// The version of the weights file's layout (the newest; every earlier one is read too).
+pub const FORMAT_VERSION: u16 = 2;
+
+/// The agent a network corrects (format 2): its action's next id gets the prior.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Base {
+    /// None: the network alone decides (format 1).
+    None = 0,
+    /// The `greedy` agent ([`crate::agent::greedy`]).
+    Greedy = 1,
+}
+
+impl Base {
+    /// The base by its name: "" or "none", "greedy".
+    pub fn parse(name: &str) -> Result<Base, Error> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "" | "none" => Ok(Base::None),
+            "greedy" => Ok(Base::Greedy),
+            other => Err(bad(format!("base {other:?}: expected 'none' or 'greedy'"))),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Base::None => "none",
+            Base::Greedy => "greedy",
+        }
+    }
+}
 /// The ceiling of a ClippedReLU: activations are 0..=127.
 pub const ONE: i32 = 127;
 /// The widest hidden layer a file may declare.
@@ -71,6 +105,10 @@ pub struct Net {
     pub b3: Vec<i32>,
     /// The file's metadata (JSON by convention: name, training, …).
     pub meta: String,
+    /// The agent it corrects, and what its next id gets added (format 2; `None` and 0 in a
+    /// format 1 file).
+    pub base: Base,
+    pub prior: i32,
 }
 
 /// The first layer for one input: the input it was computed for and `b1 + W1·x`.
@@ -129,8 +167,8 @@ impl Net {
         }
         let mut b = Bytes(&body[MAGIC.len()..]);
         let version = b.u16("the header")?;
-        if version != FORMAT_VERSION {
-            return Err(bad(format!("format version {version} (this engine reads {FORMAT_VERSION})")));
+        if !(1..=FORMAT_VERSION).contains(&version) {
+            return Err(bad(format!("format version {version} (this engine reads 1..={FORMAT_VERSION})")));
         }
         let obs = b.u16("the header")?;
         if obs as u32 != OBS_VERSION {
@@ -152,6 +190,16 @@ impl Net {
         if flags > 1 {
             return Err(bad(format!("flags {flags:#04x}: only bit 0 (canonical suits) is defined")));
         }
+        let (base, prior) = if version >= 2 {
+            let base = match b.u8("the header")? {
+                0 => Base::None,
+                1 => Base::Greedy,
+                other => return Err(bad(format!("base {other} (0: none, 1: greedy)"))),
+            };
+            (base, b.u32("the header")? as i32)
+        } else {
+            (Base::None, 0)
+        };
         let n = b.u32("the header")? as usize;
         let meta = String::from_utf8(b.take(n, "the metadata")?.to_vec()).map_err(|_| bad("the metadata is not UTF-8"))?;
         let net = Net {
@@ -167,6 +215,8 @@ impl Net {
             w3: b.i8s(ACTIONS * h2, "W3")?,
             b3: b.i32s(ACTIONS, "b3")?,
             meta,
+            base,
+            prior,
         };
         if !b.0.is_empty() {
             return Err(bad(format!("{} bytes after the last layer", b.0.len())));
@@ -190,6 +240,8 @@ impl Net {
         w3: Vec<i16>,
         b3: Vec<i32>,
         meta: String,
+        base: Base,
+        prior: i32,
     ) -> Result<Net, Error> {
         if !(1..=MAX_WIDTH).contains(&h1) || !(1..=MAX_WIDTH).contains(&h2) {
             return Err(bad(format!("hidden widths {h1} and {h2} (1..={MAX_WIDTH})")));
@@ -205,7 +257,10 @@ impl Net {
         if let Some(w) = w2.iter().chain(&w3).find(|w| i8::try_from(**w).is_err()) {
             return Err(bad(format!("W2 and W3 hold int8 values, got {w}")));
         }
-        let net = Net { h1, h2, shift1, shift2: 6, canonical, w1, b1, w2, b2, w3, b3, meta };
+        if base == Base::None && prior != 0 {
+            return Err(bad(format!("a prior ({prior}) needs a base agent")));
+        }
+        let net = Net { h1, h2, shift1, shift2: 6, canonical, w1, b1, w2, b2, w3, b3, meta, base, prior };
         net.check_bounds()?;
         Ok(net)
     }
@@ -222,7 +277,9 @@ impl Net {
             self.b2[k].unsigned_abs() as i64 + self.w2[k * self.h1..][..self.h1].iter().map(|&w| ONE as i64 * w.unsigned_abs() as i64).sum::<i64>()
         });
         let worst3 = (0..ACTIONS).map(|a| {
-            self.b3[a].unsigned_abs() as i64 + self.w3[a * self.h2..][..self.h2].iter().map(|&w| ONE as i64 * w.unsigned_abs() as i64).sum::<i64>()
+            self.b3[a].unsigned_abs() as i64
+                + self.prior.unsigned_abs() as i64
+                + self.w3[a * self.h2..][..self.h2].iter().map(|&w| ONE as i64 * w.unsigned_abs() as i64).sum::<i64>()
         });
         let worst = worst1.chain(worst2).chain(worst3).max().unwrap_or(0);
         if worst > i32::MAX as i64 {
@@ -236,10 +293,15 @@ impl Net {
         let int8 = |w: &i16| i8::try_from(*w).expect("W2 and W3 hold int8 values") as u8;
         let mut out = Vec::with_capacity(64 + 2 * self.w1.len() + self.w2.len() + self.w3.len());
         out.extend_from_slice(MAGIC);
-        for v in [FORMAT_VERSION, OBS_VERSION as u16, OBS_DIM as u16, ACTIONS as u16, self.h1 as u16, self.h2 as u16] {
+        let version: u16 = if self.base == Base::None { 1 } else { 2 };
+        for v in [version, OBS_VERSION as u16, OBS_DIM as u16, ACTIONS as u16, self.h1 as u16, self.h2 as u16] {
             out.extend_from_slice(&v.to_le_bytes());
         }
         out.extend_from_slice(&[self.shift1, self.shift2, self.canonical as u8]);
+        if version >= 2 {
+            out.push(self.base as u8);
+            out.extend_from_slice(&self.prior.to_le_bytes());
+        }
         out.extend_from_slice(&(self.meta.len() as u32).to_le_bytes());
         out.extend_from_slice(self.meta.as_bytes());
         self.w1.iter().for_each(|w| out.extend_from_slice(&w.to_le_bytes()));
@@ -347,7 +409,9 @@ pub struct Loaded {
 /// A loaded network as a policy: decides, for the seat to move, the allowed action id with
 /// the highest logit (the lowest among equals), id after id until the action is complete (a
 /// play of several cards takes several ids, each seeing the cards chosen so far). It reads
-/// the seat's observation only, and draws nothing from its stream.
+/// the seat's observation only. A network with a base agent (format 2) first asks the base
+/// for its action (from the same view and stream: greedy draws only to break ties) and adds
+/// the prior to that action's next id while the play follows it; one without draws nothing.
 #[derive(Clone, Copy, Debug)]
 pub struct NetPolicy(pub &'static Loaded);
 
@@ -397,8 +461,18 @@ impl Decide for NetPolicy {
         true
     }
 
-    fn decide(&self, view: &SeatView, _rng: &mut Rng) -> Action {
+    fn decide(&self, view: &SeatView, rng: &mut Rng) -> Action {
         let (id, net, seat) = (self.0.id, &self.0.net, view.seat());
+        // the base's action as ids, and how far the play built so far follows it
+        let base: Vec<u8> = match net.base {
+            Base::None => Vec::new(),
+            Base::Greedy => {
+                let lead = view.phase() == Phase::Play && view.follow().is_none();
+                encode(&greedy::act(view, rng), lead)
+            }
+        };
+        let mut on_base = !base.is_empty();
+        let mut step = 0usize;
         let mut b = Builder::default();
         let mut x = [0i16; OBS_DIM];
         let trump = view.known_trump();
@@ -421,9 +495,16 @@ impl Decide for NetPolicy {
                     _ => {
                         observe(&b, &mut x);
                         net.update(acc, &x);
-                        Net::choose(&net.real_logits(acc, trump), &mask).expect("a seat to move has an allowed id")
+                        let mut logits = net.real_logits(acc, trump);
+                        if on_base {
+                            let next = base[step] as usize;
+                            logits[next] = logits[next].saturating_add(net.prior);
+                        }
+                        Net::choose(&logits, &mask).expect("a seat to move has an allowed id")
                     }
                 };
+                on_base = on_base && base.get(step) == Some(&choice);
+                step += 1;
                 if let Some(action) = view.choose(&mut b, choice).expect("an allowed id") {
                     return action;
                 }
