@@ -260,6 +260,55 @@ def test_a_network_that_corrects_greedy(tmp_path):
         nets.quantize(layers, base="greedy", prior=1e9)
 
 
+class _Tensor:
+    """What from_torch reads of a torch tensor (torch itself is an optional extra)."""
+
+    def __init__(self, a):
+        self.a = np.asarray(a, np.float32)
+
+    def detach(self):
+        return self
+
+    def cpu(self):
+        return self
+
+    def numpy(self):
+        return self.a
+
+
+class Linear:
+    def __init__(self, w, b):
+        self.weight, self.bias = _Tensor(w), None if b is None else _Tensor(b)
+
+
+class Hardtanh:
+    pass
+
+
+class _Module:
+    def __init__(self, *layers):
+        self.layers = layers
+
+    def modules(self):
+        return iter((self,) + self.layers)
+
+
+def test_from_torch_reads_a_modules_three_linear_layers():
+    w1, b1, w2, b2, w3, b3 = _layers(12)
+    m = _Module(Linear(w1, b1), Hardtanh(), Linear(w2, b2), Hardtanh(), Linear(w3, b3))
+    got = nets.from_torch(m, canonical=True, base="greedy", prior=0.5)
+    want = nets.quantize([np.float32(a) for a in (w1, b1, w2, b2, w3, b3)], canonical=True, base="greedy", prior=0.5)
+    assert got.to_bytes() == want.to_bytes() and got.canonical and got.base[0] == "greedy"
+    with pytest.raises(InvalidArgument, match="it has 2"):
+        nets.from_torch(_Module(Linear(w1, b1), Linear(w2, b2)))
+    with pytest.raises(InvalidArgument, match="bias"):
+        nets.from_torch(_Module(Linear(w1, b1), Linear(w2, None), Linear(w3, b3)))
+    with pytest.raises(InvalidArgument, match="torch.nn.Module"):
+        nets.from_torch([w1, b1])
+    with pytest.raises(InvalidArgument, match="W2 has shape"):
+        nets.from_torch(_Module(Linear(w1, b1), Linear(w3, b3), Linear(w2, b2)))
+
+
 def test_a_canonical_network_reads_renamed_suits_and_answers_real_ids():
     layers = _layers(6)
     net = nets.quantize(layers, canonical=True)

@@ -9,8 +9,9 @@ The float network this module quantizes reads the observation tensor ``x`` (vers
     h2  = clip(W2 @ h1 + b2, 0, 1)       W2: (h2, h1)
     out = W3 @ h2 + b3                   W3: (72, h2): one logit per action id
 
-:func:`quantize` turns its six arrays into a :class:`Net` (a weights file, format version 1,
-documented in ``docs/learning.md``); :func:`forward_float` is the float reference and
+:func:`quantize` turns its six arrays into a :class:`Net` (a weights file, format version 1
+or 2, documented in ``docs/learning.md``); :func:`from_torch` does the same from a PyTorch
+module of that shape; :func:`forward_float` is the float reference and
 :func:`quantization_bound` the bound, per position and logit, on how far the integer logits
 (over ``64 * 127``) may lie from it. torch is not needed: the arrays may come from any trainer.
 """
@@ -27,8 +28,8 @@ from . import _core
 from ._args import _bool, _int, _seat, _show, _text
 from .errors import InvalidArgument, TractorError
 
-__all__ = ["Net", "quantize", "forward_float", "quantization_bound", "FORMAT_VERSION", "BASES", "OBS_SCALE", "ONE",
-           "OUT_SCALE"]
+__all__ = ["Net", "quantize", "from_torch", "forward_float", "quantization_bound", "FORMAT_VERSION", "BASES",
+           "OBS_SCALE", "ONE", "OUT_SCALE"]
 
 #: The weights file's format version.
 FORMAT_VERSION: int = _core.NET_FORMAT_VERSION
@@ -157,6 +158,29 @@ def quantize(layers: Sequence[Any], *, shift1: int = 6, canonical: bool = False,
     net = Net(core.to_bytes())  # the core writes the weights file
     net.arrays = (q1, qb1, q2, qb2, q3, qb3)
     return net
+
+
+def from_torch(module: Any, **kwargs: Any) -> Net:
+    """The integer network of a PyTorch module (``pip install "tractor-engine[train]"``) made of
+    three ``Linear`` layers, OBS_DIM -> h1 -> h2 -> 72, with a ClippedReLU (``Hardtanh(0, 1)``)
+    after each of the first two, in that order: the module's ``Linear`` layers are read in the
+    order ``module.modules()`` gives them. ``kwargs`` go to :func:`quantize` (``canonical``,
+    ``meta``, ``base``, ``prior``, ``shift1``). This module never imports torch: any object
+    whose layers have ``weight`` and ``bias`` tensors (``.detach().cpu().numpy()``) will do.
+    Raises InvalidArgument when the module is not of that shape."""
+    mods = getattr(module, "modules", None)
+    if not callable(mods):
+        raise InvalidArgument(f"from_torch takes a torch.nn.Module, got {_show(module)}")
+    linear = [m for m in mods() if type(m).__name__ == "Linear"]
+    if len(linear) != 3:
+        raise InvalidArgument(f"from_torch: the module needs three Linear layers (OBS_DIM -> h1 -> h2 -> 72), "
+                              f"it has {len(linear)}")
+    layers = []
+    for m in linear:
+        if getattr(m, "bias", None) is None:
+            raise InvalidArgument("from_torch: every Linear layer needs a bias")
+        layers += [m.weight.detach().cpu().numpy(), m.bias.detach().cpu().numpy()]
+    return quantize(layers, **kwargs)
 
 
 def forward_float(layers: Sequence[Any], obs: Any) -> np.ndarray:
