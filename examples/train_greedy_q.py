@@ -3,11 +3,14 @@ action gains over greedy's own when the rest of the hand is played by greedy, an
 action unless it predicts another one gains more than a margin (the weights file's greedy
 prior). Numpy alone, on CPUs; the learning curve is rated in the arena.
 
-1. Data (``OUT/data-K.npz``, one file per worker): ``--games`` greedy self-play hands. At each
-   decision with a choice, every candidate action (all legal actions up to 24, else 24 uniform
-   draws and greedy's) is applied to a copy of the true game, which greedy then plays to the
-   end with one shared stream: the candidate's value for the seat, in levels, minus the value
-   of greedy's action. The values are of the true deal, but the network sees only the seat's
+1. Data (``OUT/data-K.npz``, one file per worker): ``--games`` greedy self-play hands. At a
+   share ``--share`` of the decisions with a choice, every candidate action (all legal actions
+   up to 24, else 24 uniform draws and greedy's) is applied to a copy of the true game, which
+   greedy then plays to the end with one shared stream: the candidate's gain over greedy's
+   action is the difference of the defenders' final scores (``Game.playout_score``), for the
+   seat's team, over 80 points (a level, R7.4), clipped to 3. Scores rather than levels:
+   levels step every 80 points, so one decision rarely moves them and their differences are
+   mostly noise (a run on levels learned nothing: ±0.00 levels per deal against greedy). The values are of the true deal, but the network sees only the seat's
    observation, so it learns their mean over the deals the seat cannot tell apart (what
    perfect-information Monte Carlo estimates with greedy rollouts, here from the deals
    greedy's own play actually leads to). An action of several ids is taught at each of its
@@ -22,8 +25,8 @@ prior). Numpy alone, on CPUs; the learning curve is rated in the arena.
    the prior is only a field of the file.
 
 Run: ``python examples/train_greedy_q.py --out runs/q``; ``--help`` for options. Deterministic
-per ``--seed`` on one machine (numpy's matrix products may round differently elsewhere); the
-data do not depend on ``--workers``.
+per ``--seed`` on one machine (numpy's matrix products may round differently elsewhere),
+whatever ``--workers``; a resumed run equals an unbroken one.
 """
 
 from __future__ import annotations
@@ -69,11 +72,18 @@ def candidates(g: tractor.Game, greedy: Tuple[int, ...], seed: int) -> List[Tupl
     return list(dict.fromkeys(out))
 
 
-def value(g: tractor.Game, ids: Tuple[int, ...], seat: int, seed: int) -> int:
+#: Points per level (R7.4: the result steps every 80 points), and the largest gain taught.
+POINTS_PER_LEVEL, CLIP = 80, 3.0
+
+
+def value(g: tractor.Game, ids: Tuple[int, ...], seed: int) -> int:
+    """The defenders' final score after the action ``ids`` and greedy's play to the end."""
     h = g.clone()
     for i in ids:
         h.step(i)
-    return h.playout("greedy", seed)[seat]
+    score = h.playout_score("greedy", seed)
+    assert score is not None, "a play-phase playout is scored"
+    return score
 
 
 def decision_rows(g: tractor.Game, seat: int, cands: List[Tuple[int, ...]], gains: List[float]):
@@ -127,8 +137,9 @@ def generate(games: int, seed: int, worker: int, workers: int, path: str, share:
                 if g.phase == "declare":
                     gains = [0.0] * len(cands)
                 else:
-                    values = [value(g, c, seat, ds) for c in cands]
-                    gains = [v - values[0] for v in values]
+                    sign = 1 if seat % 2 != g.banker % 2 else -1  # the defenders' score is theirs
+                    values = [value(g, c, ds) for c in cands]
+                    gains = [float(np.clip(sign * (v - values[0]) / POINTS_PER_LEVEL, -CLIP, CLIP)) for v in values]
                 for x, m, t, n in decision_rows(g, seat, cands, gains):
                     xs.append(x.astype(np.float16))
                     ms.append(m)
@@ -253,12 +264,14 @@ def main(argv=None) -> int:
                     j.result()
         print(f"   done in {time.perf_counter() - t0:.0f} s")
     x, mask, t, g, hand = load(a.out, a.workers)
-    print(f"   {len(g)} rows; {np.mean(np.nanmax(np.abs(t), axis=1) > 0):.1%} with an action that changes the outcome")
+    print(f"   {len(g)} rows; {np.mean(np.nanmax(np.abs(t), axis=1) > 0):.1%} with an action that changes the score")
 
     ck_path = os.path.join(a.out, "checkpoint.npz")
     rng = np.random.default_rng([a.seed, 7])
-    held_out = hand % 10 == 9  # a tenth of the deals, whole, is held out
-    train_rows, held = np.flatnonzero(~held_out), np.flatnonzero(held_out)
+    # rows in the order of their deals (whatever the workers), a tenth of the deals held out whole
+    by_hand = np.argsort(hand, kind="stable")
+    held_out = hand % 10 == 9
+    train_rows, held = by_hand[~held_out[by_hand]], np.flatnonzero(held_out)
     if a.resume and os.path.exists(ck_path):
         ck = np.load(ck_path, allow_pickle=False)
         p = {k: ck[k] for k in KEYS}
@@ -276,10 +289,10 @@ def main(argv=None) -> int:
         step, start, curve = 0, 0, []
         print(f"2. training {a.h1}/{a.h2} ClippedReLU layers, {a.epochs} epochs")
     for epoch in range(start, a.epochs):
-        order = train_rows[rng.permutation(len(train_rows))]
+        order = rng.permutation(len(train_rows))
         losses = []
         for i in range(0, len(order), a.batch):
-            idx = np.sort(order[i : i + a.batch])
+            idx = train_rows[np.sort(order[i : i + a.batch])]  # rows in deal order: the same sums for any workers
             loss, grad = gradients(p, x[idx], t[idx])
             losses.append(loss)
             step += 1
@@ -313,7 +326,10 @@ def main(argv=None) -> int:
     for prior in sorted({float(v) for v in a.priors.split(",")} | {a.prior}):
         path = os.path.join(a.out, f"prior-{prior:g}.tnet")
         meta = {"name": "greedy-q", "recipe": "examples/train_greedy_q.py", "seed": a.seed, "games": a.games,
-                "epoch": best["epoch"], "h1": a.h1, "h2": a.h2, "prior": prior}
+                "share": a.share, "epoch": best["epoch"], "h1": a.h1, "h2": a.h2, "prior": prior,
+                "about": f"greedy corrected by a network ({a.h1}/{a.h2} units) that values each action by greedy "
+                         f"rollouts, trained by examples/train_greedy_q.py: seed {a.seed}, {a.games} greedy "
+                         f"self-play hands, epoch {best['epoch']}, prior {prior:g}"}
         export(p, prior, path, meta)
         tried.append((tune(path, a.tune_deals, a.seed + 1), prior, path))
         print(f"  prior {prior:g}: tuning deals {tried[-1][0][0]:+.3f} [{tried[-1][0][1]:+.3f}, {tried[-1][0][2]:+.3f}]")

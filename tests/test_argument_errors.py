@@ -213,6 +213,7 @@ def test_a_policy_that_is_no_text_is_an_invalid_policy_everywhere(entry, what, c
 
 ROLLOUT_CALLS = [
     ("Game.playout", "policy", lambda p: _game().playout(p)),
+    ("Game.playout_score", "policy", lambda p: _game().playout_score(p)),
     ("search.rollouts", "policy", lambda p: tractor.search.rollouts(_game(), 1, policy=p)),
     ("search.pimc", "policy", lambda p: tractor.search.pimc(_game(), policy=p)),
     ("search.ismcts", "rollout", lambda p: tractor.search.ismcts(_game(), rollout=p)),
@@ -260,6 +261,7 @@ SEED_CALLS = [
     ("Game.determinize", "seed", lambda v: _game().determinize(0, v)),
     ("Game.determinize_many", "seed", lambda v: _game().determinize_many(0, 1, v)),
     ("Game.playout", "seed", lambda v: _game().playout("random", v)),
+    ("Game.playout_score", "seed", lambda v: _game().playout_score("random", v)),
     ("Game.step_policy", "seed", lambda v: _game().step_policy("random", v)),
     ("VecEnv", "seed", lambda v: tractor.VecEnv(1, seed=v)),
     ("search.rollouts", "seed", lambda v: tractor.search.rollouts(_game(), 1, seed=v)),

@@ -216,7 +216,8 @@ def test_rollouts_are_numpy_zero_sum_seeded_and_thread_independent():
     assert np.array_equal(a, rollouts(g, 20, policy="greedy", seed=3, threads=2))
     b = rollouts(g, 20, policy="random", seed=4)
     assert b.shape == (20, 4)
-    assert g.playout("random", 4) == tuple(rollouts(g, 1, "random", seed=tractor._core.derive_seed(4, SEARCH_TAG, 0))[0]) or True
+    # playout i of rollouts is Game.playout with the stream derive(seed, SEARCH, i)
+    assert g.playout("random", tractor._core.derive_seed(4, SEARCH_TAG, 0)) == tuple(b[0])
     d = Game(seed=12)
     assert rollouts(d, 3, seed=1).shape == (3, 4)  # from the deal: declaring included
 
@@ -331,3 +332,20 @@ def test_cli_plays_search_policies_with_parameters(tmp_path):
     assert p.returncode == 0, p.stderr
     assert "ismcts:iterations=15,c=0.500,rollout=random,trees=1" in p.stdout
     assert "pimc:worlds=2,rollouts=1,rollout=random" in p.stdout
+
+
+def test_playout_score_is_the_score_of_the_same_playout():
+    """R7.4 read back: the defenders' team gains iff they reach 240, the banker's iff they stay
+    below 160, nobody between; the same seed gives the same playout as Game.playout."""
+    seen = set()
+    for seed in range(40):
+        g = _played_game(seed % 7, 20 + seed)
+        if g.phase != "play":
+            continue
+        for policy in ("greedy", "random"):
+            score, r = g.playout_score(policy, seed), g.playout(policy, seed)
+            assert isinstance(score, int) and score == g.playout_score(policy, seed)
+            defenders = r[(g.banker + 1) % 4]
+            assert (defenders > 0) == (score >= 240) and (defenders < 0) == (score < 160), (score, r)
+            seen.add((score >= 240) - (score < 160))
+    assert seen == {-1, 0, 1}

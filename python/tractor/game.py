@@ -583,6 +583,13 @@ class Game:
         and InvalidArgument (seed)."""
         return self._g.playout(_rollout_name(policy), _seed(seed))
 
+    def playout_score(self, policy: str = "random", seed: int = 0) -> Optional[int]:
+        """The defenders' final score (R7.3: the last trick's multiple included) of the same
+        playout as :meth:`playout` with the same ``policy`` and ``seed``; None if the deal
+        stops (R8.5). A finer signal than the returns, which step every 80 points (R7.4).
+        Raises InvalidPolicy and InvalidArgument (seed)."""
+        return self._g.playout_score(_rollout_name(policy), _seed(seed))
+
     def step_policy(self, policy: str, seed: int) -> bool:
         """Applies one action of a built-in policy (``"greedy"``, ``"ismcts:iterations=300"``,
         ...) for the player to move, drawn with ``seed``; False when the hand is over.

@@ -78,3 +78,21 @@ fn playouts_are_deterministic_and_zero_sum() {
     let b = playouts(&d, 8, &Agent::Random, 1, 2).unwrap();
     assert_eq!(b.len(), 8);
 }
+
+#[test]
+fn a_playouts_end_is_the_game_played_step_by_step_with_the_same_stream() {
+    use tractor_core::search::rollout::{playout, playout_end};
+    for (seed, k) in [(1u64, 0usize), (2, 30), (3, 90), (4, 150)] {
+        for agent in [Agent::Greedy, Agent::Random] {
+            let g = if k == 0 { Game::deal(seed, Profile::Nanning, [3, 3], NOBODY, None).unwrap() } else { position(seed, k) };
+            let end = playout_end(&g, &agent, &mut Rng::new(9));
+            assert_eq!(end.returns().unwrap_or([0; 4]), playout(&g, &agent, &mut Rng::new(9)));
+            let mut step = g.clone();
+            let mut rng = Rng::new(9);
+            while let Some(a) = Policy::Agent(agent).act(&step, &mut rng) {
+                step.apply(&a).unwrap();
+            }
+            assert_eq!((end.phase, end.final_score, end.returns()), (step.pos.phase, step.pos.final_score, step.pos.returns()));
+        }
+    }
+}

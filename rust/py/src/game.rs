@@ -264,6 +264,16 @@ impl PyGame {
         })
     }
 
+    /// The defenders' final score (R7.3) after one playout of the true state with the agent
+    /// `policy` (as `playout`: the same stream gives the same game); None if the deal stops.
+    fn playout_score(&self, py: Python<'_>, policy: &str, seed: u64) -> PyResult<Option<i32>> {
+        guard(py, || {
+            let p = core::Agent::parse(policy).map_err(|e| err(py, e))?;
+            let end = core::search::rollout::playout_end(&self.g, &p, &mut core::Rng::new(seed));
+            Ok((end.phase == core::game::hand::Phase::Over).then_some(end.final_score))
+        })
+    }
+
     /// One action of `policy` (any built-in policy, e.g. "ismcts:iterations=200") for the
     /// player to move, from `Rng::new(seed)`, applied; False when the hand is over.
     fn step_policy(&mut self, py: Python<'_>, policy: &str, seed: u64) -> PyResult<bool> {

@@ -13,7 +13,12 @@ use crate::util::seed::{derive, SEARCH};
 /// (zero for a hand that cannot be scored). `tally` and `levels` are the hand's public
 /// record so far: a policy that observes ([`Decide::observes`], a network) reads them, and
 /// the tally is then kept up to date play by play; for the others the position alone moves.
-pub fn rollout<R: Decide>(mut pos: Position, mut tally: Tally, levels: [u8; 2], policy: &R, rng: &mut Rng) -> [i32; 4] {
+pub fn rollout<R: Decide>(pos: Position, tally: Tally, levels: [u8; 2], policy: &R, rng: &mut Rng) -> [i32; 4] {
+    play_out(pos, tally, levels, policy, rng).returns().unwrap_or([0; 4])
+}
+
+/// [`rollout`]'s play, returning the final position.
+fn play_out<R: Decide>(mut pos: Position, mut tally: Tally, levels: [u8; 2], policy: &R, rng: &mut Rng) -> Position {
     let observes = policy.observes();
     while pos.phase == Phase::Play {
         let a = if observes {
@@ -27,14 +32,20 @@ pub fn rollout<R: Decide>(mut pos: Position, mut tally: Tally, levels: [u8; 2], 
         }
         pos.play_unchecked(&c);
     }
-    pos.returns().unwrap_or([0; 4])
+    pos
 }
 
 /// Plays `game` (any phase) to its end from its true state with `policy` for every seat,
 /// keeping no record; per-seat returns (zero if the deal stops, R8.5).
 pub fn playout<R: Decide>(game: &Game, policy: &R, rng: &mut Rng) -> [i32; 4] {
+    playout_end(game, policy, rng).returns().unwrap_or([0; 4])
+}
+
+/// [`playout`]'s final position (its phase is `Over`, or `Stopped` if the deal stopped; its
+/// `final_score` is the defenders' score, R7.3).
+pub fn playout_end<R: Decide>(game: &Game, policy: &R, rng: &mut Rng) -> Position {
     if game.pos.phase == Phase::Play {
-        return rollout(game.pos, game.tally, game.levels, policy, rng);
+        return play_out(game.pos, game.tally, game.levels, policy, rng);
     }
     let mut g = game.clone();
     g.light = true;
@@ -44,7 +55,7 @@ pub fn playout<R: Decide>(game: &Game, policy: &R, rng: &mut Rng) -> [i32; 4] {
         let a = policy.decide(&SeatView::of_game(&g), rng);
         g.pos_apply(&a);
     }
-    g.pos.returns().unwrap_or([0; 4])
+    g.pos
 }
 
 /// `n` playouts of `game`, playout i with the stream `derive(seed, SEARCH, i)`, on
