@@ -20,6 +20,7 @@
 #   vecenv          vecenv                     compare_learning_openspiel.py
 #   observation     observation                criterion observe/* (benches/learning.rs)
 #   records         records                    records_io.py
+#   agents          agents                     agents_speed.py (the arena's round-robin, network costs)
 #   memory          memory                     peak_memory.py (10 M hands: the longest step, last)
 #
 # Environment:
@@ -52,11 +53,11 @@ QUICK=${QUICK:-}
 BASE_REV=${BASE_REV:-aa2650d}
 BASE_DIR=$OUT/base
 BASE_TARGET=${BASE_TARGET:-$OUT/base-target}
-ALL=(rules game move threads hearts search ismcts-threads vecenv observation records memory)
+ALL=(rules game move threads hearts search ismcts-threads vecenv observation records agents memory)
 declare -A TABLES=(
   [rules]="rules rules-competition" [game]=game [move]="hands layer-move" [threads]=threads
   [hearts]=hearts [search]="determinization ismcts" [ismcts-threads]=ismcts-threads [vecenv]=vecenv
-  [observation]=observation [records]=records [memory]=memory
+  [observation]=observation [records]=records [agents]=agents [memory]=memory
 )
 STEPS=("$@")
 if [[ ${#STEPS[@]} -eq 0 ]]; then STEPS=("${ALL[@]}"); fi
@@ -90,6 +91,7 @@ if [[ -n $QUICK ]]; then
   IT_ARGS=(--positions 2 --repeats 1 --iterations 500)
   VEC_ARGS=(--envs 128 --warmup 100 --steps 200 --repeats 1 --seconds 0.5)
   REC_ARGS=(--hands 10000 --read 10000 100000 --out-hands 10000)
+  AGENT_ARGS=(--deals 100 --repeats 1 --hands 300)
   MEM_ARGS=(--hands 20000 200000 --budget-s 60)
 else
   LS_ARGS=(); LS_RUNS=2
@@ -102,6 +104,7 @@ else
   IT_ARGS=(--positions 6 --repeats 5 --iterations 3000)
   VEC_ARGS=(--envs 1024 --warmup 600 --steps 1500 --repeats 5 --seconds 2)
   REC_ARGS=(--hands 100000 --read 100000 1000000 --out-hands 300000)
+  AGENT_ARGS=(--deals 2000 --repeats 3 --hands 4000)
   MEM_ARGS=(--hands 100000 1000000 10000000 --budget-s 600)
 fi
 declare -A HANDS_OF=([${MOVE_HANDS[0]}]=${MOVE_HANDS[1]} [${MOVE_HANDS[2]}]=${MOVE_HANDS[3]})
@@ -261,6 +264,10 @@ step_observation() {
 
 step_records() {
   run python benches/records_io.py "${REC_ARGS[@]}" --json "$RAW/records.json" | tee "$RAW/records.txt"
+}
+
+step_agents() {
+  run python benches/agents_speed.py "${AGENT_ARGS[@]}" --json "$RAW/agents.json" | tee "$RAW/agents.txt"
 }
 
 step_memory() {

@@ -933,6 +933,53 @@ def records_section(raw):
     )
 
 
+@section("agents", "agents", ["agents.json"])
+def agents_section(raw):
+    d = raw.json("agents.json") if raw else {}
+    title = "Arena and network agents"
+    lines = [f"## {title}", ""]
+    lines.append(
+        "Goals (issue 20): a 2,000-deal duplicate round-robin of four cheap policies in under a minute on "
+        "2 cores; a network decision's cost against greedy's (≤ 5 µs); hands per second with network "
+        "players against greedy players, beside greedy on every seat in the same run "
+        "(`python benches/agents_speed.py`: `tractor.arena.play` without bootstrap or cost probe; the "
+        "arena's `cost_us`; `simulate` on one thread)."
+    )
+    lines.append("")
+    lines.append("| measurement | result | goal | met |")
+    lines.append("|---|---:|---|---|")
+    rr = med(d.get("round_robin_s") or [])
+    ok_rr = None if rr is None else rr < 60
+    pols = ", ".join(f"`{p}`" for p in d.get("policies", [])) or TBD
+    lines.append(
+        f"| round-robin of {pols} on {num(d.get('deals'))} deals, 2 threads | {num(rr, '{:.1f}')} s | < 60 s | "
+        f"{verdict(ok_rr)} |"
+    )
+    cost = d.get("cost_us") or {}
+    greedy = cost.get("greedy")
+    oks = [ok_rr]
+    for name in [p for p in d.get("policies", []) if p not in ("random", "greedy")] or [TBD]:
+        us = cost.get(name)
+        ok = None if us is None else us <= 5
+        oks.append(ok)
+        lines.append(
+            f"| `{name}`: cost per decision (greedy: {num(greedy, '{:.2f}')} µs) | {num(us, '{:.2f}')} µs, "
+            f"{ratio(None if us is None or not greedy else us / greedy)} greedy's | ≤ 5 µs | {verdict(ok)} |"
+        )
+        h = (d.get("hands_per_s") or {}).get(name, {})
+        net, anchor = med(h.get("net_vs_greedy") or []), med(h.get("greedy") or [])
+        lines.append(
+            f"| `{name}`'s team against greedy, one thread | {num(net)} hands/s "
+            f"({ratio(None if not net or not anchor else net / anchor)} of greedy on every seat, {num(anchor)}) | – | – |"
+        )
+    lines.append("")
+    lines.append(regen("agents", "agents"))
+    lines.append("")
+    ok = all_ok(*oks)
+    lines.append(f"Verdict: {verdict(ok)}.")
+    return "\n".join(lines), (title, "round-robin < 60 s; a network decision ≤ 5 µs", f"{num(rr, '{:.1f}')} s", ok)
+
+
 MOVE_ROWS = [
     # (key, label, higher is better)
     ("random-guigang", "guigang random, hands/s", True),
@@ -1026,6 +1073,7 @@ ORDER = [
     "vecenv",
     "observation",
     "records",
+    "agents",
     "layer-move",
 ]
 assert sorted(ORDER) == sorted(s[0] for s in SECTIONS)
@@ -1118,9 +1166,10 @@ NOT_HERE = f"""## Not on this page
   [§14]({H}14-the-final-run-of-2026-12-01-greedy-determinization-ismcts-vecenv-issues-search-learning) of the history.
 - The learning example's result (issue 8; `python examples/train_bc.py`): [§13]({H}13-learning-example-examplestrain_bcpy).
 - The batch calls on 1 and 2 threads (no goal; `python benches/batch_threads.py`): [§11]({H}11-batch-calls-in-parallel-benchesbatch_threadspy).
+- The agents' playing strength (issue 20: the ladder on `eval-v1`) is a result rather than a speed: it
+  is in the README and [docs/arena.md](docs/arena.md#the-ladder), with the command that measures it.
 - The speed goals of the open issues (the endgame solver by cards left, issue 22; `VecEnv` from 1 to
-  2 threads ≥ 1.6× with `uint8` observations, issue 21; a 2,000-deal arena round-robin in under a
-  minute, issue 20) join this page with the code that meets them."""
+  2 threads ≥ 1.6× with `uint8` observations, issue 21) join this page with the code that meets them."""
 
 
 def summary_section(rows):
