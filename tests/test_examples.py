@@ -197,37 +197,3 @@ def test_train_net_resumes_to_the_same_run(tmp_path):
     assert [c["epoch"] for c in curve] == [1, 2] and all(-3000 < c["rating"] < 3000 for c in curve)
     assert tractor.nets.Net(str(tmp_path / "a" / "agent.tnet")).canonical
 
-
-def test_train_greedy_q_is_the_same_run_for_any_workers_and_when_resumed(tmp_path):
-    tiny = ["--games", "12", "--share", "0.5", "--h1", "16", "--h2", "8", "--eval-deals", "6", "--tune-deals", "8",
-            "--priors", "0.3,1", "--seed", "3"]
-    _run("train_greedy_q.py", "--out", str(tmp_path / "a"), "--epochs", "2", "--workers", "2", *tiny)
-    _run("train_greedy_q.py", "--out", str(tmp_path / "b"), "--epochs", "1", "--workers", "1", *tiny)
-    out = _run("train_greedy_q.py", "--out", str(tmp_path / "b"), "--epochs", "2", "--workers", "1", "--resume", *tiny)
-    assert "resumed after epoch 1 of 2" in out
-    for f in ("curve.json", "agent.tnet", "epoch-2.tnet", "prior-0.3.tnet"):
-        assert (tmp_path / "a" / f).read_bytes() == (tmp_path / "b" / f).read_bytes(), f
-    import json
-
-    run = json.loads((tmp_path / "a" / "curve.json").read_text())
-    assert [c["epoch"] for c in run["curve"]] == [1, 2] and sorted(p[0] for p in run["priors"]) == [0.2, 0.3, 1.0]
-    net = tractor.nets.Net(str(tmp_path / "a" / "agent.tnet"))
-    assert net.canonical and net.base[0] == "greedy" and net.base[1] == round(run["chosen"]["prior"] * tractor.nets.OUT_SCALE)
-
-
-def test_train_search_bc_is_the_same_run_for_any_workers_and_when_resumed(tmp_path):
-    tiny = ["--games", "10", "--teacher", "ismcts:iterations=15,rollout=greedy", "--greedy-games", "4", "--h1", "16",
-            "--h2", "8", "--eval-deals", "6", "--tune-deals", "8", "--priors", "1,4", "--seed", "5"]
-    _run("train_search_bc.py", "--out", str(tmp_path / "a"), "--epochs", "2", "--workers", "2", *tiny)
-    _run("train_search_bc.py", "--out", str(tmp_path / "b"), "--epochs", "1", "--workers", "1", *tiny)
-    out = _run("train_search_bc.py", "--out", str(tmp_path / "b"), "--epochs", "2", "--workers", "1", "--resume", *tiny)
-    assert "resumed after epoch 1 of 2" in out
-    for f in ("curve.json", "agent.tnet", "epoch-2.tnet", "prior-4.tnet"):
-        assert (tmp_path / "a" / f).read_bytes() == (tmp_path / "b" / f).read_bytes(), f
-    import json
-
-    run = json.loads((tmp_path / "a" / "curve.json").read_text())
-    assert [c["epoch"] for c in run["curve"]] == [1, 2] and sorted(p[0] for p in run["priors"]) == [1.0, 2.0, 4.0]
-    net = tractor.nets.Net(str(tmp_path / "a" / "agent.tnet"))
-    assert net.canonical and net.base == ("greedy", round(run["chosen"]["prior"] * tractor.nets.OUT_SCALE))
-    assert 0 <= run["curve"][-1]["held_out_agreement"] <= 1

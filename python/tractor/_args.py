@@ -158,7 +158,8 @@ def _rollout_name(policy: Any, what: str = "policy") -> str:
         return name.lower()
     learned = sorted(shipped())
     if name is None or name.lower() not in learned:
-        raise InvalidPolicy(f"{what}: a rollout policy is {_either(list(_core.AGENTS) + learned + ['net:PATH'])}, got {_show(policy)}")
+        names = list(_core.AGENTS) + learned + ["net:PATH"]
+        raise InvalidPolicy(f"{what}: a rollout policy is {_either(names)}, got {_show(policy)}")
     return rollout(name)
 
 

@@ -44,7 +44,7 @@ def _learned(name: str, path: str) -> Agent:
     about = "a network ({h1}/{h2} units) trained by {recipe}: behaviour cloning of greedy, seed {seed}, {games} " \
             "self-play hands, epoch {epoch}"
     try:
-        text = meta["about"] if isinstance(meta.get("about"), str) else about.format(**meta)
+        text = about.format(**meta)
     except (KeyError, IndexError, ValueError):
         text = "a network (net:PATH)"
     return Agent(name, f"net:{path}", "learned", text)

@@ -3,8 +3,10 @@
 //! [`Policy::name`], [`Agent::ALL`], [`Policy::SEARCHES`]); nothing else lists the names.
 //!
 //! - An **agent** decides without search ([`crate::agent`]): `random` (uniform over the
-//!   distinct legal actions), `greedy` (a fast heuristic player). Any agent can also play a
-//!   search's rollouts.
+//!   distinct legal actions), `greedy` (a fast heuristic player), or an integer network read
+//!   from a weights file, `net:PATH` ([`crate::agent::net`]). Any agent can also play a
+//!   search's rollouts (a network's rollouts carry the hand's public tally:
+//!   [`Decide::observes`]).
 //! - A **search** decides by looking ahead over worlds the seat cannot tell apart
 //!   ([`crate::search`]): `pimc:worlds=W,rollouts=R,rollout=AGENT` and
 //!   `ismcts:iterations=I,c=C,rollout=AGENT,trees=T`. While cards are dealt a search shows as

@@ -78,6 +78,7 @@ impl Base {
         }
     }
 }
+
 /// The ceiling of a ClippedReLU: activations are 0..=127.
 pub const ONE: i32 = 127;
 /// The widest hidden layer a file may declare.
