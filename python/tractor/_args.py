@@ -20,7 +20,7 @@ import os
 from typing import Any, List, Optional, Tuple, Type
 
 from . import _core
-from ._weights import resolve, rollout, shipped
+from ._weights import resolve, shipped
 from .errors import InvalidArgument, InvalidContext, InvalidPolicy, InvalidSeat, TractorError
 
 U64 = 2**64
@@ -160,7 +160,7 @@ def _rollout_name(policy: Any, what: str = "policy") -> str:
     if name is None or name.lower() not in learned:
         names = list(_core.AGENTS) + learned + ["net:PATH"]
         raise InvalidPolicy(f"{what}: a rollout policy is {_either(names)}, got {_show(policy)}")
-    return rollout(name)
+    return resolve(name) or name  # a shipped learned agent is net:PATH of its weights
 
 
 def _path(path: Any) -> str:

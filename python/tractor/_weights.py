@@ -44,9 +44,3 @@ def resolve(name: str) -> Optional[str]:
             return f"{head}:{','.join(params)}"
     return None
 
-
-def rollout(name: str) -> str:
-    """What plays a search's rollouts, as the core reads it: a shipped learned agent's name
-    becomes ``net:PATH`` of its weights; any other name is returned as given."""
-    path = shipped().get(name.strip().lower())
-    return name if path is None else f"net:{path}"
