@@ -334,6 +334,17 @@ def test_cli_plays_search_policies_with_parameters(tmp_path):
     assert "pimc:worlds=2,rollouts=1,rollout=random" in p.stdout
 
 
+def test_a_policy_list_keeps_a_rollout_networks_path_with_its_search():
+    from tractor._args import _split_policies
+
+    path = tractor.agents.AGENTS["bc-greedy-v1"].policy  # net:PATH
+    text = f"greedy,ismcts:iterations=5,rollout={path},trees=1,{path},pimc:rollout=greedy"
+    assert _split_policies(text) == ["greedy", f"ismcts:iterations=5,rollout={path},trees=1", path,
+                                     "pimc:rollout=greedy"]
+    s = tractor.simulate(hands=1, policies=f"ismcts:iterations=5,rollout=bc-greedy-v1,greedy,{path},random")
+    assert s.policies == (f"ismcts:iterations=5,c=0.700,rollout={path},trees=1", "greedy", path, "random")
+
+
 def test_playout_score_is_the_score_of_the_same_playout():
     """R7.4 read back: the defenders' team gains iff they reach 240, the banker's iff they stay
     below 160, nobody between; the same seed gives the same playout as Game.playout."""

@@ -113,10 +113,12 @@ def _policy(x: Any, what: str = "policy") -> str:
 
 def _split_policies(text: str) -> list:
     """``"greedy,pimc:worlds=16,rollouts=4,random,random"``: a comma starts a new policy
-    unless what follows is a ``key=value`` parameter of the search before it."""
+    unless what follows is a ``key=value`` parameter of the search before it (its value may
+    hold a colon: ``rollout=net:PATH``)."""
     out: list = []
     for part in text.split(","):
-        if out and "=" in part and ":" not in part and ":" in out[-1]:
+        key, eq, _ = part.partition("=")
+        if out and eq and ":" not in key and ":" in out[-1]:
             out[-1] += "," + part
         else:
             out.append(part)
