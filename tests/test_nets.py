@@ -256,8 +256,11 @@ def test_a_network_that_corrects_greedy(tmp_path):
             nets.quantize(layers, **bad)
     with pytest.raises(InvalidPolicy, match="needs a base"):
         nets.quantize(layers, prior=1.0)
-    with pytest.raises(TractorError, match="prior"):
-        nets.quantize(layers, base="greedy", prior=1e9)
+    for huge in (1e9, 2**63, -(2**70)):
+        with pytest.raises(TractorError, match="prior"):
+            nets.quantize(layers, base="greedy", prior=huge)
+    assert nets.quantize(layers, base="greedy", prior=np.float32(0.5)).base == ("greedy", round(0.5 * nets.OUT_SCALE))
+    assert nets.quantize(layers, base="greedy", prior=np.int64(2)).base == ("greedy", 2 * nets.OUT_SCALE)
 
 
 class _Tensor:
@@ -305,6 +308,10 @@ def test_from_torch_reads_a_modules_three_linear_layers():
         nets.from_torch(_Module(Linear(w1, b1), Linear(w2, None), Linear(w3, b3)))
     with pytest.raises(InvalidArgument, match="torch.nn.Module"):
         nets.from_torch([w1, b1])
+    bare = Linear(w2, b2)
+    bare.weight = w2  # an array, not a tensor
+    with pytest.raises(InvalidArgument, match="layer 1's weight and bias are not tensors"):
+        nets.from_torch(_Module(Linear(w1, b1), bare, Linear(w3, b3)))
     with pytest.raises(InvalidArgument, match="W2 has shape"):
         nets.from_torch(_Module(Linear(w1, b1), Linear(w3, b3), Linear(w2, b2)))
 

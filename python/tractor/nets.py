@@ -19,6 +19,7 @@ module of that shape; :func:`forward_float` is the float reference and
 from __future__ import annotations
 
 import math
+import numbers
 import os
 from typing import Any, Optional, Sequence, Tuple
 
@@ -149,9 +150,9 @@ def quantize(layers: Sequence[Any], *, shift1: int = 6, canonical: bool = False,
     qb3 = _round(OUT_SCALE * b3, -(2**31), 2**31 - 1, np.int32, "b3")
     if not isinstance(base, str) or base.strip().lower() not in BASES:
         raise InvalidArgument(f"base must be one of {list(BASES)}, got {_show(base)}")
-    if isinstance(prior, bool) or not isinstance(prior, (int, float)) or not math.isfinite(prior):
+    if isinstance(prior, bool) or not isinstance(prior, numbers.Real) or not math.isfinite(prior):
         raise InvalidArgument(f"prior must be a finite number, got {_show(prior)}")
-    qprior = int(_round(np.array([OUT_SCALE * prior]), -(2**31), 2**31 - 1, np.int32, "prior")[0])
+    qprior = int(_round(np.array([OUT_SCALE * float(prior)]), -(2**31), 2**31 - 1, np.int32, "prior")[0])
     core = _core.Net.from_parts(len(b1), len(b2), shift1, canonical, q1.ravel().tolist(), qb1.tolist(),
                                 q2.ravel().tolist(), qb2.tolist(), q3.ravel().tolist(), qb3.tolist(),
                                 _text(meta, "meta", InvalidArgument), _text(base, "base", InvalidArgument), qprior)
@@ -176,10 +177,13 @@ def from_torch(module: Any, **kwargs: Any) -> Net:
         raise InvalidArgument(f"from_torch: the module needs three Linear layers (OBS_DIM -> h1 -> h2 -> 72), "
                               f"it has {len(linear)}")
     layers = []
-    for m in linear:
+    for k, m in enumerate(linear):
         if getattr(m, "bias", None) is None:
             raise InvalidArgument("from_torch: every Linear layer needs a bias")
-        layers += [m.weight.detach().cpu().numpy(), m.bias.detach().cpu().numpy()]
+        try:
+            layers += [m.weight.detach().cpu().numpy(), m.bias.detach().cpu().numpy()]
+        except (AttributeError, TypeError, RuntimeError) as e:
+            raise InvalidArgument(f"from_torch: Linear layer {k}'s weight and bias are not tensors ({e})") from None
     return quantize(layers, **kwargs)
 
 
