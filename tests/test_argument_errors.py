@@ -181,10 +181,13 @@ POLICY_CALLS = [
      lambda p: tractor.simulate(hands=1, policies=f"random,random,{p},random")),
     ("simulate(matches)", "policies[3]",
      lambda p: tractor.simulate(matches=1, policies=("random",) * 3 + (p,))),
-    ("VecEnv", "opponents[1]", lambda p: tractor.VecEnv(1, opponents=(p, "random", "random"))),
+    # three opponents are numbered as the user wrote them: the first is opponents[0]
+    ("VecEnv", "opponents[0]", lambda p: tractor.VecEnv(1, opponents=(p, "random", "random"))),
     ("VecEnv(4)", "opponents[3]", lambda p: tractor.VecEnv(1, opponents=(None, "random", None, p))),
     ("Game.step_policy", "policy", lambda p: _game().step_policy(p, 0)),
-    ("envs.gym", "opponents[1]", lambda p: _env("gym").TractorEnv(opponents=(p, "random", "random"))),
+    ("envs.gym", "opponents[0]", lambda p: _env("gym").TractorEnv(opponents=(p, "random", "random"))),
+    ("VecEnv(teacher)", "teacher", lambda p: tractor.VecEnv(1, teacher=p)),
+    ("Game.policy_ids", "policy", lambda p: _game().policy_ids(p, 0)),
 ]
 
 
@@ -201,8 +204,9 @@ def test_a_bad_policy_is_an_invalid_policy_everywhere(entry, what, call, policy)
     pytest.param(entry, what, call, policy, id=f"{policy!r}-{entry}")
     for policy in [3, None, "\udc80"]
     for entry, what, call in POLICY_CALLS
-    # a text of policies is text; None among the opponents is the learner's seat
-    if entry != "simulate(text)" and not (policy is None and "opponents" in what)
+    # a text of policies is text; None among the opponents is the learner's seat, None as
+    # the teacher no teacher
+    if entry != "simulate(text)" and not (policy is None and ("opponents" in what or what == "teacher"))
 ])
 def test_a_policy_that_is_no_text_is_an_invalid_policy_everywhere(entry, what, call, policy):
     with pytest.raises(E.InvalidPolicy) as e:

@@ -29,12 +29,13 @@ _LAYERS = (
     ("errors",),
     ("_weights",),  # the shipped agents' weights files
     ("_args",),  # the one argument checker
+    ("policy_fn",),  # a Python callable at the table
     ("cards",),
     ("rules",),
     ("infoset",),
     ("game",),
     ("records", "playthrough", "actions", "search", "vec_env", "nets"),
-    ("sim.columns", "sim.stats", "sim.ranges", "sim.summary"),
+    ("sim.columns", "sim.stats", "sim.ranges", "sim.summary", "sim.table"),
     ("sim.files",),
     ("sim.results",),
     ("sim.loading", "sim.merging", "sim.local"),

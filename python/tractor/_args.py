@@ -125,10 +125,10 @@ def _split_policies(text: str) -> list:
     return out
 
 
-def _policies(policies: Any) -> Tuple[str, str, str, str]:
+def _policies(policies: Any, callables: bool = False) -> Tuple[Any, Any, Any, Any]:
     """Four policies, one per seat (a list or tuple of names, or one text ``"a,b,c,d"``), each
-    canonical (see :func:`_policy`); InvalidArgument for another shape, InvalidPolicy for a bad
-    policy."""
+    canonical (see :func:`_policy`), or with ``callables`` a Python callable kept as it is;
+    InvalidArgument for another shape, InvalidPolicy for a bad policy."""
     if isinstance(policies, str):
         items: List[Any] = _split_policies(policies)
     elif isinstance(policies, (list, tuple)):
@@ -137,7 +137,7 @@ def _policies(policies: Any) -> Tuple[str, str, str, str]:
         raise InvalidArgument(f"policies must be four names (a list, or a str 'a,b,c,d'), got {_show(policies)}")
     if len(items) != 4:
         raise InvalidArgument(f"policies: four policies are needed, one per seat, got {len(items)}: {_show(items)}")
-    a, b, c, d = (_policy(p, f"policies[{i}]") for i, p in enumerate(items))
+    a, b, c, d = (p if callables and callable(p) else _policy(p, f"policies[{i}]") for i, p in enumerate(items))
     return a, b, c, d
 
 

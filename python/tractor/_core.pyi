@@ -11,6 +11,9 @@ from typing import Any, Dict, List, Optional, Tuple, final
 __version__: str
 DEAL_TAG: int
 OBS_SCALE: List[int]
+OBS_SCALE_U8: List[int]
+VEC_ENV_INFO: List[Tuple[str, str]]
+TEACHER_TAG: int
 NET_FORMAT_VERSION: int
 DEAL_SUITES: List[Tuple[str, int, int, int]]
 RECORD_FORMAT: str
@@ -152,6 +155,8 @@ class Game:
         """Raises InvalidPolicy."""
     def step_policy(self, policy: str, seed: int) -> bool:
         """Raises InvalidPolicy, ResourceError, IllegalAction."""
+    def policy_ids(self, policy: str, seed: int) -> Optional[List[int]]:
+        """Raises InvalidPolicy, ResourceError."""
     def is_legal_play(self, cards: bytes) -> bool:
         """Raises CardParseError, TooManyCopies, InvalidCards."""
     def apply_pass(self) -> None:
@@ -192,11 +197,18 @@ class VecEnv:
         every_receiver: bool,
         canonical: bool,
         threads: int,
+        auto_forced: bool = False,
+        first_hand_only: bool = False,
+        teacher: Optional[str] = None,
+        obs_dtype: str = "float32",
     ) -> "VecEnv":
         """Raises InvalidArgument, InvalidPolicy, InvalidContext, ResourceError."""
     def __len__(self) -> int: ...
-    def reset(self) -> Tuple[Any, Any, Any, Any, Any]: ...
-    def step(self, actions: Any) -> Tuple[Any, Any, Any, Any, Any]: ...
+    def reset(self, seed: Optional[int] = None, rows: Optional[List[int]] = None) -> Tuple[Any, Any, Any, Any, Any]:
+        """Raises InvalidArgument, ResourceError."""
+    def step(self, actions: Any, rows: Optional[List[int]] = None) -> Tuple[Any, Any, Any, Any, Any]:
+        """Raises InvalidArgument, IllegalAction, ResourceError."""
+    def info(self) -> Any: ...
     def game(self, i: int) -> Game: ...
     def pending(self, i: int) -> bytes: ...
     def known_trumps(self) -> Any: ...
@@ -285,6 +297,20 @@ def replay_record(data: bytes) -> Tuple[Game, int]:
 def records_file_header(meta: str) -> bytes: ...
 def result_schema(kind: str) -> List[Tuple[str, str]]:
     """Raises InvalidArgument."""
+
+@final
+class Table:
+    def __new__(
+        cls, seed: int, start: int, count: int, seats: List[Optional[str]], profile: str, records: bool, threads: int
+    ) -> "Table":
+        """Raises InvalidArgument, InvalidPolicy, InvalidContext, ResourceError."""
+    def waiting(self) -> Any: ...
+    def write(self, rows: List[int]) -> Tuple[Any, Any]:
+        """Raises InvalidArgument."""
+    def step(self, rows: List[int], ids: List[int]) -> None:
+        """Raises InvalidArgument, IllegalAction, ResourceError."""
+    def results(self) -> Tuple[Dict[str, bytes], bytes]:
+        """Raises InvalidArgument."""
 
 @final
 class RecordReader:

@@ -25,9 +25,9 @@ import numpy as np
 
 from . import _core
 from ._args import _bool, _int, _show
-from .cards import CARDS, cards_from_counts, to_counts
+from .cards import CARDS, to_counts
 from .errors import InvalidArgument
-from .game import Declare, Pass, Play
+from .game import Declare, Pass, Play, _action_of
 from .rules import _suit
 
 __all__ = [
@@ -43,6 +43,7 @@ __all__ = [
     "describe",
     "TO_CANONICAL",
     "FROM_CANONICAL",
+    "OBS_SCALE_U8",
 ]
 
 NUM_ACTIONS: int = _core.NUM_ACTIONS
@@ -55,6 +56,11 @@ _SUITS = _core.SUITS
 OBS_DIM: int = _core.OBS_DIM
 #: The observation's blocks: (name, offset, length, meaning).
 OBS_LAYOUT: Tuple[Tuple[str, int, int, str], ...] = tuple(tuple(b) for b in _core.OBS_LAYOUT)  # type: ignore[misc]
+#: Per entry, the denominator of a ``uint8`` observation (``VecEnv(obs_dtype="uint8")``):
+#: ``obs_u8 / OBS_SCALE_U8`` is the float32 observation. Entries are whole numbers (copies,
+#: cards, one-hot flags), points in steps of 5 (R7.1: points / 5, so 400 points is 80).
+OBS_SCALE_U8: np.ndarray = np.asarray(_core.OBS_SCALE_U8, dtype=np.float32)
+OBS_SCALE_U8.setflags(write=False)
 
 
 #: Row ``t`` (the trump suit 0–3 as the seat knows it, 4 unknown) maps each real action id to
@@ -94,12 +100,7 @@ def decode(ids: Sequence[Any]) -> Any:
     if isinstance(ids, (str, bytes)) or not hasattr(ids, "__iter__") or getattr(ids, "ndim", 1) != 1:
         raise InvalidArgument(f"ids must be a sequence of action ids, got {_show(ids)}")
     vals = [_int(x, f"ids[{i}]", 0, NUM_ACTIONS - 1) for i, x in enumerate(ids)]
-    kind, suit, count, cards = _core.decode_action(vals)
-    if kind == "pass":
-        return Pass()
-    if kind == "declare":
-        return Declare(_SUITS[suit], count)
-    return Play(tuple(cards_from_counts(cards)))
+    return _action_of(*_core.decode_action(vals))
 
 
 def describe(action_id: int) -> str:

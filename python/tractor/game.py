@@ -79,6 +79,15 @@ class Play:
 Action = Union[Pass, Declare, Play]
 
 
+def _action_of(kind: str, suit: int, count: int, cards: bytes) -> Action:
+    """The action the core's ``decode_action`` describes."""
+    if kind == "pass":
+        return Pass()
+    if kind == "declare":
+        return Declare(_SUITS[suit], count)
+    return Play(tuple(cards_from_counts(cards)))
+
+
 def _play(counts: bytes) -> Play:
     return Play(tuple(cards_from_counts(counts)))
 
@@ -594,10 +603,31 @@ class Game:
         """Applies one action of a built-in policy (``"greedy"``, ``"ismcts:iterations=300"``,
         ...) for the player to move, drawn with ``seed``; False when the hand is over.
         Raises InvalidPolicy, InvalidArgument (seed) and ResourceError (a search's threads)."""
+        return self._by_policy(self._g.step_policy, policy, seed)
+
+    def policy_ids(self, policy: str, seed: int = 0) -> Optional[List[int]]:
+        """The action ids (:mod:`tractor.actions`) of the action a built-in policy would take
+        for the player to move: what :meth:`step_policy` with the same ``policy`` and
+        ``seed`` applies, here without applying anything (a teacher's answer for behaviour
+        cloning). The play being built with :meth:`step` is not part of the decision: the
+        teacher's next id is ``ids[len(built)]`` while the ids taken are a prefix of
+        ``ids``. None when the hand is over. Raises InvalidPolicy, InvalidArgument (seed) and
+        ResourceError (a search's threads)."""
+        ids = self._by_policy(self._g.policy_ids, policy, seed)
+        return None if ids is None else list(ids)
+
+    def policy_action(self, policy: str, seed: int = 0) -> Optional[Action]:
+        """The action of :meth:`policy_ids` as a ``Pass``, ``Declare`` or ``Play``; None when
+        the hand is over."""
+        ids = self.policy_ids(policy, seed)
+        return None if ids is None else _action_of(*_core.decode_action(ids))
+
+    @staticmethod
+    def _by_policy(call: Any, policy: str, seed: int) -> Any:
         name, seed = _text(policy, "policy", InvalidPolicy), _seed(seed)
         name = resolve(name) or name  # a shipped agent is its weights file or its preset
         try:  # the core parses the name: checking it before would add a fifth to a random step
-            return self._g.step_policy(name, seed)
+            return call(name, seed)
         except InvalidPolicy as e:  # named as _args._policy names a bad policy
             raise InvalidPolicy(f"policy: {e}") from None
 

@@ -18,8 +18,14 @@ three played by built-in policies (``pip install "tractor-engine[gym]"``).
 - Reward: zero until the hand ends, then the learner seat's return (levels its team gained
   minus the other team's; zero for a deal stopped after three redeals, R8.5). The episode
   terminates at the hand's end; it is never truncated.
-- ``opponents``: three policy names for the other seats in play order after ``seat`` (any
-  policy of :func:`tractor.simulate`: ``"greedy"``, ``"random"``, ``"ismcts:..."``).
+- ``opponents``: three policies for the other seats in play order after ``seat`` (any
+  policy of :func:`tractor.simulate`: ``"greedy"``, ``"random"``, ``"ismcts:..."``,
+  ``"net:PATH"``, or a Python callable asked with one row at a time, see
+  :mod:`tractor.policy_fn`).
+- ``auto_forced=True``: the learner's forced ids (exactly one allowed: passes while dealing
+  without a level card, the last cards of a follow) are taken for it, so every step is a
+  real choice; ``info["forced"]`` counts them. The game and what every seat sees are as if
+  the learner had taken them itself (see :class:`tractor.VecEnv`).
 - ``fast_deal``: as :mod:`tractor.envs.pettingzoo` (False: the learner decides after every
   card it is dealt, pass being its only action when it cannot show).
 
@@ -40,6 +46,7 @@ import numpy as np
 from .. import actions as _actions
 from .._args import _bool, _int, _seat, _seed, _show
 from ..errors import IllegalAction, InvalidArgument
+from ..policy_fn import ask
 from ..vec_env import _seats
 from . import _deal, _Hands, _policy_seed, _require, _returns
 
@@ -69,17 +76,19 @@ class TractorEnv(gymnasium.Env):
         strict: bool = False,
         dict_obs: bool = False,
         render_mode: Optional[str] = None,
+        auto_forced: bool = False,
     ) -> None:
         self.seat = _seat(seat)
         if isinstance(opponents, str) or not hasattr(opponents, "__len__") or len(opponents) != 3:
             raise InvalidArgument(
-                f"opponents must be 3 policy names (the seats after the learner's), got {_show(opponents)}"
+                f"opponents must be 3 policies (the seats after the learner's), got {_show(opponents)}"
             )
-        names = _seats(list(opponents))[1:]  # checks the names with the core
-        self.policies: Tuple[Optional[str], ...] = tuple(
+        names = _seats(list(opponents), callables=True)[1:]  # checks the names with the core
+        self.policies: Tuple[Any, ...] = tuple(
             None if s == self.seat else names[(s - self.seat - 1) % 4] for s in range(4)
         )
         strict, dict_obs = _bool(strict, "strict"), _bool(dict_obs, "dict_obs")
+        self.auto_forced = _bool(auto_forced, "auto_forced")
         if render_mode not in (None, "ansi"):
             raise InvalidArgument(f"render_mode must be None or 'ansi', got {_show(render_mode)}")
         self.profile = profile
@@ -96,6 +105,7 @@ class TractorEnv(gymnasium.Env):
         self.game = _deal(0, profile, fast_deal)  # checks the arguments now; replaced by reset()
         self._hand_seed = 0
         self._decisions = [0, 0, 0, 0]
+        self._forced = 0
 
     # -- the Gymnasium API ---------------------------------------------------------------------
     def reset(
@@ -116,6 +126,7 @@ class TractorEnv(gymnasium.Env):
             seed = None
             self.game = _deal(self._hand_seed, self.profile, self.fast_deal)
             self._decisions = [0, 0, 0, 0]
+            self._forced = 0
             self._advance()
             if self.game.phase != "over":
                 return self._obs(), self._info(False)
@@ -153,12 +164,26 @@ class TractorEnv(gymnasium.Env):
 
     # -- translation ---------------------------------------------------------------------------
     def _advance(self) -> None:
-        """Lets the built-in policies act until the learner is to move or the hand is over."""
+        """Lets the other seats act (and, with ``auto_forced``, the learner's forced ids be
+        taken) until the learner has a choice or the hand is over."""
         g = self.game
-        while g.phase != "over" and g.current_player != self.seat:
+        while g.phase != "over":
             s = g.current_player
-            g.step_policy(self.policies[s], _policy_seed(self._hand_seed, s, self._decisions[s]))
-            self._decisions[s] += 1
+            p = self.policies[s]
+            if s == self.seat:
+                if not self.auto_forced:
+                    return
+                mask = g.action_mask()
+                if mask.sum() != 1:
+                    return
+                g.step(int(np.flatnonzero(mask)[0]))
+                self._forced += 1
+            elif callable(p):
+                ids = ask(p, g.observation_tensor(s)[None], g.action_mask()[None], f"opponents[{(s - self.seat - 1) % 4}]")
+                g.step(int(ids[0]))
+            else:
+                g.step_policy(p, _policy_seed(self._hand_seed, s, self._decisions[s]))
+                self._decisions[s] += 1
 
     def _obs(self) -> Any:
         obs = self.game.observation_tensor(self.seat)
@@ -167,7 +192,10 @@ class TractorEnv(gymnasium.Env):
         return obs
 
     def _info(self, illegal: bool) -> Dict[str, Any]:
-        return {"action_mask": self.action_masks().astype(np.int8), "illegal_action": illegal}
+        info = {"action_mask": self.action_masks().astype(np.int8), "illegal_action": illegal}
+        if self.auto_forced:
+            info["forced"], self._forced = self._forced, 0
+        return info
 
 
 if ENV_ID not in gymnasium.registry:

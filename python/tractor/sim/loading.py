@@ -7,7 +7,7 @@ from typing import Any, Dict
 
 import numpy as np
 
-from .._args import U64, _path, _policies, _profile, _seed
+from .._args import U64, _path, _policies, _profile, _seed, _split_policies
 from ..errors import ResultsFileError
 from .columns import HAND_COLUMNS, MATCH_COLUMNS
 from .files import RESULTS_FORMAT, _WIDENED_IN_3
@@ -81,12 +81,21 @@ def _check_columns(arrays: Dict[str, Any], spec: Dict[str, str], prefix: str = "
     return out
 
 
+def _labels(text: str) -> Any:
+    """The four policies a results file names: built-in names (checked) and the labels of
+    Python callables (``callable:NAME``, kept as they are)."""
+    items = _split_policies(text)
+    if len(items) == 4 and any(p.startswith("callable:") for p in items):
+        return tuple(p if p.startswith("callable:") else _policies([p] * 4)[0] for p in items)
+    return _policies(text)
+
+
 def _from_npz(meta: Dict[str, str], arrays: Dict[str, Any]) -> Any:
     fmt = meta.get("format")
     if fmt not in ("tractor-results-2", RESULTS_FORMAT):
         raise ValueError(f"format {fmt!r} is not {RESULTS_FORMAT!r} (or the older 'tractor-results-2')")
     version = int(fmt.rsplit("-", 1)[1])
-    ps = _policies(meta["policies"])
+    ps = _labels(meta["policies"])
     seed, profile = _seed(int(meta["seed"])), _profile(meta["profile"])
     kind = meta.get("kind", "hands")
     if kind not in ("hands", "matches"):

@@ -16,6 +16,7 @@ from .columns import HAND_COLUMNS, MATCH_COLUMNS, _columns, _concat
 from .files import NpzStream, _open_records
 from .results import MatchResults, SimResults
 from .stats import Tally
+from .table import label, table_hands
 
 HAND_CHUNK = 20_000
 """Hands per chunk by default: progress and Ctrl-C act between chunks."""
@@ -119,10 +120,21 @@ def _flush(tally: "Tally", pending: List[Tuple[Dict[str, Any], Optional[Dict[str
     pending.clear()
 
 
+def _hands(seed: int, start: int, n: int, ps: Tuple[Any, ...], profile: str, threads: int,
+           records: bool) -> Tuple[Dict[str, bytes], bytes]:
+    """One chunk of hands: by the core alone, or at a table where callables are asked."""
+    if any(callable(p) for p in ps):
+        return table_hands(seed, start, n, ps, profile, threads, records)
+    return _core.simulate_hands(seed, start, n, list(ps), profile, threads, records)
+
+
 def _simulate_hands(total, ps, seed, nthreads, profile, duplicate, start, rpath, chunk, keep, progress,
                     sink=None) -> "SimResults":
     t0 = time.perf_counter()
+    fns = ps
+    ps = tuple(label(p) for p in fns)
     rotated = (ps[1], ps[2], ps[3], ps[0])
+    rfns = (fns[1], fns[2], fns[3], fns[0])
     # Arrays grow with the hands that finished (doubling, capped at the total), so a huge
     # `hands` allocates nothing up front; with keep_arrays=False only the tally is kept.
     cap = min(total, chunk) if keep else 0
@@ -156,11 +168,11 @@ def _simulate_hands(total, ps, seed, nthreads, profile, duplicate, start, rpath,
                             meta["stopped_by"] = (f"out of memory for the arrays after {done:,} hands: "
                                                   "run with keep_arrays=False, or in shards")
                             break
-                    raw, blob = _core.simulate_hands(seed, i, n, list(ps), profile, nthreads, out is not None)
+                    raw, blob = _hands(seed, i, n, fns, profile, nthreads, out is not None)
                     part = _columns(raw, HAND_COLUMNS)
                     rpart = None
                     if duplicate:
-                        rraw, _ = _core.simulate_hands(seed, i, n, list(rotated), profile, nthreads, False)
+                        rraw, _ = _hands(seed, i, n, rfns, profile, nthreads, False)
                         rpart = _columns(rraw, HAND_COLUMNS)
                     if keep:
                         for k in HAND_COLUMNS:

@@ -56,7 +56,11 @@ def simulate(
     """Simulates ``hands`` hands (or ``matches`` matches) and returns :class:`SimResults`
     (or :class:`MatchResults`).
 
-    - ``policies``: four names, one per seat (``"greedy,random,greedy,random"`` works too).
+    - ``policies``: four names, one per seat (``"greedy,random,greedy,random"`` works too),
+      or Python callables at some seats (:mod:`tractor.policy_fn`: batched, asked with the
+      observations and masks of every hand waiting for one of their seats; hands only, on
+      this machine). A callable that makes the same decisions as a built-in policy gives the
+      same results and records; results name it ``callable:NAME``.
     - ``threads``: worker threads (None: all cores); results are identical for any value.
     - ``start``: the global index of the first hand (for shards of one big run); ``start +
       hands`` may not pass 2**64.
@@ -80,7 +84,7 @@ def simulate(
     (a TractorError) naming the argument for any bad one, before the first hand and without
     creating any file: for a policy its subclass InvalidPolicy, for the profile InvalidContext.
     """
-    ps = _policies(policies)
+    ps = _policies(policies, callables=True)
     nthreads = _threads(threads)
     seed = _seed(seed)
     profile = _profile(profile)
@@ -102,6 +106,12 @@ def simulate(
         raise InvalidArgument(f"backend: unknown backend {_show(backend)}: expected 'local' or 'ray'")
     if address is not None and (backend != "ray" or not isinstance(address, str)):
         raise InvalidArgument(f"address (a str) is for backend='ray' only, got {_show(address)} with backend={backend!r}")
+    if any(callable(p) for p in ps):
+        if what == "matches":
+            raise InvalidArgument("policies: a Python callable plays hands=, not matches= (whole matches are played "
+                                  "by built-in policies: a network as net:PATH)")
+        if backend != "local":
+            raise InvalidArgument("policies: a Python callable plays on this machine only (backend='local')")
     if _sink is not None and (backend != "local" or keep or what != "hands"):
         raise InvalidArgument("_sink streams the arrays of a local run of hands with keep_arrays=False")
     if backend == "ray":

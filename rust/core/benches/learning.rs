@@ -72,11 +72,12 @@ fn benches(c: &mut Criterion) {
     let mut grp = c.benchmark_group("vec_env");
     for (name, every) in [("step_every_receiver", true), ("step_fast_deal", false)] {
         let n = 256;
-        let cfg = EnvConfig { profile: Profile::Guigang, seats: [None; 4], every_receiver: every, canonical: false };
+        let cfg = EnvConfig { every_receiver: every, ..EnvConfig::new(Profile::Guigang, [None; 4]) };
         let mut env = VecEnv::new(n, 1, cfg, 1).unwrap();
         let (mut obs, mut mask, mut seat, mut reward, mut done) =
             (vec![0f32; n * OBS_DIM], vec![false; n * ACTIONS], vec![0i32; n], vec![0f32; n * 4], vec![false; n]);
-        env.reset(Buffers { obs: &mut obs, mask: &mut mask, seat: &mut seat, reward: &mut reward, done: &mut done }).unwrap();
+        let mut info = vec![0i32; n * tractor_core::learn::vec_env::INFO];
+        env.reset(Buffers { obs: &mut obs, mask: &mut mask, seat: &mut seat, reward: &mut reward, done: &mut done, info: &mut info }).unwrap();
         let mut rng = Rng::new(7);
         let mut actions = vec![0i64; n];
         grp.throughput(Throughput::Elements(n as u64));
@@ -88,7 +89,7 @@ fn benches(c: &mut Criterion) {
                     let pick = rng.below_usize(k);
                     *a = m.iter().enumerate().filter(|(_, &x)| x).nth(pick).unwrap().0 as i64;
                 }
-                env.step(&actions, Buffers { obs: &mut obs, mask: &mut mask, seat: &mut seat, reward: &mut reward, done: &mut done })
+                env.step(&actions, Buffers { obs: &mut obs, mask: &mut mask, seat: &mut seat, reward: &mut reward, done: &mut done, info: &mut info })
                     .unwrap();
             })
         });

@@ -11,11 +11,12 @@ use tractor_core::{Profile, Rng};
 fn main() {
     let args: Vec<usize> = std::env::args().skip(1).map(|a| a.parse().expect("a number")).collect();
     let (n, steps, threads) = (args.first().copied().unwrap_or(256), args.get(1).copied().unwrap_or(2000), args.get(2).copied().unwrap_or(1));
-    let cfg = EnvConfig { profile: Profile::Guigang, seats: [None; 4], every_receiver: true, canonical: false };
+    let cfg = EnvConfig::new(Profile::Guigang, [None; 4]);
     let mut env = VecEnv::new(n, 1, cfg, threads).unwrap();
     let (mut obs, mut mask, mut seat, mut reward, mut done) =
         (vec![0f32; n * OBS_DIM], vec![false; n * ACTIONS], vec![0i32; n], vec![0f32; n * 4], vec![false; n]);
-    env.reset(Buffers { obs: &mut obs, mask: &mut mask, seat: &mut seat, reward: &mut reward, done: &mut done }).unwrap();
+    let mut info = vec![0i32; n * tractor_core::learn::vec_env::INFO];
+    env.reset(Buffers { obs: &mut obs, mask: &mut mask, seat: &mut seat, reward: &mut reward, done: &mut done, info: &mut info }).unwrap();
     let mut rng = Rng::new(7);
     let mut actions = vec![0i64; n];
     let (mut ends, t0) = (0usize, Instant::now());
@@ -25,7 +26,7 @@ fn main() {
             let k = m.iter().filter(|&&x| x).count();
             *a = m.iter().enumerate().filter(|(_, &x)| x).nth(rng.below_usize(k)).unwrap().0 as i64;
         }
-        env.step(&actions, Buffers { obs: &mut obs, mask: &mut mask, seat: &mut seat, reward: &mut reward, done: &mut done }).unwrap();
+        env.step(&actions, Buffers { obs: &mut obs, mask: &mut mask, seat: &mut seat, reward: &mut reward, done: &mut done, info: &mut info }).unwrap();
         ends += done.iter().filter(|&&d| d).count();
     }
     let dt = t0.elapsed().as_secs_f64();

@@ -30,7 +30,8 @@ fn digest(cfg: EnvConfig, n: usize, steps: usize, threads: usize) -> (u64, usize
     let mut env = VecEnv::new(n, 2024, cfg, threads).unwrap();
     let (mut obs, mut mask, mut seat, mut reward, mut done) =
         (vec![0f32; n * OBS_DIM], vec![false; n * ACTIONS], vec![0i32; n], vec![0f32; n * 4], vec![false; n]);
-    env.reset(Buffers { obs: &mut obs, mask: &mut mask, seat: &mut seat, reward: &mut reward, done: &mut done }).unwrap();
+    let mut info = vec![0i32; n * tractor_core::learn::vec_env::INFO];
+    env.reset(Buffers { obs: &mut obs, mask: &mut mask, seat: &mut seat, reward: &mut reward, done: &mut done, info: &mut info }).unwrap();
     let mut h = Fnv(0xcbf2_9ce4_8422_2325);
     let mut rng = Rng::new(11);
     let mut actions = vec![0i64; n];
@@ -40,7 +41,7 @@ fn digest(cfg: EnvConfig, n: usize, steps: usize, threads: usize) -> (u64, usize
             let ids: Vec<usize> = (0..ACTIONS).filter(|&k| mask[i * ACTIONS + k]).collect();
             *a = ids[rng.below_usize(ids.len())] as i64;
         }
-        env.step(&actions, Buffers { obs: &mut obs, mask: &mut mask, seat: &mut seat, reward: &mut reward, done: &mut done })
+        env.step(&actions, Buffers { obs: &mut obs, mask: &mut mask, seat: &mut seat, reward: &mut reward, done: &mut done, info: &mut info })
             .unwrap();
         for x in &obs {
             h.bytes(&x.to_bits().to_le_bytes());
@@ -60,7 +61,7 @@ fn digest(cfg: EnvConfig, n: usize, steps: usize, threads: usize) -> (u64, usize
 
 #[test]
 fn self_play_every_receiver_is_pinned() {
-    let cfg = EnvConfig { profile: Profile::Guigang, seats: [None; 4], every_receiver: true, canonical: false };
+    let cfg = EnvConfig::new(Profile::Guigang, [None; 4]);
     let want = (12711578478482325514, 256);
     for threads in [1, 2, 3] {
         assert_eq!(digest(cfg, 64, 2000, threads), want, "{threads} thread(s)");
@@ -70,10 +71,9 @@ fn self_play_every_receiver_is_pinned() {
 #[test]
 fn opponents_and_canonical_suits_are_pinned() {
     let cfg = EnvConfig {
-        profile: Profile::Nanning,
-        seats: [None, Some(Policy::Agent(Agent::Greedy)), None, Some(Policy::Agent(Agent::Random))],
         every_receiver: false,
         canonical: true,
+        ..EnvConfig::new(Profile::Nanning, [None, Some(Policy::Agent(Agent::Greedy)), None, Some(Policy::Agent(Agent::Random))])
     };
     let want = (17220712418654024266, 962);
     for threads in [1, 2, 3] {
@@ -84,7 +84,7 @@ fn opponents_and_canonical_suits_are_pinned() {
 #[test]
 fn many_runs_per_thread_are_pinned() {
     // 300 environments: several runs per thread, taken in whatever order the threads come
-    let cfg = EnvConfig { profile: Profile::Competition, seats: [None, None, Some(Policy::Agent(Agent::Greedy)), None], every_receiver: true, canonical: false };
+    let cfg = EnvConfig::new(Profile::Competition, [None, None, Some(Policy::Agent(Agent::Greedy)), None]);
     let want = (17928610281345841917, 312);
     for threads in [1, 2, 3] {
         assert_eq!(digest(cfg, 300, 700, threads), want, "{threads} thread(s)");

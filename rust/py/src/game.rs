@@ -294,6 +294,19 @@ impl PyGame {
         })
     }
 
+    /// The ids of the action `policy` would take for the player to move, drawn with `seed`
+    /// as `step_policy` draws it, without applying it; None when the hand is over. The
+    /// selection being built is not part of the decision.
+    fn policy_ids(&self, py: Python<'_>, policy: &str, seed: u64) -> PyResult<Option<Vec<u8>>> {
+        guard(py, || {
+            let p = core::policy::Policy::parse(policy).map_err(|e| err(py, e))?;
+            let g = &self.g;
+            let a = py.detach(|| p.act(g, &mut core::Rng::new(seed)));
+            let lead = g.pos.phase == Phase::Play && g.pos.lead().is_none();
+            Ok(a.map(|a| core::encode::actions::encode(&a, lead)))
+        })
+    }
+
     fn hand<'py>(&self, py: Python<'py>, seat: u8) -> PyResult<Bound<'py, PyBytes>> {
         if seat > 3 {
             return Err(err(py, Error::BadSeat { what: "seat", seat: seat as i64 }));

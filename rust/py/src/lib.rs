@@ -415,6 +415,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(profile_rules, m)?)?;
     m.add("OBS_DIM", core::encode::observe::OBS_DIM)?;
     m.add("OBS_SCALE", core::encode::observe::scales().to_vec())?;
+    m.add("OBS_SCALE_U8", core::encode::observe::scales_u8().to_vec())?;
+    m.add("VEC_ENV_INFO", core::learn::vec_env::INFO_FIELDS.iter().map(|f| (f.0, f.1)).collect::<Vec<_>>())?;
     m.add("NET_FORMAT_VERSION", core::agent::net::FORMAT_VERSION)?;
     m.add("INFO_DIM", core::encode::info_state::INFO_DIM)?;
     m.add("INFO_VERSION", core::encode::info_state::INFO_VERSION)?;
@@ -441,6 +443,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sim::records_file_header, m)?)?;
     m.add_function(wrap_pyfunction!(sim::result_schema, m)?)?;
     m.add_class::<sim::PyRecordReader>()?;
+    m.add_class::<sim::PyTable>()?;
     m.add_function(wrap_pyfunction!(derive_seed, m)?)?;
     m.add_function(wrap_pyfunction!(search::info, m)?)?;
     m.add_function(wrap_pyfunction!(search::determinize, m)?)?;
@@ -459,6 +462,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("SEARCH_TAG", core::util::seed::SEARCH)?;
     m.add("VEC_ENV_TAG", core::util::seed::VEC_ENV)?;
     m.add("MATCH_TAG", core::util::seed::MATCH)?;
+    m.add("TEACHER_TAG", core::util::seed::TEACHER)?;
     Ok(())
 }
 

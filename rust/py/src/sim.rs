@@ -113,6 +113,73 @@ pub fn simulate_hands<'py>(
     })
 }
 
+/// Hands of a run where the `None` seats are played from Python (tractor.sim's callables):
+/// `waiting()`, `write(rows)` and `step(rows, ids)` until every hand is over, then `results()`
+/// as `simulate_hands` returns them.
+#[pyclass(module = "tractor._core", name = "Table")]
+pub struct PyTable {
+    t: core::run::table::Table,
+}
+
+#[pymethods]
+impl PyTable {
+    #[new]
+    #[allow(clippy::too_many_arguments)]
+    fn new(py: Python<'_>, seed: u64, start: u64, count: u64, seats: Vec<Option<String>>, profile: &str, records: bool, threads: usize) -> PyResult<Self> {
+        guard(py, || {
+            if seats.len() != 4 {
+                return Err(crate::bad_arg(py, "seats", format!("four entries, got {}", seats.len())));
+            }
+            let mut ps = [None; 4];
+            for (i, s) in seats.iter().enumerate() {
+                if let Some(name) = s {
+                    ps[i] = Some(Policy::parse(name).map_err(|e| err(py, e))?);
+                }
+            }
+            let profile = core::Profile::parse(profile).map_err(|e| err(py, e))?;
+            let t = py.detach(|| core::run::table::Table::new(seed, start, count, ps, profile, records, threads)).map_err(|e| err(py, e))?;
+            Ok(PyTable { t })
+        })
+    }
+
+    /// Per hand, the Python seat to act, or 255 once the hand is over.
+    fn waiting<'py>(&self, py: Python<'py>) -> Bound<'py, numpy::PyArray1<u8>> {
+        numpy::PyArray1::from_vec(py, self.t.waiting())
+    }
+
+    /// The observations (k, OBS_DIM) float32 and masks (k, 72) bool of hands `rows`.
+    #[allow(clippy::type_complexity)]
+    fn write<'py>(&mut self, py: Python<'py>, rows: Vec<usize>) -> PyResult<(Bound<'py, numpy::PyArray2<f32>>, Bound<'py, numpy::PyArray2<bool>>)> {
+        use core::encode::{actions::ACTIONS, observe::OBS_DIM};
+        use numpy::PyArrayMethods;
+        guard(py, || {
+            let (mut obs, mut mask) = (vec![0f32; rows.len() * OBS_DIM], vec![false; rows.len() * ACTIONS]);
+            self.t.write(&rows, &mut obs, &mut mask).map_err(|e| err(py, e))?;
+            let k = rows.len();
+            let o = numpy::PyArray1::from_vec(py, obs).reshape([k, OBS_DIM])?;
+            let m = numpy::PyArray1::from_vec(py, mask).reshape([k, ACTIONS])?;
+            Ok((o, m))
+        })
+    }
+
+    /// Takes `ids[j]` for hand `rows[j]` (each checked first: a refused id changes nothing).
+    fn step(&mut self, py: Python<'_>, rows: Vec<usize>, ids: Vec<i64>) -> PyResult<()> {
+        guard(py, || {
+            let t = &mut self.t;
+            py.detach(|| t.step(&rows, &ids)).map_err(|e| err(py, e))
+        })
+    }
+
+    /// (columns, records) as `simulate_hands` returns them, once every hand is over.
+    fn results<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyDict>, Bound<'py, PyBytes>)> {
+        guard(py, || {
+            let (rows, recs) = self.t.results().map_err(|e| err(py, e))?;
+            let d = columns(py, &HAND_COLUMNS, &rows)?;
+            Ok((d, PyBytes::new(py, &recs.concat())))
+        })
+    }
+}
+
 /// Simulates matches `start .. start + count` (until a team passes A, at most `max_hands`).
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]

@@ -1,39 +1,87 @@
 //! Bindings of the batched environment: `VecEnv` steps many games in Rust, with the GIL
 //! released, into numpy buffers it owns and returns (they are reused by the next call).
 
-use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
+use numpy::{Element, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use tractor_core as core;
 use tractor_core::Error;
 use tractor_core::encode::actions::ACTIONS;
-use tractor_core::encode::observe::OBS_DIM;
-use tractor_core::learn::vec_env::{Buffers, EnvConfig, VecEnv};
+use tractor_core::encode::observe::{Entry, OBS_DIM};
+use tractor_core::learn::vec_env::{Buffers, EnvConfig, VecEnv, INFO};
 use tractor_core::policy::Policy;
 
 use crate::{err, guard};
 
+/// The observation buffer: `f32` (the learner's tensor) or `u8` (its compact copy).
+enum Obs {
+    F32(Py<PyArray2<f32>>),
+    U8(Py<PyArray2<u8>>),
+}
+
 #[pyclass(module = "tractor._core", name = "VecEnv")]
 pub struct PyVecEnv {
     v: VecEnv,
-    obs: Py<PyArray2<f32>>,
+    obs: Obs,
     mask: Py<PyArray2<bool>>,
     seat: Py<PyArray1<i32>>,
     reward: Py<PyArray2<f32>>,
     done: Py<PyArray1<bool>>,
+    info: Py<PyArray2<i32>>,
 }
 
-type Out = (Py<PyArray2<f32>>, Py<PyArray2<bool>>, Py<PyArray1<i32>>, Py<PyArray2<f32>>, Py<PyArray1<bool>>);
+type Out = (Py<PyAny>, Py<PyArray2<bool>>, Py<PyArray1<i32>>, Py<PyArray2<f32>>, Py<PyArray1<bool>>);
+
+/// What a call does with the buffers (the same for either observation type).
+trait Call: Send {
+    fn call<T: Entry + Send>(self, v: &mut VecEnv, b: Buffers<T>) -> Result<(), Error>;
+}
+
+struct Reset(Option<Vec<usize>>);
+impl Call for Reset {
+    fn call<T: Entry + Send>(self, v: &mut VecEnv, b: Buffers<T>) -> Result<(), Error> {
+        v.reset_rows(self.0.as_deref(), b)
+    }
+}
+
+struct Step(Option<Vec<usize>>, Vec<i64>);
+impl Call for Step {
+    fn call<T: Entry + Send>(self, v: &mut VecEnv, b: Buffers<T>) -> Result<(), Error> {
+        match self.0 {
+            None => v.step(&self.1, b),
+            Some(rows) => v.step_rows(&rows, &self.1, b),
+        }
+    }
+}
 
 impl PyVecEnv {
     /// Runs `f` over the buffers with the GIL released; returns the buffers.
-    fn with_buffers(&mut self, py: Python<'_>, f: impl FnOnce(&mut VecEnv, Buffers) -> Result<(), Error> + Send) -> PyResult<Out> {
-        let (mut o, mut m, mut s, mut r, mut d) = (
-            self.obs.bind(py).readwrite(),
+    fn with_buffers(&mut self, py: Python<'_>, f: impl Call) -> PyResult<Out> {
+        match &self.obs {
+            Obs::F32(o) => {
+                let o = o.clone_ref(py);
+                self.run(py, &o, f)?;
+            }
+            Obs::U8(o) => {
+                let o = o.clone_ref(py);
+                self.run(py, &o, f)?;
+            }
+        }
+        let obs = match &self.obs {
+            Obs::F32(o) => o.clone_ref(py).into_any(),
+            Obs::U8(o) => o.clone_ref(py).into_any(),
+        };
+        Ok((obs, self.mask.clone_ref(py), self.seat.clone_ref(py), self.reward.clone_ref(py), self.done.clone_ref(py)))
+    }
+
+    fn run<T: Entry + Send + Element>(&mut self, py: Python<'_>, obs: &Py<PyArray2<T>>, f: impl Call) -> PyResult<()> {
+        let (mut o, mut m, mut s, mut r, mut d, mut i) = (
+            obs.bind(py).readwrite(),
             self.mask.bind(py).readwrite(),
             self.seat.bind(py).readwrite(),
             self.reward.bind(py).readwrite(),
             self.done.bind(py).readwrite(),
+            self.info.bind(py).readwrite(),
         );
         let contiguous = |e: numpy::AsSliceError| crate::bad_arg(py, "buffer", e.to_string());
         let b = Buffers {
@@ -42,25 +90,20 @@ impl PyVecEnv {
             seat: s.as_slice_mut().map_err(contiguous)?,
             reward: r.as_slice_mut().map_err(contiguous)?,
             done: d.as_slice_mut().map_err(contiguous)?,
+            info: i.as_slice_mut().map_err(contiguous)?,
         };
         let v = &mut self.v;
-        py.detach(|| f(v, b)).map_err(|e| err(py, e))?;
-        Ok((
-            self.obs.clone_ref(py),
-            self.mask.clone_ref(py),
-            self.seat.clone_ref(py),
-            self.reward.clone_ref(py),
-            self.done.clone_ref(py),
-        ))
+        py.detach(|| f.call(v, b)).map_err(|e| err(py, e))
     }
 }
 
 #[pymethods]
 impl PyVecEnv {
-    /// `seats`: four policy names, None for the learner's seats.
+    /// `seats`: four policy names, None for the learner's seats; `teacher` a policy name or
+    /// None; `obs_dtype` "float32" or "uint8".
     #[new]
     #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (num_envs, seed, profile, seats, every_receiver, canonical, threads))]
+    #[pyo3(signature = (num_envs, seed, profile, seats, every_receiver, canonical, threads, auto_forced=false, first_hand_only=false, teacher=None, obs_dtype="float32"))]
     fn new(
         py: Python<'_>,
         num_envs: usize,
@@ -70,6 +113,10 @@ impl PyVecEnv {
         every_receiver: bool,
         canonical: bool,
         threads: usize,
+        auto_forced: bool,
+        first_hand_only: bool,
+        teacher: Option<String>,
+        obs_dtype: &str,
     ) -> PyResult<Self> {
         guard(py, || {
             let profile = core::Profile::parse(profile).map_err(|e| err(py, e))?;
@@ -82,15 +129,25 @@ impl PyVecEnv {
                     ps[i] = Some(Policy::parse(name).map_err(|e| err(py, e))?);
                 }
             }
-            let cfg = EnvConfig { profile, seats: ps, every_receiver, canonical };
+            let teacher = match teacher {
+                None => None,
+                Some(name) => Some(Policy::parse(&name).map_err(|e| err(py, e))?),
+            };
+            let obs = match obs_dtype {
+                "float32" => Obs::F32(PyArray2::zeros(py, [num_envs, OBS_DIM], false).unbind()),
+                "uint8" => Obs::U8(PyArray2::zeros(py, [num_envs, OBS_DIM], false).unbind()),
+                other => return Err(crate::bad_arg(py, "obs_dtype", format!("{other:?}: expected 'float32' or 'uint8'"))),
+            };
+            let cfg = EnvConfig { every_receiver, canonical, auto_forced, first_hand_only, teacher, ..EnvConfig::new(profile, ps) };
             let v = py.detach(|| VecEnv::new(num_envs, seed, cfg, threads)).map_err(|e| err(py, e))?;
             Ok(PyVecEnv {
                 v,
-                obs: PyArray2::zeros(py, [num_envs, OBS_DIM], false).unbind(),
+                obs,
                 mask: PyArray2::from_vec2(py, &vec![vec![false; ACTIONS]; num_envs]).map_err(|e| crate::bad_arg(py, "num_envs", e.to_string()))?.unbind(),
                 seat: PyArray1::zeros(py, num_envs, false).unbind(),
                 reward: PyArray2::zeros(py, [num_envs, 4], false).unbind(),
                 done: PyArray1::from_vec(py, vec![false; num_envs]).unbind(),
+                info: PyArray2::zeros(py, [num_envs, INFO], false).unbind(),
             })
         })
     }
@@ -99,17 +156,36 @@ impl PyVecEnv {
         self.v.len()
     }
 
-    /// Starts every environment anew; (obs, mask, seat, reward, done).
-    fn reset(&mut self, py: Python<'_>) -> PyResult<Out> {
-        guard(py, || self.with_buffers(py, |v, b| v.reset(b)))
+    /// Starts environments `rows` (every one when None) anew, from `seed` when given (it
+    /// then stays the seed of later resets); (obs, mask, seat, reward, done).
+    #[pyo3(signature = (seed=None, rows=None))]
+    fn reset(&mut self, py: Python<'_>, seed: Option<u64>, rows: Option<Vec<usize>>) -> PyResult<Out> {
+        guard(py, || {
+            let before = self.v.seed();
+            if let Some(s) = seed {
+                self.v.set_seed(s);
+            }
+            let out = self.with_buffers(py, Reset(rows));
+            if out.is_err() {
+                self.v.set_seed(before); // a refused reset changes nothing
+            }
+            out
+        })
     }
 
-    /// Steps every environment with its action id; (obs, mask, seat, reward, done).
-    fn step(&mut self, py: Python<'_>, actions: PyReadonlyArray1<'_, i64>) -> PyResult<Out> {
+    /// Steps every environment with its action id, or only `rows` (adding to their rewards,
+    /// done flags and forced counts); (obs, mask, seat, reward, done).
+    #[pyo3(signature = (actions, rows=None))]
+    fn step(&mut self, py: Python<'_>, actions: PyReadonlyArray1<'_, i64>, rows: Option<Vec<usize>>) -> PyResult<Out> {
         guard(py, || {
             let a = actions.as_slice().map_err(|e| crate::bad_arg(py, "actions", e.to_string()))?.to_vec();
-            self.with_buffers(py, move |v, b| v.step(&a, b))
+            self.with_buffers(py, Step(rows, a))
         })
+    }
+
+    /// The info columns of the last call, (n, INFO) int32 (see INFO_FIELDS).
+    fn info(&self, py: Python<'_>) -> Py<PyArray2<i32>> {
+        self.info.clone_ref(py)
     }
 
     /// Environment `i`'s game as its record JSON is built from (for inspection and tests).

@@ -67,6 +67,8 @@ const COPIES: u32 = 4;
 const HELD: u32 = 54;
 /// Points: n / 400.
 const POINTS: u32 = 400;
+/// Points come in steps of 5 (R7.1): the `u8` observation holds points / 5.
+const POINT_STEP: i32 = 5;
 /// Cards dealt: n / 216.
 const DEALT: u32 = DECK as u32;
 /// Deals without a showing (R8.5): n / 3.
@@ -96,6 +98,18 @@ pub const SCALE: &[(&str, u32)] = &[
     ("redeals", REDEALS),
 ];
 
+/// The denominator of each `u8` entry: the float entry is the `u8` one over this (as
+/// [`scales`], points over 400 / 5 = 80).
+pub fn scales_u8() -> [u32; OBS_DIM] {
+    let mut out = scales();
+    for x in &mut out {
+        if *x == POINTS {
+            *x = POINTS / POINT_STEP as u32;
+        }
+    }
+    out
+}
+
 /// The denominator of each entry (see [`SCALE`]).
 pub fn scales() -> [u32; OBS_DIM] {
     let mut out = [1u32; OBS_DIM];
@@ -106,8 +120,10 @@ pub fn scales() -> [u32; OBS_DIM] {
     out
 }
 
-/// A cell of the observation: `f32`, the learner's tensor (n / d), or `i16`, the whole
-/// numbers n themselves, which integer networks read (no float decides play).
+/// A cell of the observation: `f32`, the learner's tensor (n / d); `i16`, the whole
+/// numbers n themselves, which integer networks read (no float decides play); or `u8`, the
+/// learner's compact copy: n, except points, which are n / 5 (every point count is a multiple
+/// of 5, R7.1), so every entry fits (see [`scales_u8`]).
 pub trait Entry: Copy + Default {
     /// The entry n / d.
     fn ratio(n: i32, d: u32) -> Self;
@@ -124,6 +140,14 @@ impl Entry for i16 {
     #[inline]
     fn ratio(n: i32, _d: u32) -> i16 {
         n as i16 // |n| is at most a few hundred (points)
+    }
+}
+
+impl Entry for u8 {
+    #[inline]
+    fn ratio(n: i32, d: u32) -> u8 {
+        let n = if d == POINTS { n / POINT_STEP } else { n };
+        n.clamp(0, u8::MAX as i32) as u8
     }
 }
 

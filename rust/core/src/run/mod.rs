@@ -3,3 +3,4 @@
 
 pub mod sim;
 pub mod suite;
+pub mod table;

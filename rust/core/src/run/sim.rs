@@ -76,7 +76,7 @@ pub fn simulate_hand(seed: u64, index: u64, policies: &[Policy; 4], profile: Pro
     summarize(&game, index, hand_seed, decisions)
 }
 
-fn summarize(game: &Game, index: u64, hand_seed: u64, decisions: u16) -> HandResult {
+pub(crate) fn summarize(game: &Game, index: u64, hand_seed: u64, decisions: u16) -> HandResult {
     let p = &game.pos;
     let mut r = HandResult {
         index,

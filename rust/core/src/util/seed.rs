@@ -12,6 +12,8 @@
 //! - [`VEC_ENV`]: environment `index` of a `VecEnv` (its k-th match is
 //!   `derive(env_seed, MATCH, k)`, and the opponents' streams of its h-th hand
 //!   `derive(derive(env_seed, POLICY, h), POLICY, seat)`).
+//! - [`TEACHER`]: a `VecEnv` teacher's decision: in environment hand `h`, the decision taken
+//!   after `k` actions of the hand draws from `derive(derive(env_seed, TEACHER, h), TEACHER, k)`.
 
 use crate::util::rng::splitmix64;
 
@@ -24,6 +26,9 @@ pub const SEARCH: u64 = 5;
 /// Environments of a `VecEnv`, and the matches each plays in turn.
 pub const VEC_ENV: u64 = 6;
 pub const MATCH: u64 = 7;
+/// A `VecEnv` teacher's decisions (they draw from their own streams: asking a teacher never
+/// changes the game).
+pub const TEACHER: u64 = 8;
 
 fn mix(x: u64) -> u64 {
     let mut s = x.wrapping_sub(0x9E37_79B9_7F4A_7C15);
