@@ -201,6 +201,7 @@ class VecEnv:
         first_hand_only: bool = False,
         teacher: Optional[str] = None,
         obs_dtype: str = "float32",
+        outside: List[int] = ...,
     ) -> "VecEnv":
         """Raises InvalidArgument, InvalidPolicy, InvalidContext, ResourceError."""
     def __len__(self) -> int: ...

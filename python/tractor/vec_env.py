@@ -107,7 +107,8 @@ class VecEnv:
         seats = _seats(opponents, callables=True)
         core_seats = [None if callable(p) else p for p in seats]
         self._env: Any = _core.VecEnv(n, s, _profile(profile), core_seats, not fast_deal, canonical_suits,
-                                      _threads(threads), auto_forced, first_hand_only, teach, obs_dtype)
+                                      _threads(threads), auto_forced, first_hand_only, teach, obs_dtype,
+                                      [i for i, p in enumerate(seats) if callable(p)])
         self.num_envs = n
         self.seats = tuple(seats)
         self.learner_seats = tuple(i for i, p in enumerate(seats) if p is None)
@@ -159,9 +160,10 @@ class VecEnv:
                 raise InvalidArgument("indices: an environment is named twice")
             if not self._started:
                 raise InvalidArgument("call reset() for every environment before resetting some of them")
-        out = self._after(env.reset(s, rows))
+        out = env.reset(s, rows)
         self._started = True
         self._broken = None
+        out = self._after(out)
         reward, done = out[3], out[4]
         reward[rows if rows is not None else slice(None)] = 0  # a reset row starts a hand: nothing ended yet
         done[rows if rows is not None else slice(None)] = False

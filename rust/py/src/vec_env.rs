@@ -99,11 +99,11 @@ impl PyVecEnv {
 
 #[pymethods]
 impl PyVecEnv {
-    /// `seats`: four policy names, None for the learner's seats; `teacher` a policy name or
-    /// None; `obs_dtype` "float32" or "uint8".
+    /// `seats`: four policy names, None for the learner's seats and the `outside` ones
+    /// (stepped from Python); `teacher` a policy name or None; `obs_dtype` "float32" or "uint8".
     #[new]
     #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (num_envs, seed, profile, seats, every_receiver, canonical, threads, auto_forced=false, first_hand_only=false, teacher=None, obs_dtype="float32"))]
+    #[pyo3(signature = (num_envs, seed, profile, seats, every_receiver, canonical, threads, auto_forced=false, first_hand_only=false, teacher=None, obs_dtype="float32", outside=Vec::new()))]
     fn new(
         py: Python<'_>,
         num_envs: usize,
@@ -117,6 +117,7 @@ impl PyVecEnv {
         first_hand_only: bool,
         teacher: Option<String>,
         obs_dtype: &str,
+        outside: Vec<usize>,
     ) -> PyResult<Self> {
         guard(py, || {
             let profile = core::Profile::parse(profile).map_err(|e| err(py, e))?;
@@ -138,7 +139,14 @@ impl PyVecEnv {
                 "uint8" => Obs::U8(PyArray2::zeros(py, [num_envs, OBS_DIM], false).unbind()),
                 other => return Err(crate::bad_arg(py, "obs_dtype", format!("{other:?}: expected 'float32' or 'uint8'"))),
             };
-            let cfg = EnvConfig { every_receiver, canonical, auto_forced, first_hand_only, teacher, ..EnvConfig::new(profile, ps) };
+            let mut out = [false; 4];
+            for s in outside {
+                match (out.get_mut(s), ps.get(s)) {
+                    (Some(o), Some(None)) => *o = true,
+                    _ => return Err(crate::bad_arg(py, "outside", format!("seat {s} is not a seat without a policy"))),
+                }
+            }
+            let cfg = EnvConfig { every_receiver, canonical, auto_forced, first_hand_only, teacher, outside: out, ..EnvConfig::new(profile, ps) };
             let v = py.detach(|| VecEnv::new(num_envs, seed, cfg, threads)).map_err(|e| err(py, e))?;
             Ok(PyVecEnv {
                 v,

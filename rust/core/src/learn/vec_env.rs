@@ -56,12 +56,24 @@ pub struct EnvConfig {
     pub first_hand_only: bool,
     /// A policy that names, at each learner decision, the id it would take.
     pub teacher: Option<Policy>,
+    /// `None` seats played from outside the core (a Python policy), not by the learner: they
+    /// are stepped like the learner's, but neither counted in `forced` nor taught.
+    pub outside: [bool; 4],
 }
 
 impl EnvConfig {
     /// `seats` in `profile`, every receiver deciding, real suits, nothing else.
     pub fn new(profile: Profile, seats: [Option<Policy>; 4]) -> EnvConfig {
-        EnvConfig { profile, seats, every_receiver: true, canonical: false, auto_forced: false, first_hand_only: false, teacher: None }
+        EnvConfig {
+            profile,
+            seats,
+            every_receiver: true,
+            canonical: false,
+            auto_forced: false,
+            first_hand_only: false,
+            teacher: None,
+            outside: [false; 4],
+        }
     }
 }
 
@@ -198,7 +210,7 @@ impl Env {
                 None => match self.forced().filter(|_| cfg.auto_forced) {
                     Some(a) => {
                         self.take(a);
-                        h.forced += 1;
+                        h.forced += !cfg.outside[seat] as i32;
                     }
                     None => return,
                 },
@@ -231,7 +243,7 @@ impl Env {
     /// far is not the teacher's). The teacher decides once per decision, from the game
     /// without the selection, with its own stream.
     fn teacher_id(&mut self, cfg: &EnvConfig) -> i32 {
-        let Some(t) = cfg.teacher else { return -1 };
+        let Some(t) = cfg.teacher.filter(|_| !cfg.outside[self.game.pos.to_move as usize]) else { return -1 };
         if self.teacher.is_empty() {
             let k = self.game.record.actions.len() as u64;
             let mut rng = Rng::new(derive(derive(self.env_seed, TEACHER, self.hands), TEACHER, k));
