@@ -102,33 +102,26 @@ def _first_legal(obs, masks):
     return masks.argmax(axis=1)
 
 
-def test_a_callable_plays_as_a_hand_written_loop_does():
+def test_a_callable_plays_the_deals_of_simulate():
+    """A callable's pairing is simulate's duplicate run with the callable at its seats (which
+    tests/test_policy_fn.py checks against a hand-written loop and a native network)."""
     r = arena.play({"first": _first_legal, "greedy": "greedy"}, deals=6, start=3, cost=False, bootstrap=0)
     (p,) = r.pairings
-    for k, i in enumerate(range(3, 9)):
-        hs = _core.derive_seed(SEED, _core.BATCH_HAND_TAG, i)
-        got = []
-        for seats in (("first", "greedy") * 2, ("greedy", "first") * 2):
-            g = tractor.Game.deal(hs)
-            counts = [0] * 4
-            while g.current_player is not None:
-                s = g.current_player
-                if seats[s] == "first":
-                    g.step(int(np.argmax(g.action_mask())))
-                else:
-                    g.step_policy("greedy", _core.derive_seed(_core.derive_seed(hs, _core.POLICY_TAG, s),
-                                                             _core.POLICY_TAG, counts[s]))
-                    counts[s] += 1
-            got.append(g.result.returns if g.result is not None else (0, 0, 0, 0))
-        assert (p.a_first[k], p.a_second[k]) == (got[0][0], got[1][1])
+    sim = tractor.simulate(hands=6, start=3, seed=SEED, policies=(_first_legal, "greedy") * 2, duplicate=True)
+    assert np.array_equal(p.a_first, sim.arrays["return0"]) and np.array_equal(p.a_second, sim.duplicate.arrays["return1"])
+    assert np.array_equal(p.index, np.arange(3, 9))
     s = r.summary()
     assert s["pairings"][0]["a"] == "first" and r.policies == ["callable:first", "greedy"]
+    # on a Ray backend too, a callable plays here
+    again = arena.play({"first": _first_legal, "greedy": "greedy"}, deals=6, start=3, cost=False, bootstrap=0,
+                       backend="ray")
+    assert np.array_equal(again.pairings[0].a_first, p.a_first)
 
 
 def test_a_callable_that_breaks_the_rules_is_refused():
     with pytest.raises(InvalidArgument, match="forbids"):
         arena.play([lambda o, m: np.zeros(len(o), int) + 71, "random"], deals=1, cost=False)
-    with pytest.raises(InvalidArgument, match="returned 0 action ids"):
+    with pytest.raises(InvalidArgument, match="action ids of shape \\(0,\\)"):
         arena.play([lambda o, m: [], "random"], deals=1, cost=False)
     with pytest.raises(InvalidArgument, match="not integers"):
         arena.play([lambda o, m: m.argmax(axis=1) + 0.5, "random"], deals=1, cost=False)

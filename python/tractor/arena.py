@@ -95,58 +95,6 @@ def _entrants(policies: Any) -> List[_Entrant]:
 # -- playing a pairing -------------------------------------------------------------------------
 
 
-def _play_python(a: Any, b: Any, suite: Suite, profile: str, start: int, count: int,
-                 stop: Optional[_Interrupt] = None) -> Tuple[Any, ...]:
-    """A pairing with a callable, played from Python: every game of the pairing at once, the
-    callables asked in batches. Returns (index, A's return when in seats 0/2, A's return when
-    in seats 1/3, decisions)."""
-    deals = range(start, start + count)
-    seatings = [(a, b, a, b), (b, a, b, a)]
-    games, owners, seeds, counts = [], [], [], []
-    for i in deals:
-        hs = _core.derive_seed(suite.seed, _core.BATCH_HAND_TAG, i)
-        for seats in seatings:
-            games.append(Game.deal(hs, profile=profile))
-            owners.append(seats)
-            seeds.append([_core.derive_seed(hs, _core.POLICY_TAG, s) for s in range(4)])
-            counts.append([0, 0, 0, 0])
-    decisions = 0
-    live = list(range(len(games)))
-    while live:
-        if stop is not None and stop.requested:
-            raise KeyboardInterrupt
-        asks: Dict[int, List[int]] = {}
-        for g_i in live:
-            g = games[g_i]
-            seat = g.current_player
-            p = owners[g_i][seat]
-            if callable(p):
-                asks.setdefault(id(p), []).append(g_i)
-            else:  # a built-in policy: its own stream, one seed per decision
-                g._g.step_policy(p, _core.derive_seed(seeds[g_i][seat], _core.POLICY_TAG, counts[g_i][seat]))
-                counts[g_i][seat] += 1
-                decisions += 1
-        for rows in asks.values():
-            fn = owners[rows[0]][games[rows[0]].current_player]
-            obs = np.stack([games[r].observation_tensor(games[r].current_player) for r in rows])
-            masks = np.stack([games[r].action_mask() for r in rows])
-            ids = np.asarray(fn(obs, masks)).reshape(-1)
-            if len(ids) != len(rows):
-                raise InvalidArgument(f"a callable policy returned {len(ids)} action ids for {len(rows)} observations")
-            if len(ids) and not np.issubdtype(ids.dtype, np.integer):
-                raise InvalidArgument(f"a callable policy returned action ids of dtype {ids.dtype}, not integers")
-            for n, (r, k) in enumerate(zip(rows, ids.tolist())):
-                if not 0 <= int(k) < masks.shape[1] or not masks[n][int(k)]:
-                    raise InvalidArgument(f"a callable policy chose action id {k}, which the mask forbids")
-                if games[r].step(int(k)):
-                    decisions += 1
-        live = [g_i for g_i in live if games[g_i].current_player is not None]
-    rets = [g._g.returns or (0, 0, 0, 0) for g in games]
-    a1 = np.array([rets[2 * k][0] for k in range(count)], dtype=np.int16)
-    a2 = np.array([rets[2 * k + 1][1] for k in range(count)], dtype=np.int16)
-    return np.arange(start, start + count, dtype=np.uint64), a1, a2, decisions
-
-
 @dataclass
 class Pairing:
     """One pairing's deals: A's team's return (levels gained minus lost, R7.4) when it sits
@@ -441,7 +389,7 @@ def _pairing(a: _Entrant, b: _Entrant, s: Suite, profile: str, start: int, count
              progress: Optional[Callable[[int, int], None]], base: int, total: int,
              stop: _Interrupt) -> Tuple[Optional[Pairing], bool]:
     """One pairing's deals (and matches), and whether Ctrl-C cut it short (then it holds the
-    deals that finished, or is None: a callable's games finish together, its matches too)."""
+    deals that finished, or is None)."""
 
     def step(done: int, _total: int) -> None:
         if progress is not None:
@@ -451,23 +399,20 @@ def _pairing(a: _Entrant, b: _Entrant, s: Suite, profile: str, start: int, count
                 stop.requested = True
                 raise
 
+    # a callable plays through the same simulate (at a table where it is asked in batches),
+    # on this machine whatever the backend
     if callable(a.policy) or callable(b.policy):
-        try:
-            idx, a1, a2, _ = _play_python(a.policy, b.policy, s, profile, start, count, stop)
-        except KeyboardInterrupt:
-            return None, True
-        step(count, total)
-    else:
-        r = simulate(hands=count, policies=(a.policy, b.policy, a.policy, b.policy), seed=s.seed, start=start,
-                     threads=threads, profile=profile, duplicate=True, backend=backend, address=address,
-                     chunk=CHUNK, progress=step)
-        idx = r.arrays["index"]
-        if r.duplicate is None or not np.array_equal(idx, r.duplicate.arrays["index"]):
-            raise TractorError("internal error: a duplicate run's seatings cover different deals")
-        a1 = r.arrays["return0"].astype(np.int16)
-        a2 = r.duplicate.arrays["return1"].astype(np.int16)
-        if r.interrupted or stop.requested:  # the deals that finished
-            return (Pairing(a.label, b.label, np.asarray(idx, np.uint64), a1, a2) if len(idx) else None), True
+        backend, address = "local", None
+    r = simulate(hands=count, policies=(a.policy, b.policy, a.policy, b.policy), seed=s.seed, start=start,
+                 threads=threads, profile=profile, duplicate=True, backend=backend, address=address,
+                 chunk=CHUNK, progress=step)
+    idx = r.arrays["index"]
+    if r.duplicate is None or not np.array_equal(idx, r.duplicate.arrays["index"]):
+        raise TractorError("internal error: a duplicate run's seatings cover different deals")
+    a1 = r.arrays["return0"].astype(np.int16)
+    a2 = r.duplicate.arrays["return1"].astype(np.int16)
+    if r.interrupted or stop.requested:  # the deals that finished
+        return (Pairing(a.label, b.label, np.asarray(idx, np.uint64), a1, a2) if len(idx) else None), True
     p = Pairing(a.label, b.label, np.asarray(idx, np.uint64), a1, a2)
     if matches and not stop.requested:
         runs = [simulate(matches=matches, policies=seats, seed=s.seed, start=match_start, threads=threads,
@@ -491,12 +436,8 @@ def _cost_us(e: _Entrant, suite: Suite, profile: str, budget_s: float) -> float:
     hands, spent, decisions = 4, 0.0, 0
     while True:
         t0 = time.perf_counter()
-        if callable(e.policy):
-            _, _, _, d = _play_python(e.policy, e.policy, suite, profile, 0, hands)
-            decisions += d
-        else:
-            r = simulate(hands=hands, policies=(e.policy,) * 4, seed=suite.seed, threads=1, profile=profile)
-            decisions += int(r.arrays["decisions"].sum())
+        r = simulate(hands=hands, policies=(e.policy,) * 4, seed=suite.seed, threads=1, profile=profile)
+        decisions += int(r.arrays["decisions"].sum())
         spent += time.perf_counter() - t0
         if spent >= budget_s or hands >= 4096:
             return spent / max(decisions, 1) * 1e6
@@ -526,7 +467,9 @@ def play(
     - ``policies``: policy names (``"greedy"``, ``"ismcts:iterations=200"``, ...) or callables,
       as a list (labelled by their names) or a dict ``{label: policy}``. A callable plays
       from Python, batched: ``fn(observations, masks) -> action ids`` (``observation_tensor``
-      rows and ``action_mask`` rows of every game that waits on it; slower, see the docs).
+      rows and ``action_mask`` rows of every game that waits on it; on this machine, whatever
+      the backend; slower, see :mod:`tractor.policy_fn`). Its deals are ``simulate``'s, so a
+      callable that decides as a built-in policy does gets that policy's results.
     - ``deals``: how many of the suite's deals, from ``start`` (default: all of them, from 0);
       shards of one run merge with :func:`merge`.
     - ``matches``: also play that many of the suite's whole matches per pairing, from
