@@ -21,6 +21,7 @@
 #   observation     observation                criterion observe/* (benches/learning.rs)
 #   records         records                    records_io.py
 #   agents          agents                     agents_speed.py (the arena's round-robin, network costs)
+#   learner         learner                    learner_speed.py (auto_forced, uint8 threads, callables)
 #   memory          memory                     peak_memory.py (10 M hands: the longest step, last)
 #
 # Environment:
@@ -53,11 +54,11 @@ QUICK=${QUICK:-}
 BASE_REV=${BASE_REV:-aa2650d}
 BASE_DIR=$OUT/base
 BASE_TARGET=${BASE_TARGET:-$OUT/base-target}
-ALL=(rules game move threads hearts search ismcts-threads vecenv observation records agents memory)
+ALL=(rules game move threads hearts search ismcts-threads vecenv observation records agents learner memory)
 declare -A TABLES=(
   [rules]="rules rules-competition" [game]=game [move]="hands layer-move" [threads]=threads
   [hearts]=hearts [search]="determinization ismcts" [ismcts-threads]=ismcts-threads [vecenv]=vecenv
-  [observation]=observation [records]=records [agents]=agents [memory]=memory
+  [observation]=observation [records]=records [agents]=agents [learner]=learner [memory]=memory
 )
 STEPS=("$@")
 if [[ ${#STEPS[@]} -eq 0 ]]; then STEPS=("${ALL[@]}"); fi
@@ -92,6 +93,7 @@ if [[ -n $QUICK ]]; then
   VEC_ARGS=(--envs 128 --warmup 100 --steps 200 --repeats 1 --seconds 0.5)
   REC_ARGS=(--hands 10000 --read 10000 100000 --out-hands 10000)
   AGENT_ARGS=(--deals 100 --repeats 1 --hands 300)
+  LEARN_ARGS=(--envs 64 --steps 300 --repeats 1 --hands 200)
   MEM_ARGS=(--hands 20000 200000 --budget-s 60)
 else
   LS_ARGS=(); LS_RUNS=2
@@ -105,6 +107,7 @@ else
   VEC_ARGS=(--envs 1024 --warmup 600 --steps 1500 --repeats 5 --seconds 2)
   REC_ARGS=(--hands 100000 --read 100000 1000000 --out-hands 300000)
   AGENT_ARGS=(--deals 2000 --repeats 3 --hands 4000)
+  LEARN_ARGS=(--envs 256 --steps 3000 --repeats 5 --hands 2000)
   MEM_ARGS=(--hands 100000 1000000 10000000 --budget-s 600)
 fi
 declare -A HANDS_OF=([${MOVE_HANDS[0]}]=${MOVE_HANDS[1]} [${MOVE_HANDS[2]}]=${MOVE_HANDS[3]})
@@ -268,6 +271,10 @@ step_records() {
 
 step_agents() {
   run python benches/agents_speed.py "${AGENT_ARGS[@]}" --json "$RAW/agents.json" | tee "$RAW/agents.txt"
+}
+
+step_learner() {
+  run python benches/learner_speed.py "${LEARN_ARGS[@]}" --json "$RAW/learner.json" | tee "$RAW/learner.txt"
 }
 
 step_memory() {

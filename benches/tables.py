@@ -980,6 +980,66 @@ def agents_section(raw):
     return "\n".join(lines), (title, "round-robin < 60 s; a network decision ≤ 5 µs", f"{num(rr, '{:.1f}')} s", ok)
 
 
+@section("learner", "learner", ["learner.json"])
+def learner_section(raw):
+    d = raw.json("learner.json") if raw else {}
+    title = "A learner's steps, threads and Python policies"
+    lines = [f"## {title}", ""]
+    lines.append(
+        "Goals (issue 21): what `auto_forced` saves a learner, and `VecEnv` from 1 to 2 threads with uint8 "
+        "observations ≥ 1.6×; what a teacher and a Python callable at the table cost "
+        "(`python benches/learner_speed.py`: a learner drawing ids from the masks in numpy against three "
+        "greedy opponents, one thread, the three loops alternately; `VecEnv.step` alone on 1,024 "
+        "self-play environments, 1 and 2 threads in adjacent pairs; `simulate` on one thread with a "
+        "network's team against greedy's. Medians of the repeats.)"
+    )
+    lines.append("")
+    runs = d.get("learner") or {}
+
+    def m(kind, key):
+        return med([r[key] for r in runs.get(kind, [])])
+
+    plain_s, plain_h = m("plain", "steps_per_s"), m("plain", "hands_per_s")
+    lines.append("| learner loop (one thread) | learner steps/s | hands/s | hands/s vs plain |")
+    lines.append("|---|---:|---:|---:|")
+    for kind, label in (("plain", "every step (anchor)"), ("auto_forced", "`auto_forced=True`: real choices only"),
+                        ("teacher", "every step, `teacher=\"greedy\"`")):
+        h = m(kind, "hands_per_s")
+        lines.append(f"| {label} | {num(m(kind, 'steps_per_s'))} | {num(h, '{:,.1f}')} | "
+                     f"{ratio(None if not h or not plain_h else h / plain_h)} |")
+    lines.append("")
+    th = d.get("threads") or {}
+    lines.append("| `VecEnv.step`, 1,024 self-play environments | 1 thread, decisions/s | 2 threads | 2 threads / 1 |")
+    lines.append("|---|---:|---:|---:|")
+    ok_u8 = None
+    for dtype in ("float32", "uint8"):
+        rs = th.get(dtype) or []
+        one, two = med([r["1"] for r in rs]), med([r["2"] for r in rs])
+        rt = med([r["2"] / r["1"] for r in rs])
+        if dtype == "uint8" and rt is not None:
+            ok_u8 = rt >= 1.6
+        lines.append(f"| {dtype} observations | {num(one)} | {num(two)} | {ratio(rt)} |")
+    lines.append("")
+    cal = d.get("callable") or {}
+    native = med(cal.get("native") or [])
+    lines.append("| a network's team against greedy, `simulate`, one thread | hands/s | vs native |")
+    lines.append("|---|---:|---:|")
+    for kind, label in (("native", "`net:PATH`, 128/32 units (anchor)"),
+                        ("float_callable", "the same network as a float32 numpy callable"),
+                        ("first_callable", "a callable without a model (first allowed id): the table's own cost")):
+        c = med(cal.get(kind) or [])
+        lines.append(f"| {label} | {num(c)} | {ratio(None if not c or not native else c / native)} |")
+    lines.append("")
+    lines.append(regen("learner", "learner"))
+    lines.append("")
+    lines.append(f"Verdict: uint8 observations, 1 → 2 threads ≥ 1.6×: {verdict(ok_u8)}.")
+    auto_h = m("auto_forced", "hands_per_s")
+    gain = None if not auto_h or not plain_h else auto_h / plain_h
+    return "\n".join(lines), (title, "uint8 VecEnv 1 → 2 threads ≥ 1.6×; auto_forced's gain",
+                               f"{ratio(med([r['2'] / r['1'] for r in th.get('uint8') or []]))}, auto_forced {ratio(gain)} hands/s",
+                               ok_u8)
+
+
 MOVE_ROWS = [
     # (key, label, higher is better)
     ("random-guigang", "guigang random, hands/s", True),
@@ -1074,6 +1134,7 @@ ORDER = [
     "observation",
     "records",
     "agents",
+    "learner",
     "layer-move",
 ]
 assert sorted(ORDER) == sorted(s[0] for s in SECTIONS)
