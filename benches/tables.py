@@ -1000,13 +1000,21 @@ def learner_section(raw):
         return med([r[key] for r in runs.get(kind, [])])
 
     plain_s, plain_h = m("plain", "steps_per_s"), m("plain", "hands_per_s")
-    lines.append("| learner loop (one thread) | learner steps/s | hands/s | hands/s vs plain |")
-    lines.append("|---|---:|---:|---:|")
+    lines.append("| learner loop (one thread) | learner steps/s | hands/s | learner steps per hand | hands/s vs plain |")
+    lines.append("|---|---:|---:|---:|---:|")
     for kind, label in (("plain", "every step (anchor)"), ("auto_forced", "`auto_forced=True`: real choices only"),
                         ("teacher", "every step, `teacher=\"greedy\"`")):
-        h = m(kind, "hands_per_s")
-        lines.append(f"| {label} | {num(m(kind, 'steps_per_s'))} | {num(h, '{:,.1f}')} | "
+        h, st = m(kind, "hands_per_s"), m(kind, "steps_per_s")
+        lines.append(f"| {label} | {num(st)} | {num(h, '{:,.1f}')} | {num(None if not h else st / h, '{:,.1f}')} | "
                      f"{ratio(None if not h or not plain_h else h / plain_h)} |")
+    auto_st, auto_h = m("auto_forced", "steps_per_s"), m("auto_forced", "hands_per_s")
+    fewer = None if not (plain_s and plain_h and auto_st and auto_h) else (plain_s / plain_h) / (auto_st / auto_h)
+    lines.append("")
+    lines.append(
+        f"With `auto_forced` a learner decides {ratio(fewer)} fewer times per hand: here, where the learner's "
+        "own step is a numpy draw, the environment's cost dominates and hands/s gain less; a learner whose "
+        "step costs more than the environment's (a network's forward pass, a PPO update) gains up to that factor."
+    )
     lines.append("")
     th = d.get("threads") or {}
     lines.append("| `VecEnv.step`, 1,024 self-play environments | 1 thread, decisions/s | 2 threads | 2 threads / 1 |")
