@@ -54,6 +54,7 @@ PUBLIC_MODULES = [
     "tractor.envs.gym",
     "tractor.envs.pettingzoo",
     "tractor.envs.openspiel",
+    "tractor.envs.sb3",
 ]
 
 

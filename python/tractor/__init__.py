@@ -44,7 +44,7 @@ _LAYERS = (
     ("sim",),
     ("arena", "agents"),  # pairings over sim.run, ratings
     ("envs",),
-    ("envs.gym", "envs.openspiel", "envs.pettingzoo"),
+    ("envs.gym", "envs.openspiel", "envs.pettingzoo", "envs.sb3"),
     ("cli",),
     ("__init__",),
 )

@@ -5,7 +5,10 @@
 - :mod:`tractor.envs.openspiel`: an OpenSpiel Python game, ``python_guigang_tractor``
   (``[openspiel]``);
 - :mod:`tractor.envs.gym`: a single-agent Gymnasium environment against built-in policies
-  (``[gym]``).
+  (``[gym]``);
+- :mod:`tractor.envs.sb3`: Stable-Baselines3's vectorized environment over
+  :class:`tractor.VecEnv`, masks for sb3-contrib's ``MaskablePPO`` (``[sb3]``, which brings
+  torch).
 
 They only translate: action ids are :mod:`tractor.actions`' ids, observations are
 :meth:`tractor.Game.observation_tensor`, masks :meth:`tractor.Game.action_mask`, rewards the

@@ -1,0 +1,99 @@
+"""What needs torch, tested where it is installed: Stable-Baselines3's VecEnv over tractor.VecEnv
+(MaskablePPO trains on it, masks through sb3-contrib's convention) and nets.from_torch on a real
+torch module. The README's test command does not install torch (gigabytes): these tests skip
+there, and .ci/run's separate step installs the [sb3] extra and runs them with
+TRACTOR_TORCH_TESTS=1, which turns a missing package into a failure instead of a skip."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+import tractor
+from tractor import _core, nets
+from tractor.errors import InvalidArgument
+
+
+def _need(module):
+    if os.environ.get("TRACTOR_TORCH_TESTS") == "1":
+        import importlib
+
+        return importlib.import_module(module)  # required here: an ImportError fails the step
+    return pytest.importorskip(module)
+
+
+def test_maskable_ppo_trains_on_the_sb3_vec_env():
+    _need("torch")
+    sb3_contrib = _need("sb3_contrib")
+    from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
+    from stable_baselines3.common.vec_env import VecMonitor
+
+    from tractor.envs.sb3 import TractorVecEnv
+
+    env = TractorVecEnv(8, opponents=("random",) * 3, auto_forced=True, seed=3)
+    assert is_masking_supported(env)
+    obs = env.reset()
+    assert obs.shape == (8, _core.OBS_DIM) and obs.dtype == np.float32
+    assert np.array_equal(get_action_masks(env), env.venv.reset(seed=3)[1])
+    env.reset()
+    monitored = VecMonitor(env)
+    model = sb3_contrib.MaskablePPO("MlpPolicy", monitored, n_steps=64, batch_size=128, n_epochs=1, seed=0,
+                                    device="cpu")
+    model.learn(2048)  # a forbidden id would raise IllegalAction in the step
+    assert len(monitored.episode_returns) >= 8, "hands ended and were counted as episodes"
+
+
+def test_the_sb3_vec_env_is_tractors_vec_env():
+    _need("torch")
+    _need("stable_baselines3")
+    from tractor.envs.sb3 import TractorVecEnv
+
+    env = TractorVecEnv(6, opponents=(None, "greedy", "random", "greedy"), auto_forced=False, first_hand_only=False)
+    ref = tractor.VecEnv(6, seed=11, opponents=(None, "greedy", "random", "greedy"))
+    env.seed(11)
+    obs = env.reset()
+    r_obs, mask, _, _, _ = ref.reset()
+    assert np.array_equal(obs, r_obs)
+    rng = np.random.default_rng(0)
+    ended = 0
+    for _ in range(600):
+        acts = (rng.random(mask.shape) * mask).argmax(axis=1)
+        obs, rew, done, infos = env.step(acts)
+        r_obs, mask, _, r_rew, r_done = ref.step(acts)
+        assert np.array_equal(obs, r_obs) and np.array_equal(rew, r_rew[:, 0]) and np.array_equal(done, r_done)
+        assert np.array_equal(np.stack(env.env_method("action_masks")), mask)
+        for i in np.flatnonzero(done):
+            assert infos[i]["end"] in (1, 2)
+        ended += int(done.sum())
+    assert ended >= 3
+    assert env.env_is_wrapped(object) == [False] * 6 and env.get_attr("render_mode") == [None] * 6
+    with pytest.raises(AttributeError):
+        env.get_attr("nothing")
+    with pytest.raises(InvalidArgument):
+        TractorVecEnv(2, opponents=None)
+    with pytest.raises(InvalidArgument, match="one seat"):
+        TractorVecEnv(2, opponents=(None, "greedy", None, "greedy"))
+    u8 = TractorVecEnv(2, obs_dtype="uint8")
+    assert u8.reset().dtype == np.uint8 and u8.observation_space.dtype == np.uint8
+    env.close()
+    u8.close()
+
+
+def test_from_torch_quantizes_a_real_module():
+    torch = _need("torch")
+    torch.manual_seed(0)
+    d = _core.OBS_DIM
+    m = torch.nn.Sequential(torch.nn.Linear(d, 32), torch.nn.Hardtanh(0, 1), torch.nn.Linear(32, 16),
+                            torch.nn.Hardtanh(0, 1), torch.nn.Linear(16, 72))
+    got = nets.from_torch(m, meta='{"name": "torch"}')
+    arrays = [p.detach().numpy() for p in m.parameters()]
+    assert got.to_bytes() == nets.quantize(arrays, meta='{"name": "torch"}').to_bytes()
+    # the network it exports plays as its float forward pass ranks the ids, within the bound
+    g = tractor.Game(seed=2)
+    obs = g.observation_tensor(g.current_player)
+    with torch.no_grad():
+        f = m(torch.from_numpy(obs[None])).numpy()
+    err = np.abs(got.logits(g, g.current_player) / nets.OUT_SCALE - f)
+    assert (err <= nets.quantization_bound(arrays, got, obs) + 1e-6).all()
