@@ -52,6 +52,41 @@ def test_check_env_through_make():
     check_env(env.unwrapped)
 
 
+def test_human_render_prints_the_ansi_text(capsys):
+    env = TractorEnv(render_mode="human")
+    env.reset(seed=1)
+    assert env.render() is None
+    printed = capsys.readouterr().out
+    env.render_mode = "ansi"
+    assert printed.rstrip("\n") == env.render()
+    check_env(TractorEnv(render_mode="human"))  # Gymnasium's render check included
+
+
+def test_auto_forced_steps_are_choices_with_the_same_game():
+    rng_a, rng_b = np.random.default_rng(0), np.random.default_rng(0)
+    a, b = TractorEnv(seat=1), TractorEnv(seat=1, auto_forced=True)
+    (_, ia), (_, ib) = a.reset(seed=5), b.reset(seed=5)
+    forced = ib["forced"]
+    steps_a = steps_b = 0
+    done = False
+    while not done:
+        assert ib["action_mask"].sum() >= 2
+        act = int(rng_b.choice(np.flatnonzero(ib["action_mask"])))
+        while ia["action_mask"].sum() == 1:  # a takes its forced ids itself
+            _, ra, done_a, _, ia = a.step(int(np.flatnonzero(ia["action_mask"])[0]))
+            steps_a += 1
+        assert int(rng_a.choice(np.flatnonzero(ia["action_mask"]))) == act
+        _, ra, done_a, _, ia = a.step(act)
+        _, rb, done, _, ib = b.step(act)
+        forced += ib["forced"]
+        steps_b += 1
+        while not done_a and ia["action_mask"].sum() == 1 and done:
+            _, ra, done_a, _, ia = a.step(int(np.flatnonzero(ia["action_mask"])[0]))
+            steps_a += 1
+        assert (ra, done_a) == (rb, done)
+    assert a.game.record() == b.game.record() and steps_a == forced and steps_b > 10
+
+
 def test_reward_is_the_learner_seats_return():
     for seat in (0, 1):
         env = TractorEnv(seat=seat, opponents=("random", "greedy", "random"))
@@ -155,7 +190,8 @@ def test_bad_arguments():
         ({"fast_deal": "yes"}, E.InvalidArgument),
         ({"strict": 1}, E.InvalidArgument),
         ({"profile": "nope"}, E.InvalidContext),
-        ({"render_mode": "human"}, E.InvalidArgument),
+        ({"render_mode": "rgb_array"}, E.InvalidArgument),
+        ({"auto_forced": 1}, E.InvalidArgument),
     ):
         with pytest.raises(tractor.TractorError) as e:
             TractorEnv(**kwargs)

@@ -12,8 +12,8 @@ from _envs_util import adapter_snippet, stopped_deal
 pytest.importorskip("pettingzoo")
 
 import tractor  # noqa: E402
-from pettingzoo.test import api_test, seed_test  # noqa: E402
-from tractor.envs.pettingzoo import env, raw_env  # noqa: E402
+from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
+from tractor.envs.pettingzoo import STATE_DIM, STATE_LAYOUT, env, raw_env  # noqa: E402
 
 
 def _play(e, seed, draw_seed=0):
@@ -44,6 +44,42 @@ def test_pettingzoo_api_test(fast_deal):
 
 def test_pettingzoo_seed_test():
     seed_test(env, num_cycles=300)
+
+
+def test_pettingzoo_render_test(capsys):
+    render_test(env)  # "human" prints the "ansi" text and returns None
+    assert "player_0:" in capsys.readouterr().out
+
+
+def test_state_is_the_whole_table():
+    """state(): seat 0's observation, the other hands, trump as the declarer knows it; in the
+    state space, and each hand block equal to that seat's own observation of its hand."""
+    e = env()
+    e.reset(seed=4)
+    raw = e.unwrapped
+    assert raw.state_space.shape == (STATE_DIM,) and [b[0] for b in STATE_LAYOUT][1:4] == ["hand1", "hand2", "hand3"]
+    hand_at = dict((n, (a, k)) for n, a, k, _ in tractor.actions.OBS_LAYOUT)["hand"]
+    rng = np.random.default_rng(0)
+    declared = 0
+    for agent in e.agent_iter():
+        obs, _, terminated, truncated, _ = e.last()
+        st = raw.state()
+        assert raw.state_space.contains(st)
+        g = raw.game
+        assert np.array_equal(st[:tractor.actions.OBS_DIM], g.observation_tensor(0))
+        for s in (1, 2, 3):
+            at = tractor.actions.OBS_DIM + 54 * (s - 1)
+            assert np.array_equal(st[at:at + 54], g.observation_tensor(s)[hand_at[0]:hand_at[0] + 54])
+        trump = st[-5:]
+        assert trump.sum() == 1
+        if g.declarer is not None:
+            assert trump[4] == 0  # the declarer knows its suit, also while the others do not (R8.2)
+            declared += 1
+        if terminated or truncated:
+            e.step(None)
+            continue
+        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert declared > 0
 
 
 def test_a_hand_to_the_end_returns_the_games_returns():

@@ -64,7 +64,7 @@ class TractorEnv(gymnasium.Env):
     ``game`` is the live :class:`tractor.Game` of the hand (read it; step it only through
     :meth:`step`); ``policies`` the policy of each seat (None: the learner's)."""
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
 
     def __init__(
         self,
@@ -89,8 +89,8 @@ class TractorEnv(gymnasium.Env):
         )
         strict, dict_obs = _bool(strict, "strict"), _bool(dict_obs, "dict_obs")
         self.auto_forced = _bool(auto_forced, "auto_forced")
-        if render_mode not in (None, "ansi"):
-            raise InvalidArgument(f"render_mode must be None or 'ansi', got {_show(render_mode)}")
+        if render_mode not in (None, "ansi", "human"):
+            raise InvalidArgument(f"render_mode must be None, 'ansi' or 'human', got {_show(render_mode)}")
         self.profile = profile
         self.fast_deal = fast_deal
         self.strict = strict
@@ -160,6 +160,9 @@ class TractorEnv(gymnasium.Env):
         lines.append("trick: " + "; ".join(f"{s}: {' '.join(map(str, cs))}" for s, cs in g.current_trick))
         if g.pending:
             lines.append("building: " + " ".join(str(c) for c in g.pending))
+        if self.render_mode == "human":
+            print("\n".join(lines))
+            return None
         return "\n".join(lines)
 
     # -- translation ---------------------------------------------------------------------------

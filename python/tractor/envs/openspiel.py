@@ -116,16 +116,29 @@ class TractorGame(pyspiel.Game):
         return _SEED_BYTES
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> "_Observer":
+        """The observation (the default), the information state (``perfect_recall``), and the
+        two factors of the observation ``generate_playthrough`` asks for: public only (what
+        every seat sees, relative to the player) and private only (the player's hand, its
+        selection and the trump suit as it knows it)."""
         if params:
             raise ValueError(f"observation parameters are not supported, got {params!r}")
-        perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        if iig_obs_type is not None and (
-            not iig_obs_type.public_info or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
-        ):
-            raise ValueError(
-                "only the observing player's own view is supported (public info, private info of one player)"
-            )
-        return _Observer(perfect_recall)
+        if iig_obs_type is None:
+            return _Observer("observation")
+        single = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        none = iig_obs_type.private_info == pyspiel.PrivateInfoType.NONE
+        if iig_obs_type.perfect_recall:
+            if iig_obs_type.public_info and single:
+                return _Observer("info_state")
+        elif iig_obs_type.public_info and single:
+            return _Observer("observation")
+        elif iig_obs_type.public_info and none:
+            return _Observer("public")
+        elif not iig_obs_type.public_info and single:
+            return _Observer("private")
+        raise ValueError(
+            "supported observations: the player's own view (public and its private info), with or without "
+            f"perfect recall, and without recall its public or its private part alone; got {iig_obs_type}"
+        )
 
 
 class TractorState(pyspiel.State):
@@ -254,13 +267,58 @@ def _view(state: "TractorState", player: int, history: bool) -> str:
     return "\n".join(out)
 
 
-class _Observer:
-    """pyspiel's Python observer: the observation (perfect_recall False) or the information
-    state (True) of one player, as ``tensor`` (with named views in ``dict``) and as text."""
+# The observation's blocks that only the observer knows (the rest is public): its hand, its
+# selection, and the trump suit as it knows it (R8.2: hidden from the others while dealing).
+_BLOCKS = {name: (at, n) for name, at, n, _ in _actions.OBS_LAYOUT}
+_PRIVATE = ("hand", "pending", "trump")
 
-    def __init__(self, perfect_recall: bool) -> None:
-        self.perfect_recall = perfect_recall
-        shapes = INFO_LAYOUT if perfect_recall else INFO_LAYOUT[:1]
+
+def _public_trump(g: Game) -> Optional[str]:
+    """The trump suit as every seat knows it: as a seat that did not make the showing does."""
+    d = g.declarer
+    return g.known_trump(1 if d == 0 else 0)
+
+
+def _public_text(state: "TractorState", player: int) -> str:
+    g = state._game
+    if g is None:
+        return "before the deal"
+    i = _core.info(g._g, player)
+    trump = _public_trump(g) or "?"
+    return "\n".join([
+        f"profile {i['profile']} levels {i['levels'][0]},{i['levels'][1]} phase {i['phase']}",
+        f"declarer {i['declarer']} {i['declared_count']}x dealt {i['dealt']}",
+        f"trump {trump} banker {i['banker']} points {i['defender_points']}",
+        "trick now: " + " | ".join(f"{s} {_counts_text(c)}" for s, c in g._g.current_trick()),
+    ])
+
+
+def _private_text(state: "TractorState", player: int) -> str:
+    g = state._game
+    if g is None:
+        return f"seat {player}: before the deal"
+    i = _core.info(g._g, player)
+    out = [f"seat {player} hand: {_counts_text(i['hand'])}", f"trump as seat {player} knows it: {g.known_trump(player) or '?'}"]
+    if g.current_player == player and g.phase != "over":
+        out.append(f"building: {_counts_text(g._g.pending)}")
+    return "\n".join(out)
+
+
+class _Observer:
+    """pyspiel's Python observer of one player, as ``tensor`` (with named views in ``dict``)
+    and as text: ``kind`` "observation" (:meth:`tractor.Game.observation_tensor`),
+    "info_state" (perfect recall, :data:`INFO_LAYOUT`), "public" (the observation with the
+    private blocks cleared and trump as every seat knows it) or "private" (the hand, pending
+    and trump blocks of the observation)."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        if kind == "info_state":
+            shapes = INFO_LAYOUT
+        elif kind == "private":
+            shapes = tuple((name, (_BLOCKS[name][1],)) for name in _PRIVATE)
+        else:
+            shapes = ((INFO_LAYOUT[0][0] if kind == "observation" else "public_observation", INFO_LAYOUT[0][1]),)
         self.tensor = np.zeros(sum(int(np.prod(s)) for _, s in shapes), np.float32)
         self.dict = {}
         at = 0
@@ -268,16 +326,35 @@ class _Observer:
             n = int(np.prod(shape))
             self.dict[name] = self.tensor[at : at + n].reshape(shape)
             at += n
+        self._obs = np.zeros(_actions.OBS_DIM, np.float32)
 
     def set_from(self, state: "TractorState", player: int) -> None:
         self.tensor.fill(0.0)
         g = state._game
         if g is None:
             return
-        if self.perfect_recall:
+        if self.kind == "info_state":
             g._g.information_state_tensor(player, self.tensor)
-        else:
+        elif self.kind == "observation":
             g.observation_tensor(player, out=self.tensor)
+        else:
+            obs = g.observation_tensor(player, out=self._obs)
+            if self.kind == "private":
+                for name in _PRIVATE:
+                    at, n = _BLOCKS[name]
+                    self.dict[name][:] = obs[at : at + n]
+            else:
+                self.tensor[:] = obs
+                for name in _PRIVATE:
+                    at, n = _BLOCKS[name]
+                    self.tensor[at : at + n] = 0.0
+                at, _ = _BLOCKS["trump"]
+                t = _public_trump(g)
+                self.tensor[at + (4 if t is None else _SUITS.index(t))] = 1.0
 
     def string_from(self, state: "TractorState", player: int) -> str:
-        return _view(state, player, self.perfect_recall)
+        if self.kind == "public":
+            return _public_text(state, player)
+        if self.kind == "private":
+            return _private_text(state, player)
+        return _view(state, player, self.kind == "info_state")

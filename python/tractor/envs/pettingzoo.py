@@ -31,6 +31,7 @@ from typing import Any, Dict, Optional
 
 import numpy as np
 
+from .. import _core
 from .. import actions as _actions
 from .._args import _show
 from ..errors import InvalidArgument
@@ -43,7 +44,7 @@ from gymnasium import spaces  # noqa: E402
 from pettingzoo import AECEnv  # noqa: E402
 from pettingzoo.utils import wrappers  # noqa: E402
 
-__all__ = ["env", "raw_env"]
+__all__ = ["env", "raw_env", "STATE_LAYOUT", "STATE_DIM", "table_state"]
 
 _AGENTS = [f"player_{s}" for s in range(4)]
 
@@ -58,18 +59,20 @@ def env(**kwargs: Any) -> AECEnv:
 
 class raw_env(AECEnv):
     """One hand per episode (see the module's documentation). ``profile`` is a rules profile
-    (``tractor.PROFILES``); ``render_mode`` None or ``"ansi"`` (``render()`` returns a text of
-    the table, every hand shown: a debugging view). ``game`` is the live :class:`tractor.Game`
-    of the hand (read it; step it only through :meth:`step`)."""
+    (``tractor.PROFILES``); ``render_mode`` None, ``"ansi"`` (``render()`` returns a text of
+    the table, every hand shown: a debugging view) or ``"human"`` (``render()`` prints that
+    text). ``game`` is the live :class:`tractor.Game` of the hand (read it; step it only through
+    :meth:`step`). ``state()`` is the whole table for a centralised critic (every hand: see
+    :data:`STATE_LAYOUT`), ``state_space`` its space."""
 
-    metadata = {"name": "guigang_tractor_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+    metadata = {"name": "guigang_tractor_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
 
     def __init__(
         self, profile: str = "guigang", fast_deal: bool = False, render_mode: Optional[str] = None
     ) -> None:
         super().__init__()
-        if render_mode not in (None, "ansi"):
-            raise InvalidArgument(f"render_mode must be None or 'ansi', got {_show(render_mode)}")
+        if render_mode not in (None, "ansi", "human"):
+            raise InvalidArgument(f"render_mode must be None, 'ansi' or 'human', got {_show(render_mode)}")
         self.profile = profile
         self.fast_deal = fast_deal
         self.render_mode = render_mode
@@ -84,6 +87,7 @@ class raw_env(AECEnv):
         # one object per agent, kept: seeding a space must stick (PettingZoo's API test)
         self.observation_spaces = {a: obs if i == 0 else _copy_space(obs) for i, a in enumerate(_AGENTS)}
         self.action_spaces = {a: spaces.Discrete(_actions.NUM_ACTIONS) for a in _AGENTS}
+        self.state_space = spaces.Box(0.0, 1.0, (STATE_DIM,), np.float32)
         self._hands = _Hands()
         self.game = _deal(0, profile, fast_deal)  # checks the arguments now; replaced by reset()
 
@@ -130,9 +134,21 @@ class raw_env(AECEnv):
             self.agent_selection = _AGENTS[self.game.current_player]
         self._accumulate_rewards()
 
+    def state(self) -> np.ndarray:
+        """The whole table (:data:`STATE_LAYOUT`): seat 0's observation, the other three
+        hands, and the trump suit as the declarer knows it. For a centralised critic in
+        training: no seat may act on it."""
+        return table_state(self.game)
+
     def render(self) -> Optional[str]:
         if self.render_mode is None:
             return None
+        if self.render_mode == "human":
+            print(self._text())
+            return None
+        return self._text()
+
+    def _text(self) -> str:
         g = self.game
         lines = [repr(g)]
         for s in range(4):
@@ -144,6 +160,31 @@ class raw_env(AECEnv):
 
     def close(self) -> None:
         pass
+
+
+#: The blocks of :meth:`raw_env.state`: (name, length, meaning).
+STATE_LAYOUT = (
+    ("observation", _actions.OBS_DIM, "seat 0's observation tensor (its hand, the public state)"),
+    ("hand1", 54, "seat 1's hand: copies of each kind / 4"),
+    ("hand2", 54, "seat 2's hand"),
+    ("hand3", 54, "seat 3's hand"),
+    ("trump", 5, "the trump suit as the declarer knows it: s h d c, or none yet (one-hot)"),
+)
+STATE_DIM = sum(n for _, n, _ in STATE_LAYOUT)
+
+
+def table_state(g: Any) -> np.ndarray:
+    """The state of :data:`STATE_LAYOUT` for a :class:`tractor.Game`."""
+    out = np.zeros(STATE_DIM, np.float32)
+    at = _actions.OBS_DIM
+    g.observation_tensor(0, out=out[:at])
+    for s in (1, 2, 3):
+        out[at : at + 54] = np.frombuffer(g._g.hand(s), np.uint8) / 4
+        at += 54
+    d = g.declarer
+    t = None if d is None else g.known_trump(d)
+    out[at + (4 if t is None else _core.SUITS.index(t))] = 1.0
+    return out
 
 
 def _copy_space(space: spaces.Dict) -> spaces.Dict:
