@@ -328,3 +328,84 @@ def test_information_state_tensor_is_what_the_seat_knows_in_every_profile(profil
     assert checked > 400
     if profile == "competition":
         assert redealt > 0, "a hand past three deal attempts was seen"
+
+
+def test_the_compact_information_state_holds_the_same_facts():
+    """info_state=compact (version 2): 2,451 floats; per seat, the arrivals and tricks it saw
+    put back in the full layout's one-hot rows give the full tensor (the core's test does this
+    at thousands of positions; here through pyspiel)."""
+    from open_spiel.python.observation import make_observation
+
+    compact = pyspiel.load_game(f"{openspiel.GAME_NAME}(info_state=compact)")
+    assert compact.information_state_tensor_size() == tractor._core.INFO_DIM_COMPACT == 2451
+    assert GAME.information_state_tensor_size() == tractor._core.INFO_DIM
+    full_obs = make_observation(GAME, pyspiel.IIGObservationType(perfect_recall=True))
+    comp_obs = make_observation(compact, pyspiel.IIGObservationType(perfect_recall=True))
+    states, _ = _walk(3, pass_deals=1)
+    checked = 0
+    for s in states[::40] + states[-1:]:
+        for p in range(4):
+            full_obs.set_from(s, p)
+            comp_obs.set_from(s, p)
+            f, c = full_obs.dict, comp_obs.dict
+            for name in ("observation", "first_seat", "decisions", "showings"):
+                assert np.array_equal(f[name], c[name]), name
+            arrivals = np.zeros_like(f["arrivals"])
+            for a, k, x in zip(*np.nonzero(c["arrivals"])[:2], c["arrivals"][c["arrivals"] > 0]):
+                arrivals[a, int(round(x * 54)) - 1, k] = 1
+            assert np.array_equal(arrivals, f["arrivals"])
+            tricks = np.zeros_like(f["tricks"])
+            tricks[:, :4] = c["leaders"]
+            for r, k, x in zip(*np.nonzero(c["plays"])[:2], c["plays"][c["plays"] > 0]):
+                tricks[int(round(x * 54)) - 1, 4 + r * 54 + k] += 0.25
+            assert np.array_equal(tricks, f["tricks"])
+            checked += 1
+    assert checked >= 40
+    with pytest.raises(Exception, match="info_state"):
+        pyspiel.load_game(f"{openspiel.GAME_NAME}(info_state=tiny)")
+
+
+def test_public_and_private_observations_split_the_observation():
+    """The factored observations generate_playthrough asks for: public (the observation with
+    the hand, the selection and a privately known trump cleared) and private (those blocks)."""
+    from open_spiel.python.observation import make_observation
+
+    public = make_observation(GAME, pyspiel.IIGObservationType(
+        public_info=True, perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE))
+    private = make_observation(GAME, pyspiel.IIGObservationType(
+        public_info=False, perfect_recall=False, private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER))
+    blocks = {name: (at, n) for name, at, n, _ in tractor.actions.OBS_LAYOUT}
+    states, _ = _walk(5)
+    hidden_trump = 0
+    for s in states[::25]:
+        g = s.tractor_game()
+        publics = []
+        for p in range(4):
+            obs = g.observation_tensor(p)
+            public.set_from(s, p)
+            private.set_from(s, p)
+            for name in ("hand", "pending", "trump"):
+                at, n = blocks[name]
+                assert np.array_equal(private.dict[name], obs[at:at + n])
+                if name != "trump":
+                    assert not public.tensor[at:at + n].any()
+            rest = np.ones(len(obs), bool)
+            for name in ("hand", "pending", "trump"):
+                at, n = blocks[name]
+                rest[at:at + n] = False
+            assert np.array_equal(public.tensor[rest], obs[rest])
+            at, n = blocks["trump"]
+            publics.append(public.tensor[at:at + n].copy())
+            hidden_trump += int(obs[at:at + n].argmax() != publics[-1].argmax())
+            assert "hand" not in public.string_from(s, p) and "hand" in private.string_from(s, p)
+        assert all(np.array_equal(x, publics[0]) for x in publics), "the public trump is every seat's"
+    assert hidden_trump > 0, "the declarer knew trump before the others did (R8.2)"
+
+
+def test_generate_playthrough_runs():
+    from open_spiel.python.algorithms import generate_playthrough
+
+    text = generate_playthrough.playthrough(f"{openspiel.GAME_NAME}(info_state=compact)", action_sequence=None,
+                                            alsologtostdout=False, seed=1)
+    assert "PublicObservationString() = " in text and "PrivateObservationString(3) = " in text
+    assert "IsTerminal() = True" in text and "Returns() = " in text

@@ -18,7 +18,9 @@
   floats). Information state (string and tensor, perfect recall): the seat's own deal (its
   cards in arrival order per attempt, its decisions), every showing as the seat saw it (R8.2),
   every trick, the trick in progress, and the seat's pending selection; :data:`INFO_LAYOUT`
-  lists the tensor's blocks.
+  lists the tensor's blocks; with the game parameter ``info_state=compact``,
+  :data:`INFO_LAYOUT_COMPACT` (the same facts in 2,451 floats instead of 21,351).
+  Public-only and private-only observations (``generate_playthrough``'s) split the observation.
   The tensor is the core's (``tractor_core::encode::info_state``), the string is read from
   :meth:`tractor.Game.info` and the public tricks.
 - ``resample_from_infostate(player, sampler)``: a world from :meth:`tractor.Game.determinize`
@@ -45,7 +47,7 @@ from . import _require, _returns
 
 pyspiel = _require("pyspiel", "openspiel", "openspiel")
 
-__all__ = ["register", "GAME_NAME", "INFO_LAYOUT", "TractorGame", "TractorState"]
+__all__ = ["register", "GAME_NAME", "INFO_LAYOUT", "INFO_LAYOUT_COMPACT", "TractorGame", "TractorState"]
 
 GAME_NAME = "python_guigang_tractor"
 
@@ -55,6 +57,12 @@ _SEED_BYTES = 8
 #: (``tractor_core::encode::info_state``, version ``_core.INFO_VERSION``): the observation,
 #: then the deal attempts, showings and tricks the seat saw. Seats are relative to the observer.
 INFO_LAYOUT: Tuple[Tuple[str, Tuple[int, ...]], ...] = tuple((name, tuple(shape)) for name, shape, _ in _core.INFO_LAYOUT)
+#: The compact information-state tensor (``info_state=compact``, version
+#: ``_core.INFO_VERSION_COMPACT``): the same facts, each card's arrival and trick as a number
+#: (2,451 floats instead of 21,351).
+INFO_LAYOUT_COMPACT: Tuple[Tuple[str, Tuple[int, ...]], ...] = tuple(
+    (name, tuple(shape)) for name, shape, _ in _core.INFO_LAYOUT_COMPACT
+)
 
 
 def _utility(profile: str) -> float:
@@ -76,7 +84,7 @@ _GAME_TYPE = pyspiel.GameType(
     provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
-    parameter_specification={"profile": "guigang"},
+    parameter_specification={"profile": "guigang", "info_state": "full"},
 )
 
 
@@ -87,11 +95,16 @@ def register() -> None:
 
 
 class TractorGame(pyspiel.Game):
-    """The game; parameter ``profile`` (``"guigang"`` or ``"nanning"``)."""
+    """The game; parameters ``profile`` (one of ``tractor.PROFILES``) and ``info_state``:
+    ``"full"`` (:data:`INFO_LAYOUT`, version 1, the default) or ``"compact"``
+    (:data:`INFO_LAYOUT_COMPACT`, version 2: the same facts in a ninth of the floats, which
+    ``rl_environment``'s default information-state observation copies at every step)."""
 
     def __init__(self, params: Optional[dict] = None) -> None:
         params = dict(params or {})
         profile = _profile(str(params.get("profile", "guigang")))  # InvalidContext, as everywhere
+        if str(params.get("info_state", "full")) not in ("full", "compact"):
+            raise ValueError(f"info_state must be 'full' or 'compact', got {params.get('info_state')!r}")
         u = _utility(profile)
         info = pyspiel.GameInfo(
             num_distinct_actions=_actions.NUM_ACTIONS,
@@ -108,6 +121,10 @@ class TractorGame(pyspiel.Game):
     def profile(self) -> str:
         # from the parameters, not an attribute: pyspiel rebuilds an unpickled game without them
         return str(self.get_parameters().get("profile", "guigang"))
+
+    @property
+    def compact(self) -> bool:
+        return str(self.get_parameters().get("info_state", "full")) == "compact"
 
     def new_initial_state(self) -> "TractorState":
         return TractorState(self)
@@ -128,7 +145,7 @@ class TractorGame(pyspiel.Game):
         none = iig_obs_type.private_info == pyspiel.PrivateInfoType.NONE
         if iig_obs_type.perfect_recall:
             if iig_obs_type.public_info and single:
-                return _Observer("info_state")
+                return _Observer("compact_info_state" if self.compact else "info_state")
         elif iig_obs_type.public_info and single:
             return _Observer("observation")
         elif iig_obs_type.public_info and none:
@@ -307,7 +324,8 @@ def _private_text(state: "TractorState", player: int) -> str:
 class _Observer:
     """pyspiel's Python observer of one player, as ``tensor`` (with named views in ``dict``)
     and as text: ``kind`` "observation" (:meth:`tractor.Game.observation_tensor`),
-    "info_state" (perfect recall, :data:`INFO_LAYOUT`), "public" (the observation with the
+    "info_state" (perfect recall, :data:`INFO_LAYOUT`), "compact_info_state"
+    (:data:`INFO_LAYOUT_COMPACT`), "public" (the observation with the
     private blocks cleared and trump as every seat knows it) or "private" (the hand, pending
     and trump blocks of the observation)."""
 
@@ -315,6 +333,8 @@ class _Observer:
         self.kind = kind
         if kind == "info_state":
             shapes = INFO_LAYOUT
+        elif kind == "compact_info_state":
+            shapes = INFO_LAYOUT_COMPACT
         elif kind == "private":
             shapes = tuple((name, (_BLOCKS[name][1],)) for name in _PRIVATE)
         else:
@@ -333,8 +353,8 @@ class _Observer:
         g = state._game
         if g is None:
             return
-        if self.kind == "info_state":
-            g._g.information_state_tensor(player, self.tensor)
+        if self.kind in ("info_state", "compact_info_state"):
+            g._g.information_state_tensor(player, self.tensor, self.kind == "compact_info_state")
         elif self.kind == "observation":
             g.observation_tensor(player, out=self.tensor)
         else:
@@ -357,4 +377,4 @@ class _Observer:
             return _public_text(state, player)
         if self.kind == "private":
             return _private_text(state, player)
-        return _view(state, player, self.kind == "info_state")
+        return _view(state, player, self.kind != "observation")

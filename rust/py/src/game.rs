@@ -449,19 +449,25 @@ impl PyGame {
     }
 
     /// Writes `seat`'s information-state tensor into `out` (float32, at least INFO_DIM long).
-    fn information_state_tensor(&self, py: Python<'_>, seat: u8, out: &Bound<'_, PyArray1<f32>>) -> PyResult<()> {
+    #[pyo3(signature = (seat, out, compact=false))]
+    fn information_state_tensor(&self, py: Python<'_>, seat: u8, out: &Bound<'_, PyArray1<f32>>, compact: bool) -> PyResult<()> {
         guard(py, || {
             if seat > 3 {
                 return Err(err(py, Error::BadSeat { what: "seat", seat: seat as i64 }));
             }
             let mut rw = out.try_readwrite().map_err(|e| bad_arg(py, "out", e.to_string()))?;
             let buf = rw.as_slice_mut().map_err(|e| bad_arg(py, "out", e.to_string()))?;
-            let need = core::encode::info_state::INFO_DIM;
+            use core::encode::info_state as info;
+            let need = if compact { info::INFO_DIM_COMPACT } else { info::INFO_DIM };
             if buf.len() < need {
                 return Err(bad_arg(py, "out", format!("it holds {} floats, the information state {need}", buf.len())));
             }
             let pending = if self.g.pos.to_move == seat { self.b.pending } else { [0; KINDS] };
-            core::encode::info_state::write(&self.g, &pending, seat, buf);
+            if compact {
+                info::write_compact(&self.g, &pending, seat, buf);
+            } else {
+                info::write(&self.g, &pending, seat, buf);
+            }
             Ok(())
         })
     }

@@ -421,6 +421,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("INFO_DIM", core::encode::info_state::INFO_DIM)?;
     m.add("INFO_VERSION", core::encode::info_state::INFO_VERSION)?;
     m.add("INFO_LAYOUT", core::encode::info_state::INFO_LAYOUT.iter().map(|b| (b.0, b.1.to_vec(), b.2)).collect::<Vec<_>>())?;
+    m.add("INFO_LAYOUT_COMPACT", core::encode::info_state::INFO_LAYOUT_COMPACT.iter().map(|b| (b.0, b.1.to_vec(), b.2)).collect::<Vec<_>>())?;
+    m.add("INFO_DIM_COMPACT", core::encode::info_state::INFO_DIM_COMPACT)?;
+    m.add("INFO_VERSION_COMPACT", core::encode::info_state::INFO_VERSION_COMPACT)?;
     m.add_function(wrap_pyfunction!(max_steps, m)?)?;
     m.add_function(wrap_pyfunction!(max_levels, m)?)?;
     m.add("OBS_LAYOUT", core::encode::observe::LAYOUT.iter().map(|b| (b.0, b.1, b.2, b.3)).collect::<Vec<_>>())?;

@@ -39,28 +39,77 @@ pub const INFO_VERSION: u32 = 1;
 /// Length of the tensor.
 pub const INFO_DIM: usize = OBS_DIM + ATTEMPTS * 4 + ATTEMPTS * KINDS * KINDS + ATTEMPTS + SHOWINGS * SHOWING_ROW + KINDS * TRICK_ROW;
 
+/// The compact layout (version 2): the same facts as [`INFO_LAYOUT`] in about a ninth of the
+/// floats (each card's arrival and trick as a number instead of one-hot rows), for learners and
+/// OpenSpiel's `rl_environment`, which copy the whole tensor at every step.
+pub const INFO_LAYOUT_COMPACT: &[(&str, &[usize], &str)] = &[
+    ("observation", &[OBS_DIM], "the observation tensor: the state as the seat sees it now"),
+    ("first_seat", &[ATTEMPTS, 4], "per kept deal attempt: the relative seat that received the first card"),
+    (
+        "arrivals",
+        &[ATTEMPTS, KINDS, 4],
+        "per kept attempt, per kind: when its copies reached the seat, ascending: (i + 1) / 54 for the seat's i-th card, 0 for copies not received",
+    ),
+    ("decisions", &[ATTEMPTS], "per kept attempt: the seat's own decisions so far / 55"),
+    ("showings", &[SHOWINGS, SHOWING_ROW], "per showing in order: attempt, seat, count, suit or hidden, dealt / 216, present"),
+    (
+        "plays",
+        &[4, KINDS, 4],
+        "per relative seat, per kind: the finished tricks it played its copies in, ascending: (t + 1) / 54 for trick t, 0 for copies not played",
+    ),
+    ("leaders", &[KINDS, 4], "per finished trick: its leader (one-hot)"),
+];
+
+/// The version of [`INFO_LAYOUT_COMPACT`].
+pub const INFO_VERSION_COMPACT: u32 = 2;
+
+/// Length of the compact tensor.
+pub const INFO_DIM_COMPACT: usize =
+    OBS_DIM + ATTEMPTS * 4 + ATTEMPTS * KINDS * 4 + ATTEMPTS + SHOWINGS * SHOWING_ROW + 4 * KINDS * 4 + KINDS * 4;
+
+/// The seat's i-th card or trick `t` as the compact layout writes it: (i + 1) / 54.
+fn ordinal(i: usize) -> f32 {
+    ((i + 1) as f64 / KINDS as f64) as f32
+}
+
 /// Writes `observer`'s information state into `out[..INFO_DIM]` (`pending`: the play it is
 /// building, when it is to move).
 pub fn write(game: &Game, pending: &Counts, observer: u8, out: &mut [f32]) {
-    let out = &mut out[..INFO_DIM];
+    write_layout(game, pending, observer, false, out)
+}
+
+/// As [`write`] in the compact layout, into `out[..INFO_DIM_COMPACT]`.
+pub fn write_compact(game: &Game, pending: &Counts, observer: u8, out: &mut [f32]) {
+    write_layout(game, pending, observer, true, out)
+}
+
+fn write_layout(game: &Game, pending: &Counts, observer: u8, compact: bool, out: &mut [f32]) {
+    let out = &mut out[..if compact { INFO_DIM_COMPACT } else { INFO_DIM }];
     out.fill(0.0);
     observe(game, pending, observer, false, &mut out[..OBS_DIM]);
     let rel = |s: u8| ((s + 4 - observer) % 4) as usize;
     let info = game.info(observer);
     let kept = info.first_seats.len().saturating_sub(ATTEMPTS);
-    let mut at = OBS_DIM;
-    let (first_seat, decisions) = (at, at + ATTEMPTS * 4 + ATTEMPTS * KINDS * KINDS);
-    let arrivals = at + ATTEMPTS * 4;
+    let first_seat = OBS_DIM;
+    let arrivals = first_seat + ATTEMPTS * 4;
+    let decisions = arrivals + ATTEMPTS * KINDS * if compact { 4 } else { KINDS };
     for (a, &first) in info.first_seats.iter().enumerate().skip(kept) {
         let slot = a - kept;
         out[first_seat + slot * 4 + rel(first)] = 1.0;
+        let mut copies = [0usize; KINDS];
         for (i, &k) in info.arrivals[a].iter().enumerate() {
-            out[arrivals + (slot * KINDS + i) * KINDS + k as usize] = 1.0;
+            let k = k as usize;
+            if compact {
+                out[arrivals + (slot * KINDS + k) * 4 + copies[k]] = ordinal(i);
+                copies[k] += 1;
+            } else {
+                out[arrivals + (slot * KINDS + i) * KINDS + k] = 1.0;
+            }
         }
         let n = info.own_decisions.iter().filter(|d| d.0 as usize == a).count();
         out[decisions + slot] = (n as f64 / (KINDS + 1) as f64) as f32;
     }
-    at = decisions + ATTEMPTS;
+    let mut at = decisions + ATTEMPTS;
     for (n, s) in info.showings.iter().enumerate().take(SHOWINGS) {
         let row = at + n * SHOWING_ROW;
         out[row + (s.attempt as usize).saturating_sub(kept).min(ATTEMPTS - 1)] = 1.0;
@@ -71,13 +120,26 @@ pub fn write(game: &Game, pending: &Counts, observer: u8, out: &mut [f32]) {
         out[row + ATTEMPTS + 14] = 1.0;
     }
     at += SHOWINGS * SHOWING_ROW;
+    let (plays, leaders) = (at, at + 4 * KINDS * 4);
+    let mut copies = [[0usize; KINDS]; 4];
     for (t, trick) in info.tricks.iter().enumerate().take(KINDS) {
         let row = at + t * TRICK_ROW;
-        out[row + rel(trick.leader)] = 1.0;
+        if compact {
+            out[leaders + t * 4 + rel(trick.leader)] = 1.0;
+        } else {
+            out[row + rel(trick.leader)] = 1.0;
+        }
         for (seat, cards) in &trick.plays {
-            let base = row + 4 + rel(*seat) * KINDS;
+            let r = rel(*seat);
             for (k, &c) in cards.iter().enumerate() {
-                out[base + k] = c as f32 / 4.0;
+                if compact {
+                    for _ in 0..c {
+                        out[plays + (r * KINDS + k) * 4 + copies[r][k]] = ordinal(t);
+                        copies[r][k] += 1;
+                    }
+                } else {
+                    out[row + 4 + r * KINDS + k] = c as f32 / 4.0;
+                }
             }
         }
     }
@@ -87,9 +149,78 @@ pub fn write(game: &Game, pending: &Counts, observer: u8, out: &mut [f32]) {
 mod tests {
     use super::*;
 
+    use crate::agent::random::random_action;
+    use crate::rules::profile::Profile;
+    use crate::util::rng::Rng;
+
     #[test]
-    fn the_layout_adds_up() {
+    fn the_layouts_add_up() {
         let total: usize = INFO_LAYOUT.iter().map(|(_, shape, _)| shape.iter().product::<usize>()).sum();
         assert_eq!(total, INFO_DIM);
+        let total: usize = INFO_LAYOUT_COMPACT.iter().map(|(_, shape, _)| shape.iter().product::<usize>()).sum();
+        assert_eq!(total, INFO_DIM_COMPACT);
+        assert!(INFO_DIM_COMPACT * 8 < INFO_DIM, "{INFO_DIM_COMPACT} against {INFO_DIM}");
+    }
+
+    /// The full layout rebuilt from the compact one: each arrival and each trick's cards put
+    /// back in their one-hot rows.
+    fn expand(c: &[f32]) -> Vec<f32> {
+        let mut f = vec![0f32; INFO_DIM];
+        let slot = |x: f32| (x * KINDS as f32).round() as usize - 1;
+        let head = OBS_DIM + ATTEMPTS * 4;
+        f[..head].copy_from_slice(&c[..head]);
+        let (c_arr, f_arr) = (head, head);
+        for a in 0..ATTEMPTS {
+            for k in 0..KINDS {
+                for x in &c[c_arr + (a * KINDS + k) * 4..][..4] {
+                    if *x > 0.0 {
+                        f[f_arr + (a * KINDS + slot(*x)) * KINDS + k] = 1.0;
+                    }
+                }
+            }
+        }
+        let (c_rest, f_rest) = (c_arr + ATTEMPTS * KINDS * 4, f_arr + ATTEMPTS * KINDS * KINDS);
+        let rest = ATTEMPTS + SHOWINGS * SHOWING_ROW;
+        f[f_rest..][..rest].copy_from_slice(&c[c_rest..][..rest]);
+        let (plays, leaders, tricks) = (c_rest + rest, c_rest + rest + 4 * KINDS * 4, f_rest + rest);
+        for t in 0..KINDS {
+            f[tricks + t * TRICK_ROW..][..4].copy_from_slice(&c[leaders + t * 4..][..4]);
+        }
+        for r in 0..4 {
+            for k in 0..KINDS {
+                for x in &c[plays + (r * KINDS + k) * 4..][..4] {
+                    if *x > 0.0 {
+                        f[tricks + slot(*x) * TRICK_ROW + 4 + r * KINDS + k] += 0.25;
+                    }
+                }
+            }
+        }
+        f
+    }
+
+    /// The compact tensor holds the full one's facts: expanded, it is the full tensor, for
+    /// every seat at thousands of positions of random hands in every profile (redeals included).
+    #[test]
+    fn the_compact_layout_is_the_full_one() {
+        let (mut full, mut compact) = (vec![0f32; INFO_DIM], vec![0f32; INFO_DIM_COMPACT]);
+        let mut positions = 0;
+        for (n, profile) in Profile::ALL.iter().cycle().take(18).enumerate() {
+            let mut g = Game::deal(n as u64 * 7 + 1, *profile, [3, 3], crate::game::hand::NOBODY, None).unwrap();
+            let mut rng = Rng::new(n as u64);
+            let mut step = 0;
+            while let Some(a) = random_action(&g, &mut rng) {
+                if step % 3 == 0 {
+                    for seat in 0..4 {
+                        write(&g, &[0; KINDS], seat, &mut full);
+                        write_compact(&g, &[0; KINDS], seat, &mut compact);
+                        assert_eq!(expand(&compact), full, "{profile:?} hand {n} step {step} seat {seat}");
+                        positions += 1;
+                    }
+                }
+                g.apply(&a).unwrap();
+                step += 1;
+            }
+        }
+        assert!(positions > 2000, "{positions}");
     }
 }
