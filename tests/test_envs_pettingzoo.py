@@ -32,18 +32,52 @@ def _play(e, seed, draw_seed=0):
     return turns, final
 
 
-@pytest.mark.parametrize("fast_deal", [False, True])
-def test_pettingzoo_api_test(fast_deal):
+@pytest.mark.parametrize("fast_deal,auto_forced", [(False, False), (True, False), (False, True)])
+def test_pettingzoo_api_test(fast_deal, auto_forced):
     with warnings.catch_warnings():
         # PettingZoo's advice for non-classic envs: a Dict observation is what its classic
         # card games use, and the masks of the agents not to act are all zeros
         warnings.simplefilter("ignore", UserWarning)
         # 300 cycles of 4 agents: more steps than a hand has, so the test plays to the end
-        api_test(env(fast_deal=fast_deal), num_cycles=300, verbose_progress=False)
+        api_test(env(fast_deal=fast_deal, auto_forced=auto_forced), num_cycles=300, verbose_progress=False)
 
 
 def test_pettingzoo_seed_test():
     seed_test(env, num_cycles=300)
+
+
+def test_auto_forced_agents_always_have_a_choice_and_play_the_same_hand():
+    rng_a, rng_b = np.random.default_rng(1), np.random.default_rng(1)
+    a, b = env(), env(auto_forced=True)
+    a.reset(seed=6)
+    b.reset(seed=6)
+    taken = {f"player_{s}": 0 for s in range(4)}
+    forced_a = choices = 0
+    for agent in b.agent_iter():
+        obs, _, terminated, truncated, info = b.last()
+        taken[agent] += info.get("forced", 0)
+        if terminated or truncated:
+            b.step(None)
+            continue
+        assert obs["action_mask"].sum() >= 2
+        act = int(rng_b.choice(np.flatnonzero(obs["action_mask"])))
+        while True:  # a: forced ids by hand, then the same choice
+            oa = a.observe(a.agent_selection)
+            if oa["action_mask"].sum() != 1:
+                break
+            a.step(int(np.flatnonzero(oa["action_mask"])[0]))
+            forced_a += 1
+        assert a.agent_selection == agent
+        assert int(rng_a.choice(np.flatnonzero(a.observe(agent)["action_mask"]))) == act
+        a.step(act)
+        b.step(act)
+        choices += 1
+    while a.agents and a.unwrapped.game.phase != "over":
+        a.step(int(np.flatnonzero(a.observe(a.agent_selection)["action_mask"])[0]))
+        forced_a += 1
+    assert a.unwrapped.game.record() == b.unwrapped.game.record()
+    assert choices > 30 and forced_a > choices, (forced_a, choices)
+    assert sum(taken.values()) <= forced_a
 
 
 def test_pettingzoo_render_test(capsys):

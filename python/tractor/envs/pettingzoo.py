@@ -23,6 +23,11 @@
   ``fast_deal=True`` deals the engine's default way, skipping seats that cannot show: faster,
   but then the turn order while dealing tells every agent who could show (who holds level
   cards, R8.1-R8.2).
+- ``auto_forced=True``: an agent's forced ids (exactly one allowed: a pass while dealing
+  without a level card, the last cards of a forced follow) are taken for it, so every agent
+  selected has a choice; ``infos[agent]["forced"]`` counts the ids taken for it since its last
+  turn. The game and what each agent sees are those of agents taking every forced id
+  themselves (see :class:`tractor.VecEnv`).
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ import numpy as np
 
 from .. import _core
 from .. import actions as _actions
-from .._args import _show
+from .._args import _bool, _show
 from ..errors import InvalidArgument
 from . import _deal, _Hands, _require, _returns
 
@@ -68,9 +73,11 @@ class raw_env(AECEnv):
     metadata = {"name": "guigang_tractor_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
 
     def __init__(
-        self, profile: str = "guigang", fast_deal: bool = False, render_mode: Optional[str] = None
+        self, profile: str = "guigang", fast_deal: bool = False, render_mode: Optional[str] = None,
+        auto_forced: bool = False,
     ) -> None:
         super().__init__()
+        self.auto_forced = _bool(auto_forced, "auto_forced")
         if render_mode not in (None, "ansi", "human"):
             raise InvalidArgument(f"render_mode must be None, 'ansi' or 'human', got {_show(render_mode)}")
         self.profile = profile
@@ -101,15 +108,30 @@ class raw_env(AECEnv):
         """A new hand: hand 0 of the stream ``seed`` when given, else the stream's next hand
         (the first reset without a seed draws the stream from the OS)."""
         self.game = _deal(self._hands.next(seed), self.profile, self.fast_deal)
+        forced = self._take_forced()
         while self.game.phase == "over":  # no decision at all (a stopped deal, R8.5): next hand
             self.game = _deal(self._hands.next(), self.profile, self.fast_deal)
+            forced = self._take_forced()
         self.agents = list(_AGENTS)
         self.rewards = {a: 0 for a in self.agents}
         self._cumulative_rewards = {a: 0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos = {a: ({"forced": forced[s]} if self.auto_forced else {}) for s, a in enumerate(self.agents)}
         self.agent_selection = _AGENTS[self.game.current_player]
+
+    def _take_forced(self) -> list:
+        """With ``auto_forced``, takes the forced ids of whoever is to act until someone has a
+        choice or the hand is over; per seat, the ids taken."""
+        taken = [0, 0, 0, 0]
+        g = self.game
+        while self.auto_forced and g.phase != "over":
+            mask = g.action_mask()
+            if mask.sum() != 1:
+                break
+            taken[g.current_player] += 1
+            g.step(int(np.flatnonzero(mask)[0]))
+        return taken
 
     def observe(self, agent: str) -> Dict[str, np.ndarray]:
         seat = _AGENTS.index(agent)
@@ -124,6 +146,11 @@ class raw_env(AECEnv):
             self._was_dead_step(action)
             return
         self.game.step(action)  # raises IllegalAction, changing nothing, if refused
+        if self.auto_forced:  # counted since each agent's last turn
+            taken = self._take_forced()
+            for s, a in enumerate(_AGENTS):
+                before = 0 if a == agent else self.infos[a].get("forced", 0)
+                self.infos[a] = {"forced": before + taken[s]}
         self._cumulative_rewards[agent] = 0
         self.rewards = {a: 0 for a in self.agents}
         if self.game.phase == "over":
