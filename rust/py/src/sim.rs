@@ -127,15 +127,7 @@ impl PyTable {
     #[allow(clippy::too_many_arguments)]
     fn new(py: Python<'_>, seed: u64, start: u64, count: u64, seats: Vec<Option<String>>, profile: &str, records: bool, threads: usize) -> PyResult<Self> {
         guard(py, || {
-            if seats.len() != 4 {
-                return Err(crate::bad_arg(py, "seats", format!("four entries, got {}", seats.len())));
-            }
-            let mut ps = [None; 4];
-            for (i, s) in seats.iter().enumerate() {
-                if let Some(name) = s {
-                    ps[i] = Some(Policy::parse(name).map_err(|e| err(py, e))?);
-                }
-            }
+            let ps = crate::vec_env::parse_seats(py, &seats)?;
             let profile = core::Profile::parse(profile).map_err(|e| err(py, e))?;
             let t = py.detach(|| core::run::table::Table::new(seed, start, count, ps, profile, records, threads)).map_err(|e| err(py, e))?;
             Ok(PyTable { t })

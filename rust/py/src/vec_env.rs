@@ -19,6 +19,21 @@ enum Obs {
     U8(Py<PyArray2<u8>>),
 }
 
+/// Four seats' policies by name, `None` for a seat played from outside the core (the learner's,
+/// or a Python policy's).
+pub(crate) fn parse_seats(py: Python<'_>, seats: &[Option<String>]) -> PyResult<[Option<Policy>; 4]> {
+    if seats.len() != 4 {
+        return Err(crate::bad_arg(py, "seats", format!("four entries, got {}", seats.len())));
+    }
+    let mut ps = [None; 4];
+    for (i, s) in seats.iter().enumerate() {
+        if let Some(name) = s {
+            ps[i] = Some(Policy::parse(name).map_err(|e| err(py, e))?);
+        }
+    }
+    Ok(ps)
+}
+
 #[pyclass(module = "tractor._core", name = "VecEnv")]
 pub struct PyVecEnv {
     v: VecEnv,
@@ -121,15 +136,7 @@ impl PyVecEnv {
     ) -> PyResult<Self> {
         guard(py, || {
             let profile = core::Profile::parse(profile).map_err(|e| err(py, e))?;
-            if seats.len() != 4 {
-                return Err(crate::bad_arg(py, "seats", format!("four entries, got {}", seats.len())));
-            }
-            let mut ps = [None; 4];
-            for (i, s) in seats.iter().enumerate() {
-                if let Some(name) = s {
-                    ps[i] = Some(Policy::parse(name).map_err(|e| err(py, e))?);
-                }
-            }
+            let ps = parse_seats(py, &seats)?;
             let teacher = match teacher {
                 None => None,
                 Some(name) => Some(Policy::parse(&name).map_err(|e| err(py, e))?),

@@ -697,6 +697,18 @@ mod tests {
         assert!(env.step(&[ok], o.b()).is_err());
     }
 
+    /// Steps environment `i` alone with `id` (step_rows adds to what the buffers hold: its
+    /// slots are cleared first) and adds its reward and done flag to the running totals.
+    fn take_alone(a: &mut VecEnv, oa: &mut Owned<f32>, i: usize, id: i64, ret: &mut [f32], done: &mut [i32]) {
+        oa.reward[i * 4..][..4].fill(0.0);
+        oa.done[i] = false;
+        a.step_rows(&[i], &[id], oa.b()).unwrap();
+        for k in 0..4 {
+            ret[i * 4 + k] += oa.reward[i * 4 + k];
+        }
+        done[i] += oa.done[i] as i32;
+    }
+
     /// A learner that takes forced ids itself and draws its choices from one stream, on
     /// environments without and with `auto_forced`: the same games, the same returns.
     #[test]
@@ -727,29 +739,12 @@ mod tests {
                     acts_b.push(ids[sb[i].below_usize(ids.len())]);
                 }
                 for i in 0..n {
-                    loop {
-                        let ids = oa.ids(i);
-                        if ids.len() > 1 {
-                            break;
-                        }
-                        oa.reward[i * 4..][..4].fill(0.0); // step_rows adds to what the buffers hold
-                        oa.done[i] = false;
-                        a.step_rows(&[i], &ids, oa.b()).unwrap();
+                    while let [only] = oa.ids(i)[..] {
+                        take_alone(&mut a, &mut oa, i, only, &mut ret_a, &mut done_a);
                         forced_a[i] += 1;
-                        for k in 0..4 {
-                            ret_a[i * 4 + k] += oa.reward[i * 4 + k];
-                        }
-                        done_a[i] += oa.done[i] as i32;
                     }
                     let ids = oa.ids(i);
-                    let pick = ids[sa[i].below_usize(ids.len())];
-                    oa.reward[i * 4..][..4].fill(0.0);
-                    oa.done[i] = false;
-                    a.step_rows(&[i], &[pick], oa.b()).unwrap();
-                    for k in 0..4 {
-                        ret_a[i * 4 + k] += oa.reward[i * 4 + k];
-                    }
-                    done_a[i] += oa.done[i] as i32;
+                    take_alone(&mut a, &mut oa, i, ids[sa[i].below_usize(ids.len())], &mut ret_a, &mut done_a);
                 }
                 b.step(&acts_b, ob.b()).unwrap();
                 choices += n;
@@ -762,17 +757,10 @@ mod tests {
                 }
             }
             // a may stand at forced steps that b has already taken: take them
-            for i in 0..n {
-                while oa.ids(i).len() == 1 {
-                    let ids = oa.ids(i);
-                    oa.reward[i * 4..][..4].fill(0.0);
-                    oa.done[i] = false;
-                    a.step_rows(&[i], &ids, oa.b()).unwrap();
-                    forced_a[i] += 1;
-                    for k in 0..4 {
-                        ret_a[i * 4 + k] += oa.reward[i * 4 + k];
-                    }
-                    done_a[i] += oa.done[i] as i32;
+            for (i, forced) in forced_a.iter_mut().enumerate() {
+                while let [only] = oa.ids(i)[..] {
+                    take_alone(&mut a, &mut oa, i, only, &mut ret_a, &mut done_a);
+                    *forced += 1;
                 }
             }
             for i in 0..n {
