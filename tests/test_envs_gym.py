@@ -59,7 +59,8 @@ def test_human_render_prints_the_ansi_text(capsys):
     printed = capsys.readouterr().out
     env.render_mode = "ansi"
     assert printed.rstrip("\n") == env.render()
-    check_env(TractorEnv(render_mode="human"))  # Gymnasium's render check included
+    # Gymnasium's render check, the other render modes included (through the registered spec)
+    check_env(gymnasium.make(ENV_ID, render_mode="human").unwrapped)
 
 
 def test_auto_forced_steps_are_choices_with_the_same_game():
