@@ -149,7 +149,7 @@ fn write_layout(game: &Game, pending: &Counts, observer: u8, compact: bool, out:
 mod tests {
     use super::*;
 
-    use crate::agent::random::random_action;
+    use crate::encode::actions::{Builder, Stepped, ACTIONS};
     use crate::rules::profile::Profile;
     use crate::util::rng::Rng;
 
@@ -206,10 +206,11 @@ mod tests {
         let mut positions = 0;
         for (n, profile) in Profile::ALL.iter().cycle().take(18).enumerate() {
             let mut g = Game::deal(n as u64 * 7 + 1, *profile, [3, 3], crate::game::hand::NOBODY, None).unwrap();
-            let mut rng = Rng::new(n as u64);
+            let (mut rng, mut b) = (Rng::new(n as u64), Builder::default());
             let mut step = 0;
-            while let Some(a) = random_action(&g, &mut rng) {
-                if step % 3 == 0 {
+            // random ids (this layer's own way to play; the agents are a layer above)
+            while matches!(g.pos.phase, crate::game::hand::Phase::Declare | crate::game::hand::Phase::Play) {
+                if b.is_empty() && step % 3 == 0 {
                     for seat in 0..4 {
                         write(&g, &[0; KINDS], seat, &mut full);
                         write_compact(&g, &[0; KINDS], seat, &mut compact);
@@ -217,8 +218,11 @@ mod tests {
                         positions += 1;
                     }
                 }
-                g.apply(&a).unwrap();
-                step += 1;
+                let m = b.mask(&g.pos);
+                let ids: Vec<u8> = (0..ACTIONS as u8).filter(|&a| m[a as usize]).collect();
+                if let Stepped::Applied(_) = b.step(&mut g, ids[rng.below_usize(ids.len())]).unwrap() {
+                    step += 1;
+                }
             }
         }
         assert!(positions > 2000, "{positions}");
