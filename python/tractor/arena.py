@@ -24,7 +24,6 @@ from . import _core
 from ._weights import resolve
 from ._args import _bool, _int, _policy, _profile, _show, _split_policies, _text, _threads
 from .errors import InvalidArgument, TractorError
-from .game import Game
 from .sim.local import _Interrupt
 from .sim.run import simulate
 from .sim.stats import _ci

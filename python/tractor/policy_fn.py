@@ -19,7 +19,7 @@ slower than a native policy (``greedy``, ``net:PATH``); BENCHMARKS.md measures i
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -28,6 +28,44 @@ from .errors import InvalidArgument
 PolicyFn = Callable[[np.ndarray, np.ndarray], Any]
 
 __all__ = ["PolicyFn", "ask"]
+
+#: A callable at the table, the seats it plays (int array) and how errors name it.
+Seated = Tuple[PolicyFn, np.ndarray, str]
+
+
+def _seats_of(policies: Sequence[Any], name: Callable[[int], str]) -> List[Seated]:
+    """The distinct callables among ``policies`` (one per seat), in the order of their first
+    seat, each with every seat it plays and ``name(first seat)``."""
+    out: List[Seated] = []
+    for s, p in enumerate(policies):
+        if callable(p) and not any(f is p for f, _, _ in out):
+            out.append((p, np.array([j for j, q in enumerate(policies) if q is p], np.int64), name(s)))
+    return out
+
+
+def _ask_round(fns: List[Seated], to_act: np.ndarray, rows: Callable[[np.ndarray], Tuple[np.ndarray, np.ndarray]],
+              label: str, first: int = 0,
+              failed: Optional[Callable[[str], None]] = None) -> Optional[Tuple[np.ndarray, np.ndarray]]:
+    """One round at the table: each callable asked once, for every row whose seat to act
+    (``to_act``) is one of its seats, with ``rows(r) -> (obs, mask)`` of those rows. Returns the
+    rows and their checked ids, or None when no row waits for a callable. Errors name the row
+    as ``label`` ``first + row``; ``failed(who)`` is told which callable raised, before it is
+    re-raised."""
+    took, ids = [], []
+    for fn, mine, who in fns:
+        r = np.flatnonzero(np.isin(to_act, mine))
+        if len(r):
+            obs, mask = rows(r)
+            try:
+                ids.append(ask(fn, obs, mask, who, r + first, label))
+            except BaseException:
+                if failed is not None:
+                    failed(who)
+                raise
+            took.append(r)
+    if not took:
+        return None
+    return np.concatenate(took), np.concatenate(ids)
 
 
 def ask(fn: PolicyFn, obs: np.ndarray, mask: np.ndarray, who: str, rows: Any = None, label: str = "row") -> np.ndarray:

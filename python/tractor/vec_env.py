@@ -7,7 +7,7 @@ keep). The stepping runs in Rust with the GIL released, on ``threads`` threads.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -15,7 +15,7 @@ from . import _core
 from ._args import _bool, _int, _policy, _profile, _seed, _show, _threads
 from .errors import InvalidArgument
 from .game import Game
-from .policy_fn import ask
+from .policy_fn import _ask_round, _seats_of
 
 __all__ = ["VecEnv", "INFO_FIELDS", "OBS_DTYPES"]
 
@@ -116,12 +116,7 @@ class VecEnv:
         self.observation_size: int = _core.OBS_DIM
         self.num_actions = 72
         self.obs_dtype = obs_dtype
-        # the callables and the seats each plays, in seat order of their first seat
-        self._fns: List[Tuple[Any, np.ndarray, str]] = []
-        for i, p in enumerate(seats):
-            if callable(p) and not any(f is p for f, _, _ in self._fns):
-                mine = np.array([j for j, q in enumerate(seats) if q is p], dtype=np.int32)
-                self._fns.append((p, mine, f"opponents[{_user_index(opponents, i)}]"))
+        self._fns = _seats_of(seats, lambda s: f"opponents[{_user_index(opponents, s)}]")
         self._started = False
         self._broken: Optional[str] = None
 
@@ -192,25 +187,16 @@ class VecEnv:
         environment waits for a learner seat."""
         if not self._fns:
             return out
-        obs, mask, seat, _, _ = out
         env = self._env
         while True:
-            take_rows, take_ids = [], []
-            for fn, mine, who in self._fns:
-                waiting = np.flatnonzero(np.isin(seat, mine))
-                if not len(waiting):
-                    continue
-                try:
-                    ids = ask(fn, obs[waiting], mask[waiting], who, waiting, "environment")
-                except BaseException as e:
-                    self._broken = f"{who} failed ({type(e).__name__})"
-                    raise
-                take_rows.append(waiting)
-                take_ids.append(ids)
-            if not take_rows:
+            obs, mask, seat, _, _ = out
+            took = _ask_round(self._fns, seat, lambda r: (obs[r], mask[r]), "environment", failed=self._failed)
+            if took is None:
                 return out
-            r = np.concatenate(take_rows)
-            out = env.step(np.ascontiguousarray(np.concatenate(take_ids), dtype=np.int64), r.tolist())
+            out = env.step(np.ascontiguousarray(took[1], dtype=np.int64), took[0].tolist())
+
+    def _failed(self, who: str) -> None:
+        self._broken = f"{who} failed"
 
     @property
     def info(self) -> Dict[str, np.ndarray]:

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Sequence, Tuple
 
-import numpy as np
 
 from .. import _core
-from ..policy_fn import ask
+from ..policy_fn import _ask_round, _seats_of
 
 #: Hands dealt into one table at most: the callables see batches of up to this many rows,
 #: and the table's games (with their records) stay within a few tens of MB.
@@ -43,20 +42,9 @@ def table_hands(seed: int, start: int, count: int, policies: Sequence[Any], prof
 def _table(seed: int, start: int, count: int, policies: Sequence[Any], profile: str, threads: int,
            records: bool) -> Tuple[Dict[str, bytes], bytes]:
     t = _core.Table(seed, start, count, [None if callable(p) else p for p in policies], profile, records, threads)
-    fns: List[Tuple[Any, np.ndarray, str]] = []
-    for s, p in enumerate(policies):
-        if callable(p) and not any(f is p for f, _, _ in fns):
-            mine = np.array([j for j, q in enumerate(policies) if q is p], dtype=np.uint8)
-            fns.append((p, mine, f"policies[{s}]"))
+    fns = _seats_of(policies, lambda s: f"policies[{s}]")
     while True:
-        waiting = t.waiting()
-        rows, ids = [], []
-        for fn, mine, who in fns:
-            r = np.flatnonzero(np.isin(waiting, mine))
-            if len(r):
-                obs, mask = t.write(r.tolist())
-                ids.append(ask(fn, obs, mask, who, r + start, "hand"))
-                rows.append(r)
-        if not rows:
+        took = _ask_round(fns, t.waiting(), lambda r: t.write(r.tolist()), "hand", start)
+        if took is None:
             return t.results()
-        t.step(np.concatenate(rows).tolist(), np.concatenate(ids).tolist())
+        t.step(took[0].tolist(), took[1].tolist())
