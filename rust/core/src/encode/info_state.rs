@@ -78,7 +78,7 @@ pub fn write(game: &Game, pending: &Counts, observer: u8, out: &mut [f32]) {
     write_layout(game, pending, observer, false, out)
 }
 
-/// As [`write`] in the compact layout, into `out[..INFO_DIM_COMPACT]`.
+/// As [`write()`] in the compact layout, into `out[..INFO_DIM_COMPACT]`.
 pub fn write_compact(game: &Game, pending: &Counts, observer: u8, out: &mut [f32]) {
     write_layout(game, pending, observer, true, out)
 }
