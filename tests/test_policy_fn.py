@@ -172,6 +172,17 @@ def test_a_misbehaving_callable_is_named(kind, error):
         env.step(np.zeros(2, np.int64))
 
 
+def test_an_id_out_of_range_is_named_as_returned():
+    huge = lambda o, m: np.full(len(o), 2**63, dtype=np.uint64)  # noqa: E731
+    with pytest.raises(InvalidArgument, match="chose action id 9223372036854775808 for hand 0"):
+        tractor.simulate(hands=1, policies=(huge, "greedy", "greedy", "greedy"))
+    with pytest.raises(InvalidArgument, match="chose action id -1 for environment 0"):
+        env = tractor.VecEnv(1, opponents=(lambda o, m: np.full(len(o), -1), "greedy", "greedy"))
+        _, mask, *_ = env.reset()
+        for _ in range(300):
+            _, mask, *_ = env.step(np.argmax(mask, axis=1))
+
+
 def test_callables_are_refused_where_they_cannot_play():
     fn = _bad("forbidden")
     with pytest.raises(InvalidArgument, match="hands=, not matches="):

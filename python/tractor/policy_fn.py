@@ -80,11 +80,10 @@ def ask(fn: PolicyFn, obs: np.ndarray, mask: np.ndarray, who: str, rows: Any = N
     ids = ids.reshape(-1)
     if k and not np.issubdtype(ids.dtype, np.integer):
         raise InvalidArgument(f"{who}: a callable policy returned action ids of dtype {ids.dtype}, not integers")
-    ids = ids.astype(np.int64, copy=False)
-    ok = (ids >= 0) & (ids < mask.shape[1])
-    ok[ok] = mask[np.flatnonzero(ok), ids[ok]]
+    ok = (ids >= 0) & (ids < mask.shape[1])  # in the callable's own dtype: uint64 2**63 stays 2**63
+    ok[ok] = mask[np.flatnonzero(ok), ids[ok].astype(np.int64)]
     if not ok.all():
         j = int(np.flatnonzero(~ok)[0])
         where = f" for {label} {j if rows is None else int(rows[j])}"
         raise InvalidArgument(f"{who}: a callable policy chose action id {int(ids[j])}{where}, which the mask forbids")
-    return ids
+    return ids.astype(np.int64, copy=False)
