@@ -107,12 +107,27 @@ WORDS = ["simulate", "merge", "demo", "--hands", "--matches", "--policy", "--thr
 
 def one(data: bytes) -> None:
     fdp = atheris.FuzzedDataProvider(data)
-    target = fdp.ConsumeIntInRange(0, 5)
-    if target == 0:  # a records file: raw bytes, or the seed file damaged
+    target = fdp.ConsumeIntInRange(0, 6)
+    if target == 6:  # the records writer fed frames: the seed file's, damaged or moved
+        from tractor import _core
+
+        raw = fdp.ConsumeBytes(fdp.remaining_bytes())
+        data = open(RECORDS, "rb").read()
+        frames = data[26 + int.from_bytes(data[18:22], "little") : -25]  # between header and footer
+        w = _core.RecordsWriter(os.path.join(TMP, "w.rec"), len(raw) % 3, "{}")
+        for k in range(0, len(raw), 40):
+            try:
+                w.write(_mutate(frames, raw[k : k + 40]) if k else frames[: len(raw) % 200])
+            except TractorError:
+                pass
+        list(tractor.read_records(os.path.join(TMP, "w.rec"), replay=False, partial=True))
+        w.finish(bool(len(raw) % 2))
+        list(tractor.read_records(os.path.join(TMP, "w.rec"), replay=False))
+    elif target == 0:  # a records file: raw bytes, or the seed file damaged
         raw = fdp.ConsumeBytes(fdp.remaining_bytes())
         base = open(RECORDS, "rb").read()
-        blob = raw if len(raw) % 2 else _mutate(base, raw)
-        for x in tractor.read_records(_file(blob, "x.rec"), replay=bool(len(raw) % 3)):
+        blob = raw if len(raw) % 5 == 0 else _mutate(base, raw)
+        for x in tractor.read_records(_file(blob, "x.rec"), replay=bool(len(raw) % 3), partial=bool(len(raw) % 2)):
             pass
     elif target == 1:  # an .npz
         raw = fdp.ConsumeBytes(fdp.remaining_bytes())
@@ -162,6 +177,9 @@ def _mutate(base: bytes, raw: bytes) -> bytes:
         at = int.from_bytes(raw[i : i + 2], "little") % len(out)
         if raw[i + 2] == 0:
             del out[at:]
+        elif raw[i + 2] == 1:  # a slice moved elsewhere: frames dropped, repeated or reordered
+            to = int.from_bytes(raw[i : i + 1], "little") * 7 % len(out)
+            out[to:to] = out[at : at + 300]
         else:
             out[at] ^= raw[i + 2]
     return bytes(out)

@@ -29,6 +29,7 @@ _LAYERS = (
     ("errors",),
     ("_weights",),  # the shipped agents' weights files
     ("_args",),  # the one argument checker
+    ("_outputs",),  # files written whole or not at all, Ctrl-C held while they are renamed
     ("policy_fn",),  # a Python callable at the table
     ("cards",),
     ("rules",),

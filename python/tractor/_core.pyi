@@ -296,9 +296,9 @@ def simulate_matches(
     seed: int, start: int, count: int, policy_names: List[str], profile_name: str, threads: int, max_hands: int
 ) -> Dict[str, bytes]:
     """Raises InvalidPolicy, InvalidContext, InvalidArgument, ResourceError."""
-def replay_record(data: bytes) -> Tuple[Game, int]:
+def replay_record(data: bytes, legacy: bool = False) -> Tuple[Game, int]:
     """Raises RecordsError, InvalidRecord, IllegalAction."""
-def records_file_header(meta: str) -> bytes: ...
+def records_file_header(meta: str, first: int = 0) -> bytes: ...
 def result_schema(kind: str) -> List[Tuple[str, str]]:
     """Raises InvalidArgument."""
 
@@ -318,16 +318,35 @@ class Table:
 
 @final
 class RecordReader:
-    def __new__(cls, path: str) -> "RecordReader":
+    def __new__(cls, path: str, partial: bool = False) -> "RecordReader":
         """Raises RecordsError."""
     @property
     def version(self) -> int: ...
     @property
     def meta(self) -> str: ...
-    def read(self, n: int) -> List[Tuple[int, int, int, str, int, int, int, int, bytes]]:
+    @property
+    def first(self) -> int: ...
+    @property
+    def end(self) -> Optional[Tuple[bool, bool, int]]: ...
+    def read(self, n: int) -> List[Tuple[int, int, int, int, str, int, int, int, int, bytes]]:
         """Raises RecordsError."""
     def games(self, n: int) -> List[Game]:
         """Raises RecordsError, InvalidRecord."""
+
+
+@final
+class RecordsWriter:
+    def __new__(cls, path: str, first: int, meta: str) -> "RecordsWriter":
+        """Raises OSError."""
+    def write(self, frames: bytes) -> int:
+        """Raises InvalidArgument, OSError."""
+    def finish(self, stopped: bool) -> int:
+        """Raises InvalidArgument, OSError."""
+    def close(self) -> None: ...
+    @property
+    def frames(self) -> int: ...
+    @property
+    def next_index(self) -> Optional[int]: ...
 
 
 @final

@@ -199,21 +199,26 @@ class IndexOutOfRange(InvalidArgument, IndexError):
 
 
 class RecordsError(TractorError):
-    """A records file that cannot be read: missing, foreign, truncated or damaged.
+    """A records file that cannot be read: missing, foreign, truncated, damaged, out of order
+    or incomplete.
 
-    Attributes: ``path``; ``index``, the record at fault (None: the file header); ``offset``,
-    the byte where its frame starts; ``truncated``, whether the file ends inside it. The records
-    before the fault were read whole and checked.
+    Attributes: ``path``; ``index``, the record at fault (None: the file header; the number
+    of records for the footer); ``offset``, the byte where its frame (or the footer) starts;
+    ``truncated``, whether the file ends inside it; ``incomplete``, whether the file ends
+    before its footer (its run did not finish writing it: ``read_records(path, partial=True)``
+    reads the records it proves). The records before the fault were read whole and checked.
     """
 
     def __init__(
-        self, message: str, path: str = "", index: Optional[int] = None, offset: int = 0, truncated: bool = False
+        self, message: str, path: str = "", index: Optional[int] = None, offset: int = 0, truncated: bool = False,
+        incomplete: bool = False,
     ) -> None:
         super().__init__(message)
         self.path = path
         self.index = index
         self.offset = offset
         self.truncated = truncated
+        self.incomplete = incomplete
 
 
 class IncompleteRun(TractorError):

@@ -27,7 +27,7 @@ import time
 from typing import Any, Dict, List, Optional, Tuple
 
 from .errors import InvalidArgument, TractorError
-from .sim.files import _open_records
+from .sim.files import RecordsOut
 from .sim.local import _Interrupt, run_local
 from .sim.merging import merge
 
@@ -43,19 +43,19 @@ def _task(kind: str, start: int, n: int, policies, seed: int, profile: str, dupl
     if not records:
         res = run_local(kind, n, policies, seed, threads, profile, start, duplicate=duplicate, keep=keep)
         return res, b""
-    import tempfile
+    sink = _Frames()
+    res = run_local(kind, n, policies, seed, threads, profile, start, duplicate=duplicate, keep=keep, records=sink)
+    return res, b"".join(sink.parts)
 
-    fd, path = tempfile.mkstemp(suffix=".tractor-records")
-    os.close(fd)
-    try:
-        res = run_local(kind, n, policies, seed, threads, profile, start, duplicate=duplicate, keep=keep,
-                        records=path)
-        with open(path, "rb") as f:
-            data = f.read()
-    finally:
-        os.unlink(path)
-    meta_len = int.from_bytes(data[10:14], "little")
-    return res, data[18 + meta_len:]  # the frames, without this shard's file header
+
+class _Frames:
+    """Where a task's records go: its frames, kept in memory for the driver's file."""
+
+    def __init__(self) -> None:
+        self.parts: List[bytes] = []
+
+    def write(self, frames: bytes) -> None:
+        self.parts.append(frames)
 
 
 def _connect(ray: Any, address: Optional[str]) -> None:
@@ -125,8 +125,8 @@ def simulate_ray(
     out = None
     meta: Dict[str, Any] = {}
     if records is not None:
-        out = _open_records(records, {"seed": seed, "policies": list(policies), "profile": profile, "start": start,
-                                      "hands": total})
+        out = RecordsOut(records, {"seed": seed, "policies": list(policies), "profile": profile, "start": start,
+                                   "hands": total}, start)
         meta.update(records=records, records_written=0)
     remote = ray.remote(num_cpus=per_task_threads)(_task)
     ranges = [(a, min(size, start + total - a)) for a in range(start, start + total, size)]
@@ -164,11 +164,10 @@ def simulate_ray(
                                 k, b = blobs.pop(write_at)
                                 try:
                                     out.write(b)
-                                    meta["records_written"] += k
                                 except OSError as e:
-                                    meta["records_error"] = (f"cannot write {records!r} after "
-                                                             f"{meta['records_written']:,} hands: {e}")
-                                    out.close()
+                                    meta["records_error"] = (f"cannot write {records!r} after {out.hands:,} hands: "
+                                                             f"{e.strerror or e}; the file was not kept")
+                                    out.abort()
                                     out = None
                                     blobs.clear()
                                     break
@@ -184,7 +183,10 @@ def simulate_ray(
             except Exception:
                 pass
         if out is not None:
-            out.close()
+            try:
+                meta["records_written"] = out.finish(stopped=write_at < start + total)
+            except OSError as e:
+                meta["records_error"] = f"cannot write {records!r}: {e.strerror or e}; the file was not kept"
     if failure is not None:
         raise TractorError(f"a Ray task failed, the run is abandoned: {type(failure).__name__}: {failure}")
     elapsed = time.perf_counter() - t0

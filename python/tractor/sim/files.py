@@ -1,6 +1,7 @@
 """The files a run writes: the results archive's format and metadata (``to_npz``), the
 :class:`NpzStream` that writes a run's arrays chunk by chunk (the CLI's ``--out``), and the
-opening of a records file (``simulate(records=...)``). Loading is :mod:`tractor.sim.loading`."""
+:class:`RecordsOut` of ``simulate(records=...)``. Each is written under a temporary name and
+renamed once whole (:mod:`tractor._outputs`). Loading is :mod:`tractor.sim.loading`."""
 
 from __future__ import annotations
 
@@ -9,9 +10,11 @@ from typing import Any, Dict, List, Optional
 
 import numpy as np
 
+from .. import _core
 from .._args import _path, _show
+from .._outputs import held, remove, replacing, temp_path
 from ..errors import InvalidArgument, OutputError
-from ..records import header_bytes
+from ..records import _meta_text
 from .columns import HAND_COLUMNS
 
 RESULTS_FORMAT = "tractor-results-3"
@@ -32,8 +35,15 @@ def _meta_lines(r: Any, kind: str) -> List[str]:
 
 
 def _savez(path: Any, meta: Any, arrays: Dict[str, Any]) -> None:
-    try:
+    if hasattr(path, "write"):  # a file object: the caller's to manage
         np.savez_compressed(path, __meta__=meta, **arrays)
+        return
+    target = os.fspath(path)
+    if not target.endswith(".npz"):
+        target += ".npz"  # what numpy.savez does with a name
+    try:
+        with replacing(target) as tmp, open(tmp, "wb") as f:
+            np.savez_compressed(f, __meta__=meta, **arrays)
     except OSError as e:
         raise OutputError(f"to_npz: cannot write {_show(path)}: {e}") from None
 
@@ -79,9 +89,9 @@ class NpzStream:
         target = path or self.path
         for f in self.files.values():
             f.flush()
-        tmp = target + ".partial"
         try:
-            with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED, allowZip64=True) as z:
+            with replacing(target) as tmp, zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED,
+                                                           allowZip64=True) as z:
                 with z.open("__meta__.npy", "w", force_zip64=True) as f:
                     fmt.write_array(f, np.array(_meta_lines(res, "hands")))
                 for k in self.files:
@@ -94,23 +104,19 @@ class NpzStream:
                             if not block:
                                 break
                             f.write(block)
-            os.replace(tmp, target)
         except OSError as e:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
             raise OutputError(f"cannot write {target!r}: {e.strerror or e}") from None
 
     def close(self) -> None:
         import shutil
 
-        for f in self.files.values():
-            try:
-                f.close()
-            except OSError:
-                pass
-        shutil.rmtree(self.dir, ignore_errors=True)
+        with held():
+            for f in self.files.values():
+                try:
+                    f.close()
+                except OSError:
+                    pass
+            shutil.rmtree(self.dir, ignore_errors=True)
 
 
 def _records_path(records: Any) -> str:
@@ -120,14 +126,48 @@ def _records_path(records: Any) -> str:
         raise InvalidArgument(f"records: {e}") from None
 
 
-def _open_records(path: str, meta: Dict[str, Any]) -> Any:
-    try:
-        out = open(path, "wb")
-    except OSError as e:
-        raise InvalidArgument(f"records: cannot write {path!r}: {e.strerror or e}") from None
-    try:
-        out.write(header_bytes(meta))
-    except OSError as e:
-        out.close()
-        raise InvalidArgument(f"records: cannot write {path!r}: {e.strerror or e}") from None
-    return out
+class RecordsOut:
+    """The records file of a run: written under a temporary name beside ``path`` (frames in
+    hand order, checked and stamped by the core's writer), renamed to ``path`` with its footer
+    at :meth:`finish`, removed by :meth:`abort`. ``hands`` counts the frames written."""
+
+    def __init__(self, path: str, meta: Dict[str, Any], first: int) -> None:
+        self.path = path
+        self.tmp = temp_path(path)
+        self.hands = 0
+        if os.path.isdir(path):
+            raise InvalidArgument(f"records: cannot write {path!r}: it is a folder")
+        try:
+            with held():
+                self._w: Optional[Any] = _core.RecordsWriter(self.tmp, first, _meta_text(meta))
+        except OSError as e:
+            remove(self.tmp)
+            raise InvalidArgument(f"records: cannot write {path!r}: {e.strerror or e}") from None
+
+    def write(self, frames: bytes) -> None:
+        """Appends a chunk's frames (OSError if the file cannot take them)."""
+        if self._w is None:
+            raise OSError("the records file is closed")
+        self.hands += self._w.write(frames)
+
+    def finish(self, stopped: bool) -> int:
+        """Writes the footer and renames the file to its path: the number of hands in it."""
+        with held():
+            try:
+                w, self._w = self._w, None
+                if w is None:
+                    raise OSError("the records file is closed")
+                self.hands = w.finish(stopped)
+                os.replace(self.tmp, self.path)
+            except BaseException:
+                self.abort()
+                raise
+        return self.hands
+
+    def abort(self) -> None:
+        """Closes and removes the unfinished file."""
+        with held():
+            if self._w is not None:
+                self._w.close()
+                self._w = None
+            remove(self.tmp)

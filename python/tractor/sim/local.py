@@ -7,13 +7,14 @@ from __future__ import annotations
 import signal
 import threading
 import time
+from contextlib import contextmanager
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 import numpy as np
 
 from .. import _core
 from .columns import HAND_COLUMNS, MATCH_COLUMNS, _columns, _concat
-from .files import NpzStream, _open_records
+from .files import NpzStream, RecordsOut
 from .results import MatchResults, SimResults
 from .stats import Tally
 from .table import label, table_hands
@@ -49,11 +50,16 @@ def _chunks(start: int, count: int, chunk: int) -> Iterator[Tuple[int, int]]:
 
 class _Interrupt:
     """Ctrl-C during a run: the first asks the run to stop after the current chunk (whose
-    results are kept), the second raises KeyboardInterrupt at once. Only in the main thread,
-    and only when SIGINT has Python's default handler; elsewhere KeyboardInterrupt is caught."""
+    results are kept); the second, while the engine works on a chunk (``stop.working()``),
+    raises KeyboardInterrupt once that call returns, and the chunk is dropped; any other is
+    held, so that what the run keeps and writes stays consistent. Only in the main thread,
+    and only when SIGINT has Python's default handler (or is another run's, whose flag is then
+    shared); elsewhere KeyboardInterrupt is caught."""
 
     def __init__(self) -> None:
         self.requested = False
+        self.hits = 0
+        self._working = False
         self._old: Any = None
 
     def __enter__(self) -> "_Interrupt":
@@ -69,9 +75,20 @@ class _Interrupt:
         return self
 
     def _handle(self, signum: int, frame: Any) -> None:
-        if self.requested:
-            raise KeyboardInterrupt
+        self.hits += 1
         self.requested = True
+        if self.hits > 1 and self._working:
+            self._working = False
+            raise KeyboardInterrupt
+
+    @contextmanager
+    def working(self) -> Iterator[None]:
+        """A call into the engine that a second Ctrl-C abandons."""
+        self._working = True
+        try:
+            yield
+        finally:
+            self._working = False
 
     def __exit__(self, *exc: Any) -> None:
         if self._old is not None:
@@ -87,7 +104,8 @@ def _simulate_matches(total, ps, seed, nthreads, profile, cap, start, chunk, pro
     with _Interrupt() as stop:
         try:
             for i, n in _chunks(start, total, chunk):
-                raw = _core.simulate_matches(seed, i, n, list(ps), profile, nthreads, cap)
+                with stop.working():
+                    raw = _core.simulate_matches(seed, i, n, list(ps), profile, nthreads, cap)
                 parts.append(_columns(raw, MATCH_COLUMNS))
                 done += n
                 if progress:
@@ -147,12 +165,14 @@ def _simulate_hands(total, ps, seed, nthreads, profile, duplicate, start, rpath,
     done = 0
     pending: List[Tuple[Dict[str, Any], Optional[Dict[str, Any]]]] = []
     pending_n = 0
-    out = None
-    if rpath is not None:
-        out = _open_records(rpath, {"seed": seed, "policies": list(ps), "profile": profile, "start": start,
-                                    "hands": total})
+    out: Any = None
+    if isinstance(rpath, str):
+        out = RecordsOut(rpath, {"seed": seed, "policies": list(ps), "profile": profile, "start": start,
+                                 "hands": total}, start)
         meta["records"] = rpath
         meta["records_written"] = 0
+    elif rpath is not None:  # a sink of frames (a Ray task's)
+        out = rpath
     try:
         with _Interrupt() as stop:
             try:
@@ -168,12 +188,11 @@ def _simulate_hands(total, ps, seed, nthreads, profile, duplicate, start, rpath,
                             meta["stopped_by"] = (f"out of memory for the arrays after {done:,} hands: "
                                                   "run with keep_arrays=False, or in shards")
                             break
-                    raw, blob = _hands(seed, i, n, fns, profile, nthreads, out is not None)
+                    with stop.working():
+                        raw, blob = _hands(seed, i, n, fns, profile, nthreads, out is not None)
+                        rraw = _hands(seed, i, n, rfns, profile, nthreads, False)[0] if duplicate else None
                     part = _columns(raw, HAND_COLUMNS)
-                    rpart = None
-                    if duplicate:
-                        rraw, _ = _hands(seed, i, n, rfns, profile, nthreads, False)
-                        rpart = _columns(rraw, HAND_COLUMNS)
+                    rpart = None if rraw is None else _columns(rraw, HAND_COLUMNS)
                     if keep:
                         for k in HAND_COLUMNS:
                             cols[k][done : done + n] = part[k]
@@ -193,10 +212,10 @@ def _simulate_hands(total, ps, seed, nthreads, profile, duplicate, start, rpath,
                     if out is not None:
                         try:
                             out.write(blob)
-                            meta["records_written"] += n
                         except OSError as e:
-                            meta["records_error"] = f"cannot write {rpath!r} after {meta['records_written']:,} hands: {e}"
-                            out.close()
+                            meta["records_error"] = (f"cannot write {rpath!r} after {out.hands:,} hands: "
+                                                     f"{e.strerror or e}; the file was not kept")
+                            out.abort()
                             out = None
                     if progress:
                         progress(done, total)
@@ -205,11 +224,11 @@ def _simulate_hands(total, ps, seed, nthreads, profile, duplicate, start, rpath,
             except KeyboardInterrupt:
                 pass  # a second Ctrl-C: the chunk under way is lost, those before are kept
     finally:
-        if out is not None:
+        if isinstance(out, RecordsOut):
             try:
-                out.close()
+                meta["records_written"] = out.finish(stopped=done < total)
             except OSError as e:
-                meta["records_error"] = f"cannot write {rpath!r}: {e}"
+                meta["records_error"] = f"cannot write {rpath!r}: {e.strerror or e}; the file was not kept"
     if pending:
         _flush(tally, pending)
     elapsed = time.perf_counter() - t0

@@ -4,12 +4,14 @@ numpy columns with their run's seed, policies and profile, summaries and outputs
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass, field
 from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
 
 from .._args import _show
+from .._outputs import replacing
 from ..errors import OutputError, TractorError, UnknownColumn
 from .columns import NONE
 from .files import _meta_lines, _savez
@@ -156,7 +158,8 @@ class SimResults(_Run):
             {"seed": str(self.run_seed), "policies": ",".join(self.policies), "profile": self.profile}
         )
         try:
-            pq.write_table(table, path)
+            with replacing(os.fspath(path)) as tmp:
+                pq.write_table(table, tmp)
         except (OSError, pa.ArrowException) as e:
             raise OutputError(f"to_parquet: cannot write {path!r}: {e}") from None
 

@@ -18,7 +18,7 @@
 //! agent/    view (SeatView, the Decide trait), random, greedy, net (integer networks, net:PATH)
 //! encode/   actions (the frozen action ids), observe, info_state (the tensors, versioned)
 //! infoset/  info (what a seat knows and what the history proves), determinize/ (worlds)
-//! game/     deal, hand/ (one hand's state machine), action_set, match_state, record, record_json, perft
+//! game/     deal, hand/ (one hand's state machine), action_set, match_state, record, records_file, record_json, perft
 //! rules/    error, profile, card, trump, combo, follow/, score, checked
 //! util/     rng, seed, bignum, hash, fixed, parallel: no game knowledge
 //! ```

@@ -53,8 +53,14 @@ fn digests(profile: Profile) -> (u64, u64) {
     let mut g = Fnv::new();
     for rec in &records {
         assert!(rec.len() > 100, "a whole hand's record");
-        g.u64(rec.len() as u64);
-        g.bytes(rec);
+        // hashed as the frame it was when pinned (records file version 2: length, body, CRC);
+        // version 3 frames add the run tag and the hand index around the same body
+        let body = tractor_core::game::record::frame(rec).unwrap().body;
+        let mut v2 = (body.len() as u32).to_le_bytes().to_vec();
+        v2.extend_from_slice(body);
+        v2.extend_from_slice(&tractor_core::game::record::crc32(&v2).to_le_bytes());
+        g.u64(v2.len() as u64);
+        g.bytes(&v2);
     }
     (h.0, g.0)
 }

@@ -3,6 +3,7 @@
 
 use tractor_core::game::hand::NOBODY;
 use tractor_core::game::record::*;
+use tractor_core::game::records_file::*;
 use tractor_core::policy::{Agent, Policy};
 use tractor_core::rules::card::KINDS;
 use tractor_core::run::sim::{simulate_hand, HandResult};
@@ -42,7 +43,8 @@ fn check_body_agrees_with_decode_body() {
     let (buf, _) = hands(5);
     let mut at = 0;
     while at < buf.len() {
-        let (body, used) = frame(&buf[at..]).unwrap();
+        let f = frame(&buf[at..]).unwrap();
+        let (body, used) = (f.body, f.used);
         let (h, r) = (check_body(body).unwrap(), decode_body(body).unwrap());
         assert_eq!((h.hand_seed, h.profile, h.levels, h.banker, h.actions), (r.hand_seed, r.profile, r.levels, r.banker, r.actions.len()));
         for i in 13..body.len() {
@@ -59,7 +61,7 @@ fn corrupt_records_are_refused() {
     assert!(decode(&[1, 0]).unwrap_err().truncated);
     assert!(decode(&[20, 0, 0, 0, 1]).unwrap_err().truncated);
     let mut buf = Vec::new();
-    encode_header(1, Profile::Guigang, [3, 3], NOBODY, &mut buf);
+    encode_header(0, 1, Profile::Guigang, [3, 3], NOBODY, &mut buf);
     buf.push(0x85); // a play of 5 kinds with no bytes
     finish(&mut buf, 0);
     let e = decode(&buf).unwrap_err();
@@ -79,10 +81,11 @@ fn every_flipped_bit_and_every_cut_is_found() {
     }
 }
 
+/// A whole file (header, frames, footer) written by the Writer.
 fn file(meta: &[u8], frames: &[u8]) -> Vec<u8> {
-    let mut f = encode_file_header(meta);
-    f.extend_from_slice(frames);
-    f
+    let mut w = Writer::new(Vec::new(), 0, meta).unwrap();
+    w.append(frames).unwrap();
+    w.finish(false).unwrap()
 }
 
 #[test]
@@ -98,6 +101,7 @@ fn the_reader_streams_every_hand_and_says_where_a_fault_is() {
         n += 1;
     }
     assert_eq!((n, r.offset as usize), (20, f.len()));
+    assert_eq!(r.footer.map(|f| (f.frames, f.stopped)), Some((20, false)));
     // the offset of record 5, and a damaged byte inside it
     let mut r = Reader::new(&f[..]).unwrap();
     for _ in 0..5 {
@@ -128,13 +132,68 @@ fn the_reader_streams_every_hand_and_says_where_a_fault_is() {
         }
     };
     assert_eq!((e.index, e.offset, e.truncated), (Some(5), at5 as u64, true), "{e}");
-    // a cut at a frame's end is a shorter, whole file
+    // a cut at a frame's end: no footer, an incomplete file; its prefix reads with `partial`
     let mut r = Reader::new(&f[..at5]).unwrap();
+    for _ in 0..5 {
+        r.next_frame().unwrap().unwrap();
+    }
+    let e = r.next_frame().unwrap_err();
+    assert_eq!((e.index, e.offset, e.truncated, e.incomplete), (Some(5), at5 as u64, false, true), "{e}");
+    let mut r = Reader::new(&f[..at5]).unwrap();
+    r.partial = true;
     let mut k = 0;
     while r.next_frame().unwrap().is_some() {
         k += 1;
     }
-    assert_eq!(k, 5);
+    assert_eq!((k, r.incomplete, r.footer), (5, true, None));
+}
+
+#[test]
+fn the_writer_takes_the_next_frames_whole_and_stamps_them() {
+    let (frames, _) = hands(6);
+    let mut w = Writer::new(Vec::new(), 0, b"{}").unwrap();
+    let cut = frame(&frames).unwrap().used;
+    let two = cut + frame(&frames[cut..]).unwrap().used;
+    // out of place (hand 1 first) or damaged: refused, nothing written
+    assert!(matches!(w.append(&frames[cut..two]), Err(WriteError::Frames(e)) if e.message.contains("hand 1 where the file's next is hand 0")));
+    let mut bad = frames.clone();
+    bad[30] ^= 1;
+    assert!(matches!(w.append(&bad), Err(WriteError::Frames(e)) if e.index == Some(0)));
+    assert_eq!(w.frames(), 0);
+    assert_eq!(w.append(&frames[..two]).unwrap(), 2);
+    assert_eq!(w.append(&frames[two..]).unwrap(), 4);
+    let tag = w.tag();
+    let f = w.finish(true).unwrap();
+    let mut r = Reader::new(&f[..]).unwrap();
+    assert_eq!(r.tag, tag);
+    let mut n = 0;
+    while let Some((fr, _)) = r.next_frame().unwrap() {
+        let fr = frame(fr).unwrap();
+        assert_eq!((fr.tag, fr.index), (tag, n));
+        n += 1;
+    }
+    assert_eq!(r.footer.map(|f| (f.frames, f.stopped)), Some((6, true)));
+}
+
+#[test]
+fn crc32_by_eight_bytes_is_crc32_by_one() {
+    let mut rng = Rng::new(5);
+    for n in 0..300 {
+        let b: Vec<u8> = (0..n).map(|_| rng.next_u64() as u8).collect();
+        let mut slow = !0u32;
+        for &x in &b {
+            slow ^= x as u32;
+            for _ in 0..8 {
+                slow = if slow & 1 != 0 { 0xEDB8_8320 ^ (slow >> 1) } else { slow >> 1 };
+            }
+        }
+        assert_eq!(crc32(&b), !slow, "{n} bytes");
+        let mut c = Crc32::default();
+        let k = rng.below_usize(n + 1);
+        c.update(&b[..k]);
+        c.update(&b[k..]);
+        assert_eq!(c.value(), !slow);
+    }
 }
 
 /// Arbitrary and mutated bytes: every decoder answers (Ok or a RecordError), never panics,
@@ -208,10 +267,11 @@ fn bad_headers_are_refused() {
     let (frames, _) = hands(1);
     let e = Reader::new(&frames[..]).err().unwrap();
     assert!(e.message.contains("not a tractor records file") && e.index.is_none(), "{e}");
-    for n in 8..f.len() {
+    let head = f.len() - FOOTER_LEN;
+    for n in 8..head {
         assert!(Reader::new(&f[..n]).err().unwrap().truncated, "cut at {n}");
     }
-    for i in 0..f.len() * 8 {
+    for i in 0..head * 8 {
         let mut b = f.clone();
         b[i / 8] ^= 1 << (i % 8);
         assert!(Reader::new(&b[..]).is_err(), "bit {i}");

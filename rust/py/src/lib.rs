@@ -446,6 +446,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sim::records_file_header, m)?)?;
     m.add_function(wrap_pyfunction!(sim::result_schema, m)?)?;
     m.add_class::<sim::PyRecordReader>()?;
+    m.add_class::<sim::PyRecordsWriter>()?;
     m.add_class::<sim::PyTable>()?;
     m.add_function(wrap_pyfunction!(derive_seed, m)?)?;
     m.add_function(wrap_pyfunction!(search::info, m)?)?;

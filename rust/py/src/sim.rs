@@ -7,9 +7,10 @@ use tractor_core::policy::Policy;
 use tractor_core::run::sim;
 
 use std::fs::File;
-use std::io::BufReader;
+use std::io::{BufReader, BufWriter};
 
-use tractor_core::game::record::{Reader, RecordError};
+use tractor_core::game::record::RecordError;
+use tractor_core::game::records_file::{Reader, WriteError, Writer};
 
 use crate::game::PyGame;
 use crate::{err, guard, raise};
@@ -194,20 +195,109 @@ pub fn simulate_matches<'py>(
     })
 }
 
-/// Decodes and replays the compact hand record (one frame) at the start of `data`: (game, bytes used).
+/// Decodes and replays the compact hand record (one frame) at the start of `data`: (game,
+/// bytes used). `legacy`: a frame of a version-2 file (no run tag, no hand index).
 #[pyfunction]
-pub fn replay_record(py: Python<'_>, data: &[u8]) -> PyResult<(PyGame, usize)> {
+#[pyo3(signature = (data, legacy=false))]
+pub fn replay_record(py: Python<'_>, data: &[u8], legacy: bool) -> PyResult<(PyGame, usize)> {
     guard(py, || {
-        let (rec, used) = core::game::record::decode(data).map_err(|e| records_error(py, "record", e))?;
+        let bad = |e| records_error(py, "record", e);
+        let (rec, used) = if legacy {
+            let (body, used) = core::game::record::frame_v2(data).map_err(bad)?;
+            (core::game::record::decode_body(body).map_err(bad)?, used)
+        } else {
+            core::game::record::decode(data).map_err(bad)?
+        };
         let g = core::game::record::replay(&rec).map_err(|e| err(py, e))?;
         Ok((PyGame::from(g), used))
     })
 }
 
-/// The header of a records file that carries `meta` (JSON text describing the run).
+/// The header of a records file whose first hand is `first`, carrying `meta` (JSON text
+/// describing the run).
 #[pyfunction]
-pub fn records_file_header<'py>(py: Python<'py>, meta: &str) -> Bound<'py, PyBytes> {
-    PyBytes::new(py, &core::game::record::encode_file_header(meta.as_bytes()))
+#[pyo3(signature = (meta, first=0))]
+pub fn records_file_header<'py>(py: Python<'py>, meta: &str, first: u64) -> Bound<'py, PyBytes> {
+    PyBytes::new(py, &core::game::records_file::encode_file_header(first, meta.as_bytes()))
+}
+
+/// A records file being written (see `tractor_core::game::records_file`): the header at once,
+/// then frames in hand order, each checked and stamped, then the footer at `finish`. An
+/// output error raises OSError and spends the writer; frames out of place raise
+/// InvalidArgument and change nothing.
+#[pyclass(module = "tractor._core", name = "RecordsWriter")]
+pub struct PyRecordsWriter {
+    path: String,
+    w: Option<Writer<BufWriter<File>>>,
+}
+
+fn write_error(py: Python<'_>, path: &str, e: WriteError) -> PyErr {
+    match e {
+        WriteError::Frames(e) => raise(py, "InvalidArgument", &format!("{path}: frames that are not the file's next: {e}"), None),
+        WriteError::Io(e) => PyErr::from(e),
+    }
+}
+
+#[pymethods]
+impl PyRecordsWriter {
+    #[new]
+    fn new(py: Python<'_>, path: std::path::PathBuf, first: u64, meta: &str) -> PyResult<Self> {
+        guard(py, || {
+            let name = path.display().to_string();
+            let f = File::create(&path)?;
+            let w = Writer::new(BufWriter::with_capacity(1 << 16, f), first, meta.as_bytes()).map_err(|e| write_error(py, &name, e))?;
+            Ok(PyRecordsWriter { path: name, w: Some(w) })
+        })
+    }
+
+    /// Appends frames (the bytes a run's `records` gives): returns how many.
+    fn write(&mut self, py: Python<'_>, frames: &[u8]) -> PyResult<u64> {
+        guard(py, || {
+            let path = self.path.clone();
+            let Some(w) = self.w.as_mut() else {
+                return Err(raise(py, "InvalidArgument", &format!("{path}: the records file is closed"), None));
+            };
+            let r = py.detach(|| w.append(frames));
+            r.map_err(|e| {
+                if matches!(e, WriteError::Io(_)) {
+                    self.w = None;
+                }
+                write_error(py, &path, e)
+            })
+        })
+    }
+
+    /// Writes the footer (`stopped`: the run ended before its planned hands), flushes and
+    /// closes: returns the number of frames.
+    fn finish(&mut self, py: Python<'_>, stopped: bool) -> PyResult<u64> {
+        guard(py, || {
+            let Some(w) = self.w.take() else {
+                return Err(raise(py, "InvalidArgument", &format!("{}: the records file is closed", self.path), None));
+            };
+            let n = w.frames();
+            let out = w.finish(stopped).map_err(|e| write_error(py, &self.path, e))?;
+            let f = out.into_inner().map_err(|e| PyErr::from(e.into_error()))?;
+            f.sync_all()?;
+            Ok(n)
+        })
+    }
+
+    /// Closes without a footer (an abandoned file).
+    fn close(&mut self) {
+        self.w = None;
+    }
+
+    /// Frames written so far.
+    #[getter]
+    fn frames(&self) -> u64 {
+        self.w.as_ref().map_or(0, |w| w.frames())
+    }
+
+    /// The index of the next hand the file expects.
+    #[getter]
+    fn next_index(&self) -> Option<u64> {
+        self.w.as_ref().map(|w| w.next_index())
+    }
 }
 
 fn records_error(py: Python<'_>, path: &str, e: RecordError) -> PyErr {
@@ -217,6 +307,7 @@ fn records_error(py: Python<'_>, path: &str, e: RecordError) -> PyErr {
         kw.set_item("index", e.index)?;
         kw.set_item("offset", e.offset)?;
         kw.set_item("truncated", e.truncated)?;
+        kw.set_item("incomplete", e.incomplete)?;
         Ok(())
     };
     if let Err(x) = set() {
@@ -233,6 +324,20 @@ pub struct PyRecordReader {
     path: String,
     r: Option<Reader<BufReader<File>>>,
     pending: Option<RecordError>,
+    version: u16,
+    end: Option<(bool, bool, u64)>,
+}
+
+impl PyRecordReader {
+    /// Notes how the file ended once the reader says it has.
+    fn note_end(&mut self) {
+        if let Some(r) = self.r.as_ref() {
+            self.end = Some(match r.footer {
+                Some(f) => (true, f.stopped, r.index),
+                None => (false, false, r.index),
+            });
+        }
+    }
 }
 
 impl PyRecordReader {
@@ -250,21 +355,42 @@ impl PyRecordReader {
 #[pymethods]
 impl PyRecordReader {
     #[new]
-    fn new(py: Python<'_>, path: std::path::PathBuf) -> PyResult<Self> {
+    #[pyo3(signature = (path, partial=false))]
+    fn new(py: Python<'_>, path: std::path::PathBuf, partial: bool) -> PyResult<Self> {
         guard(py, || {
             let name = path.display().to_string();
             let f = File::open(&path).map_err(|e| {
-                records_error(py, &name, RecordError { index: None, offset: 0, truncated: false, message: format!("cannot open: {e}") })
+                let message = format!("cannot open: {e}");
+                records_error(py, &name, RecordError { index: None, offset: 0, truncated: false, incomplete: false, message })
             })?;
-            let r = Reader::new(BufReader::with_capacity(1 << 16, f)).map_err(|e| records_error(py, &name, e))?;
-            Ok(PyRecordReader { path: name, r: Some(r), pending: None })
+            let mut r = Reader::new(BufReader::with_capacity(1 << 16, f)).map_err(|e| records_error(py, &name, e))?;
+            r.partial = partial;
+            Ok(PyRecordReader { path: name, r: Some(r), pending: None, version: 0, end: None })
+        }).map(|mut me| {
+            me.version = me.r.as_ref().map_or(0, |r| r.version);
+            me
         })
     }
 
     /// The file layout's version.
     #[getter]
     fn version(&self) -> u16 {
-        self.r.as_ref().map_or(core::game::record::FILE_VERSION, |r| r.version)
+        self.version
+    }
+
+    /// Where the file ended, once it has: None while reading (or after an error); else
+    /// (complete, stopped, records): complete, a footer proved the records; stopped, the
+    /// footer says the run stopped before its planned hands. A version-2 file is never
+    /// complete (it has no footer).
+    #[getter]
+    fn end(&self) -> Option<(bool, bool, u64)> {
+        self.end
+    }
+
+    /// The first hand's index (version 3; 0 for version 2).
+    #[getter]
+    fn first(&self) -> u64 {
+        self.r.as_ref().map_or(0, |r| r.first)
     }
 
     /// The header's metadata (JSON text).
@@ -277,19 +403,24 @@ impl PyRecordReader {
     /// banker, decisions, frame bytes), checked, not replayed; an empty list at the end of
     /// the file.
     #[allow(clippy::type_complexity)]
-    fn read(&mut self, py: Python<'_>, n: usize) -> PyResult<Vec<(u64, u64, u64, &'static str, u8, u8, u8, usize, Py<PyBytes>)>> {
+    fn read(&mut self, py: Python<'_>, n: usize) -> PyResult<Vec<(u64, u64, u64, u64, &'static str, u8, u8, u8, usize, Py<PyBytes>)>> {
         guard(py, || {
             self.raise_pending(py)?;
             let mut out = Vec::new();
+            let mut ended = false;
             let Some(r) = self.r.as_mut() else { return Ok(out) };
             while out.len() < n {
-                let (index, offset) = (r.index, r.offset);
+                let (index, offset, hand) = (r.index, r.offset, r.first + r.index);
                 match r.next_frame() {
-                    Ok(None) => break,
-                    Ok(Some(frame)) => match core::game::record::check_body(&frame[4..frame.len() - 4]) {
+                    Ok(None) => {
+                        ended = true;
+                        break;
+                    }
+                    Ok(Some((frame, body))) => match core::game::record::check_body(body) {
                         Ok(h) => out.push((
                             index,
                             offset,
+                            hand,
                             h.hand_seed,
                             h.profile.name(),
                             h.levels[0],
@@ -311,6 +442,9 @@ impl PyRecordReader {
                     }
                 }
             }
+            if ended {
+                self.note_end();
+            }
             if out.is_empty() {
                 self.raise_pending(py)?;
             }
@@ -326,10 +460,14 @@ impl PyRecordReader {
             let Some(r) = self.r.as_mut() else { return Ok(Vec::new()) };
             let mut recs = Vec::new();
             let mut at = Vec::new();
+            let mut ended = false;
             while recs.len() < n {
                 let (index, offset) = (r.index, r.offset);
                 match r.next_record() {
-                    Ok(None) => break,
+                    Ok(None) => {
+                        ended = true;
+                        break;
+                    }
                     Ok(Some(h)) => {
                         recs.push(h);
                         at.push((index, offset));
@@ -339,6 +477,9 @@ impl PyRecordReader {
                         break;
                     }
                 }
+            }
+            if ended {
+                self.note_end();
             }
             let played = py.detach(|| core::game::record::replay_many(&recs));
             let mut out = Vec::with_capacity(played.len());
@@ -350,6 +491,7 @@ impl PyRecordReader {
                             index: Some(index),
                             offset,
                             truncated: false,
+                            incomplete: false,
                             message: format!("does not replay: {e}"),
                         });
                         break;

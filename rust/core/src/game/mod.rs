@@ -8,3 +8,4 @@ pub mod match_state;
 pub mod perft;
 pub mod record;
 pub mod record_json;
+pub mod records_file;

@@ -1,12 +1,13 @@
 //! Compact binary hand records for offline learning: about 350 bytes a hand.
 //!
-//! A records file (format version 2) is a header, then one frame per hand; all integers are
-//! little-endian:
+//! One hand is one frame; a records file (see [`records_file`](crate::game::records_file))
+//! is a header, frames and a footer. All integers are little-endian:
 //! ```text
-//! header:  8 bytes "TRACTREC", u16 file version (2), u32 n, n bytes of metadata (UTF-8 JSON,
-//!          written by the caller: seed, policies, profile, first index), u32 CRC-32 of all
-//!          the header bytes before it
-//! frame:   u32 length of the body, the body, u32 CRC-32 of the length and the body
+//! frame:   u32  length n of the body
+//!          u32  run tag (the CRC of the file's header; 0 in frames not yet in a file)
+//!          u64  hand index (the hand's index in its run)
+//!          n bytes of body
+//!          u32  CRC-32 of the frame's bytes before it
 //! body:    u8   hand format version (1)
 //!          u64  hand seed (the deal is derived from it, see `seed`)
 //!          u8   profile (0 guigang, 1 nanning, 2 competition)
@@ -17,31 +18,28 @@
 //!            0x80 | n, then n bytes kind | (copies−1)<<6      a play of n distinct kinds
 //! ```
 //! The CRC (IEEE, the one of zlib and gzip) finds a damaged frame; a frame cut short finds a
-//! truncated file. [`Reader`] streams a file frame by frame in constant memory and says where
-//! a fault lies: the record's index and its byte offset.
-
-use std::fmt;
-use std::io::Read;
+//! truncated file. Frames of files of version 2 had no tag and no index (length, body, CRC):
+//! [`frame_v2`] reads them.
 
 use crate::game::hand::{Action, Game};
 use crate::rules::card::{Counts, KINDS};
 use crate::rules::error::Error;
 use crate::rules::profile::Profile;
+use std::fmt;
 
 /// The version of one hand's body.
 pub const FORMAT_VERSION: u8 = 1;
-/// The first bytes of a records file.
-pub const FILE_MAGIC: &[u8; 8] = b"TRACTREC";
-/// The version of the file layout (header and frames).
-pub const FILE_VERSION: u16 = 2;
 /// No hand's body comes near this (a hand has at most a few hundred decisions): a larger
 /// length is damage, refused before anything is allocated for it.
 pub const MAX_BODY: usize = 1 << 16;
-/// Nor does any sensible header's metadata.
-pub const MAX_META: usize = 1 << 20;
+/// The bytes of a frame before its body: length, run tag, hand index.
+pub const FRAME_HEAD: usize = 16;
+/// The bytes a frame adds to its body: the head and the CRC.
+pub const FRAME_EXTRA: usize = FRAME_HEAD + 4;
 
-const CRC_TABLE: [u32; 256] = {
-    let mut t = [0u32; 256];
+/// CRC-32 tables for slicing by 8 (eight bytes a step): `CRC_TABLES[0]` is the classic table.
+const CRC_TABLES: [[u32; 256]; 8] = {
+    let mut t = [[0u32; 256]; 8];
     let mut i = 0;
     while i < 256 {
         let mut c = i as u32;
@@ -50,35 +48,72 @@ const CRC_TABLE: [u32; 256] = {
             c = if c & 1 != 0 { 0xEDB8_8320 ^ (c >> 1) } else { c >> 1 };
             k += 1;
         }
-        t[i] = c;
+        t[0][i] = c;
         i += 1;
+    }
+    let mut j = 1;
+    while j < 8 {
+        let mut i = 0;
+        while i < 256 {
+            let prev = t[j - 1][i];
+            t[j][i] = (prev >> 8) ^ t[0][(prev & 0xFF) as usize];
+            i += 1;
+        }
+        j += 1;
     }
     t
 };
 
+/// A CRC-32 (IEEE 802.3, Python's `zlib.crc32`) computed over bytes given in pieces.
+#[derive(Clone, Copy, Debug)]
+pub struct Crc32(u32);
+
+impl Default for Crc32 {
+    fn default() -> Self {
+        Crc32(!0)
+    }
+}
+
+impl Crc32 {
+    pub fn update(&mut self, bytes: &[u8]) {
+        let t = &CRC_TABLES;
+        let mut c = self.0;
+        let mut chunks = bytes.chunks_exact(8);
+        for b in &mut chunks {
+            let lo = c ^ u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+            c = t[7][(lo & 0xFF) as usize]
+                ^ t[6][((lo >> 8) & 0xFF) as usize]
+                ^ t[5][((lo >> 16) & 0xFF) as usize]
+                ^ t[4][(lo >> 24) as usize]
+                ^ t[3][b[4] as usize]
+                ^ t[2][b[5] as usize]
+                ^ t[1][b[6] as usize]
+                ^ t[0][b[7] as usize];
+        }
+        for &b in chunks.remainder() {
+            c = t[0][((c ^ b as u32) & 0xFF) as usize] ^ (c >> 8);
+        }
+        self.0 = c;
+    }
+
+    pub fn value(&self) -> u32 {
+        !self.0
+    }
+}
+
 /// CRC-32 (IEEE 802.3), equal to Python's `zlib.crc32`.
 pub fn crc32(bytes: &[u8]) -> u32 {
-    let mut c = !0u32;
-    for &b in bytes {
-        c = CRC_TABLE[((c ^ b as u32) & 0xFF) as usize] ^ (c >> 8);
-    }
-    !c
+    let mut c = Crc32::default();
+    c.update(bytes);
+    c.value()
 }
 
-/// The header of a records file carrying `meta` (the caller's description of the run).
-pub fn encode_file_header(meta: &[u8]) -> Vec<u8> {
-    let mut h = Vec::with_capacity(18 + meta.len() + 4);
-    h.extend_from_slice(FILE_MAGIC);
-    h.extend_from_slice(&FILE_VERSION.to_le_bytes());
-    h.extend_from_slice(&(meta.len() as u32).to_le_bytes());
-    h.extend_from_slice(meta);
-    let crc = crc32(&h);
-    h.extend_from_slice(&crc.to_le_bytes());
-    h
-}
-
-pub fn encode_header(hand_seed: u64, profile: Profile, levels: [u8; 2], banker: u8, buf: &mut Vec<u8>) {
-    buf.extend_from_slice(&[0, 0, 0, 0, FORMAT_VERSION]);
+/// Starts the frame of hand `index` at the end of `buf`: its head (the length and the run
+/// tag are filled in later) and the body's fixed fields. [`finish`] closes it.
+pub fn encode_header(index: u64, hand_seed: u64, profile: Profile, levels: [u8; 2], banker: u8, buf: &mut Vec<u8>) {
+    buf.extend_from_slice(&[0; 8]);
+    buf.extend_from_slice(&index.to_le_bytes());
+    buf.push(FORMAT_VERSION);
     buf.extend_from_slice(&hand_seed.to_le_bytes());
     buf.push(profile.index() as u8);
     buf.extend_from_slice(&[levels[0], levels[1], banker]);
@@ -103,10 +138,18 @@ pub fn encode_action(a: &Action, buf: &mut Vec<u8>) {
 
 /// Closes the frame that starts at `at`: writes its length and appends its CRC.
 pub fn finish(buf: &mut Vec<u8>, at: usize) {
-    let len = (buf.len() - at - 4) as u32;
+    let len = (buf.len() - at - FRAME_HEAD) as u32;
     buf[at..at + 4].copy_from_slice(&len.to_le_bytes());
     let crc = crc32(&buf[at..]);
     buf.extend_from_slice(&crc.to_le_bytes());
+}
+
+/// Gives the frame at the start of `frame` the run tag `tag` (and its new CRC).
+pub fn stamp(frame: &mut [u8], tag: u32) {
+    let n = frame.len();
+    frame[4..8].copy_from_slice(&tag.to_le_bytes());
+    let crc = crc32(&frame[..n - 4]);
+    frame[n - 4..].copy_from_slice(&crc.to_le_bytes());
 }
 
 /// A decoded hand record.
@@ -128,6 +171,9 @@ pub struct RecordError {
     pub offset: u64,
     /// The file (or frame) ends before the frame does.
     pub truncated: bool,
+    /// The file ends before its footer (inside a frame, or between two): its run did not
+    /// finish writing it.
+    pub incomplete: bool,
     pub message: String,
 }
 
@@ -148,12 +194,12 @@ impl From<RecordError> for Error {
     }
 }
 
-fn damaged(msg: impl Into<String>) -> RecordError {
-    RecordError { index: None, offset: 0, truncated: false, message: msg.into() }
+pub(crate) fn damaged(msg: impl Into<String>) -> RecordError {
+    RecordError { index: None, offset: 0, truncated: false, incomplete: false, message: msg.into() }
 }
 
-fn truncated(msg: impl Into<String>) -> RecordError {
-    RecordError { index: None, offset: 0, truncated: true, message: msg.into() }
+pub(crate) fn truncated(msg: impl Into<String>) -> RecordError {
+    RecordError { index: None, offset: 0, truncated: true, incomplete: true, message: msg.into() }
 }
 
 /// Decodes one hand's body (the bytes between a frame's length and its CRC).
@@ -249,9 +295,47 @@ pub fn check_body(body: &[u8]) -> Result<BodyHead, RecordError> {
     })
 }
 
-/// Checks the frame at the start of `bytes` (length, CRC); returns its body and the bytes the
-/// frame takes.
-pub fn frame(bytes: &[u8]) -> Result<(&[u8], usize), RecordError> {
+/// A frame, checked: its run tag, hand index and body.
+#[derive(Clone, Copy, Debug)]
+pub struct Frame<'a> {
+    pub tag: u32,
+    pub index: u64,
+    pub body: &'a [u8],
+    /// The frame's CRC (the last 4 bytes of the frame).
+    pub crc: u32,
+    /// The bytes the frame takes.
+    pub used: usize,
+}
+
+/// Checks the frame at the start of `bytes` (length, CRC).
+pub fn frame(bytes: &[u8]) -> Result<Frame<'_>, RecordError> {
+    if bytes.len() < 4 {
+        return Err(truncated(format!("{} bytes, too few for a frame's length", bytes.len())));
+    }
+    let len = u32::from_le_bytes(bytes[0..4].try_into().expect("4 bytes")) as usize;
+    if len > MAX_BODY {
+        return Err(damaged(format!("impossible length {len} (a hand's body is under {MAX_BODY} bytes)")));
+    }
+    let used = FRAME_EXTRA + len;
+    if bytes.len() < used {
+        return Err(truncated(format!("the frame needs {used} bytes, {} remain", bytes.len())));
+    }
+    let crc = u32::from_le_bytes(bytes[used - 4..used].try_into().expect("4 bytes"));
+    if crc32(&bytes[..used - 4]) != crc {
+        return Err(damaged("checksum mismatch: the frame is damaged"));
+    }
+    Ok(Frame {
+        tag: u32::from_le_bytes(bytes[4..8].try_into().expect("4 bytes")),
+        index: u64::from_le_bytes(bytes[8..16].try_into().expect("8 bytes")),
+        body: &bytes[FRAME_HEAD..used - 4],
+        crc,
+        used,
+    })
+}
+
+/// Checks a frame of a version-2 file at the start of `bytes` (length, body, CRC): its body
+/// and the bytes it takes.
+pub fn frame_v2(bytes: &[u8]) -> Result<(&[u8], usize), RecordError> {
     if bytes.len() < 4 {
         return Err(truncated(format!("{} bytes, too few for a frame's length", bytes.len())));
     }
@@ -263,8 +347,7 @@ pub fn frame(bytes: &[u8]) -> Result<(&[u8], usize), RecordError> {
         return Err(truncated(format!("the frame needs {} bytes, {} remain", 8 + len, bytes.len())));
     };
     let (body, crc) = rest.split_at(len);
-    let want = u32::from_le_bytes(crc.try_into().expect("4 bytes"));
-    if crc32(&bytes[..4 + len]) != want {
+    if crc32(&bytes[..4 + len]) != u32::from_le_bytes(crc.try_into().expect("4 bytes")) {
         return Err(damaged("checksum mismatch: the frame is damaged"));
     }
     Ok((body, 8 + len))
@@ -272,8 +355,8 @@ pub fn frame(bytes: &[u8]) -> Result<(&[u8], usize), RecordError> {
 
 /// Decodes the frame at the start of `bytes`; returns the hand and the bytes it used.
 pub fn decode(bytes: &[u8]) -> Result<(HandRecord, usize), RecordError> {
-    let (body, used) = frame(bytes)?;
-    Ok((decode_body(body)?, used))
+    let f = frame(bytes)?;
+    Ok((decode_body(f.body)?, f.used))
 }
 
 /// Replays a decoded hand into a full [`Game`] (with its record), checking every action.
@@ -289,141 +372,4 @@ pub fn replay(rec: &HandRecord) -> Result<Game, Error> {
 pub fn replay_many(recs: &[HandRecord]) -> Vec<Result<Game, Error>> {
     use rayon::prelude::*;
     recs.par_iter().map(replay).collect()
-}
-
-/// Reads as many bytes as `buf` holds unless the input ends first; returns how many.
-fn read_full<R: Read>(r: &mut R, buf: &mut [u8]) -> std::io::Result<usize> {
-    let mut n = 0;
-    while n < buf.len() {
-        match r.read(&mut buf[n..]) {
-            Ok(0) => break,
-            Ok(k) => n += k,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(n)
-}
-
-/// Streams the frames of a records file: one frame in memory at a time, linear in the file.
-pub struct Reader<R> {
-    inner: R,
-    /// The file version and the header's metadata.
-    pub version: u16,
-    pub meta: Vec<u8>,
-    /// The byte offset and index of the next frame.
-    pub offset: u64,
-    pub index: u64,
-    frame: Vec<u8>,
-    failed: bool,
-}
-
-impl<R: Read> Reader<R> {
-    /// Reads and checks the file header.
-    pub fn new(mut inner: R) -> Result<Self, RecordError> {
-        let io = |e: std::io::Error| damaged(format!("cannot read: {e}"));
-        let mut head = [0u8; 14];
-        let n = read_full(&mut inner, &mut head).map_err(io)?;
-        if n < 8 || &head[..8] != FILE_MAGIC {
-            let what = if n == 0 { "an empty file" } else { "no TRACTREC header" };
-            return Err(damaged(format!("not a tractor records file ({what}); files of engine 0.1 have no header: write them again")));
-        }
-        if n < 14 {
-            return Err(truncated(format!("the file ends inside its header ({n} bytes)")));
-        }
-        let version = u16::from_le_bytes([head[8], head[9]]);
-        if version != FILE_VERSION {
-            return Err(damaged(format!("records file version {version}: this engine reads version {FILE_VERSION}")));
-        }
-        let mlen = u32::from_le_bytes(head[10..14].try_into().expect("4 bytes")) as usize;
-        if mlen > MAX_META {
-            return Err(damaged(format!("impossible metadata length {mlen}")));
-        }
-        let mut rest = vec![0u8; mlen + 4];
-        let got = read_full(&mut inner, &mut rest).map_err(io)?;
-        if got < rest.len() {
-            return Err(truncated(format!("the file ends inside its header ({} bytes)", 14 + got)));
-        }
-        let mut all = head.to_vec();
-        all.extend_from_slice(&rest[..mlen]);
-        let want = u32::from_le_bytes(rest[mlen..].try_into().expect("4 bytes"));
-        if crc32(&all) != want {
-            return Err(damaged("checksum mismatch: the header is damaged"));
-        }
-        let offset = (18 + mlen) as u64;
-        rest.truncate(mlen);
-        Ok(Reader { inner, version, meta: rest, offset, index: 0, frame: Vec::new(), failed: false })
-    }
-
-    fn at(&self, mut e: RecordError) -> RecordError {
-        e.index = Some(self.index);
-        e.offset = self.offset;
-        e
-    }
-
-    /// The next frame's body, None at the end of the file. After an error the reader is
-    /// spent: it returns None.
-    pub fn next_body(&mut self) -> Result<Option<&[u8]>, RecordError> {
-        if self.failed {
-            return Ok(None);
-        }
-        self.failed = true; // until this frame reads whole
-        let mut len4 = [0u8; 4];
-        let n = read_full(&mut self.inner, &mut len4).map_err(|e| self.at(damaged(format!("cannot read: {e}"))))?;
-        if n == 0 {
-            self.failed = false;
-            return Ok(None);
-        }
-        if n < 4 {
-            return Err(self.at(truncated(format!("the file ends {n} bytes into this frame's length: truncated"))));
-        }
-        let len = u32::from_le_bytes(len4) as usize;
-        if len > MAX_BODY {
-            return Err(self.at(damaged(format!("impossible length {len} (a hand's body is under {MAX_BODY} bytes)"))));
-        }
-        self.frame.clear();
-        self.frame.extend_from_slice(&len4);
-        self.frame.resize(8 + len, 0);
-        let got = read_full(&mut self.inner, &mut self.frame[4..]).map_err(|e| self.at(damaged(format!("cannot read: {e}"))))?;
-        if got < len + 4 {
-            return Err(self.at(truncated(format!(
-                "the file ends inside this frame ({} of its {} bytes): truncated",
-                4 + got,
-                8 + len
-            ))));
-        }
-        let (body_at, used) = match frame(&self.frame) {
-            Ok((_, used)) => (4, used),
-            Err(e) => return Err(self.at(e)),
-        };
-        self.failed = false;
-        self.offset += used as u64;
-        self.index += 1;
-        Ok(Some(&self.frame[body_at..used - 4]))
-    }
-
-    /// The next frame as it is in the file (length, body, CRC), checked.
-    pub fn next_frame(&mut self) -> Result<Option<&[u8]>, RecordError> {
-        match self.next_body()? {
-            None => Ok(None),
-            Some(b) => {
-                let n = b.len();
-                Ok(Some(&self.frame[..n + 8]))
-            }
-        }
-    }
-
-    /// The next hand, decoded and checked (its actions are not replayed: see [`replay`]).
-    pub fn next_record(&mut self) -> Result<Option<HandRecord>, RecordError> {
-        let (index, offset) = (self.index, self.offset);
-        match self.next_body()? {
-            None => Ok(None),
-            Some(body) => decode_body(body).map(Some).map_err(|mut e| {
-                self.failed = true;
-                e.index = Some(index);
-                e.offset = offset;
-                e
-            }),
-        }
-    }
 }

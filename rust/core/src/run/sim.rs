@@ -67,7 +67,7 @@ pub fn simulate_hand(seed: u64, index: u64, policies: &[Policy; 4], profile: Pro
     let header_at = record.as_ref().map(|b| b.len());
     let mut record = record;
     if let Some(buf) = record.as_deref_mut() {
-        crate::game::record::encode_header(hand_seed, profile, [3, 3], NOBODY, buf);
+        crate::game::record::encode_header(index, hand_seed, profile, [3, 3], NOBODY, buf);
     }
     let decisions = play_hand(&mut game, policies, hand_seed, record.as_deref_mut());
     if let (Some(buf), Some(at)) = (record, header_at) {

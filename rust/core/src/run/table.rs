@@ -75,7 +75,7 @@ impl Table {
             let game = Game::deal(hand_seed, profile, [3, 3], NOBODY, None).expect("valid levels and banker");
             let record = records.then(|| {
                 let mut buf = Vec::new();
-                encode_header(hand_seed, profile, [3, 3], NOBODY, &mut buf);
+                encode_header(index, hand_seed, profile, [3, 3], NOBODY, &mut buf);
                 buf
             });
             let rngs = std::array::from_fn(|p| Rng::new(derive(hand_seed, POLICY, p as u64)));
