@@ -137,7 +137,7 @@ def test_merge_cli_refuses_missing_shards(tmp_path):
     assert p.returncode == 2 and "the folder" in p.stderr
 
 
-def test_histogram_bins_are_the_multiples_of_5(monkeypatch):
+def test_histogram_bins_are_the_multiples_of_5(monkeypatch, tmp_path):
     plt = pytest.importorskip("matplotlib.pyplot")
     r = tractor.simulate(hands=200, seed=3, threads=1)
     seen = {}
@@ -148,8 +148,8 @@ def test_histogram_bins_are_the_multiples_of_5(monkeypatch):
         return real(self, x, bins=bins, **kw)
 
     monkeypatch.setattr(plt.Axes, "hist", spy)
-    monkeypatch.setattr(plt.Figure, "savefig", lambda *a, **k: None)
-    tcli.plot_scores(r, "unused.png")
+    monkeypatch.setattr(plt.Figure, "savefig", lambda self, fname, **k: open(fname, "wb").close())
+    tcli.plot_scores(r, str(tmp_path / "unused.png"))
     assert len(seen["bins"]) == 2  # one histogram per defending team
     for bins in seen["bins"]:
         centres = (bins[:-1] + bins[1:]) / 2

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
@@ -23,6 +24,7 @@ import numpy as np
 from . import _core
 from ._weights import resolve
 from ._args import _bool, _int, _policy, _profile, _show, _split_policies, _text, _threads
+from ._outputs import replacing
 from .errors import InvalidArgument, TractorError
 from .sim.local import _Interrupt
 from .sim.run import simulate
@@ -278,7 +280,7 @@ class ArenaResults:
 
     def to_json(self, path: str) -> None:
         """Writes the results (every deal of every pairing, and the summary) as JSON."""
-        with open(path, "w", encoding="utf-8") as f:
+        with replacing(os.fspath(path)) as tmp, open(tmp, "w", encoding="utf-8") as f:
             json.dump(self.to_dict(), f)
 
     def to_parquet(self, path: str) -> None:
@@ -298,8 +300,9 @@ class ArenaResults:
         t = pa.table({"a": pa.array(cols["a"], pa.string()), "b": pa.array(cols["b"], pa.string()),
                       "deal": pa.array(cols["deal"], pa.uint64()), "a_first": pa.array(cols["a_first"], pa.int16()),
                       "a_second": pa.array(cols["a_second"], pa.int16())})
-        pq.write_table(t.replace_schema_metadata({"arena": json.dumps({k: v for k, v in self.to_dict().items()
-                                                                        if k != "pairings"})}), path)
+        t = t.replace_schema_metadata({"arena": json.dumps({k: v for k, v in self.to_dict().items() if k != "pairings"})})
+        with replacing(os.fspath(path)) as tmp:
+            pq.write_table(t, tmp)
 
     def plot(self, path: str) -> None:
         """The ratings with their intervals, as an image (needs matplotlib)."""
@@ -323,8 +326,11 @@ class ArenaResults:
         ax.set_title(f"arena: {self.suite}, {self.profile}" + (f" ({anchors})" if anchors else ""))
         ax.grid(axis="x", alpha=0.3)
         fig.tight_layout()
-        fig.savefig(path, dpi=120)
-        plt.close(fig)
+        try:
+            with replacing(os.fspath(path)) as tmp:
+                fig.savefig(tmp, dpi=120, format=os.path.splitext(os.fspath(path))[1][1:].lower() or None)
+        finally:
+            plt.close(fig)
 
 
 def _from_dict(d: Dict[str, Any]) -> ArenaResults:

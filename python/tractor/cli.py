@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 import time
-from typing import List, Optional
+from typing import Any, List, Optional
 
 from . import _core
 from ._core import __version__
+from ._outputs import replacing
 from .errors import InvalidArgument, TractorError
 from .rules import PROFILES
 
@@ -136,7 +138,8 @@ def plot_scores(results, path: str) -> None:
     ax.set_title(f"{len(scores):,} hands, policies {','.join(results.policies)}, R7.4 thresholds marked")
     fig.tight_layout()
     try:
-        fig.savefig(path, dpi=110)
+        with replacing(path) as tmp:
+            fig.savefig(tmp, dpi=110, format=os.path.splitext(path)[1][1:].lower() or None)
     finally:
         plt.close(fig)
 
@@ -190,11 +193,22 @@ def _rescue(source, what: str, res=None) -> Optional[str]:
         return None
 
 
+_stop: Any = None  # the command's Ctrl-C handler (a tractor.sim.local._Interrupt), while it runs
+
+
+def _hold() -> None:
+    """The outputs are being written: from now on a Ctrl-C waits for them (each is written
+    whole, under a temporary name renamed when done, and reported)."""
+    if _stop is not None:
+        _stop.hold()
+
+
 def _exit_status(failed: List[str], interrupted: bool) -> int:
-    """Reports the outputs that failed; 130 after Ctrl-C, 1 if an output failed, else 0."""
+    """Reports the outputs that failed; 130 after Ctrl-C (during the run or held while the
+    outputs were written), 1 if an output failed, else 0."""
     for f in failed:
         print(f"tractor: error: {f}", file=sys.stderr)
-    if interrupted:
+    if interrupted or (_stop is not None and _stop.hits):
         return 130
     return 1 if failed else 0
 
@@ -232,6 +246,7 @@ def cmd_simulate(a: argparse.Namespace) -> int:
             if stream is not None:
                 stream.close()
             raise
+    _hold()
     bar.close()
     if a.shard:
         res.run = (0, total)  # merge then knows the whole run, and finds missing shards
@@ -272,6 +287,14 @@ def cmd_simulate(a: argparse.Namespace) -> int:
     return _exit_status(failed, res.interrupted)
 
 
+def _not_an_input(a: argparse.Namespace) -> None:
+    """merge -o must not name one of its inputs: the output replaces its file."""
+    out = os.path.realpath(a.output)
+    for p in a.inputs:
+        if os.path.realpath(p) == out or (os.path.exists(p) and os.path.exists(out) and os.path.samefile(p, out)):
+            raise InvalidArgument(f"-o/--output {a.output}: it is one of the inputs ({p}); write the merge elsewhere")
+
+
 def cmd_merge(a: argparse.Namespace) -> int:
     from .sim import load, merge
 
@@ -279,13 +302,17 @@ def cmd_merge(a: argparse.Namespace) -> int:
         from . import arena
 
         _writable("-o/--output", a.output, [".json"])
+        _not_an_input(a)
         merged = arena.merge(*[arena.load(p) for p in a.inputs])
+        _hold()
         print(merged)
         merged.to_json(a.output)
         print(f"wrote {a.output}")
-        return 0
+        return _exit_status([], False)
     _writable("-o/--output", a.output, [".npz"])
+    _not_an_input(a)
     res = merge([load(p) for p in a.inputs], partial=a.partial)
+    _hold()
     print(res)
     try:
         res.to_npz(a.output)
@@ -295,7 +322,7 @@ def cmd_merge(a: argparse.Namespace) -> int:
               file=sys.stderr)
         return 1
     print(f"wrote {a.output}")
-    return 0
+    return _exit_status([], False)
 
 
 def cmd_arena(a: argparse.Namespace) -> int:
@@ -321,6 +348,7 @@ def cmd_arena(a: argparse.Namespace) -> int:
     res = play(policies, suite=a.suite, profile=a.profile, deals=count, start=start, matches=mcount,
                match_start=mstart, threads=a.threads, backend=a.backend, address=a.address, cost=not a.no_cost,
                bootstrap=a.bootstrap, progress=bar)
+    _hold()
     bar.close()
     if res.interrupted:
         print("interrupted: rating the pairings that finished", file=sys.stderr)
@@ -414,6 +442,15 @@ def main(argv: Optional[List[str]] = None) -> int:
         except (AttributeError, ValueError, OSError):
             pass
     a = p.parse_args(argv)
+    global _stop
+    from .sim.local import _Interrupt
+
+    # One Ctrl-C handler for the whole command: a run's first Ctrl-C stops it after the chunk
+    # under way, and once the outputs are being written (_hold) every Ctrl-C waits for them.
+    # As a program (argv None) it stays to the end, so that a late Ctrl-C changes nothing.
+    stop = _Interrupt()
+    stop.__enter__()
+    _stop = stop
     try:
         return a.fn(a)
     except TractorError as e:
@@ -422,6 +459,16 @@ def main(argv: Optional[List[str]] = None) -> int:
     except KeyboardInterrupt:
         print("tractor: interrupted", file=sys.stderr)
         return 130
+    finally:
+        _stop = None
+        if argv is None:  # the command is over: a Ctrl-C from now on, to the process's end, changes nothing
+            stop.hold(quiet=True)
+            try:
+                signal.signal(signal.SIGINT, signal.SIG_IGN)
+            except (ValueError, OSError):
+                pass
+        else:
+            stop.__exit__(None, None, None)
 
 
 if __name__ == "__main__":

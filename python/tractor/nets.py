@@ -27,6 +27,7 @@ import numpy as np
 
 from . import _core
 from ._args import _bool, _int, _seat, _show, _text
+from ._outputs import replacing
 from .errors import InvalidArgument, TractorError
 
 __all__ = ["Net", "quantize", "from_torch", "forward_float", "quantization_bound", "FORMAT_VERSION", "BASES",
@@ -89,7 +90,7 @@ class Net:
 
     def save(self, path: str) -> None:
         """Writes the weights file."""
-        with open(path, "wb") as f:
+        with replacing(os.fspath(path)) as tmp, open(tmp, "wb") as f:
             f.write(self.to_bytes())
 
     def logits(self, game: Any, seat: int) -> np.ndarray:

@@ -4,6 +4,7 @@ streamed to their file, and Ctrl-C between chunks. Arguments come checked (:mod:
 
 from __future__ import annotations
 
+import os
 import signal
 import threading
 import time
@@ -60,6 +61,7 @@ class _Interrupt:
         self.requested = False
         self.hits = 0
         self._working = False
+        self._holding = False
         self._old: Any = None
 
     def __enter__(self) -> "_Interrupt":
@@ -77,9 +79,23 @@ class _Interrupt:
     def _handle(self, signum: int, frame: Any) -> None:
         self.hits += 1
         self.requested = True
+        if self._holding:
+            if self._holding == 1:
+                self._holding = 2
+                # a raw write: a print here could land inside another print's buffer
+                os.write(2, b"\ntractor: Ctrl-C: the outputs are written first, then it stops\n")
+            return
         if self.hits > 1 and self._working:
             self._working = False
             raise KeyboardInterrupt
+
+    def hold(self, quiet: bool = False) -> None:
+        """From now on Ctrl-C is held (noted, said once unless ``quiet``, never raised): the
+        CLI's outputs are being written, or the command is over."""
+        if quiet:
+            self._holding = 2
+        elif not self._holding:
+            self._holding = 1
 
     @contextmanager
     def working(self) -> Iterator[None]:
