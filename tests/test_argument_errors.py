@@ -394,3 +394,56 @@ def test_a_bad_seat_is_an_invalid_seat_everywhere(entry, what, call, seat):
     assert type(e.value) is E.InvalidSeat
     assert str(e.value) == (f"{what} must be an int, got float 1.0" if isinstance(seat, float)
                             else f"{what} {seat} is out of range: it must be in 0..3")
+
+
+HUGE_CARDS = [[tractor.Card("Kh"), 2**63], [tractor.Card("Kh"), 2**70], [2**63, tractor.Card("Kh")], [tractor.Card("Kh"), -(2**70)]]
+CARD_ENTRIES = {
+    "to_counts": lambda c: tractor.to_counts(c),
+    "format": lambda c: tractor.format(c),
+    "Context.legal_leads": lambda c: tractor.Context(level=2, trump="s").legal_leads(c),
+    "Context.classify": lambda c: tractor.Context(level=2, trump="s").classify(c),
+    "Context.trick_winner": lambda c: tractor.Context(level=2, trump="s").trick_winner(["Kh", c, "Kh", "Kh"]),
+    "Context.is_legal_follow": lambda c: tractor.Context(level=2, trump="s").is_legal_follow(c, "Kh", "Kh"),
+    "Context.follow_requirement": lambda c: tractor.Context(level=2, trump="s").follow_requirement("Kh Qh", c),
+    "Context.count_legal_follows": lambda c: tractor.Context(level=2, trump="s").count_legal_follows(c, "Kh"),
+    "Context.random_follow": lambda c: tractor.Context(level=2, trump="s").random_follow(c, "Kh", seed=1),
+    "Context.follow_completions": lambda c: tractor.Context(level=2, trump="s").follow_completions("Kh Qh", "Kh", c),
+    "Game.apply": lambda c: tractor.Game(seed=1).apply(c),
+    "actions.encode": lambda c: tractor.actions.encode(c),
+    "Game.from_deal": lambda c: tractor.Game.from_deal([c, "Kh", "Kh", "Kh"]),
+}
+
+
+@pytest.mark.parametrize("cards", HUGE_CARDS, ids=["2**63", "2**70", "2**63-first", "-2**70"])
+@pytest.mark.parametrize("entry", list(CARD_ENTRIES))
+def test_a_huge_integer_in_a_card_list_is_a_tractor_error_everywhere(entry, cards):
+    """A card list with an int past 64 bits (or past i64) raises the entry's TractorError,
+    never OverflowError."""
+    with pytest.raises(E.TractorError):
+        CARD_ENTRIES[entry](cards)
+
+
+def test_crafted_pickle_states_are_tractor_errors():
+    """The reconstructors pickle calls (Game, Match) refuse a crafted state with a
+    TractorError, never TypeError or OverflowError; a true state still round-trips."""
+    import pickle
+
+    from tractor.game import _match_from_state, _restore
+
+    g = tractor.Game(seed=1)
+    m = tractor.Match(seed=1)
+    _, (seed, state, text) = m.__reduce__()
+    assert pickle.loads(pickle.dumps(m)).levels == m.levels and pickle.loads(pickle.dumps(g)) == g
+    crafted = [
+        lambda: _restore(g.to_json(), [2**70]), lambda: _restore(g.to_json(), ["x"]), lambda: _restore(123, []),
+        lambda: _restore(g.to_json(), None), lambda: _restore(g.to_json(), 5),
+        lambda: _match_from_state(2**70, state, text), lambda: _match_from_state("s", state, text),
+        lambda: _match_from_state(seed, (2**70,) + tuple(state[1:]), text),
+        lambda: _match_from_state(seed, "x", text), lambda: _match_from_state(seed, None, None),
+        lambda: _match_from_state(seed, state, 5), lambda: _match_from_state(seed, state[:3], text),
+        lambda: _match_from_state(seed, (seed, "guigang", (300, 3)) + tuple(state[3:]), text),
+        lambda: _match_from_state(seed, (seed, "guigang", (3, 3), 2**64) + tuple(state[4:]), text),
+    ]
+    for i, f in enumerate(crafted):
+        with pytest.raises(E.TractorError):
+            f()

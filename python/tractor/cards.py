@@ -174,8 +174,8 @@ def to_counts(x: Any, what: str = "cards") -> bytes:
         if x and isinstance(x[0], Card):
             try:
                 return _core.counts_of_ids(x, what)  # the common case: a list of Card
-            except TypeError:
-                pass  # something else in the list: the checks below say what
+            except (TypeError, OverflowError):
+                pass  # something else in the list (or an int past 64 bits): the checks below say what
         if all(isinstance(c, Card) for c in x):
             return _counts_of_ids([int(c) for c in x], what)
         if all(isinstance(c, str) for c in x):

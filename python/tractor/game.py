@@ -690,7 +690,11 @@ def _pending_ids(pending: bytes) -> List[int]:
 
 
 def _restore(text: str, pending: List[int]) -> "Game":
+    """Unpickles a Game: its record replayed, then the play being built. A crafted state
+    raises a TractorError, never another exception."""
     g = Game.from_json(text)
+    if not isinstance(pending, (list, tuple)):
+        raise InvalidArgument(f"a pickled Game's pending play must be a list of card ids, got {_show(pending)}")
     for k in pending:
         g.step(k)
     return g
@@ -804,9 +808,15 @@ class Match:
 
 
 def _match_from_state(seed: int, state: Any, game_json: str) -> Match:
+    """Unpickles a Match. A crafted state raises a TractorError, never another exception."""
     m = Match.__new__(Match)
-    m.seed = seed
-    m._m = _core.Match.from_state(state)
+    m.seed = _seed(seed, "a pickled Match's seed")
+    try:
+        m._m = _core.Match.from_state(state)
+    except TractorError:
+        raise
+    except (TypeError, OverflowError, ValueError) as e:  # PyO3's conversions of a crafted tuple
+        raise InvalidArgument(f"a pickled Match's state is not one: {e}") from None
     m.game = Game.from_json(game_json)
     m.profile = m._m.state()[1]
     return m
