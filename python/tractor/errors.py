@@ -198,6 +198,13 @@ class IndexOutOfRange(InvalidArgument, IndexError):
     so that the sequence protocol holds."""
 
 
+class ObjectBusy(TractorError):
+    """A call found its object in use by another call in a way the binding does not allow.
+    Not raised in normal operation: calls on one object from many threads take effect one
+    after another (a ``VecEnv``'s wait for each other; a ``Game``'s long calls work on a
+    snapshot), see the threads section of the documentation."""
+
+
 class RecordsError(TractorError):
     """A records file that cannot be read: missing, foreign, truncated, damaged, out of order
     or incomplete.

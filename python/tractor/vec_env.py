@@ -7,6 +7,7 @@ keep). The stepping runs in Rust with the GIL released, on ``threads`` threads.
 
 from __future__ import annotations
 
+import threading
 from typing import Any, Dict, Optional, Sequence, Tuple
 
 import numpy as np
@@ -119,6 +120,9 @@ class VecEnv:
         self._fns = _seats_of(seats, lambda s: f"opponents[{_user_index(opponents, s)}]")
         self._started = False
         self._broken: Optional[str] = None
+        # calls from many threads take effect one after another: each waits for the one
+        # under way (re-entrant: a callable opponent may read this VecEnv)
+        self._lock = threading.RLock()
 
     def __len__(self) -> int:
         return self.num_envs
@@ -129,7 +133,8 @@ class VecEnv:
 
     def close(self) -> None:
         """Frees the environments; any later call raises InvalidArgument. Closing twice is fine."""
-        self._env = None
+        with self._lock:
+            self._env = None
 
     @property
     def closed(self) -> bool:
@@ -144,6 +149,10 @@ class VecEnv:
         """Starts every environment (or those in ``indices``) anew: environment i from
         ``derive(seed, VEC_ENV, i)``, as at its creation. ``seed`` replaces the seed for this
         and later resets. Only the rows reset are written (reward zero, not done)."""
+        with self._lock:
+            return self._reset(seed, indices)
+
+    def _reset(self, seed: Optional[int], indices: Optional[Sequence[int]]) -> Step:
         env = self._live()
         s = None if seed is None else _seed(seed)
         rows = None
@@ -170,6 +179,10 @@ class VecEnv:
         environment; actions of the wrong shape or type, or a step before ``reset``, raise
         InvalidArgument. Callable opponents are then asked until every environment waits for
         a learner seat; if one fails, its error is raised and the VecEnv needs ``reset()``."""
+        with self._lock:
+            return self._step(actions)
+
+    def _step(self, actions: Any) -> Step:
         env = self._live()
         if not self._started:
             raise InvalidArgument("call reset() before step()")
@@ -205,18 +218,22 @@ class VecEnv:
         ``score`` (that hand's defenders' final score, R7.3), ``take_over`` (1 when the
         defenders took over), ``teacher`` (the teacher's next id, −1 none) and ``forced``
         (ids taken by ``auto_forced``); see :data:`INFO_FIELDS`."""
-        table = self._live().info()
+        with self._lock:
+            table = self._live().info()
         return {name: table[:, k] for k, (name, _) in enumerate(INFO_FIELDS)}
 
     def known_trumps(self) -> np.ndarray:
         """Per environment, the trump suit as its seat to act knows it (0–3 for s h d c, 4
         unknown): the row of :data:`tractor.actions.FROM_CANONICAL` that maps a choice made on
         ``canonical_suits`` observations back to a real action id."""
-        return self._live().known_trumps()
+        with self._lock:
+            return self._live().known_trumps()
 
     def game(self, i: int) -> Game:
         """A copy of environment ``i``'s current game (with its play being built)."""
-        return Game._wrap(self._live().game(_int(i, "i", 0, self.num_envs - 1)))
+        i = _int(i, "i", 0, self.num_envs - 1)
+        with self._lock:
+            return Game._wrap(self._live().game(i))
 
 
 def _user_index(opponents: Any, seat: int) -> int:

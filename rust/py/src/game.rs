@@ -33,6 +33,12 @@ pub struct PyGame {
     pub det: crate::search::DetCache,
 }
 
+/// A borrow refused: only possible if a call took the object across threads in a way this
+/// binding does not (every call that releases the GIL works on a snapshot).
+pub(crate) fn busy(py: Python<'_>, e: impl std::fmt::Display) -> PyErr {
+    crate::raise(py, "ObjectBusy", &format!("the object is in use by another call: {e}"), None)
+}
+
 impl From<CoreGame> for PyGame {
     fn from(g: CoreGame) -> PyGame {
         PyGame { g, b: Builder::default(), det: Default::default() }
@@ -276,32 +282,48 @@ impl PyGame {
 
     /// One action of `policy` (any built-in policy, e.g. "ismcts:iterations=200") for the
     /// player to move, from `Rng::new(seed)`, applied; False when the hand is over.
-    fn step_policy(&mut self, py: Python<'_>, policy: &str, seed: u64) -> PyResult<bool> {
+    ///
+    /// The policy decides on a snapshot with the GIL released, so other threads may use the
+    /// game meanwhile; if one changed it, the policy decides again on the game as it is, so
+    /// the result is the one of the calls taking effect one after another.
+    fn step_policy(slf: &Bound<'_, Self>, policy: &str, seed: u64) -> PyResult<bool> {
+        let py = slf.py();
         guard(py, || {
-            self.no_selection(py)?;
             let p = core::policy::Policy::parse(policy).map_err(|e| err(py, e))?;
-            let g = &self.g;
-            let a = py.detach(|| p.act(g, &mut core::Rng::new(seed)));
-            match a {
-                None => Ok(false),
-                Some(a) => {
-                    let g = &mut self.g;
-                    g.apply(&a).map_err(|e| action_err(py, g, e))?;
-                    self.b.clear();
-                    Ok(true)
+            loop {
+                let snapshot = {
+                    let me = slf.try_borrow().map_err(|e| busy(py, e))?;
+                    me.no_selection(py)?;
+                    me.g.clone()
+                };
+                let a = py.detach(|| p.act(&snapshot, &mut core::Rng::new(seed)));
+                let mut me = slf.try_borrow_mut().map_err(|e| busy(py, e))?;
+                if me.g != snapshot {
+                    continue; // another thread moved the game: decide for the game as it is
                 }
+                return match a {
+                    None => Ok(false),
+                    Some(a) => {
+                        let g = &mut me.g;
+                        g.apply(&a).map_err(|e| action_err(py, g, e))?;
+                        me.b.clear();
+                        Ok(true)
+                    }
+                };
             }
         })
     }
 
     /// The ids of the action `policy` would take for the player to move, drawn with `seed`
     /// as `step_policy` draws it, without applying it; None when the hand is over. The
-    /// selection being built is not part of the decision.
-    fn policy_ids(&self, py: Python<'_>, policy: &str, seed: u64) -> PyResult<Option<Vec<u8>>> {
+    /// selection being built is not part of the decision. Decided on a snapshot, the GIL
+    /// released.
+    fn policy_ids(slf: &Bound<'_, Self>, policy: &str, seed: u64) -> PyResult<Option<Vec<u8>>> {
+        let py = slf.py();
         guard(py, || {
             let p = core::policy::Policy::parse(policy).map_err(|e| err(py, e))?;
-            let g = &self.g;
-            let a = py.detach(|| p.act(g, &mut core::Rng::new(seed)));
+            let g = slf.try_borrow().map_err(|e| busy(py, e))?.g.clone();
+            let a = py.detach(|| p.act(&g, &mut core::Rng::new(seed)));
             let lead = g.pos.phase == Phase::Play && g.pos.lead().is_none();
             Ok(a.map(|a| core::encode::actions::encode(&a, lead)))
         })
@@ -385,15 +407,24 @@ impl PyGame {
         })
     }
 
-    /// Plays the hand to its end with the random policy, one stream from `seed`.
-    fn play_random(&mut self, py: Python<'_>, seed: u64) -> PyResult<()> {
-        guard(py, || {
-            self.no_selection(py)?;
-            let mut rng = core::Rng::new(seed);
-            let g = &mut self.g;
-            py.detach(|| core::agent::random::random_playout(g, &mut rng));
-            self.b.clear();
-            Ok(())
+    /// Plays the hand to its end with the random policy, one stream from `seed` (on a
+    /// snapshot with the GIL released, as `step_policy` does).
+    fn play_random(slf: &Bound<'_, Self>, seed: u64) -> PyResult<()> {
+        let py = slf.py();
+        guard(py, || loop {
+            let snapshot = {
+                let me = slf.try_borrow().map_err(|e| busy(py, e))?;
+                me.no_selection(py)?;
+                me.g.clone()
+            };
+            let mut g = snapshot.clone();
+            py.detach(|| core::agent::random::random_playout(&mut g, &mut core::Rng::new(seed)));
+            let mut me = slf.try_borrow_mut().map_err(|e| busy(py, e))?;
+            if me.g == snapshot {
+                me.g = g;
+                me.b.clear();
+                return Ok(());
+            }
         })
     }
 

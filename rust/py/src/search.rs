@@ -105,33 +105,36 @@ impl Clone for DetCache {
 /// Worlds for `seat`: world i from the stream `Rng::new(seeds[i])`, one determinizer shared
 /// (the game's kept one where its info set is this one).
 #[pyfunction]
-pub fn determinize(py: Python<'_>, game: &PyGame, seat: u8, seeds: Vec<u64>) -> PyResult<Vec<PyGame>> {
+pub fn determinize(game: &Bound<'_, PyGame>, seat: u8, seeds: Vec<u64>) -> PyResult<Vec<PyGame>> {
+    let py = game.py();
     guard(py, || {
         let seat = seat_check(py, seat)?;
-        let g = &game.g;
-        let worlds = py.detach(|| -> Result<Vec<PyGame>, Error> {
-            // another thread determinizing this game holds the kept one: use a new one
-            let mut slot = game.det.0.try_lock().ok();
-            let kept = slot.as_mut().and_then(|s| s.take());
-            // the kept game where it is this one (no second copy), else a copy of this one
-            let (mut det, game_kept) = match kept {
-                Some(k) if k.det.info.seat == seat && k.game == *g => (k.det, Some(k.game)),
-                kept => {
-                    let info = g.info(seat);
-                    match kept {
-                        Some(k) if k.det.info == info => (k.det, None),
-                        _ => (Box::new(Determinizer::new(info)), None),
-                    }
-                }
+        // a snapshot of the game, and its kept determinizer (another thread determinizing
+        // this game holds it: that call then uses a new one); the GIL is released on these
+        let (g, kept) = {
+            let me = game.try_borrow().map_err(|e| crate::game::busy(py, e))?;
+            let kept = me.det.0.try_lock().ok().and_then(|mut s| s.take());
+            (me.g.clone(), kept)
+        };
+        let (worlds, keep) = py.detach(|| {
+            let mut det = match kept {
+                Some(k) if k.det.info.seat == seat && k.game == g => k.det,
+                Some(k) if k.det.info == g.info(seat) => k.det,
+                _ => Box::new(Determinizer::new(g.info(seat))),
             };
-            let worlds = seeds.iter().map(|&s| Ok(PyGame::from(det.world(&mut core::Rng::new(s))?))).collect();
+            let worlds: Result<Vec<PyGame>, Error> = seeds.iter().map(|&s| Ok(PyGame::from(det.world(&mut core::Rng::new(s))?))).collect();
             // a counting programme over many states (mid-deal, with the undealt cards a
             // fourth holder) is not kept: a game would hold it for as long as it lives
-            if let Some(s) = slot.as_mut().filter(|_| det.table_bytes() <= KEEP_BYTES) {
-                **s = Some(Kept { game: game_kept.unwrap_or_else(|| g.clone()), det });
-            }
-            worlds
+            let keep = (det.table_bytes() <= KEEP_BYTES).then(|| Kept { game: g, det });
+            (worlds, keep)
         });
+        if let Some(k) = keep {
+            if let Ok(me) = game.try_borrow() {
+                if let Ok(mut s) = me.det.0.try_lock() {
+                    *s = Some(k);
+                }
+            }
+        }
         worlds.map_err(|e| err(py, e))
     })
 }
@@ -144,11 +147,12 @@ pub fn search_seeds(seed: u64, n: u64) -> Vec<u64> {
 
 /// `n` playouts from the game's true state: an (n × 4) little-endian i32 buffer.
 #[pyfunction]
-pub fn rollouts(py: Python<'_>, game: &PyGame, n: u64, policy: &str, seed: u64, threads: usize) -> PyResult<Py<PyBytes>> {
+pub fn rollouts(game: &Bound<'_, PyGame>, n: u64, policy: &str, seed: u64, threads: usize) -> PyResult<Py<PyBytes>> {
+    let py = game.py();
     guard(py, || {
         let p = Agent::parse(policy).map_err(|e| err(py, e))?;
-        let g = &game.g;
-        let r = py.detach(|| core::search::rollout::playouts(g, n, &p, seed, threads)).map_err(|e| err(py, e))?;
+        let g = game.try_borrow().map_err(|e| crate::game::busy(py, e))?.g.clone();
+        let r = py.detach(|| core::search::rollout::playouts(&g, n, &p, seed, threads)).map_err(|e| err(py, e))?;
         let bytes: Vec<u8> = r.iter().flat_map(|row| row.iter().flat_map(|x| x.to_le_bytes())).collect();
         Ok(PyBytes::new(py, &bytes).unbind())
     })
@@ -164,12 +168,13 @@ fn result(py: Python<'_>, r: SearchResult) -> (Py<PyBytes>, Vec<(Py<PyBytes>, u6
 
 /// A search policy's decision for the player to move: (play, [(play, visits, total)]).
 #[pyfunction]
-pub fn run_search(py: Python<'_>, game: &PyGame, policy: &str, seed: u64, threads: usize) -> PyResult<(Py<PyBytes>, Vec<(Py<PyBytes>, u64, i64)>)> {
+pub fn run_search(game: &Bound<'_, PyGame>, policy: &str, seed: u64, threads: usize) -> PyResult<(Py<PyBytes>, Vec<(Py<PyBytes>, u64, i64)>)> {
+    let py = game.py();
     guard(py, || {
         let p = Policy::parse(policy).map_err(|e| err(py, e))?;
-        let g = &game.g;
+        let g = game.try_borrow().map_err(|e| crate::game::busy(py, e))?.g.clone();
         let r = py.detach(|| {
-            let view = SeatView::of_game(g);
+            let view = SeatView::of_game(&g);
             match p {
                 Policy::Pimc(pp) => core::search::pimc::pimc(&view, &pp, seed, threads),
                 Policy::Ismcts(ip) => core::search::ismcts::ismcts(&view, &ip, seed, threads),

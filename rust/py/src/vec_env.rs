@@ -1,7 +1,7 @@
 //! Bindings of the batched environment: `VecEnv` steps many games in Rust, with the GIL
 //! released, into numpy buffers it owns and returns (they are reused by the next call).
 
-use numpy::{Element, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
+use numpy::{Element, PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use tractor_core as core;
@@ -90,13 +90,16 @@ impl PyVecEnv {
     }
 
     fn run<T: Entry + Send + Element>(&mut self, py: Python<'_>, obs: &Py<PyArray2<T>>, f: impl Call) -> PyResult<()> {
+        // a buffer borrowed elsewhere (a view of it passed in, or another thread's call) is
+        // refused with an error, never a panic
+        let taken = |e: numpy::BorrowError| crate::bad_arg(py, "buffer", format!("the VecEnv's output buffers are in use: {e}"));
         let (mut o, mut m, mut s, mut r, mut d, mut i) = (
-            obs.bind(py).readwrite(),
-            self.mask.bind(py).readwrite(),
-            self.seat.bind(py).readwrite(),
-            self.reward.bind(py).readwrite(),
-            self.done.bind(py).readwrite(),
-            self.info.bind(py).readwrite(),
+            obs.bind(py).try_readwrite().map_err(taken)?,
+            self.mask.bind(py).try_readwrite().map_err(taken)?,
+            self.seat.bind(py).try_readwrite().map_err(taken)?,
+            self.reward.bind(py).try_readwrite().map_err(taken)?,
+            self.done.bind(py).try_readwrite().map_err(taken)?,
+            self.info.bind(py).try_readwrite().map_err(taken)?,
         );
         let contiguous = |e: numpy::AsSliceError| crate::bad_arg(py, "buffer", e.to_string());
         let b = Buffers {
@@ -191,9 +194,14 @@ impl PyVecEnv {
     /// Steps every environment with its action id, or only `rows` (adding to their rewards,
     /// done flags and forced counts); (obs, mask, seat, reward, done).
     #[pyo3(signature = (actions, rows=None))]
-    fn step(&mut self, py: Python<'_>, actions: PyReadonlyArray1<'_, i64>, rows: Option<Vec<usize>>) -> PyResult<Out> {
+    fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyArray1<i64>>, rows: Option<Vec<usize>>) -> PyResult<Out> {
         guard(py, || {
-            let a = actions.as_slice().map_err(|e| crate::bad_arg(py, "actions", e.to_string()))?.to_vec();
+            // the ids are copied and the array let go before the buffers are written: the
+            // actions may be a view of one of them
+            let a = {
+                let r = actions.try_readonly().map_err(|e| crate::bad_arg(py, "actions", e.to_string()))?;
+                r.as_slice().map_err(|e| crate::bad_arg(py, "actions", e.to_string()))?.to_vec()
+            };
             self.with_buffers(py, Step(rows, a))
         })
     }
