@@ -14,6 +14,7 @@ Every test is small: the whole file runs in well under 90 s on 2 cores.
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -490,3 +491,39 @@ def test_streaming_summary_equals_the_arrays_summary():
     assert len(flat) == 0
     with pytest.raises(tractor.TractorError, match="keep_arrays"):
         flat.to_npz("never.npz")
+
+
+def test_a_run_whose_arrays_cannot_fit_is_refused_before_it_starts(tmp_path, monkeypatch):
+    """Keeping the arrays of 10^12 hands (the default) needs terabytes: refused at once with a
+    ResourceError that names the streaming options; a streaming run of that size is accepted
+    (stopped here by Ctrl-C after its first chunk) and keeps flat memory."""
+    import signal
+
+    from tractor.errors import ResourceError
+    from tractor.sim.run import _memory, arrays_bytes
+
+    have = _memory()
+    assert have is not None and have > 2**28
+    for kw in (dict(hands=10**12), dict(hands=10**11, duplicate=True), dict(matches=10**12),
+               dict(hands=10**12, backend="ray")):
+        with pytest.raises(ResourceError, match="GiB") as e:
+            tractor.simulate(**kw)
+        if "hands" in kw:
+            assert "keep_arrays=False" in str(e.value) and "records=" in str(e.value)
+    # the bound is the machine's size: on a machine of exactly 100 hands' arrays, 100 run, 101 do not
+    import tractor.sim.run as run
+
+    monkeypatch.setattr(run, "_memory", lambda: arrays_bytes("hands", 100, False))
+    assert len(tractor.simulate(hands=100, threads=1)) == 100
+    with pytest.raises(ResourceError):
+        tractor.simulate(hands=101, threads=1)
+    assert tractor.simulate(hands=101, threads=1, keep_arrays=False).tally.hands == 101
+    monkeypatch.undo()
+
+    def stop(done, total):
+        os.kill(os.getpid(), signal.SIGINT)
+
+    r = tractor.simulate(hands=10**12, keep_arrays=False, chunk=500, threads=1, progress=stop,
+                         records=str(tmp_path / "r.rec"))
+    assert r.interrupted and r.tally.hands == 500
+    assert sum(1 for _ in tractor.read_records(tmp_path / "r.rec", replay=False)) == 500

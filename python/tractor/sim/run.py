@@ -4,12 +4,16 @@ refused call), then the run on this machine (:mod:`tractor.sim.local`) or on a R
 
 from __future__ import annotations
 
+import os
 from typing import Any, Callable, Optional, Tuple
+
+import numpy as np
 
 from .. import _core
 from .._args import U64, _bool, _int, _policies, _profile, _seed, _show, _threads
-from ..errors import InvalidArgument
+from ..errors import InvalidArgument, ResourceError
 from ..ray_backend import simulate_ray
+from .columns import HAND_COLUMNS, MATCH_COLUMNS
 from .files import NpzStream, _records_path
 from .local import HAND_CHUNK, MATCH_CHUNK, run_local
 
@@ -68,7 +72,9 @@ def simulate(
       then reports ``policies[0]``'s advantage with a 95% interval.
     - ``keep_arrays=False``: keep no per-hand arrays, only a running summary (counts, sums
       and a score histogram): memory stays flat however many hands run. With arrays, memory
-      grows with the hands that finished, never allocated up front.
+      grows with the hands that finished, never allocated up front; a run whose arrays could
+      not fit in this machine's memory is refused before it starts (ResourceError, which
+      names the streaming options).
     - ``records``: a path; the compact record of every hand is streamed there, after a header
       (:func:`read_records` reads them back).
     - ``chunk``: hands (or matches) per step (default 20,000 hands, 400 matches; at most
@@ -114,6 +120,8 @@ def simulate(
             raise InvalidArgument("policies: a Python callable plays on this machine only (backend='local')")
     if _sink is not None and (backend != "local" or keep or what != "hands"):
         raise InvalidArgument("_sink streams the arrays of a local run of hands with keep_arrays=False")
+    if keep:
+        _arrays_fit(what, total, duplicate)
     if backend == "ray":
         return simulate_ray(
             what=what, total=total, policies=ps, seed=seed, profile=profile, start=start,
@@ -126,3 +134,51 @@ def simulate(
                          chunk=MATCH_CHUNK if chunk is None else chunk_n, progress=progress)
     return run_local(what, total, ps, seed, nthreads, profile, start, duplicate=duplicate, records=rpath,
                      chunk=chunk_n, keep=keep, progress=progress, sink=_sink)
+
+
+def _memory() -> Optional[int]:
+    """This machine's physical memory in bytes (None where the platform does not say)."""
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
+    except (AttributeError, ValueError, OSError):
+        pass
+    try:  # Windows
+        import ctypes
+
+        class _Status(ctypes.Structure):
+            _fields_ = [("dwLength", ctypes.c_ulong), ("dwMemoryLoad", ctypes.c_ulong),
+                        ("ullTotalPhys", ctypes.c_ulonglong), ("ullAvailPhys", ctypes.c_ulonglong),
+                        ("ullTotalPageFile", ctypes.c_ulonglong), ("ullAvailPageFile", ctypes.c_ulonglong),
+                        ("ullTotalVirtual", ctypes.c_ulonglong), ("ullAvailVirtual", ctypes.c_ulonglong),
+                        ("ullAvailExtendedVirtual", ctypes.c_ulonglong)]
+
+        st = _Status()
+        st.dwLength = ctypes.sizeof(_Status)
+        if ctypes.windll.kernel32.GlobalMemoryStatusEx(ctypes.byref(st)):  # type: ignore[attr-defined]
+            return int(st.ullTotalPhys)
+    except (AttributeError, OSError, ImportError):
+        pass
+    return None
+
+
+def arrays_bytes(what: str, total: int, duplicate: bool) -> int:
+    """The most memory a run's per-hand (or per-match) arrays hold: the rows times their
+    bytes (twice with ``duplicate``), times 1.5 while they grow (the old arrays and the new,
+    doubled ones are both alive while the finished rows are copied)."""
+    spec = MATCH_COLUMNS if what == "matches" else HAND_COLUMNS
+    row = sum(np.dtype(t).itemsize for t in spec.values()) * (2 if duplicate else 1)
+    return total * row * 3 // 2
+
+
+def _arrays_fit(what: str, total: int, duplicate: bool) -> None:
+    """Refuses, before it starts, a run whose arrays cannot fit in this machine's memory (the
+    decision depends on the machine's size only, never on what is free at the moment)."""
+    need = arrays_bytes(what, total, duplicate)
+    have = _memory()
+    if have is None or need <= have:
+        return
+    stream = ("keep_arrays=False (a running summary, flat memory at any size) and records=PATH (every hand "
+              "on disk); the CLI's --out streams the arrays to disk" if what == "hands" else
+              "fewer matches at a time, with start= and merge()")
+    raise ResourceError(f"{what}={total:,}: the arrays would need about {need / 2**30:,.1f} GiB and this machine has "
+                        f"{have / 2**30:,.1f} GiB: run it with {stream}")
