@@ -84,16 +84,49 @@ pub fn info<'py>(py: Python<'py>, game: &PyGame, seat: u8) -> PyResult<Bound<'py
 /// programme and replayed play history are not built again. A cache only: a world depends on
 /// the info set and its seed alone (see `infoset/determinize`), so a kept determinizer gives the
 /// worlds a new one would. Copies and pickles of a game start without one, and a determinizer
-/// whose tables exceed `KEEP_BYTES` is not kept.
+/// whose tables exceed `KEEP_BYTES` is not kept, nor one that would take the tables of all
+/// kept determinizers of the process past `KEEP_TOTAL`: the cache's memory is bounded however
+/// many games live (without the total, each live game held up to `KEEP_BYTES`, and a program
+/// cycling over many live games grew as their tables filled).
 #[derive(Default)]
 pub struct DetCache(std::sync::Mutex<Option<Kept>>);
 
 /// The most table memory a kept determinizer may hold.
 const KEEP_BYTES: usize = 16 << 20;
+/// The most table memory all kept determinizers together may hold.
+const KEEP_TOTAL: usize = 256 << 20;
+/// The table memory kept now.
+static KEPT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 pub struct Kept {
     game: core::Game,
     det: Box<Determinizer>,
+    _share: Share,
+}
+
+/// A kept determinizer's share of `KEPT`, given back when it is dropped or taken for use.
+struct Share(usize);
+
+impl Share {
+    /// Takes `bytes` of the budget, if it allows.
+    fn take(bytes: usize) -> Option<Share> {
+        use std::sync::atomic::Ordering::Relaxed;
+        if bytes > KEEP_BYTES {
+            return None;
+        }
+        let before = KEPT.fetch_add(bytes, Relaxed);
+        if before + bytes > KEEP_TOTAL {
+            KEPT.fetch_sub(bytes, Relaxed);
+            return None;
+        }
+        Some(Share(bytes))
+    }
+}
+
+impl Drop for Share {
+    fn drop(&mut self) {
+        KEPT.fetch_sub(self.0, std::sync::atomic::Ordering::Relaxed);
+    }
 }
 
 impl Clone for DetCache {
@@ -125,7 +158,7 @@ pub fn determinize(game: &Bound<'_, PyGame>, seat: u8, seeds: Vec<u64>) -> PyRes
             let worlds: Result<Vec<PyGame>, Error> = seeds.iter().map(|&s| Ok(PyGame::from(det.world(&mut core::Rng::new(s))?))).collect();
             // a counting programme over many states (mid-deal, with the undealt cards a
             // fourth holder) is not kept: a game would hold it for as long as it lives
-            let keep = (det.table_bytes() <= KEEP_BYTES).then(|| Kept { game: g, det });
+            let keep = Share::take(det.table_bytes()).map(|share| Kept { game: g, det, _share: share });
             (worlds, keep)
         });
         if let Some(k) = keep {
