@@ -7,6 +7,7 @@ import os
 import signal
 import sys
 import time
+import warnings
 from typing import Any, List, Optional
 
 from . import _core
@@ -227,7 +228,9 @@ def cmd_simulate(a: argparse.Namespace) -> int:
     )
     stream = None
     if a.matches is not None:
-        res = simulate(matches=count, max_hands=a.max_hands, **kwargs)
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message="a Ray task failed", category=RuntimeWarning)
+            res = simulate(matches=count, max_hands=a.max_hands, **kwargs)
     else:
         # Only the running summary is kept in memory, at any size; --out streams the arrays
         # to disk as the chunks finish. --plot (and --out with Ray) keeps them.
@@ -240,8 +243,10 @@ def cmd_simulate(a: argparse.Namespace) -> int:
             except OSError as e:
                 raise InvalidArgument(f"--out {a.out}: cannot write beside it: {e}") from None
         try:
-            res = simulate(hands=count, duplicate=a.duplicate, records=a.records, keep_arrays=keep, _sink=stream,
-                           **kwargs)
+            with warnings.catch_warnings():  # a failed Ray run: the CLI reports it itself, below
+                warnings.filterwarnings("ignore", message="a Ray task failed", category=RuntimeWarning)
+                res = simulate(hands=count, duplicate=a.duplicate, records=a.records, keep_arrays=keep, _sink=stream,
+                               **kwargs)
         except BaseException:
             if stream is not None:
                 stream.close()
@@ -258,6 +263,8 @@ def cmd_simulate(a: argparse.Namespace) -> int:
     meta = getattr(res, "meta", {}) or {}
     if meta.get("stopped_by"):
         print(f"tractor: stopped early: {meta['stopped_by']}", file=sys.stderr)
+    if meta.get("failure"):
+        failed.append(f"--backend ray: {meta['failure']}")
     if a.records:
         if meta.get("records_error"):
             failed.append(f"--records: {meta['records_error']}")
@@ -284,7 +291,7 @@ def cmd_simulate(a: argparse.Namespace) -> int:
             print(f"wrote {a.plot}")
         except Exception as e:
             failed.append(f"--plot: cannot draw {a.plot}: {type(e).__name__}: {e}")
-    return _exit_status(failed, res.interrupted)
+    return _exit_status(failed, res.interrupted and not meta.get("failure"))
 
 
 def _not_an_input(a: argparse.Namespace) -> None:

@@ -15,24 +15,39 @@ Every option of :func:`tractor.simulate` works here:
 - Ctrl-C: stops submitting, cancels the tasks under way and returns what finished, merged,
   with ``interrupted=True`` (as a local run does). A records file then holds the hands up to
   the first that did not finish.
-- ``address``: a running cluster's address (``"ray://head:10001"``, ``"auto"``); without it,
-  ``RAY_ADDRESS`` if set, else a new local instance. If this process is already connected to
-  Ray, an ``address`` naming another cluster is refused (call ``ray.shutdown()`` first).
+- A task whose worker dies (a killed process, a lost node) is retried up to
+  ``TASK_RETRIES`` times (Ray's ``max_retries``). If one still fails, or raises, the run
+  stops as Ctrl-C stops it and returns what finished, with ``interrupted=True`` and
+  ``meta["failure"]`` naming the error and the hand ranges that did not finish (a
+  RuntimeWarning says so too); the records file holds the finished prefix, its footer marked
+  stopped. The CLI prints the failure and exits with status 1.
+- ``address``: a running cluster's address (``"ray://head:10001"``, ``"host:6379"``,
+  ``"auto"``); without it, ``RAY_ADDRESS`` if set, else a new local instance. A host and port
+  that accept no connection within ``CONNECT_TIMEOUT_S`` seconds are refused with
+  InvalidArgument (Ray itself would retry for minutes). If this process is already connected
+  to Ray, an ``address`` naming another cluster is refused (call ``ray.shutdown()`` first).
 """
 
 from __future__ import annotations
 
 import os
+import socket
 import time
+import warnings
 from typing import Any, Dict, List, Optional, Tuple
 
 from .errors import InvalidArgument, TractorError
 from .sim.files import RecordsOut
 from .sim.local import _Interrupt, run_local
 from .sim.merging import merge
+from .sim.ranges import _show_ranges, _union
 
 TASK_HANDS = 100_000
 TASK_MATCHES = 2_000
+TASK_RETRIES = 2
+"""How many times Ray runs a task again whose worker died (its ``max_retries``)."""
+CONNECT_TIMEOUT_S = 10.0
+"""How long an ``address``'s host and port may take to accept a connection."""
 
 
 def _task(kind: str, start: int, n: int, policies, seed: int, profile: str, duplicate: bool, max_hands: int,
@@ -72,6 +87,7 @@ def _connect(ray: Any, address: Optional[str]) -> None:
                 )
         return
     target = address or os.environ.get("RAY_ADDRESS") or "a new local instance"
+    _reachable(address or os.environ.get("RAY_ADDRESS"), target)
     try:
         if address:
             ray.init(address=address)
@@ -79,6 +95,21 @@ def _connect(ray: Any, address: Optional[str]) -> None:
             ray.init()
     except Exception as e:  # ConnectionError, ValueError, RuntimeError, ...
         raise InvalidArgument(f"address: cannot start or reach Ray at {target}: {type(e).__name__}: {e}") from None
+
+
+def _reachable(address: Optional[str], target: str) -> None:
+    """Refuses, within CONNECT_TIMEOUT_S, an address whose host and port accept no connection."""
+    if not address or address in ("auto", "local"):
+        return
+    hostport = address.split("://", 1)[-1].rsplit("/", 1)[0]
+    host, sep, port = hostport.rpartition(":")
+    if not sep or not port.isdigit():
+        return  # no port to try: Ray says what it makes of it
+    try:
+        socket.create_connection((host.strip("[]") or "127.0.0.1", int(port)), timeout=CONNECT_TIMEOUT_S).close()
+    except OSError as e:
+        raise InvalidArgument(f"address: cannot reach Ray at {target}: no connection to {hostport} within "
+                              f"{CONNECT_TIMEOUT_S:g} s ({e.strerror or e})") from None
 
 
 def simulate_ray(
@@ -128,13 +159,14 @@ def simulate_ray(
         out = RecordsOut(records, {"seed": seed, "policies": list(policies), "profile": profile, "start": start,
                                    "hands": total}, start)
         meta.update(records=records, records_written=0)
-    remote = ray.remote(num_cpus=per_task_threads)(_task)
+    remote = ray.remote(num_cpus=per_task_threads, max_retries=TASK_RETRIES)(_task)
     ranges = [(a, min(size, start + total - a)) for a in range(start, start + total, size)]
     window = max(2, slots * 2)
     inflight: Dict[Any, Tuple[int, int]] = {}
     parts: List[Any] = []
     blobs: Dict[int, Tuple[int, bytes]] = {}
     write_at = start
+    finished: List[Tuple[int, int]] = []
     done = 0
     nxt = 0
     failure: Optional[BaseException] = None
@@ -153,10 +185,11 @@ def simulate_ray(
                         a, n = inflight.pop(ref)
                         try:
                             res, blob = ray.get(ref)
-                        except Exception as e:
+                        except Exception as e:  # retried by Ray and failed still, or raised
                             failure = e
                             raise _Stop() from None
                         parts.append(res)
+                        finished.append((a, a + n))
                         done += n
                         if out is not None:
                             blobs[a] = (n, blob)
@@ -187,8 +220,6 @@ def simulate_ray(
                 meta["records_written"] = out.finish(stopped=write_at < start + total)
             except OSError as e:
                 meta["records_error"] = f"cannot write {records!r}: {e.strerror or e}; the file was not kept"
-    if failure is not None:
-        raise TractorError(f"a Ray task failed, the run is abandoned: {type(failure).__name__}: {failure}")
     elapsed = time.perf_counter() - t0
     interrupted = done < total
     if not parts:
@@ -203,7 +234,31 @@ def simulate_ray(
         res.meta.update(meta)
         if interrupted and records is not None:
             res.meta["records_note"] = "the records file holds the hands up to the first that did not finish"
+    if failure is not None:
+        missing = _missing([(start, start + total)], finished)
+        text = (f"a Ray task failed ({'retried ' + str(TASK_RETRIES) + ' times, ' if TASK_RETRIES else ''}"
+                f"{type(failure).__name__}: {str(failure).strip().splitlines()[-1] if str(failure).strip() else ''}); "
+                f"{what} {_show_ranges(missing)} did not finish: the results hold the {done:,} that did")
+        res.meta["failure"] = text
+        res.meta["missing"] = missing
+        warnings.warn(text, RuntimeWarning, stacklevel=3)
     return res
+
+
+def _missing(planned: List[Tuple[int, int]], finished: List[Tuple[int, int]]) -> List[Tuple[int, int]]:
+    """The parts of ``planned`` that ``finished`` does not cover."""
+    out = []
+    for lo, hi in planned:
+        at = lo
+        for a, b in _union(finished):
+            if b <= at or a >= hi:
+                continue
+            if a > at:
+                out.append((at, a))
+            at = max(at, b)
+        if at < hi:
+            out.append((at, hi))
+    return out
 
 
 class _Stop(Exception):

@@ -171,6 +171,8 @@ class MatchResults(_Run):
     planned: Optional[Ranges] = None
     covered: Optional[Ranges] = None
     run: Optional[Tuple[int, int]] = None
+    meta: Dict[str, Any] = field(default_factory=dict)
+    """What the run noted besides its rows (a Ray run that failed: ``failure``, ``missing``)."""
 
     def summary(self) -> Dict[str, Any]:
         w = self.arrays["winner"]

@@ -1,0 +1,167 @@
+"""The Ray backend when tasks fail, on a local cluster of two nodes started here: a task whose
+worker is killed is retried (Ray's ``max_retries``) and the run equals a local one; a node
+removed mid-run loses nothing; tasks that keep failing end the run as Ctrl-C does, returning
+what finished with the missing hand ranges named (and the records of the finished prefix,
+their footer marked stopped); an unreachable ``address`` is refused within a bounded time."""
+
+from __future__ import annotations
+
+import glob
+import os
+import signal
+import threading
+import time
+import warnings
+
+import numpy as np
+import pytest
+
+import tractor
+from tractor import ray_backend
+from tractor.errors import InvalidArgument
+
+ray = pytest.importorskip("ray", reason="Ray is not installed (pip install ray): the Ray backend is optional")
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    from ray.cluster_utils import Cluster
+
+    if ray.is_initialized():
+        ray.shutdown()
+    small = {"num_cpus": 1, "object_store_memory": 100 * 1024**2}
+    c = Cluster(initialize_head=True, head_node_args={**small, "include_dashboard": False})
+    c.add_node(**small)
+    ray.init(address=c.address, log_to_driver=False)
+    try:
+        yield c
+    finally:
+        ray.shutdown()
+        c.shutdown()
+
+
+def task_pids():
+    """The worker processes running tractor's task now (Ray titles them ray::_task)."""
+    out = []
+    for p in glob.glob("/proc/[0-9]*/cmdline"):
+        try:
+            with open(p, "rb") as f:
+                if f.read().startswith(b"ray::_task"):
+                    out.append(int(p.split("/")[2]))
+        except OSError:
+            pass
+    return out
+
+
+class Killer:
+    """Kills task workers from a thread: the first one seen (``times=1``), or every one seen
+    once ``start`` is set (``times=None``)."""
+
+    def __init__(self, times=None):
+        self.times, self.killed, self.stop, self.start = times, 0, threading.Event(), threading.Event()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread.start()
+
+    def run(self):
+        while not self.stop.is_set():
+            if self.start.is_set():
+                for pid in task_pids():
+                    try:
+                        os.kill(pid, signal.SIGKILL)
+                        self.killed += 1
+                    except OSError:
+                        pass
+                    if self.times is not None and self.killed >= self.times:
+                        return
+            time.sleep(0.005)
+
+    def close(self):
+        self.stop.set()
+        self.thread.join(10)
+
+
+def test_a_killed_task_is_retried_and_the_run_is_whole(cluster, tmp_path):
+    want = tractor.simulate(hands=1200, seed=8, threads=1, records=str(tmp_path / "local.rec"))
+    k = Killer(times=1)
+    k.start.set()
+    try:
+        got = tractor.simulate(hands=1200, seed=8, backend="ray", chunk=100, records=str(tmp_path / "ray.rec"))
+    finally:
+        k.close()
+    assert k.killed == 1
+    assert not got.interrupted and "failure" not in got.meta
+    for c in want.arrays:
+        assert np.array_equal(got.arrays[c], want.arrays[c]), c
+    assert (tmp_path / "ray.rec").read_bytes() == (tmp_path / "local.rec").read_bytes()
+
+
+def test_tasks_that_keep_failing_return_what_finished(cluster, tmp_path):
+    want = tractor.simulate(hands=3000, seed=9, threads=1)
+    k = Killer()
+
+    def progress(done, total):
+        k.start.set()  # from the first finished task on, every task's worker is killed
+
+    path = tmp_path / "r.rec"
+    try:
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            got = tractor.simulate(hands=3000, seed=9, backend="ray", chunk=100, records=str(path), progress=progress)
+    finally:
+        k.close()
+    assert got.interrupted and 100 <= len(got) < 3000
+    failure = got.meta["failure"]
+    assert "a Ray task failed" in failure and "did not finish" in failure, failure
+    assert any(issubclass(x.category, RuntimeWarning) and "Ray task failed" in str(x.message) for x in w)
+    # what finished is the run's own hands; finished and missing ranges make up the run
+    idx = got.index.astype(np.int64)
+    assert np.array_equal(got.score, want.score[idx])
+    have = sorted(set(idx.tolist()))
+    missing = [i for a, b in got.meta["missing"] for i in range(a, b)]
+    assert sorted(have + missing) == list(range(3000))
+    # the records: the finished prefix, whole, its footer marked stopped
+    r = tractor.read_records(path, replay=False)
+    recs = list(r)
+    assert r.complete and r.stopped and len(recs) == got.meta["records_written"]
+    assert [x.hand for x in recs] == list(range(len(recs))) and set(range(len(recs))) <= set(have)
+
+
+def test_the_cli_reports_a_failed_run_and_exits_1(cluster, tmp_path, capsys):
+    from tractor.cli import main
+
+    k = Killer()
+    k.start.set()
+    try:
+        rc = main(["simulate", "--hands", "2000", "--backend", "ray", "--chunk", "100", "--quiet",
+                   "--records", str(tmp_path / "r.rec")])
+    finally:
+        k.close()
+    out, err = capsys.readouterr()
+    assert rc == 1, (out, err)
+    assert "tractor: error: --backend ray: a Ray task failed" in err and "did not finish" in err
+    assert "wrote" in out and tractor.read_records(tmp_path / "r.rec", replay=False).header["hands"] == 2000
+
+
+def test_a_node_lost_mid_run_loses_nothing(cluster):
+    want = tractor.simulate(hands=2000, seed=10, threads=1)
+    node = [n for n in cluster.list_all_nodes() if n is not cluster.head_node][0]
+    removed = []
+
+    def progress(done, total):
+        if not removed:
+            removed.append(True)
+            cluster.remove_node(node)  # its tasks under way are run again on the head
+
+    got = tractor.simulate(hands=2000, seed=10, backend="ray", chunk=100, progress=progress)
+    assert removed and not got.interrupted and "failure" not in got.meta
+    for c in want.arrays:
+        assert np.array_equal(got.arrays[c], want.arrays[c]), c
+
+
+def test_an_unreachable_address_is_refused_within_the_bound(monkeypatch):
+    monkeypatch.setattr(ray_backend, "CONNECT_TIMEOUT_S", 1.0)
+    for address in ("127.0.0.1:1", "ray://127.0.0.1:1", "192.0.2.1:6379"):
+        t = time.perf_counter()
+        with pytest.raises(InvalidArgument, match="cannot reach Ray"):
+            ray_backend._reachable(address, address)
+        assert time.perf_counter() - t < 3, address
