@@ -889,6 +889,15 @@ def records_section(raw):
     lines.append(
         f"| a records file of random hands | {num(d.get('bytes_per_hand'))} bytes per hand | – | – |"
     )
+    w, wo = d.get("hands_per_s_records"), d.get("hands_per_s_plain")
+    lines.append(
+        f"| writing it: hands/s with records ÷ without (2 threads, medians) | {num(w)} ÷ {num(wo)} = "
+        f"{num(None if w is None or not wo else w / wo, '{:.3f}')} | – | – |"
+    )
+    lines.append(
+        f"| of which the file's writer (each frame checked, stamped with the run tag, written) | "
+        f"{num(d.get('writer_frames_per_s'))} frames/s | – | – |"
+    )
     oks = []
     for r in reads:
         secs = r.get("seconds")
