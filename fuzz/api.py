@@ -1,7 +1,8 @@
 """Coverage-guided fuzzing (atheris) of the rules, Game and Match API: ``Card``, ``parse``,
 ``format``, ``to_counts``, every ``Context`` method (the batch ones too), ``outcome``, the
 ``Game`` constructors and actions, ``LegalPlays``, ``from_json``/``from_record`` on damaged
-records, observations, determinization, ``Match`` and the searches.
+records, observations, determinization, ``Match``, the searches and the reconstructors of
+pickled games and matches (crafted states).
 
 The only exceptions allowed out of a call are TractorErrors; a call that raises one must
 leave its game (or match) exactly as it was (its record and whole state compared before and
@@ -364,7 +365,28 @@ def envs(fdp) -> None:
     env.game(_value(fdp) if fdp.ConsumeBool() else 0)
 
 
-TARGETS = [rules, rules, constructors, actions, actions, matches, envs]
+def pickles(fdp) -> None:
+    """The reconstructors pickle calls, fed crafted states: a TractorError or an object."""
+    from tractor.game import _match_from_state, _restore
+
+    g = GAMES[fdp.ConsumeIntInRange(0, len(GAMES) - 1)]
+    if fdp.ConsumeBool():
+        text = g.to_json() if fdp.ConsumeBool() else _value(fdp)
+        pending = [_value(fdp) for _ in range(fdp.ConsumeIntInRange(0, 3))] if fdp.ConsumeBool() else _value(fdp)
+        _restore(text, pending)
+    else:
+        m = Match(fdp.ConsumeIntInRange(0, 3))
+        _, (seed, state, text) = m.__reduce__()
+        state = list(state)
+        for _ in range(fdp.ConsumeIntInRange(0, 3)):
+            if state:
+                state[fdp.ConsumeIntInRange(0, len(state) - 1)] = _value(fdp)
+        shape = fdp.ConsumeIntInRange(0, 2)
+        crafted = tuple(state) if shape == 0 else state[: fdp.ConsumeIntInRange(0, len(state))] if shape == 1 else _value(fdp)
+        _match_from_state(_value(fdp) if fdp.ConsumeBool() else seed, crafted, text if fdp.ConsumeBool() else _value(fdp))
+
+
+TARGETS = [rules, rules, constructors, actions, actions, matches, envs, pickles]
 
 
 def test_one_input(data: bytes) -> None:

@@ -42,19 +42,19 @@ def test_a_pairing_is_duplicate_simulation_on_the_suite():
 
 def test_results_do_not_depend_on_threads_or_shards():
     ps = ["random", "greedy", "pimc:worlds=2,rollouts=1,rollout=random"]
-    one = arena.play(ps, deals=24, threads=1, matches=3, cost=False, bootstrap=20)
-    two = arena.play(ps, deals=24, threads=2, matches=3, cost=False, bootstrap=20)
+    # one run on one thread against two shards on two threads, merged: both differences at once
+    one = arena.play(ps, deals=14, threads=1, matches=2, cost=False, bootstrap=20)
     parts = [arena.play(ps, deals=n, start=s, matches=m, match_start=ms, threads=2, cost=False, bootstrap=20)
-             for s, n, ms, m in [(0, 10, 0, 1), (10, 14, 1, 2)]]
+             for s, n, ms, m in [(0, 5, 0, 1), (5, 9, 1, 1)]]
     merged = arena.merge(*parts)
-    for other in (two, merged):
+    for other in (merged,):
         for p, q in zip(one.pairings, other.pairings):
             for k in ("index", "a_first", "a_second", "match_index", "match_wins", "match_losses"):
                 assert np.array_equal(getattr(p, k), getattr(q, k)), k
         assert other.ratings() == one.ratings()
     with pytest.raises(InvalidArgument, match="in two parts"):
         arena.merge(parts[0], parts[0])
-    assert len(one.pairings) == 3 and all(len(p.match_index) == 3 for p in one.pairings)
+    assert len(one.pairings) == 3 and all(len(p.match_index) == 2 for p in one.pairings)
 
 
 def _synthetic(strengths, deals, seed):
