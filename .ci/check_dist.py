@@ -118,8 +118,8 @@ def check_wheel(path: Path, version: str) -> list:
             check_metadata(z.read(f"{info}/METADATA").decode("utf-8"), version, errors)
         if f"{info}/entry_points.txt" in names:
             ep = z.read(f"{info}/entry_points.txt").decode("utf-8")
-            if not re.search(r"^tractor\s*=\s*tractor\.cli:main$", ep, flags=re.M):
-                errors.append("entry_points.txt has no console script tractor = tractor.cli:main")
+            if not re.search(r"^tractor\s*=\s*tractor\.cli:run$", ep, flags=re.M):
+                errors.append("entry_points.txt has no console script tractor = tractor.cli:run")
         else:
             errors.append("missing entry_points.txt (the tractor command)")
     return errors

@@ -44,7 +44,7 @@ def _files():
         "tractor/py.typed": "",
         f"{INFO}/METADATA": METADATA,
         f"{INFO}/WHEEL": "",
-        f"{INFO}/entry_points.txt": "[console_scripts]\ntractor = tractor.cli:main\n",
+        f"{INFO}/entry_points.txt": "[console_scripts]\ntractor = tractor.cli:run\n",
         f"{INFO}/RECORD": "",
     })
     return files

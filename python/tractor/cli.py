@@ -392,7 +392,17 @@ def cmd_demo(a: argparse.Namespace) -> int:
     return 0
 
 
-def main(argv: Optional[List[str]] = None) -> int:
+def run() -> None:
+    """The ``tractor`` command (console script and ``python -m tractor.cli``): :func:`main`,
+    then exit with its status. A Ctrl-C after the command is over, to the process's end,
+    changes nothing."""
+    sys.exit(main(_program=True))
+
+
+def main(argv: Optional[List[str]] = None, _program: bool = False) -> int:
+    """Runs one command (``argv``: its arguments, default ``sys.argv[1:]``); returns the exit
+    status. Ctrl-C acts as the documentation of the CLI says while it runs; then Python's
+    handler is back."""
     p = argparse.ArgumentParser(prog="tractor", description="Guigang Tractor rule engine")
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -454,7 +464,7 @@ def main(argv: Optional[List[str]] = None) -> int:
 
     # One Ctrl-C handler for the whole command: a run's first Ctrl-C stops it after the chunk
     # under way, and once the outputs are being written (_hold) every Ctrl-C waits for them.
-    # As a program (argv None) it stays to the end, so that a late Ctrl-C changes nothing.
+    # As a program (run()) it stays to the end, so that a late Ctrl-C changes nothing.
     stop = _Interrupt()
     stop.__enter__()
     _stop = stop
@@ -468,7 +478,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         return 130
     finally:
         _stop = None
-        if argv is None:  # the command is over: a Ctrl-C from now on, to the process's end, changes nothing
+        if _program:  # the command is over: a Ctrl-C from now on, to the process's end, changes nothing
             stop.hold(quiet=True)
             try:
                 signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -479,4 +489,4 @@ def main(argv: Optional[List[str]] = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run()
