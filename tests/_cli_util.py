@@ -18,28 +18,47 @@ def _reset_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
+class StderrWatch:
+    """Reads a child's stderr in a thread (``err``, all of it so far) and sets ``seen[m]`` once
+    ``m`` has appeared, for each marker ``m``."""
+
+    def __init__(self, proc, *markers: bytes) -> None:
+        self.proc, self.err = proc, bytearray()
+        self.seen = {m: threading.Event() for m in markers}
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self) -> None:
+        while True:
+            b = os.read(self.proc.stderr.fileno(), 4096)
+            if not b:
+                return
+            self.err.extend(b)
+            for m, ev in self.seen.items():
+                if m in self.err:
+                    ev.set()
+
+    def join(self) -> bytes:
+        self.thread.join(5)
+        return bytes(self.err)
+
+
+def start_cli(args, cwd, env: Optional[Dict[str, str]] = None):
+    """``python -m tractor.cli *args`` in a child, its outputs piped, SIGINT at its default."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "tractor.cli", *args], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        preexec_fn=_reset_sigint, env=env,
+    )
+
+
 def interrupt_cli(args, cwd, wait_s: float, env: Optional[Dict[str, str]] = None,
                   marker: bytes = b"hands/s") -> Tuple[int, str, bytes]:
     """Starts ``python -m tractor.cli *args``, sends SIGINT once it has printed a rate
     (``marker``), and returns (exit code, stdout, stderr)."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "tractor.cli", *args], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        preexec_fn=_reset_sigint, env=env,
-    )
-    err = bytearray()
-    progressed = threading.Event()
-
-    def read_stderr():
-        while True:
-            b = os.read(proc.stderr.fileno(), 4096)
-            if not b:
-                return
-            err.extend(b)
-            if marker in err:
-                progressed.set()
-
-    reader = threading.Thread(target=read_stderr, daemon=True)
-    reader.start()
+    proc = start_cli(args, cwd, env)
+    watch = StderrWatch(proc, marker)
+    err = watch.err
+    progressed = watch.seen[marker]
     try:
         assert progressed.wait(wait_s), f"no progress printed: {bytes(err)[-2000:]!r}"
         proc.send_signal(signal.SIGINT)
@@ -49,8 +68,7 @@ def interrupt_cli(args, cwd, wait_s: float, env: Optional[Dict[str, str]] = None
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    reader.join(5)
-    return proc.returncode, out, bytes(err)
+    return proc.returncode, out, watch.join()
 
 
 def hands_summarised(out: str) -> int:

@@ -13,9 +13,6 @@ from __future__ import annotations
 import os
 import random
 import signal
-import subprocess
-import sys
-import threading
 import time
 
 import numpy as np
@@ -24,7 +21,7 @@ import pytest
 import tractor
 from tractor.errors import InvalidArgument
 
-from _cli_util import _reset_sigint, hands_summarised
+from _cli_util import StderrWatch, hands_summarised, start_cli
 
 TRIALS = 40 if os.environ.get("TRACTOR_SCALE") else 6
 
@@ -32,33 +29,17 @@ TRIALS = 40 if os.environ.get("TRACTOR_SCALE") else 6
 def run_trial(folder, rng: random.Random, plot: bool):
     """One run (with --plot: the arrays kept in memory and a slow output; without: --out
     streamed to disk), two SIGINTs: (exit code, stdout, stderr, the moments)."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "tractor.cli", "simulate", "--hands", "400000", "--chunk", "20", "--threads", "1",
-         "--seed", str(rng.randrange(1000)), "--records", "r.bin", "--out", "r.npz"] + (["--plot", "p.png"] if plot else []),
-        cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=_reset_sigint,
-    )
-    err = bytearray()
-    started, summarising = threading.Event(), threading.Event()
-
-    def read_stderr():
-        while True:
-            b = os.read(proc.stderr.fileno(), 4096)
-            if not b:
-                return
-            err.extend(b)
-            if b"hands/s" in err:
-                started.set()
-            if b"summarising" in err:
-                summarising.set()
-
-    reader = threading.Thread(target=read_stderr, daemon=True)
-    reader.start()
+    args = ["simulate", "--hands", "400000", "--chunk", "20", "--threads", "1", "--seed", str(rng.randrange(1000)),
+            "--records", "r.bin", "--out", "r.npz"] + (["--plot", "p.png"] if plot else [])
+    proc = start_cli(args, folder)
+    watch = StderrWatch(proc, b"hands/s", b"summarising")
+    started, summarising = watch.seen[b"hands/s"], watch.seen[b"summarising"]
     # the second Ctrl-C: soon after the first (the run winding down), or just after the run
     # said it is summarising (the summary and the outputs being written)
     after_summary = rng.random() < 0.5
     moments = (rng.uniform(0, 0.8), rng.uniform(0, 0.03) if after_summary else rng.uniform(0, 0.4), after_summary)
     try:
-        assert started.wait(60), bytes(err)[-2000:]
+        assert started.wait(60), bytes(watch.err)[-2000:]
         time.sleep(moments[0])
         proc.send_signal(signal.SIGINT)
         if after_summary:
@@ -66,13 +47,13 @@ def run_trial(folder, rng: random.Random, plot: bool):
         time.sleep(moments[1])
         if proc.poll() is None:
             proc.send_signal(signal.SIGINT)
-        out = proc.communicate(timeout=120)[0].decode()
+        out = proc.stdout.read().decode()  # to the end: the child has exited
+        proc.wait(timeout=60)
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    reader.join(5)
-    return proc.returncode, out, bytes(err).decode(errors="replace"), moments
+    return proc.returncode, out, watch.join().decode(errors="replace"), moments
 
 
 @pytest.mark.parametrize("trial", range(TRIALS))

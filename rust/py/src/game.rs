@@ -48,6 +48,15 @@ impl From<CoreGame> for PyGame {
 impl PyGame {
     /// Whole actions are refused while a play is being built with action ids: they would
     /// drop the selection silently.
+    /// Applies a policy's decision (None: the hand is over): False when over.
+    fn apply_decided(&mut self, py: Python<'_>, a: Option<core::Action>) -> PyResult<bool> {
+        let Some(a) = a else { return Ok(false) };
+        let g = &mut self.g;
+        g.apply(&a).map_err(|e| action_err(py, g, e))?;
+        self.b.clear();
+        Ok(true)
+    }
+
     fn no_selection(&self, py: Python<'_>) -> PyResult<()> {
         if self.b.is_empty() {
             return Ok(());
@@ -301,15 +310,7 @@ impl PyGame {
                 if me.g != snapshot {
                     continue; // another thread moved the game: decide for the game as it is
                 }
-                return match a {
-                    None => Ok(false),
-                    Some(a) => {
-                        let g = &mut me.g;
-                        g.apply(&a).map_err(|e| action_err(py, g, e))?;
-                        me.b.clear();
-                        Ok(true)
-                    }
-                };
+                return me.apply_decided(py, a);
             }
         })
     }
@@ -394,16 +395,8 @@ impl PyGame {
     fn step_random(&mut self, py: Python<'_>, seed: u64) -> PyResult<bool> {
         guard(py, || {
             self.no_selection(py)?;
-            let mut rng = core::Rng::new(seed);
-            match core::agent::random::random_action(&self.g, &mut rng) {
-                None => Ok(false),
-                Some(a) => {
-                    let g = &mut self.g;
-                    g.apply(&a).map_err(|e| action_err(py, g, e))?;
-                    self.b.clear();
-                    Ok(true)
-                }
-            }
+            let a = core::agent::random::random_action(&self.g, &mut core::Rng::new(seed));
+            self.apply_decided(py, a)
         })
     }
 
