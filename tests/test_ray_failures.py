@@ -96,7 +96,8 @@ def test_a_killed_task_is_retried_and_the_run_is_whole(cluster, tmp_path):
 
 
 def test_tasks_that_keep_failing_return_what_finished(cluster, tmp_path):
-    want = tractor.simulate(hands=3000, seed=9, threads=1)
+    # tasks of 400 greedy hands (tens of ms): the killer, polling every 5 ms, meets each one
+    want = tractor.simulate(hands=4000, seed=9, threads=1, policies="greedy,greedy,greedy,greedy")
     k = Killer()
 
     def progress(done, total):
@@ -106,10 +107,11 @@ def test_tasks_that_keep_failing_return_what_finished(cluster, tmp_path):
     try:
         with warnings.catch_warnings(record=True) as w:
             warnings.simplefilter("always")
-            got = tractor.simulate(hands=3000, seed=9, backend="ray", chunk=100, records=str(path), progress=progress)
+            got = tractor.simulate(hands=4000, seed=9, backend="ray", chunk=400, records=str(path), progress=progress,
+                                   policies="greedy,greedy,greedy,greedy")
     finally:
         k.close()
-    assert got.interrupted and 100 <= len(got) < 3000
+    assert got.interrupted and 400 <= len(got) < 4000
     failure = got.meta["failure"]
     assert "a Ray task failed" in failure and "did not finish" in failure, failure
     assert any(issubclass(x.category, RuntimeWarning) and "Ray task failed" in str(x.message) for x in w)
@@ -118,7 +120,7 @@ def test_tasks_that_keep_failing_return_what_finished(cluster, tmp_path):
     assert np.array_equal(got.score, want.score[idx])
     have = sorted(set(idx.tolist()))
     missing = [i for a, b in got.meta["missing"] for i in range(a, b)]
-    assert sorted(have + missing) == list(range(3000))
+    assert sorted(have + missing) == list(range(4000))
     # the records: the finished prefix, whole, its footer marked stopped
     r = tractor.read_records(path, replay=False)
     recs = list(r)
@@ -132,14 +134,15 @@ def test_the_cli_reports_a_failed_run_and_exits_1(cluster, tmp_path, capsys):
     k = Killer()
     k.start.set()
     try:
-        rc = main(["simulate", "--hands", "2000", "--backend", "ray", "--chunk", "100", "--quiet",
+        rc = main(["simulate", "--hands", "4000", "--backend", "ray", "--chunk", "400", "--quiet", "--policy",
+                   "greedy,greedy,greedy,greedy",
                    "--records", str(tmp_path / "r.rec")])
     finally:
         k.close()
     out, err = capsys.readouterr()
     assert rc == 1, (out, err)
     assert "tractor: error: --backend ray: a Ray task failed" in err and "did not finish" in err
-    assert "wrote" in out and tractor.read_records(tmp_path / "r.rec", replay=False).header["hands"] == 2000
+    assert "wrote" in out and tractor.read_records(tmp_path / "r.rec", replay=False).header["hands"] == 4000
 
 
 def test_a_node_lost_mid_run_loses_nothing(cluster):
