@@ -26,7 +26,7 @@ import pytest
 
 import tractor
 from tractor.errors import InvalidArgument, RecordsError, TractorError
-from tractor.records import VERSION, Record, header_bytes
+from tractor.records import VERSION, Record
 
 POLICIES = "greedy,random,greedy,random"
 

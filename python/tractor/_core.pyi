@@ -298,7 +298,6 @@ def simulate_matches(
     """Raises InvalidPolicy, InvalidContext, InvalidArgument, ResourceError."""
 def replay_record(data: bytes, legacy: bool = False) -> Tuple[Game, int]:
     """Raises RecordsError, InvalidRecord, IllegalAction."""
-def records_file_header(meta: str, first: int = 0) -> bytes: ...
 def result_schema(kind: str) -> List[Tuple[str, str]]:
     """Raises InvalidArgument."""
 

@@ -1,11 +1,11 @@
 """Files written whole or not at all, whatever Ctrl-C does.
 
 Every file the package writes goes to a temporary name beside its target
-(:func:`temp_path`: ``.NAME.PID.tractor-partial``) and is renamed over the target once whole;
-on an error or a KeyboardInterrupt the temporary file is removed (:func:`replacing`). The
-rename, the removal and the line that reports them run with Ctrl-C held (:func:`held`), so a
-Ctrl-C at any moment leaves the target either whole and reported, or absent (and the caller
-says why). Only a killed process (SIGKILL, a power cut) can leave a temporary file; a records
+(:func:`temp_path`: ``.NAME.PID.tractor-partial``) and is renamed over the target once whole
+(:func:`put`); on an error or a KeyboardInterrupt the temporary file is removed
+(:func:`replacing`). The rename and the removal run with Ctrl-C held (:func:`held`), and the
+CLI holds Ctrl-C while it writes its outputs and reports them, so a Ctrl-C at any moment
+leaves a target either whole and reported, or absent (and the caller says why). Only a killed process (SIGKILL, a power cut) can leave a temporary file; a records
 file's one reads with ``read_records(path, partial=True)``.
 """
 
@@ -15,7 +15,7 @@ import os
 import signal
 import threading
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator, List, Optional
+from typing import Any, Iterator, List
 
 SUFFIX = ".tractor-partial"
 
@@ -63,20 +63,27 @@ def remove(path: str) -> None:
             pass
 
 
+def put(tmp: str, path: str) -> None:
+    """Renames the whole temporary file ``tmp`` over ``path`` (Ctrl-C held); on an OSError
+    removes ``tmp`` and raises it."""
+    with held():
+        try:
+            os.replace(tmp, path)
+        except OSError:
+            remove(tmp)
+            raise
+
+
 @contextmanager
-def replacing(path: str, report: Optional[Callable[[], None]] = None) -> Iterator[str]:
+def replacing(path: str) -> Iterator[str]:
     """Yields the temporary name to write ``path`` under; when the block ends without an
-    exception, renames it over ``path`` and calls ``report`` (both with Ctrl-C held);
-    otherwise removes it. An OSError of the rename propagates (the temporary file removed)."""
+    exception, renames it over ``path`` (:func:`put`); otherwise removes it."""
     tmp = temp_path(path)
     done = False
     try:
         yield tmp
-        with held():
-            os.replace(tmp, path)
-            done = True
-            if report is not None:
-                report()
+        put(tmp, path)
+        done = True
     finally:
         if not done:
             remove(tmp)

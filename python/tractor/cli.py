@@ -8,7 +8,8 @@ import signal
 import sys
 import time
 import warnings
-from typing import Any, List, Optional
+from contextlib import contextmanager
+from typing import Any, Iterator, List, Optional
 
 from . import _core
 from ._core import __version__
@@ -214,6 +215,14 @@ def _exit_status(failed: List[str], interrupted: bool) -> int:
     return 1 if failed else 0
 
 
+@contextmanager
+def _failure_reported_here() -> Iterator[None]:
+    """A failed Ray run's RuntimeWarning is left out: the CLI reports the failure itself."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="a Ray task failed", category=RuntimeWarning)
+        yield
+
+
 def cmd_simulate(a: argparse.Namespace) -> int:
     from .sim import simulate
 
@@ -228,8 +237,7 @@ def cmd_simulate(a: argparse.Namespace) -> int:
     )
     stream = None
     if a.matches is not None:
-        with warnings.catch_warnings():
-            warnings.filterwarnings("ignore", message="a Ray task failed", category=RuntimeWarning)
+        with _failure_reported_here():
             res = simulate(matches=count, max_hands=a.max_hands, **kwargs)
     else:
         # Only the running summary is kept in memory, at any size; --out streams the arrays
@@ -243,8 +251,7 @@ def cmd_simulate(a: argparse.Namespace) -> int:
             except OSError as e:
                 raise InvalidArgument(f"--out {a.out}: cannot write beside it: {e}") from None
         try:
-            with warnings.catch_warnings():  # a failed Ray run: the CLI reports it itself, below
-                warnings.filterwarnings("ignore", message="a Ray task failed", category=RuntimeWarning)
+            with _failure_reported_here():
                 res = simulate(hands=count, duplicate=a.duplicate, records=a.records, keep_arrays=keep, _sink=stream,
                                **kwargs)
         except BaseException:

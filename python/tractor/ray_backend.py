@@ -40,7 +40,7 @@ from .errors import InvalidArgument, TractorError
 from .sim.files import RecordsOut
 from .sim.local import _Interrupt, run_local
 from .sim.merging import merge
-from .sim.ranges import _show_ranges, _union
+from .sim.ranges import _gaps, _show_ranges, _union
 
 TASK_HANDS = 100_000
 TASK_MATCHES = 2_000
@@ -235,7 +235,7 @@ def simulate_ray(
         if interrupted and records is not None:
             res.meta["records_note"] = "the records file holds the hands up to the first that did not finish"
     if failure is not None:
-        missing = _missing([(start, start + total)], finished)
+        missing = _gaps(start, start + total, _union(finished))
         text = (f"a Ray task failed ({'retried ' + str(TASK_RETRIES) + ' times, ' if TASK_RETRIES else ''}"
                 f"{type(failure).__name__}: {str(failure).strip().splitlines()[-1] if str(failure).strip() else ''}); "
                 f"{what} {_show_ranges(missing)} did not finish: the results hold the {done:,} that did")
@@ -243,22 +243,6 @@ def simulate_ray(
         res.meta["missing"] = missing
         warnings.warn(text, RuntimeWarning, stacklevel=3)
     return res
-
-
-def _missing(planned: List[Tuple[int, int]], finished: List[Tuple[int, int]]) -> List[Tuple[int, int]]:
-    """The parts of ``planned`` that ``finished`` does not cover."""
-    out = []
-    for lo, hi in planned:
-        at = lo
-        for a, b in _union(finished):
-            if b <= at or a >= hi:
-                continue
-            if a > at:
-                out.append((at, a))
-            at = max(at, b)
-        if at < hi:
-            out.append((at, hi))
-    return out
 
 
 class _Stop(Exception):

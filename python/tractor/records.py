@@ -166,10 +166,5 @@ def read_records(path: Union[str, "os.PathLike[str]"], *, replay: bool = True,
     return RecordReader(path, replay=replay, batch=batch, partial=partial)
 
 
-def header_bytes(meta: Dict[str, Any], first: int = 0) -> bytes:
-    """The header of a records file describing a run whose first hand is ``first``."""
-    return _core.records_file_header(_meta_text(meta), first)
-
-
 def _meta_text(meta: Dict[str, Any]) -> str:
     return json.dumps({"format": FORMAT, **meta}, sort_keys=True)

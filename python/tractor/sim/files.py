@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import _core
 from .._args import _path, _show
-from .._outputs import held, remove, replacing, temp_path
+from .._outputs import held, put, remove, replacing, temp_path
 from ..errors import InvalidArgument, OutputError
 from ..records import _meta_text
 from .columns import HAND_COLUMNS
@@ -158,7 +158,7 @@ class RecordsOut:
                 if w is None:
                     raise OSError("the records file is closed")
                 self.hands = w.finish(stopped)
-                os.replace(self.tmp, self.path)
+                put(self.tmp, self.path)
             except BaseException:
                 self.abort()
                 raise

@@ -61,7 +61,7 @@ class _Interrupt:
         self.requested = False
         self.hits = 0
         self._working = False
-        self._holding = False
+        self._holding = 0  # 0: not holding; 1: holding, not said yet; 2: holding, said (or quiet)
         self._old: Any = None
 
     def __enter__(self) -> "_Interrupt":

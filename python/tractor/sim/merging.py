@@ -10,7 +10,7 @@ import numpy as np
 from .._args import _bool
 from ..errors import IncompleteRun, InvalidArgument
 from .columns import HAND_COLUMNS, MATCH_COLUMNS, _concat
-from .ranges import Ranges, _show_ranges, _union
+from .ranges import Ranges, _gaps, _show_ranges, _union
 from .results import MatchResults, SimResults
 from .stats import Tally
 
@@ -68,14 +68,7 @@ def merge(parts: Sequence[Any], *, partial: bool = False) -> Any:
     covered = _union((lo, hi) for lo, hi, _ in held)
     expected = _union([r for p in parts for r in p.requested] + [p.run for p in parts if p.run is not None])
     run = next((p.run for p in parts if p.run is not None), None)
-    missing: Ranges = []
-    if expected:
-        hull = (expected[0][0], expected[-1][1])
-        at = hull[0]
-        for lo, hi in covered + [(hull[1], hull[1])]:
-            if lo > at:
-                missing.append((at, lo))
-            at = max(at, hi)
+    missing: Ranges = _gaps(expected[0][0], expected[-1][1], covered) if expected else []
     if missing and not partial:
         what = "hands" if isinstance(first, SimResults) else "matches"
         raise IncompleteRun(

@@ -20,6 +20,17 @@ def _union(ranges: Any) -> Ranges:
     return out
 
 
+def _gaps(lo: int, hi: int, covered: Ranges) -> Ranges:
+    """The parts of ``[lo, hi)`` that ``covered`` (in order and disjoint) leaves out."""
+    out: Ranges = []
+    at = lo
+    for a, b in covered + [(hi, hi)]:
+        if a > at:
+            out.append((at, a))
+        at = max(at, b)
+    return out
+
+
 def _index_ranges(index: Any) -> Ranges:
     """The ranges of consecutive values of a sorted index column."""
     n = len(index)

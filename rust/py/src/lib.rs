@@ -443,7 +443,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sim::simulate_hands, m)?)?;
     m.add_function(wrap_pyfunction!(sim::simulate_matches, m)?)?;
     m.add_function(wrap_pyfunction!(sim::replay_record, m)?)?;
-    m.add_function(wrap_pyfunction!(sim::records_file_header, m)?)?;
     m.add_function(wrap_pyfunction!(sim::result_schema, m)?)?;
     m.add_class::<sim::PyRecordReader>()?;
     m.add_class::<sim::PyRecordsWriter>()?;

@@ -213,14 +213,6 @@ pub fn replay_record(py: Python<'_>, data: &[u8], legacy: bool) -> PyResult<(PyG
     })
 }
 
-/// The header of a records file whose first hand is `first`, carrying `meta` (JSON text
-/// describing the run).
-#[pyfunction]
-#[pyo3(signature = (meta, first=0))]
-pub fn records_file_header<'py>(py: Python<'py>, meta: &str, first: u64) -> Bound<'py, PyBytes> {
-    PyBytes::new(py, &core::game::records_file::encode_file_header(first, meta.as_bytes()))
-}
-
 /// A records file being written (see `tractor_core::game::records_file`): the header at once,
 /// then frames in hand order, each checked and stamped, then the footer at `finish`. An
 /// output error raises OSError and spends the writer; frames out of place raise
