@@ -193,6 +193,11 @@ def test_one_input(data: bytes) -> None:
 
 
 if __name__ == "__main__":
+    # every file a fuzzed call names (records=, --out, ...) is written inside TMP, never in
+    # the folder the fuzzer was started from (a run in the repository once filled it); the
+    # corpus folders and input files named on the command line are made absolute first
+    argv = [a if a.startswith("-") else os.path.abspath(a) for a in sys.argv[1:]]
+    os.chdir(TMP)
     _setup()
-    atheris.Setup(sys.argv, test_one_input)
+    atheris.Setup([sys.argv[0]] + argv, test_one_input)
     atheris.Fuzz()
