@@ -40,24 +40,37 @@ def cluster():
         c.shutdown()
 
 
-def task_pids():
-    """The worker processes running tractor's task now (Ray titles them ray::_task)."""
+def task_pids(raylets):
+    """The worker processes running tractor's task now (Ray titles them ray::_task) whose
+    parent is one of ``raylets``: this cluster's, not another Ray's on the machine (a test
+    run by another pytest-xdist worker)."""
     out = []
     for p in glob.glob("/proc/[0-9]*/cmdline"):
         try:
             with open(p, "rb") as f:
-                if f.read().startswith(b"ray::_task"):
-                    out.append(int(p.split("/")[2]))
-        except OSError:
+                if not f.read().startswith(b"ray::_task"):
+                    continue
+            pid = int(p.split("/")[2])
+            with open(f"/proc/{pid}/stat") as f:
+                parent = int(f.read().rsplit(")", 1)[1].split()[1])
+            if parent in raylets:
+                out.append(pid)
+        except (OSError, ValueError, IndexError):
             pass
     return out
 
 
-class Killer:
-    """Kills task workers from a thread: the first one seen (``times=1``), or every one seen
-    once ``start`` is set (``times=None``)."""
+def raylets(cluster):
+    return {p.process.pid for node in cluster.list_all_nodes() for p in node.all_processes.get("raylet", [])}
 
-    def __init__(self, times=None):
+
+class Killer:
+    """Kills the cluster's task workers from a thread: the first one seen (``times=1``), or
+    every one seen once ``start`` is set (``times=None``)."""
+
+    def __init__(self, cluster, times=None):
+        self.raylets = raylets(cluster)
+        assert self.raylets
         self.times, self.killed, self.stop, self.start = times, 0, threading.Event(), threading.Event()
         self.thread = threading.Thread(target=self.run, daemon=True)
         self.thread.start()
@@ -65,7 +78,7 @@ class Killer:
     def run(self):
         while not self.stop.is_set():
             if self.start.is_set():
-                for pid in task_pids():
+                for pid in task_pids(self.raylets):
                     try:
                         os.kill(pid, signal.SIGKILL)
                         self.killed += 1
@@ -82,7 +95,7 @@ class Killer:
 
 def test_a_killed_task_is_retried_and_the_run_is_whole(cluster, tmp_path):
     want = tractor.simulate(hands=1200, seed=8, threads=1, records=str(tmp_path / "local.rec"))
-    k = Killer(times=1)
+    k = Killer(cluster, times=1)
     k.start.set()
     try:
         got = tractor.simulate(hands=1200, seed=8, backend="ray", chunk=100, records=str(tmp_path / "ray.rec"))
@@ -98,7 +111,7 @@ def test_a_killed_task_is_retried_and_the_run_is_whole(cluster, tmp_path):
 def test_tasks_that_keep_failing_return_what_finished(cluster, tmp_path):
     # tasks of 400 greedy hands (tens of ms): the killer, polling every 5 ms, meets each one
     want = tractor.simulate(hands=4000, seed=9, threads=1, policies="greedy,greedy,greedy,greedy")
-    k = Killer()
+    k = Killer(cluster)
 
     def progress(done, total):
         k.start.set()  # from the first finished task on, every task's worker is killed
@@ -131,7 +144,7 @@ def test_tasks_that_keep_failing_return_what_finished(cluster, tmp_path):
 def test_the_cli_reports_a_failed_run_and_exits_1(cluster, tmp_path, capsys):
     from tractor.cli import main
 
-    k = Killer()
+    k = Killer(cluster)
     k.start.set()
     try:
         rc = main(["simulate", "--hands", "4000", "--backend", "ray", "--chunk", "400", "--quiet", "--policy",
