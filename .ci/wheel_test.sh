@@ -8,15 +8,18 @@
 #     the version checks and a smoke subset of the tests against the installed package.
 #  3. The sdist builds and installs with pip in another fresh virtualenv (Rust needed). It is
 #     built with the dev profile: this checks that the sdist is complete; the release
-#     profile is already built in step 1.
-# Between runs on one machine, target/wheel-ci/ keeps the build virtualenv and the sdist
-# build's cargo target dir (a cache, like target/ itself: delete it for a cold run); every
-# virtualenv that installs something is made afresh.
+#     profile is already built in step 1. Its cargo target dir is the workspace's target/:
+#     the crates of crates.io that `cargo test` built there are reused, while the sdist's own
+#     crates, unpacked elsewhere, are compiled from the sdist's files (12 s saved on 2 cores).
+# Between runs on one machine, target/wheel-ci/ keeps the build virtualenv (a cache, like
+# target/ itself: delete it for a cold run); every virtualenv that installs something is made
+# afresh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 python=${PYTHON:-python3}
 cache=$PWD/target/wheel-ci
+target=${CARGO_TARGET_DIR:-$PWD/target}  # the workspace's, where `cargo test` built
 mkdir -p "$cache"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -41,7 +44,7 @@ rm -rf "$cache/sdist-venv"
 "$python" -m venv "$cache/sdist-venv"
 (
     cd "$cache"
-    export MATURIN_PEP517_ARGS="--profile dev" CARGO_TARGET_DIR="$cache/sdist-target"
+    export MATURIN_PEP517_ARGS="--profile dev" CARGO_TARGET_DIR="$target"
     sdist-venv/bin/python -m pip install --quiet --upgrade pip
     sdist-venv/bin/python -m pip install --quiet --no-binary tractor-engine "${sdists[0]}"
     version=$(sdist-venv/bin/tractor --version)
