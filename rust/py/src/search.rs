@@ -150,10 +150,16 @@ pub fn determinize(game: &Bound<'_, PyGame>, seat: u8, seeds: Vec<u64>) -> PyRes
             (me.g.clone(), kept)
         };
         let (worlds, keep) = py.detach(|| {
+            // the kept one for this very game and seat, else for the same info set (derived once)
             let mut det = match kept {
                 Some(k) if k.det.info.seat == seat && k.game == g => k.det,
-                Some(k) if k.det.info == g.info(seat) => k.det,
-                _ => Box::new(Determinizer::new(g.info(seat))),
+                kept => {
+                    let info = g.info(seat);
+                    match kept {
+                        Some(k) if k.det.info == info => k.det,
+                        _ => Box::new(Determinizer::new(info)),
+                    }
+                }
             };
             let worlds: Result<Vec<PyGame>, Error> = seeds.iter().map(|&s| Ok(PyGame::from(det.world(&mut core::Rng::new(s))?))).collect();
             // a counting programme over many states (mid-deal, with the undealt cards a

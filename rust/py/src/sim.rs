@@ -317,7 +317,7 @@ pub struct PyRecordReader {
     r: Option<Reader<BufReader<File>>>,
     pending: Option<RecordError>,
     version: u16,
-    end: Option<(bool, bool, u64)>,
+    end: Option<(bool, bool)>,
 }
 
 impl PyRecordReader {
@@ -325,8 +325,8 @@ impl PyRecordReader {
     fn note_end(&mut self) {
         if let Some(r) = self.r.as_ref() {
             self.end = Some(match r.footer {
-                Some(f) => (true, f.stopped, r.index),
-                None => (false, false, r.index),
+                Some(f) => (true, f.stopped),
+                None => (false, false),
             });
         }
     }
@@ -371,11 +371,11 @@ impl PyRecordReader {
     }
 
     /// Where the file ended, once it has: None while reading (or after an error); else
-    /// (complete, stopped, records): complete, a footer proved the records; stopped, the
+    /// (complete, stopped): complete, a footer proved the records; stopped, the
     /// footer says the run stopped before its planned hands. A version-2 file is never
     /// complete (it has no footer).
     #[getter]
-    fn end(&self) -> Option<(bool, bool, u64)> {
+    fn end(&self) -> Option<(bool, bool)> {
         self.end
     }
 
