@@ -144,6 +144,39 @@ class Context:
     def __hash__(self) -> int:
         return hash((self.level, self.trump, self.profile))
 
+    def arrange(self, cards: Any) -> List[List[List[Card]]]:
+        """The cards as a player sorts them in this hand: trumps first, then the plain suits
+        s, h, c, d (black and red alternate); each class strongest first (R2.3, R2.4); inside
+        a class, groups of identical cards, and linked groups of two or more copies (R3.3)
+        joined into one tractor group. Returns ``[class][group][cards]``, empty classes left
+        out. Raises the card errors (CardParseError, TooManyCopies, InvalidCards)."""
+        counts = to_counts(cards)
+        cls, strength, up = self._c.classes(), self._c.strengths(), self._c.links()
+        out: List[List[List[Card]]] = []
+        paired = lambda k: k != 255 and counts[k] >= 2  # noqa: E731
+        for c in (4, 0, 1, 3, 2):
+            kinds = [k for k in range(KINDS) if counts[k] and cls[k] == c]
+            groups: List[List[int]] = []
+            used = set()
+            for k in sorted(kinds, key=lambda k: (-strength[k], k)):
+                if k in used:
+                    continue
+                top = k  # R3.3: a tractor runs along the links; walk up to its top, then down
+                while paired(top) and paired(up[top]) and up[top] != k:
+                    top = up[top]
+                run = [top]
+                while paired(run[-1]):
+                    below = next((d for d in kinds if up[d] == run[-1] and paired(d) and d not in run), None)
+                    if below is None:
+                        break
+                    run.append(below)
+                used.update(run)
+                groups.append(run)
+            groups.sort(key=lambda run: (-max(strength[x] for x in run), run[0]))
+            if groups:
+                out.append([[Card(x) for x in run for _ in range(counts[x])] for run in groups])
+        return out
+
     # -- combinations (R3, R4) -------------------------------------------------------------
     def is_trump(self, card: Any) -> bool:
         """Is the card a trump (R2.2)? Raises CardParseError."""

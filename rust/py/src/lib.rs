@@ -100,6 +100,16 @@ impl Context {
         PyBytes::new(py, &self.ctx.class)
     }
 
+    /// Strength of each kind for comparing units (R2.3, R2.4), as 54 bytes.
+    fn strengths<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.ctx.strength)
+    }
+
+    /// The kind linked above each kind (R3.3), 255 for none, as 54 bytes.
+    fn links<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.ctx.up)
+    }
+
     /// (kind, multiplicity, units, is_trump, key) or None.
     fn classify(&self, py: Python<'_>, cards: &[u8]) -> PyResult<Option<(&'static str, u8, u8, bool, u32)>> {
         guard(py, || {
