@@ -631,6 +631,28 @@ class Game:
         except InvalidPolicy as e:  # named as _args._policy names a bad policy
             raise InvalidPolicy(f"policy: {e}") from None
 
+    # -- text and pictures -------------------------------------------------------------------
+    def describe(self, seat: int, limit: int = 200) -> str:
+        """What ``seat`` knows, as JSON text, with its legal actions on its turn (up to
+        ``limit`` listed, else summarised): see :func:`tractor.describe.describe`."""
+        from .describe import describe
+
+        return describe(self, seat, limit)
+
+    def apply_text(self, seat: int, text: str) -> Action:
+        """Plays ``text`` (``"pass"``, ``"declare h 2"`` or cards, ``"9s 9s As Qs"``) for
+        ``seat``; returns the action. A refusal names the rule and changes nothing: see
+        :func:`tractor.describe.apply_text`."""
+        from .describe import apply_text
+
+        return apply_text(self, seat, text)
+
+    def to_html(self, seat: Optional[int] = None, title: Optional[str] = None) -> str:
+        """The hand as one self-contained HTML page (no network): see :func:`tractor.view.to_html`."""
+        from .view import to_html
+
+        return to_html(self, seat=seat, title=title)
+
     # -- records -----------------------------------------------------------------------------
     def record(self) -> Dict[str, Any]:
         """The hand's record: how it started and every decision, with format and versions
