@@ -1,4 +1,5 @@
-"""The ``tractor`` command: ``simulate`` (the main job), ``arena``, ``merge`` and ``demo``."""
+"""The ``tractor`` command: ``simulate`` (the main job), ``arena``, ``merge``, ``view``,
+``play`` and ``demo``."""
 
 from __future__ import annotations
 
@@ -399,6 +400,64 @@ def cmd_demo(a: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_view(a: argparse.Namespace) -> int:
+    from .view import load, write_html
+
+    out = a.output
+    if out is None:
+        base = os.path.splitext(os.path.basename(a.file))[0]
+        out = f"{base}.html" if a.hand is None else f"{base}-hand{a.hand}.html"
+    _writable("-o/--output", out, [".html", ".htm"])
+    try:
+        game, decisions, title = load(a.file, a.hand)
+    except OSError as e:
+        raise InvalidArgument(f"{a.file}: {e.strerror or e}") from None
+    _hold()
+    write_html(out, game, seat=a.seat, title=title, decisions=decisions)
+    print(f"wrote {out} ({len(game.tricks)} tricks; open it in a browser, no network needed)")
+    return 0
+
+
+def cmd_play(a: argparse.Namespace) -> int:
+    import threading
+    import webbrowser
+
+    from .view.table import Table, serve
+
+    if a.resume is not None and not os.path.isfile(a.resume):
+        raise InvalidArgument(f"--resume {a.resume}: no such file")
+    save = a.save if a.save else None
+    table = Table(seat=a.seat, opponents=a.opponents, profile=a.profile, seed=a.seed, save_dir=save, resume=a.resume)
+    try:
+        server = serve(table, a.port, verbose=a.verbose)
+    except OSError as e:
+        table.stop()
+        raise InvalidArgument(f"--port {a.port}: cannot listen on 127.0.0.1: {e.strerror or e}") from None
+    url = f"http://127.0.0.1:{server.server_port}/"
+    print(f"tractor table: {url} (seat {table.seat} against {', '.join(table.names)}); Ctrl-C stops it", flush=True)
+    worker = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True)
+    worker.start()
+    if not a.no_browser:
+        try:
+            webbrowser.open(url)
+        except Exception:  # no browser here: the address is printed
+            pass
+    stop = _stop
+    try:
+        while worker.is_alive() and not (stop is not None and stop.requested):
+            worker.join(0.2)
+    except KeyboardInterrupt:  # without the CLI's handler (another thread, no signals)
+        pass
+    _hold()
+    server.shutdown()
+    server.server_close()
+    table.stop()
+    with table.lock:
+        where = table.save()
+    print("tractor table: stopped" + (f"; the match is saved in {where} (--resume it)" if where else ""), flush=True)
+    return 0
+
+
 def run() -> None:
     """The ``tractor`` command (console script and ``python -m tractor.cli``): :func:`main`,
     then exit with its status. A Ctrl-C after the command is over, to the process's end,
@@ -457,6 +516,24 @@ def main(argv: Optional[List[str]] = None, _program: bool = False) -> int:
     m.add_argument("-o", "--output", required=True)
     m.add_argument("--partial", action="store_true", help="merge even if shards are missing (marked interrupted)")
     m.set_defaults(fn=cmd_merge)
+    v = sub.add_parser("view", help="one hand as a self-contained HTML replay (no network)")
+    v.add_argument("file", help="a JSON hand record, a saved match of `tractor play`, or a records file")
+    v.add_argument("--hand", type=int, default=None, help="which hand (records file, saved match; from 0)")
+    v.add_argument("--seat", type=int, default=None, choices=range(4), help="open in this seat's view")
+    v.add_argument("-o", "--output", default=None, help="the page (default: FILE's name with .html)")
+    v.set_defaults(fn=cmd_view)
+    t = sub.add_parser("play", help="play a seat against the bots at a table in your browser (127.0.0.1 only)")
+    t.add_argument("--seat", type=int, default=0, choices=range(4), help="your seat (default 0)")
+    t.add_argument("--opponents", default="greedy,greedy,greedy",
+                   help="three policies for the seats after yours, in play order (default greedy,greedy,greedy)")
+    t.add_argument("--profile", default="guigang", choices=list(PROFILES))
+    t.add_argument("--seed", type=int, default=0)
+    t.add_argument("--port", type=int, default=0, help="the port (default: a free one, printed)")
+    t.add_argument("--save", default="tractor-table", help="folder for the finished hands and the match (default tractor-table)")
+    t.add_argument("--resume", default=None, help="continue a saved match (its match.json)")
+    t.add_argument("--no-browser", action="store_true", help="print the address, do not open a browser")
+    t.add_argument("--verbose", action="store_true", help="log every request")
+    t.set_defaults(fn=cmd_play)
     d = sub.add_parser("demo", help="a short tour of the rules API")
     d.add_argument("--seed", type=int, default=7)
     d.set_defaults(fn=cmd_demo)
