@@ -291,7 +291,8 @@ def test_play_a_whole_hand_by_clicking(browser, tmp_path):
         # next hand: the finished one joins the saved match, from which a table resumes
         _by(d, "next-hand")[0].click()
         _wait(lambda: len(t.hands) == 1, 10, "the next hand")
-        doc = json.loads((tmp_path / "saves" / "match.json").read_text())
+        with t.lock:  # the match is saved under the lock
+            doc = json.loads((tmp_path / "saves" / "match.json").read_text())
         assert doc["format"] == "tractor-engine/match" and len(doc["hands"]) == 1
         assert doc["hands"][0] == json.loads(saved.read_text())
     finally:

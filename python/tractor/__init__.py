@@ -21,6 +21,8 @@ from .infoset import InfoSet
 from . import arena
 from . import nets
 from . import agents
+from . import describe  # Game.describe, Game.apply_text
+from . import view  # Game.to_html
 
 #: The layers of the package, lowest first; every module is in one (packages by their folder,
 #: ``"__init__"`` this module), and imports only from the layers below its own.
@@ -35,7 +37,8 @@ _LAYERS = (
     ("rules",),
     ("infoset",),
     ("game",),
-    ("records", "playthrough", "actions", "search", "vec_env", "nets"),
+    ("records", "playthrough", "actions", "search", "vec_env", "nets", "describe", "view.model", "view.page", "view.saved"),
+    ("view", "view.table"),  # the replay page and the table in the browser
     ("sim.columns", "sim.stats", "sim.ranges", "sim.summary", "sim.table"),
     ("sim.files",),
     ("sim.results",),

@@ -14,7 +14,7 @@ from typing import Any, Dict, List, Optional
 from .cards import CARDS, SUITS, parse
 from ._args import _int, _seat, _show, _text
 from .errors import IllegalAction, InvalidArgument
-from .game import Declare, Game, Pass, Play
+from .game import _VIEWS, Declare, Game, Pass, Play
 from .infoset import InfoSet
 from .rules import Context
 
@@ -203,3 +203,6 @@ def apply_text(g: Game, seat: int, text: str) -> Any:
     action = Play(tuple(parse(text)))
     g.apply(action)
     return action
+
+
+_VIEWS.update(describe=describe, apply_text=apply_text)  # Game.describe, Game.apply_text

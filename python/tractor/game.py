@@ -48,6 +48,10 @@ __all__ = [
     "RECORD_VERSION",
 ]
 
+#: The text view and the page, built above this module over Game's public API (tractor.describe,
+#: tractor.view); each registers its function here when it loads, and the package loads both.
+_VIEWS: Dict[str, Any] = {}
+
 RECORD_FORMAT: str = _core.RECORD_FORMAT  # the JSON hand record's format and version (the core's)
 RECORD_VERSION: int = _core.RECORD_VERSION
 _SUITS = _core.SUITS
@@ -635,23 +639,17 @@ class Game:
     def describe(self, seat: int, limit: int = 200) -> str:
         """What ``seat`` knows, as JSON text, with its legal actions on its turn (up to
         ``limit`` listed, else summarised): see :func:`tractor.describe.describe`."""
-        from .describe import describe
-
-        return describe(self, seat, limit)
+        return _VIEWS["describe"](self, seat, limit)
 
     def apply_text(self, seat: int, text: str) -> Action:
         """Plays ``text`` (``"pass"``, ``"declare h 2"`` or cards, ``"9s 9s As Qs"``) for
         ``seat``; returns the action. A refusal names the rule and changes nothing: see
         :func:`tractor.describe.apply_text`."""
-        from .describe import apply_text
-
-        return apply_text(self, seat, text)
+        return _VIEWS["apply_text"](self, seat, text)
 
     def to_html(self, seat: Optional[int] = None, title: Optional[str] = None) -> str:
         """The hand as one self-contained HTML page (no network): see :func:`tractor.view.to_html`."""
-        from .view import to_html
-
-        return to_html(self, seat=seat, title=title)
+        return _VIEWS["to_html"](self, seat=seat, title=title)
 
     # -- records -----------------------------------------------------------------------------
     def record(self) -> Dict[str, Any]:

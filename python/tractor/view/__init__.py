@@ -3,7 +3,7 @@ the browser where a person plays against the bots (:mod:`tractor.view.table`, ``
 
 The page opens from disk with no network: style, scripts and the hand's frames are inlined,
 and its Content-Security-Policy forbids every fetch. The frames come from the engine
-(:mod:`tractor.view.model`); the page only draws them.
+(``tractor.view.model``); the page only draws them.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any, Dict, Optional, Tuple
 
 from .._args import _seat, _show, _text
 from ..errors import InvalidArgument, InvalidRecord, RecordsError
-from ..game import Game, Match
+from ..game import _VIEWS, Game, Match
 from . import model, saved
 from .page import render
 
@@ -106,3 +106,6 @@ def write_html(path: Any, source: Any, seat: Optional[int] = None, title: Option
     with replacing(os.fspath(path)) as tmp:
         with open(tmp, "w", encoding="utf-8") as f:
             f.write(text)
+
+
+_VIEWS["to_html"] = to_html  # Game.to_html

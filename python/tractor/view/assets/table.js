@@ -1,4 +1,5 @@
 // The table: draws what the server says the person's seat knows, sends the person's choices.
+// It redraws only when the state changes (a new version, a bot thinking, an error).
 // Legality is the server's: a selection is checked there (on a copy) before it can be sent.
 "use strict";
 const T = JSON.parse(document.getElementById("data").textContent);
@@ -142,10 +143,10 @@ async function send(text) {
     return;
   }
   selected = [];
-  await poll(true);
+  await poll(false);
 }
 
-async function nextHand() { await call("/next", {}); selected = []; await poll(true); }
+async function nextHand() { await call("/next", {}); selected = []; await poll(false); }
 
 function deal() {
   const rows = S.declaring.map(sh => el("div", { "data-testid": "showing" }, "deal " + (sh.attempt + 1) + ", " + sh.cards_dealt +
