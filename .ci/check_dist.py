@@ -5,7 +5,8 @@
 
 A wheel holds the package (tractor/*.py), the extension module (one _core binary), the type
 stubs (_core.pyi), the PEP 561 marker (py.typed) and the shipped agents' weights
-(tractor/weights/*.tnet), plus its .dist-info, and nothing else:
+(tractor/weights/*.tnet), the viewer's page assets (tractor/view/assets/*), plus its
+.dist-info, and nothing else:
 no tests, benches, Rust sources or build leftovers. Its metadata carries the version of the
 Cargo workspace ([workspace.package] in Cargo.toml) and the project URLs, keywords and
 classifiers PyPI shows. An sdist holds what `pip install` needs to build from source.
@@ -35,6 +36,8 @@ SOURCE_MODULES = sorted(
 )
 # The weights files of the learned agents the package ships (tractor/weights/*.tnet).
 SOURCE_WEIGHTS = sorted(p.name for p in (ROOT / "python" / PACKAGE / "weights").glob("*.tnet"))
+# The replay page's and the table's templates, style and scripts (tractor/view/assets/*).
+SOURCE_ASSETS = sorted(p.name for p in (ROOT / "python" / PACKAGE / "view" / "assets").iterdir() if p.is_file())
 
 
 def workspace_version() -> str:
@@ -84,7 +87,7 @@ def check_wheel(path: Path, version: str) -> list:
     info = f"{DIST}-{version}.dist-info"
     with zipfile.ZipFile(path) as z:
         names = z.namelist()
-        modules, cores, weights = [], [], []
+        modules, cores, weights, assets = [], [], [], []
         for name in names:
             p = PurePosixPath(name)
             if p.parts[0] == info and len(p.parts) >= 2:
@@ -96,6 +99,8 @@ def check_wheel(path: Path, version: str) -> list:
                 modules.append("/".join(p.parts[1:]))  # tractor/x.py, tractor/envs/y.py
             elif p.parts[0] == PACKAGE and len(p.parts) == 3 and p.parts[1] == "weights" and name.endswith(".tnet"):
                 weights.append(p.parts[2])
+            elif p.parts[0] == PACKAGE and len(p.parts) == 4 and p.parts[1:3] == ("view", "assets"):
+                assets.append(p.parts[3])
             elif p.parts[0] == PACKAGE and len(p.parts) == 2:
                 leaf = p.parts[1]
                 if CORE.match(leaf):
@@ -109,6 +114,8 @@ def check_wheel(path: Path, version: str) -> list:
             errors.append(f"package modules {sorted(modules)} differ from python/tractor {SOURCE_MODULES}")
         if sorted(weights) != SOURCE_WEIGHTS:
             errors.append(f"shipped weights {sorted(weights)} differ from python/tractor/weights {SOURCE_WEIGHTS}")
+        if sorted(assets) != SOURCE_ASSETS:
+            errors.append(f"page assets {sorted(assets)} differ from python/tractor/view/assets {SOURCE_ASSETS}")
         if len(cores) != 1:
             errors.append(f"expected one extension module tractor/_core.(abi3.so|pyd), found {cores}")
         for want in (f"{PACKAGE}/_core.pyi", f"{PACKAGE}/py.typed", f"{info}/METADATA"):
@@ -139,6 +146,7 @@ def check_sdist(path: Path, version: str) -> list:
                 "rust/core/Cargo.toml", "rust/core/src/lib.rs", "rust/py/Cargo.toml", "rust/py/src/lib.rs",
                 "python/tractor/_core.pyi", "python/tractor/py.typed"]
         need += [f"python/tractor/{m}" for m in SOURCE_MODULES]
+        need += [f"python/tractor/view/assets/{a}" for a in SOURCE_ASSETS]
         for want in need:
             if PurePosixPath(want) not in rel:
                 errors.append(f"sdist misses {want}")

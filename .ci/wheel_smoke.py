@@ -33,8 +33,9 @@ sys.path.insert(0, str(ROOT / ".ci"))
 from check_dist import workspace_version  # noqa: E402
 
 # Fast, self-contained tests that exercise the compiled core end to end: cards and errors,
-# golden playthroughs and records (bit-exact replays), and the perft counts of the ladder.
-SMOKE_TESTS = ["test_cards.py", "test_errors.py", "test_records.py", "test_perft.py", "test_learning.py"]
+# golden playthroughs and records (bit-exact replays), the perft counts of the ladder, and the
+# replay page (its assets ship in the wheel).
+SMOKE_TESTS = ["test_cards.py", "test_errors.py", "test_records.py", "test_perft.py", "test_learning.py", "test_viewer.py"]
 SMOKE_SUPPORT = ["_game_util.py", "golden", "data"]
 SMOKE_HANDS = 300
 

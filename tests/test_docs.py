@@ -55,6 +55,8 @@ PUBLIC_MODULES = [
     "tractor.envs.pettingzoo",
     "tractor.envs.openspiel",
     "tractor.envs.sb3",
+    "tractor.describe",
+    "tractor.view",
 ]
 
 
@@ -388,7 +390,7 @@ def _options(help_text: str) -> set:
     return set(re.findall(r"(?<![\w-])(--?[a-z][a-z-]*)", help_text)) - {"-h", "--help"}
 
 
-COMMANDS = ("simulate", "arena", "merge", "demo")
+COMMANDS = ("simulate", "arena", "merge", "view", "play", "demo")
 
 
 def test_the_cli_page_lists_every_option():
