@@ -38,6 +38,7 @@ Project-URL: Issues, https://example.org/issues
 def _files():
     files = {f"tractor/{m}": "" for m in check_dist.SOURCE_MODULES}
     files.update({f"tractor/weights/{w}": "" for w in check_dist.SOURCE_WEIGHTS})
+    files.update({f"tractor/view/assets/{a}": "" for a in check_dist.SOURCE_ASSETS})
     files.update({
         "tractor/_core.abi3.so": "",
         "tractor/_core.pyi": "",
@@ -65,7 +66,7 @@ def test_a_clean_wheel_passes(tmp_path):
 @pytest.mark.parametrize("extra", [
     "tests/test_cards.py", "tractor/tests/test_x.py", "benches/bench_sim.py", "tractor/__pycache__/cli.cpython-311.pyc",
     "target/release/lib_core.so", "tractor/_core.abi3.so.orig", "rust/core/src/lib.rs", f"{INFO}/stray.txt",
-    "tractor/weights/stray.tnet", "tractor/weights/notes.txt",
+    "tractor/weights/stray.tnet", "tractor/weights/notes.txt", "tractor/view/assets/stray.js",
 ])
 def test_a_stray_file_fails(tmp_path, extra):
     files = _files()
@@ -74,7 +75,8 @@ def test_a_stray_file_fails(tmp_path, extra):
 
 
 @pytest.mark.parametrize("missing", ["tractor/_core.pyi", "tractor/py.typed", "tractor/_core.abi3.so",
-                                     "tractor/cli.py", f"{INFO}/entry_points.txt", "tractor/weights/bc-greedy-v1.tnet"])
+                                     "tractor/cli.py", f"{INFO}/entry_points.txt", "tractor/weights/bc-greedy-v1.tnet",
+                                     "tractor/view/assets/view.js"])
 def test_a_missing_file_fails(tmp_path, missing):
     files = _files()
     del files[missing]
