@@ -20,14 +20,22 @@ def _script_json(data: Any) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def render(template: str, script: str, data: Dict[str, Any], title: str) -> str:
-    page = _asset(template)
+#: What a page may load: nothing but its inlined style and scripts (and, for the table, requests
+#: to the server that served it).
+_CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
+
+
+def render(body: str, script: str, data: Dict[str, Any], title: str, connect: bool = False) -> str:
+    """The page: ``page.html`` around the asset ``body``, with ``script`` and ``data``; a page
+    with ``connect`` may call back the server that served it."""
     parts = {
+        "/*CSP*/": _CSP + ("; connect-src 'self'" if connect else ""),
         "/*TITLE*/": html.escape(title),
         "/*STYLE*/": _asset("style.css"),
+        "/*BODY*/": _asset(body),
         "/*CARDS*/": _asset("cards.js"),
         "/*SCRIPT*/": _asset(script),
         "/*DATA*/": _script_json(data),
     }
-    # one pass over the template: a value (a title, the data) is never searched for a key
-    return re.sub(r"/\*[A-Z]+\*/", lambda m: parts.get(m.group(0), m.group(0)), page)
+    # one pass over the frame: a value (a title, the data, the body) is never searched for a key
+    return re.sub(r"/\*[A-Z]+\*/", lambda m: parts.get(m.group(0), m.group(0)), _asset("page.html"))

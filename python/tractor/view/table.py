@@ -302,7 +302,7 @@ class _Handler(BaseHTTPRequestHandler):
     def _get(self, path: str) -> None:
         t = self.server.table
         if path == "/":
-            page = render("table.html", "table.js", {"seat": t.seat, "policies": t.names}, "tractor-engine table")
+            page = render("table.html", "table.js", {"seat": t.seat, "policies": t.names}, "tractor-engine table", connect=True)
             self._send(HTTPStatus.OK, page.encode(), "text/html; charset=utf-8")
         elif path == "/state":
             self._json(HTTPStatus.OK, t.state())
