@@ -1,5 +1,6 @@
 //! Search over what a seat knows: rollouts, PIMC ([`pimc::pimc`]) and single-observer ISMCTS
-//! ([`ismcts::ismcts`]), generic over the policy that plays
+//! ([`ismcts::ismcts`]), and the exact open-card solver ([`solve::solve`]), generic over the
+//! policy that plays
 //! their rollouts (any agent: [`crate::policy::Agent`]).
 //!
 //! Every search decides from the seat's [`crate::agent::view::SeatView`] and [`crate::infoset::info::InfoSet`]: worlds
@@ -12,3 +13,4 @@ pub mod decision;
 pub mod ismcts;
 pub mod pimc;
 pub mod rollout;
+pub mod solve;

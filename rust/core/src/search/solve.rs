@@ -1,0 +1,530 @@
+//! The exact solver of open-card positions (all four hands known): Tractor's double-dummy
+//! solver. The value of a position is the defenders' final score (R7.3), which the defenders
+//! maximise and the banker team minimises; R7.4's levels are a monotone function of it, so
+//! the same play is best for both.
+//!
+//! Alpha-beta over whole plays, with
+//! - a transposition table keyed by the position (hands, trick in progress, who moves),
+//!   holding bounds of the points still to come, so that a position reached with other points
+//!   already won is found again;
+//! - move ordering: the table's best play first, then plays that leave the mover's team
+//!   winning the trick (with the most points), then the rest;
+//! - equivalent single leads merged: single cards of one class that nobody else holds a copy
+//!   of, with equal points and no other card left between them in strength (R2.3), are one
+//!   lead (which of them leaves the hand changes nothing for the rest of it);
+//! - a node budget: past it the search stops, the plays solved keep their exact values and
+//!   the others get bounds (the points left, each counted at most the last trick's multiple).
+//!
+//! The table's order is never read and every list is in a fixed order: the result is the same
+//! on every platform.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
+
+use crate::game::action_set::ActionSet;
+use crate::game::hand::{Action, Phase, Position};
+use crate::rules::card::{Counts, KINDS};
+use crate::rules::combo::classify;
+use crate::rules::error::Error;
+use crate::rules::score::{points, KIND_POINTS};
+use crate::util::hash::FxHasher;
+
+/// The most plays one node may have (a void follower's discards): past it the node is
+/// unsolved, as past the budget.
+pub const NODE_PLAYS: u128 = 200_000;
+
+/// Table entries kept at most; the table is emptied when it reaches this (deterministic).
+pub const TABLE_ENTRIES: usize = 1 << 21;
+
+/// One play at the root and its value: the defenders' final score, exact when
+/// `lower == upper`, else the bounds the budget left.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlayValue {
+    pub play: Counts,
+    pub lower: i32,
+    pub upper: i32,
+}
+
+/// What [`solve`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// Every distinct legal play (equivalent single leads merged into their first), in the
+    /// engine's order, with its value.
+    pub plays: Vec<PlayValue>,
+    /// The best play for the side to move (ties: the earlier), and the position's value.
+    pub best: Counts,
+    pub lower: i32,
+    pub upper: i32,
+    /// The principal line from here to the end (seat, play) when exact.
+    pub line: Vec<(u8, Counts)>,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Every play's value is exact.
+    pub exact: bool,
+}
+
+#[derive(Clone, Copy)]
+struct Entry {
+    /// Bounds of (final score − the defenders' points so far).
+    lo: i32,
+    hi: i32,
+    best: u16,
+}
+
+type Table = HashMap<u128, Entry, BuildHasherDefault<FxHasher>>;
+
+struct Budget;
+
+struct Solver {
+    table: Table,
+    nodes: u64,
+    budget: u64,
+}
+
+/// The position's key: what the rest of the hand depends on (not the points already won).
+fn key(pos: &Position) -> u128 {
+    let mut a = FxHasher::default();
+    let mut b = FxHasher::default();
+    b.write_u64(0x9e37_79b9_7f4a_7c15);
+    for h in &pos.hands {
+        for chunk in h.chunks(8) {
+            let mut w = 0u64;
+            for (i, &c) in chunk.iter().enumerate() {
+                w |= (c as u64) << (8 * i);
+            }
+            a.write_u64(w);
+            b.write_u64(w.rotate_left(17));
+        }
+    }
+    let t = &pos.trick;
+    let tail = [pos.to_move as u64, t.leader as u64, t.plays as u64, t.best_key as u64, t.best_seat as u64, t.points as u64];
+    for v in tail {
+        a.write_u64(v);
+        b.write_u64(v ^ 0x5555);
+    }
+    t.lead.hash(&mut a);
+    t.lead.hash(&mut b);
+    ((a.finish() as u128) << 64) | b.finish() as u128
+}
+
+/// Sound bounds of the final score: every point left goes to either side, counted at most
+/// the last trick's multiple (its lead's size is at most the largest hand).
+pub fn static_bounds(pos: &Position) -> (i32, i32) {
+    if pos.phase == Phase::Over {
+        return (pos.final_score, pos.final_score);
+    }
+    let left: i32 = pos.hands.iter().map(points).sum::<i32>() + pos.trick.points as i32;
+    let n = pos.hands.iter().map(|h| h.iter().map(|&c| c as i32).sum::<i32>()).max().unwrap_or(0).max(1);
+    let n = n.max(pos.trick.lead.map_or(1, |c| c.size() as i32));
+    (pos.defender_points - left * n, pos.defender_points + left * n)
+}
+
+/// The legal plays at `pos`, equivalent single leads merged (see the module's notes).
+pub fn plays(pos: &Position) -> Option<Vec<Counts>> {
+    let mut set = ActionSet::of(pos);
+    let all = set.all(NODE_PLAYS)?;
+    let mut out: Vec<Counts> = all
+        .into_iter()
+        .map(|a| match a {
+            Action::Play(c) => c,
+            _ => unreachable!("the play phase has only plays"),
+        })
+        .collect();
+    if pos.trick.plays == 0 {
+        let rep = single_representatives(pos);
+        out.retain(|c| {
+            let mut it = c.iter().enumerate().filter(|(_, &n)| n > 0);
+            match (it.next(), it.next()) {
+                (Some((k, &1)), None) => rep[k] == k as u8,
+                _ => true,
+            }
+        });
+    }
+    Some(out)
+}
+
+/// For each kind the mover may lead as an interchangeable single, the kind that stands for
+/// its group; every other kind maps to itself.
+fn single_representatives(pos: &Position) -> [u8; KINDS] {
+    let ctx = pos.ctx();
+    let mut rep: [u8; KINDS] = std::array::from_fn(|k| k as u8);
+    let mut total = [0u8; KINDS];
+    for h in &pos.hands {
+        for k in 0..KINDS {
+            total[k] += h[k];
+        }
+    }
+    let mine = &pos.hands[pos.to_move as usize];
+    let lone = |k: usize| mine[k] == 1 && total[k] == 1;
+    for class in 0..5u8 {
+        // the kinds left in this class, strongest first (ties by id: a fixed order)
+        let mut kinds: Vec<usize> = (0..KINDS).filter(|&k| ctx.class[k] == class && total[k] > 0).collect();
+        kinds.sort_by_key(|&k| (std::cmp::Reverse(ctx.strength[k]), k));
+        let mut i = 0;
+        while i < kinds.len() {
+            let k = kinds[i];
+            // a kind tied in strength with a kind outside the group compares differently
+            let tied_outside = |x: usize| kinds.iter().any(|&y| y != x && ctx.strength[y] == ctx.strength[x] && !lone(y));
+            if !lone(k) || tied_outside(k) {
+                i += 1;
+                continue;
+            }
+            let mut j = i + 1;
+            while j < kinds.len() {
+                let x = kinds[j];
+                if !lone(x) || tied_outside(x) || KIND_POINTS[x] != KIND_POINTS[k] {
+                    break;
+                }
+                rep[x] = k as u8;
+                j += 1;
+            }
+            i = j;
+        }
+    }
+    rep
+}
+
+/// How good a play looks for the mover's team, for ordering only: leaving the team winning
+/// the trick, with its points; otherwise giving away as few points as possible.
+fn order_score(pos: &Position, next: &Position, cards: &Counts) -> i32 {
+    let team = pos.to_move % 2;
+    let p = points(cards);
+    if next.trick.plays == 0 {
+        // the trick ended: did the team win it?
+        let won = next.to_move % 2 == team;
+        return if won { 2000 + next.defender_points - pos.defender_points + p } else { -p };
+    }
+    let winning = next.trick.best_seat % 2 == team;
+    let size = classify(pos.ctx(), cards).map_or(0, |c| c.size() as i32);
+    if winning {
+        1000 + p + size
+    } else {
+        -p
+    }
+}
+
+impl Solver {
+    /// The final score of `pos` if inside (alpha, beta); else a bound on the side it fails.
+    fn search(&mut self, pos: &Position, mut alpha: i32, mut beta: i32) -> Result<i32, Budget> {
+        if pos.phase == Phase::Over {
+            return Ok(pos.final_score);
+        }
+        self.nodes += 1;
+        if self.nodes > self.budget {
+            return Err(Budget);
+        }
+        let base = pos.defender_points;
+        let k = key(pos);
+        let mut first = u16::MAX;
+        if let Some(e) = self.table.get(&k) {
+            let (lo, hi) = (base + e.lo, base + e.hi);
+            if lo == hi || lo >= beta {
+                return Ok(lo);
+            }
+            if hi <= alpha {
+                return Ok(hi);
+            }
+            alpha = alpha.max(lo);
+            beta = beta.min(hi);
+            first = e.best;
+        }
+        let (alpha0, beta0) = (alpha, beta);
+        let moves = plays(pos).ok_or(Budget)?;
+        let mut children: Vec<(i32, u16, Position)> = moves
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let mut q = *pos;
+                q.play_unchecked(c);
+                let s = if i as u16 == first { i32::MAX } else { order_score(pos, &q, c) };
+                (s, i as u16, q)
+            })
+            .collect();
+        children.sort_by_key(|&(s, i, _)| (std::cmp::Reverse(s), i));
+        let max = pos.is_defender(pos.to_move);
+        let mut best = if max { i32::MIN } else { i32::MAX };
+        let mut best_i = children[0].1;
+        for (_, i, q) in &children {
+            let v = self.search(q, alpha, beta)?;
+            if (max && v > best) || (!max && v < best) {
+                best = v;
+                best_i = *i;
+            }
+            if max {
+                alpha = alpha.max(v);
+            } else {
+                beta = beta.min(v);
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        // fail-soft bounds: below alpha0 an upper bound, above beta0 a lower bound
+        let (lo, hi) = if best <= alpha0 {
+            (i32::MIN / 4, best)
+        } else if best >= beta0 {
+            (best, i32::MAX / 4)
+        } else {
+            (best, best)
+        };
+        if self.table.len() >= TABLE_ENTRIES {
+            self.table.clear();
+        }
+        let old = self.table.get(&k).copied();
+        let (mut lo_d, mut hi_d) = (lo.saturating_sub(base), hi.saturating_sub(base));
+        if let Some(o) = old {
+            lo_d = lo_d.max(o.lo);
+            hi_d = hi_d.min(o.hi);
+        }
+        self.table.insert(k, Entry { lo: lo_d, hi: hi_d, best: best_i });
+        Ok(best)
+    }
+
+    /// The exact value of `pos`, by a full-window search.
+    fn value(&mut self, pos: &Position) -> Result<i32, Budget> {
+        self.search(pos, i32::MIN / 2, i32::MAX / 2)
+    }
+
+    /// The line of best plays from `pos`, whose value is `v`.
+    fn line(&mut self, pos: &Position, v: i32) -> Result<Vec<(u8, Counts)>, Budget> {
+        let mut out = Vec::new();
+        let mut pos = *pos;
+        while pos.phase == Phase::Play {
+            let moves = plays(&pos).ok_or(Budget)?;
+            let mut found = None;
+            for c in &moves {
+                let mut q = pos;
+                q.play_unchecked(c);
+                // a null window around v: the child is worth exactly v
+                if self.search(&q, v - 1, v + 1)? == v {
+                    found = Some((*c, q));
+                    break;
+                }
+            }
+            let (c, q) = found.expect("a position's value is one of its plays'");
+            out.push((pos.to_move, c));
+            pos = q;
+        }
+        Ok(out)
+    }
+}
+
+/// Solves `pos` (the play phase, every hand known) within `budget` nodes: every play's value
+/// (the defenders' final score), the best play and the principal line. Raises BadArgument
+/// for a position not in its play phase.
+pub fn solve(pos: &Position, budget: u64) -> Result<Solution, Error> {
+    if pos.phase != Phase::Play {
+        return Err(Error::BadArgument { what: "game", message: "the solver plays out the tricks: the hand is not in its play phase".into() });
+    }
+    let mut s = Solver { table: Table::default(), nodes: 0, budget };
+    let moves = match plays(pos) {
+        Some(m) => m,
+        None => {
+            let (lo, hi) = static_bounds(pos);
+            return Ok(Solution { plays: Vec::new(), best: [0; KINDS], lower: lo, upper: hi, line: Vec::new(), nodes: 0, exact: false });
+        }
+    };
+    let mut values = Vec::with_capacity(moves.len());
+    let mut out_of_budget = false;
+    for c in &moves {
+        let mut q = *pos;
+        q.play_unchecked(c);
+        let (lower, upper) = if out_of_budget {
+            static_bounds(&q)
+        } else {
+            match s.value(&q) {
+                Ok(v) => (v, v),
+                Err(Budget) => {
+                    out_of_budget = true;
+                    static_bounds(&q)
+                }
+            }
+        };
+        values.push(PlayValue { play: *c, lower, upper });
+    }
+    let max = pos.is_defender(pos.to_move);
+    // the best by the lower bound for the maximiser, the upper for the minimiser (ties: the earlier)
+    let pick = |v: &PlayValue| if max { v.lower } else { -v.upper };
+    let best = values.iter().enumerate().max_by_key(|(i, v)| (pick(v), std::cmp::Reverse(*i))).map(|(_, v)| *v).expect("a play");
+    let (lower, upper) = if max {
+        (best.lower, values.iter().map(|v| v.upper).max().unwrap_or(best.upper))
+    } else {
+        (values.iter().map(|v| v.lower).min().unwrap_or(best.lower), best.upper)
+    };
+    let exact = !out_of_budget;
+    let mut line = Vec::new();
+    if exact {
+        let mut q = *pos;
+        q.play_unchecked(&best.play);
+        if let Ok(rest) = s.line(&q, best.lower) {
+            line.push((pos.to_move, best.play));
+            line.extend(rest);
+        }
+    }
+    Ok(Solution { plays: values, best: best.play, lower, upper, line, nodes: s.nodes, exact })
+}
+
+/// Plain minimax over every legal play (no table, no pruning, no merging): the solver's
+/// brute-force twin for the tests.
+pub fn minimax(pos: &Position) -> i32 {
+    if pos.phase == Phase::Over {
+        return pos.final_score;
+    }
+    let mut set = ActionSet::of(pos);
+    let all = set.all(u128::MAX).expect("every play");
+    let vals = all.iter().map(|a| {
+        let Action::Play(c) = a else { unreachable!("plays") };
+        let mut q = *pos;
+        q.play_unchecked(c);
+        minimax(&q)
+    });
+    if pos.is_defender(pos.to_move) {
+        vals.max().expect("a play")
+    } else {
+        vals.min().expect("a play")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::hand::Game;
+    use crate::rules::profile::Profile;
+    use crate::util::rng::Rng;
+
+    /// A random open-card position: `h` cards a hand drawn from a few kinds (so that pairs,
+    /// triples and tractors are common), then `pre` random plays.
+    fn position(rng: &mut Rng, profile: Profile, h: usize, pre: usize) -> Position {
+        position_from(rng, profile, h, pre, false)
+    }
+
+    /// [`position`], or with `wide` from the whole deck (lone singles, which merge, are common).
+    fn position_from(rng: &mut Rng, profile: Profile, h: usize, pre: usize, wide: bool) -> Position {
+        loop {
+            let level = 3 + rng.below_usize(12) as u8;
+            let trump = rng.below_usize(4) as u8;
+            let banker = rng.below_usize(4) as u8;
+            let spread = if wide { KINDS } else { 4 + rng.below_usize(12) };
+            let mut kinds: Vec<usize> = (0..KINDS).collect();
+            for i in 0..spread {
+                let j = i + rng.below_usize(KINDS - i);
+                kinds.swap(i, j);
+            }
+            let mut deck: Vec<usize> = kinds[..spread].iter().flat_map(|&k| [k; 4]).collect();
+            if deck.len() < 4 * h {
+                continue;
+            }
+            for i in 0..4 * h {
+                let j = i + rng.below_usize(deck.len() - i);
+                deck.swap(i, j);
+            }
+            let mut hands = [[0u8; KINDS]; 4];
+            for (i, &k) in deck[..4 * h].iter().enumerate() {
+                hands[i % 4][k] += 1;
+            }
+            let g = Game::from_hands(hands, level, trump, banker, profile).expect("a valid deal");
+            let mut pos = g.pos;
+            for _ in 0..pre {
+                if pos.phase != Phase::Play {
+                    break;
+                }
+                let mut set = ActionSet::of(&pos);
+                let Some(Action::Play(c)) = set.sample(rng) else { unreachable!("plays") };
+                pos.play_unchecked(&c);
+            }
+            if pos.phase == Phase::Play {
+                return pos;
+            }
+        }
+    }
+
+    /// The solver against plain minimax on thousands of small endgames of every profile:
+    /// the value of every legal play (merged leads included) and of the position.
+    #[test]
+    fn solver_agrees_with_brute_force_minimax() {
+        let mut rng = Rng::new(2024);
+        let mut checked = 0;
+        for profile in Profile::ALL {
+            for i in 0..700 {
+                let h = 1 + i % 3;
+                let pre = rng.below_usize(4);
+                let pos = position_from(&mut rng, profile, h, pre, i % 4 == 3);
+                let s = solve(&pos, u64::MAX).expect("solved");
+                assert!(s.exact);
+                let want = minimax(&pos);
+                assert_eq!((s.lower, s.upper), (want, want), "{profile:?} {pos:?}");
+                let mut set = ActionSet::of(&pos);
+                let all: Vec<Counts> = set.all(u128::MAX).unwrap().into_iter().map(|a| match a { Action::Play(c) => c, _ => unreachable!() }).collect();
+                for v in &s.plays {
+                    let mut q = pos;
+                    q.play_unchecked(&v.play);
+                    assert_eq!((v.lower, v.upper), (minimax(&q), minimax(&q)));
+                }
+                // every legal play is listed, or stands merged behind an equivalent one of equal value
+                for c in &all {
+                    let mut q = pos;
+                    q.play_unchecked(c);
+                    let m = minimax(&q);
+                    if !s.plays.iter().any(|v| v.play == *c) {
+                        assert_eq!(pos.trick.plays, 0, "only single leads are merged");
+                        assert!(s.plays.iter().any(|v| v.lower == m && crate::rules::card::size(&v.play) == 1));
+                    }
+                }
+                // the principal line plays out to the position's value
+                let mut q = pos;
+                for (seat, c) in &s.line {
+                    assert_eq!(q.to_move, *seat);
+                    assert!(q.check_play(c).is_ok());
+                    q.play_unchecked(c);
+                }
+                assert_eq!(q.phase, Phase::Over);
+                assert_eq!(q.final_score, want);
+                checked += 1;
+            }
+        }
+        assert!(checked >= 2000);
+    }
+
+    /// Merged single leads are interchangeable: leading either gives the same value.
+    #[test]
+    fn merged_leads_have_equal_values() {
+        let mut rng = Rng::new(7);
+        let mut merged = 0;
+        for i in 0..600 {
+            let profile = Profile::ALL[i % Profile::ALL.len()];
+            let pos = position_from(&mut rng, profile, 3, 0, true);
+            let rep = single_representatives(&pos);
+            for k in 0..KINDS {
+                if rep[k] as usize != k {
+                    let lead = |kind: usize| {
+                        let mut c = [0u8; KINDS];
+                        c[kind] = 1;
+                        let mut q = pos;
+                        q.play_unchecked(&c);
+                        minimax(&q)
+                    };
+                    assert_eq!(lead(k), lead(rep[k] as usize), "{pos:?}");
+                    merged += 1;
+                }
+            }
+        }
+        assert!(merged > 50, "{merged}");
+    }
+
+    /// Past the budget the solver stops and every value is a sound bound.
+    #[test]
+    fn the_budget_degrades_to_bounds() {
+        let mut rng = Rng::new(11);
+        for i in 0..60 {
+            let pos = position(&mut rng, Profile::ALL[i % 3], 3, 0);
+            let s = solve(&pos, 30).expect("solved");
+            let full = solve(&pos, u64::MAX).expect("solved");
+            for (a, b) in s.plays.iter().zip(&full.plays) {
+                assert_eq!(a.play, b.play);
+                assert!(a.lower <= b.lower && b.upper <= a.upper, "{a:?} {b:?}");
+            }
+            assert!(s.lower <= full.lower && full.upper <= s.upper);
+            assert!(s.nodes <= 31);
+        }
+    }
+}
