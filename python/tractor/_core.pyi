@@ -282,6 +282,10 @@ def rollouts(game: Game, n: int, policy: str, seed: int, threads: int) -> bytes:
     """Raises InvalidPolicy, ResourceError."""
 def run_search(game: Game, policy: str, seed: int, threads: int) -> Tuple[bytes, List[Tuple[bytes, int, int]]]:
     """Raises InvalidPolicy, InvalidArgument, NoConsistentWorld, ResourceError."""
+def solve(
+    game: Game, budget: int
+) -> Tuple[List[Tuple[bytes, int, int]], bytes, int, int, List[Tuple[int, bytes]], int, bool]:
+    """Raises InvalidArgument (not the play phase), ObjectBusy."""
 def policy_name(name: str) -> str:
     """Raises InvalidPolicy."""
 def simulate_hands(

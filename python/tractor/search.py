@@ -22,8 +22,9 @@ from .cards import cards_from_counts
 from .errors import InvalidArgument, InvalidPolicy
 from .game import Game, Play
 from .infoset import InfoSet
+from .rules import Outcome, outcome
 
-__all__ = ["InfoSet", "ActionStat", "SearchResult", "rollouts", "pimc", "ismcts"]
+__all__ = ["InfoSet", "ActionStat", "SearchResult", "rollouts", "pimc", "ismcts", "PlayValue", "Solution", "solve"]
 
 
 @dataclass(frozen=True)
@@ -85,18 +86,23 @@ def pimc(
     policy: str = "random",
     seed: int = 0,
     threads: Optional[int] = None,
+    solve: int = 0,
 ) -> SearchResult:
     """Perfect-information Monte Carlo for the player to move (play phase): ``worlds`` worlds
     from what the seat knows, ``rollouts`` playouts with ``policy`` per candidate per world;
     the play with the best total return. Candidates: every legal play, or 24 uniform draws
-    plus greedy's choice where there are more.
+    plus greedy's choice where there are more. With ``solve=N`` (policy string
+    ``pimc:...,solve=N``), once the seat holds at most N cards every world is solved exactly
+    by the open-card solver (:func:`solve`) instead of played out: a candidate's value in a
+    world is the return of its minimax score, counted once per rollout.
 
-    Raises InvalidArgument (g, seed, threads), InvalidPolicy (worlds, rollouts, policy: the
-    search's parameters, or a game not in the play phase), NoConsistentWorld and
+    Raises InvalidArgument (g, seed, threads), InvalidPolicy (worlds, rollouts, policy, solve:
+    the search's parameters, or a game not in the play phase), NoConsistentWorld and
     ResourceError."""
     worlds = _count(worlds, "worlds", error=InvalidPolicy)
     rollouts = _count(rollouts, "rollouts", error=InvalidPolicy)
-    name = f"pimc:worlds={worlds},rollouts={rollouts},rollout={_rollout_name(policy)}"
+    solve = _count(solve, "solve (cards a hand, 0..54)", 54, error=InvalidPolicy)
+    name = f"pimc:worlds={worlds},rollouts={rollouts},rollout={_rollout_name(policy)}" + (f",solve={solve}" if solve else "")
     return _search(g, name, seed, threads)
 
 
@@ -122,3 +128,78 @@ def ismcts(
         f"rollout={_rollout_name(rollout, 'rollout')},trees={_count(trees, 'trees', error=InvalidPolicy)}"
     )
     return _search(g, name, seed, threads)
+
+
+@dataclass(frozen=True)
+class PlayValue:
+    """One play and its value under minimax: the defenders' final score (R7.3), exact when
+    ``lower == upper`` (else the bounds a spent node budget left)."""
+
+    play: Play
+    lower: int
+    upper: int
+
+    @property
+    def exact(self) -> bool:
+        return self.lower == self.upper
+
+    @property
+    def score(self) -> Optional[int]:
+        """The exact final score, or None."""
+        return self.lower if self.exact else None
+
+
+@dataclass(frozen=True)
+class Solution:
+    """What :func:`solve` found. Scores are the defenders' final scores (R7.3, before a
+    profile's clamp); ``outcome`` is what R7.4 makes of the position's score."""
+
+    plays: List[PlayValue]
+    """Every distinct legal play in the engine's order (lone single leads that are
+    interchangeable for the rest of the hand stand behind the first of them)."""
+    best: Play
+    """The best play for the side to move (ties: the earlier)."""
+    lower: int
+    upper: int
+    line: List[Any]
+    """The principal line to the end: (seat, Play) pairs (empty unless exact)."""
+    nodes: int
+    exact: bool
+    outcome: Optional[Outcome]
+    """The levels that follow from the exact score (None unless exact)."""
+
+    @property
+    def score(self) -> Optional[int]:
+        return self.lower if self.exact else None
+
+
+#: The default node budget of :func:`solve`: about 5 s of search on one core.
+SOLVE_BUDGET = 10_000_000
+
+
+def solve(g: Game, node_budget: int = SOLVE_BUDGET) -> Solution:
+    """The exact value of every legal play of an open-card position: ``g``'s true hands (a
+    world from :meth:`~tractor.Game.determinize`, or a game from
+    :meth:`~tractor.Game.from_deal`), the defenders maximising their final score and the
+    banker team minimising it, to the end of the hand (R5-R7). Native alpha-beta with a
+    transposition table (see docs/search.md); past ``node_budget`` nodes the plays not yet
+    solved keep bounds only (``exact`` False). The GIL is released.
+
+    Raises InvalidArgument (g not a Game or not in its play phase, a budget not in
+    1..2**63-1)."""
+    g = _game(g)
+    budget = _count(node_budget, "node_budget")
+    if budget < 1:
+        raise InvalidArgument("node_budget must be at least 1")
+    plays, best, lo, hi, line, nodes, exact = _core.solve(g._g, budget)
+    vals = [PlayValue(Play(tuple(cards_from_counts(c))), a, b) for c, a, b in plays]
+    return Solution(
+        plays=vals,
+        best=Play(tuple(cards_from_counts(best))),
+        lower=lo,
+        upper=hi,
+        line=[(seat, Play(tuple(cards_from_counts(c)))) for seat, c in line],
+        nodes=nodes,
+        exact=exact,
+        outcome=outcome(lo, g.profile) if exact else None,
+    )

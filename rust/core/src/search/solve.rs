@@ -364,6 +364,26 @@ pub fn solve(pos: &Position, budget: u64) -> Result<Solution, Error> {
     Ok(Solution { plays: values, best: best.play, lower, upper, line, nodes: s.nodes, exact })
 }
 
+/// The exact final score after each of `plays` at `pos` (the play phase), one table shared,
+/// None for the plays not solved within `budget` nodes in all.
+pub fn values(pos: &Position, plays: &[Counts], budget: u64) -> Vec<Option<i32>> {
+    let mut s = Solver { table: Table::default(), nodes: 0, budget };
+    let mut spent = false;
+    plays
+        .iter()
+        .map(|c| {
+            if spent {
+                return None;
+            }
+            let mut q = *pos;
+            q.play_unchecked(c);
+            let v = s.value(&q).ok();
+            spent = v.is_none();
+            v
+        })
+        .collect()
+}
+
 /// Plain minimax over every legal play (no table, no pruning, no merging): the solver's
 /// brute-force twin for the tests.
 pub fn minimax(pos: &Position) -> i32 {
@@ -494,8 +514,8 @@ mod tests {
             let profile = Profile::ALL[i % Profile::ALL.len()];
             let pos = position_from(&mut rng, profile, 3, 0, true);
             let rep = single_representatives(&pos);
-            for k in 0..KINDS {
-                if rep[k] as usize != k {
+            for (k, &r) in rep.iter().enumerate() {
+                if r as usize != k {
                     let lead = |kind: usize| {
                         let mut c = [0u8; KINDS];
                         c[kind] = 1;
@@ -503,7 +523,7 @@ mod tests {
                         q.play_unchecked(&c);
                         minimax(&q)
                     };
-                    assert_eq!(lead(k), lead(rep[k] as usize), "{pos:?}");
+                    assert_eq!(lead(k), lead(r as usize), "{pos:?}");
                     merged += 1;
                 }
             }

@@ -1,0 +1,157 @@
+"""The open-card solver (``tractor.search.solve``) against a brute-force minimax written here
+over ``Game.clone``/``apply`` and ``legal_actions`` (no table, no pruning, no merging), on small
+endgames of every profile; PIMC's ``solve=N``; bad input.
+
+The Rust twin (``search::solve`` tests) compares it with the core's own plain minimax on
+2,100 more endgames, with the principal line replayed and the merged leads checked."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import tractor
+from tractor.errors import InvalidArgument, InvalidPolicy
+from tractor.search import pimc, solve
+
+PROFILES = ["guigang", "nanning", "competition"]
+
+
+def brute(g: tractor.Game) -> int:
+    """The defenders' final score under minimax, by trying every legal play."""
+    if g.phase == "over":
+        r = g.result
+        return r.raw_score
+    defenders = (g.current_player - g.banker) % 2 == 1
+    vals = []
+    for p in g.legal_actions():
+        h = g.clone()
+        h.apply(p)
+        vals.append(brute(h))
+    return max(vals) if defenders else min(vals)
+
+
+def _endgame(rnd: random.Random, profile: str, h: int) -> tractor.Game:
+    """``h`` cards a hand from a few kinds (pairs and tractors common), random level, trump, banker."""
+    kinds = rnd.sample(range(54), rnd.randint(3, 14))
+    deck = [k for k in kinds for _ in range(4)]
+    while len(deck) < 4 * h:
+        kinds += rnd.sample([k for k in range(54) if k not in kinds], 1)
+        deck = [k for k in kinds for _ in range(4)]
+    rnd.shuffle(deck)
+    hands = [[tractor.CARDS[k] for k in deck[s * h:(s + 1) * h]] for s in range(4)]
+    return tractor.Game.from_deal(hands, level=rnd.randint(3, 14), trump=rnd.choice("shdc"),
+                                  banker=rnd.randrange(4), profile=profile)
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_solver_against_brute_force(profile):
+    rnd = random.Random(f"solve-{profile}")
+    n = 0
+    for i in range(220):
+        g = _endgame(rnd, profile, 1 + i % 2 if i % 11 else 3)
+        for _ in range(rnd.randrange(3)):  # sometimes start inside a trick
+            if g.phase == "play":
+                g.apply(g.legal_actions().sample(rnd.randrange(2**32)))
+        if g.phase != "play":
+            continue
+        s = solve(g)
+        assert s.exact and s.lower == s.upper == brute(g)
+        listed = {tuple(v.play.cards): v for v in s.plays}
+        for p in g.legal_actions():
+            h = g.clone()
+            h.apply(p)
+            want = brute(h)
+            v = listed.get(tuple(p.cards))
+            if v is None:  # a lone single lead merged behind an interchangeable one
+                assert not g.current_trick and len(p.cards) == 1
+                assert any(len(w.play.cards) == 1 and w.score == want for w in s.plays)
+            else:
+                assert v.exact and v.score == want
+        # the line replays legally to the value
+        h = g.clone()
+        for seat, play in s.line:
+            assert h.current_player == seat
+            h.apply(play)
+        assert h.phase == "over" and h.result.raw_score == s.score
+        assert s.outcome == tractor.outcome(s.score, profile)
+        n += 1
+    assert n >= 200
+
+
+def test_budget_gives_bounds():
+    rnd = random.Random(3)
+    g = _endgame(rnd, "guigang", 4)
+    full = solve(g)
+    part = solve(g, node_budget=5)
+    assert full.exact and not part.exact and part.score is None and part.outcome is None
+    for a, b in zip(part.plays, full.plays):
+        assert a.play == b.play and a.lower <= b.lower and b.upper <= a.upper
+    assert part.lower <= full.score <= part.upper and part.line == []
+
+
+def test_solve_refuses_bad_input():
+    g = tractor.Game(seed=1)
+    with pytest.raises(InvalidArgument, match="play phase"):
+        solve(g)  # still dealing
+    with pytest.raises(InvalidArgument):
+        solve("game")  # type: ignore[arg-type]
+    h = tractor.Game.from_deal(["As", "Ks", "Qs", "Js"], level=10, trump="h")
+    for bad in (0, -1, True, 1.5, 2**70):
+        with pytest.raises(InvalidArgument):
+            solve(h, node_budget=bad)
+    over = h.clone()
+    over.play_random(1)
+    with pytest.raises(InvalidArgument, match="play phase"):
+        solve(over)
+
+
+def _late(seed: int, cards: int) -> tractor.Game:
+    g = tractor.Game(seed=seed)
+    i = 0
+    while g.current_player is not None:
+        if g.phase == "play" and len(g.hand(g.current_player)) <= cards:
+            return g
+        g.step_policy("greedy", i)
+        i += 1
+    raise AssertionError("the hand ended first")
+
+
+def test_pimc_solves_late_worlds_exactly():
+    g = _late(5, 4)
+    r = pimc(g, worlds=6, rollouts=3, solve=4, threads=1)
+    assert r == pimc(g, worlds=6, rollouts=3, solve=4, threads=2)  # any thread count
+    for s in r.stats:
+        # each world's exact value counts once per rollout: totals are multiples of 3
+        assert s.visits == 18 and round(s.mean * s.visits) % 3 == 0
+    name = "pimc:worlds=6,rollouts=3,rollout=random,solve=4"
+    assert g.policy_action(name, 0) in g.legal_actions()  # the policy string plays
+    assert tractor._core.policy_name("PIMC:solve=4") == "pimc:worlds=32,rollouts=8,rollout=random,solve=4"
+    assert tractor._core.policy_name("pimc") == "pimc:worlds=32,rollouts=8,rollout=random"
+    with pytest.raises(InvalidPolicy):
+        pimc(g, solve=55)
+    with pytest.raises(InvalidPolicy):
+        tractor._core.policy_name("pimc:solve=x")
+
+
+def test_pimc_solve_applies_only_late():
+    """Above N cards the search is PIMC with rollouts, bit for bit."""
+    g = _late(6, 20)
+    assert pimc(g, worlds=4, rollouts=2, solve=3, threads=1) == pimc(g, worlds=4, rollouts=2, threads=1)
+
+
+def test_ismcts_stats_are_most_visited_first():
+    """As documented: ISMCTS's statistics are sorted by visits, most first (issue 22 found them
+    in the order found), and the decision is the most visited."""
+    from tractor.search import ismcts
+
+    checked = 0
+    for seed in range(8):
+        g = _late(seed, 25)
+        r = ismcts(g, iterations=200, rollout="greedy", seed=seed, threads=1)
+        visits = [s.visits for s in r.stats]
+        assert visits == sorted(visits, reverse=True)
+        assert any(s.play == r.action and s.visits == visits[0] for s in r.stats)  # the most visited
+        checked += len(visits) > 1
+    assert checked >= 6
