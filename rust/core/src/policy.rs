@@ -171,7 +171,7 @@ impl Policy {
         agents.chain(Self::SEARCHES.iter().map(|s| format!("{s}[:...]"))).chain(["net:PATH".to_string()]).collect()
     }
 
-    /// An agent's name, `pimc[:worlds=32,rollouts=8,rollout=random]` or
+    /// An agent's name, `pimc[:worlds=32,rollouts=8,rollout=random,solve=0]` or
     /// `ismcts[:iterations=1000,c=0.7,rollout=random,trees=4]` (case and spaces ignored).
     pub fn parse(name: &str) -> Result<Policy, Error> {
         if let Some(n) = net(name)? {
@@ -196,7 +196,8 @@ impl Policy {
                         "worlds" => p.worlds = count(&k, &v, 1, 100_000)?,
                         "rollouts" => p.rollouts = count(&k, &v, 1, 100_000)?,
                         "rollout" => p.rollout = Agent::parse(&v)?,
-                        _ => return Err(Error::BadPolicy(format!("unknown pimc parameter {k:?}: worlds, rollouts, rollout"))),
+                        "solve" => p.solve = count(&k, &v, 0, 54)? as u8,
+                        _ => return Err(Error::BadPolicy(format!("unknown pimc parameter {k:?}: worlds, rollouts, rollout, solve"))),
                     }
                 }
                 Ok(Policy::Pimc(p))
@@ -231,7 +232,10 @@ impl Policy {
     pub fn name(&self) -> String {
         match self {
             Policy::Agent(a) => a.name().into(),
-            Policy::Pimc(p) => format!("pimc:worlds={},rollouts={},rollout={}", p.worlds, p.rollouts, p.rollout.name()),
+            Policy::Pimc(p) => {
+                let solve = if p.solve > 0 { format!(",solve={}", p.solve) } else { String::new() };
+                format!("pimc:worlds={},rollouts={},rollout={}{solve}", p.worlds, p.rollouts, p.rollout.name())
+            }
             Policy::Ismcts(p) => format!(
                 "ismcts:iterations={},c={}.{:03},rollout={},trees={}",
                 p.iterations,

@@ -6,6 +6,11 @@
 //! `derive(seed, SEARCH, w)`; candidate c's rollouts in world w use
 //! `derive(world seed, SEARCH, c)`. The chosen play has the greatest total return for the
 //! seat (ties: the earlier candidate).
+//!
+//! With `solve=N`, once the seat holds at most N cards each world is solved exactly by the
+//! open-card solver ([`crate::search::solve`]): a candidate's value in a world is the return
+//! of its minimax score, counted for each of the world's rollouts (a world the solver cannot
+//! finish within [`SOLVE_BUDGET`] nodes falls back to rollouts for the candidates left).
 
 use rayon::prelude::*;
 
@@ -17,9 +22,15 @@ use crate::util::rng::Rng;
 use crate::util::seed::{derive, SEARCH};
 use super::decision::{candidates, determinizer, seen, ActionStats, SearchResult};
 use super::rollout::rollout;
+use super::solve::values;
+use crate::rules::card::{size, Counts};
 
 /// Candidates weighed at most (a void follower can have millions of plays).
 pub const CANDIDATES: u128 = 24;
+
+/// Nodes the solver may spend on one world (`solve=N`): past it that world's candidates
+/// left unsolved are played out by rollouts.
+pub const SOLVE_BUDGET: u64 = 2_000_000;
 
 /// PIMC's parameters; `R` is the policy that plays the rollouts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -27,6 +38,9 @@ pub struct PimcParams<R> {
     pub worlds: u32,
     pub rollouts: u32,
     pub rollout: R,
+    /// With N > 0, when the seat holds at most N cards each world is solved exactly (the
+    /// open-card solver, [`crate::search::solve`]) instead of played out by rollouts.
+    pub solve: u8,
 }
 
 impl<R: Default> Default for PimcParams<R> {
@@ -38,7 +52,7 @@ impl<R: Default> Default for PimcParams<R> {
 impl<R> PimcParams<R> {
     /// The defaults: 32 worlds, 8 rollouts per candidate per world.
     pub fn new(rollout: R) -> Self {
-        PimcParams { worlds: 32, rollouts: 8, rollout }
+        PimcParams { worlds: 32, rollouts: 8, rollout, solve: 0 }
     }
 }
 
@@ -62,11 +76,18 @@ pub fn pimc<R: Decide + Sync>(view: &SeatView, p: &PimcParams<R>, seed: u64, thr
         let (draw, _) = det.sample(&mut Rng::new(wseed))?;
         worlds.push((wseed, view.position_with(&draw.hands)));
     }
+    let plays: Vec<Counts> = cands.iter().map(|a| match a { Action::Play(c) => *c, _ => unreachable!("plays") }).collect();
+    let solving = p.solve > 0 && size(view.hand()) <= p.solve as usize;
     let per_world = |&(wseed, pos): &(u64, Position)| -> Vec<i64> {
+        let exact = if solving { values(&pos, &plays, SOLVE_BUDGET) } else { vec![None; plays.len()] };
         cands
             .iter()
             .enumerate()
             .map(|(c, a)| {
+                if let Some(score) = exact[c] {
+                    // the world's exact value, counted as every rollout's (visits stay comparable)
+                    return pos.returns_for(score)[seat as usize] as i64 * p.rollouts as i64;
+                }
                 let Action::Play(cards) = a else { unreachable!("plays") };
                 let mut rng = Rng::new(derive(wseed, SEARCH, c as u64));
                 (0..p.rollouts)

@@ -124,7 +124,12 @@ impl Position {
     /// Per seat, once over: levels gained by the seat's team minus the other team's (R7.4),
     /// so the four returns sum to zero.
     pub fn returns(&self) -> Option<[i32; 4]> {
-        let o = self.outcome()?;
+        (self.phase == Phase::Over).then(|| self.returns_for(self.final_score))
+    }
+
+    /// Per seat: the returns (as [`Position::returns`]) of a final score `score` of this hand.
+    pub fn returns_for(&self, score: i32) -> [i32; 4] {
+        let o = outcome(score, &self.profile.rules());
         let bteam = Self::team(self.banker);
         let mut gain = [0i32; 2];
         if o.defenders_take_over {
@@ -132,7 +137,7 @@ impl Position {
         } else {
             gain[bteam as usize] = o.banker_levels as i32;
         }
-        Some(std::array::from_fn(|s| gain[s % 2] - gain[1 - s % 2]))
+        std::array::from_fn(|s| gain[s % 2] - gain[1 - s % 2])
     }
 
     /// R7.6: the next hand's banker.
