@@ -204,5 +204,8 @@ pub fn ismcts<R: Decide + Sync>(view: &SeatView, p: &IsmctsParams<R>, seed: u64,
             best = i;
         }
     }
-    Ok(SearchResult { action: stats[best].action, stats })
+    let action = stats[best].action;
+    // as documented: most visited first (a stable sort: ties keep the order found)
+    stats.sort_by_key(|s| std::cmp::Reverse(s.visits));
+    Ok(SearchResult { action, stats })
 }
