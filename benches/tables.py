@@ -989,6 +989,45 @@ def agents_section(raw):
     return "\n".join(lines), (title, "round-robin < 60 s; a network decision ≤ 5 µs", f"{num(rr, '{:.1f}')} s", ok)
 
 
+@section("solve", "solve", ["solve.json"])
+def solve_section(raw):
+    d = raw.json("solve.json") if raw else {}
+    rows = d.get("rows") or [{"cards": k} for k in (2, 3, 4, 5, 6)]
+    title = "The open-card solver"
+    lines = [f"## {title}", ""]
+    lines.append(
+        "Goal (issue 22): `tractor.search.solve` reaches deep enough that PIMC can solve the last several "
+        "tricks of every world exactly (`pimc:...,solve=N`); reported by cards left in every hand, at the "
+        "start of a trick of hands played by greedy (`python benches/solve_speed.py`, one core). Anchor, in "
+        "the same run: a plain alpha-beta in Python over `Game.clone`/`apply` that finds the position's "
+        "value only, where the solver finds every play's (each solve is checked against it)."
+    )
+    lines.append("")
+    lines.append("| cards a hand | solve, every play (median) | nodes a position | nodes/s | Python alpha-beta, the value only | solver ÷ Python |")
+    lines.append("|---:|---:|---:|---:|---:|---:|")
+    five = None
+    for r in rows:
+        ms, py = r.get("solve_ms"), r.get("python_ms")
+        if r["cards"] == 5:
+            five = ms
+        lines.append(
+            f"| {r['cards']} | {num(ms, '{:,.2f}')} ms | {num(r.get('nodes_per_position'))} | {num(r.get('nodes_per_s'))} | "
+            f"{num(py, '{:,.2f}') + ' ms' if py is not None else '–'} | "
+            f"{ratio(None if py is None or not ms else py / ms) if py is not None else '–'} |"
+        )
+    ok = None if five is None else five <= 50
+    lines.append("")
+    lines.append(
+        "Threshold used for the verdict: a world at 5 cards a hand solved (every play) in ≤ 50 ms, so that "
+        "PIMC's 32 worlds take well under two seconds there."
+    )
+    lines.append("")
+    lines.append(regen("solve", "solve"))
+    lines.append("")
+    lines.append(f"Verdict: {verdict(ok)}.")
+    return "\n".join(lines), (title, "5 cards a hand ≤ 50 ms (every play)", f"{num(five, '{:,.1f}')} ms", ok)
+
+
 @section("learner", "learner", ["learner.json"])
 def learner_section(raw):
     d = raw.json("learner.json") if raw else {}
@@ -1147,6 +1186,7 @@ ORDER = [
     "determinization",
     "ismcts",
     "ismcts-threads",
+    "solve",
     "vecenv",
     "observation",
     "records",

@@ -1,0 +1,106 @@
+"""The open-card solver by cards left, against a Python alpha-beta in the same run.
+
+    python benches/solve_speed.py [--positions 20] [--python-positions 4] [--json PATH]
+
+Positions: the start of a trick with k cards in every hand, one per seeded hand played by the
+greedy policy (``Game(seed)``, guigang). For each k: ``tractor.search.solve`` (every play's
+exact value, one core): the median time per position and the nodes searched per second; then,
+for the smaller k, the anchor: a plain alpha-beta written here in Python over ``Game.clone`` /
+``apply`` and ``legal_actions`` (the value of the position only), on the first positions.
+Each solve is checked against the anchor's value where both ran.
+
+``--json PATH`` also writes every figure (``benches/tables.py`` reads it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+
+import tractor
+from tractor.search import solve
+
+
+def endgame(seed: int, k: int):
+    g = tractor.Game(seed=seed)
+    i = 0
+    while g.current_player is not None:
+        if g.phase == "play" and not g.current_trick and len(g.hand(g.current_player)) == k:
+            return g
+        g.step_policy("greedy", i)
+        i += 1
+    return None
+
+
+def alphabeta(g: tractor.Game, alpha: float, beta: float) -> int:
+    if g.phase == "over":
+        return g.result.raw_score
+    maximise = (g.current_player - g.banker) % 2 == 1
+    best = -10**9 if maximise else 10**9
+    for p in g.legal_actions():
+        h = g.clone()
+        h.apply(p)
+        v = alphabeta(h, alpha, beta)
+        if maximise:
+            best = max(best, v)
+            alpha = max(alpha, v)
+        else:
+            best = min(best, v)
+            beta = min(beta, v)
+        if alpha >= beta:
+            break
+    return best
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--positions", type=int, default=20)
+    ap.add_argument("--python-positions", type=int, default=4)
+    ap.add_argument("--cards", type=int, nargs="+", default=[2, 3, 4, 5, 6])
+    ap.add_argument("--python-cards", type=int, nargs="+", default=[2, 3, 4, 5])
+    ap.add_argument("--json", default=None)
+    a = ap.parse_args()
+    rows = []
+    for k in a.cards:
+        games, seed = [], 0
+        while len(games) < a.positions:
+            seed += 1
+            g = endgame(seed, k)
+            if g is not None:
+                games.append(g)
+        times, nodes = [], 0
+        values = []
+        for g in games:
+            t = time.perf_counter()
+            s = solve(g)
+            times.append(time.perf_counter() - t)
+            assert s.exact
+            nodes += s.nodes
+            values.append(s.score)
+        row = {
+            "cards": k,
+            "positions": len(games),
+            "solve_ms": statistics.median(times) * 1e3,
+            "nodes_per_position": nodes / len(games),
+            "nodes_per_s": nodes / sum(times),
+        }
+        if k in a.python_cards:
+            pt = []
+            for g, v in zip(games[: a.python_positions], values):
+                t = time.perf_counter()
+                want = alphabeta(g, -10**9, 10**9)
+                pt.append(time.perf_counter() - t)
+                assert want == v, (k, want, v)
+            row["python_ms"] = statistics.median(pt) * 1e3
+            row["python_positions"] = len(pt)
+        rows.append(row)
+        print(json.dumps(row))
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump({"rows": rows}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
