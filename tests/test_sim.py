@@ -527,3 +527,12 @@ def test_a_run_whose_arrays_cannot_fit_is_refused_before_it_starts(tmp_path, mon
                          records=str(tmp_path / "r.rec"))
     assert r.interrupted and r.tally.hands == 500
     assert sum(1 for _ in tractor.read_records(tmp_path / "r.rec", replay=False)) == 500
+
+
+def test_duplicate_summary_names_the_whole_team():
+    """Issue 22: a greedy+random team in seats 0 and 2 is reported as such, not as "greedy"."""
+    r = tractor.simulate(40, ["greedy", "random", "random", "greedy"], duplicate=True, seed=2, threads=1)
+    assert r.summary()["duplicate"]["policy"] == "greedy+random"
+    same = tractor.simulate(40, ["greedy", "random", "greedy", "random"], duplicate=True, seed=2, threads=1)
+    assert same.summary()["duplicate"]["policy"] == "greedy"
+    assert "duplicate: greedy+random advantage" in str(r)

@@ -122,5 +122,6 @@ class Tally:
         }
         if self.dup_n:
             m, lo, hi = _ci(self.dup_n, self.dup_sum, self.dup_sumsq)
-            out["duplicate"] = {"policy": policies[0], "advantage": m, "ci95": (lo, hi)}
+            # the team of seats 0 and 2 (both its policies: a greedy+pimc team is not "greedy")
+            out["duplicate"] = {"policy": "+".join(sorted({policies[0], policies[2]})), "advantage": m, "ci95": (lo, hi)}
         return out
