@@ -155,3 +155,31 @@ def test_ismcts_stats_are_most_visited_first():
         assert any(s.play == r.action and s.visits == visits[0] for s in r.stats)  # the most visited
         checked += len(visits) > 1
     assert checked >= 6
+
+
+def test_rollouts_return_card_points():
+    """Issue 22: rollouts give the defenders' final scores natively (value="points"), the same
+    playouts as the levels: playout i's score is ``playout_score`` with its stream, and its
+    returns are what R7.4 makes of that score."""
+    from tractor import _core
+    from tractor.search import NO_SCORE, rollouts
+
+    for g in (_late(3, 20), tractor.Game(seed=4)):
+        pts = rollouts(g, 50, policy="greedy", seed=9, value="points", threads=2)
+        lv = rollouts(g, 50, policy="greedy", seed=9, threads=1)
+        assert pts.shape == (50,) and pts.dtype.name == "int32"
+        for i in (0, 17, 49):
+            want = g.playout_score("greedy", _core.derive_seed(9, _core.SEARCH_TAG, i))
+            assert pts[i] == (NO_SCORE if want is None else want)
+        for score, ret in zip(pts, lv):
+            if score == NO_SCORE:
+                assert list(ret) == [0, 0, 0, 0]
+                continue
+            o = tractor.outcome(int(score), g.profile)
+            gain = -o.defender_levels if o.defenders_take_over else o.banker_levels
+            banker = g.banker
+            if banker is None:  # the first hand: the banker is the final declarer of that playout
+                continue
+            assert ret[banker] == gain and ret[(banker + 1) % 4] == -gain
+    with pytest.raises(InvalidArgument):
+        rollouts(g, 3, value="score")

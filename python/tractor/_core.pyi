@@ -278,7 +278,7 @@ def info(game: Game, seat: int) -> Dict[str, Any]:
 def determinize(game: Game, seat: int, seeds: List[int]) -> List[Game]:
     """Raises InvalidSeat, NoConsistentWorld."""
 def search_seeds(seed: int, n: int) -> List[int]: ...
-def rollouts(game: Game, n: int, policy: str, seed: int, threads: int) -> bytes:
+def rollouts(game: Game, n: int, policy: str, seed: int, threads: int, points: bool = ...) -> bytes:
     """Raises InvalidPolicy, ResourceError."""
 def run_search(game: Game, policy: str, seed: int, threads: int) -> Tuple[bytes, List[Tuple[bytes, int, int]]]:
     """Raises InvalidPolicy, InvalidArgument, NoConsistentWorld, ResourceError."""

@@ -24,7 +24,7 @@ from .game import Game, Play
 from .infoset import InfoSet
 from .rules import Outcome, outcome
 
-__all__ = ["InfoSet", "ActionStat", "SearchResult", "rollouts", "pimc", "ismcts", "PlayValue", "Solution", "solve"]
+__all__ = ["InfoSet", "ActionStat", "SearchResult", "NO_SCORE", "rollouts", "pimc", "ismcts", "PlayValue", "Solution", "solve"]
 
 
 @dataclass(frozen=True)
@@ -48,16 +48,30 @@ def _game(g: Any) -> Game:
     return g
 
 
-def rollouts(g: Game, n: int, policy: str = "random", seed: int = 0, threads: Optional[int] = None) -> np.ndarray:
-    """``n`` playouts of ``g``'s true state to the end with ``policy`` ("random" or "greedy")
-    for every seat; an ``(n, 4)`` int32 array of per-seat returns (levels, zero-sum).
-    Playout i uses the stream ``derive(seed, SEARCH, i)``: the same for any thread count.
+#: In ``rollouts(..., value="points")``: a playout whose deal stopped (R8.5) has no score.
+NO_SCORE = -(2**31)
+
+
+def rollouts(
+    g: Game, n: int, policy: str = "random", seed: int = 0, threads: Optional[int] = None, value: str = "levels"
+) -> np.ndarray:
+    """``n`` playouts of ``g``'s true state to the end with ``policy`` (an agent) for every
+    seat. ``value="levels"``: an ``(n, 4)`` int32 array of per-seat returns (levels,
+    zero-sum); ``value="points"``: an ``(n,)`` int32 array of the defenders' final scores
+    (R7.3) of the same playouts, a finer signal (the returns step every 80 points), with
+    :data:`NO_SCORE` for a deal that stopped (R8.5, possible only from the deal). Playout i
+    uses the stream ``derive(seed, SEARCH, i)``: the same for any thread count.
 
     Raises InvalidArgument (g not a Game; n not in 0..10,000,000; seed; threads not in
-    1..1024), InvalidPolicy and ResourceError (the threads cannot be started)."""
+    1..1024; value), InvalidPolicy and ResourceError (the threads cannot be started)."""
     g = _game(g)
     n = _count(n, "n (at most 10,000,000 playouts per call: 16 bytes each)", 10_000_000)
-    raw = _core.rollouts(g._g, n, _rollout_name(policy), _seed(seed), _threads(threads))
+    if value not in ("levels", "points"):
+        raise InvalidArgument(f"value must be 'levels' or 'points', got {_show(value)}")
+    points = value == "points"
+    raw = _core.rollouts(g._g, n, _rollout_name(policy), _seed(seed), _threads(threads), points)
+    if points:
+        return np.frombuffer(raw, dtype="<i4").astype(np.int32)
     return np.frombuffer(raw, dtype="<i4").reshape(n, 4).astype(np.int32)
 
 

@@ -184,15 +184,23 @@ pub fn search_seeds(seed: u64, n: u64) -> Vec<u64> {
     (0..n).map(|i| derive(seed, SEARCH, i)).collect()
 }
 
-/// `n` playouts from the game's true state: an (n × 4) little-endian i32 buffer.
+/// `n` playouts from the game's true state: an (n × 4) little-endian i32 buffer of returns,
+/// or with `points` the n defenders' final scores (i32::MIN for a deal that stopped).
 #[pyfunction]
-pub fn rollouts(game: &Bound<'_, PyGame>, n: u64, policy: &str, seed: u64, threads: usize) -> PyResult<Py<PyBytes>> {
+#[pyo3(signature = (game, n, policy, seed, threads, points = false))]
+pub fn rollouts(game: &Bound<'_, PyGame>, n: u64, policy: &str, seed: u64, threads: usize, points: bool) -> PyResult<Py<PyBytes>> {
     let py = game.py();
     guard(py, || {
         let p = Agent::parse(policy).map_err(|e| err(py, e))?;
         let g = game.try_borrow().map_err(|e| crate::game::busy(py, e))?.g.clone();
-        let r = py.detach(|| core::search::rollout::playouts(&g, n, &p, seed, threads)).map_err(|e| err(py, e))?;
-        let bytes: Vec<u8> = r.iter().flat_map(|row| row.iter().flat_map(|x| x.to_le_bytes())).collect();
+        let bytes: Vec<u8> = if points {
+            // the defenders' final score per playout, i32::MIN for a deal that stopped
+            let r = py.detach(|| core::search::rollout::playout_scores(&g, n, &p, seed, threads)).map_err(|e| err(py, e))?;
+            r.iter().flat_map(|x| x.unwrap_or(i32::MIN).to_le_bytes()).collect()
+        } else {
+            let r = py.detach(|| core::search::rollout::playouts(&g, n, &p, seed, threads)).map_err(|e| err(py, e))?;
+            r.iter().flat_map(|row| row.iter().flat_map(|x| x.to_le_bytes())).collect()
+        };
         Ok(PyBytes::new(py, &bytes).unbind())
     })
 }

@@ -63,3 +63,12 @@ pub fn playout_end<R: Decide>(game: &Game, policy: &R, rng: &mut Rng) -> Positio
 pub fn playouts<R: Decide + Sync>(game: &Game, n: u64, policy: &R, seed: u64, threads: usize) -> Result<Vec<[i32; 4]>, Error> {
     Ok(over_range(0, n, threads, |i| playout(game, policy, &mut Rng::new(derive(seed, SEARCH, i))))?)
 }
+
+/// The defenders' final scores (R7.3) of the same playouts as [`playouts`] (None for a deal
+/// that stops, R8.5): a finer signal than the returns, which step every 80 points (R7.4).
+pub fn playout_scores<R: Decide + Sync>(game: &Game, n: u64, policy: &R, seed: u64, threads: usize) -> Result<Vec<Option<i32>>, Error> {
+    Ok(over_range(0, n, threads, |i| {
+        let end = playout_end(game, policy, &mut Rng::new(derive(seed, SEARCH, i)));
+        (end.phase == Phase::Over).then_some(end.final_score)
+    })?)
+}
