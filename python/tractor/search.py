@@ -11,7 +11,8 @@ PIMC and ISMCTS (all in Rust, the GIL released).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from typing import Any, List, Optional
 
 import numpy as np
@@ -40,6 +41,12 @@ class SearchResult:
     action: Play
     stats: List[ActionStat]
     """Every candidate weighed, most visited first (PIMC: in candidate order)."""
+    iterations: int = 0
+    """What the search did: ISMCTS the iterations run (all trees), PIMC the worlds weighed
+    (fewer than asked when a time budget ran out)."""
+    seconds: float = field(default=0.0, compare=False)
+    """The search's wall time (reported only, and left out of ``==``: no time decides anything
+    without a budget)."""
 
 
 def _game(g: Any) -> Game:
@@ -75,11 +82,31 @@ def rollouts(
     return np.frombuffer(raw, dtype="<i4").reshape(n, 4).astype(np.int32)
 
 
-def _search(g: Game, name: str, seed: int, threads: Optional[int]) -> SearchResult:
+def _search(g: Game, name: str, seed: int, threads: Optional[int], per_iteration: int = 0) -> SearchResult:
+    """Runs a search policy; ``per_iteration``: PIMC's rollouts (visits per world weighed)."""
     g = _game(g)
-    play, stats = _core.run_search(g._g, name, _seed(seed), _threads(threads))
+    seed, threads = _seed(seed), _threads(threads)
+    t0 = time.perf_counter()
+    play, stats = _core.run_search(g._g, name, seed, threads)
+    dt = time.perf_counter() - t0
     out = [ActionStat(Play(tuple(cards_from_counts(c))), v, (t / v) if v else 0.0) for c, v, t in stats]
-    return SearchResult(Play(tuple(cards_from_counts(play))), out)
+    if per_iteration:
+        done = (stats[0][1] // per_iteration) if stats else 0
+    else:
+        done = sum(v for _, v, _ in stats)
+    return SearchResult(Play(tuple(cards_from_counts(play))), out, done, dt)
+
+
+def _time_limit(x: Any) -> str:
+    """``,time=S.SSS`` for a time budget in seconds (rounded to milliseconds), "" for None."""
+    if x is None:
+        return ""
+    if type(x).__module__ == "numpy":
+        x = x.item()
+    if isinstance(x, bool) or not isinstance(x, (int, float)) or x != x or not 0 < x <= 3600:
+        raise InvalidPolicy(f"time_limit must be seconds in (0, 3600], got {_show(x)}")
+    ms = max(1, round(x * 1000))
+    return f",time={ms // 1000}.{ms % 1000:03d}"
 
 
 def _decimal(c: Any) -> str:
@@ -101,6 +128,7 @@ def pimc(
     seed: int = 0,
     threads: Optional[int] = None,
     solve: int = 0,
+    time_limit: Optional[float] = None,
 ) -> SearchResult:
     """Perfect-information Monte Carlo for the player to move (play phase): ``worlds`` worlds
     from what the seat knows, ``rollouts`` playouts with ``policy`` per candidate per world;
@@ -108,16 +136,19 @@ def pimc(
     plus greedy's choice where there are more. With ``solve=N`` (policy string
     ``pimc:...,solve=N``), once the seat holds at most N cards every world is solved exactly
     by the open-card solver (:func:`solve`) instead of played out: a candidate's value in a
-    world is the return of its minimax score, counted once per rollout.
+    world is the return of its minimax score, counted once per rollout. ``time_limit``
+    (seconds): the worlds are weighed in rounds of 4 and no round starts once it is spent
+    (``iterations`` of the result: the worlds weighed); only without it is the result a
+    function of the seed alone.
 
-    Raises InvalidArgument (g, seed, threads), InvalidPolicy (worlds, rollouts, policy, solve:
+    Raises InvalidArgument (g, seed, threads), InvalidPolicy (worlds, rollouts, policy, solve, time_limit:
     the search's parameters, or a game not in the play phase), NoConsistentWorld and
     ResourceError."""
     worlds = _count(worlds, "worlds", error=InvalidPolicy)
     rollouts = _count(rollouts, "rollouts", error=InvalidPolicy)
     solve = _count(solve, "solve (cards a hand, 0..54)", 54, error=InvalidPolicy)
     name = f"pimc:worlds={worlds},rollouts={rollouts},rollout={_rollout_name(policy)}" + (f",solve={solve}" if solve else "")
-    return _search(g, name, seed, threads)
+    return _search(g, name + _time_limit(time_limit), seed, threads, per_iteration=rollouts)
 
 
 def ismcts(
@@ -128,20 +159,23 @@ def ismcts(
     seed: int = 0,
     threads: Optional[int] = None,
     trees: int = 1,
+    time_limit: Optional[float] = None,
 ) -> SearchResult:
     """Single-observer ISMCTS with availability counts for the player to move (play phase):
     ``iterations`` iterations split over ``trees`` independent trees (run in parallel on
     ``threads``; the result depends on ``trees``, never on ``threads``). Wide nodes (a void
-    follower's millions of plays) widen progressively: see docs/search.md.
+    follower's millions of plays) widen progressively: see docs/search.md. ``time_limit``
+    (seconds): each tree also stops when it is spent (``iterations`` of the result: the
+    iterations run); only without it is the result a function of the seed alone.
 
-    Raises InvalidArgument (g, seed, threads), InvalidPolicy (iterations, c, rollout, trees:
+    Raises InvalidArgument (g, seed, threads), InvalidPolicy (iterations, c, rollout, trees, time_limit:
     the search's parameters, of the wrong kind or out of the policy's range), NoConsistentWorld
     and ResourceError."""
     name = (
         f"ismcts:iterations={_count(iterations, 'iterations', error=InvalidPolicy)},c={_decimal(c)},"
         f"rollout={_rollout_name(rollout, 'rollout')},trees={_count(trees, 'trees', error=InvalidPolicy)}"
     )
-    return _search(g, name, seed, threads)
+    return _search(g, name + _time_limit(time_limit), seed, threads)
 
 
 @dataclass(frozen=True)

@@ -122,6 +122,31 @@ fn milli(key: &str, v: &str) -> Result<u32, Error> {
     Ok(i * 1000 + f)
 }
 
+/// A time budget in seconds with at most three decimals (`time=0.1`), as milliseconds
+/// 1..=3,600,000 (`time=0` is no budget).
+fn time_ms(key: &str, v: &str) -> Result<u32, Error> {
+    let bad = || Error::BadPolicy(format!("policy parameter {key}={v:?}: expected seconds in 0..=3600 with at most three decimals (e.g. 0.1)"));
+    let (int, frac) = v.split_once('.').unwrap_or((v, ""));
+    if int.is_empty() && frac.is_empty() || frac.len() > 3 || !int.chars().chain(frac.chars()).all(|c| c.is_ascii_digit()) || int.len() > 4 {
+        return Err(bad());
+    }
+    let i: u32 = if int.is_empty() { 0 } else { int.parse().map_err(|_| bad())? };
+    let f: u32 = if frac.is_empty() { 0 } else { format!("{frac:0<3}").parse().map_err(|_| bad())? };
+    if i > 3600 || (i == 3600 && f > 0) {
+        return Err(bad());
+    }
+    Ok(i * 1000 + f)
+}
+
+/// `,time=S.SSS` for a time budget, nothing without one (names from before it stay the same).
+fn time_name(ms: u32) -> String {
+    if ms == 0 {
+        String::new()
+    } else {
+        format!(",time={}.{:03}", ms / 1000, ms % 1000)
+    }
+}
+
 /// "'a', 'b' or 'c'".
 fn quoted_list(names: &[&str]) -> String {
     let q: Vec<String> = names.iter().map(|n| format!("'{n}'")).collect();
@@ -197,7 +222,8 @@ impl Policy {
                         "rollouts" => p.rollouts = count(&k, &v, 1, 100_000)?,
                         "rollout" => p.rollout = Agent::parse(&v)?,
                         "solve" => p.solve = count(&k, &v, 0, 54)? as u8,
-                        _ => return Err(Error::BadPolicy(format!("unknown pimc parameter {k:?}: worlds, rollouts, rollout, solve"))),
+                        "time" => p.time_ms = time_ms(&k, &v)?,
+                        _ => return Err(Error::BadPolicy(format!("unknown pimc parameter {k:?}: worlds, rollouts, rollout, solve, time"))),
                     }
                 }
                 Ok(Policy::Pimc(p))
@@ -211,9 +237,10 @@ impl Policy {
                         "c" => p.c_milli = milli(&k, &v)?,
                         "rollout" => p.rollout = Agent::parse(&v)?,
                         "trees" => p.trees = count(&k, &v, 1, 1024)?,
+                        "time" => p.time_ms = time_ms(&k, &v)?,
                         _ => {
                             return Err(Error::BadPolicy(format!(
-                                "unknown ismcts parameter {k:?}: iterations, c, rollout, trees"
+                                "unknown ismcts parameter {k:?}: iterations, c, rollout, trees, time"
                             )))
                         }
                     }
@@ -234,15 +261,17 @@ impl Policy {
             Policy::Agent(a) => a.name().into(),
             Policy::Pimc(p) => {
                 let solve = if p.solve > 0 { format!(",solve={}", p.solve) } else { String::new() };
-                format!("pimc:worlds={},rollouts={},rollout={}{solve}", p.worlds, p.rollouts, p.rollout.name())
+                let time = time_name(p.time_ms);
+                format!("pimc:worlds={},rollouts={},rollout={}{solve}{time}", p.worlds, p.rollouts, p.rollout.name())
             }
             Policy::Ismcts(p) => format!(
-                "ismcts:iterations={},c={}.{:03},rollout={},trees={}",
+                "ismcts:iterations={},c={}.{:03},rollout={},trees={}{}",
                 p.iterations,
                 p.c_milli / 1000,
                 p.c_milli % 1000,
                 p.rollout.name(),
-                p.trees
+                p.trees,
+                time_name(p.time_ms)
             ),
         }
     }
@@ -306,5 +335,23 @@ mod tests {
         let e = Policy::parse("pimc:rollout=ismcts").unwrap_err().to_string();
         assert_eq!(e, format!("rollout policy \"ismcts\": expected {} or 'net:PATH'", names.join(", ")));
         assert!(Policy::parse("greedy:x=1").is_err() && Policy::parse("ismcts:c=1.2345").is_err());
+    }
+
+    #[test]
+    fn time_budgets_and_solve_round_trip() {
+        for (text, name) in [
+            ("ismcts:time=0.1", "ismcts:iterations=1000,c=0.700,rollout=random,trees=1,time=0.100"),
+            ("ismcts:time=2", "ismcts:iterations=1000,c=0.700,rollout=random,trees=1,time=2.000"),
+            ("ismcts:time=0", "ismcts:iterations=1000,c=0.700,rollout=random,trees=1"),
+            ("pimc:time=.05,solve=5", "pimc:worlds=32,rollouts=8,rollout=random,solve=5,time=0.050"),
+            ("pimc:solve=0", "pimc:worlds=32,rollouts=8,rollout=random"),
+        ] {
+            let p = Policy::parse(text).unwrap();
+            assert_eq!(p.name(), name);
+            assert_eq!(Policy::parse(name), Ok(p));
+        }
+        for bad in ["ismcts:time=-1", "ismcts:time=0.0001", "ismcts:time=3601", "pimc:time=x", "pimc:time=", "pimc:solve=55"] {
+            assert!(Policy::parse(bad).is_err(), "{bad}");
+        }
     }
 }

@@ -18,6 +18,12 @@
 //! stream `derive(seed, SEARCH, t)`) and run in parallel; their root statistics are summed.
 //! The result depends on `trees`, never on the thread count. The decision is the most
 //! visited root action (ties: the higher mean, then the first found).
+//!
+//! **Time budget.** With `time_ms` each tree also stops when its time is spent (after at
+//! least one iteration): the number of iterations, and so the result, then depend on the
+//! machine. Without it the result is a function of the seed alone.
+
+use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
@@ -47,6 +53,10 @@ pub struct IsmctsParams<R> {
     pub c_milli: u32,
     pub rollout: R,
     pub trees: u32,
+    /// A time budget in milliseconds (0: none): each tree stops at `iterations` or when its
+    /// time is spent, whichever comes first. Only without one is the result a function of
+    /// the seed alone.
+    pub time_ms: u32,
 }
 
 impl<R: Default> Default for IsmctsParams<R> {
@@ -58,7 +68,7 @@ impl<R: Default> Default for IsmctsParams<R> {
 impl<R> IsmctsParams<R> {
     /// The defaults: 1,000 iterations, c = 0.7, one tree.
     pub fn new(rollout: R) -> Self {
-        IsmctsParams { iterations: 1000, c_milli: 700, rollout, trees: 1 }
+        IsmctsParams { iterations: 1000, c_milli: 700, rollout, trees: 1, time_ms: 0 }
     }
 }
 
@@ -86,7 +96,11 @@ fn grow<R: Decide>(view: &SeatView, det: &mut Determinizer, p: &IsmctsParams<R>,
     let mut nodes = vec![Node { action: Action::Pass, player: root_player, visits: 0, avail: 0, reward: 0, children: Vec::new() }];
     let mut path = Vec::new();
     let mut avail = Vec::new();
-    for _ in 0..iterations {
+    let deadline = (p.time_ms > 0).then(|| Instant::now() + Duration::from_millis(p.time_ms as u64));
+    for i in 0..iterations {
+        if i > 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+            break; // the time budget: at least one iteration, then stop when it is spent
+        }
         let (draw, _) = det.sample(rng)?;
         let mut pos = view.position_with(&draw.hands);
         let mut tally = tally0;

@@ -11,6 +11,11 @@
 //! open-card solver ([`crate::search::solve`]): a candidate's value in a world is the return
 //! of its minimax score, counted for each of the world's rollouts (a world the solver cannot
 //! finish within [`SOLVE_BUDGET`] nodes falls back to rollouts for the candidates left).
+//!
+//! With `time_ms`, the worlds are weighed in rounds and no round starts once the time is
+//! spent: the worlds weighed, and so the result, then depend on the machine.
+
+use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
@@ -41,7 +46,14 @@ pub struct PimcParams<R> {
     /// With N > 0, when the seat holds at most N cards each world is solved exactly (the
     /// open-card solver, [`crate::search::solve`]) instead of played out by rollouts.
     pub solve: u8,
+    /// A time budget in milliseconds (0: none): worlds are weighed in rounds of [`ROUND`] and
+    /// no new round starts once it is spent (the first always runs). Only without one is the
+    /// result a function of the seed alone.
+    pub time_ms: u32,
 }
+
+/// Worlds weighed per round under a time budget.
+pub const ROUND: usize = 4;
 
 impl<R: Default> Default for PimcParams<R> {
     fn default() -> Self {
@@ -52,13 +64,14 @@ impl<R: Default> Default for PimcParams<R> {
 impl<R> PimcParams<R> {
     /// The defaults: 32 worlds, 8 rollouts per candidate per world.
     pub fn new(rollout: R) -> Self {
-        PimcParams { worlds: 32, rollouts: 8, rollout, solve: 0 }
+        PimcParams { worlds: 32, rollouts: 8, rollout, solve: 0, time_ms: 0 }
     }
 }
 
 /// PIMC for the seat to move in `view` (play phase, recorded game), on `threads` threads
 /// (0: all cores; the result does not depend on it).
 pub fn pimc<R: Decide + Sync>(view: &SeatView, p: &PimcParams<R>, seed: u64, threads: usize) -> Result<SearchResult, Error> {
+    let start = Instant::now();
     let mut det = determinizer(view)?;
     let (tally, levels) = seen(view)?;
     let observes = p.rollout.observes();
@@ -70,12 +83,19 @@ pub fn pimc<R: Decide + Sync>(view: &SeatView, p: &PimcParams<R>, seed: u64, thr
         return Ok(SearchResult { action: cands[0], stats: vec![ActionStats { action: cands[0], visits: 0, total: 0 }] });
     }
     // worlds first, in order (the determinizer is one stream of state), then the rollouts
-    let mut worlds = Vec::with_capacity(p.worlds as usize);
-    for w in 0..p.worlds as u64 {
-        let wseed = derive(seed, SEARCH, w);
-        let (draw, _) = det.sample(&mut Rng::new(wseed))?;
-        worlds.push((wseed, view.position_with(&draw.hands)));
-    }
+    // world w from the stream derive(seed, SEARCH, w), drawn in order (the determinizer is
+    // one stream of state): all first, or round by round under a time budget
+    let mut drawn = 0u64;
+    let mut draw_worlds = |n: u64| -> Result<Vec<(u64, Position)>, Error> {
+        let mut out = Vec::with_capacity(n as usize);
+        for w in drawn..(drawn + n).min(p.worlds as u64) {
+            let wseed = derive(seed, SEARCH, w);
+            let (draw, _) = det.sample(&mut Rng::new(wseed))?;
+            out.push((wseed, view.position_with(&draw.hands)));
+        }
+        drawn += out.len() as u64;
+        Ok(out)
+    };
     let plays: Vec<Counts> = cands.iter().map(|a| match a { Action::Play(c) => *c, _ => unreachable!("plays") }).collect();
     let solving = p.solve > 0 && size(view.hand()) <= p.solve as usize;
     let per_world = |&(wseed, pos): &(u64, Position)| -> Vec<i64> {
@@ -103,12 +123,31 @@ pub fn pimc<R: Decide + Sync>(view: &SeatView, p: &PimcParams<R>, seed: u64, thr
             })
             .collect()
     };
-    let totals: Vec<Vec<i64>> = if threads == 1 {
-        worlds.iter().map(per_world).collect()
-    } else {
-        pool(threads)?.install(|| worlds.par_iter().map(per_world).collect())
+    let weigh = |ws: &[(u64, Position)]| -> Result<Vec<Vec<i64>>, Error> {
+        Ok(if threads == 1 {
+            ws.iter().map(per_world).collect()
+        } else {
+            pool(threads)?.install(|| ws.par_iter().map(per_world).collect())
+        })
     };
-    let visits = p.worlds as u64 * p.rollouts as u64;
+    let totals: Vec<Vec<i64>> = if p.time_ms == 0 {
+        weigh(&draw_worlds(p.worlds as u64)?)?
+    } else {
+        let deadline = start + Duration::from_millis(p.time_ms as u64);
+        let mut done = Vec::new();
+        loop {
+            let round = draw_worlds(ROUND as u64)?;
+            if round.is_empty() {
+                break;
+            }
+            done.extend(weigh(&round)?);
+            if Instant::now() >= deadline {
+                break;
+            }
+        }
+        done
+    };
+    let visits = totals.len() as u64 * p.rollouts as u64;
     let stats: Vec<ActionStats> = cands
         .iter()
         .enumerate()

@@ -1,0 +1,57 @@
+"""Searches with a time budget (issue 22): ``time_limit=`` beside ``iterations=``/``worlds=``,
+the policy strings' ``time=S``, and what a result says of its own cost."""
+
+from __future__ import annotations
+
+import pytest
+
+import tractor
+from tractor import _core
+from tractor.errors import InvalidPolicy
+from tractor.search import ismcts, pimc
+
+
+def _mid(seed: int = 5) -> tractor.Game:
+    g = tractor.Game(seed=seed)
+    i = 0
+    while g.phase != "play" or len(g.hand(g.current_player)) > 30:
+        g.step_policy("greedy", i)
+        i += 1
+    return g
+
+
+def test_a_time_budget_stops_the_search():
+    g = _mid()
+    # far more iterations and worlds than 20 ms allow: the budget ends them
+    r = ismcts(g, iterations=10_000_000, rollout="greedy", time_limit=0.02, threads=1)
+    assert 1 <= r.iterations < 10_000_000 and r.action in g.legal_actions()
+    assert sum(s.visits for s in r.stats) == r.iterations
+    p = pimc(g, worlds=100_000, rollouts=2, time_limit=0.02, threads=1)
+    assert 4 <= p.iterations < 100_000 and p.iterations % 4 == 0  # whole rounds of 4 worlds
+    assert all(s.visits == 2 * p.iterations for s in p.stats)
+    assert p.action in g.legal_actions()
+
+
+def test_without_a_budget_the_seed_decides():
+    g = _mid(6)
+    a = ismcts(g, iterations=300, seed=3, threads=1)
+    b = ismcts(g, iterations=300, seed=3, threads=2)
+    assert a == b and a.iterations == 300 and a.seconds > 0
+    c = pimc(g, worlds=6, rollouts=2, seed=3, threads=1)
+    assert c == pimc(g, worlds=6, rollouts=2, seed=3, threads=2) and c.iterations == 6
+    # a budget the search never reaches changes nothing
+    assert pimc(g, worlds=6, rollouts=2, seed=3, threads=1, time_limit=3600) == c
+
+
+def test_time_in_policy_strings():
+    assert _core.policy_name("ismcts:time=0.25") == "ismcts:iterations=1000,c=0.700,rollout=random,trees=1,time=0.250"
+    assert _core.policy_name("pimc:time=1") == "pimc:worlds=32,rollouts=8,rollout=random,time=1.000"
+    g = _mid(7)
+    assert g.policy_action("ismcts:iterations=100000,time=0.01", 1) in g.legal_actions()
+    for bad in (0, -1, 3601, float("nan"), "1", True):
+        with pytest.raises(InvalidPolicy):
+            ismcts(g, time_limit=bad)
+        with pytest.raises(InvalidPolicy):
+            pimc(g, time_limit=bad)
+    with pytest.raises(InvalidPolicy):
+        _core.policy_name("ismcts:time=0.0001")
