@@ -55,3 +55,29 @@ def test_time_in_policy_strings():
             pimc(g, time_limit=bad)
     with pytest.raises(InvalidPolicy):
         _core.policy_name("ismcts:time=0.0001")
+
+
+def _late(seed: int, cards: int) -> tractor.Game:
+    g = tractor.Game(seed=seed)
+    i = 0
+    while g.phase != "play" or len(g.hand(g.current_player)) > cards:
+        g.step_policy("greedy", i)
+        i += 1
+    return g
+
+
+def test_ismcts_values_small_leaves_with_the_solver():
+    """solve=N: leaves with at most N cards a hand are valued by the solver, not played out:
+    the same for any thread count, and another search than with rollouts."""
+    differ = 0
+    for seed in range(6):
+        g = _late(8 + seed, 3)
+        r = ismcts(g, iterations=120, seed=1, threads=1, solve=3)
+        assert r == ismcts(g, iterations=120, seed=1, threads=2, solve=3)
+        assert r.action in g.legal_actions() and r.iterations == 120
+        plain = ismcts(g, iterations=120, seed=1, threads=1)
+        differ += r.stats != plain.stats
+    assert differ >= 2
+    assert _core.policy_name("ismcts:solve=4") == "ismcts:iterations=1000,c=0.700,rollout=random,trees=1,solve=4"
+    with pytest.raises(InvalidPolicy):
+        ismcts(g, solve=-1)

@@ -160,22 +160,26 @@ def ismcts(
     threads: Optional[int] = None,
     trees: int = 1,
     time_limit: Optional[float] = None,
+    solve: int = 0,
 ) -> SearchResult:
     """Single-observer ISMCTS with availability counts for the player to move (play phase):
     ``iterations`` iterations split over ``trees`` independent trees (run in parallel on
     ``threads``; the result depends on ``trees``, never on ``threads``). Wide nodes (a void
     follower's millions of plays) widen progressively: see docs/search.md. ``time_limit``
     (seconds): each tree also stops when it is spent (``iterations`` of the result: the
-    iterations run); only without it is the result a function of the seed alone.
+    iterations run); only without it is the result a function of the seed alone. ``solve=N``:
+    a leaf whose hands hold at most N cards each is valued exactly by the open-card solver
+    (:func:`solve`) in that iteration's world, in place of a rollout.
 
-    Raises InvalidArgument (g, seed, threads), InvalidPolicy (iterations, c, rollout, trees, time_limit:
+    Raises InvalidArgument (g, seed, threads), InvalidPolicy (iterations, c, rollout, trees, time_limit, solve:
     the search's parameters, of the wrong kind or out of the policy's range), NoConsistentWorld
     and ResourceError."""
     name = (
         f"ismcts:iterations={_count(iterations, 'iterations', error=InvalidPolicy)},c={_decimal(c)},"
         f"rollout={_rollout_name(rollout, 'rollout')},trees={_count(trees, 'trees', error=InvalidPolicy)}"
     )
-    return _search(g, name + _time_limit(time_limit), seed, threads)
+    solve = _count(solve, "solve (cards a hand, 0..54)", 54, error=InvalidPolicy)
+    return _search(g, name + (f",solve={solve}" if solve else "") + _time_limit(time_limit), seed, threads)
 
 
 @dataclass(frozen=True)

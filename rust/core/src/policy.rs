@@ -196,8 +196,9 @@ impl Policy {
         agents.chain(Self::SEARCHES.iter().map(|s| format!("{s}[:...]"))).chain(["net:PATH".to_string()]).collect()
     }
 
-    /// An agent's name, `pimc[:worlds=32,rollouts=8,rollout=random,solve=0]` or
-    /// `ismcts[:iterations=1000,c=0.7,rollout=random,trees=4]` (case and spaces ignored).
+    /// An agent's name, `pimc[:worlds=32,rollouts=8,rollout=random,solve=0,time=0]` or
+    /// `ismcts[:iterations=1000,c=0.7,rollout=random,trees=4,solve=0,time=0]` (case and spaces
+    /// ignored; `time` in seconds, `solve` in cards a hand).
     pub fn parse(name: &str) -> Result<Policy, Error> {
         if let Some(n) = net(name)? {
             return Ok(Policy::Agent(Agent::Net(n)));
@@ -238,9 +239,10 @@ impl Policy {
                         "rollout" => p.rollout = Agent::parse(&v)?,
                         "trees" => p.trees = count(&k, &v, 1, 1024)?,
                         "time" => p.time_ms = time_ms(&k, &v)?,
+                        "solve" => p.solve = count(&k, &v, 0, 54)? as u8,
                         _ => {
                             return Err(Error::BadPolicy(format!(
-                                "unknown ismcts parameter {k:?}: iterations, c, rollout, trees, time"
+                                "unknown ismcts parameter {k:?}: iterations, c, rollout, trees, solve, time"
                             )))
                         }
                     }
@@ -265,12 +267,13 @@ impl Policy {
                 format!("pimc:worlds={},rollouts={},rollout={}{solve}{time}", p.worlds, p.rollouts, p.rollout.name())
             }
             Policy::Ismcts(p) => format!(
-                "ismcts:iterations={},c={}.{:03},rollout={},trees={}{}",
+                "ismcts:iterations={},c={}.{:03},rollout={},trees={}{}{}",
                 p.iterations,
                 p.c_milli / 1000,
                 p.c_milli % 1000,
                 p.rollout.name(),
                 p.trees,
+                if p.solve > 0 { format!(",solve={}", p.solve) } else { String::new() },
                 time_name(p.time_ms)
             ),
         }
@@ -345,6 +348,7 @@ mod tests {
             ("ismcts:time=0", "ismcts:iterations=1000,c=0.700,rollout=random,trees=1"),
             ("pimc:time=.05,solve=5", "pimc:worlds=32,rollouts=8,rollout=random,solve=5,time=0.050"),
             ("pimc:solve=0", "pimc:worlds=32,rollouts=8,rollout=random"),
+            ("ismcts:time=1,solve=3", "ismcts:iterations=1000,c=0.700,rollout=random,trees=1,solve=3,time=1.000"),
         ] {
             let p = Policy::parse(text).unwrap();
             assert_eq!(p.name(), name);

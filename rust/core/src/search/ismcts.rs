@@ -19,6 +19,10 @@
 //! The result depends on `trees`, never on the thread count. The decision is the most
 //! visited root action (ties: the higher mean, then the first found).
 //!
+//! **Leaf evaluator.** With `solve=N`, a leaf whose hands hold at most N cards each is
+//! valued exactly by the open-card solver in that iteration's world instead of played out
+//! (past [`LEAF_BUDGET`] nodes it is played out after all).
+//!
 //! **Time budget.** With `time_ms` each tree also stops when its time is spent (after at
 //! least one iteration): the number of iterations, and so the result, then depend on the
 //! machine. Without it the result is a function of the seed alone.
@@ -39,6 +43,8 @@ use crate::util::rng::Rng;
 use crate::util::seed::{derive, SEARCH};
 use super::decision::{determinizer, seen, ActionStats, SearchResult};
 use super::rollout::rollout;
+use super::solve::value;
+use crate::rules::card::size;
 
 /// Nodes offering more actions than this widen progressively.
 pub const WIDE: u128 = 48;
@@ -57,7 +63,13 @@ pub struct IsmctsParams<R> {
     /// time is spent, whichever comes first. Only without one is the result a function of
     /// the seed alone.
     pub time_ms: u32,
+    /// With N > 0, a leaf whose hands hold at most N cards each is valued by the open-card
+    /// solver ([`crate::search::solve`]) in place of a rollout.
+    pub solve: u8,
 }
+
+/// Nodes the solver may spend on one leaf (`solve=N`): past it the leaf is played out.
+pub const LEAF_BUDGET: u64 = 200_000;
 
 impl<R: Default> Default for IsmctsParams<R> {
     fn default() -> Self {
@@ -68,7 +80,7 @@ impl<R: Default> Default for IsmctsParams<R> {
 impl<R> IsmctsParams<R> {
     /// The defaults: 1,000 iterations, c = 0.7, one tree.
     pub fn new(rollout: R) -> Self {
-        IsmctsParams { iterations: 1000, c_milli: 700, rollout, trees: 1, time_ms: 0 }
+        IsmctsParams { iterations: 1000, c_milli: 700, rollout, trees: 1, time_ms: 0, solve: 0 }
     }
 }
 
@@ -157,7 +169,13 @@ fn grow<R: Decide>(view: &SeatView, det: &mut Determinizer, p: &IsmctsParams<R>,
                 break;
             }
         }
-        let returns = rollout(pos, tally, levels, &p.rollout, rng);
+        let solved = (p.solve > 0 && pos.phase == Phase::Play && pos.hands.iter().all(|h| size(h) <= p.solve as usize))
+            .then(|| value(&pos, LEAF_BUDGET))
+            .flatten();
+        let returns = match solved {
+            Some(score) => pos.returns_for(score), // the leaf's exact value (solve=N)
+            None => rollout(pos, tally, levels, &p.rollout, rng),
+        };
         for &n in &path {
             let n = &mut nodes[n as usize];
             n.visits += 1;

@@ -384,6 +384,13 @@ pub fn values(pos: &Position, plays: &[Counts], budget: u64) -> Vec<Option<i32>>
         .collect()
 }
 
+/// The exact final score of `pos` (the play phase, or over), None past `budget` nodes: a
+/// search's leaf evaluator.
+pub fn value(pos: &Position, budget: u64) -> Option<i32> {
+    let mut s = Solver { table: Table::default(), nodes: 0, budget };
+    s.value(pos).ok()
+}
+
 /// Plain minimax over every legal play (no table, no pruning, no merging): the solver's
 /// brute-force twin for the tests.
 pub fn minimax(pos: &Position) -> i32 {
