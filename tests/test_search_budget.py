@@ -81,3 +81,23 @@ def test_ismcts_values_small_leaves_with_the_solver():
     assert _core.policy_name("ismcts:solve=4") == "ismcts:iterations=1000,c=0.700,rollout=random,trees=1,solve=4"
     with pytest.raises(InvalidPolicy):
         ismcts(g, solve=-1)
+
+
+def test_per_play_spread_and_pimcs_values_per_world():
+    """Issue 22: each play's visits, mean and spread; PIMC's value per world."""
+    import numpy as np
+
+    g = _mid(9)
+    r = pimc(g, worlds=12, rollouts=1, policy="greedy", seed=4, threads=2)
+    wv = r.world_values
+    assert wv.shape == (12, len(r.stats)) and wv.dtype == np.int64
+    for c, s in enumerate(r.stats):
+        assert s.visits == 12
+        assert s.mean == pytest.approx(wv[:, c].sum() / 12)
+        assert s.spread == pytest.approx(float(np.std(wv[:, c])))  # one rollout a world: its returns
+    r4 = pimc(g, worlds=5, rollouts=4, seed=4, threads=1)
+    assert r4.world_values.shape == (5, len(r4.stats))
+    assert all(s.mean == pytest.approx(r4.world_values[:, c].sum() / 20) for c, s in enumerate(r4.stats))
+    i = ismcts(g, iterations=300, rollout="greedy", seed=2, threads=1)
+    assert i.world_values is None
+    assert all(0 <= s.spread <= 6 for s in i.stats) and any(s.spread > 0 for s in i.stats)

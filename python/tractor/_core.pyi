@@ -280,7 +280,7 @@ def determinize(game: Game, seat: int, seeds: List[int]) -> List[Game]:
 def search_seeds(seed: int, n: int) -> List[int]: ...
 def rollouts(game: Game, n: int, policy: str, seed: int, threads: int, points: bool = ...) -> bytes:
     """Raises InvalidPolicy, ResourceError."""
-def run_search(game: Game, policy: str, seed: int, threads: int) -> Tuple[bytes, List[Tuple[bytes, int, int]]]:
+def run_search(game: Game, policy: str, seed: int, threads: int) -> Tuple[bytes, List[Tuple[bytes, int, int, int]], List[List[int]]]:
     """Raises InvalidPolicy, InvalidArgument, NoConsistentWorld, ResourceError."""
 def solve(
     game: Game, budget: int

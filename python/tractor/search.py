@@ -11,6 +11,7 @@ PIMC and ISMCTS (all in Rust, the GIL released).
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 from typing import Any, List, Optional
@@ -34,6 +35,9 @@ class ActionStat:
     visits: int
     mean: float
     """The searching seat's mean return (levels) over the visits; 0 when unvisited."""
+    spread: float = 0.0
+    """The standard deviation of those returns (0 when unvisited): with ``visits``, what a
+    confidence interval of ``mean`` needs."""
 
 
 @dataclass(frozen=True)
@@ -47,6 +51,10 @@ class SearchResult:
     seconds: float = field(default=0.0, compare=False)
     """The search's wall time (reported only, and left out of ``==``: no time decides anything
     without a budget)."""
+    world_values: Optional[np.ndarray] = field(default=None, compare=False)
+    """PIMC: an ``(worlds weighed, candidates)`` int64 array, the seat's returns summed over
+    each world's rollouts, candidates in ``stats``' order (how the worlds disagree); None for
+    ISMCTS."""
 
 
 def _game(g: Any) -> Game:
@@ -87,14 +95,20 @@ def _search(g: Game, name: str, seed: int, threads: Optional[int], per_iteration
     g = _game(g)
     seed, threads = _seed(seed), _threads(threads)
     t0 = time.perf_counter()
-    play, stats = _core.run_search(g._g, name, seed, threads)
+    play, stats, worlds = _core.run_search(g._g, name, seed, threads)
     dt = time.perf_counter() - t0
-    out = [ActionStat(Play(tuple(cards_from_counts(c))), v, (t / v) if v else 0.0) for c, v, t in stats]
+
+    def spread(v: int, t: int, sq: int) -> float:
+        # integer sums to the end: the variance of integer returns, then one square root
+        return math.sqrt(max(0, v * sq - t * t)) / v if v else 0.0
+
+    out = [ActionStat(Play(tuple(cards_from_counts(c))), v, (t / v) if v else 0.0, spread(v, t, sq)) for c, v, t, sq in stats]
     if per_iteration:
         done = (stats[0][1] // per_iteration) if stats else 0
     else:
-        done = sum(v for _, v, _ in stats)
-    return SearchResult(Play(tuple(cards_from_counts(play))), out, done, dt)
+        done = sum(v for _, v, _, _ in stats)
+    wv = np.array(worlds, dtype=np.int64).reshape(len(worlds), len(stats)) if per_iteration else None
+    return SearchResult(Play(tuple(cards_from_counts(play))), out, done, dt, wv)
 
 
 def _time_limit(x: Any) -> str:

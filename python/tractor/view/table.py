@@ -47,7 +47,9 @@ def _bot_choice(g: Game, policy: str, seed: int) -> Tuple[Any, Optional[Dict[str
         stats = {
             "policy": policy,
             "chosen": str(r.action),
-            "stats": [{"play": str(s.play), "visits": s.visits, "mean": round(s.mean, 4)} for s in r.stats],
+            "stats": [{"play": str(s.play), "visits": s.visits, "mean": round(s.mean, 4), "spread": round(s.spread, 4)}
+                      for s in r.stats],
+            "iterations": r.iterations,
         }
         return r.action, stats
     return g.policy_action(policy, seed), None

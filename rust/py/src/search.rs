@@ -205,17 +205,21 @@ pub fn rollouts(game: &Bound<'_, PyGame>, n: u64, policy: &str, seed: u64, threa
     })
 }
 
-fn result(py: Python<'_>, r: SearchResult) -> (Py<PyBytes>, Vec<(Py<PyBytes>, u64, i64)>) {
+/// A search's decision as Python gets it: (play, [(play, visits, total, total of squares)],
+/// PIMC's per-world totals).
+type Searched = (Py<PyBytes>, Vec<(Py<PyBytes>, u64, i64, i64)>, Vec<Vec<i64>>);
+
+fn result(py: Python<'_>, r: SearchResult) -> Searched {
     let cards = |a: &Action| match a {
         Action::Play(c) => out(py, c),
         _ => unreachable!("searches decide plays"),
     };
-    (cards(&r.action), r.stats.iter().map(|s| (cards(&s.action), s.visits, s.total)).collect())
+    (cards(&r.action), r.stats.iter().map(|s| (cards(&s.action), s.visits, s.total, s.total_sq)).collect(), r.worlds)
 }
 
-/// A search policy's decision for the player to move: (play, [(play, visits, total)]).
+/// A search policy's decision for the player to move.
 #[pyfunction]
-pub fn run_search(game: &Bound<'_, PyGame>, policy: &str, seed: u64, threads: usize) -> PyResult<(Py<PyBytes>, Vec<(Py<PyBytes>, u64, i64)>)> {
+pub fn run_search(game: &Bound<'_, PyGame>, policy: &str, seed: u64, threads: usize) -> PyResult<Searched> {
     let py = game.py();
     guard(py, || {
         let p = Policy::parse(policy).map_err(|e| err(py, e))?;

@@ -9,13 +9,21 @@ use crate::infoset::determinize::Determinizer;
 use crate::rules::error::Error;
 use crate::util::rng::Rng;
 
-/// One candidate's statistics: how often it was tried and the sum of the searching seat's
-/// returns (levels, zero-sum per hand, R7.4).
+/// One candidate's statistics: how often it was tried, the sum of the searching seat's
+/// returns (levels, zero-sum per hand, R7.4) and the sum of their squares (the spread).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ActionStats {
     pub action: Action,
     pub visits: u64,
     pub total: i64,
+    pub total_sq: i64,
+}
+
+impl ActionStats {
+    /// A candidate not weighed (the only legal action).
+    pub fn unweighed(action: Action) -> ActionStats {
+        ActionStats { action, visits: 0, total: 0, total_sq: 0 }
+    }
 }
 
 /// A search's decision and the statistics of every candidate it weighed.
@@ -23,6 +31,9 @@ pub struct ActionStats {
 pub struct SearchResult {
     pub action: Action,
     pub stats: Vec<ActionStats>,
+    /// PIMC: per world weighed, per candidate (in `stats`' order), the sum of the seat's
+    /// returns over that world's rollouts; empty for ISMCTS.
+    pub worlds: Vec<Vec<i64>>,
 }
 
 /// The candidates a search weighs at a decision: every legal action when there are at most

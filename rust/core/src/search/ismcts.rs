@@ -91,6 +91,7 @@ struct Node {
     visits: u32,
     avail: u32,
     reward: i64,
+    reward_sq: i64,
     children: Vec<u32>,
 }
 
@@ -105,7 +106,7 @@ fn grow<R: Decide>(view: &SeatView, det: &mut Determinizer, p: &IsmctsParams<R>,
     let root_player = view.seat();
     let (tally0, levels) = seen(view)?;
     let observes = p.rollout.observes();
-    let mut nodes = vec![Node { action: Action::Pass, player: root_player, visits: 0, avail: 0, reward: 0, children: Vec::new() }];
+    let mut nodes = vec![Node { action: Action::Pass, player: root_player, visits: 0, avail: 0, reward: 0, reward_sq: 0, children: Vec::new() }];
     let mut path = Vec::new();
     let mut avail = Vec::new();
     let deadline = (p.time_ms > 0).then(|| Instant::now() + Duration::from_millis(p.time_ms as u64));
@@ -151,7 +152,7 @@ fn grow<R: Decide>(view: &SeatView, det: &mut Determinizer, p: &IsmctsParams<R>,
             let player = pos.to_move;
             let next = match untried {
                 Some(a) => {
-                    nodes.push(Node { action: a, player, visits: 0, avail: 1, reward: 0, children: Vec::new() });
+                    nodes.push(Node { action: a, player, visits: 0, avail: 1, reward: 0, reward_sq: 0, children: Vec::new() });
                     let id = (nodes.len() - 1) as u32;
                     nodes[node].children.push(id);
                     id
@@ -179,7 +180,9 @@ fn grow<R: Decide>(view: &SeatView, det: &mut Determinizer, p: &IsmctsParams<R>,
         for &n in &path {
             let n = &mut nodes[n as usize];
             n.visits += 1;
-            n.reward += returns[n.player as usize] as i64;
+            let r = returns[n.player as usize] as i64;
+            n.reward += r;
+            n.reward_sq += r * r;
         }
         nodes[0].visits += 1;
     }
@@ -193,7 +196,7 @@ pub fn ismcts<R: Decide + Sync>(view: &SeatView, p: &IsmctsParams<R>, seed: u64,
     let mut set = view.actions();
     if set.count() == 1 {
         let a = set.nth(0).expect("one action");
-        return Ok(SearchResult { action: a, stats: vec![ActionStats { action: a, visits: 0, total: 0 }] });
+        return Ok(SearchResult { action: a, stats: vec![ActionStats::unweighed(a)], worlds: Vec::new() });
     }
     let trees = p.trees.max(1);
     let share = |t: u32| p.iterations / trees + (t < p.iterations % trees) as u32;
@@ -206,7 +209,7 @@ pub fn ismcts<R: Decide + Sync>(view: &SeatView, p: &IsmctsParams<R>, seed: u64,
             .iter()
             .map(|&c| {
                 let n = &nodes[c as usize];
-                ActionStats { action: n.action, visits: n.visits as u64, total: n.reward }
+                ActionStats { action: n.action, visits: n.visits as u64, total: n.reward, total_sq: n.reward_sq }
             })
             .collect())
     };
@@ -222,6 +225,7 @@ pub fn ismcts<R: Decide + Sync>(view: &SeatView, p: &IsmctsParams<R>, seed: u64,
                 Some(x) => {
                     x.visits += s.visits;
                     x.total += s.total;
+                    x.total_sq += s.total_sq;
                 }
                 None => stats.push(s),
             }
@@ -239,5 +243,5 @@ pub fn ismcts<R: Decide + Sync>(view: &SeatView, p: &IsmctsParams<R>, seed: u64,
     let action = stats[best].action;
     // as documented: most visited first (a stable sort: ties keep the order found)
     stats.sort_by_key(|s| std::cmp::Reverse(s.visits));
-    Ok(SearchResult { action, stats })
+    Ok(SearchResult { action, stats, worlds: Vec::new() })
 }

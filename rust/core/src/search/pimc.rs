@@ -80,7 +80,7 @@ pub fn pimc<R: Decide + Sync>(view: &SeatView, p: &PimcParams<R>, seed: u64, thr
     let mut rng = Rng::new(derive(seed, SEARCH, u64::MAX));
     let cands = candidates(view, &mut set, CANDIDATES, &mut rng);
     if cands.len() == 1 {
-        return Ok(SearchResult { action: cands[0], stats: vec![ActionStats { action: cands[0], visits: 0, total: 0 }] });
+        return Ok(SearchResult { action: cands[0], stats: vec![ActionStats::unweighed(cands[0])], worlds: Vec::new() });
     }
     // worlds first, in order (the determinizer is one stream of state), then the rollouts
     // world w from the stream derive(seed, SEARCH, w), drawn in order (the determinizer is
@@ -98,39 +98,41 @@ pub fn pimc<R: Decide + Sync>(view: &SeatView, p: &PimcParams<R>, seed: u64, thr
     };
     let plays: Vec<Counts> = cands.iter().map(|a| match a { Action::Play(c) => *c, _ => unreachable!("plays") }).collect();
     let solving = p.solve > 0 && size(view.hand()) <= p.solve as usize;
-    let per_world = |&(wseed, pos): &(u64, Position)| -> Vec<i64> {
+    // per candidate: (sum, sum of squares) of the seat's returns over the world's rollouts
+    let per_world = |&(wseed, pos): &(u64, Position)| -> Vec<(i64, i64)> {
         let exact = if solving { values(&pos, &plays, SOLVE_BUDGET) } else { vec![None; plays.len()] };
+        let n = p.rollouts as i64;
         cands
             .iter()
             .enumerate()
             .map(|(c, a)| {
                 if let Some(score) = exact[c] {
                     // the world's exact value, counted as every rollout's (visits stay comparable)
-                    return pos.returns_for(score)[seat as usize] as i64 * p.rollouts as i64;
+                    let r = pos.returns_for(score)[seat as usize] as i64;
+                    return (r * n, r * r * n);
                 }
                 let Action::Play(cards) = a else { unreachable!("plays") };
                 let mut rng = Rng::new(derive(wseed, SEARCH, c as u64));
-                (0..p.rollouts)
-                    .map(|_| {
-                        let (mut q, mut t) = (pos, tally);
-                        if observes {
-                            t.note_play(&q, cards);
-                        }
-                        q.play_unchecked(cards);
-                        rollout(q, t, levels, &p.rollout, &mut rng)[seat as usize] as i64
-                    })
-                    .sum()
+                (0..p.rollouts).fold((0i64, 0i64), |(sum, sq), _| {
+                    let (mut q, mut t) = (pos, tally);
+                    if observes {
+                        t.note_play(&q, cards);
+                    }
+                    q.play_unchecked(cards);
+                    let r = rollout(q, t, levels, &p.rollout, &mut rng)[seat as usize] as i64;
+                    (sum + r, sq + r * r)
+                })
             })
             .collect()
     };
-    let weigh = |ws: &[(u64, Position)]| -> Result<Vec<Vec<i64>>, Error> {
+    let weigh = |ws: &[(u64, Position)]| -> Result<Vec<Vec<(i64, i64)>>, Error> {
         Ok(if threads == 1 {
             ws.iter().map(per_world).collect()
         } else {
             pool(threads)?.install(|| ws.par_iter().map(per_world).collect())
         })
     };
-    let totals: Vec<Vec<i64>> = if p.time_ms == 0 {
+    let totals: Vec<Vec<(i64, i64)>> = if p.time_ms == 0 {
         weigh(&draw_worlds(p.worlds as u64)?)?
     } else {
         let deadline = start + Duration::from_millis(p.time_ms as u64);
@@ -151,8 +153,14 @@ pub fn pimc<R: Decide + Sync>(view: &SeatView, p: &PimcParams<R>, seed: u64, thr
     let stats: Vec<ActionStats> = cands
         .iter()
         .enumerate()
-        .map(|(c, a)| ActionStats { action: *a, visits, total: totals.iter().map(|t| t[c]).sum() })
+        .map(|(c, a)| ActionStats {
+            action: *a,
+            visits,
+            total: totals.iter().map(|t| t[c].0).sum(),
+            total_sq: totals.iter().map(|t| t[c].1).sum(),
+        })
         .collect();
     let best = stats.iter().enumerate().max_by_key(|(i, s)| (s.total, std::cmp::Reverse(*i))).expect("candidates").1;
-    Ok(SearchResult { action: best.action, stats })
+    let worlds = totals.iter().map(|t| t.iter().map(|x| x.0).collect()).collect();
+    Ok(SearchResult { action: best.action, stats, worlds })
 }
