@@ -11,7 +11,8 @@ from ._core import __version__
 from .playthrough import playthrough
 from .cards import CARDS, Card, format, parse, to_counts
 from .errors import IllegalAction, IllegalFollow, TractorError
-from .game import Declare, Game, LegalPlays, Match, Observation, Pass, Play, Result, Trick
+from .game import Declare, Game, LegalPlays, Match, Observation, Pass, Play, Player, Result, Trick
+from .seeds import derive
 from .sim import MatchResults, SimResults, load, merge, read_records, simulate
 from .rules import PROFILES, Combo, Context, Outcome, outcome
 from . import search
@@ -32,6 +33,7 @@ _LAYERS = (
     ("_weights",),  # the shipped agents' weights files
     ("_args",),  # the one argument checker
     ("_outputs",),  # files written whole or not at all, Ctrl-C held while they are renamed
+    ("seeds",),  # the documented seed derivation
     ("policy_fn",),  # a Python callable at the table
     ("cards",),
     ("rules",),
@@ -62,6 +64,8 @@ __all__ = [
     "Match",
     "Observation",
     "Pass",
+    "Player",
+    "derive",
     "Play",
     "Result",
     "Trick",

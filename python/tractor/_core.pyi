@@ -286,6 +286,14 @@ def solve(
     game: Game, budget: int
 ) -> Tuple[List[Tuple[bytes, int, int]], bytes, int, int, List[Tuple[int, bytes]], int, bool]:
     """Raises InvalidArgument (not the play phase), ObjectBusy."""
+@final
+class Player:
+    def __new__(cls, policy: str, seed: int) -> "Player": ...
+    @property
+    def policy(self) -> str: ...
+    def step(self, game: Game) -> bool:
+        """Raises IllegalAction, ObjectBusy, ResourceError."""
+
 def policy_name(name: str) -> str:
     """Raises InvalidPolicy."""
 def simulate_hands(

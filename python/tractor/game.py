@@ -44,6 +44,7 @@ __all__ = [
     "Observation",
     "Game",
     "Match",
+    "Player",
     "RECORD_FORMAT",
     "RECORD_VERSION",
 ]
@@ -825,6 +826,39 @@ class Match:
             self.game.play_random(_core.derive_seed(seed, _core.POLICY_TAG, self._m.index))
             self.next_hand()
             k += 1
+
+
+class Player:
+    """A policy deciding from its own stream, as a seat of :func:`tractor.simulate` does:
+    ``Player(policy, seed)``; :meth:`step` decides for the player to move and applies it, each
+    decision drawing on from where the last one left the stream. Seat p of bulk hand i is
+    ``Player(policy, derive(hand_seed, "policy", p))`` with ``hand_seed = derive(seed,
+    "batch_hand", i)`` (:func:`tractor.derive`), so a hand-written loop reproduces the run's
+    hands exactly (docs/determinism.md)."""
+
+    __slots__ = ("_p",)
+
+    def __init__(self, policy: str, seed: int) -> None:
+        """Raises InvalidPolicy and InvalidArgument (a seed not in 0..2**64-1)."""
+        from ._args import _policy
+
+        self._p = _core.Player(_policy(policy), _seed(seed))
+
+    @property
+    def policy(self) -> str:
+        """The policy's canonical name."""
+        return self._p.policy
+
+    def step(self, game: Game) -> bool:
+        """Decides for ``game``'s player to move and applies the action; False when the hand is
+        over. Raises InvalidArgument (not a Game), IllegalAction (a play being built with
+        action ids), ObjectBusy and ResourceError (a search's threads)."""
+        if not isinstance(game, Game):
+            raise InvalidArgument(f"game must be a tractor.Game, got {type(game).__name__}")
+        return self._p.step(game._g)
+
+    def __repr__(self) -> str:
+        return f"Player({self.policy!r})"
 
 
 def _match_from_state(seed: int, state: Any, game_json: str) -> Match:

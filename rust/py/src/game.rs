@@ -654,3 +654,53 @@ impl PyMatch {
             .collect()
     }
 }
+
+/// A policy with its own stream, as a seat of `simulate` decides: seat p of a bulk hand is
+/// `Player(policy, derive(hand_seed, POLICY, p))`, and its decisions in a hand follow one
+/// another on that stream.
+#[pyclass(module = "tractor._core", name = "Player")]
+pub struct PyPlayer {
+    policy: core::policy::Policy,
+    rng: core::Rng,
+}
+
+#[pymethods]
+impl PyPlayer {
+    #[new]
+    fn new(py: Python<'_>, policy: &str, seed: u64) -> PyResult<Self> {
+        guard(py, || {
+            let policy = core::policy::Policy::parse(policy).map_err(|e| err(py, e))?;
+            Ok(PyPlayer { policy, rng: core::Rng::new(seed) })
+        })
+    }
+
+    /// The policy's canonical name.
+    #[getter]
+    fn policy(&self) -> String {
+        self.policy.name()
+    }
+
+    /// Decides for the player to move of `game` and applies it, drawing from this player's
+    /// stream; False when the hand is over. Decided on a snapshot, the GIL released; if
+    /// another thread moved the game meanwhile, the decision is made again from the same
+    /// stream state, so the stream advances once per applied action.
+    fn step(&mut self, game: &Bound<'_, PyGame>) -> PyResult<bool> {
+        let py = game.py();
+        guard(py, || loop {
+            let snapshot = {
+                let me = game.try_borrow().map_err(|e| busy(py, e))?;
+                me.no_selection(py)?;
+                me.g.clone()
+            };
+            let (policy, mut rng) = (&self.policy, self.rng);
+            let a = py.detach(|| policy.act(&snapshot, &mut rng));
+            let mut me = game.try_borrow_mut().map_err(|e| busy(py, e))?;
+            if me.g != snapshot {
+                continue;
+            }
+            let applied = me.apply_decided(py, a)?;
+            self.rng = rng;
+            return Ok(applied);
+        })
+    }
+}

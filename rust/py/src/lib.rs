@@ -408,6 +408,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Context>()?;
     m.add_class::<game::PyGame>()?;
     m.add_class::<game::PyMatch>()?;
+    m.add_class::<game::PyPlayer>()?;
     m.add_class::<vec_env::PyVecEnv>()?;
     m.add_class::<net::PyNet>()?;
     // the facts Python, the CLI and the adapters read instead of spelling them again
