@@ -101,3 +101,30 @@ def test_per_play_spread_and_pimcs_values_per_world():
     i = ismcts(g, iterations=300, rollout="greedy", seed=2, threads=1)
     assert i.world_values is None
     assert all(0 <= s.spread <= 6 for s in i.stats) and any(s.spread > 0 for s in i.stats)
+
+
+def test_pimc_searches_while_dealing_from_what_the_seat_knows():
+    """deal=1: whether and what to show is searched (R8.1), from the seat's info set only: a
+    world the seat cannot tell from the game gets the same decision; the hand plays through."""
+    name = "pimc:worlds=4,rollouts=2,rollout=greedy,deal=1"
+    assert _core.policy_name("pimc:deal=1") == "pimc:worlds=32,rollouts=8,rollout=random,deal=1"
+    g = tractor.Game(seed=3)
+    differ = checked = 0
+    step = 0
+    while g.phase == "declare":
+        seat = g.current_player
+        a = g.policy_action(name, step)
+        assert a in g.legal_actions()
+        for w in g.determinize_many(seat, 2, seed=step):
+            assert w.policy_action(name, step) == a
+            checked += 1
+        differ += a != g.policy_action("greedy", step)
+        g.apply(a)
+        step += 1
+    assert checked >= 4 and differ >= 1
+    while g.current_player is not None:
+        g.step_policy(name, step)
+        step += 1
+    assert g.phase == "over" or g.stopped
+    with pytest.raises(InvalidPolicy):
+        _core.policy_name("pimc:deal=2")

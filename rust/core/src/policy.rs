@@ -22,6 +22,7 @@ use crate::agent::{greedy, random};
 use crate::game::hand::{Action, Game, Phase};
 use crate::rules::error::Error;
 use crate::search::ismcts::{ismcts, IsmctsParams};
+use crate::search::deal::pimc_deal;
 use crate::search::pimc::{pimc, PimcParams};
 use crate::util::rng::Rng;
 
@@ -196,7 +197,7 @@ impl Policy {
         agents.chain(Self::SEARCHES.iter().map(|s| format!("{s}[:...]"))).chain(["net:PATH".to_string()]).collect()
     }
 
-    /// An agent's name, `pimc[:worlds=32,rollouts=8,rollout=random,solve=0,time=0]` or
+    /// An agent's name, `pimc[:worlds=32,rollouts=8,rollout=random,solve=0,time=0,deal=0]` or
     /// `ismcts[:iterations=1000,c=0.7,rollout=random,trees=4,solve=0,time=0]` (case and spaces
     /// ignored; `time` in seconds, `solve` in cards a hand).
     pub fn parse(name: &str) -> Result<Policy, Error> {
@@ -224,7 +225,8 @@ impl Policy {
                         "rollout" => p.rollout = Agent::parse(&v)?,
                         "solve" => p.solve = count(&k, &v, 0, 54)? as u8,
                         "time" => p.time_ms = time_ms(&k, &v)?,
-                        _ => return Err(Error::BadPolicy(format!("unknown pimc parameter {k:?}: worlds, rollouts, rollout, solve, time"))),
+                        "deal" => p.deal = count(&k, &v, 0, 1)? == 1,
+                        _ => return Err(Error::BadPolicy(format!("unknown pimc parameter {k:?}: worlds, rollouts, rollout, solve, time, deal"))),
                     }
                 }
                 Ok(Policy::Pimc(p))
@@ -264,7 +266,8 @@ impl Policy {
             Policy::Pimc(p) => {
                 let solve = if p.solve > 0 { format!(",solve={}", p.solve) } else { String::new() };
                 let time = time_name(p.time_ms);
-                format!("pimc:worlds={},rollouts={},rollout={}{solve}{time}", p.worlds, p.rollouts, p.rollout.name())
+                let deal = if p.deal { ",deal=1" } else { "" };
+                format!("pimc:worlds={},rollouts={},rollout={}{solve}{time}{deal}", p.worlds, p.rollouts, p.rollout.name())
             }
             Policy::Ismcts(p) => format!(
                 "ismcts:iterations={},c={}.{:03},rollout={},trees={}{}{}",
@@ -298,7 +301,11 @@ impl Decide for Policy {
     fn decide(&self, view: &SeatView, rng: &mut Rng) -> Action {
         match self {
             Policy::Agent(a) => a.decide(view, rng),
-            // R8: searches start at the play; while dealing they show as greedy does
+            // R8.1: PIMC with deal=1 searches while dealing; otherwise searches show as greedy does
+            Policy::Pimc(p) if view.phase() == Phase::Declare && p.deal => match view.recorded_game() {
+                Some(g) => pimc_deal(g, p, rng.next_u64(), 1).expect("a search over a recorded game").action,
+                None => greedy::act(view, rng),
+            },
             _ if view.phase() == Phase::Declare => greedy::act(view, rng),
             Policy::Pimc(p) => pimc(view, p, rng.next_u64(), 1).expect("a search over a recorded game").action,
             Policy::Ismcts(p) => ismcts(view, p, rng.next_u64(), 1).expect("a search over a recorded game").action,
@@ -348,6 +355,7 @@ mod tests {
             ("ismcts:time=0", "ismcts:iterations=1000,c=0.700,rollout=random,trees=1"),
             ("pimc:time=.05,solve=5", "pimc:worlds=32,rollouts=8,rollout=random,solve=5,time=0.050"),
             ("pimc:solve=0", "pimc:worlds=32,rollouts=8,rollout=random"),
+            ("pimc:deal=1,rollout=greedy", "pimc:worlds=32,rollouts=8,rollout=greedy,deal=1"),
             ("ismcts:time=1,solve=3", "ismcts:iterations=1000,c=0.700,rollout=random,trees=1,solve=3,time=1.000"),
         ] {
             let p = Policy::parse(text).unwrap();

@@ -127,6 +127,12 @@ impl<'a> SeatView<'a> {
         self.game.filter(|g| !g.light).map(|g| g.info(self.pos.to_move))
     }
 
+    /// The recorded game behind this view, where it has one: what a search draws its worlds
+    /// from (only through [`SeatView::info`]'s determinizer: never its hidden cards).
+    pub fn recorded_game(&self) -> Option<&'a Game> {
+        self.game.filter(|g| !g.light)
+    }
+
     /// The action ids allowed now for this seat, the play `b` holds so far
     /// ([`crate::encode::actions`]).
     pub fn action_mask(&self, b: &mut Builder) -> [bool; ACTIONS] {

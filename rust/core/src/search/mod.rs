@@ -9,6 +9,7 @@
 //! `Rng::new(derive(seed, SEARCH, i))`, and totals are integers summed in a fixed order, so
 //! results are identical for any thread count. No floats decide anything.
 
+pub mod deal;
 pub mod decision;
 pub mod ismcts;
 pub mod pimc;

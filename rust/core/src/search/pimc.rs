@@ -50,6 +50,9 @@ pub struct PimcParams<R> {
     /// no new round starts once it is spent (the first always runs). Only without one is the
     /// result a function of the seed alone.
     pub time_ms: u32,
+    /// Search while dealing too (R8.1, [`crate::search::deal`]); else the searches show as
+    /// greedy does.
+    pub deal: bool,
 }
 
 /// Worlds weighed per round under a time budget.
@@ -64,7 +67,7 @@ impl<R: Default> Default for PimcParams<R> {
 impl<R> PimcParams<R> {
     /// The defaults: 32 worlds, 8 rollouts per candidate per world.
     pub fn new(rollout: R) -> Self {
-        PimcParams { worlds: 32, rollouts: 8, rollout, solve: 0, time_ms: 0 }
+        PimcParams { worlds: 32, rollouts: 8, rollout, solve: 0, time_ms: 0, deal: false }
     }
 }
 

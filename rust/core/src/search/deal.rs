@@ -1,0 +1,81 @@
+//! Search while dealing (R8.1): whether and what to show is a real decision. PIMC over the
+//! actions offered (pass, then each showing): each is weighed in worlds drawn from what the
+//! seat knows mid-deal (the other hands so far, the undealt cards and their order, the hidden
+//! suits, R8.2; [`Determinizer::new`]), by playing the whole hand out from it with the
+//! rollout policy.
+//!
+//! World w is drawn with the stream `derive(seed, SEARCH, w)` (in order: the determinizer is
+//! one stream of state); candidate c's playouts in it use `derive(world seed, SEARCH, c)`. The
+//! chosen action has the greatest total return for the seat (ties: the earlier), so passing
+//! wins every tie.
+
+use rayon::prelude::*;
+
+use crate::agent::view::{Decide, SeatView};
+use crate::game::hand::{Game, Phase};
+use crate::infoset::determinize::Determinizer;
+use crate::rules::error::Error;
+use crate::util::parallel::pool;
+use crate::util::rng::Rng;
+use crate::util::seed::{derive, SEARCH};
+use super::decision::{ActionStats, SearchResult};
+use super::pimc::PimcParams;
+use super::rollout::playout_end;
+
+/// PIMC's decision while dealing for the seat to move in `game` (recorded, declare phase),
+/// with `p.worlds` worlds and `p.rollouts` playouts per action per world, on `threads`
+/// threads (0: all cores; the result does not depend on it).
+pub fn pimc_deal<R: Decide + Sync>(game: &Game, p: &PimcParams<R>, seed: u64, threads: usize) -> Result<SearchResult, Error> {
+    if game.pos.phase != Phase::Declare {
+        return Err(Error::BadArgument { what: "game", message: "search while dealing: the deal is over".into() });
+    }
+    let view = SeatView::of_game(game);
+    let seat = view.seat();
+    let cands = view.actions().all(u128::MAX).expect("a few actions while dealing");
+    if cands.len() == 1 {
+        return Ok(SearchResult { action: cands[0], stats: vec![ActionStats::unweighed(cands[0])], worlds: Vec::new() });
+    }
+    let info = view.info().ok_or_else(|| Error::BadArgument { what: "game", message: "a search needs the hand's record".into() })?;
+    let mut det = Determinizer::new(info);
+    let mut worlds = Vec::with_capacity(p.worlds as usize);
+    for w in 0..p.worlds as u64 {
+        let wseed = derive(seed, SEARCH, w);
+        worlds.push((wseed, det.world(&mut Rng::new(wseed))?));
+    }
+    let per_world = |(wseed, world): &(u64, Game)| -> Vec<(i64, i64)> {
+        cands
+            .iter()
+            .enumerate()
+            .map(|(c, a)| {
+                let mut rng = Rng::new(derive(*wseed, SEARCH, c as u64));
+                let mut g = world.clone();
+                g.light = true; // no record: the playout only needs the state
+                g.pos_apply(a);
+                (0..p.rollouts).fold((0i64, 0i64), |(sum, sq), _| {
+                    let end = playout_end(&g, &p.rollout, &mut rng);
+                    let r = end.returns().map_or(0, |r| r[seat as usize]) as i64;
+                    (sum + r, sq + r * r)
+                })
+            })
+            .collect()
+    };
+    let totals: Vec<Vec<(i64, i64)>> = if threads == 1 {
+        worlds.iter().map(per_world).collect()
+    } else {
+        pool(threads)?.install(|| worlds.par_iter().map(per_world).collect())
+    };
+    let visits = totals.len() as u64 * p.rollouts as u64;
+    let stats: Vec<ActionStats> = cands
+        .iter()
+        .enumerate()
+        .map(|(c, a)| ActionStats {
+            action: *a,
+            visits,
+            total: totals.iter().map(|t| t[c].0).sum(),
+            total_sq: totals.iter().map(|t| t[c].1).sum(),
+        })
+        .collect();
+    let best = stats.iter().enumerate().max_by_key(|(i, s)| (s.total, std::cmp::Reverse(*i))).expect("candidates").1;
+    let worlds = totals.iter().map(|t| t.iter().map(|x| x.0).collect()).collect();
+    Ok(SearchResult { action: best.action, stats, worlds })
+}
