@@ -128,3 +128,35 @@ def test_pimc_searches_while_dealing_from_what_the_seat_knows():
     assert g.phase == "over" or g.stopped
     with pytest.raises(InvalidPolicy):
         _core.policy_name("pimc:deal=2")
+
+
+def _asked(g: tractor.Game) -> list:
+    return [tuple(a[:2]) for a in g.record()["actions"] if a[1] != "play"]
+
+
+def test_who_was_asked_is_evidence_only_in_the_default_mode():
+    """docs/search.md's statement, pinned: with every_receiver=True every world shows the
+    source's sequence of who was asked; in the default mode many do not (the worlds ignore that
+    evidence, a stated gap), though every one keeps the seat's observation."""
+    same_er = total_er = same_d = total_d = 0
+    for seed in range(6):
+        g = tractor.Game.deal(seed, every_receiver=True)
+        i = 0
+        while g.phase == "declare":
+            g.step_policy("greedy", i)
+            i += 1
+        for w in g.determinize_many(g.current_player, 3, seed=seed):
+            total_er += 1
+            same_er += _asked(w) == _asked(g)
+        d = tractor.Game(seed=seed)
+        i = 0
+        while d.phase == "declare":
+            d.step_policy("greedy", i)
+            i += 1
+        seat = d.current_player
+        for w in d.determinize_many(seat, 3, seed=seed):
+            total_d += 1
+            same_d += _asked(w) == _asked(d)
+            assert w.observation(seat) == d.observation(seat)
+    assert same_er == total_er == 18
+    assert same_d < total_d
