@@ -160,3 +160,34 @@ def test_who_was_asked_is_evidence_only_in_the_default_mode():
             assert w.observation(seat) == d.observation(seat)
     assert same_er == total_er == 18
     assert same_d < total_d
+
+
+def test_a_searcher_reuses_the_subtree_of_the_plays_made():
+    """Issue 22: ISMCTS's tree kept between one seat's decisions. A fresh searcher decides as
+    ismcts() does; late in a hand, where the tree tried the plays the others made, the next
+    search starts from their subtree; another hand starts afresh."""
+    from tractor.search import Searcher
+
+    g = _late(5, 6)
+    seat = g.current_player
+    s = Searcher(iterations=1500, rollout="greedy")
+    first = s.search(g, seed=1, threads=1)
+    assert first.reused == 0 and first == ismcts(g, iterations=1500, rollout="greedy", seed=1, threads=1)
+    reused = []
+    k = 0
+    while g.current_player is not None:
+        if g.current_player == seat:
+            r = s.search(g, seed=k, threads=1)
+            assert sum(x.visits for x in r.stats) == r.iterations + r.reused
+            assert r.iterations in (0, 1500)  # 0: a forced play, not searched
+            reused.append(r.reused)
+            g.apply(r.action)
+        else:
+            g.step_policy("greedy", 100 + k)
+        k += 1
+    assert max(reused) > 0
+    other = _late(6, 6)
+    if other.current_player is not None:
+        assert s.search(other, seed=1, threads=1).reused == 0
+    with pytest.raises(InvalidPolicy):
+        Searcher(iterations=0)

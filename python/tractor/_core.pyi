@@ -294,6 +294,14 @@ class Player:
     def step(self, game: Game) -> bool:
         """Raises IllegalAction, ObjectBusy, ResourceError."""
 
+@final
+class IsmctsSearcher:
+    def __new__(cls, policy: str) -> "IsmctsSearcher": ...
+    def search(
+        self, game: Game, seed: int, threads: int
+    ) -> Tuple[Tuple[bytes, List[Tuple[bytes, int, int, int]], List[List[int]]], int]:
+        """Raises InvalidPolicy, InvalidArgument, NoConsistentWorld, ResourceError."""
+
 def policy_name(name: str) -> str:
     """Raises InvalidPolicy."""
 def simulate_hands(

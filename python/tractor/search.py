@@ -26,7 +26,7 @@ from .game import Game, Play
 from .infoset import InfoSet
 from .rules import Outcome, outcome
 
-__all__ = ["InfoSet", "ActionStat", "SearchResult", "NO_SCORE", "rollouts", "pimc", "ismcts", "PlayValue", "Solution", "solve"]
+__all__ = ["InfoSet", "ActionStat", "SearchResult", "NO_SCORE", "rollouts", "pimc", "ismcts", "PlayValue", "Solution", "solve", "Searcher"]
 
 
 @dataclass(frozen=True)
@@ -51,6 +51,9 @@ class SearchResult:
     seconds: float = field(default=0.0, compare=False)
     """The search's wall time (reported only, and left out of ``==``: no time decides anything
     without a budget)."""
+    reused: int = 0
+    """:class:`Searcher`: the visits of the root's plays its kept tree carried into this
+    search (0: fresh); ``stats`` include them, ``iterations`` does not."""
     world_values: Optional[np.ndarray] = field(default=None, compare=False)
     """PIMC: an ``(worlds weighed, candidates)`` int64 array, the seat's returns summed over
     each world's rollouts, candidates in ``stats``' order (how the worlds disagree); None for
@@ -90,12 +93,17 @@ def rollouts(
     return np.frombuffer(raw, dtype="<i4").reshape(n, 4).astype(np.int32)
 
 
-def _search(g: Game, name: str, seed: int, threads: Optional[int], per_iteration: int = 0) -> SearchResult:
-    """Runs a search policy; ``per_iteration``: PIMC's rollouts (visits per world weighed)."""
+def _search(g: Game, name: str, seed: int, threads: Optional[int], per_iteration: int = 0, searcher: Any = None) -> SearchResult:
+    """Runs a search policy (or ``searcher``'s kept ISMCTS); ``per_iteration``: PIMC's
+    rollouts (visits per world weighed)."""
     g = _game(g)
     seed, threads = _seed(seed), _threads(threads)
     t0 = time.perf_counter()
-    play, stats, worlds = _core.run_search(g._g, name, seed, threads)
+    reused = 0
+    if searcher is None:
+        play, stats, worlds = _core.run_search(g._g, name, seed, threads)
+    else:
+        (play, stats, worlds), reused = searcher.search(g._g, seed, threads)
     dt = time.perf_counter() - t0
 
     def spread(v: int, t: int, sq: int) -> float:
@@ -108,7 +116,9 @@ def _search(g: Game, name: str, seed: int, threads: Optional[int], per_iteration
     else:
         done = sum(v for _, v, _, _ in stats)
     wv = np.array(worlds, dtype=np.int64).reshape(len(worlds), len(stats)) if per_iteration else None
-    return SearchResult(Play(tuple(cards_from_counts(play))), out, done, dt, wv)
+    if reused:
+        done -= reused  # the iterations of this search, not those the kept tree carried
+    return SearchResult(Play(tuple(cards_from_counts(play))), out, done, dt, reused, wv)
 
 
 def _time_limit(x: Any) -> str:
@@ -188,12 +198,47 @@ def ismcts(
     Raises InvalidArgument (g, seed, threads), InvalidPolicy (iterations, c, rollout, trees, time_limit, solve:
     the search's parameters, of the wrong kind or out of the policy's range), NoConsistentWorld
     and ResourceError."""
+    return _search(g, _ismcts_name(iterations, c, rollout, trees, time_limit, solve), seed, threads)
+
+
+def _ismcts_name(iterations: int, c: float, rollout: str, trees: int, time_limit: Optional[float], solve: int) -> str:
     name = (
         f"ismcts:iterations={_count(iterations, 'iterations', error=InvalidPolicy)},c={_decimal(c)},"
         f"rollout={_rollout_name(rollout, 'rollout')},trees={_count(trees, 'trees', error=InvalidPolicy)}"
     )
     solve = _count(solve, "solve (cards a hand, 0..54)", 54, error=InvalidPolicy)
-    return _search(g, name + (f",solve={solve}" if solve else "") + _time_limit(time_limit), seed, threads)
+    return name + (f",solve={solve}" if solve else "") + _time_limit(time_limit)
+
+
+class Searcher:
+    """ISMCTS that keeps its trees between one seat's consecutive decisions in a hand: after
+    the seat's play and the others', the subtree under the plays actually made starts the next
+    search, with the statistics gathered below it so far (``SearchResult.reused`` says how
+    many root visits it carried). The parameters are :func:`ismcts`'s. A search of another
+    hand, another seat, or after plays the tree never tried starts afresh. Results depend on
+    the searches before as well as on the seed (a fresh ``Searcher`` gives :func:`ismcts`'s
+    result). Not shared between threads: one searcher per seat."""
+
+    def __init__(
+        self,
+        iterations: int = 1000,
+        c: float = 0.7,
+        rollout: str = "random",
+        trees: int = 1,
+        time_limit: Optional[float] = None,
+        solve: int = 0,
+    ) -> None:
+        """Raises InvalidPolicy (a parameter)."""
+        self.policy = _ismcts_name(iterations, c, rollout, trees, time_limit, solve)
+        self._s = _core.IsmctsSearcher(self.policy)
+
+    def search(self, g: Game, seed: int = 0, threads: Optional[int] = None) -> SearchResult:
+        """The decision for the player to move (play phase), growing the kept trees where
+        ``g`` continues the hand last searched. Raises as :func:`ismcts`."""
+        return _search(g, self.policy, seed, threads, searcher=self._s)
+
+    def __repr__(self) -> str:
+        return f"Searcher({self.policy!r})"
 
 
 @dataclass(frozen=True)

@@ -465,6 +465,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(search::rollouts, m)?)?;
     m.add_function(wrap_pyfunction!(search::run_search, m)?)?;
     m.add_function(wrap_pyfunction!(search::solve, m)?)?;
+    m.add_class::<search::PySearcher>()?;
     m.add_function(wrap_pyfunction!(search::policy_name, m)?)?;
     m.add("RECORD_FORMAT", core::game::record_json::FORMAT)?;
     let suites: Vec<(&str, u64, u64, u64)> = core::run::suite::SUITES.iter().map(|s| (s.name, s.seed, s.deals, s.matches)).collect();

@@ -258,3 +258,54 @@ pub fn solve(game: &Bound<'_, PyGame>, budget: u64) -> PyResult<Solved> {
         Ok((plays, out(py, &s.best), s.lower, s.upper, line, s.nodes, s.exact))
     })
 }
+
+/// ISMCTS that keeps its trees between one seat's consecutive decisions in one hand.
+#[pyclass(module = "tractor._core", name = "IsmctsSearcher")]
+pub struct PySearcher {
+    params: core::search::ismcts::IsmctsParams<Agent>,
+    /// The game last searched and the trees grown there.
+    last: Option<(core::Game, Vec<core::search::ismcts::Tree>)>,
+}
+
+#[pymethods]
+impl PySearcher {
+    #[new]
+    fn new(py: Python<'_>, policy: &str) -> PyResult<Self> {
+        guard(py, || match Policy::parse(policy).map_err(|e| err(py, e))? {
+            Policy::Ismcts(params) => Ok(PySearcher { params, last: None }),
+            other => Err(err(py, Error::BadPolicy(format!("a searcher keeps ISMCTS trees: {} is not an ismcts policy", other.name())))),
+        })
+    }
+
+    /// Searches for the player to move: (decision as run_search gives it, root visits carried
+    /// over from the last search: 0 when it started afresh). The trees are kept when `game`
+    /// continues the game last searched (the same hand, its record extended) with the same
+    /// seat to move and the tree tried every play made since.
+    fn search(&mut self, game: &Bound<'_, PyGame>, seed: u64, threads: usize) -> PyResult<(Searched, u64)> {
+        let py = game.py();
+        guard(py, || {
+            let g = game.try_borrow().map_err(|e| crate::game::busy(py, e))?.g.clone();
+            let seat = g.pos.to_move;
+            let kept: Vec<core::search::ismcts::Tree> = match self.last.take() {
+                Some((old, trees))
+                    if old.record.start == g.record.start
+                        && old.pos.to_move == seat
+                        && g.record.actions.len() > old.record.actions.len()
+                        && g.record.actions[..old.record.actions.len()] == old.record.actions[..] =>
+                {
+                    let since: Vec<Action> = g.record.actions[old.record.actions.len()..].iter().map(|(_, a)| *a).collect();
+                    trees.iter().map(|t| t.follow(&since, seat)).collect::<Option<Vec<_>>>().unwrap_or_default()
+                }
+                _ => Vec::new(),
+            };
+            let carried: u64 = kept.iter().map(|t| t.visits()).sum();
+            let params = self.params;
+            let r = py.detach(|| core::search::ismcts::ismcts_reusing(&SeatView::of_game(&g), &params, seed, threads, kept));
+            let (r, trees) = r.map_err(|e| err(py, e))?;
+            // a forced play is not searched: no tree grown, nothing carried
+            let carried = if trees.is_empty() { 0 } else { carried };
+            self.last = (!trees.is_empty()).then_some((g, trees));
+            Ok((result(py, r), carried))
+        })
+    }
+}

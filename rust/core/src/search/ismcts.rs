@@ -19,6 +19,11 @@
 //! The result depends on `trees`, never on the thread count. The decision is the most
 //! visited root action (ties: the higher mean, then the first found).
 //!
+//! **Reuse.** [`ismcts_reusing`] keeps the trees: after the seat's play and the others', the
+//! subtree under the plays actually made ([`Tree::follow`]) starts its next search, with the
+//! statistics gathered below it so far (they were drawn from the worlds of the earlier,
+//! less informed, information set).
+//!
 //! **Leaf evaluator.** With `solve=N`, a leaf whose hands hold at most N cards each is
 //! valued exactly by the open-card solver in that iteration's world instead of played out
 //! (past [`LEAF_BUDGET`] nodes it is played out after all).
@@ -84,6 +89,7 @@ impl<R> IsmctsParams<R> {
     }
 }
 
+#[derive(Clone)]
 struct Node {
     action: Action,
     /// The seat that chose `action`.
@@ -95,6 +101,44 @@ struct Node {
     children: Vec<u32>,
 }
 
+/// One search tree, kept between one seat's consecutive decisions ([`ismcts_reusing`]).
+#[derive(Clone)]
+pub struct Tree {
+    nodes: Vec<Node>,
+}
+
+impl Tree {
+    /// The visits of its root's children: what a reused tree carries into the next search.
+    pub fn visits(&self) -> u64 {
+        self.nodes[0].children.iter().map(|&c| self.nodes[c as usize].visits as u64).sum()
+    }
+
+    /// The subtree reached by `actions` (every seat's plays since this tree's root, in order),
+    /// re-rooted for the seat to move then; None if the tree never tried one of them.
+    pub fn follow(&self, actions: &[Action], seat: u8) -> Option<Tree> {
+        let mut at = 0usize;
+        for a in actions {
+            at = *self.nodes[at].children.iter().find(|&&c| self.nodes[c as usize].action == *a)? as usize;
+        }
+        // copy the subtree, children before grandchildren, ids renumbered
+        let mut nodes = vec![self.nodes[at].clone()];
+        let mut i = 0;
+        while i < nodes.len() {
+            let kids = std::mem::take(&mut nodes[i].children);
+            let mut renamed = Vec::with_capacity(kids.len());
+            for c in kids {
+                renamed.push(nodes.len() as u32);
+                nodes.push(self.nodes[c as usize].clone());
+            }
+            nodes[i].children = renamed;
+            i += 1;
+        }
+        nodes[0].action = Action::Pass;
+        nodes[0].player = seat;
+        Some(Tree { nodes })
+    }
+}
+
 /// UCB1 with availability, in Q16 fixed point.
 fn ucb(n: &Node, c_milli: u32) -> i64 {
     let mean = (n.reward << 16) / n.visits as i64;
@@ -102,11 +146,14 @@ fn ucb(n: &Node, c_milli: u32) -> i64 {
     mean + explore as i64
 }
 
-fn grow<R: Decide>(view: &SeatView, det: &mut Determinizer, p: &IsmctsParams<R>, iterations: u32, rng: &mut Rng) -> Result<Vec<Node>, Error> {
+fn grow<R: Decide>(view: &SeatView, det: &mut Determinizer, p: &IsmctsParams<R>, iterations: u32, rng: &mut Rng, start: Option<Tree>) -> Result<Vec<Node>, Error> {
     let root_player = view.seat();
     let (tally0, levels) = seen(view)?;
     let observes = p.rollout.observes();
-    let mut nodes = vec![Node { action: Action::Pass, player: root_player, visits: 0, avail: 0, reward: 0, reward_sq: 0, children: Vec::new() }];
+    let mut nodes = match start {
+        Some(t) => t.nodes,
+        None => vec![Node { action: Action::Pass, player: root_player, visits: 0, avail: 0, reward: 0, reward_sq: 0, children: Vec::new() }],
+    };
     let mut path = Vec::new();
     let mut avail = Vec::new();
     let deadline = (p.time_ms > 0).then(|| Instant::now() + Duration::from_millis(p.time_ms as u64));
@@ -192,35 +239,54 @@ fn grow<R: Decide>(view: &SeatView, det: &mut Determinizer, p: &IsmctsParams<R>,
 /// ISMCTS for the seat to move in `view` (play phase, recorded game), on `threads` threads
 /// (0: all cores; the result does not depend on it).
 pub fn ismcts<R: Decide + Sync>(view: &SeatView, p: &IsmctsParams<R>, seed: u64, threads: usize) -> Result<SearchResult, Error> {
+    ismcts_reusing(view, p, seed, threads, Vec::new()).map(|(r, _)| r)
+}
+
+/// [`ismcts`] growing `kept` trees (one per tree of `p.trees`, from [`Tree::follow`]) instead
+/// of fresh ones when there are as many; returns the trees for the seat's next decision. The
+/// result then depends on the searches before, as well as on the seed.
+pub fn ismcts_reusing<R: Decide + Sync>(
+    view: &SeatView,
+    p: &IsmctsParams<R>,
+    seed: u64,
+    threads: usize,
+    kept: Vec<Tree>,
+) -> Result<(SearchResult, Vec<Tree>), Error> {
     let det = determinizer(view)?;
     let mut set = view.actions();
     if set.count() == 1 {
         let a = set.nth(0).expect("one action");
-        return Ok(SearchResult { action: a, stats: vec![ActionStats::unweighed(a)], worlds: Vec::new() });
+        return Ok((SearchResult { action: a, stats: vec![ActionStats::unweighed(a)], worlds: Vec::new() }, Vec::new()));
     }
     let trees = p.trees.max(1);
+    let mut kept: Vec<Option<Tree>> = if kept.len() == trees as usize { kept.into_iter().map(Some).collect() } else { vec![None; trees as usize] };
     let share = |t: u32| p.iterations / trees + (t < p.iterations % trees) as u32;
-    let run = |t: u32| -> Result<Vec<ActionStats>, Error> {
+    let run = |(t, start): (u32, Option<Tree>)| -> Result<Tree, Error> {
         let mut det = det.clone();
         let mut rng = Rng::new(derive(seed, SEARCH, t as u64));
-        let nodes = grow(view, &mut det, p, share(t), &mut rng)?;
-        Ok(nodes[0]
+        Ok(Tree { nodes: grow(view, &mut det, p, share(t), &mut rng, start)? })
+    };
+    let jobs: Vec<(u32, Option<Tree>)> = (0..trees).map(|t| (t, kept[t as usize].take())).collect();
+    let grown: Vec<Result<Tree, Error>> = if threads == 1 || trees == 1 {
+        jobs.into_iter().map(run).collect()
+    } else {
+        pool(threads)?.install(|| jobs.into_par_iter().map(run).collect())
+    };
+    let grown: Vec<Tree> = grown.into_iter().collect::<Result<_, _>>()?;
+    let root_stats = |tree: &Tree| -> Vec<ActionStats> {
+        let nodes = &tree.nodes;
+        nodes[0]
             .children
             .iter()
             .map(|&c| {
                 let n = &nodes[c as usize];
                 ActionStats { action: n.action, visits: n.visits as u64, total: n.reward, total_sq: n.reward_sq }
             })
-            .collect())
-    };
-    let per_tree: Vec<Result<Vec<ActionStats>, Error>> = if threads == 1 || trees == 1 {
-        (0..trees).map(run).collect()
-    } else {
-        pool(threads)?.install(|| (0..trees).into_par_iter().map(run).collect())
+            .collect()
     };
     let mut stats: Vec<ActionStats> = Vec::new();
-    for tree in per_tree {
-        for s in tree? {
+    for tree in &grown {
+        for s in root_stats(tree) {
             match stats.iter_mut().find(|x| x.action == s.action) {
                 Some(x) => {
                     x.visits += s.visits;
@@ -243,5 +309,5 @@ pub fn ismcts<R: Decide + Sync>(view: &SeatView, p: &IsmctsParams<R>, seed: u64,
     let action = stats[best].action;
     // as documented: most visited first (a stable sort: ties keep the order found)
     stats.sort_by_key(|s| std::cmp::Reverse(s.visits));
-    Ok(SearchResult { action, stats, worlds: Vec::new() })
+    Ok((SearchResult { action, stats, worlds: Vec::new() }, grown))
 }
