@@ -191,3 +191,44 @@ def test_a_searcher_reuses_the_subtree_of_the_plays_made():
         assert s.search(other, seed=1, threads=1).reused == 0
     with pytest.raises(InvalidPolicy):
         Searcher(iterations=0)
+
+
+def test_exact_turns_conditions_worlds_on_who_was_asked(monkeypatch):
+    """determinize(..., exact_turns=True): every world shows the source's sequence of who was
+    asked while dealing (rejection on the exact sampler), keeps the seat's observation, and is
+    a function of the seed; without it many worlds do not."""
+    from tractor.errors import NoConsistentWorld
+
+    checked = plain_differ = 0
+    for seed in range(5):
+        d = tractor.Game(seed=seed)
+        i = 0
+        while d.phase == "declare" and (i < 6 or seed % 2):  # mid-deal, or the first trick
+            d.step_policy("greedy", i)
+            i += 1
+        seat = d.current_player
+        ws = d.determinize_many(seat, 4, seed=seed, exact_turns=True)
+        for w in ws:
+            assert _asked(w) == _asked(d) and w.observation(seat) == d.observation(seat)
+            checked += 1
+        assert [w.to_json() for w in ws] == [w.to_json() for w in d.determinize_many(seat, 4, seed=seed, exact_turns=True)]
+        plain_differ += sum(_asked(w) != _asked(d) for w in d.determinize_many(seat, 4, seed=seed))
+    assert checked == 20 and plain_differ > 0
+    # every_receiver: nothing to condition on, the same worlds as without
+    e = tractor.Game.deal(3, every_receiver=True)
+    e.step_policy("greedy", 0)
+    s = e.current_player
+    assert [w.to_json() for w in e.determinize_many(s, 3, 1, exact_turns=True)] == [w.to_json() for w in e.determinize_many(s, 3, 1)]
+    # a bound on the draws
+    g = tractor.Game(seed=1)
+    i = 0
+    while g.phase == "declare":
+        g.step_policy("greedy", i)
+        i += 1
+    seat = g.current_player
+    assert _asked(g.determinize(seat, 5)) != _asked(g)  # the first draw is rejected
+    monkeypatch.setattr(tractor.Game, "TURN_TRIES", 1)
+    with pytest.raises(NoConsistentWorld, match="who was asked"):
+        g.determinize(seat, 5, exact_turns=True)
+    with pytest.raises(tractor.errors.InvalidArgument):
+        g.determinize(seat, 5, exact_turns=1)

@@ -26,6 +26,7 @@ from .errors import (
     InvalidDeal,
     InvalidPolicy,
     InvalidRecord,
+    NoConsistentWorld,
     TractorError,
 )
 from ._weights import resolve
@@ -563,19 +564,49 @@ class Game:
         (see :class:`tractor.InfoSet`). Raises InvalidSeat."""
         return InfoSet._from_core(_core.info(self._g, _seat(seat)))
 
-    def determinize(self, seat: int, seed: int) -> "Game":
+    #: The most worlds ``exact_turns=True`` draws for one world before NoConsistentWorld.
+    TURN_TRIES = 2_000
+
+    def determinize(self, seat: int, seed: int, exact_turns: bool = False) -> "Game":
         """A complete world that ``seat`` cannot tell from this game: its hand and everything
         it knows unchanged, the cards it cannot see drawn afresh (see the determinization
         contract, docs/search.md). The world depends only on what the seat knows and ``seed``.
         When ``seat`` is building a play (:attr:`pending`), the world holds the same selection.
         The game keeps its last determinizer: later calls on the same state skip building it
-        (a cache only; the worlds are the same). Raises InvalidSeat, InvalidArgument (seed) and
-        NoConsistentWorld."""
-        return self._worlds(seat, [_seed(seed)])[0]
+        (a cache only; the worlds are the same).
 
-    def _worlds(self, seat: int, seeds: List[int]) -> List["Game"]:
+        ``exact_turns=True`` also conditions the world on who was asked to decide while the
+        cards were dealt (public evidence in the default deal mode, which skips seats with
+        nothing to show; the observation leaves it out): worlds are drawn as above, attempt j
+        with the seed ``derive(seed, SEARCH, j)`` (attempt 0 with ``seed`` itself), and the
+        first whose sequence of who was asked equals this game's is returned (rejection: exact,
+        at the cost of about seven draws at the first trick). Raises InvalidSeat,
+        InvalidArgument (seed, exact_turns) and NoConsistentWorld (also after
+        :data:`TURN_TRIES` draws without the sequence)."""
+        return self._worlds(seat, [_seed(seed)], _bool(exact_turns, "exact_turns"))[0]
+
+    def _asked(self) -> List[Tuple[int, str]]:
+        """Who was asked to decide while dealing, in order, and what they did."""
+        return [(a[0], a[1]) for a in json.loads(self._g.to_json())["actions"] if a[1] != "play"]
+
+    def _worlds(self, seat: int, seeds: List[int], exact_turns: bool = False) -> List["Game"]:
         seat = _seat(seat)
-        worlds = [Game._wrap(g) for g in _core.determinize(self._g, seat, seeds)]
+        if exact_turns and not self.every_receiver:
+            want = self._asked()
+            out = []
+            for s in seeds:
+                for j in range(self.TURN_TRIES):
+                    w = Game._wrap(_core.determinize(self._g, seat, [s if j == 0 else _core.derive_seed(s, _core.SEARCH_TAG, j)])[0])
+                    if w._asked() == want:
+                        out.append(w._g)
+                        break
+                else:
+                    raise NoConsistentWorld(
+                        f"no world with this deal's sequence of who was asked in {self.TURN_TRIES:,} draws"
+                    )
+            worlds = [Game._wrap(g) for g in out]
+        else:
+            worlds = [Game._wrap(g) for g in _core.determinize(self._g, seat, seeds)]
         if seat == self.current_player:
             ids = _pending_ids(self._g.pending)
             for w in worlds:
@@ -583,13 +614,13 @@ class Game:
                     w._g.step(k)
         return worlds
 
-    def determinize_many(self, seat: int, n: int, seed: int) -> List["Game"]:
+    def determinize_many(self, seat: int, n: int, seed: int, exact_turns: bool = False) -> List["Game"]:
         """``n`` worlds (at most 100,000: each is a whole Game); world i equals
-        ``determinize(seat, derive(seed, SEARCH, i))``. Raises InvalidSeat, InvalidArgument
-        (n, seed) and NoConsistentWorld."""
+        ``determinize(seat, derive(seed, SEARCH, i), exact_turns)``. Raises InvalidSeat,
+        InvalidArgument (n, seed, exact_turns) and NoConsistentWorld."""
         seat = _seat(seat)
         n = _count(n, "n (at most 100,000 worlds: each is a whole Game)", 100_000)
-        return self._worlds(seat, _core.search_seeds(_seed(seed), n))
+        return self._worlds(seat, _core.search_seeds(_seed(seed), n), _bool(exact_turns, "exact_turns"))
 
     def playout(self, policy: str = "random", seed: int = 0) -> Tuple[int, int, int, int]:
         """Plays this hand's true state to the end (on a copy) with ``policy`` ("random" or
