@@ -111,32 +111,32 @@ fn count(key: &str, v: &str, lo: u32, hi: u32) -> Result<u32, Error> {
 /// A decimal like `0.7` as thousandths, without floats (the search compares in integers).
 fn milli(key: &str, v: &str) -> Result<u32, Error> {
     let bad = || Error::BadPolicy(format!("policy parameter {key}={v:?}: expected a decimal in 0..=100 (e.g. 0.7)"));
-    let (int, frac) = v.split_once('.').unwrap_or((v, ""));
-    if int.is_empty() && frac.is_empty() || frac.len() > 3 || !int.chars().chain(frac.chars()).all(|c| c.is_ascii_digit()) {
-        return Err(bad());
+    match thousandths(v) {
+        Some((i, f)) if i <= 100 => Ok(i * 1000 + f),
+        _ => Err(bad()),
     }
-    let i: u32 = if int.is_empty() { 0 } else { int.parse().map_err(|_| bad())? };
-    let f: u32 = if frac.is_empty() { 0 } else { format!("{frac:0<3}").parse().map_err(|_| bad())? };
-    if i > 100 {
-        return Err(bad());
-    }
-    Ok(i * 1000 + f)
 }
 
 /// A time budget in seconds with at most three decimals (`time=0.1`), as milliseconds
 /// 1..=3,600,000 (`time=0` is no budget).
 fn time_ms(key: &str, v: &str) -> Result<u32, Error> {
     let bad = || Error::BadPolicy(format!("policy parameter {key}={v:?}: expected seconds in 0..=3600 with at most three decimals (e.g. 0.1)"));
+    match thousandths(v) {
+        Some((i, f)) if v.split('.').next().is_some_and(|int| int.len() <= 4) && (i < 3600 || (i, f) == (3600, 0)) => Ok(i * 1000 + f),
+        _ => Err(bad()),
+    }
+}
+
+/// A decimal with at most three decimals, `"0.7"`, `"12"`, `".05"`: (whole part, thousandths),
+/// or None for anything else (signs, exponents, more decimals, no digits).
+fn thousandths(v: &str) -> Option<(u32, u32)> {
     let (int, frac) = v.split_once('.').unwrap_or((v, ""));
-    if int.is_empty() && frac.is_empty() || frac.len() > 3 || !int.chars().chain(frac.chars()).all(|c| c.is_ascii_digit()) || int.len() > 4 {
-        return Err(bad());
+    if int.is_empty() && frac.is_empty() || frac.len() > 3 || !int.chars().chain(frac.chars()).all(|c| c.is_ascii_digit()) {
+        return None;
     }
-    let i: u32 = if int.is_empty() { 0 } else { int.parse().map_err(|_| bad())? };
-    let f: u32 = if frac.is_empty() { 0 } else { format!("{frac:0<3}").parse().map_err(|_| bad())? };
-    if i > 3600 || (i == 3600 && f > 0) {
-        return Err(bad());
-    }
-    Ok(i * 1000 + f)
+    let i: u32 = if int.is_empty() { 0 } else { int.parse().ok()? };
+    let f: u32 = if frac.is_empty() { 0 } else { format!("{frac:0<3}").parse().ok()? };
+    Some((i, f))
 }
 
 /// `,time=S.SSS` for a time budget, nothing without one (names from before it stay the same).

@@ -18,7 +18,7 @@ use crate::rules::error::Error;
 use crate::util::parallel::pool;
 use crate::util::rng::Rng;
 use crate::util::seed::{derive, SEARCH};
-use super::decision::{ActionStats, SearchResult};
+use super::decision::{flat_result, ActionStats, SearchResult};
 use super::pimc::PimcParams;
 use super::rollout::playout_end;
 
@@ -64,18 +64,5 @@ pub fn pimc_deal<R: Decide + Sync>(game: &Game, p: &PimcParams<R>, seed: u64, th
     } else {
         pool(threads)?.install(|| worlds.par_iter().map(per_world).collect())
     };
-    let visits = totals.len() as u64 * p.rollouts as u64;
-    let stats: Vec<ActionStats> = cands
-        .iter()
-        .enumerate()
-        .map(|(c, a)| ActionStats {
-            action: *a,
-            visits,
-            total: totals.iter().map(|t| t[c].0).sum(),
-            total_sq: totals.iter().map(|t| t[c].1).sum(),
-        })
-        .collect();
-    let best = stats.iter().enumerate().max_by_key(|(i, s)| (s.total, std::cmp::Reverse(*i))).expect("candidates").1;
-    let worlds = totals.iter().map(|t| t.iter().map(|x| x.0).collect()).collect();
-    Ok(SearchResult { action: best.action, stats, worlds })
+    Ok(flat_result(&cands, &totals, p.rollouts))
 }

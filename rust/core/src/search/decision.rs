@@ -36,6 +36,26 @@ pub struct SearchResult {
     pub worlds: Vec<Vec<i64>>,
 }
 
+/// The decision of a flat search (PIMC, while dealing or playing): `totals[w][c]` holds the
+/// sum and the sum of squares of the seat's returns over candidate c's `rollouts` playouts
+/// in world w. The chosen candidate has the greatest total (ties: the earlier).
+pub fn flat_result(cands: &[Action], totals: &[Vec<(i64, i64)>], rollouts: u32) -> SearchResult {
+    let visits = totals.len() as u64 * rollouts as u64;
+    let stats: Vec<ActionStats> = cands
+        .iter()
+        .enumerate()
+        .map(|(c, a)| ActionStats {
+            action: *a,
+            visits,
+            total: totals.iter().map(|t| t[c].0).sum(),
+            total_sq: totals.iter().map(|t| t[c].1).sum(),
+        })
+        .collect();
+    let best = stats.iter().enumerate().max_by_key(|(i, s)| (s.total, std::cmp::Reverse(*i))).expect("candidates").1;
+    let worlds = totals.iter().map(|t| t.iter().map(|x| x.0).collect()).collect();
+    SearchResult { action: best.action, stats, worlds }
+}
+
 /// The candidates a search weighs at a decision: every legal action when there are at most
 /// `limit`, else `limit` draws (uniform over the distinct actions, duplicates dropped) plus
 /// greedy's choice. In a fixed order for a given stream.

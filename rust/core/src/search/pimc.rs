@@ -25,7 +25,7 @@ use crate::rules::error::Error;
 use crate::util::parallel::pool;
 use crate::util::rng::Rng;
 use crate::util::seed::{derive, SEARCH};
-use super::decision::{candidates, determinizer, seen, ActionStats, SearchResult};
+use super::decision::{candidates, determinizer, flat_result, seen, ActionStats, SearchResult};
 use super::rollout::rollout;
 use super::solve::values;
 use crate::rules::card::{size, Counts};
@@ -152,18 +152,5 @@ pub fn pimc<R: Decide + Sync>(view: &SeatView, p: &PimcParams<R>, seed: u64, thr
         }
         done
     };
-    let visits = totals.len() as u64 * p.rollouts as u64;
-    let stats: Vec<ActionStats> = cands
-        .iter()
-        .enumerate()
-        .map(|(c, a)| ActionStats {
-            action: *a,
-            visits,
-            total: totals.iter().map(|t| t[c].0).sum(),
-            total_sq: totals.iter().map(|t| t[c].1).sum(),
-        })
-        .collect();
-    let best = stats.iter().enumerate().max_by_key(|(i, s)| (s.total, std::cmp::Reverse(*i))).expect("candidates").1;
-    let worlds = totals.iter().map(|t| t.iter().map(|x| x.0).collect()).collect();
-    Ok(SearchResult { action: best.action, stats, worlds })
+    Ok(flat_result(&cands, &totals, p.rollouts))
 }
