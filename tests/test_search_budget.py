@@ -232,3 +232,22 @@ def test_exact_turns_conditions_worlds_on_who_was_asked(monkeypatch):
         g.determinize(seat, 5, exact_turns=True)
     with pytest.raises(tractor.errors.InvalidArgument):
         g.determinize(seat, 5, exact_turns=1)
+
+
+def test_ismcts_searches_while_dealing_with_deal_1():
+    """ismcts:...,deal=1 decides showings by the same flat search (its iterations spent as two
+    playouts per action per world), from the seat's info set only."""
+    name = "ismcts:iterations=64,rollout=greedy,deal=1"
+    g = tractor.Game(seed=3)
+    step = differ = 0
+    while g.phase == "declare":
+        seat = g.current_player
+        a = g.policy_action(name, step)
+        assert a in g.legal_actions()
+        w = g.determinize(seat, step)
+        assert w.policy_action(name, step) == a
+        differ += a != g.policy_action("greedy", step)
+        g.apply(a)
+        step += 1
+    assert differ >= 1
+    assert _core.policy_name("ismcts:deal=1") == "ismcts:iterations=1000,c=0.700,rollout=random,trees=1,deal=1"

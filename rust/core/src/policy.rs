@@ -22,7 +22,7 @@ use crate::agent::{greedy, random};
 use crate::game::hand::{Action, Game, Phase};
 use crate::rules::error::Error;
 use crate::search::ismcts::{ismcts, IsmctsParams};
-use crate::search::deal::pimc_deal;
+use crate::search::deal::{ismcts_deal, pimc_deal};
 use crate::search::pimc::{pimc, PimcParams};
 use crate::util::rng::Rng;
 
@@ -198,7 +198,7 @@ impl Policy {
     }
 
     /// An agent's name, `pimc[:worlds=32,rollouts=8,rollout=random,solve=0,time=0,deal=0]` or
-    /// `ismcts[:iterations=1000,c=0.7,rollout=random,trees=4,solve=0,time=0]` (case and spaces
+    /// `ismcts[:iterations=1000,c=0.7,rollout=random,trees=4,solve=0,time=0,deal=0]` (case and spaces
     /// ignored; `time` in seconds, `solve` in cards a hand).
     pub fn parse(name: &str) -> Result<Policy, Error> {
         if let Some(n) = net(name)? {
@@ -242,9 +242,10 @@ impl Policy {
                         "trees" => p.trees = count(&k, &v, 1, 1024)?,
                         "time" => p.time_ms = time_ms(&k, &v)?,
                         "solve" => p.solve = count(&k, &v, 0, 54)? as u8,
+                        "deal" => p.deal = count(&k, &v, 0, 1)? == 1,
                         _ => {
                             return Err(Error::BadPolicy(format!(
-                                "unknown ismcts parameter {k:?}: iterations, c, rollout, trees, solve, time"
+                                "unknown ismcts parameter {k:?}: iterations, c, rollout, trees, solve, time, deal"
                             )))
                         }
                     }
@@ -270,14 +271,15 @@ impl Policy {
                 format!("pimc:worlds={},rollouts={},rollout={}{solve}{time}{deal}", p.worlds, p.rollouts, p.rollout.name())
             }
             Policy::Ismcts(p) => format!(
-                "ismcts:iterations={},c={}.{:03},rollout={},trees={}{}{}",
+                "ismcts:iterations={},c={}.{:03},rollout={},trees={}{}{}{}",
                 p.iterations,
                 p.c_milli / 1000,
                 p.c_milli % 1000,
                 p.rollout.name(),
                 p.trees,
                 if p.solve > 0 { format!(",solve={}", p.solve) } else { String::new() },
-                time_name(p.time_ms)
+                time_name(p.time_ms),
+                if p.deal { ",deal=1" } else { "" }
             ),
         }
     }
@@ -301,9 +303,13 @@ impl Decide for Policy {
     fn decide(&self, view: &SeatView, rng: &mut Rng) -> Action {
         match self {
             Policy::Agent(a) => a.decide(view, rng),
-            // R8.1: PIMC with deal=1 searches while dealing; otherwise searches show as greedy does
+            // R8.1: a search with deal=1 searches while dealing; otherwise it shows as greedy does
             Policy::Pimc(p) if view.phase() == Phase::Declare && p.deal => match view.recorded_game() {
                 Some(g) => pimc_deal(g, p, rng.next_u64(), 1).expect("a search over a recorded game").action,
+                None => greedy::act(view, rng),
+            },
+            Policy::Ismcts(p) if view.phase() == Phase::Declare && p.deal => match view.recorded_game() {
+                Some(g) => ismcts_deal(g, p, rng.next_u64(), 1).expect("a search over a recorded game").action,
                 None => greedy::act(view, rng),
             },
             _ if view.phase() == Phase::Declare => greedy::act(view, rng),
@@ -356,6 +362,7 @@ mod tests {
             ("pimc:time=.05,solve=5", "pimc:worlds=32,rollouts=8,rollout=random,solve=5,time=0.050"),
             ("pimc:solve=0", "pimc:worlds=32,rollouts=8,rollout=random"),
             ("pimc:deal=1,rollout=greedy", "pimc:worlds=32,rollouts=8,rollout=greedy,deal=1"),
+            ("ismcts:deal=1,time=0.5", "ismcts:iterations=1000,c=0.700,rollout=random,trees=1,time=0.500,deal=1"),
             ("ismcts:time=1,solve=3", "ismcts:iterations=1000,c=0.700,rollout=random,trees=1,solve=3,time=1.000"),
         ] {
             let p = Policy::parse(text).unwrap();

@@ -7,7 +7,8 @@
 //! World w is drawn with the stream `derive(seed, SEARCH, w)` (in order: the determinizer is
 //! one stream of state); candidate c's playouts in it use `derive(world seed, SEARCH, c)`. The
 //! chosen action has the greatest total return for the seat (ties: the earlier), so passing
-//! wins every tie.
+//! wins every tie. ISMCTS with `deal=1` runs the same flat search ([`ismcts_deal`]), its
+//! iterations spent as two playouts per action per world.
 
 use rayon::prelude::*;
 
@@ -19,6 +20,7 @@ use crate::util::parallel::pool;
 use crate::util::rng::Rng;
 use crate::util::seed::{derive, SEARCH};
 use super::decision::{flat_result, ActionStats, SearchResult};
+use super::ismcts::IsmctsParams;
 use super::pimc::PimcParams;
 use super::rollout::playout_end;
 
@@ -26,6 +28,28 @@ use super::rollout::playout_end;
 /// with `p.worlds` worlds and `p.rollouts` playouts per action per world, on `threads`
 /// threads (0: all cores; the result does not depend on it).
 pub fn pimc_deal<R: Decide + Sync>(game: &Game, p: &PimcParams<R>, seed: u64, threads: usize) -> Result<SearchResult, Error> {
+    flat_deal(game, p.rollouts, &p.rollout, seed, threads, |_| p.worlds)
+}
+
+/// ISMCTS's decision while dealing (`deal=1`): the same flat search, its `iterations` spent as
+/// two playouts per action per world (at least one world, at most [`MAX_DEAL_WORLDS`]).
+pub fn ismcts_deal<R: Decide + Sync>(game: &Game, p: &IsmctsParams<R>, seed: u64, threads: usize) -> Result<SearchResult, Error> {
+    flat_deal(game, 2, &p.rollout, seed, threads, |actions| (p.iterations / (2 * actions as u32).max(1)).clamp(1, MAX_DEAL_WORLDS))
+}
+
+/// The most worlds [`ismcts_deal`] draws (a world mid-deal costs far more than a playout).
+pub const MAX_DEAL_WORLDS: u32 = 256;
+
+/// The flat search while dealing: `worlds_for(actions offered)` worlds, `rollouts` playouts
+/// of each action in each.
+fn flat_deal<R: Decide + Sync>(
+    game: &Game,
+    rollouts: u32,
+    rollout: &R,
+    seed: u64,
+    threads: usize,
+    worlds_for: impl Fn(usize) -> u32,
+) -> Result<SearchResult, Error> {
     if game.pos.phase != Phase::Declare {
         return Err(Error::BadArgument { what: "game", message: "search while dealing: the deal is over".into() });
     }
@@ -37,8 +61,9 @@ pub fn pimc_deal<R: Decide + Sync>(game: &Game, p: &PimcParams<R>, seed: u64, th
     }
     let info = view.info().ok_or_else(|| Error::BadArgument { what: "game", message: "a search needs the hand's record".into() })?;
     let mut det = Determinizer::new(info);
-    let mut worlds = Vec::with_capacity(p.worlds as usize);
-    for w in 0..p.worlds as u64 {
+    let n_worlds = worlds_for(cands.len());
+    let mut worlds = Vec::with_capacity(n_worlds as usize);
+    for w in 0..n_worlds as u64 {
         let wseed = derive(seed, SEARCH, w);
         worlds.push((wseed, det.world(&mut Rng::new(wseed))?));
     }
@@ -51,8 +76,8 @@ pub fn pimc_deal<R: Decide + Sync>(game: &Game, p: &PimcParams<R>, seed: u64, th
                 let mut g = world.clone();
                 g.light = true; // no record: the playout only needs the state
                 g.pos_apply(a);
-                (0..p.rollouts).fold((0i64, 0i64), |(sum, sq), _| {
-                    let end = playout_end(&g, &p.rollout, &mut rng);
+                (0..rollouts).fold((0i64, 0i64), |(sum, sq), _| {
+                    let end = playout_end(&g, rollout, &mut rng);
                     let r = end.returns().map_or(0, |r| r[seat as usize]) as i64;
                     (sum + r, sq + r * r)
                 })
@@ -64,5 +89,5 @@ pub fn pimc_deal<R: Decide + Sync>(game: &Game, p: &PimcParams<R>, seed: u64, th
     } else {
         pool(threads)?.install(|| worlds.par_iter().map(per_world).collect())
     };
-    Ok(flat_result(&cands, &totals, p.rollouts))
+    Ok(flat_result(&cands, &totals, rollouts))
 }

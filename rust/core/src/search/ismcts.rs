@@ -71,6 +71,8 @@ pub struct IsmctsParams<R> {
     /// With N > 0, a leaf whose hands hold at most N cards each is valued by the open-card
     /// solver ([`crate::search::solve`]) in place of a rollout.
     pub solve: u8,
+    /// Search while dealing too ([`crate::search::deal::ismcts_deal`]); else show as greedy does.
+    pub deal: bool,
 }
 
 /// Nodes the solver may spend on one leaf (`solve=N`): past it the leaf is played out.
@@ -85,7 +87,7 @@ impl<R: Default> Default for IsmctsParams<R> {
 impl<R> IsmctsParams<R> {
     /// The defaults: 1,000 iterations, c = 0.7, one tree.
     pub fn new(rollout: R) -> Self {
-        IsmctsParams { iterations: 1000, c_milli: 700, rollout, trees: 1, time_ms: 0, solve: 0 }
+        IsmctsParams { iterations: 1000, c_milli: 700, rollout, trees: 1, time_ms: 0, solve: 0, deal: false }
     }
 }
 
