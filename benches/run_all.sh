@@ -18,6 +18,7 @@
 #   search          determinization, ismcts    compare_search_openspiel.py, determinize_speed
 #   ismcts-threads  ismcts-threads             ismcts_threads.py
 #   solve           solve                      solve_speed.py (the open-card solver by cards left)
+#   budgets         budgets                    search_budgets.py (ISMCTS at 10 and 100 ms a decision against greedy)
 #   vecenv          vecenv                     compare_learning_openspiel.py
 #   observation     observation                criterion observe/* (benches/learning.rs)
 #   records         records                    records_io.py
@@ -55,10 +56,10 @@ QUICK=${QUICK:-}
 BASE_REV=${BASE_REV:-aa2650d}
 BASE_DIR=$OUT/base
 BASE_TARGET=${BASE_TARGET:-$OUT/base-target}
-ALL=(rules game move threads hearts search ismcts-threads solve vecenv observation records agents learner memory)
+ALL=(rules game move threads hearts search ismcts-threads solve budgets vecenv observation records agents learner memory)
 declare -A TABLES=(
   [rules]="rules rules-competition" [game]=game [move]="hands layer-move" [threads]=threads
-  [hearts]=hearts [search]="determinization ismcts" [ismcts-threads]=ismcts-threads [solve]=solve [vecenv]=vecenv
+  [hearts]=hearts [search]="determinization ismcts" [ismcts-threads]=ismcts-threads [solve]=solve [budgets]=budgets [vecenv]=vecenv
   [observation]=observation [records]=records [agents]=agents [learner]=learner [memory]=memory
 )
 STEPS=("$@")
@@ -94,6 +95,7 @@ if [[ -n $QUICK ]]; then
   VEC_ARGS=(--envs 128 --warmup 100 --steps 200 --repeats 1 --seconds 0.5)
   REC_ARGS=(--hands 10000 --read 10000 100000 --out-hands 10000)
   SOLVE_ARGS=(--positions 4 --python-positions 1 --cards 2 3 4 --python-cards 2 3)
+  BUDGET_ARGS=(--budgets 0.01 --deals 4)
   AGENT_ARGS=(--deals 100 --repeats 1 --hands 300)
   LEARN_ARGS=(--envs 64 --steps 300 --repeats 1 --hands 200)
   MEM_ARGS=(--hands 20000 200000 --budget-s 60)
@@ -109,6 +111,7 @@ else
   VEC_ARGS=(--envs 1024 --warmup 600 --steps 1500 --repeats 5 --seconds 2)
   REC_ARGS=(--hands 100000 --read 100000 1000000 --out-hands 300000)
   SOLVE_ARGS=(--positions 20 --python-positions 4)
+  BUDGET_ARGS=(--budgets 0.01 0.1 --deals 200 40)
   AGENT_ARGS=(--deals 2000 --repeats 3 --hands 4000)
   LEARN_ARGS=(--envs 256 --steps 3000 --repeats 5 --hands 2000)
   MEM_ARGS=(--hands 100000 1000000 10000000 --budget-s 600)
@@ -270,6 +273,10 @@ step_observation() {
 
 step_solve() {
   run python benches/solve_speed.py "${SOLVE_ARGS[@]}" --json "$RAW/solve.json" | tee "$RAW/solve.txt"
+}
+
+step_budgets() {
+  run python benches/search_budgets.py "${BUDGET_ARGS[@]}" --json "$RAW/budgets.json" | tee "$RAW/budgets.txt"
 }
 
 step_records() {

@@ -1028,6 +1028,40 @@ def solve_section(raw):
     return "\n".join(lines), (title, "5 cards a hand ≤ 50 ms (every play)", f"{num(five, '{:,.1f}')} ms", ok)
 
 
+@section("budgets", "budgets", ["budgets.json"])
+def budgets_section(raw):
+    d = raw.json("budgets.json") if raw else {}
+    rows = d.get("rows") or [{"budget_s": b} for b in (0.01, 0.1)]
+    title = "Searches at fixed time budgets"
+    lines = [f"## {title}", ""]
+    lines.append(
+        "Goal (issue 22): searches with a time budget per decision, and their strength against greedy "
+        "(`python benches/search_budgets.py`): `ismcts:iterations=10000000,rollout=greedy,time=B` against "
+        "`greedy` in duplicate on `eval-v1`'s first deals, 2 threads (`tractor.arena.play`); the iterations a "
+        "decision reaches on mid-hand positions, one thread. The threshold for the verdict: the 100 ms "
+        "search beats greedy (interval above 0)."
+    )
+    lines.append("")
+    lines.append("| budget per decision | iterations reached (median, mid-hand) | deals | levels per deal against greedy (95%) |")
+    lines.append("|---:|---:|---:|---|")
+    ok = None
+    for r in rows:
+        lpd, ci = r.get("levels_per_deal"), r.get("ci95")
+        if r["budget_s"] == 0.1 and ci is not None:
+            ok = ci[0] > 0
+        lines.append(
+            f"| {num(r['budget_s'] * 1000 if r.get('budget_s') is not None else None, '{:,.0f}')} ms | "
+            f"{num(r.get('iterations_median'))} | {num(r.get('deals'))} | "
+            f"{num(lpd, '{:+.3f}')} [{num(ci[0] if ci else None, '{:+.3f}')}, {num(ci[1] if ci else None, '{:+.3f}')}] |"
+        )
+    lines.append("")
+    lines.append(regen("budgets", "budgets"))
+    lines.append("")
+    lines.append(f"Verdict: {verdict(ok)}.")
+    last = rows[-1] if rows else {}
+    return "\n".join(lines), (title, "100 ms per decision beats greedy", f"{num(last.get('levels_per_deal'), '{:+.3f}')} levels/deal", ok)
+
+
 @section("learner", "learner", ["learner.json"])
 def learner_section(raw):
     d = raw.json("learner.json") if raw else {}
@@ -1187,6 +1221,7 @@ ORDER = [
     "ismcts",
     "ismcts-threads",
     "solve",
+    "budgets",
     "vecenv",
     "observation",
     "records",
