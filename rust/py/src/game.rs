@@ -46,6 +46,30 @@ impl From<CoreGame> for PyGame {
 }
 
 impl PyGame {
+    /// Decides for the player to move on a snapshot, the GIL released, and applies the
+    /// decision; if another thread moved the game meanwhile, decides again on the game as it
+    /// is, so the result is that of the calls taking effect one after another. `decide` also
+    /// returns what the decision that took effect leaves behind (a player's stream).
+    fn decide_and_apply<T: Send>(
+        slf: &Bound<'_, Self>,
+        decide: impl Fn(&CoreGame) -> (Option<core::Action>, T) + Sync,
+    ) -> PyResult<(bool, T)> {
+        let py = slf.py();
+        loop {
+            let snapshot = {
+                let me = slf.try_borrow().map_err(|e| busy(py, e))?;
+                me.no_selection(py)?;
+                me.g.clone()
+            };
+            let (a, left) = py.detach(|| decide(&snapshot));
+            let mut me = slf.try_borrow_mut().map_err(|e| busy(py, e))?;
+            if me.g != snapshot {
+                continue; // another thread moved the game: decide for the game as it is
+            }
+            return Ok((me.apply_decided(py, a)?, left));
+        }
+    }
+
     /// Whole actions are refused while a play is being built with action ids: they would
     /// drop the selection silently.
     /// Applies a policy's decision (None: the hand is over): False when over.
@@ -299,19 +323,7 @@ impl PyGame {
         let py = slf.py();
         guard(py, || {
             let p = core::policy::Policy::parse(policy).map_err(|e| err(py, e))?;
-            loop {
-                let snapshot = {
-                    let me = slf.try_borrow().map_err(|e| busy(py, e))?;
-                    me.no_selection(py)?;
-                    me.g.clone()
-                };
-                let a = py.detach(|| p.act(&snapshot, &mut core::Rng::new(seed)));
-                let mut me = slf.try_borrow_mut().map_err(|e| busy(py, e))?;
-                if me.g != snapshot {
-                    continue; // another thread moved the game: decide for the game as it is
-                }
-                return me.apply_decided(py, a);
-            }
+            PyGame::decide_and_apply(slf, |g| (p.act(g, &mut core::Rng::new(seed)), ())).map(|(applied, _)| applied)
         })
     }
 
@@ -686,21 +698,14 @@ impl PyPlayer {
     /// stream state, so the stream advances once per applied action.
     fn step(&mut self, game: &Bound<'_, PyGame>) -> PyResult<bool> {
         let py = game.py();
-        guard(py, || loop {
-            let snapshot = {
-                let me = game.try_borrow().map_err(|e| busy(py, e))?;
-                me.no_selection(py)?;
-                me.g.clone()
-            };
-            let (policy, mut rng) = (&self.policy, self.rng);
-            let a = py.detach(|| policy.act(&snapshot, &mut rng));
-            let mut me = game.try_borrow_mut().map_err(|e| busy(py, e))?;
-            if me.g != snapshot {
-                continue;
-            }
-            let applied = me.apply_decided(py, a)?;
+        guard(py, || {
+            let (policy, start) = (&self.policy, self.rng);
+            let (applied, rng) = PyGame::decide_and_apply(game, |g| {
+                let mut rng = start; // a retry decides again from the same stream state
+                (policy.act(g, &mut rng), rng)
+            })?;
             self.rng = rng;
-            return Ok(applied);
+            Ok(applied)
         })
     }
 }
