@@ -222,3 +222,32 @@ def test_arrange_keeps_every_card_and_groups_only_tractors():
                     if a is not b:
                         c = ctx.classify([k for k in a + b for _ in range(2)])
                         assert c is None or c.kind != "tractor", (ctx, a, b)
+
+
+def test_hostile_arguments_of_the_viewer_and_the_table(tmp_path):
+    """Numpy integers work where ints do; wrong types and out-of-range values end in a
+    TractorError naming the argument."""
+    import numpy as np
+
+    from tractor.view.table import Table, serve
+
+    g = _hand(seed=11)
+    p = tmp_path / "h.json"
+    p.write_text(g.to_json())
+    assert load(p, np.int64(0))[0] == g
+    for bad in (-1, 2**70, 1.5, "0", True):
+        with pytest.raises(InvalidArgument, match="hand"):
+            load(p, bad)
+    for bad in (5, None, {"a": 1}):
+        with pytest.raises(InvalidArgument, match="opponents"):
+            Table(opponents=bad)
+    with pytest.raises(InvalidArgument, match="seat"):
+        Table(seat=4)
+    t = Table()
+    try:
+        for bad in (-1, 65536, 2**63, 1.0, "80"):
+            with pytest.raises(InvalidArgument, match="port"):
+                serve(t, bad)
+    finally:
+        t.stop()
+    assert to_html(g, seat=np.int64(1))

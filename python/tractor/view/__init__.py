@@ -12,7 +12,7 @@ import json
 import os
 from typing import Any, Dict, Optional, Tuple
 
-from .._args import _seat, _show, _text
+from .._args import _int, _seat, _show, _text
 from ..errors import InvalidArgument, InvalidRecord, RecordsError
 from ..game import _VIEWS, Game, Match
 from . import model, saved
@@ -71,8 +71,8 @@ def load(path: Any, hand: Optional[int] = None) -> Tuple[Game, Dict[int, Any], s
     if not isinstance(path, (str, os.PathLike)):
         raise InvalidArgument(f"path must be a file path, got {_show(path)}")
     path = os.fspath(path)
-    if hand is not None and (isinstance(hand, bool) or not isinstance(hand, int) or hand < 0):
-        raise InvalidArgument(f"hand must be a non-negative int, got {_show(hand)}")
+    if hand is not None:
+        hand = _int(hand, "hand", 0, 2**32 - 1)
     with open(path, "rb") as f:
         head = f.read(64).lstrip()
     name = os.path.basename(path)

@@ -21,7 +21,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from urllib.parse import urlsplit
 
 from .. import _core
-from .._args import _policy, _profile, _seat, _seed, _split_policies
+from .._args import _int, _policy, _profile, _seat, _seed, _show, _split_policies
 from .._outputs import replacing
 from ..describe import action_text, describe
 from ..errors import IllegalAction, IllegalFollow, InvalidArgument, TractorError
@@ -89,7 +89,12 @@ class Table:
         else:
             self.match = Match(_seed(seed), _profile(profile))
         self.seat = _seat(seat)
-        items = _split_policies(opponents) if isinstance(opponents, str) else list(opponents)
+        if isinstance(opponents, str):
+            items = _split_policies(opponents)
+        elif isinstance(opponents, (list, tuple)):
+            items = list(opponents)
+        else:
+            raise InvalidArgument(f"opponents must be three policies (a list, or a str 'a,b,c'), got {_show(opponents)}")
         if len(items) != 3:
             raise InvalidArgument(f"opponents: three policies are needed, got {len(items)}: {items!r}")
         self.opponents = [_policy(p, f"opponents[{i}]") for i, p in enumerate(items)]
@@ -369,8 +374,7 @@ def serve(table: Table, port: int = 0, verbose: bool = False) -> "_Server":
     """A server for ``table`` on 127.0.0.1 (``port`` 0: a free one; ``server.server_port``
     says which). Start it with ``serve_forever()``; ``shutdown()`` and ``table.stop()`` stop
     it. Raises InvalidArgument (a port outside 0..65535) and OSError (the port is taken)."""
-    if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
-        raise InvalidArgument(f"port must be an int in 0..65535, got {port!r}")
+    port = _int(port, "port", 0, 65535)
     server = _Server(table, port, verbose)
     table.start()
     return server
