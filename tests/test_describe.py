@@ -192,3 +192,19 @@ def test_dealing_actions_as_text():
         g.apply_text(seat, missing)
     assert g.to_json() == before
     assert action_text(g.apply_text(seat, offered[-1])) == offered[-1]
+
+
+def test_proven_voids_name_the_classes():
+    """InfoSet.proven_voids: the R5.2 voids by class name, the trump suit's plain class left
+    out; nothing before the trump suit is public; a bad seat is InvalidSeat."""
+    import numpy as np
+
+    g = _void_follower_position()
+    g.apply_text(1, "3h 4h 5h 6h")  # seat 1 follows a spade lead without spades
+    info = g.info(0)
+    assert info.proven_voids(1) == ["s"] and info.proven_voids(np.int64(2)) == []
+    assert "c" not in info.proven_voids(3)  # clubs are trumps: its plain class is empty for all
+    assert tractor.Game(seed=1).info(0).proven_voids(2) == []
+    for bad in (4, -1, 2**63, 1.5, "1"):
+        with pytest.raises(InvalidSeat):
+            info.proven_voids(bad)

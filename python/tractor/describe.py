@@ -25,9 +25,6 @@ DESCRIBE_VERSION = 1
 LIST_LIMIT = 200
 """The most legal plays :func:`describe` lists; past it they are summarised (see there)."""
 
-_CLASSES = ("s", "h", "d", "c", "trump")
-
-
 def _cards(counts: Any) -> str:
     return " ".join(str(CARDS[k]) for k in range(54) for _ in range(int(counts[k])))
 
@@ -111,22 +108,13 @@ def describe(g: Game, seat: int, limit: int = LIST_LIMIT) -> str:
     seat = _seat(seat)
     limit = _int(limit, "limit", 0, 100_000)
     info = g.info(seat)
-    ctx = None if info.trump is None else Context(info.level, info.trump, info.profile)
-    if ctx is None and g.phase == "declare":
-        known = g.known_trump(seat)  # R8.2: the seat's own showing tells it the suit
-        ctx = None if known is None else Context(info.level, known, info.profile)
-    others = {}
-    for p in range(4):
-        if p == seat:
-            continue
-        must = _cards(info.lower[p])
-        others[str(p)] = {
-            "cards": int(info.hand_sizes[p]),
-            # R5.2 voids; the trump suit's plain class is empty for everyone and is left out
-            "void": [_CLASSES[c] for c in range(5) if info.voids[p][c] and _CLASSES[c] != info.trump]
-            if info.phase != "declare" else [],
-            "must_hold": must,
-        }
+    known = g.known_trump(seat)  # R8.2: public after the deal, the declarer's own before
+    ctx = None if known is None else Context(info.level, known, info.profile)
+    others = {
+        str(p): {"cards": int(info.hand_sizes[p]), "void": info.proven_voids(p), "must_hold": _cards(info.lower[p])}
+        for p in range(4)
+        if p != seat
+    }
     tricks = [
         {"leader": t.leader, "plays": [[s, " ".join(map(str, c))] for s, c in t.plays], "winner": t.winner, "points": t.points}
         for t in g.tricks

@@ -10,11 +10,13 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
+from ._args import _seat
 from .cards import CARDS, SUITS, Card
 
 __all__ = ["InfoSet"]
 
 _SUITS = SUITS
+_CLASS_NAMES = ("s", "h", "d", "c", "trump")
 
 
 @dataclass(frozen=True)
@@ -60,6 +62,15 @@ class InfoSet:
     [(cards dealt, count)]): that seat then held that many level cards of one suit."""
     to_move: Optional[int]
     defender_points: int
+
+    def proven_voids(self, seat: int) -> List[str]:
+        """The classes ``seat`` is proven void in (R5.2), by name ("s", "h", "d", "c",
+        "trump"), once the trump suit is public; the trump suit's plain class, empty for
+        everyone, is left out. Raises InvalidSeat."""
+        seat = _seat(seat)
+        if self.trump is None:
+            return []
+        return [name for c, name in enumerate(_CLASS_NAMES) if self.voids[seat][c] and name != self.trump]
 
     @classmethod
     def _from_core(cls, d: Dict[str, Any]) -> "InfoSet":

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional
 
-from .. import _core
 from ..cards import CARDS
 from ..game import Declare, Game, Pass
 from ..rules import Context
@@ -99,27 +98,19 @@ def _note(before: Game, seat: int) -> Optional[Dict[str, Any]]:
 
 
 def _seat_view(g: Game, seat: int) -> Dict[str, Any]:
-    i = _core.info(g._g, seat)
-    trump = i["trump"]
-    known = None if trump is None else "shdc"[trump]
-    if known is None and g.phase == "declare":
-        known = g.known_trump(seat)  # R8.2: a declarer knows its own suit
+    info = g.info(seat)
+    known = g.known_trump(seat)  # R8.2: public after the deal, the declarer's own before
     ctx = _ctx(g.level, known, g.profile)
-    voids = i["voids"]
-    lower = i["lower"]
-    others = {}
-    for p in range(4):
-        if p == seat:
-            continue
-        vs = []
-        if trump is not None:
-            vs = [_CLASSES[c] for c in range(5) if voids[5 * p + c] and not (c < 4 and c == trump)]
-        others[str(p)] = {"cards": i["hand_sizes"][p], "void": vs, "must": _ids(lower[54 * p : 54 * p + 54])}
+    others = {
+        str(p): {"cards": info.hand_sizes[p], "void": info.proven_voids(p), "must": _ids(info.lower[p])}
+        for p in range(4)
+        if p != seat
+    }
     return {
-        "hand": _arranged(ctx, i["hand"]),
+        "hand": _arranged(ctx, info.hand),
         "trump": known,
         "trumps": _trumps(ctx),
-        "showings": [[a, t, s, k, None if x is None else "shdc"[x]] for a, t, s, k, x in i["showings"]],
+        "showings": [list(x) for x in info.showings],
         "others": others,
     }
 

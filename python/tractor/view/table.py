@@ -27,7 +27,7 @@ from ..describe import action_text, describe
 from ..errors import IllegalAction, IllegalFollow, InvalidArgument, TractorError
 from ..game import Game, Match
 from . import saved
-from .model import _arranged, _trumps
+from .model import _arranged, _ctx, _trumps
 from .page import render
 
 __all__ = ["Table", "serve"]
@@ -120,10 +120,7 @@ class Table:
             g = self.game
             d = json.loads(describe(g, self.seat, limit=0))
             info = g.info(self.seat)
-            known = info.trump or (g.known_trump(self.seat) if g.phase == "declare" else None)
-            from ..rules import Context
-
-            ctx = None if known is None else Context(g.level, known, g.profile)
+            ctx = _ctx(g.level, g.known_trump(self.seat), g.profile)
             d.update({
                 "version": self.version,
                 "hand_ids": _arranged(ctx, info.hand),
