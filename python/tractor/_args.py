@@ -129,16 +129,24 @@ def _policies(policies: Any, callables: bool = False) -> Tuple[Any, Any, Any, An
     """Four policies, one per seat (a list or tuple of names, or one text ``"a,b,c,d"``), each
     canonical (see :func:`_policy`), or with ``callables`` a Python callable kept as it is;
     InvalidArgument for another shape, InvalidPolicy for a bad policy."""
+    a, b, c, d = _policy_list(policies, 4, "policies", "one per seat", callables)
+    return a, b, c, d
+
+
+def _policy_list(policies: Any, n: int, what: str, per: str, callables: bool = False) -> List[Any]:
+    """``n`` policies (a list or tuple, or one text ``"a,b,..."``), each canonical or, with
+    ``callables``, a callable kept as it is; ``what`` names the argument in the errors."""
+    count = {3: "three", 4: "four"}.get(n, str(n))
     if isinstance(policies, str):
         items: List[Any] = _split_policies(policies)
     elif isinstance(policies, (list, tuple)):
         items = list(policies)
     else:
-        raise InvalidArgument(f"policies must be four names (a list, or a str 'a,b,c,d'), got {_show(policies)}")
-    if len(items) != 4:
-        raise InvalidArgument(f"policies: four policies are needed, one per seat, got {len(items)}: {_show(items)}")
-    a, b, c, d = (p if callables and callable(p) else _policy(p, f"policies[{i}]") for i, p in enumerate(items))
-    return a, b, c, d
+        example = ",".join("abcdefgh"[:n])
+        raise InvalidArgument(f"{what} must be {count} names (a list, or a str '{example}'), got {_show(policies)}")
+    if len(items) != n:
+        raise InvalidArgument(f"{what}: {count} policies are needed, {per}, got {len(items)}: {_show(items)}")
+    return [p if callables and callable(p) else _policy(p, f"{what}[{i}]") for i, p in enumerate(items)]
 
 
 def _either(names: Any) -> str:

@@ -21,7 +21,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from urllib.parse import urlsplit
 
 from .. import _core
-from .._args import _int, _policy, _profile, _seat, _seed, _show, _split_policies
+from .._args import _int, _policy_list, _profile, _seat, _seed, _split_policies
 from .._outputs import replacing
 from ..describe import action_text, describe
 from ..errors import IllegalAction, IllegalFollow, InvalidArgument, TractorError
@@ -89,17 +89,9 @@ class Table:
         else:
             self.match = Match(_seed(seed), _profile(profile))
         self.seat = _seat(seat)
-        if isinstance(opponents, str):
-            items = _split_policies(opponents)
-        elif isinstance(opponents, (list, tuple)):
-            items = list(opponents)
-        else:
-            raise InvalidArgument(f"opponents must be three policies (a list, or a str 'a,b,c'), got {_show(opponents)}")
-        if len(items) != 3:
-            raise InvalidArgument(f"opponents: three policies are needed, got {len(items)}: {items!r}")
-        self.opponents = [_policy(p, f"opponents[{i}]") for i, p in enumerate(items)]
+        self.opponents = _policy_list(opponents, 3, "opponents", "one per seat after yours")
         self.policies: Dict[int, str] = {(self.seat + 1 + i) % 4: p for i, p in enumerate(self.opponents)}
-        self.names = [str(p) for p in items]
+        self.names = _split_policies(opponents) if isinstance(opponents, str) else [str(p) for p in opponents]
         self.seed = self.match.seed
         self.save_dir = None if save_dir is None else os.fspath(save_dir)
         self.version = 0
