@@ -134,10 +134,10 @@ def _asked(g: tractor.Game) -> list:
     return [tuple(a[:2]) for a in g.record()["actions"] if a[1] != "play"]
 
 
-def test_who_was_asked_is_evidence_only_in_the_default_mode():
+def test_who_was_asked_is_kept_in_both_deal_modes():
     """docs/search.md's statement, pinned: with every_receiver=True every world shows the
-    source's sequence of who was asked; in the default mode many do not (the worlds ignore that
-    evidence, a stated gap), though every one keeps the seat's observation."""
+    source's sequence of who was asked (it proves nothing); in the default mode too, where the
+    worlds are conditioned on it, and every one keeps the seat's observation."""
     same_er = total_er = same_d = total_d = 0
     for seed in range(6):
         g = tractor.Game.deal(seed, every_receiver=True)
@@ -159,7 +159,7 @@ def test_who_was_asked_is_evidence_only_in_the_default_mode():
             same_d += _asked(w) == _asked(d)
             assert w.observation(seat) == d.observation(seat)
     assert same_er == total_er == 18
-    assert same_d < total_d
+    assert same_d == total_d == 18
 
 
 def test_a_searcher_reuses_the_subtree_of_the_plays_made():
@@ -193,13 +193,11 @@ def test_a_searcher_reuses_the_subtree_of_the_plays_made():
         Searcher(iterations=0)
 
 
-def test_exact_turns_conditions_worlds_on_who_was_asked(monkeypatch):
-    """determinize(..., exact_turns=True): every world shows the source's sequence of who was
-    asked while dealing (rejection on the exact sampler), keeps the seat's observation, and is
-    a function of the seed; without it many worlds do not."""
-    from tractor.errors import NoConsistentWorld
-
-    checked = plain_differ = 0
+def test_worlds_are_conditioned_on_who_was_asked():
+    """Every world shows the source's sequence of who was asked while dealing (InfoSet.asked,
+    D7), mid-deal and at the first trick, keeps the seat's observation and info set, and is a
+    function of the seed; exact_turns (kept for older callers) changes nothing."""
+    checked = 0
     for seed in range(5):
         d = tractor.Game(seed=seed)
         i = 0
@@ -207,31 +205,21 @@ def test_exact_turns_conditions_worlds_on_who_was_asked(monkeypatch):
             d.step_policy("greedy", i)
             i += 1
         seat = d.current_player
-        ws = d.determinize_many(seat, 4, seed=seed, exact_turns=True)
+        info = d.info(seat)
+        now = [d.current_player] if d.phase == "declare" else []
+        assert [s for (_, _, s) in info.asked] == [a[0] for a in d.record()["actions"] if a[1] != "play"] + now
+        ws = d.determinize_many(seat, 4, seed=seed)
         for w in ws:
             assert _asked(w) == _asked(d) and w.observation(seat) == d.observation(seat)
+            assert w.info(seat).asked == info.asked
             checked += 1
-        assert [w.to_json() for w in ws] == [w.to_json() for w in d.determinize_many(seat, 4, seed=seed, exact_turns=True)]
-        plain_differ += sum(_asked(w) != _asked(d) for w in d.determinize_many(seat, 4, seed=seed))
-    assert checked == 20 and plain_differ > 0
-    # every_receiver: nothing to condition on, the same worlds as without
-    e = tractor.Game.deal(3, every_receiver=True)
-    e.step_policy("greedy", 0)
-    s = e.current_player
-    assert [w.to_json() for w in e.determinize_many(s, 3, 1, exact_turns=True)] == [w.to_json() for w in e.determinize_many(s, 3, 1)]
-    # a bound on the draws
+        same = d.determinize_many(seat, 4, seed=seed, exact_turns=False)
+        assert [w.to_json() for w in ws] == [w.to_json() for w in same]
+    assert checked == 20
     g = tractor.Game(seed=1)
-    i = 0
-    while g.phase == "declare":
-        g.step_policy("greedy", i)
-        i += 1
-    seat = g.current_player
-    assert _asked(g.determinize(seat, 5)) != _asked(g)  # the first draw is rejected
-    monkeypatch.setattr(tractor.Game, "TURN_TRIES", 1)
-    with pytest.raises(NoConsistentWorld, match="who was asked"):
-        g.determinize(seat, 5, exact_turns=True)
+    g.step_policy("greedy", 0)
     with pytest.raises(tractor.errors.InvalidArgument):
-        g.determinize(seat, 5, exact_turns=1)
+        g.determinize(g.current_player, 5, exact_turns=1)
 
 
 def test_ismcts_searches_while_dealing_with_deal_1():

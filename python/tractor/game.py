@@ -564,55 +564,24 @@ class Game:
         (see :class:`tractor.InfoSet`). Raises InvalidSeat."""
         return InfoSet._from_core(_core.info(self._g, _seat(seat)))
 
-    #: The most worlds ``exact_turns=True`` draws for one world before NoConsistentWorld
-    #: (about 40 µs each: a few seconds at most).
-    TURN_TRIES = 100_000
-
-    def determinize(self, seat: int, seed: int, exact_turns: bool = False) -> "Game":
+    def determinize(self, seat: int, seed: int, exact_turns: bool = True) -> "Game":
         """A complete world that ``seat`` cannot tell from this game: its hand and everything
-        it knows unchanged, the cards it cannot see drawn afresh (see the determinization
+        it knows unchanged, who was asked to decide while the cards were dealt included
+        (:attr:`InfoSet.asked`), the cards it cannot see drawn afresh (see the determinization
         contract, docs/search.md). The world depends only on what the seat knows and ``seed``.
         When ``seat`` is building a play (:attr:`pending`), the world holds the same selection.
         The game keeps its last determinizer: later calls on the same state skip building it
         (a cache only; the worlds are the same).
 
-        ``exact_turns=True`` also conditions the world on who was asked to decide while the
-        cards were dealt (public evidence in the default deal mode, which skips seats with
-        nothing to show; the observation leaves it out): worlds are drawn as above, attempt j
-        with the seed ``derive(seed, SEARCH, j)`` (attempt 0 with ``seed`` itself), and the
-        first whose sequence of who was asked equals this game's is returned (rejection: exact,
-        but slow where the evidence is strong: at the first trick the median position accepts
-        about one draw in ten, some fewer than one in 300; see docs/search.md). Raises InvalidSeat,
-        InvalidArgument (seed, exact_turns) and NoConsistentWorld (also after
-        :data:`TURN_TRIES` draws without the sequence)."""
-        return self._worlds(seat, [_seed(seed)], _bool(exact_turns, "exact_turns"))[0]
+        ``exact_turns`` is kept for older callers: worlds are always conditioned on who was
+        asked now (exactly, as they are drawn), and ``True`` and ``False`` give the same worlds.
+        Raises InvalidSeat, InvalidArgument (seed, exact_turns) and NoConsistentWorld."""
+        _bool(exact_turns, "exact_turns")
+        return self._worlds(seat, [_seed(seed)])[0]
 
-    def _asked(self) -> List[Tuple[int, str]]:
-        """Who was asked to decide while dealing, in order, and what they did."""
-        return [(a[0], a[1]) for a in json.loads(self._g.to_json())["actions"] if a[1] != "play"]
-
-    def _worlds(self, seat: int, seeds: List[int], exact_turns: bool = False) -> List["Game"]:
+    def _worlds(self, seat: int, seeds: List[int]) -> List["Game"]:
         seat = _seat(seat)
-        if exact_turns and not self.every_receiver:
-            want = self._asked()
-            out = []
-            for s in seeds:
-                found = None
-                j = 0
-                while found is None and j < self.TURN_TRIES:
-                    # attempts j.. in one call (the first alone: it is often enough), in order
-                    k = 1 if j == 0 else min(512, self.TURN_TRIES - j)
-                    tries = [s if t == 0 else _core.derive_seed(s, _core.SEARCH_TAG, t) for t in range(j, j + k)]
-                    found = next((w for w in _core.determinize(self._g, seat, tries) if Game._wrap(w)._asked() == want), None)
-                    j += k
-                if found is None:
-                    raise NoConsistentWorld(
-                        f"no world with this deal's sequence of who was asked in {self.TURN_TRIES:,} draws"
-                    )
-                out.append(found)
-            worlds = [Game._wrap(g) for g in out]
-        else:
-            worlds = [Game._wrap(g) for g in _core.determinize(self._g, seat, seeds)]
+        worlds = [Game._wrap(g) for g in _core.determinize(self._g, seat, seeds)]
         if seat == self.current_player:
             ids = _pending_ids(self._g.pending)
             for w in worlds:
@@ -620,13 +589,14 @@ class Game:
                     w._g.step(k)
         return worlds
 
-    def determinize_many(self, seat: int, n: int, seed: int, exact_turns: bool = False) -> List["Game"]:
+    def determinize_many(self, seat: int, n: int, seed: int, exact_turns: bool = True) -> List["Game"]:
         """``n`` worlds (at most 100,000: each is a whole Game); world i equals
-        ``determinize(seat, derive(seed, SEARCH, i), exact_turns)``. Raises InvalidSeat,
-        InvalidArgument (n, seed, exact_turns) and NoConsistentWorld."""
+        ``determinize(seat, derive(seed, SEARCH, i))`` (``exact_turns``: as there). Raises
+        InvalidSeat, InvalidArgument (n, seed, exact_turns) and NoConsistentWorld."""
         seat = _seat(seat)
         n = _count(n, "n (at most 100,000 worlds: each is a whole Game)", 100_000)
-        return self._worlds(seat, _core.search_seeds(_seed(seed), n), _bool(exact_turns, "exact_turns"))
+        _bool(exact_turns, "exact_turns")
+        return self._worlds(seat, _core.search_seeds(_seed(seed), n))
 
     def playout(self, policy: str = "random", seed: int = 0) -> Tuple[int, int, int, int]:
         """Plays this hand's true state to the end (on a copy) with ``policy`` ("random" or

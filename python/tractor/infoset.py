@@ -42,6 +42,10 @@ class InfoSet:
     arrivals: List[List[Card]]
     """The seat's own cards in arrival order, per attempt."""
     own_decisions: List[Tuple[int, int, str]]
+    asked: List[Tuple[int, int, int]]
+    """Who was asked to decide while dealing, in order: (attempt, cards dealt, seat), the seat
+    asked now last while the deal goes on. Public: the default deal mode skips seats with
+    nothing to show (D7), so a seat asked could show then and a seat skipped could not."""
     hand: np.ndarray
     """(54,) the seat's hand as counts."""
     hand_sizes: Tuple[int, int, int, int]
@@ -94,6 +98,7 @@ class InfoSet:
             showings=[(a, t, s, k, suit(x)) for a, t, s, k, x in d["showings"]],
             arrivals=[[CARDS[k] for k in a] for a in d["arrivals"]],
             own_decisions=[(a, t, kind) for a, t, kind, _ in d["own_decisions"]],
+            asked=[tuple(x) for x in d["asked"]],
             hand=arr(d["hand"], (54,)),
             hand_sizes=d["hand_sizes"],
             played=arr(d["played"], (4, 54)),

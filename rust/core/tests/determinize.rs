@@ -547,7 +547,7 @@ fn a_dropped_check_passes_on_every_hand_within_the_bounds() {
 /// them, the other seats' showings at their recorded times, passes elsewhere, then every play
 /// recorded since. The world is kept when it replays legally and the seat sees in it exactly
 /// what it sees (`info` equal). `None`: this deal is rejected. First attempts only (no redeal).
-fn reference_dealt_world(info: &tractor_core::infoset::info::InfoSet, rng: &mut Rng) -> Option<Game> {
+fn reference_dealt_world(info: &tractor_core::infoset::info::InfoSet, turns: bool, rng: &mut Rng) -> Option<Game> {
     use tractor_core::rules::card::Card;
     use tractor_core::rules::card::DECK;
     let (seat, first, dealt) = (info.seat, info.first_seats[0], info.dealt as usize);
@@ -607,7 +607,11 @@ fn reference_dealt_world(info: &tractor_core::infoset::info::InfoSet, rng: &mut 
     for (_, cards) in info.tricks.iter().flat_map(|t| t.plays.iter()).chain(info.current.iter()) {
         w.apply(&Action::Play(*cards)).ok()?;
     }
-    (w.info(seat) == *info).then_some(w)
+    let mut seen = w.info(seat);
+    if !turns {
+        seen.asked.clone_from(&info.asked);
+    }
+    (seen == *info).then_some(w)
 }
 
 /// What the comparison reads of a dealt world, per other seat `q`: its level cards received so
@@ -661,7 +665,7 @@ fn two_sample_chi_square(what: &str, count: &std::collections::BTreeMap<Vec<u8>,
 
 /// One position of `dealt_worlds_match_rejection_sampling_over_physical_deals`: the number of
 /// cells tested, or `None` when the reference accepts too rarely there to be quick.
-fn compare_with_reference(info: &tractor_core::infoset::info::InfoSet, seat: u8, seed: u64, rng: &mut Rng) -> Option<usize> {
+fn compare_with_reference(info: &tractor_core::infoset::info::InfoSet, seat: u8, seed: u64, turns: bool, tries_cap: u64, rng: &mut Rng) -> Option<usize> {
     use std::collections::BTreeMap;
     // the reference first: a position where it accepts too rarely to be quick is skipped
     let n = 2000u32;
@@ -669,9 +673,9 @@ fn compare_with_reference(info: &tractor_core::infoset::info::InfoSet, seat: u8,
     type Cells = BTreeMap<Vec<u8>, (f64, f64)>;
     let mut count: Vec<(Cells, Cells)> = vec![Default::default(); 3];
     let (mut accepted, mut tries) = (0, 0u64);
-    while accepted < n && tries < 60_000 {
+    while accepted < n && tries < tries_cap {
         tries += 1;
-        if let Some(w) = reference_dealt_world(info, rng) {
+        if let Some(w) = reference_dealt_world(info, turns, rng) {
             for (c, &q) in count.iter_mut().zip(&others) {
                 let (fine, coarse) = dealt_statistics(&w, q);
                 c.0.entry(fine).or_default().1 += 1.0;
@@ -683,7 +687,7 @@ fn compare_with_reference(info: &tractor_core::infoset::info::InfoSet, seat: u8,
     if accepted < n {
         return None;
     }
-    let mut det = Determinizer::new(info.clone());
+    let mut det = if turns { Determinizer::new(info.clone()) } else { Determinizer::ignoring_turns(info.clone()) };
     for _ in 0..n {
         let w = det.world(rng).unwrap();
         for (c, &q) in count.iter_mut().zip(&others) {
@@ -705,6 +709,10 @@ fn compare_with_reference(info: &tractor_core::infoset::info::InfoSet, seat: u8,
 /// revealed, in every profile: for each other seat, the joint distribution of its level cards
 /// by suit and the suits of its showings must agree (two-sample chi-square, 2,000 worlds a
 /// side). The sampler is exact by construction; this measures it against the definition.
+/// Here without who was asked (`Determinizer::ignoring_turns`, the reference likewise), whose
+/// evidence makes the reference too slow at these positions: the windows, the revealed run's
+/// weights and the single early showing's, which only that sampler uses, are what this tests;
+/// `turn_conditioned_worlds_match_rejection_sampling` tests the default sampler.
 #[test]
 fn dealt_worlds_match_rejection_sampling_over_physical_deals() {
     let (mut positions, mut cells_tested, mut hidden, mut windows) = ([0; 2], 0, 0, 0);
@@ -733,10 +741,10 @@ fn dealt_worlds_match_rejection_sampling_over_physical_deals() {
         if g.pos.phase != phase || info.first_seats.len() != 1 || !info.runs.iter().any(|r| r.seat != seat) {
             continue;
         }
-        let Some(cells) = compare_with_reference(&info, seat, seed, &mut rng) else { continue };
+        let Some(cells) = compare_with_reference(&info, seat, seed, false, 60_000, &mut rng) else { continue };
         cells_tested += cells;
         positions[first_trick as usize] += 1;
-        windows += !Determinizer::new(info.clone()).early_windows().is_empty() as usize;
+        windows += !Determinizer::ignoring_turns(info.clone()).early_windows().is_empty() as usize;
         hidden += info.runs.iter().filter(|r| r.seat != seat && r.suit.is_none()).count();
     }
     assert!(positions == [6, 4] && hidden >= 4 && cells_tested >= 200, "{positions:?} {hidden} {cells_tested}");
@@ -759,13 +767,52 @@ fn dealt_worlds_match_rejection_sampling_over_physical_deals() {
         if g.pos.phase != Phase::Declare || info.first_seats.len() != 1 || !early {
             continue;
         }
-        let Some(cells) = compare_with_reference(&info, seat, seed, &mut rng) else { continue };
+        let Some(cells) = compare_with_reference(&info, seat, seed, false, 60_000, &mut rng) else { continue };
         assert!(cells >= 10, "seed {seed}: {cells} cells");
         c9 += 1;
-        c9_windows += !Determinizer::new(info.clone()).early_windows().is_empty() as usize;
+        c9_windows += !Determinizer::ignoring_turns(info.clone()).early_windows().is_empty() as usize;
     }
     assert_eq!(c9, 3, "C9 positions");
     assert!(c9_windows >= 1, "C9 positions whose showers' early cards, small jokers included, were drawn exactly: {c9_windows}");
+}
+
+/// Worlds conditioned on who was asked while dealing (`InfoSet::asked`, D7: a seat asked could
+/// show, a seat skipped could not) against rejection sampling over physical deals that keeps a
+/// deal only where the seat sees exactly what it sees, that sequence included: early in the
+/// deal (the reference accepts too rarely later), every profile, with and without showings.
+#[test]
+fn turn_conditioned_worlds_match_rejection_sampling() {
+    let (mut positions, mut cells_tested, mut with_runs) = (0, 0, 0);
+    for seed in 0..300u64 {
+        if positions >= 8 {
+            break;
+        }
+        let profile = Profile::ALL[(seed % 3) as usize];
+        let (full, actions) = full_hand(seed, profile, [Policy::Agent(Agent::Greedy); 4]);
+        let deal_len = full.record.dealt_at.len();
+        let mut rng = Rng::new(seed ^ 0x7a5);
+        let seat = (seed % 4) as u8;
+        // a few decisions in, or just after another seat's first showing
+        let shown = actions[..deal_len].iter().zip(&full.record.actions).position(|(a, (s, _))| *s != seat && matches!(a, Action::Declare { .. }));
+        let cut = match shown {
+            Some(i) if seed % 2 == 1 => i + 1 + rng.below_usize(3),
+            _ => 1 + rng.below_usize(deal_len.clamp(1, 8)),
+        };
+        let g = prefix(seed, profile, &actions, cut.min(deal_len));
+        let info = g.info(seat);
+        let others_asked = info.asked.iter().filter(|a| a.2 != seat).count();
+        if g.pos.phase != Phase::Declare || info.first_seats.len() != 1 || others_asked < 2 {
+            continue;
+        }
+        let Some(cells) = compare_with_reference(&info, seat, seed, true, 200_000, &mut rng) else { continue };
+        cells_tested += cells;
+        positions += 1;
+        with_runs += info.runs.iter().any(|r| r.seat != seat) as usize;
+    }
+    // (positions just after another seat's showing are tried too, but there the reference
+    // accepts too rarely to be quick: the showings' own weights are tested without the turns)
+    eprintln!("{positions} positions, {with_runs} with another seat's showing, {cells_tested} cells");
+    assert!(positions == 8 && cells_tested >= 60, "{positions} {with_runs} {cells_tested}");
 }
 
 /// C9: in a competition match's first hand, a seat that set or overturned the suit held a

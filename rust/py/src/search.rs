@@ -59,6 +59,7 @@ pub fn info<'py>(py: Python<'py>, game: &PyGame, seat: u8) -> PyResult<Bound<'py
             })
             .collect();
         d.set_item("own_decisions", own)?;
+        d.set_item("asked", i.asked.clone())?;
         d.set_item("hand", out(py, &i.hand))?;
         d.set_item("hand_sizes", (i.hand_sizes[0], i.hand_sizes[1], i.hand_sizes[2], i.hand_sizes[3]))?;
         let flat = |a: &[Counts; 4]| PyBytes::new(py, &a.concat()).unbind();

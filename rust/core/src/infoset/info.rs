@@ -99,6 +99,11 @@ pub struct InfoSet {
     pub arrivals: Vec<Vec<u8>>,
     /// The seat's own decisions while dealing, in order: (attempt, cards dealt, action).
     pub own_decisions: Vec<(u8, u8, Action)>,
+    /// Who was asked to decide while dealing, in order, the seat asked now last while the
+    /// deal goes on: (attempt, cards dealt, seat). Public: in the default deal mode the deal
+    /// skips seats with nothing to show (D7), so a seat asked could show then and a seat
+    /// skipped could not; with `every_receiver` the sequence follows from the deal's mode.
+    pub asked: Vec<(u8, u8, u8)>,
     pub hand: Counts,
     pub hand_sizes: [u8; 4],
     /// Cards each seat has played in this hand (public).
@@ -162,6 +167,11 @@ impl Game {
         }
         let showings = seen_showings(self, seat);
         let own_decisions = own_decisions(self, seat);
+        let mut asked: Vec<(u8, u8, u8)> =
+            self.record.dealt_at.iter().zip(&self.record.actions).map(|(t, (s, _))| (t.0, t.1, *s)).collect();
+        if dealing {
+            asked.push((pos.redeals, pos.dealt, pos.to_move));
+        }
         let mut played = [[0u8; KINDS]; 4];
         for t in &self.record.tricks {
             for (s, c) in &t.plays {
@@ -209,6 +219,7 @@ impl Game {
             showings,
             arrivals,
             own_decisions,
+            asked,
             hand,
             hand_sizes,
             played,

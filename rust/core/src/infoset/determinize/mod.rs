@@ -40,6 +40,13 @@
 //!    the rest uniformly. The world is then replayed from its decks; its deal must stop where
 //!    the seat saw it stop.
 //!
+//!    In the default deal mode who was asked to decide is evidence too (`InfoSet::asked`,
+//!    D7): there step 3 draws the other seats' level-card places from their exact law given
+//!    that sequence and their showings, after accepting the hands in proportion to the share
+//!    of placements that fit, and earlier attempts given each seat's first level card
+//!    ([`turns`]); the weights above belong to the uniform placement this replaces and are
+//!    not used then. The replay compares the whole sequence, the final round included.
+//!
 //! A rejection at any step starts again from step 1, so the accepted world is an exact draw
 //! from the target (for dealt hands: with the hidden-suit choice stated above; the target
 //! itself says nothing of why players show when they do).
@@ -50,6 +57,7 @@ mod checks;
 mod counting;
 pub mod early_runs;
 mod timing;
+mod turns;
 mod world;
 
 pub use timing::Arrangement;
@@ -58,6 +66,7 @@ use checks::CheckMemo;
 use counting::Dp;
 use early_runs::{EarlyRuns, SMALL_JOKER};
 use timing::{arrange, joker_fits, level_fit, level_plan, plan_kinds, small_joker_timed, LevelPlan, OneEarly, Revealed};
+use turns::Turns;
 use world::{build_world, PlayTemplate};
 
 use crate::game::hand::{Game, Phase, NOBODY};
@@ -101,6 +110,10 @@ pub struct Determinizer {
     timed: Vec<u8>,
     /// Whether the showings' timing is evidence (exact worlds of a dealt hand).
     timing: bool,
+    /// Whether a world must ask the same seats at the same times as the source while dealing
+    /// (`InfoSet::asked`; evidence in the default deal mode, D7): a rejection step on the
+    /// replayed deal, and earlier at the level cards' plan.
+    turns: Option<Turns>,
     /// The final declarer's revealed run, weighted exactly into the counting programme.
     revealed: Option<Revealed>,
     /// C9's small jokers of the other showers (all but the revealed run's), weighted likewise.
@@ -132,8 +145,9 @@ impl Determinizer {
     /// hand from given hands; for a dealt hand it leaves out the showings' timing (see
     /// BENCHMARKS.md for the difference). [`Determinizer::world`] needs the exact sampler.
     pub fn for_search(info: InfoSet) -> Determinizer {
-        let mut d = Determinizer::new(info);
+        let mut d = Self::build(info, false);
         d.timing = false;
+        d.turns = None;
         d.timed.clear();
         d.revealed = None;
         d.jokers.clear();
@@ -144,6 +158,20 @@ impl Determinizer {
     }
 
     pub fn new(info: InfoSet) -> Determinizer {
+        Self::build(info, true)
+    }
+
+    /// The same sampler without the turn order's evidence (`InfoSet::asked`): its worlds may
+    /// ask other seats than the source did while dealing (a seat could tell them apart), a
+    /// bias towards worlds where a skipped seat held a level card it could have shown. Kept to
+    /// measure that bias and as the sampler of record before this evidence was used. The same
+    /// as [`Determinizer::new`] for `every_receiver` deals and hands from given hands, where the
+    /// order proves nothing.
+    pub fn ignoring_turns(info: InfoSet) -> Determinizer {
+        Self::build(info, false)
+    }
+
+    fn build(info: InfoSet, use_turns: bool) -> Determinizer {
         let mut holders: Vec<Holder> = (0..4u8)
             .filter(|&s| s != info.seat)
             .map(|s| Holder {
@@ -164,19 +192,23 @@ impl Determinizer {
         for (k, &c) in info.unseen.iter().enumerate() {
             pool.extend(std::iter::repeat_n(k as u8, c as usize));
         }
+        let turns = (use_turns && info.dealt_hand && !info.every_receiver).then(|| Turns::new(&info));
         let timed = if info.dealt_hand && info.runs.iter().any(|r| r.seat != info.seat) { plan_kinds(&info) } else { Vec::new() };
-        let revealed = if timed.is_empty() { None } else { Revealed::of(&info, &holders) };
-        let jokers = if timed.is_empty() || !small_joker_timed(&info) { Vec::new() } else { joker_fits(&info, &holders, revealed.as_ref()) };
-        let level_fit = if timed.is_empty() || small_joker_timed(&info) { None } else { level_fit(&info, &holders, revealed.as_ref()) };
+        // with who was asked as evidence, the level cards' places are drawn by `Turns::plan`
+        // (the showings' weights below belong to the uniform placement it replaces)
+        let weighted = !timed.is_empty() && turns.is_none();
+        let revealed = if !weighted { None } else { Revealed::of(&info, &holders) };
+        let jokers = if !weighted || !small_joker_timed(&info) { Vec::new() } else { joker_fits(&info, &holders, revealed.as_ref()) };
+        let level_fit = if !weighted || small_joker_timed(&info) { None } else { level_fit(&info, &holders, revealed.as_ref()) };
         let memo = CheckMemo::new(&info);
         let check_holder: Vec<usize> = info.checks.iter().map(|c| holders.iter().position(|h| h.seat == c.seat).expect("a follower is another seat")).collect();
         let live = Self::live_checks(&info, &holders, &check_holder);
-        let mut d = Determinizer { info, holders, pool, dp: None, timed, timing: true, revealed, jokers, level_fit, early: None, use_dp: false, check_holder, live, memo, play: None, proposals: 0, accepted: 0 };
+        let mut d = Determinizer { info, holders, pool, dp: None, timed, timing: true, turns, revealed, jokers, level_fit, early: None, use_dp: false, check_holder, live, memo, play: None, proposals: 0, accepted: 0 };
         d.use_dp = d.compute_needs_dp();
         // the shuffle's windows while dealing (other seats' hidden runs, the seat the deal
         // stopped at), where the counting programme is not used
         let stopped = d.info.dealt_hand && !small_joker_timed(&d.info) && early_runs::decider(&d.info).is_some();
-        if (!d.timed.is_empty() || stopped) && d.info.phase == Phase::Declare {
+        if (!d.timed.is_empty() || stopped) && d.info.phase == Phase::Declare && d.turns.is_none() {
             if !small_joker_timed(&d.info) {
                 if !d.use_dp {
                     d.early = EarlyRuns::of(&d.info, false);
@@ -200,6 +232,7 @@ impl Determinizer {
         }
         d
     }
+
 
     /// The checks a world within the bounds could fail. A follow's legality is monotone in
     /// the follower's holding of the led class: the ladder (R5.3; C3 in the competition
@@ -344,7 +377,10 @@ impl Determinizer {
         for (&k, &p) in lv.iter().zip(&places) {
             out[owner(p)][k as usize] += 1;
         }
-        *plan = level_plan(&self.info, &self.holders, &out, None, &[], None, (&fixed, &taken), rng);
+        *plan = match &self.turns {
+            Some(t) if t.conditions() => t.plan(&self.info, &self.holders, &out, rng),
+            _ => level_plan(&self.info, &self.holders, &out, None, &[], None, (&fixed, &taken), rng),
+        };
         plan.as_ref()?;
         rng.shuffle_by_halves(&mut rest);
         for (&k, &p) in rest.iter().zip(&places[lv.len()..]) {
@@ -397,9 +433,12 @@ impl Determinizer {
                     self.dp = Some(self.build_dp()?);
                 }
                 let (info, holders, revealed, jokers) = (&self.info, &self.holders, self.revealed.as_ref(), &self.jokers);
-                let level_fit = self.level_fit.as_ref();
+                let (level_fit, turns) = (self.level_fit.as_ref(), self.turns.as_ref().filter(|t| t.conditions()));
                 let mut early = |a: &[Counts], rng: &mut Rng| {
-                    plan = level_plan(info, holders, a, revealed, jokers, level_fit, (&[], &[]), rng);
+                    plan = match turns {
+                        Some(t) => t.plan(info, holders, a, rng),
+                        None => level_plan(info, holders, a, revealed, jokers, level_fit, (&[], &[]), rng),
+                    };
                     plan.is_some()
                 };
                 let early: &mut dyn FnMut(&[Counts], &mut Rng) -> bool =
@@ -427,10 +466,20 @@ impl Determinizer {
     /// Hands for a world (each seat's hand now, the seat's own unchanged), drawn from the
     /// target distribution; for a dealt hand also the decks and hidden suits that go with them.
     pub fn sample(&mut self, rng: &mut Rng) -> Result<(Draw, Option<Arrangement>), Error> {
+        if let Some(t) = self.turns.as_mut() {
+            t.prepare(&self.info);
+        }
         let mut tries = 0;
-        let (d, plan) = self.draw(rng, &mut tries)?;
-        let arr = plan.map(|p| arrange(&self.info, &d, p, rng));
-        Ok((d, arr))
+        loop {
+            let (d, plan) = self.draw(rng, &mut tries)?;
+            if let (Some(t), Some(p)) = (&self.turns, &plan) {
+                if !t.conditions() && !t.fits(&self.info, p) {
+                    continue;
+                }
+            }
+            let arr = plan.map(|p| arrange(&self.info, &d, p, self.turns.as_ref(), rng));
+            return Ok((d, arr));
+        }
     }
 
     /// A complete world: a [`Game`] whose replayed history is legal and in which this seat
@@ -448,7 +497,7 @@ impl Determinizer {
             }
             let (d, arr) = self.sample(rng)?;
             let world_seed = rng.next_u64();
-            if let Some(g) = build_world(&self.info, &d, arr.as_ref(), world_seed, &mut self.play)? {
+            if let Some(g) = build_world(&self.info, &d, arr.as_ref(), self.turns.is_some(), world_seed, &mut self.play)? {
                 return Ok(g);
             }
         }

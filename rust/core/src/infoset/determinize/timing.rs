@@ -9,6 +9,7 @@ use crate::infoset::info::{InfoSet, Run};
 use crate::rules::card::{Card, Counts, DECK, KINDS, SJ};
 use crate::util::rng::Rng;
 use super::early_runs::{self, CanShow};
+use super::turns::Turns;
 use super::{Draw, Holder};
 
 /// The decks of every attempt and the suit of each showing run, for a dealt hand.
@@ -26,6 +27,18 @@ pub struct LevelPlan {
     /// (deck position, kind) of every level card of the other seats dealt so far.
     placed: Vec<(u8, u8)>,
     suits: Vec<u8>,
+}
+
+impl LevelPlan {
+    pub(super) fn new(placed: Vec<(u8, u8)>, suits: Vec<u8>) -> LevelPlan {
+        LevelPlan { placed, suits }
+    }
+    pub(super) fn placed(&self) -> &[(u8, u8)] {
+        &self.placed
+    }
+    pub(super) fn suits(&self) -> &[u8] {
+        &self.suits
+    }
 }
 
 /// Places the other seats' level cards (their hands now plus their plays) uniformly over
@@ -409,7 +422,7 @@ impl Revealed {
 
 /// Step 3 completed: every attempt's deck, the level cards where the plan put them and every
 /// other card uniformly over the remaining positions.
-pub(super) fn arrange(info: &InfoSet, d: &Draw, plan: LevelPlan, rng: &mut Rng) -> Arrangement {
+pub(super) fn arrange(info: &InfoSet, d: &Draw, plan: LevelPlan, turns: Option<&Turns>, rng: &mut Rng) -> Arrangement {
     let attempts = info.first_seats.len();
     let mut decks = Vec::with_capacity(attempts);
     // one card per entry, in kind order, then shuffled (a deck's worth at most)
@@ -456,6 +469,9 @@ pub(super) fn arrange(info: &InfoSet, d: &Draw, plan: LevelPlan, rng: &mut Rng) 
             let n = fill(&mut buf, &d.pile);
             rng.shuffle_by_halves(&mut buf[..n]);
             deck[dealt..].copy_from_slice(&buf[..n]);
+        } else if let Some(turns) = turns {
+            // an earlier attempt, with who was asked as evidence
+            deck = turns.earlier_deck(info, r, rng);
         } else {
             // an earlier attempt: only the seat's own cards are known
             let mut left = [4u8; KINDS];

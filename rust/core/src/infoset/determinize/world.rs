@@ -33,7 +33,7 @@ pub(super) fn without_hands(p: &Position) -> Position {
 /// Replays a world from its start; `None` when its deal does not stop where the seat saw it.
 /// The play history is taken from `play` where it fits (see [`PlayTemplate`]), else replayed
 /// and kept there.
-pub(super) fn build_world(info: &InfoSet, d: &Draw, arr: Option<&Arrangement>, world_seed: u64, play: &mut Option<PlayTemplate>) -> Result<Option<Game>, Error> {
+pub(super) fn build_world(info: &InfoSet, d: &Draw, arr: Option<&Arrangement>, turns: bool, world_seed: u64, play: &mut Option<PlayTemplate>) -> Result<Option<Game>, Error> {
     let plays: usize = info.tricks.iter().map(|t| t.plays.len()).sum::<usize>() + info.current.len();
     let mut g = match arr {
         None => {
@@ -55,7 +55,7 @@ pub(super) fn build_world(info: &InfoSet, d: &Draw, arr: Option<&Arrangement>, w
             let deal = (info.own_decisions.len() * 4).max(64);
             g.record.actions.reserve(deal + plays);
             g.record.dealt_at.reserve(deal);
-            if !replay_deal(info, a, &mut g)? {
+            if !replay_deal(info, a, turns, &mut g)? {
                 return Ok(None);
             }
             g
@@ -96,8 +96,9 @@ pub(super) fn build_world(info: &InfoSet, d: &Draw, arr: Option<&Arrangement>, w
 
 /// Drives a world's deal: the seat's own decisions as taken, the other seats' showings at
 /// their recorded times with the world's suits, passes elsewhere. True when it stops where
-/// the seat saw the deal stop.
-pub(super) fn replay_deal(info: &InfoSet, a: &Arrangement, g: &mut Game) -> Result<bool, Error> {
+/// the seat saw the deal stop and, with `turns`, asked the seats the source asked, in order
+/// (`InfoSet::asked`, the seat asked now included): false at the first that differs.
+pub(super) fn replay_deal(info: &InfoSet, a: &Arrangement, turns: bool, g: &mut Game) -> Result<bool, Error> {
     // showings of other seats in log order, each with its run's suit
     let mut others = Vec::new();
     let mut run_of = Vec::new();
@@ -114,13 +115,17 @@ pub(super) fn replay_deal(info: &InfoSet, a: &Arrangement, g: &mut Game) -> Resu
     let mut others = others.into_iter().peekable();
     let mut own = info.own_decisions.iter().peekable();
     let target = (info.first_seats.len() as u8 - 1, info.dealt, info.final_round);
+    let mut asked = info.asked.iter();
     while g.pos.phase == Phase::Declare {
         let p = &g.pos;
         let now = (p.redeals, p.dealt, p.final_round);
         let seat = p.to_move;
+        if turns && asked.next() != Some(&(p.redeals, p.dealt, seat)) {
+            return Ok(false);
+        }
         if info.phase == Phase::Declare && now >= target && own.peek().is_none() && others.peek().is_none() {
             // where the seat sees the deal now: someone with a choice is to move
-            return Ok(now == target && (info.to_move.is_none() || info.to_move == Some(seat)));
+            return Ok(now == target && (info.to_move.is_none() || info.to_move == Some(seat)) && (!turns || asked.len() == 0));
         }
         let action = if seat == info.seat {
             match own.next() {
@@ -140,6 +145,6 @@ pub(super) fn replay_deal(info: &InfoSet, a: &Arrangement, g: &mut Game) -> Resu
             return Ok(false);
         }
     }
-    Ok(info.phase != Phase::Declare && own.peek().is_none() && others.peek().is_none())
+    Ok(info.phase != Phase::Declare && own.peek().is_none() && others.peek().is_none() && (!turns || asked.len() == 0))
 }
 

@@ -1,0 +1,496 @@
+//! Who was asked while dealing (`InfoSet::asked`, D7) as evidence for a dealt world.
+//!
+//! In the default deal mode a receiver decides only when it can show (R8.1): before anyone has
+//! shown, when it holds a level card; after a showing of k, when it holds more than k of one
+//! suit's level card (the declarer: of its own suit). So the sequence of who was asked reads
+//! only the level cards' places and the showings, both of which step 3 of the sampler decides
+//! ([`super::timing::level_plan`]). Two uses:
+//! - the current attempt: a plan whose level cards would ask other seats than the source did is
+//!   rejected before the rest of the world is drawn (the replay checks the whole sequence
+//!   again, the final round R8.3 included);
+//! - earlier attempts (R8.5): nobody showed, so each other seat was asked from its first level
+//!   card on, and once more in the final round: the count of its entries gives the place of its
+//!   first level card exactly. Those decks are drawn from their exact law given that (the
+//!   places before it hold other cards, the place itself a level card, the rest uniform).
+
+use std::collections::{BTreeMap, HashMap};
+use std::hash::BuildHasherDefault;
+
+use crate::game::deal::positions;
+use crate::game::hand::NOBODY;
+use crate::infoset::info::InfoSet;
+use crate::rules::card::{Card, Counts, DECK, KINDS, SJ};
+use crate::util::bignum::{binomial, Big};
+use crate::util::hash::FxHasher;
+use crate::util::rng::Rng;
+
+use super::timing::{place_uniform, small_joker_timed, LevelPlan};
+use super::Holder;
+
+/// The turn order's evidence, read once per info set.
+#[derive(Clone, Debug)]
+pub(super) struct Turns {
+    /// Current attempt: whether the receiver of the card at deck position t was asked, for
+    /// t + 1 < DECK (the last card's receiver shares its time with the final round, left to the
+    /// replay).
+    asked_at: Vec<bool>,
+    /// Current attempt's showings in time order: (cards dealt, seat, count, run index).
+    showings: Vec<(u8, u8, u8, usize)>,
+    /// Earlier attempts: for each other seat, the index among its deal positions of its first
+    /// level card (`None`: it had none).
+    first_level: Vec<[Option<usize>; 4]>,
+    /// Per seat, its [`Chain`] (the seat's own: none); built at the first draw, `Some(None)`
+    /// where they would be too large (then plans are drawn uniformly and `fits` rejects).
+    chains: Option<Option<Vec<Option<Chain>>>>,
+}
+
+impl Turns {
+    pub(super) fn new(info: &InfoSet) -> Turns {
+        let attempts = info.first_seats.len();
+        let current = (attempts - 1) as u8;
+        let mut asked_at = vec![false; DECK];
+        let mut entries = vec![[0usize; 4]; attempts];
+        for &(attempt, dealt, seat) in &info.asked {
+            if attempt == current && (dealt as usize) < DECK {
+                asked_at[dealt as usize - 1] = true;
+            }
+            entries[attempt as usize][seat as usize] += 1;
+        }
+        let mut showings: Vec<(u8, u8, u8, usize)> = info
+            .runs
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.attempt == current)
+            .flat_map(|(ri, r)| r.showings.iter().map(move |&(t, k)| (t, r.seat, k, ri)))
+            .collect();
+        showings.sort_by_key(|s| s.0); // stable: one seat shows at a time before the final round
+        let per_seat = DECK / 4;
+        let first_level = entries[..attempts - 1]
+            .iter()
+            .map(|e| {
+                // asked at its j-th place (0-based) and every later one, and once in R8.3
+                std::array::from_fn(|q| (e[q] > 0).then(|| (per_seat + 1).saturating_sub(e[q])))
+            })
+            .collect();
+        Turns { asked_at, showings, first_level, chains: None }
+    }
+
+    /// Builds the chains once (the first world's cost).
+    pub(super) fn prepare(&mut self, info: &InfoSet) {
+        if self.chains.is_none() {
+            let mut budget = MAX_ENTRIES;
+            let chains: Option<Vec<Option<Chain>>> =
+                (0..4u8).map(|q| if q == info.seat { Some(None) } else { Chain::new(info, self, q, &mut budget).map(Some) }).collect();
+            self.chains = Some(chains);
+        }
+    }
+
+    /// Whether [`Turns::plan`] draws plans (else plans are drawn uniformly and checked by
+    /// [`Turns::fits`]).
+    pub(super) fn conditions(&self) -> bool {
+        matches!(self.chains, Some(Some(_)))
+    }
+
+    /// Places the other seats' level cards exactly given who was asked and their showings,
+    /// after accepting their counts in proportion to the share of placements that fit (each
+    /// seat's chain), and under C9 their small jokers uniformly over the places left, checked
+    /// against their runs (a small joker before each run's first showing). `None`: rejected.
+    pub(super) fn plan(&self, info: &InfoSet, holders: &[Holder], alloc: &[Counts], rng: &mut Rng) -> Option<LevelPlan> {
+        let chains = self.chains.as_ref().and_then(|c| c.as_ref()).expect("prepared, with chains");
+        let first = *info.first_seats.last().expect("an attempt");
+        let mut suits: Vec<u8> = info.runs.iter().map(|r| r.suit.unwrap_or(0)).collect();
+        let mut placed = Vec::with_capacity(24);
+        for (h, a) in holders.iter().zip(alloc) {
+            if h.seat == NOBODY {
+                continue;
+            }
+            let chain = chains[h.seat as usize].as_ref().expect("a chain for every other seat");
+            let c: [u8; 4] = std::array::from_fn(|s| {
+                let k = Card::new(s as u8, info.level).id();
+                a[k] + info.played[h.seat as usize][k]
+            });
+            if !chain.draw(info, c, &mut placed, &mut suits, rng) {
+                return None;
+            }
+        }
+        if small_joker_timed(info) {
+            // C9: each run began with a small joker among the shower's cards
+            for (h, a) in holders.iter().zip(alloc).filter(|(h, _)| h.seat != NOBODY) {
+                let mut slots = [0u8; DECK / 4 + 1];
+                let mut len = 0;
+                for t in positions(first, h.seat, info.dealt as usize) {
+                    if !placed.iter().any(|&(p, _)| p as usize == t) {
+                        slots[len] = t as u8;
+                        len += 1;
+                    }
+                }
+                let n = a[SJ.id()] + info.played[h.seat as usize][SJ.id()];
+                if n as usize > len {
+                    return None;
+                }
+                place_uniform(&mut slots, &mut len, SJ.0, n, &mut placed, rng);
+                let had_one = |t: u8| placed.iter().any(|&(p, k)| k == SJ.0 && p < t && (first + p) % 4 == h.seat);
+                if !info.runs.iter().filter(|r| r.seat == h.seat && r.attempt as usize + 1 == info.first_seats.len()).all(|r| had_one(r.showings[0].0)) {
+                    return None;
+                }
+            }
+        }
+        Some(LevelPlan::new(placed, suits))
+    }
+
+    /// Whether the plan's level cards ask the other seats as the source did at every card of
+    /// the current attempt but the last (R8.1, D7).
+    pub(super) fn fits(&self, info: &InfoSet, plan: &LevelPlan) -> bool {
+        let first = *info.first_seats.last().expect("an attempt");
+        let dealt = (info.dealt as usize).min(DECK - 1);
+        // the suit of the level card at each deck position (other seats' only)
+        let mut suit_at = [u8::MAX; DECK];
+        for &(t, kind) in plan.placed() {
+            let c = Card(kind);
+            if c.rank() == Some(info.level) {
+                suit_at[t as usize] = c.0 / 13;
+            }
+        }
+        let mut held = [[0u8; 4]; 4];
+        let (mut declarer, mut count, mut suit) = (NOBODY, 0u8, 0u8);
+        let mut next = self.showings.iter().peekable();
+        for t in 0..dealt {
+            // showings made before this card was dealt
+            while let Some(&&(at, seat, k, ri)) = next.peek() {
+                if at as usize > t {
+                    break;
+                }
+                (declarer, count, suit) = (seat, k, plan.suits()[ri]);
+                next.next();
+            }
+            let q = (first as usize + t) % 4;
+            if q == info.seat as usize {
+                continue;
+            }
+            if suit_at[t] != u8::MAX {
+                held[q][suit_at[t] as usize] += 1;
+            }
+            let h = &held[q];
+            let can = match declarer {
+                NOBODY => h.iter().any(|&n| n >= 1),
+                d if d as usize == q => h[suit as usize] > count,
+                _ => h.iter().any(|&n| n > count),
+            };
+            if can != self.asked_at[t] {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// An earlier attempt's deck (R8.5): the seat's own cards where it received them, and the
+    /// rest drawn exactly given where each other seat's first level card lay.
+    pub(super) fn earlier_deck(&self, info: &InfoSet, attempt: usize, rng: &mut Rng) -> [u8; DECK] {
+        let first = info.first_seats[attempt];
+        let own = &info.arrivals[attempt];
+        let mut deck = [u8::MAX; DECK];
+        let mut left = [4u8; KINDS];
+        for (t, &k) in positions(first, info.seat, DECK).zip(own) {
+            deck[t] = k;
+            left[k as usize] -= 1;
+        }
+        let is_level = |k: usize| Card(k as u8).rank() == Some(info.level);
+        let (mut level, mut other): (Vec<u8>, Vec<u8>) = (Vec::new(), Vec::new());
+        for (k, &n) in left.iter().enumerate() {
+            let pile = if is_level(k) { &mut level } else { &mut other };
+            pile.extend(std::iter::repeat_n(k as u8, n as usize));
+        }
+        let take = |pile: &mut Vec<u8>, rng: &mut Rng| pile.swap_remove(rng.below_usize(pile.len()));
+        for q in (0..4u8).filter(|&q| q != info.seat) {
+            let lead = self.first_level[attempt][q as usize];
+            for (j, t) in positions(first, q, DECK).enumerate() {
+                match lead {
+                    Some(f) if j == f => deck[t] = take(&mut level, rng),
+                    Some(f) if j > f => {}
+                    _ => deck[t] = take(&mut other, rng),
+                }
+            }
+        }
+        let mut rest: Vec<u8> = level.into_iter().chain(other).collect();
+        rng.shuffle_by_halves(&mut rest);
+        let mut it = rest.into_iter();
+        for slot in deck.iter_mut().filter(|s| **s == u8::MAX) {
+            *slot = it.next().expect("as many cards as places");
+        }
+        deck
+    }
+}
+
+/// Entries all the chains of one info set may hold (each 24 bytes): beyond it the sampler
+/// keeps the plain rejection of [`Turns::fits`].
+const MAX_ENTRIES: usize = 1 << 20;
+
+/// Runs of one seat a chain tracks at most (its suit choices multiply the programmes).
+const MAX_RUNS: usize = 3;
+
+/// 12 / |allowed|: the weight of a hidden run's suit drawn uniformly among the `allowed` that
+/// fit its showings (12 is a multiple of 1, 2, 3 and 4).
+const SUIT_SHARE: [u128; 5] = [0, 12, 6, 4, 3];
+
+/// One programme's states after one position, sorted: (packed state, weighted count).
+type Layer = Vec<(u32, u128)>;
+
+/// One other seat's level cards over its deal positions in the current attempt, conditioned
+/// on who was asked (D7) and on its showings (R8.1): a counting programme over its positions
+/// whose state is its level cards of each suit so far and, per run, the suits still fitting
+/// its showings; one programme per choice of its runs' suits. It gives, for every count of
+/// level cards the seat may hold, the weighted number of placements that fit, so the hands
+/// can be accepted in proportion to it, and draws a fitting placement exactly.
+#[derive(Clone, Debug)]
+pub(super) struct Chain {
+    /// Its deal positions, in order.
+    positions: Vec<u8>,
+    /// Its runs (indices into `info.runs`).
+    runs: Vec<usize>,
+    /// Per position: its showings just before it (run slot, count), applied to the state.
+    before: Vec<Vec<(usize, u8)>>,
+    /// Per suit choice (one suit per run): the states after each position, sorted.
+    programmes: Vec<(Vec<u8>, Vec<Layer>)>,
+    /// Per count of level cards (packed): its weight, the placements' number, and the final
+    /// states (programme, state, weight) in a fixed order.
+    by_count: BTreeMap<u16, Final>,
+    /// The count with the largest share of fitting placements: (weight, placements).
+    best: (Big, Big),
+}
+
+#[derive(Clone, Debug)]
+struct Final {
+    weight: u128,
+    placements: Big,
+    ends: Vec<(usize, u32, u128)>,
+}
+
+fn h_of(state: u32, s: usize) -> u8 {
+    ((state >> (3 * s)) & 7) as u8
+}
+
+fn mask_of(state: u32, r: usize) -> u8 {
+    ((state >> (12 + 4 * r)) & 15) as u8
+}
+
+fn with_mask(state: u32, r: usize, m: u8) -> u32 {
+    (state & !(15 << (12 + 4 * r))) | (m as u32) << (12 + 4 * r)
+}
+
+/// The suits of a run that fail its showing of `k` with the state's counts.
+fn failing(state: u32, k: u8) -> u8 {
+    (0..4).filter(|&s| h_of(state, s) < k).fold(0, |m, s| m | 1 << s)
+}
+
+fn apply(state: u32, showings: &[(usize, u8)]) -> u32 {
+    showings.iter().fold(state, |st, &(r, k)| with_mask(st, r, mask_of(st, r) & !failing(st, k)))
+}
+
+/// Level counts packed 3 bits a suit (the key of `by_count`).
+fn pack(c: [u8; 4]) -> u16 {
+    (0..4).fold(0, |p, s| p | (c[s] as u16) << (3 * s))
+}
+
+impl Chain {
+    /// The chain of `seat`, or `None` when its programmes would pass `budget` entries (then
+    /// taken from it) or its runs are too many.
+    fn new(info: &InfoSet, turns: &Turns, seat: u8, budget: &mut usize) -> Option<Chain> {
+        let current = (info.first_seats.len() - 1) as u8;
+        let first = info.first_seats[current as usize];
+        let dealt = info.dealt as usize;
+        let positions: Vec<u8> = positions(first, seat, dealt).map(|t| t as u8).collect();
+        let runs: Vec<usize> = (0..info.runs.len()).filter(|&i| info.runs[i].seat == seat && info.runs[i].attempt == current).collect();
+        if runs.len() > MAX_RUNS {
+            return None;
+        }
+        let mut before = vec![Vec::new(); positions.len()];
+        let mut after = Vec::new();
+        for (slot, &ri) in runs.iter().enumerate() {
+            for &(at, k) in &info.runs[ri].showings {
+                match positions.iter().position(|&t| t >= at) {
+                    Some(j) => before[j].push((slot, k)),
+                    None => after.push((slot, k)),
+                }
+            }
+        }
+        // the public state at each position: (declarer, count, run) of the showings before it
+        let mut public = Vec::with_capacity(positions.len());
+        let mut next = turns.showings.iter().peekable();
+        let mut now = (NOBODY, 0u8, 0usize);
+        for &t in &positions {
+            while let Some(&&(at, s, k, ri)) = next.peek() {
+                if at > t {
+                    break;
+                }
+                now = (s, k, ri);
+                next.next();
+            }
+            public.push(now);
+        }
+        // suit choices: each run's own suit where public, else any
+        let mut choices: Vec<Vec<u8>> = vec![Vec::new()];
+        for &ri in &runs {
+            let suits: Vec<u8> = info.runs[ri].suit.map_or((0..4).collect(), |s| vec![s]);
+            choices = choices.iter().flat_map(|c| suits.iter().map(move |&s| [c.clone(), vec![s]].concat())).collect();
+        }
+        let init_masks = runs.iter().enumerate().fold(0u32, |st, (slot, &ri)| with_mask(st, slot, info.runs[ri].suit.map_or(15, |s| 1 << s)));
+        let mut programmes = Vec::with_capacity(choices.len());
+        let mut by_count: BTreeMap<u16, Final> = BTreeMap::new();
+        for (pi, sigma) in choices.into_iter().enumerate() {
+            let mut layers: Vec<Layer> = vec![vec![(init_masks, 1)]];
+            for (j, &t) in positions.iter().enumerate() {
+                let mut next: HashMap<u32, u128, BuildHasherDefault<FxHasher>> = HashMap::default();
+                let (declarer, count, ri) = public[j];
+                let check = (t as usize + 1) < DECK;
+                let asked = turns.asked_at[t as usize];
+                for &(st, n) in &layers[j] {
+                    let st = apply(st, &before[j]);
+                    // masks only shrink: a run whose chosen suit no longer fits is dropped
+                    if sigma.iter().enumerate().any(|(slot, &s)| mask_of(st, slot) & 1 << s == 0) {
+                        continue;
+                    }
+                    for x in 0..5usize {
+                        let mut h = [h_of(st, 0), h_of(st, 1), h_of(st, 2), h_of(st, 3)];
+                        if x < 4 {
+                            if h[x] == 4 {
+                                continue;
+                            }
+                            h[x] += 1;
+                        }
+                        if check {
+                            let can = match declarer {
+                                NOBODY => h.iter().any(|&c| c >= 1),
+                                d if d == seat => {
+                                    let slot = runs.iter().position(|&r| r == ri).expect("the declarer's run is its own");
+                                    h[sigma[slot] as usize] > count
+                                }
+                                _ => h.iter().any(|&c| c > count),
+                            };
+                            if can != asked {
+                                continue;
+                            }
+                        }
+                        let nst = (st & !0xfff) | pack(h) as u32;
+                        *next.entry(nst).or_insert(0) += n;
+                    }
+                }
+                let mut layer: Layer = next.into_iter().collect();
+                layer.sort_unstable_by_key(|e| e.0);
+                *budget = budget.checked_sub(layer.len())?;
+                layers.push(layer);
+            }
+            for &(st, n) in layers.last().expect("a layer") {
+                let end = apply(st, &after);
+                let mut w = n;
+                for (slot, &s) in sigma.iter().enumerate() {
+                    let m = mask_of(end, slot);
+                    w *= if m & 1 << s != 0 { SUIT_SHARE[m.count_ones() as usize] } else { 0 };
+                }
+                if w > 0 {
+                    let f = by_count.entry((st & 0xfff) as u16).or_insert(Final { weight: 0, placements: Big::ZERO, ends: Vec::new() });
+                    f.weight += w;
+                    f.ends.push((pi, st, w));
+                }
+            }
+            programmes.push((sigma, layers));
+        }
+        let n = positions.len();
+        let mut best = (Big::ZERO, Big::ONE);
+        for (&key, f) in by_count.iter_mut() {
+            let mut left = n;
+            let mut m = Big::ONE;
+            for s in 0..4 {
+                let c = ((key >> (3 * s)) & 7) as usize;
+                m = m.mul(&binomial(left, c));
+                left -= c;
+            }
+            f.placements = m;
+            // a larger share weight / placements than the best so far
+            if Big::from_u128(f.weight).mul(&best.1) > best.0.mul(&m) {
+                best = (Big::from_u128(f.weight), m);
+            }
+        }
+        Some(Chain { positions, runs, before, programmes, by_count, best })
+    }
+
+    /// Accepts the seat's `c` level cards of each suit with probability their share of fitting
+    /// placements over the best share; then draws a fitting placement and its runs' suits:
+    /// (deck position, kind) pairs pushed to `placed`, suits written to `suits`. False: reject.
+    fn draw(&self, info: &InfoSet, c: [u8; 4], placed: &mut Vec<(u8, u8)>, suits: &mut [u8], rng: &mut Rng) -> bool {
+        if c.iter().any(|&x| x > 4) {
+            return false;
+        }
+        let Some(f) = self.by_count.get(&pack(c)) else {
+            return false;
+        };
+        // accept with probability (weight / placements) / (best weight / best placements)
+        let num = Big::from_u128(f.weight).mul(&self.best.1);
+        let den = f.placements.mul(&self.best.0);
+        if num < den && num <= den.below(rng) {
+            return false;
+        }
+        let mut pick = rng.below(f.weight);
+        let &(pi, mut st, _) = f.ends.iter().find(|e| {
+            let hit = pick < e.2;
+            if !hit {
+                pick -= e.2;
+            }
+            hit
+        }).expect("a pick below the total");
+        let (sigma, layers) = &self.programmes[pi];
+        for (slot, &ri) in self.runs.iter().enumerate() {
+            suits[ri] = sigma[slot];
+        }
+        let find = |layer: &[(u32, u128)], st: u32| layer.binary_search_by_key(&st, |e| e.0).ok().map_or(0, |i| layer[i].1);
+        for j in (0..self.positions.len()).rev() {
+            // predecessors: one symbol less, and the masks before this position's showings
+            let mut cands: Vec<(u32, u128, u8)> = Vec::with_capacity(8);
+            let mut total = 0u128;
+            for x in 0..5u8 {
+                let mut pre = st;
+                if x < 4 {
+                    if h_of(st, x as usize) == 0 {
+                        continue;
+                    }
+                    pre -= 1 << (3 * x);
+                }
+                // masks that the showings before position j turn into st's
+                let removed: Vec<u8> = (0..self.runs.len())
+                    .map(|r| self.before[j].iter().filter(|e| e.0 == r).fold(0, |m, &(_, k)| m | failing(pre, k)))
+                    .collect();
+                if (0..self.runs.len()).any(|r| mask_of(pre, r) & removed[r] != 0) {
+                    continue;
+                }
+                let mut combos = vec![pre];
+                for (r, &rm) in removed.iter().enumerate() {
+                    combos = combos.iter().flat_map(|&p| subsets(rm).map(move |sub| with_mask(p, r, mask_of(p, r) | sub))).collect();
+                }
+                for p in combos {
+                    let n = find(&layers[j], p);
+                    if n > 0 && apply(p, &self.before[j]) == pre {
+                        cands.push((p, n, x));
+                        total += n;
+                    }
+                }
+            }
+            let mut pick = rng.below(total);
+            let &(p, _, x) = cands.iter().find(|e| {
+                let hit = pick < e.1;
+                if !hit {
+                    pick -= e.1;
+                }
+                hit
+            }).expect("a predecessor");
+            if x < 4 {
+                placed.push((self.positions[j], Card::new(x, info.level).0));
+            }
+            st = p;
+        }
+        true
+    }
+}
+
+/// Every subset of the bits of `m`, the empty one first.
+fn subsets(m: u8) -> impl Iterator<Item = u8> {
+    (0..16u8).filter(move |&s| s & !m == 0)
+}
