@@ -57,14 +57,21 @@ impl Position {
     /// stops at the same cards under every profile.
     fn can_show(&self, seat: u8) -> bool {
         let hand = &self.hands[seat as usize];
-        (0..4u8).any(|suit| {
-            let held = hand[Card::new(suit, self.level).id()];
-            match self.declarer {
-                NOBODY => held >= 1,
-                d if d == seat => suit == self.declared_suit && held > self.declared_count,
-                _ => held > self.declared_count,
-            }
-        })
+        let held = std::array::from_fn(|suit| hand[Card::new(suit as u8, self.level).id()]);
+        could_show(held, seat, self.declarer, self.declared_suit, self.declared_count)
+    }
+}
+
+/// Whether `seat`, holding `held` level cards of each suit s h d c, can show (R8.1, D7; C9
+/// left out, as in the deal's stops): before anyone has shown, with one; else with more than
+/// the showing to beat, the declarer only of its own suit. Also read by the worlds' sampler
+/// (who was asked is evidence, `InfoSet::asked`).
+#[inline]
+pub fn could_show(held: [u8; 4], seat: u8, declarer: u8, declared_suit: u8, declared_count: u8) -> bool {
+    match declarer {
+        NOBODY => held.iter().any(|&n| n >= 1),
+        d if d == seat => held[declared_suit as usize] > declared_count,
+        _ => held.iter().any(|&n| n > declared_count),
     }
 }
 

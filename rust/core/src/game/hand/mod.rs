@@ -9,7 +9,7 @@ mod declare;
 mod play;
 mod tally;
 
-pub use declare::Showing;
+pub use declare::{could_show, Showing};
 pub use tally::Tally;
 
 use crate::game::deal::shuffle;

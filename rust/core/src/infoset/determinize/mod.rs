@@ -44,7 +44,7 @@
 //!    D7): there step 3 draws the other seats' level-card places from their exact law given
 //!    that sequence and their showings, after accepting the hands in proportion to the share
 //!    of placements that fit, and earlier attempts given each seat's first level card
-//!    ([`turns`]); the weights above belong to the uniform placement this replaces and are
+//!    (`turns.rs`); the weights above belong to the uniform placement this replaces and are
 //!    not used then. The replay compares the whole sequence, the final round included.
 //!
 //! A rejection at any step starts again from step 1, so the accepted world is an exact draw

@@ -17,7 +17,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::hash::BuildHasherDefault;
 
 use crate::game::deal::positions;
-use crate::game::hand::NOBODY;
+use crate::game::hand::{could_show, NOBODY};
 use crate::infoset::info::InfoSet;
 use crate::rules::card::{Card, Counts, DECK, KINDS, SJ};
 use crate::util::bignum::{binomial, Big};
@@ -50,11 +50,15 @@ impl Turns {
         let current = (attempts - 1) as u8;
         let mut asked_at = vec![false; DECK];
         let mut entries = vec![[0usize; 4]; attempts];
+        // (entries a game cannot make, from a hand-built info set, are skipped here: the
+        // replay then finds no world that asks as they say)
         for &(attempt, dealt, seat) in &info.asked {
-            if attempt == current && (dealt as usize) < DECK {
+            if attempt == current && (1..DECK).contains(&(dealt as usize)) {
                 asked_at[dealt as usize - 1] = true;
             }
-            entries[attempt as usize][seat as usize] += 1;
+            if let Some(e) = entries.get_mut(attempt as usize).and_then(|e| e.get_mut(seat as usize)) {
+                *e += 1;
+            }
         }
         let mut showings: Vec<(u8, u8, u8, usize)> = info
             .runs
@@ -170,13 +174,7 @@ impl Turns {
             if suit_at[t] != u8::MAX {
                 held[q][suit_at[t] as usize] += 1;
             }
-            let h = &held[q];
-            let can = match declarer {
-                NOBODY => h.iter().any(|&n| n >= 1),
-                d if d as usize == q => h[suit as usize] > count,
-                _ => h.iter().any(|&n| n > count),
-            };
-            if can != self.asked_at[t] {
+            if could_show(held[q], q as u8, declarer, suit, count) != self.asked_at[t] {
                 return false;
             }
         }
@@ -341,6 +339,8 @@ impl Chain {
             for (j, &t) in positions.iter().enumerate() {
                 let mut next: HashMap<u32, u128, BuildHasherDefault<FxHasher>> = HashMap::default();
                 let (declarer, count, ri) = public[j];
+                // the declared suit matters only where this seat is the declarer (its own run)
+                let own_suit = runs.iter().position(|&r| r == ri && declarer == seat).map_or(0, |slot| sigma[slot]);
                 let check = (t as usize + 1) < DECK;
                 let asked = turns.asked_at[t as usize];
                 for &(st, n) in &layers[j] {
@@ -357,18 +357,8 @@ impl Chain {
                             }
                             h[x] += 1;
                         }
-                        if check {
-                            let can = match declarer {
-                                NOBODY => h.iter().any(|&c| c >= 1),
-                                d if d == seat => {
-                                    let slot = runs.iter().position(|&r| r == ri).expect("the declarer's run is its own");
-                                    h[sigma[slot] as usize] > count
-                                }
-                                _ => h.iter().any(|&c| c > count),
-                            };
-                            if can != asked {
-                                continue;
-                            }
+                        if check && could_show(h, seat, declarer, own_suit, count) != asked {
+                            continue;
                         }
                         let nst = (st & !0xfff) | pack(h) as u32;
                         *next.entry(nst).or_insert(0) += n;
