@@ -19,7 +19,7 @@ use std::hash::BuildHasherDefault;
 use crate::game::deal::positions;
 use crate::game::hand::{could_show, NOBODY};
 use crate::infoset::info::InfoSet;
-use crate::rules::card::{Card, Counts, DECK, KINDS, SJ};
+use crate::rules::card::{Card, Counts, DECK, SJ};
 use crate::util::bignum::{binomial, Big};
 use crate::util::hash::FxHasher;
 use crate::util::rng::Rng;
@@ -181,17 +181,11 @@ impl Turns {
         true
     }
 
-    /// An earlier attempt's deck (R8.5): the seat's own cards where it received them, and the
-    /// rest drawn exactly given where each other seat's first level card lay.
-    pub(super) fn earlier_deck(&self, info: &InfoSet, attempt: usize, rng: &mut Rng) -> [u8; DECK] {
+    /// Fills an earlier attempt's deck (R8.5) around the seat's own cards (`deck` and the
+    /// cards `left`, from [`super::timing::own_places`]): the rest drawn exactly given where
+    /// each other seat's first level card lay.
+    pub(super) fn earlier_deck(&self, info: &InfoSet, attempt: usize, deck: &mut [u8; DECK], left: Counts, rng: &mut Rng) {
         let first = info.first_seats[attempt];
-        let own = &info.arrivals[attempt];
-        let mut deck = [u8::MAX; DECK];
-        let mut left = [4u8; KINDS];
-        for (t, &k) in positions(first, info.seat, DECK).zip(own) {
-            deck[t] = k;
-            left[k as usize] -= 1;
-        }
         let is_level = |k: usize| Card(k as u8).rank() == Some(info.level);
         let (mut level, mut other): (Vec<u8>, Vec<u8>) = (Vec::new(), Vec::new());
         for (k, &n) in left.iter().enumerate() {
@@ -215,7 +209,6 @@ impl Turns {
         for slot in deck.iter_mut().filter(|s| **s == u8::MAX) {
             *slot = it.next().expect("as many cards as places");
         }
-        deck
     }
 }
 
