@@ -5,7 +5,7 @@ use tractor_core::Agent;
 use tractor_core::game::hand::{Action, Game, Phase, Start, NOBODY};
 use tractor_core::infoset::determinize::Determinizer;
 use tractor_core::policy::Policy;
-use tractor_core::rules::card::{Counts, KINDS};
+use tractor_core::rules::card::{Card, Counts, KINDS};
 use tractor_core::{Profile, Rng};
 
 /// A hand played to its end by `policies`, and its decisions.
@@ -148,6 +148,66 @@ fn every_receiver_worlds_are_consistent() {
         }
     }
     assert!(positions >= 800, "{positions}");
+}
+
+#[test]
+fn a_showing_in_the_final_round_by_the_last_receiver_is_replayed_there() {
+    // R8.3: at 216 cards dealt the last receiver is asked as it receives and again last in
+    // the final round. Everyone passes until the final round; then the seat after the last
+    // receiver shows one (when it can) and the last receiver shows two (or one). A world must
+    // replay the last receiver's showing in the final round, not as it received (where it
+    // passed): before the showings carried the round, no world was ever found.
+    let mut positions = 0;
+    for seed in 0..24u64 {
+        let every = seed % 2 == 0;
+        let start = || {
+            let g = Game::deal(seed, Profile::Guigang, [3, 3], NOBODY, None).unwrap();
+            if every { g.with_every_receiver().unwrap() } else { g }
+        };
+        let mut g = start();
+        let mut actions = Vec::new();
+        let mut showed = 0;
+        while g.pos.phase == Phase::Declare {
+            let p = &g.pos;
+            let seat = p.to_move;
+            let last = (p.first_seat as usize + 215) % 4;
+            let mut action = Action::Pass;
+            if p.dealt == 216 && p.final_round > 0 {
+                let want: &[u8] = if seat as usize == last { &[2, 1] } else if seat as usize == (last + 1) % 4 { &[1] } else { &[] };
+                let level = p.level;
+                'pick: for &count in want {
+                    for suit in 0..4u8 {
+                        let a = Action::Declare { suit, count };
+                        if g.pos.hands[seat as usize][Card::new(suit, level).id()] >= count && g.clone().apply(&a).is_ok() {
+                            action = a;
+                            break 'pick;
+                        }
+                    }
+                }
+            }
+            if matches!(action, Action::Declare { .. }) && seat as usize == last {
+                showed += 1;
+            }
+            g.apply(&action).unwrap();
+            actions.push(action);
+        }
+        if showed == 0 || g.pos.phase != Phase::Play {
+            continue;
+        }
+        let info = g.info(0);
+        assert!(info.showings.iter().any(|s| s.dealt == 216 && s.final_round), "seed {seed}: the final round is marked");
+        for k in [actions.len() - 1, actions.len()] {
+            let mut h = start();
+            for a in &actions[..k] {
+                h.apply(a).unwrap();
+            }
+            for seat in 0..4u8 {
+                check_position(&h, seat, seed * 41 + seat as u64);
+                positions += 1;
+            }
+        }
+    }
+    assert!(positions >= 80, "{positions}");
 }
 
 /// Four random hands of `per` cards from the four decks' kinds that `keep` allows.

@@ -36,6 +36,10 @@ pub struct SeenShowing {
     pub attempt: u8,
     /// Cards dealt when it was made (216 in the final round, R8.3).
     pub dealt: u8,
+    /// Made in the final round (R8.3). Public, and the only way to tell the last receiver's
+    /// showing in the final round from one made as it received the last card: both are at
+    /// 216 cards dealt.
+    pub final_round: bool,
     pub seat: u8,
     pub count: u8,
     pub suit: Option<u8>,
@@ -262,16 +266,45 @@ fn seen_showings(g: &Game, seat: u8) -> Vec<SeenShowing> {
                 log.iter().rev().take_while(|s| s.attempt == last.attempt && s.seat == g.pos.declarer).count();
         }
     }
+    let finals = final_round_showings(g);
     log.iter()
+        .zip(finals)
         .enumerate()
-        .map(|(i, s)| SeenShowing {
+        .map(|(i, (s, final_round))| SeenShowing {
             attempt: s.attempt,
             dealt: s.dealt,
+            final_round,
             seat: s.seat,
             count: s.count,
             suit: (s.seat == seat || i >= log.len() - revealed).then_some(s.suit),
         })
         .collect()
+}
+
+/// For each showing in the log, whether it was made in the final round (R8.3). At 216 cards
+/// dealt the deal asks the last receiver first, as it receives (when it may show, D7), then
+/// each seat in the final round: so a decision there is in the final round unless it is the
+/// first at 216 of its attempt and the last receiver's. (Skipped as it received, the last
+/// receiver is asked in the final round only after another seat's showing changed what it
+/// may show, which comes first.)
+fn final_round_showings(g: &Game) -> Vec<bool> {
+    let mut out = Vec::with_capacity(g.record.showings.len());
+    let mut at_end: Option<u8> = None; // the attempt whose first decision at 216 was seen
+    for ((seat, a), &(attempt, dealt)) in g.record.actions.iter().zip(&g.record.dealt_at) {
+        let mut final_round = false;
+        if dealt as usize == DECK {
+            final_round = true;
+            if at_end != Some(attempt) {
+                at_end = Some(attempt);
+                let first = g.attempt_deck(attempt).map_or(0, |(_, f)| f);
+                final_round = *seat != ((first as usize + DECK - 1) % 4) as u8;
+            }
+        }
+        if matches!(a, Action::Declare { .. }) {
+            out.push(final_round);
+        }
+    }
+    out
 }
 
 /// The seat's own decisions while dealing, with the attempt and cards dealt at each.

@@ -30,10 +30,11 @@ pub(super) fn without_hands(p: &Position) -> Position {
     Position { hands: [[0; KINDS]; 4], ..*p }
 }
 
-/// Replays a world from its start; `None` when its deal does not stop where the seat saw it.
+/// Replays a world from its start; `None` when its deal does not stop where the seat saw it
+/// (with `check_asked`, also when it asks other seats than the source asked, [`replay_deal`]).
 /// The play history is taken from `play` where it fits (see [`PlayTemplate`]), else replayed
 /// and kept there.
-pub(super) fn build_world(info: &InfoSet, d: &Draw, arr: Option<&Arrangement>, turns: bool, world_seed: u64, play: &mut Option<PlayTemplate>) -> Result<Option<Game>, Error> {
+pub(super) fn build_world(info: &InfoSet, d: &Draw, arr: Option<&Arrangement>, check_asked: bool, world_seed: u64, play: &mut Option<PlayTemplate>) -> Result<Option<Game>, Error> {
     let plays: usize = info.tricks.iter().map(|t| t.plays.len()).sum::<usize>() + info.current.len();
     let mut g = match arr {
         None => {
@@ -55,7 +56,7 @@ pub(super) fn build_world(info: &InfoSet, d: &Draw, arr: Option<&Arrangement>, t
             let deal = (info.own_decisions.len() * 4).max(64);
             g.record.actions.reserve(deal + plays);
             g.record.dealt_at.reserve(deal);
-            if !replay_deal(info, a, turns, &mut g)? {
+            if !replay_deal(info, a, check_asked, &mut g)? {
                 return Ok(None);
             }
             g
@@ -96,19 +97,22 @@ pub(super) fn build_world(info: &InfoSet, d: &Draw, arr: Option<&Arrangement>, t
 
 /// Drives a world's deal: the seat's own decisions as taken, the other seats' showings at
 /// their recorded times with the world's suits, passes elsewhere. True when it stops where
-/// the seat saw the deal stop and, with `turns`, asked the seats the source asked, in order
+/// the seat saw the deal stop and, with `check_asked`, asked the seats the source asked, in order
 /// (`InfoSet::asked`, the seat asked now included): false at the first that differs.
-pub(super) fn replay_deal(info: &InfoSet, a: &Arrangement, turns: bool, g: &mut Game) -> Result<bool, Error> {
+pub(super) fn replay_deal(info: &InfoSet, a: &Arrangement, check_asked: bool, g: &mut Game) -> Result<bool, Error> {
     // showings of other seats in log order, each with its run's suit
     let mut others = Vec::new();
     let mut run_of = Vec::new();
+    // the runs group the showings in log order, so their final-round marks pair up in order
+    let mut finals = info.showings.iter().map(|s| s.final_round);
     for (ri, run) in info.runs.iter().enumerate() {
         for &(t, k) in &run.showings {
-            run_of.push((run.attempt, t, run.seat, k, a.suits[ri]));
+            let late = finals.next().unwrap_or(false); // a hand-built info set may omit the log
+            run_of.push(((run.attempt, t, late), run.seat, k, a.suits[ri]));
         }
     }
     for s in &run_of {
-        if s.2 != info.seat {
+        if s.1 != info.seat {
             others.push(*s);
         }
     }
@@ -120,12 +124,12 @@ pub(super) fn replay_deal(info: &InfoSet, a: &Arrangement, turns: bool, g: &mut 
         let p = &g.pos;
         let now = (p.redeals, p.dealt, p.final_round);
         let seat = p.to_move;
-        if turns && asked.next() != Some(&(p.redeals, p.dealt, seat)) {
+        if check_asked && asked.next() != Some(&(p.redeals, p.dealt, seat)) {
             return Ok(false);
         }
         if info.phase == Phase::Declare && now >= target && own.peek().is_none() && others.peek().is_none() {
             // where the seat sees the deal now: someone with a choice is to move
-            return Ok(now == target && (info.to_move.is_none() || info.to_move == Some(seat)) && (!turns || asked.len() == 0));
+            return Ok(now == target && (info.to_move.is_none() || info.to_move == Some(seat)) && (!check_asked || asked.len() == 0));
         }
         let action = if seat == info.seat {
             match own.next() {
@@ -134,7 +138,9 @@ pub(super) fn replay_deal(info: &InfoSet, a: &Arrangement, turns: bool, g: &mut 
             }
         } else {
             match others.peek() {
-                Some(&(att, t, s, k, suit)) if (att, t, s) == (p.redeals, p.dealt, seat) => {
+                // R8.3: the last receiver is asked twice at 216 cards dealt, as it receives and
+                // in the final round
+                Some(&(time, s, k, suit)) if time == (p.redeals, p.dealt, p.final_round > 0) && s == seat => {
                     others.next();
                     Action::Declare { suit, count: k }
                 }
@@ -145,6 +151,6 @@ pub(super) fn replay_deal(info: &InfoSet, a: &Arrangement, turns: bool, g: &mut 
             return Ok(false);
         }
     }
-    Ok(info.phase != Phase::Declare && own.peek().is_none() && others.peek().is_none() && (!turns || asked.len() == 0))
+    Ok(info.phase != Phase::Declare && own.peek().is_none() && others.peek().is_none() && (!check_asked || asked.len() == 0))
 }
 
