@@ -4,7 +4,9 @@
 //!
 //! For each position and seat: the time of the first world (info set, counting programme if
 //! needed, and the world) and of 16 more from the same determinizer (what a search pays per
-//! world). Prints medians and p99 per phase.
+//! world). Prints medians and p99 per phase, and beside them the same for the sampler that
+//! ignores who was asked while dealing (`Determinizer::ignoring_turns`, the baseline of the
+//! turn-conditioned worlds: the ratio is the cost of that evidence).
 
 use std::time::Instant;
 
@@ -28,6 +30,8 @@ fn main() {
     let mut hands_only: Vec<Vec<f64>> = vec![Vec::new(); 4];
     let (mut props, mut accs) = ([0u64; 4], [0u64; 4]);
     let mut search: Vec<Vec<f64>> = vec![Vec::new(); 4];
+    let mut blind_first: Vec<Vec<f64>> = vec![Vec::new(); 4];
+    let mut blind_more: Vec<Vec<f64>> = vec![Vec::new(); 4];
     for seed in 0..hands {
         let mut g = Game::deal(seed, profile, [3, 3], NOBODY, None).unwrap();
         let mut rng = Rng::new(seed);
@@ -63,6 +67,15 @@ fn main() {
                 hands_only[ph].push(t.elapsed().as_secs_f64() * 1e6 / 16.0);
                 props[ph] += det.proposals;
                 accs[ph] += det.accepted;
+                let t = Instant::now();
+                let mut blind = Determinizer::ignoring_turns(p.info(seat));
+                std::hint::black_box(blind.world(&mut r).unwrap());
+                blind_first[ph].push(t.elapsed().as_secs_f64() * 1e6);
+                let t = Instant::now();
+                for _ in 0..16 {
+                    std::hint::black_box(blind.world(&mut r).unwrap());
+                }
+                blind_more[ph].push(t.elapsed().as_secs_f64() * 1e6 / 16.0);
                 let mut sd = Determinizer::for_search(p.info(seat));
                 std::hint::black_box(sd.sample(&mut r).unwrap());
                 let t = Instant::now();
@@ -90,6 +103,17 @@ fn main() {
             props[ph] as f64 / accs[ph] as f64,
             pct(&mut search[ph], 0.5),
             pct(&mut search[ph], 0.99)
+        );
+        let (f, m) = (pct(&mut first[ph], 0.5), pct(&mut more[ph], 0.5));
+        let (bf, bm) = (pct(&mut blind_first[ph], 0.5), pct(&mut blind_more[ph], 0.5));
+        println!(
+            "             ignoring who was asked: first world µs median / p99 {:.1} / {:.1}, next {:.1} / {:.1}; with it / without: first {:.2}x, next {:.2}x",
+            bf,
+            pct(&mut blind_first[ph], 0.99),
+            bm,
+            pct(&mut blind_more[ph], 0.99),
+            f / bf,
+            m / bm
         );
     }
 }

@@ -104,18 +104,19 @@ impl Turns {
         let first = *info.first_seats.last().expect("an attempt");
         let mut suits: Vec<u8> = info.runs.iter().map(|r| r.suit.unwrap_or(0)).collect();
         let mut placed = Vec::with_capacity(24);
-        for (h, a) in holders.iter().zip(alloc) {
-            if h.seat == NOBODY {
-                continue;
-            }
+        // every seat's acceptance first, so that a rejected proposal costs no placement draws
+        let mut drawn: [Option<(&Chain, &Final)>; 3] = [None; 3];
+        for (i, (h, a)) in holders.iter().zip(alloc).filter(|(h, _)| h.seat != NOBODY).enumerate() {
             let chain = chains[h.seat as usize].as_ref().expect("a chain for every other seat");
             let c: [u8; 4] = std::array::from_fn(|s| {
                 let k = Card::new(s as u8, info.level).id();
                 a[k] + info.played[h.seat as usize][k]
             });
-            if !chain.draw(info, c, &mut placed, &mut suits, rng) {
-                return None;
-            }
+            let f = chain.accepts(c, rng)?;
+            drawn[i] = Some((chain, f));
+        }
+        for (chain, f) in drawn.into_iter().flatten() {
+            chain.draw(info, f, &mut placed, &mut suits, rng);
         }
         if small_joker_timed(info) {
             // C9: each run began with a small joker among the shower's cards
@@ -397,21 +398,24 @@ impl Chain {
     }
 
     /// Accepts the seat's `c` level cards of each suit with probability their share of fitting
-    /// placements over the best share; then draws a fitting placement and its runs' suits:
-    /// (deck position, kind) pairs pushed to `placed`, suits written to `suits`. False: reject.
-    fn draw(&self, info: &InfoSet, c: [u8; 4], placed: &mut Vec<(u8, u8)>, suits: &mut [u8], rng: &mut Rng) -> bool {
+    /// placements over the best share: their entry in the programme, or None (reject).
+    fn accepts(&self, c: [u8; 4], rng: &mut Rng) -> Option<&Final> {
         if c.iter().any(|&x| x > 4) {
-            return false;
+            return None;
         }
-        let Some(f) = self.by_count.get(&pack(c)) else {
-            return false;
-        };
+        let f = self.by_count.get(&pack(c))?;
         // accept with probability (weight / placements) / (best weight / best placements)
         let num = Big::from_u128(f.weight).mul(&self.best.1);
         let den = f.placements.mul(&self.best.0);
         if num < den && num <= den.below(rng) {
-            return false;
+            return None;
         }
+        Some(f)
+    }
+
+    /// Draws a fitting placement of an accepted count `f` and its runs' suits: (deck position,
+    /// kind) pairs pushed to `placed`, suits written to `suits`.
+    fn draw(&self, info: &InfoSet, f: &Final, placed: &mut Vec<(u8, u8)>, suits: &mut [u8], rng: &mut Rng) {
         let mut pick = rng.below(f.weight);
         let &(pi, mut st, _) = f.ends.iter().find(|e| {
             let hit = pick < e.2;
@@ -469,7 +473,6 @@ impl Chain {
             }
             st = p;
         }
-        true
     }
 }
 
