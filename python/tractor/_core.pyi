@@ -275,7 +275,7 @@ def uniform_below(seed: int, n: int) -> int:
 def derive_seed(seed: int, tag: int, index: int) -> int: ...
 def info(game: Game, seat: int) -> Dict[str, Any]:
     """Raises InvalidSeat."""
-def determinize(game: Game, seat: int, seeds: List[int]) -> List[Game]:
+def determinize(game: Game, seat: int, seeds: List[int], exact: bool) -> List[Game]:
     """Raises InvalidSeat, NoConsistentWorld."""
 def search_seeds(seed: int, n: int) -> List[int]: ...
 def rollouts(game: Game, n: int, policy: str, seed: int, threads: int, points: bool = ...) -> bytes:

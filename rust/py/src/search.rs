@@ -101,6 +101,8 @@ static KEPT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::ne
 
 pub struct Kept {
     game: core::Game,
+    /// Whether it conditions on who was asked (`Determinizer::new`) or not (`ignoring_turns`).
+    exact: bool,
     det: Box<Determinizer>,
     _share: Share,
 }
@@ -139,7 +141,7 @@ impl Clone for DetCache {
 /// Worlds for `seat`: world i from the stream `Rng::new(seeds[i])`, one determinizer shared
 /// (the game's kept one where its info set is this one).
 #[pyfunction]
-pub fn determinize(game: &Bound<'_, PyGame>, seat: u8, seeds: Vec<u64>) -> PyResult<Vec<PyGame>> {
+pub fn determinize(game: &Bound<'_, PyGame>, seat: u8, seeds: Vec<u64>, exact: bool) -> PyResult<Vec<PyGame>> {
     let py = game.py();
     guard(py, || {
         let seat = seat_check(py, seat)?;
@@ -153,19 +155,20 @@ pub fn determinize(game: &Bound<'_, PyGame>, seat: u8, seeds: Vec<u64>) -> PyRes
         let (worlds, keep) = py.detach(|| {
             // the kept one for this very game and seat, else for the same info set (derived once)
             let mut det = match kept {
-                Some(k) if k.det.info.seat == seat && k.game == g => k.det,
+                Some(k) if k.exact == exact && k.det.info.seat == seat && k.game == g => k.det,
                 kept => {
                     let info = g.info(seat);
                     match kept {
-                        Some(k) if k.det.info == info => k.det,
-                        _ => Box::new(Determinizer::new(info)),
+                        Some(k) if k.exact == exact && k.det.info == info => k.det,
+                        _ if exact => Box::new(Determinizer::new(info)),
+                        _ => Box::new(Determinizer::ignoring_turns(info)),
                     }
                 }
             };
             let worlds: Result<Vec<PyGame>, Error> = seeds.iter().map(|&s| Ok(PyGame::from(det.world(&mut core::Rng::new(s))?))).collect();
             // a counting programme over many states (mid-deal, with the undealt cards a
             // fourth holder) is not kept: a game would hold it for as long as it lives
-            let keep = Share::take(det.table_bytes()).map(|share| Kept { game: g, det, _share: share });
+            let keep = Share::take(det.table_bytes()).map(|share| Kept { game: g, exact, det, _share: share });
             (worlds, keep)
         });
         if let Some(k) = keep {
