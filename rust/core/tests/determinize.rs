@@ -167,10 +167,11 @@ fn a_showing_in_the_final_round_by_the_last_receiver_is_replayed_there() {
         let mut g = start();
         let mut actions = Vec::new();
         let mut showed = 0;
+        let mut last = 0;
         while g.pos.phase == Phase::Declare {
             let p = &g.pos;
             let seat = p.to_move;
-            let last = (p.first_seat as usize + 215) % 4;
+            last = (p.first_seat as usize + 215) % 4;
             let mut action = Action::Pass;
             if p.dealt == 216 && p.final_round > 0 {
                 let want: &[u8] = if seat as usize == last { &[2, 1] } else if seat as usize == (last + 1) % 4 { &[1] } else { &[] };
@@ -195,7 +196,9 @@ fn a_showing_in_the_final_round_by_the_last_receiver_is_replayed_there() {
             continue;
         }
         let info = g.info(0);
-        assert!(info.showings.iter().any(|s| s.dealt == 216 && s.final_round), "seed {seed}: the final round is marked");
+        let marked = |s: &tractor_core::infoset::info::SeenShowing| s.seat as usize == last && s.dealt == 216;
+        let late: Vec<_> = info.showings.iter().filter(|s| marked(s)).collect();
+        assert!(late.len() == showed && late.iter().all(|s| s.final_round), "seed {seed}: the final round is marked");
         for k in [actions.len() - 1, actions.len()] {
             let mut h = start();
             for a in &actions[..k] {

@@ -420,8 +420,6 @@ impl Revealed {
     }
 }
 
-/// Step 3 completed: every attempt's deck, the level cards where the plan put them and every
-/// other card uniformly over the remaining positions.
 /// Attempt `attempt`'s whole deck with the seat's own cards in their places (`u8::MAX`
 /// elsewhere), and the cards left for the other places (R8.5: an earlier attempt was dealt
 /// out in full).
@@ -435,6 +433,8 @@ pub(super) fn own_places(info: &InfoSet, attempt: usize) -> ([u8; DECK], Counts)
     (deck, left)
 }
 
+/// Step 3 completed: every attempt's deck, the level cards where the plan put them and every
+/// other card uniformly over the remaining positions.
 pub(super) fn arrange(info: &InfoSet, d: &Draw, plan: LevelPlan, turns: Option<&Turns>, rng: &mut Rng) -> Arrangement {
     let attempts = info.first_seats.len();
     let mut decks = Vec::with_capacity(attempts);
