@@ -690,10 +690,16 @@ fn r5_oracle_twin_nanning() {
 }
 
 /// C3–C5 against the brute-force twin: check, count, enumeration, nth, sample support,
-/// `legal_set(lo)` and completions on 20,000 random competition positions.
+/// `legal_set(lo)` and completions on 20,000 random competition positions, in two tests of
+/// 10,000 (their own seeds) that the harness runs on two threads.
 #[test]
 fn c5_oracle_twin_competition() {
-    run_random(Profile::Competition, 0xC0_4D_50_11, 20_000);
+    run_random(Profile::Competition, 0xC0_4D_50_11, 10_000);
+}
+
+#[test]
+fn c5_oracle_twin_competition_more_positions() {
+    run_random(Profile::Competition, 0xC0_4D_50_12, 10_000);
 }
 
 // ---------------------------------------------------------------------------------------
