@@ -169,7 +169,7 @@ impl Game {
             first_seats.push(first);
             arrivals.push((0..dealt).filter(|&t| (first as usize + t) % 4 == seat as usize).map(|t| deck[t]).collect());
         }
-        let showings = seen_showings(self, seat);
+        let showings = seen_showings(self, seat, &first_seats);
         let own_decisions = own_decisions(self, seat);
         let mut asked: Vec<(u8, u8, u8)> =
             self.record.dealt_at.iter().zip(&self.record.actions).map(|(t, (s, _))| (t.0, t.1, *s)).collect();
@@ -257,7 +257,7 @@ fn add(a: &mut Counts, b: &Counts) {
 /// R8.2: the showings as `seat` sees them. Its own carry their suits; after the deal the
 /// final declarer's last uninterrupted run in the final attempt is revealed with the trump
 /// suit; every other suit stays hidden.
-fn seen_showings(g: &Game, seat: u8) -> Vec<SeenShowing> {
+fn seen_showings(g: &Game, seat: u8, first_seats: &[u8]) -> Vec<SeenShowing> {
     let log = &g.record.showings;
     let mut revealed = 0; // the last `revealed` entries of the log
     if g.pos.phase != Phase::Declare {
@@ -266,7 +266,7 @@ fn seen_showings(g: &Game, seat: u8) -> Vec<SeenShowing> {
                 log.iter().rev().take_while(|s| s.attempt == last.attempt && s.seat == g.pos.declarer).count();
         }
     }
-    let finals = final_round_showings(g);
+    let finals = final_round_showings(g, first_seats);
     log.iter()
         .zip(finals)
         .enumerate()
@@ -286,8 +286,8 @@ fn seen_showings(g: &Game, seat: u8) -> Vec<SeenShowing> {
 /// each seat in the final round: so a decision there is in the final round unless it is the
 /// first at 216 of its attempt and the last receiver's. (Skipped as it received, the last
 /// receiver is asked in the final round only after another seat's showing changed what it
-/// may show, which comes first.)
-fn final_round_showings(g: &Game) -> Vec<bool> {
+/// may show, which comes first.) `first_seats`: each attempt's first receiver.
+fn final_round_showings(g: &Game, first_seats: &[u8]) -> Vec<bool> {
     let mut out = Vec::with_capacity(g.record.showings.len());
     let mut at_end: Option<u8> = None; // the attempt whose first decision at 216 was seen
     for ((seat, a), &(attempt, dealt)) in g.record.actions.iter().zip(&g.record.dealt_at) {
@@ -296,7 +296,7 @@ fn final_round_showings(g: &Game) -> Vec<bool> {
             final_round = true;
             if at_end != Some(attempt) {
                 at_end = Some(attempt);
-                let first = g.attempt_deck(attempt).map_or(0, |(_, f)| f);
+                let first = first_seats.get(attempt as usize).copied().unwrap_or(0);
                 final_round = *seat != ((first as usize + DECK - 1) % 4) as u8;
             }
         }

@@ -111,8 +111,8 @@ pub struct Determinizer {
     /// Whether the showings' timing is evidence (exact worlds of a dealt hand).
     timing: bool,
     /// Whether a world must ask the same seats at the same times as the source while dealing
-    /// (`InfoSet::asked`; evidence in the default deal mode, D7): a rejection step on the
-    /// replayed deal, and earlier at the level cards' plan.
+    /// (`InfoSet::asked`; evidence in the default deal mode, D7): the level cards' plan is
+    /// drawn given it (`turns.rs`), and the replayed deal is checked against it.
     turns: Option<Turns>,
     /// The final declarer's revealed run, weighted exactly into the counting programme.
     revealed: Option<Revealed>,
@@ -232,7 +232,6 @@ impl Determinizer {
         }
         d
     }
-
 
     /// The checks a world within the bounds could fail. A follow's legality is monotone in
     /// the follower's holding of the led class: the ladder (R5.3; C3 in the competition

@@ -5,9 +5,11 @@
 //! suit's level card (the declarer: of its own suit). So the sequence of who was asked reads
 //! only the level cards' places and the showings, both of which step 3 of the sampler decides
 //! ([`super::timing::level_plan`]). Two uses:
-//! - the current attempt: a plan whose level cards would ask other seats than the source did is
-//!   rejected before the rest of the world is drawn (the replay checks the whole sequence
-//!   again, the final round R8.3 included);
+//! - the current attempt: each other seat's [`Chain`] weighs the proposed hands by the share of
+//!   level-card placements that ask it as the source did and draws one of them exactly
+//!   (where the chains would be too large, a uniform plan is drawn and [`Turns::fits`] rejects
+//!   it if it asks other seats); the replay checks the whole sequence again, the final round
+//!   R8.3 included;
 //! - earlier attempts (R8.5): nobody showed, so each other seat was asked from its first level
 //!   card on, and once more in the final round: the count of its entries gives the place of its
 //!   first level card exactly. Those decks are drawn from their exact law given that (the
@@ -243,18 +245,30 @@ pub(super) struct Chain {
     before: Vec<Vec<(usize, u8)>>,
     /// Per suit choice (one suit per run): the states after each position, sorted.
     programmes: Vec<(Vec<u8>, Vec<Layer>)>,
-    /// Per count of level cards (packed): its weight, the placements' number, and the final
+    /// Per count of level cards (packed): its weight, its chance of acceptance, and the final
     /// states (programme, state, weight) in a fixed order.
     by_count: BTreeMap<u16, Final>,
-    /// The count with the largest share of fitting placements: (weight, placements).
-    best: (Big, Big),
 }
 
 #[derive(Clone, Debug)]
 struct Final {
     weight: u128,
-    placements: Big,
+    /// Accepted with probability `accept.0 / accept.1` (≥ 1: always): this count's share of
+    /// fitting placements (weight / placements) over the best share, set once the chain is built.
+    accept: (Big, Big),
     ends: Vec<(usize, u32, u128)>,
+}
+
+/// The entry of `items` at which a uniform pick below the sum of their weights lands.
+fn pick<'a, T>(items: &'a [T], weight: impl Fn(&T) -> u128, total: u128, rng: &mut Rng) -> &'a T {
+    let mut r = rng.below(total);
+    items.iter().find(|e| {
+        let hit = r < weight(e);
+        if !hit {
+            r -= weight(e);
+        }
+        hit
+    }).expect("a pick below the total")
 }
 
 fn h_of(state: u32, s: usize) -> u8 {
@@ -371,7 +385,7 @@ impl Chain {
                     w *= if m & 1 << s != 0 { SUIT_SHARE[m.count_ones() as usize] } else { 0 };
                 }
                 if w > 0 {
-                    let f = by_count.entry((st & 0xfff) as u16).or_insert(Final { weight: 0, placements: Big::ZERO, ends: Vec::new() });
+                    let f = by_count.entry((st & 0xfff) as u16).or_insert(Final { weight: 0, accept: (Big::ZERO, Big::ONE), ends: Vec::new() });
                     f.weight += w;
                     f.ends.push((pi, st, w));
                 }
@@ -380,7 +394,8 @@ impl Chain {
         }
         let n = positions.len();
         let mut best = (Big::ZERO, Big::ONE);
-        for (&key, f) in by_count.iter_mut() {
+        let mut placements = Vec::with_capacity(by_count.len());
+        for (&key, f) in by_count.iter() {
             let mut left = n;
             let mut m = Big::ONE;
             for s in 0..4 {
@@ -388,13 +403,16 @@ impl Chain {
                 m = m.mul(&binomial(left, c));
                 left -= c;
             }
-            f.placements = m;
             // a larger share weight / placements than the best so far
             if Big::from_u128(f.weight).mul(&best.1) > best.0.mul(&m) {
                 best = (Big::from_u128(f.weight), m);
             }
+            placements.push(m);
         }
-        Some(Chain { positions, runs, before, programmes, by_count, best })
+        for (f, m) in by_count.values_mut().zip(placements) {
+            f.accept = (Big::from_u128(f.weight).mul(&best.1), m.mul(&best.0));
+        }
+        Some(Chain { positions, runs, before, programmes, by_count })
     }
 
     /// Accepts the seat's `c` level cards of each suit with probability their share of fitting
@@ -404,10 +422,8 @@ impl Chain {
             return None;
         }
         let f = self.by_count.get(&pack(c))?;
-        // accept with probability (weight / placements) / (best weight / best placements)
-        let num = Big::from_u128(f.weight).mul(&self.best.1);
-        let den = f.placements.mul(&self.best.0);
-        if num < den && num <= den.below(rng) {
+        let (num, den) = &f.accept;
+        if num < den && *num <= den.below(rng) {
             return None;
         }
         Some(f)
@@ -416,14 +432,7 @@ impl Chain {
     /// Draws a fitting placement of an accepted count `f` and its runs' suits: (deck position,
     /// kind) pairs pushed to `placed`, suits written to `suits`.
     fn draw(&self, info: &InfoSet, f: &Final, placed: &mut Vec<(u8, u8)>, suits: &mut [u8], rng: &mut Rng) {
-        let mut pick = rng.below(f.weight);
-        let &(pi, mut st, _) = f.ends.iter().find(|e| {
-            let hit = pick < e.2;
-            if !hit {
-                pick -= e.2;
-            }
-            hit
-        }).expect("a pick below the total");
+        let &(pi, mut st, _) = pick(&f.ends, |e| e.2, f.weight, rng);
         let (sigma, layers) = &self.programmes[pi];
         for (slot, &ri) in self.runs.iter().enumerate() {
             suits[ri] = sigma[slot];
@@ -442,10 +451,12 @@ impl Chain {
                     pre -= 1 << (3 * x);
                 }
                 // masks that the showings before position j turn into st's
-                let removed: Vec<u8> = (0..self.runs.len())
-                    .map(|r| self.before[j].iter().filter(|e| e.0 == r).fold(0, |m, &(_, k)| m | failing(pre, k)))
-                    .collect();
-                if (0..self.runs.len()).any(|r| mask_of(pre, r) & removed[r] != 0) {
+                let mut removed = [0u8; MAX_RUNS];
+                for &(r, k) in &self.before[j] {
+                    removed[r] |= failing(pre, k);
+                }
+                let removed = &removed[..self.runs.len()];
+                if removed.iter().enumerate().any(|(r, &rm)| mask_of(pre, r) & rm != 0) {
                     continue;
                 }
                 let mut combos = vec![pre];
@@ -460,14 +471,7 @@ impl Chain {
                     }
                 }
             }
-            let mut pick = rng.below(total);
-            let &(p, _, x) = cands.iter().find(|e| {
-                let hit = pick < e.1;
-                if !hit {
-                    pick -= e.1;
-                }
-                hit
-            }).expect("a predecessor");
+            let &(p, _, x) = pick(&cands, |e| e.1, total, rng);
             if x < 4 {
                 placed.push((self.positions[j], Card::new(x, info.level).0));
             }

@@ -100,20 +100,16 @@ pub(super) fn build_world(info: &InfoSet, d: &Draw, arr: Option<&Arrangement>, c
 /// the seat saw the deal stop and, with `check_asked`, asked the seats the source asked, in order
 /// (`InfoSet::asked`, the seat asked now included): false at the first that differs.
 pub(super) fn replay_deal(info: &InfoSet, a: &Arrangement, check_asked: bool, g: &mut Game) -> Result<bool, Error> {
-    // showings of other seats in log order, each with its run's suit
+    // showings of other seats in log order, each with its run's suit; the runs group the
+    // showings in log order, so their final-round marks pair up in order
     let mut others = Vec::new();
-    let mut run_of = Vec::new();
-    // the runs group the showings in log order, so their final-round marks pair up in order
     let mut finals = info.showings.iter().map(|s| s.final_round);
     for (ri, run) in info.runs.iter().enumerate() {
         for &(t, k) in &run.showings {
             let late = finals.next().unwrap_or(false); // a hand-built info set may omit the log
-            run_of.push(((run.attempt, t, late), run.seat, k, a.suits[ri]));
-        }
-    }
-    for s in &run_of {
-        if s.1 != info.seat {
-            others.push(*s);
+            if run.seat != info.seat {
+                others.push(((run.attempt, t, late), run.seat, k, a.suits[ri]));
+            }
         }
     }
     let mut others = others.into_iter().peekable();
