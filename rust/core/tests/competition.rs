@@ -1,10 +1,7 @@
 //! Table tests of the competition profile (RULES §10): every example of C1–C9, each checked
 //! by the fast code and, for the follows, by the brute-force twin (`common/oracle_comp.rs`).
 
-#[path = "common/oracle.rs"]
-mod oracle;
-#[path = "common/oracle_comp.rs"]
-mod oracle_comp;
+use crate::common::{oracle, oracle_comp};
 
 use tractor_core::Agent;
 use tractor_core::game::hand::{Action, Game, Phase, NOBODY};

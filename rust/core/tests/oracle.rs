@@ -5,10 +5,7 @@
 //! enumeration of every N-card selection. The fast code (`Follow`, `LegalSet`) must agree
 //! with it on the legal set, its count, `nth`, `sample`, `is_legal` and `completions`.
 
-#[path = "common/oracle.rs"]
-mod oracle;
-#[path = "common/oracle_comp.rs"]
-mod oracle_comp;
+use crate::common::{oracle, oracle_comp};
 
 use std::collections::HashSet;
 use std::time::Instant;

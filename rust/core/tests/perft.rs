@@ -8,10 +8,7 @@
 //! `required_tier()`. Lines whose follows were brute-forced over few selections are also
 //! re-checked against the brute-force twin in `common/oracle.rs`.
 
-#[path = "common/oracle.rs"]
-mod oracle;
-#[path = "common/oracle_comp.rs"]
-mod oracle_comp;
+use crate::common::{oracle, oracle_comp};
 
 use std::path::PathBuf;
 
