@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The release artifacts, built here: the manylinux2014 abi3 wheel for this machine (cross-linked
-# with zig, so it runs on any glibc >= 2.17 Linux of this architecture, CPython >= 3.9) and the
-# sdist, into dist/ (or $OUT), each checked by .ci/check_dist.py.
+# The release artifacts, built here: the sdist, then the manylinux2014 abi3 wheel for this
+# machine built from that sdist, unpacked (cross-linked with zig, so it runs on any glibc >= 2.17
+# Linux of this architecture, CPython >= 3.9), into dist/ (or $OUT), each checked by
+# .ci/check_dist.py. Building the wheel from the sdist, as `python -m build` does, proves the
+# sdist complete: a file it lacks fails the build or the wheel's check.
 #
 #   scripts/build_dist.sh            # needs Rust (rustup) and Python >= 3.9; nothing else
 #
@@ -30,8 +32,19 @@ export PATH="$build_venv/bin:$PATH"
 export VIRTUAL_ENV="$build_venv"
 
 mkdir -p "$out"
+out=$(cd "$out" && pwd)
 rm -f "$out"/tractor_engine-*.whl "$out"/tractor_engine-*.tar.gz
-maturin build --release --zig --compatibility manylinux2014 --out "$out"
 maturin sdist --out "$out"
+# The sdist is unpacked under the workspace's target/ (or $CARGO_TARGET_DIR), which keeps the
+# compiled crates between builds: an unchanged sdist is not compiled again.
+target=${CARGO_TARGET_DIR:-$PWD/target}
+unpacked=$target/sdist-src
+rm -rf "$unpacked"
+mkdir -p "$unpacked"
+tar -xzf "$out"/tractor_engine-*.tar.gz -C "$unpacked"
+(
+    cd "$unpacked"/tractor_engine-*/
+    CARGO_TARGET_DIR=$target maturin build --release --zig --compatibility manylinux2014 --out "$out"
+)
 python .ci/check_dist.py "$out"/tractor_engine-*.whl "$out"/tractor_engine-*.tar.gz
 ls -l "$out"/tractor_engine-*
