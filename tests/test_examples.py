@@ -197,3 +197,30 @@ def test_train_net_resumes_to_the_same_run(tmp_path):
     assert [c["epoch"] for c in curve] == [1, 2] and all(-3000 < c["rating"] < 3000 for c in curve)
     assert tractor.nets.Net(str(tmp_path / "a" / "agent.tnet")).canonical
 
+
+
+def test_train_value_runs_and_its_gradients_are_right(tmp_path):
+    """The value example end to end with tiny settings (its file has a value head that the
+    searches read), and its mean-squared-error gradients against central differences."""
+    out = _run("train_value.py", "--out", str(tmp_path), "--games", "6", "--every", "8", "--epochs", "2",
+               "--h1", "16", "--h2", "8", "--eval-deals", "2", "--eval-iterations", "20")
+    assert "held-out mean absolute error" in out and "ismcts with value= against greedy rollouts" in out
+    net = tractor.nets.Net(str(tmp_path / "value.tnet"))
+    assert net.has_value and net.shape[:2] == (16, 8)
+    report = __import__("json").loads((tmp_path / "value.json").read_text())
+    assert report["ismcts"]["deals"] == 2 and report["positions"]["held_out"] > 0
+    tv = _load("train_value")
+    rng = np.random.default_rng(1)
+    x, y = rng.random((5, A.OBS_DIM)), rng.uniform(0, 300, 5)
+    p = {k: v.astype(np.float64) + rng.standard_normal(v.shape) * 0.1 for k, v in tv.init(rng, 6, 4, 80.0).items()}
+    _, g = tv.gradients(p, x, y)
+    for k in p:
+        for _ in range(5):
+            idx = tuple(rng.integers(0, s) for s in p[k].shape)
+            old = p[k][idx]
+            p[k][idx] = old + 1e-6
+            up, _ = tv.gradients(p, x, y)
+            p[k][idx] = old - 1e-6
+            down, _ = tv.gradients(p, x, y)
+            p[k][idx] = old
+            assert abs((up - down) / 2e-6 - g[k][idx]) < 1e-5, (k, idx)

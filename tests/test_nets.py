@@ -243,7 +243,7 @@ def test_a_network_that_corrects_greedy(tmp_path):
     assert plain.base == ("none", 0) and plain.to_bytes()[8:10] == (1).to_bytes(2, "little")
     big = nets.quantize(layers, base="greedy", prior=1e4)
     assert big.base == ("greedy", round(1e4 * nets.OUT_SCALE)) and big.to_bytes()[8:10] == (2).to_bytes(2, "little")
-    assert nets.Net(big.to_bytes()).base == big.base and nets.FORMAT_VERSION == 2
+    assert nets.Net(big.to_bytes()).base == big.base and big.to_bytes()[8:10] == (2).to_bytes(2, "little")
     assert np.array_equal(big.logits(tractor.Game(seed=1), 0), plain.logits(tractor.Game(seed=1), 0))
     big.save(tmp_path / "big.tnet")
     nets.quantize(layers, base="greedy", prior=0.0).save(tmp_path / "zero.tnet")
@@ -328,3 +328,75 @@ def test_a_canonical_network_reads_renamed_suits_and_answers_real_ids():
         got = net.logits(g, s)  # of the real ids
         err = np.abs(got / nets.OUT_SCALE - f[tractor.actions.TO_CANONICAL[t]])
         assert (err <= nets.quantization_bound(layers, net, obs_c)[0][tractor.actions.TO_CANONICAL[t]] + 1e-9).all()
+
+
+def _value(seed, h2=24):
+    rng = np.random.default_rng(seed + 100)
+    return rng.normal(0, 1.0, h2), 1.5
+
+
+def test_a_value_head_lies_within_its_bound_of_the_float_head_and_reads_back(tmp_path):
+    layers, value = _layers(3), _value(3)
+    net = nets.quantize(layers, value=value)
+    assert net.has_value and not nets.quantize(layers).has_value
+    assert nets.FORMAT_VERSION == 3 and net.to_bytes()[8:10] == (3).to_bytes(2, "little")
+    pos = _positions(12)
+    obs = np.stack([o for _, _, o in pos])
+    got = np.array([net.value(g, s) for g, s, _ in pos], dtype=np.float64)
+    # the integer prediction from the integer network, exactly
+    q1, qb1, q2, qb2, _, _ = (a.astype(np.int64) for a in net.arrays)
+    _, _, s1, s2 = net.shape
+    n = np.rint(obs * nets.OBS_SCALE).astype(np.int64)
+    a2 = np.clip((np.clip((n @ q1 + qb1) >> s1, 0, nets.ONE) @ q2.T + qb2) >> s2, 0, nets.ONE)
+    qv, qbv = net.value_arrays
+    assert np.array_equal(got, np.maximum(0, ((a2 @ qv.astype(np.int64) + qbv) * 100) // nets.OUT_SCALE))
+    err = np.abs(got - nets.value_float(layers, value, obs))
+    bound = nets.value_bound(layers, value, net, obs)
+    assert (err <= bound + 1e-9).all(), float((err - bound).max())
+    assert (got > 0).mean() > 0.3 and len(set(got.tolist())) > 20, "the positions spread over many scores"
+    path = tmp_path / "valued.tnet"
+    net.save(str(path))
+    back = nets.Net(str(path))
+    assert back.has_value and back.to_bytes() == net.to_bytes()
+    g, s, _ = pos[7]
+    assert back.value(g, s) == net.value(g, s) and nets.quantize(layers).value(g, s) is None
+    # the logits are the same with or without a value head
+    assert np.array_equal(back.logits(g, s), nets.quantize(layers).logits(g, s))
+
+
+def test_a_value_head_plays_in_the_searches_and_bad_values_are_refused(tmp_path):
+    layers = _layers(4, 16, 8)
+    valued, plain = tmp_path / "valued.tnet", tmp_path / "plain.tnet"
+    nets.quantize(layers, value=_value(4, 8)).save(str(valued))
+    nets.quantize(layers).save(str(plain))
+    for search in ("pimc:worlds=4,rollouts=2", "ismcts:iterations=80,trees=2"):
+        name = f"{search},rollout=greedy,value=net:{valued}"
+        one, two = (tractor.simulate(hands=2, policies=(name, "greedy", "greedy", "greedy"), seed=5, threads=t)
+                    for t in (1, 2))
+        assert np.array_equal(one.score, two.score) and one.policies[0].endswith(f",value=net:{valued}")
+        with pytest.raises(InvalidPolicy, match="no value head"):
+            tractor.simulate(hands=1, policies=(f"{search},value=net:{plain}", "greedy", "greedy", "greedy"), seed=1)
+        with pytest.raises(InvalidPolicy, match="expected net:PATH"):
+            tractor.simulate(hands=1, policies=(f"{search},value=greedy", "greedy", "greedy", "greedy"), seed=1)
+    for bad, match in [((np.zeros(7), 0.0), "shape"), ((np.zeros(8), np.nan), "not finite"), ("x", "pair"),
+                       ((np.full(8, 1e6), 0.0), "does not fit")]:
+        with pytest.raises((InvalidArgument, TractorError), match=match):
+            nets.quantize(layers, value=bad)
+    g = _mid_hand(2, 40)
+    for call in (lambda t: tractor.search.pimc(g, worlds=3, rollouts=2, policy="greedy", value=f"net:{valued}", seed=4,
+                                               threads=t),
+                 lambda t: tractor.search.ismcts(g, iterations=60, rollout="greedy", trees=2, value=f"net:{valued}", seed=4,
+                                                 threads=t)):
+        one, two = call(1), call(2)
+        assert one.action == two.action and one.stats == two.stats
+        g.clone().apply(one.action)  # legal
+    searcher = tractor.search.Searcher(iterations=30, rollout="greedy", value=f"net:{valued}")
+    assert searcher.policy.endswith(f",value=net:{valued}")
+    g.clone().apply(searcher.search(g, seed=1).action)
+    for bad in (3, "greedy", "net:", f"net:{valued},x", b"net:x"):
+        with pytest.raises(InvalidPolicy, match="value"):
+            tractor.search.ismcts(g, iterations=10, value=bad)
+    with pytest.raises(InvalidPolicy, match="no value head"):
+        tractor.search.pimc(g, worlds=2, rollouts=1, value=f"net:{plain}")
+    with pytest.raises(InvalidArgument, match="value head"):
+        nets.value_bound(layers, _value(4, 8), nets.quantize(layers), np.zeros((1, _core.OBS_DIM)))

@@ -173,6 +173,19 @@ def _rollout_name(policy: Any, what: str = "policy") -> str:
     return resolve(name) or name  # a shipped learned agent is net:PATH of its weights
 
 
+def _value_name(value: Any) -> str:
+    """A search's ``,value=net:PATH`` (a network with a value head; the core reads its file
+    when the search starts), or nothing for None."""
+    if value is None:
+        return ""
+    name = value.strip() if isinstance(value, str) else None
+    if name is None or name[:4].lower() != "net:" or not name[4:].strip():
+        raise InvalidPolicy(f"value: a network with a value head, net:PATH, got {_show(value)}")
+    if "," in name:  # a search's parameters are split at commas
+        raise InvalidPolicy(f"value: a network's path cannot hold a comma, got {_show(value)}")
+    return f",value={name}"
+
+
 def _path(path: Any) -> str:
     if isinstance(path, bytes) or not isinstance(path, (str, os.PathLike)):
         raise InvalidArgument(f"path must be a str or os.PathLike, got {type(path).__name__}")

@@ -14,6 +14,12 @@ or 2, documented in ``docs/learning.md``); :func:`from_torch` does the same from
 module of that shape; :func:`forward_float` is the float reference and
 :func:`quantization_bound` the bound, per position and logit, on how far the integer logits
 (over ``64 * 127``) may lie from it. torch is not needed: the arrays may come from any trainer.
+
+A network may also carry a **value head** (format version 3), ``v = wv @ h2 + bv``: the
+defenders' final score (R7.3) in hundreds of points, predicted from the second hidden layer.
+``quantize(..., value=(wv, bv))`` adds it; :meth:`Net.value` is the integer prediction in
+points, :func:`value_float` the float reference, :func:`value_bound` the bound between them.
+The searches use it in place of rollouts: ``ismcts:...,value=net:PATH`` (and ``pimc``).
 """
 
 from __future__ import annotations
@@ -30,8 +36,8 @@ from ._args import _bool, _int, _seat, _show, _text
 from ._outputs import replacing
 from .errors import InvalidArgument, TractorError
 
-__all__ = ["Net", "quantize", "from_torch", "forward_float", "quantization_bound", "FORMAT_VERSION", "BASES",
-           "OBS_SCALE", "ONE", "OUT_SCALE"]
+__all__ = ["Net", "quantize", "from_torch", "forward_float", "quantization_bound", "value_float", "value_bound",
+           "FORMAT_VERSION", "BASES", "OBS_SCALE", "ONE", "OUT_SCALE"]
 
 #: The weights file's format version.
 FORMAT_VERSION: int = _core.NET_FORMAT_VERSION
@@ -42,7 +48,8 @@ BASES: Tuple[str, ...] = ("none", "greedy")
 OBS_SCALE = np.asarray(_core.OBS_SCALE, dtype=np.int64)
 #: The ceiling of the integer ClippedReLU (activations 0..127).
 ONE = 127
-#: The integer logits are the float ones times this (64 × 127).
+#: The integer logits are the float ones times this (64 × 127); so is the value head's output
+#: (per hundred points).
 OUT_SCALE = 64 * ONE
 
 Layers = Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
@@ -64,6 +71,8 @@ class Net:
         self._n = _core.Net(bytes(data))
         self.arrays: Optional[Tuple[np.ndarray, ...]] = None
         """The integer arrays (W1 input-major, b1, W2, b2, W3, b3) when made by :func:`quantize`."""
+        self.value_arrays: Optional[Tuple[np.ndarray, int]] = None
+        """The value head's integer arrays (Wv, bv) when made by :func:`quantize` with one."""
 
     @property
     def shape(self) -> Tuple[int, int, int, int]:
@@ -85,6 +94,11 @@ class Net:
         """Does it read the observation with the suits renamed trump-first?"""
         return self._n.canonical
 
+    @property
+    def has_value(self) -> bool:
+        """Does it carry a value head (weights format 3)?"""
+        return self._n.has_value
+
     def to_bytes(self) -> bytes:
         return self._n.to_bytes()
 
@@ -101,6 +115,16 @@ class Net:
         if g is None:
             raise InvalidArgument(f"game must be a tractor.Game, got {_show(game)}")
         return np.asarray(self._n.logits(g, _seat(seat)), dtype=np.int32)
+
+    def value(self, game: Any, seat: int) -> Optional[int]:
+        """The defenders' final score (R7.3, in points) the value head predicts from what
+        ``seat`` of ``game`` knows (the observation :meth:`logits` reads), as the searches'
+        ``value=net:PATH`` reads it at a leaf; None without a value head."""
+        g = getattr(game, "_g", None)
+        if g is None:
+            raise InvalidArgument(f"game must be a tractor.Game, got {_show(game)}")
+        out = self._n.value(g, _seat(seat))
+        return None if out is None else int(out[1])
 
 
 def _check_layers(layers: Sequence[Any]) -> Layers:
@@ -127,8 +151,21 @@ def _round(a: np.ndarray, lo: int, hi: int, dtype: Any, name: str) -> np.ndarray
     return q.astype(dtype)
 
 
+def _check_value(value: Any, h2: int) -> Tuple[np.ndarray, float]:
+    try:
+        wv, bv = value
+        wv, bv = np.asarray(wv, dtype=np.float64), np.asarray(bv, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InvalidArgument(f"value must be a pair (wv, bv) of an array of {h2} and a number, got {_show(value)}") from None
+    if wv.shape != (h2,) or bv.shape not in ((), (1,)):
+        raise InvalidArgument(f"value: wv has shape {wv.shape} and bv {bv.shape}, expected ({h2},) and ()")
+    if not (np.isfinite(wv).all() and np.isfinite(bv).all()):
+        raise InvalidArgument("value: wv or bv holds a value that is not finite")
+    return wv, float(bv.reshape(()))
+
+
 def quantize(layers: Sequence[Any], *, shift1: int = 6, canonical: bool = False, meta: str = "{}",
-             base: str = "none", prior: float = 0.0) -> Net:
+             base: str = "none", prior: float = 0.0, value: Any = None) -> Net:
     """The integer network of a float one (see the module's doc): W1 to int16 at
     ``127 · 2**shift1`` per unit of input (over each entry's denominator), W2 and W3 to int8
     at 64, biases to int32. ``canonical=True``: the float network was trained on
@@ -137,8 +174,10 @@ def quantize(layers: Sequence[Any], *, shift1: int = 6, canonical: bool = False,
     ``base="greedy"`` makes a network that corrects greedy: at each id, the id greedy's action
     takes next gets ``prior`` (in the float network's logit units) added, so the policy departs
     from greedy only where the network rates another id higher by more than that (weights
-    format 2). Raises TractorError when a weight does not fit its type, InvalidArgument for a
-    bad base or prior."""
+    format 2). ``value=(wv, bv)`` adds a value head (format 3): the defenders' final score in
+    hundreds of points is ``wv @ h2 + bv``; wv to int16 at 64, bv to int32 at ``OUT_SCALE``.
+    Raises TractorError when a weight does not fit its type, InvalidArgument for a bad base,
+    prior or value."""
     w1, b1, w2, b2, w3, b3 = _check_layers(layers)
     shift1 = _int(shift1, "shift1", 0, 20)
     canonical = _bool(canonical, "canonical")
@@ -154,11 +193,18 @@ def quantize(layers: Sequence[Any], *, shift1: int = 6, canonical: bool = False,
     if isinstance(prior, bool) or not isinstance(prior, numbers.Real) or not math.isfinite(prior):
         raise InvalidArgument(f"prior must be a finite number, got {_show(prior)}")
     qprior = int(_round(np.array([OUT_SCALE * float(prior)]), -(2**31), 2**31 - 1, np.int32, "prior")[0])
+    qvalue = None
+    if value is not None:
+        wv, bv = _check_value(value, len(b2))
+        qvalue = (_round(64 * wv, -32768, 32767, np.int16, "wv"),
+                  int(_round(np.array([OUT_SCALE * bv]), -(2**31), 2**31 - 1, np.int32, "bv")[0]))
     core = _core.Net.from_parts(len(b1), len(b2), shift1, canonical, q1.ravel().tolist(), qb1.tolist(),
                                 q2.ravel().tolist(), qb2.tolist(), q3.ravel().tolist(), qb3.tolist(),
-                                _text(meta, "meta", InvalidArgument), _text(base, "base", InvalidArgument), qprior)
+                                _text(meta, "meta", InvalidArgument), _text(base, "base", InvalidArgument), qprior,
+                                None if qvalue is None else (qvalue[0].tolist(), qvalue[1]))
     net = Net(core.to_bytes())  # the core writes the weights file
     net.arrays = (q1, qb1, q2, qb2, q3, qb3)
+    net.value_arrays = qvalue
     return net
 
 
@@ -197,15 +243,50 @@ def forward_float(layers: Sequence[Any], obs: Any) -> np.ndarray:
     return h2 @ w3.T + b3
 
 
+def value_float(layers: Sequence[Any], value: Any, obs: Any) -> np.ndarray:
+    """The float value head's defenders' final score, in points, for observations ``obs``
+    (n, OBS_DIM): ``max(0, 100 * (wv @ h2 + bv))``, (n,)."""
+    w1, b1, w2, b2, _, _ = _check_layers(layers)
+    wv, bv = _check_value(value, len(b2))
+    x = np.atleast_2d(np.asarray(obs, dtype=np.float64))
+    h2 = np.clip(np.clip(x @ w1.T + b1, 0, 1) @ w2.T + b2, 0, 1)
+    return np.maximum(0.0, 100 * (h2 @ wv + bv))
+
+
+def value_bound(layers: Sequence[Any], value: Any, net: Net, obs: Any) -> np.ndarray:
+    """Per observation, a bound in points on ``|net.value - value_float|`` from the weights'
+    actual rounding (as :func:`quantization_bound`), plus one point for the score's floor: (n,)."""
+    if net.arrays is None or net.value_arrays is None:
+        raise InvalidArgument("value_bound needs a Net made by quantize with a value head (its integer arrays)")
+    _, _, _, b2, _, _ = _check_layers(layers)
+    wv, bv = _check_value(value, len(b2))
+    qv, qbv = net.value_arrays
+    a2, e2 = _hidden(layers, net, obs)
+    hundreds = (a2 / ONE) @ np.abs(qv / 64 - wv) + e2 @ np.abs(wv) + abs(qbv / OUT_SCALE - bv)
+    return 100 * hundreds + 1
+
+
 def quantization_bound(layers: Sequence[Any], net: Net, obs: Any) -> np.ndarray:
     """Per observation and logit, a bound on ``|net's logit / OUT_SCALE - float logit|``,
     from the weights' actual rounding, carried layer by layer (ClippedReLU is 1-Lipschitz; each
     shift's floor adds at most one unit of 1/127): (n, 72)."""
     if net.arrays is None:
         raise InvalidArgument("quantization_bound needs a Net made by quantize (its integer arrays)")
-    w1, b1, w2, b2, w3, b3 = _check_layers(layers)
-    q1, qb1, q2, qb2, q3, qb3 = net.arrays
-    h1n, h2n, shift1, shift2 = net.shape
+    _, _, _, _, w3, b3 = _check_layers(layers)
+    _, _, _, _, q3, qb3 = net.arrays
+    a2, e2 = _hidden(layers, net, obs)
+    r3 = np.abs(q3 / 64 - w3)
+    return (a2 / ONE) @ r3.T + e2 @ np.abs(w3).T + np.abs(qb3 / OUT_SCALE - b3)
+
+
+def _hidden(layers: Sequence[Any], net: Net, obs: Any) -> Tuple[np.ndarray, np.ndarray]:
+    """The integer second hidden layer (n, h2) for observations ``obs`` and a bound on
+    ``|a2 / 127 - float h2|`` per unit (``net`` made by :func:`quantize`)."""
+    if net.arrays is None:
+        raise InvalidArgument("the bounds need a Net made by quantize (its integer arrays)")
+    w1, b1, w2, b2, _, _ = _check_layers(layers)
+    q1, qb1, q2, qb2, _, _ = net.arrays
+    _, _, shift1, shift2 = net.shape
     s1 = ONE * 2**shift1
     x = np.atleast_2d(np.asarray(obs, dtype=np.float64))
     n = np.rint(x * OBS_SCALE)  # whole numbers
@@ -220,9 +301,7 @@ def quantization_bound(layers: Sequence[Any], net: Net, obs: Any) -> np.ndarray:
     e_z2 = (a1 / ONE) @ r2.T + e1 @ np.abs(w2).T + np.abs(qb2 / OUT_SCALE - b2)
     z2 = a1 @ q2.T.astype(np.int64) + qb2
     a2 = np.clip(z2 >> shift2, 0, ONE)
-    e2 = _activation_error(z2 / OUT_SCALE, e_z2, a2)
-    r3 = np.abs(q3 / 64 - w3)
-    return (a2 / ONE) @ r3.T + e2 @ np.abs(w3).T + np.abs(qb3 / OUT_SCALE - b3)
+    return a2, _activation_error(z2 / OUT_SCALE, e_z2, a2)
 
 
 def _activation_error(z: np.ndarray, e: np.ndarray, a: np.ndarray) -> np.ndarray:

@@ -19,7 +19,7 @@ from typing import Any, List, Optional
 import numpy as np
 
 from . import _core
-from ._args import _count, _rollout_name, _seed, _show, _threads
+from ._args import _count, _rollout_name, _seed, _show, _threads, _value_name
 from .cards import cards_from_counts
 from .errors import InvalidArgument, InvalidPolicy
 from .game import Game, Play
@@ -153,6 +153,7 @@ def pimc(
     threads: Optional[int] = None,
     solve: int = 0,
     time_limit: Optional[float] = None,
+    value: Optional[str] = None,
 ) -> SearchResult:
     """Perfect-information Monte Carlo for the player to move (play phase): ``worlds`` worlds
     from what the seat knows, ``rollouts`` playouts with ``policy`` per candidate per world;
@@ -163,16 +164,18 @@ def pimc(
     world is the return of its minimax score, counted once per rollout. ``time_limit``
     (seconds): the worlds are weighed in rounds of 4 and no round starts once it is spent
     (``iterations`` of the result: the worlds weighed); only without it is the result a
-    function of the seed alone.
+    function of the seed alone. ``value="net:PATH"``: a network with a value head
+    (:mod:`tractor.nets`) values each candidate's position in each world instead of its
+    rollouts (the return of the defenders' final score it predicts, counted once per rollout).
 
-    Raises InvalidArgument (g, seed, threads), InvalidPolicy (worlds, rollouts, policy, solve, time_limit:
+    Raises InvalidArgument (g, seed, threads), InvalidPolicy (worlds, rollouts, policy, solve, time_limit, value:
     the search's parameters, or a game not in the play phase), NoConsistentWorld and
     ResourceError."""
     worlds = _count(worlds, "worlds", error=InvalidPolicy)
     rollouts = _count(rollouts, "rollouts", error=InvalidPolicy)
     solve = _count(solve, "solve (cards a hand, 0..54)", 54, error=InvalidPolicy)
     name = f"pimc:worlds={worlds},rollouts={rollouts},rollout={_rollout_name(policy)}" + (f",solve={solve}" if solve else "")
-    return _search(g, name + _time_limit(time_limit), seed, threads, per_iteration=rollouts)
+    return _search(g, name + _time_limit(time_limit) + _value_name(value), seed, threads, per_iteration=rollouts)
 
 
 def ismcts(
@@ -185,6 +188,7 @@ def ismcts(
     trees: int = 1,
     time_limit: Optional[float] = None,
     solve: int = 0,
+    value: Optional[str] = None,
 ) -> SearchResult:
     """Single-observer ISMCTS with availability counts for the player to move (play phase):
     ``iterations`` iterations split over ``trees`` independent trees (run in parallel on
@@ -193,21 +197,24 @@ def ismcts(
     (seconds): each tree also stops when it is spent (``iterations`` of the result: the
     iterations run); only without it is the result a function of the seed alone. ``solve=N``:
     a leaf whose hands hold at most N cards each is valued exactly by the open-card solver
-    (:func:`solve`) in that iteration's world, in place of a rollout.
+    (:func:`solve`) in that iteration's world, in place of a rollout. ``value="net:PATH"``: a
+    leaf the solver does not value is valued by that network's value head (:mod:`tractor.nets`:
+    the return of the defenders' final score it predicts) in place of a rollout.
 
-    Raises InvalidArgument (g, seed, threads), InvalidPolicy (iterations, c, rollout, trees, time_limit, solve:
-    the search's parameters, of the wrong kind or out of the policy's range), NoConsistentWorld
+    Raises InvalidArgument (g, seed, threads), InvalidPolicy (iterations, c, rollout, trees, time_limit, solve,
+    value: the search's parameters, of the wrong kind or out of the policy's range), NoConsistentWorld
     and ResourceError."""
-    return _search(g, _ismcts_name(iterations, c, rollout, trees, time_limit, solve), seed, threads)
+    return _search(g, _ismcts_name(iterations, c, rollout, trees, time_limit, solve, value), seed, threads)
 
 
-def _ismcts_name(iterations: int, c: float, rollout: str, trees: int, time_limit: Optional[float], solve: int) -> str:
+def _ismcts_name(iterations: int, c: float, rollout: str, trees: int, time_limit: Optional[float], solve: int,
+                 value: Optional[str] = None) -> str:
     name = (
         f"ismcts:iterations={_count(iterations, 'iterations', error=InvalidPolicy)},c={_decimal(c)},"
         f"rollout={_rollout_name(rollout, 'rollout')},trees={_count(trees, 'trees', error=InvalidPolicy)}"
     )
     solve = _count(solve, "solve (cards a hand, 0..54)", 54, error=InvalidPolicy)
-    return name + (f",solve={solve}" if solve else "") + _time_limit(time_limit)
+    return name + (f",solve={solve}" if solve else "") + _time_limit(time_limit) + _value_name(value)
 
 
 class Searcher:
@@ -227,9 +234,10 @@ class Searcher:
         trees: int = 1,
         time_limit: Optional[float] = None,
         solve: int = 0,
+        value: Optional[str] = None,
     ) -> None:
         """Raises InvalidPolicy (a parameter)."""
-        self.policy = _ismcts_name(iterations, c, rollout, trees, time_limit, solve)
+        self.policy = _ismcts_name(iterations, c, rollout, trees, time_limit, solve, value)
         self._s = _core.IsmctsSearcher(self.policy)
 
     def search(self, g: Game, seed: int = 0, threads: Optional[int] = None) -> SearchResult:

@@ -9,8 +9,9 @@
 //!   [`Decide::observes`]).
 //! - A **search** decides by looking ahead over worlds the seat cannot tell apart
 //!   ([`crate::search`]): `pimc:worlds=W,rollouts=R,rollout=AGENT` and
-//!   `ismcts:iterations=I,c=C,rollout=AGENT,trees=T`. While cards are dealt a search shows as
-//!   `greedy` does (R8: searches start at the play).
+//!   `ismcts:iterations=I,c=C,rollout=AGENT,trees=T`, each with `value=net:PATH` to value
+//!   positions by a network's value head instead of rollouts. While cards are dealt a search
+//!   shows as `greedy` does unless `deal=1` (R8.1).
 //!
 //! **Adding an agent** is one file in `agent/` with `pub fn act(&SeatView, &mut Rng) -> Action`
 //! and one line in the `agents!` list below: its variant, its name and its `act`. It is then
@@ -186,6 +187,20 @@ fn net(name: &str) -> Result<Option<NetPolicy>, Error> {
     }
 }
 
+/// A search's `value=net:PATH`: a network with a value head (weights format 3).
+fn value_net(v: &str) -> Result<NetPolicy, Error> {
+    match net(v)? {
+        Some(n) if n.0.net.value.is_some() => Ok(n),
+        Some(n) => Err(Error::BadPolicy(format!("value={}: the network has no value head (weights format 3)", n.name()))),
+        None => Err(Error::BadPolicy(format!("value={:?}: expected net:PATH, a network with a value head", v.trim()))),
+    }
+}
+
+/// `,value=net:PATH`, or nothing.
+fn value_name(v: Option<NetPolicy>) -> String {
+    v.map(|n| format!(",value={}", n.name())).unwrap_or_default()
+}
+
 impl Policy {
     /// The searches' names, each followed by `[:key=value,...]`.
     pub const SEARCHES: [&'static str; 2] = ["pimc", "ismcts"];
@@ -199,7 +214,8 @@ impl Policy {
 
     /// An agent's name, `pimc[:worlds=32,rollouts=8,rollout=random,solve=0,time=0,deal=0]` or
     /// `ismcts[:iterations=1000,c=0.7,rollout=random,trees=4,solve=0,time=0,deal=0]` (case and spaces
-    /// ignored; `time` in seconds, `solve` in cards a hand).
+    /// ignored; `time` in seconds, `solve` in cards a hand), either with `value=net:PATH` (a
+    /// network's value head in place of rollouts).
     pub fn parse(name: &str) -> Result<Policy, Error> {
         if let Some(n) = net(name)? {
             return Ok(Policy::Agent(Agent::Net(n)));
@@ -226,7 +242,8 @@ impl Policy {
                         "solve" => p.solve = count(&k, &v, 0, 54)? as u8,
                         "time" => p.time_ms = time_ms(&k, &v)?,
                         "deal" => p.deal = count(&k, &v, 0, 1)? == 1,
-                        _ => return Err(Error::BadPolicy(format!("unknown pimc parameter {k:?}: worlds, rollouts, rollout, solve, time, deal"))),
+                        "value" => p.value = Some(value_net(&v)?),
+                        _ => return Err(Error::BadPolicy(format!("unknown pimc parameter {k:?}: worlds, rollouts, rollout, solve, time, deal, value"))),
                     }
                 }
                 Ok(Policy::Pimc(p))
@@ -243,9 +260,10 @@ impl Policy {
                         "time" => p.time_ms = time_ms(&k, &v)?,
                         "solve" => p.solve = count(&k, &v, 0, 54)? as u8,
                         "deal" => p.deal = count(&k, &v, 0, 1)? == 1,
+                        "value" => p.value = Some(value_net(&v)?),
                         _ => {
                             return Err(Error::BadPolicy(format!(
-                                "unknown ismcts parameter {k:?}: iterations, c, rollout, trees, solve, time, deal"
+                                "unknown ismcts parameter {k:?}: iterations, c, rollout, trees, solve, time, deal, value"
                             )))
                         }
                     }
@@ -268,10 +286,11 @@ impl Policy {
                 let solve = if p.solve > 0 { format!(",solve={}", p.solve) } else { String::new() };
                 let time = time_name(p.time_ms);
                 let deal = if p.deal { ",deal=1" } else { "" };
-                format!("pimc:worlds={},rollouts={},rollout={}{solve}{time}{deal}", p.worlds, p.rollouts, p.rollout.name())
+                let value = value_name(p.value);
+                format!("pimc:worlds={},rollouts={},rollout={}{solve}{time}{deal}{value}", p.worlds, p.rollouts, p.rollout.name())
             }
             Policy::Ismcts(p) => format!(
-                "ismcts:iterations={},c={}.{:03},rollout={},trees={}{}{}{}",
+                "ismcts:iterations={},c={}.{:03},rollout={},trees={}{}{}{}{}",
                 p.iterations,
                 p.c_milli / 1000,
                 p.c_milli % 1000,
@@ -279,7 +298,8 @@ impl Policy {
                 p.trees,
                 if p.solve > 0 { format!(",solve={}", p.solve) } else { String::new() },
                 time_name(p.time_ms),
-                if p.deal { ",deal=1" } else { "" }
+                if p.deal { ",deal=1" } else { "" },
+                value_name(p.value)
             ),
         }
     }

@@ -1,8 +1,9 @@
 //! Integer networks (`agent::net`): the incremental first layer equals its full computation at
 //! every decision of hundreds of hands in every profile; the i32 kernel equals an i64 reference;
-//! the integer observation is the tensor's numerators.
+//! the integer observation is the tensor's numerators; a value head (format 3) reads back,
+//! scores as its formula says and values the searches' leaves.
 
-use tractor_core::agent::net::{Accumulator, Base, Net, ONE};
+use tractor_core::agent::net::{Accumulator, Base, Net, ValueHead, ONE, VALUE_SCALE};
 use tractor_core::agent::random::random_action;
 use tractor_core::encode::actions::ACTIONS;
 use tractor_core::encode::observe::{observe, scales, OBS_DIM};
@@ -27,6 +28,7 @@ fn random_net(seed: u64, h1: usize, h2: usize) -> Net {
         meta: String::new(),
         base: Base::None,
         prior: 0,
+        value: None,
     }
 }
 
@@ -181,7 +183,7 @@ fn choose_takes_the_best_allowed_id_and_the_lowest_on_ties() {
 fn a_network_from_its_parts_is_checked_as_a_file_is() {
     let n = random_net(3, 16, 8);
     let parts = |w2: Vec<i16>, b3: Vec<i32>| {
-        Net::from_parts(n.h1, n.h2, n.shift1, n.canonical, n.w1.clone(), n.b1.clone(), w2, n.b2.clone(), n.w3.clone(), b3, n.meta.clone(), n.base, n.prior)
+        Net::from_parts(n.h1, n.h2, n.shift1, n.canonical, n.w1.clone(), n.b1.clone(), w2, n.b2.clone(), n.w3.clone(), b3, n.meta.clone(), n.base, n.prior, None)
     };
     assert_eq!(parts(n.w2.clone(), n.b3.clone()).unwrap(), n);
     let mut wide = n.w2.clone();
@@ -249,8 +251,8 @@ fn searches_roll_out_with_a_network_legally_and_whatever_the_threads() {
         while let Some(a) = Policy::Agent(Agent::Greedy).act(&g, &mut rng) {
             if g.pos.phase == Phase::Play && g.pos.tricks_done % 6 == 1 && g.pos.trick.plays == 1 {
                 let view = SeatView::of_game(&g);
-                let pp = PimcParams { worlds: 3, rollouts: 1, rollout: net, solve: 0, time_ms: 0, deal: false };
-                let ip = IsmctsParams { iterations: 30, c_milli: 700, rollout: net, trees: 2, time_ms: 0, solve: 0, deal: false };
+                let pp = PimcParams { worlds: 3, rollouts: 1, rollout: net, solve: 0, time_ms: 0, deal: false, value: None };
+                let ip = IsmctsParams { iterations: 30, c_milli: 700, rollout: net, trees: 2, time_ms: 0, solve: 0, deal: false, value: None };
                 let p1 = pimc(&view, &pp, 9, 1).unwrap();
                 assert_eq!(pimc(&view, &pp, 9, 2).unwrap(), p1);
                 let i1 = ismcts(&view, &ip, 9, 1).unwrap();
@@ -290,7 +292,7 @@ fn a_network_with_a_base_reads_back_and_a_large_prior_plays_as_its_base() {
     let mut over = based.clone();
     over.prior = i32::MAX;
     assert!(Net::parse(&over.to_bytes()).unwrap_err().to_string().contains("past i32"));
-    let r = |n: &Net| Net::from_parts(n.h1, n.h2, n.shift1, n.canonical, n.w1.clone(), n.b1.clone(), n.w2.clone(), n.b2.clone(), n.w3.clone(), n.b3.clone(), String::new(), n.base, n.prior);
+    let r = |n: &Net| Net::from_parts(n.h1, n.h2, n.shift1, n.canonical, n.w1.clone(), n.b1.clone(), n.w2.clone(), n.b2.clone(), n.w3.clone(), n.b3.clone(), String::new(), n.base, n.prior, None);
     assert!(r(&Net { base: Base::None, prior: 5, ..plain.clone() }).unwrap_err().to_string().contains("needs a base"));
     // with a prior above any logit gap, the network takes greedy's every id: greedy's games
     let Policy::Agent(net) = Policy::parse(&format!("net:{}", net_file("based", &based))).unwrap() else { panic!() };
@@ -305,4 +307,134 @@ fn a_network_with_a_base_reads_back_and_a_large_prior_plays_as_its_base() {
     let Policy::Agent(z) = Policy::parse(&format!("net:{}", net_file("zero", &zero))).unwrap() else { panic!() };
     let mixed = [Policy::Agent(z), greedy, Policy::Agent(z), greedy];
     assert_ne!(simulate_range(4, 0, 30, mixed, Profile::Guigang, 1, false).unwrap().0, simulate_range(4, 0, 30, [greedy; 4], Profile::Guigang, 1, false).unwrap().0);
+}
+
+/// `random_net` with a value head of small random weights.
+fn valued_net(seed: u64, h1: usize, h2: usize) -> Net {
+    let mut r = Rng::new(seed ^ 0x5a1);
+    let w = (0..h2).map(|_| (r.next_u64() % 2001) as i16 - 1000).collect();
+    Net { value: Some(ValueHead { w, b: 0 }), ..random_net(seed, h1, h2) }
+}
+
+/// The second hidden layer in i64, as the module's doc writes it.
+fn reference_h2(net: &Net, x: &[i16; OBS_DIM]) -> Vec<i64> {
+    let h1: Vec<i64> = (0..net.h1)
+        .map(|j| {
+            let a = net.b1[j] as i64 + (0..OBS_DIM).map(|i| net.w1[i * net.h1 + j] as i64 * x[i] as i64).sum::<i64>();
+            (a >> net.shift1).clamp(0, ONE as i64)
+        })
+        .collect();
+    (0..net.h2)
+        .map(|k| {
+            let z = net.b2[k] as i64 + (0..net.h1).map(|j| net.w2[k * net.h1 + j] as i64 * h1[j]).sum::<i64>();
+            (z >> net.shift2).clamp(0, ONE as i64)
+        })
+        .collect()
+}
+
+#[test]
+fn a_value_head_reads_back_and_scores_as_its_formula_says() {
+    let plain = random_net(21, 32, 16);
+    let net = valued_net(21, 32, 16);
+    let bytes = net.to_bytes();
+    assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), 3, "a network with a value head is written as format 3");
+    assert_eq!(bytes.len(), plain.to_bytes().len() + 5 + 2 * 16 + 4, "the base and prior, Wv and bv");
+    assert_eq!(Net::parse(&bytes).unwrap(), net);
+    for cut in [bytes.len() - 5, bytes.len() - 40] {
+        let mut short = bytes[..cut].to_vec();
+        let crc = tractor_core::game::record::crc32(&short);
+        short.extend_from_slice(&crc.to_le_bytes());
+        assert!(Net::parse(&short).unwrap_err().to_string().contains("ends inside"), "cut at {cut}");
+    }
+    let mut over = net.clone();
+    over.value.as_mut().unwrap().b = i32::MAX - 10;
+    assert!(Net::parse(&over.to_bytes()).unwrap_err().to_string().contains("past i32"));
+    let short_w = Net::from_parts(net.h1, net.h2, net.shift1, net.canonical, net.w1.clone(), net.b1.clone(), net.w2.clone(),
+        net.b2.clone(), net.w3.clone(), net.b3.clone(), String::new(), Base::None, 0, Some(ValueHead { w: vec![1; 15], b: 0 }));
+    assert!(short_w.unwrap_err().to_string().contains("Wv has 15 values, expected 16"));
+    assert_eq!(plain.score(&plain.accumulator(&[0; OBS_DIM])), None, "no value head, no score");
+    let mut xs = Vec::new();
+    for profile in Profile::ALL {
+        for seed in 0..8u64 {
+            let mut g = Game::deal(seed, profile, [3, 3], NOBODY, None).unwrap();
+            let mut rng = Rng::new(seed);
+            while let Some(a) = random_action(&g, &mut rng) {
+                xs.push(obs_i16(&g, g.pos.to_move));
+                g.apply(&a).unwrap();
+            }
+        }
+    }
+    // the bias puts about half the positions below zero points, so that the floor at 0 is tested
+    let v0: Vec<i64> = xs.iter().map(|x| reference_h2(&net, x).iter().zip(&net.value.as_ref().unwrap().w).map(|(h, &w)| h * w as i64).sum()).collect();
+    let mut sorted = v0.clone();
+    sorted.sort();
+    let mut net = net;
+    net.value.as_mut().unwrap().b = -sorted[sorted.len() / 2] as i32;
+    let (mut checked, mut positive, mut zero) = (0, 0, 0);
+    for (x, dot) in xs.iter().zip(&v0) {
+        let acc = net.accumulator(x);
+        let out = net.value.as_ref().unwrap().b as i64 + dot;
+        assert_eq!(net.value_out(&acc), Some(out as i32));
+        let score = (100 * out).div_euclid(VALUE_SCALE).max(0);
+        assert_eq!(net.score(&acc), Some(score as i32));
+        assert_eq!(net.logits(&acc), plain.logits(&plain.accumulator(x)), "the value head leaves the logits");
+        checked += 1;
+        positive += (score > 0) as usize;
+        zero += (score == 0) as usize;
+    }
+    assert!(checked > 3_000 && positive > 100 && zero > 100, "{checked} {positive} {zero}");
+}
+
+#[test]
+fn a_value_head_values_the_searches_leaves() {
+    use tractor_core::agent::view::SeatView;
+    use tractor_core::policy::{Agent, Policy};
+    use tractor_core::search::ismcts::ismcts;
+    use tractor_core::search::pimc::pimc;
+    // a head that predicts 50 points whatever it sees: every leaf not over is worth returns_for(50)
+    let mut constant = random_net(23, 32, 16);
+    constant.value = Some(ValueHead { w: vec![0; 16], b: (VALUE_SCALE / 2) as i32 });
+    let path = net_file("value", &constant);
+    let named = Policy::parse(&format!("ismcts:iterations=60,rollout=greedy,value=net:{path}")).unwrap();
+    assert_eq!(Policy::parse(&named.name()).unwrap(), named);
+    assert!(named.name().ends_with(&format!(",value=net:{path}")), "{}", named.name());
+    let Policy::Pimc(pp) = Policy::parse(&format!("pimc:worlds=4,rollouts=3,rollout=greedy,value=net:{path}")).unwrap() else { panic!() };
+    let Policy::Ismcts(ip) = named else { panic!() };
+    let plain = net_file("no-value", &random_net(23, 32, 16));
+    for search in ["pimc", "ismcts"] {
+        let e = Policy::parse(&format!("{search}:value=net:{plain}")).unwrap_err().to_string();
+        assert!(e.contains("no value head"), "{e}");
+        let e = Policy::parse(&format!("{search}:value=greedy")).unwrap_err().to_string();
+        assert!(e.contains("expected net:PATH"), "{e}");
+    }
+    let mut searched = 0;
+    for profile in Profile::ALL {
+        let mut g = Game::deal(3, profile, [3, 3], NOBODY, None).unwrap();
+        let mut rng = Rng::new(3);
+        while let Some(a) = Policy::Agent(Agent::Greedy).act(&g, &mut rng) {
+            // mid-hand, where no leaf of these searches ends the hand
+            let deep = g.pos.hands.iter().all(|h| h.iter().map(|&c| c as usize).sum::<usize>() > 12);
+            if g.pos.phase == Phase::Play && g.pos.tricks_done % 5 == 2 && g.pos.trick.plays == 1 && deep {
+                let view = SeatView::of_game(&g);
+                let r = g.pos.returns_for(50)[g.pos.to_move as usize] as i64;
+                let p1 = pimc(&view, &pp, 4, 1).unwrap();
+                assert_eq!(pimc(&view, &pp, 4, 2).unwrap(), p1);
+                let i1 = ismcts(&view, &ip, 4, 1).unwrap();
+                assert_eq!(ismcts(&view, &ip, 4, 2).unwrap(), i1);
+                if p1.stats.len() > 1 {
+                    for s in &p1.stats {
+                        assert_eq!((s.visits, s.total, s.total_sq), (12, 12 * r, 12 * r * r), "pimc, {profile:?}");
+                    }
+                    assert_eq!(p1.action, p1.stats[0].action, "all equal: the first candidate");
+                    for s in &i1.stats {
+                        assert_eq!((s.total, s.total_sq), (s.visits as i64 * r, s.visits as i64 * r * r), "ismcts, {profile:?}");
+                    }
+                    assert_eq!(i1.stats.iter().map(|s| s.visits).sum::<u64>(), 60);
+                    searched += 1;
+                }
+            }
+            g.apply(&a).unwrap();
+        }
+    }
+    assert!(searched >= 6, "{searched}");
 }

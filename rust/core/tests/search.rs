@@ -31,8 +31,8 @@ fn position(seed: u64, k: usize) -> Game {
 
 #[test]
 fn searches_are_deterministic_thread_independent_and_see_only_the_info_set() {
-    let pp = PimcParams { worlds: 4, rollouts: 2, rollout: Agent::Random, solve: 0, time_ms: 0, deal: false };
-    let ip = IsmctsParams { iterations: 120, c_milli: 700, rollout: Agent::Random, trees: 2, time_ms: 0, solve: 0, deal: false };
+    let pp = PimcParams { worlds: 4, rollouts: 2, rollout: Agent::Random, solve: 0, time_ms: 0, deal: false, value: None };
+    let ip = IsmctsParams { iterations: 120, c_milli: 700, rollout: Agent::Random, trees: 2, time_ms: 0, solve: 0, deal: false, value: None };
     for (seed, k) in [(1u64, 0usize), (2, 5), (3, 41), (4, 90), (5, 150)] {
         let g = position(seed, k);
         if g.pos.phase != Phase::Play {

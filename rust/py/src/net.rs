@@ -3,7 +3,7 @@
 
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use tractor_core::agent::net::{Base, Net};
+use tractor_core::agent::net::{Accumulator, Base, Net, ValueHead};
 use tractor_core::encode::observe::{known_trump, observe, OBS_DIM};
 use tractor_core::rules::card::KINDS;
 use tractor_core::Error;
@@ -29,7 +29,7 @@ impl PyNet {
     /// make one (sizes, int8 range, overflow).
     #[staticmethod]
     #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (h1, h2, shift1, canonical, w1, b1, w2, b2, w3, b3, meta, base="none", prior=0))]
+    #[pyo3(signature = (h1, h2, shift1, canonical, w1, b1, w2, b2, w3, b3, meta, base="none", prior=0, value=None))]
     fn from_parts(
         py: Python<'_>,
         h1: usize,
@@ -45,10 +45,12 @@ impl PyNet {
         meta: String,
         base: &str,
         prior: i32,
+        value: Option<(Vec<i16>, i32)>,
     ) -> PyResult<Self> {
         guard(py, || {
             let base = Base::parse(base).map_err(|e| err(py, e))?;
-            Net::from_parts(h1, h2, shift1, canonical, w1, b1, w2, b2, w3, b3, meta, base, prior)
+            let value = value.map(|(w, b)| ValueHead { w, b });
+            Net::from_parts(h1, h2, shift1, canonical, w1, b1, w2, b2, w3, b3, meta, base, prior, value)
                 .map(|net| PyNet { net })
                 .map_err(|e| err(py, e))
         })
@@ -82,18 +84,41 @@ impl PyNet {
         (self.net.base.name(), self.net.prior)
     }
 
+    /// Does it have a value head (weights format 3)?
+    #[getter]
+    fn has_value(&self) -> bool {
+        self.net.value.is_some()
+    }
+
     /// The integer logits of the 72 (real) action ids for `seat` of `game` (its observation
     /// with the play it is building, when it is to move), before any base agent's prior.
     fn logits(&self, py: Python<'_>, game: &PyGame, seat: u8) -> PyResult<Vec<i32>> {
         guard(py, || {
-            if seat > 3 {
-                return Err(err(py, Error::BadSeat { what: "seat", seat: seat as i64 }));
-            }
-            let pending = if game.g.pos.to_move == seat { game.b.pending } else { [0; KINDS] };
-            let mut x = [0i16; OBS_DIM];
-            observe(&game.g, &pending, seat, self.net.canonical, &mut x);
+            let acc = self.accumulator(py, game, seat)?;
             let trump = known_trump(&game.g.pos, seat);
-            Ok(self.net.real_logits(&self.net.accumulator(&x), trump).to_vec())
+            Ok(self.net.real_logits(&acc, trump).to_vec())
         })
+    }
+
+    /// The value head's integer output and the defenders' final score it predicts (R7.3),
+    /// for `seat` of `game` (the same observation as `logits`); None without a value head.
+    fn value(&self, py: Python<'_>, game: &PyGame, seat: u8) -> PyResult<Option<(i32, i32)>> {
+        guard(py, || {
+            let acc = self.accumulator(py, game, seat)?;
+            Ok(self.net.value_out(&acc).zip(self.net.score(&acc)))
+        })
+    }
+}
+
+impl PyNet {
+    /// The first layer for `seat`'s observation of `game`, computed in full.
+    fn accumulator(&self, py: Python<'_>, game: &PyGame, seat: u8) -> PyResult<Accumulator> {
+        if seat > 3 {
+            return Err(err(py, Error::BadSeat { what: "seat", seat: seat as i64 }));
+        }
+        let pending = if game.g.pos.to_move == seat { game.b.pending } else { [0; KINDS] };
+        let mut x = [0i16; OBS_DIM];
+        observe(&game.g, &pending, seat, self.net.canonical, &mut x);
+        Ok(self.net.accumulator(&x))
     }
 }

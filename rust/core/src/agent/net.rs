@@ -33,6 +33,15 @@
 //! added to its logit, so the network departs from the base only where it rates another id
 //! higher by more than the prior. A network without a base is written as version 1; both
 //! versions are read.
+//!
+//! Format version 3 is version 2 with a value head after b3: Wv (i16 × h2) and bv (i32). It
+//! reads the same second hidden layer as the logits and predicts the hand's outcome as the
+//! defenders' final score (R7.3): `score = ⌊100 · (bv + Wv·h2) / VALUE_SCALE⌋`, at least 0
+//! ([`Net::score`]). A float head `v = wv·h2 + bv` in hundreds of points quantizes to it with
+//! `Wv = round(64·wv)`, `bv = round(64·127·bv)`. The searches use it in place of a rollout
+//! (`value=net:PATH`: [`crate::search::pimc`], [`crate::search::ismcts`]); as a policy the
+//! file plays by its logits as any other. Only a network with a value head is written as
+//! version 3.
 
 use std::cell::RefCell;
 use std::hash::{Hash, Hasher};
@@ -50,7 +59,7 @@ use crate::util::rng::Rng;
 /// The first bytes of a weights file.
 pub const MAGIC: &[u8; 8] = b"TRACTNET";
 /// The version of the weights file's layout (the newest; every earlier one is read too).
-pub const FORMAT_VERSION: u16 = 2;
+pub const FORMAT_VERSION: u16 = 3;
 
 /// The agent a network corrects (format 2): its action's next id gets the prior.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -83,6 +92,17 @@ impl Base {
 pub const ONE: i32 = 127;
 /// The widest hidden layer a file may declare.
 pub const MAX_WIDTH: usize = 1024;
+/// The value head's integer output per hundred points of score (64 × 127, as the logits'
+/// per unit).
+pub const VALUE_SCALE: i64 = 64 * ONE as i64;
+
+/// A value head (format 3): the defenders' final score (R7.3) from the second hidden layer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ValueHead {
+    /// One weight per unit of the second hidden layer (i16 in the file).
+    pub w: Vec<i16>,
+    pub b: i32,
+}
 
 /// A network read from a weights file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -110,6 +130,8 @@ pub struct Net {
     /// format 1 file).
     pub base: Base,
     pub prior: i32,
+    /// The value head (format 3), if the file has one.
+    pub value: Option<ValueHead>,
 }
 
 /// The first layer for one input: the input it was computed for and `b1 + W1·x`.
@@ -218,6 +240,14 @@ impl Net {
             meta,
             base,
             prior,
+            value: None,
+        };
+        let net = if version >= 3 {
+            let w = b.i16s(net.h2, "Wv")?;
+            let bv = b.u32("bv")? as i32;
+            Net { value: Some(ValueHead { w, b: bv }), ..net }
+        } else {
+            net
         };
         if !b.0.is_empty() {
             return Err(bad(format!("{} bytes after the last layer", b.0.len())));
@@ -243,6 +273,7 @@ impl Net {
         meta: String,
         base: Base,
         prior: i32,
+        value: Option<ValueHead>,
     ) -> Result<Net, Error> {
         if !(1..=MAX_WIDTH).contains(&h1) || !(1..=MAX_WIDTH).contains(&h2) {
             return Err(bad(format!("hidden widths {h1} and {h2} (1..={MAX_WIDTH})")));
@@ -251,6 +282,9 @@ impl Net {
             (w3.len(), ACTIONS * h2, "W3"), (b3.len(), ACTIONS, "b3")];
         if let Some((got, want, name)) = sizes.into_iter().find(|(got, want, _)| got != want) {
             return Err(bad(format!("{name} has {got} values, expected {want}")));
+        }
+        if let Some(v) = value.as_ref().filter(|v| v.w.len() != h2) {
+            return Err(bad(format!("Wv has {} values, expected {h2}", v.w.len())));
         }
         if shift1 > 30 {
             return Err(bad(format!("shift1 {shift1} (at most 30)")));
@@ -261,7 +295,7 @@ impl Net {
         if base == Base::None && prior != 0 {
             return Err(bad(format!("a prior ({prior}) needs a base agent")));
         }
-        let net = Net { h1, h2, shift1, shift2: 6, canonical, w1, b1, w2, b2, w3, b3, meta, base, prior };
+        let net = Net { h1, h2, shift1, shift2: 6, canonical, w1, b1, w2, b2, w3, b3, meta, base, prior, value };
         net.check_bounds()?;
         Ok(net)
     }
@@ -282,7 +316,10 @@ impl Net {
                 + self.prior.unsigned_abs() as i64
                 + self.w3[a * self.h2..][..self.h2].iter().map(|&w| ONE as i64 * w.unsigned_abs() as i64).sum::<i64>()
         });
-        let worst = worst1.chain(worst2).chain(worst3).max().unwrap_or(0);
+        let worstv = self.value.iter().map(|v| {
+            v.b.unsigned_abs() as i64 + v.w.iter().map(|&w| ONE as i64 * w.unsigned_abs() as i64).sum::<i64>()
+        });
+        let worst = worst1.chain(worst2).chain(worst3).chain(worstv).max().unwrap_or(0);
         if worst > i32::MAX as i64 {
             return Err(bad(format!("a sum could reach {worst}, past i32 (quantize with smaller weights)")));
         }
@@ -294,7 +331,13 @@ impl Net {
         let int8 = |w: &i16| i8::try_from(*w).expect("W2 and W3 hold int8 values") as u8;
         let mut out = Vec::with_capacity(64 + 2 * self.w1.len() + self.w2.len() + self.w3.len());
         out.extend_from_slice(MAGIC);
-        let version: u16 = if self.base == Base::None { 1 } else { 2 };
+        let version: u16 = if self.value.is_some() {
+            3
+        } else if self.base == Base::None {
+            1
+        } else {
+            2
+        };
         for v in [version, OBS_VERSION as u16, OBS_DIM as u16, ACTIONS as u16, self.h1 as u16, self.h2 as u16] {
             out.extend_from_slice(&v.to_le_bytes());
         }
@@ -311,6 +354,10 @@ impl Net {
         self.b2.iter().for_each(|w| out.extend_from_slice(&w.to_le_bytes()));
         self.w3.iter().for_each(|w| out.push(int8(w)));
         self.b3.iter().for_each(|w| out.extend_from_slice(&w.to_le_bytes()));
+        if let Some(v) = &self.value {
+            v.w.iter().for_each(|w| out.extend_from_slice(&w.to_le_bytes()));
+            out.extend_from_slice(&v.b.to_le_bytes());
+        }
         let crc = crc32(&out);
         out.extend_from_slice(&crc.to_le_bytes());
         out
@@ -345,8 +392,8 @@ impl Net {
         a.x = *x;
     }
 
-    /// The logits of every action id from an accumulator.
-    pub fn logits(&self, a: &Accumulator) -> [i32; ACTIONS] {
+    /// The second hidden layer's activations from an accumulator (the first `h2` entries).
+    fn hidden(&self, a: &Accumulator) -> [i16; MAX_WIDTH] {
         // activations on the stack, as i16: the dot products then vectorize as i16 × i16 → i32
         let mut h1 = [0i16; MAX_WIDTH];
         let h1 = &mut h1[..self.h1];
@@ -354,12 +401,32 @@ impl Net {
             *h = (v >> self.shift1).clamp(0, ONE) as i16;
         }
         let mut h2 = [0i16; MAX_WIDTH];
-        let h2 = &mut h2[..self.h2];
-        for (k, h) in h2.iter_mut().enumerate() {
+        for (k, h) in h2[..self.h2].iter_mut().enumerate() {
             let z = self.b2[k] + dot(&self.w2[k * self.h1..][..self.h1], h1);
             *h = (z >> self.shift2).clamp(0, ONE) as i16;
         }
+        h2
+    }
+
+    /// The logits of every action id from an accumulator.
+    pub fn logits(&self, a: &Accumulator) -> [i32; ACTIONS] {
+        let h2 = self.hidden(a);
+        let h2 = &h2[..self.h2];
         std::array::from_fn(|act| self.b3[act] + dot(&self.w3[act * self.h2..][..self.h2], h2))
+    }
+
+    /// The value head's integer output, `bv + Wv·h2` ([`VALUE_SCALE`] per hundred points);
+    /// None without a value head.
+    pub fn value_out(&self, a: &Accumulator) -> Option<i32> {
+        let v = self.value.as_ref()?;
+        let h2 = self.hidden(a);
+        Some(v.b + dot(&v.w, &h2[..self.h2]))
+    }
+
+    /// The predicted defenders' final score (R7.3), in points: `⌊100 · out / VALUE_SCALE⌋`,
+    /// at least 0; None without a value head.
+    pub fn score(&self, a: &Accumulator) -> Option<i32> {
+        self.value_out(a).map(|out| ((out as i64 * 100).div_euclid(VALUE_SCALE)).max(0) as i32)
     }
 
     /// The logits of the real action ids, for a seat that knows trump `trump` (4 or more:
@@ -386,8 +453,8 @@ impl Net {
     }
 }
 
-/// Σ w·h over int8 weights and activations 0..=127 (each product at most 128·127, a row of
-/// at most [`MAX_WIDTH`] of them fits an i32).
+/// Σ w·h over weights (int8, or the value head's int16) and activations 0..=127: a file
+/// whose sums could pass an i32 is refused when it is read ([`Net::parse`]).
 #[inline]
 fn dot(w: &[i16], h: &[i16]) -> i32 {
     w.iter().zip(h).map(|(&w, &h)| w as i32 * h as i32).sum()
@@ -449,6 +516,20 @@ impl NetPolicy {
     pub fn name(&self) -> &'static str {
         &self.0.name
     }
+
+    /// The predicted defenders' final score (R7.3) from what the seat to move in `view` knows
+    /// (its observation before it acts): the value head's, None without one.
+    pub fn score(&self, view: &SeatView) -> Option<i32> {
+        let net = &self.0.net;
+        net.value.as_ref()?;
+        let mut x = [0i16; OBS_DIM];
+        view.observe(&Builder::default().pending, net.canonical, &mut x)
+            .expect("a network values a game or a search's world, never a bare position");
+        with_accumulator(self.0, view.seat(), |acc| {
+            net.update(acc, &x);
+            net.score(acc)
+        })
+    }
 }
 
 thread_local! {
@@ -457,13 +538,26 @@ thread_local! {
     static ACCUMULATORS: RefCell<Vec<(u32, u8, Accumulator)>> = const { RefCell::new(Vec::new()) };
 }
 
+/// Runs `f` on this thread's accumulator of (network, seat).
+fn with_accumulator<T>(l: &Loaded, seat: u8, f: impl FnOnce(&mut Accumulator) -> T) -> T {
+    ACCUMULATORS.with(|cell| {
+        let mut accs = cell.borrow_mut();
+        let at = accs.iter().position(|(i, s, _)| *i == l.id && *s == seat).unwrap_or_else(|| {
+            // the bias alone (an all-zero input); the first update adds the observation
+            accs.push((l.id, seat, l.net.accumulator(&[0; OBS_DIM])));
+            accs.len() - 1
+        });
+        f(&mut accs[at].2)
+    })
+}
+
 impl Decide for NetPolicy {
     fn observes(&self) -> bool {
         true
     }
 
     fn decide(&self, view: &SeatView, rng: &mut Rng) -> Action {
-        let (id, net, seat) = (self.0.id, &self.0.net, view.seat());
+        let (net, seat) = (&self.0.net, view.seat());
         // the base's action as ids, and how far the play built so far follows it
         let base: Vec<u8> = match net.base {
             Base::None => Vec::new(),
@@ -480,14 +574,7 @@ impl Decide for NetPolicy {
         let observe = |b: &Builder, x: &mut [i16; OBS_DIM]| {
             view.observe(&b.pending, net.canonical, x).expect("a network decides from a game or a search's world, never a bare position")
         };
-        ACCUMULATORS.with(|cell| {
-            let mut accs = cell.borrow_mut();
-            let at = accs.iter().position(|(i, s, _)| *i == id && *s == seat).unwrap_or_else(|| {
-                // the bias alone (an all-zero input); the first update adds the observation
-                accs.push((id, seat, net.accumulator(&[0; OBS_DIM])));
-                accs.len() - 1
-            });
-            let acc = &mut accs[at].2;
+        with_accumulator(self.0, seat, |acc| {
             loop {
                 let mask = view.action_mask(&mut b);
                 let mut allowed = mask.iter().enumerate().filter(|(_, &m)| m).map(|(id, _)| id as u8);

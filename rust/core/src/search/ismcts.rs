@@ -26,7 +26,9 @@
 //!
 //! **Leaf evaluator.** With `solve=N`, a leaf whose hands hold at most N cards each is
 //! valued exactly by the open-card solver in that iteration's world instead of played out
-//! (past [`LEAF_BUDGET`] nodes it is played out after all).
+//! (past [`LEAF_BUDGET`] nodes it is played out after all). With `value=net:PATH`, a leaf the
+//! solver does not value is valued by that network's value head: the returns of the
+//! defenders' final score it predicts from the observation of the seat to move there.
 //!
 //! **Time budget.** With `time_ms` each tree also stops when its time is spent (after at
 //! least one iteration): the number of iterations, and so the result, then depend on the
@@ -37,6 +39,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use crate::agent::greedy;
+use crate::agent::net::NetPolicy;
 use crate::agent::view::{Decide, SeatView};
 use crate::game::action_set::ActionSet;
 use crate::game::hand::{Action, Phase};
@@ -73,6 +76,9 @@ pub struct IsmctsParams<R> {
     pub solve: u8,
     /// Search while dealing too ([`crate::search::deal::ismcts_deal`]); else show as greedy does.
     pub deal: bool,
+    /// A network's value head ([`NetPolicy::score`]) values a leaf in place of a rollout
+    /// (`value=net:PATH`; after the solver, where `solve` applies).
+    pub value: Option<NetPolicy>,
 }
 
 /// Nodes the solver may spend on one leaf (`solve=N`): past it the leaf is played out.
@@ -87,7 +93,7 @@ impl<R: Default> Default for IsmctsParams<R> {
 impl<R> IsmctsParams<R> {
     /// The defaults: 1,000 iterations, c = 0.7, one tree.
     pub fn new(rollout: R) -> Self {
-        IsmctsParams { iterations: 1000, c_milli: 700, rollout, trees: 1, time_ms: 0, solve: 0, deal: false }
+        IsmctsParams { iterations: 1000, c_milli: 700, rollout, trees: 1, time_ms: 0, solve: 0, deal: false, value: None }
     }
 }
 
@@ -151,7 +157,7 @@ fn ucb(n: &Node, c_milli: u32) -> i64 {
 fn grow<R: Decide>(view: &SeatView, det: &mut Determinizer, p: &IsmctsParams<R>, iterations: u32, rng: &mut Rng, start: Option<Tree>) -> Result<Vec<Node>, Error> {
     let root_player = view.seat();
     let (tally0, levels) = seen(view)?;
-    let observes = p.rollout.observes();
+    let observes = p.rollout.observes() || p.value.is_some();
     let mut nodes = match start {
         Some(t) => t.nodes,
         None => vec![Node { action: Action::Pass, player: root_player, visits: 0, avail: 0, reward: 0, reward_sq: 0, children: Vec::new() }],
@@ -222,8 +228,12 @@ fn grow<R: Decide>(view: &SeatView, det: &mut Determinizer, p: &IsmctsParams<R>,
         let solved = (p.solve > 0 && pos.phase == Phase::Play && pos.hands.iter().all(|h| size(h) <= p.solve as usize))
             .then(|| value(&pos, LEAF_BUDGET))
             .flatten();
-        let returns = match solved {
-            Some(score) => pos.returns_for(score), // the leaf's exact value (solve=N)
+        let valued = solved.or_else(|| {
+            // the network's predicted score (value=net:PATH) while the hand is not over
+            p.value.filter(|_| pos.phase == Phase::Play).and_then(|v| v.score(&SeatView::of_seen(&pos, &tally, levels)))
+        });
+        let returns = match valued {
+            Some(score) => pos.returns_for(score), // the leaf's exact (solve=N) or predicted value
             None => rollout(pos, tally, levels, &p.rollout, rng),
         };
         for &n in &path {

@@ -12,6 +12,10 @@
 //! of its minimax score, counted for each of the world's rollouts (a world the solver cannot
 //! finish within [`SOLVE_BUDGET`] nodes falls back to rollouts for the candidates left).
 //!
+//! With `value=net:PATH`, a candidate's value in a world (where the solver gives none) is the
+//! return of the defenders' final score that network's value head predicts after the play,
+//! from the observation of the seat to move then, counted for each rollout likewise.
+//!
 //! With `time_ms`, the worlds are weighed in rounds and no round starts once the time is
 //! spent: the worlds weighed, and so the result, then depend on the machine.
 
@@ -19,8 +23,9 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
+use crate::agent::net::NetPolicy;
 use crate::agent::view::{Decide, SeatView};
-use crate::game::hand::{Action, Position};
+use crate::game::hand::{Action, Phase, Position};
 use crate::rules::error::Error;
 use crate::util::parallel::pool;
 use crate::util::rng::Rng;
@@ -53,6 +58,10 @@ pub struct PimcParams<R> {
     /// Search while dealing too (R8.1, [`crate::search::deal`]); else the searches show as
     /// greedy does.
     pub deal: bool,
+    /// A network's value head ([`NetPolicy::score`]) values each candidate's position in each
+    /// world in place of its rollouts (`value=net:PATH`; after the solver, where `solve`
+    /// applies).
+    pub value: Option<NetPolicy>,
 }
 
 /// Worlds weighed per round under a time budget.
@@ -67,7 +76,7 @@ impl<R: Default> Default for PimcParams<R> {
 impl<R> PimcParams<R> {
     /// The defaults: 32 worlds, 8 rollouts per candidate per world.
     pub fn new(rollout: R) -> Self {
-        PimcParams { worlds: 32, rollouts: 8, rollout, solve: 0, time_ms: 0, deal: false }
+        PimcParams { worlds: 32, rollouts: 8, rollout, solve: 0, time_ms: 0, deal: false, value: None }
     }
 }
 
@@ -77,7 +86,7 @@ pub fn pimc<R: Decide + Sync>(view: &SeatView, p: &PimcParams<R>, seed: u64, thr
     let start = Instant::now();
     let mut det = determinizer(view)?;
     let (tally, levels) = seen(view)?;
-    let observes = p.rollout.observes();
+    let observes = p.rollout.observes() || p.value.is_some();
     let seat = view.seat();
     let mut set = view.actions();
     let mut rng = Rng::new(derive(seed, SEARCH, u64::MAX));
@@ -115,6 +124,16 @@ pub fn pimc<R: Decide + Sync>(view: &SeatView, p: &PimcParams<R>, seed: u64, thr
                     return (r * n, r * r * n);
                 }
                 let Action::Play(cards) = a else { unreachable!("plays") };
+                if let Some(v) = p.value {
+                    let (mut q, mut t) = (pos, tally);
+                    t.note_play(&q, cards);
+                    q.play_unchecked(cards);
+                    let score = if q.phase == Phase::Play { v.score(&SeatView::of_seen(&q, &t, levels)) } else { None };
+                    if let Some(r) = score.map(|s| q.returns_for(s)).or_else(|| q.returns()) {
+                        let r = r[seat as usize] as i64;
+                        return (r * n, r * r * n);
+                    }
+                }
                 let mut rng = Rng::new(derive(wseed, SEARCH, c as u64));
                 (0..p.rollouts).fold((0i64, 0i64), |(sum, sq), _| {
                     let (mut q, mut t) = (pos, tally);
