@@ -42,11 +42,8 @@ from tractor import nets  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from train_bc import adam_step  # noqa: E402
+from train_net import W1_MAX, W_MAX, Params  # noqa: E402  (the trunk's quantization limits)
 
-Params = Dict[str, np.ndarray]
-#: The largest |weight| int16 (W1, at shift1 = 6) and int8 (W2, at 64) quantization holds.
-W1_MAX = 32767 / (nets.ONE * 2**6)
-W_MAX = 127 / 64
 #: The value head's weights are int16 at 64.
 WV_MAX = 32767 / 64
 

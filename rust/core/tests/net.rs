@@ -34,18 +34,7 @@ fn random_net(seed: u64, h1: usize, h2: usize) -> Net {
 
 /// The network in i64, layer by layer, as the module's doc writes it.
 fn reference(net: &Net, x: &[i16; OBS_DIM]) -> Vec<i64> {
-    let h1: Vec<i64> = (0..net.h1)
-        .map(|j| {
-            let a = net.b1[j] as i64 + (0..OBS_DIM).map(|i| net.w1[i * net.h1 + j] as i64 * x[i] as i64).sum::<i64>();
-            (a >> net.shift1).clamp(0, ONE as i64)
-        })
-        .collect();
-    let h2: Vec<i64> = (0..net.h2)
-        .map(|k| {
-            let z = net.b2[k] as i64 + (0..net.h1).map(|j| net.w2[k * net.h1 + j] as i64 * h1[j]).sum::<i64>();
-            (z >> net.shift2).clamp(0, ONE as i64)
-        })
-        .collect();
+    let h2 = reference_h2(net, x);
     (0..ACTIONS).map(|a| net.b3[a] as i64 + (0..net.h2).map(|k| net.w3[a * net.h2 + k] as i64 * h2[k]).sum::<i64>()).collect()
 }
 
