@@ -400,3 +400,14 @@ def test_a_value_head_plays_in_the_searches_and_bad_values_are_refused(tmp_path)
         tractor.search.pimc(g, worlds=2, rollouts=1, value=f"net:{plain}")
     with pytest.raises(InvalidArgument, match="value head"):
         nets.value_bound(layers, _value(4, 8), nets.quantize(layers), np.zeros((1, _core.OBS_DIM)))
+
+
+@pytest.mark.parametrize("obs", [2**63, float("inf"), float("nan"), np.int64(3), "x", None, np.zeros((2, 5)),
+                                 np.full(_core.OBS_DIM, np.inf)])
+def test_the_float_references_and_bounds_refuse_bad_observations(obs):
+    layers, value = _layers(5, 16, 8), _value(5, 8)
+    net = nets.quantize(layers, value=value)
+    for call in (lambda: nets.forward_float(layers, obs), lambda: nets.value_float(layers, value, obs),
+                 lambda: nets.quantization_bound(layers, net, obs), lambda: nets.value_bound(layers, value, net, obs)):
+        with pytest.raises(InvalidArgument, match="obs"):
+            call()

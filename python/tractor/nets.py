@@ -143,6 +143,19 @@ def _check_layers(layers: Sequence[Any]) -> Layers:
     return w1, b1, w2, b2, w3, b3
 
 
+def _check_obs(obs: Any) -> np.ndarray:
+    """Observations as a float64 (n, OBS_DIM) array; InvalidArgument naming ``obs`` else."""
+    try:
+        x = np.atleast_2d(np.asarray(obs, dtype=np.float64))
+    except (TypeError, ValueError):
+        raise InvalidArgument(f"obs must be observation rows of {_core.OBS_DIM} numbers, got {_show(obs)}") from None
+    if x.ndim != 2 or x.shape[1] != _core.OBS_DIM:
+        raise InvalidArgument(f"obs has shape {x.shape}, expected (n, {_core.OBS_DIM})")
+    if not np.isfinite(x).all():
+        raise InvalidArgument("obs holds a value that is not finite")
+    return x
+
+
 def _round(a: np.ndarray, lo: int, hi: int, dtype: Any, name: str) -> np.ndarray:
     q = np.rint(a)
     if q.min(initial=0) < lo or q.max(initial=0) > hi:
@@ -237,7 +250,7 @@ def from_torch(module: Any, **kwargs: Any) -> Net:
 def forward_float(layers: Sequence[Any], obs: Any) -> np.ndarray:
     """The float network's logits for observations ``obs`` (n, OBS_DIM): (n, 72)."""
     w1, b1, w2, b2, w3, b3 = _check_layers(layers)
-    x = np.atleast_2d(np.asarray(obs, dtype=np.float64))
+    x = _check_obs(obs)
     h1 = np.clip(x @ w1.T + b1, 0, 1)
     h2 = np.clip(h1 @ w2.T + b2, 0, 1)
     return h2 @ w3.T + b3
@@ -248,7 +261,7 @@ def value_float(layers: Sequence[Any], value: Any, obs: Any) -> np.ndarray:
     (n, OBS_DIM): ``max(0, 100 * (wv @ h2 + bv))``, (n,)."""
     w1, b1, w2, b2, _, _ = _check_layers(layers)
     wv, bv = _check_value(value, len(b2))
-    x = np.atleast_2d(np.asarray(obs, dtype=np.float64))
+    x = _check_obs(obs)
     h2 = np.clip(np.clip(x @ w1.T + b1, 0, 1) @ w2.T + b2, 0, 1)
     return np.maximum(0.0, 100 * (h2 @ wv + bv))
 
@@ -258,10 +271,10 @@ def value_bound(layers: Sequence[Any], value: Any, net: Net, obs: Any) -> np.nda
     actual rounding (as :func:`quantization_bound`), plus one point for the score's floor: (n,)."""
     if net.arrays is None or net.value_arrays is None:
         raise InvalidArgument("value_bound needs a Net made by quantize with a value head (its integer arrays)")
-    _, _, _, b2, _, _ = _check_layers(layers)
-    wv, bv = _check_value(value, len(b2))
+    checked = _check_layers(layers)
+    wv, bv = _check_value(value, len(checked[3]))
     qv, qbv = net.value_arrays
-    a2, e2 = _hidden(layers, net, obs)
+    a2, e2 = _hidden(checked, net, obs)
     hundreds = (a2 / ONE) @ np.abs(qv / 64 - wv) + e2 @ np.abs(wv) + abs(qbv / OUT_SCALE - bv)
     return 100 * hundreds + 1
 
@@ -272,23 +285,24 @@ def quantization_bound(layers: Sequence[Any], net: Net, obs: Any) -> np.ndarray:
     shift's floor adds at most one unit of 1/127): (n, 72)."""
     if net.arrays is None:
         raise InvalidArgument("quantization_bound needs a Net made by quantize (its integer arrays)")
-    _, _, _, _, w3, b3 = _check_layers(layers)
+    checked = _check_layers(layers)
+    _, _, _, _, w3, b3 = checked
     _, _, _, _, q3, qb3 = net.arrays
-    a2, e2 = _hidden(layers, net, obs)
+    a2, e2 = _hidden(checked, net, obs)
     r3 = np.abs(q3 / 64 - w3)
     return (a2 / ONE) @ r3.T + e2 @ np.abs(w3).T + np.abs(qb3 / OUT_SCALE - b3)
 
 
-def _hidden(layers: Sequence[Any], net: Net, obs: Any) -> Tuple[np.ndarray, np.ndarray]:
+def _hidden(layers: Layers, net: Net, obs: Any) -> Tuple[np.ndarray, np.ndarray]:
     """The integer second hidden layer (n, h2) for observations ``obs`` and a bound on
-    ``|a2 / 127 - float h2|`` per unit (``net`` made by :func:`quantize`)."""
+    ``|a2 / 127 - float h2|`` per unit (``layers`` checked, ``net`` made by :func:`quantize`)."""
     if net.arrays is None:
         raise InvalidArgument("the bounds need a Net made by quantize (its integer arrays)")
-    w1, b1, w2, b2, _, _ = _check_layers(layers)
+    w1, b1, w2, b2, _, _ = layers
     q1, qb1, q2, qb2, _, _ = net.arrays
     _, _, shift1, shift2 = net.shape
     s1 = ONE * 2**shift1
-    x = np.atleast_2d(np.asarray(obs, dtype=np.float64))
+    x = _check_obs(obs)
     n = np.rint(x * OBS_SCALE)  # whole numbers
     # layer 1: |acc/s1 - (W1 x + b1)| from the rounding of W1 and b1
     r1 = np.abs(q1 / s1 - w1.T / OBS_SCALE[:, None])  # (OBS_DIM, h1)

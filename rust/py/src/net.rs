@@ -105,7 +105,7 @@ impl PyNet {
     fn value(&self, py: Python<'_>, game: &PyGame, seat: u8) -> PyResult<Option<(i32, i32)>> {
         guard(py, || {
             let acc = self.accumulator(py, game, seat)?;
-            Ok(self.net.value_out(&acc).zip(self.net.score(&acc)))
+            Ok(self.net.value_out(&acc).map(|out| (out, Net::points(out))))
         })
     }
 }

@@ -423,10 +423,15 @@ impl Net {
         Some(v.b + dot(&v.w, &h2[..self.h2]))
     }
 
-    /// The predicted defenders' final score (R7.3), in points: `⌊100 · out / VALUE_SCALE⌋`,
-    /// at least 0; None without a value head.
+    /// The predicted defenders' final score (R7.3), in points ([`Net::points`] of
+    /// [`Net::value_out`]); None without a value head.
     pub fn score(&self, a: &Accumulator) -> Option<i32> {
-        self.value_out(a).map(|out| ((out as i64 * 100).div_euclid(VALUE_SCALE)).max(0) as i32)
+        self.value_out(a).map(Net::points)
+    }
+
+    /// The value head's output in points: `⌊100 · out / VALUE_SCALE⌋`, at least 0.
+    pub fn points(out: i32) -> i32 {
+        (out as i64 * 100).div_euclid(VALUE_SCALE).max(0) as i32
     }
 
     /// The logits of the real action ids, for a seat that knows trump `trump` (4 or more:

@@ -124,10 +124,17 @@ pub fn pimc<R: Decide + Sync>(view: &SeatView, p: &PimcParams<R>, seed: u64, thr
                     return (r * n, r * r * n);
                 }
                 let Action::Play(cards) = a else { unreachable!("plays") };
-                if let Some(v) = p.value {
+                // the world after the candidate, with the public tally a network reads
+                let after = || {
                     let (mut q, mut t) = (pos, tally);
-                    t.note_play(&q, cards);
+                    if observes {
+                        t.note_play(&q, cards);
+                    }
                     q.play_unchecked(cards);
+                    (q, t)
+                };
+                if let Some(v) = p.value {
+                    let (q, t) = after();
                     let score = if q.phase == Phase::Play { v.score(&SeatView::of_seen(&q, &t, levels)) } else { None };
                     if let Some(r) = score.map(|s| q.returns_for(s)).or_else(|| q.returns()) {
                         let r = r[seat as usize] as i64;
@@ -136,11 +143,7 @@ pub fn pimc<R: Decide + Sync>(view: &SeatView, p: &PimcParams<R>, seed: u64, thr
                 }
                 let mut rng = Rng::new(derive(wseed, SEARCH, c as u64));
                 (0..p.rollouts).fold((0i64, 0i64), |(sum, sq), _| {
-                    let (mut q, mut t) = (pos, tally);
-                    if observes {
-                        t.note_play(&q, cards);
-                    }
-                    q.play_unchecked(cards);
+                    let (q, t) = after();
                     let r = rollout(q, t, levels, &p.rollout, &mut rng)[seat as usize] as i64;
                     (sum + r, sq + r * r)
                 })
