@@ -91,6 +91,25 @@ struct Holder {
     hi: Counts,
 }
 
+/// A proposal's level cards (step 3): not drawn (no timing), placed, accepted by the turn
+/// chains (placed by [`Turns::place`] once the whole proposal has passed), or rejected.
+enum Levels {
+    NotTimed,
+    Plan(LevelPlan),
+    Accepted(turns::Accepted),
+    Rejected,
+}
+
+impl Levels {
+    fn of_plan(p: Option<LevelPlan>) -> Levels {
+        p.map_or(Levels::Rejected, Levels::Plan)
+    }
+
+    fn of_accepted(a: Option<turns::Accepted>) -> Levels {
+        a.map_or(Levels::Rejected, Levels::Accepted)
+    }
+}
+
 /// Hands drawn for a world: each seat's hand now and the pile.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Draw {
@@ -330,7 +349,7 @@ impl Determinizer {
     /// random place among the holders' rooms, [`level_plan`] may reject there, and only then
     /// are the other cards dealt, shuffled, into the places left. A uniform bijection of
     /// cards to places, as [`Determinizer::propose_uniform`]'s shuffle, found sooner.
-    fn propose_uniform_timed(&self, rng: &mut Rng, plan: &mut Option<LevelPlan>) -> Option<Vec<Counts>> {
+    fn propose_uniform_timed(&self, rng: &mut Rng, plan: &mut Levels) -> Option<Vec<Counts>> {
         let n = self.pool.len();
         let kinds = plan_kinds(&self.info);
         let (mut lv, mut rest): (Vec<u8>, Vec<u8>) = self.pool.iter().partition(|k| kinds.contains(k));
@@ -377,10 +396,12 @@ impl Determinizer {
             out[owner(p)][k as usize] += 1;
         }
         *plan = match &self.turns {
-            Some(t) if t.conditions() => t.plan(&self.info, &self.holders, &out, rng),
-            _ => level_plan(&self.info, &self.holders, &out, None, &[], None, (&fixed, &taken), rng),
+            Some(t) if t.conditions() => Levels::of_accepted(t.accept(&self.info, &self.holders, &out, rng)),
+            _ => Levels::of_plan(level_plan(&self.info, &self.holders, &out, None, &[], None, (&fixed, &taken), rng)),
         };
-        plan.as_ref()?;
+        if matches!(plan, Levels::Rejected) {
+            return None;
+        }
         rng.shuffle_by_halves(&mut rest);
         for (&k, &p) in rest.iter().zip(&places[lv.len()..]) {
             out[owner(p)][k as usize] += 1;
@@ -411,7 +432,7 @@ impl Determinizer {
             }
             *tries += 1;
             self.proposals += 1;
-            let mut plan = None;
+            let mut plan = Levels::NotTimed;
             // the proposal depends only on the info set (never on earlier draws), so a world
             // depends only on what the seat knows and the seed
             let alloc = if !self.use_dp {
@@ -435,10 +456,10 @@ impl Determinizer {
                 let (level_fit, turns) = (self.level_fit.as_ref(), self.turns.as_ref().filter(|t| t.conditions()));
                 let mut early = |a: &[Counts], rng: &mut Rng| {
                     plan = match turns {
-                        Some(t) => t.plan(info, holders, a, rng),
-                        None => level_plan(info, holders, a, revealed, jokers, level_fit, (&[], &[]), rng),
+                        Some(t) => Levels::of_accepted(t.accept(info, holders, a, rng)),
+                        None => Levels::of_plan(level_plan(info, holders, a, revealed, jokers, level_fit, (&[], &[]), rng)),
                     };
-                    plan.is_some()
+                    !matches!(plan, Levels::Rejected)
                 };
                 let early: &mut dyn FnMut(&[Counts], &mut Rng) -> bool =
                     if self.timing && info.dealt_hand { &mut early } else { &mut |_: &[Counts], _: &mut Rng| true };
@@ -456,6 +477,16 @@ impl Determinizer {
                 live.iter().all(|&ci| memo.passes(info, ci, &d.hands[info.checks[ci].seat as usize]))
             };
             if self.use_dp || passes(&mut self.memo, &self.info, &self.live) {
+                let plan = match plan {
+                    Levels::NotTimed => None,
+                    Levels::Plan(p) => Some(p),
+                    // the placements last, once nothing else can reject the proposal
+                    Levels::Accepted(a) => match self.turns.as_ref().expect("chains").place(&self.info, &self.holders, &alloc, a, rng) {
+                        Some(p) => Some(p),
+                        None => continue,
+                    },
+                    Levels::Rejected => unreachable!("a rejected plan ends its proposal"),
+                };
                 self.accepted += 1;
                 return Ok((d, plan));
             }

@@ -15,15 +15,13 @@
 //!   first level card exactly. Those decks are drawn from their exact law given that (the
 //!   places before it hold other cards, the place itself a level card, the rest uniform).
 
-use std::collections::{BTreeMap, HashMap};
-use std::hash::BuildHasherDefault;
+use std::collections::BTreeMap;
 
 use crate::game::deal::positions;
 use crate::game::hand::{could_show, NOBODY};
 use crate::infoset::info::InfoSet;
 use crate::rules::card::{Card, Counts, DECK, SJ};
 use crate::util::bignum::{binomial, Big};
-use crate::util::hash::FxHasher;
 use crate::util::rng::Rng;
 
 use super::timing::{place_uniform, small_joker_timed, LevelPlan};
@@ -97,28 +95,41 @@ impl Turns {
         matches!(self.chains, Some(Some(_)))
     }
 
-    /// Places the other seats' level cards exactly given who was asked and their showings,
-    /// after accepting their counts in proportion to the share of placements that fit (each
-    /// seat's chain), and under C9 their small jokers uniformly over the places left, checked
-    /// against their runs (a small joker before each run's first showing). `None`: rejected.
-    pub(super) fn plan(&self, info: &InfoSet, holders: &[Holder], alloc: &[Counts], rng: &mut Rng) -> Option<LevelPlan> {
-        let chains = self.chains.as_ref().and_then(|c| c.as_ref()).expect("prepared, with chains");
-        let first = *info.first_seats.last().expect("an attempt");
-        let mut suits: Vec<u8> = info.runs.iter().map(|r| r.suit.unwrap_or(0)).collect();
-        let mut placed = Vec::with_capacity(24);
-        // every seat's acceptance first, so that a rejected proposal costs no placement draws
-        let mut drawn: [Option<(&Chain, &Final)>; 3] = [None; 3];
+    fn chains(&self) -> &[Option<Chain>] {
+        self.chains.as_ref().and_then(|c| c.as_ref()).expect("prepared, with chains")
+    }
+
+    /// Accepts the other seats' level cards of a proposal in proportion to the share of
+    /// their placements that fit who was asked and their showings (each seat's chain):
+    /// `None`, rejected. Only the counts are read, so this runs as soon as the level kinds
+    /// are drawn, and the placements ([`Turns::place`]) once the whole proposal has passed.
+    pub(super) fn accept(&self, info: &InfoSet, holders: &[Holder], alloc: &[Counts], rng: &mut Rng) -> Option<Accepted> {
+        let chains = self.chains();
+        let mut accepted = Accepted([None; 3]);
         for (i, (h, a)) in holders.iter().zip(alloc).filter(|(h, _)| h.seat != NOBODY).enumerate() {
             let chain = chains[h.seat as usize].as_ref().expect("a chain for every other seat");
             let c: [u8; 4] = std::array::from_fn(|s| {
                 let k = Card::new(s as u8, info.level).id();
                 a[k] + info.played[h.seat as usize][k]
             });
-            let f = chain.accepts(c, rng)?;
-            drawn[i] = Some((chain, f));
+            chain.accepts(c, rng)?;
+            accepted.0[i] = Some((h.seat, pack(c)));
         }
-        for (chain, f) in drawn.into_iter().flatten() {
-            chain.draw(info, f, &mut placed, &mut suits, rng);
+        Some(accepted)
+    }
+
+    /// Places the other seats' level cards of an accepted proposal exactly given who was
+    /// asked and their showings (each seat's chain), and under C9 their small jokers
+    /// uniformly over the places left, checked against their runs (a small joker before each
+    /// run's first showing). `None`: rejected.
+    pub(super) fn place(&self, info: &InfoSet, holders: &[Holder], alloc: &[Counts], accepted: Accepted, rng: &mut Rng) -> Option<LevelPlan> {
+        let chains = self.chains();
+        let first = *info.first_seats.last().expect("an attempt");
+        let mut suits: Vec<u8> = info.runs.iter().map(|r| r.suit.unwrap_or(0)).collect();
+        let mut placed = Vec::with_capacity(24);
+        for (seat, key) in accepted.0.into_iter().flatten() {
+            let chain = chains[seat as usize].as_ref().expect("a chain for every other seat");
+            chain.draw(info, &chain.by_count[&key], &mut placed, &mut suits, rng);
         }
         if small_joker_timed(info) {
             // C9: each run began with a small joker among the shower's cards
@@ -215,6 +226,11 @@ impl Turns {
     }
 }
 
+/// The chains' verdict on a proposal: each other seat and its accepted level counts (packed,
+/// the key of its chain's `by_count`), in the holders' order.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Accepted([Option<(u8, u16)>; 3]);
+
 /// Entries all the chains of one info set may hold (each 24 bytes): beyond it the sampler
 /// keeps the plain rejection of [`Turns::fits`].
 const MAX_ENTRIES: usize = 1 << 20;
@@ -226,8 +242,50 @@ const MAX_RUNS: usize = 3;
 /// fit its showings (12 is a multiple of 1, 2, 3 and 4).
 const SUIT_SHARE: [u128; 5] = [0, 12, 6, 4, 3];
 
-/// One programme's states after one position, sorted: (packed state, weighted count).
-type Layer = Vec<(u32, u128)>;
+/// One programme's states after one position: packed states, sorted, and their weighted
+/// counts (apart, so that the draw's binary searches read only the compact keys).
+#[derive(Clone, Debug, Default)]
+struct Layer {
+    keys: Vec<u32>,
+    counts: Vec<u128>,
+}
+
+impl Layer {
+    fn of(entries: &[(u32, u128)]) -> Layer {
+        Layer { keys: entries.iter().map(|e| e.0).collect(), counts: entries.iter().map(|e| e.1).collect() }
+    }
+
+    /// The weighted count of `state` (0 where absent).
+    fn count(&self, state: u32) -> u128 {
+        self.keys.binary_search(&state).map_or(0, |i| self.counts[i])
+    }
+}
+
+/// `a` and `b` (each sorted by state, no state twice) merged, the counts of a state in both
+/// added.
+fn merge_add(a: &[(u32, u128)], b: &[(u32, u128)], out: &mut Vec<(u32, u128)>) {
+    out.clear();
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].0.cmp(&b[j].0) {
+            std::cmp::Ordering::Less => {
+                out.push(a[i]);
+                i += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                out.push(b[j]);
+                j += 1;
+            }
+            std::cmp::Ordering::Equal => {
+                out.push((a[i].0, a[i].1 + b[j].1));
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+}
 
 /// One other seat's level cards over its deal positions in the current attempt, conditioned
 /// on who was asked (D7) and on its showings (R8.1): a counting programme over its positions
@@ -343,15 +401,21 @@ impl Chain {
         let mut programmes = Vec::with_capacity(choices.len());
         let mut by_count: BTreeMap<u16, Final> = BTreeMap::new();
         for (pi, sigma) in choices.into_iter().enumerate() {
-            let mut layers: Vec<Layer> = vec![vec![(init_masks, 1)]];
+            let mut layers: Vec<Layer> = Vec::with_capacity(positions.len() + 1);
+            let mut cur: Vec<(u32, u128)> = vec![(init_masks, 1)];
+            // one stream per symbol x (a level card of suit x, or none: 4), each sorted by state
+            let mut streams: [Vec<(u32, u128)>; 5] = Default::default();
+            let (mut merged, mut tmp) = (Vec::new(), Vec::new());
             for (j, &t) in positions.iter().enumerate() {
-                let mut next: HashMap<u32, u128, BuildHasherDefault<FxHasher>> = HashMap::default();
                 let (declarer, count, ri) = public[j];
                 // the declared suit matters only where this seat is the declarer (its own run)
                 let own_suit = runs.iter().position(|&r| r == ri && declarer == seat).map_or(0, |slot| sigma[slot]);
                 let check = (t as usize + 1) < DECK;
                 let asked = turns.asked_at[t as usize];
-                for &(st, n) in &layers[j] {
+                for s in streams.iter_mut() {
+                    s.clear();
+                }
+                for &(st, n) in &cur {
                     let st = apply(st, &before[j]);
                     // masks only shrink: a run whose chosen suit no longer fits is dropped
                     if sigma.iter().enumerate().any(|(slot, &s)| mask_of(st, slot) & 1 << s == 0) {
@@ -368,16 +432,37 @@ impl Chain {
                         if check && could_show(h, seat, declarer, own_suit, count) != asked {
                             continue;
                         }
-                        let nst = (st & !0xfff) | pack(h) as u32;
-                        *next.entry(nst).or_insert(0) += n;
+                        streams[x].push(((st & !0xfff) | pack(h) as u32, n));
                     }
                 }
-                let mut layer: Layer = next.into_iter().collect();
-                layer.sort_unstable_by_key(|e| e.0);
-                *budget = budget.checked_sub(layer.len())?;
-                layers.push(layer);
+                // without showings before this position a stream keeps the layer's order (it
+                // adds one to a count below 4); the showings' masks may reorder it
+                if !before[j].is_empty() {
+                    for s in streams.iter_mut() {
+                        s.sort_unstable_by_key(|e| e.0);
+                        let mut w = 0;
+                        for r in 0..s.len() {
+                            if w > 0 && s[w - 1].0 == s[r].0 {
+                                s[w - 1].1 += s[r].1;
+                            } else {
+                                s[w] = s[r];
+                                w += 1;
+                            }
+                        }
+                        s.truncate(w);
+                    }
+                }
+                merged.clear();
+                merged.extend_from_slice(&streams[4]);
+                for s in &streams[..4] {
+                    merge_add(&merged, s, &mut tmp);
+                    std::mem::swap(&mut merged, &mut tmp);
+                }
+                *budget = budget.checked_sub(merged.len())?;
+                layers.push(Layer::of(&cur));
+                std::mem::swap(&mut cur, &mut merged);
             }
-            for &(st, n) in layers.last().expect("a layer") {
+            for &(st, n) in &cur {
                 let end = apply(st, &after);
                 let mut w = n;
                 for (slot, &s) in sigma.iter().enumerate() {
@@ -390,6 +475,7 @@ impl Chain {
                     f.ends.push((pi, st, w));
                 }
             }
+            layers.push(Layer::of(&cur));
             programmes.push((sigma, layers));
         }
         let n = positions.len();
@@ -437,7 +523,6 @@ impl Chain {
         for (slot, &ri) in self.runs.iter().enumerate() {
             suits[ri] = sigma[slot];
         }
-        let find = |layer: &[(u32, u128)], st: u32| layer.binary_search_by_key(&st, |e| e.0).ok().map_or(0, |i| layer[i].1);
         for j in (0..self.positions.len()).rev() {
             // predecessors: one symbol less, and the masks before this position's showings
             let mut cands: Vec<(u32, u128, u8)> = Vec::with_capacity(8);
@@ -464,7 +549,7 @@ impl Chain {
                     combos = combos.iter().flat_map(|&p| subsets(rm).map(move |sub| with_mask(p, r, mask_of(p, r) | sub))).collect();
                 }
                 for p in combos {
-                    let n = find(&layers[j], p);
+                    let n = layers[j].count(p);
                     if n > 0 && apply(p, &self.before[j]) == pre {
                         cands.push((p, n, x));
                         total += n;
