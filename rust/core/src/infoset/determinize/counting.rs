@@ -7,6 +7,7 @@ use crate::rules::error::Error;
 use crate::util::bignum::{binomial, Big, BigVec};
 use crate::util::rng::Rng;
 use super::checks::CheckMemo;
+use super::levels::{LevelTable, Walk};
 use super::{Determinizer, Holder, WHOLE_CLASS_UNBOUNDED};
 
 /// The splits of one kind's unseen copies over the holders, each with its weight.
@@ -73,6 +74,28 @@ pub(super) fn factorial(n: u8) -> u64 {
     (1..=n as u64).product()
 }
 
+/// Every split of `c` copies over the holders within their bounds (`lo[h] ..= hi[h]` each),
+/// with its weight c! / Π a! (the copies are distinct cards).
+pub(super) fn splits(c: u8, lo: &[u8], hi: &[u8]) -> Splits {
+    fn rec(h: usize, left: u8, a: &mut [u8; 4], lo: &[u8], hi: &[u8], c: u8, out: &mut Splits) {
+        if h + 1 == lo.len() {
+            if left >= lo[h] && left <= hi[h] {
+                a[h] = left;
+                let w = factorial(c) / a[..lo.len()].iter().map(|&x| factorial(x)).product::<u64>();
+                out.push((*a, w as u128));
+            }
+            return;
+        }
+        for x in lo[h]..=hi[h].min(left) {
+            a[h] = x;
+            rec(h + 1, left - x, a, lo, hi, c, out);
+        }
+    }
+    let mut out = Vec::new();
+    rec(0, c, &mut [0u8; 4], lo, hi, c, &mut out);
+    out
+}
+
 impl Determinizer {
     pub(super) fn build_dp(&self) -> Result<Dp, Error> {
         let hs = &self.holders;
@@ -108,6 +131,9 @@ impl Determinizer {
         } else {
             whole.iter().filter(|&&cl| !class_kinds(cl).iter().any(|k| self.timed.contains(k))).flat_map(|&cl| class_kinds(cl).iter().copied()).collect()
         };
+        // (with who was asked as evidence the level kinds come first of all: the level table
+        // draws them whole, `levels.rs`)
+        let first = if self.turns.is_some() { Vec::new() } else { first };
         let mut order: Vec<usize> = first.iter().map(|&k| k as usize).collect();
         for k in self.timed.iter().chain(&in_checked).map(|&k| k as usize).chain(0..KINDS) {
             if !order.contains(&k) {
@@ -123,24 +149,9 @@ impl Determinizer {
                 free.extend(std::iter::repeat_n(k as u8, c as usize));
                 continue;
             }
-            let mut allocs = Vec::new();
-            let mut a = [0u8; 4];
-            // every split of c copies over the holders within their bounds
-            fn rec(h: usize, left: u8, a: &mut [u8; 4], hs: &[Holder], k: usize, c: u8, out: &mut Splits) {
-                if h + 1 == hs.len() {
-                    if left >= hs[h].lo[k] && left <= hs[h].hi[k] {
-                        a[h] = left;
-                        let w = factorial(c) / a[..hs.len()].iter().map(|&x| factorial(x)).product::<u64>();
-                        out.push((*a, w as u128));
-                    }
-                    return;
-                }
-                for x in hs[h].lo[k]..=hs[h].hi[k].min(left) {
-                    a[h] = x;
-                    rec(h + 1, left - x, a, hs, k, c, out);
-                }
-            }
-            rec(0, c, &mut a, hs, k, c, &mut allocs);
+            let lo: Vec<u8> = hs.iter().map(|h| h.lo[k]).collect();
+            let hi: Vec<u8> = hs.iter().map(|h| h.hi[k]).collect();
+            let mut allocs = splits(c, &lo, &hi);
             if let Some(r) = self.revealed.as_ref().filter(|r| r.kind as usize == k) {
                 // R8.2: the revealed showings' timing, exactly: weight each split by the share of
                 // the declarer's placements of its copies that fit them (scaled to integers)
@@ -356,15 +367,32 @@ impl Determinizer {
         memo: &mut CheckMemo,
         rng: &mut Rng,
         early: &mut dyn FnMut(&[Counts], &mut Rng) -> bool,
+        levels: Option<&LevelTable>,
     ) -> Option<Vec<Counts>> {
         let nh = self.holders.len();
-        let mut s = [0u16; 4];
-        for (h, x) in self.holders[..nh - 1].iter().zip(s.iter_mut()) {
-            *x = h.size;
-        }
+        let (mut s, mut i) = dp.start(&self.holders);
         let mut out = vec![[0u8; KINDS]; nh];
-        let mut i = index(&dp.dims, &s);
-        for (j, (k, allocs)) in dp.kinds.iter().enumerate() {
+        let mut from = 0;
+        if let Some(table) = levels {
+            // the timed kinds' splits as one path of the level table (drawn with the turn
+            // chains' envelopes; `early` accepts within them)
+            let path = table.sample(rng);
+            for (j, &x) in path.iter().enumerate() {
+                let k = dp.kinds[j].0 as usize;
+                let a = table.split(j, x);
+                for h in 0..nh {
+                    out[h][k] += a[h];
+                }
+                (s, i) = dp.step(j, x as usize, &s, i).expect("a path's splits fit");
+                for &ci in &dp.after[j] {
+                    if !memo.passes(&self.info, ci, &out[self.check_holder[ci]]) {
+                        return None;
+                    }
+                }
+            }
+            from = path.len();
+        }
+        for (j, (k, allocs)) in dp.kinds.iter().enumerate().skip(from) {
             if j == dp.early_at && !early(&out, rng) {
                 return None;
             }
@@ -397,10 +425,37 @@ impl Determinizer {
         Some(out)
     }
 
-    /// Bytes held by the counting programme's tables (0 until built): what keeping this
-    /// determinizer for later calls costs.
+    /// Bytes held by the counting programme's tables and the level table (0 until built):
+    /// what keeping this determinizer for later calls costs.
     pub fn table_bytes(&self) -> usize {
-        self.dp.as_ref().map_or(0, |dp| dp.table.iter().chain(dp.boundary.as_ref().map(|b| &b.1)).map(BigVec::bytes).sum())
+        let dp = self.dp.as_ref().map_or(0, |dp| dp.table.iter().chain(dp.boundary.as_ref().map(|b| &b.1)).map(BigVec::bytes).sum());
+        dp + self.levels.as_ref().and_then(|l| l.as_ref()).map_or(0, LevelTable::bytes)
+    }
+
+    /// The level table over the programme's level kinds (`None`: too many paths, or the
+    /// level kinds are not the programme's first).
+    pub(super) fn dp_levels(&self, dp: &Dp, envelope: &dyn Fn(usize, [u8; 4]) -> u32, valid: Vec<Vec<u16>>) -> Option<LevelTable> {
+        // the level kinds with unseen copies come first (then C9's small joker, which no chain
+        // counts, drawn by the programme as before), all before the chains accept; no hidden
+        // run's boundary layer
+        let n = dp.kinds.iter().take_while(|(k, _)| self.level_suit(*k).is_some()).count();
+        let levels = self.level_kinds().iter().filter(|&&k| self.level_suit(k).is_some()).count();
+        if n != levels || n > dp.early_at || dp.boundary.is_some() {
+            return None;
+        }
+        let step = |j: usize, x: usize, s: &[u16; 4], i: usize| dp.step(j, x, s, i);
+        let end = |_: &[u16; 4], i: usize| dp.table[n].get(i);
+        let walk = Walk {
+            splits: dp.kinds[..n].iter().map(|(_, sp)| sp).collect(),
+            suits: dp.kinds[..n].iter().map(|&(k, _)| self.level_suit(k)).collect(),
+            holders: self.level_holders(),
+            start: dp.start(&self.holders),
+            step: &step,
+            end: &end,
+            envelope,
+            valid,
+        };
+        LevelTable::build(&walk)
     }
 
     /// The exact number of physical deals of the unseen cards that meet every per-kind bound
@@ -423,6 +478,29 @@ impl Determinizer {
 
 
 impl Dp {
+    /// The state before the first kind: the rooms of the holders but the last, and its index.
+    fn start(&self, holders: &[Holder]) -> ([u16; 4], usize) {
+        let mut s = [0u16; 4];
+        for (h, x) in holders[..holders.len() - 1].iter().zip(s.iter_mut()) {
+            *x = h.size;
+        }
+        (s, index(&self.dims, &s))
+    }
+
+    /// Kind `j`'s split `x` from state `i` (rooms `s`): the rooms and index after it, if it
+    /// fits.
+    fn step(&self, j: usize, x: usize, s: &[u16; 4], i: usize) -> Option<([u16; 4], usize)> {
+        let nd = self.dims.len();
+        let a = &self.kinds[j].1[x].0;
+        let used: u16 = s[..nd].iter().sum();
+        let ni = self.moves[j][x].next(nd, a, s, i, used, self.remaining[j + 1])?;
+        let mut next = *s;
+        for d in 0..nd {
+            next[d] -= a[d] as u16;
+        }
+        Some((next, ni))
+    }
+
     /// Kind `j`'s split from state `i` (remaining room `s`), drawn with probability
     /// w · N_{j+1}(next) / N_j(i), exactly: the index of the split and the next state. The
     /// arithmetic runs in the width of N_j(i), which bounds every term (u128 where it fits).

@@ -56,6 +56,7 @@
 mod checks;
 mod counting;
 pub mod early_runs;
+mod levels;
 mod timing;
 mod turns;
 mod world;
@@ -63,7 +64,9 @@ mod world;
 pub use timing::Arrangement;
 
 use checks::CheckMemo;
-use counting::Dp;
+use counting::{Dp, Splits};
+use crate::util::bignum::Big;
+use levels::{LevelTable, Walk};
 use early_runs::{EarlyRuns, SMALL_JOKER};
 use timing::{arrange, joker_fits, level_fit, level_plan, plan_kinds, small_joker_timed, LevelPlan, OneEarly, Revealed};
 use turns::Turns;
@@ -93,20 +96,20 @@ struct Holder {
 
 /// A proposal's level cards (step 3): not drawn (no timing), placed, accepted by the turn
 /// chains (placed by [`Turns::place`] once the whole proposal has passed), or rejected.
-enum Levels {
+enum LevelDraw {
     NotTimed,
     Plan(LevelPlan),
     Accepted(turns::Accepted),
     Rejected,
 }
 
-impl Levels {
-    fn of_plan(p: Option<LevelPlan>) -> Levels {
-        p.map_or(Levels::Rejected, Levels::Plan)
+impl LevelDraw {
+    fn of_plan(p: Option<LevelPlan>) -> LevelDraw {
+        p.map_or(LevelDraw::Rejected, LevelDraw::Plan)
     }
 
-    fn of_accepted(a: Option<turns::Accepted>) -> Levels {
-        a.map_or(Levels::Rejected, Levels::Accepted)
+    fn of_accepted(a: Option<turns::Accepted>) -> LevelDraw {
+        a.map_or(LevelDraw::Rejected, LevelDraw::Accepted)
     }
 }
 
@@ -133,6 +136,9 @@ pub struct Determinizer {
     /// (`InfoSet::asked`; evidence in the default deal mode, D7): the level cards' plan is
     /// drawn given it (`turns.rs`), and the replayed deal is checked against it.
     turns: Option<Turns>,
+    /// The level cards' allocations drawn whole with the turn chains' envelopes
+    /// (`levels.rs`), built at the first draw; `Some(None)`: too many, plain rejection.
+    levels: Option<Option<LevelTable>>,
     /// The final declarer's revealed run, weighted exactly into the counting programme.
     revealed: Option<Revealed>,
     /// C9's small jokers of the other showers (all but the revealed run's), weighted likewise.
@@ -212,7 +218,8 @@ impl Determinizer {
             pool.extend(std::iter::repeat_n(k as u8, c as usize));
         }
         let turns = (use_turns && info.dealt_hand && !info.every_receiver).then(|| Turns::new(&info));
-        let timed = if info.dealt_hand && info.runs.iter().any(|r| r.seat != info.seat) { plan_kinds(&info) } else { Vec::new() };
+        // (who was asked reads the level cards' places even before anyone showed)
+        let timed = if info.dealt_hand && (turns.is_some() || info.runs.iter().any(|r| r.seat != info.seat)) { plan_kinds(&info) } else { Vec::new() };
         // with who was asked as evidence, the level cards' places are drawn by `Turns::plan`
         // (the showings' weights below belong to the uniform placement it replaces)
         let weighted = !timed.is_empty() && turns.is_none();
@@ -222,7 +229,7 @@ impl Determinizer {
         let memo = CheckMemo::new(&info);
         let check_holder: Vec<usize> = info.checks.iter().map(|c| holders.iter().position(|h| h.seat == c.seat).expect("a follower is another seat")).collect();
         let live = Self::live_checks(&info, &holders, &check_holder);
-        let mut d = Determinizer { info, holders, pool, dp: None, timed, timing: true, turns, revealed, jokers, level_fit, early: None, use_dp: false, check_holder, live, memo, play: None, proposals: 0, accepted: 0 };
+        let mut d = Determinizer { info, holders, pool, dp: None, timed, timing: true, turns, levels: None, revealed, jokers, level_fit, early: None, use_dp: false, check_holder, live, memo, play: None, proposals: 0, accepted: 0 };
         d.use_dp = d.compute_needs_dp();
         // the shuffle's windows while dealing (other seats' hidden runs, the seat the deal
         // stopped at), where the counting programme is not used
@@ -273,6 +280,20 @@ impl Determinizer {
                 !info.passes_check(&info.checks[ci], &largest)
             })
             .collect()
+    }
+
+    /// The same sampler drawing the level cards' allocation by plain rejection (each seat's
+    /// counts accepted by its turn chain, about 30 proposals a world mid-hand) instead of from
+    /// the level table (`levels.rs`): the same law, the reference of its tests and benchmarks.
+    pub fn without_level_table(mut self) -> Determinizer {
+        self.levels = Some(None);
+        self
+    }
+
+    /// Whether the level cards' allocation comes from the level table (known after the first
+    /// world: `None` before).
+    pub fn uses_level_table(&self) -> Option<bool> {
+        self.levels.as_ref().map(Option::is_some)
     }
 
     /// The seats whose early cards the shuffle draws exactly ([`EarlyRuns`]; empty when none).
@@ -349,7 +370,7 @@ impl Determinizer {
     /// random place among the holders' rooms, [`level_plan`] may reject there, and only then
     /// are the other cards dealt, shuffled, into the places left. A uniform bijection of
     /// cards to places, as [`Determinizer::propose_uniform`]'s shuffle, found sooner.
-    fn propose_uniform_timed(&self, rng: &mut Rng, plan: &mut Levels) -> Option<Vec<Counts>> {
+    fn propose_uniform_timed(&self, rng: &mut Rng, plan: &mut LevelDraw) -> Option<Vec<Counts>> {
         let n = self.pool.len();
         let kinds = plan_kinds(&self.info);
         let (mut lv, mut rest): (Vec<u8>, Vec<u8>) = self.pool.iter().partition(|k| kinds.contains(k));
@@ -396,16 +417,109 @@ impl Determinizer {
             out[owner(p)][k as usize] += 1;
         }
         *plan = match &self.turns {
-            Some(t) if t.conditions() => Levels::of_accepted(t.accept(&self.info, &self.holders, &out, rng)),
-            _ => Levels::of_plan(level_plan(&self.info, &self.holders, &out, None, &[], None, (&fixed, &taken), rng)),
+            Some(t) if t.conditions() => LevelDraw::of_accepted(t.accept(&self.info, &self.holders, &out, false, rng)),
+            _ => LevelDraw::of_plan(level_plan(&self.info, &self.holders, &out, None, &[], None, (&fixed, &taken), rng)),
         };
-        if matches!(plan, Levels::Rejected) {
+        if matches!(plan, LevelDraw::Rejected) {
             return None;
         }
         rng.shuffle_by_halves(&mut rest);
         for (&k, &p) in rest.iter().zip(&places[lv.len()..]) {
             out[owner(p)][k as usize] += 1;
         }
+        Some(out)
+    }
+
+    /// The level kinds (and C9's small joker) with unseen copies, in the proposal's order.
+    fn level_kinds(&self) -> Vec<u8> {
+        plan_kinds(&self.info).into_iter().filter(|&k| self.info.unseen[k as usize] > 0).collect()
+    }
+
+    /// The suit of a kind's level card (`None`: C9's small joker).
+    fn level_suit(&self, k: u8) -> Option<u8> {
+        (Card(k).rank() == Some(self.info.level)).then_some(k / 13)
+    }
+
+    /// Per holder: its seat and the level cards of each suit it has played.
+    fn level_holders(&self) -> Vec<(u8, [u8; 4])> {
+        let played = |seat: u8| std::array::from_fn(|s| if seat == NOBODY { 0 } else { self.info.played[seat as usize][Card::new(s as u8, self.info.level).id()] });
+        self.holders.iter().map(|h| (h.seat, played(h.seat))).collect()
+    }
+
+    /// Builds the level table once, where the turn chains condition the worlds (`levels.rs`).
+    fn ensure_levels(&mut self) -> Result<(), Error> {
+        let Some(t) = self.turns.as_ref().filter(|t| t.conditions() && self.levels.is_none()) else { return Ok(()) };
+        let envelope = |h: usize, c: [u8; 4]| t.envelope(self.holders[h].seat, c);
+        let valid: Vec<Vec<u16>> = self.holders.iter().map(|h| if h.seat == NOBODY { Vec::new() } else { t.valid(h.seat) }).collect();
+        let table = match (&self.dp, self.use_dp) {
+            (Some(dp), true) => self.dp_levels(dp, &envelope, valid),
+            (None, true) => return Err(Error::NoWorld("determinization: the counting programme is built first".into())),
+            (_, false) if self.early.is_none() => self.shuffle_levels(&envelope, valid),
+            _ => None,
+        };
+        self.levels = Some(table);
+        Ok(())
+    }
+
+    /// The level table of the plain shuffle: the level cards go to the holders' places
+    /// uniformly, so a path of splits weighs Π multinomials × Π falling factorials
+    /// size!/(size − l)! of the places each holder's l level cards take.
+    fn shuffle_levels(&self, envelope: &dyn Fn(usize, [u8; 4]) -> u32, valid: Vec<Vec<u16>>) -> Option<LevelTable> {
+        // (C9's small joker, which no chain counts, is dealt with the other cards)
+        let kinds: Vec<u8> = self.level_kinds().into_iter().filter(|&k| self.level_suit(k).is_some()).collect();
+        let nh = self.holders.len();
+        let sizes: Vec<u16> = self.holders.iter().map(|h| h.size).collect();
+        let splits: Vec<Splits> = kinds.iter().map(|&k| counting::splits(self.info.unseen[k as usize], &[0; 4][..nh], &[u8::MAX; 4][..nh])).collect();
+        let step = |j: usize, x: usize, s: &[u16; 4], _: usize| {
+            let a = &splits[j][x].0;
+            (0..nh).all(|h| a[h] as u16 <= s[h]).then(|| (std::array::from_fn(|h| if h < nh { s[h] - a[h] as u16 } else { 0 }), 0))
+        };
+        let end = |s: &[u16; 4], _: usize| {
+            let mut v = Big::ONE;
+            for h in 0..nh {
+                for t in s[h]..sizes[h] {
+                    v = v.mul_small(t as u64 + 1);
+                }
+            }
+            v
+        };
+        let mut start = [0u16; 4];
+        start[..nh].copy_from_slice(&sizes);
+        let walk = Walk {
+            splits: splits.iter().collect(),
+            suits: kinds.iter().map(|&k| self.level_suit(k)).collect(),
+            holders: self.level_holders(),
+            start: (start, 0),
+            step: &step,
+            end: &end,
+            envelope,
+            valid,
+        };
+        LevelTable::build(&walk)
+    }
+
+    /// The uniform proposal with the level cards' allocation drawn from the level table: a
+    /// path's splits, accepted within the turn chains' envelopes, then the other cards
+    /// shuffled into the rooms left (the same law as [`Determinizer::propose_uniform_timed`]
+    /// with the chains' acceptance, found at about one proposal per world).
+    fn propose_levels_shuffled(&self, table: &LevelTable, rng: &mut Rng, plan: &mut LevelDraw) -> Option<Vec<Counts>> {
+        let kinds: Vec<u8> = self.level_kinds().into_iter().filter(|&k| self.level_suit(k).is_some()).collect();
+        let nh = self.holders.len();
+        let mut out = vec![[0u8; KINDS]; nh];
+        for (j, &x) in table.sample(rng).iter().enumerate() {
+            let a = table.split(j, x);
+            for h in 0..nh {
+                out[h][kinds[j] as usize] += a[h];
+            }
+        }
+        let t = self.turns.as_ref().expect("a level table comes with the turn chains");
+        *plan = LevelDraw::of_accepted(t.accept(&self.info, &self.holders, &out, true, rng));
+        if matches!(plan, LevelDraw::Rejected) {
+            return None;
+        }
+        let mut rest: Vec<u8> = self.pool.iter().copied().filter(|k| !kinds.contains(k)).collect();
+        let room: Vec<u16> = self.holders.iter().zip(&out).map(|(h, a)| h.size - a.iter().map(|&x| x as u16).sum::<u16>()).collect();
+        Self::deal_free(&mut rest, &room, &mut out, rng);
         Some(out)
     }
 
@@ -432,12 +546,17 @@ impl Determinizer {
             }
             *tries += 1;
             self.proposals += 1;
-            let mut plan = Levels::NotTimed;
+            let mut plan = LevelDraw::NotTimed;
             // the proposal depends only on the info set (never on earlier draws), so a world
             // depends only on what the seat knows and the seed
             let alloc = if !self.use_dp {
                 let a = if self.timing && self.info.dealt_hand {
-                    match self.propose_uniform_timed(rng, &mut plan) {
+                    self.ensure_levels()?;
+                    let proposal = match self.levels.as_ref().and_then(|l| l.as_ref()) {
+                        Some(table) => self.propose_levels_shuffled(table, rng, &mut plan),
+                        None => self.propose_uniform_timed(rng, &mut plan),
+                    };
+                    match proposal {
                         Some(a) => a,
                         None => continue,
                     }
@@ -452,19 +571,24 @@ impl Determinizer {
                 if self.dp.is_none() {
                     self.dp = Some(self.build_dp()?);
                 }
+                if self.timing && self.info.dealt_hand {
+                    self.ensure_levels()?;
+                }
                 let (info, holders, revealed, jokers) = (&self.info, &self.holders, self.revealed.as_ref(), &self.jokers);
                 let (level_fit, turns) = (self.level_fit.as_ref(), self.turns.as_ref().filter(|t| t.conditions()));
+                let levels = self.levels.as_ref().and_then(|l| l.as_ref());
+                let scaled = levels.is_some();
                 let mut early = |a: &[Counts], rng: &mut Rng| {
                     plan = match turns {
-                        Some(t) => Levels::of_accepted(t.accept(info, holders, a, rng)),
-                        None => Levels::of_plan(level_plan(info, holders, a, revealed, jokers, level_fit, (&[], &[]), rng)),
+                        Some(t) => LevelDraw::of_accepted(t.accept(info, holders, a, scaled, rng)),
+                        None => LevelDraw::of_plan(level_plan(info, holders, a, revealed, jokers, level_fit, (&[], &[]), rng)),
                     };
-                    !matches!(plan, Levels::Rejected)
+                    !matches!(plan, LevelDraw::Rejected)
                 };
                 let early: &mut dyn FnMut(&[Counts], &mut Rng) -> bool =
                     if self.timing && info.dealt_hand { &mut early } else { &mut |_: &[Counts], _: &mut Rng| true };
                 let mut memo = std::mem::take(&mut self.memo);
-                let a = self.propose_dp(self.dp.as_ref().expect("built"), &mut memo, rng, early);
+                let a = self.propose_dp(self.dp.as_ref().expect("built"), &mut memo, rng, early, levels);
                 self.memo = memo;
                 match a {
                     Some(a) => a,
@@ -478,14 +602,14 @@ impl Determinizer {
             };
             if self.use_dp || passes(&mut self.memo, &self.info, &self.live) {
                 let plan = match plan {
-                    Levels::NotTimed => None,
-                    Levels::Plan(p) => Some(p),
+                    LevelDraw::NotTimed => None,
+                    LevelDraw::Plan(p) => Some(p),
                     // the placements last, once nothing else can reject the proposal
-                    Levels::Accepted(a) => match self.turns.as_ref().expect("chains").place(&self.info, &self.holders, &alloc, a, rng) {
+                    LevelDraw::Accepted(a) => match self.turns.as_ref().expect("chains").place(&self.info, &self.holders, &alloc, a, rng) {
                         Some(p) => Some(p),
                         None => continue,
                     },
-                    Levels::Rejected => unreachable!("a rejected plan ends its proposal"),
+                    LevelDraw::Rejected => unreachable!("a rejected plan ends its proposal"),
                 };
                 self.accepted += 1;
                 return Ok((d, plan));

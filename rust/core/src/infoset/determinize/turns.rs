@@ -24,6 +24,7 @@ use crate::rules::card::{Card, Counts, DECK, SJ};
 use crate::util::bignum::{binomial, Big};
 use crate::util::rng::Rng;
 
+use super::levels::{pack, ENVELOPE};
 use super::timing::{place_uniform, small_joker_timed, LevelPlan};
 use super::Holder;
 
@@ -95,6 +96,22 @@ impl Turns {
         matches!(self.chains, Some(Some(_)))
     }
 
+    /// A seat's envelope for its level counts `c` (held and played): its share of fitting
+    /// placements over the best share, rounded up to a multiple of 1 / `ENVELOPE`, in those
+    /// parts (0: no placement fits).
+    pub(super) fn envelope(&self, seat: u8, c: [u8; 4]) -> u32 {
+        let chain = self.chains()[seat as usize].as_ref().expect("a chain for every other seat");
+        if c.iter().any(|&x| x > 4) {
+            return 0;
+        }
+        chain.by_count.get(&pack(c)).map_or(0, |f| f.envelope)
+    }
+
+    /// The level counts a seat's chain accepts, packed.
+    pub(super) fn valid(&self, seat: u8) -> Vec<u16> {
+        self.chains()[seat as usize].as_ref().expect("a chain for every other seat").by_count.keys().copied().collect()
+    }
+
     fn chains(&self) -> &[Option<Chain>] {
         self.chains.as_ref().and_then(|c| c.as_ref()).expect("prepared, with chains")
     }
@@ -103,7 +120,9 @@ impl Turns {
     /// their placements that fit who was asked and their showings (each seat's chain):
     /// `None`, rejected. Only the counts are read, so this runs as soon as the level kinds
     /// are drawn, and the placements ([`Turns::place`]) once the whole proposal has passed.
-    pub(super) fn accept(&self, info: &InfoSet, holders: &[Holder], alloc: &[Counts], rng: &mut Rng) -> Option<Accepted> {
+    /// With `scaled` the counts came from a level table, drawn already in proportion to the
+    /// seats' envelopes: each is accepted with probability its share over its envelope.
+    pub(super) fn accept(&self, info: &InfoSet, holders: &[Holder], alloc: &[Counts], scaled: bool, rng: &mut Rng) -> Option<Accepted> {
         let chains = self.chains();
         let mut accepted = Accepted([None; 3]);
         for (i, (h, a)) in holders.iter().zip(alloc).filter(|(h, _)| h.seat != NOBODY).enumerate() {
@@ -112,7 +131,7 @@ impl Turns {
                 let k = Card::new(s as u8, info.level).id();
                 a[k] + info.played[h.seat as usize][k]
             });
-            chain.accepts(c, rng)?;
+            chain.accepts(c, scaled, rng)?;
             accepted.0[i] = Some((h.seat, pack(c)));
         }
         Some(accepted)
@@ -259,6 +278,25 @@ impl Layer {
     fn count(&self, state: u32) -> u128 {
         self.keys.binary_search(&state).map_or(0, |i| self.counts[i])
     }
+
+    /// The same for a `state` below every key from `hi` on, found by galloping back from `hi`
+    /// (the draw's predecessors lie a few entries before their successor's place).
+    fn count_before(&self, hi: usize, state: u32) -> u128 {
+        let (mut h, mut step) = (hi, 1);
+        let lo = loop {
+            if h < step {
+                break 0;
+            }
+            let q = h - step;
+            if self.keys[q] > state {
+                h = q;
+                step *= 2;
+            } else {
+                break q;
+            }
+        };
+        self.keys[lo..h].binary_search(&state).map_or(0, |i| self.counts[lo + i])
+    }
 }
 
 /// `a` and `b` (each sorted by state, no state twice) merged, the counts of a state in both
@@ -314,6 +352,9 @@ struct Final {
     /// Accepted with probability `accept.0 / accept.1` (≥ 1: always): this count's share of
     /// fitting placements (weight / placements) over the best share, set once the chain is built.
     accept: (Big, Big),
+    /// The share over the best rounded up to parts of `ENVELOPE` (`ENVELOPE` where always
+    /// accepted): the weight of these counts in a level table's proposal.
+    envelope: u32,
     ends: Vec<(usize, u32, u128)>,
 }
 
@@ -350,10 +391,6 @@ fn apply(state: u32, showings: &[(usize, u8)]) -> u32 {
     showings.iter().fold(state, |st, &(r, k)| with_mask(st, r, mask_of(st, r) & !failing(st, k)))
 }
 
-/// Level counts packed 3 bits a suit (the key of `by_count`).
-fn pack(c: [u8; 4]) -> u16 {
-    (0..4).fold(0, |p, s| p | (c[s] as u16) << (3 * s))
-}
 
 impl Chain {
     /// The chain of `seat`, or `None` when its programmes would pass `budget` entries (then
@@ -470,7 +507,7 @@ impl Chain {
                     w *= if m & 1 << s != 0 { SUIT_SHARE[m.count_ones() as usize] } else { 0 };
                 }
                 if w > 0 {
-                    let f = by_count.entry((st & 0xfff) as u16).or_insert(Final { weight: 0, accept: (Big::ZERO, Big::ONE), ends: Vec::new() });
+                    let f = by_count.entry((st & 0xfff) as u16).or_insert(Final { weight: 0, accept: (Big::ZERO, Big::ONE), envelope: ENVELOPE, ends: Vec::new() });
                     f.weight += w;
                     f.ends.push((pi, st, w));
                 }
@@ -497,20 +534,45 @@ impl Chain {
         }
         for (f, m) in by_count.values_mut().zip(placements) {
             f.accept = (Big::from_u128(f.weight).mul(&best.1), m.mul(&best.0));
+            let (num, den) = &f.accept;
+            if num < den {
+                // the least q with q / ENVELOPE ≥ num / den
+                let target = num.mul_small(ENVELOPE as u64);
+                let (mut lo, mut hi) = (1u32, ENVELOPE);
+                while lo < hi {
+                    let mid = lo + (hi - lo) / 2;
+                    if den.mul_small(mid as u64) >= target {
+                        hi = mid;
+                    } else {
+                        lo = mid + 1;
+                    }
+                }
+                f.envelope = lo;
+            }
+            debug_assert!(
+                f.envelope == ENVELOPE && num >= den
+                    || den.mul_small(f.envelope as u64) >= num.mul_small(ENVELOPE as u64) && den.mul_small(f.envelope as u64 - 1) < num.mul_small(ENVELOPE as u64),
+                "the envelope is the least multiple of 1 / ENVELOPE at or above the share"
+            );
         }
         Some(Chain { positions, runs, before, programmes, by_count })
     }
 
     /// Accepts the seat's `c` level cards of each suit with probability their share of fitting
     /// placements over the best share: their entry in the programme, or None (reject).
-    fn accepts(&self, c: [u8; 4], rng: &mut Rng) -> Option<&Final> {
+    /// With `scaled`, the counts were proposed in proportion to their envelope q: accepted
+    /// with probability (num / den) / (q / ENVELOPE) instead.
+    fn accepts(&self, c: [u8; 4], scaled: bool, rng: &mut Rng) -> Option<&Final> {
         if c.iter().any(|&x| x > 4) {
             return None;
         }
         let f = self.by_count.get(&pack(c))?;
         let (num, den) = &f.accept;
-        if num < den && *num <= den.below(rng) {
-            return None;
+        if num < den {
+            let (num, den) = if scaled { (num.mul_small(ENVELOPE as u64), den.mul_small(f.envelope as u64)) } else { (*num, *den) };
+            if num <= den.below(rng) {
+                return None;
+            }
         }
         Some(f)
     }
@@ -524,6 +586,29 @@ impl Chain {
             suits[ri] = sigma[slot];
         }
         for j in (0..self.positions.len()).rev() {
+            if self.before[j].is_empty() {
+                // no showing here: the predecessors are st less one level card of suit x, or st
+                // itself (x = 4), all at most st: found back from st's place in the layer
+                let layer = &layers[j];
+                let hi = layer.keys.partition_point(|&k| k <= st);
+                let mut cands = [(0u32, 0u128); 5];
+                let mut total = 0u128;
+                for (x, c) in cands.iter_mut().enumerate() {
+                    if x < 4 && h_of(st, x) == 0 {
+                        continue;
+                    }
+                    let pre = if x < 4 { st - (1 << (3 * x)) } else { st };
+                    *c = (pre, layer.count_before(hi, pre));
+                    total += c.1;
+                }
+                // (the same draw as the general case below: candidates in symbol order)
+                let x = pick(&[0u8, 1, 2, 3, 4], |&x| cands[x as usize].1, total, rng);
+                if *x < 4 {
+                    placed.push((self.positions[j], Card::new(*x, info.level).0));
+                }
+                st = cands[*x as usize].0;
+                continue;
+            }
             // predecessors: one symbol less, and the masks before this position's showings
             let mut cands: Vec<(u32, u128, u8)> = Vec::with_capacity(8);
             let mut total = 0u128;

@@ -1,0 +1,210 @@
+//! The level cards' allocation of a turn-conditioned world drawn whole (who was asked, D7).
+//!
+//! The proposal deals the level kinds (R8.1; under C9 the small joker too) first, split by
+//! split over the holders, and the turn chains then accept each other seat's level counts `c`
+//! with probability its share of fitting placements over the best share (`turns.rs`). Where the
+//! share is small the proposal is rejected many times (about 30 proposals a world mid-hand).
+//! This table enumerates every sequence of splits (a *path*) once per info set and weights it
+//! by its chance under the proposal (the splits' multinomials times the completions of the rest)
+//! times each seat's *envelope*: the share over the best, rounded up to `ENVELOPE` parts. A
+//! path drawn in proportion to that weight is then accepted with probability share / envelope
+//! per seat (at least 1 − 1/`ENVELOPE` of the time), so the accepted worlds follow exactly the
+//! law of the rejection it replaces, at about one proposal per world. Where the paths would be
+//! too many the sampler keeps the plain rejection.
+
+use crate::game::hand::NOBODY;
+use crate::util::bignum::Big;
+use crate::util::rng::Rng;
+
+use super::counting::Splits;
+
+/// The envelope's parts: a seat's share over the best is rounded up to a multiple of
+/// 1 / `ENVELOPE`.
+pub(super) const ENVELOPE: u32 = 1 << 16;
+
+/// Paths a table holds at most (each a few bytes and a 64-byte cumulative weight). The paths
+/// are listed before any is weighed, so a walk with more costs only the listing up to here.
+const MAX_PATHS: usize = 1 << 12;
+
+/// The walk a table enumerates: the proposal's splits kind by kind from a start state.
+pub(super) struct Walk<'a> {
+    /// Per kind in the proposal's order: its splits over the holders, with their multinomial
+    /// weights.
+    pub splits: Vec<&'a Splits>,
+    /// Per kind: the suit of its level card (`None`: C9's small joker, counted by no chain).
+    pub suits: Vec<Option<u8>>,
+    /// Per holder: its seat (`NOBODY`: the pile) and the level cards of each suit it has
+    /// played (a chain counts them with those in hand).
+    pub holders: Vec<(u8, [u8; 4])>,
+    /// The state before the first kind: the holders' rooms and an index (the counting
+    /// programme's state, 0 for the shuffle).
+    pub start: ([u16; 4], usize),
+    /// Kind j's split x from a state: the next state, if the split fits.
+    pub step: &'a dyn Fn(usize, usize, &[u16; 4], usize) -> Option<([u16; 4], usize)>,
+    /// The completions of the proposal after the last kind, from a state.
+    pub end: &'a dyn Fn(&[u16; 4], usize) -> Big,
+    /// A holder's envelope for its level counts (0: no placement fits them).
+    pub envelope: &'a dyn Fn(usize, [u8; 4]) -> u32,
+    /// Per holder: the level counts its chain accepts (packed as `pack`), for pruning.
+    pub valid: Vec<Vec<u16>>,
+}
+
+/// Every path of a [`Walk`] with its weight, cumulated, for a draw in proportion to it.
+#[derive(Clone, Debug)]
+pub(super) struct LevelTable {
+    /// Kinds per path.
+    n: usize,
+    /// Per kind: its splits (a path names one of each by index).
+    splits: Vec<Splits>,
+    /// The split index of each kind, path after path.
+    paths: Vec<u8>,
+    /// `cum[p]`: the weights of paths 0..=p.
+    cum: Vec<Big>,
+}
+
+/// Level counts packed 3 bits a suit (the key of a chain's counts).
+pub(super) fn pack(c: [u8; 4]) -> u16 {
+    (0..4).fold(0, |p, s| p | (c[s] as u16) << (3 * s))
+}
+
+struct Builder<'w, 'a> {
+    walk: &'w Walk<'a>,
+    /// `prefix[h][j]`: bit `pack(c)` set for the counts of a valid `c` on the suits known after
+    /// kind j (the others 0): a path whose counts so far match none is cut there.
+    prefix: Vec<Vec<Vec<u64>>>,
+    /// Per kind j: the suits whose counts are known after it.
+    known: Vec<[bool; 4]>,
+    xs: Vec<u8>,
+    table: LevelTable,
+    /// Per path listed: its end state, the product of its splits' weights (below 2^23: at
+    /// most 24 each, five kinds) and that of its envelopes (2^48 at most).
+    ends: Vec<([u16; 4], usize, u64, u64)>,
+    full: bool,
+}
+
+impl Builder<'_, '_> {
+    fn dfs(&mut self, j: usize, s: [u16; 4], i: usize, c: [[u8; 4]; 4], w: u64) {
+        if self.full {
+            return;
+        }
+        let walk = self.walk;
+        if j == walk.splits.len() {
+            let mut q = 1u64;
+            for (h, &(seat, _)) in walk.holders.iter().enumerate() {
+                if seat != NOBODY {
+                    let e = (walk.envelope)(h, c[h]);
+                    if e == 0 {
+                        return;
+                    }
+                    q *= e as u64;
+                }
+            }
+            if self.ends.len() == MAX_PATHS {
+                self.full = true;
+                return;
+            }
+            self.table.paths.extend_from_slice(&self.xs);
+            self.ends.push((s, i, w as u64, q as u64));
+            return;
+        }
+        for (x, (a, wx)) in walk.splits[j].iter().enumerate() {
+            let Some((s2, i2)) = (walk.step)(j, x, &s, i) else { continue };
+            let mut c2 = c;
+            if let Some(su) = walk.suits[j] {
+                for (h, ch) in c2.iter_mut().enumerate().take(walk.holders.len()) {
+                    ch[su as usize] += a[h];
+                }
+            }
+            let fits = walk.holders.iter().enumerate().all(|(h, &(seat, _))| {
+                if seat == NOBODY || c2[h].iter().any(|&x| x > 4) {
+                    return seat == NOBODY;
+                }
+                let key = pack(std::array::from_fn(|su| if self.known[j][su] { c2[h][su] } else { 0 }));
+                self.prefix[h][j][key as usize / 64] >> (key % 64) & 1 == 1
+            });
+            if !fits {
+                continue;
+            }
+            self.xs.push(x as u8);
+            self.dfs(j + 1, s2, i2, c2, w * *wx as u64);
+            self.xs.pop();
+        }
+    }
+}
+
+impl LevelTable {
+    /// The table of a walk, or `None` where it would hold more than `MAX_PATHS` paths or none.
+    pub(super) fn build(walk: &Walk) -> Option<LevelTable> {
+        let n = walk.splits.len();
+        let mut known = vec![[false; 4]; n];
+        for (j, k) in known.iter_mut().enumerate() {
+            for (su, x) in k.iter_mut().enumerate() {
+                // a suit no kind of the walk deals is known from the start (its played cards)
+                let at = walk.suits.iter().position(|&t| t == Some(su as u8));
+                *x = at.is_none_or(|at| at <= j);
+            }
+        }
+        let prefix = walk
+            .valid
+            .iter()
+            .map(|keys| {
+                known
+                    .iter()
+                    .map(|k| {
+                        let mut bits = vec![0u64; 64];
+                        for &key in keys {
+                            let p = (0..4).filter(|&su| k[su]).fold(0u16, |p, su| p | key & 7 << (3 * su));
+                            bits[p as usize / 64] |= 1 << (p % 64);
+                        }
+                        bits
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut c = [[0u8; 4]; 4];
+        for (h, &(_, played)) in walk.holders.iter().enumerate() {
+            c[h] = played;
+        }
+        let splits = walk.splits.iter().map(|&s| s.clone()).collect();
+        let table = LevelTable { n, splits, paths: Vec::new(), cum: Vec::new() };
+        let mut b = Builder { walk, prefix, known, xs: Vec::with_capacity(n), table, ends: Vec::new(), full: false };
+        b.dfs(0, walk.start.0, walk.start.1, c, 1);
+        if b.full {
+            return None;
+        }
+        // each path's weight: the completions after it times its splits' weights and envelopes
+        let mut table = b.table;
+        let mut total = Big::ZERO;
+        let mut kept = 0;
+        for (p, &(s, i, w, q)) in b.ends.iter().enumerate() {
+            let v = (walk.end)(&s, i);
+            if v.is_zero() {
+                continue;
+            }
+            total = total.add(&v.mul_small(w).mul_small(q));
+            table.paths.copy_within(p * n..(p + 1) * n, kept * n);
+            table.cum.push(total);
+            kept += 1;
+        }
+        table.paths.truncate(kept * n);
+        (kept > 0).then_some(table)
+    }
+
+    /// A path drawn in proportion to its weight: the split index of each kind.
+    pub(super) fn sample(&self, rng: &mut Rng) -> &[u8] {
+        let total = self.cum.last().expect("a table holds a path");
+        let r = total.below(rng);
+        let p = self.cum.partition_point(|c| *c <= r);
+        &self.paths[p * self.n..(p + 1) * self.n]
+    }
+
+    /// Split `x` of kind `j`: its copies per holder.
+    pub(super) fn split(&self, j: usize, x: u8) -> &[u8; 4] {
+        &self.splits[j][x as usize].0
+    }
+
+    /// Bytes held.
+    pub(super) fn bytes(&self) -> usize {
+        self.paths.len() + self.cum.len() * std::mem::size_of::<Big>()
+    }
+}
