@@ -110,6 +110,21 @@ impl Big {
         self.0[0] as u128 | (self.0[1] as u128) << 64
     }
 
+    /// Bits in use (0 for zero).
+    pub fn bits(&self) -> u32 {
+        let n = self.len();
+        if n == 0 { 0 } else { 64 * n as u32 - self.0[n - 1].leading_zeros() }
+    }
+
+    /// The top bits: `self >> s` when it fits in 64 bits (for `s ≥ bits − 64`).
+    pub fn shr_u64(&self, s: u32) -> u64 {
+        let (a, b) = ((s / 64) as usize, s % 64);
+        let lo = self.0.get(a).copied().unwrap_or(0) >> b;
+        let hi = if b == 0 { 0 } else { self.0.get(a + 1).copied().unwrap_or(0) << (64 - b) };
+        debug_assert!(s + 64 >= self.bits(), "Big: more than 64 bits above the shift");
+        lo | hi
+    }
+
     /// Limbs in use (0 for zero): the width the `_within` operations below may be given.
     pub fn limbs(&self) -> usize {
         self.len()

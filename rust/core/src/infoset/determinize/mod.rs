@@ -44,8 +44,11 @@
 //!    D7): there step 3 draws the other seats' level-card places from their exact law given
 //!    that sequence and their showings, after accepting the hands in proportion to the share
 //!    of placements that fit, and earlier attempts given each seat's first level card
-//!    (`turns.rs`); the weights above belong to the uniform placement this replaces and are
-//!    not used then. The replay compares the whole sequence, the final round included.
+//!    (`turns.rs`, `multisets.rs` for a seat without showings); the weights above belong to
+//!    the uniform placement this replaces and are not used then. Step 1 then proposes the
+//!    level kinds' allocation from a table of all its paths weighted by those shares'
+//!    envelopes, so that the acceptance almost always passes (`levels.rs`). The replay
+//!    compares the whole sequence, the final round included.
 //!
 //! A rejection at any step starts again from step 1, so the accepted world is an exact draw
 //! from the target (for dealt hands: with the hidden-suit choice stated above; the target
@@ -57,6 +60,7 @@ mod checks;
 mod counting;
 pub mod early_runs;
 mod levels;
+mod multisets;
 mod timing;
 mod turns;
 mod world;
@@ -449,7 +453,9 @@ impl Determinizer {
     /// Builds the level table once, where the turn chains condition the worlds (`levels.rs`).
     fn ensure_levels(&mut self) -> Result<(), Error> {
         let Some(t) = self.turns.as_ref().filter(|t| t.conditions() && self.levels.is_none()) else { return Ok(()) };
-        let envelope = |h: usize, c: [u8; 4]| t.envelope(self.holders[h].seat, c);
+        // each seat's envelopes by packed counts, read at every path's end
+        let dense: Vec<Vec<u32>> = self.holders.iter().map(|h| if h.seat == NOBODY { Vec::new() } else { t.envelopes(h.seat) }).collect();
+        let envelope = |h: usize, c: [u8; 4]| if c.iter().any(|&x| x > 4) { 0 } else { dense[h][levels::pack(c) as usize] };
         let valid: Vec<Vec<u16>> = self.holders.iter().map(|h| if h.seat == NOBODY { Vec::new() } else { t.valid(h.seat) }).collect();
         let table = match (&self.dp, self.use_dp) {
             (Some(dp), true) => self.dp_levels(dp, &envelope, valid),

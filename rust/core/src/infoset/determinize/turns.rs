@@ -25,6 +25,7 @@ use crate::util::bignum::{binomial, Big};
 use crate::util::rng::Rng;
 
 use super::levels::{pack, ENVELOPE};
+use super::multisets;
 use super::timing::{place_uniform, small_joker_timed, LevelPlan};
 use super::Holder;
 
@@ -96,15 +97,16 @@ impl Turns {
         matches!(self.chains, Some(Some(_)))
     }
 
-    /// A seat's envelope for its level counts `c` (held and played): its share of fitting
+    /// A seat's envelopes by its level counts (held and played, packed): its share of fitting
     /// placements over the best share, rounded up to a multiple of 1 / `ENVELOPE`, in those
     /// parts (0: no placement fits).
-    pub(super) fn envelope(&self, seat: u8, c: [u8; 4]) -> u32 {
+    pub(super) fn envelopes(&self, seat: u8) -> Vec<u32> {
         let chain = self.chains()[seat as usize].as_ref().expect("a chain for every other seat");
-        if c.iter().any(|&x| x > 4) {
-            return 0;
+        let mut v = vec![0u32; 1 << 12];
+        for (&key, f) in &chain.by_count {
+            v[key as usize] = f.envelope;
         }
-        chain.by_count.get(&pack(c)).map_or(0, |f| f.envelope)
+        v
     }
 
     /// The level counts a seat's chain accepts, packed.
@@ -250,6 +252,29 @@ impl Turns {
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Accepted([Option<(u8, u16)>; 3]);
 
+/// The 24 permutations of the four suits.
+const PERMUTATIONS: [[u8; 4]; 24] = {
+    let mut out = [[0u8; 4]; 24];
+    let mut n = 0;
+    let mut a = 0;
+    while a < 4 {
+        let mut b = 0;
+        while b < 4 {
+            let mut c = 0;
+            while c < 4 {
+                if a != b && a != c && b != c {
+                    out[n] = [a, b, c, 6 - a - b - c];
+                    n += 1;
+                }
+                c += 1;
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    out
+};
+
 /// Entries all the chains of one info set may hold (each 24 bytes): beyond it the sampler
 /// keeps the plain rejection of [`Turns::fits`].
 const MAX_ENTRIES: usize = 1 << 20;
@@ -299,30 +324,31 @@ impl Layer {
     }
 }
 
-/// `a` and `b` (each sorted by state, no state twice) merged, the counts of a state in both
-/// added.
-fn merge_add(a: &[(u32, u128)], b: &[(u32, u128)], out: &mut Vec<(u32, u128)>) {
+/// The five streams (each sorted by state, no state twice in one) merged into `out`, the counts
+/// of a state in several added.
+fn merge_add(streams: &[Vec<(u32, u128)>; 5], out: &mut Vec<(u32, u128)>) {
     out.clear();
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        match a[i].0.cmp(&b[j].0) {
-            std::cmp::Ordering::Less => {
-                out.push(a[i]);
-                i += 1;
-            }
-            std::cmp::Ordering::Greater => {
-                out.push(b[j]);
-                j += 1;
-            }
-            std::cmp::Ordering::Equal => {
-                out.push((a[i].0, a[i].1 + b[j].1));
-                i += 1;
-                j += 1;
+    let mut at = [0usize; 5];
+    loop {
+        let mut least = u32::MAX;
+        for (s, &i) in streams.iter().zip(&at) {
+            if let Some(e) = s.get(i) {
+                least = least.min(e.0);
             }
         }
+        // (a state has at most 24 bits: u32::MAX is no state)
+        if least == u32::MAX {
+            return;
+        }
+        let mut sum = 0u128;
+        for (s, i) in streams.iter().zip(at.iter_mut()) {
+            if let Some(e) = s.get(*i).filter(|e| e.0 == least) {
+                sum += e.1;
+                *i += 1;
+            }
+        }
+        out.push((least, sum));
     }
-    out.extend_from_slice(&a[i..]);
-    out.extend_from_slice(&b[j..]);
 }
 
 /// One other seat's level cards over its deal positions in the current attempt, conditioned
@@ -339,8 +365,14 @@ pub(super) struct Chain {
     runs: Vec<usize>,
     /// Per position: its showings just before it (run slot, count), applied to the state.
     before: Vec<Vec<(usize, u8)>>,
-    /// Per suit choice (one suit per run): the states after each position, sorted.
-    programmes: Vec<(Vec<u8>, Vec<Layer>)>,
+    /// Per suit choice (one suit per run): the choice, the programme that counts it and the
+    /// renaming of the suits that takes that programme's to the choice's.
+    choices: Vec<(Vec<u8>, usize, [u8; 4])>,
+    /// The programmes counted, one per class of choices alike up to renaming the suits: the
+    /// states after each position, sorted.
+    programmes: Vec<Vec<Layer>>,
+    /// A seat without showings: its one programme over multisets instead (`multisets.rs`).
+    symmetric: Option<Vec<multisets::Layer>>,
     /// Per count of level cards (packed): its weight, its chance of acceptance, and the final
     /// states (programme, state, weight) in a fixed order.
     by_count: BTreeMap<u16, Final>,
@@ -435,86 +467,71 @@ impl Chain {
             choices = choices.iter().flat_map(|c| suits.iter().map(move |&s| [c.clone(), vec![s]].concat())).collect();
         }
         let init_masks = runs.iter().enumerate().fold(0u32, |st, (slot, &ri)| with_mask(st, slot, info.runs[ri].suit.map_or(15, |s| 1 << s)));
-        let mut programmes = Vec::with_capacity(choices.len());
+        // Renaming the suits by a permutation p maps the placements that fit a choice onto
+        // those that fit p(choice): who was asked reads a seat's counts only through "any",
+        // "more than k of one suit" and "more than k of its own (chosen) suit", and the
+        // showings' masks follow the renaming (a public run's suit is its choice's, which p
+        // then keeps). So one programme counts every choice p(σ): the others read it through p.
+        let mut programmes: Vec<Vec<Layer>> = Vec::new();
+        let mut reps: Vec<Vec<u8>> = Vec::new();
+        let mut mapped: Vec<(Vec<u8>, usize, [u8; 4])> = Vec::with_capacity(choices.len());
         let mut by_count: BTreeMap<u16, Final> = BTreeMap::new();
-        for (pi, sigma) in choices.into_iter().enumerate() {
-            let mut layers: Vec<Layer> = Vec::with_capacity(positions.len() + 1);
-            let mut cur: Vec<(u32, u128)> = vec![(init_masks, 1)];
-            // one stream per symbol x (a level card of suit x, or none: 4), each sorted by state
-            let mut streams: [Vec<(u32, u128)>; 5] = Default::default();
-            let (mut merged, mut tmp) = (Vec::new(), Vec::new());
-            for (j, &t) in positions.iter().enumerate() {
-                let (declarer, count, ri) = public[j];
-                // the declared suit matters only where this seat is the declarer (its own run)
-                let own_suit = runs.iter().position(|&r| r == ri && declarer == seat).map_or(0, |slot| sigma[slot]);
-                let check = (t as usize + 1) < DECK;
-                let asked = turns.asked_at[t as usize];
-                for s in streams.iter_mut() {
-                    s.clear();
+        let new_final = |w: u128| Final { weight: w, accept: (Big::ZERO, Big::ONE), envelope: ENVELOPE, ends: Vec::new() };
+        // a seat without showings: counted over multisets (`multisets.rs`)
+        let symmetric = if runs.is_empty() {
+            let public: Vec<(u8, u8)> = public.iter().map(|&(d, k, _)| (d, k)).collect();
+            let layers = multisets::programme(&positions, &public, &turns.asked_at, seat, budget)?;
+            let last = layers.last().expect("a layer");
+            for v in 0..625u32 {
+                let c = [(v % 5) as u8, (v / 5 % 5) as u8, (v / 25 % 5) as u8, (v / 125) as u8];
+                let w = multisets::count(last, c);
+                if w > 0 {
+                    let f = by_count.entry(pack(c)).or_insert(new_final(0));
+                    f.weight = w;
+                    f.ends.push((0, pack(c) as u32, w));
                 }
-                for &(st, n) in &cur {
-                    let st = apply(st, &before[j]);
-                    // masks only shrink: a run whose chosen suit no longer fits is dropped
-                    if sigma.iter().enumerate().any(|(slot, &s)| mask_of(st, slot) & 1 << s == 0) {
-                        continue;
-                    }
-                    for x in 0..5usize {
-                        let mut h = [h_of(st, 0), h_of(st, 1), h_of(st, 2), h_of(st, 3)];
-                        if x < 4 {
-                            if h[x] == 4 {
-                                continue;
-                            }
-                            h[x] += 1;
-                        }
-                        if check && could_show(h, seat, declarer, own_suit, count) != asked {
-                            continue;
-                        }
-                        streams[x].push(((st & !0xfff) | pack(h) as u32, n));
-                    }
-                }
-                // without showings before this position a stream keeps the layer's order (it
-                // adds one to a count below 4); the showings' masks may reorder it
-                if !before[j].is_empty() {
-                    for s in streams.iter_mut() {
-                        s.sort_unstable_by_key(|e| e.0);
-                        let mut w = 0;
-                        for r in 0..s.len() {
-                            if w > 0 && s[w - 1].0 == s[r].0 {
-                                s[w - 1].1 += s[r].1;
-                            } else {
-                                s[w] = s[r];
-                                w += 1;
-                            }
-                        }
-                        s.truncate(w);
-                    }
-                }
-                merged.clear();
-                merged.extend_from_slice(&streams[4]);
-                for s in &streams[..4] {
-                    merge_add(&merged, s, &mut tmp);
-                    std::mem::swap(&mut merged, &mut tmp);
-                }
-                *budget = budget.checked_sub(merged.len())?;
-                layers.push(Layer::of(&cur));
-                std::mem::swap(&mut cur, &mut merged);
             }
-            for &(st, n) in &cur {
+            mapped.push((Vec::new(), 0, [0, 1, 2, 3]));
+            Some(layers)
+        } else {
+            None
+        };
+        for sigma in choices.into_iter().filter(|_| symmetric.is_none()) {
+            let found = reps.iter().enumerate().find_map(|(r, rep)| {
+                PERMUTATIONS.iter().find(|p| rep.iter().zip(&sigma).all(|(&a, &b)| p[a as usize] == b)).map(|p| (r, *p))
+            });
+            let (r, p) = match found {
+                Some(f) => f,
+                None => {
+                    programmes.push(Self::programme(&sigma, &positions, &before, &public, &runs, turns, seat, init_masks, budget)?);
+                    reps.push(sigma.clone());
+                    (reps.len() - 1, [0, 1, 2, 3])
+                }
+            };
+            mapped.push((sigma, r, p));
+        }
+        for (pi, &(_, r, p)) in mapped.iter().enumerate().filter(|_| symmetric.is_none()) {
+            let last = programmes[r].last().expect("a layer");
+            for (&st, &n) in last.keys.iter().zip(&last.counts) {
                 let end = apply(st, &after);
                 let mut w = n;
-                for (slot, &s) in sigma.iter().enumerate() {
+                for (slot, &s) in reps[r].iter().enumerate() {
                     let m = mask_of(end, slot);
                     w *= if m & 1 << s != 0 { SUIT_SHARE[m.count_ones() as usize] } else { 0 };
                 }
                 if w > 0 {
-                    let f = by_count.entry((st & 0xfff) as u16).or_insert(Final { weight: 0, accept: (Big::ZERO, Big::ONE), envelope: ENVELOPE, ends: Vec::new() });
+                    // renamed: suit p[s] holds what the programme's suit s holds
+                    let mut c = [0u8; 4];
+                    for s in 0..4 {
+                        c[p[s] as usize] = h_of(st, s);
+                    }
+                    let f = by_count.entry(pack(c)).or_insert(new_final(0));
                     f.weight += w;
                     f.ends.push((pi, st, w));
                 }
             }
-            layers.push(Layer::of(&cur));
-            programmes.push((sigma, layers));
         }
+        let choices = mapped;
         let n = positions.len();
         let mut best = (Big::ZERO, Big::ONE);
         let mut placements = Vec::with_capacity(by_count.len());
@@ -536,18 +553,15 @@ impl Chain {
             f.accept = (Big::from_u128(f.weight).mul(&best.1), m.mul(&best.0));
             let (num, den) = &f.accept;
             if num < den {
-                // the least q with q / ENVELOPE ≥ num / den
-                let target = num.mul_small(ENVELOPE as u64);
-                let (mut lo, mut hi) = (1u32, ENVELOPE);
-                while lo < hi {
-                    let mid = lo + (hi - lo) / 2;
-                    if den.mul_small(mid as u64) >= target {
-                        hi = mid;
-                    } else {
-                        lo = mid + 1;
-                    }
-                }
-                f.envelope = lo;
+                // the least q with q / ENVELOPE ≥ num / den: from the top 64 bits of both (exact
+                // where nothing is shifted out), num / den < (n + 1) / d, so q0 = ⌈ENVELOPE
+                // (n + 1) / d⌉ is at most one above it (d ≥ 2^63 where bits were shifted out)
+                let shift = den.bits().saturating_sub(64);
+                let (n, d) = (num.shr_u64(shift) as u128, den.shr_u64(shift) as u128);
+                let e = ENVELOPE as u128;
+                let q0 = ((e * (n + (shift > 0) as u128)).div_ceil(d)).clamp(1, e) as u32;
+                let fits = |q: u32| den.mul_small(q as u64) >= num.mul_small(ENVELOPE as u64);
+                f.envelope = if q0 > 1 && fits(q0 - 1) { q0 - 1 } else { q0 };
             }
             debug_assert!(
                 f.envelope == ENVELOPE && num >= den
@@ -555,7 +569,71 @@ impl Chain {
                 "the envelope is the least multiple of 1 / ENVELOPE at or above the share"
             );
         }
-        Some(Chain { positions, runs, before, programmes, by_count })
+        Some(Chain { positions, runs, before, choices, programmes, symmetric, by_count })
+    }
+
+    /// One choice's programme: the weighted states after each position (the first layer is
+    /// the start), or `None` past the budget.
+    #[allow(clippy::too_many_arguments)]
+    fn programme(sigma: &[u8], positions: &[u8], before: &[Vec<(usize, u8)>], public: &[(u8, u8, usize)], runs: &[usize], turns: &Turns, seat: u8, init_masks: u32, budget: &mut usize) -> Option<Vec<Layer>> {
+        let mut layers: Vec<Layer> = Vec::with_capacity(positions.len() + 1);
+        let mut cur: Vec<(u32, u128)> = vec![(init_masks, 1)];
+        // one stream per symbol x (a level card of suit x, or none: 4), each sorted by state
+        let mut streams: [Vec<(u32, u128)>; 5] = Default::default();
+        let mut merged = Vec::new();
+        for (j, &t) in positions.iter().enumerate() {
+            let (declarer, count, ri) = public[j];
+            // the declared suit matters only where this seat is the declarer (its own run)
+            let own_suit = runs.iter().position(|&r| r == ri && declarer == seat).map_or(0, |slot| sigma[slot]);
+            let check = (t as usize + 1) < DECK;
+            let asked = turns.asked_at[t as usize];
+            for s in streams.iter_mut() {
+                s.clear();
+            }
+            for &(st, n) in &cur {
+                let st = apply(st, &before[j]);
+                // masks only shrink: a run whose chosen suit no longer fits is dropped
+                if sigma.iter().enumerate().any(|(slot, &s)| mask_of(st, slot) & 1 << s == 0) {
+                    continue;
+                }
+                for x in 0..5usize {
+                    let mut h = [h_of(st, 0), h_of(st, 1), h_of(st, 2), h_of(st, 3)];
+                    if x < 4 {
+                        if h[x] == 4 {
+                            continue;
+                        }
+                        h[x] += 1;
+                    }
+                    if check && could_show(h, seat, declarer, own_suit, count) != asked {
+                        continue;
+                    }
+                    streams[x].push(((st & !0xfff) | pack(h) as u32, n));
+                }
+            }
+            // without showings before this position a stream keeps the layer's order (it
+            // adds one to a count below 4); the showings' masks may reorder it
+            if !before[j].is_empty() {
+                for s in streams.iter_mut() {
+                    s.sort_unstable_by_key(|e| e.0);
+                    let mut w = 0;
+                    for r in 0..s.len() {
+                        if w > 0 && s[w - 1].0 == s[r].0 {
+                            s[w - 1].1 += s[r].1;
+                        } else {
+                            s[w] = s[r];
+                            w += 1;
+                        }
+                    }
+                    s.truncate(w);
+                }
+            }
+            merge_add(&streams, &mut merged);
+            *budget = budget.checked_sub(merged.len())?;
+            layers.push(Layer::of(&cur));
+            std::mem::swap(&mut cur, &mut merged);
+        }
+        layers.push(Layer::of(&cur));
+        Some(layers)
     }
 
     /// Accepts the seat's `c` level cards of each suit with probability their share of fitting
@@ -581,7 +659,32 @@ impl Chain {
     /// kind) pairs pushed to `placed`, suits written to `suits`.
     fn draw(&self, info: &InfoSet, f: &Final, placed: &mut Vec<(u8, u8)>, suits: &mut [u8], rng: &mut Rng) {
         let &(pi, mut st, _) = pick(&f.ends, |e| e.2, f.weight, rng);
-        let (sigma, layers) = &self.programmes[pi];
+        if let Some(layers) = &self.symmetric {
+            // the counts' vector walked back, each predecessor's number read from its multiset
+            let mut c = [h_of(st, 0), h_of(st, 1), h_of(st, 2), h_of(st, 3)];
+            for j in (0..self.positions.len()).rev() {
+                let mut w = [0u128; 5];
+                for (x, wx) in w.iter_mut().enumerate() {
+                    let mut p = c;
+                    if x < 4 {
+                        if p[x] == 0 {
+                            continue;
+                        }
+                        p[x] -= 1;
+                    }
+                    *wx = multisets::count(&layers[j], p);
+                }
+                let x = *pick(&[0u8, 1, 2, 3, 4], |&x| w[x as usize], w.iter().sum(), rng);
+                if x < 4 {
+                    c[x as usize] -= 1;
+                    placed.push((self.positions[j], Card::new(x, info.level).0));
+                }
+            }
+            return;
+        }
+        // (the walk runs in the programme's suits; a placed card is renamed by p)
+        let (sigma, r, p) = &self.choices[pi];
+        let layers = &self.programmes[*r];
         for (slot, &ri) in self.runs.iter().enumerate() {
             suits[ri] = sigma[slot];
         }
@@ -604,7 +707,7 @@ impl Chain {
                 // (the same draw as the general case below: candidates in symbol order)
                 let x = pick(&[0u8, 1, 2, 3, 4], |&x| cands[x as usize].1, total, rng);
                 if *x < 4 {
-                    placed.push((self.positions[j], Card::new(*x, info.level).0));
+                    placed.push((self.positions[j], Card::new(p[*x as usize], info.level).0));
                 }
                 st = cands[*x as usize].0;
                 continue;
@@ -641,11 +744,11 @@ impl Chain {
                     }
                 }
             }
-            let &(p, _, x) = pick(&cands, |e| e.1, total, rng);
+            let &(pre, _, x) = pick(&cands, |e| e.1, total, rng);
             if x < 4 {
-                placed.push((self.positions[j], Card::new(x, info.level).0));
+                placed.push((self.positions[j], Card::new(p[x as usize], info.level).0));
             }
-            st = p;
+            st = pre;
         }
     }
 }
