@@ -385,6 +385,25 @@ mod tests {
     }
 
     #[test]
+    fn the_top_bits_agree_with_division_by_a_power_of_two() {
+        let mut rng = Rng::new(5);
+        assert_eq!((Big::ZERO.bits(), Big::ONE.bits(), Big::from_u64(u64::MAX).bits()), (0, 1, 64));
+        for _ in 0..2000 {
+            let a = binomial(200, rng.below_usize(201)).mul_small(rng.next_u64() >> rng.below_usize(64));
+            let bits = a.bits();
+            assert!(bits == 0 || (a < Big::ONE.mul(&pow2(bits)) && Big::ONE.mul(&pow2(bits - 1)) <= a));
+            let s = bits.saturating_sub(64) + rng.below_usize(8) as u32;
+            // a >> s, checked as q · 2^s ≤ a < (q + 1) · 2^s
+            let q = Big::from_u64(a.shr_u64(s));
+            assert!(q.mul(&pow2(s)) <= a && a < q.add(&Big::ONE).mul(&pow2(s)), "{} >> {s}", a.to_decimal());
+        }
+    }
+
+    fn pow2(s: u32) -> Big {
+        (0..s).fold(Big::ONE, |b, _| b.mul_small(2))
+    }
+
+    #[test]
     fn below_is_in_range() {
         let mut rng = Rng::new(3);
         let n = binomial(200, 100);
