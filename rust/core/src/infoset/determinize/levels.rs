@@ -26,6 +26,9 @@ pub(super) const ENVELOPE: u32 = 1 << 16;
 /// are listed before any is weighed, so a walk with more costs only the listing up to here.
 const MAX_PATHS: usize = 1 << 12;
 
+/// Kind j's split x from a state (rooms, index): the next state, if the split fits.
+pub(super) type Step<'a> = &'a dyn Fn(usize, usize, &[u16; 4], usize) -> Option<([u16; 4], usize)>;
+
 /// The walk a table enumerates: the proposal's splits kind by kind from a start state.
 pub(super) struct Walk<'a> {
     /// Per kind in the proposal's order: its splits over the holders, with their multinomial
@@ -40,7 +43,7 @@ pub(super) struct Walk<'a> {
     /// programme's state, 0 for the shuffle).
     pub start: ([u16; 4], usize),
     /// Kind j's split x from a state: the next state, if the split fits.
-    pub step: &'a dyn Fn(usize, usize, &[u16; 4], usize) -> Option<([u16; 4], usize)>,
+    pub step: Step<'a>,
     /// The completions of the proposal after the last kind, from a state.
     pub end: &'a dyn Fn(&[u16; 4], usize) -> Big,
     /// A holder's envelope for its level counts (0: no placement fits them).
@@ -104,7 +107,7 @@ impl Builder<'_, '_> {
                 return;
             }
             self.table.paths.extend_from_slice(&self.xs);
-            self.ends.push((s, i, w as u64, q as u64));
+            self.ends.push((s, i, w, q));
             return;
         }
         for (x, (a, wx)) in walk.splits[j].iter().enumerate() {
