@@ -1,16 +1,17 @@
 //! The level cards' allocation of a turn-conditioned world drawn whole (who was asked, D7).
 //!
-//! The proposal deals the level kinds (R8.1; under C9 the small joker too) first, split by
-//! split over the holders, and the turn chains then accept each other seat's level counts `c`
-//! with probability its share of fitting placements over the best share (`turns.rs`). Where the
-//! share is small the proposal is rejected many times (about 30 proposals a world mid-hand).
-//! This table enumerates every sequence of splits (a *path*) once per info set and weights it
-//! by its chance under the proposal (the splits' multinomials times the completions of the rest)
-//! times each seat's *envelope*: the share over the best, rounded up to `ENVELOPE` parts. A
-//! path drawn in proportion to that weight is then accepted with probability share / envelope
-//! per seat (at least 1 − 1/`ENVELOPE` of the time), so the accepted worlds follow exactly the
-//! law of the rejection it replaces, at about one proposal per world. Where the paths would be
-//! too many the sampler keeps the plain rejection.
+//! The proposal deals the level kinds (R8.1) first, split by split over the holders, and the
+//! turn chains then accept each other seat's level counts `c` with probability its share of
+//! fitting placements over the best share (`turns.rs`). Where the share is small the proposal
+//! is rejected many times (about 30 proposals a world mid-hand). This table enumerates every
+//! sequence of the level kinds' splits (a *path*) once per info set and weights it by its
+//! chance under the proposal (the splits' multinomials times the completions of the rest)
+//! times each seat's *envelope*: the share over the best, rounded up to a multiple of
+//! 1/`ENVELOPE` (q/`ENVELOPE`). A path drawn in proportion to that weight is then accepted with
+//! probability share / envelope per seat (above 1 − 1/q), so the accepted worlds follow exactly
+//! the law of the rejection it replaces, at about one proposal per world. C9's small joker,
+//! which no chain counts, is left to the proposal after the path. Where the paths would be too
+//! many the sampler keeps the plain rejection.
 
 use crate::game::hand::NOBODY;
 use crate::util::bignum::Big;
@@ -34,7 +35,7 @@ pub(super) struct Walk<'a> {
     /// Per kind in the proposal's order: its splits over the holders, with their multinomial
     /// weights.
     pub splits: Vec<&'a Splits>,
-    /// Per kind: the suit of its level card (`None`: C9's small joker, counted by no chain).
+    /// Per kind: the suit of its level card (`None`: a kind no chain counts).
     pub suits: Vec<Option<u8>>,
     /// Per holder: its seat (`NOBODY`: the pile) and the level cards of each suit it has
     /// played (a chain counts them with those in hand).
