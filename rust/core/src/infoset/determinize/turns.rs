@@ -428,6 +428,12 @@ impl Chain {
     /// The chain of `seat`, or `None` when its programmes would pass `budget` entries (then
     /// taken from it) or its runs are too many.
     fn new(info: &InfoSet, turns: &Turns, seat: u8, budget: &mut usize) -> Option<Chain> {
+        Self::build(info, turns, seat, budget, true)
+    }
+
+    /// [`Chain::new`]; without `shortcuts` every choice of the runs' suits gets its own
+    /// programme over count vectors (no renaming, no multisets): the twin the tests compare.
+    fn build(info: &InfoSet, turns: &Turns, seat: u8, budget: &mut usize, shortcuts: bool) -> Option<Chain> {
         let current = (info.first_seats.len() - 1) as u8;
         let first = info.first_seats[current as usize];
         let dealt = info.dealt as usize;
@@ -478,7 +484,7 @@ impl Chain {
         let mut by_count: BTreeMap<u16, Final> = BTreeMap::new();
         let new_final = |w: u128| Final { weight: w, accept: (Big::ZERO, Big::ONE), envelope: ENVELOPE, ends: Vec::new() };
         // a seat without showings: counted over multisets (`multisets.rs`)
-        let symmetric = if runs.is_empty() {
+        let symmetric = if runs.is_empty() && shortcuts {
             let public: Vec<(u8, u8)> = public.iter().map(|&(d, k, _)| (d, k)).collect();
             let layers = multisets::programme(&positions, &public, &turns.asked_at, seat, budget)?;
             let last = layers.last().expect("a layer");
@@ -497,7 +503,7 @@ impl Chain {
             None
         };
         for sigma in choices.into_iter().filter(|_| symmetric.is_none()) {
-            let found = reps.iter().enumerate().find_map(|(r, rep)| {
+            let found = reps.iter().enumerate().filter(|_| shortcuts).find_map(|(r, rep)| {
                 PERMUTATIONS.iter().find(|p| rep.iter().zip(&sigma).all(|(&a, &b)| p[a as usize] == b)).map(|p| (r, *p))
             });
             let (r, p) = match found {
@@ -756,4 +762,57 @@ impl Chain {
 /// Every subset of the bits of `m`, the empty one first.
 fn subsets(m: u8) -> impl Iterator<Item = u8> {
     (0..16u8).filter(move |&s| s & !m == 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::Agent;
+    use crate::game::hand::{Game, Phase};
+    use crate::policy::Policy;
+    use crate::rules::profile::Profile;
+
+    /// The renamed programmes and the multiset programme against one programme over count
+    /// vectors per choice of the runs' suits: the same weight for every count of level cards,
+    /// over positions of greedy and random play in every profile and phase of the deal and
+    /// the play, every other seat.
+    #[test]
+    fn the_shortcuts_count_what_every_choice_counts() {
+        let (mut chains, mut with_runs, mut hidden) = (0, 0, 0);
+        for seed in 0..24u64 {
+            let profile = Profile::ALL[(seed % 3) as usize];
+            let policy = Policy::Agent(if seed % 4 == 3 { Agent::Random } else { Agent::Greedy });
+            let mut g = Game::deal(seed, profile, [3, 3], NOBODY, None).unwrap();
+            let mut rng = Rng::new(seed);
+            let mut actions = Vec::new();
+            while let Some(a) = policy.act(&g, &mut rng) {
+                g.apply(&a).unwrap();
+                actions.push(a);
+            }
+            let deal_len = g.record.dealt_at.len();
+            for cut in [deal_len / 3, deal_len * 2 / 3, deal_len + 1, (deal_len + actions.len()) / 2] {
+                let mut p = Game::deal(seed, profile, [3, 3], NOBODY, None).unwrap();
+                for a in &actions[..cut.min(actions.len())] {
+                    p.apply(a).unwrap();
+                }
+                let seat = (seed % 4) as u8;
+                let info = p.info(seat);
+                if info.every_receiver || !info.dealt_hand || (p.pos.phase != Phase::Declare && p.pos.phase != Phase::Play) {
+                    continue;
+                }
+                let turns = Turns::new(&info);
+                for q in (0..4u8).filter(|&q| q != seat) {
+                    let (mut b1, mut b2) = (MAX_ENTRIES, MAX_ENTRIES);
+                    let (Some(fast), Some(plain)) = (Chain::build(&info, &turns, q, &mut b1, true), Chain::build(&info, &turns, q, &mut b2, false)) else { continue };
+                    let weights = |c: &Chain| c.by_count.iter().map(|(&k, f)| (k, f.weight)).collect::<Vec<_>>();
+                    assert_eq!(weights(&fast), weights(&plain), "seed {seed}, cut {cut}, seat {q}");
+                    assert!(b1 >= b2, "the shortcuts never hold more entries");
+                    chains += 1;
+                    with_runs += !fast.runs.is_empty() as usize;
+                    hidden += fast.runs.iter().any(|&ri| info.runs[ri].suit.is_none()) as usize;
+                }
+            }
+        }
+        assert!(chains >= 150 && with_runs >= 30 && hidden >= 15, "{chains} chains, {with_runs} with runs, {hidden} with a hidden suit");
+    }
 }
