@@ -739,24 +739,45 @@ fn two_sample_chi_square(what: &str, count: &std::collections::BTreeMap<Vec<u8>,
     cells
 }
 
+/// Per other seat, two samples' counts of its statistics (`dealt_statistics`): by suit and
+/// in all.
+type Tallies = Vec<(std::collections::BTreeMap<Vec<u8>, (f64, f64)>, std::collections::BTreeMap<Vec<u8>, (f64, f64)>)>;
+
+/// Counts world `w`'s statistics of each of the `others` in sample `side` (0 or 1).
+fn tally(count: &mut Tallies, others: &[u8], w: &Game, side: usize) {
+    for (c, &q) in count.iter_mut().zip(others) {
+        let (fine, coarse) = dealt_statistics(w, q);
+        let (f, g) = (c.0.entry(fine).or_default(), c.1.entry(coarse).or_default());
+        if side == 0 {
+            (f.0, g.0) = (f.0 + 1.0, g.0 + 1.0);
+        } else {
+            (f.1, g.1) = (f.1 + 1.0, g.1 + 1.0);
+        }
+    }
+}
+
+/// The two samples of every other seat compared (`two_sample_chi_square`, named `what`):
+/// the cells tested.
+fn compare_tallies(count: &Tallies, others: &[u8], what: &str) -> usize {
+    count
+        .iter()
+        .zip(others)
+        .map(|(c, q)| two_sample_chi_square(&format!("{what}, seat {q}, by suit"), &c.0) + two_sample_chi_square(&format!("{what}, seat {q}, in all"), &c.1))
+        .sum()
+}
+
 /// One position of `dealt_worlds_match_rejection_sampling_over_physical_deals`: the number of
 /// cells tested, or `None` when the reference accepts too rarely there to be quick.
 fn compare_with_reference(info: &tractor_core::infoset::info::InfoSet, seat: u8, seed: u64, turns: bool, tries_cap: u64, rng: &mut Rng) -> Option<usize> {
-    use std::collections::BTreeMap;
     // the reference first: a position where it accepts too rarely to be quick is skipped
     let n = 2000u32;
     let others: Vec<u8> = (0..4).filter(|&q| q != seat).collect();
-    type Cells = BTreeMap<Vec<u8>, (f64, f64)>;
-    let mut count: Vec<(Cells, Cells)> = vec![Default::default(); 3];
+    let mut count: Tallies = vec![Default::default(); 3];
     let (mut accepted, mut tries) = (0, 0u64);
     while accepted < n && tries < tries_cap {
         tries += 1;
         if let Some(w) = reference_dealt_world(info, turns, rng) {
-            for (c, &q) in count.iter_mut().zip(&others) {
-                let (fine, coarse) = dealt_statistics(&w, q);
-                c.0.entry(fine).or_default().1 += 1.0;
-                c.1.entry(coarse).or_default().1 += 1.0;
-            }
+            tally(&mut count, &others, &w, 1);
             accepted += 1;
         }
     }
@@ -765,19 +786,9 @@ fn compare_with_reference(info: &tractor_core::infoset::info::InfoSet, seat: u8,
     }
     let mut det = if turns { Determinizer::new(info.clone()) } else { Determinizer::ignoring_turns(info.clone()) };
     for _ in 0..n {
-        let w = det.world(rng).unwrap();
-        for (c, &q) in count.iter_mut().zip(&others) {
-            let (fine, coarse) = dealt_statistics(&w, q);
-            c.0.entry(fine).or_default().0 += 1.0;
-            c.1.entry(coarse).or_default().0 += 1.0;
-        }
+        tally(&mut count, &others, &det.world(rng).unwrap(), 0);
     }
-    let mut cells = 0;
-    for (c, q) in count.iter().zip(&others) {
-        cells += two_sample_chi_square(&format!("seed {seed}, seat {q}, by suit"), &c.0);
-        cells += two_sample_chi_square(&format!("seed {seed}, seat {q}, in all"), &c.1);
-    }
-    Some(cells)
+    Some(compare_tallies(&count, &others, &format!("seed {seed}")))
 }
 
 /// The exact dealt-hand sampler against rejection sampling over physical deals (the target's
@@ -901,8 +912,6 @@ fn turn_conditioned_worlds_match_rejection_sampling() {
 /// proposals per world.
 #[test]
 fn the_level_table_keeps_the_rejection_samplers_law() {
-    use std::collections::BTreeMap;
-    type Cells = BTreeMap<Vec<u8>, (f64, f64)>;
     let (mut positions, mut cells, mut phases) = (0, 0, [0usize; 4]);
     let (mut proposals, mut worlds) = ([0u64; 2], 0u64);
     for seed in 0..40u64 {
@@ -930,25 +939,17 @@ fn the_level_table_keeps_the_rejection_samplers_law() {
         }
         let draws = 2000;
         let others: Vec<u8> = (0..4).filter(|&q| q != seat).collect();
-        let mut count: Vec<(Cells, Cells)> = vec![Default::default(); 3];
+        let mut count: Tallies = vec![Default::default(); 3];
         for _ in 0..draws {
             let (a, b) = (fast.world(&mut rng).unwrap(), slow.world(&mut rng).unwrap());
-            for (c, &q) in count.iter_mut().zip(&others) {
-                let ((fa, ca), (fb, cb)) = (dealt_statistics(&a, q), dealt_statistics(&b, q));
-                c.0.entry(fa).or_default().0 += 1.0;
-                c.0.entry(fb).or_default().1 += 1.0;
-                c.1.entry(ca).or_default().0 += 1.0;
-                c.1.entry(cb).or_default().1 += 1.0;
-            }
+            tally(&mut count, &others, &a, 0);
+            tally(&mut count, &others, &b, 1);
         }
         assert_eq!(slow.uses_level_table(), Some(false));
         proposals[0] += fast.proposals;
         proposals[1] += slow.proposals;
         worlds += draws;
-        for (c, q) in count.iter().zip(&others) {
-            cells += two_sample_chi_square(&format!("seed {seed} ({profile:?}, phase {phase}), seat {q}, by suit"), &c.0);
-            cells += two_sample_chi_square(&format!("seed {seed} ({profile:?}, phase {phase}), seat {q}, in all"), &c.1);
-        }
+        cells += compare_tallies(&count, &others, &format!("seed {seed} ({profile:?}, phase {phase})"));
         positions += 1;
         phases[phase] += 1;
     }

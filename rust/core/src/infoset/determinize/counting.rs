@@ -438,16 +438,16 @@ impl Determinizer {
         // the level kinds with unseen copies come first (then C9's small joker, which no chain
         // counts, drawn by the programme as before), all before the chains accept; no hidden
         // run's boundary layer
-        let n = dp.kinds.iter().take_while(|(k, _)| self.level_suit(*k).is_some()).count();
-        let levels = self.level_kinds().iter().filter(|&&k| self.level_suit(k).is_some()).count();
-        if n != levels || n > dp.early_at || dp.boundary.is_some() {
+        let kinds = self.level_kinds();
+        let n = kinds.len();
+        if n > dp.early_at || !dp.kinds[..n].iter().all(|(k, _)| kinds.contains(k)) || dp.boundary.is_some() {
             return None;
         }
         let step = |j: usize, x: usize, s: &[u16; 4], i: usize| dp.step(j, x, s, i);
         let end = |_: &[u16; 4], i: usize| dp.table[n].get(i);
         let walk = Walk {
             splits: dp.kinds[..n].iter().map(|(_, sp)| sp).collect(),
-            suits: dp.kinds[..n].iter().map(|&(k, _)| self.level_suit(k)).collect(),
+            kinds: dp.kinds[..n].iter().map(|&(k, _)| k).collect(),
             holders: self.level_holders(),
             start: dp.start(&self.holders),
             step: &step,

@@ -35,8 +35,8 @@ pub(super) struct Walk<'a> {
     /// Per kind in the proposal's order: its splits over the holders, with their multinomial
     /// weights.
     pub splits: Vec<&'a Splits>,
-    /// Per kind: the suit of its level card (`None`: a kind no chain counts).
-    pub suits: Vec<Option<u8>>,
+    /// The level kinds the walk deals, in its order (a level card's suit is its kind / 13).
+    pub kinds: Vec<u8>,
     /// Per holder: its seat (`NOBODY`: the pile) and the level cards of each suit it has
     /// played (a chain counts them with those in hand).
     pub holders: Vec<(u8, [u8; 4])>,
@@ -58,6 +58,8 @@ pub(super) struct Walk<'a> {
 pub(super) struct LevelTable {
     /// Kinds per path.
     n: usize,
+    /// The level kinds, in the paths' order.
+    kinds: Vec<u8>,
     /// Per kind: its splits (a path names one of each by index).
     splits: Vec<Splits>,
     /// The split index of each kind, path after path.
@@ -92,7 +94,7 @@ impl Builder<'_, '_> {
             return;
         }
         let walk = self.walk;
-        if j == walk.splits.len() {
+        if j == walk.kinds.len() {
             let mut q = 1u64;
             for (h, &(seat, _)) in walk.holders.iter().enumerate() {
                 if seat != NOBODY {
@@ -114,10 +116,9 @@ impl Builder<'_, '_> {
         for (x, (a, wx)) in walk.splits[j].iter().enumerate() {
             let Some((s2, i2)) = (walk.step)(j, x, &s, i) else { continue };
             let mut c2 = c;
-            if let Some(su) = walk.suits[j] {
-                for (h, ch) in c2.iter_mut().enumerate().take(walk.holders.len()) {
-                    ch[su as usize] += a[h];
-                }
+            let su = (walk.kinds[j] / 13) as usize;
+            for (h, ch) in c2.iter_mut().enumerate().take(walk.holders.len()) {
+                ch[su] += a[h];
             }
             let fits = walk.holders.iter().enumerate().all(|(h, &(seat, _))| {
                 if seat == NOBODY || c2[h].iter().any(|&x| x > 4) {
@@ -139,12 +140,12 @@ impl Builder<'_, '_> {
 impl LevelTable {
     /// The table of a walk, or `None` where it would hold more than `MAX_PATHS` paths or none.
     pub(super) fn build(walk: &Walk) -> Option<LevelTable> {
-        let n = walk.splits.len();
+        let n = walk.kinds.len();
         let mut known = vec![[false; 4]; n];
         for (j, k) in known.iter_mut().enumerate() {
             for (su, x) in k.iter_mut().enumerate() {
                 // a suit no kind of the walk deals is known from the start (its played cards)
-                let at = walk.suits.iter().position(|&t| t == Some(su as u8));
+                let at = walk.kinds.iter().position(|&k| (k / 13) as usize == su);
                 *x = at.is_none_or(|at| at <= j);
             }
         }
@@ -170,7 +171,7 @@ impl LevelTable {
             c[h] = played;
         }
         let splits = walk.splits.iter().map(|&s| s.clone()).collect();
-        let table = LevelTable { n, splits, paths: Vec::new(), cum: Vec::new() };
+        let table = LevelTable { n, kinds: walk.kinds.clone(), splits, paths: Vec::new(), cum: Vec::new() };
         let mut b = Builder { walk, prefix, known, xs: Vec::with_capacity(n), table, ends: Vec::new(), full: false };
         b.dfs(0, walk.start.0, walk.start.1, c, 1);
         if b.full {
@@ -200,6 +201,11 @@ impl LevelTable {
         let r = total.below(rng);
         let p = self.cum.partition_point(|c| *c <= r);
         &self.paths[p * self.n..(p + 1) * self.n]
+    }
+
+    /// The level kinds, in the paths' order.
+    pub(super) fn kinds(&self) -> &[u8] {
+        &self.kinds
     }
 
     /// Split `x` of kind `j`: its copies per holder.

@@ -434,14 +434,10 @@ impl Determinizer {
         Some(out)
     }
 
-    /// The level kinds (and C9's small joker) with unseen copies, in the proposal's order.
+    /// The level kinds (R8.1) with unseen copies, suit by suit: what the level table deals
+    /// (C9's small joker, which no chain counts, is left to the rest of the proposal).
     fn level_kinds(&self) -> Vec<u8> {
-        plan_kinds(&self.info).into_iter().filter(|&k| self.info.unseen[k as usize] > 0).collect()
-    }
-
-    /// The suit of a kind's level card (`None`: C9's small joker).
-    fn level_suit(&self, k: u8) -> Option<u8> {
-        (Card(k).rank() == Some(self.info.level)).then_some(k / 13)
+        (0..4).map(|s| Card::new(s, self.info.level).0).filter(|&k| self.info.unseen[k as usize] > 0).collect()
     }
 
     /// Per holder: its seat and the level cards of each suit it has played.
@@ -471,8 +467,7 @@ impl Determinizer {
     /// uniformly, so a path of splits weighs Π multinomials × Π falling factorials
     /// size!/(size − l)! of the places each holder's l level cards take.
     fn shuffle_levels(&self, envelope: &dyn Fn(usize, [u8; 4]) -> u32, valid: Vec<Vec<u16>>) -> Option<LevelTable> {
-        // (C9's small joker, which no chain counts, is dealt with the other cards)
-        let kinds: Vec<u8> = self.level_kinds().into_iter().filter(|&k| self.level_suit(k).is_some()).collect();
+        let kinds = self.level_kinds();
         let nh = self.holders.len();
         let sizes: Vec<u16> = self.holders.iter().map(|h| h.size).collect();
         let splits: Vec<Splits> = kinds.iter().map(|&k| counting::splits(self.info.unseen[k as usize], &[0; 4][..nh], &[u8::MAX; 4][..nh])).collect();
@@ -493,7 +488,7 @@ impl Determinizer {
         start[..nh].copy_from_slice(&sizes);
         let walk = Walk {
             splits: splits.iter().collect(),
-            suits: kinds.iter().map(|&k| self.level_suit(k)).collect(),
+            kinds: kinds.clone(),
             holders: self.level_holders(),
             start: (start, 0),
             step: &step,
@@ -509,7 +504,7 @@ impl Determinizer {
     /// shuffled into the rooms left (the same law as [`Determinizer::propose_uniform_timed`]
     /// with the chains' acceptance, found at about one proposal per world).
     fn propose_levels_shuffled(&self, table: &LevelTable, rng: &mut Rng, plan: &mut LevelDraw) -> Option<Vec<Counts>> {
-        let kinds: Vec<u8> = self.level_kinds().into_iter().filter(|&k| self.level_suit(k).is_some()).collect();
+        let kinds = table.kinds();
         let nh = self.holders.len();
         let mut out = vec![[0u8; KINDS]; nh];
         for (j, &x) in table.sample(rng).iter().enumerate() {

@@ -44,14 +44,18 @@ fn table() -> &'static Table {
             }
         }
         debug_assert_eq!(n, MULTISETS);
-        for v in 0..625u32 {
-            let c = [(v % 5) as u8, (v / 5 % 5) as u8, (v / 25 % 5) as u8, (v / 125) as u8];
+        for c in vectors() {
             let mut s = c;
             s.sort_unstable_by(|x, y| y.cmp(x));
             t.index[pack(c) as usize] = t.reps.iter().position(|&r| r == s).expect("every multiset listed") as u8;
         }
         t
     })
+}
+
+/// Every vector of four counts 0..=4 (625), in a fixed order.
+pub(super) fn vectors() -> impl Iterator<Item = [u8; 4]> {
+    (0..625u32).map(|v| [(v % 5) as u8, (v / 5 % 5) as u8, (v / 25 % 5) as u8, (v / 125) as u8])
 }
 
 /// The number a layer holds for the counts `c` (each 0 to 4).

@@ -482,17 +482,16 @@ impl Chain {
         let mut reps: Vec<Vec<u8>> = Vec::new();
         let mut mapped: Vec<(Vec<u8>, usize, [u8; 4])> = Vec::with_capacity(choices.len());
         let mut by_count: BTreeMap<u16, Final> = BTreeMap::new();
-        let new_final = |w: u128| Final { weight: w, accept: (Big::ZERO, Big::ONE), envelope: ENVELOPE, ends: Vec::new() };
+        let new_final = || Final { weight: 0, accept: (Big::ZERO, Big::ONE), envelope: ENVELOPE, ends: Vec::new() };
         // a seat without showings: counted over multisets (`multisets.rs`)
         let symmetric = if runs.is_empty() && shortcuts {
             let public: Vec<(u8, u8)> = public.iter().map(|&(d, k, _)| (d, k)).collect();
             let layers = multisets::programme(&positions, &public, &turns.asked_at, seat, budget)?;
             let last = layers.last().expect("a layer");
-            for v in 0..625u32 {
-                let c = [(v % 5) as u8, (v / 5 % 5) as u8, (v / 25 % 5) as u8, (v / 125) as u8];
+            for c in multisets::vectors() {
                 let w = multisets::count(last, c);
                 if w > 0 {
-                    let f = by_count.entry(pack(c)).or_insert(new_final(0));
+                    let f = by_count.entry(pack(c)).or_insert_with(new_final);
                     f.weight = w;
                     f.ends.push((0, pack(c) as u32, w));
                 }
@@ -500,43 +499,43 @@ impl Chain {
             mapped.push((Vec::new(), 0, [0, 1, 2, 3]));
             Some(layers)
         } else {
-            None
-        };
-        for sigma in choices.into_iter().filter(|_| symmetric.is_none()) {
-            let found = reps.iter().enumerate().filter(|_| shortcuts).find_map(|(r, rep)| {
-                PERMUTATIONS.iter().find(|p| rep.iter().zip(&sigma).all(|(&a, &b)| p[a as usize] == b)).map(|p| (r, *p))
-            });
-            let (r, p) = match found {
-                Some(f) => f,
-                None => {
-                    programmes.push(Self::programme(&sigma, &positions, &before, &public, &runs, turns, seat, init_masks, budget)?);
-                    reps.push(sigma.clone());
-                    (reps.len() - 1, [0, 1, 2, 3])
-                }
-            };
-            mapped.push((sigma, r, p));
-        }
-        for (pi, &(_, r, p)) in mapped.iter().enumerate().filter(|_| symmetric.is_none()) {
-            let last = programmes[r].last().expect("a layer");
-            for (&st, &n) in last.keys.iter().zip(&last.counts) {
-                let end = apply(st, &after);
-                let mut w = n;
-                for (slot, &s) in reps[r].iter().enumerate() {
-                    let m = mask_of(end, slot);
-                    w *= if m & 1 << s != 0 { SUIT_SHARE[m.count_ones() as usize] } else { 0 };
-                }
-                if w > 0 {
-                    // renamed: suit p[s] holds what the programme's suit s holds
-                    let mut c = [0u8; 4];
-                    for s in 0..4 {
-                        c[p[s] as usize] = h_of(st, s);
+            for sigma in choices {
+                let found = reps.iter().enumerate().filter(|_| shortcuts).find_map(|(r, rep)| {
+                    PERMUTATIONS.iter().find(|p| rep.iter().zip(&sigma).all(|(&a, &b)| p[a as usize] == b)).map(|p| (r, *p))
+                });
+                let (r, p) = match found {
+                    Some(f) => f,
+                    None => {
+                        programmes.push(Self::programme(&sigma, &positions, &before, &public, &runs, turns, seat, init_masks, budget)?);
+                        reps.push(sigma.clone());
+                        (reps.len() - 1, [0, 1, 2, 3])
                     }
-                    let f = by_count.entry(pack(c)).or_insert(new_final(0));
-                    f.weight += w;
-                    f.ends.push((pi, st, w));
+                };
+                mapped.push((sigma, r, p));
+            }
+            for (pi, &(_, r, p)) in mapped.iter().enumerate() {
+                let last = programmes[r].last().expect("a layer");
+                for (&st, &n) in last.keys.iter().zip(&last.counts) {
+                    let end = apply(st, &after);
+                    let mut w = n;
+                    for (slot, &s) in reps[r].iter().enumerate() {
+                        let m = mask_of(end, slot);
+                        w *= if m & 1 << s != 0 { SUIT_SHARE[m.count_ones() as usize] } else { 0 };
+                    }
+                    if w > 0 {
+                        // renamed: suit p[s] holds what the programme's suit s holds
+                        let mut c = [0u8; 4];
+                        for s in 0..4 {
+                            c[p[s] as usize] = h_of(st, s);
+                        }
+                        let f = by_count.entry(pack(c)).or_insert_with(new_final);
+                        f.weight += w;
+                        f.ends.push((pi, st, w));
+                    }
                 }
             }
-        }
+            None
+        };
         let choices = mapped;
         let n = positions.len();
         let mut best = (Big::ZERO, Big::ONE);
