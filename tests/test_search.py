@@ -239,6 +239,31 @@ def test_pimc_and_ismcts_decide_legally_deterministically_and_from_the_info_set(
         assert ismcts(w, iterations=150, seed=5, trees=2) == i1
 
 
+def test_searches_with_exact_turns_are_deterministic_and_see_only_the_info_set():
+    # exact_turns: worlds that keep who was asked while dealing (the default deal mode's evidence)
+    differ = 0
+    for seed, plays in [(1, 0), (2, 9), (3, 77)]:
+        g = _played_game(seed, plays)
+        p1 = pimc(g, worlds=4, rollouts=1, policy="greedy", seed=5, threads=1, exact_turns=True)
+        p2 = pimc(g, worlds=4, rollouts=1, policy="greedy", seed=5, threads=2, exact_turns=True)
+        assert p1 == p2 and np.array_equal(p1.world_values, p2.world_values)
+        differ += not np.array_equal(p1.world_values, pimc(g, worlds=4, rollouts=1, policy="greedy", seed=5).world_values)
+        i1 = ismcts(g, iterations=60, seed=5, threads=1, trees=2, exact_turns=True)
+        assert i1 == ismcts(g, iterations=60, seed=5, threads=2, trees=2, exact_turns=True)
+        w = g.determinize(g.current_player, 17)
+        assert pimc(w, worlds=4, rollouts=1, policy="greedy", seed=5, exact_turns=True) == p1
+        assert ismcts(w, iterations=60, seed=5, trees=2, exact_turns=True) == i1
+        assert tractor.search.Searcher(iterations=60, trees=2, exact_turns=True).search(g, seed=5) == i1
+    assert differ >= 1
+    r = tractor.simulate(hands=1, policies=("pimc:worlds=2,rollouts=1,turns=1", "greedy", "greedy", "greedy"), seed=3, threads=1)
+    assert r.policies[0] == "pimc:worlds=2,rollouts=1,rollout=random,turns=1"
+    for bad in (1, "yes", None, 0.0):
+        with pytest.raises(tractor.errors.InvalidPolicy, match="exact_turns"):
+            pimc(g, worlds=2, exact_turns=bad)
+        with pytest.raises(tractor.errors.InvalidPolicy, match="exact_turns"):
+            ismcts(g, iterations=2, exact_turns=bad)
+
+
 def test_search_refuses_bad_input():
     g = Game(seed=3)
     with pytest.raises(TractorError, match="play phase"):

@@ -154,6 +154,7 @@ def pimc(
     solve: int = 0,
     time_limit: Optional[float] = None,
     value: Optional[str] = None,
+    exact_turns: bool = False,
 ) -> SearchResult:
     """Perfect-information Monte Carlo for the player to move (play phase): ``worlds`` worlds
     from what the seat knows, ``rollouts`` playouts with ``policy`` per candidate per world;
@@ -167,15 +168,20 @@ def pimc(
     function of the seed alone. ``value="net:PATH"``: a network with a value head
     (:mod:`tractor.nets`) values each candidate's position in each world instead of its
     rollouts (the return of the defenders' final score it predicts, counted once per rollout).
+    ``exact_turns=True`` (policy string ``pimc:...,turns=1``): world w is
+    ``g.determinize(seat, derive(seed, SEARCH, w))``'s, exact in the default deal mode, where
+    who was asked to decide while dealing is evidence (a world costs several times more);
+    by default the worlds' hands come from the play's evidence alone (docs/search.md).
 
-    Raises InvalidArgument (g, seed, threads), InvalidPolicy (worlds, rollouts, policy, solve, time_limit, value:
+    Raises InvalidArgument (g, seed, threads), InvalidPolicy (worlds, rollouts, policy, solve, time_limit, value, exact_turns:
     the search's parameters, or a game not in the play phase), NoConsistentWorld and
     ResourceError."""
     worlds = _count(worlds, "worlds", error=InvalidPolicy)
     rollouts = _count(rollouts, "rollouts", error=InvalidPolicy)
     solve = _count(solve, "solve (cards a hand, 0..54)", 54, error=InvalidPolicy)
     name = f"pimc:worlds={worlds},rollouts={rollouts},rollout={_rollout_name(policy)}" + (f",solve={solve}" if solve else "")
-    return _search(g, name + _time_limit(time_limit) + _value_name(value), seed, threads, per_iteration=rollouts)
+    name += _time_limit(time_limit) + _value_name(value) + _turns(exact_turns)
+    return _search(g, name, seed, threads, per_iteration=rollouts)
 
 
 def ismcts(
@@ -189,6 +195,7 @@ def ismcts(
     time_limit: Optional[float] = None,
     solve: int = 0,
     value: Optional[str] = None,
+    exact_turns: bool = False,
 ) -> SearchResult:
     """Single-observer ISMCTS with availability counts for the player to move (play phase):
     ``iterations`` iterations split over ``trees`` independent trees (run in parallel on
@@ -200,21 +207,32 @@ def ismcts(
     (:func:`solve`) in that iteration's world, in place of a rollout. ``value="net:PATH"``: a
     leaf the solver does not value is valued by that network's value head (:mod:`tractor.nets`:
     the return of the defenders' final score it predicts) in place of a rollout.
+    ``exact_turns=True`` (``ismcts:...,turns=1``): each iteration's world is exact in the default
+    deal mode, as :func:`pimc`'s.
 
     Raises InvalidArgument (g, seed, threads), InvalidPolicy (iterations, c, rollout, trees, time_limit, solve,
-    value: the search's parameters, of the wrong kind or out of the policy's range), NoConsistentWorld
-    and ResourceError."""
-    return _search(g, _ismcts_name(iterations, c, rollout, trees, time_limit, solve, value), seed, threads)
+    value, exact_turns: the search's parameters, of the wrong kind or out of the policy's range),
+    NoConsistentWorld and ResourceError."""
+    return _search(g, _ismcts_name(iterations, c, rollout, trees, time_limit, solve, value, exact_turns), seed, threads)
+
+
+def _turns(exact_turns: Any) -> str:
+    """``,turns=1`` for worlds that keep who was asked while dealing, "" for the default."""
+    if type(exact_turns).__module__ == "numpy" and type(exact_turns).__name__ == "bool":
+        exact_turns = bool(exact_turns)
+    if not isinstance(exact_turns, bool):
+        raise InvalidPolicy(f"exact_turns must be True or False, got {_show(exact_turns)}")
+    return ",turns=1" if exact_turns else ""
 
 
 def _ismcts_name(iterations: int, c: float, rollout: str, trees: int, time_limit: Optional[float], solve: int,
-                 value: Optional[str] = None) -> str:
+                 value: Optional[str] = None, exact_turns: bool = False) -> str:
     name = (
         f"ismcts:iterations={_count(iterations, 'iterations', error=InvalidPolicy)},c={_decimal(c)},"
         f"rollout={_rollout_name(rollout, 'rollout')},trees={_count(trees, 'trees', error=InvalidPolicy)}"
     )
     solve = _count(solve, "solve (cards a hand, 0..54)", 54, error=InvalidPolicy)
-    return name + (f",solve={solve}" if solve else "") + _time_limit(time_limit) + _value_name(value)
+    return name + (f",solve={solve}" if solve else "") + _time_limit(time_limit) + _value_name(value) + _turns(exact_turns)
 
 
 class Searcher:
@@ -235,9 +253,10 @@ class Searcher:
         time_limit: Optional[float] = None,
         solve: int = 0,
         value: Optional[str] = None,
+        exact_turns: bool = False,
     ) -> None:
         """Raises InvalidPolicy (a parameter)."""
-        self.policy = _ismcts_name(iterations, c, rollout, trees, time_limit, solve, value)
+        self.policy = _ismcts_name(iterations, c, rollout, trees, time_limit, solve, value, exact_turns)
         self._s = _core.IsmctsSearcher(self.policy)
 
     def search(self, g: Game, seed: int = 0, threads: Optional[int] = None) -> SearchResult:

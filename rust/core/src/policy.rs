@@ -212,10 +212,11 @@ impl Policy {
         agents.chain(Self::SEARCHES.iter().map(|s| format!("{s}[:...]"))).chain(["net:PATH".to_string()]).collect()
     }
 
-    /// An agent's name, `pimc[:worlds=32,rollouts=8,rollout=random,solve=0,time=0,deal=0]` or
-    /// `ismcts[:iterations=1000,c=0.7,rollout=random,trees=4,solve=0,time=0,deal=0]` (case and spaces
-    /// ignored; `time` in seconds, `solve` in cards a hand), either with `value=net:PATH` (a
-    /// network's value head in place of rollouts).
+    /// An agent's name, `pimc[:worlds=32,rollouts=8,rollout=random,solve=0,time=0,deal=0,turns=0]` or
+    /// `ismcts[:iterations=1000,c=0.7,rollout=random,trees=4,solve=0,time=0,deal=0,turns=0]` (case and
+    /// spaces ignored; `time` in seconds, `solve` in cards a hand; `turns=1`: worlds that keep who
+    /// was asked while dealing), either with `value=net:PATH` (a network's value head in place of
+    /// rollouts).
     pub fn parse(name: &str) -> Result<Policy, Error> {
         if let Some(n) = net(name)? {
             return Ok(Policy::Agent(Agent::Net(n)));
@@ -243,7 +244,8 @@ impl Policy {
                         "time" => p.time_ms = time_ms(&k, &v)?,
                         "deal" => p.deal = count(&k, &v, 0, 1)? == 1,
                         "value" => p.value = Some(value_net(&v)?),
-                        _ => return Err(Error::BadPolicy(format!("unknown pimc parameter {k:?}: worlds, rollouts, rollout, solve, time, deal, value"))),
+                        "turns" => p.turns = count(&k, &v, 0, 1)? == 1,
+                        _ => return Err(Error::BadPolicy(format!("unknown pimc parameter {k:?}: worlds, rollouts, rollout, solve, time, deal, value, turns"))),
                     }
                 }
                 Ok(Policy::Pimc(p))
@@ -261,9 +263,10 @@ impl Policy {
                         "solve" => p.solve = count(&k, &v, 0, 54)? as u8,
                         "deal" => p.deal = count(&k, &v, 0, 1)? == 1,
                         "value" => p.value = Some(value_net(&v)?),
+                        "turns" => p.turns = count(&k, &v, 0, 1)? == 1,
                         _ => {
                             return Err(Error::BadPolicy(format!(
-                                "unknown ismcts parameter {k:?}: iterations, c, rollout, trees, solve, time, deal, value"
+                                "unknown ismcts parameter {k:?}: iterations, c, rollout, trees, solve, time, deal, value, turns"
                             )))
                         }
                     }
@@ -287,10 +290,11 @@ impl Policy {
                 let time = time_name(p.time_ms);
                 let deal = if p.deal { ",deal=1" } else { "" };
                 let value = value_name(p.value);
-                format!("pimc:worlds={},rollouts={},rollout={}{solve}{time}{deal}{value}", p.worlds, p.rollouts, p.rollout.name())
+                let turns = if p.turns { ",turns=1" } else { "" };
+                format!("pimc:worlds={},rollouts={},rollout={}{solve}{time}{deal}{value}{turns}", p.worlds, p.rollouts, p.rollout.name())
             }
             Policy::Ismcts(p) => format!(
-                "ismcts:iterations={},c={}.{:03},rollout={},trees={}{}{}{}{}",
+                "ismcts:iterations={},c={}.{:03},rollout={},trees={}{}{}{}{}{}",
                 p.iterations,
                 p.c_milli / 1000,
                 p.c_milli % 1000,
@@ -299,7 +303,8 @@ impl Policy {
                 if p.solve > 0 { format!(",solve={}", p.solve) } else { String::new() },
                 time_name(p.time_ms),
                 if p.deal { ",deal=1" } else { "" },
-                value_name(p.value)
+                value_name(p.value),
+                if p.turns { ",turns=1" } else { "" }
             ),
         }
     }

@@ -31,9 +31,9 @@ fn position(seed: u64, k: usize) -> Game {
 
 #[test]
 fn searches_are_deterministic_thread_independent_and_see_only_the_info_set() {
-    let pp = PimcParams { worlds: 4, rollouts: 2, rollout: Agent::Random, solve: 0, time_ms: 0, deal: false, value: None };
-    let ip = IsmctsParams { iterations: 120, c_milli: 700, rollout: Agent::Random, trees: 2, time_ms: 0, solve: 0, deal: false, value: None };
-    for (seed, k) in [(1u64, 0usize), (2, 5), (3, 41), (4, 90), (5, 150)] {
+    for ((seed, k), turns) in [(1u64, 0usize), (2, 5), (3, 41), (4, 90), (5, 150)].into_iter().flat_map(|p| [(p, false), (p, true)]) {
+        let pp = PimcParams { worlds: 4, rollouts: 2, rollout: Agent::Random, solve: 0, time_ms: 0, deal: false, value: None, turns };
+        let ip = IsmctsParams { iterations: 120, c_milli: 700, rollout: Agent::Random, trees: 2, time_ms: 0, solve: 0, deal: false, value: None, turns };
         let g = position(seed, k);
         if g.pos.phase != Phase::Play {
             continue;
@@ -55,11 +55,65 @@ fn searches_are_deterministic_thread_independent_and_see_only_the_info_set() {
     }
 }
 
+/// With `turns=1`, PIMC's world w is `Determinizer::new`'s exact world from the stream
+/// `derive(seed, SEARCH, w)` (the worlds of `Game::determinize`, tested against rejection
+/// sampling in tests/determinize.rs): every candidate's rollout, replayed by hand in those
+/// worlds, gives PIMC's per-world returns. Without it the worlds differ (who was asked is not
+/// evidence there).
+#[test]
+fn pimc_with_turns_weighs_the_exact_worlds_of_determinize() {
+    use tractor_core::agent::view::Decide;
+    use tractor_core::game::hand::Action;
+    use tractor_core::search::decision::seen;
+    use tractor_core::search::rollout::rollout;
+    use tractor_core::util::seed::{derive, SEARCH};
+    let (mut checked, mut differ) = (0, 0);
+    for (seed, k) in [(11u64, 0usize), (12, 7), (13, 40), (14, 88), (15, 120), (16, 170)] {
+        let g = position(seed, k);
+        if g.pos.phase != Phase::Play {
+            continue;
+        }
+        let view = SeatView::of_game(&g);
+        let seat = g.pos.to_move;
+        let (tally, levels) = seen(&view).unwrap();
+        assert!(!Agent::Greedy.observes(), "the replay below passes the tally as the search's rollouts do");
+        let p = PimcParams { worlds: 5, rollouts: 1, rollout: Agent::Greedy, turns: true, ..PimcParams::default() };
+        let r = pimc(&view, &p, 21, 1).unwrap();
+        if r.stats.len() < 2 {
+            continue;
+        }
+        let blind = pimc(&view, &PimcParams { turns: false, ..p }, 21, 1).unwrap();
+        differ += (blind.worlds != r.worlds) as usize;
+        for (w, totals) in r.worlds.iter().enumerate() {
+            let wseed = derive(21, SEARCH, w as u64);
+            let world = Determinizer::new(g.info(seat)).world(&mut Rng::new(wseed)).unwrap();
+            let pos = view.position_with(&world.pos.hands);
+            for (c, s) in r.stats.iter().enumerate() {
+                let Action::Play(cards) = s.action else { unreachable!("plays") };
+                let mut q = pos;
+                q.play_unchecked(&cards);
+                let ret = rollout(q, tally, levels, &Agent::Greedy, &mut Rng::new(derive(wseed, SEARCH, c as u64)));
+                assert_eq!(totals[c], ret[seat as usize] as i64, "seed {seed}, world {w}, candidate {c}");
+            }
+        }
+        checked += 1;
+    }
+    assert!(checked >= 4 && differ >= 1, "{checked} positions checked, {differ} differing without turns");
+}
+
 #[test]
 fn search_policies_play_whole_hands() {
     let p = Policy::parse("ismcts:iterations=30,trees=1").unwrap();
     assert_eq!(p, Policy::parse(&p.name()).unwrap());
     assert_eq!(Policy::parse("pimc:worlds=2,rollouts=1,rollout=greedy").unwrap().name(), "pimc:worlds=2,rollouts=1,rollout=greedy");
+    for (name, canonical) in [
+        ("pimc:worlds=2,rollouts=1,rollout=greedy,turns=1", "pimc:worlds=2,rollouts=1,rollout=greedy,turns=1"),
+        ("PIMC:Turns=0,worlds=2,rollouts=1,rollout=greedy", "pimc:worlds=2,rollouts=1,rollout=greedy"),
+        ("ismcts:turns=1,iterations=30,trees=1", "ismcts:iterations=30,c=0.700,rollout=random,trees=1,turns=1"),
+    ] {
+        assert_eq!(Policy::parse(name).unwrap().name(), canonical);
+    }
+    assert!(Policy::parse("pimc:turns=2").is_err() && Policy::parse("ismcts:turns=yes").is_err());
     assert!(Policy::parse("ismcts:c=abc").is_err());
     assert!(Policy::parse("ismcts:iterations=0").is_err());
     assert!(Policy::parse("greedy:x=1").is_err());

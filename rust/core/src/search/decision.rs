@@ -73,9 +73,12 @@ pub fn candidates(view: &SeatView, set: &mut ActionSet, limit: u128, rng: &mut R
     v
 }
 
-/// The determinizer of the seat to move, with its counting programme built (so that it can
-/// be cloned into threads).
-pub fn determinizer(view: &SeatView) -> Result<Determinizer, Error> {
+/// The determinizer of the seat to move: hands from the play's evidence
+/// ([`Determinizer::for_search`]), or with `turns` the exact worlds of
+/// [`Determinizer::new`], who was asked while dealing included (D7), whose tables are built
+/// here by one world drawn from a fixed stream (the worlds do not depend on it), so that its
+/// clones share them.
+pub fn determinizer(view: &SeatView, turns: bool) -> Result<Determinizer, Error> {
     if view.phase() != Phase::Play {
         return Err(Error::IllegalAction {
             rule: "R6.3",
@@ -85,7 +88,12 @@ pub fn determinizer(view: &SeatView) -> Result<Determinizer, Error> {
     let info = view
         .info()
         .ok_or_else(|| Error::BadArgument { what: "game", message: "a search needs the hand's record (a game kept without one)".into() })?;
-    Ok(Determinizer::for_search(info))
+    if !turns {
+        return Ok(Determinizer::for_search(info));
+    }
+    let mut det = Determinizer::new(info);
+    det.hands(&mut Rng::new(0))?;
+    Ok(det)
 }
 
 /// The true game's tally and levels, which every world shares (both are public): what a

@@ -79,6 +79,9 @@ pub struct IsmctsParams<R> {
     /// A network's value head ([`NetPolicy::score`]) values a leaf in place of a rollout
     /// (`value=net:PATH`; after the solver, where `solve` applies).
     pub value: Option<NetPolicy>,
+    /// Worlds that keep who was asked to decide while dealing (`turns=1`), as
+    /// [`crate::search::pimc::PimcParams::turns`].
+    pub turns: bool,
 }
 
 /// Nodes the solver may spend on one leaf (`solve=N`): past it the leaf is played out.
@@ -93,7 +96,7 @@ impl<R: Default> Default for IsmctsParams<R> {
 impl<R> IsmctsParams<R> {
     /// The defaults: 1,000 iterations, c = 0.7, one tree.
     pub fn new(rollout: R) -> Self {
-        IsmctsParams { iterations: 1000, c_milli: 700, rollout, trees: 1, time_ms: 0, solve: 0, deal: false, value: None }
+        IsmctsParams { iterations: 1000, c_milli: 700, rollout, trees: 1, time_ms: 0, solve: 0, deal: false, value: None, turns: false }
     }
 }
 
@@ -169,7 +172,7 @@ fn grow<R: Decide>(view: &SeatView, det: &mut Determinizer, p: &IsmctsParams<R>,
         if i > 0 && deadline.is_some_and(|d| Instant::now() >= d) {
             break; // the time budget: at least one iteration, then stop when it is spent
         }
-        let (draw, _) = det.sample(rng)?;
+        let draw = det.hands(rng)?;
         let mut pos = view.position_with(&draw.hands);
         let mut tally = tally0;
         path.clear();
@@ -264,7 +267,7 @@ pub fn ismcts_reusing<R: Decide + Sync>(
     threads: usize,
     kept: Vec<Tree>,
 ) -> Result<(SearchResult, Vec<Tree>), Error> {
-    let det = determinizer(view)?;
+    let det = determinizer(view, p.turns)?;
     let mut set = view.actions();
     if set.count() == 1 {
         let a = set.nth(0).expect("one action");

@@ -62,6 +62,10 @@ pub struct PimcParams<R> {
     /// world in place of its rollouts (`value=net:PATH`; after the solver, where `solve`
     /// applies).
     pub value: Option<NetPolicy>,
+    /// Worlds that keep who was asked to decide while dealing (`turns=1`, D7): exact, the
+    /// worlds of `Game::determinize`, at several times the cost of a world; else hands from the
+    /// play's evidence alone ([`crate::infoset::determinize::Determinizer::for_search`]).
+    pub turns: bool,
 }
 
 /// Worlds weighed per round under a time budget.
@@ -76,7 +80,7 @@ impl<R: Default> Default for PimcParams<R> {
 impl<R> PimcParams<R> {
     /// The defaults: 32 worlds, 8 rollouts per candidate per world.
     pub fn new(rollout: R) -> Self {
-        PimcParams { worlds: 32, rollouts: 8, rollout, solve: 0, time_ms: 0, deal: false, value: None }
+        PimcParams { worlds: 32, rollouts: 8, rollout, solve: 0, time_ms: 0, deal: false, value: None, turns: false }
     }
 }
 
@@ -84,7 +88,7 @@ impl<R> PimcParams<R> {
 /// (0: all cores; the result does not depend on it).
 pub fn pimc<R: Decide + Sync>(view: &SeatView, p: &PimcParams<R>, seed: u64, threads: usize) -> Result<SearchResult, Error> {
     let start = Instant::now();
-    let mut det = determinizer(view)?;
+    let mut det = determinizer(view, p.turns)?;
     let (tally, levels) = seen(view)?;
     let observes = p.rollout.observes() || p.value.is_some();
     let seat = view.seat();
@@ -102,7 +106,7 @@ pub fn pimc<R: Decide + Sync>(view: &SeatView, p: &PimcParams<R>, seed: u64, thr
         let mut out = Vec::with_capacity(n as usize);
         for w in drawn..(drawn + n).min(p.worlds as u64) {
             let wseed = derive(seed, SEARCH, w);
-            let (draw, _) = det.sample(&mut Rng::new(wseed))?;
+            let draw = det.hands(&mut Rng::new(wseed))?;
             out.push((wseed, view.position_with(&draw.hands)));
         }
         drawn += out.len() as u64;

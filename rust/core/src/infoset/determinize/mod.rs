@@ -637,6 +637,24 @@ impl Determinizer {
         }
     }
 
+    /// The hands of a world, for a search: [`Determinizer::sample`]'s from a search
+    /// determinizer ([`Determinizer::for_search`]) or a hand from given hands, else those of a
+    /// complete [`Determinizer::world`] (its replay may still reject a sample, so a sample's
+    /// hands alone would not follow the worlds' law). The pile: the unseen cards no hand holds.
+    pub fn hands(&mut self, rng: &mut Rng) -> Result<Draw, Error> {
+        if !self.timing || !self.info.dealt_hand {
+            return Ok(self.sample(rng)?.0);
+        }
+        let g = self.world(rng)?;
+        let mut d = Draw { hands: g.pos.hands, pile: self.info.unseen };
+        for (_, h) in d.hands.iter().enumerate().filter(|&(s, _)| s != self.info.seat as usize) {
+            for (p, &x) in d.pile.iter_mut().zip(h) {
+                *p -= x;
+            }
+        }
+        Ok(d)
+    }
+
     /// A complete world: a [`Game`] whose replayed history is legal and in which this seat
     /// sees exactly what it sees now. `world_seed` becomes the world's own hand seed (for
     /// redeals after a world still being dealt).
