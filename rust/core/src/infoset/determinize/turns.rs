@@ -286,48 +286,36 @@ const MAX_RUNS: usize = 3;
 /// fit its showings (12 is a multiple of 1, 2, 3 and 4).
 const SUIT_SHARE: [u128; 5] = [0, 12, 6, 4, 3];
 
-/// One programme's states after one position: packed states, sorted, and their weighted
-/// counts (apart, so that the draw's binary searches read only the compact keys).
+/// One programme's states after one position: packed states, sorted, their weighted counts,
+/// and where each came from, so that the placement draw walks back by index, never searching.
 #[derive(Clone, Debug, Default)]
 struct Layer {
     keys: Vec<u32>,
     counts: Vec<u128>,
+    /// State i's predecessors are `preds[from[i]..from[i + 1]]` (empty for the first layer).
+    from: Vec<u32>,
+    /// A predecessor: its index in the layer before, with the symbol that led from it (a level
+    /// card of suit x, or none: 4) above [`SYMBOL_SHIFT`]; in symbol order, then state order.
+    /// A state's count is the sum of its predecessors'.
+    preds: Vec<u32>,
 }
+
+/// Where a predecessor's symbol starts (a layer has fewer than `MAX_ENTRIES` = 2^20 states).
+const SYMBOL_SHIFT: u32 = 28;
 
 impl Layer {
-    fn of(entries: &[(u32, u128)]) -> Layer {
-        Layer { keys: entries.iter().map(|e| e.0).collect(), counts: entries.iter().map(|e| e.1).collect() }
-    }
-
-    /// The weighted count of `state` (0 where absent).
-    fn count(&self, state: u32) -> u128 {
-        self.keys.binary_search(&state).map_or(0, |i| self.counts[i])
-    }
-
-    /// The same for a `state` below every key from `hi` on, found by galloping back from `hi`
-    /// (the draw's predecessors lie a few entries before their successor's place).
-    fn count_before(&self, hi: usize, state: u32) -> u128 {
-        let (mut h, mut step) = (hi, 1);
-        let lo = loop {
-            if h < step {
-                break 0;
-            }
-            let q = h - step;
-            if self.keys[q] > state {
-                h = q;
-                step *= 2;
-            } else {
-                break q;
-            }
-        };
-        self.keys[lo..h].binary_search(&state).map_or(0, |i| self.counts[lo + i])
+    fn of(entries: &[(u32, u128)], (from, preds): (Vec<u32>, Vec<u32>)) -> Layer {
+        Layer { keys: entries.iter().map(|e| e.0).collect(), counts: entries.iter().map(|e| e.1).collect(), from, preds }
     }
 }
 
-/// The five streams (each sorted by state, no state twice in one) merged into `out`, the counts
-/// of a state in several added.
-fn merge_add(streams: &[Vec<(u32, u128)>; 5], out: &mut Vec<(u32, u128)>) {
+/// The five streams of (state, count, index of the state it came from), stream x for symbol x,
+/// each sorted by state, merged into `out`: the counts of one state added, its sources listed
+/// in `preds` (symbol above [`SYMBOL_SHIFT`]) from `from[i]` on.
+fn merge_add(streams: &[Vec<(u32, u128, u32)>; 5], out: &mut Vec<(u32, u128)>, from: &mut Vec<u32>, preds: &mut Vec<u32>) {
     out.clear();
+    from.clear();
+    preds.clear();
     let mut at = [0usize; 5];
     loop {
         let mut least = u32::MAX;
@@ -336,14 +324,16 @@ fn merge_add(streams: &[Vec<(u32, u128)>; 5], out: &mut Vec<(u32, u128)>) {
                 least = least.min(e.0);
             }
         }
+        from.push(preds.len() as u32);
         // (a state has at most 24 bits: u32::MAX is no state)
         if least == u32::MAX {
             return;
         }
         let mut sum = 0u128;
-        for (s, i) in streams.iter().zip(at.iter_mut()) {
-            if let Some(e) = s.get(*i).filter(|e| e.0 == least) {
+        for (x, (s, i)) in streams.iter().zip(at.iter_mut()).enumerate() {
+            while let Some(e) = s.get(*i).filter(|e| e.0 == least) {
                 sum += e.1;
+                preds.push(e.2 | (x as u32) << SYMBOL_SHIFT);
                 *i += 1;
             }
         }
@@ -363,8 +353,6 @@ pub(super) struct Chain {
     positions: Vec<u8>,
     /// Its runs (indices into `info.runs`).
     runs: Vec<usize>,
-    /// Per position: its showings just before it (run slot, count), applied to the state.
-    before: Vec<Vec<(usize, u8)>>,
     /// Per suit choice (one suit per run): the choice, the programme that counts it and the
     /// renaming of the suits that takes that programme's to the choice's.
     choices: Vec<(Vec<u8>, usize, [u8; 4])>,
@@ -574,7 +562,7 @@ impl Chain {
                 "the envelope is the least multiple of 1 / ENVELOPE at or above the share"
             );
         }
-        Some(Chain { positions, runs, before, choices, programmes, symmetric, by_count })
+        Some(Chain { positions, runs, choices, programmes, symmetric, by_count })
     }
 
     /// One choice's programme: the weighted states after each position (the first layer is
@@ -583,9 +571,10 @@ impl Chain {
     fn programme(sigma: &[u8], positions: &[u8], before: &[Vec<(usize, u8)>], public: &[(u8, u8, usize)], runs: &[usize], turns: &Turns, seat: u8, init_masks: u32, budget: &mut usize) -> Option<Vec<Layer>> {
         let mut layers: Vec<Layer> = Vec::with_capacity(positions.len() + 1);
         let mut cur: Vec<(u32, u128)> = vec![(init_masks, 1)];
+        let mut cur_from = (Vec::new(), Vec::new());
         // one stream per symbol x (a level card of suit x, or none: 4), each sorted by state
-        let mut streams: [Vec<(u32, u128)>; 5] = Default::default();
-        let mut merged = Vec::new();
+        let mut streams: [Vec<(u32, u128, u32)>; 5] = Default::default();
+        let (mut merged, mut from, mut preds) = (Vec::new(), Vec::new(), Vec::new());
         for (j, &t) in positions.iter().enumerate() {
             let (declarer, count, ri) = public[j];
             // the declared suit matters only where this seat is the declarer (its own run)
@@ -595,7 +584,7 @@ impl Chain {
             for s in streams.iter_mut() {
                 s.clear();
             }
-            for &(st, n) in &cur {
+            for (i, &(st, n)) in cur.iter().enumerate() {
                 let st = apply(st, &before[j]);
                 // masks only shrink: a run whose chosen suit no longer fits is dropped
                 if sigma.iter().enumerate().any(|(slot, &s)| mask_of(st, slot) & 1 << s == 0) {
@@ -612,32 +601,28 @@ impl Chain {
                     if check && could_show(h, seat, declarer, own_suit, count) != asked {
                         continue;
                     }
-                    streams[x].push(((st & !0xfff) | pack(h) as u32, n));
+                    streams[x].push(((st & !0xfff) | pack(h) as u32, n, i as u32));
                 }
             }
             // without showings before this position a stream keeps the layer's order (it
-            // adds one to a count below 4); the showings' masks may reorder it
+            // adds one to a count below 4); the showings' masks may reorder it and send
+            // several states to one
             if !before[j].is_empty() {
                 for s in streams.iter_mut() {
-                    s.sort_unstable_by_key(|e| e.0);
-                    let mut w = 0;
-                    for r in 0..s.len() {
-                        if w > 0 && s[w - 1].0 == s[r].0 {
-                            s[w - 1].1 += s[r].1;
-                        } else {
-                            s[w] = s[r];
-                            w += 1;
-                        }
-                    }
-                    s.truncate(w);
+                    s.sort_unstable_by_key(|e| (e.0, e.2));
                 }
             }
-            merge_add(&streams, &mut merged);
+            // (each position's sources are kept: sized once, not grown)
+            let sources: usize = streams.iter().map(Vec::len).sum();
+            from.reserve_exact(sources + 1);
+            preds.reserve_exact(sources);
+            merge_add(&streams, &mut merged, &mut from, &mut preds);
             *budget = budget.checked_sub(merged.len())?;
-            layers.push(Layer::of(&cur));
+            layers.push(Layer::of(&cur, cur_from));
+            cur_from = (std::mem::take(&mut from), std::mem::take(&mut preds));
             std::mem::swap(&mut cur, &mut merged);
         }
-        layers.push(Layer::of(&cur));
+        layers.push(Layer::of(&cur, cur_from));
         Some(layers)
     }
 
@@ -693,74 +678,24 @@ impl Chain {
         for (slot, &ri) in self.runs.iter().enumerate() {
             suits[ri] = sigma[slot];
         }
-        for j in (0..self.positions.len()).rev() {
-            if self.before[j].is_empty() {
-                // no showing here: the predecessors are st less one level card of suit x, or st
-                // itself (x = 4), all at most st: found back from st's place in the layer
-                let layer = &layers[j];
-                let hi = layer.keys.partition_point(|&k| k <= st);
-                let mut cands = [(0u32, 0u128); 5];
-                let mut total = 0u128;
-                for (x, c) in cands.iter_mut().enumerate() {
-                    if x < 4 && h_of(st, x) == 0 {
-                        continue;
-                    }
-                    let pre = if x < 4 { st - (1 << (3 * x)) } else { st };
-                    *c = (pre, layer.count_before(hi, pre));
-                    total += c.1;
-                }
-                // (the same draw as the general case below: candidates in symbol order)
-                let x = pick(&[0u8, 1, 2, 3, 4], |&x| cands[x as usize].1, total, rng);
-                if *x < 4 {
-                    placed.push((self.positions[j], Card::new(p[*x as usize], info.level).0));
-                }
-                st = cands[*x as usize].0;
-                continue;
-            }
-            // predecessors: one symbol less, and the masks before this position's showings
-            let mut cands: Vec<(u32, u128, u8)> = Vec::with_capacity(8);
-            let mut total = 0u128;
-            for x in 0..5u8 {
-                let mut pre = st;
-                if x < 4 {
-                    if h_of(st, x as usize) == 0 {
-                        continue;
-                    }
-                    pre -= 1 << (3 * x);
-                }
-                // masks that the showings before position j turn into st's
-                let mut removed = [0u8; MAX_RUNS];
-                for &(r, k) in &self.before[j] {
-                    removed[r] |= failing(pre, k);
-                }
-                let removed = &removed[..self.runs.len()];
-                if removed.iter().enumerate().any(|(r, &rm)| mask_of(pre, r) & rm != 0) {
-                    continue;
-                }
-                let mut combos = vec![pre];
-                for (r, &rm) in removed.iter().enumerate() {
-                    combos = combos.iter().flat_map(|&p| subsets(rm).map(move |sub| with_mask(p, r, mask_of(p, r) | sub))).collect();
-                }
-                for p in combos {
-                    let n = layers[j].count(p);
-                    if n > 0 && apply(p, &self.before[j]) == pre {
-                        cands.push((p, n, x));
-                        total += n;
-                    }
-                }
-            }
-            let &(pre, _, x) = pick(&cands, |e| e.1, total, rng);
+        // back through the layers by index: a state's predecessors, each weighed by its count
+        // (their sum is the state's), one drawn
+        let n = self.positions.len();
+        let mut i = layers[n].keys.binary_search(&st).expect("a final state of the programme");
+        for j in (0..n).rev() {
+            let (layer, prev) = (&layers[j + 1], &layers[j]);
+            let preds = &layer.preds[layer.from[i] as usize..layer.from[i + 1] as usize];
+            let index = |e: u32| (e & ((1 << SYMBOL_SHIFT) - 1)) as usize;
+            let e = *pick(preds, |&e| prev.counts[index(e)], layer.counts[i], rng);
+            let x = (e >> SYMBOL_SHIFT) as usize;
             if x < 4 {
-                placed.push((self.positions[j], Card::new(p[x as usize], info.level).0));
+                placed.push((self.positions[j], Card::new(p[x], info.level).0));
             }
-            st = pre;
+            i = index(e);
+            st = prev.keys[i];
         }
+        debug_assert_eq!(st, layers[0].keys[0], "the walk ends at the start");
     }
-}
-
-/// Every subset of the bits of `m`, the empty one first.
-fn subsets(m: u8) -> impl Iterator<Item = u8> {
-    (0..16u8).filter(move |&s| s & !m == 0)
 }
 
 #[cfg(test)]
