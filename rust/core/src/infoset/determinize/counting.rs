@@ -8,6 +8,7 @@ use crate::util::bignum::{binomial, Big, BigVec};
 use crate::util::rng::Rng;
 use super::checks::CheckMemo;
 use super::levels::{LevelTable, Walk};
+use super::turns::Turns;
 use super::{Determinizer, Holder, WHOLE_CLASS_UNBOUNDED};
 
 /// The splits of one kind's unseen copies over the holders, each with its weight.
@@ -425,11 +426,13 @@ impl Determinizer {
         Some(out)
     }
 
-    /// Bytes held by the counting programme's tables and the level table (0 until built):
+    /// Bytes held by the counting programme's tables, the turn chains and the level table (0
+    /// until built):
     /// what keeping this determinizer for later calls costs.
     pub fn table_bytes(&self) -> usize {
         let dp = self.dp.as_ref().map_or(0, |dp| dp.table.iter().chain(dp.boundary.as_ref().map(|b| &b.1)).map(BigVec::bytes).sum());
-        dp + self.levels.as_ref().and_then(|l| l.as_ref()).map_or(0, LevelTable::bytes)
+        let turns = self.turns.as_ref().map_or(0, Turns::bytes);
+        dp + turns + self.levels.as_ref().and_then(|l| l.as_ref()).map_or(0, LevelTable::bytes)
     }
 
     /// The level table over the programme's level kinds (`None`: too many paths, or the

@@ -114,6 +114,16 @@ impl Turns {
         self.chains()[seat as usize].as_ref().expect("a chain for every other seat").by_count.keys().copied().collect()
     }
 
+    /// The memory the chains' layers hold, in bytes (0 before they are built).
+    pub(super) fn bytes(&self) -> usize {
+        let layer = |l: &Layer| l.keys.len() * 4 + l.counts.len() * 16 + (l.from.len() + l.preds.len()) * 4;
+        let chain = |c: &Chain| {
+            let symmetric = c.symmetric.as_ref().map_or(0, |v| v.len() * std::mem::size_of::<multisets::Layer>());
+            symmetric + c.programmes.iter().flatten().map(layer).sum::<usize>()
+        };
+        self.chains.iter().flatten().flatten().flatten().map(chain).sum()
+    }
+
     fn chains(&self) -> &[Option<Chain>] {
         self.chains.as_ref().and_then(|c| c.as_ref()).expect("prepared, with chains")
     }
