@@ -647,9 +647,11 @@ impl Determinizer {
         }
         let g = self.world(rng)?;
         let mut d = Draw { hands: g.pos.hands, pile: self.info.unseen };
-        for (_, h) in d.hands.iter().enumerate().filter(|&(s, _)| s != self.info.seat as usize) {
-            for (p, &x) in d.pile.iter_mut().zip(h) {
-                *p -= x;
+        for (s, h) in d.hands.iter().enumerate() {
+            if s != self.info.seat as usize {
+                for (p, &x) in d.pile.iter_mut().zip(h) {
+                    *p -= x;
+                }
             }
         }
         Ok(d)
