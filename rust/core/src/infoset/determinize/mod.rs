@@ -44,8 +44,9 @@
 //!    D7): there step 3 draws the other seats' level-card places from their exact law given
 //!    that sequence and their showings, after accepting the hands in proportion to the share
 //!    of placements that fit, and earlier attempts given each seat's first level card
-//!    (`turns.rs`, `multisets.rs` for a seat without showings); the weights above belong to
-//!    the uniform placement this replaces and are not used then. Step 1 then proposes the
+//!    (`turns.rs`, `multisets.rs` for a seat without showings or with one run of a public
+//!    suit); the weights above belong to the uniform placement this replaces and are not used
+//!    then. Step 1 then proposes the
 //!    level kinds' allocation from a table of all its paths weighted by those shares'
 //!    envelopes, so that the acceptance almost always passes (`levels.rs`). The replay
 //!    compares the whole sequence, the final round included.

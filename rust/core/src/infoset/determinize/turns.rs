@@ -118,7 +118,7 @@ impl Turns {
     pub(super) fn bytes(&self) -> usize {
         let layer = |l: &Layer| l.keys.len() * 4 + l.counts.len() * 16 + (l.from.len() + l.preds.len()) * 4;
         let chain = |c: &Chain| {
-            let symmetric = c.symmetric.as_ref().map_or(0, |v| v.len() * std::mem::size_of::<multisets::Layer>());
+            let symmetric = c.symmetric.as_ref().map_or(0, |y| y.layers.iter().map(|l| l.len() * 16).sum());
             symmetric + c.programmes.iter().flatten().map(layer).sum::<usize>()
         };
         self.chains.iter().flatten().flatten().flatten().map(chain).sum()
@@ -369,11 +369,21 @@ pub(super) struct Chain {
     /// The programmes counted, one per class of choices alike up to renaming the suits: the
     /// states after each position, sorted.
     programmes: Vec<Vec<Layer>>,
-    /// A seat without showings: its one programme over multisets instead (`multisets.rs`).
-    symmetric: Option<Vec<multisets::Layer>>,
+    /// A seat without showings, or with one run of a public suit: its one programme over
+    /// classes of count vectors instead (`multisets.rs`).
+    symmetric: Option<Symmetric>,
     /// Per count of level cards (packed): its weight, its chance of acceptance, and the final
     /// states (programme, state, weight) in a fixed order.
     by_count: BTreeMap<u16, Final>,
+}
+
+/// The programme of a chain counted over classes of count vectors (`multisets.rs`).
+#[derive(Clone, Debug)]
+struct Symmetric {
+    classes: &'static multisets::Classes,
+    layers: Vec<multisets::Layer>,
+    /// Per position: the counts of the seat's own showings just before it.
+    shows: Vec<Vec<u8>>,
 }
 
 #[derive(Clone, Debug)]
@@ -430,7 +440,7 @@ impl Chain {
     }
 
     /// [`Chain::new`]; without `shortcuts` every choice of the runs' suits gets its own
-    /// programme over count vectors (no renaming, no multisets): the twin the tests compare.
+    /// programme over count vectors (no renaming, no classes): the twin the tests compare.
     fn build(info: &InfoSet, turns: &Turns, seat: u8, budget: &mut usize, shortcuts: bool) -> Option<Chain> {
         let current = (info.first_seats.len() - 1) as u8;
         let first = info.first_seats[current as usize];
@@ -481,21 +491,28 @@ impl Chain {
         let mut mapped: Vec<(Vec<u8>, usize, [u8; 4])> = Vec::with_capacity(choices.len());
         let mut by_count: BTreeMap<u16, Final> = BTreeMap::new();
         let new_final = || Final { weight: 0, accept: (Big::ZERO, Big::ONE), envelope: ENVELOPE, ends: Vec::new() };
-        // a seat without showings: counted over multisets (`multisets.rs`)
-        let symmetric = if runs.is_empty() && shortcuts {
+        // a seat without showings, or with one run of a public suit: counted over classes of
+        // count vectors (`multisets.rs`)
+        let public_run = if runs.len() == 1 { info.runs[runs[0]].suit } else { None };
+        let symmetric = if shortcuts && (runs.is_empty() || public_run.is_some()) {
+            let classes = multisets::classes(public_run);
             let public: Vec<(u8, u8)> = public.iter().map(|&(d, k, _)| (d, k)).collect();
-            let layers = multisets::programme(&positions, &public, &turns.asked_at, seat, budget)?;
+            let shows: Vec<Vec<u8>> = before.iter().map(|b| b.iter().map(|&(_, k)| k).collect()).collect();
+            let layers = classes.programme(&positions, &public, &shows, &turns.asked_at, seat, budget)?;
             let last = layers.last().expect("a layer");
+            let after: Vec<u8> = after.iter().map(|&(_, k)| k).collect();
+            // a public run's suit is its one choice: the share of a mask of one suit
+            let share = if public_run.is_some() { SUIT_SHARE[1] } else { 1 };
             for c in multisets::vectors() {
-                let w = multisets::count(last, c);
-                if w > 0 {
+                let w = classes.count(last, c) * share;
+                if w > 0 && classes.passes(c, &after) {
                     let f = by_count.entry(pack(c)).or_insert_with(new_final);
                     f.weight = w;
                     f.ends.push((0, pack(c) as u32, w));
                 }
             }
-            mapped.push((Vec::new(), 0, [0, 1, 2, 3]));
-            Some(layers)
+            mapped.push((public_run.into_iter().collect(), 0, [0, 1, 2, 3]));
+            Some(Symmetric { classes, layers, shows })
         } else {
             for sigma in choices {
                 let found = reps.iter().enumerate().filter(|_| shortcuts).find_map(|(r, rep)| {
@@ -659,8 +676,12 @@ impl Chain {
     /// kind) pairs pushed to `placed`, suits written to `suits`.
     fn draw(&self, info: &InfoSet, f: &Final, placed: &mut Vec<(u8, u8)>, suits: &mut [u8], rng: &mut Rng) {
         let &(pi, mut st, _) = pick(&f.ends, |e| e.2, f.weight, rng);
-        if let Some(layers) = &self.symmetric {
-            // the counts' vector walked back, each predecessor's number read from its multiset
+        if let Some(y) = &self.symmetric {
+            if let (Some(&ri), Some(s)) = (self.runs.first(), y.classes.fixed) {
+                suits[ri] = s;
+            }
+            // the counts' vector walked back, each predecessor's number read from its class
+            // (where it passes the seat's showings before the position)
             let mut c = [h_of(st, 0), h_of(st, 1), h_of(st, 2), h_of(st, 3)];
             for j in (0..self.positions.len()).rev() {
                 let mut w = [0u128; 5];
@@ -672,7 +693,9 @@ impl Chain {
                         }
                         p[x] -= 1;
                     }
-                    *wx = multisets::count(&layers[j], p);
+                    if y.classes.passes(p, &y.shows[j]) {
+                        *wx = y.classes.count(&y.layers[j], p);
+                    }
                 }
                 let x = *pick(&[0u8, 1, 2, 3, 4], |&x| w[x as usize], w.iter().sum(), rng);
                 if x < 4 {
@@ -715,13 +738,15 @@ mod tests {
     use crate::game::hand::{Game, Phase};
     use crate::rules::profile::Profile;
 
-    /// The renamed programmes and the multiset programme against one programme over count
-    /// vectors per choice of the runs' suits: the same weight for every count of level cards,
-    /// over positions of random play (uniform over the legal actions, showings included) in
-    /// every profile and phase of the deal and the play, every other seat.
+    /// The renamed programmes and the programmes over classes (multisets, or a public run's
+    /// suit and the multiset of the others) against one programme over count vectors per
+    /// choice of the runs' suits: the same weight for every count of level cards, over
+    /// positions of random play (uniform over the legal actions, showings included) in every
+    /// profile and phase of the deal and the play, every other seat. A chain with one public
+    /// run also draws the same placement and suits from the same stream for every count.
     #[test]
     fn the_shortcuts_count_what_every_choice_counts() {
-        let (mut chains, mut with_runs, mut hidden) = (0, 0, 0);
+        let (mut chains, mut with_runs, mut hidden, mut public) = (0, 0, 0, 0);
         for seed in 0..24u64 {
             let profile = Profile::ALL[(seed % 3) as usize];
             let mut g = Game::deal(seed, profile, [3, 3], NOBODY, None).unwrap();
@@ -749,13 +774,23 @@ mod tests {
                     let weights = |c: &Chain| c.by_count.iter().map(|(&k, f)| (k, f.weight)).collect::<Vec<_>>();
                     assert_eq!(weights(&fast), weights(&plain), "seed {seed}, cut {cut}, seat {q}");
                     assert!(b1 >= b2, "the shortcuts never hold more entries");
+                    if fast.symmetric.is_some() && !fast.runs.is_empty() {
+                        for (k, f) in &fast.by_count {
+                            let mut a = (Vec::new(), vec![9u8; info.runs.len()]);
+                            let mut b = a.clone();
+                            fast.draw(&info, f, &mut a.0, &mut a.1, &mut Rng::new(*k as u64));
+                            plain.draw(&info, &plain.by_count[k], &mut b.0, &mut b.1, &mut Rng::new(*k as u64));
+                            assert_eq!(a, b, "seed {seed}, cut {cut}, seat {q}, counts {k:o}");
+                        }
+                        public += 1;
+                    }
                     chains += 1;
                     with_runs += !fast.runs.is_empty() as usize;
                     hidden += fast.runs.iter().any(|&ri| info.runs[ri].suit.is_none()) as usize;
                 }
             }
         }
-        eprintln!("{chains} chains, {with_runs} with runs, {hidden} with a hidden suit");
-        assert!(chains >= 150 && with_runs >= 30 && hidden >= 15, "{chains} chains, {with_runs} with runs, {hidden} with a hidden suit");
+        eprintln!("{chains} chains, {with_runs} with runs, {hidden} with a hidden suit, {public} with one public run");
+        assert!(chains >= 150 && with_runs >= 30 && hidden >= 15 && public >= 10, "{chains} chains, {with_runs} with runs, {hidden} with a hidden suit, {public} with one public run");
     }
 }
