@@ -75,10 +75,10 @@ def _opt_seat(x: Any, what: str) -> Optional[int]:
     return None if x is None else _seat(x, what)
 
 
-def _bool(x: Any, what: str) -> bool:
-    """True or False (numpy bools too)."""
+def _bool(x: Any, what: str, error: Type[TractorError] = InvalidArgument) -> bool:
+    """True or False (numpy bools too), or ``error`` naming `what`."""
     if not _is_bool(x):
-        raise InvalidArgument(f"{what} must be True or False, got {_show(x)}")
+        raise error(f"{what} must be True or False, got {_show(x)}")
     return bool(x)
 
 

@@ -19,7 +19,7 @@ from typing import Any, List, Optional
 import numpy as np
 
 from . import _core
-from ._args import _count, _rollout_name, _seed, _show, _threads, _value_name
+from ._args import _bool, _count, _rollout_name, _seed, _show, _threads, _value_name
 from .cards import cards_from_counts
 from .errors import InvalidArgument, InvalidPolicy
 from .game import Game, Play
@@ -218,11 +218,7 @@ def ismcts(
 
 def _turns(exact_turns: Any) -> str:
     """``,turns=1`` for worlds that keep who was asked while dealing, "" for the default."""
-    if type(exact_turns).__module__ == "numpy" and type(exact_turns).__name__ == "bool":
-        exact_turns = bool(exact_turns)
-    if not isinstance(exact_turns, bool):
-        raise InvalidPolicy(f"exact_turns must be True or False, got {_show(exact_turns)}")
-    return ",turns=1" if exact_turns else ""
+    return ",turns=1" if _bool(exact_turns, "exact_turns", InvalidPolicy) else ""
 
 
 def _ismcts_name(iterations: int, c: float, rollout: str, trees: int, time_limit: Optional[float], solve: int,
