@@ -46,10 +46,9 @@
 //!    of placements that fit, and earlier attempts given each seat's first level card
 //!    (`turns.rs`, `multisets.rs` for a seat without showings or with one run of a public
 //!    suit); the weights above belong to the uniform placement this replaces and are not used
-//!    then. Step 1 then proposes the
-//!    level kinds' allocation from a table of all its paths weighted by those shares'
-//!    envelopes, so that the acceptance almost always passes (`levels.rs`). The replay
-//!    compares the whole sequence, the final round included.
+//!    then. Step 1 then proposes the level kinds' allocation from a table of all its paths
+//!    weighted by those shares' envelopes, so that the acceptance almost always passes
+//!    (`levels.rs`). The replay compares the whole sequence, the final round included.
 //!
 //! A rejection at any step starts again from step 1, so the accepted world is an exact draw
 //! from the target (for dealt hands: with the hidden-suit choice stated above; the target
