@@ -15,6 +15,7 @@ OBS_SCALE_U8: List[int]
 VEC_ENV_INFO: List[Tuple[str, str]]
 TEACHER_TAG: int
 NET_FORMAT_VERSION: int
+GREEDY_WEIGHTS: List[Tuple[str, int, int, int]]
 DEAL_SUITES: List[Tuple[str, int, int, int]]
 RECORD_FORMAT: str
 RECORD_VERSION: int

@@ -3,8 +3,9 @@
 //! [`Policy::name`], [`Agent::ALL`], [`Policy::SEARCHES`]); nothing else lists the names.
 //!
 //! - An **agent** decides without search ([`crate::agent`]): `random` (uniform over the
-//!   distinct legal actions), `greedy` (a fast heuristic player), or an integer network read
-//!   from a weights file, `net:PATH` ([`crate::agent::net`]). Any agent can also play a
+//!   distinct legal actions), `greedy` (a fast heuristic player), greedy with other weights,
+//!   `greedy:NAME=V/...` ([`crate::agent::weights`]), or an integer network read from a
+//!   weights file, `net:PATH` ([`crate::agent::net`]). Any agent can also play a
 //!   search's rollouts (a network's rollouts carry the hand's public tally:
 //!   [`Decide::observes`]).
 //! - A **search** decides by looking ahead over worlds the seat cannot tell apart
@@ -19,6 +20,7 @@
 
 use crate::agent::view::{Decide, SeatView};
 use crate::agent::net::NetPolicy;
+use crate::agent::weights::{Tuned, Weights};
 use crate::agent::{greedy, random};
 use crate::game::hand::{Action, Game, Phase};
 use crate::rules::error::Error;
@@ -37,6 +39,8 @@ macro_rules! agents {
             $($(#[$doc])* $variant,)*
             /// An integer network read from a weights file (`net:PATH`, [`crate::agent::net`]).
             Net(NetPolicy),
+            /// Greedy scoring with other weights (`greedy:NAME=V/...`, [`crate::agent::weights`]).
+            Tuned(Tuned),
         }
 
         impl Agent {
@@ -49,6 +53,7 @@ macro_rules! agents {
                 match self {
                     $(Agent::$variant => $name,)*
                     Agent::Net(n) => n.name(),
+                    Agent::Tuned(t) => t.name(),
                 }
             }
         }
@@ -59,6 +64,7 @@ macro_rules! agents {
                 match self {
                     $(Agent::$variant => $act(view, rng),)*
                     Agent::Net(n) => n.decide(view, rng),
+                    Agent::Tuned(t) => greedy::act_with(view, rng, t.weights()),
                 }
             }
 
@@ -161,15 +167,18 @@ fn quoted_list(names: &[&str]) -> String {
 
 impl Agent {
     /// An agent by name (case and spaces ignored, except inside a network's path), for a
-    /// search's `rollout=`: a built-in agent or `net:PATH`.
+    /// search's `rollout=`: a built-in agent, `greedy:NAME=V/...` or `net:PATH`.
     pub fn parse(name: &str) -> Result<Agent, Error> {
         if let Some(n) = net(name)? {
             return Ok(Agent::Net(n));
         }
+        if let Some(t) = tuned(name)? {
+            return Ok(t);
+        }
         let lower = name.trim().to_ascii_lowercase();
         Agent::ALL.iter().copied().find(|a| a.name() == lower).ok_or_else(|| {
             let mut names: Vec<&str> = Agent::ALL.iter().map(|a| a.name()).collect();
-            names.push("net:PATH");
+            names.extend(["greedy:NAME=V/...", "net:PATH"]);
             Error::BadPolicy(format!("rollout policy {lower:?}: expected {}", quoted_list(&names)))
         })
     }
@@ -185,6 +194,17 @@ fn net(name: &str) -> Result<Option<NetPolicy>, Error> {
         "" => Err(Error::BadPolicy("policy \"net:\" needs the path of a weights file: net:PATH".into())),
         path => NetPolicy::load(path).map(Some),
     }
+}
+
+/// `greedy:NAME=V/...` (weights as [`Weights::parse`] reads them): `greedy` itself when they
+/// are greedy's own, else a tuned greedy; None for another name.
+fn tuned(name: &str) -> Result<Option<Agent>, Error> {
+    let Some((head, rest)) = name.trim().split_once(':') else { return Ok(None) };
+    if !head.trim().eq_ignore_ascii_case(Agent::Greedy.name()) {
+        return Ok(None);
+    }
+    let w = Weights::parse(rest)?;
+    Ok(Some(if w == Weights::GREEDY { Agent::Greedy } else { Agent::Tuned(Tuned::new(w)) }))
 }
 
 /// A search's `value=net:PATH`: a network with a value head (weights format 3).
@@ -206,10 +226,11 @@ impl Policy {
     pub const SEARCHES: [&'static str; 2] = ["pimc", "ismcts"];
 
     /// Every policy's name as a user writes it: the agents, then the searches
-    /// (`"pimc[:...]"`), then `"net:PATH"`.
+    /// (`"pimc[:...]"`), then `"greedy:NAME=V/..."` and `"net:PATH"`.
     pub fn names() -> Vec<String> {
         let agents = Agent::ALL.iter().map(|a| a.name().to_string());
-        agents.chain(Self::SEARCHES.iter().map(|s| format!("{s}[:...]"))).chain(["net:PATH".to_string()]).collect()
+        let searches = Self::SEARCHES.iter().map(|s| format!("{s}[:...]"));
+        agents.chain(searches).chain(["greedy:NAME=V/...".to_string(), "net:PATH".to_string()]).collect()
     }
 
     /// An agent's name, `pimc[:worlds=32,rollouts=8,rollout=random,solve=0,time=0,deal=0,turns=0]` or
@@ -220,6 +241,9 @@ impl Policy {
     pub fn parse(name: &str) -> Result<Policy, Error> {
         if let Some(n) = net(name)? {
             return Ok(Policy::Agent(Agent::Net(n)));
+        }
+        if let Some(t) = tuned(name)? {
+            return Ok(Policy::Agent(t));
         }
         // the head and the keys ignore case; values keep theirs (a rollout network's path)
         let (head, rest) = name.trim().split_once(':').unwrap_or((name.trim(), ""));
@@ -371,11 +395,29 @@ mod tests {
         let e = Policy::parse("minimax").unwrap_err().to_string();
         let names: Vec<String> = Agent::ALL.iter().map(|a| format!("'{}'", a.name())).collect();
         let agents = names.join(", ");
-        assert_eq!(e, format!("unknown policy \"minimax\": expected {agents}, 'pimc[:...]', 'ismcts[:...]' or 'net:PATH'"));
+        assert_eq!(e, format!("unknown policy \"minimax\": expected {agents}, 'pimc[:...]', 'ismcts[:...]', 'greedy:NAME=V/...' or 'net:PATH'"));
         assert!(e.starts_with("unknown policy \"minimax\": expected 'random', 'greedy'"), "{e}");
         let e = Policy::parse("pimc:rollout=ismcts").unwrap_err().to_string();
-        assert_eq!(e, format!("rollout policy \"ismcts\": expected {} or 'net:PATH'", names.join(", ")));
+        assert_eq!(e, format!("rollout policy \"ismcts\": expected {}, 'greedy:NAME=V/...' or 'net:PATH'", names.join(", ")));
         assert!(Policy::parse("greedy:x=1").is_err() && Policy::parse("ismcts:c=1.2345").is_err());
+        for bad in ["random:feed=1", "greedy:feed=1,win=2", "pimc:rollout=greedy:feed=9999", "greedy:feed"] {
+            assert!(Policy::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn tuned_greedy_names_round_trip_and_greedys_own_weights_are_greedy() {
+        let p = Policy::parse(" GREEDY: feed_risk=4 / Win=1500 ").unwrap();
+        assert_eq!(p.name(), "greedy:feed_risk=4/win=1500");
+        assert_eq!(Policy::parse(&p.name()), Ok(p));
+        let Policy::Agent(Agent::Tuned(t)) = p else { panic!("{p:?}") };
+        assert_eq!((t.weights().feed_risk, t.weights().win, t.weights().feed), (4, 1500, 8));
+        for same in ["greedy:", "greedy:feed=8", "greedy: win=2000 / keep_left=12"] {
+            assert_eq!(Policy::parse(same), Ok(Policy::Agent(Agent::Greedy)), "{same}");
+        }
+        let s = Policy::parse("ismcts:iterations=7,rollout=greedy:feed=3").unwrap();
+        assert_eq!(s.name(), "ismcts:iterations=7,c=0.700,rollout=greedy:feed=3,trees=1");
+        assert_eq!(Policy::parse(&s.name()), Ok(s));
     }
 
     #[test]

@@ -429,6 +429,11 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("OBS_SCALE_U8", core::encode::observe::scales_u8().to_vec())?;
     m.add("VEC_ENV_INFO", core::learn::vec_env::INFO_FIELDS.iter().map(|f| (f.0, f.1)).collect::<Vec<_>>())?;
     m.add("NET_FORMAT_VERSION", core::agent::net::FORMAT_VERSION)?;
+    {
+        use core::agent::weights::Weights;
+        let w = (0..Weights::NAMES.len()).map(|i| (Weights::NAMES[i], Weights::GREEDY.get(i), Weights::RANGES[i].0, Weights::RANGES[i].1));
+        m.add("GREEDY_WEIGHTS", w.collect::<Vec<_>>())?;
+    }
     m.add("INFO_DIM", core::encode::info_state::INFO_DIM)?;
     m.add("INFO_VERSION", core::encode::info_state::INFO_VERSION)?;
     m.add("INFO_LAYOUT", core::encode::info_state::INFO_LAYOUT.iter().map(|b| (b.0, b.1.to_vec(), b.2)).collect::<Vec<_>>())?;

@@ -8,10 +8,14 @@
 //! - Following: gives points to a partner who is winning; wins a trick cheaply when it
 //!   carries points (or it plays last); otherwise throws its cheapest cards, keeping points
 //!   away from the opponents and high trumps and pairs for later.
+//!
+//! Every score is a sum of whole-number weights ([`Weights`]); `greedy` is
+//! [`Weights::GREEDY`], and [`act_with`] plays any other set (a tuned greedy).
 
 use std::cmp::Reverse;
 
 use crate::agent::view::SeatView;
+use crate::agent::weights::Weights;
 use crate::game::hand::{Action, Phase, NOBODY};
 use crate::rules::card::{Card, Counts, KINDS};
 use crate::rules::combo::{classify, for_each_lead_in_class, for_each_lead_shape, Combo};
@@ -27,16 +31,22 @@ const LIST_MAX: u128 = 32;
 
 /// The greedy policy's action for the seat of `view` (the hand is not over).
 pub fn act(view: &SeatView, rng: &mut Rng) -> Action {
+    act_with(view, rng, &Weights::GREEDY)
+}
+
+/// The action of greedy scoring with the weights `w` (`greedy` itself with
+/// [`Weights::GREEDY`]).
+pub fn act_with(view: &SeatView, rng: &mut Rng, w: &Weights) -> Action {
     match view.phase() {
-        Phase::Declare => declare(view),
+        Phase::Declare => declare(view, w),
         _ => match view.follow() {
-            None => lead(view),
-            Some(f) => follow(view, &f, rng),
+            None => lead(view, w),
+            Some(f) => follow(view, &f, rng, w),
         },
     }
 }
 
-fn declare(pos: &SeatView) -> Action {
+fn declare(pos: &SeatView, w: &Weights) -> Action {
     let seat = pos.seat();
     let declarer = pos.declarer();
     if declarer != NOBODY && declarer != seat && declarer % 2 == seat % 2 {
@@ -51,7 +61,7 @@ fn declare(pos: &SeatView) -> Action {
     let best = pos.showings().max_by_key(|s| (support(s.suit), s.count, 3 - s.suit));
     match best {
         // wait for a suit longer than a quarter of the cards held, unless the deal is done
-        Some(s) if support(s.suit) * 4 >= held + 4 || pos.dealt() as usize >= crate::rules::card::DECK => {
+        Some(s) if (support(s.suit) * 4) as i64 >= held as i64 + w.show_margin as i64 || pos.dealt() as usize >= crate::rules::card::DECK => {
             Action::Declare { suit: s.suit, count: s.count }
         }
         _ => Action::Pass,
@@ -59,32 +69,32 @@ fn declare(pos: &SeatView) -> Action {
 }
 
 /// What a card is worth keeping: its strength, trumps far above plain cards.
-fn keep_value(ctx: &Context, kind: usize) -> i32 {
+fn keep_value(w: &Weights, ctx: &Context, kind: usize) -> i32 {
     let s = ctx.strength[kind] as i32;
     if ctx.class[kind] == TRUMP {
-        20 + 2 * s
+        w.trump_keep + w.trump_strength * s
     } else {
         s
     }
 }
 
-fn cost(ctx: &Context, x: &Counts) -> i32 {
+fn cost(w: &Weights, ctx: &Context, x: &Counts) -> i32 {
     let mut c = 0;
-    crate::rules::card::for_each_held(x, |k, n| c += n as i32 * keep_value(ctx, k));
+    crate::rules::card::for_each_held(x, |k, n| c += n as i32 * keep_value(w, ctx, k));
     c
 }
 
 /// How a lead ranks: its value, then the lower first kind, then the higher multiplicity.
 type LeadRank = (i32, Reverse<u8>, u8);
 
-fn lead(pos: &SeatView) -> Action {
+fn lead(pos: &SeatView, w: &Weights) -> Action {
     let ctx = pos.ctx();
     let hand = pos.hand();
     let left = crate::rules::card::size(hand);
     // The strongest trump combination is kept for the last trick near the end: the last of
     // the greatest (size, key) in lead order.
     let mut keep: Option<(usize, u32, Combo)> = None;
-    if left <= 12 {
+    if left <= w.keep_left as usize {
         for_each_lead_in_class(ctx, hand, TRUMP, |c| {
             if keep.is_none_or(|(size, key, _)| (c.size(), c.key()) >= (size, key)) {
                 keep = Some((c.size(), c.key(), c));
@@ -102,9 +112,9 @@ fn lead(pos: &SeatView) -> Action {
             return 10_000; // the whole hand in one combination: the last trick
         }
         if !c.is_trump() && c.top == 14 {
-            return 500 + 40 * size; // plain aces: the leader wins ties
+            return w.ace + w.ace_size * size; // plain aces: the leader wins ties
         }
-        300 + 30 * size + c.top as i32 - if c.is_trump() { 100 } else { 0 }
+        w.tractor + w.tractor_size * size + c.top as i32 - if c.is_trump() { w.tractor_trump } else { 0 }
     };
     // the value of the unit of `m` copies of `kind` (R3.1), without building it: kept, the
     // whole hand, a plain ace, high plain pairs and more, the cheapest single, other units
@@ -119,16 +129,16 @@ fn lead(pos: &SeatView) -> Action {
         }
         let top = ctx.strength[kind as usize];
         if !trump && top == 14 {
-            return 500 + 40 * size;
+            return w.ace + w.ace_size * size;
         }
         if m >= 2 && !trump && top >= 12 {
-            return 200 + 20 * size + top as i32;
+            return w.pair + w.pair_size * size + top as i32;
         }
-        let (pts, kv) = (point_value(kind as usize) * size, keep_value(ctx, kind as usize));
+        let (pts, kv) = (point_value(kind as usize) * size, keep_value(w, ctx, kind as usize));
         if m == 1 {
-            return 100 - kv - 3 * pts;
+            return w.single - kv - w.lead_points * pts;
         }
-        50 + 10 * size - kv - 3 * pts
+        w.unit + w.unit_size * size - kv - w.lead_points * pts
     };
     // The greatest (value, lowest first kind, multiplicity); of equals, the last in lead order
     // (that of `for_each_lead`, R3.4).
@@ -152,9 +162,9 @@ fn wins(pos: &SeatView, lead: &Combo, x: &Counts) -> bool {
     classify(pos.ctx(), x).is_some_and(|c| crate::rules::combo::beats(lead, &c, pos.trick().best_key))
 }
 
-fn follow(pos: &SeatView, f: &Follow, rng: &mut Rng) -> Action {
+fn follow(pos: &SeatView, f: &Follow, rng: &mut Rng, w: &Weights) -> Action {
     if f.n == 1 {
-        return follow_single(pos, f);
+        return follow_single(pos, f, w);
     }
     let ctx = pos.ctx();
     let lead = f.lead;
@@ -162,21 +172,22 @@ fn follow(pos: &SeatView, f: &Follow, rng: &mut Rng) -> Action {
     let partner_winning = trick.best_seat % 2 == pos.seat() % 2;
     let last = trick.plays == 3;
     let table = trick.points as i32;
+    let feed = feeding(w, last);
     // `wins`: whether the play becomes the trick's best (read only when the partner is not
     // winning)
     let score = |x: &Counts, wins: bool| -> i32 {
         let pts = points(x);
-        let c = cost(ctx, x);
+        let c = cost(w, ctx, x);
         if partner_winning {
-            return 8 * pts - c;
+            return feed * pts - c;
         }
         if wins {
             if table + pts > 0 || last {
-                return 2000 + 20 * (table + pts) - c;
+                return w.win + w.win_points * (table + pts) - c;
             }
-            return -c - 40; // winning a pointless trick early is rarely worth high cards
+            return -c - w.win_empty; // winning a pointless trick early is rarely worth high cards
         }
-        -c - 12 * pts
+        -c - w.lose_points * pts
     };
     // Plays that cannot become the trick's best need no classifying: all of the led class
     // beside other cards is no combination (R3.1–R3.3), and a ladder position under any-shape
@@ -217,12 +228,12 @@ fn follow(pos: &SeatView, f: &Follow, rng: &mut Rng) -> Action {
                 }
             }
             if f.case == Case::Short {
-                let cheap = fill(f, |k| keep_value(ctx, k) + 5 * point_value(k));
+                let cheap = fill(f, |k| keep_value(w, ctx, k) + 5 * point_value(k));
                 offer(&cheap, wins(&cheap));
-                let rich = fill(f, |k| keep_value(ctx, k) - 12 * point_value(k));
+                let rich = fill(f, |k| keep_value(w, ctx, k) - 12 * point_value(k));
                 offer(&rich, wins(&rich));
                 if f.s_size == 0 && !lead.is_trump() {
-                    if let Some(r) = cheapest_ruff(pos, f) {
+                    if let Some(r) = cheapest_ruff(pos, f, w) {
                         offer(&r, wins(&r));
                     }
                 }
@@ -234,27 +245,28 @@ fn follow(pos: &SeatView, f: &Follow, rng: &mut Rng) -> Action {
 
 /// The same choice as [`follow`] for a single led, over the kinds directly: one card of the
 /// led class if held (R5.3 T1), else any card (R5.2).
-fn follow_single(pos: &SeatView, f: &Follow) -> Action {
+fn follow_single(pos: &SeatView, f: &Follow, w: &Weights) -> Action {
     let ctx = pos.ctx();
     let trick = pos.trick();
     let partner_winning = trick.best_seat % 2 == pos.seat() % 2;
     let last = trick.plays == 3;
     let table = trick.points as i32;
+    let feed = feeding(w, last);
     let pool = if f.s_size > 0 { &f.s } else { &f.hand };
     let mut best = (i32::MIN, 0usize);
     crate::rules::card::for_each_held(pool, |k, _| {
-        let (pts, c) = (point_value(k), keep_value(ctx, k));
+        let (pts, c) = (point_value(k), keep_value(w, ctx, k));
         let unit = crate::rules::combo::unit(ctx, k as u8, 1);
         let v = if partner_winning {
-            8 * pts - c
+            feed * pts - c
         } else if crate::rules::combo::beats(&f.lead, &unit, trick.best_key) {
             if table + pts > 0 || last {
-                2000 + 20 * (table + pts) - c
+                w.win + w.win_points * (table + pts) - c
             } else {
-                -c - 40
+                -c - w.win_empty
             }
         } else {
-            -c - 12 * pts
+            -c - w.lose_points * pts
         };
         if v > best.0 {
             best = (v, k);
@@ -263,6 +275,16 @@ fn follow_single(pos: &SeatView, f: &Follow) -> Action {
     let mut x = [0u8; KINDS];
     x[best.1] = 1;
     Action::Play(x)
+}
+
+/// Points given to a winning partner are worth `feed` each, less `feed_risk` while an
+/// opponent plays after (the next seat is always an opponent, R1.1).
+fn feeding(w: &Weights, last: bool) -> i32 {
+    if last {
+        w.feed
+    } else {
+        w.feed - w.feed_risk
+    }
 }
 
 /// A kind's points (R7.1).
@@ -293,7 +315,7 @@ fn fill(f: &Follow, price: impl Fn(usize) -> i32) -> Counts {
 }
 
 /// A void follower's cheapest trump combination of the lead's shape that beats the trick.
-fn cheapest_ruff(pos: &SeatView, f: &Follow) -> Option<Counts> {
+fn cheapest_ruff(pos: &SeatView, f: &Follow, w: &Weights) -> Option<Counts> {
     let ctx = pos.ctx();
     let hand = &f.hand;
     let mut best: Option<(i32, Counts)> = None;
@@ -301,7 +323,7 @@ fn cheapest_ruff(pos: &SeatView, f: &Follow) -> Option<Counts> {
         if c.m == f.lead.m && c.k == f.lead.k && c.is_trump() {
             let x = c.counts(ctx);
             if wins(pos, &f.lead, &x) {
-                let v = cost(ctx, &x);
+                let v = cost(w, ctx, &x);
                 if best.as_ref().is_none_or(|b| v < b.0) {
                     best = Some((v, x));
                 }

@@ -6,4 +6,5 @@
 pub mod greedy;
 pub mod net;
 pub mod random;
+pub mod weights;
 pub mod view;
