@@ -199,6 +199,28 @@ def test_train_net_resumes_to_the_same_run(tmp_path):
 
 
 
+def test_tune_greedy_learns_whole_number_weights_and_resumes_to_the_same_run(tmp_path):
+    tiny = ["--deals", "30", "--every", "2", "--val-deals", "30", "--seed", "3"]
+    out = _run("tune_greedy.py", "--out", str(tmp_path / "a"), "--iterations", "4", *tiny)
+    assert "iteration 4:" in out and "levels per deal against greedy" in out
+    _run("tune_greedy.py", "--out", str(tmp_path / "b"), "--iterations", "2", *tiny)
+    _run("tune_greedy.py", "--out", str(tmp_path / "b"), "--iterations", "4", "--resume", *tiny)
+    for f in ("weights.txt", "curve.json"):
+        assert (tmp_path / "a" / f).read_text() == (tmp_path / "b" / f).read_text(), f
+    name = (tmp_path / "a" / "weights.txt").read_text().strip()
+    assert name.startswith("greedy:"), "four iterations move some weight"
+    curve = __import__("json").loads((tmp_path / "a" / "curve.json").read_text())["curve"]
+    assert [c["iteration"] for c in curve] == [0, 2, 4] and curve[-1]["policy"] == name
+    assert tractor.simulate(hands=2, policies=(name, "greedy") * 2, seed=1).policies[0] == name
+    tg = _load("tune_greedy")
+    assert tg.policy(tg.GREEDY + 0.4) == "greedy" and tg.policy(tg.GREEDY - 0.4) == "greedy"
+    far = tg.policy(tg.GREEDY + 1e9)  # every weight clipped to the top of its range, which the core accepts
+    assert far.count("=") == len(tg.NAMES) and tractor.simulate(hands=1, policies=(far,) * 4, seed=2).policies[0] == far
+    r = subprocess.run([sys.executable, str(EXAMPLES / "tune_greedy.py"), "--out", str(tmp_path / "c"), "--deals", "0"],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "must be positive" in r.stderr
+
+
 def test_train_value_runs_and_its_gradients_are_right(tmp_path):
     """The value example end to end with tiny settings (its file has a value head that the
     searches read), and its mean-squared-error gradients against central differences."""
