@@ -230,10 +230,12 @@ def test_a_bad_rollout_policy_is_an_invalid_policy_everywhere(entry, what, call,
     with pytest.raises(E.InvalidPolicy) as e:
         call(policy)
     shown = repr(policy)
-    # the core's agents ('random' and 'greedy' first), the shipped learned agents, any network
+    # the core's agents ('random' and 'greedy' first), the shipped learned agents, any tuned
+    # greedy, any network
     agents = [repr(a) for a in tractor._core.AGENTS]
     assert agents[:2] == ["'random'", "'greedy'"]
-    agents += [repr(a.name) for a in tractor.agents.AGENTS.values() if a.kind == "learned"] + ["'net:PATH'"]
+    agents += [repr(a.name) for a in tractor.agents.AGENTS.values() if a.kind == "learned"]
+    agents += ["'greedy:NAME=V/...'", "'net:PATH'"]
     listed = ", ".join(agents[:-1]) + " or " + agents[-1]
     assert str(e.value) == f"{what}: a rollout policy is {listed}, got {shown}"
     assert type(e.value) is E.InvalidPolicy

@@ -20,7 +20,7 @@ import os
 from typing import Any, List, Optional, Tuple, Type
 
 from . import _core
-from ._weights import resolve, shipped
+from ._weights import TUNED, resolve, shipped
 from .errors import InvalidArgument, InvalidContext, InvalidPolicy, InvalidSeat, TractorError
 
 U64 = 2**64
@@ -157,8 +157,8 @@ def _either(names: Any) -> str:
 
 def _rollout_name(policy: Any, what: str = "policy") -> str:
     """The name of an agent (a policy without search): one of the core's ``AGENTS``,
-    ``net:PATH`` or a shipped learned agent (its ``net:PATH``): what plays rollouts. The core
-    reads a network's file when the search starts."""
+    ``greedy:NAME=V/...``, ``net:PATH`` or a shipped learned agent (its policy): what plays
+    rollouts. The core reads a network's file when the search starts."""
     name = policy.strip() if isinstance(policy, str) else None
     if name is not None and name[:4].lower() == "net:":
         if "," in name:  # a search's parameters are split at commas
@@ -166,11 +166,15 @@ def _rollout_name(policy: Any, what: str = "policy") -> str:
         return name
     if name is not None and name.lower() in _core.AGENTS:
         return name.lower()
-    learned = sorted(shipped())
+    if name is not None and name[:7].lower() == "greedy:":
+        if "," in name:  # a search's parameters are split at commas; weights at slashes
+            raise InvalidPolicy(f"{what}: greedy's weights are split by '/', got {_show(policy)}")
+        return _policy(name, what)
+    learned = sorted(shipped()) + sorted(TUNED)
     if name is None or name.lower() not in learned:
-        names = list(_core.AGENTS) + learned + ["net:PATH"]
+        names = list(_core.AGENTS) + learned + ["greedy:NAME=V/...", "net:PATH"]
         raise InvalidPolicy(f"{what}: a rollout policy is {_either(names)}, got {_show(policy)}")
-    return resolve(name) or name  # a shipped learned agent is net:PATH of its weights
+    return resolve(name) or name  # a shipped learned agent is its policy
 
 
 def _value_name(value: Any) -> str:

@@ -1,8 +1,9 @@
 """The agents that ship with the package: the built-in policies, search presets, and the
-learned networks whose weights are in the wheel (``tractor/weights/NAME.tnet``). Every name is
-a policy name wherever one is taken (``simulate``, ``VecEnv(opponents=...)``,
-``Game.step_policy``, the arena, the command line); a learned agent's name stands for
-``net:PATH`` of its weights.
+learned agents whose weights are in the wheel: networks (``tractor/weights/NAME.tnet``) and
+greedy's weights learned by self-play (``_weights.TUNED``). Every name is a policy name
+wherever one is taken (``simulate``, ``VecEnv(opponents=...)``, ``Game.step_policy``, the
+arena, the command line); a learned agent's name stands for ``net:PATH`` of its weights or for
+``greedy:NAME=V/...``.
 
 The ladder (their ratings on ``eval-v1``) is in ``docs/arena.md``, with the command that
 measures it again.
@@ -55,6 +56,8 @@ def _all() -> Dict[str, Agent]:
            for a in _core.AGENTS}
     out.update({n: Agent(n, p, "search", f"the preset {p}") for n, p in SEARCH_PRESETS.items()})
     out.update({n: _learned(n, p) for n, p in _weights.shipped().items()})
+    tuned = "greedy's {} weights learned by self-play (SPSA on duplicate deals, examples/tune_greedy.py)"
+    out.update({n: Agent(n, p, "learned", tuned.format(len(_core.GREEDY_WEIGHTS))) for n, p in _weights.TUNED.items()})
     return out
 
 
