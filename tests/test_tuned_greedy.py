@@ -81,6 +81,14 @@ def test_bad_weights_are_refused_naming_the_weight_and_change_nothing(bad, says)
         tractor.search.pimc(g, worlds=2, policy=bad, seed=0)
 
 
+def test_the_shipped_weights_are_the_ones_the_core_pins():
+    """rust/core/tests/tuned.rs pins how tuned-greedy-v1 plays; it must pin this very set."""
+    from pathlib import Path
+
+    pinned = (Path(__file__).resolve().parents[1] / "rust" / "core" / "tests" / "tuned.rs").read_text()
+    assert f'const TUNED_V1: &str = "{_weights.TUNED["tuned-greedy-v1"]}";' in pinned
+
+
 def test_the_tuned_agent_ships_and_beats_greedy_on_a_few_deals():
     a = agents.AGENTS["tuned-greedy-v1"]
     assert a.kind == "learned" and a.policy == _weights.TUNED["tuned-greedy-v1"] and "tune_greedy.py" in a.about

@@ -23,4 +23,5 @@ mod properties;
 mod record_json;
 mod records;
 mod search;
+mod tuned;
 mod vec_env_digest;

@@ -1,0 +1,60 @@
+//! Greedy with other weights (`greedy:NAME=V/...`): every weight at the ends of its range plays
+//! whole hands in every profile without overflow (this binary's debug build checks it), the
+//! same for any thread count; and the shipped `tuned-greedy-v1` set plays as it did when it
+//! was learned (900 hands against greedy hash to the value pinned when it shipped, 1b89c40).
+
+use tractor_core::agent::weights::{Tuned, Weights};
+use tractor_core::policy::Policy;
+use tractor_core::run::sim::simulate_range;
+use tractor_core::{Agent, Profile};
+
+/// `python/tractor/_weights.py`'s `tuned-greedy-v1`.
+const TUNED_V1: &str = "greedy:keep_left=11/ace=484/ace_size=79/tractor=-29/tractor_size=49/tractor_trump=19/pair=45/pair_size=28/single=8/unit=78/unit_size=17/lead_points=0/feed=12/feed_risk=7/win=2639/win_points=10/win_empty=24/lose_points=25/show_margin=20";
+
+fn extremes() -> Vec<Weights> {
+    let n = Weights::NAMES.len();
+    let pick = |f: &dyn Fn(usize) -> bool| {
+        let text: Vec<String> = (0..n)
+            .map(|i| {
+                let (lo, hi) = Weights::RANGES[i];
+                format!("{}={}", Weights::NAMES[i], if f(i) { hi } else { lo })
+            })
+            .collect();
+        Weights::parse(&text.join("/")).unwrap()
+    };
+    vec![pick(&|_| true), pick(&|_| false), pick(&|i| i % 2 == 0), pick(&|i| i % 2 == 1)]
+}
+
+#[test]
+fn weights_at_the_ends_of_their_ranges_play_whole_hands_in_every_profile() {
+    for profile in ["guigang", "nanning", "competition"].map(|p| Profile::parse(p).unwrap()) {
+        for w in extremes() {
+            let t = Policy::Agent(Agent::Tuned(Tuned::new(w)));
+            let g = Policy::Agent(Agent::Greedy);
+            let (one, _) = simulate_range(5, 0, 12, [t, g, t, g], profile, 1, false).unwrap();
+            let (two, _) = simulate_range(5, 0, 12, [t, g, t, g], profile, 2, false).unwrap();
+            assert_eq!(one.len(), 12);
+            assert!(one.iter().all(|r| !r.stopped && r.returns.iter().map(|&x| x as i32).sum::<i32>() == 0));
+            assert_eq!(one, two, "{}: the same for 1 and 2 threads", t.name());
+        }
+    }
+}
+
+#[test]
+fn the_shipped_tuned_weights_play_as_when_they_were_learned() {
+    let p = Policy::parse(TUNED_V1).unwrap();
+    assert_eq!(p.name(), TUNED_V1);
+    let g = Policy::Agent(Agent::Greedy);
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for profile in ["guigang", "nanning", "competition"].map(|p| Profile::parse(p).unwrap()) {
+        let (rows, _) = simulate_range(21, 0, 300, [p, g, p, g], profile, 2, false).unwrap();
+        for r in rows {
+            for v in [r.score as i64 as u64, r.decisions as u64, r.tricks as u64, r.returns[0] as i64 as u64, r.declarer as u64] {
+                for b in v.to_le_bytes() {
+                    h = (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3);
+                }
+            }
+        }
+    }
+    assert_eq!(h, 1422424961322682888);
+}
