@@ -25,7 +25,8 @@ __all__ = ["Agent", "AGENTS", "SEARCH_PRESETS"]
 class Agent:
     name: str
     policy: str
-    """What the name stands for as a policy (``net:PATH`` for a learned agent)."""
+    """What the name stands for as a policy (``net:PATH`` for a learned network,
+    ``greedy:NAME=V/...`` for learned greedy weights)."""
     kind: str
     """``"built-in"``, ``"search"`` or ``"learned"``."""
     about: str

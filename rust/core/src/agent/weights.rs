@@ -2,6 +2,9 @@
 //! named, so that they can be tuned (learned by self-play: `examples/tune_greedy.py`) and a
 //! tuned set played as a policy, `greedy:NAME=V/NAME=V/...` ([`Tuned`]). [`Weights::GREEDY`]
 //! is the `greedy` policy itself. Integers only: no float decides play.
+//!
+//! The names and greedy's values are frozen like the action ids (a shipped tuned agent is a
+//! list of them): a new weight enters with the value that leaves every decision unchanged.
 
 use std::sync::Mutex;
 
@@ -43,8 +46,8 @@ weights! {
     /// Leading: the strongest trump combination is kept for the last trick (×N, R7.3) once
     /// this many cards or fewer are held.
     keep_left: 12 in 0..=54;
-    /// Leading: a plain combination topped by an ace (ties go to the earlier play, R6.2) scores this,
-    /// plus `ace_size` per card.
+    /// Leading: a plain combination topped by an ace (ties go to the earlier play, R6.2)
+    /// scores this, plus `ace_size` per card.
     ace: 500 in -100000..=100000;
     ace_size: 40 in -100000..=100000;
     /// Leading: another tractor (R3.2) scores this, plus `tractor_size` per card and its top
@@ -56,8 +59,9 @@ weights! {
     /// and its rank.
     pair: 200 in -100000..=100000;
     pair_size: 20 in -100000..=100000;
-    /// Leading: a single scores this, a smaller unit `unit` plus `unit_size` per card; both
-    /// less the cards' keep value and `lead_points` per point (R7.1) they carry.
+    /// Leading: a single scores `single`; another unit of copies of one kind (R3.1, not an
+    /// ace's and not a high pair) scores `unit` plus `unit_size` per card; both less the
+    /// cards' keep value and `lead_points` per point (R7.1) they carry.
     single: 100 in -100000..=100000;
     unit: 50 in -100000..=100000;
     unit_size: 10 in -100000..=100000;
