@@ -103,12 +103,13 @@ def main(argv=None) -> int:
         if ms > 0:
             theta = np.clip(theta + STEP * lr * sign * r / math.sqrt(ms), LO, HI)
         k += 1
-        if k % a.every == 0 or k == a.iterations:
+        if k % a.every == 0:
             name = policy(theta)
             curve.append({"iteration": k, "policy": name, **against_greedy(name, a.val_deals, val_seed, threads)})
             c = curve[-1]
             print(f"iteration {k}: {c['levels']:+.4f} [{c['lo']:+.4f}, {c['hi']:+.4f}] levels per deal against "
                   f"greedy, {name} ({time.perf_counter() - t0:.0f} s)", flush=True)
+        if k % a.every == 0 or k == a.iterations:  # a curve point, or the end: what --resume reads
             with open(state_path + ".tmp", "w") as f:
                 json.dump({"k": k, "theta": theta.tolist(), "ms": ms, "curve": curve}, f)
             os.replace(state_path + ".tmp", state_path)
