@@ -340,11 +340,20 @@ def test_search_bots_do_not_freeze_the_page_and_show_statistics(browser, tmp_pat
         with urllib.request.urlopen(run.url + "state", timeout=10) as r:
             json.loads(r.read())
         assert time.monotonic() - a < 2.0
-        btn = _wait(lambda: _by(d, "show-bot-stats"), 20, "the statistics button")[0]
-        btn.click()
-        pre = _by(d, "bot-stats")[0]
-        _wait(lambda: pre.is_displayed(), 5, "the statistics")
-        assert "visits" in pre.text
+        from selenium.common.exceptions import StaleElementReferenceException
+
+        def fresh(read):
+            """``read`` of the page, None while the page re-renders under it (it polls the state)."""
+            try:
+                return read()
+            except StaleElementReferenceException:
+                return None
+
+        _wait(lambda: fresh(lambda: _by(d, "show-bot-stats")[0].click() or True) if _by(d, "show-bot-stats") else None,
+              20, "the statistics button")
+        text = _wait(lambda: fresh(lambda: next((e.text for e in _by(d, "bot-stats") if e.is_displayed()), None)), 5,
+                     "the statistics")
+        assert "visits" in text
     finally:
         run.close()
 
