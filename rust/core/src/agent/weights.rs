@@ -123,30 +123,19 @@ impl Weights {
     }
 }
 
-/// A weights set read once and kept for the process (policies are `Copy`, as networks are).
-#[derive(Debug)]
+/// A weights set kept for the process, so that its policy is `Copy` and has a `&'static`
+/// name (as networks are kept).
+#[derive(Debug, PartialEq, Eq, Hash)]
 pub struct Entry {
-    pub id: u32,
     /// `greedy:` and [`Weights::text`].
     pub name: String,
     pub weights: Weights,
 }
 
-/// A tuned greedy as a policy: `greedy:NAME=V/...`, greedy scoring with other weights.
-#[derive(Clone, Copy, Debug)]
+/// A tuned greedy as a policy: `greedy:NAME=V/...`, greedy scoring with other weights. Two are
+/// equal when their weights are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Tuned(pub &'static Entry);
-
-impl PartialEq for Tuned {
-    fn eq(&self, other: &Self) -> bool {
-        self.0.id == other.0.id
-    }
-}
-impl Eq for Tuned {}
-impl std::hash::Hash for Tuned {
-    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        self.0.id.hash(h)
-    }
-}
 
 static KEPT: Mutex<Vec<&'static Entry>> = Mutex::new(Vec::new());
 
@@ -158,7 +147,7 @@ impl Tuned {
             return Tuned(e);
         }
         let name = format!("greedy:{}", weights.text());
-        let e: &'static Entry = Box::leak(Box::new(Entry { id: all.len() as u32, name, weights }));
+        let e: &'static Entry = Box::leak(Box::new(Entry { name, weights }));
         all.push(e);
         Tuned(e)
     }
