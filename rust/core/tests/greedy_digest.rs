@@ -8,11 +8,11 @@ use tractor_core::Profile;
 use tractor_core::policy::Policy;
 use tractor_core::run::sim::{simulate_range, HandResult};
 
-/// FNV-1a, 64 bits: a fixed hash, the same on every platform.
-struct Fnv(u64);
+/// FNV-1a, 64 bits: a fixed hash, the same on every platform (`tuned.rs` pins with it too).
+pub(crate) struct Fnv(pub(crate) u64);
 
 impl Fnv {
-    fn new() -> Fnv {
+    pub(crate) fn new() -> Fnv {
         Fnv(0xcbf2_9ce4_8422_2325)
     }
     fn bytes(&mut self, b: &[u8]) {
@@ -21,7 +21,7 @@ impl Fnv {
             self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
         }
     }
-    fn u64(&mut self, v: u64) {
+    pub(crate) fn u64(&mut self, v: u64) {
         self.bytes(&v.to_le_bytes());
     }
 }

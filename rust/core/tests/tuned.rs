@@ -3,6 +3,7 @@
 //! same for any thread count; and the shipped `tuned-greedy-v1` set plays as it did when it
 //! was learned (900 hands against greedy hash to the value pinned when it shipped, 1b89c40).
 
+use crate::greedy_digest::Fnv;
 use tractor_core::agent::weights::{Tuned, Weights};
 use tractor_core::policy::Policy;
 use tractor_core::run::sim::simulate_range;
@@ -45,16 +46,14 @@ fn the_shipped_tuned_weights_play_as_when_they_were_learned() {
     let p = Policy::parse(TUNED_V1).unwrap();
     assert_eq!(p.name(), TUNED_V1);
     let g = Policy::Agent(Agent::Greedy);
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut h = Fnv::new();
     for profile in ["guigang", "nanning", "competition"].map(|p| Profile::parse(p).unwrap()) {
         let (rows, _) = simulate_range(21, 0, 300, [p, g, p, g], profile, 2, false).unwrap();
         for r in rows {
             for v in [r.score as i64 as u64, r.decisions as u64, r.tricks as u64, r.returns[0] as i64 as u64, r.declarer as u64] {
-                for b in v.to_le_bytes() {
-                    h = (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3);
-                }
+                h.u64(v);
             }
         }
     }
-    assert_eq!(h, 1422424961322682888);
+    assert_eq!(h.0, 1422424961322682888);
 }
