@@ -342,18 +342,24 @@ def test_search_bots_do_not_freeze_the_page_and_show_statistics(browser, tmp_pat
         assert time.monotonic() - a < 2.0
         from selenium.common.exceptions import StaleElementReferenceException
 
-        def fresh(read):
-            """``read`` of the page, None while the page re-renders under it (it polls the state)."""
+        # the page polls the state and re-renders: an element found may be gone when used
+        def click_stats():
             try:
-                return read()
+                for btn in _by(d, "show-bot-stats")[:1]:
+                    btn.click()
+                    return True
+            except StaleElementReferenceException:
+                pass
+            return None
+
+        def stats_text():
+            try:
+                return next((e.text for e in _by(d, "bot-stats") if e.is_displayed()), None)
             except StaleElementReferenceException:
                 return None
 
-        _wait(lambda: fresh(lambda: _by(d, "show-bot-stats")[0].click() or True) if _by(d, "show-bot-stats") else None,
-              20, "the statistics button")
-        text = _wait(lambda: fresh(lambda: next((e.text for e in _by(d, "bot-stats") if e.is_displayed()), None)), 5,
-                     "the statistics")
-        assert "visits" in text
+        _wait(click_stats, 20, "the statistics button")
+        assert "visits" in _wait(stats_text, 5, "the statistics")
     finally:
         run.close()
 
