@@ -17,7 +17,7 @@ ODD = "greedy:feed=-20/lose_points=-20/show_margin=-216"
 
 
 def test_the_weights_are_listed_with_greedys_values_and_ranges():
-    assert len(NAMES) == len(set(NAMES)) == 21
+    assert len(NAMES) == len(set(NAMES)) == 23 and NAMES[-2:] == ["list_max", "samples"]
     for name, default, lo, hi in _core.GREEDY_WEIGHTS:
         assert lo <= default <= hi
     assert dict((w[0], w[1]) for w in _core.GREEDY_WEIGHTS)["feed"] == 8
@@ -87,6 +87,8 @@ def test_the_shipped_weights_are_the_ones_the_core_pins():
 
     pinned = (Path(__file__).resolve().parents[1] / "rust" / "core" / "tests" / "tuned.rs").read_text()
     assert f'const TUNED_V1: &str = "{_weights.TUNED["tuned-greedy-v1"]}";' in pinned
+    assert _weights.TUNED["tuned-greedy-v1-fast"] == _weights.TUNED["tuned-greedy-v1"] + "/samples=4"
+    assert 'digest(&format!("{TUNED_V1}/samples=4"))' in pinned
 
 
 def test_the_tuned_agent_ships_and_beats_greedy_on_a_few_deals():
@@ -95,3 +97,10 @@ def test_the_tuned_agent_ships_and_beats_greedy_on_a_few_deals():
     assert tractor.simulate(hands=2, policies=(a.name,) * 4, seed=1).policies[0] == a.policy
     d = tractor.simulate(hands=300, policies=(a.name, "greedy") * 2, duplicate=True, seed=11).summary()["duplicate"]
     assert d["advantage"] > 0, d
+    fast = agents.AGENTS["tuned-greedy-v1-fast"]
+    assert fast.kind == "learned" and fast.policy.endswith("/samples=4") and "equal time" in fast.about
+    assert tractor.simulate(hands=2, policies=(fast.name,) * 4, seed=1).policies[0] == fast.policy
+    g = tractor.Game(seed=5)
+    while g.phase == "declare":
+        g.step_policy("greedy", 1)
+    assert tractor.search.ismcts(g, iterations=30, rollout=fast.name, seed=0).action is not None

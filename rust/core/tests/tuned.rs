@@ -1,7 +1,8 @@
 //! Greedy with other weights (`greedy:NAME=V/...`): every weight at the ends of its range plays
 //! whole hands in every profile without overflow (this binary's debug build checks it), the
 //! same for any thread count; and the shipped `tuned-greedy-v1` set plays as it did when it
-//! was learned (900 hands against greedy hash to the value pinned when it shipped, 1b89c40).
+//! was learned (900 hands against greedy hash to the value pinned when it shipped, 1b89c40);
+//! the effort weights at their least still play only legal follows.
 
 use crate::greedy_digest::Fnv;
 use tractor_core::agent::weights::{Tuned, Weights};
@@ -42,9 +43,33 @@ fn weights_at_the_ends_of_their_ranges_play_whole_hands_in_every_profile() {
 }
 
 #[test]
-fn the_shipped_tuned_weights_play_as_when_they_were_learned() {
-    let p = Policy::parse(TUNED_V1).unwrap();
-    assert_eq!(p.name(), TUNED_V1);
+fn the_least_effort_still_offers_a_legal_follow_in_every_profile() {
+    // samples=0 and list_max=1: no follow listed, none sampled where R5.2's fills apply, one
+    // where they do not; every action is applied with its legality checked (Game::apply)
+    use tractor_core::{Match, Phase};
+    use tractor_core::util::rng::Rng;
+    let mut sampled = 0;
+    for profile in ["guigang", "nanning", "competition"].map(|p| Profile::parse(p).unwrap()) {
+        for w in ["samples=0/list_max=1", "samples=1/list_max=1", "samples=0"] {
+            let t = Policy::parse(&format!("{TUNED_V1}/{w}")).unwrap();
+            for seed in 0..20u64 {
+                let (_, mut g) = Match::new(seed, profile);
+                let mut rng = Rng::new(seed);
+                while let Some(a) = t.act(&g, &mut rng) {
+                    g.apply(&a).unwrap_or_else(|e| panic!("{w}, {profile:?}, hand {seed}: {a:?}: {e}"));
+                    sampled += 1;
+                }
+                assert_eq!(g.pos.phase, Phase::Over);
+            }
+        }
+    }
+    assert!(sampled > 10_000, "{sampled} actions");
+}
+
+/// 900 hands of `text` against greedy, hashed.
+fn digest(text: &str) -> u64 {
+    let p = Policy::parse(text).unwrap();
+    assert_eq!(p.name(), text);
     let g = Policy::Agent(Agent::Greedy);
     let mut h = Fnv::new();
     for profile in ["guigang", "nanning", "competition"].map(|p| Profile::parse(p).unwrap()) {
@@ -55,5 +80,12 @@ fn the_shipped_tuned_weights_play_as_when_they_were_learned() {
             }
         }
     }
-    assert_eq!(h.0, 1422424961322682888);
+    h.0
+}
+
+#[test]
+fn the_shipped_tuned_weights_play_as_when_they_were_learned() {
+    assert_eq!(digest(TUNED_V1), 1422424961322682888);
+    // `tuned-greedy-v1-fast` (the same weights, samples=4), pinned when it shipped
+    assert_eq!(digest(&format!("{TUNED_V1}/samples=4")), 3806453014541944097);
 }

@@ -24,11 +24,6 @@ use crate::rules::score::{points, KIND_POINTS};
 use crate::rules::trump::{Context, TRUMP};
 use crate::util::rng::Rng;
 
-/// Candidate follows sampled when there are too many to list.
-const SAMPLES: usize = 16;
-/// Follows listed outright up to this many.
-const LIST_MAX: u128 = 32;
-
 /// The greedy policy's action for the seat of `view` (the hand is not over).
 pub fn act(view: &SeatView, rng: &mut Rng) -> Action {
     act_with(view, rng, &Weights::GREEDY)
@@ -204,7 +199,7 @@ fn follow(pos: &SeatView, f: &Follow, rng: &mut Rng, w: &Weights) -> Action {
             best = (v, *x); // ties keep the earlier candidate
         }
     };
-    match set.all(LIST_MAX) {
+    match set.all(w.list_max as u128) {
         Ok(all) => {
             // Every legal follow is a candidate: the fills and the ruff below are legal
             // follows too, so they cannot do better than the first best of the list.
@@ -220,9 +215,11 @@ fn follow(pos: &SeatView, f: &Follow, rng: &mut Rng, w: &Weights) -> Action {
             }
         }
         Err(_) => {
-            // SAMPLES drawn uniformly, then (R5.2) all of the class filled with the cheapest
+            // `samples` drawn uniformly, then (R5.2) all of the class filled with the cheapest
             // others or with the most points, and the cheapest winning ruff
-            for _ in 0..SAMPLES {
+            // (at least one where R5.2's fills do not apply: a candidate is always offered)
+            let samples = if f.case == Case::Short { w.samples } else { w.samples.max(1) };
+            for _ in 0..samples {
                 if let Some(x) = set.sample(rng) {
                     offer(&x, wins(&x));
                 }

@@ -85,6 +85,12 @@ weights! {
     /// Showing (R8.1): a suit is shown once its cards (level cards twice) times four reach
     /// the cards held plus this.
     show_margin: 4 in -216..=216;
+    /// Following a play of more than one card: the legal follows are all scored when there
+    /// are at most `list_max` of them; otherwise `samples` of them drawn uniformly are, beside
+    /// the fills and the ruff of R5.2 (at least one where those do not apply). Effort: fewer
+    /// cost less and see less.
+    list_max: 32 in 1..=1024;
+    samples: 16 in 0..=256;
 }
 
 impl Weights {
