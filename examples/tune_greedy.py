@@ -1,8 +1,10 @@
 """Learns greedy's weights by self-play: SPSA (simultaneous perturbation stochastic
 approximation) on duplicate deals, then rates the result on ``eval-v1``.
 
-greedy scores its choices with 21 whole-number weights (``tractor._core.GREEDY_WEIGHTS``; the
-policy ``greedy:NAME=V/...`` plays any other set, docs/arena.md). Each iteration k:
+greedy scores its choices with whole-number weights (``tractor._core.GREEDY_WEIGHTS``; the
+policy ``greedy:NAME=V/...`` plays any other set, docs/arena.md). The 21 that say what it
+prefers are learned; the two that say how hard it looks (``list_max``, ``samples``) stay at
+greedy's values, or at those ``--fixed`` names. Each iteration k:
 
 1. draws a sign for every weight (``numpy.random.default_rng([seed, k])``) and plays the
    weights moved one step up that way against the weights moved one step down, in duplicate
@@ -31,26 +33,45 @@ import json
 import math
 import os
 import time
-from typing import Dict, List
+from typing import Dict, List, Optional
 
 import numpy as np
 
 import tractor
 from tractor import _core
 
-NAMES = [w[0] for w in _core.GREEDY_WEIGHTS]
-GREEDY = np.array([w[1] for w in _core.GREEDY_WEIGHTS], float)
-LO = np.array([w[2] for w in _core.GREEDY_WEIGHTS], float)
-HI = np.array([w[3] for w in _core.GREEDY_WEIGHTS], float)
+#: How hard greedy looks, not what it prefers: never learned (strength alone would always ask
+#: for more of it), held where ``--fixed`` puts them.
+EFFORT = ("list_max", "samples")
+LEARNED = [w for w in _core.GREEDY_WEIGHTS if w[0] not in EFFORT]
+NAMES = [w[0] for w in LEARNED]
+GREEDY = np.array([w[1] for w in LEARNED], float)
+LO = np.array([w[2] for w in LEARNED], float)
+HI = np.array([w[3] for w in LEARNED], float)
 #: One step of each weight: a tenth of greedy's value, at least 1.
 STEP = np.maximum(1.0, np.abs(GREEDY) / 10)
 
 
-def policy(theta: np.ndarray) -> str:
-    """The policy name of the weights ``theta`` (rounded to whole numbers, inside their ranges)."""
-    w = np.clip(np.rint(theta), LO, HI).astype(int)
-    parts = [f"{n}={v}" for n, v, g in zip(NAMES, w, GREEDY) if v != g]
+def policy(theta: np.ndarray, fixed: Optional[Dict[str, int]] = None) -> str:
+    """The policy name of the weights ``theta`` (rounded to whole numbers, inside their ranges)
+    with the effort weights ``fixed`` (the others at greedy's values)."""
+    w = dict(zip(NAMES, np.clip(np.rint(theta), LO, HI).astype(int)), **(fixed or {}))
+    parts = [f"{n}={w[n]}" for n, g, _, _ in _core.GREEDY_WEIGHTS if w.get(n, g) != g]
     return "greedy:" + "/".join(parts) if parts else "greedy"
+
+
+def parse_fixed(text: str) -> Dict[str, int]:
+    """``--fixed``: ``NAME=V/...`` of effort weights (ValueError naming what is wrong)."""
+    out: Dict[str, int] = {}
+    ranges = {n: (lo, hi) for n, _, lo, hi in _core.GREEDY_WEIGHTS}
+    for part in filter(None, (p.strip() for p in text.split("/"))):
+        n, _, v = part.partition("=")
+        if n not in EFFORT:
+            raise ValueError(f"--fixed {part!r}: only the effort weights {', '.join(EFFORT)} are fixed")
+        if not v.strip().lstrip("-").isdigit() or not ranges[n][0] <= int(v) <= ranges[n][1]:
+            raise ValueError(f"--fixed {part!r}: a whole number in {ranges[n][0]}..={ranges[n][1]}")
+        out[n] = int(v)
+    return out
 
 
 def duel(a: str, b: str, deals: int, seed: int, threads: int) -> Dict[str, float]:
@@ -75,7 +96,12 @@ def main(argv=None) -> int:
     ap.add_argument("--eval-deals", type=int, default=0, help="eval-v1 deals for the final rating (0: none)")
     ap.add_argument("--threads", type=int, default=0, help="0: all cores")
     ap.add_argument("--resume", action="store_true", help="go on from OUT/state.json")
+    ap.add_argument("--fixed", default="", help=f"effort weights held at other values, NAME=V/... ({', '.join(EFFORT)})")
     a = ap.parse_args(argv)
+    try:
+        fixed = parse_fixed(a.fixed)
+    except ValueError as e:
+        ap.error(str(e))
     if min(a.iterations, a.deals, a.every, a.val_deals) < 1 or a.lr <= 0 or not 0 <= a.eval_deals <= 2000:
         ap.error("sizes and --lr must be positive, --eval-deals in 0..2000")
     if not 0 <= a.seed < 2**63:
@@ -88,13 +114,16 @@ def main(argv=None) -> int:
         with open(state_path) as f:
             st = json.load(f)
         k, theta, ms, curve = st["k"], np.array(st["theta"], float), st["ms"], st["curve"]
+        if a.fixed and fixed != st.get("fixed", {}):
+            ap.error(f"--fixed {a.fixed!r} differs from the run's {st.get('fixed', {})}")
+        fixed = st.get("fixed", {})
     else:
         k, theta, ms = 0, GREEDY.copy(), 0.0
         curve: List[Dict] = [{"iteration": 0, "policy": "greedy", "levels": 0.0, "lo": 0.0, "hi": 0.0}]
     t0 = time.perf_counter()
     while k < a.iterations:
         sign = np.random.default_rng([a.seed, k]).choice([-1.0, 1.0], size=len(NAMES))
-        up, down = policy(theta + STEP * sign), policy(theta - STEP * sign)
+        up, down = policy(theta + STEP * sign, fixed), policy(theta - STEP * sign, fixed)
         r = duel(up, down, a.deals, int(np.random.default_rng([a.seed, k, 1]).integers(2**63)), threads)["levels"]
         ms = 0.95 * ms + 0.05 * r * r if k else r * r
         lr = a.lr / (1 + k / 200) ** 0.602
@@ -102,19 +131,20 @@ def main(argv=None) -> int:
             theta = np.clip(theta + STEP * lr * sign * r / math.sqrt(ms), LO, HI)
         k += 1
         if k % a.every == 0:
-            name = policy(theta)
+            name = policy(theta, fixed)
             curve.append({"iteration": k, "policy": name, **duel(name, "greedy", a.val_deals, val_seed, threads)})
             c = curve[-1]
             print(f"iteration {k}: {c['levels']:+.4f} [{c['lo']:+.4f}, {c['hi']:+.4f}] levels per deal against "
                   f"greedy, {name} ({time.perf_counter() - t0:.0f} s)", flush=True)
         if k % a.every == 0 or k == a.iterations:  # a curve point, or the end: what --resume reads
             with open(state_path + ".tmp", "w") as f:
-                json.dump({"k": k, "theta": theta.tolist(), "ms": ms, "curve": curve}, f)
+                json.dump({"k": k, "theta": theta.tolist(), "ms": ms, "curve": curve, "fixed": fixed}, f)
             os.replace(state_path + ".tmp", state_path)
-    name = policy(theta)
+    name = policy(theta, fixed)
     with open(os.path.join(a.out, "weights.txt"), "w") as f:
         f.write(name + "\n")
-    summary = {"policy": name, "seed": a.seed, "iterations": a.iterations, "deals": a.deals, "curve": curve}
+    summary = {"policy": name, "seed": a.seed, "iterations": a.iterations, "deals": a.deals, "fixed": fixed,
+               "curve": curve}
     if a.eval_deals:
         r = tractor.arena.play({"tuned": name, "greedy": "greedy"}, deals=a.eval_deals, cost=False)
         vs = r.pairings[0].summary()

@@ -219,6 +219,19 @@ def test_tune_greedy_learns_whole_number_weights_and_resumes_to_the_same_run(tmp
     r = subprocess.run([sys.executable, str(EXAMPLES / "tune_greedy.py"), "--out", str(tmp_path / "c"), "--deals", "0"],
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and "must be positive" in r.stderr
+    # effort weights are never learned, only held: --fixed puts them, and a resumed run keeps them
+    assert "list_max" not in tg.NAMES and "samples" not in tg.NAMES and len(tg.NAMES) == 21
+    _run("tune_greedy.py", "--out", str(tmp_path / "d"), "--iterations", "2", "--fixed", "samples=4", *tiny)
+    fast = (tmp_path / "d" / "weights.txt").read_text().strip()
+    assert fast.endswith("/samples=4") and tractor.simulate(hands=1, policies=(fast,) * 4, seed=2).policies[0] == fast
+    assert tg.policy(tg.GREEDY, {"samples": 16}) == "greedy" and tg.policy(tg.GREEDY, {"list_max": 8}) == "greedy:list_max=8"
+    for bad, says in (("feed=3", "only the effort weights"), ("samples=-1", "0..=256"), ("samples=x", "whole number")):
+        r = subprocess.run([sys.executable, str(EXAMPLES / "tune_greedy.py"), "--out", str(tmp_path / "e"), "--fixed", bad],
+                           capture_output=True, text=True, timeout=60)
+        assert r.returncode == 2 and says in r.stderr, (bad, r.stderr)
+    r = subprocess.run([sys.executable, str(EXAMPLES / "tune_greedy.py"), "--out", str(tmp_path / "d"), "--iterations", "3",
+                        "--resume", "--fixed", "samples=2", *tiny], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "differs from the run's" in r.stderr
 
 
 def test_train_value_runs_and_its_gradients_are_right(tmp_path):
