@@ -32,6 +32,7 @@ import argparse
 import json
 import math
 import os
+import re
 import time
 from typing import Dict, List, Optional
 
@@ -68,7 +69,7 @@ def parse_fixed(text: str) -> Dict[str, int]:
         n, _, v = part.partition("=")
         if n not in EFFORT:
             raise ValueError(f"--fixed {part!r}: only the effort weights {', '.join(EFFORT)} are fixed")
-        if not v.strip().lstrip("-").isdigit() or not ranges[n][0] <= int(v) <= ranges[n][1]:
+        if not re.fullmatch(r"\s*-?[0-9]+\s*", v) or not ranges[n][0] <= int(v) <= ranges[n][1]:
             raise ValueError(f"--fixed {part!r}: a whole number in {ranges[n][0]}..={ranges[n][1]}")
         out[n] = int(v)
     return out

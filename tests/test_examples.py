@@ -225,7 +225,8 @@ def test_tune_greedy_learns_whole_number_weights_and_resumes_to_the_same_run(tmp
     fast = (tmp_path / "d" / "weights.txt").read_text().strip()
     assert fast.endswith("/samples=4") and tractor.simulate(hands=1, policies=(fast,) * 4, seed=2).policies[0] == fast
     assert tg.policy(tg.GREEDY, {"samples": 16}) == "greedy" and tg.policy(tg.GREEDY, {"list_max": 8}) == "greedy:list_max=8"
-    for bad, says in (("feed=3", "only the effort weights"), ("samples=-1", "0..=256"), ("samples=x", "whole number")):
+    for bad, says in (("feed=3", "only the effort weights"), ("samples=-1", "0..=256"), ("samples=x", "whole number"),
+                      ("samples=--4", "whole number")):
         r = subprocess.run([sys.executable, str(EXAMPLES / "tune_greedy.py"), "--out", str(tmp_path / "e"), "--fixed", bad],
                            capture_output=True, text=True, timeout=60)
         assert r.returncode == 2 and says in r.stderr, (bad, r.stderr)

@@ -48,22 +48,28 @@ fn the_least_effort_still_offers_a_legal_follow_in_every_profile() {
     // where they do not; every action is applied with its legality checked (Game::apply)
     use tractor_core::{Match, Phase};
     use tractor_core::util::rng::Rng;
-    let mut sampled = 0;
+    let mut actions = 0;
     for profile in ["guigang", "nanning", "competition"].map(|p| Profile::parse(p).unwrap()) {
-        for w in ["samples=0/list_max=1", "samples=1/list_max=1", "samples=0"] {
-            let t = Policy::parse(&format!("{TUNED_V1}/{w}")).unwrap();
+        // the last set directly, outside the ranges parse keeps: held inside them
+        let odd = Weights { list_max: -5, samples: i32::MIN, ..Weights::parse(&TUNED_V1[7..]).unwrap() };
+        let odd = Policy::Agent(Agent::Tuned(Tuned::new(odd)));
+        for (w, t) in ["samples=0/list_max=1", "samples=1/list_max=1", "samples=0"]
+            .map(|w| (w, Policy::parse(&format!("{TUNED_V1}/{w}")).unwrap()))
+            .into_iter()
+            .chain([("list_max=-5/samples=i32::MIN", odd)])
+        {
             for seed in 0..20u64 {
                 let (_, mut g) = Match::new(seed, profile);
                 let mut rng = Rng::new(seed);
                 while let Some(a) = t.act(&g, &mut rng) {
                     g.apply(&a).unwrap_or_else(|e| panic!("{w}, {profile:?}, hand {seed}: {a:?}: {e}"));
-                    sampled += 1;
+                    actions += 1;
                 }
                 assert_eq!(g.pos.phase, Phase::Over);
             }
         }
     }
-    assert!(sampled > 10_000, "{sampled} actions");
+    assert!(actions > 10_000, "{actions} actions");
 }
 
 /// 900 hands of `text` against greedy, hashed.

@@ -88,7 +88,7 @@ weights! {
     /// Following a play of more than one card: the legal follows are all scored when there
     /// are at most `list_max` of them; otherwise `samples` of them drawn uniformly are, beside
     /// the fills and the ruff of R5.2 (at least one where those do not apply). Effort: fewer
-    /// cost less and see less.
+    /// cost less and see less. (Set directly, outside their ranges, they are held inside them.)
     list_max: 32 in 1..=1024;
     samples: 16 in 0..=256;
 }
