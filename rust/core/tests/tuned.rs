@@ -49,10 +49,10 @@ fn the_least_effort_still_offers_a_legal_follow_in_every_profile() {
     use tractor_core::{Match, Phase};
     use tractor_core::util::rng::Rng;
     let mut actions = 0;
+    // the last set directly, outside the ranges parse keeps: held inside them
+    let v1 = Weights::parse(TUNED_V1.strip_prefix("greedy:").unwrap()).unwrap();
+    let odd = Policy::Agent(Agent::Tuned(Tuned::new(Weights { list_max: -5, samples: i32::MIN, ..v1 })));
     for profile in ["guigang", "nanning", "competition"].map(|p| Profile::parse(p).unwrap()) {
-        // the last set directly, outside the ranges parse keeps: held inside them
-        let odd = Weights { list_max: -5, samples: i32::MIN, ..Weights::parse(&TUNED_V1[7..]).unwrap() };
-        let odd = Policy::Agent(Agent::Tuned(Tuned::new(odd)));
         for (w, t) in ["samples=0/list_max=1", "samples=1/list_max=1", "samples=0"]
             .map(|w| (w, Policy::parse(&format!("{TUNED_V1}/{w}")).unwrap()))
             .into_iter()

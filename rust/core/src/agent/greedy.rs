@@ -199,7 +199,9 @@ fn follow(pos: &SeatView, f: &Follow, rng: &mut Rng, w: &Weights) -> Action {
             best = (v, *x); // ties keep the earlier candidate
         }
     };
-    match set.all(w.list_max.clamp(1, 1024) as u128) {
+    // the effort weights held inside their ranges (a set built directly may lie outside them)
+    let (lo, hi) = Weights::RANGE.list_max;
+    match set.all(w.list_max.clamp(lo, hi) as u128) {
         Ok(all) => {
             // Every legal follow is a candidate: the fills and the ruff below are legal
             // follows too, so they cannot do better than the first best of the list.
@@ -218,7 +220,8 @@ fn follow(pos: &SeatView, f: &Follow, rng: &mut Rng, w: &Weights) -> Action {
             // `samples` drawn uniformly, then (R5.2) all of the class filled with the cheapest
             // others or with the most points, and the cheapest winning ruff
             // (at least one where R5.2's fills do not apply: a candidate is always offered)
-            let samples = if f.case == Case::Short { w.samples.clamp(0, 256) } else { w.samples.clamp(1, 256) };
+            let (lo, hi) = Weights::RANGE.samples;
+            let samples = w.samples.clamp(if f.case == Case::Short { lo } else { lo.max(1) }, hi);
             for _ in 0..samples {
                 if let Some(x) = set.sample(rng) {
                     offer(&x, wins(&x));

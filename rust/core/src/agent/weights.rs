@@ -19,6 +19,13 @@ macro_rules! weights {
             $($(#[$doc])* pub $field: i32,)*
         }
 
+        /// Each weight's allowed values (lowest, highest), by the weight's name
+        /// ([`Weights::RANGE`]).
+        #[derive(Clone, Copy, Debug)]
+        pub struct Ranges {
+            $(pub $field: (i32, i32),)*
+        }
+
         impl Weights {
             /// The `greedy` policy's weights.
             pub const GREEDY: Weights = Weights { $($field: $default,)* };
@@ -26,6 +33,8 @@ macro_rules! weights {
             pub const NAMES: &'static [&'static str] = &[$(stringify!($field)),*];
             /// Each weight's allowed values, in the order of [`Weights::NAMES`].
             pub const RANGES: &'static [(i32, i32)] = &[$(($lo, $hi)),*];
+            /// Each weight's allowed values by name.
+            pub const RANGE: Ranges = Ranges { $($field: ($lo, $hi),)* };
 
             /// The weight at `i` in [`Weights::NAMES`].
             pub fn get(&self, i: usize) -> i32 {
