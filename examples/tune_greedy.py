@@ -32,7 +32,6 @@ import argparse
 import json
 import math
 import os
-import re
 import time
 from typing import Dict, List, Optional
 
@@ -40,6 +39,7 @@ import numpy as np
 
 import tractor
 from tractor import _core
+from tractor.errors import TractorError
 
 #: How hard greedy looks, not what it prefers: never learned (strength alone would always ask
 #: for more of it), held where ``--fixed`` puts them.
@@ -57,21 +57,22 @@ def policy(theta: np.ndarray, fixed: Optional[Dict[str, int]] = None) -> str:
     """The policy name of the weights ``theta`` (rounded to whole numbers, inside their ranges)
     with the effort weights ``fixed`` (the others at greedy's values)."""
     w = dict(zip(NAMES, np.clip(np.rint(theta), LO, HI).astype(int)), **(fixed or {}))
-    parts = [f"{n}={w[n]}" for n, g, _, _ in _core.GREEDY_WEIGHTS if w.get(n, g) != g]
-    return "greedy:" + "/".join(parts) if parts else "greedy"
+    return _core.policy_name("greedy:" + "/".join(f"{n}={v}" for n, v in w.items()))
 
 
 def parse_fixed(text: str) -> Dict[str, int]:
-    """``--fixed``: ``NAME=V/...`` of effort weights (ValueError naming what is wrong)."""
+    """``--fixed``: ``NAME=V/...`` of effort weights (ValueError naming what is wrong; the core
+    checks the values)."""
     out: Dict[str, int] = {}
-    ranges = {n: (lo, hi) for n, _, lo, hi in _core.GREEDY_WEIGHTS}
     for part in filter(None, (p.strip() for p in text.split("/"))):
         n, _, v = part.partition("=")
-        if n not in EFFORT:
+        if n.strip() not in EFFORT:
             raise ValueError(f"--fixed {part!r}: only the effort weights {', '.join(EFFORT)} are fixed")
-        if not re.fullmatch(r"\s*-?[0-9]+\s*", v) or not ranges[n][0] <= int(v) <= ranges[n][1]:
-            raise ValueError(f"--fixed {part!r}: a whole number in {ranges[n][0]}..={ranges[n][1]}")
-        out[n] = int(v)
+        try:
+            _core.policy_name(f"greedy:{part}")
+        except TractorError as e:
+            raise ValueError(f"--fixed {part!r}: {e}") from None
+        out[n.strip()] = int(v)
     return out
 
 

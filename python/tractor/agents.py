@@ -57,11 +57,10 @@ def _all() -> Dict[str, Agent]:
            for a in _core.AGENTS}
     out.update({n: Agent(n, p, "search", f"the preset {p}") for n, p in SEARCH_PRESETS.items()})
     out.update({n: _learned(n, p) for n, p in _weights.shipped().items()})
-    tuned = "greedy with its weights learned by self-play (SPSA on duplicate deals, examples/tune_greedy.py)"
-    out.update({n: Agent(n, p, "learned", tuned) for n, p in _weights.TUNED.items()})
-    out["tuned-greedy-v1-fast"] = Agent("tuned-greedy-v1-fast", _weights.TUNED["tuned-greedy-v1-fast"], "learned",
-                                        "tuned-greedy-v1 sampling 4 follows instead of 16 (samples=4): the "
-                                        "rollout policy that beats greedy's in ISMCTS at equal time (docs/arena.md)")
+    tuned = {"tuned-greedy-v1-fast": "tuned-greedy-v1 sampling 4 follows instead of 16 (samples=4): the rollout "
+                                     "policy that beats greedy's in ISMCTS at equal time (docs/arena.md)"}
+    learned = "greedy with its weights learned by self-play (SPSA on duplicate deals, examples/tune_greedy.py)"
+    out.update({n: Agent(n, p, "learned", tuned.get(n, learned)) for n, p in _weights.TUNED.items()})
     return out
 
 
