@@ -20,7 +20,7 @@ import pytest
 
 import tractor
 from tractor.view import write_html
-from tractor.view.table import Table, serve
+from tractor.view.server import Table, serve
 
 sys.path.insert(0, os.path.dirname(__file__))
 from test_records import GOLDEN_FILES  # noqa: E402

@@ -229,7 +229,7 @@ def test_hostile_arguments_of_the_viewer_and_the_table(tmp_path):
     TractorError naming the argument."""
     import numpy as np
 
-    from tractor.view.table import Table, serve
+    from tractor.view.server import Table, serve
 
     g = _hand(seed=11)
     p = tmp_path / "h.json"

@@ -40,7 +40,7 @@ _LAYERS = (
     ("infoset",),
     ("game",),
     ("records", "playthrough", "actions", "search", "vec_env", "nets", "describe", "view.model", "view.page", "view.saved"),
-    ("view", "view.table"),  # the replay page and the table in the browser
+    ("view", "view.server"),  # the replay page and the HTTP server of the table in the browser
     ("sim.columns", "sim.stats", "sim.ranges", "sim.summary", "sim.table"),
     ("sim.files",),
     ("sim.results",),

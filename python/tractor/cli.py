@@ -422,7 +422,7 @@ def cmd_play(a: argparse.Namespace) -> int:
     import threading
     import webbrowser
 
-    from .view.table import Table, serve
+    from .view.server import Table, serve
 
     if a.resume is not None and not os.path.isfile(a.resume):
         raise InvalidArgument(f"--resume {a.resume}: no such file")

@@ -1,5 +1,5 @@
 """See a hand: a self-contained HTML replay (:func:`to_html`, ``tractor view``) and a table in
-the browser where a person plays against the bots (:mod:`tractor.view.table`, ``tractor play``).
+the browser where a person plays against the bots (:mod:`tractor.view.server`, ``tractor play``).
 
 The page opens from disk with no network: style, scripts and the hand's frames are inlined,
 and its Content-Security-Policy forbids every fetch. The frames come from the engine
