@@ -1,4 +1,4 @@
-"""The text view (``Game.describe`` / ``Game.apply_text``): exactly what a seat knows, its
+"""The text view (``tractor.describe.describe`` / ``apply_text``): exactly what a seat knows, its
 legal plays listed completely (or summarised past the limit), round trips, refusals that
 change nothing."""
 
@@ -10,7 +10,7 @@ import pytest
 
 import tractor
 from tractor.errors import CardParseError, IllegalAction, IllegalFollow, InvalidArgument, InvalidSeat
-from tractor.describe import action_text
+from tractor.describe import action_text, apply_text, describe
 
 PROFILES = ["guigang", "nanning", "competition"]
 
@@ -20,7 +20,7 @@ def _play_by_text(g: tractor.Game, seed: int, check_every: int = 1) -> int:
     n = 0
     while g.current_player is not None:
         seat = g.current_player
-        d = json.loads(g.describe(seat))
+        d = json.loads(describe(g, seat))
         assert d["your_turn"] and d["to_move"] == seat
         legal = d["legal"]
         if n % check_every == 0:
@@ -35,7 +35,7 @@ def _play_by_text(g: tractor.Game, seed: int, check_every: int = 1) -> int:
                     assert len(set(legal["actions"])) == len(legal["actions"])
         choices = legal.get("actions") or legal["examples"]
         text = choices[(seed * 7919 + n) % len(choices)]
-        action = g.apply_text(seat, text)
+        action = apply_text(g, seat, text)
         assert action_text(action) == text or sorted(text.split()) == sorted(str(action).split())
         n += 1
     return n
@@ -76,9 +76,9 @@ def test_nothing_beyond_the_seat(profile):
         while g.current_player is not None:
             if step % 9 == 0:
                 for seat in range(4):
-                    text = g.describe(seat)
+                    text = describe(g, seat)
                     for w in _info_twins(g, seat):
-                        assert w.describe(seat) == text
+                        assert describe(w, seat) == text
                         checked += 1
             g.step_policy("greedy", step)
             step += 1
@@ -94,7 +94,7 @@ def test_the_hidden_suit_stays_hidden_while_dealing():
         if decl is not None:
             seat, suit, _ = decl
             for s in range(4):
-                d = json.loads(g.describe(s))
+                d = json.loads(describe(g, s))
                 assert d["trump_public"] is False
                 if s == seat:
                     assert d["trump"] == suit
@@ -104,7 +104,7 @@ def test_the_hidden_suit_stays_hidden_while_dealing():
                     seen = True
         g.step_policy("greedy", 1)
     assert seen
-    d = json.loads(g.describe((g.declarer + 1) % 4))
+    d = json.loads(describe(g, (g.declarer + 1) % 4))
     assert d["trump_public"] and d["trump"] == g.trump
     assert d["declaring"][-1]["suit"] == g.trump  # the reveal (R8.2)
 
@@ -125,7 +125,7 @@ def _void_follower_position() -> tractor.Game:
 
 def test_a_void_followers_millions_are_summarised():
     g = _void_follower_position()
-    d = json.loads(g.describe(1))
+    d = json.loads(describe(g, 1))
     legal = d["legal"]
     assert legal["kind"] == "follow" and legal["count"] == g.legal_actions().count() > 200
     assert legal["complete"] is False and "actions" not in legal
@@ -133,17 +133,17 @@ def test_a_void_followers_millions_are_summarised():
     for text in legal["examples"]:
         assert tractor.parse(text) in g.legal_actions()
     # with a limit above the count everything is listed
-    full = json.loads(g.describe(1, limit=100_000))["legal"]
+    full = json.loads(describe(g, 1, limit=100_000))["legal"]
     assert full["complete"] and len(full["actions"]) == legal["count"]
 
 
 def test_a_short_suit_follower_must_play_all_of_it():
     g = _void_follower_position()
-    g.apply_text(1, "3h 4h 5h 6h")
-    d = json.loads(g.describe(2, limit=0))["legal"]
+    apply_text(g, 1, "3h 4h 5h 6h")
+    d = json.loads(describe(g, 2, limit=0))["legal"]
     assert d["complete"] is False and d["summary"].startswith("R5.3")
-    g.apply_text(2, "Qs Qs Js Js")
-    d3 = json.loads(g.describe(3, limit=0))["legal"]
+    apply_text(g, 2, "Qs Qs Js Js")
+    d3 = json.loads(describe(g, 3, limit=0))["legal"]
     # seat 3 holds 9 spades, more than 4: the ladder, not R5.2's "all of S"
     assert "must_play" not in d3
 
@@ -152,46 +152,46 @@ def test_refusals_change_nothing():
     g = _void_follower_position()
     before = g.to_json()
     with pytest.raises(IllegalAction, match="R5.1"):
-        g.apply_text(2, "Qs Qs Js Js")  # not seat 2's turn
+        apply_text(g, 2, "Qs Qs Js Js")  # not seat 2's turn
     with pytest.raises(IllegalAction, match="R5.1"):
-        g.apply_text(1, "3h 4h 5h")  # the wrong size
+        apply_text(g, 1, "3h 4h 5h")  # the wrong size
     with pytest.raises(IllegalAction):
-        g.apply_text(1, "As As Ks Ks")  # not held
+        apply_text(g, 1, "As As Ks Ks")  # not held
     with pytest.raises(CardParseError):
-        g.apply_text(1, "9z 9z 1x 2y")
+        apply_text(g, 1, "9z 9z 1x 2y")
     with pytest.raises(InvalidArgument):
-        g.apply_text(1, None)  # type: ignore[arg-type]
+        apply_text(g, 1, None)  # type: ignore[arg-type]
     with pytest.raises(InvalidSeat):
-        g.apply_text(7, "3h 4h 5h 6h")
+        apply_text(g, 7, "3h 4h 5h 6h")
     with pytest.raises(InvalidSeat):
-        g.describe(-1)
+        describe(g, -1)
     with pytest.raises(InvalidArgument):
-        g.describe(0, limit=-1)
+        describe(g, 0, limit=-1)
     assert g.to_json() == before
     g2 = tractor.Game.from_deal(
         ["As As Ks 3s", "Qs Qs 4s 5s", "Js Js 6s 7s", "9s 9s 8s 8s"], level=10, trump="h"
     )
-    g2.apply_text(0, "As As")
+    apply_text(g2, 0, "As As")
     with pytest.raises(IllegalFollow) as e:
-        g2.apply_text(1, "4s 5s")  # R5.3 T1: the pair must be played
+        apply_text(g2, 1, "4s 5s")  # R5.3 T1: the pair must be played
     assert e.value.rule.startswith("R5.3") and e.value.example is not None
 
 
 def test_dealing_actions_as_text():
     g = tractor.Game(seed=7)
     seat = g.current_player
-    d = json.loads(g.describe(seat))
+    d = json.loads(describe(g, seat))
     assert d["phase"] == "declare" and d["legal"]["actions"][0] == "pass"
     before = g.to_json()
     for bad in ("declare x 1", "declare s 9", "declare s one", "show", "play 3s"):
         with pytest.raises(IllegalAction, match="R8.1"):
-            g.apply_text(seat, bad)
+            apply_text(g, seat, bad)
     offered = d["legal"]["actions"]
     missing = next(f"declare {s} {k}" for s in "shdc" for k in (1, 2, 3, 4) if f"declare {s} {k}" not in offered)
     with pytest.raises(IllegalAction, match="not offered"):
-        g.apply_text(seat, missing)
+        apply_text(g, seat, missing)
     assert g.to_json() == before
-    assert action_text(g.apply_text(seat, offered[-1])) == offered[-1]
+    assert action_text(apply_text(g, seat, offered[-1])) == offered[-1]
 
 
 def test_proven_voids_name_the_classes():
@@ -200,7 +200,7 @@ def test_proven_voids_name_the_classes():
     import numpy as np
 
     g = _void_follower_position()
-    g.apply_text(1, "3h 4h 5h 6h")  # seat 1 follows a spade lead without spades
+    apply_text(g, 1, "3h 4h 5h 6h")  # seat 1 follows a spade lead without spades
     info = g.info(0)
     assert info.proven_voids(1) == ["s"] and info.proven_voids(np.int64(2)) == []
     assert "c" not in info.proven_voids(3)  # clubs are trumps: its plain class is empty for all

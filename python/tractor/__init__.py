@@ -22,8 +22,8 @@ from .infoset import InfoSet
 from . import arena
 from . import nets
 from . import agents
-from . import describe  # Game.describe, Game.apply_text
-from . import view  # Game.to_html
+from . import describe  # tractor.describe.describe(g, seat), apply_text(g, seat, text)
+from . import view  # tractor.view.to_html(g)
 
 #: The layers of the package, lowest first; every module is in one (packages by their folder,
 #: ``"__init__"`` this module), and imports only from the layers below its own.

@@ -1,6 +1,7 @@
 """A text view for players that read text (language models, bots over a protocol):
 :func:`describe` writes, as JSON, exactly what one seat knows; :func:`apply_text` plays one
-action given as text. ``Game.describe(seat)`` and ``Game.apply_text(seat, text)`` call them.
+action given as text. Both take the :class:`~tractor.Game` first: ``describe(g, seat)``,
+``apply_text(g, seat, text)``.
 
 Everything in the JSON comes from the seat's information set (``Game.info(seat)``) and its own
 legal actions: two games the seat cannot tell apart give byte-identical text.
@@ -14,7 +15,7 @@ from typing import Any, Dict, List, Optional
 from .cards import CARDS, SUITS, parse
 from ._args import _int, _seat, _show, _text
 from .errors import IllegalAction, InvalidArgument
-from .game import _VIEWS, Declare, Game, Pass, Play
+from .game import Declare, Game, Pass, Play
 from .infoset import InfoSet
 from .rules import Context
 
@@ -191,6 +192,3 @@ def apply_text(g: Game, seat: int, text: str) -> Any:
     action = Play(tuple(parse(text)))
     g.apply(action)
     return action
-
-
-_VIEWS.update(describe=describe, apply_text=apply_text)  # Game.describe, Game.apply_text

@@ -50,10 +50,6 @@ __all__ = [
     "RECORD_VERSION",
 ]
 
-#: The text view and the page, built above this module over Game's public API (tractor.describe,
-#: tractor.view); each registers its function here when it loads, and the package loads both.
-_VIEWS: Dict[str, Any] = {}
-
 RECORD_FORMAT: str = _core.RECORD_FORMAT  # the JSON hand record's format and version (the core's)
 RECORD_VERSION: int = _core.RECORD_VERSION
 _SUITS = _core.SUITS
@@ -643,22 +639,6 @@ class Game:
             return call(name, seed)
         except InvalidPolicy as e:  # named as _args._policy names a bad policy
             raise InvalidPolicy(f"policy: {e}") from None
-
-    # -- text and pictures -------------------------------------------------------------------
-    def describe(self, seat: int, limit: int = 200) -> str:
-        """What ``seat`` knows, as JSON text, with its legal actions on its turn (up to
-        ``limit`` listed, else summarised): see :func:`tractor.describe.describe`."""
-        return _VIEWS["describe"](self, seat, limit)
-
-    def apply_text(self, seat: int, text: str) -> Action:
-        """Plays ``text`` (``"pass"``, ``"declare h 2"`` or cards, ``"9s 9s As Qs"``) for
-        ``seat``; returns the action. A refusal names the rule and changes nothing: see
-        :func:`tractor.describe.apply_text`."""
-        return _VIEWS["apply_text"](self, seat, text)
-
-    def to_html(self, seat: Optional[int] = None, title: Optional[str] = None) -> str:
-        """The hand as one self-contained HTML page (no network): see :func:`tractor.view.to_html`."""
-        return _VIEWS["to_html"](self, seat=seat, title=title)
 
     # -- records -----------------------------------------------------------------------------
     def record(self) -> Dict[str, Any]:

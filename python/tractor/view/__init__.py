@@ -14,7 +14,7 @@ from typing import Any, Dict, Optional, Tuple
 
 from .._args import _int, _seat, _show, _text
 from ..errors import InvalidArgument, InvalidRecord, RecordsError
-from ..game import _VIEWS, Game, Match
+from ..game import Game, Match
 from . import model, saved
 from .page import render
 
@@ -106,6 +106,3 @@ def write_html(path: Any, source: Any, seat: Optional[int] = None, title: Option
     with replacing(os.fspath(path)) as tmp:
         with open(tmp, "w", encoding="utf-8") as f:
             f.write(text)
-
-
-_VIEWS["to_html"] = to_html  # Game.to_html

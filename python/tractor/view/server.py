@@ -3,8 +3,8 @@ through a match (``tractor play``).
 
 The server listens on 127.0.0.1 only and answers loopback clients only (a request from
 elsewhere, or naming another host, gets 403). Every request goes through the checked API
-(``Game.apply_text``): a bad one is a JSON error naming what was wrong (and the rule, for an
-illegal play) and changes nothing. The bots decide on a thread of their own, on a copy of the
+(``tractor.describe.apply_text``): a bad one is a JSON error naming what was wrong (and the
+rule, for an illegal play) and changes nothing. The bots decide on a thread of their own, on a copy of the
 game, so the page never waits on a search; a decision is applied only if the game has not
 moved meanwhile. Every finished hand is saved (its record, the searches' statistics and the
 match, from which ``tractor play --resume`` continues).
@@ -23,7 +23,7 @@ from urllib.parse import urlsplit
 from .. import _core
 from .._args import _int, _policy_list, _profile, _seat, _seed, _split_policies
 from .._outputs import replacing
-from ..describe import action_text, describe
+from ..describe import action_text, apply_text, describe
 from ..errors import IllegalAction, IllegalFollow, InvalidArgument, TractorError
 from ..game import Game, Match
 from . import saved
@@ -144,7 +144,7 @@ class Table:
         with self.lock:
             trial = self.game.clone()
         try:
-            trial.apply_text(self.seat, text)
+            apply_text(trial, self.seat, text)
         except IllegalFollow as e:
             example = " ".join(map(str, e.example)) if e.example else None
             return {"ok": False, "error": str(e), "rule": e.rule, "example": example}
@@ -159,7 +159,7 @@ class Table:
         with self.lock:
             if version != self.version:
                 raise IllegalAction(f"the table has moved on (version {self.version}, the page saw {version!r}): reload the state")
-            self.game.apply_text(self.seat, text)
+            apply_text(self.game, self.seat, text)
             self._moved()
             return {"ok": True, "version": self.version}
 
