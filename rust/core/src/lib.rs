@@ -11,11 +11,13 @@
 //! without a cycle; `tests/layers.rs` checks both on every `cargo test`.
 //!
 //! ```text
-//! run/      sim: bulk hands and matches, in parallel; suite: the arena's frozen deal suites
+//! run/      sim: bulk hands and matches, in parallel; table: such hands with seats played from outside;
+//!           suite: the arena's frozen deal suites
 //! learn/    vec_env: many games stepped together for learners
 //! policy    the one named union of every policy: parse, name, decide
-//! search/   rollout, decision (candidates, the determinizer), pimc, ismcts
-//! agent/    view (SeatView, the Decide trait), random, greedy, net (integer networks, net:PATH)
+//! search/   rollout, decision (candidates, the determinizer), pimc, ismcts, deal (showing while dealing),
+//!           solve (open-card positions, exactly)
+//! agent/    view (SeatView, the Decide trait), random, greedy, weights (greedy's, named), net (net:PATH)
 //! encode/   actions (the frozen action ids), observe, info_state (the tensors, versioned)
 //! infoset/  info (what a seat knows and what the history proves), determinize/ (worlds)
 //! game/     deal, hand/ (one hand's state machine), action_set, match_state, record, records_file, record_json, perft

@@ -1,5 +1,6 @@
 //! The crate's one-way layers, checked from the source: `src/lib.rs` draws the layer map (its
-//! ```text block, the top layer first); every module of `src/` belongs to one layer, imports
+//! ```text block, the top layer first); every module of `src/` belongs to one layer, is named
+//! on its layer's line of the map (so the map cannot leave a new module out), imports
 //! only from its own layer and those below (every `crate::` and `super::` path counts, in `use`
 //! lines and inline, tests included), and the modules of one layer import each other without a
 //! cycle. A module is a layer's file or folder (`game/deal.rs`, `game/hand/`); a folder's files
@@ -13,20 +14,55 @@ fn src() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
 }
 
-/// The layers, lowest first, read from the map in lib.rs's documentation.
-fn layers() -> Vec<String> {
+/// The lines of the map in lib.rs's documentation, one per layer, top layer first (a line that
+/// starts further in continues the one above).
+fn map() -> Vec<String> {
     let lib = fs::read_to_string(src().join("lib.rs")).unwrap();
     let start = lib.find("//! ```text\n").expect("lib.rs draws the layer map in a ```text block");
     let block = &lib[start + 12..];
     let end = block.find("//! ```").expect("the map's block ends");
-    let mut v: Vec<String> = block[..end]
-        .lines()
-        .map(|l| l.trim_start_matches("//!").trim())
-        .filter(|l| !l.is_empty())
-        .map(|l| l.split(|c: char| c == '/' || c.is_whitespace()).next().unwrap().to_string())
-        .collect();
-    v.reverse();
+    let mut v: Vec<String> = Vec::new();
+    for l in block[..end].lines().map(|l| l.trim_start_matches("//!")).filter(|l| !l.trim().is_empty()) {
+        match v.last_mut() {
+            Some(last) if l.starts_with("  ") => *last = format!("{last} {}", l.trim()),
+            _ => v.push(l.trim().to_string()),
+        }
+    }
     v
+}
+
+/// The layer a line of the map is about: its first word (`run/` → run).
+fn layer_of(line: &str) -> String {
+    line.split(|c: char| c == '/' || c.is_whitespace()).next().unwrap().to_string()
+}
+
+/// The layers, lowest first, read from the map.
+fn layers() -> Vec<String> {
+    map().iter().rev().map(|l| layer_of(l)).collect()
+}
+
+/// The modules of `src/` (a folder layer's files and folders, `mod.rs` aside) that the map's
+/// line for their layer does not name as a word (`run/table`).
+fn unnamed(map: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in map {
+        let layer = layer_of(line);
+        let dir = src().join(&layer);
+        if !dir.is_dir() {
+            continue; // a one-file layer (`policy`) is its own module
+        }
+        let words: BTreeSet<&str> = line.split(|c: char| !(c.is_alphanumeric() || c == '_')).collect();
+        let mut names: Vec<String> = fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.is_dir() || p.extension().is_some_and(|x| x == "rs"))
+            .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
+            .filter(|n| n != "mod")
+            .collect();
+        names.sort();
+        out.extend(names.into_iter().filter(|n| !words.contains(n.as_str())).map(|n| format!("{layer}/{n}")));
+    }
+    out
 }
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -349,6 +385,14 @@ fn lower_layers_never_import_higher_ones() {
     // the map is complete: every layer has modules
     let used: BTreeSet<usize> = g.nodes.values().map(|(l, _)| *l).collect();
     assert_eq!(used.len(), g.layers.len(), "a layer of the map has no module");
+}
+
+#[test]
+fn the_map_names_every_module() {
+    assert_eq!(unnamed(&map()), Vec::<String>::new(), "lib.rs's map leaves these modules out: name each on its layer's line");
+    // not vacuous: a module dropped from its line is reported
+    let dropped: Vec<String> = map().iter().map(|l| if layer_of(l) == "run" { l.replace("sim", "") } else { l.clone() }).collect();
+    assert_eq!(unnamed(&dropped), ["run/sim"]);
 }
 
 #[test]
