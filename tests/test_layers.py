@@ -1,11 +1,14 @@
 """The package's modules form one-way layers: every import line of ``python/tractor`` (``import``
 and ``from ... import`` anywhere in a file, inside functions too, relative or absolute) names a
 module of a lower layer than its own, per the list ``tractor._LAYERS`` declares once; so the
-module graph has no cycle. Read from the source (ast), nothing imported."""
+module graph has no cycle. Read from the source (ast), nothing imported. The map of both the
+package and the core in docs/architecture.md names every module the trees hold, so it cannot go
+stale."""
 
 from __future__ import annotations
 
 import ast
+import re
 import shutil
 from pathlib import Path
 from typing import Dict, List, Set, Tuple
@@ -178,3 +181,99 @@ def test_a_reverse_import_is_caught(tmp_path, line, target):
 
 def _layer_of(module: str) -> str:
     return next(f"layer {i}" for i, layer in enumerate(layers()) if module in layer)
+
+
+# -- the map in docs/architecture.md ---------------------------------------------------------------
+
+ROOT = PACKAGE.parent.parent
+ARCHITECTURE = ROOT / "docs" / "architecture.md"
+CORE_SRC = ROOT / "rust" / "core" / "src"
+
+
+def _section(heading: str) -> str:
+    """The text of one ``## heading`` of docs/architecture.md."""
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    start = text.index(f"\n## {heading}\n")
+    end = text.find("\n## ", start + 1)
+    return text[start:end if end >= 0 else len(text)]
+
+
+def _quoted(text: str) -> List[str]:
+    return re.findall(r"`([^`]+)`", text)
+
+
+def page_layers() -> List[Tuple[str, ...]]:
+    """The package's layers as the page lists them: one numbered item per layer (its indented
+    lines too), lowest first, naming its modules in backquotes (and nothing else in backquotes)."""
+    items = re.findall(r"^\d+\. (.*(?:\n {3}.*)*)", _section("The package's layers"), flags=re.M)
+    return [tuple(_quoted(item)) for item in items]
+
+
+def core_map() -> List[str]:
+    """The layers of lib.rs's map, top first (a line that starts further in continues one)."""
+    lib = (CORE_SRC / "lib.rs").read_text(encoding="utf-8")
+    block = lib[lib.index("//! ```text\n") + 12:]
+    lines = block[:block.index("//! ```")].splitlines()
+    return [re.split(r"[/\s]", line[4:])[0] for line in lines if line[4:5].strip()]
+
+
+def core_rows(section: str) -> Dict[str, Tuple[List[str], List[str]]]:
+    """The core's table on the page: per layer (``run``, ``policy``), the names its modules
+    column quotes and those its last column quotes, in the table's order."""
+    rows: Dict[str, Tuple[List[str], List[str]]] = {}
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("| `") and len(cells) == 3:
+            rows[cells[0].strip("`").rstrip("/")] = (_quoted(cells[1]), _quoted(cells[2]))
+    return rows
+
+
+def unnamed_core_modules(rows: Dict[str, Tuple[List[str], List[str]]], src: Path) -> List[str]:
+    """What the page's core table leaves out or names wrongly, read from the tree: every layer
+    (a folder or a file of ``src``) has a row; a folder layer's modules column quotes exactly
+    its files and folders (``hand/``), a file layer's its file; and the row quotes every file of
+    each folder module (``determinize/``'s ``counting``)."""
+    out: List[str] = []
+    layers = {p.stem: p for p in src.iterdir() if p.is_dir() or (p.suffix == ".rs" and p.name != "lib.rs")}
+    out += [f"no row for the layer {name}" for name in sorted(set(layers) - set(rows))]
+    out += [f"a row for {name}, which is no layer" for name in sorted(set(rows) - set(layers))]
+    for name, path in sorted(layers.items()):
+        modules, notes = rows.get(name, ([], []))
+        if path.is_file():
+            want = {path.name}
+        else:
+            want = {p.name + "/" if p.is_dir() else p.stem for p in path.iterdir()
+                    if p.is_dir() or (p.suffix == ".rs" and p.name != "mod.rs")}
+            for folder in (p for p in path.iterdir() if p.is_dir()):
+                files = sorted(p.stem for p in folder.rglob("*.rs") if p.name != "mod.rs")
+                out += [f"{name}/{folder.name}/{f}.rs is not named in its row" for f in files if f not in notes]
+        if set(modules) != want and name in rows:
+            out.append(f"{name}: the row lists {sorted(modules)}, the tree has {sorted(want)}")
+    return out
+
+
+def test_the_page_lists_the_package_layers():
+    page = [sorted(layer) for layer in page_layers()]
+    assert page == [sorted(layer) for layer in layers()], "docs/architecture.md's list of the package's layers is not tractor._LAYERS"
+
+
+def test_the_page_names_every_core_module():
+    rows = core_rows(_section("The core's layers"))
+    assert unnamed_core_modules(rows, CORE_SRC) == []
+    assert list(rows) == core_map(), "the page's core table is not in the order of lib.rs's map"
+
+
+def test_a_module_left_off_the_page_is_caught(tmp_path):
+    """Not vacuous: a file added to a folder module, a module added to a layer and a layer
+    added to the crate are each reported."""
+    src = tmp_path / "src"
+    shutil.copytree(CORE_SRC, src)
+    (src / "infoset" / "determinize" / "added.rs").write_text("", encoding="utf-8")
+    (src / "search" / "added2.rs").write_text("", encoding="utf-8")
+    (src / "added3").mkdir()
+    rows = core_rows(_section("The core's layers"))
+    found = unnamed_core_modules(rows, src)
+    assert found[0] == "no row for the layer added3"
+    assert "infoset/determinize/added.rs is not named in its row" in found
+    assert any(f.startswith("search: the row lists") and "added2" in f for f in found)
+    assert len(found) == 3, found
