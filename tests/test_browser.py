@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import sys
 import threading
@@ -20,7 +21,8 @@ import pytest
 
 import tractor
 from tractor.view import write_html
-from tractor.view.server import Table, serve
+from tractor.view.server import TOKEN_HEADER, Table, serve
+from tractor.view.saved import digest
 
 sys.path.insert(0, os.path.dirname(__file__))
 from test_records import GOLDEN_FILES  # noqa: E402
@@ -202,9 +204,9 @@ class _Running:
         self.table.stop()
 
 
-def _post(url, body, host=None):
-    req = urllib.request.Request(url, data=json.dumps(body).encode() if not isinstance(body, bytes) else body,
-                                 headers={"Content-Type": "application/json"}, method="POST")
+def _post(run, path, body, host=None):
+    req = urllib.request.Request(run.url + path, data=json.dumps(body).encode() if not isinstance(body, bytes) else body,
+                                 headers={"Content-Type": "application/json", TOKEN_HEADER: run.server.token}, method="POST")
     if host:
         req.add_header("Host", host)
     try:
@@ -294,12 +296,12 @@ def test_play_a_whole_hand_by_clicking(browser, tmp_path):
         with t.lock:  # the match is saved under the lock
             doc = json.loads((tmp_path / "saves" / "match.json").read_text())
         assert doc["format"] == "tractor-engine/match" and len(doc["hands"]) == 1
-        assert doc["hands"][0] == json.loads(saved.read_text())
+        assert doc["hands"][0] == {"file": "hand-0000.json", "sha256": digest(saved.read_text())}
     finally:
         run.close()
     again = Table(resume=str(tmp_path / "saves" / "match.json"), save_dir=str(tmp_path / "saves"))
     assert again.match.levels == t.match.levels and again.seat == 0 and len(again.hands) == 1
-    assert again.game.to_json() == json.dumps(doc["game"], separators=(",", ":")) or again.game == tractor.Game.from_record(doc["game"])
+    assert again.game == tractor.Game.from_record(doc["game"])
 
 
 def _subsets(hand, n):
@@ -334,12 +336,24 @@ def test_search_bots_do_not_freeze_the_page_and_show_statistics(browser, tmp_pat
 
         t0 = time.monotonic()
         st = _wait(decided, 120, "a search decision")
-        assert st["policy"].startswith(("ismcts:", "pimc:")) and st["stats"] and time.monotonic() - t0 < 120
+        # while the hand is in play the candidates (the bot's hidden cards) are not shown
+        assert st["policy"].startswith(("ismcts:", "pimc:")) and "stats" not in st and time.monotonic() - t0 < 120
         # while a search runs the page is answered at once
         a = time.monotonic()
-        with urllib.request.urlopen(run.url + "state", timeout=10) as r:
+        req = urllib.request.Request(run.url + "state", headers={TOKEN_HEADER: run.server.token})
+        with urllib.request.urlopen(req, timeout=10) as r:
             json.loads(r.read())
         assert time.monotonic() - a < 2.0
+
+        def over():  # the person plays on to the hand's end: then the candidates show
+            st = t.state()
+            if st["result"] is not None or st["stopped"]:
+                return st
+            if st["your_turn"]:
+                t.act(str(t.game.clone().legal_actions().sample(1)) if st["phase"] == "play" else "pass", st["version"])
+            return None
+
+        assert _wait(over, 300, "the hand's end")["last_decision"]["stats"]
         from selenium.common.exceptions import StaleElementReferenceException
 
         # the page polls the state and re-renders: an element found may be gone when used
@@ -371,22 +385,23 @@ def test_the_server_checks_every_request(tmp_path):
         st = _wait(lambda: t.state() if t.state()["your_turn"] else None, 30, "seat 0's turn")
         before = t.game.to_json()
         # another host (a DNS-rebinding page) is refused
-        code, body = _post(run.url + "act", {"action": "pass", "version": st["version"]}, host="evil.example:80")
+        code, body = _post(run, "act", {"action": "pass", "version": st["version"]}, host="evil.example:80")
         assert code == 403 and "loopback" in body["error"]
         # malformed requests: clear errors, nothing changed
         for bad in (b"not json", b"[1,2]", {"action": 3}, {"nothing": 1}):
-            code, body = _post(run.url + "act", bad)
+            code, body = _post(run, "act", bad)
             assert code == 400 and body["ok"] is False and body["error"]
-        code, body = _post(run.url + "act", {"action": "As As As As As", "version": st["version"]})
+        code, body = _post(run, "act", {"action": "As As As As As", "version": st["version"]})
         assert code == 400 and body["ok"] is False
-        code, body = _post(run.url + "act", {"action": "pass", "version": st["version"] + 5})
+        code, body = _post(run, "act", {"action": "pass", "version": st["version"] + 5})
         assert code == 400 and "moved on" in body["error"]
-        code, body = _post(run.url + "next", {})
+        code, body = _post(run, "next", {"version": st["version"]})
         assert code == 400 and "not over" in body["error"]
-        code, body = _post(run.url + "act", b"x" * 20000)
+        code, body = _post(run, "act", b"x" * 20000)
         assert code == 413
         assert t.game.to_json() == before
-        with urllib.request.urlopen(run.url + "state", timeout=10) as r:
+        req = urllib.request.Request(run.url + "state", headers={TOKEN_HEADER: run.server.token})
+        with urllib.request.urlopen(req, timeout=10) as r:
             assert json.loads(r.read())["version"] == st["version"]
     finally:
         run.close()
@@ -402,10 +417,12 @@ def test_cli_play_starts_and_stops_on_ctrl_c(tmp_path):
         line = p.stdout.readline()
         assert line.startswith("tractor table: http://127.0.0.1:"), line
         url = line.split()[2]
-        with urllib.request.urlopen(url + "state", timeout=10) as r:
-            assert json.loads(r.read())["seat"] == 0
         with urllib.request.urlopen(url, timeout=10) as r:
-            assert b"tractor-engine table" in r.read()
+            page = r.read().decode()
+        assert "tractor-engine table" in page
+        token = re.search(r'"token":"([^"]+)"', page).group(1)
+        with urllib.request.urlopen(urllib.request.Request(url + "state", headers={TOKEN_HEADER: token}), timeout=10) as r:
+            assert json.loads(r.read())["seat"] == 0
         p.send_signal(signal.SIGINT)
         out, err = p.communicate(timeout=30)
         assert p.returncode == 0, err

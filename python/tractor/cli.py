@@ -422,7 +422,7 @@ def cmd_play(a: argparse.Namespace) -> int:
     import threading
     import webbrowser
 
-    from .view.server import Table, serve
+    from .view.server import SaveFailed, Table, serve
 
     if a.resume is not None and not os.path.isfile(a.resume):
         raise InvalidArgument(f"--resume {a.resume}: no such file")
@@ -452,8 +452,12 @@ def cmd_play(a: argparse.Namespace) -> int:
     server.shutdown()
     server.server_close()
     table.stop()
-    with table.lock:
-        where = table.save()
+    try:
+        with table.lock:
+            where = table.save()
+    except SaveFailed as e:  # the folder went away meanwhile: say so, and where the last save is
+        print(f"tractor table: stopped; the match could not be saved: {e} (the last save of it is as it was)", file=sys.stderr, flush=True)
+        return 1
     print("tractor table: stopped" + (f"; the match is saved in {where} (--resume it)" if where else ""), flush=True)
     return 0
 
@@ -530,7 +534,7 @@ def main(argv: Optional[List[str]] = None, _program: bool = False) -> int:
     t.add_argument("--seed", type=int, default=0)
     t.add_argument("--port", type=int, default=0, help="the port (default: a free one, printed)")
     t.add_argument("--save", default="tractor-table", help="folder for the finished hands and the match (default tractor-table)")
-    t.add_argument("--resume", default=None, help="continue a saved match (its match.json)")
+    t.add_argument("--resume", default=None, help="continue a saved match (its match.json; the hand files beside it)")
     t.add_argument("--no-browser", action="store_true", help="print the address, do not open a browser")
     t.add_argument("--verbose", action="store_true", help="log every request")
     t.set_defaults(fn=cmd_play)

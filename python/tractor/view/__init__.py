@@ -46,20 +46,6 @@ def to_html(
     return render("view.html", "view.js", data, data["title"])
 
 
-def _decisions_beside(path: str) -> Dict[int, Any]:
-    """The statistics the table saved beside a hand's record (``X.decisions.json``), if any."""
-    base, _ = os.path.splitext(path)
-    side = base + ".decisions.json"
-    if not os.path.exists(side):
-        return {}
-    try:
-        with open(side, encoding="utf-8") as f:
-            d = json.load(f)
-        return {int(k): v for k, v in d.items()}
-    except (OSError, ValueError, AttributeError) as e:
-        raise InvalidRecord(f"{side}: not the decisions of a hand: {e}") from None
-
-
 def load(path: Any, hand: Optional[int] = None) -> Tuple[Game, Dict[int, Any], str]:
     """The hand in ``path``: a JSON hand record (``Game.to_json``), a saved match of the table
     (hand ``hand``; None: its current hand) or a records file of ``simulate`` (hand ``hand``,
@@ -83,10 +69,10 @@ def load(path: Any, hand: Optional[int] = None) -> Tuple[Game, Dict[int, Any], s
             except ValueError as e:
                 raise InvalidRecord(f"{path}: not JSON: {e}") from None
         if saved.is_saved_match(doc):
-            return saved.hand_of(doc, hand)
+            return saved.hand_of(doc, os.path.dirname(os.path.abspath(path)), hand)
         if hand not in (None, 0):
             raise InvalidRecord(f"{path} holds one hand: --hand {hand} is not in it")
-        return Game.from_record(doc), _decisions_beside(path), name
+        return Game.from_record(doc), saved.decisions_beside(path), name
     from ..records import read_records
 
     want = 0 if hand is None else hand

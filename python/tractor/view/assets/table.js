@@ -8,9 +8,11 @@ let selected = [];       // positions in the drawn hand
 let checkSeq = 0;
 let shownStats = false;
 
+// Every request carries the secret the server put in this page: the server answers nothing else.
 async function call(path, body) {
-  const r = await fetch(path, body === undefined ? { cache: "no-store" } :
-    { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const headers = { "X-Tractor-Table": T.token };
+  const r = await fetch(path, body === undefined ? { cache: "no-store", headers } :
+    { method: "POST", headers: { ...headers, "Content-Type": "application/json" }, body: JSON.stringify(body) });
   return r.json();
 }
 
@@ -146,7 +148,12 @@ async function send(text) {
   await poll(false);
 }
 
-async function nextHand() { await call("/next", {}); selected = []; await poll(false); }
+async function nextHand() {
+  const r = await call("/next", { version: S.version });
+  if (!r.ok) document.getElementById("actions").append(el("div", { class: "error", "data-testid": "refused" }, r.error));
+  selected = [];
+  await poll(false);
+}
 
 function deal() {
   const rows = S.declaring.map(sh => el("div", { "data-testid": "showing" }, "deal " + (sh.attempt + 1) + ", " + sh.cards_dealt +
@@ -168,6 +175,7 @@ function bots() {
     const pre = el("pre", { class: "stats", "data-testid": "bot-stats", hidden: shownStats ? null : "hidden" }, JSON.stringify(d, null, 1));
     parts.push(el("button", { "data-testid": "show-bot-stats", onclick: () => { shownStats = !shownStats; pre.hidden = !shownStats; } },
       "statistics of the last search"), pre);
+    if (!d.stats) parts.push(el("div", { class: "muted" }, "its candidate plays (the bot's cards) show when the hand is over"));
   }
   document.getElementById("bots").replaceChildren(...parts);
 }
