@@ -217,8 +217,7 @@ def section(name, step, needs):
 
 def regen(step: str, name: str) -> str:
     return (
-        f"Regenerate: `benches/run_all.sh {step}` (writes `$OUT/tables/{name}.md`; raw outputs in "
-        f"`$OUT/raw/`, the exact commands in `$OUT/raw/{step}.cmd`)."
+        f"Regenerate: `benches/run_all.sh {step}` (`$OUT/tables/{name}.md`; commands in `$OUT/raw/{step}.cmd`)."
     )
 
 
@@ -655,15 +654,12 @@ def determinization_section(raw):
     title = "Exact worlds against hearts' resample_from_infostate"
     lines = [f"## {title}", ""]
     lines.append(
-        "Goal (issue 7): determinization ≥ 4× faster than OpenSpiel hearts' `resample_from_infostate`, "
-        "median ≤ 10 µs mid-hand. A world here is complete and exact: `g.determinize_many(seat, 64, seed)` "
-        "from Python, a whole `Game` replayed from its deal (per world of 64, a fresh state each time), and "
-        "one world per `g.determinize` call on a state seen before (a PIMC loop's cost). The goal's reading "
-        "is settled: worlds are compared per card, as all throughput here is (a Tractor world deals 216 "
-        "cards, a hearts world 52: the per-world ratio × 216 / 52); the per-world ratio is shown beside it. "
-        "Anchor: hearts' resampling at the same share of its hand played, in the same run "
-        "(`python benches/compare_search_openspiel.py`); the Rust search sampler (hands only, no showing "
-        "timing) from `examples/determinize_speed`."
+        "Goal (issue 7): determinization ≥ 4× faster than OpenSpiel hearts' `resample_from_infostate` per "
+        "card (a Tractor world deals 216 cards, a hearts world 52: the per-world ratio × 216 / 52), median ≤ 10 µs "
+        "mid-hand. A world is complete and exact: `g.determinize_many(seat, 64, seed)` from Python, or one "
+        "`g.determinize` call on a state seen before. Anchor: hearts' resampling at the same share of its hand "
+        "played (`python benches/compare_search_openspiel.py`); the Rust search sampler from "
+        "`examples/determinize_speed`."
     )
     lines.append("")
     lines.append(
@@ -788,9 +784,8 @@ def vecenv_section(raw):
         "Goal (issue 8): `VecEnv` ≥ 1 M steps/s on 2 threads with masks and observations, the actions drawn "
         "from the masks in numpy, and ≥ 100× OpenSpiel hearts' Python loop (information-state tensor, "
         "legal-action mask, apply) per decision. Anchor: the hearts loop, interleaved in the same run "
-        "(`python benches/compare_learning_openspiel.py`: each repeat runs untimed warm-up steps, more than a "
-        f"hand, then times the steps; {num(d.get('envs'))} environments, {num(d.get('steps'))} timed steps "
-        f"after {num(d.get('warmup'))}, medians of {num(d.get('repeats'))} repeats)."
+        f"(`python benches/compare_learning_openspiel.py`: {num(d.get('envs'))} environments, "
+        f"{num(d.get('steps'))} timed steps after {num(d.get('warmup'))}, medians of {num(d.get('repeats'))} repeats)."
     )
     lines.append("")
     lines.append("| loop | decisions/s | vs hearts' Python loop |")
@@ -878,10 +873,8 @@ def records_section(raw):
     lines = [f"## {title}", ""]
     lines.append(
         "Goal (issue 9): `tractor.read_records` streams a records file at ≥ 100,000 records/s from Python, "
-        "in linear time and flat memory (read here as under 10 bytes of RSS per extra record; a record "
-        "is a few hundred bytes); `--out` streams its arrays to disk (reported: its peak memory against "
-        "`--plot`, which keeps them). `python benches/records_io.py`; each read in a fresh process under "
-        "`/usr/bin/time -v`, `replay=False`."
+        "in linear time and flat memory (under 10 bytes of RSS per extra record); `--out` streams its "
+        "arrays to disk. `python benches/records_io.py`; each read in a fresh process, `replay=False`."
     )
     lines.append("")
     lines.append("| measurement | result | goal | met |")
@@ -950,9 +943,7 @@ def agents_section(raw):
     lines.append(
         "Goals (issue 20): a 2,000-deal duplicate round-robin of four cheap policies in under a minute on "
         "2 cores; a network decision's cost against greedy's (≤ 5 µs); hands per second with network "
-        "players against greedy players, beside greedy on every seat in the same run "
-        "(`python benches/agents_speed.py`: `tractor.arena.play` without bootstrap or cost probe; the "
-        "arena's `cost_us`; `simulate` on one thread)."
+        "players against greedy players, beside greedy on every seat (`python benches/agents_speed.py`)."
     )
     lines.append("")
     lines.append("| measurement | result | goal | met |")
@@ -1070,10 +1061,7 @@ def learner_section(raw):
     lines.append(
         "Goals (issue 21): what `auto_forced` saves a learner, and `VecEnv` from 1 to 2 threads with uint8 "
         "observations ≥ 1.6×; what a teacher and a Python callable at the table cost "
-        "(`python benches/learner_speed.py`: a learner drawing ids from the masks in numpy against three "
-        "greedy opponents, one thread, the three loops alternately; `VecEnv.step` alone on 1,024 "
-        "self-play environments, 1 and 2 threads in adjacent pairs; `simulate` on one thread with a "
-        "network's team against greedy's. Medians of the repeats.)"
+        "(`python benches/learner_speed.py`; medians of the repeats)."
     )
     lines.append("")
     runs = d.get("learner") or {}
@@ -1093,9 +1081,8 @@ def learner_section(raw):
     fewer = None if not (plain_s and plain_h and auto_st and auto_h) else (plain_s / plain_h) / (auto_st / auto_h)
     lines.append("")
     lines.append(
-        f"With `auto_forced` a learner decides {ratio(fewer)} fewer times per hand: here, where the learner's "
-        "own step is a numpy draw, the environment's cost dominates and hands/s gain less; a learner whose "
-        "step costs more than the environment's (a network's forward pass, a PPO update) gains up to that factor."
+        f"With `auto_forced` a learner decides {ratio(fewer)} fewer times per hand; a learner whose step costs "
+        "more than the environment's (a network's forward pass) gains up to that factor."
     )
     lines.append("")
     th = d.get("threads") or {}
@@ -1166,12 +1153,10 @@ def layer_move_section(raw, base_rev=None):
     title = "Unchanged by the layer move"
     lines = [f"## {title}", ""]
     lines.append(
-        f"Goal (issue 19): throughput unchanged within noise by the move of `rust/core/src` into layers; "
-        f"ratios against `{base}`, the tree before the move, exported with `git archive` and built beside "
-        f"this one in the same run (its own copies of the examples: the command lines and outputs are the "
-        f"same, only their `use` paths moved). The two trees run alternately, {num(rounds)} rounds; "
-        "medians. Read here as unchanged when no ratio is below 0.95× (nothing slower by more than the "
-        "noise of such runs); a row above 1.05× is marked faster, not failed."
+        f"Goal (issue 19): throughput unchanged within noise by the move of `rust/core/src` into layers: "
+        f"ratios against `{base}`, the tree before the move (`git archive`, built beside this one with its own "
+        f"copies of the examples), the two trees alternately, {num(rounds)} rounds, medians. Unchanged: no "
+        "ratio below 0.95×; a row above 1.05× is marked faster."
     )
     lines.append("")
     lines.append(
@@ -1284,13 +1269,11 @@ def machine_section(out):
 
 HEADER = """# Benchmarks
 
-One page, one run. Every table below comes from a single run of `benches/run_all.sh` on one
-machine at one commit (the block below says which), and every goal's anchor — OpenSpiel's
-hearts where a goal is relative to it, the tree before the layer move for the last section — is
-measured in that same run. Each section states one goal with its threshold and the issue it
-comes from, its table, the command that regenerates just that table, and whether the goal is
-met. The earlier measurement sessions, each at its own commit against its own baseline, are
-logged in [benches/HISTORY.md](benches/HISTORY.md), with the reasoning behind each optimisation.
+One page, one run: every table comes from one run of `benches/run_all.sh` on one machine at one
+commit (the block below), with each goal's anchor (OpenSpiel's hearts, or the tree before the
+layer move) measured in the same run. Each section gives one goal, its table, the command that
+regenerates it and the verdict. Earlier sessions, the trials and the reasoning behind each
+optimisation are in [benches/HISTORY.md](benches/HISTORY.md).
 
 ```sh
 . .venv/bin/activate                       # or VENV=path/to/venv; open_spiel and pytest-benchmark installed
@@ -1298,31 +1281,26 @@ OUT=/tmp/tractor-bench benches/run_all.sh  # about 20 minutes on 2 cores
 cp /tmp/tractor-bench/BENCHMARKS.md .      # this page, written by benches/tables.py --page
 ```
 
-The run builds this tree's release examples and the package (`maturin develop --release`;
-`SKIP_MATURIN=1` skips it), exports the baseline `aa2650d` with `git archive` into `$OUT/base`
-and builds it, then runs the steps one after another on an otherwise idle machine: raw outputs go
-to `$OUT/raw/`, one Markdown file per section to `$OUT/tables/` (this page is the header, the
-run's block and those files, in order), and the machine, the commit and the load average before
-each step to `$OUT/machine.txt`. `benches/run_all.sh STEP ...` reruns single steps into the same
-`$OUT`; `QUICK=1` is a smoke run with small sizes (a few minutes) whose numbers are not for this
-page. Medians throughout; one thread unless a row says otherwise."""
+The run builds this tree (`SKIP_MATURIN=1` skips `maturin develop --release`) and the baseline
+`aa2650d` (`git archive` into `$OUT/base`), then runs each step on an otherwise idle machine: raw
+outputs in `$OUT/raw/`, one section per file in `$OUT/tables/`, the machine and the load before
+each step in `$OUT/machine.txt`. `benches/run_all.sh STEP ...` reruns steps into the same `$OUT`;
+`QUICK=1` is a smoke run whose numbers are not for this page. Medians; one thread unless a row
+says otherwise."""
 
 
 H = "benches/HISTORY.md#"
 NOT_HERE = f"""## Not on this page
 
-- The wheel's size and build time (issue 10 asks for them, with no threshold): they need zig and a
-  cold build, so they are not part of the run; see [benches/HISTORY.md §7]({H}7-the-release-wheel-scriptsbuild_distsh-ciwheel_testsh)
-  (`time scripts/build_dist.sh` measures them again).
-- Playing strength in duplicate play (issue 7: ISMCTS and PIMC beat greedy, greedy beats random):
-  a result rather than a speed; [§9]({H}9-search-determinization-rollouts-pimc-ismcts-issue-search) and
-  [§14]({H}14-the-final-run-of-2026-12-01-greedy-determinization-ismcts-vecenv-issues-search-learning) of the history.
+- The wheel's size and build time (issue 10, no threshold; they need zig and a cold build,
+  `time scripts/build_dist.sh`): [benches/HISTORY.md §7]({H}7-the-release-wheel-scriptsbuild_distsh-ciwheel_testsh).
+- Playing strength in duplicate play (issue 7), a result rather than a speed: [§9]({H}9-search-determinization-rollouts-pimc-ismcts-issue-search),
+  [§14]({H}14-the-final-run-of-2026-12-01-greedy-determinization-ismcts-vecenv-issues-search-learning); the agents' ladder
+  (issue 20) is in [docs/arena.md](docs/arena.md#the-ladder).
 - The learning example's result (issue 8; `python examples/train_bc.py`): [§13]({H}13-learning-example-examplestrain_bcpy).
 - The batch calls on 1 and 2 threads (no goal; `python benches/batch_threads.py`): [§11]({H}11-batch-calls-in-parallel-benchesbatch_threadspy).
-- The agents' playing strength (issue 20: the ladder on `eval-v1`) is a result rather than a speed: it
-  is in the README and [docs/arena.md](docs/arena.md#the-ladder), with the command that measures it.
-- The speed goals of the open issues (the endgame solver by cards left, issue 22; `VecEnv` from 1 to
-  2 threads ≥ 1.6× with `uint8` observations, issue 21) join this page with the code that meets them."""
+- The commentary and trials behind a section (worlds that keep who was asked, the learned
+  weights, the value head): [§19–§22]({H}19-exact-worlds-since-they-keep-who-was-asked-issue-22)."""
 
 
 def summary_section(rows):

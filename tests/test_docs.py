@@ -3,8 +3,9 @@
 - every public name (``tractor.__all__`` and the ``__all__`` of each public submodule, computed
   at run time) appears in the API reference (docs/api/*.md), as a ``::: name`` directive or a
   member of one;
-- every relative link of README.md and docs/**.md, and every link into this repository on
-  GitHub, points at an existing file and, where it names one, an existing heading;
+- every relative link of README.md, docs/**.md, BENCHMARKS.md and benches/HISTORY.md, and every
+  link into this repository on GitHub, points at an existing file and, where it names one, an
+  existing heading; BENCHMARKS.md stays under 30 KiB;
 - every ```python block of docs/**.md runs on its own, as written (a block whose first line
   is ``# excerpt`` is not run), and the tables that restate the code (the observation layout,
   the seed tags, the command's options) agree with it;
@@ -279,7 +280,8 @@ def test_every_page_is_in_the_nav():
 # -- (b) links --------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("page", [ROOT / "README.md", *PAGES], ids=lambda p: _rel(p))
+@pytest.mark.parametrize("page", [ROOT / "README.md", ROOT / "BENCHMARKS.md", ROOT / "benches" / "HISTORY.md", *PAGES],
+                         ids=lambda p: _rel(p))
 def test_links_resolve(page):
     bad = []
     for target in links(page.read_text(encoding="utf-8")):
@@ -300,6 +302,16 @@ def test_links_resolve(page):
             elif anchor not in anchors(file):
                 bad.append(f"{target} (no heading #{anchor} in {_rel(file)})")
     assert not bad, f"{_rel(page)}: broken links: {bad}"
+
+
+BENCHMARKS_MAX_BYTES = 30 * 1024
+"""BENCHMARKS.md is a page a reader finishes: the goals and one short table each; the commentary
+and the trials live in benches/HISTORY.md."""
+
+
+def test_the_benchmarks_page_stays_short():
+    size = len((ROOT / "BENCHMARKS.md").read_bytes())
+    assert size <= BENCHMARKS_MAX_BYTES, f"BENCHMARKS.md is {size:,} bytes: move commentary to benches/HISTORY.md"
 
 
 def test_no_page_repeats_a_heading():
