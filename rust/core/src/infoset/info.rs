@@ -26,7 +26,7 @@ use crate::game::hand::{Action, Game, Phase, Start, TrickRecord, NOBODY};
 use crate::rules::card::DECK;
 use crate::rules::card::{Card, Counts, KINDS};
 use crate::rules::combo::{classify, Combo};
-use crate::rules::follow::t1_accepts;
+use crate::rules::follow::{t1_accepts, Follow};
 use crate::rules::profile::Profile;
 use crate::rules::trump::Context;
 
@@ -254,6 +254,33 @@ fn add(a: &mut Counts, b: &Counts) {
     }
 }
 
+/// Per kind of the led class: the most copies a follower who played `x` (N cards of the led
+/// class, not one combination T1 accepts) can have held then, as the ladder itself decides
+/// (R5.3; C4/C5 under the competition follow rule). Legality is monotone in the holding: a
+/// play legal from a holding is legal from every smaller holding that still contains it
+/// (tested, `tests/determinize.rs`), so the play is illegal from every holding with `h`
+/// copies of kind `k` once it is illegal from the play with copies of `k` added up to `h`.
+/// Each cap is the largest `h` that stays legal: the exact bound one kind alone can give
+/// (T1's unit, T3's pairs, the tractors a pair beside a played one would make, C5's keys, and
+/// T3's pairs beside a played tractor, which no hand-written bound covered). What no single
+/// kind shows (two unplayed linked pairs, say) is left to the follow's check.
+pub fn ladder_caps(ctx: &Context, lead: &Combo, x: &Counts) -> Counts {
+    let mut caps = *x;
+    let mut then = *x;
+    for &k in ctx.class_kinds(lead.class) {
+        let k = k as usize;
+        while caps[k] < 4 {
+            then[k] = caps[k] + 1;
+            if !Follow::new(ctx, &then, *lead).is_legal(x) {
+                break;
+            }
+            caps[k] += 1;
+        }
+        then[k] = x[k];
+    }
+    caps
+}
+
 /// R8.2: the showings as `seat` sees them. Its own carry their suits; after the deal the
 /// final declarer's last uninterrupted run in the final attempt is revealed with the trump
 /// suit; every other suit stays hidden.
@@ -368,74 +395,15 @@ impl InfoSet {
             }
             return;
         }
-        let competition = ctx.rules.follow == crate::rules::profile::FollowRule::Competition;
         if classify(ctx, x).is_some_and(|c| t1_accepts(ctx, &lead, &c)) {
             return; // one combination that T1 accepts: legal whatever else was held
         }
-        // Not T1: either all of the class was these N cards, or the class held no T1
-        // combination and the play met the ladder's tier (R5.3). Either way, per kind:
-        // - no N-card unit was held where T1 would take one: at most N − 1 copies;
-        // - a play without a tractor had none to give (T2), so its pairs P were all the
-        //   class held when P < N/2 (T3): floor(held/2) = floor(played/2) for every kind.
-        // Competition (C4/C5): no unit of N was held for a unit lead, no bomb for a 2-pair lead
-        // (either would be the first entry); the pairs bound is the ladder's T3 and does not
-        // hold there (a bomb lead takes a triple and a card before two pairs), so it is off.
-        let unit_cap = if competition {
-            if lead.k == 1 && n <= 4 {
-                n - 1
-            } else if (lead.m, lead.k) == (2, 2) {
-                3
-            } else {
-                4
-            }
-        } else if n <= 4 && (ctx.rules.t1_any_shape || lead.k == 1) {
-            n - 1
-        } else {
-            4
-        };
-        let play_pairs: u8 = kinds.iter().map(|&k| x[k as usize] / 2).sum();
-        let plain = crate::rules::follow::longest_tractor(ctx, lead.class, x, n) == 0; // no tractor played
-        let pairs_exact = !competition && play_pairs < n / 2 && plain;
+        // Otherwise the play met the ladder (R5.3; C4/C5 in the competition profile) from the
+        // class as it was held then, and the ladder itself bounds every kind of it.
+        let caps = ladder_caps(ctx, &lead, x);
         for &k in kinds {
             let k = k as usize;
-            let mut cap_then = unit_cap;
-            if pairs_exact {
-                cap_then = cap_then.min(2 * (x[k] / 2) + 1);
-            }
-            up[k] = up[k].min(cap_then.saturating_sub(since[k]));
-        }
-        // C5 (competition, a tractor lead): a play with no tractor and no bomb (C2: a bomb
-        // follows as a 4-card tractor) has the key L = (), the best the class allowed: so it
-        // held neither then. Every kind had at most three copies and, with fewer pair units than
-        // N/2 in the play (a pair or a triple gives one), no pair unit beyond the play's
-        // (another would give a better p); the linked neighbours are bounded below.
-        let no_tractor = n >= 4 && plain;
-        let c5_plain = competition && lead.k >= 2 && no_tractor && kinds.iter().all(|&k| x[k as usize] <= 3);
-        if c5_plain {
-            let units = kinds.iter().filter(|&&k| x[k as usize] >= 2).count() as u8;
-            for &k in kinds {
-                let k = k as usize;
-                let cap_then: u8 = if units < n / 2 && x[k] < 2 { 1 } else { 3 };
-                up[k] = up[k].min(cap_then.saturating_sub(since[k]));
-            }
-        }
-        // A play of N ≥ 4 without a tractor: the class held no two linked pairs then (a
-        // tractor of 4 cards would be T1's combination or T2's tractor, R5.3, D1; under C5
-        // the better L). A kind the play took a pair of proves its linked neighbours held at
-        // most one copy then.
-        if (!competition && no_tractor) || c5_plain {
-            for chain in ctx.chains_of(lead.class) {
-                let ks = ctx.chain_kinds(chain);
-                let wrap = chain.cyclic && ks.len() > 2;
-                let links = ks.windows(2).map(|w| (w[0], w[1])).chain(wrap.then(|| (ks[ks.len() - 1], ks[0])));
-                for (a, b) in links {
-                    for (p, q) in [(a as usize, b as usize), (b as usize, a as usize)] {
-                        if x[p] >= 2 {
-                            up[q] = up[q].min(1u8.saturating_sub(since[q]));
-                        }
-                    }
-                }
-            }
+            up[k] = up[k].min(caps[k].saturating_sub(since[k]));
         }
         checks.push(FollowCheck { seat: s, lead, play: *x, since: *since });
     }
