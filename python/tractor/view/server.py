@@ -33,7 +33,7 @@ rule, for an illegal play) and changes nothing. The bots decide on a thread of t
 copy of the game, so the page never waits on a search; a decision is applied only if the game
 has not moved meanwhile. With a save folder (checked, and the match written, when the table
 starts) the match is saved after each of the person's actions and at each hand's end (the
-hand's record, its searches' statistics and ``match.json``, :mod:`tractor.view.saved`): an
+hand's record, its searches' statistics and ``match.json``, as ``view/saved.py`` says): an
 action either takes effect and is saved, or neither, and the page is told which.
 """
 
