@@ -218,9 +218,11 @@ def _exit_status(failed: List[str], interrupted: bool) -> int:
 
 @contextmanager
 def _failure_reported_here() -> Iterator[None]:
-    """A failed Ray run's RuntimeWarning is left out: the CLI reports the failure itself."""
+    """A failed run's RuntimeWarning (a Ray task, or a deal the engine failed) is left out:
+    the CLI reports the failure itself."""
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="a Ray task failed", category=RuntimeWarning)
+        warnings.filterwarnings("ignore", message=r"(hand|match) \d+ failed", category=RuntimeWarning)
         yield
 
 
@@ -272,7 +274,7 @@ def cmd_simulate(a: argparse.Namespace) -> int:
     if meta.get("stopped_by"):
         print(f"tractor: stopped early: {meta['stopped_by']}", file=sys.stderr)
     if meta.get("failure"):
-        failed.append(f"--backend ray: {meta['failure']}")
+        failed.append(f"--backend {a.backend}: {meta['failure']}")
     if a.records:
         if meta.get("records_error"):
             failed.append(f"--records: {meta['records_error']}")

@@ -54,13 +54,22 @@ def _task(kind: str, start: int, n: int, policies, seed: int, profile: str, dupl
           threads: int, keep: bool, records: bool) -> Tuple[Any, bytes]:
     """One shard, on a worker: its results and, with `records`, its records' frames."""
     if kind == "matches":
-        return run_local(kind, n, policies, seed, threads, profile, start, max_hands=max_hands), b""
+        return _whole(run_local(kind, n, policies, seed, threads, profile, start, max_hands=max_hands)), b""
     if not records:
         res = run_local(kind, n, policies, seed, threads, profile, start, duplicate=duplicate, keep=keep)
-        return res, b""
+        return _whole(res), b""
     sink = _Frames()
     res = run_local(kind, n, policies, seed, threads, profile, start, duplicate=duplicate, keep=keep, records=sink)
-    return res, b"".join(sink.parts)
+    return _whole(res), b"".join(sink.parts)
+
+
+def _whole(res: Any) -> Any:
+    """A task's results, or its failure raised (a deal the engine failed: the driver then
+    stops the run, names the task's error, and keeps the tasks that finished)."""
+    failure = res.meta.get("failure")
+    if failure:
+        raise TractorError(failure)
+    return res
 
 
 class _Frames:

@@ -11,11 +11,16 @@ import time
 from contextlib import contextmanager
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
+import warnings
+from collections import deque
+
 import numpy as np
 
 from .. import _core
+from ..errors import NoConsistentWorld, TractorError
 from .columns import HAND_COLUMNS, MATCH_COLUMNS, _columns, _concat
 from .files import NpzStream, RecordsOut
+from .ranges import _show_ranges
 from .results import MatchResults, SimResults
 from .stats import Tally
 from .table import label, table_hands
@@ -47,6 +52,23 @@ def _chunks(start: int, count: int, chunk: int) -> Iterator[Tuple[int, int]]:
         n = min(chunk, end - i)
         yield i, n
         i += n
+
+
+def _engine_fault(e: BaseException) -> bool:
+    """A fault of the engine in one deal (a panic reported as an internal error, or a search
+    that found no world), not a bad argument or a callable's error, which fail the whole run."""
+    return type(e) is TractorError or isinstance(e, NoConsistentWorld)
+
+
+def _failed(what: str, index: int, e: BaseException, start: int, total: int, done: int) -> Tuple[str, List[Tuple[int, int]]]:
+    """The failure a run notes when deal ``index`` failed (and its RuntimeWarning): the error,
+    the deal, and what did not finish (the results hold the deals before it)."""
+    missing = [(index, start + total)]
+    one = {"hands": "hand", "matches": "match"}[what]
+    text = (f"{one} {index} failed ({type(e).__name__}: {e}); {what} {_show_ranges(missing)} did not finish: "
+            f"the results hold the {done:,} that did")
+    warnings.warn(text, RuntimeWarning, stacklevel=4)
+    return text, missing
 
 
 class _Interrupt:
@@ -115,13 +137,25 @@ class _Interrupt:
 def _simulate_matches(total, ps, seed, nthreads, profile, cap, start, chunk, progress) -> "MatchResults":
     t0 = time.perf_counter()
     parts: List[Dict[str, Any]] = []
+    meta: Dict[str, Any] = {}
     interrupted = False
     done = 0
     with _Interrupt() as stop:
         try:
-            for i, n in _chunks(start, total, chunk):
-                with stop.working():
-                    raw = _core.simulate_matches(seed, i, n, list(ps), profile, nthreads, cap)
+            todo = deque(_chunks(start, total, chunk))
+            while todo:
+                i, n = todo.popleft()
+                try:
+                    with stop.working():
+                        raw = _core.simulate_matches(seed, i, n, list(ps), profile, nthreads, cap)
+                except TractorError as e:
+                    if not _engine_fault(e):
+                        raise
+                    if n > 1:  # again one by one: every match before the failing one is kept
+                        todo.extendleft((j, 1) for j in range(i + n - 1, i - 1, -1))
+                        continue
+                    meta["failure"], meta["missing"] = _failed("matches", i, e, start, total, done)
+                    break
                 parts.append(_columns(raw, MATCH_COLUMNS))
                 done += n
                 if progress:
@@ -132,7 +166,7 @@ def _simulate_matches(total, ps, seed, nthreads, profile, cap, start, chunk, pro
             pass
     interrupted = done < total
     return MatchResults(_concat(parts, MATCH_COLUMNS), seed, ps, profile, interrupted, time.perf_counter() - t0,
-                        planned=[(start, start + total)] if total else [])
+                        planned=[(start, start + total)] if total else [], meta=meta)
 
 
 def _grow(cols: Dict[str, Any], cap: int, done: int) -> Dict[str, Any]:
@@ -192,7 +226,9 @@ def _simulate_hands(total, ps, seed, nthreads, profile, duplicate, start, rpath,
     try:
         with _Interrupt() as stop:
             try:
-                for i, n in _chunks(start, total, chunk):
+                todo = deque(_chunks(start, total, chunk))
+                while todo:
+                    i, n = todo.popleft()
                     if keep and done + n > cap:
                         try:
                             new = min(total, max(2 * cap, done + n))
@@ -204,9 +240,18 @@ def _simulate_hands(total, ps, seed, nthreads, profile, duplicate, start, rpath,
                             meta["stopped_by"] = (f"out of memory for the arrays after {done:,} hands: "
                                                   "run with keep_arrays=False, or in shards")
                             break
-                    with stop.working():
-                        raw, blob = _hands(seed, i, n, fns, profile, nthreads, out is not None)
-                        rraw = _hands(seed, i, n, rfns, profile, nthreads, False)[0] if duplicate else None
+                    try:
+                        with stop.working():
+                            raw, blob = _hands(seed, i, n, fns, profile, nthreads, out is not None)
+                            rraw = _hands(seed, i, n, rfns, profile, nthreads, False)[0] if duplicate else None
+                    except TractorError as e:
+                        if not _engine_fault(e):
+                            raise
+                        if n > 1:  # again one by one: every hand before the failing one is kept
+                            todo.extendleft((j, 1) for j in range(i + n - 1, i - 1, -1))
+                            continue
+                        meta["failure"], meta["missing"] = _failed("hands", i, e, start, total, done)
+                        break
                     part = _columns(raw, HAND_COLUMNS)
                     rpart = None if rraw is None else _columns(rraw, HAND_COLUMNS)
                     if keep:
@@ -247,6 +292,8 @@ def _simulate_hands(total, ps, seed, nthreads, profile, duplicate, start, rpath,
                 meta["records_error"] = f"cannot write {rpath!r}: {e.strerror or e}; the file was not kept"
     if pending:
         _flush(tally, pending)
+    if meta.get("failure") and isinstance(rpath, str):
+        meta["records_note"] = "the records file holds the hands up to the first that did not finish"
     elapsed = time.perf_counter() - t0
     interrupted = done < total
     arrays = {k: v[:done] for k, v in cols.items()}
