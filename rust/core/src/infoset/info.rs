@@ -281,6 +281,40 @@ pub fn ladder_caps(ctx: &Context, lead: &Combo, x: &Counts) -> Counts {
     caps
 }
 
+/// The caps of a follow kept per thread (a cache: it changes no bound, only its cost). Every
+/// decision's info set proves every follow of the hand again, and asking the ladder costs
+/// tens of legality calls a follow; kept, each follow is asked once. Keyed by the rules
+/// context, the lead and the play's led-class counts (three bits a kind: at most 21 kinds).
+type CapsMemo = std::collections::HashMap<(usize, Combo, u64), Counts, std::hash::BuildHasherDefault<crate::util::hash::FxHasher>>;
+
+/// Caps kept at most per thread (about 1 MB), the memo emptied when full.
+const CAPS_KEPT: usize = 8192;
+
+thread_local! {
+    static CAPS: std::cell::RefCell<CapsMemo> = std::cell::RefCell::new(CapsMemo::default());
+}
+
+fn remembered_caps(ctx: &'static Context, lead: &Combo, x: &Counts) -> Counts {
+    let kinds = ctx.class_kinds(lead.class);
+    if kinds.len() * 3 > 64 {
+        return ladder_caps(ctx, lead, x);
+    }
+    let packed = kinds.iter().fold(0u64, |acc, &k| acc << 3 | x[k as usize] as u64);
+    let key = (ctx as *const Context as usize, *lead, packed);
+    if let Some(c) = CAPS.with(|m| m.borrow().get(&key).copied()) {
+        return c;
+    }
+    let caps = ladder_caps(ctx, lead, x);
+    CAPS.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.len() >= CAPS_KEPT {
+            m.clear();
+        }
+        m.insert(key, caps);
+    });
+    caps
+}
+
 /// R8.2: the showings as `seat` sees them. Its own carry their suits; after the deal the
 /// final declarer's last uninterrupted run in the final attempt is revealed with the trump
 /// suit; every other suit stays hidden.
@@ -383,7 +417,7 @@ impl InfoSet {
         self.current = current;
     }
 
-    fn prove_follow(&mut self, ctx: &Context, s: u8, lead: Combo, x: &Counts, since: &Counts, checks: &mut Vec<FollowCheck>) {
+    fn prove_follow(&mut self, ctx: &'static Context, s: u8, lead: Combo, x: &Counts, since: &Counts, checks: &mut Vec<FollowCheck>) {
         let n = lead.size() as u8;
         let kinds = ctx.class_kinds(lead.class);
         let in_class: u8 = kinds.iter().map(|&k| x[k as usize]).sum();
@@ -400,7 +434,7 @@ impl InfoSet {
         }
         // Otherwise the play met the ladder (R5.3; C4/C5 in the competition profile) from the
         // class as it was held then, and the ladder itself bounds every kind of it.
-        let caps = ladder_caps(ctx, &lead, x);
+        let caps = remembered_caps(ctx, &lead, x);
         for &k in kinds {
             let k = k as usize;
             up[k] = up[k].min(caps[k].saturating_sub(since[k]));
