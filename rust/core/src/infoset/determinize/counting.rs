@@ -7,12 +7,11 @@ use crate::rules::error::Error;
 use crate::util::bignum::{binomial, Big, BigVec};
 use crate::util::rng::Rng;
 use super::checks::CheckMemo;
+use super::splits::{splits, Splits};
 use super::levels::{LevelTable, Walk};
 use super::turns::Turns;
-use super::{Determinizer, Holder, WHOLE_CLASS_UNBOUNDED};
-
-/// The splits of one kind's unseen copies over the holders, each with its weight.
-pub(super) type Splits = Vec<([u8; 4], u128)>;
+use super::holders::Holder;
+use super::{Determinizer, WHOLE_CLASS_UNBOUNDED};
 
 /// A split as a step of the walk: the flattened state index falls by `off` (Σ a[d]·stride[d]
 /// over the holders but the last), and those holders take `took` cards.
@@ -69,32 +68,6 @@ pub(super) struct Dp {
     /// `(b, layer)`: table b weighted per state by [`level_fit`] (the timed kinds are 0..b),
     /// read as the next layer by kind b − 1's draw; table b itself stays unweighted.
     boundary: Option<(usize, BigVec)>,
-}
-
-pub(super) fn factorial(n: u8) -> u64 {
-    (1..=n as u64).product()
-}
-
-/// Every split of `c` copies over the holders within their bounds (`lo[h] ..= hi[h]` each),
-/// with its weight c! / Π a! (the copies are distinct cards).
-pub(super) fn splits(c: u8, lo: &[u8], hi: &[u8]) -> Splits {
-    fn rec(h: usize, left: u8, a: &mut [u8; 4], lo: &[u8], hi: &[u8], c: u8, out: &mut Splits) {
-        if h + 1 == lo.len() {
-            if left >= lo[h] && left <= hi[h] {
-                a[h] = left;
-                let w = factorial(c) / a[..lo.len()].iter().map(|&x| factorial(x)).product::<u64>();
-                out.push((*a, w as u128));
-            }
-            return;
-        }
-        for x in lo[h]..=hi[h].min(left) {
-            a[h] = x;
-            rec(h + 1, left - x, a, lo, hi, c, out);
-        }
-    }
-    let mut out = Vec::new();
-    rec(0, c, &mut [0u8; 4], lo, hi, c, &mut out);
-    out
 }
 
 impl Determinizer {

@@ -17,7 +17,7 @@ use crate::game::hand::NOBODY;
 use crate::util::bignum::Big;
 use crate::util::rng::Rng;
 
-use super::counting::Splits;
+use super::splits::Splits;
 
 /// The envelope's parts: a seat's share over the best is rounded up to a multiple of
 /// 1 / `ENVELOPE`.

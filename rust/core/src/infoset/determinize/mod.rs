@@ -56,23 +56,30 @@
 //!
 //! A world depends only on the info set and the seed: it reads nothing else of the game.
 
+mod arrange;
 mod checks;
 mod counting;
 pub mod early_runs;
+mod holders;
 mod levels;
 mod multisets;
+mod splits;
 mod timing;
 mod turns;
 mod world;
 
-pub use timing::Arrangement;
+pub use arrange::Arrangement;
+pub use holders::Draw;
 
 use checks::CheckMemo;
-use counting::{Dp, Splits};
+use arrange::arrange;
+use counting::Dp;
+use splits::{splits, Splits};
 use crate::util::bignum::Big;
 use levels::{LevelTable, Walk};
 use early_runs::{EarlyRuns, SMALL_JOKER};
-use timing::{arrange, joker_fits, level_fit, level_plan, plan_kinds, small_joker_timed, LevelPlan, OneEarly, Revealed};
+use holders::Holder;
+use timing::{joker_fits, level_fit, level_plan, plan_kinds, small_joker_timed, LevelPlan, OneEarly, Revealed};
 use turns::Turns;
 use world::{build_world, PlayTemplate};
 
@@ -88,15 +95,6 @@ const WHOLE_CLASS_UNBOUNDED: usize = 4;
 
 /// Rejections before giving up (never reached by consistent info sets in testing).
 const MAX_TRIES: usize = 2_000_000;
-
-/// One holder of unseen cards: a seat's hand now, or the pile (undealt / out of play).
-#[derive(Clone, Debug)]
-struct Holder {
-    seat: u8,
-    size: u16,
-    lo: Counts,
-    hi: Counts,
-}
 
 /// A proposal's level cards (step 3): not drawn (no timing), placed, accepted by the turn
 /// chains (placed by [`Turns::place`] once the whole proposal has passed), or rejected.
@@ -115,13 +113,6 @@ impl LevelDraw {
     fn of_accepted(a: Option<turns::Accepted>) -> LevelDraw {
         a.map_or(LevelDraw::Rejected, LevelDraw::Accepted)
     }
-}
-
-/// Hands drawn for a world: each seat's hand now and the pile.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Draw {
-    pub hands: [Counts; 4],
-    pub pile: Counts,
 }
 
 /// Samples worlds for one info set; the counting programme is built on first need and reused.
@@ -470,7 +461,7 @@ impl Determinizer {
         let kinds = self.level_kinds();
         let nh = self.holders.len();
         let sizes: Vec<u16> = self.holders.iter().map(|h| h.size).collect();
-        let splits: Vec<Splits> = kinds.iter().map(|&k| counting::splits(self.info.unseen[k as usize], &[0; 4][..nh], &[u8::MAX; 4][..nh])).collect();
+        let splits: Vec<Splits> = kinds.iter().map(|&k| splits(self.info.unseen[k as usize], &[0; 4][..nh], &[u8::MAX; 4][..nh])).collect();
         let step = |j: usize, x: usize, s: &[u16; 4], _: usize| {
             let a = &splits[j][x].0;
             (0..nh).all(|h| a[h] as u16 <= s[h]).then(|| (std::array::from_fn(|h| if h < nh { s[h] - a[h] as u16 } else { 0 }), 0))

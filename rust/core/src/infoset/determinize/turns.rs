@@ -27,7 +27,7 @@ use crate::util::rng::Rng;
 use super::levels::{pack, ENVELOPE};
 use super::multisets;
 use super::timing::{place_uniform, small_joker_timed, LevelPlan};
-use super::Holder;
+use super::holders::Holder;
 
 /// The turn order's evidence, read once per info set.
 #[derive(Clone, Debug)]
@@ -227,7 +227,7 @@ impl Turns {
     }
 
     /// Fills an earlier attempt's deck (R8.5) around the seat's own cards (`deck` and the
-    /// cards `left`, from [`super::timing::own_places`]): the rest drawn exactly given where
+    /// cards `left`, from `own_places` of `arrange.rs`): the rest drawn exactly given where
     /// each other seat's first level card lay.
     pub(super) fn earlier_deck(&self, info: &InfoSet, attempt: usize, deck: &mut [u8; DECK], left: Counts, rng: &mut Rng) {
         let first = info.first_seats[attempt];

@@ -5,8 +5,8 @@ use crate::game::hand::{Action, Game, Phase, Position, Tally, TrickRecord};
 use crate::infoset::info::InfoSet;
 use crate::rules::card::KINDS;
 use crate::rules::error::Error;
-use super::Draw;
-use super::timing::Arrangement;
+use super::holders::Draw;
+use super::arrange::Arrangement;
 
 /// The play part of a world, the same in every world of one info set: replaying the public
 /// tricks changes a game's hands by the cards played and everything else (the trick state,

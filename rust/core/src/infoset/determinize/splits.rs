@@ -1,0 +1,32 @@
+//! The splits of one kind's unseen copies over the holders of unseen cards, each weighted by
+//! the physical deals it stands for: the steps of the counting programme (`counting.rs`) and
+//! of the level table's paths (`levels.rs`).
+
+/// The splits of one kind's unseen copies over the holders, each with its weight.
+pub(super) type Splits = Vec<([u8; 4], u128)>;
+
+pub(super) fn factorial(n: u8) -> u64 {
+    (1..=n as u64).product()
+}
+
+/// Every split of `c` copies over the holders within their bounds (`lo[h] ..= hi[h]` each),
+/// with its weight c! / Π a! (the copies are distinct cards).
+pub(super) fn splits(c: u8, lo: &[u8], hi: &[u8]) -> Splits {
+    fn rec(h: usize, left: u8, a: &mut [u8; 4], lo: &[u8], hi: &[u8], c: u8, out: &mut Splits) {
+        if h + 1 == lo.len() {
+            if left >= lo[h] && left <= hi[h] {
+                a[h] = left;
+                let w = factorial(c) / a[..lo.len()].iter().map(|&x| factorial(x)).product::<u64>();
+                out.push((*a, w as u128));
+            }
+            return;
+        }
+        for x in lo[h]..=hi[h].min(left) {
+            a[h] = x;
+            rec(h + 1, left - x, a, lo, hi, c, out);
+        }
+    }
+    let mut out = Vec::new();
+    rec(0, c, &mut [0u8; 4], lo, hi, c, &mut out);
+    out
+}
