@@ -60,15 +60,25 @@ def _engine_fault(e: BaseException) -> bool:
     return type(e) is TractorError or isinstance(e, NoConsistentWorld)
 
 
-def _failed(what: str, index: int, e: BaseException, start: int, total: int, done: int) -> Tuple[str, List[Tuple[int, int]]]:
-    """The failure a run notes when deal ``index`` failed (and its RuntimeWarning): the error,
-    the deal, and what did not finish (the results hold the deals before it)."""
-    missing = [(index, start + total)]
+def _on_fault(e: TractorError, what: str, todo: Any, chunk: Tuple[int, int], run: Tuple[int, int, int],
+              meta: Dict[str, Any]) -> bool:
+    """A chunk ``(i, n)`` raised ``e``: an engine fault in a chunk of several deals queues them
+    again one by one (every deal before the failing one is then kept); in one deal it is the
+    run's failure, noted in ``meta`` with a RuntimeWarning (the error, the deal, what did not
+    finish), and the run stops (True). Anything else is raised again."""
+    if not _engine_fault(e):
+        raise e
+    (i, n), (start, total, done) = chunk, run
+    if n > 1:
+        todo.extendleft((j, 1) for j in range(i + n - 1, i - 1, -1))
+        return False
+    missing = [(i, start + total)]
     one = {"hands": "hand", "matches": "match"}[what]
-    text = (f"{one} {index} failed ({type(e).__name__}: {e}); {what} {_show_ranges(missing)} did not finish: "
-            f"the results hold the {done:,} that did")
-    warnings.warn(text, RuntimeWarning, stacklevel=4)
-    return text, missing
+    meta["failure"] = (f"{one} {i} failed ({type(e).__name__}: {e}); {what} {_show_ranges(missing)} did not finish: "
+                       f"the results hold the {done:,} that did")
+    meta["missing"] = missing
+    warnings.warn(meta["failure"], RuntimeWarning, stacklevel=5)
+    return True
 
 
 class _Interrupt:
@@ -149,13 +159,9 @@ def _simulate_matches(total, ps, seed, nthreads, profile, cap, start, chunk, pro
                     with stop.working():
                         raw = _core.simulate_matches(seed, i, n, list(ps), profile, nthreads, cap)
                 except TractorError as e:
-                    if not _engine_fault(e):
-                        raise
-                    if n > 1:  # again one by one: every match before the failing one is kept
-                        todo.extendleft((j, 1) for j in range(i + n - 1, i - 1, -1))
-                        continue
-                    meta["failure"], meta["missing"] = _failed("matches", i, e, start, total, done)
-                    break
+                    if _on_fault(e, "matches", todo, (i, n), (start, total, done), meta):
+                        break
+                    continue
                 parts.append(_columns(raw, MATCH_COLUMNS))
                 done += n
                 if progress:
@@ -245,13 +251,9 @@ def _simulate_hands(total, ps, seed, nthreads, profile, duplicate, start, rpath,
                             raw, blob = _hands(seed, i, n, fns, profile, nthreads, out is not None)
                             rraw = _hands(seed, i, n, rfns, profile, nthreads, False)[0] if duplicate else None
                     except TractorError as e:
-                        if not _engine_fault(e):
-                            raise
-                        if n > 1:  # again one by one: every hand before the failing one is kept
-                            todo.extendleft((j, 1) for j in range(i + n - 1, i - 1, -1))
-                            continue
-                        meta["failure"], meta["missing"] = _failed("hands", i, e, start, total, done)
-                        break
+                        if _on_fault(e, "hands", todo, (i, n), (start, total, done), meta):
+                            break
+                        continue
                     part = _columns(raw, HAND_COLUMNS)
                     rpart = None if rraw is None else _columns(rraw, HAND_COLUMNS)
                     if keep:
