@@ -60,7 +60,29 @@ def _engine_fault(e: BaseException) -> bool:
     return type(e) is TractorError or isinstance(e, NoConsistentWorld)
 
 
-def _on_fault(e: TractorError, what: str, todo: Any, chunk: Tuple[int, int], run: Tuple[int, int, int],
+class _Chunks:
+    """The chunks of a run, drawn as they are needed (a run of 10^12 hands has 10^9 of them),
+    and the deals of a failed chunk queued again one by one, before the chunks after it."""
+
+    def __init__(self, start: int, count: int, chunk: int) -> None:
+        self._chunks = _chunks(start, count, chunk)
+        self._again: deque = deque()
+
+    def __iter__(self) -> Iterator[Tuple[int, int]]:
+        while True:
+            if self._again:
+                yield self._again.popleft()
+                continue
+            nxt = next(self._chunks, None)
+            if nxt is None:
+                return
+            yield nxt
+
+    def one_by_one(self, i: int, n: int) -> None:
+        self._again.extend((j, 1) for j in range(i, i + n))
+
+
+def _on_fault(e: TractorError, what: str, todo: _Chunks, chunk: Tuple[int, int], run: Tuple[int, int, int],
               meta: Dict[str, Any]) -> bool:
     """A chunk ``(i, n)`` raised ``e``: an engine fault in a chunk of several deals queues them
     again one by one (every deal before the failing one is then kept); in one deal it is the
@@ -70,7 +92,7 @@ def _on_fault(e: TractorError, what: str, todo: Any, chunk: Tuple[int, int], run
         raise e
     (i, n), (start, total, done) = chunk, run
     if n > 1:
-        todo.extendleft((j, 1) for j in range(i + n - 1, i - 1, -1))
+        todo.one_by_one(i, n)
         return False
     missing = [(i, start + total)]
     one = {"hands": "hand", "matches": "match"}[what]
@@ -152,9 +174,8 @@ def _simulate_matches(total, ps, seed, nthreads, profile, cap, start, chunk, pro
     done = 0
     with _Interrupt() as stop:
         try:
-            todo = deque(_chunks(start, total, chunk))
-            while todo:
-                i, n = todo.popleft()
+            todo = _Chunks(start, total, chunk)
+            for i, n in todo:
                 try:
                     with stop.working():
                         raw = _core.simulate_matches(seed, i, n, list(ps), profile, nthreads, cap)
@@ -232,9 +253,8 @@ def _simulate_hands(total, ps, seed, nthreads, profile, duplicate, start, rpath,
     try:
         with _Interrupt() as stop:
             try:
-                todo = deque(_chunks(start, total, chunk))
-                while todo:
-                    i, n = todo.popleft()
+                todo = _Chunks(start, total, chunk)
+                for i, n in todo:
                     if keep and done + n > cap:
                         try:
                             new = min(total, max(2 * cap, done + n))
