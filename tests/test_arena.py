@@ -12,7 +12,7 @@ import pytest
 
 import tractor
 from tractor import _core, arena
-from tractor.errors import InvalidArgument, InvalidPolicy, TractorError
+from tractor.errors import IncompleteRun, InvalidArgument, InvalidPolicy, TractorError
 
 SEED = arena.SUITES["eval-v1"].seed
 
@@ -52,7 +52,7 @@ def test_results_do_not_depend_on_threads_or_shards():
             for k in ("index", "a_first", "a_second", "match_index", "match_wins", "match_losses"):
                 assert np.array_equal(getattr(p, k), getattr(q, k)), k
         assert other.ratings() == one.ratings()
-    with pytest.raises(InvalidArgument, match="in two parts"):
+    with pytest.raises(IncompleteRun, match="in two parts"):
         arena.merge(parts[0], parts[0])
     assert len(one.pairings) == 3 and all(len(p.match_index) == 2 for p in one.pairings)
 

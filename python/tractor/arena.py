@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import stat
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
@@ -23,10 +24,12 @@ import numpy as np
 
 from . import _core
 from ._weights import resolve
-from ._args import _bool, _int, _policy, _profile, _show, _split_policies, _text, _threads
+from ._args import _bool, _int, _is_bool, _path, _policy, _profile, _show, _split_policies, _text, _threads
 from ._outputs import replacing
-from .errors import InvalidArgument, TractorError
+from .errors import IncompleteRun, InvalidArgument, ResultsFileError, TractorError
+from .rules import PROFILES
 from .sim.local import _Interrupt
+from .sim.ranges import Ranges, _gaps, _index_ranges, _show_ranges, _union
 from .sim.run import simulate
 from .sim.stats import _ci
 
@@ -202,6 +205,12 @@ class ArenaResults:
     interrupted: bool = False
     elapsed: float = 0.0
     engine: str = _core.__version__
+    planned: Dict[str, Ranges] = field(default_factory=dict)
+    """The index ranges this result was asked to play: ``{"deals": [...], "matches": [...]}``
+    (absent: the ones it holds)."""
+    run: Optional[Dict[str, Tuple[int, int]]] = None
+    """The whole run's ranges when this is one shard of it (``tractor arena --shard``):
+    ``{"deals": (start, end), "matches": (start, end)}``; a merge then finds absent shards."""
 
     def _games(self, resample: Optional[np.random.Generator] = None) -> List[Tuple[int, int, np.ndarray]]:
         out = []
@@ -275,13 +284,17 @@ class ArenaResults:
                 "match_index": p.match_index.tolist(), "match_wins": p.match_wins.tolist(),
                 "match_losses": p.match_losses.tolist(),
             } for p in self.pairings],
-            "summary": self.summary(),
+            "planned": {k: [list(r) for r in v] for k, v in self.planned.items()},
+            "run": None if self.run is None else {k: list(v) for k, v in self.run.items()},
+            "summary": _finite(self.summary()),
         }
 
     def to_json(self, path: str) -> None:
-        """Writes the results (every deal of every pairing, and the summary) as JSON."""
+        """Writes the results (every deal of every pairing, and the summary) as JSON (a value
+        that is not a number, as an interval without resamples, is null)."""
+        d = self.to_dict()
         with replacing(os.fspath(path)) as tmp, open(tmp, "w", encoding="utf-8") as f:
-            json.dump(self.to_dict(), f)
+            json.dump(d, f, allow_nan=False)
 
     def to_parquet(self, path: str) -> None:
         """One row per (pairing, deal): a, b, deal, a_first, a_second (needs pyarrow)."""
@@ -300,7 +313,7 @@ class ArenaResults:
         t = pa.table({"a": pa.array(cols["a"], pa.string()), "b": pa.array(cols["b"], pa.string()),
                       "deal": pa.array(cols["deal"], pa.uint64()), "a_first": pa.array(cols["a_first"], pa.int16()),
                       "a_second": pa.array(cols["a_second"], pa.int16())})
-        t = t.replace_schema_metadata({"arena": json.dumps({k: v for k, v in self.to_dict().items() if k != "pairings"})})
+        t = t.replace_schema_metadata({"arena": json.dumps({k: v for k, v in self.to_dict().items() if k != "pairings"}, allow_nan=False)})
         with replacing(os.fspath(path)) as tmp:
             pq.write_table(t, tmp)
 
@@ -333,57 +346,244 @@ class ArenaResults:
             plt.close(fig)
 
 
-def _from_dict(d: Dict[str, Any]) -> ArenaResults:
+def _finite(x: Any) -> Any:
+    """``x`` with every float that is not a number (NaN, infinite) as None: JSON has none."""
+    if isinstance(x, float):
+        return x if math.isfinite(x) else None
+    if isinstance(x, dict):
+        return {k: _finite(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_finite(v) for v in x]
+    return x
+
+
+def _pairs(labels: List[str]) -> List[Tuple[str, str]]:
+    """The pairings of ``labels``, in the order ``play`` plays (and files) them."""
+    return [(a, b) for i, a in enumerate(labels) for b in labels[i + 1:]]
+
+
+def _column(x: Any, what: str, lo: int, hi: int, dtype: Any, error: Any) -> np.ndarray:
+    """A list of ints (a file's) or a 1-D integer array (a result's), each in lo..hi."""
+    if isinstance(x, np.ndarray):
+        if x.ndim != 1 or x.dtype.kind not in "iu":
+            raise error(f"{what} must be a 1-D array of integers, got {x.ndim}-D {x.dtype}")
+        vals = (int(x.min()), int(x.max())) if len(x) else ()
+    elif isinstance(x, list):
+        if not all(type(v) is int for v in x):
+            bad = next(v for v in x if type(v) is not int)
+            raise error(f"{what} must hold integers, got {_show(bad)}")
+        vals = (min(x), max(x)) if x else ()
+    else:
+        raise error(f"{what} must be a list of integers, got {_show(x)}")
+    if vals and not (lo <= vals[0] and vals[1] <= hi):
+        raise error(f"{what} holds {vals[0] if vals[0] < lo else vals[1]}, out of range: each must be in {lo}..{hi}")
+    return np.array(x, dtype)
+
+
+def _range_list(x: Any, what: str, hi: int, error: Any) -> Ranges:
+    """Index ranges ``[[start, end], ...]`` in 0..hi, start <= end."""
+    if not isinstance(x, (list, tuple)):
+        raise error(f"{what} must be a list of index ranges [start, end], got {_show(x)}")
+    for r in x:
+        if not (isinstance(r, (list, tuple)) and len(r) == 2 and all(type(v) is int for v in r)
+                and 0 <= r[0] <= r[1] <= hi):
+            raise error(f"{what}: a range must be [start, end] with 0 <= start <= end <= {hi}, got {_show(r)}")
+    return [(r[0], r[1]) for r in x]
+
+
+def _checked(r: Any, what: str, error: Any) -> ArenaResults:
+    """``r`` with every field checked (type, range, shape, which pairings in which order) and
+    its columns as arrays; else ``error`` naming the field."""
+    if not isinstance(r, ArenaResults):
+        raise error(f"{what} is a {type(r).__name__}, not ArenaResults")
+    for name, kind in (("suite", str), ("profile", str), ("engine", str), ("labels", list), ("policies", list),
+                       ("pairings", list), ("anchors", dict), ("cost_us", dict), ("planned", dict), ("interrupted", bool)):
+        if not isinstance(getattr(r, name), kind):
+            raise error(f"{what}: {name} must be a {kind.__name__}, got {_show(getattr(r, name))}")
+    if r.suite not in SUITES:
+        raise error(f"{what}: suite {_show(r.suite)} is not one of {', '.join(SUITES)}")
+    if r.profile not in PROFILES:
+        raise error(f"{what}: profile {_show(r.profile)} is not one of {', '.join(PROFILES)}")
+    s = SUITES[r.suite]
+    labels = r.labels
+    if len(labels) < 2 or not all(isinstance(x, str) and x for x in labels) or len(set(labels)) != len(labels):
+        raise error(f"{what}: labels must be two or more distinct names, got {_show(labels)}")
+    if len(r.policies) != len(labels) or not all(isinstance(x, str) and x for x in r.policies):
+        raise error(f"{what}: policies must be {len(labels)} names, one per label, got {_show(r.policies)}")
+    for name, d, only in (("anchors", r.anchors, None), ("cost_us", r.cost_us, labels)):
+        for k, v in d.items():
+            if not isinstance(k, str) or (only is not None and k not in only):
+                raise error(f"{what}: {name} has the key {_show(k)}, not a label")
+            if _is_bool(v) or not isinstance(v, (int, float)) or not math.isfinite(v) or (name == "cost_us" and v < 0):
+                raise error(f"{what}: {name}[{k!r}] must be a finite number, got {_show(v)}")
+    bootstrap = _int(r.bootstrap, f"{what}: bootstrap", 0, 100_000, error)
+    if _is_bool(r.elapsed) or not isinstance(r.elapsed, (int, float)) or not (math.isfinite(r.elapsed) and r.elapsed >= 0):
+        raise error(f"{what}: elapsed_s must be a finite number of seconds, got {_show(r.elapsed)}")
+    extents = {"deals": s.deals, "matches": s.matches}
+    if set(r.planned) - set(extents):
+        raise error(f"{what}: planned has the keys deals and matches, got {_show(list(r.planned))}")
+    planned = {k: _range_list(v, f"{what}: planned {k}", extents[k], error) for k, v in r.planned.items()}
+    run = r.run
+    if run is not None:
+        if not isinstance(run, dict) or set(run) != set(extents):
+            raise error(f"{what}: run must be null or {{'deals': [start, end], 'matches': [start, end]}}, got {_show(run)}")
+        run = {k: _range_list([v], f"{what}: run {k}", extents[k], error)[0] for k, v in run.items()}
+    pairs = _pairs(labels)
+    if len(r.pairings) > len(pairs) or (len(r.pairings) < len(pairs) and not r.interrupted):
+        raise error(f"{what}: {len(labels)} policies make {len(pairs)} pairings, it holds {len(r.pairings)}"
+                    + ("" if len(r.pairings) > len(pairs) else " and is not marked interrupted"))
+    out = []
+    for k, p in enumerate(r.pairings):
+        if not isinstance(p, Pairing):
+            raise error(f"{what}: pairings[{k}] is a {type(p).__name__}, not a Pairing")
+        if (p.a, p.b) != pairs[k]:
+            raise error(f"{what}: pairings[{k}] is {_show(p.a)} vs {_show(p.b)}; the labels' pairing {k} is "
+                        f"{pairs[k][0]!r} vs {pairs[k][1]!r} (reordered, or the teams swapped)")
+        at = f"{what}: pairing {p.a} vs {p.b}:"
+        idx = _column(p.index, f"{at} index", 0, s.deals - 1, np.uint64, error)
+        mi = _column(p.match_index, f"{at} match_index", 0, s.matches - 1, np.uint64, error)
+        for name, col in (("index", idx), ("match_index", mi)):
+            if len(col) > 1 and not (np.diff(col.astype(np.int64)) > 0).all():
+                raise error(f"{at} {name} must be strictly increasing (each deal once, in order)")
+        cols = [_column(getattr(p, n), f"{at} {n}", *lim, error) for n, lim in (
+            ("a_first", (-2**15, 2**15 - 1, np.int16)), ("a_second", (-2**15, 2**15 - 1, np.int16)),
+            ("match_wins", (0, 2, np.int8)), ("match_losses", (0, 2, np.int8)))]
+        for n, col, of in zip(("a_first", "a_second", "match_wins", "match_losses"), cols, (idx, idx, mi, mi)):
+            if len(col) != len(of):
+                raise error(f"{at} {n} holds {len(col)} values for {len(of)} indices")
+        if (cols[2] + cols[3] > 2).any():
+            raise error(f"{at} a match pair has more than 2 wins and losses in all")
+        out.append(Pairing(p.a, p.b, idx, *cols[:2], mi, *cols[2:]))
+    return ArenaResults(list(labels), list(r.policies), r.suite, r.profile, out, dict(r.cost_us), dict(r.anchors),
+                        bootstrap, r.interrupted, float(r.elapsed), r.engine, planned, run)
+
+
+_KEYS = ("format", "format_version", "engine", "suite", "profile", "labels", "policies", "anchors", "bootstrap",
+         "interrupted", "elapsed_s", "cost_us", "pairings")
+_PAIRING_KEYS = ("a", "b", "index", "a_first", "a_second", "match_index", "match_wins", "match_losses")
+
+
+def _from_dict(d: Any, what: str = "arena results") -> ArenaResults:
     if not isinstance(d, dict) or d.get("format") != FORMAT:
-        raise TractorError(f"not an arena results file: format {_show(d.get('format') if isinstance(d, dict) else d)}")
-    if d.get("format_version") != VERSION:
-        raise TractorError(f"arena results version {_show(d.get('format_version'))} is not {VERSION}")
-    ps = [Pairing(p["a"], p["b"], np.array(p["index"], np.uint64), np.array(p["a_first"], np.int16),
-                  np.array(p["a_second"], np.int16), np.array(p["match_index"], np.uint64),
-                  np.array(p["match_wins"], np.int8), np.array(p["match_losses"], np.int8)) for p in d["pairings"]]
-    return ArenaResults(list(d["labels"]), list(d["policies"]), d["suite"], d["profile"], ps,
-                        {k: float(v) for k, v in d["cost_us"].items()}, dict(d["anchors"]), int(d["bootstrap"]),
-                        bool(d["interrupted"]), float(d["elapsed_s"]), d["engine"])
+        raise ResultsFileError(f"not an arena results file: format {_show(d.get('format') if isinstance(d, dict) else d)}")
+    if type(d.get("format_version")) is not int or d["format_version"] != VERSION:
+        raise ResultsFileError(f"arena results version {_show(d.get('format_version'))} is not {VERSION}")
+    missing = [k for k in _KEYS if k not in d]
+    unknown = sorted(set(d) - set(_KEYS) - {"planned", "run", "summary"})
+    if missing or unknown:
+        raise ResultsFileError(f"{what}: " + "; ".join(
+            ([f"missing the keys {', '.join(missing)}"] if missing else []) + ([f"unknown keys {unknown}"] if unknown else [])))
+    if not isinstance(d["pairings"], list):
+        raise ResultsFileError(f"{what}: pairings must be a list, got {_show(d['pairings'])}")
+    ps = []
+    for k, p in enumerate(d["pairings"]):
+        if not isinstance(p, dict) or set(p) != set(_PAIRING_KEYS):
+            raise ResultsFileError(f"{what}: pairings[{k}] must be an object with the keys {', '.join(_PAIRING_KEYS)}")
+        ps.append(Pairing(*(p[x] for x in _PAIRING_KEYS)))
+    if d.get("planned") is not None and not isinstance(d["planned"], dict):
+        raise ResultsFileError(f"{what}: planned must be an object, got {_show(d['planned'])}")
+    r = ArenaResults(d["labels"], d["policies"], d["suite"], d["profile"], ps, d["cost_us"], d["anchors"],
+                     d["bootstrap"], d["interrupted"], d["elapsed_s"], d["engine"], d.get("planned") or {}, d.get("run"))
+    return _checked(r, what, ResultsFileError)
 
 
 def load(path: str) -> ArenaResults:
-    """Reads results written by :meth:`ArenaResults.to_json`."""
+    """Reads results written by :meth:`ArenaResults.to_json`, checking every field.
+
+    Raises InvalidArgument (a path of the wrong type) and ResultsFileError naming what is
+    wrong: a file that cannot be read, is not a regular file, or not arena results."""
+    path = _path(path)
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise ResultsFileError(f"{path}: not a regular file")
         with open(path, encoding="utf-8") as f:
-            d = json.load(f)
-        return _from_dict(d)
-    except (OSError, ValueError, KeyError, TypeError) as e:
-        raise TractorError(f"{path}: cannot read arena results: {e}") from None
+            d = json.load(f, parse_constant=lambda c: _not_json(c))
+    except OSError as e:
+        raise ResultsFileError(f"{path}: cannot read arena results: {e.strerror or e}") from None
+    except (ValueError, RecursionError) as e:
+        if isinstance(e, TractorError):
+            raise
+        what = "nested too deeply" if isinstance(e, RecursionError) else str(e)
+        raise ResultsFileError(f"{path}: not arena results (JSON): {what}") from None
+    return _from_dict(d, path)
 
 
-def merge(*parts: ArenaResults) -> ArenaResults:
+def _not_json(c: str) -> Any:
+    raise ResultsFileError(f"{c} is not a JSON value (an arena results file holds no {c})")
+
+
+def merge(*parts: ArenaResults, partial: bool = False) -> ArenaResults:
     """One result from shards of one arena run (other deals of the same pairings): the
-    pairings' deals in index order, as one run over all of them would give."""
+    pairings' deals in index order, as one run over all of them would give.
+
+    The parts must be of one run: the same suite, profile, engine, policies (in the same
+    order, so the same pairings), anchors and bootstrap; each pairing's deals (and matches)
+    held by one part at most, and none missing between the parts, from the ranges they were
+    asked to play or, for shards of ``tractor arena --shard``, from the whole run's. Raises
+    InvalidArgument (a part that is not well-formed ArenaResults) and IncompleteRun naming
+    what differs, is twice or is missing. ``partial=True`` merges what there is (the result
+    then says ``interrupted=True``); overlaps are still refused."""
     if not parts:
         raise InvalidArgument("merge needs at least one result")
+    partial = _bool(partial, "partial")
+    parts = tuple(_checked(p, f"merge: parts[{i}]", InvalidArgument) for i, p in enumerate(parts))
     first = parts[0]
-    for p in parts[1:]:
-        if (p.labels, p.policies, p.suite, p.profile) != (first.labels, first.policies, first.suite, first.profile):
-            raise InvalidArgument("merge: the parts are of different arena runs (policies, suite or profile differ)")
+    for i, p in enumerate(parts[1:], 1):
+        for name in ("suite", "profile", "engine", "labels", "policies", "anchors", "bootstrap"):
+            a, b = getattr(first, name), getattr(p, name)
+            if a != b:
+                raise IncompleteRun(f"merge: parts[{i}] is of another arena run: its {name} is {_show(b)}, "
+                                    f"parts[0]'s is {_show(a)}")
+    runs = [p.run for p in parts if p.run is not None]
+    if any(r != runs[0] for r in runs):
+        raise IncompleteRun(f"merge: the parts are shards of different runs: {_show(runs)}")
+    run = runs[0] if runs else None
+    gaps: List[str] = []
+    missing_all: Ranges = []
     merged = []
-    for k, p0 in enumerate(first.pairings):
-        cat = [q.pairings[k] for q in parts]
-        idx = np.concatenate([c.index for c in cat])
-        if len(np.unique(idx)) != len(idx):
-            raise InvalidArgument(f"merge: pairing {p0.a} vs {p0.b} has a deal in two parts")
+    for k, (a, b) in enumerate(_pairs(first.labels)):
+        cat = [(i, q.pairings[k]) for i, q in enumerate(parts) if k < len(q.pairings)]
+        for kind, key in (("deals", "index"), ("matches", "match_index")):
+            held = sorted((lo, hi, i) for i, c in cat for lo, hi in _index_ranges(getattr(c, key)))
+            for (a0, a1, i), (b0, b1, j) in zip(held, held[1:]):
+                if b0 < a1:
+                    raise IncompleteRun(f"merge: pairing {a} vs {b} has {kind} {_show_ranges([(b0, min(a1, b1))])} "
+                                        f"in two parts: parts[{i}] and parts[{j}]")
+            covered = _union((lo, hi) for lo, hi, _ in held)
+            expected = _union([r for q in parts for r in q.planned.get(kind, _held(q, key))]
+                              + ([run[kind]] if run is not None else []))
+            missing = _gaps(expected[0][0], expected[-1][1], covered) if expected else []
+            if missing:
+                gaps.append(f"pairing {a} vs {b}: {kind} {_show_ranges(missing)}")
+                if kind == "deals":
+                    missing_all = _union(missing_all + missing)
+        if not cat:
+            continue
+        idx = np.concatenate([c.index for _, c in cat])
         o = np.argsort(idx, kind="stable")
-        midx = np.concatenate([c.match_index for c in cat])
-        if len(np.unique(midx)) != len(midx):
-            raise InvalidArgument(f"merge: pairing {p0.a} vs {p0.b} has a match in two parts")
+        midx = np.concatenate([c.match_index for _, c in cat])
         mo = np.argsort(midx, kind="stable")
-        merged.append(Pairing(p0.a, p0.b, idx[o], np.concatenate([c.a_first for c in cat])[o],
-                              np.concatenate([c.a_second for c in cat])[o], midx[mo],
-                              np.concatenate([c.match_wins for c in cat])[mo],
-                              np.concatenate([c.match_losses for c in cat])[mo]))
+        merged.append(Pairing(a, b, idx[o], np.concatenate([c.a_first for _, c in cat])[o],
+                              np.concatenate([c.a_second for _, c in cat])[o], midx[mo],
+                              np.concatenate([c.match_wins for _, c in cat])[mo],
+                              np.concatenate([c.match_losses for _, c in cat])[mo]))
+    cut = [i for i, q in enumerate(parts) if q.interrupted]
+    if (gaps or cut) and not partial:
+        why = (f"missing: {'; '.join(gaps[:4])}" + (f" and {len(gaps) - 4} more" if len(gaps) > 4 else "")
+               if gaps else f"parts{cut} were interrupted")
+        raise IncompleteRun(f"merge: the parts do not form one complete arena run: {why} (interrupted or absent "
+                            f"shards); pass partial=True (tractor merge --partial) to merge what there is", missing_all)
     cost = {lab: float(np.median([q.cost_us[lab] for q in parts if lab in q.cost_us]))
             for lab in first.labels if any(lab in q.cost_us for q in parts)}
+    planned = {kind: _union([r for q in parts for r in q.planned.get(kind, _held(q, key))])
+               for kind, key in (("deals", "index"), ("matches", "match_index"))}
     return ArenaResults(first.labels, first.policies, first.suite, first.profile, merged, cost, first.anchors,
-                        first.bootstrap, any(q.interrupted for q in parts), sum(q.elapsed for q in parts), first.engine)
+                        first.bootstrap, bool(gaps or cut), sum(q.elapsed for q in parts), first.engine, planned, run)
+
+
+def _held(r: ArenaResults, key: str) -> Ranges:
+    """The index ranges any pairing of ``r`` holds (``index`` or ``match_index``)."""
+    return _union(x for p in r.pairings for x in _index_ranges(getattr(p, key)))
 
 
 # -- the run -----------------------------------------------------------------------------------
@@ -533,5 +733,6 @@ def play(
     elapsed = time.perf_counter() - t0
     costs = {e.label: _cost_us(e, s, profile, 0.3) for e in es} if cost and not interrupted else {}
     names = [f"callable:{e.label}" if callable(e.policy) else e.policy for e in es]
+    planned = {"deals": [(start, start + count)], "matches": [(match_start, match_start + matches)] if matches else []}
     return ArenaResults([e.label for e in es], names, suite, profile, out, costs, dict(anchors), bootstrap,
-                        interrupted, elapsed)
+                        interrupted, elapsed, planned=planned)

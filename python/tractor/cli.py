@@ -320,7 +320,7 @@ def cmd_merge(a: argparse.Namespace) -> int:
 
         _writable("-o/--output", a.output, [".json"])
         _not_an_input(a)
-        merged = arena.merge(*[arena.load(p) for p in a.inputs])
+        merged = arena.merge(*[arena.load(p) for p in a.inputs], partial=a.partial)
         _hold()
         print(merged)
         merged.to_json(a.output)
@@ -367,6 +367,8 @@ def cmd_arena(a: argparse.Namespace) -> int:
                bootstrap=a.bootstrap, progress=bar)
     _hold()
     bar.close()
+    if a.shard:  # merge then knows the whole run, and finds missing shards
+        res.run = {"deals": (0, deals), "matches": (0, a.matches)}
     if res.interrupted:
         print("interrupted: rating the pairings that finished", file=sys.stderr)
     print(res)
