@@ -433,3 +433,142 @@ def test_cli_play_starts_and_stops_on_ctrl_c(tmp_path):
     r = subprocess.run([sys.executable, "-m", "tractor.cli", "play", "--opponents", "greedy,nonsense,greedy", "--no-browser"],
                        cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and "opponents[1]" in r.stderr
+
+
+# -- another origin's page, in the same browser, cannot play or read the table (issue 41) ---------
+
+_ATTACK = """<!doctype html><meta charset="utf-8"><title>not the table</title><body>
+<iframe name="sink" id="sink"></iframe><iframe id="framed"></iframe>
+<script>
+const T = %(targets)s, act = %(act)s, R = {};
+window.results = R;
+function note(k, v) { R[k] = v; }
+async function tryRead(k, url, init) {
+  try {
+    const r = await fetch(url, init);
+    let text = null;
+    try { text = await r.text(); } catch (e) { text = "unreadable: " + e; }
+    note(k, {type: r.type, status: r.status, text: text});
+  } catch (e) { note(k, {error: String(e)}); }
+}
+function formPost(k, url, enctype) {  // a form may post across origins: what it sends, not what it reads
+  return new Promise(done => {
+    const f = document.createElement("form");
+    f.method = "POST"; f.action = url; f.enctype = enctype; f.target = "sink";
+    const i = document.createElement("input");
+    const json = JSON.stringify(act);  // name=value becomes '{"action":...,"v":"=x"}' under text/plain
+    i.name = json.slice(0, -1) + ',"v":"'; i.value = 'x"}';
+    f.appendChild(i); document.body.appendChild(f);
+    const sink = document.getElementById("sink");
+    let fired = false;
+    sink.onload = () => { if (!fired) { fired = true; note(k, "submitted"); done(); } };
+    setTimeout(() => { if (!fired) { fired = true; note(k, "timeout"); done(); } }, 3000);
+    f.submit();
+  });
+}
+(async () => {
+  const body = JSON.stringify(act);
+  for (const base of T) {
+    // a write with no read: a no-cors POST (text/plain: no preflight) and a beacon
+    await tryRead(base + " act no-cors", base + "/act", {method: "POST", mode: "no-cors", body: body});
+    await tryRead(base + " next no-cors", base + "/next", {method: "POST", mode: "no-cors", body: body});
+    note(base + " beacon", navigator.sendBeacon(base + "/act", new Blob([body], {type: "text/plain"})));
+    // the page's own header (preflighted: the server grants no CORS)
+    await tryRead(base + " act with header", base + "/act", {method: "POST", mode: "cors", body: body,
+        headers: {"Content-Type": "application/json", "X-Tractor-Table": "a-guess"}});
+    // reads: the state, the record, the page that holds the secret
+    for (const p of ["/state", "/record", "/"]) {
+      await tryRead(base + " read " + p, base + p, {mode: "cors"});
+      await tryRead(base + " opaque " + p, base + p, {mode: "no-cors"});
+    }
+    await formPost(base + " form text/plain", base + "/act", "text/plain");
+    await formPost(base + " form urlencoded", base + "/act", "application/x-www-form-urlencoded");
+  }
+  // the table's page in a frame (it may not be framed), and its state as a script
+  document.getElementById("framed").src = T[0] + "/";
+  const s = document.createElement("script");
+  s.src = T[0] + "/state";
+  s.onerror = () => note("script /state", "error"); s.onload = () => note("script /state", "loaded");
+  document.body.appendChild(s);
+  await new Promise(r => setTimeout(r, 1000));
+  try { note("framed text", document.getElementById("framed").contentDocument.body.innerText); }
+  catch (e) { note("framed text", "unreadable: " + e); }
+  window.done = true;
+})();
+</script>"""
+
+
+def test_another_origins_page_in_chromium_cannot_play_or_read_the_table(browser):
+    """A page from another local port, opened in the same Chromium, fires every request it can at
+    the table (no-cors and preflighted fetches, a beacon, cross-origin form posts shaped as JSON,
+    the page in a frame, the state as a script) with a legal play at the current version: the
+    table answers each with a refusal, does not move, and the page reads nothing of it."""
+    import http.server
+
+    t = Table(seat=0, opponents="greedy,greedy,greedy", seed=5)
+    run = _Running(t)
+    seen = []
+
+    class Seen(run.server.RequestHandlerClass):  # what the table answered, request by request
+        def log_request(self, code="-", size="-"):
+            seen.append((self.command, self.path, int(code), self.headers.get("Origin"), self.headers.get("Sec-Fetch-Site"),
+                         self.headers.get("Sec-Fetch-Dest")))
+
+    run.server.RequestHandlerClass = Seen
+    port = run.server.server_port
+    st = _wait(lambda: t.state() if t.state()["your_turn"] else None, 30, "seat 0's turn")
+    with t.lock:
+        g = t.game.clone()
+        legal = g.legal_actions()
+        act = {"action": "pass" if g.phase == "declare" else str(legal.sample(1)), "version": st["version"]}
+        before, hand, v = t.game.to_json(), [str(c) for c in t.game.hand(0)], t.version
+    page = (_ATTACK % {"targets": json.dumps([f"http://127.0.0.1:{port}", f"http://localhost:{port}"]),
+                       "act": json.dumps(act)}).encode()
+
+    class Attacker(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(page)))
+            self.end_headers()
+            self.wfile.write(page)
+
+        def do_POST(self):  # noqa: N802 - the forms' sink, should one land here
+            self.do_GET()
+
+        def log_message(self, *a):
+            pass
+
+    evil = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Attacker)
+    threading.Thread(target=evil.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+    d = browser
+    try:
+        d.get(f"http://127.0.0.1:{evil.server_port}/")
+        _wait(lambda: d.execute_script("return window.done === true"), 30, "the attacker's page to finish")
+        results = d.execute_script("return window.results")
+        time.sleep(0.5)  # a beacon may land after the page is done
+        # the table did not move: the same version, the same hand, the seat's same cards
+        with t.lock:
+            assert t.version == v and t.game.to_json() == before and [str(c) for c in t.game.hand(0)] == hand
+        # the requests reached the table, and every one was refused
+        acts = [s for s in seen if s[1] in ("/act", "/next") and s[0] == "POST"]
+        assert len(acts) >= 6 and {s[1] for s in acts} == {"/act", "/next"}, seen
+        assert {"/state", "/record", "/"} <= {s[1] for s in seen}, seen
+        # (but the frame's navigation to the page, which the page's X-Frame-Options keeps from showing)
+        served = [s for s in seen if s[2] not in (403, 501)]
+        assert served in ([], [("GET", "/", 200, None, "same-site", "iframe")]), served
+        # and the page read nothing: no answer, no secret, no card
+        text = json.dumps(results)
+        assert run.server.token not in text and "hand_ids" not in text and '"phase"' not in text, results
+        for k, r in results.items():
+            if isinstance(r, dict) and "text" in r:
+                assert r["type"] == "opaque" and r["status"] == 0 and r["text"] == "", (k, r)
+        assert results["framed text"].startswith("unreadable") or results["framed text"] == "", results["framed text"]
+        # the table's own page still plays
+        code, body = _post(run, "act", act)
+        assert code == 200 and body["ok"] and t.version > v
+    finally:
+        d.get("about:blank")
+        evil.shutdown()
+        evil.server_close()
+        run.close()
