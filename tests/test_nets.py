@@ -10,6 +10,7 @@ import pytest
 import tractor
 from tractor import _core, nets
 from tractor.errors import InvalidArgument, InvalidPolicy, TractorError
+import os
 
 
 def _layers(seed, h1=48, h2=24, scale=1.0):
@@ -411,3 +412,27 @@ def test_the_float_references_and_bounds_refuse_bad_observations(obs):
                  lambda: nets.quantization_bound(layers, net, obs), lambda: nets.value_bound(layers, value, net, obs)):
         with pytest.raises(InvalidArgument, match="obs"):
             call()
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
+def test_weights_are_read_from_regular_files_only(tmp_path):
+    """Issue 41: ``net:/dev/zero`` read a gigabyte before a bare MemoryError and a FIFO blocked
+    forever, as a policy or a Net (and so from a crafted saved match at the table): each is
+    refused at once, naming what is wrong; so is a file longer than its header declares."""
+    import time
+
+    fifo = str(tmp_path / "w.tnet")
+    os.mkfifo(fifo)
+    for path in ("/dev/zero", fifo):
+        t = time.perf_counter()
+        with pytest.raises(tractor.errors.InvalidPolicy, match="not a regular file"):
+            nets.Net(path)
+        with pytest.raises(tractor.errors.InvalidPolicy, match="not a regular file"):
+            tractor.simulate(hands=1, policies=(f"net:{path}", "greedy", "greedy", "greedy"))
+        assert time.perf_counter() - t < 5
+    shipped = tractor.agents.AGENTS["bc-greedy-v1"].policy[len("net:"):]
+    data = nets.Net(shipped).to_bytes()
+    longer = tmp_path / "long.tnet"
+    longer.write_bytes(data + b"\0" * 64)
+    with pytest.raises(tractor.errors.InvalidPolicy, match="declares"):
+        nets.Net(str(longer))

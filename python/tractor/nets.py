@@ -61,14 +61,13 @@ class Net:
 
     def __init__(self, data: Any) -> None:
         if isinstance(data, (str, os.PathLike)):
-            try:
-                with open(data, "rb") as f:
-                    data = f.read()
-            except OSError as e:
-                raise InvalidArgument(f"network weights: cannot read {_show(str(data))}: {e}") from None
-        if not isinstance(data, (bytes, bytearray, memoryview)):
+            # the core reads it: a regular file only (a FIFO would block, /dev/zero never end),
+            # no further than its header declares
+            self._n = _core.Net.read(os.fspath(data))
+        elif isinstance(data, (bytes, bytearray, memoryview)):
+            self._n = _core.Net(bytes(data))
+        else:
             raise InvalidArgument(f"Net takes the bytes or the path of a weights file, got {_show(data)}")
-        self._n = _core.Net(bytes(data))
         self.arrays: Optional[Tuple[np.ndarray, ...]] = None
         """The integer arrays (W1 input-major, b1, W2, b2, W3, b3) when made by :func:`quantize`."""
         self.value_arrays: Optional[Tuple[np.ndarray, int]] = None

@@ -427,3 +427,72 @@ fn a_value_head_values_the_searches_leaves() {
     }
     assert!(searched >= 6, "{searched}");
 }
+
+/// Issue 41: the overflow check assumes every input at its largest value ([`maxima`]: the
+/// competition profile's deals without a showing reach 84.67 over their denominator). The
+/// worst first layer it admits, every weight of one unit at the largest value the check
+/// allows and the bias filling the rest, is evaluated on the observation with every entry at
+/// its largest value: the i32 accumulator equals the exact sum (i32::MAX), and one more in
+/// the bias is refused. Under the old bound (the denominators) the file was admitted with a
+/// larger weight and the sum wrapped.
+#[test]
+fn the_worst_network_the_check_admits_does_not_wrap() {
+    use tractor_core::encode::observe::maxima;
+    let mx = maxima();
+    let sum: i64 = mx.iter().map(|&m| m as i64).sum();
+    let w = (i32::MAX as i64 / sum).min(i16::MAX as i64);
+    let b = i32::MAX as i64 - w * sum;
+    let mut net = random_net(3, 1, 1);
+    net.w1 = vec![w as i16; OBS_DIM];
+    net.b1 = vec![b as i32];
+    let read = Net::parse(&net.to_bytes()).expect("the check admits the worst file");
+    let x: [i16; OBS_DIM] = std::array::from_fn(|i| mx[i] as i16);
+    assert_eq!(read.accumulator(&x).acc[0] as i64, b + w * sum);
+    assert_eq!(b + w * sum, i32::MAX as i64);
+    net.b1 = vec![b as i32 + 1];
+    assert!(Net::parse(&net.to_bytes()).is_err(), "one more than the worst is refused");
+    // the entries' largest values: the denominators but the redeals, a u8 count
+    let d = scales();
+    assert_eq!((0..OBS_DIM).filter(|&i| mx[i] != d[i]).count(), 1);
+}
+
+/// Issue 41: a weights file is read from a regular file only, no further than its header
+/// declares (`/dev/zero` read a gigabyte before failing; a FIFO blocked forever), and a
+/// version-2 file with a prior and no base is refused as `from_parts` refuses it.
+#[test]
+fn weights_are_read_from_regular_files_of_their_declared_size() {
+    use tractor_core::agent::net::read_weights;
+    let net = random_net(4, 8, 4);
+    let path = net_file("declared", &net);
+    assert_eq!(read_weights(&path).unwrap(), net.to_bytes());
+    let err = |p: &str| read_weights(p).unwrap_err().to_string();
+    assert!(err("/dev/zero").contains("not a regular file"), "{}", err("/dev/zero"));
+    let dir = std::env::temp_dir().join(format!("tractor-fifo-{}", std::process::id()));
+    let _ = std::fs::remove_file(&dir);
+    if std::process::Command::new("mkfifo").arg(&dir).status().is_ok_and(|s| s.success()) {
+        assert!(err(dir.to_str().unwrap()).contains("not a regular file"));
+        std::fs::remove_file(&dir).unwrap();
+    }
+    // a file longer (or shorter) than its header declares
+    let mut long = net.to_bytes();
+    long.extend_from_slice(&[0; 100]);
+    let p = std::env::temp_dir().join(format!("tractor-long-{}.tnet", std::process::id()));
+    std::fs::write(&p, &long).unwrap();
+    assert!(err(p.to_str().unwrap()).contains("declares"), "{}", err(p.to_str().unwrap()));
+    std::fs::write(&p, &long[..long.len() - 150]).unwrap();
+    assert!(err(p.to_str().unwrap()).contains("declares"));
+    std::fs::remove_file(&p).unwrap();
+    // version 2 with a prior and no base
+    let mut based = random_net(5, 8, 4);
+    based.base = Base::Greedy;
+    based.prior = 77;
+    let mut bytes = based.to_bytes();
+    let at = 8 + 12 + 3; // the base byte
+    assert_eq!(bytes[at], 1);
+    bytes[at] = 0;
+    let n = bytes.len() - 4;
+    let crc = tractor_core::game::record::crc32(&bytes[..n]);
+    bytes[n..].copy_from_slice(&crc.to_le_bytes());
+    let e = Net::parse(&bytes).unwrap_err().to_string();
+    assert!(e.contains("needs a base"), "{e}");
+}

@@ -3,7 +3,7 @@
 
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use tractor_core::agent::net::{Accumulator, Base, Net, ValueHead};
+use tractor_core::agent::net::{read_weights, Accumulator, Base, Net, ValueHead};
 use tractor_core::encode::observe::{known_trump, observe, OBS_DIM};
 use tractor_core::rules::card::KINDS;
 use tractor_core::Error;
@@ -23,6 +23,16 @@ impl PyNet {
     #[new]
     fn new(py: Python<'_>, data: &[u8]) -> PyResult<Self> {
         guard(py, || Ok(PyNet { net: Net::parse(data).map_err(|e| err(py, e))? }))
+    }
+
+    /// A network from the weights file at `path`: a regular file only, read no further than
+    /// its header declares; InvalidPolicy otherwise (as for the bytes).
+    #[staticmethod]
+    fn read(py: Python<'_>, path: &str) -> PyResult<Self> {
+        guard(py, || {
+            let bytes = read_weights(path).map_err(|e| err(py, e))?;
+            Ok(PyNet { net: Net::parse(&bytes).map_err(|e| err(py, e))? })
+        })
     }
 
     /// A network from its quantized arrays (W1 input-major); InvalidPolicy if they do not

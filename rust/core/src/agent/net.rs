@@ -50,7 +50,7 @@ use std::sync::Mutex;
 use crate::agent::view::{Decide, SeatView};
 use crate::agent::greedy;
 use crate::encode::actions::{encode, Builder, ACTIONS};
-use crate::encode::observe::{canonical_ids, scales, OBS_DIM, OBS_VERSION};
+use crate::encode::observe::{canonical_ids, maxima, OBS_DIM, OBS_VERSION};
 use crate::game::hand::{Action, Phase};
 use crate::game::record::crc32;
 use crate::rules::error::Error;
@@ -219,7 +219,11 @@ impl Net {
                 1 => Base::Greedy,
                 other => return Err(bad(format!("base {other} (0: none, 1: greedy)"))),
             };
-            (base, b.u32("the header")? as i32)
+            let prior = b.u32("the header")? as i32;
+            if base == Base::None && prior != 0 {
+                return Err(bad(format!("a prior ({prior}) needs a base agent")));
+            }
+            (base, prior)
         } else {
             (Base::None, 0)
         };
@@ -301,9 +305,9 @@ impl Net {
     }
 
     /// Refuses weights for which some observation could overflow an `i32` sum (every input
-    /// entry is at most its denominator, every activation at most [`ONE`]).
+    /// entry at most its largest value, [`maxima`], every activation at most [`ONE`]).
     fn check_bounds(&self) -> Result<(), Error> {
-        let d = scales();
+        let d = maxima();
         let worst1 = (0..self.h1).map(|j| {
             self.b1[j].unsigned_abs() as i64
                 + (0..OBS_DIM).map(|i| d[i] as i64 * self.w1[i * self.h1 + j].unsigned_abs() as i64).sum::<i64>()
@@ -500,13 +504,60 @@ impl Hash for NetPolicy {
     }
 }
 
+/// The size a weights file declares in its header (`head`: its first bytes, at least
+/// [`HEAD_BYTES`]), every section included; None where the header is not a weights file's
+/// (then [`Net::parse`] names what is wrong).
+fn declared_size(head: &[u8]) -> Option<u64> {
+    let mut b = Bytes(head.get(MAGIC.len()..)?);
+    let version = b.u16("").ok().filter(|v| (1..=FORMAT_VERSION).contains(v))?;
+    let (_obs, inputs, outputs) = (b.u16("").ok()?, b.u16("").ok()? as u64, b.u16("").ok()? as u64);
+    let (h1, h2) = (b.u16("").ok()? as u64, b.u16("").ok()? as u64);
+    let fixed = MAGIC.len() as u64 + 2 * 6 + 3 + if version >= 2 { 5 } else { 0 };
+    if version >= 2 {
+        b.take(8, "").ok()?; // shifts, flags, base, prior
+    } else {
+        b.take(3, "").ok()?;
+    }
+    let meta = b.u32("").ok()? as u64;
+    let layers = 2 * inputs * h1 + 4 * h1 + h2 * h1 + 4 * h2 + outputs * h2 + 4 * outputs;
+    let value = if version >= 3 { 2 * h2 + 4 } else { 0 };
+    Some(fixed + 4 + meta + layers + value + 4)
+}
+
+/// Bytes read to learn a weights file's declared size: the header of the longest version.
+const HEAD_BYTES: usize = 8 + 2 * 6 + 3 + 5 + 4;
+
+/// The bytes of the weights file at `path`: a regular file only (a FIFO would block, a
+/// device such as `/dev/zero` never end), read no further than the size its header declares,
+/// and refused where the file's size is not that.
+pub fn read_weights(path: &str) -> Result<Vec<u8>, Error> {
+    use std::io::Read;
+    let cannot = |e: std::io::Error| bad(format!("cannot read the weights file: {e}"));
+    let meta = std::fs::metadata(path).map_err(cannot)?;
+    if !meta.is_file() {
+        return Err(bad("cannot read the weights file: it is not a regular file (one is read from a regular file only)"));
+    }
+    let mut f = std::fs::File::open(path).map_err(cannot)?;
+    let mut head = Vec::with_capacity(HEAD_BYTES);
+    (&mut f).take(HEAD_BYTES as u64).read_to_end(&mut head).map_err(cannot)?;
+    let Some(size) = declared_size(&head).filter(|_| head.len() >= MAGIC.len() && &head[..MAGIC.len()] == MAGIC) else {
+        return Ok(head); // too short, or not a weights file of a known version: parse says which
+    };
+    if meta.len() != size {
+        return Err(bad(format!("the file holds {} bytes where its header declares {size}", meta.len())));
+    }
+    let mut bytes = head;
+    (&mut f).take(size - bytes.len() as u64).read_to_end(&mut bytes).map_err(cannot)?;
+    Ok(bytes)
+}
+
 static LOADED: Mutex<Vec<&'static Loaded>> = Mutex::new(Vec::new());
 
 impl NetPolicy {
     /// The network in the weights file at `path` (read now; the same path with the same
     /// content gives the same policy).
     pub fn load(path: &str) -> Result<NetPolicy, Error> {
-        let bytes = std::fs::read(path).map_err(|e| Error::BadPolicy(format!("net:{path}: cannot read the weights file: {e}")))?;
+        let bytes = read_weights(path).map_err(|e| Error::BadPolicy(format!("net:{path}: {e}")))?;
         let net = Net::parse(&bytes).map_err(|e| Error::BadPolicy(format!("net:{path}: {e}")))?;
         let mut all = LOADED.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(l) = all.iter().find(|l| l.path == path && l.net == net) {

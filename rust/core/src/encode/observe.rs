@@ -120,6 +120,16 @@ pub fn scales() -> [u32; OBS_DIM] {
     out
 }
 
+/// The largest whole number each entry can hold (what an integer network's overflow check
+/// must assume, `agent::net`): its denominator, every entry being a fraction of at most one,
+/// except the deals without a showing, a `u8` count that the competition profile lets run
+/// to 255 (its redeal limit, R8.5 and C9: 84.67 over its denominator of 3).
+pub fn maxima() -> [u32; OBS_DIM] {
+    let mut out = scales();
+    out[at::redeals] = u8::MAX as u32;
+    out
+}
+
 /// A cell of the observation: `f32`, the learner's tensor (n / d); `i16`, the whole
 /// numbers n themselves, which integer networks read (no float decides play); or `u8`, the
 /// learner's compact copy: n, except points, which are n / 5 (every point count is a multiple
