@@ -209,28 +209,61 @@ def test_while_a_hand_is_in_play_the_page_learns_only_what_the_seat_knows(runnin
 
 # -- one client cannot stop the table -------------------------------------------------------------
 
-def test_a_client_that_never_reads_stops_nobody(running):
+def test_a_client_that_never_reads_stops_nobody(running, monkeypatch):
+    """A client pipelines thousands of requests for the record (a long answer) and never reads:
+    the server's thread for it blocks on its write, holding no lock, while another client is
+    answered at once, deals the next hand and plays it through over HTTP with the bots; a write
+    that waits CLIENT_TIMEOUT (here 6 s) ends the hog's connection and frees its thread."""
+    from tractor.view import server as srv
+
+    monkeypatch.setattr(srv._Handler, "timeout", 6.0)
     run = running(seed=3)
     t = run.table
     st = _finish_hand(t)  # the record is given: a long answer, asked for many times
+    base = threading.active_count()
     hog = socket.create_connection(("127.0.0.1", run.port))
     hog.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-    one = (f"GET /record HTTP/1.1\r\nHost: {run.host}\r\n{TOKEN_HEADER}: {run.server.token}\r\n\r\n").encode()
-    hog.settimeout(5)
+    # a padded request (2 kB): the requests outgrow the socket buffers that hold them unread
+    one = (f"GET /record HTTP/1.1\r\nHost: {run.host}\r\n{TOKEN_HEADER}: {run.server.token}\r\nX-Pad: {'p' * 2000}\r\n\r\n").encode()
+    hog.settimeout(0.5)  # the others ask while the hog's thread is still blocked (6 s)
+    stalled = sent = 0
     try:
         try:
-            for _ in range(400):
+            for _ in range(2000):
                 hog.sendall(one * 10)
+                sent += 10
         except socket.timeout:
-            pass  # the server stopped reading: its answers fill the socket
-        time.sleep(0.3)
+            stalled = True  # the server stopped reading: its answers fill the socket
+        assert stalled and sent >= 50, sent  # many requests in the pipe, unread
+        assert threading.active_count() == base + 1  # the hog's thread, blocked on its write
         for _ in range(5):  # others are answered at once, and the table moves on
             a = time.monotonic()
             code, _body = run.ask("GET", "/state")
             assert code == 200 and time.monotonic() - a < 2.0
         code, body = run.ask("POST", "/next", {"version": st["version"]})
         assert code == 200
-        _wait(lambda: t.version > body["version"] + 3, 10, "the bots to play on")
+        k = 0
+        while True:  # the next hand, played through over HTTP with the bots, the hog still open
+            code, st = run.ask("GET", "/state")
+            assert code == 200
+            if st["result"] is not None:
+                break
+            if st["your_turn"]:
+                k += 1
+                code, body = run.ask("POST", "/act", {"action": st["offers"][0] if st["phase"] == "declare" else _legal_text(t, k),
+                                                      "version": st["version"]})
+                assert code == 200, body
+            else:
+                time.sleep(0.005)
+        assert k > 10 and t.match._m.index == 1
+        # the hog's write has waited past the timeout: its connection is ended, its thread gone
+        _wait(lambda: threading.active_count() <= base, 20, "the hog's thread to end")
+        hog.settimeout(10)
+        try:  # what was written is read, then the connection's end (not a wait: socket.timeout)
+            while hog.recv(1 << 20):
+                pass
+        except ConnectionResetError:
+            pass
     finally:
         hog.close()
 
