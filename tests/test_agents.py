@@ -3,6 +3,8 @@ weights are in the package and play from them."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -21,6 +23,21 @@ def test_every_agent_name_is_a_policy_everywhere():
     while g.phase == "declare":
         g.step_policy("greedy", 1)
     assert g.step_policy("PIMC-16", 3)  # names are case-blind, as policy names are
+
+
+def test_the_search_presets_are_the_core_s_and_defined_there_once():
+    """The core's Policy::PRESETS (rust/core/src/policy.rs) holds the presets and reads their
+    names wherever it takes a policy name; nothing else spells what they stand for."""
+    presets = dict(tractor._core.PRESETS)
+    assert agents.SEARCH_PRESETS == presets and list(presets) == ["pimc-16", "ismcts-1000"]
+    for name, text in presets.items():  # the core reads the name itself, named back canonically
+        assert tractor._core.policy_name(name) == tractor._core.policy_name(text) != name
+        assert agents.AGENTS[name].policy == text and agents.AGENTS[name].kind == "search"
+    root = Path(__file__).resolve().parents[1]
+    sources = [*root.glob("python/tractor/**/*.py"), *root.glob("rust/**/*.rs"), *root.glob("tests/**/*.py")]
+    for text in presets.values():
+        spelled = [str(p.relative_to(root)) for p in sources if text in p.read_text(encoding="utf-8")]
+        assert spelled == ["rust/core/src/policy.rs"], (text, spelled)
 
 
 def test_the_learned_agents_ship_and_play():

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import tractor
-from tractor import _core, _weights, agents
+from tractor import _core, agents
 from tractor.errors import InvalidPolicy
 
 NAMES = [w[0] for w in _core.GREEDY_WEIGHTS]
@@ -81,19 +81,28 @@ def test_bad_weights_are_refused_naming_the_weight_and_change_nothing(bad, says)
         tractor.search.pimc(g, worlds=2, policy=bad, seed=0)
 
 
-def test_the_shipped_weights_are_the_ones_the_core_pins():
-    """rust/core/tests/tuned.rs pins how tuned-greedy-v1 plays; it must pin this very set."""
+def test_the_shipped_weights_are_the_core_s_and_defined_there_once():
+    """The core's Agent::TUNED (rust/core/src/policy.rs) holds the shipped sets; rust/core/tests/
+    tuned.rs pins how they play by their names, and nothing else spells their weights."""
     from pathlib import Path
 
-    pinned = (Path(__file__).resolve().parents[1] / "rust" / "core" / "tests" / "tuned.rs").read_text()
-    assert f'const TUNED_V1: &str = "{_weights.TUNED["tuned-greedy-v1"]}";' in pinned
-    assert _weights.TUNED["tuned-greedy-v1-fast"] == _weights.TUNED["tuned-greedy-v1"] + "/samples=4"
-    assert 'digest(&format!("{TUNED_V1}/samples=4"))' in pinned
+    tuned = dict(_core.TUNED)
+    assert list(tuned) == ["tuned-greedy-v1", "tuned-greedy-v1-fast"]
+    assert tuned["tuned-greedy-v1-fast"] == tuned["tuned-greedy-v1"] + "/samples=4"
+    for name, text in tuned.items():  # the core reads the name itself: the policy its text is
+        assert _core.policy_name(name) == _core.policy_name(text) == text
+    root = Path(__file__).resolve().parents[1]
+    pinned = (root / "rust" / "core" / "tests" / "tuned.rs").read_text()
+    assert 'digest("tuned-greedy-v1")' in pinned and 'digest("tuned-greedy-v1-fast")' in pinned
+    weights = tuned["tuned-greedy-v1"][len("greedy:"):]
+    sources = [*root.glob("python/tractor/**/*.py"), *root.glob("rust/**/*.rs"), *root.glob("tests/**/*.py")]
+    spelled = [str(p.relative_to(root)) for p in sources if weights in p.read_text(encoding="utf-8")]
+    assert spelled == ["rust/core/src/policy.rs"], spelled
 
 
 def test_the_tuned_agent_ships_and_beats_greedy_on_a_few_deals():
     a = agents.AGENTS["tuned-greedy-v1"]
-    assert a.kind == "learned" and a.policy == _weights.TUNED["tuned-greedy-v1"] and "tune_greedy.py" in a.about
+    assert a.kind == "learned" and a.policy == dict(_core.TUNED)["tuned-greedy-v1"] and "tune_greedy.py" in a.about
     assert tractor.simulate(hands=2, policies=(a.name,) * 4, seed=1).policies[0] == a.policy
     d = tractor.simulate(hands=300, policies=(a.name, "greedy") * 2, duplicate=True, seed=11).summary()["duplicate"]
     assert d["advantage"] > 0, d

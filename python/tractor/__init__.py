@@ -30,7 +30,7 @@ from . import view  # tractor.view.to_html(g)
 _LAYERS = (
     ("_core",),  # the Rust binding
     ("errors",),
-    ("_weights",),  # the shipped agents' weights files
+    ("_weights",),  # the shipped networks' weights files
     ("_args",),  # the one argument checker
     ("_outputs",),  # files written whole or not at all, Ctrl-C held while they are renamed
     ("seeds",),  # the documented seed derivation

@@ -20,7 +20,7 @@ import os
 from typing import Any, List, Optional, Tuple, Type
 
 from . import _core
-from ._weights import TUNED, resolve, shipped
+from ._weights import resolve, shipped
 from .errors import InvalidArgument, InvalidContext, InvalidPolicy, InvalidSeat, TractorError
 
 U64 = 2**64
@@ -104,7 +104,7 @@ def _policy(x: Any, what: str = "policy") -> str:
     agent's name -> ``net:PATH`` of its weights), or InvalidPolicy naming `what` and the core's
     reason."""
     name = _text(x, what, InvalidPolicy)
-    name = resolve(name) or name  # a shipped agent is its weights file
+    name = resolve(name) or name  # a shipped network is its weights file; the core reads the other names
     try:
         return _core.policy_name(name.strip())
     except TractorError as e:
@@ -157,8 +157,9 @@ def _either(names: Any) -> str:
 
 def _rollout_name(policy: Any, what: str = "policy") -> str:
     """The name of an agent (a policy without search): one of the core's ``AGENTS``,
-    ``greedy:NAME=V/...``, ``net:PATH`` or a shipped learned agent (its policy): what plays
-    rollouts. The core reads a network's file when the search starts."""
+    ``greedy:NAME=V/...``, ``net:PATH`` or a shipped learned agent (a network's ``net:PATH``;
+    tuned weights by their name, which the core reads): what plays rollouts. The core reads a
+    network's file when the search starts."""
     name = policy.strip() if isinstance(policy, str) else None
     if name is not None and name[:4].lower() == "net:":
         if "," in name:  # a search's parameters are split at commas
@@ -170,11 +171,14 @@ def _rollout_name(policy: Any, what: str = "policy") -> str:
         if "," in name:  # a search's parameters are split at commas; weights at slashes
             raise InvalidPolicy(f"{what}: greedy's weights are split by '/', got {_show(policy)}")
         return _policy(name, what)
-    learned = sorted(shipped()) + sorted(TUNED)
+    tuned = sorted(n for n, _ in _core.TUNED)
+    if name is not None and name.lower() in tuned:
+        return name.lower()
+    learned = sorted(shipped()) + tuned
     if name is None or name.lower() not in learned:
         names = list(_core.AGENTS) + learned + ["greedy:NAME=V/...", "net:PATH"]
         raise InvalidPolicy(f"{what}: a rollout policy is {_either(names)}, got {_show(policy)}")
-    return resolve(name) or name  # a shipped learned agent is its policy
+    return resolve(name) or name  # a shipped network is its weights file
 
 
 def _value_name(value: Any) -> str:

@@ -31,6 +31,8 @@ SUITS: str
 AGENTS: List[str]
 SEARCHES: List[str]
 POLICIES: List[str]
+PRESETS: List[Tuple[str, str]]
+TUNED: List[Tuple[str, str]]
 KINDS: int
 NUM_ACTIONS: int
 END_LEAD: int

@@ -1,13 +1,16 @@
-"""The names of shipped agents that the core does not know: the learned agents whose weights
-ship in the package (networks in ``weights/NAME.tnet``, standing for ``net:PATH`` of the file;
-tuned greedy weights in :data:`TUNED`, standing for ``greedy:NAME=V/...``) and the search
-presets. Each is a policy name everywhere one is taken (``tractor.agents`` lists them
-with the built-in policies)."""
+"""The names of shipped agents that the core does not know: the learned networks whose weights
+ship in the package (``weights/NAME.tnet``), each standing for ``net:PATH`` of its file. The
+other shipped names, the search presets and greedy's learned weights, are the core's
+(``_core.PRESETS``, ``_core.TUNED``: ``rust/core/src/policy.rs``), which reads them wherever it
+takes a policy name. Each is a policy name everywhere one is taken (``tractor.agents`` lists
+them with the built-in policies)."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Dict, Optional
+from typing import Collection, Dict, List, Optional, Tuple
+
+from . import _core
 
 FOLDER = Path(__file__).resolve().parent / "weights"
 
@@ -17,41 +20,46 @@ def shipped() -> Dict[str, str]:
     return {p.stem: str(p) for p in sorted(FOLDER.glob("*.tnet"))}
 
 
-#: Names of search settings the ladder rates, each standing for its policy.
-PRESETS: Dict[str, str] = {
-    "pimc-16": "pimc:worlds=16,rollouts=1,rollout=greedy",
-    "ismcts-1000": "ismcts:iterations=1000,rollout=greedy",
-}
+def _networks() -> Dict[str, str]:
+    """A shipped network's name -> its policy, ``net:PATH``."""
+    return {n: f"net:{p}" for n, p in shipped().items()}
 
 
-#: Learned greedy weights by name, each standing for its policy: greedy's weights learned by
-#: self-play (``examples/tune_greedy.py``; the command that made each is in docs/arena.md).
-TUNED: Dict[str, str] = {
-    "tuned-greedy-v1": "greedy:keep_left=11/ace=484/ace_size=79/tractor=-29/tractor_size=49/tractor_trump=19/pair=45/pair_size=28/single=8/unit=78/unit_size=17/lead_points=0/feed=12/feed_risk=7/win=2639/win_points=10/win_empty=24/lose_points=25/show_margin=20",
-}
-# the same weights sampling 4 follows instead of 16 where there are too many to list: cheaper
-# rollouts for the searches (docs/arena.md, learned weights as ISMCTS's rollout policy)
-TUNED["tuned-greedy-v1-fast"] = TUNED["tuned-greedy-v1"] + "/samples=4"
-
-
-def resolve(name: str) -> Optional[str]:
-    """The policy a shipped agent's name stands for (``net:PATH`` of a network's weights, tuned
-    greedy weights, a search preset's settings; case and spaces ignored), a search whose
-    ``rollout=`` names a shipped learned agent with that agent's policy, else None."""
-    key = name.strip().lower()
-    if key in PRESETS:
-        return PRESETS[key]
-    agents = {**TUNED, **{n: f"net:{p}" for n, p in shipped().items()}}
-    if key in agents:
-        return agents[key]
+def _rollout(name: str, names: Collection[str]) -> Optional[Tuple[str, List[str], int]]:
+    """A search's head, its parameters and the index of its ``rollout=`` when that names one
+    of ``names`` (case and spaces ignored), else None."""
     head, colon, rest = name.strip().partition(":")
     if not colon or head.strip().lower() in ("net", "greedy"):
         return None
     params = rest.split(",")
     for i, kv in enumerate(params):
         k, eq, v = kv.partition("=")
-        if eq and k.strip().lower() == "rollout" and v.strip().lower() in agents:
-            params[i] = f"{k}={agents[v.strip().lower()]}"
-            return f"{head}:{','.join(params)}"
+        if eq and k.strip().lower() == "rollout" and v.strip().lower() in names:
+            return head, params, i
     return None
 
+
+def resolve(name: str) -> Optional[str]:
+    """The policy a shipped network's name stands for (``net:PATH`` of its weights; case and
+    spaces ignored), a search whose ``rollout=`` names a shipped network with that network's
+    policy, else None: the core reads every other name itself, its shipped ones included."""
+    nets = _networks()
+    key = name.strip().lower()
+    if key in nets:
+        return nets[key]
+    found = _rollout(name, nets)
+    if found is None:
+        return None
+    head, params, i = found
+    k, _, v = params[i].partition("=")
+    params[i] = f"{k}={nets[v.strip().lower()]}"
+    return f"{head}:{','.join(params)}"
+
+
+def named(name: str) -> bool:
+    """Whether ``name`` is a shipped agent's name (a network here, a preset or tuned weights of
+    the core's), or a search whose ``rollout=`` names a shipped learned agent: a policy the
+    arena labels by its name as written."""
+    learned = {**_networks(), **dict(_core.TUNED)}
+    key = name.strip().lower()
+    return key in learned or key in dict(_core.PRESETS) or _rollout(name, learned) is not None

@@ -1,6 +1,6 @@
 """The agents that ship with the package: the built-in policies, search presets, and the
 learned agents whose weights are in the wheel: networks (``tractor/weights/NAME.tnet``) and
-greedy's weights learned by self-play (``_weights.TUNED``). Every name is a policy name
+greedy's weights learned by self-play (the core's ``_core.TUNED``). Every name is a policy name
 wherever one is taken (``simulate``, ``VecEnv(opponents=...)``, ``Game.step_policy``, the
 arena, the command line); a learned agent's name stands for ``net:PATH`` of its weights or for
 ``greedy:NAME=V/...``.
@@ -32,8 +32,9 @@ class Agent:
     about: str
 
 
-#: Search presets: names for settings of the searches that the ladder rates.
-SEARCH_PRESETS: Dict[str, str] = dict(_weights.PRESETS)
+#: Search presets: names for settings of the searches that the ladder rates (the core's
+#: ``Policy::PRESETS``, read as ``_core.PRESETS``).
+SEARCH_PRESETS: Dict[str, str] = dict(_core.PRESETS)
 
 
 def _learned(name: str, path: str) -> Agent:
@@ -60,7 +61,7 @@ def _all() -> Dict[str, Agent]:
     tuned = {"tuned-greedy-v1-fast": "tuned-greedy-v1 sampling 4 follows instead of 16 (samples=4): the rollout "
                                      "policy that beats greedy's in ISMCTS at equal time (docs/arena.md)"}
     learned = "greedy with its weights learned by self-play (SPSA on duplicate deals, examples/tune_greedy.py)"
-    out.update({n: Agent(n, p, "learned", tuned.get(n, learned)) for n, p in _weights.TUNED.items()})
+    out.update({n: Agent(n, p, "learned", tuned.get(n, learned)) for n, p in _core.TUNED})
     return out
 
 

@@ -23,7 +23,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from . import _core
-from ._weights import resolve
+from ._weights import named
 from ._args import _bool, _int, _is_bool, _path, _policy, _profile, _show, _split_policies, _text, _threads
 from ._outputs import replacing
 from .errors import IncompleteRun, InvalidArgument, ResultsFileError, TractorError
@@ -86,7 +86,7 @@ def _entrants(policies: Any) -> List[_Entrant]:
         else:
             canon = _policy(p, what)
             if label is None:  # a shipped agent keeps its name; any other policy its canonical name
-                label = p.strip().lower() if resolve(p) else canon
+                label = p.strip().lower() if named(p) else canon
             out.append(_Entrant(_text(label, f"{what} label"), canon))
     labels = [e.label for e in out]
     if len(out) < 2:

@@ -634,7 +634,7 @@ class Game:
     @staticmethod
     def _by_policy(call: Any, policy: str, seed: int) -> Any:
         name, seed = _text(policy, "policy", InvalidPolicy), _seed(seed)
-        name = resolve(name) or name  # a shipped agent is its weights file or its preset
+        name = resolve(name) or name  # a shipped network is its weights file; the core reads the other names
         try:  # the core parses the name: checking it before would add a fifth to a random step
             return call(name, seed)
         except InvalidPolicy as e:  # named as _args._policy names a bad policy

@@ -11,8 +11,8 @@
 //! without a cycle; `tests/layers.rs` checks both on every `cargo test`.
 //!
 //! ```text
-//! run/      sim: bulk hands and matches, in parallel; table: such hands with seats played from outside;
-//!           suite: the arena's frozen deal suites
+//! run/      sim: bulk hands and matches, in parallel; columns: their results' columns; table: such hands
+//!           with seats played from outside; suite: the arena's frozen deal suites
 //! learn/    vec_env: many games stepped together for learners
 //! policy    the one named union of every policy: parse, name, decide
 //! search/   rollout, decision (candidates, the determinizer), pimc, ismcts, deal (showing while dealing),

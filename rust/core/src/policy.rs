@@ -14,6 +14,12 @@
 //!   positions by a network's value head instead of rollouts. While cards are dealt a search
 //!   shows as `greedy` does unless `deal=1` (R8.1).
 //!
+//! - A **shipped name** stands for a policy spelled out: the search presets the ladder rates
+//!   ([`Policy::PRESETS`], `pimc-16`, `ismcts-1000`) and greedy's weights learned by self-play
+//!   ([`Agent::TUNED`], `tuned-greedy-v1`); each is a policy name wherever one is taken, and a
+//!   tuned set also a search's `rollout=`. A policy is named back by its canonical name
+//!   ([`Policy::name`]), the same as the text it stands for would be.
+//!
 //! **Adding an agent** is one file in `agent/` with `pub fn act(&SeatView, &mut Rng) -> Action`
 //! and one line in the `agents!` list below: its variant, its name and its `act`. It is then
 //! a policy everywhere (`simulate`, `VecEnv` opponents, the CLI, the searches' `rollout=`).
@@ -80,6 +86,31 @@ agents! {
     Random => "random", random::act;
     /// A fast heuristic player ([`greedy`]).
     Greedy => "greedy", greedy::act;
+}
+
+/// `tuned-greedy-v1`'s weights: learned by self-play (`examples/tune_greedy.py`; the command
+/// that made them is in docs/arena.md). Frozen: `tests/tuned.rs` pins how they play.
+macro_rules! tuned_greedy_v1 {
+    () => {
+        "greedy:keep_left=11/ace=484/ace_size=79/tractor=-29/tractor_size=49/tractor_trump=19/pair=45/pair_size=28/single=8/unit=78/unit_size=17/lead_points=0/feed=12/feed_risk=7/win=2639/win_points=10/win_empty=24/lose_points=25/show_margin=20"
+    };
+}
+
+impl Agent {
+    /// The tuned greedy weights that ship, by name: each name stands for its
+    /// `greedy:NAME=V/...` (its canonical name) as a policy and as a search's `rollout=`.
+    pub const TUNED: &'static [(&'static str, &'static str)] = &[
+        ("tuned-greedy-v1", tuned_greedy_v1!()),
+        // the same weights sampling 4 follows instead of 16 where there are too many to list:
+        // cheaper rollouts for the searches (docs/arena.md, learned weights as ISMCTS's rollout)
+        ("tuned-greedy-v1-fast", concat!(tuned_greedy_v1!(), "/samples=4")),
+    ];
+}
+
+/// The text a shipped name in `table` stands for (case and spaces ignored), or None.
+fn shipped(name: &str, table: &[(&str, &'static str)]) -> Option<&'static str> {
+    let key = name.trim().to_ascii_lowercase();
+    table.iter().find(|(n, _)| *n == key).map(|&(_, text)| text)
 }
 
 /// The agent a search rolls out with unless told otherwise.
@@ -167,8 +198,12 @@ fn quoted_list(names: &[&str]) -> String {
 
 impl Agent {
     /// An agent by name (case and spaces ignored, except inside a network's path), for a
-    /// search's `rollout=`: a built-in agent, `greedy:NAME=V/...` or `net:PATH`.
+    /// search's `rollout=`: a built-in agent, `greedy:NAME=V/...`, a shipped tuned set's name
+    /// ([`Agent::TUNED`]) or `net:PATH`.
     pub fn parse(name: &str) -> Result<Agent, Error> {
+        if let Some(text) = shipped(name, Agent::TUNED) {
+            return Agent::parse(text);
+        }
         if let Some(n) = net(name)? {
             return Ok(Agent::Net(n));
         }
@@ -225,6 +260,13 @@ impl Policy {
     /// The searches' names, each followed by `[:key=value,...]`.
     pub const SEARCHES: [&'static str; 2] = ["pimc", "ismcts"];
 
+    /// The search presets that ship, by name (the settings the ladder rates, docs/arena.md):
+    /// each name stands for its search as a policy.
+    pub const PRESETS: &'static [(&'static str, &'static str)] = &[
+        ("pimc-16", "pimc:worlds=16,rollouts=1,rollout=greedy"),
+        ("ismcts-1000", "ismcts:iterations=1000,rollout=greedy"),
+    ];
+
     /// Every policy's name as a user writes it: the agents, then the searches
     /// (`"pimc[:...]"`), then `"greedy:NAME=V/..."` and `"net:PATH"`.
     pub fn names() -> Vec<String> {
@@ -237,8 +279,12 @@ impl Policy {
     /// `ismcts[:iterations=1000,c=0.7,rollout=random,trees=4,solve=0,time=0,deal=0,turns=0]` (case and
     /// spaces ignored; `time` in seconds, `solve` in cards a hand; `turns=1`: worlds that keep who
     /// was asked while dealing), either with `value=net:PATH` (a network's value head in place of
-    /// rollouts).
+    /// rollouts); or a shipped name ([`Policy::PRESETS`], [`Agent::TUNED`]), the policy it
+    /// stands for.
     pub fn parse(name: &str) -> Result<Policy, Error> {
+        if let Some(text) = shipped(name, Policy::PRESETS).or_else(|| shipped(name, Agent::TUNED)) {
+            return Policy::parse(text);
+        }
         if let Some(n) = net(name)? {
             return Ok(Policy::Agent(Agent::Net(n)));
         }
@@ -418,6 +464,29 @@ mod tests {
         let s = Policy::parse("ismcts:iterations=7,rollout=greedy:feed=3").unwrap();
         assert_eq!(s.name(), "ismcts:iterations=7,c=0.700,rollout=greedy:feed=3,trees=1");
         assert_eq!(Policy::parse(&s.name()), Ok(s));
+    }
+
+    #[test]
+    fn a_shipped_name_is_the_policy_it_stands_for_wherever_a_name_is_taken() {
+        for &(name, text) in Policy::PRESETS.iter().chain(Agent::TUNED) {
+            let p = Policy::parse(text).unwrap();
+            assert_eq!(Policy::parse(name), Ok(p), "{name}");
+            assert_eq!(Policy::parse(&format!(" {} ", name.to_uppercase())), Ok(p), "{name}: case and spaces ignored");
+            assert_ne!(p.name(), name, "{name} is named back by what it stands for");
+        }
+        assert!(matches!(Policy::parse("pimc-16"), Ok(Policy::Pimc(_))));
+        assert!(matches!(Policy::parse("ismcts-1000"), Ok(Policy::Ismcts(_))));
+        // a tuned set is an agent: it plays a search's rollouts; a preset is not an agent
+        for &(name, text) in Agent::TUNED {
+            let Ok(Policy::Agent(a @ Agent::Tuned(_))) = Policy::parse(name) else { panic!("{name}") };
+            assert_eq!((Agent::parse(name), a.name()), (Ok(a), text));
+            let s = Policy::parse(&format!("ismcts:iterations=7,rollout={name}")).unwrap();
+            assert_eq!(s.name(), format!("ismcts:iterations=7,c=0.700,rollout={text},trees=1"));
+        }
+        for &(name, _) in Policy::PRESETS {
+            assert!(Agent::parse(name).is_err() && Policy::parse(&format!("pimc:rollout={name}")).is_err(), "{name}");
+        }
+        assert_eq!(Agent::TUNED[1].1, format!("{}/samples=4", Agent::TUNED[0].1));
     }
 
     #[test]

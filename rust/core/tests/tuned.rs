@@ -1,6 +1,6 @@
 //! Greedy with other weights (`greedy:NAME=V/...`): every weight at the ends of its range plays
 //! whole hands in every profile without overflow (this binary's debug build checks it), the
-//! same for any thread count; and the shipped `tuned-greedy-v1` set plays as it did when it
+//! same for any thread count; and the shipped `tuned-greedy-v1` set (`Agent::TUNED`) plays as it did when it
 //! was learned (900 hands against greedy hash to the value pinned when it shipped, 1b89c40);
 //! the effort weights at their least still play only legal follows.
 
@@ -10,8 +10,10 @@ use tractor_core::policy::Policy;
 use tractor_core::run::sim::simulate_range;
 use tractor_core::{Agent, Profile};
 
-/// `python/tractor/_weights.py`'s `tuned-greedy-v1`.
-const TUNED_V1: &str = "greedy:keep_left=11/ace=484/ace_size=79/tractor=-29/tractor_size=49/tractor_trump=19/pair=45/pair_size=28/single=8/unit=78/unit_size=17/lead_points=0/feed=12/feed_risk=7/win=2639/win_points=10/win_empty=24/lose_points=25/show_margin=20";
+/// What the shipped name `name` stands for (`Agent::TUNED`, the one table of them).
+fn tuned(name: &str) -> &'static str {
+    Agent::TUNED.iter().find(|(n, _)| *n == name).unwrap_or_else(|| panic!("{name} ships")).1
+}
 
 fn extremes() -> Vec<Weights> {
     let n = Weights::NAMES.len();
@@ -50,11 +52,11 @@ fn the_least_effort_still_offers_a_legal_follow_in_every_profile() {
     use tractor_core::util::rng::Rng;
     let mut actions = 0;
     // the last set directly, outside the ranges parse keeps: held inside them
-    let v1 = Weights::parse(TUNED_V1.strip_prefix("greedy:").unwrap()).unwrap();
+    let v1 = Weights::parse(tuned("tuned-greedy-v1").strip_prefix("greedy:").unwrap()).unwrap();
     let odd = Policy::Agent(Agent::Tuned(Tuned::new(Weights { list_max: -5, samples: i32::MIN, ..v1 })));
     for profile in ["guigang", "nanning", "competition"].map(|p| Profile::parse(p).unwrap()) {
         for (w, t) in ["samples=0/list_max=1", "samples=1/list_max=1", "samples=0"]
-            .map(|w| (w, Policy::parse(&format!("{TUNED_V1}/{w}")).unwrap()))
+            .map(|w| (w, Policy::parse(&format!("{}/{w}", tuned("tuned-greedy-v1"))).unwrap()))
             .into_iter()
             .chain([("list_max=-5/samples=i32::MIN", odd)])
         {
@@ -72,10 +74,12 @@ fn the_least_effort_still_offers_a_legal_follow_in_every_profile() {
     assert!(actions > 10_000, "{actions} actions");
 }
 
-/// 900 hands of `text` against greedy, hashed.
-fn digest(text: &str) -> u64 {
-    let p = Policy::parse(text).unwrap();
-    assert_eq!(p.name(), text);
+/// 900 hands of the shipped tuned set `name` against greedy, hashed (the name is the policy
+/// its text is, and that text is its canonical name).
+fn digest(name: &str) -> u64 {
+    let p = Policy::parse(name).unwrap();
+    assert_eq!(Policy::parse(tuned(name)), Ok(p));
+    assert_eq!(p.name(), tuned(name));
     let g = Policy::Agent(Agent::Greedy);
     let mut h = Fnv::new();
     for profile in ["guigang", "nanning", "competition"].map(|p| Profile::parse(p).unwrap()) {
@@ -91,7 +95,8 @@ fn digest(text: &str) -> u64 {
 
 #[test]
 fn the_shipped_tuned_weights_play_as_when_they_were_learned() {
-    assert_eq!(digest(TUNED_V1), 1422424961322682888);
+    assert_eq!(digest("tuned-greedy-v1"), 1422424961322682888);
     // `tuned-greedy-v1-fast` (the same weights, samples=4), pinned when it shipped
-    assert_eq!(digest(&format!("{TUNED_V1}/samples=4")), 3806453014541944097);
+    assert_eq!(tuned("tuned-greedy-v1-fast"), format!("{}/samples=4", tuned("tuned-greedy-v1")));
+    assert_eq!(digest("tuned-greedy-v1-fast"), 3806453014541944097);
 }

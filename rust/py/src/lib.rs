@@ -417,6 +417,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("AGENTS", core::Agent::ALL.iter().map(|a| a.name()).collect::<Vec<_>>())?;
     m.add("SEARCHES", core::Policy::SEARCHES.to_vec())?;
     m.add("POLICIES", core::Policy::names())?;
+    m.add("PRESETS", core::Policy::PRESETS.to_vec())?;
+    m.add("TUNED", core::Agent::TUNED.to_vec())?;
     m.add("KINDS", core::KINDS)?;
     m.add("NUM_ACTIONS", core::encode::actions::ACTIONS)?;
     m.add("END_LEAD", core::encode::actions::END_LEAD)?;

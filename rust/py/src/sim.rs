@@ -4,6 +4,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use tractor_core as core;
 use tractor_core::policy::Policy;
+use tractor_core::run::columns::{Column, HAND_COLUMNS, MATCH_COLUMNS};
 use tractor_core::run::sim;
 
 use std::fs::File;
@@ -27,63 +28,24 @@ fn setup(py: Python<'_>, names: Vec<String>, profile: &str) -> PyResult<([Policy
     Ok((out, core::Profile::parse(profile).map_err(|e| err(py, e))?))
 }
 
-/// A result column: its name, its numpy dtype, and how a row writes its bytes.
-type Column<T> = (&'static str, &'static str, fn(&T, &mut Vec<u8>));
-
-/// The per-hand columns, defined here once: `tractor.sim.HAND_COLUMNS` is read from
-/// `hand_schema()`, and the bytes are made from the same table.
-const HAND_COLUMNS: [Column<sim::HandResult>; 19] = [
-    ("index", "<u8", |r, b| b.extend_from_slice(&r.index.to_le_bytes())),
-    ("seed", "<u8", |r, b| b.extend_from_slice(&r.hand_seed.to_le_bytes())),
-    ("banker", "u1", |r, b| b.push(r.banker)),
-    ("declarer", "u1", |r, b| b.push(r.declarer)),
-    ("trump", "u1", |r, b| b.push(r.trump)),
-    ("level", "u1", |r, b| b.push(r.level)),
-    ("tricks", "u1", |r, b| b.push(r.tricks)),
-    ("score", "<i4", |r, b| b.extend_from_slice(&r.score.to_le_bytes())),
-    ("last_trick_cards", "u1", |r, b| b.push(r.last_trick_cards)),
-    ("banker_levels", "<u2", |r, b| b.extend_from_slice(&r.banker_levels.to_le_bytes())),
-    ("defender_levels", "<u2", |r, b| b.extend_from_slice(&r.defender_levels.to_le_bytes())),
-    ("defenders_take_over", "?", |r, b| b.push(r.defenders_take_over as u8)),
-    ("redeals", "u1", |r, b| b.push(r.redeals)),
-    ("stopped", "?", |r, b| b.push(r.stopped as u8)),
-    ("decisions", "<u2", |r, b| b.extend_from_slice(&r.decisions.to_le_bytes())),
-    // R7.4 per-seat returns, computed by the core (Position::returns)
-    ("return0", "<i2", |r, b| b.extend_from_slice(&r.returns[0].to_le_bytes())),
-    ("return1", "<i2", |r, b| b.extend_from_slice(&r.returns[1].to_le_bytes())),
-    ("return2", "<i2", |r, b| b.extend_from_slice(&r.returns[2].to_le_bytes())),
-    ("return3", "<i2", |r, b| b.extend_from_slice(&r.returns[3].to_le_bytes())),
-];
-
-/// The per-match columns, likewise.
-const MATCH_COLUMNS: [Column<sim::MatchResult>; 6] = [
-    ("index", "<u8", |r, b| b.extend_from_slice(&r.index.to_le_bytes())),
-    ("winner", "u1", |r, b| b.push(r.winner)),
-    ("hands", "<u4", |r, b| b.extend_from_slice(&r.hands.to_le_bytes())),
-    ("level0", "u1", |r, b| b.push(r.levels[0])),
-    ("level1", "u1", |r, b| b.push(r.levels[1])),
-    ("stops", "<u4", |r, b| b.extend_from_slice(&r.stops.to_le_bytes())),
-];
-
+/// The columns of `rows` as a dict name -> little-endian bytes (the core's tables).
 fn columns<'py, T>(py: Python<'py>, table: &[Column<T>], rows: &[T]) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     let mut buf = Vec::with_capacity(rows.len() * 8);
-    for (name, _, write) in table {
-        buf.clear();
-        for r in rows {
-            write(r, &mut buf);
-        }
-        d.set_item(*name, PyBytes::new(py, &buf))?;
+    for c in table {
+        c.bytes(rows, &mut buf);
+        d.set_item(c.name, PyBytes::new(py, &buf))?;
     }
     Ok(d)
 }
 
-/// The result columns as (name, numpy dtype) pairs: `("hands" | "matches")`.
+/// The result columns as (name, numpy dtype) pairs: `("hands" | "matches")`, the core's
+/// `run::columns` tables.
 #[pyfunction]
 pub fn result_schema(py: Python<'_>, kind: &str) -> PyResult<Vec<(&'static str, &'static str)>> {
     match kind {
-        "hands" => Ok(HAND_COLUMNS.iter().map(|c| (c.0, c.1)).collect()),
-        "matches" => Ok(MATCH_COLUMNS.iter().map(|c| (c.0, c.1)).collect()),
+        "hands" => Ok(HAND_COLUMNS.iter().map(|c| (c.name, c.dtype)).collect()),
+        "matches" => Ok(MATCH_COLUMNS.iter().map(|c| (c.name, c.dtype)).collect()),
         _ => Err(crate::bad_arg(py, "kind", format!("no result schema {kind:?}: 'hands' or 'matches'"))),
     }
 }
