@@ -100,7 +100,7 @@ def _writable(option: str, path: str, suffixes: Optional[List[str]] = None) -> N
         raise InvalidArgument(f"{option}: a file name cannot hold NUL characters")
     if os.path.isdir(path):
         raise InvalidArgument(f"{option} {path}: is a folder, not a file")
-    folder = os.path.dirname(os.path.abspath(path))
+    folder = os.path.dirname(path) or os.curdir  # as the system reads it: in "no/../x" the folder "no/.." is not there
     if not os.path.isdir(folder):
         raise InvalidArgument(f"{option} {path}: the folder {folder} does not exist")
     if not os.access(folder, os.W_OK | os.X_OK):
@@ -417,7 +417,10 @@ def cmd_view(a: argparse.Namespace) -> int:
     except OSError as e:
         raise InvalidArgument(f"{a.file}: {e.strerror or e}") from None
     _hold()
-    write_html(out, game, seat=a.seat, title=title, decisions=decisions)
+    try:
+        write_html(out, game, seat=a.seat, title=title, decisions=decisions)
+    except OSError as e:
+        raise InvalidArgument(f"-o/--output {out}: cannot write it: {e.strerror or e}") from None
     print(f"wrote {out} ({len(game.tricks)} tricks; open it in a browser, no network needed)")
     return 0
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from typing import Any, Dict, Optional, Tuple
 
 from .._args import _int, _seat, _show, _text
@@ -51,14 +52,16 @@ def load(path: Any, hand: Optional[int] = None) -> Tuple[Game, Dict[int, Any], s
     (hand ``hand``; None: its current hand) or a records file of ``simulate`` (hand ``hand``,
     counted from 0; None: the first). Returns (game, decisions, title).
 
-    Raises InvalidArgument (a path or hand of the wrong type), OSError (the file cannot be
-    read), InvalidRecord (not a record, or no such hand) and RecordsError (a damaged records
+    Raises InvalidArgument (a path or hand of the wrong type, a path that is not a regular
+    file), OSError (the file cannot be read), InvalidRecord (not a record, or no such hand) and RecordsError (a damaged records
     file)."""
     if not isinstance(path, (str, os.PathLike)):
         raise InvalidArgument(f"path must be a file path, got {_show(path)}")
     path = os.fspath(path)
     if hand is not None:
         hand = _int(hand, "hand", 0, 2**32 - 1)
+    if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO or a device would block, or never end
+        raise InvalidArgument(f"{path}: not a regular file")
     with open(path, "rb") as f:
         head = f.read(64).lstrip()
     name = os.path.basename(path)
@@ -66,6 +69,8 @@ def load(path: Any, hand: Optional[int] = None) -> Tuple[Game, Dict[int, Any], s
         with open(path, encoding="utf-8") as f:
             try:
                 doc = json.load(f)
+            except RecursionError:
+                raise InvalidRecord(f"{path}: not a hand record: its JSON is nested too deeply") from None
             except ValueError as e:
                 raise InvalidRecord(f"{path}: not JSON: {e}") from None
         if saved.is_saved_match(doc):

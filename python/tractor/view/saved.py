@@ -24,6 +24,7 @@ import hashlib
 import json
 import os
 import re
+import stat
 from typing import Any, Dict, List, Tuple
 
 from .._core import __version__
@@ -108,8 +109,7 @@ def _replay_hand(m: Match, i: int, entry: Any, folder: str) -> None:
         raise InvalidRecord(f"hands[{i}] must be {{'file': {hand_file(i)!r}, 'sha256': 64 hex digits}}, got {entry!r}")
     path = os.path.join(folder, entry["file"])
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        text = read_text(path)
     except (OSError, ValueError) as e:
         raise InvalidRecord(f"hands[{i}]: {path} cannot be read: {getattr(e, 'strerror', None) or e}") from None
     if digest(text) != entry["sha256"]:
@@ -159,8 +159,7 @@ def hand_of(doc: Dict[str, Any], folder: str, hand: Any) -> Tuple[Game, Dict[int
     if not 0 <= hand < len(hands):
         raise InvalidRecord(f"hand {hand}: the saved match holds hands 0..{len(hands)}")
     path = os.path.join(folder, hand_file(hand))
-    with open(path, encoding="utf-8") as f:
-        g = Game.from_json(f.read())
+    g = Game.from_json(read_text(path))
     return g, decisions_beside(path), f"saved match: hand {hand}"
 
 
@@ -170,7 +169,19 @@ def decisions_beside(path: str) -> Dict[int, Any]:
     if not os.path.exists(side):
         return {}
     try:
-        with open(side, encoding="utf-8") as f:
-            return _decisions(json.load(f), side)
+        return _decisions(json.loads(read_text(side)), side)
+    except RecursionError:
+        raise InvalidRecord(f"{side}: not the decisions of a hand: its JSON is nested too deeply") from None
     except (OSError, ValueError) as e:
-        raise InvalidRecord(f"{side}: not the decisions of a hand: {e}") from None
+        if isinstance(e, InvalidRecord):
+            raise
+        raise InvalidRecord(f"{side}: not the decisions of a hand: {getattr(e, 'strerror', None) or e}") from None
+
+
+def read_text(path: str) -> str:
+    """The text of ``path``, a regular file (a FIFO or a device would block or never end):
+    raises InvalidRecord for any other kind of file, OSError if it cannot be read."""
+    if not stat.S_ISREG(os.stat(path).st_mode):
+        raise InvalidRecord(f"{path}: not a regular file")
+    with open(path, encoding="utf-8") as f:
+        return f.read()
