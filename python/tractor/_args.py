@@ -194,6 +194,17 @@ def _value_name(value: Any) -> str:
     return f",value={name}"
 
 
+def _obs_version(x: Any, what: str = "obs_version") -> dict:
+    """The core's observation encoding of version ``x``: a dict with its ``version``,
+    ``dim``, ``layout``, ``scale`` and ``scale_u8`` (``_core.OBS_ENCODINGS``'s entry), or
+    InvalidArgument naming `what` and the versions the core knows."""
+    v = _int(x, what, 0, 2**32 - 1)
+    try:
+        return _core.obs_encoding(v)
+    except TractorError as e:
+        raise InvalidArgument(str(e)) from None  # the core's message names obs_version
+
+
 def _path(path: Any) -> str:
     if isinstance(path, bytes) or not isinstance(path, (str, os.PathLike)):
         raise InvalidArgument(f"path must be a str or os.PathLike, got {type(path).__name__}")

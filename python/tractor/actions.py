@@ -19,7 +19,7 @@ which the selection can still be completed to a legal play, and ``Game.step(id)`
 
 from __future__ import annotations
 
-from typing import Any, List, Sequence, Tuple
+from typing import Any, Dict, List, Sequence, Tuple
 
 import numpy as np
 
@@ -35,6 +35,7 @@ __all__ = [
     "END_LEAD",
     "PASS",
     "SHOW",
+    "OBS_ENCODINGS",
     "OBS_DIM",
     "OBS_LAYOUT",
     "show_id",
@@ -52,14 +53,23 @@ PASS: int = _core.PASS
 SHOW: int = _core.SHOW
 _SUITS = _core.SUITS
 
-#: Length of ``Game.observation_tensor`` and of a ``VecEnv`` observation row.
-OBS_DIM: int = _core.OBS_DIM
-#: The observation's blocks: (name, offset, length, meaning).
-OBS_LAYOUT: Tuple[Tuple[str, int, int, str], ...] = tuple(tuple(b) for b in _core.OBS_LAYOUT)  # type: ignore[misc]
-#: Per entry, the denominator of a ``uint8`` observation (``VecEnv(obs_dtype="uint8")``):
+#: Every observation version the core writes, by number (the core's table, defined once in
+#: ``encode::observe``): a dict with the ``version``, ``dim`` (the length of an observation),
+#: ``layout`` (the blocks: name, offset, length, meaning), ``scale`` and ``scale_u8`` (each
+#: entry's denominator as float32 and as uint8). Whatever takes ``obs_version=``
+#: (:class:`tractor.VecEnv`, :meth:`tractor.Game.observation_tensor`, the adapters) sizes its
+#: arrays from its entry here; version 1 is the default.
+OBS_ENCODINGS: Dict[int, Dict[str, Any]] = dict(_core.OBS_ENCODINGS)
+#: Length of a version 1 observation (``Game.observation_tensor``, a ``VecEnv`` row, by
+#: default): ``OBS_ENCODINGS[1]["dim"]``, kept under this name for version 1.
+OBS_DIM: int = OBS_ENCODINGS[1]["dim"]
+#: Version 1's blocks: (name, offset, length, meaning); ``OBS_ENCODINGS[1]["layout"]``.
+OBS_LAYOUT: Tuple[Tuple[str, int, int, str], ...] = tuple(tuple(b) for b in OBS_ENCODINGS[1]["layout"])  # type: ignore[misc]
+#: Per entry of version 1, the denominator of a ``uint8`` observation
+#: (``VecEnv(obs_dtype="uint8")``; other versions: ``OBS_ENCODINGS[v]["scale_u8"]``):
 #: ``obs_u8 / OBS_SCALE_U8`` is the float32 observation. Entries are whole numbers (copies,
 #: cards, one-hot flags), points in steps of 5 (R7.1: points / 5, so 400 points is 80).
-OBS_SCALE_U8: np.ndarray = np.asarray(_core.OBS_SCALE_U8, dtype=np.float32)
+OBS_SCALE_U8: np.ndarray = np.asarray(OBS_ENCODINGS[1]["scale_u8"], dtype=np.float32)
 OBS_SCALE_U8.setflags(write=False)
 
 

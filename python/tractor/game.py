@@ -17,7 +17,7 @@ import numpy as np
 
 from . import _core
 from .cards import CARDS, Card, cards_from_counts, to_counts
-from ._args import _bool, _count, _int, _is_bool, _opt_seat, _pair, _profile, _rollout_name, _seat, _seed, _show, _text
+from ._args import _bool, _count, _int, _is_bool, _obs_version, _opt_seat, _pair, _profile, _rollout_name, _seat, _seed, _show, _text
 from .errors import (
     IllegalAction,
     IndexOutOfRange,
@@ -466,26 +466,30 @@ class Game:
         t = self._g.known_trump(_seat(seat))
         return None if t is None else _SUITS[t]
 
-    def observation_tensor(self, seat: int, out: Optional[np.ndarray] = None, canonical_suits: bool = False) -> np.ndarray:
-        """What ``seat`` knows, as a float32 vector of :data:`tractor.actions.OBS_DIM`
-        entries (layout: :data:`tractor.actions.OBS_LAYOUT`, tabled in docs/learning.md), written into
-        ``out`` when given (a contiguous float32 array of that length). It costs the same at
-        any point of the hand. ``canonical_suits`` renames the suits so that trump, once the
-        seat knows it, is the first suit. Raises InvalidSeat and InvalidArgument (``out`` or
-        ``canonical_suits``)."""
+    def observation_tensor(self, seat: int, out: Optional[np.ndarray] = None, canonical_suits: bool = False,
+                           obs_version: int = 1) -> np.ndarray:
+        """What ``seat`` knows, as a float32 vector in observation version ``obs_version``
+        (:data:`tractor.actions.OBS_ENCODINGS`, which gives its ``dim``; version 1: 636
+        entries, layout :data:`tractor.actions.OBS_LAYOUT`, tabled in docs/learning.md),
+        written into ``out`` when given (a contiguous float32 array of that length). It costs
+        the same at any point of the hand. ``canonical_suits`` renames the suits so that
+        trump, once the seat knows it, is the first suit. Raises InvalidSeat and
+        InvalidArgument (``out``, ``canonical_suits`` or an unknown ``obs_version``)."""
         seat = _seat(seat)
         canonical_suits = _bool(canonical_suits, "canonical_suits")
+        enc = _obs_version(obs_version)
+        dim = enc["dim"]
         if out is None:
-            out = np.empty(_core.OBS_DIM, dtype=np.float32)
+            out = np.empty(dim, dtype=np.float32)
         elif not (
-            isinstance(out, np.ndarray) and out.dtype == np.float32 and out.shape == (_core.OBS_DIM,)
+            isinstance(out, np.ndarray) and out.dtype == np.float32 and out.shape == (dim,)
             and out.flags.c_contiguous and out.flags.writeable
         ):
             raise InvalidArgument(
-                f"out must be a writeable contiguous float32 array of shape ({_core.OBS_DIM},), got "
+                f"out must be a writeable contiguous float32 array of shape ({dim},), got "
                 + (f"{out.dtype} {out.shape}" if isinstance(out, np.ndarray) else type(out).__name__)
             )
-        self._g.observation_tensor(seat, out, canonical_suits)
+        self._g.observation_tensor(seat, out, canonical_suits, enc["version"])
         return out
 
     def clone(self) -> "Game":

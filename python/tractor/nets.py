@@ -2,10 +2,13 @@
 NNUE): a float network is quantized to integers on export and evaluated with integer
 arithmetic in Rust, so its decisions are the same on every CPU.
 
-The float network this module quantizes reads the observation tensor ``x`` (version 1,
-``Game.observation_tensor``) and is::
+The float network this module quantizes reads the observation tensor ``x`` (of an observation
+version, 1 unless ``quantize(..., obs_version=V)``: ``Game.observation_tensor(...,
+obs_version=V)``, ``dim`` entries, ``tractor.actions.OBS_ENCODINGS[V]["dim"]``; the weights
+file records the version, and the engine refuses a file whose version it does not know) and
+is::
 
-    h1  = clip(W1 @ x + b1, 0, 1)        W1: (h1, OBS_DIM)
+    h1  = clip(W1 @ x + b1, 0, 1)        W1: (h1, dim)
     h2  = clip(W2 @ h1 + b2, 0, 1)       W2: (h2, h1)
     out = W3 @ h2 + b3                   W3: (72, h2): one logit per action id
 
@@ -32,7 +35,7 @@ from typing import Any, Optional, Sequence, Tuple
 import numpy as np
 
 from . import _core
-from ._args import _bool, _int, _seat, _show, _text
+from ._args import _bool, _int, _obs_version, _seat, _show, _text
 from ._outputs import replacing
 from .errors import InvalidArgument, TractorError
 
@@ -44,8 +47,9 @@ FORMAT_VERSION: int = _core.NET_FORMAT_VERSION
 #: The agents a network may correct (weights format 2): ``"none"`` (the network alone) or
 #: ``"greedy"``.
 BASES: Tuple[str, ...] = ("none", "greedy")
-#: Each observation entry's denominator: the entry is a whole number over it (the core's ``SCALE``).
-OBS_SCALE = np.asarray(_core.OBS_SCALE, dtype=np.int64)
+#: Each entry's denominator in observation version 1: the entry is a whole number over it
+#: (the core's ``SCALE``; version V's: ``tractor.actions.OBS_ENCODINGS[V]["scale"]``).
+OBS_SCALE = np.asarray(_obs_version(1)["scale"], dtype=np.int64)
 #: The ceiling of the integer ClippedReLU (activations 0..127).
 ONE = 127
 #: The integer logits are the float ones times this (64 × 127); so is the value head's output
@@ -94,6 +98,11 @@ class Net:
         return self._n.canonical
 
     @property
+    def obs_version(self) -> int:
+        """The observation version it reads (its weights file names it)."""
+        return self._n.obs_version
+
+    @property
     def has_value(self) -> bool:
         """Does it carry a value head (weights format 3)?"""
         return self._n.has_value
@@ -126,13 +135,22 @@ class Net:
         return None if out is None else int(out[1])
 
 
-def _check_layers(layers: Sequence[Any]) -> Layers:
+def _scale(version: int) -> np.ndarray:
+    """Each entry's denominator in observation version ``version``."""
+    return np.asarray(_obs_version(version)["scale"], dtype=np.int64)
+
+
+def _check_layers(layers: Sequence[Any], dim: Optional[int] = None) -> Layers:
+    """The six arrays as float64, checked; W1 has ``dim`` inputs (when None, as many as it
+    has: the float functions take the network's input width as the observation's)."""
     try:
         w1, b1, w2, b2, w3, b3 = (np.asarray(a, dtype=np.float64) for a in layers)
     except (TypeError, ValueError):
         raise InvalidArgument("layers must be six arrays: W1, b1, W2, b2, W3, b3") from None
     h1, h2 = len(b1), len(b2)
-    want = {"W1": (h1, _core.OBS_DIM), "b1": (h1,), "W2": (h2, h1), "b2": (h2,), "W3": (_core.NUM_ACTIONS, h2),
+    if dim is None:
+        dim = w1.shape[1] if w1.ndim == 2 else -1
+    want = {"W1": (h1, dim), "b1": (h1,), "W2": (h2, h1), "b2": (h2,), "W3": (_core.NUM_ACTIONS, h2),
             "b3": (_core.NUM_ACTIONS,)}
     for (name, shape), a in zip(want.items(), (w1, b1, w2, b2, w3, b3)):
         if a.shape != shape:
@@ -142,14 +160,14 @@ def _check_layers(layers: Sequence[Any]) -> Layers:
     return w1, b1, w2, b2, w3, b3
 
 
-def _check_obs(obs: Any) -> np.ndarray:
-    """Observations as a float64 (n, OBS_DIM) array; InvalidArgument naming ``obs`` else."""
+def _check_obs(obs: Any, dim: int) -> np.ndarray:
+    """Observations as a float64 (n, dim) array; InvalidArgument naming ``obs`` else."""
     try:
         x = np.atleast_2d(np.asarray(obs, dtype=np.float64))
     except (TypeError, ValueError):
-        raise InvalidArgument(f"obs must be observation rows of {_core.OBS_DIM} numbers, got {_show(obs)}") from None
-    if x.ndim != 2 or x.shape[1] != _core.OBS_DIM:
-        raise InvalidArgument(f"obs has shape {x.shape}, expected (n, {_core.OBS_DIM})")
+        raise InvalidArgument(f"obs must be observation rows of {dim} numbers, got {_show(obs)}") from None
+    if x.ndim != 2 or x.shape[1] != dim:
+        raise InvalidArgument(f"obs has shape {x.shape}, expected (n, {dim})")
     if not np.isfinite(x).all():
         raise InvalidArgument("obs holds a value that is not finite")
     return x
@@ -177,7 +195,7 @@ def _check_value(value: Any, h2: int) -> Tuple[np.ndarray, float]:
 
 
 def quantize(layers: Sequence[Any], *, shift1: int = 6, canonical: bool = False, meta: str = "{}",
-             base: str = "none", prior: float = 0.0, value: Any = None) -> Net:
+             base: str = "none", prior: float = 0.0, value: Any = None, obs_version: int = 1) -> Net:
     """The integer network of a float one (see the module's doc): W1 to int16 at
     ``127 · 2**shift1`` per unit of input (over each entry's denominator), W2 and W3 to int8
     at 64, biases to int32. ``canonical=True``: the float network was trained on
@@ -188,13 +206,16 @@ def quantize(layers: Sequence[Any], *, shift1: int = 6, canonical: bool = False,
     from greedy only where the network rates another id higher by more than that (weights
     format 2). ``value=(wv, bv)`` adds a value head (format 3): the defenders' final score in
     hundreds of points is ``wv @ h2 + bv``; wv to int16 at 64, bv to int32 at ``OUT_SCALE``.
-    Raises TractorError when a weight does not fit its type, InvalidArgument for a bad base,
-    prior or value."""
-    w1, b1, w2, b2, w3, b3 = _check_layers(layers)
+    ``obs_version``: the observation version the float network reads (W1 has its ``dim``
+    inputs; the weights file records it). Raises TractorError when a weight does not fit its
+    type, InvalidArgument for a bad base, prior, value or an unknown obs_version."""
+    enc = _obs_version(obs_version)
+    w1, b1, w2, b2, w3, b3 = _check_layers(layers, enc["dim"])
     shift1 = _int(shift1, "shift1", 0, 20)
     canonical = _bool(canonical, "canonical")
     s1 = ONE * 2**shift1
-    q1 = _round(s1 * w1.T / OBS_SCALE[:, None], -32768, 32767, np.int16, "W1")  # input-major
+    scale = np.asarray(enc["scale"], dtype=np.int64)
+    q1 = _round(s1 * w1.T / scale[:, None], -32768, 32767, np.int16, "W1")  # input-major
     qb1 = _round(s1 * b1, -(2**31), 2**31 - 1, np.int32, "b1")
     q2 = _round(64 * w2, -128, 127, np.int8, "W2")
     qb2 = _round(OUT_SCALE * b2, -(2**31), 2**31 - 1, np.int32, "b2")
@@ -213,7 +234,7 @@ def quantize(layers: Sequence[Any], *, shift1: int = 6, canonical: bool = False,
     core = _core.Net.from_parts(len(b1), len(b2), shift1, canonical, q1.ravel().tolist(), qb1.tolist(),
                                 q2.ravel().tolist(), qb2.tolist(), q3.ravel().tolist(), qb3.tolist(),
                                 _text(meta, "meta", InvalidArgument), _text(base, "base", InvalidArgument), qprior,
-                                None if qvalue is None else (qvalue[0].tolist(), qvalue[1]))
+                                None if qvalue is None else (qvalue[0].tolist(), qvalue[1]), enc["version"])
     net = Net(core.to_bytes())  # the core writes the weights file
     net.arrays = (q1, qb1, q2, qb2, q3, qb3)
     net.value_arrays = qvalue
@@ -222,10 +243,10 @@ def quantize(layers: Sequence[Any], *, shift1: int = 6, canonical: bool = False,
 
 def from_torch(module: Any, **kwargs: Any) -> Net:
     """The integer network of a PyTorch module (``pip install "tractor-engine[train]"``) made of
-    three ``Linear`` layers, OBS_DIM -> h1 -> h2 -> 72, with a ClippedReLU (``Hardtanh(0, 1)``)
+    three ``Linear`` layers, dim -> h1 -> h2 -> 72 (``dim`` the observation's size), with a ClippedReLU (``Hardtanh(0, 1)``)
     after each of the first two, in that order: the module's ``Linear`` layers are read in the
     order ``module.modules()`` gives them. ``kwargs`` go to :func:`quantize` (``canonical``,
-    ``meta``, ``base``, ``prior``, ``shift1``). This module never imports torch: any object
+    ``meta``, ``base``, ``prior``, ``shift1``, ``obs_version``). This module never imports torch: any object
     whose layers have ``weight`` and ``bias`` tensors (``.detach().cpu().numpy()``) will do.
     Raises InvalidArgument when the module is not of that shape."""
     mods = getattr(module, "modules", None)
@@ -233,7 +254,7 @@ def from_torch(module: Any, **kwargs: Any) -> Net:
         raise InvalidArgument(f"from_torch takes a torch.nn.Module, got {_show(module)}")
     linear = [m for m in mods() if type(m).__name__ == "Linear"]
     if len(linear) != 3:
-        raise InvalidArgument(f"from_torch: the module needs three Linear layers (OBS_DIM -> h1 -> h2 -> 72), "
+        raise InvalidArgument(f"from_torch: the module needs three Linear layers (dim -> h1 -> h2 -> 72), "
                               f"it has {len(linear)}")
     layers = []
     for k, m in enumerate(linear):
@@ -247,9 +268,10 @@ def from_torch(module: Any, **kwargs: Any) -> Net:
 
 
 def forward_float(layers: Sequence[Any], obs: Any) -> np.ndarray:
-    """The float network's logits for observations ``obs`` (n, OBS_DIM): (n, 72)."""
+    """The float network's logits for observations ``obs`` (n, dim; ``dim`` W1's inputs):
+    (n, 72)."""
     w1, b1, w2, b2, w3, b3 = _check_layers(layers)
-    x = _check_obs(obs)
+    x = _check_obs(obs, w1.shape[1])
     h1 = np.clip(x @ w1.T + b1, 0, 1)
     h2 = np.clip(h1 @ w2.T + b2, 0, 1)
     return h2 @ w3.T + b3
@@ -257,10 +279,10 @@ def forward_float(layers: Sequence[Any], obs: Any) -> np.ndarray:
 
 def value_float(layers: Sequence[Any], value: Any, obs: Any) -> np.ndarray:
     """The float value head's defenders' final score, in points, for observations ``obs``
-    (n, OBS_DIM): ``max(0, 100 * (wv @ h2 + bv))``, (n,)."""
+    (n, dim; ``dim`` W1's inputs): ``max(0, 100 * (wv @ h2 + bv))``, (n,)."""
     w1, b1, w2, b2, _, _ = _check_layers(layers)
     wv, bv = _check_value(value, len(b2))
-    x = _check_obs(obs)
+    x = _check_obs(obs, w1.shape[1])
     h2 = np.clip(np.clip(x @ w1.T + b1, 0, 1) @ w2.T + b2, 0, 1)
     return np.maximum(0.0, 100 * (h2 @ wv + bv))
 
@@ -270,7 +292,7 @@ def value_bound(layers: Sequence[Any], value: Any, net: Net, obs: Any) -> np.nda
     actual rounding (as :func:`quantization_bound`), plus one point for the score's floor: (n,)."""
     if net.arrays is None or net.value_arrays is None:
         raise InvalidArgument("value_bound needs a Net made by quantize with a value head (its integer arrays)")
-    checked = _check_layers(layers)
+    checked = _check_layers(layers, _obs_version(net.obs_version)["dim"])
     wv, bv = _check_value(value, len(checked[3]))
     qv, qbv = net.value_arrays
     a2, e2 = _hidden(checked, net, obs)
@@ -284,7 +306,7 @@ def quantization_bound(layers: Sequence[Any], net: Net, obs: Any) -> np.ndarray:
     shift's floor adds at most one unit of 1/127): (n, 72)."""
     if net.arrays is None:
         raise InvalidArgument("quantization_bound needs a Net made by quantize (its integer arrays)")
-    checked = _check_layers(layers)
+    checked = _check_layers(layers, _obs_version(net.obs_version)["dim"])
     _, _, _, _, w3, b3 = checked
     _, _, _, _, q3, qb3 = net.arrays
     a2, e2 = _hidden(checked, net, obs)
@@ -301,10 +323,11 @@ def _hidden(layers: Layers, net: Net, obs: Any) -> Tuple[np.ndarray, np.ndarray]
     q1, qb1, q2, qb2, _, _ = net.arrays
     _, _, shift1, shift2 = net.shape
     s1 = ONE * 2**shift1
-    x = _check_obs(obs)
-    n = np.rint(x * OBS_SCALE)  # whole numbers
+    scale = _scale(net.obs_version)
+    x = _check_obs(obs, len(scale))
+    n = np.rint(x * scale)  # whole numbers
     # layer 1: |acc/s1 - (W1 x + b1)| from the rounding of W1 and b1
-    r1 = np.abs(q1 / s1 - w1.T / OBS_SCALE[:, None])  # (OBS_DIM, h1)
+    r1 = np.abs(q1 / s1 - w1.T / scale[:, None])  # (dim, h1)
     e_acc = np.abs(n) @ r1 + np.abs(qb1 / s1 - b1)
     acc = n.astype(np.int64) @ q1.astype(np.int64) + qb1
     a1 = np.clip(acc >> shift1, 0, ONE)

@@ -4,9 +4,10 @@ Wherever a policy name is accepted for a seat (``simulate(policies=...)``, ``Vec
 ``TractorEnv(opponents=...)``, ``arena.play``), a callable may stand instead::
 
     def policy(obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        # obs: (k, OBS_DIM) observations of the seats to act (as the caller writes them:
+        # obs: (k, dim) observations of the seats to act (as the caller writes them:
         #      float32, or uint8 for a VecEnv with obs_dtype="uint8"; real suits unless the
-        #      VecEnv renames them); mask: (k, 72) bool, the ids allowed to each.
+        #      VecEnv renames them; observation version 1, 636 entries, unless the VecEnv or
+        #      adapter was given obs_version); mask: (k, 72) bool, the ids allowed to each.
         return ids  # (k,) integers, each allowed by its row of the mask
 
 It is asked once per round for every game where one of its seats is to act (k rows at once),

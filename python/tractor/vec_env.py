@@ -13,7 +13,7 @@ from typing import Any, Dict, Optional, Sequence, Tuple
 import numpy as np
 
 from . import _core
-from ._args import _bool, _int, _policy, _profile, _seed, _show, _threads
+from ._args import _bool, _int, _obs_version, _policy, _profile, _seed, _show, _threads
 from .errors import InvalidArgument
 from .game import Game
 from .policy_fn import _ask_round, _seats_of
@@ -67,9 +67,11 @@ class VecEnv:
       Action ids and masks always use the real suits.
     - ``obs_dtype="uint8"``: observations as their whole numbers (a quarter of the memory of
       float32; ``obs / tractor.actions.OBS_SCALE_U8`` is the float32 observation).
+    - ``obs_version``: the observation version written (default 1; the versions are
+      :data:`tractor.actions.OBS_ENCODINGS`, whose ``dim`` is :attr:`observation_size`).
 
     ``reset()`` returns ``(obs, mask, seat, reward, done)`` like ``step``; ``obs`` is
-    ``(n, OBS_DIM)`` float32 (or uint8), ``mask`` ``(n, 72)`` bool, ``seat`` ``(n,)`` int32
+    ``(n, observation_size)`` float32 (or uint8), ``mask`` ``(n, 72)`` bool, ``seat`` ``(n,)`` int32
     (the seat to act), ``reward`` ``(n, 4)`` float32, ``done`` ``(n,)`` bool; :attr:`info`
     the columns of :data:`INFO_FIELDS` of the same call. Results depend on ``seed`` only,
     never on ``threads``.
@@ -78,7 +80,7 @@ class VecEnv:
     in the other process. ``close()`` frees it; any later call raises InvalidArgument.
 
     Raises InvalidArgument (num_envs outside 1..65,536, seed, threads, the flags, opponents,
-    obs_dtype), InvalidContext (profile) and InvalidPolicy (an unknown opponent or teacher).
+    obs_dtype, an unknown obs_version), InvalidContext (profile) and InvalidPolicy (an unknown opponent or teacher).
     """
 
     def __init__(
@@ -95,6 +97,7 @@ class VecEnv:
         first_hand_only: bool = False,
         teacher: Optional[str] = None,
         obs_dtype: str = "float32",
+        obs_version: int = 1,
     ) -> None:
         n = _int(num_envs, "num_envs", 1, MAX_ENVS)
         s = _seed(seed)
@@ -105,16 +108,18 @@ class VecEnv:
         teach = None if teacher is None else _policy(teacher, "teacher")
         if not isinstance(obs_dtype, str) or obs_dtype not in OBS_DTYPES:
             raise InvalidArgument(f"obs_dtype must be 'float32' or 'uint8', got {_show(obs_dtype)}")
+        enc = _obs_version(obs_version)
         seats = _seats(opponents, callables=True)
         core_seats = [None if callable(p) else p for p in seats]
         self._env: Any = _core.VecEnv(n, s, _profile(profile), core_seats, not fast_deal, canonical_suits,
                                       _threads(threads), auto_forced, first_hand_only, teach, obs_dtype,
-                                      [i for i, p in enumerate(seats) if callable(p)])
+                                      [i for i, p in enumerate(seats) if callable(p)], enc["version"])
         self.num_envs = n
         self.seats = tuple(seats)
         self.learner_seats = tuple(i for i, p in enumerate(seats) if p is None)
         self.teacher = teach
-        self.observation_size: int = _core.OBS_DIM
+        self.obs_version: int = enc["version"]
+        self.observation_size: int = enc["dim"]
         self.num_actions = 72
         self.obs_dtype = obs_dtype
         self._fns = _seats_of(seats, lambda s: f"opponents[{_user_index(opponents, s)}]")

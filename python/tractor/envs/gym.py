@@ -9,7 +9,9 @@ three played by built-in policies (``pip install "tractor-engine[gym]"``).
 ``gymnasium.make("tractor/GuigangTractor-v0", ...)`` makes one too (registered on import).
 
 - Observation: ``Box(0, 1, (636,), float32)``, the learner seat's
-  :meth:`tractor.Game.observation_tensor` (layout :data:`tractor.actions.OBS_LAYOUT`); with
+  :meth:`tractor.Game.observation_tensor` (layout :data:`tractor.actions.OBS_LAYOUT`), 636
+  being version 1's size (``obs_version=V``: ``tractor.actions.OBS_ENCODINGS[V]["dim"]``, the
+  Python opponents being given the same version); with
   ``dict_obs=True`` a ``Dict`` of that ``"observation"`` and the ``"action_mask"``.
 - Action: ``Discrete(72)``, the ids of :mod:`tractor.actions`; a play is built card by card
   (``step`` returns with the same seat to act until the play is complete).
@@ -44,7 +46,7 @@ from typing import Any, Dict, Optional, Sequence, Tuple
 import numpy as np
 
 from .. import actions as _actions
-from .._args import _bool, _int, _seat, _seed, _show
+from .._args import _bool, _int, _obs_version, _seat, _seed, _show
 from ..errors import IllegalAction, InvalidArgument
 from ..policy_fn import ask
 from ..vec_env import _seats
@@ -77,8 +79,11 @@ class TractorEnv(gymnasium.Env):
         dict_obs: bool = False,
         render_mode: Optional[str] = None,
         auto_forced: bool = False,
+        obs_version: int = 1,
     ) -> None:
         self.seat = _seat(seat)
+        enc = _obs_version(obs_version)
+        self.obs_version: int = enc["version"]
         if isinstance(opponents, str) or not hasattr(opponents, "__len__") or len(opponents) != 3:
             raise InvalidArgument(
                 f"opponents must be 3 policies (the seats after the learner's), got {_show(opponents)}"
@@ -96,7 +101,7 @@ class TractorEnv(gymnasium.Env):
         self.strict = strict
         self.dict_obs = dict_obs
         self.render_mode = render_mode
-        box = spaces.Box(0.0, 1.0, (_actions.OBS_DIM,), np.float32)
+        box = spaces.Box(0.0, 1.0, (enc["dim"],), np.float32)
         mask = spaces.Box(0, 1, (_actions.NUM_ACTIONS,), np.int8)
         self.observation_space = spaces.Dict({"observation": box, "action_mask": mask}) if dict_obs else box
         self.action_space = spaces.Discrete(_actions.NUM_ACTIONS)
@@ -182,14 +187,14 @@ class TractorEnv(gymnasium.Env):
                 g.step(int(np.flatnonzero(mask)[0]))
                 self._forced += 1
             elif callable(p):
-                ids = ask(p, g.observation_tensor(s)[None], g.action_mask()[None], f"opponents[{(s - self.seat - 1) % 4}]")
+                ids = ask(p, g.observation_tensor(s, obs_version=self.obs_version)[None], g.action_mask()[None], f"opponents[{(s - self.seat - 1) % 4}]")
                 g.step(int(ids[0]))
             else:
                 g.step_policy(p, _policy_seed(self._hand_seed, s, self._decisions[s]))
                 self._decisions[s] += 1
 
     def _obs(self) -> Any:
-        obs = self.game.observation_tensor(self.seat)
+        obs = self.game.observation_tensor(self.seat, obs_version=self.obs_version)
         if self.dict_obs:
             return {"observation": obs, "action_mask": self.action_masks().astype(np.int8)}
         return obs

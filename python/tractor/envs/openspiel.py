@@ -14,8 +14,9 @@
 - Actions: the 72 ids of :mod:`tractor.actions`; a play is built card by card, the same player
   acting until it is complete. While dealing, every receiver decides after every card (pass
   being its only action when it cannot show), so the turn order reveals nothing.
-- Observation tensor: :meth:`tractor.Game.observation_tensor` (``tractor.actions.OBS_DIM``
-  floats). Information state (string and tensor, perfect recall): the seat's own deal (its
+- Observation tensor: :meth:`tractor.Game.observation_tensor` in observation version 1
+  (``tractor.actions.OBS_ENCODINGS[1]["dim"]`` floats): the information-state tensors, frozen,
+  begin with version 1's observation, so this adapter has no ``obs_version``. Information state (string and tensor, perfect recall): the seat's own deal (its
   cards in arrival order per attempt, its decisions), every showing as the seat saw it (R8.2),
   every trick, the trick in progress, and the seat's pending selection; :data:`INFO_LAYOUT`
   lists the tensor's blocks; with the game parameter ``info_state=compact``,
@@ -286,7 +287,8 @@ def _view(state: "TractorState", player: int, history: bool) -> str:
 
 # The observation's blocks that only the observer knows (the rest is public): its hand, its
 # selection, and the trump suit as it knows it (R8.2: hidden from the others while dealing).
-_BLOCKS = {name: (at, n) for name, at, n, _ in _actions.OBS_LAYOUT}
+_OBS = _actions.OBS_ENCODINGS[1]  # the version the information state begins with (see above)
+_BLOCKS = {name: (at, n) for name, at, n, _ in _OBS["layout"]}
 _PRIVATE = ("hand", "pending", "trump")
 
 
@@ -346,7 +348,7 @@ class _Observer:
             n = int(np.prod(shape))
             self.dict[name] = self.tensor[at : at + n].reshape(shape)
             at += n
-        self._obs = np.zeros(_actions.OBS_DIM, np.float32)
+        self._obs = np.zeros(_OBS["dim"], np.float32)
 
     def set_from(self, state: "TractorState", player: int) -> None:
         self.tensor.fill(0.0)
@@ -356,9 +358,9 @@ class _Observer:
         if self.kind in ("info_state", "compact_info_state"):
             g._g.information_state_tensor(player, self.tensor, self.kind == "compact_info_state")
         elif self.kind == "observation":
-            g.observation_tensor(player, out=self.tensor)
+            g.observation_tensor(player, out=self.tensor, obs_version=_OBS["version"])
         else:
-            obs = g.observation_tensor(player, out=self._obs)
+            obs = g.observation_tensor(player, out=self._obs, obs_version=_OBS["version"])
             if self.kind == "private":
                 for name in _PRIVATE:
                     at, n = _BLOCKS[name]

@@ -10,7 +10,8 @@
 
 - Agents ``"player_0"`` .. ``"player_3"`` are seats 0-3 (play order).
 - Observations: ``{"observation": float32 (636,), "action_mask": int8 (72,)}``: the seat's
-  :meth:`tractor.Game.observation_tensor` (layout :data:`tractor.actions.OBS_LAYOUT`) and,
+  :meth:`tractor.Game.observation_tensor` (layout :data:`tractor.actions.OBS_LAYOUT`; 636 is
+  version 1's size, ``obs_version=V`` gives ``tractor.actions.OBS_ENCODINGS[V]["dim"]``) and,
   for the agent to act, :meth:`tractor.Game.action_mask` (zeros for the others).
 - Actions: ``Discrete(72)``, the ids of :mod:`tractor.actions`. A play is built card by card:
   while a seat builds one, it stays the selected agent. An id the mask forbids raises
@@ -38,7 +39,7 @@ import numpy as np
 
 from .. import _core
 from .. import actions as _actions
-from .._args import _bool, _show
+from .._args import _bool, _obs_version, _show
 from ..errors import InvalidArgument
 from . import _deal, _Hands, _require, _returns
 
@@ -74,10 +75,12 @@ class raw_env(AECEnv):
 
     def __init__(
         self, profile: str = "guigang", fast_deal: bool = False, render_mode: Optional[str] = None,
-        auto_forced: bool = False,
+        auto_forced: bool = False, obs_version: int = 1,
     ) -> None:
         super().__init__()
         self.auto_forced = _bool(auto_forced, "auto_forced")
+        enc = _obs_version(obs_version)
+        self.obs_version: int = enc["version"]
         if render_mode not in (None, "ansi", "human"):
             raise InvalidArgument(f"render_mode must be None, 'ansi' or 'human', got {_show(render_mode)}")
         self.profile = profile
@@ -87,7 +90,7 @@ class raw_env(AECEnv):
         self.agents = []
         obs = spaces.Dict(
             {
-                "observation": spaces.Box(0.0, 1.0, (_actions.OBS_DIM,), np.float32),
+                "observation": spaces.Box(0.0, 1.0, (enc["dim"],), np.float32),
                 "action_mask": spaces.Box(0, 1, (_actions.NUM_ACTIONS,), np.int8),
             }
         )
@@ -138,7 +141,7 @@ class raw_env(AECEnv):
         mask = np.zeros(_actions.NUM_ACTIONS, dtype=np.int8)
         if self.game.current_player == seat:
             mask[:] = self.game.action_mask()
-        return {"observation": self.game.observation_tensor(seat), "action_mask": mask}
+        return {"observation": self.game.observation_tensor(seat, obs_version=self.obs_version), "action_mask": mask}
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -189,9 +192,13 @@ class raw_env(AECEnv):
         pass
 
 
+#: The observation version the state holds: the state's layout is frozen on version 1's
+#: observation, whatever ``obs_version`` the agents observe.
+_STATE_OBS = _actions.OBS_ENCODINGS[1]
+
 #: The blocks of :meth:`raw_env.state`: (name, length, meaning).
 STATE_LAYOUT = (
-    ("observation", _actions.OBS_DIM, "seat 0's observation tensor (its hand, the public state)"),
+    ("observation", _STATE_OBS["dim"], "seat 0's observation tensor, version 1 (its hand, the public state)"),
     ("hand1", 54, "seat 1's hand: copies of each kind / 4"),
     ("hand2", 54, "seat 2's hand"),
     ("hand3", 54, "seat 3's hand"),
@@ -203,8 +210,8 @@ STATE_DIM = sum(n for _, n, _ in STATE_LAYOUT)
 def table_state(g: Any) -> np.ndarray:
     """The state of :data:`STATE_LAYOUT` for a :class:`tractor.Game`."""
     out = np.zeros(STATE_DIM, np.float32)
-    at = _actions.OBS_DIM
-    g.observation_tensor(0, out=out[:at])
+    at = _STATE_OBS["dim"]
+    g.observation_tensor(0, out=out[:at], obs_version=_STATE_OBS["version"])
     for s in (1, 2, 3):
         out[at : at + 54] = np.frombuffer(g._g.hand(s), np.uint8) / 4
         at += 54

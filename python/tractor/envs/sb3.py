@@ -8,7 +8,8 @@ stable-baselines3 and sb3-contrib, which bring torch).
 >>> MaskablePPO("MlpPolicy", env, n_steps=128).learn(10_000)  # doctest: +SKIP
 
 - Observations: ``Box(0, 1, (636,), float32)`` (``obs_dtype="uint8"``: ``Box(0, 255, (636,),
-  uint8)``, see :data:`tractor.actions.OBS_SCALE_U8`); actions ``Discrete(72)``, the ids of
+  uint8)``, see :data:`tractor.actions.OBS_SCALE_U8`), 636 being version 1's size
+  (``obs_version=V``: ``tractor.actions.OBS_ENCODINGS[V]["dim"]``); actions ``Discrete(72)``, the ids of
   :mod:`tractor.actions`.
 - Masks through sb3-contrib's convention: ``env_method("action_masks")`` gives one bool row per
   environment (``MaskablePPO`` asks it before every step).
@@ -61,19 +62,20 @@ class TractorVecEnv(_SB3VecEnv):
         auto_forced: bool = True,
         first_hand_only: bool = True,
         obs_dtype: str = "float32",
+        obs_version: int = 1,
     ) -> None:
         if opponents is None:
             raise InvalidArgument("opponents: Stable-Baselines3 trains one seat; give 3 policies (or 4 with one None)")
         self.venv = VecEnv(num_envs, seed=seed, profile=profile, opponents=opponents, threads=threads,
                            fast_deal=fast_deal, canonical_suits=canonical_suits, auto_forced=auto_forced,
-                           first_hand_only=first_hand_only, obs_dtype=obs_dtype)
+                           first_hand_only=first_hand_only, obs_dtype=obs_dtype, obs_version=obs_version)
         if len(self.venv.learner_seats) != 1:
             raise InvalidArgument(f"opponents: Stable-Baselines3 trains one seat, got learner seats {self.venv.learner_seats}")
         self.learner_seat = self.venv.learner_seats[0]
         if obs_dtype == "uint8":
-            box = spaces.Box(0, 255, (_actions.OBS_DIM,), np.uint8)
+            box = spaces.Box(0, 255, (self.venv.observation_size,), np.uint8)
         else:
-            box = spaces.Box(0.0, 1.0, (_actions.OBS_DIM,), np.float32)
+            box = spaces.Box(0.0, 1.0, (self.venv.observation_size,), np.float32)
         self._mask = np.zeros((num_envs, _actions.NUM_ACTIONS), dtype=bool)
         self._actions: Optional[np.ndarray] = None
         self._seed = seed

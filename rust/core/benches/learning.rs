@@ -9,7 +9,7 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use tractor_core::encode::actions::{Builder, ACTIONS};
-use tractor_core::encode::observe::{observe, OBS_DIM};
+use tractor_core::encode::observe::default_encoding;
 use tractor_core::game::action_set::ActionSet;
 use tractor_core::game::hand::{Game, Phase, NOBODY};
 use tractor_core::learn::vec_env::{Buffers, EnvConfig, VecEnv};
@@ -41,13 +41,15 @@ fn benches(c: &mut Criterion) {
     let mut grp = c.benchmark_group("observe");
     for (name, games) in ["early", "middle", "late"].iter().zip(&ps) {
         grp.throughput(Throughput::Elements(games.len() as u64));
-        let mut buf = vec![0f32; OBS_DIM];
+        let enc = default_encoding();
+        let mut buf = vec![0f32; enc.dim];
+        let phase = enc.block("phase").unwrap().0;
         grp.bench_function(*name, |b| {
             b.iter(|| {
                 let mut ones = 0.0;
                 for g in games {
-                    observe(g, &[0; 54], g.pos.to_move, false, black_box(&mut buf));
-                    ones += buf[tractor_core::encode::observe::LAYOUT[16].1..][..4].iter().sum::<f32>(); // phase one-hot
+                    enc.observe(g, &[0; 54], g.pos.to_move, false, black_box(&mut buf));
+                    ones += buf[phase..][..4].iter().sum::<f32>(); // phase one-hot
                 }
                 assert_eq!(ones as usize, games.len());
             })
@@ -75,7 +77,7 @@ fn benches(c: &mut Criterion) {
         let cfg = EnvConfig { every_receiver: every, ..EnvConfig::new(Profile::Guigang, [None; 4]) };
         let mut env = VecEnv::new(n, 1, cfg, 1).unwrap();
         let (mut obs, mut mask, mut seat, mut reward, mut done) =
-            (vec![0f32; n * OBS_DIM], vec![false; n * ACTIONS], vec![0i32; n], vec![0f32; n * 4], vec![false; n]);
+            (vec![0f32; n * cfg.obs.dim], vec![false; n * ACTIONS], vec![0i32; n], vec![0f32; n * 4], vec![false; n]);
         let mut info = vec![0i32; n * tractor_core::learn::vec_env::INFO];
         env.reset(Buffers { obs: &mut obs, mask: &mut mask, seat: &mut seat, reward: &mut reward, done: &mut done, info: &mut info }).unwrap();
         let mut rng = Rng::new(7);

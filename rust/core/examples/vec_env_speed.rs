@@ -1,10 +1,10 @@
-//! Steps a self-play `VecEnv` with uniformly drawn legal ids, for profiling:
+//! Steps a self-play `VecEnv` with uniformly drawn legal ids, then times the observation
+//! alone over the environments' positions, for profiling:
 //! `cargo run --release -p tractor-core --example vec_env_speed -- [envs] [steps] [threads]`.
 
 use std::time::Instant;
 
 use tractor_core::encode::actions::ACTIONS;
-use tractor_core::encode::observe::OBS_DIM;
 use tractor_core::learn::vec_env::{Buffers, EnvConfig, VecEnv};
 use tractor_core::{Profile, Rng};
 
@@ -14,7 +14,7 @@ fn main() {
     let cfg = EnvConfig::new(Profile::Guigang, [None; 4]);
     let mut env = VecEnv::new(n, 1, cfg, threads).unwrap();
     let (mut obs, mut mask, mut seat, mut reward, mut done) =
-        (vec![0f32; n * OBS_DIM], vec![false; n * ACTIONS], vec![0i32; n], vec![0f32; n * 4], vec![false; n]);
+        (vec![0f32; n * cfg.obs.dim], vec![false; n * ACTIONS], vec![0i32; n], vec![0f32; n * 4], vec![false; n]);
     let mut info = vec![0i32; n * tractor_core::learn::vec_env::INFO];
     env.reset(Buffers { obs: &mut obs, mask: &mut mask, seat: &mut seat, reward: &mut reward, done: &mut done, info: &mut info }).unwrap();
     let mut rng = Rng::new(7);
@@ -31,4 +31,16 @@ fn main() {
     }
     let dt = t0.elapsed().as_secs_f64();
     println!("{n} envs x {steps} steps on {threads} thread(s): {:.0} steps/s, {ends} hands ended", (n * steps) as f64 / dt);
+    // observe alone: every environment's seat to move, in turn, many times
+    let (rounds, t0) = (200usize, Instant::now());
+    let mut buf = vec![0f32; cfg.obs.dim];
+    let mut sum = 0f32;
+    for r in 0..rounds {
+        for e in &env.envs {
+            cfg.obs.observe(&e.game, &e.builder.pending, ((e.game.pos.to_move as usize + r) % 4) as u8, r % 2 == 1, &mut buf);
+            sum += buf[r % cfg.obs.dim];
+        }
+    }
+    let dt = t0.elapsed().as_secs_f64();
+    println!("observe: {:.0} calls/s (check {sum})", (rounds * env.envs.len()) as f64 / dt);
 }

@@ -18,7 +18,8 @@
 //! search/   rollout, decision (candidates, the determinizer), pimc, ismcts, deal (showing while dealing),
 //!           solve (open-card positions, exactly)
 //! agent/    view (SeatView, the Decide trait), random, greedy, weights (greedy's, named), net (net:PATH)
-//! encode/   actions (the frozen action ids), observe, info_state (the tensors, versioned)
+//! encode/   actions (the frozen action ids), observe/ (the table of observation versions; v1), info_state
+//!           (the tensors, versioned)
 //! infoset/  info (what a seat knows and what the history proves), determinize/ (worlds)
 //! game/     deal, hand/ (one hand's state machine), action_set, match_state, record, records_file, record_json, perft
 //! rules/    error, profile, card, trump, combo, follow/, score, checked

@@ -6,14 +6,20 @@
 use tractor_core::agent::net::{Accumulator, Base, Net, ValueHead, ONE, VALUE_SCALE};
 use tractor_core::agent::random::random_action;
 use tractor_core::encode::actions::ACTIONS;
-use tractor_core::encode::observe::{observe, scales, OBS_DIM};
+use tractor_core::encode::observe::{encoding, Encoding, OBS_DIM};
 use tractor_core::game::hand::{Game, Phase, NOBODY};
 use tractor_core::{Profile, Rng};
+
+/// Observation version 1, which these networks read.
+fn v1() -> &'static Encoding {
+    encoding(1).unwrap()
+}
 
 fn random_net(seed: u64, h1: usize, h2: usize) -> Net {
     let mut r = Rng::new(seed);
     let mut small = |m: u64| (r.next_u64() % (2 * m + 1)) as i64 - m as i64;
     Net {
+        obs: v1(),
         h1,
         h2,
         shift1: 6,
@@ -40,13 +46,13 @@ fn reference(net: &Net, x: &[i16; OBS_DIM]) -> Vec<i64> {
 
 fn obs_i16(g: &Game, seat: u8) -> [i16; OBS_DIM] {
     let mut x = [0i16; OBS_DIM];
-    observe(g, &[0; 54], seat, false, &mut x);
+    v1().observe(g, &[0; 54], seat, false, &mut x);
     x
 }
 
 #[test]
 fn the_integer_observation_is_the_tensors_numerators() {
-    let d = scales();
+    let d = v1().scales();
     let mut rng = Rng::new(3);
     for profile in Profile::ALL {
         for seed in 0..6u64 {
@@ -55,8 +61,8 @@ fn the_integer_observation_is_the_tensors_numerators() {
                 for seat in 0..4u8 {
                     for canonical in [false, true] {
                         let (mut f, mut n) = ([0f32; OBS_DIM], [0i16; OBS_DIM]);
-                        observe(&g, &[0; 54], seat, canonical, &mut f);
-                        observe(&g, &[0; 54], seat, canonical, &mut n);
+                        v1().observe(&g, &[0; 54], seat, canonical, &mut f);
+                        v1().observe(&g, &[0; 54], seat, canonical, &mut n);
                         for i in 0..OBS_DIM {
                             assert_eq!(f[i], n[i] as f32 / d[i] as f32, "entry {i}");
                             assert!(n[i].unsigned_abs() as u32 <= d[i], "entry {i}: {} over {}", n[i], d[i]);
@@ -172,7 +178,7 @@ fn choose_takes_the_best_allowed_id_and_the_lowest_on_ties() {
 fn a_network_from_its_parts_is_checked_as_a_file_is() {
     let n = random_net(3, 16, 8);
     let parts = |w2: Vec<i16>, b3: Vec<i32>| {
-        Net::from_parts(n.h1, n.h2, n.shift1, n.canonical, n.w1.clone(), n.b1.clone(), w2, n.b2.clone(), n.w3.clone(), b3, n.meta.clone(), n.base, n.prior, None)
+        Net::from_parts(n.obs, n.h1, n.h2, n.shift1, n.canonical, n.w1.clone(), n.b1.clone(), w2, n.b2.clone(), n.w3.clone(), b3, n.meta.clone(), n.base, n.prior, None)
     };
     assert_eq!(parts(n.w2.clone(), n.b3.clone()).unwrap(), n);
     let mut wide = n.w2.clone();
@@ -281,7 +287,7 @@ fn a_network_with_a_base_reads_back_and_a_large_prior_plays_as_its_base() {
     let mut over = based.clone();
     over.prior = i32::MAX;
     assert!(Net::parse(&over.to_bytes()).unwrap_err().to_string().contains("past i32"));
-    let r = |n: &Net| Net::from_parts(n.h1, n.h2, n.shift1, n.canonical, n.w1.clone(), n.b1.clone(), n.w2.clone(), n.b2.clone(), n.w3.clone(), n.b3.clone(), String::new(), n.base, n.prior, None);
+    let r = |n: &Net| Net::from_parts(n.obs, n.h1, n.h2, n.shift1, n.canonical, n.w1.clone(), n.b1.clone(), n.w2.clone(), n.b2.clone(), n.w3.clone(), n.b3.clone(), String::new(), n.base, n.prior, None);
     assert!(r(&Net { base: Base::None, prior: 5, ..plain.clone() }).unwrap_err().to_string().contains("needs a base"));
     // with a prior above any logit gap, the network takes greedy's every id: greedy's games
     let Policy::Agent(net) = Policy::parse(&format!("net:{}", net_file("based", &based))).unwrap() else { panic!() };
@@ -338,7 +344,7 @@ fn a_value_head_reads_back_and_scores_as_its_formula_says() {
     let mut over = net.clone();
     over.value.as_mut().unwrap().b = i32::MAX - 10;
     assert!(Net::parse(&over.to_bytes()).unwrap_err().to_string().contains("past i32"));
-    let short_w = Net::from_parts(net.h1, net.h2, net.shift1, net.canonical, net.w1.clone(), net.b1.clone(), net.w2.clone(),
+    let short_w = Net::from_parts(net.obs, net.h1, net.h2, net.shift1, net.canonical, net.w1.clone(), net.b1.clone(), net.w2.clone(),
         net.b2.clone(), net.w3.clone(), net.b3.clone(), String::new(), Base::None, 0, Some(ValueHead { w: vec![1; 15], b: 0 }));
     assert!(short_w.unwrap_err().to_string().contains("Wv has 15 values, expected 16"));
     assert_eq!(plain.score(&plain.accumulator(&[0; OBS_DIM])), None, "no value head, no score");
@@ -428,7 +434,7 @@ fn a_value_head_values_the_searches_leaves() {
     assert!(searched >= 6, "{searched}");
 }
 
-/// Issue 41: the overflow check assumes every input at its largest value ([`maxima`]: the
+/// Issue 41: the overflow check assumes every input at its largest value (`Encoding::maxima`: the
 /// competition profile's deals without a showing reach 84.67 over their denominator). The
 /// worst first layer it admits, every weight of one unit at the largest value the check
 /// allows and the bias filling the rest, is evaluated on the observation with every entry at
@@ -437,8 +443,7 @@ fn a_value_head_values_the_searches_leaves() {
 /// larger weight and the sum wrapped.
 #[test]
 fn the_worst_network_the_check_admits_does_not_wrap() {
-    use tractor_core::encode::observe::maxima;
-    let mx = maxima();
+    let mx = v1().maxima();
     let sum: i64 = mx.iter().map(|&m| m as i64).sum();
     let w = (i32::MAX as i64 / sum).min(i16::MAX as i64);
     let b = i32::MAX as i64 - w * sum;
@@ -452,7 +457,7 @@ fn the_worst_network_the_check_admits_does_not_wrap() {
     net.b1 = vec![b as i32 + 1];
     assert!(Net::parse(&net.to_bytes()).is_err(), "one more than the worst is refused");
     // the entries' largest values: the denominators but the redeals, a u8 count
-    let d = scales();
+    let d = v1().scales();
     assert_eq!((0..OBS_DIM).filter(|&i| mx[i] != d[i]).count(), 1);
 }
 
@@ -495,4 +500,74 @@ fn weights_are_read_from_regular_files_of_their_declared_size() {
     bytes[n..].copy_from_slice(&crc.to_le_bytes());
     let e = Net::parse(&bytes).unwrap_err().to_string();
     assert!(e.contains("needs a base"), "{e}");
+}
+
+/// A toy observation version: version 1 then three entries (1, 2, 3), under a number the
+/// engine's table does not have.
+fn write_plus<T: tractor_core::encode::observe::Entry>(
+    pos: &tractor_core::game::hand::Position,
+    t: &tractor_core::game::hand::Tally,
+    levels: [u8; 2],
+    pending: &[u8; 54],
+    observer: u8,
+    canonical: bool,
+    out: &mut [T],
+) {
+    tractor_core::encode::observe::v1::write(pos, t, levels, pending, observer, canonical, out);
+    for k in 0..3 {
+        out[OBS_DIM + k] = T::ratio(k as i32 + 1, 1);
+    }
+}
+static PLUS: Encoding = Encoding {
+    version: 77,
+    dim: OBS_DIM + 3,
+    layout: &[("v1", 0, OBS_DIM, "version 1"), ("extra", OBS_DIM, 3, "1, 2, 3")],
+    scale: &[("v1", 4), ("extra", 1)],
+    beyond: &[],
+        write: tractor_core::encode::observe::Writers { f32: write_plus::<f32>, i16: write_plus::<i16>, u8: write_plus::<u8> },
+};
+
+#[test]
+fn a_weights_file_naming_an_unknown_observation_version_is_refused() {
+    // the header's observation version (bytes 10..12) set to a version the engine lacks,
+    // the CRC made right again: refused for the version, naming the known ones
+    let net = random_net(4, 16, 8);
+    for v in [0u16, 77, 999, u16::MAX] {
+        let mut bytes = net.to_bytes();
+        bytes[10..12].copy_from_slice(&v.to_le_bytes());
+        let n = bytes.len() - 4;
+        let crc = tractor_core::game::record::crc32(&bytes[..n]);
+        bytes[n..].copy_from_slice(&crc.to_le_bytes());
+        let e = Net::parse(&bytes).unwrap_err().to_string();
+        let known = tractor_core::encode::observe::versions();
+        assert!(e.contains(&format!("observation version {v} is unknown (this engine reads {known})")), "{e}");
+    }
+}
+
+#[test]
+fn a_network_reads_and_writes_the_encoding_it_was_made_for() {
+    // a network over the toy version: W1 is sized from it, its file names it, and its
+    // accumulator takes observations of its size; the engine (which lacks it) refuses the file
+    let n = random_net(6, 16, 8);
+    let mut w1 = n.w1.clone();
+    w1.extend((0..3 * n.h1).map(|k| (k % 7) as i16 - 3));
+    let r = |obs: &'static Encoding, w1: Vec<i16>| {
+        Net::from_parts(obs, n.h1, n.h2, n.shift1, n.canonical, w1, n.b1.clone(), n.w2.clone(), n.b2.clone(), n.w3.clone(), n.b3.clone(), String::new(), n.base, n.prior, None)
+    };
+    assert!(r(&PLUS, n.w1.clone()).unwrap_err().to_string().contains(&format!("W1 has {} values, expected {}", n.w1.len(), w1.len())));
+    assert!(r(v1(), w1.clone()).is_err(), "version 1 takes 636 inputs");
+    let plus = r(&PLUS, w1).unwrap();
+    let bytes = plus.to_bytes();
+    assert_eq!(u16::from_le_bytes([bytes[10], bytes[11]]), 77, "the header names the network's version");
+    assert_eq!(u16::from_le_bytes([bytes[12], bytes[13]]) as usize, OBS_DIM + 3, "and its size");
+    assert!(Net::parse(&bytes).unwrap_err().to_string().contains("observation version 77 is unknown"));
+    let g = Game::deal(3, Profile::Guigang, [3, 3], NOBODY, None).unwrap();
+    let mut x = vec![0i16; PLUS.dim];
+    PLUS.observe(&g, &[0; 54], 0, false, &mut x);
+    assert_eq!(&x[OBS_DIM..], &[1, 2, 3]);
+    let a = plus.accumulator(&x);
+    let want: Vec<i32> = (0..plus.h1)
+        .map(|j| plus.b1[j] + (0..PLUS.dim).map(|i| x[i] as i32 * plus.w1[i * plus.h1 + j] as i32).sum::<i32>())
+        .collect();
+    assert_eq!(a.acc, want, "the extra inputs count");
 }

@@ -467,19 +467,22 @@ impl PyGame {
         PyBytes::new(py, &self.b.pending)
     }
 
-    /// Writes `seat`'s tensor observation into `out` (float32, at least OBS_DIM long).
-    fn observation_tensor(&self, py: Python<'_>, seat: u8, out: &Bound<'_, PyArray1<f32>>, canonical: bool) -> PyResult<()> {
+    /// Writes `seat`'s tensor observation in version `obs_version` into `out` (float32, at
+    /// least that version's `dim` long).
+    #[pyo3(signature = (seat, out, canonical, obs_version=1))]
+    fn observation_tensor(&self, py: Python<'_>, seat: u8, out: &Bound<'_, PyArray1<f32>>, canonical: bool, obs_version: u32) -> PyResult<()> {
         guard(py, || {
             if seat > 3 {
                 return Err(err(py, Error::BadSeat { what: "seat", seat: seat as i64 }));
             }
+            let enc = core::encode::observe::encoding(obs_version).map_err(|e| err(py, e))?;
             let mut rw = out.try_readwrite().map_err(|e| bad_arg(py, "out", e.to_string()))?;
             let buf = rw.as_slice_mut().map_err(|e| bad_arg(py, "out", e.to_string()))?;
-            if buf.len() < core::encode::observe::OBS_DIM {
-                return Err(bad_arg(py, "out", format!("it holds {} floats, the observation {}", buf.len(), core::encode::observe::OBS_DIM)));
+            if buf.len() < enc.dim {
+                return Err(bad_arg(py, "out", format!("it holds {} floats, the observation {}", buf.len(), enc.dim)));
             }
             let pending = if self.g.pos.to_move == seat { self.b.pending } else { [0; KINDS] };
-            core::encode::observe::observe(&self.g, &pending, seat, canonical, buf);
+            enc.observe(&self.g, &pending, seat, canonical, buf);
             Ok(())
         })
     }

@@ -424,11 +424,25 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("END_LEAD", core::encode::actions::END_LEAD)?;
     m.add("PASS", core::encode::actions::PASS)?;
     m.add("SHOW", core::encode::actions::SHOW)?;
-    m.add("OBS_VERSION", core::encode::observe::OBS_VERSION)?;
     m.add_function(wrap_pyfunction!(profile_rules, m)?)?;
-    m.add("OBS_DIM", core::encode::observe::OBS_DIM)?;
-    m.add("OBS_SCALE", core::encode::observe::scales().to_vec())?;
-    m.add("OBS_SCALE_U8", core::encode::observe::scales_u8().to_vec())?;
+    {
+        // every observation version the core writes: {version: {"dim", "layout", "scale",
+        // "scale_u8"}}; Python sizes observations from this table
+        use core::encode::observe::{encoding, DEFAULT_VERSION, ENCODINGS, OBS_DIM, OBS_VERSION};
+        let table = PyDict::new(m.py());
+        for e in ENCODINGS {
+            table.set_item(e.version, encoding_dict(m.py(), e)?)?;
+        }
+        m.add("OBS_ENCODINGS", table)?;
+        m.add("OBS_DEFAULT_VERSION", DEFAULT_VERSION)?;
+        // version 1's, under the names it had before there were versions (public API)
+        let v1 = encoding(OBS_VERSION).expect("version 1 is in the table");
+        m.add("OBS_VERSION", OBS_VERSION)?;
+        m.add("OBS_DIM", OBS_DIM)?;
+        m.add("OBS_SCALE", v1.scales())?;
+        m.add("OBS_SCALE_U8", v1.scales_u8())?;
+        m.add("OBS_LAYOUT", v1.layout.iter().map(|b| (b.0, b.1, b.2, b.3)).collect::<Vec<_>>())?;
+    }
     m.add("VEC_ENV_INFO", core::learn::vec_env::INFO_FIELDS.iter().map(|f| (f.0, f.1)).collect::<Vec<_>>())?;
     m.add("NET_FORMAT_VERSION", core::agent::net::FORMAT_VERSION)?;
     {
@@ -444,9 +458,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("INFO_VERSION_COMPACT", core::encode::info_state::INFO_VERSION_COMPACT)?;
     m.add_function(wrap_pyfunction!(max_steps, m)?)?;
     m.add_function(wrap_pyfunction!(max_levels, m)?)?;
-    m.add("OBS_LAYOUT", core::encode::observe::LAYOUT.iter().map(|b| (b.0, b.1, b.2, b.3)).collect::<Vec<_>>())?;
     m.add_function(wrap_pyfunction!(encode_action, m)?)?;
     m.add_function(wrap_pyfunction!(canonical_ids, m)?)?;
+    m.add_function(wrap_pyfunction!(obs_encoding, m)?)?;
     m.add_function(wrap_pyfunction!(decode_action, m)?)?;
     m.add_function(wrap_pyfunction!(parse, m)?)?;
     m.add_function(wrap_pyfunction!(format, m)?)?;
@@ -526,6 +540,26 @@ fn decode_action(py: Python<'_>, ids: Vec<i64>) -> PyResult<(&'static str, u8, u
             core::Action::Play(c) => ("play", 0, 0, Some(out(py, &c))),
         })
     })
+}
+
+/// An observation encoding as Python reads it: {"version", "dim", "layout", "scale",
+/// "scale_u8"}.
+fn encoding_dict<'py>(py: Python<'py>, e: &core::encode::observe::Encoding) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("version", e.version)?;
+    d.set_item("dim", e.dim)?;
+    d.set_item("layout", e.layout.iter().map(|b| (b.0, b.1, b.2, b.3)).collect::<Vec<_>>())?;
+    d.set_item("scale", e.scales())?;
+    d.set_item("scale_u8", e.scales_u8())?;
+    Ok(d)
+}
+
+/// The encoding of observation version `version` (as in `OBS_ENCODINGS`); InvalidArgument
+/// naming the known versions if there is none.
+#[pyfunction]
+fn obs_encoding(py: Python<'_>, version: u32) -> PyResult<Bound<'_, PyDict>> {
+    let e = core::encode::observe::encoding(version).map_err(|e| err(py, e))?;
+    encoding_dict(py, e)
 }
 
 /// Action ids renamed as canonical observations rename suits, for a known trump 0..3 (4:

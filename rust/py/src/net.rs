@@ -4,7 +4,7 @@
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use tractor_core::agent::net::{read_weights, Accumulator, Base, Net, ValueHead};
-use tractor_core::encode::observe::{known_trump, observe, OBS_DIM};
+use tractor_core::encode::observe::{encoding, known_trump};
 use tractor_core::rules::card::KINDS;
 use tractor_core::Error;
 
@@ -35,11 +35,12 @@ impl PyNet {
         })
     }
 
-    /// A network from its quantized arrays (W1 input-major); InvalidPolicy if they do not
-    /// make one (sizes, int8 range, overflow).
+    /// A network from its quantized arrays (W1 input-major) over observation version
+    /// `obs_version` (W1 has its `dim` inputs); InvalidPolicy if they do not make one (sizes,
+    /// int8 range, overflow), InvalidArgument for an unknown version.
     #[staticmethod]
     #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (h1, h2, shift1, canonical, w1, b1, w2, b2, w3, b3, meta, base="none", prior=0, value=None))]
+    #[pyo3(signature = (h1, h2, shift1, canonical, w1, b1, w2, b2, w3, b3, meta, base="none", prior=0, value=None, obs_version=1))]
     fn from_parts(
         py: Python<'_>,
         h1: usize,
@@ -56,11 +57,13 @@ impl PyNet {
         base: &str,
         prior: i32,
         value: Option<(Vec<i16>, i32)>,
+        obs_version: u32,
     ) -> PyResult<Self> {
         guard(py, || {
+            let obs = encoding(obs_version).map_err(|e| err(py, e))?;
             let base = Base::parse(base).map_err(|e| err(py, e))?;
             let value = value.map(|(w, b)| ValueHead { w, b });
-            Net::from_parts(h1, h2, shift1, canonical, w1, b1, w2, b2, w3, b3, meta, base, prior, value)
+            Net::from_parts(obs, h1, h2, shift1, canonical, w1, b1, w2, b2, w3, b3, meta, base, prior, value)
                 .map(|net| PyNet { net })
                 .map_err(|e| err(py, e))
         })
@@ -81,6 +84,12 @@ impl PyNet {
     #[getter]
     fn canonical(&self) -> bool {
         self.net.canonical
+    }
+
+    /// The observation version it reads (its weights file's header names it).
+    #[getter]
+    fn obs_version(&self) -> u32 {
+        self.net.obs.version
     }
 
     #[getter]
@@ -127,8 +136,8 @@ impl PyNet {
             return Err(err(py, Error::BadSeat { what: "seat", seat: seat as i64 }));
         }
         let pending = if game.g.pos.to_move == seat { game.b.pending } else { [0; KINDS] };
-        let mut x = [0i16; OBS_DIM];
-        observe(&game.g, &pending, seat, self.net.canonical, &mut x);
+        let mut x = vec![0i16; self.net.obs.dim];
+        self.net.obs.observe(&game.g, &pending, seat, self.net.canonical, &mut x);
         Ok(self.net.accumulator(&x))
     }
 }

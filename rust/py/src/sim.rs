@@ -86,13 +86,16 @@ pub struct PyTable {
 
 #[pymethods]
 impl PyTable {
+    /// `obs_version`: the observation version (`OBS_ENCODINGS`) the Python seats are given.
     #[new]
     #[allow(clippy::too_many_arguments)]
-    fn new(py: Python<'_>, seed: u64, start: u64, count: u64, seats: Vec<Option<String>>, profile: &str, records: bool, threads: usize) -> PyResult<Self> {
+    #[pyo3(signature = (seed, start, count, seats, profile, records, threads, obs_version=1))]
+    fn new(py: Python<'_>, seed: u64, start: u64, count: u64, seats: Vec<Option<String>>, profile: &str, records: bool, threads: usize, obs_version: u32) -> PyResult<Self> {
         guard(py, || {
             let ps = crate::vec_env::parse_seats(py, &seats)?;
             let profile = core::Profile::parse(profile).map_err(|e| err(py, e))?;
-            let t = py.detach(|| core::run::table::Table::new(seed, start, count, ps, profile, records, threads)).map_err(|e| err(py, e))?;
+            let enc = core::encode::observe::encoding(obs_version).map_err(|e| err(py, e))?;
+            let t = py.detach(|| core::run::table::Table::new(seed, start, count, ps, enc, profile, records, threads)).map_err(|e| err(py, e))?;
             Ok(PyTable { t })
         })
     }
@@ -102,16 +105,18 @@ impl PyTable {
         numpy::PyArray1::from_vec(py, self.t.waiting())
     }
 
-    /// The observations (k, OBS_DIM) float32 and masks (k, 72) bool of hands `rows`.
+    /// The observations (k, dim of the table's encoding) float32 and masks (k, 72) bool of
+    /// hands `rows`.
     #[allow(clippy::type_complexity)]
     fn write<'py>(&mut self, py: Python<'py>, rows: Vec<usize>) -> PyResult<(Bound<'py, numpy::PyArray2<f32>>, Bound<'py, numpy::PyArray2<bool>>)> {
-        use core::encode::{actions::ACTIONS, observe::OBS_DIM};
+        use core::encode::actions::ACTIONS;
         use numpy::PyArrayMethods;
         guard(py, || {
-            let (mut obs, mut mask) = (vec![0f32; rows.len() * OBS_DIM], vec![false; rows.len() * ACTIONS]);
+            let dim = self.t.encoding().dim;
+            let (mut obs, mut mask) = (vec![0f32; rows.len() * dim], vec![false; rows.len() * ACTIONS]);
             self.t.write(&rows, &mut obs, &mut mask).map_err(|e| err(py, e))?;
             let k = rows.len();
-            let o = numpy::PyArray1::from_vec(py, obs).reshape([k, OBS_DIM])?;
+            let o = numpy::PyArray1::from_vec(py, obs).reshape([k, dim])?;
             let m = numpy::PyArray1::from_vec(py, mask).reshape([k, ACTIONS])?;
             Ok((o, m))
         })

@@ -7,7 +7,7 @@ use pyo3::types::PyBytes;
 use tractor_core as core;
 use tractor_core::Error;
 use tractor_core::encode::actions::ACTIONS;
-use tractor_core::encode::observe::{Entry, OBS_DIM};
+use tractor_core::encode::observe::{encoding, Entry};
 use tractor_core::learn::vec_env::{Buffers, EnvConfig, VecEnv, INFO};
 use tractor_core::policy::Policy;
 
@@ -118,10 +118,11 @@ impl PyVecEnv {
 #[pymethods]
 impl PyVecEnv {
     /// `seats`: four policy names, None for the learner's seats and the `outside` ones
-    /// (stepped from Python); `teacher` a policy name or None; `obs_dtype` "float32" or "uint8".
+    /// (stepped from Python); `teacher` a policy name or None; `obs_dtype` "float32" or "uint8";
+    /// `obs_version` the observation version (`OBS_ENCODINGS`), whose size the buffers take.
     #[new]
     #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (num_envs, seed, profile, seats, every_receiver, canonical, threads, auto_forced=false, first_hand_only=false, teacher=None, obs_dtype="float32", outside=Vec::new()))]
+    #[pyo3(signature = (num_envs, seed, profile, seats, every_receiver, canonical, threads, auto_forced=false, first_hand_only=false, teacher=None, obs_dtype="float32", outside=Vec::new(), obs_version=1))]
     fn new(
         py: Python<'_>,
         num_envs: usize,
@@ -136,6 +137,7 @@ impl PyVecEnv {
         teacher: Option<String>,
         obs_dtype: &str,
         outside: Vec<usize>,
+        obs_version: u32,
     ) -> PyResult<Self> {
         guard(py, || {
             let profile = core::Profile::parse(profile).map_err(|e| err(py, e))?;
@@ -144,9 +146,10 @@ impl PyVecEnv {
                 None => None,
                 Some(name) => Some(Policy::parse(&name).map_err(|e| err(py, e))?),
             };
+            let enc = encoding(obs_version).map_err(|e| err(py, e))?;
             let obs = match obs_dtype {
-                "float32" => Obs::F32(PyArray2::zeros(py, [num_envs, OBS_DIM], false).unbind()),
-                "uint8" => Obs::U8(PyArray2::zeros(py, [num_envs, OBS_DIM], false).unbind()),
+                "float32" => Obs::F32(PyArray2::zeros(py, [num_envs, enc.dim], false).unbind()),
+                "uint8" => Obs::U8(PyArray2::zeros(py, [num_envs, enc.dim], false).unbind()),
                 other => return Err(crate::bad_arg(py, "obs_dtype", format!("{other:?}: expected 'float32' or 'uint8'"))),
             };
             let mut out = [false; 4];
@@ -156,7 +159,7 @@ impl PyVecEnv {
                     _ => return Err(crate::bad_arg(py, "outside", format!("seat {s} is not a seat without a policy"))),
                 }
             }
-            let cfg = EnvConfig { every_receiver, canonical, auto_forced, first_hand_only, teacher, outside: out, ..EnvConfig::new(profile, ps) };
+            let cfg = EnvConfig { obs: enc, every_receiver, canonical, auto_forced, first_hand_only, teacher, outside: out, ..EnvConfig::new(profile, ps) };
             let v = py.detach(|| VecEnv::new(num_envs, seed, cfg, threads)).map_err(|e| err(py, e))?;
             Ok(PyVecEnv {
                 v,

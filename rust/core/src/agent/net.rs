@@ -3,10 +3,12 @@
 //! every CPU and thread count: no float decides play), the first layer kept as an
 //! accumulator that is updated from the inputs that changed instead of recomputed.
 //!
-//! The input is the observation ([`crate::encode::observe`], version [`OBS_VERSION`]) as
-//! whole numbers: each entry's numerator over its block's denominator (`observe::<i16>`,
-//! [`crate::encode::observe::SCALE`]), with the suits renamed trump-first when the file says
-//! so (its outputs are then ids in the renamed suits, mapped back to the real ones). The
+//! The input is the observation in the encoding the weights file names (its header's
+//! observation version, looked up in [`crate::encode::observe::ENCODINGS`]; a version this
+//! engine does not know is refused) as whole numbers: each entry's numerator over its block's
+//! denominator (`Encoding::observe::<i16>`, the encoding's `scale`), with the suits renamed
+//! trump-first when the file says so (its outputs are then ids in the renamed suits, mapped
+//! back to the real ones). The network's input buffers are sized from that encoding. The
 //! network:
 //! ```text
 //! a   = b1 + W1·x                      (i32, h1 of them: the accumulator)
@@ -20,7 +22,8 @@
 //!
 //! The weights file (format version 1), little-endian:
 //! ```text
-//! 8 bytes "TRACTNET", u16 format version (1), u16 observation version, u16 inputs (OBS_DIM),
+//! 8 bytes "TRACTNET", u16 format version (1), u16 observation version, u16 inputs (that
+//! version's size; 636 for version 1),
 //! u16 outputs (72), u16 h1, u16 h2, u8 shift1, u8 shift2, u8 flags (bit 0: the observation's
 //! suits renamed trump-first, `canonical`; no other bit is set), u32 n, n bytes of metadata
 //! (UTF-8, JSON by convention), then W1 (i16, input-major: the h1 weights of input 0, then of input
@@ -50,7 +53,7 @@ use std::sync::Mutex;
 use crate::agent::view::{Decide, SeatView};
 use crate::agent::greedy;
 use crate::encode::actions::{encode, Builder, ACTIONS};
-use crate::encode::observe::{canonical_ids, maxima, OBS_DIM, OBS_VERSION};
+use crate::encode::observe::{canonical_ids, encoding, versions, Encoding};
 use crate::game::hand::{Action, Phase};
 use crate::game::record::crc32;
 use crate::rules::error::Error;
@@ -107,6 +110,8 @@ pub struct ValueHead {
 /// A network read from a weights file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Net {
+    /// The observation it reads: the encoding its file names (the inputs are its `dim`).
+    pub obs: &'static Encoding,
     pub h1: usize,
     pub h2: usize,
     pub shift1: u8,
@@ -134,10 +139,11 @@ pub struct Net {
     pub value: Option<ValueHead>,
 }
 
-/// The first layer for one input: the input it was computed for and `b1 + W1·x`.
+/// The first layer for one input: the input it was computed for (the network's encoding's
+/// `dim` entries) and `b1 + W1·x`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Accumulator {
-    pub x: [i16; OBS_DIM],
+    pub x: Vec<i16>,
     pub acc: Vec<i32>,
 }
 
@@ -193,13 +199,15 @@ impl Net {
         if !(1..=FORMAT_VERSION).contains(&version) {
             return Err(bad(format!("format version {version} (this engine reads 1..={FORMAT_VERSION})")));
         }
-        let obs = b.u16("the header")?;
-        if obs as u32 != OBS_VERSION {
-            return Err(bad(format!("observation version {obs} (this engine's is {OBS_VERSION})")));
-        }
+        let version_obs = b.u16("the header")?;
+        let obs = encoding(version_obs as u32)
+            .map_err(|_| bad(format!("observation version {version_obs} is unknown (this engine reads {})", versions())))?;
         let (inputs, outputs) = (b.u16("the header")? as usize, b.u16("the header")? as usize);
-        if (inputs, outputs) != (OBS_DIM, ACTIONS) {
-            return Err(bad(format!("{inputs} inputs and {outputs} outputs (expected {OBS_DIM} and {ACTIONS})")));
+        if (inputs, outputs) != (obs.dim, ACTIONS) {
+            return Err(bad(format!(
+                "{inputs} inputs and {outputs} outputs (expected {} for observation version {version_obs}, and {ACTIONS})",
+                obs.dim
+            )));
         }
         let (h1, h2) = (b.u16("the header")? as usize, b.u16("the header")? as usize);
         if !(1..=MAX_WIDTH).contains(&h1) || !(1..=MAX_WIDTH).contains(&h2) {
@@ -230,12 +238,13 @@ impl Net {
         let n = b.u32("the header")? as usize;
         let meta = String::from_utf8(b.take(n, "the metadata")?.to_vec()).map_err(|_| bad("the metadata is not UTF-8"))?;
         let net = Net {
+            obs,
             h1,
             h2,
             shift1,
             shift2,
             canonical: flags & 1 != 0,
-            w1: b.i16s(OBS_DIM * h1, "W1")?,
+            w1: b.i16s(obs.dim * h1, "W1")?,
             b1: b.i32s(h1, "b1")?,
             w2: b.i8s(h2 * h1, "W2")?,
             b2: b.i32s(h2, "b2")?,
@@ -260,10 +269,12 @@ impl Net {
         Ok(net)
     }
 
-    /// A network from its parts, checked as [`Net::parse`] checks a file: the arrays' sizes,
-    /// W2 and W3 within int8, the shifts, and that no sum can overflow.
+    /// A network over observation encoding `obs` from its parts, checked as [`Net::parse`]
+    /// checks a file: the arrays' sizes (W1 has `obs.dim` inputs), W2 and W3 within int8, the
+    /// shifts, and that no sum can overflow.
     #[allow(clippy::too_many_arguments)]
     pub fn from_parts(
+        obs: &'static Encoding,
         h1: usize,
         h2: usize,
         shift1: u8,
@@ -282,7 +293,7 @@ impl Net {
         if !(1..=MAX_WIDTH).contains(&h1) || !(1..=MAX_WIDTH).contains(&h2) {
             return Err(bad(format!("hidden widths {h1} and {h2} (1..={MAX_WIDTH})")));
         }
-        let sizes = [(w1.len(), OBS_DIM * h1, "W1"), (b1.len(), h1, "b1"), (w2.len(), h2 * h1, "W2"), (b2.len(), h2, "b2"),
+        let sizes = [(w1.len(), obs.dim * h1, "W1"), (b1.len(), h1, "b1"), (w2.len(), h2 * h1, "W2"), (b2.len(), h2, "b2"),
             (w3.len(), ACTIONS * h2, "W3"), (b3.len(), ACTIONS, "b3")];
         if let Some((got, want, name)) = sizes.into_iter().find(|(got, want, _)| got != want) {
             return Err(bad(format!("{name} has {got} values, expected {want}")));
@@ -299,18 +310,18 @@ impl Net {
         if base == Base::None && prior != 0 {
             return Err(bad(format!("a prior ({prior}) needs a base agent")));
         }
-        let net = Net { h1, h2, shift1, shift2: 6, canonical, w1, b1, w2, b2, w3, b3, meta, base, prior, value };
+        let net = Net { obs, h1, h2, shift1, shift2: 6, canonical, w1, b1, w2, b2, w3, b3, meta, base, prior, value };
         net.check_bounds()?;
         Ok(net)
     }
 
     /// Refuses weights for which some observation could overflow an `i32` sum (every input
-    /// entry at most its largest value, [`maxima`], every activation at most [`ONE`]).
+    /// entry at most its largest value, [`Encoding::maxima`], every activation at most [`ONE`]).
     fn check_bounds(&self) -> Result<(), Error> {
-        let d = maxima();
+        let d = self.obs.maxima();
         let worst1 = (0..self.h1).map(|j| {
             self.b1[j].unsigned_abs() as i64
-                + (0..OBS_DIM).map(|i| d[i] as i64 * self.w1[i * self.h1 + j].unsigned_abs() as i64).sum::<i64>()
+                + (0..self.obs.dim).map(|i| d[i] as i64 * self.w1[i * self.h1 + j].unsigned_abs() as i64).sum::<i64>()
         });
         let worst2 = (0..self.h2).map(|k| {
             self.b2[k].unsigned_abs() as i64 + self.w2[k * self.h1..][..self.h1].iter().map(|&w| ONE as i64 * w.unsigned_abs() as i64).sum::<i64>()
@@ -342,7 +353,7 @@ impl Net {
         } else {
             2
         };
-        for v in [version, OBS_VERSION as u16, OBS_DIM as u16, ACTIONS as u16, self.h1 as u16, self.h2 as u16] {
+        for v in [version, self.obs.version as u16, self.obs.dim as u16, ACTIONS as u16, self.h1 as u16, self.h2 as u16] {
             out.extend_from_slice(&v.to_le_bytes());
         }
         out.extend_from_slice(&[self.shift1, self.shift2, self.canonical as u8]);
@@ -367,15 +378,16 @@ impl Net {
         out
     }
 
-    /// The first layer for `x`, computed in full.
-    pub fn accumulator(&self, x: &[i16; OBS_DIM]) -> Accumulator {
+    /// The first layer for `x` (an observation in the network's encoding), computed in full.
+    pub fn accumulator(&self, x: &[i16]) -> Accumulator {
+        assert_eq!(x.len(), self.obs.dim, "an observation of the network's encoding");
         let mut acc = self.b1.clone();
         for (i, &n) in x.iter().enumerate() {
             if n != 0 {
                 self.add_input(&mut acc, i, n as i32);
             }
         }
-        Accumulator { x: *x, acc }
+        Accumulator { x: x.to_vec(), acc }
     }
 
     #[inline]
@@ -387,13 +399,14 @@ impl Net {
 
     /// Moves `a` to input `x`, touching only the inputs that changed (a decision changes a
     /// few cards and counters of the observation). Equal to [`Net::accumulator`] of `x`.
-    pub fn update(&self, a: &mut Accumulator, x: &[i16; OBS_DIM]) {
+    pub fn update(&self, a: &mut Accumulator, x: &[i16]) {
+        assert_eq!(x.len(), a.x.len(), "an observation of the network's encoding");
         for (i, (&new, &old)) in x.iter().zip(&a.x).enumerate() {
             if new != old {
                 self.add_input(&mut a.acc, i, new as i32 - old as i32);
             }
         }
-        a.x = *x;
+        a.x.copy_from_slice(x);
     }
 
     /// The second hidden layer's activations from an accumulator (the first `h2` entries).
@@ -578,32 +591,38 @@ impl NetPolicy {
     pub fn score(&self, view: &SeatView) -> Option<i32> {
         let net = &self.0.net;
         net.value.as_ref()?;
-        let mut x = [0i16; OBS_DIM];
-        view.observe(&Builder::default().pending, net.canonical, &mut x)
-            .expect("a network values a game or a search's world, never a bare position");
-        with_accumulator(self.0, view.seat(), |acc| {
-            net.update(acc, &x);
+        with_accumulator(self.0, view.seat(), |acc, x| {
+            view.observe(net.obs, &Builder::default().pending, net.canonical, x)
+                .expect("a network values a game or a search's world, never a bare position");
+            net.update(acc, x);
             net.score(acc)
         })
     }
 }
 
+/// A thread's (network id, seat, accumulator, input buffer of the network's size).
+type Kept = (u32, u8, Accumulator, Vec<i16>);
+
 thread_local! {
-    /// Per thread, each (network, seat)'s accumulator from its last decision. The update is
-    /// exact, so what a thread last computed never changes a decision, only its cost.
-    static ACCUMULATORS: RefCell<Vec<(u32, u8, Accumulator)>> = const { RefCell::new(Vec::new()) };
+    /// Per thread, each (network, seat)'s accumulator from its last decision, and a buffer
+    /// of the network's input size for the next observation. The update is exact, so what a
+    /// thread last computed never changes a decision, only its cost.
+    static ACCUMULATORS: RefCell<Vec<Kept>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Runs `f` on this thread's accumulator of (network, seat).
-fn with_accumulator<T>(l: &Loaded, seat: u8, f: impl FnOnce(&mut Accumulator) -> T) -> T {
+/// Runs `f` on this thread's accumulator of (network, seat) and its input buffer (sized from
+/// the network's encoding).
+fn with_accumulator<T>(l: &Loaded, seat: u8, f: impl FnOnce(&mut Accumulator, &mut [i16]) -> T) -> T {
     ACCUMULATORS.with(|cell| {
         let mut accs = cell.borrow_mut();
-        let at = accs.iter().position(|(i, s, _)| *i == l.id && *s == seat).unwrap_or_else(|| {
+        let at = accs.iter().position(|(i, s, _, _)| *i == l.id && *s == seat).unwrap_or_else(|| {
             // the bias alone (an all-zero input); the first update adds the observation
-            accs.push((l.id, seat, l.net.accumulator(&[0; OBS_DIM])));
+            let zero = vec![0; l.net.obs.dim];
+            accs.push((l.id, seat, l.net.accumulator(&zero), zero));
             accs.len() - 1
         });
-        f(&mut accs[at].2)
+        let (_, _, acc, x) = &mut accs[at];
+        f(acc, x)
     })
 }
 
@@ -625,20 +644,19 @@ impl Decide for NetPolicy {
         let mut on_base = !base.is_empty();
         let mut step = 0usize;
         let mut b = Builder::default();
-        let mut x = [0i16; OBS_DIM];
         let trump = view.known_trump();
-        let observe = |b: &Builder, x: &mut [i16; OBS_DIM]| {
-            view.observe(&b.pending, net.canonical, x).expect("a network decides from a game or a search's world, never a bare position")
+        let observe = |b: &Builder, x: &mut [i16]| {
+            view.observe(net.obs, &b.pending, net.canonical, x).expect("a network decides from a game or a search's world, never a bare position")
         };
-        with_accumulator(self.0, seat, |acc| {
+        with_accumulator(self.0, seat, |acc, x| {
             loop {
                 let mask = view.action_mask(&mut b);
                 let mut allowed = mask.iter().enumerate().filter(|(_, &m)| m).map(|(id, _)| id as u8);
                 let choice = match (allowed.next(), allowed.next()) {
                     (Some(only), None) => only, // forced: the network would take it too
                     _ => {
-                        observe(&b, &mut x);
-                        net.update(acc, &x);
+                        observe(&b, x);
+                        net.update(acc, x);
                         let mut logits = net.real_logits(acc, trump);
                         if on_base {
                             let next = base[step] as usize;

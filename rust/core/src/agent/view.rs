@@ -57,12 +57,12 @@ impl<'a> SeatView<'a> {
         self.seen
     }
 
-    /// This seat's observation ([`crate::encode::observe`]; `canonical`: suits renamed
-    /// trump-first as the seat knows trump) with the play `pending` it is building; None in a
-    /// bare position.
-    pub fn observe<T: crate::encode::observe::Entry>(&self, pending: &Counts, canonical: bool, out: &mut [T]) -> Option<()> {
+    /// This seat's observation in encoding `enc` ([`crate::encode::observe`]; `canonical`:
+    /// suits renamed trump-first as the seat knows trump) with the play `pending` it is
+    /// building; None in a bare position.
+    pub fn observe<T: crate::encode::observe::Entry>(&self, enc: &crate::encode::observe::Encoding, pending: &Counts, canonical: bool, out: &mut [T]) -> Option<()> {
         let (tally, levels) = self.seen?;
-        crate::encode::observe::observe_parts(self.pos, tally, levels, pending, self.pos.to_move, canonical, out);
+        enc.observe_parts(self.pos, tally, levels, pending, self.pos.to_move, canonical, out);
         Some(())
     }
 

@@ -1,4 +1,5 @@
-//! The information-state tensor of one seat: its observation ([`crate::encode::observe`]),
+//! The information-state tensor of one seat: its observation (version 1, frozen with these
+//! layouts: [`crate::encode::observe::v1`]),
 //! then what it saw over the whole hand (OpenSpiel's perfect-recall view, which the OpenSpiel
 //! adapter presents). Written into a caller's `f32` buffer; [`INFO_LAYOUT`] lists the blocks,
 //! [`INFO_VERSION`] is their version (frozen like the observation's).
@@ -9,7 +10,7 @@
 //! (C9). Showings are all made in the hand's last attempt (an attempt with one is not redealt),
 //! at most four (R8.1: each shows more level cards than the one before).
 
-use crate::encode::observe::{observe, OBS_DIM};
+use crate::encode::observe::v1;
 use crate::game::hand::Game;
 use crate::rules::card::{Counts, DECK, KINDS};
 
@@ -25,7 +26,7 @@ const TRICK_ROW: usize = 4 + 4 * KINDS;
 
 /// The blocks in order: (name, shape, meaning).
 pub const INFO_LAYOUT: &[(&str, &[usize], &str)] = &[
-    ("observation", &[OBS_DIM], "the observation tensor: the state as the seat sees it now"),
+    ("observation", &[v1::DIM], "the observation tensor: the state as the seat sees it now"),
     ("first_seat", &[ATTEMPTS, 4], "per kept deal attempt: the relative seat that received the first card"),
     ("arrivals", &[ATTEMPTS, KINDS, KINDS], "per kept attempt: the kind of the seat's i-th card (one-hot)"),
     ("decisions", &[ATTEMPTS], "per kept attempt: the seat's own decisions so far / 55"),
@@ -37,13 +38,13 @@ pub const INFO_LAYOUT: &[(&str, &[usize], &str)] = &[
 pub const INFO_VERSION: u32 = 1;
 
 /// Length of the tensor.
-pub const INFO_DIM: usize = OBS_DIM + ATTEMPTS * 4 + ATTEMPTS * KINDS * KINDS + ATTEMPTS + SHOWINGS * SHOWING_ROW + KINDS * TRICK_ROW;
+pub const INFO_DIM: usize = v1::DIM + ATTEMPTS * 4 + ATTEMPTS * KINDS * KINDS + ATTEMPTS + SHOWINGS * SHOWING_ROW + KINDS * TRICK_ROW;
 
 /// The compact layout (version 2): the same facts as [`INFO_LAYOUT`] in about a ninth of the
 /// floats (each card's arrival and trick as a number instead of one-hot rows), for learners and
 /// OpenSpiel's `rl_environment`, which copy the whole tensor at every step.
 pub const INFO_LAYOUT_COMPACT: &[(&str, &[usize], &str)] = &[
-    ("observation", &[OBS_DIM], "the observation tensor: the state as the seat sees it now"),
+    ("observation", &[v1::DIM], "the observation tensor: the state as the seat sees it now"),
     ("first_seat", &[ATTEMPTS, 4], "per kept deal attempt: the relative seat that received the first card"),
     (
         "arrivals",
@@ -65,7 +66,7 @@ pub const INFO_VERSION_COMPACT: u32 = 2;
 
 /// Length of the compact tensor.
 pub const INFO_DIM_COMPACT: usize =
-    OBS_DIM + ATTEMPTS * 4 + ATTEMPTS * KINDS * 4 + ATTEMPTS + SHOWINGS * SHOWING_ROW + 4 * KINDS * 4 + KINDS * 4;
+    v1::DIM + ATTEMPTS * 4 + ATTEMPTS * KINDS * 4 + ATTEMPTS + SHOWINGS * SHOWING_ROW + 4 * KINDS * 4 + KINDS * 4;
 
 /// The seat's i-th card or trick `t` as the compact layout writes it: (i + 1) / 54.
 fn ordinal(i: usize) -> f32 {
@@ -86,11 +87,11 @@ pub fn write_compact(game: &Game, pending: &Counts, observer: u8, out: &mut [f32
 fn write_layout(game: &Game, pending: &Counts, observer: u8, compact: bool, out: &mut [f32]) {
     let out = &mut out[..if compact { INFO_DIM_COMPACT } else { INFO_DIM }];
     out.fill(0.0);
-    observe(game, pending, observer, false, &mut out[..OBS_DIM]);
+    v1::ENCODING.observe(game, pending, observer, false, &mut out[..v1::DIM]);
     let rel = |s: u8| ((s + 4 - observer) % 4) as usize;
     let info = game.info(observer);
     let kept = info.first_seats.len().saturating_sub(ATTEMPTS);
-    let first_seat = OBS_DIM;
+    let first_seat = v1::DIM;
     let arrivals = first_seat + ATTEMPTS * 4;
     let decisions = arrivals + ATTEMPTS * KINDS * if compact { 4 } else { KINDS };
     for (a, &first) in info.first_seats.iter().enumerate().skip(kept) {
@@ -167,7 +168,7 @@ mod tests {
     fn expand(c: &[f32]) -> Vec<f32> {
         let mut f = vec![0f32; INFO_DIM];
         let slot = |x: f32| (x * KINDS as f32).round() as usize - 1;
-        let head = OBS_DIM + ATTEMPTS * 4;
+        let head = v1::DIM + ATTEMPTS * 4;
         f[..head].copy_from_slice(&c[..head]);
         let (c_arr, f_arr) = (head, head);
         for a in 0..ATTEMPTS {

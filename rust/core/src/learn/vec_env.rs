@@ -29,7 +29,7 @@ use std::sync::Mutex;
 use rayon::prelude::*;
 
 use crate::encode::actions::{encode, Builder, Stepped, ACTIONS};
-use crate::encode::observe::{observe, Entry, OBS_DIM};
+use crate::encode::observe::{default_encoding, Encoding, Entry};
 use crate::game::hand::{Game, Phase, Position};
 use crate::game::match_state::Match;
 use crate::policy::Policy;
@@ -47,6 +47,9 @@ pub struct EnvConfig {
     /// Every receiver decides after every card (no information through the turn order, see
     /// [`crate::game::hand::Record::every_receiver`]); `false` skips seats that cannot show.
     pub every_receiver: bool,
+    /// The observation written (its version; the buffers hold its `dim` entries per
+    /// environment).
+    pub obs: &'static Encoding,
     /// Observations with the trump suit renamed first (see [`crate::encode::observe`]).
     pub canonical: bool,
     /// Learner seats take their forced ids (exactly one allowed) without being asked.
@@ -62,12 +65,14 @@ pub struct EnvConfig {
 }
 
 impl EnvConfig {
-    /// `seats` in `profile`, every receiver deciding, real suits, nothing else.
+    /// `seats` in `profile`, every receiver deciding, the default observation version, real
+    /// suits, nothing else.
     pub fn new(profile: Profile, seats: [Option<Policy>; 4]) -> EnvConfig {
         EnvConfig {
             profile,
             seats,
             every_receiver: true,
+            obs: default_encoding(),
             canonical: false,
             auto_forced: false,
             first_hand_only: false,
@@ -261,7 +266,7 @@ impl Env {
     fn write<T: Entry>(&mut self, cfg: &EnvConfig, s: Slot<T>, h: Happened, add: bool) {
         let to = self.game.pos.to_move;
         *s.seat = to as i32;
-        observe(&self.game, &self.builder.pending, to, cfg.canonical, s.obs);
+        cfg.obs.observe(&self.game, &self.builder.pending, to, cfg.canonical, s.obs);
         s.mask.copy_from_slice(&self.builder.mask(&self.game.pos));
         if !add {
             s.reward.fill(0.0);
@@ -341,7 +346,7 @@ pub struct VecEnv {
 /// The caller's buffers for `n` environments; observations as `f32` or `u8` (see
 /// [`crate::encode::observe::Entry`]).
 pub struct Buffers<'a, T = f32> {
-    /// (n, OBS_DIM)
+    /// (n, dim of the configuration's encoding)
     pub obs: &'a mut [T],
     /// (n, ACTIONS)
     pub mask: &'a mut [bool],
@@ -410,6 +415,7 @@ impl VecEnv {
         let n = self.envs.len();
         let threads = if self.threads == 0 { rayon::current_num_threads() } else { self.threads };
         let per = Parts::of(n, threads);
+        let dim = self.cfg.obs.dim;
         // the pool first: if it cannot be started, nothing has been touched
         let pool = if per < n && self.threads > 0 { Some(crate::util::parallel::pool(self.threads)?) } else { None };
         let mut envs = std::mem::take(&mut self.envs);
@@ -420,7 +426,7 @@ impl VecEnv {
                     continue;
                 }
                 let slot = Slot {
-                    obs: &mut b.obs[j * OBS_DIM..][..OBS_DIM],
+                    obs: &mut b.obs[j * dim..][..dim],
                     mask: &mut b.mask[j * ACTIONS..][..ACTIONS],
                     seat: &mut b.seat[j],
                     reward: &mut b.reward[j * 4..][..4],
@@ -435,7 +441,7 @@ impl VecEnv {
         } else {
             let parts: Vec<(usize, &mut [Env], Buffers<T>)> = envs
                 .chunks_mut(per)
-                .zip(b.obs.chunks_mut(per * OBS_DIM))
+                .zip(b.obs.chunks_mut(per * dim))
                 .zip(b.mask.chunks_mut(per * ACTIONS))
                 .zip(b.seat.chunks_mut(per))
                 .zip(b.reward.chunks_mut(per * 4))
@@ -458,7 +464,7 @@ impl VecEnv {
 
     fn check<T>(&self, b: &Buffers<T>) -> Result<(), Error> {
         let n = self.envs.len();
-        let ok = b.obs.len() == n * OBS_DIM
+        let ok = b.obs.len() == n * self.cfg.obs.dim
             && b.mask.len() == n * ACTIONS
             && b.seat.len() == n
             && b.reward.len() == n * 4
@@ -584,7 +590,7 @@ impl VecEnv {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::encode::observe::scales_u8;
+    use crate::encode::observe::v1::DIM;
     use crate::policy::Agent;
 
     /// Owned buffers for `n` environments.
@@ -600,7 +606,7 @@ mod tests {
     impl<T: Entry> Owned<T> {
         fn new(n: usize) -> Owned<T> {
             Owned {
-                obs: vec![T::default(); n * OBS_DIM],
+                obs: vec![T::default(); n * DIM],
                 mask: vec![false; n * ACTIONS],
                 seat: vec![0; n],
                 reward: vec![0.0; n * 4],
@@ -651,7 +657,7 @@ mod tests {
                 }
             }
             total += o.reward.iter().map(|r| r.abs()).sum::<f32>();
-            trace.extend_from_slice(&o.obs[..OBS_DIM]);
+            trace.extend_from_slice(&o.obs[..DIM]);
             info.extend_from_slice(&o.info);
         }
         (trace, o.mask, o.seat, total, ends, info)
@@ -862,13 +868,13 @@ mod tests {
             let acts: Vec<i64> = (0..3).map(|i| oa.ids(i)[rng.below_usize(oa.ids(i).len())]).collect();
             a.step(&acts, oa.b()).unwrap();
             // b: row 1 alone, then rows 2 and 0
-            let (obs0, rew0) = (ob.obs[..OBS_DIM].to_vec(), ob.reward[..4].to_vec());
+            let (obs0, rew0) = (ob.obs[..DIM].to_vec(), ob.reward[..4].to_vec());
             ob.reward[4..8].fill(0.0);
             ob.reward[8..].fill(0.0);
             ob.reward[..4].fill(0.0);
             ob.done.fill(false);
             b.step_rows(&[1], &acts[1..2], ob.b()).unwrap();
-            assert_eq!((&ob.obs[..OBS_DIM], &ob.reward[..4]), (obs0.as_slice(), rew0.iter().map(|_| 0.0).collect::<Vec<_>>().as_slice()));
+            assert_eq!((&ob.obs[..DIM], &ob.reward[..4]), (obs0.as_slice(), rew0.iter().map(|_| 0.0).collect::<Vec<_>>().as_slice()));
             b.step_rows(&[2, 0], &[acts[2], acts[0]], ob.b()).unwrap();
             assert_eq!((&oa.obs, &oa.mask, &oa.seat, &oa.reward, &oa.done), (&ob.obs, &ob.mask, &ob.seat, &ob.reward, &ob.done));
             ends += oa.done.iter().filter(|&&d| d).count();
@@ -900,7 +906,7 @@ mod tests {
         assert_eq!(env.envs[0].game.record, start[0].record);
         assert_eq!(env.envs[2].game.record, start[2].record);
         assert_eq!(env.envs[1].game.record, kept.record);
-        assert_eq!(o.obs[..OBS_DIM], first[..OBS_DIM]);
+        assert_eq!(o.obs[..DIM], first[..DIM]);
         env.set_seed(7);
         env.reset(o.b()).unwrap();
         assert_ne!(env.envs[0].game.record, start[0].record, "a new seed, new deals");
@@ -915,17 +921,17 @@ mod tests {
         let (mut of, mut ou) = (Owned::<f32>::new(n), Owned::<u8>::new(n));
         a.reset(of.b()).unwrap();
         b.reset(ou.b()).unwrap();
-        let scale = scales_u8();
+        let scale = cfg.obs.scales_u8();
         let mut rng = Rng::new(2);
         let mut points = 0;
         for _ in 0..2000 {
             for i in 0..n {
                 for (k, &d) in scale.iter().enumerate() {
-                    let (f, u) = (of.obs[i * OBS_DIM + k], ou.obs[i * OBS_DIM + k]);
+                    let (f, u) = (of.obs[i * DIM + k], ou.obs[i * DIM + k]);
                     assert_eq!(f, u as f32 / d as f32, "entry {k}");
                     assert!(u as u32 <= d, "entry {k}: {u} over its scale {d}");
                 }
-                points += (ou.obs[i * OBS_DIM + crate::encode::observe::LAYOUT.iter().find(|b| b.0 == "points").unwrap().1] > 0) as usize;
+                points += (ou.obs[i * DIM + cfg.obs.block("points").unwrap().0] > 0) as usize;
             }
             assert_eq!((&of.mask, &of.info), (&ou.mask, &ou.info));
             let acts: Vec<i64> = (0..n).map(|i| of.ids(i)[rng.below_usize(of.ids(i).len())]).collect();
@@ -933,5 +939,47 @@ mod tests {
             b.step(&acts, ou.b()).unwrap();
         }
         assert!(points > 100, "positions with points: {points}");
+    }
+
+    /// A toy observation version for the tests: version 1, then two entries (7 and the
+    /// observer), under a version number the table does not have.
+    fn write_plus<T: Entry>(pos: &Position, t: &crate::game::hand::Tally, levels: [u8; 2], pending: &crate::rules::card::Counts, observer: u8, canonical: bool, out: &mut [T]) {
+        crate::encode::observe::v1::write(pos, t, levels, pending, observer, canonical, out);
+        out[DIM] = T::ratio(7, 1);
+        out[DIM + 1] = T::ratio(observer as i32, 1);
+    }
+    static PLUS: Encoding = Encoding {
+        version: 999,
+        dim: DIM + 2,
+        layout: &[("v1", 0, DIM, "version 1"), ("extra", DIM, 2, "7, the observer")],
+        scale: &[("v1", 1), ("extra", 1)],
+        beyond: &[],
+        write: crate::encode::observe::Writers { f32: write_plus::<f32>, i16: write_plus::<i16>, u8: write_plus::<u8> },
+    };
+
+    #[test]
+    fn the_buffers_take_the_size_of_the_configured_encoding() {
+        let v1 = EnvConfig::new(Profile::Guigang, [None, Some(Policy::Agent(Agent::Greedy)), None, Some(Policy::Agent(Agent::Greedy))]);
+        let plus = EnvConfig { obs: &PLUS, ..v1 };
+        let n = 70; // several runs on two threads
+        let (mut a, mut b) = (VecEnv::new(n, 5, v1, 2).unwrap(), VecEnv::new(n, 5, plus, 2).unwrap());
+        let mut short = Owned::<f32>::new(n);
+        assert!(b.reset(short.b()).unwrap_err().to_string().contains("do not fit"), "version 1's size is refused");
+        let mut ob = Owned::<f32>::new(n);
+        ob.obs = vec![0.0; n * PLUS.dim];
+        let mut oa = Owned::<f32>::new(n);
+        a.reset(oa.b()).unwrap();
+        b.reset(ob.b()).unwrap();
+        let mut rng = Rng::new(4);
+        for _ in 0..200 {
+            for i in 0..n {
+                let row = &ob.obs[i * PLUS.dim..][..PLUS.dim];
+                assert_eq!(&row[..DIM], &oa.obs[i * DIM..][..DIM], "environment {i}: version 1's entries first");
+                assert_eq!(&row[DIM..], &[7.0, oa.seat[i] as f32], "environment {i}: then the toy's two");
+            }
+            let acts: Vec<i64> = (0..n).map(|i| oa.ids(i)[rng.below_usize(oa.ids(i).len())]).collect();
+            a.step(&acts, oa.b()).unwrap();
+            b.step(&acts, ob.b()).unwrap();
+        }
     }
 }

@@ -7,7 +7,7 @@
 use rayon::prelude::*;
 
 use crate::encode::actions::{Builder, Stepped, ACTIONS};
-use crate::encode::observe::{observe, OBS_DIM};
+use crate::encode::observe::Encoding;
 use crate::game::hand::{Game, Phase, NOBODY};
 use crate::game::record::{encode_action, encode_header, finish};
 use crate::policy::Policy;
@@ -58,17 +58,30 @@ impl Hand {
 /// Hands `start .. start + count` of a run with `seed`, `None` seats played from outside.
 pub struct Table {
     seats: [Option<Policy>; 4],
+    /// The observation the outside seats are given.
+    obs: &'static Encoding,
     hands: Vec<Hand>,
     threads: usize,
 }
 
 impl Table {
-    /// Deals the hands and lets the built-in seats move; `threads` 0 for all cores.
-    pub fn new(seed: u64, start: u64, count: u64, seats: [Option<Policy>; 4], profile: Profile, records: bool, threads: usize) -> Result<Table, Error> {
+    /// Deals the hands and lets the built-in seats move; the outside seats are given
+    /// observations in encoding `obs`; `threads` 0 for all cores.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        seed: u64,
+        start: u64,
+        count: u64,
+        seats: [Option<Policy>; 4],
+        obs: &'static Encoding,
+        profile: Profile,
+        records: bool,
+        threads: usize,
+    ) -> Result<Table, Error> {
         if count > 0 && start.checked_add(count - 1).is_none() {
             return Err(Error::BadArgument { what: "start", message: format!("start + count = {start} + {count} runs past 2**64") });
         }
-        let mut t = Table { seats, hands: Vec::new(), threads };
+        let mut t = Table { seats, obs, hands: Vec::new(), threads };
         let make = |k: u64| {
             let index = start + k;
             let hand_seed = derive(seed, BATCH_HAND, index);
@@ -108,16 +121,22 @@ impl Table {
         self.hands.iter().map(|h| h.waiting(&self.seats).unwrap_or(NOBODY)).collect()
     }
 
-    /// The observations (`rows.len() × OBS_DIM`) and masks (`× ACTIONS`) of hands `rows`,
-    /// each for its seat to act (an outside seat).
+    /// The observation the outside seats are given.
+    pub fn encoding(&self) -> &'static Encoding {
+        self.obs
+    }
+
+    /// The observations (`rows.len() ×` the encoding's `dim`) and masks (`× ACTIONS`) of
+    /// hands `rows`, each for its seat to act (an outside seat).
     pub fn write(&mut self, rows: &[usize], obs: &mut [f32], mask: &mut [bool]) -> Result<(), Error> {
         self.check(rows)?;
-        if obs.len() != rows.len() * OBS_DIM || mask.len() != rows.len() * ACTIONS {
+        let (enc, dim) = (self.obs, self.obs.dim);
+        if obs.len() != rows.len() * dim || mask.len() != rows.len() * ACTIONS {
             return Err(Error::BadArgument { what: "buffers", message: format!("they do not fit {} rows", rows.len()) });
         }
         for (j, &i) in rows.iter().enumerate() {
             let h = &mut self.hands[i];
-            observe(&h.game, &h.builder.pending, h.game.pos.to_move, false, &mut obs[j * OBS_DIM..][..OBS_DIM]);
+            enc.observe(&h.game, &h.builder.pending, h.game.pos.to_move, false, &mut obs[j * dim..][..dim]);
             mask[j * ACTIONS..][..ACTIONS].copy_from_slice(&h.builder.mask(&h.game.pos));
         }
         Ok(())
@@ -198,6 +217,7 @@ impl Table {
 mod tests {
     use super::*;
     use crate::encode::actions::encode;
+    use crate::encode::observe::{default_encoding, v1::DIM};
     use crate::policy::Agent;
     use crate::run::sim::simulate_range;
 
@@ -213,7 +233,7 @@ mod tests {
         ] {
             let seats: [Option<Policy>; 4] = std::array::from_fn(|s| (!outside[s]).then_some(all[s]));
             let (seed, start, count) = (17, 40, 24);
-            let mut t = Table::new(seed, start, count, seats, profile, true, 2).unwrap();
+            let mut t = Table::new(seed, start, count, seats, default_encoding(), profile, true, 2).unwrap();
             let mut rngs: Vec<[Rng; 4]> = (0..count)
                 .map(|k| std::array::from_fn(|p| Rng::new(derive(derive(seed, BATCH_HAND, start + k), POLICY, p as u64))))
                 .collect();
@@ -237,7 +257,7 @@ mod tests {
                     }
                     ids.push(plans[i].pop().unwrap() as i64);
                 }
-                let (mut obs, mut mask) = (vec![0f32; rows.len() * OBS_DIM], vec![false; rows.len() * ACTIONS]);
+                let (mut obs, mut mask) = (vec![0f32; rows.len() * DIM], vec![false; rows.len() * ACTIONS]);
                 t.write(&rows, &mut obs, &mut mask).unwrap();
                 for (j, &a) in ids.iter().enumerate() {
                     assert!(mask[j * ACTIONS + a as usize], "the policy's id is allowed");
@@ -256,9 +276,9 @@ mod tests {
     #[test]
     fn refused_ids_and_rows_change_nothing() {
         let seats = [None, Some(Policy::Agent(Agent::Greedy)), Some(Policy::Agent(Agent::Greedy)), Some(Policy::Agent(Agent::Greedy))];
-        let mut t = Table::new(3, 0, 2, seats, Profile::Guigang, false, 1).unwrap();
+        let mut t = Table::new(3, 0, 2, seats, default_encoding(), Profile::Guigang, false, 1).unwrap();
         let before: Vec<_> = t.hands.iter().map(|h| h.game.record.clone()).collect();
-        let (mut obs, mut mask) = (vec![0f32; 2 * OBS_DIM], vec![false; 2 * ACTIONS]);
+        let (mut obs, mut mask) = (vec![0f32; 2 * DIM], vec![false; 2 * ACTIONS]);
         t.write(&[0, 1], &mut obs, &mut mask).unwrap();
         let ok = (0..ACTIONS).find(|&a| mask[a]).unwrap() as i64;
         let bad = (0..ACTIONS).find(|&a| !mask[ACTIONS + a]).unwrap() as i64;
