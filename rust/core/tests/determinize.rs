@@ -1252,6 +1252,6 @@ fn the_search_that_found_no_world_plays_its_hand() {
     use tractor_core::run::sim::simulate_hand;
     let p = Policy::parse("pimc-16").unwrap();
     let g = Policy::Agent(Agent::Greedy);
-    let r = simulate_hand(4242, 512, &[p.clone(), g.clone(), p, g], Profile::Guigang, None);
+    let r = simulate_hand(4242, 512, &[p, g, p, g], Profile::Guigang, None);
     assert!(r.tricks > 0 && !r.stopped, "{r:?}");
 }
