@@ -524,7 +524,7 @@ static PLUS: Encoding = Encoding {
     layout: &[("v1", 0, OBS_DIM, "version 1"), ("extra", OBS_DIM, 3, "1, 2, 3")],
     scale: &[("v1", 4), ("extra", 1)],
     beyond: &[],
-        write: tractor_core::encode::observe::Writers { f32: write_plus::<f32>, i16: write_plus::<i16>, u8: write_plus::<u8> },
+    write: tractor_core::encode::observe::Writers { f32: write_plus::<f32>, i16: write_plus::<i16>, u8: write_plus::<u8> },
 };
 
 #[test]
