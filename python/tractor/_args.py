@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import operator
 import os
+import stat
 from typing import Any, List, Optional, Tuple, Type
 
 from . import _core
@@ -212,6 +213,13 @@ def _path(path: Any) -> str:
     if not isinstance(p, str) or "\0" in p:
         raise InvalidArgument(f"path must be a str without NUL characters, got {p!r}")
     return _text(p, "path")
+
+
+def _regular_file(path: str, error: Type[TractorError]) -> None:
+    """Refuses, with ``error``, a path that is not a regular file: a FIFO would block a read
+    forever and a device such as ``/dev/zero`` never end. OSError if it cannot be looked at."""
+    if not stat.S_ISREG(os.stat(path).st_mode):
+        raise error(f"{path}: not a regular file")
 
 
 def _pair(x: Any, what: str) -> Tuple[Any, Any]:

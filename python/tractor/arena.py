@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import stat
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
@@ -24,7 +23,7 @@ import numpy as np
 
 from . import _core
 from ._weights import named
-from ._args import _bool, _int, _is_bool, _path, _policy, _profile, _show, _split_policies, _text, _threads
+from ._args import _bool, _int, _is_bool, _path, _policy, _profile, _regular_file, _show, _split_policies, _text, _threads
 from ._outputs import replacing
 from .errors import IncompleteRun, InvalidArgument, ResultsFileError, TractorError
 from .rules import PROFILES
@@ -494,8 +493,7 @@ def load(path: str) -> ArenaResults:
     wrong: a file that cannot be read, is not a regular file, or not arena results."""
     path = _path(path)
     try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            raise ResultsFileError(f"{path}: not a regular file")
+        _regular_file(path, ResultsFileError)
         with open(path, encoding="utf-8") as f:
             d = json.load(f, parse_constant=lambda c: _not_json(c))
     except OSError as e:

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import json
 import os
-import stat
 from typing import Any, Dict, Optional, Tuple
 
-from .._args import _int, _seat, _show, _text
+from .._args import _int, _regular_file, _seat, _show, _text
 from ..errors import InvalidArgument, InvalidRecord, RecordsError
 from ..game import Game, Match
 from . import model, saved
@@ -60,8 +59,7 @@ def load(path: Any, hand: Optional[int] = None) -> Tuple[Game, Dict[int, Any], s
     path = os.fspath(path)
     if hand is not None:
         hand = _int(hand, "hand", 0, 2**32 - 1)
-    if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO or a device would block, or never end
-        raise InvalidArgument(f"{path}: not a regular file")
+    _regular_file(path, InvalidArgument)
     with open(path, "rb") as f:
         head = f.read(64).lstrip()
     name = os.path.basename(path)

@@ -24,9 +24,9 @@ import hashlib
 import json
 import os
 import re
-import stat
 from typing import Any, Dict, List, Tuple
 
+from .._args import _regular_file
 from .._core import __version__
 from ..errors import InvalidRecord, TractorError
 from ..game import Game, Match
@@ -181,7 +181,6 @@ def decisions_beside(path: str) -> Dict[int, Any]:
 def read_text(path: str) -> str:
     """The text of ``path``, a regular file (a FIFO or a device would block or never end):
     raises InvalidRecord for any other kind of file, OSError if it cannot be read."""
-    if not stat.S_ISREG(os.stat(path).st_mode):
-        raise InvalidRecord(f"{path}: not a regular file")
+    _regular_file(path, InvalidRecord)
     with open(path, encoding="utf-8") as f:
         return f.read()
