@@ -486,6 +486,16 @@ fn weights_are_read_from_regular_files_of_their_declared_size() {
     assert!(err(p.to_str().unwrap()).contains("declares"), "{}", err(p.to_str().unwrap()));
     std::fs::write(&p, &long[..long.len() - 150]).unwrap();
     assert!(err(p.to_str().unwrap()).contains("declares"));
+    // a file of another format version, whole and CRC-valid, is named as such (not "damaged")
+    let mut other = net.to_bytes();
+    other[8..10].copy_from_slice(&9u16.to_le_bytes());
+    let n = other.len() - 4;
+    let crc = tractor_core::game::record::crc32(&other[..n]);
+    other[n..].copy_from_slice(&crc.to_le_bytes());
+    std::fs::write(&p, &other).unwrap();
+    let bytes = read_weights(p.to_str().unwrap()).unwrap();
+    assert_eq!(bytes, other);
+    assert!(Net::parse(&bytes).unwrap_err().to_string().contains("format version 9"));
     std::fs::remove_file(&p).unwrap();
     // version 2 with a prior and no base
     let mut based = random_net(5, 8, 4);

@@ -537,6 +537,9 @@ fn declared_size(head: &[u8]) -> Option<u64> {
     Some(fixed + 4 + meta + layers + value + 4)
 }
 
+/// The most bytes read of a file whose header declares no size this engine knows.
+const UNDECLARED_MAX: u64 = 1 << 26;
+
 /// Bytes read to learn a weights file's declared size: the header of the longest version.
 const HEAD_BYTES: usize = 8 + 2 * 6 + 3 + 5 + 4;
 
@@ -554,7 +557,15 @@ pub fn read_weights(path: &str) -> Result<Vec<u8>, Error> {
     let mut head = Vec::with_capacity(HEAD_BYTES);
     (&mut f).take(HEAD_BYTES as u64).read_to_end(&mut head).map_err(cannot)?;
     let Some(size) = declared_size(&head).filter(|_| head.len() >= MAGIC.len() && &head[..MAGIC.len()] == MAGIC) else {
-        return Ok(head); // too short, or not a weights file of a known version: parse says which
+        // not a weights file of a known version: read it whole (a regular file, bounded by its
+        // own size, as large as a file worth naming can be) so that parse says what it is
+        // (another format version, damage, no magic)
+        if meta.len() > UNDECLARED_MAX {
+            return Err(bad(format!("{} bytes, and not a weights file of a known version", meta.len())));
+        }
+        let mut bytes = head;
+        (&mut f).take(UNDECLARED_MAX).read_to_end(&mut bytes).map_err(cannot)?;
+        return Ok(bytes);
     };
     if meta.len() != size {
         return Err(bad(format!("the file holds {} bytes where its header declares {size}", meta.len())));
