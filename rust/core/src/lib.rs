@@ -13,11 +13,13 @@
 //! ```text
 //! run/      sim: bulk hands and matches, in parallel; columns: their results' columns; table: such hands
 //!           with seats played from outside; suite: the arena's frozen deal suites
-//! learn/    vec_env: many games stepped together for learners
+//! learn/    vec_env: many games stepped together for learners; self_play: samples of whole plays valued by rollouts
 //! policy    the one named union of every policy: parse, name, decide
 //! search/   rollout, decision (candidates, the determinizer), pimc, ismcts, deal (showing while dealing),
 //!           solve (open-card positions, exactly)
-//! agent/    view (SeatView, the Decide trait), random, greedy, weights (greedy's, named), net (net:PATH)
+//! agent/    view (SeatView, the Decide trait), random, greedy, weights (greedy's, named), quant (what integer networks
+//!           share), net (net:PATH over action ids), plays (whole plays as candidates with features), play_net
+//!           (net:PATH over whole plays)
 //! encode/   actions (the frozen action ids), observe/ (the table of observation versions; v1), info_state
 //!           (the tensors, versioned)
 //! infoset/  info (what a seat knows and what the history proves), determinize/ (worlds)

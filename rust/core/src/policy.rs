@@ -25,7 +25,8 @@
 //! a policy everywhere (`simulate`, `VecEnv` opponents, the CLI, the searches' `rollout=`).
 
 use crate::agent::view::{Decide, SeatView};
-use crate::agent::net::NetPolicy;
+use crate::agent::net::{read_weights, NetPolicy};
+use crate::agent::play_net::{PlayNet, PlayNetPolicy};
 use crate::agent::weights::{Tuned, Weights};
 use crate::agent::{greedy, random};
 use crate::game::hand::{Action, Game, Phase};
@@ -45,6 +46,9 @@ macro_rules! agents {
             $($(#[$doc])* $variant,)*
             /// An integer network read from a weights file (`net:PATH`, [`crate::agent::net`]).
             Net(NetPolicy),
+            /// An integer network that scores whole plays (`net:PATH` of a format-4 file,
+            /// [`crate::agent::play_net`]).
+            PlayNet(PlayNetPolicy),
             /// Greedy scoring with other weights (`greedy:NAME=V/...`, [`crate::agent::weights`]).
             Tuned(Tuned),
         }
@@ -59,6 +63,7 @@ macro_rules! agents {
                 match self {
                     $(Agent::$variant => $name,)*
                     Agent::Net(n) => n.name(),
+                    Agent::PlayNet(n) => n.name(),
                     Agent::Tuned(t) => t.name(),
                 }
             }
@@ -70,12 +75,13 @@ macro_rules! agents {
                 match self {
                     $(Agent::$variant => $act(view, rng),)*
                     Agent::Net(n) => n.decide(view, rng),
+                    Agent::PlayNet(n) => n.decide(view, rng),
                     Agent::Tuned(t) => greedy::act_with(view, rng, t.weights()),
                 }
             }
 
             fn observes(&self) -> bool {
-                matches!(self, Agent::Net(_))
+                matches!(self, Agent::Net(_) | Agent::PlayNet(_))
             }
         }
     };
@@ -205,7 +211,7 @@ impl Agent {
             return Agent::parse(text);
         }
         if let Some(n) = net(name)? {
-            return Ok(Agent::Net(n));
+            return Ok(n);
         }
         if let Some(t) = tuned(name)? {
             return Ok(t);
@@ -219,16 +225,23 @@ impl Agent {
     }
 }
 
-/// `net:PATH` read now (the path keeps its case and inner spaces); None for another name.
-fn net(name: &str) -> Result<Option<NetPolicy>, Error> {
+/// `net:PATH` read now (the path keeps its case and inner spaces): a network over action ids
+/// (weights formats 1-3) or over whole plays (format 4); None for another name.
+fn net(name: &str) -> Result<Option<Agent>, Error> {
     let name = name.trim();
     if !name.get(..4).is_some_and(|head| head.eq_ignore_ascii_case("net:")) {
         return Ok(None);
     }
-    match name[4..].trim() {
-        "" => Err(Error::BadPolicy("policy \"net:\" needs the path of a weights file: net:PATH".into())),
-        path => NetPolicy::load(path).map(Some),
+    let path = name[4..].trim();
+    if path.is_empty() {
+        return Err(Error::BadPolicy("policy \"net:\" needs the path of a weights file: net:PATH".into()));
     }
+    let bytes = read_weights(path).map_err(|e| Error::BadPolicy(format!("net:{path}: {e}")))?;
+    if bytes.get(8..10) == Some(&crate::agent::play_net::FORMAT_VERSION.to_le_bytes()[..]) {
+        let n = PlayNet::parse(&bytes).map_err(|e| Error::BadPolicy(format!("net:{path}: {e}")))?;
+        return Ok(Some(Agent::PlayNet(PlayNetPolicy::keep(path, n))));
+    }
+    NetPolicy::load(path).map(|n| Some(Agent::Net(n)))
 }
 
 /// `greedy:NAME=V/...` (weights as [`Weights::parse`] reads them): `greedy` itself when they
@@ -245,7 +258,7 @@ fn tuned(name: &str) -> Result<Option<Agent>, Error> {
 /// A search's `value=net:PATH`: a network with a value head (weights format 3).
 fn value_net(v: &str) -> Result<NetPolicy, Error> {
     match net(v)? {
-        Some(n) if n.0.net.value.is_some() => Ok(n),
+        Some(Agent::Net(n)) if n.0.net.value.is_some() => Ok(n),
         Some(n) => Err(Error::BadPolicy(format!("value={}: the network has no value head (weights format 3)", n.name()))),
         None => Err(Error::BadPolicy(format!("value={:?}: expected net:PATH, a network with a value head", v.trim()))),
     }
@@ -286,7 +299,7 @@ impl Policy {
             return Policy::parse(text);
         }
         if let Some(n) = net(name)? {
-            return Ok(Policy::Agent(Agent::Net(n)));
+            return Ok(Policy::Agent(n));
         }
         if let Some(t) = tuned(name)? {
             return Ok(Policy::Agent(t));

@@ -18,6 +18,7 @@ mod layers;
 mod net;
 mod oracle;
 mod perft;
+mod plays;
 mod perft_lines;
 mod properties;
 mod record_json;

@@ -277,6 +277,24 @@ fn follow_single(pos: &SeatView, f: &Follow, w: &Weights) -> Action {
     Action::Play(x)
 }
 
+/// What greedy offers beside its samples when a follow has too many legal plays to list
+/// (R5.2, short of the led class): all of the class filled with the cheapest others, with the
+/// most points, and the cheapest winning ruff where the follower is void. Empty for another
+/// case. The whole-play candidates ([`crate::agent::plays`]) offer them too.
+pub fn short_fills(view: &SeatView, f: &Follow, w: &Weights) -> Vec<Counts> {
+    let mut out = Vec::new();
+    if f.case != Case::Short {
+        return out;
+    }
+    let ctx = view.ctx();
+    out.push(fill(f, |k| keep_value(w, ctx, k) + 5 * point_value(k)));
+    out.push(fill(f, |k| keep_value(w, ctx, k) - 12 * point_value(k)));
+    if f.s_size == 0 && !f.lead.is_trump() {
+        out.extend(cheapest_ruff(view, f, w));
+    }
+    out
+}
+
 /// Points given to a winning partner are worth `feed` each, less `feed_risk` while an
 /// opponent plays after (the next seat is always an opponent, R1.1).
 fn feeding(w: &Weights, last: bool) -> i32 {

@@ -5,6 +5,9 @@
 
 pub mod greedy;
 pub mod net;
+pub mod play_net;
+pub mod plays;
+pub mod quant;
 pub mod random;
 pub mod weights;
 pub mod view;

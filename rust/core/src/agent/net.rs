@@ -52,6 +52,8 @@ use std::sync::Mutex;
 
 use crate::agent::view::{Decide, SeatView};
 use crate::agent::greedy;
+pub use crate::agent::quant::{Accumulator, MAGIC, MAX_WIDTH, ONE};
+use crate::agent::play_net;
 use crate::encode::actions::{encode, Builder, ACTIONS};
 use crate::encode::observe::{canonical_ids, encoding, versions, Encoding};
 use crate::game::hand::{Action, Phase};
@@ -59,8 +61,6 @@ use crate::game::record::crc32;
 use crate::rules::error::Error;
 use crate::util::rng::Rng;
 
-/// The first bytes of a weights file.
-pub const MAGIC: &[u8; 8] = b"TRACTNET";
 /// The version of the weights file's layout (the newest; every earlier one is read too).
 pub const FORMAT_VERSION: u16 = 3;
 
@@ -91,10 +91,6 @@ impl Base {
     }
 }
 
-/// The ceiling of a ClippedReLU: activations are 0..=127.
-pub const ONE: i32 = 127;
-/// The widest hidden layer a file may declare.
-pub const MAX_WIDTH: usize = 1024;
 /// The value head's integer output per hundred points of score (64 × 127, as the logits'
 /// per unit).
 pub const VALUE_SCALE: i64 = 64 * ONE as i64;
@@ -139,13 +135,6 @@ pub struct Net {
     pub value: Option<ValueHead>,
 }
 
-/// The first layer for one input: the input it was computed for (the network's encoding's
-/// `dim` entries) and `b1 + W1·x`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Accumulator {
-    pub x: Vec<i16>,
-    pub acc: Vec<i32>,
-}
 
 fn bad(m: impl Into<String>) -> Error {
     Error::BadPolicy(format!("network weights: {}", m.into()))
@@ -541,7 +530,7 @@ fn declared_size(head: &[u8]) -> Option<u64> {
 const UNDECLARED_MAX: u64 = 1 << 26;
 
 /// Bytes read to learn a weights file's declared size: the header of the longest version.
-const HEAD_BYTES: usize = 8 + 2 * 6 + 3 + 5 + 4;
+const HEAD_BYTES: usize = play_net::HEAD; // version 4's, the longest (versions 1-3: 32 bytes)
 
 /// The bytes of the weights file at `path`: a regular file only (a FIFO would block, a
 /// device such as `/dev/zero` never end), read no further than the size its header declares,
@@ -556,7 +545,7 @@ pub fn read_weights(path: &str) -> Result<Vec<u8>, Error> {
     let mut f = std::fs::File::open(path).map_err(cannot)?;
     let mut head = Vec::with_capacity(HEAD_BYTES);
     (&mut f).take(HEAD_BYTES as u64).read_to_end(&mut head).map_err(cannot)?;
-    let Some(size) = declared_size(&head).filter(|_| head.len() >= MAGIC.len() && &head[..MAGIC.len()] == MAGIC) else {
+    let Some(size) = declared_size(&head).or_else(|| play_net::declared_size(&head)).filter(|_| head.len() >= MAGIC.len() && &head[..MAGIC.len()] == MAGIC) else {
         // not a weights file of a known version: read it whole (a regular file, bounded by its
         // own size, as large as a file worth naming can be) so that parse says what it is
         // (another format version, damage, no magic)

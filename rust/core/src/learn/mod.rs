@@ -1,4 +1,6 @@
 //! Learning: many games stepped together, writing observations and masks into the caller's
-//! buffers ([`vec_env::VecEnv`]).
+//! buffers ([`vec_env::VecEnv`]); native self-play writing samples of whole plays valued by
+//! rollouts ([`self_play`]).
 
+pub mod self_play;
 pub mod vec_env;

@@ -14,6 +14,8 @@
 //!   `derive(derive(env_seed, POLICY, h), POLICY, seat)`).
 //! - [`TEACHER`]: a `VecEnv` teacher's decision: in environment hand `h`, the decision taken
 //!   after `k` actions of the hand draws from `derive(derive(env_seed, TEACHER, h), TEACHER, k)`.
+//! - [`SELF_PLAY`]: self-play's labelling, candidates and rollouts under a hand's seed
+//!   (`learn::self_play` documents the derivation).
 
 use crate::util::rng::splitmix64;
 
@@ -29,6 +31,8 @@ pub const MATCH: u64 = 7;
 /// A `VecEnv` teacher's decisions (they draw from their own streams: asking a teacher never
 /// changes the game).
 pub const TEACHER: u64 = 8;
+/// Self-play's decisions and rollouts (`learn::self_play`).
+pub const SELF_PLAY: u64 = 9;
 
 fn mix(x: u64) -> u64 {
     let mut s = x.wrapping_sub(0x9E37_79B9_7F4A_7C15);

@@ -264,7 +264,7 @@ fn suit_map(pos: &Position, observer: u8, canonical: bool) -> [u8; 4] {
 }
 
 /// Suit `s` becomes `m[s]`: trump first, the others in their order; identity for [`NOBODY`].
-fn suits_renamed(trump: u8) -> [u8; 4] {
+pub fn suits_renamed(trump: u8) -> [u8; 4] {
     if trump > 3 {
         return SAME_SUITS;
     }

@@ -1,0 +1,395 @@
+//! Integer networks that score whole plays (weights format 4): the seat's observation and one
+//! candidate's features in ([`crate::agent::plays`]), one score out; the policy plays the
+//! candidate with the highest score. Evaluated with integer arithmetic only, as
+//! [`crate::agent::net`]'s networks are (the same result on every CPU and thread count).
+//!
+//! ```text
+//! s   = b1 + W1·x                      (i32, h1: the observation's part, an accumulator
+//!                                       updated from the inputs that changed, once a decision)
+//! a   = s + Wp·p                       (per candidate: its features p, mostly zeros)
+//! h1  = clamp(a >> shift1, 0, 127)
+//! h2  = clamp((b2 + W2·h1) >> shift2, 0, 127)
+//! q   = b3 + w3·h2                     (i32: the candidate's score)
+//! ```
+//! A float network `q(x, p) = w3·relu1(W2·relu1(Wx·x/dx + Wp·p/dp + b1) + b2) + b3` (each
+//! `relu1` a clamp to 0..1) quantizes to this as [`crate::agent::net`] describes: `W1 =
+//! round(s1·Wx/dx)`, `Wp = round(s1·Wp/dp)`, `b1 = round(s1·b1)`, `s1 = 127·2^shift1`; `W2 =
+//! round(64·W2)`, `b2 = round(64·127·b2)`, `shift2 = 6`; `w3 = round(64·w3)`, `b3 =
+//! round(64·127·b3)` (`tractor.train` does it). The candidates are those of
+//! [`crate::agent::plays::candidates`] with the file's base weights; of equal scores the
+//! earlier candidate is played (the base's action is first).
+//!
+//! The weights file, format version 4, little-endian (the magic and CRC of every version):
+//! ```text
+//! 8 bytes "TRACTNET", u16 format version (4), u16 observation version, u16 inputs (its size),
+//! u16 play-features version (1), u16 play inputs (74), u16 h1, u16 h2, u8 shift1, u8 shift2,
+//! u8 flags (bit 0: observation suits renamed trump-first; no other bit), u32 b (base length),
+//! u32 n (metadata length), b bytes of base (UTF-8: greedy's weights as `greedy:NAME=V/...`
+//! reads them after the colon, "" for greedy's own), n bytes of metadata (UTF-8, JSON by
+//! convention), W1 (i16, inputs × h1, input-major), Wp (i16, play inputs × h1, input-major),
+//! b1 (i32 × h1), W2 (i8, row-major h2 × h1), b2 (i32 × h2), w3 (i8 × h2), b3 (i32), u32
+//! CRC-32 of every byte before it.
+//! ```
+
+use std::cell::RefCell;
+use std::sync::Mutex;
+
+use crate::agent::quant::{Accumulator, MAGIC, MAX_WIDTH, ONE};
+use crate::agent::plays::{self, candidates, Plays};
+use crate::agent::view::{Decide, SeatView};
+use crate::agent::weights::Weights;
+use crate::encode::observe::{encoding, versions, Encoding};
+use crate::game::hand::Action;
+use crate::game::record::crc32;
+use crate::rules::error::Error;
+use crate::util::rng::Rng;
+
+/// This format's version in the weights file's header.
+pub const FORMAT_VERSION: u16 = 4;
+/// The header's fixed part, before the base and metadata texts.
+pub const HEAD: usize = 8 + 2 * 7 + 3 + 8;
+
+fn bad(m: impl Into<String>) -> Error {
+    Error::BadPolicy(format!("play network weights: {}", m.into()))
+}
+
+/// A network that scores whole plays.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayNet {
+    pub obs: &'static Encoding,
+    pub canonical: bool,
+    pub h1: usize,
+    pub h2: usize,
+    pub shift1: u8,
+    pub shift2: u8,
+    /// Input-major: `w1[i * h1 + j]`.
+    pub w1: Vec<i16>,
+    /// Input-major: `wp[i * h1 + j]` for play feature i.
+    pub wp: Vec<i16>,
+    pub b1: Vec<i32>,
+    /// Row-major `w2[k * h1 + j]`, int8 values.
+    pub w2: Vec<i16>,
+    pub b2: Vec<i32>,
+    /// int8 values.
+    pub w3: Vec<i16>,
+    pub b3: i32,
+    /// The base's weights (the candidates' first and their `base` feature).
+    pub base: Weights,
+    pub meta: String,
+}
+
+struct Bytes<'a>(&'a [u8]);
+
+impl<'a> Bytes<'a> {
+    fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], Error> {
+        if self.0.len() < n {
+            return Err(bad(format!("the file ends inside {what}")));
+        }
+        let (head, rest) = self.0.split_at(n);
+        self.0 = rest;
+        Ok(head)
+    }
+    fn u16(&mut self, what: &str) -> Result<u16, Error> {
+        Ok(u16::from_le_bytes(self.take(2, what)?.try_into().expect("2 bytes")))
+    }
+    fn u32(&mut self, what: &str) -> Result<u32, Error> {
+        Ok(u32::from_le_bytes(self.take(4, what)?.try_into().expect("4 bytes")))
+    }
+    fn i16s(&mut self, n: usize, what: &str) -> Result<Vec<i16>, Error> {
+        Ok(self.take(2 * n, what)?.chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]])).collect())
+    }
+    fn i32s(&mut self, n: usize, what: &str) -> Result<Vec<i32>, Error> {
+        Ok(self.take(4 * n, what)?.chunks_exact(4).map(|c| i32::from_le_bytes(c.try_into().expect("4 bytes"))).collect())
+    }
+    fn i8s(&mut self, n: usize, what: &str) -> Result<Vec<i16>, Error> {
+        Ok(self.take(n, what)?.iter().map(|&b| b as i8 as i16).collect())
+    }
+}
+
+/// The size a format-4 header (its first [`HEAD`] bytes) declares, every section included.
+pub fn declared_size(head: &[u8]) -> Option<u64> {
+    if head.len() < HEAD || &head[..8] != MAGIC || u16::from_le_bytes([head[8], head[9]]) != FORMAT_VERSION {
+        return None;
+    }
+    let u16at = |i: usize| u16::from_le_bytes([head[i], head[i + 1]]) as u64;
+    let u32at = |i: usize| u32::from_le_bytes(head[i..i + 4].try_into().expect("4 bytes")) as u64;
+    let (inputs, pin, h1, h2) = (u16at(12), u16at(16), u16at(18), u16at(20));
+    let (b, n) = (u32at(25), u32at(29));
+    Some(HEAD as u64 + b + n + 2 * inputs * h1 + 2 * pin * h1 + 4 * h1 + h2 * h1 + 4 * h2 + h2 + 4 + 4)
+}
+
+impl PlayNet {
+    /// Reads a format-4 weights file, checking what [`crate::agent::net::Net::parse`] checks
+    /// (magic, versions, sizes, CRC, no overflow) and that the base weights parse.
+    pub fn parse(bytes: &[u8]) -> Result<PlayNet, Error> {
+        if bytes.len() < MAGIC.len() + 4 || &bytes[..MAGIC.len()] != MAGIC {
+            return Err(bad("not a weights file (it does not start with \"TRACTNET\")"));
+        }
+        let (body, crc) = bytes.split_at(bytes.len() - 4);
+        if crc32(body) != u32::from_le_bytes(crc.try_into().expect("4 bytes")) {
+            return Err(bad("the CRC does not match: the file is damaged or cut short"));
+        }
+        let mut b = Bytes(&body[MAGIC.len()..]);
+        let version = b.u16("the header")?;
+        if version != FORMAT_VERSION {
+            return Err(bad(format!("format version {version} (a play network is version {FORMAT_VERSION})")));
+        }
+        let v = b.u16("the header")?;
+        let obs = encoding(v as u32).map_err(|_| bad(format!("observation version {v} is unknown (this engine reads {})", versions())))?;
+        let inputs = b.u16("the header")? as usize;
+        let (pv, pin) = (b.u16("the header")?, b.u16("the header")? as usize);
+        if inputs != obs.dim || pv != plays::VERSION || pin != plays::DIM {
+            return Err(bad(format!(
+                "{inputs} inputs, play features version {pv} with {pin} (expected {} for observation version {v}, and version {} with {})",
+                obs.dim,
+                plays::VERSION,
+                plays::DIM
+            )));
+        }
+        let (h1, h2) = (b.u16("the header")? as usize, b.u16("the header")? as usize);
+        let sh = b.take(3, "the header")?;
+        let (shift1, shift2, flags) = (sh[0], sh[1], sh[2]);
+        if flags > 1 {
+            return Err(bad(format!("flags {flags:#04x}: only bit 0 (canonical suits) is defined")));
+        }
+        let (bl, ml) = (b.u32("the header")? as usize, b.u32("the header")? as usize);
+        let base = String::from_utf8(b.take(bl, "the base")?.to_vec()).map_err(|_| bad("the base is not UTF-8"))?;
+        let base = Weights::parse(&base).map_err(|e| bad(format!("the base: {e}")))?;
+        let meta = String::from_utf8(b.take(ml, "the metadata")?.to_vec()).map_err(|_| bad("the metadata is not UTF-8"))?;
+        if !(1..=MAX_WIDTH).contains(&h1) || !(1..=MAX_WIDTH).contains(&h2) {
+            return Err(bad(format!("hidden widths {h1} and {h2} (1..={MAX_WIDTH})")));
+        }
+        let w1 = b.i16s(obs.dim * h1, "W1")?;
+        let wp = b.i16s(plays::DIM * h1, "Wp")?;
+        let b1 = b.i32s(h1, "b1")?;
+        let w2 = b.i8s(h2 * h1, "W2")?;
+        let b2 = b.i32s(h2, "b2")?;
+        let w3 = b.i8s(h2, "w3")?;
+        let b3 = b.i32s(1, "b3")?[0];
+        if !b.0.is_empty() {
+            return Err(bad(format!("{} bytes after the last layer", b.0.len())));
+        }
+        let net = PlayNet { obs, canonical: flags & 1 != 0, h1, h2, shift1, shift2, w1, wp, b1, w2, b2, w3, b3, base, meta };
+        net.check()?;
+        Ok(net)
+    }
+
+    /// Refuses shifts past 30 and weights for which some input could overflow an `i32` sum
+    /// (every observation entry and feature at its largest, every activation at [`ONE`]).
+    fn check(&self) -> Result<(), Error> {
+        if self.shift1 > 30 || self.shift2 > 30 {
+            return Err(bad(format!("shifts {} and {} (at most 30)", self.shift1, self.shift2)));
+        }
+        let (dx, dp) = (self.obs.maxima(), plays::maxima());
+        let worst1 = (0..self.h1).map(|j| {
+            self.b1[j].unsigned_abs() as i64
+                + (0..self.obs.dim).map(|i| dx[i] as i64 * self.w1[i * self.h1 + j].unsigned_abs() as i64).sum::<i64>()
+                + (0..plays::DIM).map(|i| dp[i] as i64 * self.wp[i * self.h1 + j].unsigned_abs() as i64).sum::<i64>()
+        });
+        let row = |w: &[i16]| w.iter().map(|&w| ONE as i64 * w.unsigned_abs() as i64).sum::<i64>();
+        let worst2 = (0..self.h2).map(|k| self.b2[k].unsigned_abs() as i64 + row(&self.w2[k * self.h1..][..self.h1]));
+        let worst3 = self.b3.unsigned_abs() as i64 + row(&self.w3);
+        let worst = worst1.chain(worst2).chain([worst3]).max().unwrap_or(0);
+        if worst > i32::MAX as i64 {
+            return Err(bad(format!("a sum could reach {worst}, past i32 (quantize with smaller weights)")));
+        }
+        Ok(())
+    }
+
+    /// The weights file of this network.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let int8 = |w: &i16| i8::try_from(*w).expect("W2 and w3 hold int8 values") as u8;
+        let base = self.base.text();
+        let mut out = Vec::new();
+        out.extend_from_slice(MAGIC);
+        for v in [FORMAT_VERSION, self.obs.version as u16, self.obs.dim as u16, plays::VERSION, plays::DIM as u16, self.h1 as u16, self.h2 as u16] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        out.extend_from_slice(&[self.shift1, self.shift2, self.canonical as u8]);
+        out.extend_from_slice(&(base.len() as u32).to_le_bytes());
+        out.extend_from_slice(&(self.meta.len() as u32).to_le_bytes());
+        out.extend_from_slice(base.as_bytes());
+        out.extend_from_slice(self.meta.as_bytes());
+        self.w1.iter().chain(&self.wp).for_each(|w| out.extend_from_slice(&w.to_le_bytes()));
+        self.b1.iter().for_each(|w| out.extend_from_slice(&w.to_le_bytes()));
+        self.w2.iter().for_each(|w| out.push(int8(w)));
+        self.b2.iter().for_each(|w| out.extend_from_slice(&w.to_le_bytes()));
+        self.w3.iter().for_each(|w| out.push(int8(w)));
+        out.extend_from_slice(&self.b3.to_le_bytes());
+        let crc = crc32(&out);
+        out.extend_from_slice(&crc.to_le_bytes());
+        out
+    }
+
+    /// The observation's part of the first layer, computed in full.
+    pub fn accumulator(&self, x: &[i16]) -> Accumulator {
+        assert_eq!(x.len(), self.obs.dim, "an observation of the network's encoding");
+        let mut acc = self.b1.clone();
+        for (i, &n) in x.iter().enumerate() {
+            if n != 0 {
+                add(&mut acc, &self.w1[i * self.h1..][..self.h1], n as i32);
+            }
+        }
+        Accumulator { x: x.to_vec(), acc }
+    }
+
+    /// Moves `a` to observation `x`, touching only the inputs that changed.
+    pub fn update(&self, a: &mut Accumulator, x: &[i16]) {
+        for (i, (&new, &old)) in x.iter().zip(&a.x).enumerate() {
+            if new != old {
+                add(&mut a.acc, &self.w1[i * self.h1..][..self.h1], new as i32 - old as i32);
+            }
+        }
+        a.x.copy_from_slice(x);
+    }
+
+    /// The score of the candidate with features `p`, the observation's part being `a`.
+    pub fn score(&self, a: &Accumulator, p: &[i16]) -> i32 {
+        let mut z = [0i32; MAX_WIDTH];
+        let z = &mut z[..self.h1];
+        z.copy_from_slice(&a.acc);
+        for (i, &n) in p.iter().enumerate() {
+            if n != 0 {
+                add(z, &self.wp[i * self.h1..][..self.h1], n as i32);
+            }
+        }
+        let mut h1 = [0i16; MAX_WIDTH];
+        for (h, &v) in h1[..self.h1].iter_mut().zip(z.iter()) {
+            *h = (v >> self.shift1).clamp(0, ONE) as i16;
+        }
+        let mut q = self.b3;
+        for k in 0..self.h2 {
+            let s = self.b2[k] + dot(&self.w2[k * self.h1..][..self.h1], &h1[..self.h1]);
+            q += self.w3[k] as i32 * (s >> self.shift2).clamp(0, ONE);
+        }
+        q
+    }
+}
+
+#[inline]
+fn add(acc: &mut [i32], w: &[i16], n: i32) {
+    for (a, &w) in acc.iter_mut().zip(w) {
+        *a += n * w as i32;
+    }
+}
+
+#[inline]
+fn dot(w: &[i16], h: &[i16]) -> i32 {
+    w.iter().zip(h).map(|(&w, &h)| w as i32 * h as i32).sum()
+}
+
+// -- a play network as a policy --------------------------------------------------------------
+
+/// A play network loaded from a weights file (`net:PATH` of a format-4 file), kept for the
+/// life of the process, so that policies stay `Copy`.
+#[derive(Debug)]
+pub struct Loaded {
+    pub id: u32,
+    pub path: String,
+    pub name: String,
+    pub net: PlayNet,
+}
+
+/// A loaded play network as a policy: of the seat's candidates
+/// ([`crate::agent::plays::candidates`], from its stream), the one with the highest score
+/// (the earliest among equals); a decision with one candidate is taken without scoring.
+#[derive(Clone, Copy, Debug)]
+pub struct PlayNetPolicy(pub &'static Loaded);
+
+impl PartialEq for PlayNetPolicy {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.id == other.0.id
+    }
+}
+impl Eq for PlayNetPolicy {}
+impl std::hash::Hash for PlayNetPolicy {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.0.id.hash(h)
+    }
+}
+
+static LOADED: Mutex<Vec<&'static Loaded>> = Mutex::new(Vec::new());
+
+impl PlayNetPolicy {
+    /// The play network `net`, named `net:PATH` (the same path and network give the same
+    /// policy).
+    pub fn keep(path: &str, net: PlayNet) -> PlayNetPolicy {
+        let mut all = LOADED.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(l) = all.iter().find(|l| l.path == path && l.net == net) {
+            return PlayNetPolicy(l);
+        }
+        let l: &'static Loaded = Box::leak(Box::new(Loaded { id: all.len() as u32, path: path.to_string(), name: format!("net:{path}"), net }));
+        all.push(l);
+        PlayNetPolicy(l)
+    }
+
+    pub fn name(&self) -> &'static str {
+        &self.0.name
+    }
+
+    /// The candidates of the seat to move in `view` into `plays` and, unless there is only
+    /// one, their scores into `scores`.
+    pub fn score_all(&self, view: &SeatView, rng: &mut Rng, plays: &mut Plays, scores: &mut Vec<i32>) {
+        let net = &self.0.net;
+        candidates(view, &net.base, rng, plays);
+        scores.clear();
+        if plays.len() == 1 {
+            scores.push(0);
+            return;
+        }
+        with_accumulator(self.0, view.seat(), |acc, x| {
+            view.observe(net.obs, &[0; crate::rules::card::KINDS], net.canonical, x)
+                .expect("a play network decides from a game or a search's world, never a bare position");
+            net.update(acc, x);
+            scores.extend((0..plays.len()).map(|i| net.score(acc, plays.row(i))));
+        });
+    }
+}
+
+/// The index of the greatest score, the earliest among equals.
+pub fn best(scores: &[i32]) -> usize {
+    let mut b = 0;
+    for (i, &s) in scores.iter().enumerate() {
+        if s > scores[b] {
+            b = i;
+        }
+    }
+    b
+}
+
+type Kept = (u32, u8, Accumulator, Vec<i16>);
+
+thread_local! {
+    /// Per thread, each (network, seat)'s accumulator from its last decision and an input
+    /// buffer (the update is exact: what a thread computed before never changes a decision).
+    static ACCUMULATORS: RefCell<Vec<Kept>> = const { RefCell::new(Vec::new()) };
+    /// Per thread, the candidates of the decision under way and their scores.
+    static SCRATCH: RefCell<(Plays, Vec<i32>)> = RefCell::new((Plays::default(), Vec::new()));
+}
+
+fn with_accumulator<T>(l: &Loaded, seat: u8, f: impl FnOnce(&mut Accumulator, &mut [i16]) -> T) -> T {
+    ACCUMULATORS.with(|cell| {
+        let mut accs = cell.borrow_mut();
+        let at = accs.iter().position(|(i, s, _, _)| *i == l.id && *s == seat).unwrap_or_else(|| {
+            let zero = vec![0; l.net.obs.dim];
+            accs.push((l.id, seat, l.net.accumulator(&zero), zero));
+            accs.len() - 1
+        });
+        let (_, _, acc, x) = &mut accs[at];
+        f(acc, x)
+    })
+}
+
+impl Decide for PlayNetPolicy {
+    fn observes(&self) -> bool {
+        true
+    }
+
+    fn decide(&self, view: &SeatView, rng: &mut Rng) -> Action {
+        SCRATCH.with(|cell| {
+            let (plays, scores) = &mut *cell.borrow_mut();
+            self.score_all(view, rng, plays, scores);
+            plays.actions[best(scores)]
+        })
+    }
+}

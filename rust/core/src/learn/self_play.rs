@@ -1,0 +1,243 @@
+//! Native self-play that writes training samples for networks that score whole plays
+//! ([`crate::agent::plays`], [`crate::agent::play_net`]).
+//!
+//! Hand `i` of a run with seed `s` is `simulate`'s hand `i`: the first hand of a fresh match
+//! dealt from `derive(s, BATCH_HAND, i)`, seat `p` deciding with its policy's stream
+//! `derive(hand_seed, POLICY, p)`. Without exploration the hands are played exactly as
+//! `simulate` plays them with the same policies.
+//!
+//! At a decision of a learner seat with more than one candidate, drawn with probability
+//! `label_rate / 65536`, the decision is **labelled**: the seat's observation is kept, and up
+//! to `per_decision` of its candidates (the base's action always, the others drawn uniformly)
+//! are each played and then rolled out to the end of the hand `rollouts` times by the
+//! `rollout` policy on every seat. Every candidate's r-th rollout draws from the same
+//! streams (common random numbers), so the differences between candidates' values are the
+//! effect of the candidate, not of the luck of the rollout. A rollout plays the true hands:
+//! its value is that of the position, which the seat does not see; a network that sees only
+//! the observation learns the value's expectation over what the seat cannot tell apart. The
+//! value of a candidate is the mean over its rollouts of the seat's return (levels, R7.4) and
+//! of its team's points (the defenders' final score R7.3 for a defending seat, minus it for
+//! the banker's team).
+//!
+//! With `explore / 65536` a learner seat plays a candidate drawn uniformly instead of its
+//! policy's action (so the samples see positions its policy avoids).
+//!
+//! Streams (see [`crate::util::seed`]): decision `k` of hand `hand_seed` (the k-th action of
+//! the hand) draws its labelling coin, its candidates, its exploration and its choice of
+//! candidates from `derive(derive(hand_seed, SELF_PLAY, 0), SELF_PLAY, k)`'s stream, and its
+//! r-th rollout's seat `p` from `derive(derive(hand_seed, SELF_PLAY, 1 + k), SELF_PLAY, 4r + p)`.
+//! The samples depend on the seed and range only, never on the thread count.
+
+use crate::agent::plays::{candidates, Plays, DIM as PLAY_DIM};
+use crate::agent::view::SeatView;
+use crate::agent::weights::Weights;
+use crate::encode::observe::Encoding;
+use crate::game::hand::{Action, Game, Phase, Position, NOBODY};
+use crate::policy::Policy;
+use crate::rules::error::Error;
+use crate::rules::profile::Profile;
+use crate::util::parallel::over_range;
+use crate::util::rng::Rng;
+use crate::util::seed::{derive, BATCH_HAND, POLICY, SELF_PLAY};
+
+/// How self-play plays and what it labels.
+#[derive(Clone, Copy, Debug)]
+pub struct SelfPlayConfig {
+    pub profile: Profile,
+    /// The policy that plays each seat.
+    pub seats: [Policy; 4],
+    /// The seats whose decisions are labelled (and explore).
+    pub learners: [bool; 4],
+    /// The candidates' base weights (its action is every decision's first candidate).
+    pub base: Weights,
+    /// The policy that plays every seat of a rollout.
+    pub rollout: Policy,
+    /// Probability, in 65536ths, that a learner decision is labelled.
+    pub label_rate: u32,
+    /// Most candidates valued per labelled decision (at least 2).
+    pub per_decision: usize,
+    /// Rollouts per candidate (at least 1).
+    pub rollouts: u32,
+    /// Probability, in 65536ths, that a learner seat plays a uniformly drawn candidate.
+    pub explore: u32,
+    /// The observation kept, and whether its suits are renamed trump-first.
+    pub obs: &'static Encoding,
+    pub canonical: bool,
+}
+
+/// Samples of a run, decision by decision and candidate by candidate, in hand order.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Samples {
+    /// Per labelled decision: the seat's observation (`u8` entries, the encoding's `dim` each).
+    pub obs: Vec<u8>,
+    /// Per labelled decision: the hand's index, the seat, the decision's index in the hand,
+    /// how many candidates it had and whether they were every legal action.
+    pub hand: Vec<u64>,
+    pub seat: Vec<u8>,
+    pub step: Vec<u16>,
+    pub candidates: Vec<u16>,
+    pub complete: Vec<bool>,
+    /// Per valued candidate: its decision (an index into the decisions above), its
+    /// features ([`PLAY_DIM`] each), its value in levels and in points (means over its
+    /// rollouts), whether it is the base's action, and whether the seat played it.
+    pub decision: Vec<u32>,
+    pub features: Vec<i16>,
+    pub levels: Vec<f32>,
+    pub points: Vec<f32>,
+    pub is_base: Vec<bool>,
+    pub played: Vec<bool>,
+    /// Per hand: the seats' returns as played (levels, R7.4; zero when stopped, R8.5).
+    pub returns: Vec<[i16; 4]>,
+}
+
+impl Samples {
+    fn append(&mut self, mut o: Samples) {
+        let base = self.seat.len() as u32;
+        self.obs.append(&mut o.obs);
+        self.hand.append(&mut o.hand);
+        self.seat.append(&mut o.seat);
+        self.step.append(&mut o.step);
+        self.candidates.append(&mut o.candidates);
+        self.complete.append(&mut o.complete);
+        self.decision.extend(o.decision.iter().map(|d| d + base));
+        self.features.append(&mut o.features);
+        self.levels.append(&mut o.levels);
+        self.points.append(&mut o.points);
+        self.is_base.append(&mut o.is_base);
+        self.played.append(&mut o.played);
+        self.returns.append(&mut o.returns);
+    }
+}
+
+impl SelfPlayConfig {
+    fn check(&self) -> Result<(), Error> {
+        let bad = |what: &'static str, m: &str| Err(Error::BadArgument { what, message: m.into() });
+        if self.per_decision < 2 {
+            return bad("per_decision", "must be at least 2 (the base's action and another)");
+        }
+        if self.rollouts == 0 {
+            return bad("rollouts", "must be at least 1");
+        }
+        if self.label_rate > 65536 || self.explore > 65536 {
+            return bad("label_rate", "rates are in 65536ths: 0..=65536");
+        }
+        Ok(())
+    }
+}
+
+/// Self-play of hands `start .. start + count` of the run with `seed`; `threads` 0 for all
+/// cores. The same arguments give the same samples whatever the thread count.
+pub fn self_play(seed: u64, start: u64, count: u64, cfg: &SelfPlayConfig, threads: usize) -> Result<Samples, Error> {
+    cfg.check()?;
+    let parts = over_range(start, count, threads, |i| play(seed, i, cfg))?;
+    let mut all = Samples::default();
+    for p in parts {
+        all.append(p);
+    }
+    Ok(all)
+}
+
+/// The seat's return and its team's points once `pos` is over (zero for a stopped deal).
+fn value(pos: &Position, seat: u8) -> (i32, i32) {
+    match (pos.returns(), pos.outcome()) {
+        (Some(r), Some(o)) => {
+            let defends = seat % 2 != pos.banker % 2;
+            (r[seat as usize], if defends { o.score } else { -o.score })
+        }
+        _ => (0, 0),
+    }
+}
+
+/// Plays `game` to its end with `policy` on every seat, each seat drawing from `rngs`.
+fn roll_out(game: &mut Game, policy: &Policy, rngs: &mut [Rng; 4]) {
+    while matches!(game.pos.phase, Phase::Declare | Phase::Play) {
+        let seat = game.pos.to_move as usize;
+        let a = policy.act(game, &mut rngs[seat]).expect("the hand is not over");
+        game.pos_apply(&a);
+    }
+}
+
+fn play(seed: u64, index: u64, cfg: &SelfPlayConfig) -> Samples {
+    let hand_seed = derive(seed, BATCH_HAND, index);
+    let record = cfg.seats.iter().chain([&cfg.rollout]).any(|p| p.needs_record());
+    let mut game = if record {
+        Game::deal(hand_seed, cfg.profile, [3, 3], NOBODY, None).expect("valid levels and banker")
+    } else {
+        Game::deal_fast(hand_seed, cfg.profile, [3, 3], NOBODY)
+    };
+    let mut rngs: [Rng; 4] = std::array::from_fn(|p| Rng::new(derive(hand_seed, POLICY, p as u64)));
+    let decisions = derive(hand_seed, SELF_PLAY, 0);
+    let mut out = Samples::default();
+    let mut plays = Plays::default();
+    let dim = cfg.obs.dim;
+    let mut k = 0u64;
+    while matches!(game.pos.phase, Phase::Declare | Phase::Play) {
+        let seat = game.pos.to_move;
+        let mut action = None;
+        if cfg.learners[seat as usize] {
+            let mut rng = Rng::new(derive(decisions, SELF_PLAY, k));
+            let label = rng.below(65536) < cfg.label_rate as u128;
+            let explore = rng.below(65536) < cfg.explore as u128;
+            if label || explore {
+                let view = SeatView::of_game(&game);
+                candidates(&view, &cfg.base, &mut rng, &mut plays);
+                if explore && plays.len() > 1 {
+                    action = Some(plays.actions[rng.below_usize(plays.len())]);
+                }
+                let chosen = action.unwrap_or_else(|| cfg.seats[seat as usize].act(&game, &mut rngs[seat as usize]).expect("the hand is not over"));
+                action = Some(chosen);
+                if label && plays.len() > 1 {
+                    let d = out.seat.len() as u32;
+                    let at = out.obs.len();
+                    out.obs.resize(at + dim, 0);
+                    view.observe(cfg.obs, &[0; crate::rules::card::KINDS], cfg.canonical, &mut out.obs[at..])
+                        .expect("a game observes");
+                    out.hand.push(index);
+                    out.seat.push(seat);
+                    out.step.push(k as u16);
+                    out.candidates.push(plays.len() as u16);
+                    out.complete.push(plays.complete);
+                    // the base's action, then others drawn without repeats
+                    let mut picked: Vec<usize> = (1..plays.len()).collect();
+                    let others = (cfg.per_decision - 1).min(picked.len());
+                    for j in 0..others {
+                        let r = j + rng.below_usize(picked.len() - j);
+                        picked.swap(j, r);
+                    }
+                    picked.truncate(others);
+                    picked.insert(0, 0);
+                    let rollout_seed = derive(hand_seed, SELF_PLAY, 1 + k);
+                    for &c in &picked {
+                        let (mut lv, mut pt) = (0i64, 0i64);
+                        for r in 0..cfg.rollouts as u64 {
+                            let mut g = game.clone();
+                            g.pos_apply(&plays.actions[c]);
+                            let mut rr: [Rng; 4] = std::array::from_fn(|p| Rng::new(derive(rollout_seed, SELF_PLAY, 4 * r + p as u64)));
+                            roll_out(&mut g, &cfg.rollout, &mut rr);
+                            let (l, p) = value(&g.pos, seat);
+                            lv += l as i64;
+                            pt += p as i64;
+                        }
+                        let n = cfg.rollouts as f32;
+                        out.decision.push(d);
+                        out.features.extend_from_slice(plays.row(c));
+                        out.levels.push(lv as f32 / n);
+                        out.points.push(pt as f32 / n);
+                        out.is_base.push(c == 0);
+                        out.played.push(plays.actions[c] == chosen);
+                    }
+                }
+            }
+        }
+        let a: Action = match action {
+            Some(a) => a,
+            None => cfg.seats[seat as usize].act(&game, &mut rngs[seat as usize]).expect("the hand is not over"),
+        };
+        game.pos_apply(&a);
+        k += 1;
+    }
+    let r = game.pos.returns().unwrap_or([0; 4]);
+    out.returns.push(std::array::from_fn(|s| r[s] as i16));
+    debug_assert_eq!(out.features.len(), out.decision.len() * PLAY_DIM);
+    out
+}

@@ -1,0 +1,216 @@
+//! Whole plays as candidates (`agent::plays`), the networks that score them
+//! (`agent::play_net`) and native self-play (`learn::self_play`).
+
+use tractor_core::agent::play_net::{best, PlayNet, PlayNetPolicy};
+use tractor_core::agent::plays::{candidates, maxima, Plays, DIM, LIST_MAX};
+use tractor_core::agent::view::SeatView;
+use tractor_core::agent::weights::Weights;
+use tractor_core::encode::observe::default_encoding;
+use tractor_core::game::action_set::ActionSet;
+use tractor_core::learn::self_play::{self_play, SelfPlayConfig};
+use tractor_core::run::sim::simulate_range;
+use tractor_core::util::seed::{derive, BATCH_HAND};
+use tractor_core::{Action, Agent, Game, Phase, Policy, Profile, Rng, NOBODY};
+
+const PROFILES: [Profile; 3] = [Profile::Guigang, Profile::Nanning, Profile::Competition];
+
+/// Every candidate is legal and named once; a complete set is every legal action; an
+/// incomplete one stands for more than `LIST_MAX` follows; the `wins` feature is what the
+/// rules make of the play once played (the seat leads the trick after it), and the cards and
+/// size features count the play. Over the decisions of hands of random and greedy play.
+#[test]
+fn candidates_are_legal_complete_where_said_and_their_features_true() {
+    let base = Weights::GREEDY;
+    let mut plays = Plays::default();
+    let (mut decisions, mut complete, mut incomplete) = (0, 0, 0);
+    for profile in PROFILES {
+        for hand in 0..6u64 {
+            let mut game = Game::deal(derive(31, BATCH_HAND, hand), profile, [3, 3], NOBODY, None).unwrap();
+            let mut rng = Rng::new(hand);
+            let players = [Policy::Agent(Agent::Greedy), Policy::Agent(Agent::Random)];
+            while matches!(game.pos.phase, Phase::Declare | Phase::Play) {
+                let view = SeatView::of_game(&game);
+                candidates(&view, &base, &mut Rng::new(decisions), &mut plays);
+                let mut set = ActionSet::of(&game.pos);
+                for (i, a) in plays.actions.iter().enumerate() {
+                    assert!(set.contains(a), "{profile:?}: candidate {a:?} is not legal");
+                    assert!(!plays.actions[..i].contains(a), "{a:?} named twice");
+                }
+                if plays.complete {
+                    let n = set.count();
+                    assert_eq!(n, plays.len() as u128, "{profile:?}: a complete set of {} for {n} legal actions", plays.len());
+                    complete += 1;
+                } else {
+                    assert!(set.count() > LIST_MAX, "an incomplete set stands for many follows");
+                    incomplete += 1;
+                }
+                let seat = game.pos.to_move;
+                for (i, a) in plays.actions.iter().enumerate() {
+                    let row = plays.row(i);
+                    assert_eq!(row[71], (i == 0) as i16, "the base's action is first");
+                    if let Action::Play(x) = a {
+                        let size: i32 = x.iter().map(|&n| n as i32).sum();
+                        assert_eq!(row[54] as i32, size);
+                        assert_eq!(row[..54].iter().map(|&n| n as i32).sum::<i32>(), size);
+                        // wins: after the play, the seat holds the trick (or took it)
+                        let mut g = game.clone();
+                        g.apply(a).unwrap();
+                        let holds = if g.pos.trick.plays == 0 {
+                            g.record.tricks.last().unwrap().winner == seat
+                        } else {
+                            g.pos.trick.best_seat == seat
+                        };
+                        let led = game.pos.lead().is_none();
+                        if led || row[55] == 1 {
+                            assert_eq!(row[63] == 1, holds, "{profile:?}: wins of {a:?}");
+                        } else {
+                            assert!(!holds || row[63] == 0, "no combination never wins");
+                        }
+                    }
+                }
+                decisions += 1;
+                let a = players[(seat % 2) as usize].act(&game, &mut rng).unwrap();
+                game.apply(&a).unwrap();
+            }
+        }
+    }
+    assert!(complete > 1000 && incomplete > 0, "{complete} complete, {incomplete} incomplete of {decisions}");
+}
+
+/// A random small play network within the overflow bound.
+fn random_net(seed: u64, h1: usize, h2: usize) -> PlayNet {
+    let mut r = Rng::new(seed);
+    let enc = default_encoding();
+    let mut v = |n: usize, lo: i64, hi: i64| -> Vec<i64> { (0..n).map(|_| lo + r.below((hi - lo + 1) as u128) as i64).collect() };
+    PlayNet {
+        obs: enc,
+        canonical: true,
+        h1,
+        h2,
+        shift1: 6,
+        shift2: 6,
+        w1: v(enc.dim * h1, -40, 40).into_iter().map(|x| x as i16).collect(),
+        wp: v(DIM * h1, -40, 40).into_iter().map(|x| x as i16).collect(),
+        b1: v(h1, -3000, 3000).into_iter().map(|x| x as i32).collect(),
+        w2: v(h2 * h1, -127, 127).into_iter().map(|x| x as i16).collect(),
+        b2: v(h2, -5000, 5000).into_iter().map(|x| x as i32).collect(),
+        w3: v(h2, -127, 127).into_iter().map(|x| x as i16).collect(),
+        b3: 17,
+        base: Weights::parse("feed=12/show_margin=20").unwrap(),
+        meta: "{\"name\": \"test\"}".into(),
+    }
+}
+
+/// The file holds the network exactly; a damaged or refused one is named; the score is the
+/// network's arithmetic written out (i64, no shortcuts); the policy plays the best-scored
+/// candidate, and the incremental first layer equals the full one.
+#[test]
+fn a_play_network_reads_back_and_scores_as_written() {
+    let net = random_net(5, 24, 8);
+    let bytes = net.to_bytes();
+    assert_eq!(PlayNet::parse(&bytes).unwrap(), net);
+    let mut cut = bytes.clone();
+    cut.pop();
+    assert!(PlayNet::parse(&cut).err().expect("refused").to_string().contains("CRC"));
+    let mut big = net.clone();
+    big.wp[64 * big.h1] = i16::MAX; // the points feature can reach 540
+    big.b1[0] = i32::MAX - 1_000_000; // 540 * 32767 more passes i32
+    let refused = PlayNet::parse(&big.to_bytes()).err().expect("refused");
+    assert!(refused.to_string().contains("past i32"), "{refused}");
+    big.wp[64 * big.h1] = 1;
+    assert!(PlayNet::parse(&big.to_bytes()).is_ok(), "within the bound");
+    let _ = maxima();
+
+    let enc = default_encoding();
+    let mut plays = Plays::default();
+    let mut game = Game::deal(derive(9, BATCH_HAND, 0), Profile::Guigang, [3, 3], NOBODY, None).unwrap();
+    let p = PlayNetPolicy::keep("test-play-net", net.clone());
+    let mut rng = Rng::new(3);
+    let mut acc = net.accumulator(&vec![0; enc.dim]);
+    let mut scored = 0;
+    while matches!(game.pos.phase, Phase::Declare | Phase::Play) {
+        let view = SeatView::of_game(&game);
+        candidates(&view, &net.base, &mut Rng::new(scored), &mut plays);
+        let mut x = vec![0i16; enc.dim];
+        view.observe(enc, &[0; 54], true, &mut x).unwrap();
+        net.update(&mut acc, &x);
+        assert_eq!(acc, net.accumulator(&x), "the update is the full first layer");
+        let scores: Vec<i32> = (0..plays.len()).map(|i| net.score(&acc, plays.row(i))).collect();
+        for (i, &s) in scores.iter().enumerate() {
+            // written out
+            let f = plays.row(i);
+            let h1: Vec<i64> = (0..net.h1)
+                .map(|j| {
+                    let z = net.b1[j] as i64
+                        + (0..enc.dim).map(|k| x[k] as i64 * net.w1[k * net.h1 + j] as i64).sum::<i64>()
+                        + (0..DIM).map(|k| f[k] as i64 * net.wp[k * net.h1 + j] as i64).sum::<i64>();
+                    (z >> net.shift1).clamp(0, 127)
+                })
+                .collect();
+            let q = net.b3 as i64
+                + (0..net.h2)
+                    .map(|k| {
+                        let z = net.b2[k] as i64 + (0..net.h1).map(|j| net.w2[k * net.h1 + j] as i64 * h1[j]).sum::<i64>();
+                        net.w3[k] as i64 * (z >> net.shift2).clamp(0, 127)
+                    })
+                    .sum::<i64>();
+            assert_eq!(s as i64, q);
+        }
+        let seat = game.pos.to_move;
+        let mut r2 = Rng::new(scored);
+        let a = Policy::Agent(Agent::PlayNet(p)).act(&game, &mut r2).unwrap();
+        if plays.len() > 1 {
+            assert_eq!(a, plays.actions[best(&scores)], "seat {seat}");
+        }
+        game.apply(&a).unwrap();
+        scored += 1;
+    }
+    assert!(scored > 100);
+}
+
+fn config(seats: [Policy; 4], explore: u32) -> SelfPlayConfig {
+    SelfPlayConfig {
+        profile: Profile::Guigang,
+        seats,
+        learners: [true, false, true, true],
+        base: Weights::GREEDY,
+        rollout: Policy::Agent(Agent::Greedy),
+        label_rate: 8000,
+        per_decision: 4,
+        rollouts: 2,
+        explore,
+        obs: default_encoding(),
+        canonical: true,
+    }
+}
+
+/// Without exploration, self-play plays `simulate`'s hands exactly; its samples do not
+/// depend on the thread count; the base's value is a rollout of the base's action, and a
+/// candidate the seat played has the value of the rest of the hand as greedy plays it.
+#[test]
+fn self_play_is_simulate_without_exploration_and_thread_blind() {
+    let seats = [Policy::Agent(Agent::Greedy), Policy::Agent(Agent::Random), Policy::Agent(Agent::Greedy), Policy::Agent(Agent::Random)];
+    let s1 = self_play(77, 10, 12, &config(seats, 0), 1).unwrap();
+    let s2 = self_play(77, 10, 12, &config(seats, 0), 2).unwrap();
+    assert_eq!(s1, s2);
+    let (want, _) = simulate_range(77, 10, 12, seats, Profile::Guigang, 1, false).unwrap();
+    let got: Vec<[i16; 4]> = want.iter().map(|r| r.returns).collect();
+    assert_eq!(s1.returns, got);
+    assert!(s1.seat.len() > 100, "{} decisions labelled", s1.seat.len());
+    assert!(s1.seat.iter().all(|&s| s != 1), "seat 1 is not a learner");
+    assert_eq!(s1.obs.len(), s1.seat.len() * default_encoding().dim);
+    assert_eq!(s1.features.len(), s1.decision.len() * DIM);
+    // every labelled decision's first valued candidate is the base's
+    for d in 0..s1.seat.len() as u32 {
+        let first = s1.decision.iter().position(|&x| x == d).unwrap();
+        assert!(s1.is_base[first]);
+        assert!(s1.decision.iter().filter(|&&x| x == d).count() <= 4);
+    }
+    // exploration changes the hands, deterministically
+    let e1 = self_play(77, 10, 12, &config(seats, 20000), 1).unwrap();
+    assert_ne!(e1.returns, s1.returns);
+    assert_eq!(e1, self_play(77, 10, 12, &config(seats, 20000), 2).unwrap());
+    let mut bad = config(seats, 0);
+    bad.per_decision = 1;
+    assert!(self_play(77, 0, 1, &bad, 1).is_err());
+}
