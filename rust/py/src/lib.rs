@@ -11,6 +11,7 @@ mod game;
 mod net;
 mod search;
 mod sim;
+mod train;
 mod vec_env;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -473,6 +474,12 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(profile_name, m)?)?;
     m.add_function(wrap_pyfunction!(uniform_below, m)?)?;
     m.add_function(wrap_pyfunction!(sim::simulate_hands, m)?)?;
+    m.add_function(wrap_pyfunction!(train::self_play, m)?)?;
+    m.add_function(wrap_pyfunction!(train::play_features, m)?)?;
+    m.add_function(wrap_pyfunction!(train::base_weights_text, m)?)?;
+    m.add_function(wrap_pyfunction!(train::check_play_net, m)?)?;
+    m.add_function(wrap_pyfunction!(train::play_candidates, m)?)?;
+    m.add("PLAY_DIM", core::agent::plays::DIM)?;
     m.add_function(wrap_pyfunction!(sim::simulate_matches, m)?)?;
     m.add_function(wrap_pyfunction!(sim::replay_record, m)?)?;
     m.add_function(wrap_pyfunction!(sim::result_schema, m)?)?;

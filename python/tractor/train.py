@@ -1,0 +1,313 @@
+"""Training networks that score whole plays, on samples the core writes by self-play.
+
+The recipe (``docs/training.md``): the core plays hands with a behaviour policy (``tuned-greedy-v1``
+unless told otherwise) and, at labelled decisions, values several of the seat's whole-play
+candidates (the base's action always among them) by rolling each out to the end of the hand
+with common random numbers (``tractor._core.self_play``, the core's ``learn::self_play``). A
+network reads the seat's observation and a candidate's features and is regressed on the
+candidate's **advantage** over the base's action at the same decision: levels (R7.4) plus a
+small weight on points (R7.3), both means over the rollouts. That is one step of policy
+iteration over the base: the network learns which departures from its choices pay, from what
+the seat can see. Playing, it takes the best-scored candidate (the base's among equals).
+
+The float network (clamps to 0..1 as the integer network's ClippedReLU)::
+
+    h1 = clip(Wx @ (x / dx) + Wp @ (p / dp) + b1, 0, 1)
+    h2 = clip(W2 @ h1 + b2, 0, 1)
+    q  = w3 @ h2 + b3
+
+is exported as a weights file of format version 4 (the core's ``agent::play_net``), played
+anywhere as ``net:PATH``. torch is needed to train (the ``[train]`` extra), not to play.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+import time
+import zlib
+from dataclasses import asdict, dataclass, field
+from typing import Any, Callable, Dict, List, Optional
+
+import numpy as np
+
+from . import _core
+from .errors import InvalidArgument
+
+__all__ = ["SelfPlay", "samples", "advantages", "export", "forward_int_reference", "TrainConfig", "train",
+           "PLAY_DIM", "PLAY_FEATURES"]
+
+#: Features per candidate, and their layout: (name, offset, length, denominator, meaning).
+PLAY_DIM: int = _core.PLAY_DIM
+PLAY_FEATURES = _core.play_features()
+#: Each candidate feature's denominator.
+PLAY_SCALE = np.ones(PLAY_DIM, np.float32)
+for _name, _at, _len, _d, _ in PLAY_FEATURES:
+    PLAY_SCALE[_at:_at + _len] = _d
+
+SHIFT1 = 5
+ONE = 127
+
+
+@dataclass
+class SelfPlay:
+    """How self-play plays and labels (see the core's ``learn::self_play``)."""
+
+    seats: List[str] = field(default_factory=lambda: ["tuned-greedy-v1"] * 4)
+    learners: List[bool] = field(default_factory=lambda: [True] * 4)
+    base: str = "tuned-greedy-v1"
+    rollout: str = "tuned-greedy-v1"
+    label_rate: float = 0.1
+    per_decision: int = 8
+    rollouts: int = 1
+    explore: float = 0.0
+    profile: str = "guigang"
+    obs_version: int = 1
+    canonical: bool = True
+
+
+def samples(seed: int, start: int, count: int, sp: Optional[SelfPlay] = None, threads: int = 0) -> Dict[str, np.ndarray]:
+    """Self-play of hands ``start .. start + count`` of the run with ``seed``: the core's
+    samples as numpy arrays (decisions, valued candidates, per-hand returns). The same
+    arguments give the same arrays on any thread count."""
+    sp = sp or SelfPlay()
+    for name, v in (("label_rate", sp.label_rate), ("explore", sp.explore)):
+        if not 0 <= v <= 1:
+            raise InvalidArgument(f"{name}: a probability in 0..1, got {v!r}")
+    return _core.self_play(int(seed), int(start), int(count), list(sp.seats), [bool(x) for x in sp.learners], sp.base,
+                           sp.rollout, int(round(sp.label_rate * 65536)), int(sp.per_decision), int(sp.rollouts),
+                           int(round(sp.explore * 65536)), sp.profile, int(sp.obs_version), bool(sp.canonical), int(threads))
+
+
+def advantages(s: Dict[str, np.ndarray], points_weight: float = 0.005) -> np.ndarray:
+    """Per valued candidate: its value over the base's at the same decision, in levels plus
+    ``points_weight`` per point."""
+    v = s["levels"].astype(np.float64) + points_weight * s["points"]
+    base = np.zeros(len(s["seat"]))
+    b = s["is_base"]
+    base[s["decision"][b]] = v[b]
+    return (v - base[s["decision"]]).astype(np.float32)
+
+
+# -- export --------------------------------------------------------------------------------------
+
+
+def _int(a: np.ndarray, lo: int, hi: int, what: str) -> np.ndarray:
+    r = np.rint(a)
+    if r.min(initial=0) < lo or r.max(initial=0) > hi:
+        raise InvalidArgument(f"{what}: a weight quantizes outside {lo}..{hi}; train with smaller weights")
+    return r.astype(np.int64)
+
+
+def export(layers: Dict[str, np.ndarray], path: Optional[str], base: str = "tuned-greedy-v1", obs_version: int = 1,
+           canonical: bool = True, meta: Optional[Dict[str, Any]] = None) -> bytes:
+    """The weights file (format 4) of the float network ``layers`` (``wx`` (h1, dim), ``wp``
+    (h1, PLAY_DIM), ``b1``, ``w2`` (h2, h1), ``b2``, ``w3`` (h2,), ``b3``), written to
+    ``path`` when given. ``base`` names the candidates' base weights (greedy or a tuned set)."""
+    enc = _core.obs_encoding(int(obs_version))
+    dx = np.asarray(enc["scale"], np.float64)  # each entry's denominator (the i16 input's)
+    s1 = ONE * 2 ** SHIFT1
+    wx = np.asarray(layers["wx"], np.float64)
+    wp = np.asarray(layers["wp"], np.float64)
+    h1, dim = wx.shape
+    w1i = _int(s1 * wx / dx[None, :], -32768, 32767, "W1")
+    wpi = _int(s1 * wp / PLAY_SCALE[None, :], -32768, 32767, "Wp")
+    b1i = _int(s1 * np.asarray(layers["b1"], np.float64), -2**31, 2**31 - 1, "b1")
+    w2i = _int(64 * np.asarray(layers["w2"], np.float64), -127, 127, "W2")
+    h2 = w2i.shape[0]
+    b2i = _int(64 * ONE * np.asarray(layers["b2"], np.float64), -2**31, 2**31 - 1, "b2")
+    w3i = _int(64 * np.asarray(layers["w3"], np.float64).reshape(-1), -127, 127, "w3")
+    b3i = _int(64 * ONE * np.asarray(layers["b3"], np.float64).reshape(-1), -2**31, 2**31 - 1, "b3")
+    weights = _core.base_weights_text(base)
+    m = json.dumps(meta or {}, sort_keys=True).encode()
+    wb = weights.encode()
+    out = bytearray(b"TRACTNET")
+    out += struct.pack("<7H", 4, int(obs_version), dim, 1, PLAY_DIM, h1, h2)
+    out += struct.pack("<3B", SHIFT1, 6, 1 if canonical else 0)
+    out += struct.pack("<II", len(wb), len(m)) + wb + m
+    out += w1i.T.astype("<i2").tobytes() + wpi.T.astype("<i2").tobytes()  # input-major
+    out += b1i.astype("<i4").tobytes() + w2i.astype(np.int8).tobytes() + b2i.astype("<i4").tobytes()
+    out += w3i.astype(np.int8).tobytes() + b3i.astype("<i4").tobytes()
+    out += struct.pack("<I", zlib.crc32(bytes(out)) & 0xFFFFFFFF)
+    data = bytes(out)
+    _core.check_play_net(data)  # the core reads it back (sizes, overflow) or says what is wrong
+    if path is not None:
+        tmp = f"{path}.tmp"
+        with open(tmp, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    return data
+
+
+def forward_int_reference(data: bytes, obs: np.ndarray, feats: np.ndarray) -> np.ndarray:
+    """The integer scores of candidates with features ``feats`` (k, PLAY_DIM) at observation
+    ``obs`` (whole numbers, the core's ``i16`` observation), computed from the file in numpy:
+    the core's arithmetic written again, for tests."""
+    h = struct.unpack_from("<7H3BII", data, 8)
+    _, _, dim, _, pdim, h1, h2, sh1, sh2, _, bl, ml = h
+    at = 8 + 14 + 3 + 8 + bl + ml
+    def take(n: int, dt: str) -> np.ndarray:
+        nonlocal at
+        a = np.frombuffer(data, dt, n, at).astype(np.int64)
+        at += n * np.dtype(dt).itemsize
+        return a
+    w1 = take(dim * h1, "<i2").reshape(dim, h1)
+    wp = take(pdim * h1, "<i2").reshape(pdim, h1)
+    b1 = take(h1, "<i4")
+    w2 = take(h2 * h1, "i1").reshape(h2, h1)
+    b2 = take(h2, "<i4")
+    w3 = take(h2, "i1")
+    b3 = take(1, "<i4")[0]
+    acc = b1 + obs.astype(np.int64) @ w1
+    z = acc[None, :] + feats.astype(np.int64) @ wp
+    a1 = np.clip(z >> sh1, 0, ONE)
+    a2 = np.clip((b2[None, :] + a1 @ w2.T) >> sh2, 0, ONE)
+    return b3 + a2 @ w3
+
+
+# -- training ------------------------------------------------------------------------------------
+
+
+@dataclass
+class TrainConfig:
+    """What ``train`` does: rounds of self-play samples, each followed by SGD epochs."""
+
+    out: str = "runs/play-net"
+    seed: int = 1
+    rounds: int = 4
+    hands_per_round: int = 20000
+    epochs: int = 3
+    h1: int = 128
+    h2: int = 32
+    lr: float = 1e-3
+    batch: int = 4096
+    points_weight: float = 0.005
+    eval_deals: int = 400
+    eval_seed: int = 0x7472_6169_6E00  # "train": not an arena suite's seed
+    opponent: str = "tuned-greedy-v1"
+    threads: int = 0
+    time_limit_s: float = 0.0
+    selfplay: SelfPlay = field(default_factory=SelfPlay)
+
+
+def _torch() -> Any:
+    try:
+        import torch
+    except ImportError as e:  # pragma: no cover - the [train] extra
+        raise InvalidArgument("training needs PyTorch: pip install 'tractor-engine[train]'") from e
+    return torch
+
+
+def _model(torch: Any, dim: int, h1: int, h2: int) -> Any:
+    nn = torch.nn
+
+    class PlayModel(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.l1 = nn.Linear(dim + PLAY_DIM, h1)
+            self.l2 = nn.Linear(h1, h2)
+            self.l3 = nn.Linear(h2, 1)
+            with torch.no_grad():
+                self.l3.weight.mul_(0.1)
+                self.l3.bias.zero_()
+
+        def forward(self, x: Any, p: Any) -> Any:
+            h = torch.clamp(self.l1(torch.cat([x, p], 1)), 0, 1)
+            h = torch.clamp(self.l2(h), 0, 1)
+            return self.l3(h).squeeze(1)
+
+        def clip_(self) -> None:
+            with torch.no_grad():
+                self.l1.weight.clamp_(-7.9, 7.9)
+                self.l2.weight.clamp_(-1.98, 1.98)
+                self.l3.weight.clamp_(-1.98, 1.98)
+
+    return PlayModel()
+
+
+def _layers(model: Any, dim: int) -> Dict[str, np.ndarray]:
+    w1 = model.l1.weight.detach().cpu().numpy().astype(np.float64)
+    return {"wx": w1[:, :dim], "wp": w1[:, dim:], "b1": model.l1.bias.detach().cpu().numpy(),
+            "w2": model.l2.weight.detach().cpu().numpy(), "b2": model.l2.bias.detach().cpu().numpy(),
+            "w3": model.l3.weight.detach().cpu().numpy().reshape(-1), "b3": model.l3.bias.detach().cpu().numpy()}
+
+
+def duplicate(a: str, b: str, deals: int, seed: int, profile: str = "guigang", threads: int = 0) -> Dict[str, float]:
+    """A's levels per deal over B in duplicate on ``deals`` deals of the run with ``seed``,
+    with a 95% interval (what ``tractor.arena`` reports for a pairing)."""
+    from . import simulate
+    r = simulate(hands=deals, policies=(a, b, a, b), seed=seed, duplicate=True, profile=profile, threads=threads)
+    adv = (r.arrays["return0"].astype(np.float64) + r.duplicate.arrays["return1"]) / 2
+    m = float(adv.mean())
+    half = 1.96 * float(adv.std(ddof=1)) / np.sqrt(len(adv))
+    return {"levels_per_deal": m, "lo": m - half, "hi": m + half, "deals": len(adv)}
+
+
+def train(cfg: TrainConfig, progress: Optional[Callable[[str], None]] = None) -> Dict[str, Any]:
+    """Rounds of self-play and SGD; after each round the network is exported
+    (``OUT/round-K.tnet``) and played in duplicate against ``cfg.opponent`` on deals of
+    ``cfg.eval_seed`` (never an arena suite). Resumes from ``OUT/state.pt`` when it exists.
+    Returns the curve."""
+    torch = _torch()
+    say = progress or (lambda m: None)
+    os.makedirs(cfg.out, exist_ok=True)
+    torch.manual_seed(cfg.seed)
+    enc = _core.obs_encoding(cfg.selfplay.obs_version)
+    dim = enc["dim"]
+    dx = torch.tensor(1.0 / np.asarray(enc["scale_u8"], np.float32))  # the samples hold u8 entries
+    dp = torch.tensor(1.0 / PLAY_SCALE)
+    model = _model(torch, dim, cfg.h1, cfg.h2)
+    opt = torch.optim.Adam(model.parameters(), lr=cfg.lr)
+    state_path = os.path.join(cfg.out, "state.pt")
+    curve: List[Dict[str, Any]] = []
+    first = 0
+    if os.path.exists(state_path):
+        st = torch.load(state_path, weights_only=False)
+        model.load_state_dict(st["model"])
+        opt.load_state_dict(st["opt"])
+        torch.set_rng_state(st["rng"])
+        curve, first = st["curve"], st["round"]
+        say(f"resumed after round {first}")
+    t0 = time.time()
+    gen = np.random.default_rng(cfg.seed)
+    for k in range(first, cfg.rounds):
+        ts = time.time()
+        s = samples(cfg.seed, k * cfg.hands_per_round, cfg.hands_per_round, cfg.selfplay, cfg.threads)
+        adv = advantages(s, cfg.points_weight)
+        n = len(adv)
+        say(f"round {k + 1}: {cfg.hands_per_round} hands, {len(s['seat'])} decisions, {n} candidates in {time.time() - ts:.0f} s")
+        obs = torch.from_numpy(s["obs"])
+        feats = torch.from_numpy(s["features"].astype(np.float32)) * dp
+        dec = torch.from_numpy(s["decision"].astype(np.int64))
+        y = torch.from_numpy(adv)
+        rng = np.random.default_rng(gen.integers(2**63))
+        for e in range(cfg.epochs):
+            order = torch.from_numpy(rng.permutation(n))
+            total = 0.0
+            for i in range(0, n, cfg.batch):
+                j = order[i:i + cfg.batch]
+                x = obs[dec[j]].float() * dx
+                loss = torch.mean((model(x, feats[j]) - y[j]) ** 2)
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+                model.clip_()
+                total += float(loss) * len(j)
+            say(f"round {k + 1} epoch {e + 1}: loss {total / n:.4f} (advantage variance {float(y.var()):.4f})")
+        path = os.path.join(cfg.out, f"round-{k + 1}.tnet")
+        meta = {"recipe": "tractor.train", "round": k + 1, "config": asdict(cfg)}
+        export(_layers(model, dim), path, cfg.selfplay.base, cfg.selfplay.obs_version, cfg.selfplay.canonical, meta)
+        ev = duplicate(f"net:{path}", cfg.opponent, cfg.eval_deals, cfg.eval_seed, cfg.selfplay.profile, cfg.threads) if cfg.eval_deals else {}
+        curve.append({"round": k + 1, "hands": (k + 1) * cfg.hands_per_round, "seconds": time.time() - t0, "path": path, **ev})
+        say(f"round {k + 1}: {path} against {cfg.opponent}: {ev.get('levels_per_deal', float('nan')):+.3f} "
+            f"[{ev.get('lo', float('nan')):+.3f}, {ev.get('hi', float('nan')):+.3f}]")
+        torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "rng": torch.get_rng_state(), "curve": curve,
+                    "round": k + 1}, state_path + ".tmp")
+        os.replace(state_path + ".tmp", state_path)
+        with open(os.path.join(cfg.out, "curve.json"), "w") as f:
+            json.dump(curve, f, indent=1)
+        if cfg.time_limit_s and time.time() - t0 > cfg.time_limit_s:
+            say("time limit reached")
+            break
+    return {"curve": curve, "out": cfg.out}
