@@ -101,10 +101,12 @@ def _int(a: np.ndarray, lo: int, hi: int, what: str) -> np.ndarray:
 
 
 def export(layers: Dict[str, np.ndarray], path: Optional[str], base: str = "tuned-greedy-v1", obs_version: int = 1,
-           canonical: bool = True, meta: Optional[Dict[str, Any]] = None) -> bytes:
+           canonical: bool = True, meta: Optional[Dict[str, Any]] = None, margin: float = 0.0) -> bytes:
     """The weights file (format 4) of the float network ``layers`` (``wx`` (h1, dim), ``wp``
     (h1, PLAY_DIM), ``b1``, ``w2`` (h2, h1), ``b2``, ``w3`` (h2,), ``b3``), written to
-    ``path`` when given. ``base`` names the candidates' base weights (greedy or a tuned set)."""
+    ``path`` when given. ``base`` names the candidates' base weights (greedy or a tuned set);
+    ``margin`` (in the network's output units, levels) is added to the base's action's score:
+    the network departs from the base only where it rates another candidate higher by more."""
     enc = _core.obs_encoding(int(obs_version))
     dx = np.asarray(enc["scale"], np.float64)  # each entry's denominator (the i16 input's)
     s1 = ONE * 2 ** SHIFT1
@@ -125,6 +127,7 @@ def export(layers: Dict[str, np.ndarray], path: Optional[str], base: str = "tune
     out = bytearray(b"TRACTNET")
     out += struct.pack("<7H", 4, int(obs_version), dim, 1, PLAY_DIM, h1, h2)
     out += struct.pack("<3B", SHIFT1, 6, 1 if canonical else 0)
+    out += struct.pack("<i", int(_int(np.asarray([64 * ONE * margin]), 0, 1 << 24, "margin")[0]))
     out += struct.pack("<II", len(wb), len(m)) + wb + m
     out += w1i.T.astype("<i2").tobytes() + wpi.T.astype("<i2").tobytes()  # input-major
     out += b1i.astype("<i4").tobytes() + w2i.astype(np.int8).tobytes() + b2i.astype("<i4").tobytes()
@@ -144,9 +147,9 @@ def forward_int_reference(data: bytes, obs: np.ndarray, feats: np.ndarray) -> np
     """The integer scores of candidates with features ``feats`` (k, PLAY_DIM) at observation
     ``obs`` (whole numbers, the core's ``i16`` observation), computed from the file in numpy:
     the core's arithmetic written again, for tests."""
-    h = struct.unpack_from("<7H3BII", data, 8)
-    _, _, dim, _, pdim, h1, h2, sh1, sh2, _, bl, ml = h
-    at = 8 + 14 + 3 + 8 + bl + ml
+    h = struct.unpack_from("<7H3BiII", data, 8)
+    _, _, dim, _, pdim, h1, h2, sh1, sh2, _, prior, bl, ml = h
+    at = 8 + 14 + 3 + 4 + 8 + bl + ml
     def take(n: int, dt: str) -> np.ndarray:
         nonlocal at
         a = np.frombuffer(data, dt, n, at).astype(np.int64)
@@ -163,7 +166,9 @@ def forward_int_reference(data: bytes, obs: np.ndarray, feats: np.ndarray) -> np
     z = acc[None, :] + feats.astype(np.int64) @ wp
     a1 = np.clip(z >> sh1, 0, ONE)
     a2 = np.clip((b2[None, :] + a1 @ w2.T) >> sh2, 0, ONE)
-    return b3 + a2 @ w3
+    q = b3 + a2 @ w3
+    q[0] += prior  # the base's action is the first candidate
+    return q
 
 
 # -- training ------------------------------------------------------------------------------------
@@ -188,6 +193,9 @@ class TrainConfig:
     opponent: str = "tuned-greedy-v1"
     threads: int = 0
     time_limit_s: float = 0.0
+    #: Margins (levels) added to the base's action's score, each exported and rated after every
+    #: round: the first is the round's file, the others ``round-K-mM.tnet``.
+    margins: List[float] = field(default_factory=lambda: [0.0])
     selfplay: SelfPlay = field(default_factory=SelfPlay)
 
 
@@ -293,15 +301,20 @@ def train(cfg: TrainConfig, progress: Optional[Callable[[str], None]] = None) ->
                 loss.backward()
                 opt.step()
                 model.clip_()
-                total += float(loss) * len(j)
+                total += float(loss.detach()) * len(j)
             say(f"round {k + 1} epoch {e + 1}: loss {total / n:.4f} (advantage variance {float(y.var()):.4f})")
-        path = os.path.join(cfg.out, f"round-{k + 1}.tnet")
         meta = {"recipe": "tractor.train", "round": k + 1, "config": asdict(cfg)}
-        export(_layers(model, dim), path, cfg.selfplay.base, cfg.selfplay.obs_version, cfg.selfplay.canonical, meta)
-        ev = duplicate(f"net:{path}", cfg.opponent, cfg.eval_deals, cfg.eval_seed, cfg.selfplay.profile, cfg.threads) if cfg.eval_deals else {}
-        curve.append({"round": k + 1, "hands": (k + 1) * cfg.hands_per_round, "seconds": time.time() - t0, "path": path, **ev})
-        say(f"round {k + 1}: {path} against {cfg.opponent}: {ev.get('levels_per_deal', float('nan')):+.3f} "
-            f"[{ev.get('lo', float('nan')):+.3f}, {ev.get('hi', float('nan')):+.3f}]")
+        rated = []
+        for i, margin in enumerate(cfg.margins):
+            path = os.path.join(cfg.out, f"round-{k + 1}.tnet" if i == 0 else f"round-{k + 1}-m{margin:g}.tnet")
+            export(_layers(model, dim), path, cfg.selfplay.base, cfg.selfplay.obs_version, cfg.selfplay.canonical,
+                   {**meta, "margin": margin}, margin)
+            ev = duplicate(f"net:{path}", cfg.opponent, cfg.eval_deals, cfg.eval_seed, cfg.selfplay.profile, cfg.threads) if cfg.eval_deals else {}
+            rated.append({"margin": margin, "path": path, **ev})
+            say(f"round {k + 1}: {path} against {cfg.opponent}: {ev.get('levels_per_deal', float('nan')):+.3f} "
+                f"[{ev.get('lo', float('nan')):+.3f}, {ev.get('hi', float('nan')):+.3f}]")
+        curve.append({"round": k + 1, "hands": (k + 1) * cfg.hands_per_round, "seconds": time.time() - t0,
+                      "rated": rated})
         torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "rng": torch.get_rng_state(), "curve": curve,
                     "round": k + 1}, state_path + ".tmp")
         os.replace(state_path + ".tmp", state_path)

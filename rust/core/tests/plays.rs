@@ -96,6 +96,7 @@ fn random_net(seed: u64, h1: usize, h2: usize) -> PlayNet {
         b2: v(h2, -5000, 5000).into_iter().map(|x| x as i32).collect(),
         w3: v(h2, -127, 127).into_iter().map(|x| x as i16).collect(),
         b3: 17,
+        prior: 300,
         base: Weights::parse("feed=12/show_margin=20").unwrap(),
         meta: "{\"name\": \"test\"}".into(),
     }
@@ -135,7 +136,7 @@ fn a_play_network_reads_back_and_scores_as_written() {
         view.observe(enc, &[0; 54], true, &mut x).unwrap();
         net.update(&mut acc, &x);
         assert_eq!(acc, net.accumulator(&x), "the update is the full first layer");
-        let scores: Vec<i32> = (0..plays.len()).map(|i| net.score(&acc, plays.row(i))).collect();
+        let scores: Vec<i32> = (0..plays.len()).map(|i| net.score(&acc, plays.row(i)) + if i == 0 { net.prior } else { 0 }).collect();
         for (i, &s) in scores.iter().enumerate() {
             // written out
             let f = plays.row(i);
@@ -154,7 +155,7 @@ fn a_play_network_reads_back_and_scores_as_written() {
                         net.w3[k] as i64 * (z >> net.shift2).clamp(0, 127)
                     })
                     .sum::<i64>();
-            assert_eq!(s as i64, q);
+            assert_eq!(s as i64, q + if i == 0 { net.prior as i64 } else { 0 });
         }
         let seat = game.pos.to_move;
         let mut r2 = Rng::new(scored);

@@ -9,7 +9,7 @@
 //! a   = s + Wp·p                       (per candidate: its features p, mostly zeros)
 //! h1  = clamp(a >> shift1, 0, 127)
 //! h2  = clamp((b2 + W2·h1) >> shift2, 0, 127)
-//! q   = b3 + w3·h2                     (i32: the candidate's score)
+//! q   = b3 + w3·h2 (+ prior, the base's action only)   (i32: the candidate's score)
 //! ```
 //! A float network `q(x, p) = w3·relu1(W2·relu1(Wx·x/dx + Wp·p/dp + b1) + b2) + b3` (each
 //! `relu1` a clamp to 0..1) quantizes to this as [`crate::agent::net`] describes: `W1 =
@@ -17,13 +17,15 @@
 //! round(64·W2)`, `b2 = round(64·127·b2)`, `shift2 = 6`; `w3 = round(64·w3)`, `b3 =
 //! round(64·127·b3)` (`tractor.train` does it). The candidates are those of
 //! [`crate::agent::plays::candidates`] with the file's base weights; of equal scores the
-//! earlier candidate is played (the base's action is first).
+//! earlier candidate is played (the base's action is first). The `prior` is a margin: the
+//! network departs from the base only for a candidate it scores higher by more than it (a
+//! learner's estimates are noisy, and the best of many noisy estimates is too high).
 //!
 //! The weights file, format version 4, little-endian (the magic and CRC of every version):
 //! ```text
 //! 8 bytes "TRACTNET", u16 format version (4), u16 observation version, u16 inputs (its size),
 //! u16 play-features version (1), u16 play inputs (74), u16 h1, u16 h2, u8 shift1, u8 shift2,
-//! u8 flags (bit 0: observation suits renamed trump-first; no other bit), u32 b (base length),
+//! u8 flags (bit 0: observation suits renamed trump-first; no other bit), i32 prior, u32 b (base length),
 //! u32 n (metadata length), b bytes of base (UTF-8: greedy's weights as `greedy:NAME=V/...`
 //! reads them after the colon, "" for greedy's own), n bytes of metadata (UTF-8, JSON by
 //! convention), W1 (i16, inputs × h1, input-major), Wp (i16, play inputs × h1, input-major),
@@ -47,7 +49,7 @@ use crate::util::rng::Rng;
 /// This format's version in the weights file's header.
 pub const FORMAT_VERSION: u16 = 4;
 /// The header's fixed part, before the base and metadata texts.
-pub const HEAD: usize = 8 + 2 * 7 + 3 + 8;
+pub const HEAD: usize = 8 + 2 * 7 + 3 + 4 + 8;
 
 fn bad(m: impl Into<String>) -> Error {
     Error::BadPolicy(format!("play network weights: {}", m.into()))
@@ -73,6 +75,8 @@ pub struct PlayNet {
     /// int8 values.
     pub w3: Vec<i16>,
     pub b3: i32,
+    /// Added to the base's action's score (at least 0).
+    pub prior: i32,
     /// The base's weights (the candidates' first and their `base` feature).
     pub base: Weights,
     pub meta: String,
@@ -114,7 +118,7 @@ pub fn declared_size(head: &[u8]) -> Option<u64> {
     let u16at = |i: usize| u16::from_le_bytes([head[i], head[i + 1]]) as u64;
     let u32at = |i: usize| u32::from_le_bytes(head[i..i + 4].try_into().expect("4 bytes")) as u64;
     let (inputs, pin, h1, h2) = (u16at(12), u16at(16), u16at(18), u16at(20));
-    let (b, n) = (u32at(25), u32at(29));
+    let (b, n) = (u32at(29), u32at(33));
     Some(HEAD as u64 + b + n + 2 * inputs * h1 + 2 * pin * h1 + 4 * h1 + h2 * h1 + 4 * h2 + h2 + 4 + 4)
 }
 
@@ -152,6 +156,10 @@ impl PlayNet {
         if flags > 1 {
             return Err(bad(format!("flags {flags:#04x}: only bit 0 (canonical suits) is defined")));
         }
+        let prior = b.u32("the header")? as i32;
+        if !(0..=1 << 24).contains(&prior) {
+            return Err(bad(format!("prior {prior} (0..={})", 1 << 24)));
+        }
         let (bl, ml) = (b.u32("the header")? as usize, b.u32("the header")? as usize);
         let base = String::from_utf8(b.take(bl, "the base")?.to_vec()).map_err(|_| bad("the base is not UTF-8"))?;
         let base = Weights::parse(&base).map_err(|e| bad(format!("the base: {e}")))?;
@@ -169,7 +177,7 @@ impl PlayNet {
         if !b.0.is_empty() {
             return Err(bad(format!("{} bytes after the last layer", b.0.len())));
         }
-        let net = PlayNet { obs, canonical: flags & 1 != 0, h1, h2, shift1, shift2, w1, wp, b1, w2, b2, w3, b3, base, meta };
+        let net = PlayNet { obs, canonical: flags & 1 != 0, h1, h2, shift1, shift2, w1, wp, b1, w2, b2, w3, b3, prior, base, meta };
         net.check()?;
         Ok(net)
     }
@@ -188,7 +196,7 @@ impl PlayNet {
         });
         let row = |w: &[i16]| w.iter().map(|&w| ONE as i64 * w.unsigned_abs() as i64).sum::<i64>();
         let worst2 = (0..self.h2).map(|k| self.b2[k].unsigned_abs() as i64 + row(&self.w2[k * self.h1..][..self.h1]));
-        let worst3 = self.b3.unsigned_abs() as i64 + row(&self.w3);
+        let worst3 = self.b3.unsigned_abs() as i64 + self.prior.unsigned_abs() as i64 + row(&self.w3);
         let worst = worst1.chain(worst2).chain([worst3]).max().unwrap_or(0);
         if worst > i32::MAX as i64 {
             return Err(bad(format!("a sum could reach {worst}, past i32 (quantize with smaller weights)")));
@@ -206,6 +214,7 @@ impl PlayNet {
             out.extend_from_slice(&v.to_le_bytes());
         }
         out.extend_from_slice(&[self.shift1, self.shift2, self.canonical as u8]);
+        out.extend_from_slice(&self.prior.to_le_bytes());
         out.extend_from_slice(&(base.len() as u32).to_le_bytes());
         out.extend_from_slice(&(self.meta.len() as u32).to_le_bytes());
         out.extend_from_slice(base.as_bytes());
@@ -243,7 +252,8 @@ impl PlayNet {
         a.x.copy_from_slice(x);
     }
 
-    /// The score of the candidate with features `p`, the observation's part being `a`.
+    /// The network's output for the candidate with features `p`, the observation's part
+    /// being `a` (its score, but for the base's action's prior).
     pub fn score(&self, a: &Accumulator, p: &[i16]) -> i32 {
         let mut z = [0i32; MAX_WIDTH];
         let z = &mut z[..self.h1];
@@ -341,7 +351,7 @@ impl PlayNetPolicy {
             view.observe(net.obs, &[0; crate::rules::card::KINDS], net.canonical, x)
                 .expect("a play network decides from a game or a search's world, never a bare position");
             net.update(acc, x);
-            scores.extend((0..plays.len()).map(|i| net.score(acc, plays.row(i))));
+            scores.extend((0..plays.len()).map(|i| net.score(acc, plays.row(i)) + if i == 0 { net.prior } else { 0 }));
         });
     }
 }
