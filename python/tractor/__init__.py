@@ -22,6 +22,7 @@ from .infoset import InfoSet
 from . import arena
 from . import nets
 from . import agents
+from . import train
 from . import describe  # tractor.describe.describe(g, seat), apply_text(g, seat, text)
 from . import view  # tractor.view.to_html(g)
 
@@ -48,7 +49,7 @@ _LAYERS = (
     ("ray_backend",),  # beside sim.local: the run loop on a Ray cluster
     ("sim.run",),  # simulate(): checks, then sim.local or ray_backend
     ("sim",),
-    ("arena", "agents"),  # pairings over sim.run, ratings
+    ("arena", "agents", "train"),  # pairings over sim.run, ratings; self-play training
     ("envs",),
     ("envs.gym", "envs.openspiel", "envs.pettingzoo", "envs.sb3"),
     ("cli",),

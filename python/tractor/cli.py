@@ -476,6 +476,33 @@ def run() -> None:
     sys.exit(main(_program=True))
 
 
+def cmd_train(a: argparse.Namespace) -> int:
+    """``tractor train``: rounds of self-play and SGD (tractor.train); the curve as JSON beside
+    the networks."""
+    from . import train as T
+
+    try:
+        margins = [float(x) for x in a.margins.split(",") if x.strip()]
+    except ValueError:
+        raise InvalidArgument(f"--margins: comma-separated numbers, got {a.margins!r}") from None
+    for name in ("rounds", "hands", "epochs", "rollouts", "h1", "h2"):
+        if getattr(a, name) < 1:
+            raise InvalidArgument(f"--{name}: at least 1, got {getattr(a, name)}")
+    sp = T.SelfPlay(seats=[a.base] * 4, base=a.base, rollout=a.base, label_rate=a.label_rate, per_decision=a.per_decision,
+                    rollouts=a.rollouts, profile=a.profile)
+    cfg = T.TrainConfig(out=a.out, seed=a.seed, rounds=a.rounds, hands_per_round=a.hands, epochs=a.epochs, h1=a.h1,
+                        h2=a.h2, eval_deals=a.eval_deals, opponent=a.opponent, threads=a.threads,
+                        time_limit_s=60 * a.time_limit, margins=margins or [0.0], selfplay=sp)
+    say = (lambda m: None) if a.quiet else (lambda m: print(m, file=sys.stderr, flush=True))
+    out = T.train(cfg, progress=say)
+    best = max((r for c in out["curve"] for r in c["rated"]), key=lambda r: r.get("levels_per_deal", float("-inf")), default=None)
+    if best is not None and "levels_per_deal" in best:
+        print(f"best: {best['path']} {best['levels_per_deal']:+.3f} [{best['lo']:+.3f}, {best['hi']:+.3f}] "
+              f"levels per deal against {a.opponent} ({best['deals']} duplicate deals of seed {cfg.eval_seed:#x})")
+    print(f"curve: {os.path.join(a.out, 'curve.json')}")
+    return 0
+
+
 def main(argv: Optional[List[str]] = None, _program: bool = False) -> int:
     """Runs one command (``argv``: its arguments, default ``sys.argv[1:]``); returns the exit
     status. Ctrl-C acts as the documentation of the CLI says while it runs; then Python's
@@ -545,6 +572,26 @@ def main(argv: Optional[List[str]] = None, _program: bool = False) -> int:
     t.add_argument("--no-browser", action="store_true", help="print the address, do not open a browser")
     t.add_argument("--verbose", action="store_true", help="log every request")
     t.set_defaults(fn=cmd_play)
+    tr = sub.add_parser("train", help="train a network that scores whole plays by self-play (needs the [train] extra)")
+    tr.add_argument("--out", required=True, help="folder for the checkpoints, networks and curve (resumed when it holds state.pt)")
+    tr.add_argument("--seed", type=int, default=1)
+    tr.add_argument("--rounds", type=int, default=12)
+    tr.add_argument("--hands", type=int, default=15_000, help="self-play hands per round")
+    tr.add_argument("--epochs", type=int, default=3, help="passes over each round's samples")
+    tr.add_argument("--rollouts", type=int, default=3, help="rollouts per valued candidate")
+    tr.add_argument("--per-decision", type=int, default=6, help="candidates valued per labelled decision")
+    tr.add_argument("--label-rate", type=float, default=0.1, help="share of the learner's decisions labelled")
+    tr.add_argument("--base", default="tuned-greedy-v1", help="the candidates' base weights and the behaviour and rollout policy")
+    tr.add_argument("--h1", type=int, default=128)
+    tr.add_argument("--h2", type=int, default=32)
+    tr.add_argument("--margins", default="0,0.1,0.25", help="margins (levels) rated after each round (comma-separated)")
+    tr.add_argument("--eval-deals", type=int, default=500, help="duplicate deals against --opponent after each round (0: none)")
+    tr.add_argument("--opponent", default="tuned-greedy-v1")
+    tr.add_argument("--profile", default="guigang", choices=list(PROFILES))
+    tr.add_argument("--threads", type=int, default=0, help="worker threads (default: all cores)")
+    tr.add_argument("--time-limit", type=float, default=0.0, help="stop after the round that passes this many minutes")
+    tr.add_argument("--quiet", action="store_true", help="no progress output")
+    tr.set_defaults(fn=cmd_train)
     d = sub.add_parser("demo", help="a short tour of the rules API")
     d.add_argument("--seed", type=int, default=7)
     d.set_defaults(fn=cmd_demo)

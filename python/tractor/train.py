@@ -33,6 +33,7 @@ from typing import Any, Callable, Dict, List, Optional
 import numpy as np
 
 from . import _core
+from .sim import simulate
 from .errors import InvalidArgument
 
 __all__ = ["SelfPlay", "samples", "advantages", "export", "forward_int_reference", "TrainConfig", "train",
@@ -244,7 +245,6 @@ def _layers(model: Any, dim: int) -> Dict[str, np.ndarray]:
 def duplicate(a: str, b: str, deals: int, seed: int, profile: str = "guigang", threads: int = 0) -> Dict[str, float]:
     """A's levels per deal over B in duplicate on ``deals`` deals of the run with ``seed``,
     with a 95% interval (what ``tractor.arena`` reports for a pairing)."""
-    from . import simulate
     r = simulate(hands=deals, policies=(a, b, a, b), seed=seed, duplicate=True, profile=profile, threads=threads)
     adv = (r.arrays["return0"].astype(np.float64) + r.duplicate.arrays["return1"]) / 2
     m = float(adv.mean())
@@ -278,7 +278,6 @@ def train(cfg: TrainConfig, progress: Optional[Callable[[str], None]] = None) ->
         curve, first = st["curve"], st["round"]
         say(f"resumed after round {first}")
     t0 = time.time()
-    gen = np.random.default_rng(cfg.seed)
     for k in range(first, cfg.rounds):
         ts = time.time()
         s = samples(cfg.seed, k * cfg.hands_per_round, cfg.hands_per_round, cfg.selfplay, cfg.threads)
@@ -289,7 +288,7 @@ def train(cfg: TrainConfig, progress: Optional[Callable[[str], None]] = None) ->
         feats = torch.from_numpy(s["features"].astype(np.float32)) * dp
         dec = torch.from_numpy(s["decision"].astype(np.int64))
         y = torch.from_numpy(adv)
-        rng = np.random.default_rng(gen.integers(2**63))
+        rng = np.random.default_rng([cfg.seed, k])  # the round's own: a resumed run draws the same
         for e in range(cfg.epochs):
             order = torch.from_numpy(rng.permutation(n))
             total = 0.0
@@ -303,7 +302,8 @@ def train(cfg: TrainConfig, progress: Optional[Callable[[str], None]] = None) ->
                 model.clip_()
                 total += float(loss.detach()) * len(j)
             say(f"round {k + 1} epoch {e + 1}: loss {total / n:.4f} (advantage variance {float(y.var()):.4f})")
-        meta = {"recipe": "tractor.train", "round": k + 1, "config": asdict(cfg)}
+        recipe = {k2: v for k2, v in asdict(cfg).items() if k2 not in ("out", "threads", "time_limit_s")}
+        meta = {"recipe": "tractor.train", "round": k + 1, "config": recipe, "engine": _core.__version__}
         rated = []
         for i, margin in enumerate(cfg.margins):
             path = os.path.join(cfg.out, f"round-{k + 1}.tnet" if i == 0 else f"round-{k + 1}-m{margin:g}.tnet")

@@ -1,0 +1,106 @@
+"""Self-play samples, whole-play candidates and play networks from Python (what needs no torch:
+the trainer's own loop is tested in tests/test_torch.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import tractor
+from tractor import _core, train as T
+from tractor.errors import InvalidArgument, TractorError
+
+
+def _random_layers(seed: int, h1: int = 16, h2: int = 8, dim: int = 636) -> dict:
+    rng = np.random.default_rng(seed)
+    return {"wx": rng.normal(0, 0.05, (h1, dim)), "wp": rng.normal(0, 0.3, (h1, T.PLAY_DIM)),
+            "b1": rng.normal(0, 0.1, h1), "w2": rng.normal(0, 0.5, (h2, h1)), "b2": rng.normal(0, 0.1, h2),
+            "w3": rng.normal(0, 0.5, h2), "b3": np.zeros(1)}
+
+
+def test_samples_are_the_same_on_any_thread_count_and_hold_what_they_say():
+    sp = T.SelfPlay(seats=["greedy", "random", "greedy", "random"], learners=[True, False, True, False],
+                    base="greedy", rollout="greedy", label_rate=0.2, per_decision=4, rollouts=2)
+    a = T.samples(3, 5, 20, sp, threads=1)
+    b = T.samples(3, 5, 20, sp, threads=2)
+    assert a.keys() == b.keys()
+    for k in a:
+        assert np.array_equal(a[k], b[k]), k
+    d, c = len(a["seat"]), len(a["decision"])
+    assert d > 50 and a["obs"].shape == (d, 636) and a["obs"].dtype == np.uint8
+    assert a["features"].shape == (c, T.PLAY_DIM) and a["features"].dtype == np.int16
+    assert set(np.unique(a["seat"])) <= {0, 2}
+    assert np.all(np.diff(a["decision"]) >= 0) and a["decision"].max() == d - 1
+    # each decision's first valued candidate is the base's, marked by its feature
+    first = np.r_[True, np.diff(a["decision"]) > 0]
+    assert np.array_equal(first, a["is_base"])
+    base_col = [at for name, at, *_ in T.PLAY_FEATURES if name == "base"][0]
+    assert np.array_equal(a["features"][:, base_col] == 1, a["is_base"])
+    adv = T.advantages(a)
+    assert np.all(adv[a["is_base"]] == 0)
+    # without exploration the hands are simulate's
+    r = tractor.simulate(hands=20, policies=("greedy", "random", "greedy", "random"), seed=3, start=5)
+    assert np.array_equal(a["returns"][:, 0], r.arrays["return0"])
+
+
+def test_bad_self_play_arguments_are_named():
+    with pytest.raises(InvalidArgument, match="label_rate"):
+        T.samples(1, 0, 1, T.SelfPlay(label_rate=2.0))
+    with pytest.raises(TractorError, match="per_decision"):
+        T.samples(1, 0, 1, T.SelfPlay(per_decision=1))
+    with pytest.raises(TractorError, match="base"):
+        T.samples(1, 0, 1, T.SelfPlay(base="random"))
+    with pytest.raises(TractorError):
+        T.samples(1, 0, 1, T.SelfPlay(seats=["greedy"] * 3))
+
+
+def test_candidates_from_python_are_legal_and_complete_where_said():
+    g = tractor.Game(seed=8)
+    seen = 0
+    while g.current_player is not None:
+        ids, feats, complete = _core.play_candidates(g._g, "tuned-greedy-v1", seen)
+        ids = [tuple(x) for x in ids]
+        assert feats.shape == (len(ids), T.PLAY_DIM) and len(ids) >= 1
+        assert len(ids) == len(set(ids))
+        if complete and g.phase == "play":
+            assert len(ids) == g.legal_actions().count() if hasattr(g.legal_actions(), "count") else len(g.legal_actions())
+        g.step_policy("greedy", seen)
+        seen += 1
+    assert seen > 100
+
+
+def test_an_exported_network_is_read_by_the_core_and_plays_as_its_integer_reference(tmp_path):
+    path = str(tmp_path / "p.tnet")
+    data = T.export(_random_layers(1), path, base="tuned-greedy-v1", meta={"name": "t"}, margin=0.1)
+    assert open(path, "rb").read() == data
+    r = tractor.simulate(hands=6, policies=(f"net:{path}", "greedy", f"net:{path}", "greedy"), seed=4)
+    assert r.summary()["played"] + r.summary()["stopped"] == 6
+    # the numpy reference of the integer network chooses what the core's policy chooses
+    scale = np.asarray(_core.obs_encoding(1)["scale"], np.float64)
+    g = tractor.Game(seed=2)
+    decided = 0
+    while g.current_player is not None:
+        seat = g.current_player
+        ids, feats, _ = _core.play_candidates(g._g, "tuned-greedy-v1", decided)
+        x = np.rint(g.observation_tensor(seat, canonical_suits=True).astype(np.float64) * scale).astype(np.int64)
+        q = T.forward_int_reference(data, x, feats)
+        assert g.policy_ids(f"net:{path}", decided) == list(ids[int(np.argmax(q))])
+        g.step_policy(f"net:{path}", decided)
+        decided += 1
+    assert decided > 100
+    # damage is named by the core
+    bad = bytearray(data)
+    bad[-1] ^= 1
+    with pytest.raises(TractorError, match="CRC"):
+        _core.check_play_net(bytes(bad))
+    with pytest.raises(InvalidArgument, match="W2"):
+        T.export({**_random_layers(1), "w2": np.full((8, 16), 5.0)}, None)
+
+
+def test_a_play_network_is_a_rollout_policy_and_refused_as_a_value_network(tmp_path):
+    path = str(tmp_path / "p.tnet")
+    T.export(_random_layers(2), path)
+    r = tractor.simulate(hands=1, policies=(f"pimc:worlds=2,rollout=net:{path}", "greedy", "greedy", "greedy"), seed=1)
+    assert r.summary()["hands"] == 1
+    with pytest.raises(TractorError, match="no value head"):
+        tractor.simulate(hands=1, policies=(f"pimc:worlds=2,value=net:{path}", "greedy", "greedy", "greedy"), seed=1)
