@@ -20,7 +20,7 @@
 //! agent/    view (SeatView, the Decide trait), random, greedy, weights (greedy's, named), quant (what integer networks
 //!           share), net (net:PATH over action ids), plays (whole plays as candidates with features), play_net
 //!           (net:PATH over whole plays)
-//! encode/   actions (the frozen action ids), observe/ (the table of observation versions; v1), info_state
+//! encode/   actions (the frozen action ids), observe/ (the table of observation versions; v1, v2), info_state
 //!           (the tensors, versioned)
 //! infoset/  info (what a seat knows and what the history proves), determinize/ (worlds)
 //! game/     deal, hand/ (one hand's state machine), action_set, match_state, record, records_file, record_json, perft

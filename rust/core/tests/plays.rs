@@ -215,3 +215,42 @@ fn self_play_is_simulate_without_exploration_and_thread_blind() {
     bad.per_decision = 1;
     assert!(self_play(77, 0, 1, &bad, 1).is_err());
 }
+
+/// Observation version 2 begins with version 1's entries, unchanged, at every decision; its
+/// added blocks say who holds the trick (as the rules decide after the play) and what the
+/// observer has not seen (copies that, with its hand and every played card, make four).
+#[test]
+fn observation_version_2_extends_version_1() {
+    use tractor_core::encode::observe::encoding;
+    let (v1, v2) = (encoding(1).unwrap(), encoding(2).unwrap());
+    let (at_best, _) = v2.block("trick_best").unwrap();
+    let (at_unseen, _) = v2.block("unseen").unwrap();
+    assert_eq!(at_best, v1.dim);
+    for profile in PROFILES {
+        let mut game = Game::deal(derive(5, BATCH_HAND, 1), profile, [3, 3], NOBODY, None).unwrap();
+        let mut rng = Rng::new(1);
+        while matches!(game.pos.phase, Phase::Declare | Phase::Play) {
+            let seat = game.pos.to_move;
+            for canonical in [false, true] {
+                let (mut a, mut b) = (vec![0i16; v1.dim], vec![0i16; v2.dim]);
+                v1.observe(&game, &[0; 54], seat, canonical, &mut a);
+                v2.observe(&game, &[0; 54], seat, canonical, &mut b);
+                assert_eq!(a[..], b[..v1.dim]);
+                if !canonical {
+                    for k in 0..54 {
+                        let played: i16 = game.tally.played.iter().map(|p| p[k] as i16).sum();
+                        assert_eq!(b[at_unseen + k] + game.pos.hands[seat as usize][k] as i16 + played, 4);
+                    }
+                }
+                if game.pos.phase == Phase::Play && game.pos.trick.plays > 0 {
+                    let rel = ((game.pos.trick.best_seat + 4 - seat) % 4) as usize;
+                    assert_eq!(b[at_best + rel], 1);
+                } else {
+                    assert_eq!(b[at_best + 4], 1);
+                }
+            }
+            let a = Policy::Agent(Agent::Greedy).act(&game, &mut rng).unwrap();
+            game.apply(&a).unwrap();
+        }
+    }
+}

@@ -59,6 +59,7 @@ macro_rules! writers {
 }
 
 pub mod v1;
+pub mod v2;
 
 /// A version's writer for one kind of entry: writes `observer`'s observation into
 /// `out[..dim]` from the position, the hand's tally, the match's levels and the play
@@ -94,7 +95,7 @@ pub struct Encoding {
 }
 
 /// Every observation version this engine writes, oldest first.
-pub static ENCODINGS: &[Encoding] = &[v1::ENCODING];
+pub static ENCODINGS: &[Encoding] = &[v1::ENCODING, v2::ENCODING];
 
 /// The version used where the caller names none.
 pub const DEFAULT_VERSION: u32 = 1;
