@@ -102,12 +102,18 @@ def _int(a: np.ndarray, lo: int, hi: int, what: str) -> np.ndarray:
 
 
 def export(layers: Dict[str, np.ndarray], path: Optional[str], base: str = "tuned-greedy-v1", obs_version: int = 1,
-           canonical: bool = True, meta: Optional[Dict[str, Any]] = None, margin: float = 0.0) -> bytes:
+           canonical: bool = True, meta: Optional[Dict[str, Any]] = None, margin: float = 0.0,
+           phases: str = "both") -> bytes:
     """The weights file (format 4) of the float network ``layers`` (``wx`` (h1, dim), ``wp``
     (h1, PLAY_DIM), ``b1``, ``w2`` (h2, h1), ``b2``, ``w3`` (h2,), ``b3``), written to
     ``path`` when given. ``base`` names the candidates' base weights (greedy or a tuned set);
     ``margin`` (in the network's output units, levels) is added to the base's action's score:
-    the network departs from the base only where it rates another candidate higher by more."""
+    the network departs from the base only where it rates another candidate higher by more.
+    ``phases``: where the network decides, ``"both"``, ``"play"`` (the base declares) or
+    ``"declare"`` (the base plays)."""
+    flags = {"both": 0, "play": 2, "declare": 4}.get(phases)
+    if flags is None:
+        raise InvalidArgument(f"phases: 'both', 'play' or 'declare', got {phases!r}")
     enc = _core.obs_encoding(int(obs_version))
     dx = np.asarray(enc["scale"], np.float64)  # each entry's denominator (the i16 input's)
     s1 = ONE * 2 ** SHIFT1
@@ -127,7 +133,7 @@ def export(layers: Dict[str, np.ndarray], path: Optional[str], base: str = "tune
     wb = weights.encode()
     out = bytearray(b"TRACTNET")
     out += struct.pack("<7H", 4, int(obs_version), dim, 1, PLAY_DIM, h1, h2)
-    out += struct.pack("<3B", SHIFT1, 6, 1 if canonical else 0)
+    out += struct.pack("<3B", SHIFT1, 6, (1 if canonical else 0) | flags)
     out += struct.pack("<i", int(_int(np.asarray([64 * ONE * margin]), 0, 1 << 24, "margin")[0]))
     out += struct.pack("<II", len(wb), len(m)) + wb + m
     out += w1i.T.astype("<i2").tobytes() + wpi.T.astype("<i2").tobytes()  # input-major

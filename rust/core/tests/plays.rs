@@ -85,6 +85,8 @@ fn random_net(seed: u64, h1: usize, h2: usize) -> PlayNet {
     PlayNet {
         obs: enc,
         canonical: true,
+        base_declares: false,
+        base_plays: false,
         h1,
         h2,
         shift1: 6,

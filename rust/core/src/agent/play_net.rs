@@ -25,7 +25,8 @@
 //! ```text
 //! 8 bytes "TRACTNET", u16 format version (4), u16 observation version, u16 inputs (its size),
 //! u16 play-features version (1), u16 play inputs (74), u16 h1, u16 h2, u8 shift1, u8 shift2,
-//! u8 flags (bit 0: observation suits renamed trump-first; no other bit), i32 prior, u32 b (base length),
+//! u8 flags (bit 0: observation suits renamed trump-first; bit 1: the base declares, bit 2: the
+//! base plays, the network deciding only the other phase; no other bit), i32 prior, u32 b (base length),
 //! u32 n (metadata length), b bytes of base (UTF-8: greedy's weights as `greedy:NAME=V/...`
 //! reads them after the colon, "" for greedy's own), n bytes of metadata (UTF-8, JSON by
 //! convention), W1 (i16, inputs × h1, input-major), Wp (i16, play inputs × h1, input-major),
@@ -60,6 +61,10 @@ fn bad(m: impl Into<String>) -> Error {
 pub struct PlayNet {
     pub obs: &'static Encoding,
     pub canonical: bool,
+    /// The base's action is taken while dealing (declaring decisions, R8.1).
+    pub base_declares: bool,
+    /// The base's action is taken while playing.
+    pub base_plays: bool,
     pub h1: usize,
     pub h2: usize,
     pub shift1: u8,
@@ -153,8 +158,8 @@ impl PlayNet {
         let (h1, h2) = (b.u16("the header")? as usize, b.u16("the header")? as usize);
         let sh = b.take(3, "the header")?;
         let (shift1, shift2, flags) = (sh[0], sh[1], sh[2]);
-        if flags > 1 {
-            return Err(bad(format!("flags {flags:#04x}: only bit 0 (canonical suits) is defined")));
+        if flags > 7 || flags & 6 == 6 {
+            return Err(bad(format!("flags {flags:#04x}: bits 0 (canonical suits), 1 (the base declares) or 2 (the base plays), not both 1 and 2")));
         }
         let prior = b.u32("the header")? as i32;
         if !(0..=1 << 24).contains(&prior) {
@@ -177,7 +182,7 @@ impl PlayNet {
         if !b.0.is_empty() {
             return Err(bad(format!("{} bytes after the last layer", b.0.len())));
         }
-        let net = PlayNet { obs, canonical: flags & 1 != 0, h1, h2, shift1, shift2, w1, wp, b1, w2, b2, w3, b3, prior, base, meta };
+        let net = PlayNet { obs, canonical: flags & 1 != 0, base_declares: flags & 2 != 0, base_plays: flags & 4 != 0, h1, h2, shift1, shift2, w1, wp, b1, w2, b2, w3, b3, prior, base, meta };
         net.check()?;
         Ok(net)
     }
@@ -213,7 +218,7 @@ impl PlayNet {
         for v in [FORMAT_VERSION, self.obs.version as u16, self.obs.dim as u16, plays::VERSION, plays::DIM as u16, self.h1 as u16, self.h2 as u16] {
             out.extend_from_slice(&v.to_le_bytes());
         }
-        out.extend_from_slice(&[self.shift1, self.shift2, self.canonical as u8]);
+        out.extend_from_slice(&[self.shift1, self.shift2, self.canonical as u8 | (self.base_declares as u8) << 1 | (self.base_plays as u8) << 2]);
         out.extend_from_slice(&self.prior.to_le_bytes());
         out.extend_from_slice(&(base.len() as u32).to_le_bytes());
         out.extend_from_slice(&(self.meta.len() as u32).to_le_bytes());
@@ -343,6 +348,11 @@ impl PlayNetPolicy {
         let net = &self.0.net;
         candidates(view, &net.base, rng, plays);
         scores.clear();
+        let dealing = view.phase() == crate::game::hand::Phase::Declare;
+        if (dealing && net.base_declares) || (!dealing && net.base_plays) {
+            plays.actions.truncate(1); // the base's
+            plays.features.truncate(plays::DIM);
+        }
         if plays.len() == 1 {
             scores.push(0);
             return;

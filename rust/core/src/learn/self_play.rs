@@ -16,8 +16,8 @@
 //! its value is that of the position, which the seat does not see; a network that sees only
 //! the observation learns the value's expectation over what the seat cannot tell apart. The
 //! value of a candidate is the mean over its rollouts of the seat's return (levels, R7.4) and
-//! of its team's points (the defenders' final score R7.3 for a defending seat, minus it for
-//! the banker's team).
+//! of its team's points margin (the defenders' final score R7.3 past the take-over score 160
+//! for a defending seat, short of it for the banker's team: the same for either role).
 //!
 //! With `explore / 65536` a learner seat plays a candidate drawn uniformly instead of its
 //! policy's action (so the samples see positions its policy avoids).
@@ -137,12 +137,17 @@ pub fn self_play(seed: u64, start: u64, count: u64, cfg: &SelfPlayConfig, thread
     Ok(all)
 }
 
-/// The seat's return and its team's points once `pos` is over (zero for a stopped deal).
+/// The defenders' score at which the result turns: from 160 they take over (R7.4).
+const TAKE_OVER: i32 = 160;
+
+/// The seat's return and its team's points margin once `pos` is over (zero for a stopped
+/// deal): the defenders' final score (R7.3) past [`TAKE_OVER`] for a defending seat, short of
+/// it for the banker's team, so that the margin does not depend on the team's role.
 fn value(pos: &Position, seat: u8) -> (i32, i32) {
     match (pos.returns(), pos.outcome()) {
         (Some(r), Some(o)) => {
             let defends = seat % 2 != pos.banker % 2;
-            (r[seat as usize], if defends { o.score } else { -o.score })
+            (r[seat as usize], if defends { o.score - TAKE_OVER } else { TAKE_OVER - o.score })
         }
         _ => (0, 0),
     }
