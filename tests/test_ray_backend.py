@@ -106,3 +106,14 @@ def test_the_arena_on_ray_equals_a_local_run(ray_local):
         assert np.array_equal(p.a_first, q.a_first) and np.array_equal(p.a_second, q.a_second)
         assert np.array_equal(p.match_wins, q.match_wins)
     assert local.ratings() == remote.ratings()
+
+
+def test_self_play_samples_on_ray_equal_a_local_run(ray_local):
+    from tractor import train as T
+
+    sp = T.SelfPlay(seats=["greedy"] * 4, base="greedy", rollout="greedy", label_rate=0.1, per_decision=3)
+    local = T.samples(4, 3, 30, sp, threads=2)
+    remote = T.samples(4, 3, 30, sp, backend="ray", chunk=7)
+    assert set(local) == set(remote)
+    for k in local:
+        assert np.array_equal(local[k], remote[k]), k

@@ -104,3 +104,31 @@ def test_a_play_network_is_a_rollout_policy_and_refused_as_a_value_network(tmp_p
     assert r.summary()["hands"] == 1
     with pytest.raises(TractorError, match="no value head"):
         tractor.simulate(hands=1, policies=(f"pimc:worlds=2,value=net:{path}", "greedy", "greedy", "greedy"), seed=1)
+
+
+def test_samples_joined_over_ranges_equal_one_run():
+    sp = T.SelfPlay(seats=["greedy"] * 4, base="greedy", rollout="greedy", label_rate=0.1, per_decision=3)
+    whole = T.samples(9, 0, 12, sp, threads=1)
+    parts = T.concat([T.samples(9, 0, 5, sp, threads=1), T.samples(9, 5, 7, sp, threads=2)])
+    for k in whole:
+        assert np.array_equal(whole[k], parts[k]), k
+
+
+def test_a_play_network_decides_from_what_the_seat_knows():
+    """Two games the seat cannot tell apart (the true one and a world drawn from its
+    information set) get the same decision from a play network, at every decision of a hand."""
+    import tempfile, os
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "p.tnet")
+        T.export(_random_layers(4), path)
+        g = tractor.Game(seed=12)
+        k = 0
+        while g.current_player is not None:
+            seat = g.current_player
+            if k % 7 == 0 and g.phase == "play":
+                w = g.determinize(seat, k)
+                assert w.hand(seat) == g.hand(seat)
+                assert w.policy_ids(f"net:{path}", k) == g.policy_ids(f"net:{path}", k)
+            g.step_policy("greedy", k)
+            k += 1
+        assert k > 100

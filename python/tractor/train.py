@@ -36,7 +36,7 @@ from . import _core
 from .sim import simulate
 from .errors import InvalidArgument
 
-__all__ = ["SelfPlay", "samples", "advantages", "export", "forward_int_reference", "TrainConfig", "train",
+__all__ = ["SelfPlay", "samples", "concat", "advantages", "export", "forward_int_reference", "TrainConfig", "train",
            "PLAY_DIM", "PLAY_FEATURES"]
 
 #: Features per candidate, and their layout: (name, offset, length, denominator, meaning).
@@ -68,17 +68,56 @@ class SelfPlay:
     canonical: bool = True
 
 
-def samples(seed: int, start: int, count: int, sp: Optional[SelfPlay] = None, threads: int = 0) -> Dict[str, np.ndarray]:
+def samples(seed: int, start: int, count: int, sp: Optional[SelfPlay] = None, threads: int = 0,
+            backend: str = "local", address: Optional[str] = None, chunk: Optional[int] = None) -> Dict[str, np.ndarray]:
     """Self-play of hands ``start .. start + count`` of the run with ``seed``: the core's
     samples as numpy arrays (decisions, valued candidates, per-hand returns). The same
-    arguments give the same arrays on any thread count."""
+    arguments give the same arrays on any thread count, and on Ray (``backend="ray"``,
+    ``address`` as :func:`tractor.simulate` takes it: index ranges of ``chunk`` hands as tasks,
+    joined in index order by :func:`concat`) as locally."""
     sp = sp or SelfPlay()
     for name, v in (("label_rate", sp.label_rate), ("explore", sp.explore)):
         if not 0 <= v <= 1:
             raise InvalidArgument(f"{name}: a probability in 0..1, got {v!r}")
-    return _core.self_play(int(seed), int(start), int(count), list(sp.seats), [bool(x) for x in sp.learners], sp.base,
-                           sp.rollout, int(round(sp.label_rate * 65536)), int(sp.per_decision), int(sp.rollouts),
-                           int(round(sp.explore * 65536)), sp.profile, int(sp.obs_version), bool(sp.canonical), int(threads))
+    if count < 0 or start < 0:
+        raise InvalidArgument(f"start and count: whole numbers at least 0, got {start!r} and {count!r}")
+    args = (list(sp.seats), [bool(x) for x in sp.learners], sp.base, sp.rollout, int(round(sp.label_rate * 65536)),
+            int(sp.per_decision), int(sp.rollouts), int(round(sp.explore * 65536)), sp.profile, int(sp.obs_version),
+            bool(sp.canonical))
+    if backend == "local":
+        return _core.self_play(int(seed), int(start), int(count), *args, int(threads))
+    if backend != "ray":
+        raise InvalidArgument(f"backend: 'local' or 'ray', got {backend!r}")
+    try:
+        import ray
+    except ImportError as e:
+        raise InvalidArgument("backend='ray' needs Ray: pip install 'tractor-engine[ray]'") from e
+    from .ray_backend import _connect
+
+    _connect(ray, address)
+    per = int(chunk or max(1, -(-count // max(1, 4 * int(ray.cluster_resources().get("CPU", 1))))))
+    task = ray.remote(num_cpus=1)(_ray_part)
+    refs = [task.remote(int(seed), int(start + i), int(min(per, count - i)), args) for i in range(0, count, per)]
+    return concat(ray.get(refs)) if refs else _core.self_play(int(seed), int(start), 0, *args, 1)
+
+
+def _ray_part(seed: int, start: int, n: int, args: tuple) -> Dict[str, np.ndarray]:
+    """One Ray task: hands ``start .. start + n`` on one thread."""
+    from tractor import _core as core
+
+    return core.self_play(seed, start, n, *args, 1)
+
+
+def concat(parts: List[Dict[str, np.ndarray]]) -> Dict[str, np.ndarray]:
+    """Samples of consecutive hand ranges joined in order: what one run over all of them
+    gives (each part's candidates' ``decision`` indices shifted past the decisions before)."""
+    out: Dict[str, List[np.ndarray]] = {}
+    off = 0
+    for p in parts:
+        for k, v in p.items():
+            out.setdefault(k, []).append(v + off if k == "decision" else v)
+        off += len(p["seat"])
+    return {k: np.concatenate(v) for k, v in out.items()}
 
 
 def advantages(s: Dict[str, np.ndarray], points_weight: float = 0.005) -> np.ndarray:
