@@ -23,7 +23,8 @@
 //! infoset/  info (what a seat knows and what the history proves), determinize/ (worlds)
 //! game/     deal, hand/ (one hand's state machine), action_set, match_state, record, records_file, record_json, perft
 //! rules/    error, profile, card, trump, combo, follow/, score, checked
-//! util/     rng, seed, bignum, hash, fixed, parallel: no game knowledge
+//! util/     rng, seed, bignum, hash, fixed, parallel, pool (rows stepped together on the threads): no game
+//!           knowledge
 //! ```
 //!
 //! A layer's `mod.rs` only declares and documents its modules. The names below are

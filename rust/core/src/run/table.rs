@@ -4,8 +4,6 @@
 //! the same stream per built-in seat, so outside seats that take the actions a built-in policy
 //! would take give `simulate`'s results and records exactly.
 
-use rayon::prelude::*;
-
 use crate::encode::actions::{Builder, Stepped, ACTIONS};
 use crate::encode::observe::Encoding;
 use crate::game::hand::{Game, Phase, NOBODY};
@@ -14,6 +12,7 @@ use crate::policy::Policy;
 use crate::rules::error::Error;
 use crate::rules::profile::Profile;
 use crate::run::sim::{summarize, HandResult};
+use crate::util::pool::Pool;
 use crate::util::rng::Rng;
 use crate::util::seed::{derive, BATCH_HAND, POLICY};
 
@@ -55,13 +54,13 @@ impl Hand {
     }
 }
 
-/// Hands `start .. start + count` of a run with `seed`, `None` seats played from outside.
+/// Hands `start .. start + count` of a run with `seed` (rows of a [`Pool`], with its
+/// threads), `None` seats played from outside.
 pub struct Table {
     seats: [Option<Policy>; 4],
     /// The observation the outside seats are given.
     obs: &'static Encoding,
-    hands: Vec<Hand>,
-    threads: usize,
+    hands: Pool<Hand>,
 }
 
 impl Table {
@@ -81,9 +80,8 @@ impl Table {
         if count > 0 && start.checked_add(count - 1).is_none() {
             return Err(Error::BadArgument { what: "start", message: format!("start + count = {start} + {count} runs past 2**64") });
         }
-        let mut t = Table { seats, obs, hands: Vec::new(), threads };
-        let make = |k: u64| {
-            let index = start + k;
+        let make = |k: usize| {
+            let index = start + k as u64;
             let hand_seed = derive(seed, BATCH_HAND, index);
             let game = Game::deal(hand_seed, profile, [3, 3], NOBODY, None).expect("valid levels and banker");
             let record = records.then(|| {
@@ -96,16 +94,8 @@ impl Table {
             h.advance(&seats);
             h
         };
-        t.hands = t.run(|| (0..count).into_par_iter().map(make).collect())?;
-        Ok(t)
-    }
-
-    fn run<T: Send>(&self, f: impl FnOnce() -> T + Send) -> Result<T, Error> {
-        if self.threads == 0 {
-            Ok(f())
-        } else {
-            Ok(crate::util::parallel::pool(self.threads)?.install(f))
-        }
+        let count = usize::try_from(count).map_err(|_| Error::BadArgument { what: "count", message: format!("{count} hands do not fit in memory") })?;
+        Ok(Table { seats, obs, hands: Pool::build(count, threads, make)? })
     }
 
     pub fn len(&self) -> usize {
@@ -143,15 +133,9 @@ impl Table {
     }
 
     fn check(&self, rows: &[usize]) -> Result<(), Error> {
-        let mut seen = vec![false; self.hands.len()];
+        self.hands.pick(rows)?;
         for &i in rows {
-            let Some(h) = self.hands.get(i) else {
-                return Err(Error::BadArgument { what: "rows", message: format!("hand {i} of {}", self.hands.len()) });
-            };
-            if std::mem::replace(&mut seen[i], true) {
-                return Err(Error::BadArgument { what: "rows", message: format!("hand {i} is named twice") });
-            }
-            if h.waiting(&self.seats).is_none() {
+            if self.hands[i].waiting(&self.seats).is_none() {
                 return Err(Error::BadArgument { what: "rows", message: format!("hand {i} does not wait for an outside seat") });
             }
         }
@@ -179,18 +163,14 @@ impl Table {
             take[i] = Some(a as u8);
         }
         let seats = self.seats;
-        let mut hands = std::mem::take(&mut self.hands);
-        let done = self.run(|| {
-            hands.par_iter_mut().zip(take).for_each(|(h, a)| {
-                let Some(a) = a else { return };
-                if let Stepped::Applied(action) = h.builder.step(&mut h.game, a).expect("checked against the mask") {
-                    h.applied(&action);
-                    h.advance(&seats);
-                }
-            })
-        });
-        self.hands = hands; // also when no pool could be started: then nothing was stepped
-        done
+        // if no pool could be started, nothing was stepped
+        self.hands.each(&take, (), |h, a, ()| {
+            if let Stepped::Applied(action) = h.builder.step(&mut h.game, a).expect("checked against the mask") {
+                h.applied(&action);
+                h.advance(&seats);
+            }
+        })?;
+        Ok(())
     }
 
     /// Every hand's summary and (with `records`) its compact record, in index order, once
