@@ -13,7 +13,7 @@
 //! ```text
 //! run/      sim: bulk hands and matches, in parallel; columns: their results' columns; table: such hands
 //!           with seats played from outside; suite: the arena's frozen deal suites
-//! learn/    vec_env: many games stepped together for learners
+//! learn/    teacher: a policy's next id at a decision; vec_env: many games stepped together for learners
 //! policy    the one named union of every policy: parse, name, decide
 //! search/   rollout, decision (candidates, the determinizer), pimc, ismcts, deal (showing while dealing),
 //!           solve (open-card positions, exactly)

@@ -24,10 +24,11 @@
 //! Seeds (see [`crate::util::seed`]): environment i has `env_seed = derive(seed, VEC_ENV, i)`.
 //! Results depend on the seed only, never on the thread count.
 
-use crate::encode::actions::{encode, Builder, Stepped, ACTIONS};
+use crate::encode::actions::{Builder, Stepped, ACTIONS};
 use crate::encode::observe::{default_encoding, Encoding, Entry};
 use crate::game::hand::{Game, Phase, Position};
 use crate::game::match_state::Match;
+use crate::learn::teacher::Taught;
 use crate::policy::Policy;
 use crate::rules::error::Error;
 use crate::rules::profile::Profile;
@@ -136,8 +137,8 @@ pub struct Env {
     rngs: [Rng; 4],
     /// The ids taken so far in the decision under way.
     trail: Vec<u8>,
-    /// The teacher's ids for the decision under way (empty: not asked yet).
-    teacher: Vec<u8>,
+    /// The teacher's ids for the decision under way.
+    teacher: Taught,
 }
 
 impl Env {
@@ -152,7 +153,7 @@ impl Env {
             builder: Builder::default(),
             rngs: [Rng::new(0); 4],
             trail: Vec::new(),
-            teacher: Vec::new(),
+            teacher: Taught::default(),
         };
         e.begin_hand(cfg);
         e
@@ -246,18 +247,7 @@ impl Env {
     /// without the selection, with its own stream.
     fn teacher_id(&mut self, cfg: &EnvConfig) -> i32 {
         let Some(t) = cfg.teacher.filter(|_| !cfg.outside[self.game.pos.to_move as usize]) else { return -1 };
-        if self.teacher.is_empty() {
-            let k = self.game.record.actions.len() as u64;
-            let mut rng = Rng::new(derive(derive(self.env_seed, TEACHER, self.hands), TEACHER, k));
-            if let Some(a) = t.act(&self.game, &mut rng) {
-                let lead = self.game.pos.phase == Phase::Play && self.game.pos.lead().is_none();
-                self.teacher = encode(&a, lead);
-            }
-        }
-        match self.teacher.strip_prefix(self.trail.as_slice()) {
-            Some([next, ..]) => *next as i32,
-            _ => -1,
-        }
+        self.teacher.next(&t, &self.game, derive(self.env_seed, TEACHER, self.hands), &self.trail)
     }
 
     fn write<T: Entry>(&mut self, cfg: &EnvConfig, s: Slot<T>, h: Happened, add: bool) {
