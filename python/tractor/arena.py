@@ -756,7 +756,7 @@ def play(
     Raises InvalidArgument (and its subclasses) naming the argument."""
     es = _entrants(policies)
     if seed is not None and suite is not None:
-        raise InvalidArgument(f"suite and seed: pass one (a suite, or the seed of an ad-hoc suite), got both")
+        raise InvalidArgument("suite and seed: pass one (a suite, or the seed of an ad-hoc suite), got both")
     s = seed_suite(seed) if seed is not None else _suite(DEFAULT_SUITE if suite is None else suite)
     profile = _profile(profile)
     start = _int(start, "start", 0, s.deals)
