@@ -120,3 +120,22 @@ def test_a_file_with_a_bad_suite_def_is_refused(tmp_path):
     f.write_text(json.dumps(d))
     with pytest.raises(ResultsFileError, match="'seed-4' is the name of"):
         arena.load(str(f))
+
+
+def test_cli_plays_a_seed_suite(tmp_path):
+    import subprocess
+    import sys
+
+    def run(*args):
+        return subprocess.run([sys.executable, "-m", "tractor.cli", *args], cwd=tmp_path, capture_output=True,
+                              text=True, timeout=300)
+
+    p = run("arena", "random", "greedy", "--suite", "seed-77", "--deals", "10", "--json", "s.json", "--quiet",
+            "--no-cost", "--bootstrap", "0")
+    assert p.returncode == 0, p.stderr
+    assert "suite seed-77 (seed 77)" in p.stdout
+    r = arena.load(str(tmp_path / "s.json"))
+    assert (r.suite, r.suite_seed) == ("seed-77", 77)
+    _is_simulate(r, 77, 0, 10)
+    bad = run("arena", "random", "greedy", "--suite", "eval-v9", "--deals", "10")
+    assert bad.returncode != 0 and "unknown suite 'eval-v9'" in bad.stderr
