@@ -338,11 +338,13 @@ def result_schema(kind: str) -> List[Tuple[str, str]]:
 class Table:
     def __new__(
         cls, seed: int, start: int, count: int, seats: List[Optional[str]], profile: str, records: bool, threads: int,
-        obs_version: int = 1,
+        obs_version: int = 1, canonical: List[bool] = ..., teachers: List[Optional[str]] = ...,
     ) -> "Table":
         """Raises InvalidArgument, InvalidPolicy, InvalidContext, ResourceError."""
     def waiting(self) -> Any: ...
     def write(self, rows: List[int]) -> Tuple[Any, Any]:
+        """Raises InvalidArgument."""
+    def teacher_ids(self, rows: List[int]) -> Any:
         """Raises InvalidArgument."""
     def step(self, rows: List[int], ids: List[int]) -> None:
         """Raises InvalidArgument, IllegalAction, ResourceError."""

@@ -32,7 +32,7 @@ from .sim.ranges import Ranges, _gaps, _index_ranges, _show_ranges, _union
 from .sim.run import simulate
 from .sim.stats import _ci
 
-__all__ = ["Suite", "SUITES", "play", "ArenaResults", "Pairing", "load", "merge", "FORMAT", "VERSION", "ANCHORS", "CHUNK"]
+__all__ = ["Suite", "SUITES", "DEFAULT_SUITE", "seed_suite", "play", "ArenaResults", "Pairing", "load", "merge", "FORMAT", "VERSION", "ANCHORS", "CHUNK"]
 
 #: The arena results file's format and version.
 FORMAT = "tractor-engine/arena"
@@ -45,18 +45,55 @@ ANCHORS: Dict[str, float] = {"random": 0.0, "greedy": 1000.0}
 
 @dataclass(frozen=True)
 class Suite:
-    """A frozen deal suite: deal ``i`` is hand ``i`` of the bulk run with ``seed`` (the first
-    hand of a fresh match), under whichever profile is played; match ``j`` is match ``j`` of
-    the bulk match run with ``seed``."""
+    """A deal suite: deal ``i`` is hand ``i`` of the bulk run with ``seed`` (the first hand
+    of a fresh match), under whichever profile is played; match ``j`` is match ``j`` of the
+    bulk match run with ``seed``. The frozen suites are :data:`SUITES`; a user's own suite is
+    any other name with its seed and counts (``play(suite=Suite("mine", 7, 500, 0))``)."""
 
     name: str
     seed: int
     deals: int
     matches: int
 
+    def __post_init__(self) -> None:
+        if not _text(self.name, "Suite: name"):
+            raise InvalidArgument("Suite: name must not be empty")
+        _int(self.seed, "Suite: seed", 0, 2**64 - 1)
+        _int(self.deals, "Suite: deals", 1, 2**63 - 1)
+        _int(self.matches, "Suite: matches", 0, 2**63 - 1)
 
-#: Every suite, by name (the core defines them: ``run::suite``).
+
+#: Every frozen suite, by name (the core defines them: ``run::suite``).
 SUITES: Dict[str, Suite] = {n: Suite(n, s, d, m) for n, s, d, m in _core.DEAL_SUITES}
+#: The suite ``play`` plays by default; a ``seed=`` suite has its counts.
+DEFAULT_SUITE = "eval-v1"
+
+
+def seed_suite(seed: int) -> Suite:
+    """The ad-hoc suite of ``seed``: named ``seed-SEED``, with the default suite's counts."""
+    seed = _int(seed, "seed", 0, 2**64 - 1)
+    d = SUITES[DEFAULT_SUITE]
+    return Suite(f"seed-{seed}", seed, d.deals, d.matches)
+
+
+def _suite(x: Any, what: str = "suite", error: Any = InvalidArgument) -> Suite:
+    """A suite by name (a frozen one, or ``seed-SEED``) or a :class:`Suite`; a Suite under a
+    frozen suite's name (or ``seed-SEED``'s) must be that suite."""
+    if isinstance(x, str):
+        if x in SUITES:
+            return SUITES[x]
+        if x.startswith("seed-") and x[5:].isdigit() and str(int(x[5:])) == x[5:] and int(x[5:]) < 2**64:
+            return seed_suite(int(x[5:]))
+        raise error(f"{what}: unknown suite {_show(x)}: expected one of {', '.join(SUITES)}, seed-SEED or a Suite")
+    if not isinstance(x, Suite):
+        raise error(f"{what} must be a suite's name or a Suite(name, seed, deals, matches), got {_show(x)}")
+    try:
+        known = _suite(x.name)
+    except InvalidArgument:
+        return x
+    if known != x:
+        raise error(f"{what}: {x.name!r} is the name of {known}; a suite of your own needs a name of its own")
+    return x
 
 
 # -- the entrants ------------------------------------------------------------------------------
@@ -210,6 +247,14 @@ class ArenaResults:
     run: Optional[Dict[str, Tuple[int, int]]] = None
     """The whole run's ranges when this is one shard of it (``tractor arena --shard``):
     ``{"deals": (start, end), "matches": (start, end)}``; a merge then finds absent shards."""
+    suite_def: Optional[Suite] = None
+    """The suite played (its name is ``suite``; its seed and counts); None: the suite named
+    ``suite`` (a frozen one, or ``seed-SEED``)."""
+
+    @property
+    def suite_seed(self) -> int:
+        """The seed of the suite played."""
+        return (self.suite_def or _suite(self.suite)).seed
 
     def _games(self, resample: Optional[np.random.Generator] = None) -> List[Tuple[int, int, np.ndarray]]:
         out = []
@@ -236,7 +281,7 @@ class ArenaResults:
 
     def summary(self) -> Dict[str, Any]:
         return {
-            "suite": self.suite, "profile": self.profile, "engine": self.engine,
+            "suite": self.suite, "suite_seed": self.suite_seed, "profile": self.profile, "engine": self.engine,
             "ratings": self.ratings(), "cost_us": dict(self.cost_us),
             "pairings": [p.summary() for p in self.pairings],
             "interrupted": self.interrupted, "elapsed_s": self.elapsed,
@@ -245,7 +290,8 @@ class ArenaResults:
     def table(self) -> str:
         """The ratings and the pairings as a text table."""
         r = self.ratings()
-        lines = [f"arena: suite {self.suite}, profile {self.profile}" + (" (interrupted)" if self.interrupted else "")]
+        own = "" if self.suite in SUITES else f" (seed {self.suite_seed})"
+        lines = [f"arena: suite {self.suite}{own}, profile {self.profile}" + (" (interrupted)" if self.interrupted else "")]
         w = max(len(x) for x in self.labels)
         lines.append(f"{'policy':<{w}}  {'rating':>7}  {'95% interval':>17}  {'µs/decision':>11}")
         for lab in sorted(self.labels, key=lambda x: -r[x][0]):
@@ -286,6 +332,9 @@ class ArenaResults:
             "planned": {k: [list(r) for r in v] for k, v in self.planned.items()},
             "run": None if self.run is None else {k: list(v) for k, v in self.run.items()},
             "summary": _finite(self.summary()),
+            # a suite of one's own (a frozen suite is known by its name)
+            **({} if self.suite in SUITES else {"suite_def": {k: getattr(self.suite_def or _suite(self.suite), k)
+                                                               for k in ("seed", "deals", "matches")}}),
         }
 
     def to_json(self, path: str) -> None:
@@ -399,11 +448,14 @@ def _checked(r: Any, what: str, error: Any) -> ArenaResults:
                        ("pairings", list), ("anchors", dict), ("cost_us", dict), ("planned", dict), ("interrupted", bool)):
         if not isinstance(getattr(r, name), kind):
             raise error(f"{what}: {name} must be a {kind.__name__}, got {_show(getattr(r, name))}")
-    if r.suite not in SUITES:
-        raise error(f"{what}: suite {_show(r.suite)} is not one of {', '.join(SUITES)}")
+    if r.suite_def is None:
+        s = _suite(r.suite, f"{what}: suite", error)
+    elif not isinstance(r.suite_def, Suite) or r.suite_def.name != r.suite:
+        raise error(f"{what}: suite_def must be the Suite named {r.suite!r}, got {_show(r.suite_def)}")
+    else:
+        s = _suite(r.suite_def, f"{what}: suite_def", error)
     if r.profile not in PROFILES:
         raise error(f"{what}: profile {_show(r.profile)} is not one of {', '.join(PROFILES)}")
-    s = SUITES[r.suite]
     labels = r.labels
     if len(labels) < 2 or not all(isinstance(x, str) and x for x in labels) or len(set(labels)) != len(labels):
         raise error(f"{what}: labels must be two or more distinct names, got {_show(labels)}")
@@ -454,7 +506,7 @@ def _checked(r: Any, what: str, error: Any) -> ArenaResults:
             raise error(f"{at} a match pair has more than 2 wins and losses in all")
         out.append(Pairing(p.a, p.b, idx, *cols[:2], mi, *cols[2:]))
     return ArenaResults(list(labels), list(r.policies), r.suite, r.profile, out, dict(r.cost_us), dict(r.anchors),
-                        bootstrap, r.interrupted, float(r.elapsed), r.engine, planned, run)
+                        bootstrap, r.interrupted, float(r.elapsed), r.engine, planned, run, s)
 
 
 _KEYS = ("format", "format_version", "engine", "suite", "profile", "labels", "policies", "anchors", "bootstrap",
@@ -468,7 +520,7 @@ def _from_dict(d: Any, what: str = "arena results") -> ArenaResults:
     if type(d.get("format_version")) is not int or d["format_version"] != VERSION:
         raise ResultsFileError(f"arena results version {_show(d.get('format_version'))} is not {VERSION}")
     missing = [k for k in _KEYS if k not in d]
-    unknown = sorted(set(d) - set(_KEYS) - {"planned", "run", "summary"})
+    unknown = sorted(set(d) - set(_KEYS) - {"planned", "run", "summary", "suite_def"})
     if missing or unknown:
         raise ResultsFileError(f"{what}: " + "; ".join(
             ([f"missing the keys {', '.join(missing)}"] if missing else []) + ([f"unknown keys {unknown}"] if unknown else [])))
@@ -481,8 +533,16 @@ def _from_dict(d: Any, what: str = "arena results") -> ArenaResults:
         ps.append(Pairing(*(p[x] for x in _PAIRING_KEYS)))
     if d.get("planned") is not None and not isinstance(d["planned"], dict):
         raise ResultsFileError(f"{what}: planned must be an object, got {_show(d['planned'])}")
+    sd = d.get("suite_def")
+    if sd is not None:  # written since suites of one's own (absent: a frozen suite)
+        if not isinstance(sd, dict) or set(sd) != {"seed", "deals", "matches"} or not isinstance(d["suite"], str):
+            raise ResultsFileError(f"{what}: suite_def must be an object with the keys seed, deals and matches, got {_show(sd)}")
+        try:
+            sd = Suite(d["suite"], sd["seed"], sd["deals"], sd["matches"])
+        except InvalidArgument as e:
+            raise ResultsFileError(f"{what}: suite_def: {e}") from None
     r = ArenaResults(d["labels"], d["policies"], d["suite"], d["profile"], ps, d["cost_us"], d["anchors"],
-                     d["bootstrap"], d["interrupted"], d["elapsed_s"], d["engine"], d.get("planned") or {}, d.get("run"))
+                     d["bootstrap"], d["interrupted"], d["elapsed_s"], d["engine"], d.get("planned") or {}, d.get("run"), sd)
     return _checked(r, what, ResultsFileError)
 
 
@@ -527,7 +587,7 @@ def merge(*parts: ArenaResults, partial: bool = False) -> ArenaResults:
     parts = tuple(_checked(p, f"merge: parts[{i}]", InvalidArgument) for i, p in enumerate(parts))
     first = parts[0]
     for i, p in enumerate(parts[1:], 1):
-        for name in ("suite", "profile", "engine", "labels", "policies", "anchors", "bootstrap"):
+        for name in ("suite", "suite_def", "profile", "engine", "labels", "policies", "anchors", "bootstrap"):
             a, b = getattr(first, name), getattr(p, name)
             if a != b:
                 raise IncompleteRun(f"merge: parts[{i}] is of another arena run: its {name} is {_show(b)}, "
@@ -576,7 +636,8 @@ def merge(*parts: ArenaResults, partial: bool = False) -> ArenaResults:
     planned = {kind: _union([r for q in parts for r in q.planned.get(kind, _held(q, key))])
                for kind, key in (("deals", "index"), ("matches", "match_index"))}
     return ArenaResults(first.labels, first.policies, first.suite, first.profile, merged, cost, first.anchors,
-                        first.bootstrap, bool(gaps or cut), sum(q.elapsed for q in parts), first.engine, planned, run)
+                        first.bootstrap, bool(gaps or cut), sum(q.elapsed for q in parts), first.engine, planned, run,
+                        first.suite_def)
 
 
 def _held(r: ArenaResults, key: str) -> Ranges:
@@ -650,7 +711,8 @@ def _cost_us(e: _Entrant, suite: Suite, profile: str, budget_s: float) -> float:
 def play(
     policies: Any,
     *,
-    suite: str = "eval-v1",
+    suite: Any = None,
+    seed: Optional[int] = None,
     profile: str = "guigang",
     deals: Optional[int] = None,
     start: int = 0,
@@ -666,6 +728,11 @@ def play(
     progress: Optional[Callable[[int, int], None]] = None,
 ) -> ArenaResults:
     """Plays every pairing of ``policies`` in duplicate on ``suite``'s deals and rates them.
+
+    - ``suite``: a frozen suite's name (default ``eval-v1``), ``seed-SEED``, or a
+      :class:`Suite` of your own; ``seed``: instead of ``suite``, the ad-hoc suite
+      :func:`seed_suite` (named ``seed-SEED``, the default suite's counts). The results carry
+      the suite's name and seed; :func:`merge` refuses parts of different suites.
 
     - ``policies``: policy names (``"greedy"``, ``"ismcts:iterations=200"``, ...) or callables,
       as a list (labelled by their names) or a dict ``{label: policy}``. A callable plays
@@ -688,9 +755,9 @@ def play(
     Ctrl-C stops after the current chunk and returns what finished (``interrupted=True``).
     Raises InvalidArgument (and its subclasses) naming the argument."""
     es = _entrants(policies)
-    if not isinstance(suite, str) or suite not in SUITES:
-        raise InvalidArgument(f"suite: unknown suite {_show(suite)}: expected one of {', '.join(SUITES)}")
-    s = SUITES[suite]
+    if seed is not None and suite is not None:
+        raise InvalidArgument("suite and seed: pass one (a suite, or the seed of an ad-hoc suite), got both")
+    s = seed_suite(seed) if seed is not None else _suite(DEFAULT_SUITE if suite is None else suite)
     profile = _profile(profile)
     start = _int(start, "start", 0, s.deals)
     count = s.deals - start if deals is None else _int(deals, f"deals (the suite has {s.deals})", 1, s.deals - start)
@@ -732,5 +799,5 @@ def play(
     costs = {e.label: _cost_us(e, s, profile, 0.3) for e in es} if cost and not interrupted else {}
     names = [f"callable:{e.label}" if callable(e.policy) else e.policy for e in es]
     planned = {"deals": [(start, start + count)], "matches": [(match_start, match_start + matches)] if matches else []}
-    return ArenaResults([e.label for e in es], names, suite, profile, out, costs, dict(anchors), bootstrap,
-                        interrupted, elapsed, planned=planned)
+    return ArenaResults([e.label for e in es], names, s.name, profile, out, costs, dict(anchors), bootstrap,
+                        interrupted, elapsed, planned=planned, suite_def=s)

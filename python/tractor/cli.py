@@ -343,7 +343,7 @@ def cmd_merge(a: argparse.Namespace) -> int:
 
 
 def cmd_arena(a: argparse.Namespace) -> int:
-    from .arena import SUITES, play
+    from .arena import _suite, play
 
     for option, path, suffixes in (("--json", a.json, [".json"]), ("--parquet", a.parquet, [".parquet"]),
                                    ("--plot", a.plot, [".png", ".svg", ".pdf"])):
@@ -351,9 +351,7 @@ def cmd_arena(a: argparse.Namespace) -> int:
             _writable(option, path, suffixes)
     if a.plot:
         _need_matplotlib()
-    suite = SUITES.get(a.suite)
-    if suite is None:
-        raise InvalidArgument(f"--suite: unknown suite {a.suite!r}: expected one of {', '.join(SUITES)}")
+    suite = _suite(a.suite, "--suite")
     deals = suite.deals if a.deals is None else a.deals
     if deals < 1 or deals > suite.deals:
         raise InvalidArgument(f"--deals {deals}: the suite {suite.name} has 1..{suite.deals}")
@@ -534,7 +532,7 @@ def main(argv: Optional[List[str]] = None, _program: bool = False) -> int:
     r.add_argument("policies", nargs="+",
                    help=f"two or more policies ({', '.join(_core.POLICIES)}); a policy with commas in its "
                         "parameters is one argument, quoted")
-    r.add_argument("--suite", default="eval-v1", help="the deal suite (default eval-v1)")
+    r.add_argument("--suite", default="eval-v1", help="the deal suite (default eval-v1; seed-SEED: an ad-hoc suite)")
     r.add_argument("--profile", default="guigang", choices=list(PROFILES))
     r.add_argument("--deals", type=int, default=None, help="the suite's first N deals (default: all)")
     r.add_argument("--matches", type=int, default=0, help="also play the suite's first N whole matches per pairing")

@@ -16,7 +16,7 @@ from . import _core
 from ._args import _bool, _int, _obs_version, _policy, _profile, _seed, _show, _threads
 from .errors import InvalidArgument
 from .game import Game
-from .policy_fn import _ask_round, _seats_of
+from .policy_fn import _ask_round, _asks, _seats_of
 
 __all__ = ["VecEnv", "INFO_FIELDS", "OBS_DTYPES"]
 
@@ -110,6 +110,11 @@ class VecEnv:
             raise InvalidArgument(f"obs_dtype must be 'float32' or 'uint8', got {_show(obs_dtype)}")
         enc = _obs_version(obs_version)
         seats = _seats(opponents, callables=True)
+        for i, p in enumerate(seats):
+            if _asks(p) != (False, None):
+                raise InvalidArgument(f"opponents[{_user_index(opponents, i)}]: an AtTable asking for canonical or a "
+                                      "teacher plays at simulate's or arena.play's table; a VecEnv's callables read "
+                                      "its own observations (canonical_suits) and its teacher teaches the learner")
         core_seats = [None if callable(p) else p for p in seats]
         self._env: Any = _core.VecEnv(n, s, _profile(profile), core_seats, not fast_deal, canonical_suits,
                                       _threads(threads), auto_forced, first_hand_only, teach, obs_dtype,

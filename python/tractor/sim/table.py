@@ -11,7 +11,7 @@ from typing import Any, Dict, List, Sequence, Tuple
 
 
 from .. import _core
-from ..policy_fn import _ask_round, _seats_of
+from ..policy_fn import _ask_round, _asks, _seats_of
 
 #: Hands dealt into one table at most: the callables see batches of up to this many rows,
 #: and the table's games (with their records) stay within a few tens of MB.
@@ -41,10 +41,13 @@ def table_hands(seed: int, start: int, count: int, policies: Sequence[Any], prof
 
 def _table(seed: int, start: int, count: int, policies: Sequence[Any], profile: str, threads: int,
            records: bool) -> Tuple[Dict[str, bytes], bytes]:
-    t = _core.Table(seed, start, count, [None if callable(p) else p for p in policies], profile, records, threads)
     fns = _seats_of(policies, lambda s: f"policies[{s}]")
+    asks = [_asks(p) for p in policies]  # per seat: renamed suits, a teacher (an AtTable's)
+    t = _core.Table(seed, start, count, [None if callable(p) else p for p in policies], profile, records, threads,
+                    canonical=[c for c, _ in asks], teachers=[x for _, x in asks])
     while True:
-        took = _ask_round(fns, t.waiting(), lambda r: t.write(r.tolist()), "hand", start)
+        took = _ask_round(fns, t.waiting(), lambda r: t.write(r.tolist()), "hand", start,
+                          teacher=lambda r: t.teacher_ids(r.tolist()))
         if took is None:
             return t.results()
         t.step(took[0].tolist(), took[1].tolist())

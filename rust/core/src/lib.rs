@@ -13,7 +13,8 @@
 //! ```text
 //! run/      sim: bulk hands and matches, in parallel; columns: their results' columns; table: such hands
 //!           with seats played from outside; suite: the arena's frozen deal suites
-//! learn/    vec_env: many games stepped together for learners; self_play: samples of whole plays valued by rollouts
+//! learn/    teacher: a policy's next id at a decision; vec_env: many games stepped together for learners;
+//!           self_play: samples of whole plays valued by rollouts
 //! policy    the one named union of every policy: parse, name, decide
 //! search/   rollout, decision (candidates, the determinizer), pimc, ismcts, deal (showing while dealing),
 //!           solve (open-card positions, exactly)
@@ -25,7 +26,8 @@
 //! infoset/  info (what a seat knows and what the history proves), determinize/ (worlds)
 //! game/     deal, hand/ (one hand's state machine), action_set, match_state, record, records_file, record_json, perft
 //! rules/    error, profile, card, trump, combo, follow/, score, checked
-//! util/     rng, seed, bignum, hash, fixed, parallel: no game knowledge
+//! util/     rng, seed, bignum, hash, fixed, parallel, pool (rows stepped together on the threads): no game
+//!           knowledge
 //! ```
 //!
 //! A layer's `mod.rs` only declares and documents its modules. The names below are

@@ -86,17 +86,60 @@ pub struct PyTable {
 
 #[pymethods]
 impl PyTable {
-    /// `obs_version`: the observation version (`OBS_ENCODINGS`) the Python seats are given.
+    /// `obs_version`: the observation version (`OBS_ENCODINGS`) the Python seats are given;
+    /// `canonical` (4 flags, or empty) and `teachers` (4 policy names or None, or empty): per
+    /// Python seat, observations in renamed suits and the teacher whose ids `teacher_ids` gives.
     #[new]
     #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (seed, start, count, seats, profile, records, threads, obs_version=1))]
-    fn new(py: Python<'_>, seed: u64, start: u64, count: u64, seats: Vec<Option<String>>, profile: &str, records: bool, threads: usize, obs_version: u32) -> PyResult<Self> {
+    #[pyo3(signature = (seed, start, count, seats, profile, records, threads, obs_version=1, canonical=Vec::new(), teachers=Vec::new()))]
+    fn new(
+        py: Python<'_>,
+        seed: u64,
+        start: u64,
+        count: u64,
+        seats: Vec<Option<String>>,
+        profile: &str,
+        records: bool,
+        threads: usize,
+        obs_version: u32,
+        canonical: Vec<bool>,
+        teachers: Vec<Option<String>>,
+    ) -> PyResult<Self> {
         guard(py, || {
             let ps = crate::vec_env::parse_seats(py, &seats)?;
             let profile = core::Profile::parse(profile).map_err(|e| err(py, e))?;
             let enc = core::encode::observe::encoding(obs_version).map_err(|e| err(py, e))?;
-            let t = py.detach(|| core::run::table::Table::new(seed, start, count, ps, enc, profile, records, threads)).map_err(|e| err(py, e))?;
+            let canon: [bool; 4] = match canonical.len() {
+                0 => [false; 4],
+                _ => canonical.try_into().map_err(|c: Vec<bool>| crate::bad_arg(py, "canonical", format!("{} flags, not 4 (one per seat)", c.len())))?,
+            };
+            let teach: [Option<core::Policy>; 4] = match teachers.len() {
+                0 => [None; 4],
+                4 => {
+                    let mut t = [None; 4];
+                    for (s, name) in teachers.iter().enumerate() {
+                        if let Some(n) = name {
+                            t[s] = Some(core::Policy::parse(n).map_err(|e| err(py, e))?);
+                        }
+                    }
+                    t
+                }
+                k => return Err(crate::bad_arg(py, "teachers", format!("{k} entries, not 4 (one per seat)"))),
+            };
+            let t = py
+                .detach(|| core::run::table::Table::new(seed, start, count, ps, enc, profile, records, threads).and_then(|t| t.asking(canon, teach)))
+                .map_err(|e| err(py, e))?;
             Ok(PyTable { t })
+        })
+    }
+
+    /// Per hand of `rows`, the teacher's next id for its seat to act (int32; -1: no teacher,
+    /// or the ids taken in the decision have left the teacher's).
+    fn teacher_ids<'py>(&mut self, py: Python<'py>, rows: Vec<usize>) -> PyResult<Bound<'py, numpy::PyArray1<i32>>> {
+        guard(py, || {
+            let t = &mut self.t;
+            let ids = py.detach(|| t.teacher_ids(&rows)).map_err(|e| err(py, e))?;
+            Ok(numpy::PyArray1::from_vec(py, ids))
         })
     }
 

@@ -24,17 +24,15 @@
 //! Seeds (see [`crate::util::seed`]): environment i has `env_seed = derive(seed, VEC_ENV, i)`.
 //! Results depend on the seed only, never on the thread count.
 
-use std::sync::Mutex;
-
-use rayon::prelude::*;
-
-use crate::encode::actions::{encode, Builder, Stepped, ACTIONS};
+use crate::encode::actions::{Builder, Stepped, ACTIONS};
 use crate::encode::observe::{default_encoding, Encoding, Entry};
 use crate::game::hand::{Game, Phase, Position};
 use crate::game::match_state::Match;
+use crate::learn::teacher::Taught;
 use crate::policy::Policy;
 use crate::rules::error::Error;
 use crate::rules::profile::Profile;
+use crate::util::pool::{Col, Pool};
 use crate::util::rng::Rng;
 use crate::util::seed::{derive, MATCH, POLICY, TEACHER, VEC_ENV};
 
@@ -139,8 +137,8 @@ pub struct Env {
     rngs: [Rng; 4],
     /// The ids taken so far in the decision under way.
     trail: Vec<u8>,
-    /// The teacher's ids for the decision under way (empty: not asked yet).
-    teacher: Vec<u8>,
+    /// The teacher's ids for the decision under way.
+    teacher: Taught,
 }
 
 impl Env {
@@ -155,7 +153,7 @@ impl Env {
             builder: Builder::default(),
             rngs: [Rng::new(0); 4],
             trail: Vec::new(),
-            teacher: Vec::new(),
+            teacher: Taught::default(),
         };
         e.begin_hand(cfg);
         e
@@ -249,18 +247,7 @@ impl Env {
     /// without the selection, with its own stream.
     fn teacher_id(&mut self, cfg: &EnvConfig) -> i32 {
         let Some(t) = cfg.teacher.filter(|_| !cfg.outside[self.game.pos.to_move as usize]) else { return -1 };
-        if self.teacher.is_empty() {
-            let k = self.game.record.actions.len() as u64;
-            let mut rng = Rng::new(derive(derive(self.env_seed, TEACHER, self.hands), TEACHER, k));
-            if let Some(a) = t.act(&self.game, &mut rng) {
-                let lead = self.game.pos.phase == Phase::Play && self.game.pos.lead().is_none();
-                self.teacher = encode(&a, lead);
-            }
-        }
-        match self.teacher.strip_prefix(self.trail.as_slice()) {
-            Some([next, ..]) => *next as i32,
-            _ => -1,
-        }
+        self.teacher.next(&t, &self.game, derive(self.env_seed, TEACHER, self.hands), &self.trail)
     }
 
     fn write<T: Entry>(&mut self, cfg: &EnvConfig, s: Slot<T>, h: Happened, add: bool) {
@@ -297,50 +284,11 @@ struct Slot<'a, T> {
     info: &'a mut [i32],
 }
 
-/// How the environments are cut for the threads.
-struct Parts;
-
-impl Parts {
-    /// Fewest environments worth a run of their own: below this, waking a thread costs
-    /// more than the steps it would take over.
-    const MIN: usize = 32;
-    /// Runs per thread: a few, so that a thread the machine holds back is made up for by the
-    /// others taking more runs.
-    const PER_THREAD: usize = 4;
-
-    /// Environments per run for `n` environments on `threads` threads (contiguous runs, so
-    /// each thread writes its own stretches of every buffer), or all `n` on the calling
-    /// thread.
-    fn of(n: usize, threads: usize) -> usize {
-        if threads <= 1 || n < 2 * Self::MIN {
-            return n;
-        }
-        n.div_ceil(threads * Self::PER_THREAD).max(Self::MIN)
-    }
-}
-
-/// `run` on every part of `queue`, taken one at a time by this thread and by `helpers`
-/// tasks spawned on the scope's pool (this thread then waits for them).
-fn spread<'s, P: Send + 's>(s: &rayon::Scope<'s>, helpers: usize, queue: &'s Mutex<Vec<P>>, run: &'s (impl Fn(P) + Sync)) {
-    let take = move || queue.lock().unwrap_or_else(|e| e.into_inner()).pop();
-    for _ in 0..helpers {
-        s.spawn(move |_| {
-            while let Some(p) = take() {
-                run(p);
-            }
-        });
-    }
-    while let Some(p) = take() {
-        run(p);
-    }
-}
-
-/// The environments, their configuration and their threads.
+/// The environments (rows of a [`Pool`], with its threads) and their configuration.
 pub struct VecEnv {
     pub cfg: EnvConfig,
-    pub envs: Vec<Env>,
+    pub envs: Pool<Env>,
     seed: u64,
-    threads: usize,
 }
 
 /// The caller's buffers for `n` environments; observations as `f32` or `u8` (see
@@ -360,13 +308,11 @@ pub struct Buffers<'a, T = f32> {
     pub info: &'a mut [i32],
 }
 
-/// What a call does to an environment.
+/// What a call does to an environment (`None`: nothing, its slots are left as they are).
 #[derive(Clone, Copy)]
 enum Op {
-    /// Nothing (its slots are left as they are).
-    Skip,
-    /// Start anew from its seed.
-    Reset,
+    /// Start anew from its seed (it is environment i).
+    Reset(usize),
     /// Take this id.
     Take(u8),
 }
@@ -380,9 +326,8 @@ impl VecEnv {
         if cfg.seats.iter().all(|s| s.is_some()) {
             return Err(Error::BadArgument { what: "seats", message: "at least one seat must be the learner's (None)".into() });
         }
-        let mut v = VecEnv { cfg, envs: Vec::new(), seed, threads };
-        v.envs = v.run(|| (0..n as u64).into_par_iter().map(|i| Env::new(derive(seed, VEC_ENV, i), &cfg)).collect())?;
-        Ok(v)
+        let envs = Pool::build(n, threads, |i| Env::new(derive(seed, VEC_ENV, i as u64), &cfg))?;
+        Ok(VecEnv { cfg, envs, seed })
     }
 
     pub fn len(&self) -> usize {
@@ -398,67 +343,21 @@ impl VecEnv {
         self.seed
     }
 
-    fn run<T: Send>(&self, f: impl FnOnce() -> T + Send) -> Result<T, Error> {
-        if self.threads == 0 {
-            Ok(f())
-        } else {
-            Ok(crate::util::parallel::pool(self.threads)?.install(f))
-        }
-    }
-
-    /// `f` over every environment with its slices of the buffers (and its op), the
-    /// environments cut into [`Parts::of`] contiguous runs, taken in turn by this thread and
-    /// the pool's (all on this thread when there is one run: one thread, or few
-    /// environments). Each environment writes only its own slots, so the result does not
-    /// depend on which thread took which run.
-    fn each<T: Entry + Send>(&mut self, ops: &[Op], b: Buffers<T>, f: impl Fn(&mut Env, Op, Slot<T>) + Sync) -> Result<(), Error> {
-        let n = self.envs.len();
-        let threads = if self.threads == 0 { rayon::current_num_threads() } else { self.threads };
-        let per = Parts::of(n, threads);
-        let dim = self.cfg.obs.dim;
-        // the pool first: if it cannot be started, nothing has been touched
-        let pool = if per < n && self.threads > 0 { Some(crate::util::parallel::pool(self.threads)?) } else { None };
-        let mut envs = std::mem::take(&mut self.envs);
-        let run = |envs: &mut [Env], first: usize, b: Buffers<T>| {
-            for (j, e) in envs.iter_mut().enumerate() {
-                let op = ops[first + j];
-                if matches!(op, Op::Skip) {
-                    continue;
-                }
-                let slot = Slot {
-                    obs: &mut b.obs[j * dim..][..dim],
-                    mask: &mut b.mask[j * ACTIONS..][..ACTIONS],
-                    seat: &mut b.seat[j],
-                    reward: &mut b.reward[j * 4..][..4],
-                    done: &mut b.done[j],
-                    info: &mut b.info[j * INFO..][..INFO],
-                };
-                f(e, op, slot);
-            }
-        };
-        if per >= n {
-            run(&mut envs, 0, b);
-        } else {
-            let parts: Vec<(usize, &mut [Env], Buffers<T>)> = envs
-                .chunks_mut(per)
-                .zip(b.obs.chunks_mut(per * dim))
-                .zip(b.mask.chunks_mut(per * ACTIONS))
-                .zip(b.seat.chunks_mut(per))
-                .zip(b.reward.chunks_mut(per * 4))
-                .zip(b.done.chunks_mut(per))
-                .zip(b.info.chunks_mut(per * INFO))
-                .enumerate()
-                .map(|(i, ((((((e, obs), mask), seat), reward), done), info))| (i * per, e, Buffers { obs, mask, seat, reward, done, info }))
-                .collect();
-            let helpers = (threads - 1).min(parts.len() - 1);
-            let queue = Mutex::new(parts);
-            let part = |(first, e, b): (usize, &mut [Env], Buffers<T>)| run(e, first, b);
-            match pool {
-                Some(pool) => pool.in_place_scope(|s| spread(s, helpers, &queue, &part)),
-                None => rayon::in_place_scope(|s| spread(s, helpers, &queue, &part)), // rayon's global pool
-            }
-        }
-        self.envs = envs;
+    /// `f` over every environment whose op is `Some`, with its slots of the buffers, on the
+    /// pool's threads ([`Pool::each`]).
+    fn each<T: Entry + Send>(&mut self, ops: &[Option<Op>], b: Buffers<T>, f: impl Fn(&mut Env, Op, Slot<T>) + Sync) -> Result<(), Error> {
+        let cols = (
+            Col::new(b.obs, self.cfg.obs.dim),
+            Col::new(b.mask, ACTIONS),
+            Col::new(b.seat, 1),
+            Col::new(b.reward, 4),
+            Col::new(b.done, 1),
+            Col::new(b.info, INFO),
+        );
+        self.envs.each(ops, cols, |e, op, (obs, mask, seat, reward, done, info)| {
+            let slot = Slot { obs: obs.data, mask: mask.data, seat: &mut seat.data[0], reward: reward.data, done: &mut done.data[0], info: info.data };
+            f(e, op, slot)
+        })?;
         Ok(())
     }
 
@@ -489,14 +388,9 @@ impl VecEnv {
         self.check(&b)?;
         let ops = self.ops(rows, None)?;
         let (seed, cfg) = (self.seed, self.cfg);
-        let fresh: Vec<(usize, Env)> = self.run(|| {
-            let due: Vec<usize> = (0..ops.len()).filter(|&i| matches!(ops[i], Op::Reset)).collect();
-            due.into_par_iter().map(|i| (i, Env::new(derive(seed, VEC_ENV, i as u64), &cfg))).collect()
-        })?;
-        for (i, e) in fresh {
-            self.envs[i] = e;
-        }
-        self.each(&ops, b, |e, _, s| {
+        self.each(&ops, b, |e, op, s| {
+            let Op::Reset(i) = op else { unreachable!("a reset resets") };
+            *e = Env::new(derive(seed, VEC_ENV, i as u64), &cfg);
             // a deal that stops before a learner decides is not an episode of the learner's
             let mut h = Happened::default();
             e.advance(&cfg, &mut h);
@@ -537,7 +431,7 @@ impl VecEnv {
         self.apply(&ops, b, true)
     }
 
-    fn apply<T: Entry + Send>(&mut self, ops: &[Op], b: Buffers<T>, add: bool) -> Result<(), Error> {
+    fn apply<T: Entry + Send>(&mut self, ops: &[Option<Op>], b: Buffers<T>, add: bool) -> Result<(), Error> {
         let cfg = self.cfg;
         self.each(ops, b, |e, op, s| {
             let Op::Take(a) = op else { unreachable!("a step takes ids") };
@@ -550,7 +444,7 @@ impl VecEnv {
 
     /// Per environment, what the call does: `rows` (every one when None) take `actions`
     /// (checked against their masks) or, without actions, reset.
-    fn ops(&mut self, rows: Option<&[usize]>, actions: Option<&[i64]>) -> Result<Vec<Op>, Error> {
+    fn ops(&mut self, rows: Option<&[usize]>, actions: Option<&[i64]>) -> Result<Vec<Option<Op>>, Error> {
         let n = self.envs.len();
         let all: Vec<usize>;
         let rows = match rows {
@@ -560,16 +454,11 @@ impl VecEnv {
                 &all
             }
         };
-        let mut ops = vec![Op::Skip; n];
+        self.envs.pick(rows)?;
+        let mut ops = vec![None; n];
         for (j, &i) in rows.iter().enumerate() {
-            if i >= n {
-                return Err(Error::BadArgument { what: "rows", message: format!("row {i} of {n} environments") });
-            }
-            if !matches!(ops[i], Op::Skip) {
-                return Err(Error::BadArgument { what: "rows", message: format!("row {i} is named twice") });
-            }
-            ops[i] = match actions {
-                None => Op::Reset,
+            ops[i] = Some(match actions {
+                None => Op::Reset(i),
                 Some(acts) => {
                     let (a, e) = (acts[j], &mut self.envs[i]);
                     let allowed = (0..ACTIONS as i64).contains(&a) && e.builder.mask(&e.game.pos)[a as usize];
@@ -581,7 +470,7 @@ impl VecEnv {
                     }
                     Op::Take(a as u8)
                 }
-            };
+            });
         }
         Ok(ops)
     }

@@ -3,6 +3,7 @@
 use std::fmt;
 
 use crate::util::parallel::ParallelError;
+use crate::util::pool::RowError;
 
 /// A tier of the follow ladder (docs/rules.md R5.2–R5.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -139,5 +140,12 @@ impl From<ParallelError> for Error {
             ParallelError::PastLastIndex { .. } => Error::BadArgument { what: "start", message: e.to_string() },
             ParallelError::Threads { .. } => Error::Resource(e.to_string()),
         }
+    }
+}
+
+/// Rows a batch call named that its pool refuses (out of range, or twice).
+impl From<RowError> for Error {
+    fn from(e: RowError) -> Self {
+        Error::BadArgument { what: "rows", message: e.to_string() }
     }
 }

@@ -3,19 +3,24 @@
 //! gives that seat's action ids. Hand `i` is [`crate::run::sim`]'s hand `i`: the same deal and
 //! the same stream per built-in seat, so outside seats that take the actions a built-in policy
 //! would take give `simulate`'s results and records exactly.
-
-use rayon::prelude::*;
+//!
+//! Each outside seat may ask ([`Table::asking`]) for observations with the trump suit renamed
+//! first (as [`crate::learn::vec_env::EnvConfig::canonical`]) and for a teacher's ids
+//! ([`crate::learn::teacher`]; decision `k` of hand `i` draws from
+//! `derive(derive(hand seed, TEACHER, 0), TEACHER, k)`, as a VecEnv's first hand would).
 
 use crate::encode::actions::{Builder, Stepped, ACTIONS};
 use crate::encode::observe::Encoding;
 use crate::game::hand::{Game, Phase, NOBODY};
 use crate::game::record::{encode_action, encode_header, finish};
+use crate::learn::teacher::Taught;
 use crate::policy::Policy;
 use crate::rules::error::Error;
 use crate::rules::profile::Profile;
 use crate::run::sim::{summarize, HandResult};
+use crate::util::pool::Pool;
 use crate::util::rng::Rng;
-use crate::util::seed::{derive, BATCH_HAND, POLICY};
+use crate::util::seed::{derive, BATCH_HAND, POLICY, TEACHER};
 
 /// One hand at the table.
 struct Hand {
@@ -27,6 +32,9 @@ struct Hand {
     decisions: u16,
     /// The compact record so far (with `records`).
     record: Option<Vec<u8>>,
+    /// The ids taken so far in the decision under way, and the teacher's for it.
+    trail: Vec<u8>,
+    taught: Taught,
 }
 
 impl Hand {
@@ -55,13 +63,16 @@ impl Hand {
     }
 }
 
-/// Hands `start .. start + count` of a run with `seed`, `None` seats played from outside.
+/// Hands `start .. start + count` of a run with `seed` (rows of a [`Pool`], with its
+/// threads), `None` seats played from outside.
 pub struct Table {
     seats: [Option<Policy>; 4],
     /// The observation the outside seats are given.
     obs: &'static Encoding,
-    hands: Vec<Hand>,
-    threads: usize,
+    hands: Pool<Hand>,
+    /// Per outside seat: observations in renamed suits, and its teacher.
+    canonical: [bool; 4],
+    teachers: [Option<Policy>; 4],
 }
 
 impl Table {
@@ -81,9 +92,8 @@ impl Table {
         if count > 0 && start.checked_add(count - 1).is_none() {
             return Err(Error::BadArgument { what: "start", message: format!("start + count = {start} + {count} runs past 2**64") });
         }
-        let mut t = Table { seats, obs, hands: Vec::new(), threads };
-        let make = |k: u64| {
-            let index = start + k;
+        let make = |k: usize| {
+            let index = start + k as u64;
             let hand_seed = derive(seed, BATCH_HAND, index);
             let game = Game::deal(hand_seed, profile, [3, 3], NOBODY, None).expect("valid levels and banker");
             let record = records.then(|| {
@@ -92,20 +102,22 @@ impl Table {
                 buf
             });
             let rngs = std::array::from_fn(|p| Rng::new(derive(hand_seed, POLICY, p as u64)));
-            let mut h = Hand { index, hand_seed, game, builder: Builder::default(), rngs, decisions: 0, record };
+            let mut h = Hand { index, hand_seed, game, builder: Builder::default(), rngs, decisions: 0, record, trail: Vec::new(), taught: Taught::default() };
             h.advance(&seats);
             h
         };
-        t.hands = t.run(|| (0..count).into_par_iter().map(make).collect())?;
-        Ok(t)
+        let count = usize::try_from(count).map_err(|_| Error::BadArgument { what: "count", message: format!("{count} hands do not fit in memory") })?;
+        Ok(Table { seats, obs, hands: Pool::build(count, threads, make)?, canonical: [false; 4], teachers: [None; 4] })
     }
 
-    fn run<T: Send>(&self, f: impl FnOnce() -> T + Send) -> Result<T, Error> {
-        if self.threads == 0 {
-            Ok(f())
-        } else {
-            Ok(crate::util::parallel::pool(self.threads)?.install(f))
+    /// Per seat, what an outside seat asks for: observations in renamed suits (trump first),
+    /// and a teacher whose ids [`Table::teacher_ids`] gives. A built-in seat asks for nothing.
+    pub fn asking(mut self, canonical: [bool; 4], teachers: [Option<Policy>; 4]) -> Result<Table, Error> {
+        if let Some(s) = (0..4).find(|&s| self.seats[s].is_some() && (canonical[s] || teachers[s].is_some())) {
+            return Err(Error::BadArgument { what: "seats", message: format!("seat {s} is played by a built-in policy: it asks for no observations nor teacher") });
         }
+        (self.canonical, self.teachers) = (canonical, teachers);
+        Ok(self)
     }
 
     pub fn len(&self) -> usize {
@@ -136,22 +148,34 @@ impl Table {
         }
         for (j, &i) in rows.iter().enumerate() {
             let h = &mut self.hands[i];
-            enc.observe(&h.game, &h.builder.pending, h.game.pos.to_move, false, &mut obs[j * dim..][..dim]);
+            let to = h.game.pos.to_move;
+            enc.observe(&h.game, &h.builder.pending, to, self.canonical[to as usize], &mut obs[j * dim..][..dim]);
             mask[j * ACTIONS..][..ACTIONS].copy_from_slice(&h.builder.mask(&h.game.pos));
         }
         Ok(())
     }
 
+    /// Per hand of `rows`, the teacher's next id for its seat to act (see
+    /// [`crate::learn::teacher::Taught::next`]), or -1: the seat has no teacher, or the ids
+    /// taken so far in the decision have left the teacher's.
+    pub fn teacher_ids(&mut self, rows: &[usize]) -> Result<Vec<i32>, Error> {
+        self.check(rows)?;
+        Ok(rows
+            .iter()
+            .map(|&i| {
+                let h = &mut self.hands[i];
+                match &self.teachers[h.game.pos.to_move as usize] {
+                    Some(t) => h.taught.next(t, &h.game, derive(h.hand_seed, TEACHER, 0), &h.trail),
+                    None => -1,
+                }
+            })
+            .collect())
+    }
+
     fn check(&self, rows: &[usize]) -> Result<(), Error> {
-        let mut seen = vec![false; self.hands.len()];
+        self.hands.pick(rows)?;
         for &i in rows {
-            let Some(h) = self.hands.get(i) else {
-                return Err(Error::BadArgument { what: "rows", message: format!("hand {i} of {}", self.hands.len()) });
-            };
-            if std::mem::replace(&mut seen[i], true) {
-                return Err(Error::BadArgument { what: "rows", message: format!("hand {i} is named twice") });
-            }
-            if h.waiting(&self.seats).is_none() {
+            if self.hands[i].waiting(&self.seats).is_none() {
                 return Err(Error::BadArgument { what: "rows", message: format!("hand {i} does not wait for an outside seat") });
             }
         }
@@ -179,18 +203,17 @@ impl Table {
             take[i] = Some(a as u8);
         }
         let seats = self.seats;
-        let mut hands = std::mem::take(&mut self.hands);
-        let done = self.run(|| {
-            hands.par_iter_mut().zip(take).for_each(|(h, a)| {
-                let Some(a) = a else { return };
-                if let Stepped::Applied(action) = h.builder.step(&mut h.game, a).expect("checked against the mask") {
-                    h.applied(&action);
-                    h.advance(&seats);
-                }
-            })
-        });
-        self.hands = hands; // also when no pool could be started: then nothing was stepped
-        done
+        // if no pool could be started, nothing was stepped
+        self.hands.each(&take, (), |h, a, ()| match h.builder.step(&mut h.game, a).expect("checked against the mask") {
+            Stepped::Added => h.trail.push(a),
+            Stepped::Applied(action) => {
+                h.trail.clear();
+                h.taught.clear();
+                h.applied(&action);
+                h.advance(&seats);
+            }
+        })?;
+        Ok(())
     }
 
     /// Every hand's summary and (with `records`) its compact record, in index order, once
@@ -271,6 +294,61 @@ mod tests {
             assert_eq!(got, want, "{profile:?}");
             assert_eq!(recs, wrecs, "{profile:?}");
         }
+    }
+
+    /// An outside seat that asks for renamed suits gets the observation `observe` writes with
+    /// them; one that asks for a teacher gets allowed ids it can follow to the end of every
+    /// decision (-1 once it leaves them); asking changes no hand.
+    #[test]
+    fn outside_seats_ask_for_renamed_suits_and_a_teacher() {
+        let g = Some(Policy::Agent(Agent::Greedy));
+        let seats = [None, g, None, g];
+        let plain = Table::new(5, 0, 6, seats, default_encoding(), Profile::Guigang, true, 1).unwrap();
+        let asked = Table::new(5, 0, 6, seats, default_encoding(), Profile::Guigang, true, 2).unwrap();
+        let mut asked = asked.asking([true, false, false, false], [g, None, None, None]).unwrap();
+        let mut plain = plain;
+        let (mut followed, mut left, mut renamed) = (0, 0, 0);
+        let mut rng = Rng::new(1);
+        loop {
+            let waiting = asked.waiting();
+            assert_eq!(waiting, plain.waiting());
+            let rows: Vec<usize> = (0..waiting.len()).filter(|&i| waiting[i] != NOBODY).collect();
+            if rows.is_empty() {
+                break;
+            }
+            let (mut obs, mut mask) = (vec![0f32; rows.len() * DIM], vec![false; rows.len() * ACTIONS]);
+            let (mut pobs, mut pmask) = (obs.clone(), mask.clone());
+            asked.write(&rows, &mut obs, &mut mask).unwrap();
+            plain.write(&rows, &mut pobs, &mut pmask).unwrap();
+            assert_eq!(mask, pmask, "masks are in real ids");
+            let teach = asked.teacher_ids(&rows).unwrap();
+            let mut ids = Vec::new();
+            for (j, &i) in rows.iter().enumerate() {
+                let h = &asked.hands[i];
+                let mut want = vec![0f32; DIM];
+                default_encoding().observe(&h.game, &h.builder.pending, waiting[i], waiting[i] == 0, &mut want);
+                assert_eq!(obs[j * DIM..][..DIM], want[..]);
+                renamed += (waiting[i] == 0 && obs[j * DIM..][..DIM] != pobs[j * DIM..][..DIM]) as usize;
+                let allowed: Vec<i64> = (0..ACTIONS).filter(|&a| mask[j * ACTIONS + a]).map(|a| a as i64).collect();
+                let t = teach[j];
+                if waiting[i] == 2 {
+                    assert_eq!(t, -1, "seat 2 has no teacher");
+                } else if h.trail.is_empty() {
+                    assert!(t >= 0 && mask[j * ACTIONS + t as usize], "a fresh decision: the teacher's id {t} is allowed");
+                }
+                let pick = if t >= 0 && rng.below_usize(5) > 0 { t as i64 } else { allowed[rng.below_usize(allowed.len())] };
+                followed += (t >= 0 && pick == t as i64) as usize;
+                left += (t >= 0 && pick != t as i64) as usize;
+                ids.push(pick);
+            }
+            asked.step(&rows, &ids).unwrap();
+            plain.step(&rows, &ids).unwrap();
+        }
+        assert!(followed > 200 && left > 20 && renamed > 100, "followed {followed}, left {left}, renamed {renamed}");
+        assert_eq!(asked.results().unwrap(), plain.results().unwrap());
+        let t = Table::new(5, 0, 1, seats, default_encoding(), Profile::Guigang, false, 1).unwrap();
+        let e = t.asking([false, true, false, false], [None; 4]).err().unwrap();
+        assert!(e.to_string().contains("seat 1 is played by a built-in policy"), "{e}");
     }
 
     #[test]
