@@ -182,6 +182,7 @@ fn config(seats: [Policy; 4], explore: u32) -> SelfPlayConfig {
         per_decision: 4,
         rollouts: 2,
         explore,
+        worlds: 0,
         obs: default_encoding(),
         canonical: true,
     }

@@ -32,7 +32,7 @@ fn base_weights(py: Python<'_>, name: &str) -> PyResult<Weights> {
 /// `complete`), valued candidates (`decision`, `features` (c, PLAY_DIM) int16, `levels`,
 /// `points`, `is_base`, `played`) and per hand `returns` (hands, 4).
 #[pyfunction]
-#[pyo3(signature = (seed, start, count, seats, learners, base, rollout, label_rate, per_decision, rollouts, explore, profile, obs_version, canonical, threads))]
+#[pyo3(signature = (seed, start, count, seats, learners, base, rollout, label_rate, per_decision, rollouts, explore, profile, obs_version, canonical, threads, worlds=0))]
 #[allow(clippy::too_many_arguments)]
 pub fn self_play<'py>(
     py: Python<'py>,
@@ -51,6 +51,7 @@ pub fn self_play<'py>(
     obs_version: u32,
     canonical: bool,
     threads: usize,
+    worlds: u32,
 ) -> PyResult<Bound<'py, PyDict>> {
     guard(py, || {
         if seats.len() != 4 || learners.len() != 4 {
@@ -70,6 +71,7 @@ pub fn self_play<'py>(
             per_decision,
             rollouts,
             explore,
+            worlds,
             obs: core::encode::observe::encoding(obs_version).map_err(|e| err(py, e))?,
             canonical,
         };

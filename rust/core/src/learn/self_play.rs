@@ -19,6 +19,14 @@
 //! of its team's points margin (the defenders' final score R7.3 past the take-over score 160
 //! for a defending seat, short of it for the banker's team: the same for either role).
 //!
+//! With `worlds > 0`, a labelled play decision is valued as a search values it instead: in
+//! `worlds` worlds the seat cannot tell from the game (the searches' determinizer,
+//! [`crate::search::decision::determinizer`]), each candidate rolled out `rollouts` times in
+//! each world (the candidates of one world sharing its streams). The value is then an
+//! estimate of what the seat's information is worth, not of one deal's: far less spread for
+//! the same number of samples, at `worlds` times the rollouts. Declaring decisions are valued
+//! from the true state still.
+//!
 //! With `explore / 65536` a learner seat plays a candidate drawn uniformly instead of its
 //! policy's action (so the samples see positions its policy avoids).
 //!
@@ -29,13 +37,15 @@
 //! The samples depend on the seed and range only, never on the thread count.
 
 use crate::agent::plays::{candidates, Plays, DIM as PLAY_DIM};
-use crate::agent::view::SeatView;
+use crate::agent::view::{Decide, SeatView};
 use crate::agent::weights::Weights;
 use crate::encode::observe::Encoding;
 use crate::game::hand::{Action, Game, Phase, Position, NOBODY};
 use crate::policy::Policy;
 use crate::rules::error::Error;
 use crate::rules::profile::Profile;
+use crate::search::decision::determinizer;
+use crate::search::rollout::play_out;
 use crate::util::parallel::over_range;
 use crate::util::rng::Rng;
 use crate::util::seed::{derive, BATCH_HAND, POLICY, SELF_PLAY};
@@ -60,6 +70,8 @@ pub struct SelfPlayConfig {
     pub rollouts: u32,
     /// Probability, in 65536ths, that a learner seat plays a uniformly drawn candidate.
     pub explore: u32,
+    /// Worlds per labelled play decision (0: roll out the true state).
+    pub worlds: u32,
     /// The observation kept, and whether its suits are renamed trump-first.
     pub obs: &'static Encoding,
     pub canonical: bool,
@@ -162,9 +174,40 @@ fn roll_out(game: &mut Game, policy: &Policy, rngs: &mut [Rng; 4]) {
     }
 }
 
+/// The sums of the seat's returns and points over the `picked` candidates' rollouts in
+/// `cfg.worlds` worlds of its information set (None when no world can be drawn: the decision
+/// is then valued from the true state).
+fn in_worlds(view: &SeatView, plays: &Plays, picked: &[usize], cfg: &SelfPlayConfig, seed: u64) -> Option<Vec<(i64, i64)>> {
+    let mut det = determinizer(view, false).ok()?;
+    let (tally, levels) = view.seen()?;
+    let seat = view.seat();
+    let observes = cfg.rollout.observes();
+    let mut sums = vec![(0i64, 0i64); picked.len()];
+    for w in 0..cfg.worlds as u64 {
+        let wseed = derive(seed, SELF_PLAY, w);
+        let draw = det.hands(&mut Rng::new(wseed)).ok()?;
+        let pos = view.position_with(&draw.hands);
+        for (j, &c) in picked.iter().enumerate() {
+            let Action::Play(cards) = plays.actions[c] else { return None };
+            for r in 0..cfg.rollouts as u64 {
+                let (mut q, mut t) = (pos, *tally);
+                if observes {
+                    t.note_play(&q, &cards);
+                }
+                q.play_unchecked(&cards);
+                let end = play_out(q, t, levels, &cfg.rollout, &mut Rng::new(derive(wseed, SELF_PLAY, 1 + r)));
+                let (l, p) = value(&end, seat);
+                sums[j].0 += l as i64;
+                sums[j].1 += p as i64;
+            }
+        }
+    }
+    Some(sums)
+}
+
 fn play(seed: u64, index: u64, cfg: &SelfPlayConfig) -> Samples {
     let hand_seed = derive(seed, BATCH_HAND, index);
-    let record = cfg.seats.iter().chain([&cfg.rollout]).any(|p| p.needs_record());
+    let record = cfg.worlds > 0 || cfg.seats.iter().chain([&cfg.rollout]).any(|p| p.needs_record());
     let mut game = if record {
         Game::deal(hand_seed, cfg.profile, [3, 3], NOBODY, None).expect("valid levels and banker")
     } else {
@@ -212,18 +255,27 @@ fn play(seed: u64, index: u64, cfg: &SelfPlayConfig) -> Samples {
                     picked.truncate(others);
                     picked.insert(0, 0);
                     let rollout_seed = derive(hand_seed, SELF_PLAY, 1 + k);
-                    for &c in &picked {
+                    let values = if cfg.worlds > 0 && game.pos.phase == Phase::Play {
+                        in_worlds(&view, &plays, &picked, cfg, rollout_seed)
+                    } else {
+                        None
+                    };
+                    for (j, &c) in picked.iter().enumerate() {
                         let (mut lv, mut pt) = (0i64, 0i64);
-                        for r in 0..cfg.rollouts as u64 {
-                            let mut g = game.clone();
-                            g.pos_apply(&plays.actions[c]);
-                            let mut rr: [Rng; 4] = std::array::from_fn(|p| Rng::new(derive(rollout_seed, SELF_PLAY, 4 * r + p as u64)));
-                            roll_out(&mut g, &cfg.rollout, &mut rr);
-                            let (l, p) = value(&g.pos, seat);
-                            lv += l as i64;
-                            pt += p as i64;
+                        if let Some(v) = &values {
+                            (lv, pt) = v[j];
+                        } else {
+                            for r in 0..cfg.rollouts as u64 {
+                                let mut g = game.clone();
+                                g.pos_apply(&plays.actions[c]);
+                                let mut rr: [Rng; 4] = std::array::from_fn(|p| Rng::new(derive(rollout_seed, SELF_PLAY, 4 * r + p as u64)));
+                                roll_out(&mut g, &cfg.rollout, &mut rr);
+                                let (l, p) = value(&g.pos, seat);
+                                lv += l as i64;
+                                pt += p as i64;
+                            }
                         }
-                        let n = cfg.rollouts as f32;
+                        let n = (cfg.rollouts * if values.is_some() { cfg.worlds } else { 1 }) as f32;
                         out.decision.push(d);
                         out.features.extend_from_slice(plays.row(c));
                         out.levels.push(lv as f32 / n);

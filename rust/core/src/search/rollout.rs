@@ -17,8 +17,9 @@ pub fn rollout<R: Decide>(pos: Position, tally: Tally, levels: [u8; 2], policy: 
     play_out(pos, tally, levels, policy, rng).returns().unwrap_or([0; 4])
 }
 
-/// [`rollout`]'s play, returning the final position.
-fn play_out<R: Decide>(mut pos: Position, mut tally: Tally, levels: [u8; 2], policy: &R, rng: &mut Rng) -> Position {
+/// [`rollout`]'s play, returning the final position (its phase is `Over`; its
+/// `final_score` is the defenders' score, R7.3).
+pub fn play_out<R: Decide>(mut pos: Position, mut tally: Tally, levels: [u8; 2], policy: &R, rng: &mut Rng) -> Position {
     let observes = policy.observes();
     while pos.phase == Phase::Play {
         let a = if observes {
