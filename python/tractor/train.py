@@ -65,6 +65,8 @@ class SelfPlay:
     explore: float = 0.0
     #: Worlds per labelled play decision (0: the true state is rolled out).
     worlds: int = 0
+    #: A policy (a search, say) whose action at each labelled decision is recorded (``taught``).
+    teacher: Optional[str] = None
     profile: str = "guigang"
     obs_version: int = 1
     canonical: bool = True
@@ -87,7 +89,7 @@ def samples(seed: int, start: int, count: int, sp: Optional[SelfPlay] = None, th
             int(sp.per_decision), int(sp.rollouts), int(round(sp.explore * 65536)), sp.profile, int(sp.obs_version),
             bool(sp.canonical))
     if backend == "local":
-        return _core.self_play(int(seed), int(start), int(count), *args, int(threads), int(sp.worlds))
+        return _core.self_play(int(seed), int(start), int(count), *args, int(threads), int(sp.worlds), sp.teacher)
     if backend != "ray":
         raise InvalidArgument(f"backend: 'local' or 'ray', got {backend!r}")
     try:
@@ -99,16 +101,16 @@ def samples(seed: int, start: int, count: int, sp: Optional[SelfPlay] = None, th
     _connect(ray, address)
     per = int(chunk or max(1, -(-count // max(1, 4 * int(ray.cluster_resources().get("CPU", 1))))))
     task = ray.remote(num_cpus=1)(_ray_part)
-    w = int(sp.worlds)
+    w = (int(sp.worlds), sp.teacher)
     refs = [task.remote(int(seed), int(start + i), int(min(per, count - i)), args, w) for i in range(0, count, per)]
-    return concat(ray.get(refs)) if refs else _core.self_play(int(seed), int(start), 0, *args, 1, w)
+    return concat(ray.get(refs)) if refs else _core.self_play(int(seed), int(start), 0, *args, 1, *w)
 
 
-def _ray_part(seed: int, start: int, n: int, args: tuple, worlds: int) -> Dict[str, np.ndarray]:
+def _ray_part(seed: int, start: int, n: int, args: tuple, extra: tuple) -> Dict[str, np.ndarray]:
     """One Ray task: hands ``start .. start + n`` on one thread."""
     from tractor import _core as core
 
-    return core.self_play(seed, start, n, *args, 1, worlds)
+    return core.self_play(seed, start, n, *args, 1, *extra)
 
 
 def concat(parts: List[Dict[str, np.ndarray]]) -> Dict[str, np.ndarray]:

@@ -183,6 +183,7 @@ fn config(seats: [Policy; 4], explore: u32) -> SelfPlayConfig {
         rollouts: 2,
         explore,
         worlds: 0,
+        teacher: None,
         obs: default_encoding(),
         canonical: true,
     }

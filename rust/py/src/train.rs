@@ -32,7 +32,7 @@ fn base_weights(py: Python<'_>, name: &str) -> PyResult<Weights> {
 /// `complete`), valued candidates (`decision`, `features` (c, PLAY_DIM) int16, `levels`,
 /// `points`, `is_base`, `played`) and per hand `returns` (hands, 4).
 #[pyfunction]
-#[pyo3(signature = (seed, start, count, seats, learners, base, rollout, label_rate, per_decision, rollouts, explore, profile, obs_version, canonical, threads, worlds=0))]
+#[pyo3(signature = (seed, start, count, seats, learners, base, rollout, label_rate, per_decision, rollouts, explore, profile, obs_version, canonical, threads, worlds=0, teacher=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn self_play<'py>(
     py: Python<'py>,
@@ -52,6 +52,7 @@ pub fn self_play<'py>(
     canonical: bool,
     threads: usize,
     worlds: u32,
+    teacher: Option<String>,
 ) -> PyResult<Bound<'py, PyDict>> {
     guard(py, || {
         if seats.len() != 4 || learners.len() != 4 {
@@ -72,6 +73,7 @@ pub fn self_play<'py>(
             rollouts,
             explore,
             worlds,
+            teacher: teacher.map(|t| Policy::parse(&t)).transpose().map_err(|e| err(py, e))?,
             obs: core::encode::observe::encoding(obs_version).map_err(|e| err(py, e))?,
             canonical,
         };
@@ -90,6 +92,7 @@ pub fn self_play<'py>(
         out.set_item("points", PyArray1::from_vec(py, s.points))?;
         out.set_item("is_base", PyArray1::from_vec(py, s.is_base))?;
         out.set_item("played", PyArray1::from_vec(py, s.played))?;
+        out.set_item("taught", PyArray1::from_vec(py, s.taught))?;
         let h = s.returns.len();
         let flat: Vec<i16> = s.returns.into_iter().flatten().collect();
         out.set_item("returns", PyArray1::from_vec(py, flat).reshape([h, 4])?)?;

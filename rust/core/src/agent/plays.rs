@@ -159,6 +159,20 @@ pub fn candidates(view: &SeatView, base: &Weights, rng: &mut Rng, out: &mut Play
     }
 }
 
+/// The index of `a` among `out`'s candidates, adding it (with its features) when it is not
+/// one of them: a teacher's action that the generator did not offer.
+pub fn index_of(view: &SeatView, out: &mut Plays, a: Action) -> usize {
+    if let Some(i) = out.actions.iter().position(|x| *x == a) {
+        return i;
+    }
+    out.actions.push(a);
+    let at = out.features.len();
+    out.features.resize(at + DIM, 0);
+    let suits = suits_renamed(view.known_trump());
+    features(view, &a, false, &suits, &mut out.features[at..]);
+    out.actions.len() - 1
+}
+
 /// One candidate's features (see [`LAYOUT`]) into `row` (zeroed).
 fn features(view: &SeatView, a: &Action, base: bool, suits: &[u8; 4], row: &mut [i16]) {
     row[71] = base as i16;

@@ -27,6 +27,10 @@
 //! the same number of samples, at `worlds` times the rollouts. Declaring decisions are valued
 //! from the true state still.
 //!
+//! With a `teacher` (a search, say), its action at each labelled decision is recorded and
+//! valued beside the others (drawn from `derive(derive(hand_seed, SELF_PLAY, 2^64 - 1),
+//! SELF_PLAY, k)`'s stream): targets for imitation.
+//!
 //! With `explore / 65536` a learner seat plays a candidate drawn uniformly instead of its
 //! policy's action (so the samples see positions its policy avoids).
 //!
@@ -36,7 +40,7 @@
 //! r-th rollout's seat `p` from `derive(derive(hand_seed, SELF_PLAY, 1 + k), SELF_PLAY, 4r + p)`.
 //! The samples depend on the seed and range only, never on the thread count.
 
-use crate::agent::plays::{candidates, Plays, DIM as PLAY_DIM};
+use crate::agent::plays::{candidates, index_of, Plays, DIM as PLAY_DIM};
 use crate::agent::view::{Decide, SeatView};
 use crate::agent::weights::Weights;
 use crate::encode::observe::Encoding;
@@ -72,6 +76,10 @@ pub struct SelfPlayConfig {
     pub explore: u32,
     /// Worlds per labelled play decision (0: roll out the true state).
     pub worlds: u32,
+    /// A policy (a search, typically) whose action at each labelled decision is recorded
+    /// (`taught`), from its own stream; it is added to the candidates when the generator did
+    /// not offer it, and always valued.
+    pub teacher: Option<Policy>,
     /// The observation kept, and whether its suits are renamed trump-first.
     pub obs: &'static Encoding,
     pub canonical: bool,
@@ -98,6 +106,8 @@ pub struct Samples {
     pub points: Vec<f32>,
     pub is_base: Vec<bool>,
     pub played: Vec<bool>,
+    /// The teacher's action (with a teacher; else all false).
+    pub taught: Vec<bool>,
     /// Per hand: the seats' returns as played (levels, R7.4; zero when stopped, R8.5).
     pub returns: Vec<[i16; 4]>,
 }
@@ -117,6 +127,7 @@ impl Samples {
         self.points.append(&mut o.points);
         self.is_base.append(&mut o.is_base);
         self.played.append(&mut o.played);
+        self.taught.append(&mut o.taught);
         self.returns.append(&mut o.returns);
     }
 }
@@ -207,7 +218,7 @@ fn in_worlds(view: &SeatView, plays: &Plays, picked: &[usize], cfg: &SelfPlayCon
 
 fn play(seed: u64, index: u64, cfg: &SelfPlayConfig) -> Samples {
     let hand_seed = derive(seed, BATCH_HAND, index);
-    let record = cfg.worlds > 0 || cfg.seats.iter().chain([&cfg.rollout]).any(|p| p.needs_record());
+    let record = cfg.worlds > 0 || cfg.seats.iter().chain([&cfg.rollout]).chain(&cfg.teacher).any(|p| p.needs_record());
     let mut game = if record {
         Game::deal(hand_seed, cfg.profile, [3, 3], NOBODY, None).expect("valid levels and banker")
     } else {
@@ -254,6 +265,16 @@ fn play(seed: u64, index: u64, cfg: &SelfPlayConfig) -> Samples {
                     }
                     picked.truncate(others);
                     picked.insert(0, 0);
+                    // the teacher's action, from its own stream, always valued
+                    let taught = cfg.teacher.map(|t| {
+                        let mut trng = Rng::new(derive(derive(hand_seed, SELF_PLAY, u64::MAX), SELF_PLAY, k));
+                        let a = t.act(&game, &mut trng).expect("the hand is not over");
+                        let i = index_of(&view, &mut plays, a);
+                        if !picked.contains(&i) {
+                            picked.push(i);
+                        }
+                        i
+                    });
                     let rollout_seed = derive(hand_seed, SELF_PLAY, 1 + k);
                     let values = if cfg.worlds > 0 && game.pos.phase == Phase::Play {
                         in_worlds(&view, &plays, &picked, cfg, rollout_seed)
@@ -282,6 +303,7 @@ fn play(seed: u64, index: u64, cfg: &SelfPlayConfig) -> Samples {
                         out.points.push(pt as f32 / n);
                         out.is_base.push(c == 0);
                         out.played.push(plays.actions[c] == chosen);
+                        out.taught.push(taught == Some(c));
                     }
                 }
             }
