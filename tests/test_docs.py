@@ -402,7 +402,7 @@ def _options(help_text: str) -> set:
     return set(re.findall(r"(?<![\w-])(--?[a-z][a-z-]*)", help_text)) - {"-h", "--help"}
 
 
-COMMANDS = ("simulate", "arena", "merge", "view", "play", "demo")
+COMMANDS = ("simulate", "arena", "merge", "view", "play", "train", "demo")
 
 
 def test_the_cli_page_lists_every_option():

@@ -15,6 +15,7 @@ OBS_SCALE_U8: List[int]
 VEC_ENV_INFO: List[Tuple[str, str]]
 TEACHER_TAG: int
 NET_FORMAT_VERSION: int
+PLAY_DIM: int
 GREEDY_WEIGHTS: List[Tuple[str, int, int, int]]
 DEAL_SUITES: List[Tuple[str, int, int, int]]
 RECORD_FORMAT: str
@@ -333,6 +334,33 @@ def replay_record(data: bytes, legacy: bool = False) -> Tuple[Game, int]:
     """Raises RecordsError, InvalidRecord, IllegalAction."""
 def result_schema(kind: str) -> List[Tuple[str, str]]:
     """Raises InvalidArgument."""
+def self_play(
+    seed: int,
+    start: int,
+    count: int,
+    seats: List[str],
+    learners: List[bool],
+    base: str,
+    rollout: str,
+    label_rate: int,
+    per_decision: int,
+    rollouts: int,
+    explore: int,
+    profile: str,
+    obs_version: int,
+    canonical: bool,
+    threads: int,
+    worlds: int = 0,
+    teacher: Optional[str] = None,
+) -> Dict[str, Any]:
+    """Raises InvalidPolicy, InvalidContext, InvalidArgument, ResourceError."""
+def play_features() -> List[Tuple[str, int, int, int, str]]: ...
+def base_weights_text(name: str) -> str:
+    """Raises InvalidPolicy, InvalidArgument."""
+def check_play_net(data: bytes) -> None:
+    """Raises InvalidPolicy."""
+def play_candidates(game: Game, base: str, seed: int) -> Tuple[List[List[int]], Any, bool]:
+    """Raises InvalidPolicy, InvalidArgument."""
 
 @final
 class Table:

@@ -247,6 +247,8 @@ class TrainConfig:
     #: Margins (levels) added to the base's action's score, each exported and rated after every
     #: round: the first is the round's file, the others ``round-K-mM.tnet``.
     margins: List[float] = field(default_factory=lambda: [0.0])
+    #: Where the exported networks decide: "both", "play" (the base declares) or "declare".
+    phases: str = "both"
     selfplay: SelfPlay = field(default_factory=SelfPlay)
 
 
@@ -358,7 +360,7 @@ def train(cfg: TrainConfig, progress: Optional[Callable[[str], None]] = None) ->
         for i, margin in enumerate(cfg.margins):
             path = os.path.join(cfg.out, f"round-{k + 1}.tnet" if i == 0 else f"round-{k + 1}-m{margin:g}.tnet")
             export(_layers(model, dim), path, cfg.selfplay.base, cfg.selfplay.obs_version, cfg.selfplay.canonical,
-                   {**meta, "margin": margin}, margin)
+                   {**meta, "margin": margin}, margin, cfg.phases)
             ev = duplicate(f"net:{path}", cfg.opponent, cfg.eval_deals, cfg.eval_seed, cfg.selfplay.profile, cfg.threads) if cfg.eval_deals else {}
             rated.append({"margin": margin, "path": path, **ev})
             say(f"round {k + 1}: {path} against {cfg.opponent}: {ev.get('levels_per_deal', float('nan')):+.3f} "
