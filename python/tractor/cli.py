@@ -489,12 +489,12 @@ def cmd_train(a: argparse.Namespace) -> int:
         a.h1, a.h2 = (int(x) for x in a.hidden.split(","))
     except ValueError:
         raise InvalidArgument(f"--hidden: two widths, as 128,32, got {a.hidden!r}") from None
-    for name in ("rounds", "hands", "epochs", "rollouts", "h1", "h2"):
+    for name in ("rounds", "hands", "window", "epochs", "rollouts", "h1", "h2"):
         if getattr(a, name) < 1:
             raise InvalidArgument(f"--{name}: at least 1, got {getattr(a, name)}")
     sp = T.SelfPlay(seats=[a.base] * 4, base=a.base, rollout=a.base, label_rate=a.label_rate, per_decision=a.per_decision,
                     rollouts=a.rollouts, profile=a.profile, worlds=a.worlds, obs_version=a.obs_version)
-    cfg = T.TrainConfig(out=a.out, seed=a.seed, rounds=a.rounds, hands_per_round=a.hands, epochs=a.epochs, h1=a.h1,
+    cfg = T.TrainConfig(out=a.out, seed=a.seed, rounds=a.rounds, hands_per_round=a.hands, window=a.window, epochs=a.epochs, h1=a.h1,
                         h2=a.h2, eval_deals=a.eval_deals, opponent=a.opponent, threads=a.threads,
                         time_limit_s=60 * a.time_limit, margins=margins or [0.0], phases=a.phases, selfplay=sp)
     say = (lambda m: None) if a.quiet else (lambda m: print(m, file=sys.stderr, flush=True))
@@ -579,19 +579,20 @@ def main(argv: Optional[List[str]] = None, _program: bool = False) -> int:
     tr = sub.add_parser("train", help="train a network that scores whole plays by self-play (needs the [train] extra)")
     tr.add_argument("--out", required=True, help="folder for the checkpoints, networks and curve (resumed when it holds state.pt)")
     tr.add_argument("--seed", type=int, default=1)
-    tr.add_argument("--rounds", type=int, default=12)
-    tr.add_argument("--hands", type=int, default=15_000, help="self-play hands per round")
-    tr.add_argument("--epochs", type=int, default=3, help="passes over each round's samples")
-    tr.add_argument("--rollouts", type=int, default=3, help="rollouts per valued candidate")
-    tr.add_argument("--per-decision", type=int, default=6, help="candidates valued per labelled decision")
+    tr.add_argument("--rounds", type=int, default=24)
+    tr.add_argument("--hands", type=int, default=5_000, help="self-play hands per round")
+    tr.add_argument("--window", type=int, default=4, help="rounds whose samples each round trains on")
+    tr.add_argument("--epochs", type=int, default=1, help="passes over the window's samples each round")
+    tr.add_argument("--rollouts", type=int, default=1, help="rollouts per valued candidate")
+    tr.add_argument("--per-decision", type=int, default=8, help="candidates valued per labelled decision")
     tr.add_argument("--label-rate", type=float, default=0.1, help="share of the learner's decisions labelled")
-    tr.add_argument("--worlds", type=int, default=0, help="value play decisions in W worlds of the seat's information set (0: the true state)")
+    tr.add_argument("--worlds", type=int, default=16, help="value play decisions in W worlds of the seat's information set (0: the true state)")
     tr.add_argument("--obs-version", type=int, default=2, help="the observation the network reads (default 2)")
     tr.add_argument("--phases", default="play", choices=["both", "play", "declare"], help="where the network decides (default play: the base declares)")
     tr.add_argument("--base", default="tuned-greedy-v1", help="the candidates' base weights and the behaviour and rollout policy")
     tr.add_argument("--hidden", default="128,32", help="the two hidden layers' widths (default 128,32)")
-    tr.add_argument("--margins", default="0,0.1,0.25", help="margins (levels) rated after each round (comma-separated)")
-    tr.add_argument("--eval-deals", type=int, default=500, help="duplicate deals against --opponent after each round (0: none)")
+    tr.add_argument("--margins", default="0,0.03", help="margins (levels) rated after each round (comma-separated)")
+    tr.add_argument("--eval-deals", type=int, default=1000, help="duplicate deals against --opponent after each round (0: none)")
     tr.add_argument("--opponent", default="tuned-greedy-v1")
     tr.add_argument("--profile", default="guigang", choices=list(PROFILES))
     tr.add_argument("--threads", type=int, default=0, help="worker threads (default: all cores)")

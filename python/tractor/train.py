@@ -48,6 +48,9 @@ for _name, _at, _len, _d, _ in PLAY_FEATURES:
     PLAY_SCALE[_at:_at + _len] = _d
 
 SHIFT1 = 5
+# the play features' pass and show columns (a declaring decision's candidates)
+_PASS = [at for name, at, *_ in PLAY_FEATURES if name == "pass"][0]
+_SHOW = [at for name, at, *_ in PLAY_FEATURES if name == "show"][0]
 ONE = 127
 
 
@@ -227,29 +230,33 @@ def forward_int_reference(data: bytes, obs: np.ndarray, feats: np.ndarray) -> np
 
 @dataclass
 class TrainConfig:
-    """What ``train`` does: rounds of self-play samples, each followed by SGD epochs."""
+    """What ``train`` does: rounds of self-play samples, each followed by an epoch over the
+    samples of the last ``window`` rounds."""
 
     out: str = "runs/play-net"
     seed: int = 1
-    rounds: int = 4
-    hands_per_round: int = 20000
-    epochs: int = 3
+    rounds: int = 12
+    hands_per_round: int = 5000
+    #: Rounds whose samples each round trains on (the newest included).
+    window: int = 4
+    epochs: int = 1
     h1: int = 128
     h2: int = 32
     lr: float = 1e-3
-    batch: int = 4096
+    batch: int = 512
     points_weight: float = 0.005
-    eval_deals: int = 400
+    eval_deals: int = 1000
     eval_seed: int = 0x7472_6169_6E00  # "train": not an arena suite's seed
     opponent: str = "tuned-greedy-v1"
     threads: int = 0
     time_limit_s: float = 0.0
     #: Margins (levels) added to the base's action's score, each exported and rated after every
     #: round: the first is the round's file, the others ``round-K-mM.tnet``.
-    margins: List[float] = field(default_factory=lambda: [0.0])
-    #: Where the exported networks decide: "both", "play" (the base declares) or "declare".
-    phases: str = "both"
-    selfplay: SelfPlay = field(default_factory=SelfPlay)
+    margins: List[float] = field(default_factory=lambda: [0.0, 0.03])
+    #: Where the exported networks decide: "both", "play" (the base declares) or "declare";
+    #: with "play" only play decisions are trained on (and "declare" likewise).
+    phases: str = "play"
+    selfplay: SelfPlay = field(default_factory=lambda: SelfPlay(obs_version=2, worlds=16))
 
 
 def _torch() -> Any:
@@ -330,30 +337,51 @@ def train(cfg: TrainConfig, progress: Optional[Callable[[str], None]] = None) ->
         curve, first = st["curve"], st["round"]
         say(f"resumed after round {first}")
     t0 = time.time()
+    window: List[Dict[str, Any]] = []
+
+    def round_samples(k: int) -> Dict[str, Any]:
+        s = samples(cfg.seed, k * cfg.hands_per_round, cfg.hands_per_round, cfg.selfplay, cfg.threads)
+        f = s["features"]
+        dealing = (f[:, _PASS] > 0) | (f[:, _SHOW] > 0)
+        keep = {"both": np.ones(len(f), bool), "play": ~dealing, "declare": dealing}[cfg.phases]
+        adv = advantages(s, cfg.points_weight)
+        return {"obs": torch.from_numpy(s["obs"]), "feats": torch.from_numpy(f[keep].astype(np.float32)) * dp,
+                "dec": torch.from_numpy(s["decision"][keep].astype(np.int64)), "y": torch.from_numpy(adv[keep]),
+                "decisions": len(s["seat"])}
+
+    for k in range(max(0, first - cfg.window + 1), first):  # a resumed run's window, drawn again
+        window.append(round_samples(k))
     for k in range(first, cfg.rounds):
         ts = time.time()
-        s = samples(cfg.seed, k * cfg.hands_per_round, cfg.hands_per_round, cfg.selfplay, cfg.threads)
-        adv = advantages(s, cfg.points_weight)
-        n = len(adv)
-        say(f"round {k + 1}: {cfg.hands_per_round} hands, {len(s['seat'])} decisions, {n} candidates in {time.time() - ts:.0f} s")
-        obs = torch.from_numpy(s["obs"])
-        feats = torch.from_numpy(s["features"].astype(np.float32)) * dp
-        dec = torch.from_numpy(s["decision"].astype(np.int64))
-        y = torch.from_numpy(adv)
+        window = (window + [round_samples(k)])[-cfg.window:]
+        say(f"round {k + 1}: {cfg.hands_per_round} hands, {window[-1]['decisions']} decisions, "
+            f"{len(window[-1]['y'])} candidates in {time.time() - ts:.0f} s")
+        sizes = [len(w["y"]) for w in window]
+        n = sum(sizes)
         rng = np.random.default_rng([cfg.seed, k])  # the round's own: a resumed run draws the same
         for e in range(cfg.epochs):
-            order = torch.from_numpy(rng.permutation(n))
+            order = rng.permutation(n)
             total = 0.0
+            starts = np.cumsum([0] + sizes)
             for i in range(0, n, cfg.batch):
                 j = order[i:i + cfg.batch]
-                x = obs[dec[j]].float() * dx
-                loss = torch.mean((model(x, feats[j]) - y[j]) ** 2)
+                xs, ps, ys = [], [], []
+                for w, part in enumerate(window):  # the rows of each round in the batch
+                    m = j[(j >= starts[w]) & (j < starts[w + 1])] - starts[w]
+                    if len(m):
+                        mt = torch.from_numpy(m)
+                        xs.append(part["obs"][part["dec"][mt]].float() * dx)
+                        ps.append(part["feats"][mt])
+                        ys.append(part["y"][mt])
+                x, p_, y = torch.cat(xs), torch.cat(ps), torch.cat(ys)
+                loss = torch.mean((model(x, p_) - y) ** 2)
                 opt.zero_grad()
                 loss.backward()
                 opt.step()
                 model.clip_()
-                total += float(loss.detach()) * len(j)
-            say(f"round {k + 1} epoch {e + 1}: loss {total / n:.4f} (advantage variance {float(y.var()):.4f})")
+                total += float(loss.detach()) * len(y)
+            var = float(torch.cat([w["y"] for w in window]).var())
+            say(f"round {k + 1} epoch {e + 1}: loss {total / max(n, 1):.4f} (advantage variance {var:.4f}, {n} rows)")
         recipe = {k2: v for k2, v in asdict(cfg).items() if k2 not in ("out", "threads", "time_limit_s")}
         meta = {"recipe": "tractor.train", "round": k + 1, "config": recipe, "engine": _core.__version__}
         rated = []
