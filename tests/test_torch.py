@@ -123,3 +123,18 @@ def test_train_runs_a_round_exports_a_network_and_resumes_to_the_same_result(tmp
     assert a == b
     r = tractor.simulate(hands=4, policies=(f"net:{tmp_path / 'a' / 'round-2.tnet'}", "greedy") * 2, seed=1)
     assert r.summary()["hands"] == 4
+
+
+def test_the_train_command_runs_a_round_on_all_cores(tmp_path, capsys):
+    """`tractor train` with its defaults' thread setting (all cores): one small round, its
+    networks written and rated, the curve beside them; bad arguments are named."""
+    _need("torch")
+    from tractor.cli import main
+
+    out = tmp_path / "run"
+    assert main(["train", "--out", str(out), "--rounds", "1", "--hands", "30", "--eval-deals", "6", "--worlds", "2",
+                 "--hidden", "8,4", "--quiet"]) == 0
+    assert (out / "round-1.tnet").exists() and (out / "round-1-m0.03.tnet").exists() and (out / "curve.json").exists()
+    assert "best:" in capsys.readouterr().out
+    assert main(["train", "--out", str(out), "--hidden", "8"]) == 2
+    assert "--hidden" in capsys.readouterr().err

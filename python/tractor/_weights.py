@@ -15,6 +15,20 @@ from . import _core
 FOLDER = Path(__file__).resolve().parent / "weights"
 
 
+def play_meta(path: str) -> Optional[str]:
+    """The metadata of a play network's weights file (format 4, the core's
+    ``agent::play_net``), or None for a file of another format."""
+    import struct
+
+    with open(path, "rb") as f:
+        head = f.read(8 + 14 + 3 + 4 + 8)
+        if len(head) < 37 or head[:8] != b"TRACTNET" or struct.unpack_from("<H", head, 8)[0] != 4:
+            return None
+        base, meta = struct.unpack_from("<II", head, 29)
+        f.seek(37 + base)
+        return f.read(meta).decode("utf-8", "replace")
+
+
 def shipped() -> Dict[str, str]:
     """Name -> path of every weights file in the package, by name."""
     return {p.stem: str(p) for p in sorted(FOLDER.glob("*.tnet"))}

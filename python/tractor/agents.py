@@ -38,6 +38,17 @@ SEARCH_PRESETS: Dict[str, str] = dict(_core.PRESETS)
 
 
 def _learned(name: str, path: str) -> Agent:
+    play = _weights.play_meta(path)
+    if play is not None:  # a network that scores whole plays (docs/training.md)
+        try:
+            m = json.loads(play)
+            c = m["config"]
+            text = (f"a network that scores whole plays ({c['h1']}/{c['h2']} units, observation version "
+                    f"{c['selfplay']['obs_version']}) trained by tractor train, seed {c['seed']}, round {m['round']}, "
+                    f"margin {m['margin']:g} (docs/training.md)")
+        except (ValueError, KeyError, TypeError):
+            text = "a network that scores whole plays (net:PATH)"
+        return Agent(name, f"net:{path}", "learned", text)
     try:
         meta = json.loads(Net(path).meta or "{}")
     except ValueError:

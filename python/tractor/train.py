@@ -301,7 +301,7 @@ def _layers(model: Any, dim: int) -> Dict[str, np.ndarray]:
             "w3": model.l3.weight.detach().cpu().numpy().reshape(-1), "b3": model.l3.bias.detach().cpu().numpy()}
 
 
-def duplicate(a: str, b: str, deals: int, seed: int, profile: str = "guigang", threads: int = 0) -> Dict[str, float]:
+def duplicate(a: str, b: str, deals: int, seed: int, profile: str = "guigang", threads: Optional[int] = None) -> Dict[str, float]:
     """A's levels per deal over B in duplicate on ``deals`` deals of the run with ``seed``,
     with a 95% interval (what ``tractor.arena`` reports for a pairing)."""
     r = simulate(hands=deals, policies=(a, b, a, b), seed=seed, duplicate=True, profile=profile, threads=threads)
@@ -389,7 +389,7 @@ def train(cfg: TrainConfig, progress: Optional[Callable[[str], None]] = None) ->
             path = os.path.join(cfg.out, f"round-{k + 1}.tnet" if i == 0 else f"round-{k + 1}-m{margin:g}.tnet")
             export(_layers(model, dim), path, cfg.selfplay.base, cfg.selfplay.obs_version, cfg.selfplay.canonical,
                    {**meta, "margin": margin}, margin, cfg.phases)
-            ev = duplicate(f"net:{path}", cfg.opponent, cfg.eval_deals, cfg.eval_seed, cfg.selfplay.profile, cfg.threads) if cfg.eval_deals else {}
+            ev = duplicate(f"net:{path}", cfg.opponent, cfg.eval_deals, cfg.eval_seed, cfg.selfplay.profile, cfg.threads or None) if cfg.eval_deals else {}
             rated.append({"margin": margin, "path": path, **ev})
             say(f"round {k + 1}: {path} against {cfg.opponent}: {ev.get('levels_per_deal', float('nan')):+.3f} "
                 f"[{ev.get('lo', float('nan')):+.3f}, {ev.get('hi', float('nan')):+.3f}]")

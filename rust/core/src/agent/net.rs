@@ -46,13 +46,13 @@
 //! file plays by its logits as any other. Only a network with a value head is written as
 //! version 3.
 
-use std::cell::RefCell;
 use std::hash::{Hash, Hasher};
 use std::sync::Mutex;
 
 use crate::agent::view::{Decide, SeatView};
 use crate::agent::greedy;
 pub use crate::agent::quant::{Accumulator, MAGIC, MAX_WIDTH, ONE};
+use crate::agent::quant::{add_row, dot, keep, Bytes};
 use crate::agent::play_net;
 use crate::encode::actions::{encode, Builder, ACTIONS};
 use crate::encode::observe::{canonical_ids, encoding, versions, Encoding};
@@ -140,38 +140,6 @@ fn bad(m: impl Into<String>) -> Error {
     Error::BadPolicy(format!("network weights: {}", m.into()))
 }
 
-/// Reads little-endian values off the front of a byte slice.
-struct Bytes<'a>(&'a [u8]);
-
-impl<'a> Bytes<'a> {
-    fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], Error> {
-        if self.0.len() < n {
-            return Err(bad(format!("the file ends inside {what}")));
-        }
-        let (head, rest) = self.0.split_at(n);
-        self.0 = rest;
-        Ok(head)
-    }
-    fn u8(&mut self, what: &str) -> Result<u8, Error> {
-        Ok(self.take(1, what)?[0])
-    }
-    fn u16(&mut self, what: &str) -> Result<u16, Error> {
-        Ok(u16::from_le_bytes(self.take(2, what)?.try_into().expect("2 bytes")))
-    }
-    fn u32(&mut self, what: &str) -> Result<u32, Error> {
-        Ok(u32::from_le_bytes(self.take(4, what)?.try_into().expect("4 bytes")))
-    }
-    fn i16s(&mut self, n: usize, what: &str) -> Result<Vec<i16>, Error> {
-        Ok(self.take(2 * n, what)?.chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]])).collect())
-    }
-    fn i32s(&mut self, n: usize, what: &str) -> Result<Vec<i32>, Error> {
-        Ok(self.take(4 * n, what)?.chunks_exact(4).map(|c| i32::from_le_bytes(c.try_into().expect("4 bytes"))).collect())
-    }
-    fn i8s(&mut self, n: usize, what: &str) -> Result<Vec<i16>, Error> {
-        Ok(self.take(n, what)?.iter().map(|&b| b as i8 as i16).collect())
-    }
-}
-
 impl Net {
     /// Reads a weights file, checking its magic, versions, sizes and CRC, and that no sum
     /// of the network can overflow its `i32` for any observation.
@@ -183,7 +151,7 @@ impl Net {
         if crc32(body) != u32::from_le_bytes(crc.try_into().expect("4 bytes")) {
             return Err(bad("the CRC does not match: the file is damaged or cut short"));
         }
-        let mut b = Bytes(&body[MAGIC.len()..]);
+        let mut b = Bytes { rest: &body[MAGIC.len()..], bad: |m| bad(m) };
         let version = b.u16("the header")?;
         if !(1..=FORMAT_VERSION).contains(&version) {
             return Err(bad(format!("format version {version} (this engine reads 1..={FORMAT_VERSION})")));
@@ -251,8 +219,8 @@ impl Net {
         } else {
             net
         };
-        if !b.0.is_empty() {
-            return Err(bad(format!("{} bytes after the last layer", b.0.len())));
+        if !b.rest.is_empty() {
+            return Err(bad(format!("{} bytes after the last layer", b.rest.len())));
         }
         net.check_bounds()?;
         Ok(net)
@@ -381,9 +349,7 @@ impl Net {
 
     #[inline]
     fn add_input(&self, acc: &mut [i32], i: usize, delta: i32) {
-        for (a, &w) in acc.iter_mut().zip(&self.w1[i * self.h1..][..self.h1]) {
-            *a += delta * w as i32;
-        }
+        add_row(acc, &self.w1[i * self.h1..][..self.h1], delta);
     }
 
     /// Moves `a` to input `x`, touching only the inputs that changed (a decision changes a
@@ -464,26 +430,11 @@ impl Net {
     }
 }
 
-/// Σ w·h over weights (int8, or the value head's int16) and activations 0..=127: a file
-/// whose sums could pass an i32 is refused when it is read ([`Net::parse`]).
-#[inline]
-fn dot(w: &[i16], h: &[i16]) -> i32 {
-    w.iter().zip(h).map(|(&w, &h)| w as i32 * h as i32).sum()
-}
-
 // -- a network as a policy -------------------------------------------------------------------
 
-/// A network loaded from a weights file for play (`net:PATH` policies): the path it was
-/// named by and the network. Loaded once per distinct (path, content) and kept for the life
-/// of the process, so that policies stay `Copy`.
-#[derive(Debug)]
-pub struct Loaded {
-    pub id: u32,
-    pub path: String,
-    /// `net:PATH`.
-    pub name: String,
-    pub net: Net,
-}
+/// A network loaded from a weights file for play (`net:PATH` policies), kept for the life of
+/// the process ([`crate::agent::quant::keep`]).
+pub type Loaded = crate::agent::quant::Loaded<Net>;
 
 /// A loaded network as a policy: decides, for the seat to move, the allowed action id with
 /// the highest logit (the lowest among equals), id after id until the action is complete (a
@@ -510,7 +461,7 @@ impl Hash for NetPolicy {
 /// [`HEAD_BYTES`]), every section included; None where the header is not a weights file's
 /// (then [`Net::parse`] names what is wrong).
 fn declared_size(head: &[u8]) -> Option<u64> {
-    let mut b = Bytes(head.get(MAGIC.len()..)?);
+    let mut b = Bytes { rest: head.get(MAGIC.len()..)?, bad: |m| bad(m) };
     let version = b.u16("").ok().filter(|v| (1..=FORMAT_VERSION).contains(v))?;
     let (_obs, inputs, outputs) = (b.u16("").ok()?, b.u16("").ok()? as u64, b.u16("").ok()? as u64);
     let (h1, h2) = (b.u16("").ok()? as u64, b.u16("").ok()? as u64);
@@ -572,13 +523,7 @@ impl NetPolicy {
     pub fn load(path: &str) -> Result<NetPolicy, Error> {
         let bytes = read_weights(path).map_err(|e| Error::BadPolicy(format!("net:{path}: {e}")))?;
         let net = Net::parse(&bytes).map_err(|e| Error::BadPolicy(format!("net:{path}: {e}")))?;
-        let mut all = LOADED.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(l) = all.iter().find(|l| l.path == path && l.net == net) {
-            return Ok(NetPolicy(l));
-        }
-        let l: &'static Loaded = Box::leak(Box::new(Loaded { id: all.len() as u32, path: path.to_string(), name: format!("net:{path}"), net }));
-        all.push(l);
-        Ok(NetPolicy(l))
+        Ok(NetPolicy(keep(&LOADED, path, net)))
     }
 
     /// `net:PATH`.
@@ -600,30 +545,15 @@ impl NetPolicy {
     }
 }
 
-/// A thread's (network id, seat, accumulator, input buffer of the network's size).
-type Kept = (u32, u8, Accumulator, Vec<i16>);
-
-thread_local! {
-    /// Per thread, each (network, seat)'s accumulator from its last decision, and a buffer
-    /// of the network's input size for the next observation. The update is exact, so what a
-    /// thread last computed never changes a decision, only its cost.
-    static ACCUMULATORS: RefCell<Vec<Kept>> = const { RefCell::new(Vec::new()) };
-}
-
 /// Runs `f` on this thread's accumulator of (network, seat) and its input buffer (sized from
 /// the network's encoding).
 fn with_accumulator<T>(l: &Loaded, seat: u8, f: impl FnOnce(&mut Accumulator, &mut [i16]) -> T) -> T {
-    ACCUMULATORS.with(|cell| {
-        let mut accs = cell.borrow_mut();
-        let at = accs.iter().position(|(i, s, _, _)| *i == l.id && *s == seat).unwrap_or_else(|| {
-            // the bias alone (an all-zero input); the first update adds the observation
-            let zero = vec![0; l.net.obs.dim];
-            accs.push((l.id, seat, l.net.accumulator(&zero), zero));
-            accs.len() - 1
-        });
-        let (_, _, acc, x) = &mut accs[at];
-        f(acc, x)
-    })
+    let fresh = || {
+        // the bias alone (an all-zero input); the first update adds the observation
+        let zero = vec![0; l.net.obs.dim];
+        (l.net.accumulator(&zero), zero)
+    };
+    crate::agent::quant::with_accumulator(0, l.id, seat, fresh, f)
 }
 
 impl Decide for NetPolicy {

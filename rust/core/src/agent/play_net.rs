@@ -37,7 +37,7 @@
 use std::cell::RefCell;
 use std::sync::Mutex;
 
-use crate::agent::quant::{Accumulator, MAGIC, MAX_WIDTH, ONE};
+use crate::agent::quant::{add_row, dot, keep, Accumulator, Bytes, MAGIC, MAX_WIDTH, ONE};
 use crate::agent::plays::{self, candidates, Plays};
 use crate::agent::view::{Decide, SeatView};
 use crate::agent::weights::Weights;
@@ -87,34 +87,6 @@ pub struct PlayNet {
     pub meta: String,
 }
 
-struct Bytes<'a>(&'a [u8]);
-
-impl<'a> Bytes<'a> {
-    fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], Error> {
-        if self.0.len() < n {
-            return Err(bad(format!("the file ends inside {what}")));
-        }
-        let (head, rest) = self.0.split_at(n);
-        self.0 = rest;
-        Ok(head)
-    }
-    fn u16(&mut self, what: &str) -> Result<u16, Error> {
-        Ok(u16::from_le_bytes(self.take(2, what)?.try_into().expect("2 bytes")))
-    }
-    fn u32(&mut self, what: &str) -> Result<u32, Error> {
-        Ok(u32::from_le_bytes(self.take(4, what)?.try_into().expect("4 bytes")))
-    }
-    fn i16s(&mut self, n: usize, what: &str) -> Result<Vec<i16>, Error> {
-        Ok(self.take(2 * n, what)?.chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]])).collect())
-    }
-    fn i32s(&mut self, n: usize, what: &str) -> Result<Vec<i32>, Error> {
-        Ok(self.take(4 * n, what)?.chunks_exact(4).map(|c| i32::from_le_bytes(c.try_into().expect("4 bytes"))).collect())
-    }
-    fn i8s(&mut self, n: usize, what: &str) -> Result<Vec<i16>, Error> {
-        Ok(self.take(n, what)?.iter().map(|&b| b as i8 as i16).collect())
-    }
-}
-
 /// The size a format-4 header (its first [`HEAD`] bytes) declares, every section included.
 pub fn declared_size(head: &[u8]) -> Option<u64> {
     if head.len() < HEAD || &head[..8] != MAGIC || u16::from_le_bytes([head[8], head[9]]) != FORMAT_VERSION {
@@ -138,7 +110,7 @@ impl PlayNet {
         if crc32(body) != u32::from_le_bytes(crc.try_into().expect("4 bytes")) {
             return Err(bad("the CRC does not match: the file is damaged or cut short"));
         }
-        let mut b = Bytes(&body[MAGIC.len()..]);
+        let mut b = Bytes { rest: &body[MAGIC.len()..], bad: |m| bad(m) };
         let version = b.u16("the header")?;
         if version != FORMAT_VERSION {
             return Err(bad(format!("format version {version} (a play network is version {FORMAT_VERSION})")));
@@ -156,8 +128,7 @@ impl PlayNet {
             )));
         }
         let (h1, h2) = (b.u16("the header")? as usize, b.u16("the header")? as usize);
-        let sh = b.take(3, "the header")?;
-        let (shift1, shift2, flags) = (sh[0], sh[1], sh[2]);
+        let (shift1, shift2, flags) = (b.u8("the header")?, b.u8("the header")?, b.u8("the header")?);
         if flags > 7 || flags & 6 == 6 {
             return Err(bad(format!("flags {flags:#04x}: bits 0 (canonical suits), 1 (the base declares) or 2 (the base plays), not both 1 and 2")));
         }
@@ -179,8 +150,8 @@ impl PlayNet {
         let b2 = b.i32s(h2, "b2")?;
         let w3 = b.i8s(h2, "w3")?;
         let b3 = b.i32s(1, "b3")?[0];
-        if !b.0.is_empty() {
-            return Err(bad(format!("{} bytes after the last layer", b.0.len())));
+        if !b.rest.is_empty() {
+            return Err(bad(format!("{} bytes after the last layer", b.rest.len())));
         }
         let net = PlayNet { obs, canonical: flags & 1 != 0, base_declares: flags & 2 != 0, base_plays: flags & 4 != 0, h1, h2, shift1, shift2, w1, wp, b1, w2, b2, w3, b3, prior, base, meta };
         net.check()?;
@@ -241,7 +212,7 @@ impl PlayNet {
         let mut acc = self.b1.clone();
         for (i, &n) in x.iter().enumerate() {
             if n != 0 {
-                add(&mut acc, &self.w1[i * self.h1..][..self.h1], n as i32);
+                add_row(&mut acc, &self.w1[i * self.h1..][..self.h1], n as i32);
             }
         }
         Accumulator { x: x.to_vec(), acc }
@@ -251,7 +222,7 @@ impl PlayNet {
     pub fn update(&self, a: &mut Accumulator, x: &[i16]) {
         for (i, (&new, &old)) in x.iter().zip(&a.x).enumerate() {
             if new != old {
-                add(&mut a.acc, &self.w1[i * self.h1..][..self.h1], new as i32 - old as i32);
+                add_row(&mut a.acc, &self.w1[i * self.h1..][..self.h1], new as i32 - old as i32);
             }
         }
         a.x.copy_from_slice(x);
@@ -265,7 +236,7 @@ impl PlayNet {
         z.copy_from_slice(&a.acc);
         for (i, &n) in p.iter().enumerate() {
             if n != 0 {
-                add(z, &self.wp[i * self.h1..][..self.h1], n as i32);
+                add_row(z, &self.wp[i * self.h1..][..self.h1], n as i32);
             }
         }
         let mut h1 = [0i16; MAX_WIDTH];
@@ -281,29 +252,11 @@ impl PlayNet {
     }
 }
 
-#[inline]
-fn add(acc: &mut [i32], w: &[i16], n: i32) {
-    for (a, &w) in acc.iter_mut().zip(w) {
-        *a += n * w as i32;
-    }
-}
-
-#[inline]
-fn dot(w: &[i16], h: &[i16]) -> i32 {
-    w.iter().zip(h).map(|(&w, &h)| w as i32 * h as i32).sum()
-}
-
 // -- a play network as a policy --------------------------------------------------------------
 
 /// A play network loaded from a weights file (`net:PATH` of a format-4 file), kept for the
-/// life of the process, so that policies stay `Copy`.
-#[derive(Debug)]
-pub struct Loaded {
-    pub id: u32,
-    pub path: String,
-    pub name: String,
-    pub net: PlayNet,
-}
+/// life of the process ([`crate::agent::quant::keep`]).
+pub type Loaded = crate::agent::quant::Loaded<PlayNet>;
 
 /// A loaded play network as a policy: of the seat's candidates
 /// ([`crate::agent::plays::candidates`], from its stream), the one with the highest score
@@ -329,13 +282,7 @@ impl PlayNetPolicy {
     /// The play network `net`, named `net:PATH` (the same path and network give the same
     /// policy).
     pub fn keep(path: &str, net: PlayNet) -> PlayNetPolicy {
-        let mut all = LOADED.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(l) = all.iter().find(|l| l.path == path && l.net == net) {
-            return PlayNetPolicy(l);
-        }
-        let l: &'static Loaded = Box::leak(Box::new(Loaded { id: all.len() as u32, path: path.to_string(), name: format!("net:{path}"), net }));
-        all.push(l);
-        PlayNetPolicy(l)
+        PlayNetPolicy(keep(&LOADED, path, net))
     }
 
     pub fn name(&self) -> &'static str {
@@ -377,27 +324,17 @@ pub fn best(scores: &[i32]) -> usize {
     b
 }
 
-type Kept = (u32, u8, Accumulator, Vec<i16>);
-
 thread_local! {
-    /// Per thread, each (network, seat)'s accumulator from its last decision and an input
-    /// buffer (the update is exact: what a thread computed before never changes a decision).
-    static ACCUMULATORS: RefCell<Vec<Kept>> = const { RefCell::new(Vec::new()) };
     /// Per thread, the candidates of the decision under way and their scores.
     static SCRATCH: RefCell<(Plays, Vec<i32>)> = RefCell::new((Plays::default(), Vec::new()));
 }
 
 fn with_accumulator<T>(l: &Loaded, seat: u8, f: impl FnOnce(&mut Accumulator, &mut [i16]) -> T) -> T {
-    ACCUMULATORS.with(|cell| {
-        let mut accs = cell.borrow_mut();
-        let at = accs.iter().position(|(i, s, _, _)| *i == l.id && *s == seat).unwrap_or_else(|| {
-            let zero = vec![0; l.net.obs.dim];
-            accs.push((l.id, seat, l.net.accumulator(&zero), zero));
-            accs.len() - 1
-        });
-        let (_, _, acc, x) = &mut accs[at];
-        f(acc, x)
-    })
+    let fresh = || {
+        let zero = vec![0; l.net.obs.dim];
+        (l.net.accumulator(&zero), zero)
+    };
+    crate::agent::quant::with_accumulator(1, l.id, seat, fresh, f)
 }
 
 impl Decide for PlayNetPolicy {

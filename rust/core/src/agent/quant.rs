@@ -17,3 +17,105 @@ pub struct Accumulator {
     pub x: Vec<i16>,
     pub acc: Vec<i32>,
 }
+
+/// Reads little-endian values off the front of a weights file's bytes; `bad` names what is
+/// wrong (each format says whose weights).
+pub struct Bytes<'a> {
+    pub rest: &'a [u8],
+    pub bad: fn(String) -> crate::rules::error::Error,
+}
+
+impl<'a> Bytes<'a> {
+    pub fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], crate::rules::error::Error> {
+        if self.rest.len() < n {
+            return Err((self.bad)(format!("the file ends inside {what}")));
+        }
+        let (head, rest) = self.rest.split_at(n);
+        self.rest = rest;
+        Ok(head)
+    }
+    pub fn u8(&mut self, what: &str) -> Result<u8, crate::rules::error::Error> {
+        Ok(self.take(1, what)?[0])
+    }
+    pub fn u16(&mut self, what: &str) -> Result<u16, crate::rules::error::Error> {
+        Ok(u16::from_le_bytes(self.take(2, what)?.try_into().expect("2 bytes")))
+    }
+    pub fn u32(&mut self, what: &str) -> Result<u32, crate::rules::error::Error> {
+        Ok(u32::from_le_bytes(self.take(4, what)?.try_into().expect("4 bytes")))
+    }
+    pub fn i16s(&mut self, n: usize, what: &str) -> Result<Vec<i16>, crate::rules::error::Error> {
+        Ok(self.take(2 * n, what)?.chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]])).collect())
+    }
+    pub fn i32s(&mut self, n: usize, what: &str) -> Result<Vec<i32>, crate::rules::error::Error> {
+        Ok(self.take(4 * n, what)?.chunks_exact(4).map(|c| i32::from_le_bytes(c.try_into().expect("4 bytes"))).collect())
+    }
+    /// int8 values, widened so that dot products are i16 × i16 → i32.
+    pub fn i8s(&mut self, n: usize, what: &str) -> Result<Vec<i16>, crate::rules::error::Error> {
+        Ok(self.take(n, what)?.iter().map(|&b| b as i8 as i16).collect())
+    }
+}
+
+/// Σ w·h over weights (int8, or a value head's int16) and activations 0..=127: a file whose
+/// sums could pass an i32 is refused when it is read.
+#[inline]
+pub fn dot(w: &[i16], h: &[i16]) -> i32 {
+    w.iter().zip(h).map(|(&w, &h)| w as i32 * h as i32).sum()
+}
+
+/// `acc += n · w`, one first-layer row (an input's weights) scaled by the input.
+#[inline]
+pub fn add_row(acc: &mut [i32], w: &[i16], n: i32) {
+    for (a, &w) in acc.iter_mut().zip(w) {
+        *a += n * w as i32;
+    }
+}
+
+/// A network loaded from a weights file for play (`net:PATH` policies): the path it was named
+/// by and the network. Kept once per distinct (path, content) for the life of the process,
+/// so that policies stay `Copy`.
+#[derive(Debug)]
+pub struct Loaded<T> {
+    pub id: u32,
+    pub path: String,
+    /// `net:PATH`.
+    pub name: String,
+    pub net: T,
+}
+
+/// The kept network `net` named by `path` in `registry` (the same path and network give the
+/// same entry).
+pub fn keep<T: PartialEq + Send + Sync>(registry: &std::sync::Mutex<Vec<&'static Loaded<T>>>, path: &str, net: T) -> &'static Loaded<T> {
+    let mut all = registry.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(l) = all.iter().find(|l| l.path == path && l.net == net) {
+        return l;
+    }
+    let l: &'static Loaded<T> = Box::leak(Box::new(Loaded { id: all.len() as u32, path: path.to_string(), name: format!("net:{path}"), net }));
+    all.push(l);
+    l
+}
+
+/// A thread's (network kind, network id, seat, accumulator, input buffer).
+type Kept = (u8, u32, u8, Accumulator, Vec<i16>);
+
+thread_local! {
+    /// Per thread, each (network, seat)'s accumulator from its last decision, and a buffer of
+    /// the network's input size for the next observation. The update is exact, so what a
+    /// thread last computed never changes a decision, only its cost.
+    static ACCUMULATORS: std::cell::RefCell<Vec<Kept>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Runs `f` on this thread's accumulator of network `id` of kind `kind` (each kind numbers
+/// its networks) for `seat`, and its input buffer; `fresh` gives both for a first call (the
+/// bias alone, for an all-zero input).
+pub fn with_accumulator<R>(kind: u8, id: u32, seat: u8, fresh: impl FnOnce() -> (Accumulator, Vec<i16>), f: impl FnOnce(&mut Accumulator, &mut [i16]) -> R) -> R {
+    ACCUMULATORS.with(|cell| {
+        let mut accs = cell.borrow_mut();
+        let at = accs.iter().position(|k| (k.0, k.1, k.2) == (kind, id, seat)).unwrap_or_else(|| {
+            let (a, x) = fresh();
+            accs.push((kind, id, seat, a, x));
+            accs.len() - 1
+        });
+        let (_, _, _, acc, x) = &mut accs[at];
+        f(acc, x)
+    })
+}
