@@ -132,3 +132,37 @@ def test_a_play_network_decides_from_what_the_seat_knows():
             g.step_policy("greedy", k)
             k += 1
         assert k > 100
+
+
+def test_the_integer_network_is_its_float_network_within_the_stated_bound():
+    """At every decision of a hand, every candidate's integer score (over 64 * 127, the margin
+    taken off the base's) is the float network's within `quantization_bound`; and the bound is
+    not vacuous (smaller than the scores' own spread)."""
+    layers = _random_layers(7, h1=32, h2=16, dim=703)
+    data = T.export(layers, None, obs_version=2, margin=0.05)
+    scale = np.asarray(_core.obs_encoding(2)["scale"], np.float64)
+    g = tractor.Game(seed=5)
+    worst, spread, k = 0.0, 0.0, 0
+    while g.current_player is not None:
+        ids, feats, _ = _core.play_candidates(g._g, "tuned-greedy-v1", k)
+        x = g.observation_tensor(g.current_player, canonical_suits=True, obs_version=2).astype(np.float64)
+        n = np.rint(x * scale)
+        q = T.forward_int_reference(data, n.astype(np.int64), feats).astype(np.float64)
+        q[0] -= round(64 * 127 * 0.05)
+        f = T.forward_float(layers, x, feats)
+        err = np.abs(q / (64 * 127) - f)
+        assert (err <= T.quantization_bound(layers, n, feats)).all(), k
+        worst, spread = max(worst, err.max()), max(spread, f.max() - f.min())
+        g.step_policy("greedy", k)
+        k += 1
+    assert k > 100 and worst < spread
+
+
+def test_a_play_network_decides_the_same_on_any_thread_count(tmp_path):
+    path = str(tmp_path / "p.tnet")
+    T.export(_random_layers(9, dim=703), path, obs_version=2)
+    pol = (f"net:{path}", "greedy", f"net:{path}", "tuned-greedy-v1")
+    a = tractor.simulate(hands=40, policies=pol, seed=8, threads=1, records=str(tmp_path / "a.rec"))
+    b = tractor.simulate(hands=40, policies=pol, seed=8, threads=2, records=str(tmp_path / "b.rec"))
+    assert np.array_equal(a.arrays["score"], b.arrays["score"])
+    assert open(tmp_path / "a.rec", "rb").read() == open(tmp_path / "b.rec", "rb").read()

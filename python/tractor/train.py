@@ -36,7 +36,7 @@ from . import _core
 from .sim import simulate
 from .errors import InvalidArgument
 
-__all__ = ["SelfPlay", "samples", "concat", "advantages", "export", "forward_int_reference", "TrainConfig", "train",
+__all__ = ["SelfPlay", "samples", "concat", "advantages", "export", "forward_int_reference", "forward_float", "quantization_bound", "TrainConfig", "train",
            "PLAY_DIM", "PLAY_FEATURES"]
 
 #: Features per candidate, and their layout: (name, offset, length, denominator, meaning).
@@ -195,6 +195,32 @@ def export(layers: Dict[str, np.ndarray], path: Optional[str], base: str = "tune
             f.write(data)
         os.replace(tmp, path)
     return data
+
+
+def forward_float(layers: Dict[str, np.ndarray], x: np.ndarray, feats: np.ndarray) -> np.ndarray:
+    """The float network's scores of candidates ``feats`` (k, PLAY_DIM, whole numbers) at
+    observation ``x`` (float, entries over their denominators), in levels: the reference the
+    integer network (over ``64 * 127``) approximates within :func:`quantization_bound`."""
+    p = feats.astype(np.float64) / PLAY_SCALE
+    z1 = np.asarray(layers["wx"]) @ x.astype(np.float64) + p @ np.asarray(layers["wp"]).T + layers["b1"]
+    h1 = np.clip(z1, 0, 1)
+    h2 = np.clip(h1 @ np.asarray(layers["w2"]).T + layers["b2"], 0, 1)
+    return h2 @ np.asarray(layers["w3"]).reshape(-1) + float(np.asarray(layers["b3"]).reshape(-1)[0])
+
+
+def quantization_bound(layers: Dict[str, np.ndarray], n: np.ndarray, feats: np.ndarray) -> np.ndarray:
+    """Per candidate, a bound on |integer score / (64 * 127) - float score| (margin aside):
+    each first-layer weight and bias rounds by at most 1/2 over ``s1``, each later weight by at
+    most 1/2 over 64 and bias over 64 * 127, each shift floors by less than one step (1/127),
+    and an error in a clamped unit passes through the next layer's weights at most as they
+    weigh it. ``n``: the observation's whole numbers (the core's ``i16`` observation)."""
+    s1 = ONE * 2 ** SHIFT1
+    w2 = np.abs(np.asarray(layers["w2"]))
+    w3 = np.abs(np.asarray(layers["w3"]).reshape(-1))
+    h1n, h2n = w2.shape[1], w2.shape[0]
+    e1 = (0.5 * np.abs(n).sum() + 0.5 * np.abs(feats.astype(np.float64)).sum(axis=1) + 0.5) / s1 + 1 / ONE
+    e2 = e1[:, None] * (w2.sum(axis=1) + h1n * 0.5 / 64)[None, :] + h1n * 0.5 / 64 + 0.5 / (64 * ONE) + 1 / ONE
+    return e2 @ (w3 + 0.5 / 64) + h2n * 0.5 / 64 + 0.5 / (64 * ONE)
 
 
 def forward_int_reference(data: bytes, obs: np.ndarray, feats: np.ndarray) -> np.ndarray:
