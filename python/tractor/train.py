@@ -36,7 +36,7 @@ from . import _core
 from .sim import simulate
 from .errors import InvalidArgument
 
-__all__ = ["SelfPlay", "samples", "concat", "advantages", "export", "forward_int_reference", "forward_float", "quantization_bound", "TrainConfig", "train",
+__all__ = ["SelfPlay", "samples", "concat", "advantages", "export", "forward_int_reference", "forward_float", "quantization_bound", "TrainConfig", "train", "plot_curve",
            "PLAY_DIM", "PLAY_FEATURES"]
 
 #: Features per candidate, and their layout: (name, offset, length, denominator, meaning).
@@ -337,6 +337,37 @@ def duplicate(a: str, b: str, deals: int, seed: int, profile: str = "guigang", t
     return {"levels_per_deal": m, "lo": m - half, "hi": m + half, "deals": len(adv)}
 
 
+def plot_curve(curve: List[Dict[str, Any]], path: str, opponent: str = "tuned-greedy-v1") -> bool:
+    """The learning curve (levels per deal against ``opponent`` per round, one line per margin,
+    with the 95% intervals) as an image; False, writing nothing, without matplotlib (the
+    ``[plot]`` extra)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    fig, ax = plt.subplots(figsize=(7, 4))
+    margins = sorted({r["margin"] for c in curve for r in c["rated"]})
+    for m in margins:
+        pts = [(c["hands"], r) for c in curve for r in c["rated"] if r["margin"] == m and "levels_per_deal" in r]
+        if not pts:
+            continue
+        x = [h for h, _ in pts]
+        y = [r["levels_per_deal"] for _, r in pts]
+        ax.errorbar(x, y, yerr=[[r["levels_per_deal"] - r["lo"] for _, r in pts], [r["hi"] - r["levels_per_deal"] for _, r in pts]],
+                    marker="o", ms=3, capsize=2, label=f"margin {m:g}")
+    ax.axhline(0, color="grey", lw=0.8)
+    ax.set_xlabel("self-play hands")
+    ax.set_ylabel(f"levels per deal against {opponent}")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return True
+
+
 def train(cfg: TrainConfig, progress: Optional[Callable[[str], None]] = None) -> Dict[str, Any]:
     """Rounds of self-play and SGD; after each round the network is exported
     (``OUT/round-K.tnet``) and played in duplicate against ``cfg.opponent`` on deals of
@@ -426,6 +457,7 @@ def train(cfg: TrainConfig, progress: Optional[Callable[[str], None]] = None) ->
         os.replace(state_path + ".tmp", state_path)
         with open(os.path.join(cfg.out, "curve.json"), "w") as f:
             json.dump(curve, f, indent=1)
+        plot_curve(curve, os.path.join(cfg.out, "curve.png"), cfg.opponent)
         if cfg.time_limit_s and time.time() - t0 > cfg.time_limit_s:
             say("time limit reached")
             break
