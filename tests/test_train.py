@@ -166,3 +166,12 @@ def test_a_play_network_decides_the_same_on_any_thread_count(tmp_path):
     b = tractor.simulate(hands=40, policies=pol, seed=8, threads=2, records=str(tmp_path / "b.rec"))
     assert np.array_equal(a.arrays["score"], b.arrays["score"])
     assert open(tmp_path / "a.rec", "rb").read() == open(tmp_path / "b.rec", "rb").read()
+
+
+def test_the_curve_plots(tmp_path):
+    curve = [{"round": k, "hands": 100 * k, "seconds": k,
+              "rated": [{"margin": m, "path": "x", "levels_per_deal": 0.01 * k - m, "lo": 0.01 * k - m - 0.02,
+                         "hi": 0.01 * k - m + 0.02, "deals": 10} for m in (0.0, 0.03)]} for k in (1, 2, 3)]
+    path = tmp_path / "c.png"
+    assert T.plot_curve(curve, str(path))
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
