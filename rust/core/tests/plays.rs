@@ -114,11 +114,12 @@ fn a_play_network_reads_back_and_scores_as_written() {
     assert_eq!(PlayNet::parse(&bytes).unwrap(), net);
     let mut cut = bytes.clone();
     cut.pop();
-    assert!(PlayNet::parse(&cut).err().expect("refused").to_string().contains("CRC"));
+    let Err(damaged) = PlayNet::parse(&cut) else { panic!("a cut file is refused") };
+    assert!(damaged.to_string().contains("CRC"), "{damaged}");
     let mut big = net.clone();
     big.wp[64 * big.h1] = i16::MAX; // the points feature can reach 540
     big.b1[0] = i32::MAX - 1_000_000; // 540 * 32767 more passes i32
-    let refused = PlayNet::parse(&big.to_bytes()).err().expect("refused");
+    let Err(refused) = PlayNet::parse(&big.to_bytes()) else { panic!("a file that could overflow is refused") };
     assert!(refused.to_string().contains("past i32"), "{refused}");
     big.wp[64 * big.h1] = 1;
     assert!(PlayNet::parse(&big.to_bytes()).is_ok(), "within the bound");
@@ -128,7 +129,6 @@ fn a_play_network_reads_back_and_scores_as_written() {
     let mut plays = Plays::default();
     let mut game = Game::deal(derive(9, BATCH_HAND, 0), Profile::Guigang, [3, 3], NOBODY, None).unwrap();
     let p = PlayNetPolicy::keep("test-play-net", net.clone());
-    let mut rng = Rng::new(3);
     let mut acc = net.accumulator(&vec![0; enc.dim]);
     let mut scored = 0;
     while matches!(game.pos.phase, Phase::Declare | Phase::Play) {

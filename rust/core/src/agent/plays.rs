@@ -18,7 +18,7 @@
 //! function of the position, the weights and the stream.
 //!
 //! **The features** of a candidate ([`DIM`] whole numbers, each over its denominator in
-//! [`SCALE`], as the observation's entries are; [`LAYOUT`] names them): its cards (copies of
+//! [`scales`], as the observation's entries are; [`LAYOUT`] names them): its cards (copies of
 //! each kind, suits renamed trump-first as the seat knows trump, as a canonical observation
 //! renames them), its size, whether it is one combination (R3.1–R3.2) and of which shape
 //! (copies per kind, tractor length), whether it is of trumps, whether it would become the
