@@ -144,14 +144,7 @@ impl Net {
     /// Reads a weights file, checking its magic, versions, sizes and CRC, and that no sum
     /// of the network can overflow its `i32` for any observation.
     pub fn parse(bytes: &[u8]) -> Result<Net, Error> {
-        if bytes.len() < MAGIC.len() + 4 || &bytes[..MAGIC.len()] != MAGIC {
-            return Err(bad("not a weights file (it does not start with \"TRACTNET\")"));
-        }
-        let (body, crc) = bytes.split_at(bytes.len() - 4);
-        if crc32(body) != u32::from_le_bytes(crc.try_into().expect("4 bytes")) {
-            return Err(bad("the CRC does not match: the file is damaged or cut short"));
-        }
-        let mut b = Bytes { rest: &body[MAGIC.len()..], bad: |m| bad(m) };
+        let mut b = Bytes::of_file(bytes, |m| bad(m))?;
         let version = b.u16("the header")?;
         if !(1..=FORMAT_VERSION).contains(&version) {
             return Err(bad(format!("format version {version} (this engine reads 1..={FORMAT_VERSION})")));

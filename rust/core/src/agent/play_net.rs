@@ -103,14 +103,7 @@ impl PlayNet {
     /// Reads a format-4 weights file, checking what [`crate::agent::net::Net::parse`] checks
     /// (magic, versions, sizes, CRC, no overflow) and that the base weights parse.
     pub fn parse(bytes: &[u8]) -> Result<PlayNet, Error> {
-        if bytes.len() < MAGIC.len() + 4 || &bytes[..MAGIC.len()] != MAGIC {
-            return Err(bad("not a weights file (it does not start with \"TRACTNET\")"));
-        }
-        let (body, crc) = bytes.split_at(bytes.len() - 4);
-        if crc32(body) != u32::from_le_bytes(crc.try_into().expect("4 bytes")) {
-            return Err(bad("the CRC does not match: the file is damaged or cut short"));
-        }
-        let mut b = Bytes { rest: &body[MAGIC.len()..], bad: |m| bad(m) };
+        let mut b = Bytes::of_file(bytes, |m| bad(m))?;
         let version = b.u16("the header")?;
         if version != FORMAT_VERSION {
             return Err(bad(format!("format version {version} (a play network is version {FORMAT_VERSION})")));

@@ -26,6 +26,19 @@ pub struct Bytes<'a> {
 }
 
 impl<'a> Bytes<'a> {
+    /// The body of a weights file after its magic, once the magic and the CRC of every byte
+    /// before the last four are checked.
+    pub fn of_file(bytes: &'a [u8], bad: fn(String) -> crate::rules::error::Error) -> Result<Bytes<'a>, crate::rules::error::Error> {
+        if bytes.len() < MAGIC.len() + 4 || &bytes[..MAGIC.len()] != MAGIC {
+            return Err(bad("not a weights file (it does not start with \"TRACTNET\")".into()));
+        }
+        let (body, crc) = bytes.split_at(bytes.len() - 4);
+        if crate::game::record::crc32(body) != u32::from_le_bytes(crc.try_into().expect("4 bytes")) {
+            return Err(bad("the CRC does not match: the file is damaged or cut short".into()));
+        }
+        Ok(Bytes { rest: &body[MAGIC.len()..], bad })
+    }
+
     pub fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], crate::rules::error::Error> {
         if self.rest.len() < n {
             return Err((self.bad)(format!("the file ends inside {what}")));
