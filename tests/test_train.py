@@ -175,3 +175,12 @@ def test_the_curve_plots(tmp_path):
     path = tmp_path / "c.png"
     assert T.plot_curve(curve, str(path))
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_shipped_network_names_play_in_self_play():
+    sp = T.SelfPlay(seats=["play-net-v1", "greedy", "play-net-v1", "greedy"], learners=[True, False, True, False],
+                    rollout="greedy", label_rate=0.05, per_decision=3, obs_version=2)
+    s = T.samples(2, 0, 3, sp, threads=1)
+    assert len(s["seat"]) > 0
+    r = tractor.simulate(hands=3, policies=("play-net-v1", "greedy", "play-net-v1", "greedy"), seed=2)
+    assert np.array_equal(s["returns"][:, 0], r.arrays["return0"]), "self-play's hands are simulate's"

@@ -32,7 +32,7 @@ from typing import Any, Callable, Dict, List, Optional
 
 import numpy as np
 
-from . import _core
+from . import _core, _weights
 from .sim import simulate
 from .errors import InvalidArgument
 
@@ -88,11 +88,13 @@ def samples(seed: int, start: int, count: int, sp: Optional[SelfPlay] = None, th
             raise InvalidArgument(f"{name}: a probability in 0..1, got {v!r}")
     if count < 0 or start < 0:
         raise InvalidArgument(f"start and count: whole numbers at least 0, got {start!r} and {count!r}")
-    args = (list(sp.seats), [bool(x) for x in sp.learners], sp.base, sp.rollout, int(round(sp.label_rate * 65536)),
+    named = lambda p: _weights.resolve(p) or p  # a shipped network's name is its net:PATH  # noqa: E731
+    teacher = None if sp.teacher is None else named(sp.teacher)
+    args = (list(map(named, sp.seats)), [bool(x) for x in sp.learners], sp.base, named(sp.rollout), int(round(sp.label_rate * 65536)),
             int(sp.per_decision), int(sp.rollouts), int(round(sp.explore * 65536)), sp.profile, int(sp.obs_version),
             bool(sp.canonical))
     if backend == "local":
-        return _core.self_play(int(seed), int(start), int(count), *args, int(threads), int(sp.worlds), sp.teacher)
+        return _core.self_play(int(seed), int(start), int(count), *args, int(threads), int(sp.worlds), teacher)
     if backend != "ray":
         raise InvalidArgument(f"backend: 'local' or 'ray', got {backend!r}")
     try:
@@ -104,7 +106,7 @@ def samples(seed: int, start: int, count: int, sp: Optional[SelfPlay] = None, th
     _connect(ray, address)
     per = int(chunk or max(1, -(-count // max(1, 4 * int(ray.cluster_resources().get("CPU", 1))))))
     task = ray.remote(num_cpus=1)(_ray_part)
-    w = (int(sp.worlds), sp.teacher)
+    w = (int(sp.worlds), teacher)
     refs = [task.remote(int(seed), int(start + i), int(min(per, count - i)), args, w) for i in range(0, count, per)]
     return concat(ray.get(refs)) if refs else _core.self_play(int(seed), int(start), 0, *args, 1, *w)
 

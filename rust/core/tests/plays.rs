@@ -258,3 +258,31 @@ fn observation_version_2_extends_version_1() {
         }
     }
 }
+
+/// A network whose base declares (or plays) takes the base's action in that phase, as the
+/// first of its candidates: the shortcut that skips listing them changes no decision.
+#[test]
+fn a_base_phase_is_the_base_s_action() {
+    for (declares, plays) in [(true, false), (false, true)] {
+        let mut net = random_net(11, 16, 8);
+        (net.base_declares, net.base_plays) = (declares, plays);
+        let p = PlayNetPolicy::keep(&format!("phases-{declares}"), net.clone());
+        let mut game = Game::deal(derive(4, BATCH_HAND, 2), Profile::Guigang, [3, 3], NOBODY, None).unwrap();
+        let mut k = 0u64;
+        while matches!(game.pos.phase, Phase::Declare | Phase::Play) {
+            let view = SeatView::of_game(&game);
+            let dealing = game.pos.phase == Phase::Declare;
+            let a = Policy::Agent(Agent::PlayNet(p)).act(&game, &mut Rng::new(k)).unwrap();
+            let mut plays = Plays::default();
+            let mut scores = Vec::new();
+            p.score_all(&view, &mut Rng::new(k), &mut plays, &mut scores);
+            assert_eq!(a, plays.actions[best(&scores)], "decision {k}");
+            if dealing == declares {
+                assert_eq!(plays.len(), 1, "the base's only");
+                assert_eq!(a, tractor_core::agent::greedy::act_with(&view, &mut Rng::new(k), &net.base));
+            }
+            game.apply(&a).unwrap();
+            k += 1;
+        }
+    }
+}

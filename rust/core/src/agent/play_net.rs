@@ -336,6 +336,13 @@ impl Decide for PlayNetPolicy {
     }
 
     fn decide(&self, view: &SeatView, rng: &mut Rng) -> Action {
+        let net = &self.0.net;
+        let dealing = view.phase() == crate::game::hand::Phase::Declare;
+        if (dealing && net.base_declares) || (!dealing && net.base_plays) {
+            // the base decides this phase: its action is the first candidate, drawn first from
+            // the same stream, so the candidates need not be listed
+            return crate::agent::greedy::act_with(view, rng, &net.base);
+        }
         SCRATCH.with(|cell| {
             let (plays, scores) = &mut *cell.borrow_mut();
             self.score_all(view, rng, plays, scores);
