@@ -52,7 +52,7 @@ use std::sync::Mutex;
 use crate::agent::view::{Decide, SeatView};
 use crate::agent::greedy;
 pub use crate::agent::quant::{Accumulator, MAGIC, MAX_WIDTH, ONE};
-use crate::agent::quant::{add_row, dot, keep, Bytes};
+use crate::agent::quant::{dot, keep, Bytes};
 use crate::agent::play_net;
 use crate::encode::actions::{encode, Builder, ACTIONS};
 use crate::encode::observe::{canonical_ids, encoding, versions, Encoding};
@@ -331,30 +331,14 @@ impl Net {
     /// The first layer for `x` (an observation in the network's encoding), computed in full.
     pub fn accumulator(&self, x: &[i16]) -> Accumulator {
         assert_eq!(x.len(), self.obs.dim, "an observation of the network's encoding");
-        let mut acc = self.b1.clone();
-        for (i, &n) in x.iter().enumerate() {
-            if n != 0 {
-                self.add_input(&mut acc, i, n as i32);
-            }
-        }
-        Accumulator { x: x.to_vec(), acc }
+        Accumulator::of(&self.w1, &self.b1, x)
     }
 
-    #[inline]
-    fn add_input(&self, acc: &mut [i32], i: usize, delta: i32) {
-        add_row(acc, &self.w1[i * self.h1..][..self.h1], delta);
-    }
 
     /// Moves `a` to input `x`, touching only the inputs that changed (a decision changes a
     /// few cards and counters of the observation). Equal to [`Net::accumulator`] of `x`.
     pub fn update(&self, a: &mut Accumulator, x: &[i16]) {
-        assert_eq!(x.len(), a.x.len(), "an observation of the network's encoding");
-        for (i, (&new, &old)) in x.iter().zip(&a.x).enumerate() {
-            if new != old {
-                self.add_input(&mut a.acc, i, new as i32 - old as i32);
-            }
-        }
-        a.x.copy_from_slice(x);
+        a.update(&self.w1, x);
     }
 
     /// The second hidden layer's activations from an accumulator (the first `h2` entries).

@@ -202,23 +202,12 @@ impl PlayNet {
     /// The observation's part of the first layer, computed in full.
     pub fn accumulator(&self, x: &[i16]) -> Accumulator {
         assert_eq!(x.len(), self.obs.dim, "an observation of the network's encoding");
-        let mut acc = self.b1.clone();
-        for (i, &n) in x.iter().enumerate() {
-            if n != 0 {
-                add_row(&mut acc, &self.w1[i * self.h1..][..self.h1], n as i32);
-            }
-        }
-        Accumulator { x: x.to_vec(), acc }
+        Accumulator::of(&self.w1, &self.b1, x)
     }
 
     /// Moves `a` to observation `x`, touching only the inputs that changed.
     pub fn update(&self, a: &mut Accumulator, x: &[i16]) {
-        for (i, (&new, &old)) in x.iter().zip(&a.x).enumerate() {
-            if new != old {
-                add_row(&mut a.acc, &self.w1[i * self.h1..][..self.h1], new as i32 - old as i32);
-            }
-        }
-        a.x.copy_from_slice(x);
+        a.update(&self.w1, x);
     }
 
     /// The network's output for the candidate with features `p`, the observation's part

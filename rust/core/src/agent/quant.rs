@@ -83,6 +83,33 @@ pub fn add_row(acc: &mut [i32], w: &[i16], n: i32) {
     }
 }
 
+impl Accumulator {
+    /// `b1 + W1·x` computed in full, `w1` input-major with `b1.len()` weights per input.
+    pub fn of(w1: &[i16], b1: &[i32], x: &[i16]) -> Accumulator {
+        let h1 = b1.len();
+        let mut acc = b1.to_vec();
+        for (i, &n) in x.iter().enumerate() {
+            if n != 0 {
+                add_row(&mut acc, &w1[i * h1..][..h1], n as i32);
+            }
+        }
+        Accumulator { x: x.to_vec(), acc }
+    }
+
+    /// Moves to input `x` (as long as the one it holds), touching only the inputs that
+    /// changed: equal to [`Accumulator::of`] of `x`.
+    pub fn update(&mut self, w1: &[i16], x: &[i16]) {
+        assert_eq!(x.len(), self.x.len(), "an input of the network's size");
+        let h1 = self.acc.len();
+        for (i, (&new, &old)) in x.iter().zip(&self.x).enumerate() {
+            if new != old {
+                add_row(&mut self.acc, &w1[i * h1..][..h1], new as i32 - old as i32);
+            }
+        }
+        self.x.copy_from_slice(x);
+    }
+}
+
 /// A network loaded from a weights file for play (`net:PATH` policies): the path it was named
 /// by and the network. Kept once per distinct (path, content) for the life of the process,
 /// so that policies stay `Copy`.
