@@ -213,25 +213,35 @@ impl PlayNet {
     /// The network's output for the candidate with features `p`, the observation's part
     /// being `a` (its score, but for the base's action's prior).
     pub fn score(&self, a: &Accumulator, p: &[i16]) -> i32 {
-        let mut z = [0i32; MAX_WIDTH];
-        let z = &mut z[..self.h1];
-        z.copy_from_slice(&a.acc);
+        self.score_in(a, p, &mut Scratch::default())
+    }
+
+    /// [`PlayNet::score`] in buffers kept from candidate to candidate (a decision scores
+    /// many: their first layers are not zeroed and allocated each time).
+    pub fn score_in(&self, a: &Accumulator, p: &[i16], s: &mut Scratch) -> i32 {
+        s.z.clear();
+        s.z.extend_from_slice(&a.acc);
         for (i, &n) in p.iter().enumerate() {
             if n != 0 {
-                add_row(z, &self.wp[i * self.h1..][..self.h1], n as i32);
+                add_row(&mut s.z, &self.wp[i * self.h1..][..self.h1], n as i32);
             }
         }
-        let mut h1 = [0i16; MAX_WIDTH];
-        for (h, &v) in h1[..self.h1].iter_mut().zip(z.iter()) {
-            *h = (v >> self.shift1).clamp(0, ONE) as i16;
-        }
+        s.h.clear();
+        s.h.extend(s.z.iter().map(|&v| (v >> self.shift1).clamp(0, ONE) as i16));
         let mut q = self.b3;
         for k in 0..self.h2 {
-            let s = self.b2[k] + dot(&self.w2[k * self.h1..][..self.h1], &h1[..self.h1]);
-            q += self.w3[k] as i32 * (s >> self.shift2).clamp(0, ONE);
+            let z2 = self.b2[k] + dot(&self.w2[k * self.h1..][..self.h1], &s.h);
+            q += self.w3[k] as i32 * (z2 >> self.shift2).clamp(0, ONE);
         }
         q
     }
+}
+
+/// A play network's per-candidate buffers: the first layer's sums and activations.
+#[derive(Clone, Debug, Default)]
+pub struct Scratch {
+    z: Vec<i32>,
+    h: Vec<i16>,
 }
 
 // -- a play network as a policy --------------------------------------------------------------
@@ -290,7 +300,8 @@ impl PlayNetPolicy {
             view.observe(net.obs, &[0; crate::rules::card::KINDS], net.canonical, x)
                 .expect("a play network decides from a game or a search's world, never a bare position");
             net.update(acc, x);
-            scores.extend((0..plays.len()).map(|i| net.score(acc, plays.row(i)) + if i == 0 { net.prior } else { 0 }));
+            let mut scratch = Scratch::default();
+            scores.extend((0..plays.len()).map(|i| net.score_in(acc, plays.row(i), &mut scratch) + if i == 0 { net.prior } else { 0 }));
         });
     }
 }
