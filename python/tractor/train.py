@@ -36,8 +36,8 @@ from . import _core, _weights
 from .sim import simulate
 from .errors import InvalidArgument
 
-__all__ = ["SelfPlay", "samples", "concat", "advantages", "export", "forward_int_reference", "forward_float", "quantization_bound", "TrainConfig", "train", "plot_curve",
-           "PLAY_DIM", "PLAY_FEATURES"]
+__all__ = ["SelfPlay", "samples", "concat", "advantages", "export", "forward_int_reference", "forward_float",
+           "quantization_bound", "TrainConfig", "train", "plot_curve", "duplicate", "PLAY_DIM", "PLAY_FEATURES"]
 
 #: Features per candidate, and their layout: (name, offset, length, denominator, meaning).
 PLAY_DIM: int = _core.PLAY_DIM
@@ -47,11 +47,13 @@ PLAY_SCALE = np.ones(PLAY_DIM, np.float32)
 for _name, _at, _len, _d, _ in PLAY_FEATURES:
     PLAY_SCALE[_at:_at + _len] = _d
 
+#: The first layer's shift: its weights are the float ones times ``127 * 2**SHIFT1``.
 SHIFT1 = 5
+#: The ceiling of the integer ClippedReLU (activations 0..127).
+ONE = 127
 # the play features' pass and show columns (a declaring decision's candidates)
 _PASS = [at for name, at, *_ in PLAY_FEATURES if name == "pass"][0]
 _SHOW = [at for name, at, *_ in PLAY_FEATURES if name == "show"][0]
-ONE = 127
 
 
 @dataclass
@@ -115,7 +117,8 @@ def _ray_part(seed: int, start: int, n: int, args: tuple, extra: tuple) -> Dict[
     """One Ray task: hands ``start .. start + n`` on one thread."""
     from tractor import _core as core
 
-    return core.self_play(seed, start, n, *args, 1, *extra)
+    worlds, teacher = extra
+    return core.self_play(seed, start, n, *args, 1, worlds, teacher)  # type: ignore[call-arg]
 
 
 def concat(parts: List[Dict[str, np.ndarray]]) -> Dict[str, np.ndarray]:
@@ -298,7 +301,7 @@ def _torch() -> Any:
 def _model(torch: Any, dim: int, h1: int, h2: int) -> Any:
     nn = torch.nn
 
-    class PlayModel(nn.Module):
+    class PlayModel(nn.Module):  # type: ignore[name-defined]
         def __init__(self) -> None:
             super().__init__()
             self.l1 = nn.Linear(dim + PLAY_DIM, h1)
