@@ -184,3 +184,21 @@ def test_shipped_network_names_play_in_self_play():
     assert len(s["seat"]) > 0
     r = tractor.simulate(hands=3, policies=("play-net-v1", "greedy", "play-net-v1", "greedy"), seed=2)
     assert np.array_equal(s["returns"][:, 0], r.arrays["return0"]), "self-play's hands are simulate's"
+
+
+def test_bad_layers_and_training_settings_are_named():
+    good = _random_layers(3)
+    for bad, says in [({k: v for k, v in good.items() if k != "b2"}, "missing"),
+                      ({**good, "wx": good["wx"][:, :100]}, "wx"),
+                      ({**good, "wp": good["wp"][:, :10]}, "wp"),
+                      ({**good, "w2": good["w2"][:, :3]}, "w2"),
+                      ({**good, "b3": np.zeros(2)}, "b3"),
+                      ({**good, "b1": good["b1"] * np.nan}, "finite")]:
+        with pytest.raises(InvalidArgument, match=says):
+            T.export(bad, None)
+    with pytest.raises(InvalidArgument, match="phases"):
+        T.export(good, None, phases="dealing")
+    for kw, says in [({"window": 0}, "window"), ({"phases": "x"}, "phases"), ({"margins": []}, "margins"),
+                     ({"lr": -1.0}, "lr"), ({"batch": 2.5}, "batch")]:
+        with pytest.raises(InvalidArgument, match=says):
+            T.train(T.TrainConfig(out="/nonexistent/never-written", **kw))

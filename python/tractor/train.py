@@ -169,9 +169,26 @@ def export(layers: Dict[str, np.ndarray], path: Optional[str], base: str = "tune
     enc = _core.obs_encoding(int(obs_version))
     dx = np.asarray(enc["scale"], np.float64)  # each entry's denominator (the i16 input's)
     s1 = ONE * 2 ** SHIFT1
+    missing = {"wx", "wp", "b1", "w2", "b2", "w3", "b3"} - set(layers)
+    if missing:
+        raise InvalidArgument(f"layers: missing {sorted(missing)}")
     wx = np.asarray(layers["wx"], np.float64)
     wp = np.asarray(layers["wp"], np.float64)
+    if wx.ndim != 2 or wx.shape[1] != enc["dim"]:
+        raise InvalidArgument(f"layers['wx']: shape (h1, {enc['dim']}) for observation version {obs_version}, got {wx.shape}")
     h1, dim = wx.shape
+    w2_shape = np.shape(layers["w2"])
+    shapes = {"wp": (np.shape(wp), (h1, PLAY_DIM)), "b1": (np.shape(layers["b1"]), (h1,)),
+              "b2": (np.shape(layers["b2"]), (w2_shape[0] if w2_shape else -1,)),
+              "w2": (w2_shape, (w2_shape[0] if w2_shape else -1, h1)),
+              "w3": (np.shape(np.asarray(layers["w3"]).reshape(-1)), (w2_shape[0] if w2_shape else -1,))}
+    for name, (got, want) in shapes.items():
+        if tuple(got) != tuple(want):
+            raise InvalidArgument(f"layers[{name!r}]: shape {want}, got {tuple(got)}")
+    if np.asarray(layers["b3"]).size != 1:
+        raise InvalidArgument(f"layers['b3']: one value, got {np.asarray(layers['b3']).size}")
+    if not all(np.isfinite(np.asarray(v, np.float64)).all() for v in layers.values()):
+        raise InvalidArgument("layers: a weight is not finite")
     w1i = _int(s1 * wx / dx[None, :], -32768, 32767, "W1")
     wpi = _int(s1 * wp / PLAY_SCALE[None, :], -32768, 32767, "Wp")
     b1i = _int(s1 * np.asarray(layers["b1"], np.float64), -2**31, 2**31 - 1, "b1")
@@ -378,6 +395,16 @@ def train(cfg: TrainConfig, progress: Optional[Callable[[str], None]] = None) ->
     (``OUT/round-K.tnet``) and played in duplicate against ``cfg.opponent`` on deals of
     ``cfg.eval_seed`` (never an arena suite). Resumes from ``OUT/state.pt`` when it exists.
     Returns the curve."""
+    for name in ("rounds", "hands_per_round", "window", "epochs", "h1", "h2", "batch"):
+        v = getattr(cfg, name)
+        if not isinstance(v, int) or isinstance(v, bool) or v < 1:
+            raise InvalidArgument(f"{name}: a whole number at least 1, got {v!r}")
+    if cfg.phases not in ("both", "play", "declare"):
+        raise InvalidArgument(f"phases: 'both', 'play' or 'declare', got {cfg.phases!r}")
+    if not cfg.margins or any(not 0 <= m <= 100 for m in cfg.margins):
+        raise InvalidArgument(f"margins: one or more numbers in 0..100 (levels), got {cfg.margins!r}")
+    if not (cfg.lr > 0 and np.isfinite(cfg.lr)):
+        raise InvalidArgument(f"lr: a positive number, got {cfg.lr!r}")
     torch = _torch()
     say = progress or (lambda m: None)
     os.makedirs(cfg.out, exist_ok=True)
