@@ -50,8 +50,13 @@ def test_bad_self_play_arguments_are_named():
         T.samples(1, 0, 1, T.SelfPlay(per_decision=1))
     with pytest.raises(TractorError, match="base"):
         T.samples(1, 0, 1, T.SelfPlay(base="random"))
-    with pytest.raises(TractorError):
+    with pytest.raises(InvalidArgument, match="four"):
         T.samples(1, 0, 1, T.SelfPlay(seats=["greedy"] * 3))
+    for kw in ({"per_decision": 2.5}, {"rollouts": -1}, {"worlds": True}):
+        with pytest.raises(InvalidArgument, match=next(iter(kw))):
+            T.samples(1, 0, 1, T.SelfPlay(**kw))
+    with pytest.raises(InvalidArgument, match="count"):
+        T.samples(1, 0, -3)
 
 
 def test_candidates_from_python_are_legal_and_complete_where_said():

@@ -88,8 +88,13 @@ def samples(seed: int, start: int, count: int, sp: Optional[SelfPlay] = None, th
     for name, v in (("label_rate", sp.label_rate), ("explore", sp.explore)):
         if not 0 <= v <= 1:
             raise InvalidArgument(f"{name}: a probability in 0..1, got {v!r}")
-    if count < 0 or start < 0:
-        raise InvalidArgument(f"start and count: whole numbers at least 0, got {start!r} and {count!r}")
+    for name, v in (("seed", seed), ("start", start), ("count", count), ("threads", threads),
+                    ("per_decision", sp.per_decision), ("rollouts", sp.rollouts), ("worlds", sp.worlds),
+                    ("obs_version", sp.obs_version)):
+        if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v < 0:
+            raise InvalidArgument(f"{name}: a whole number at least 0, got {v!r}")
+    if len(sp.seats) != 4 or len(sp.learners) != 4:
+        raise InvalidArgument(f"seats and learners: four each, got {len(sp.seats)} and {len(sp.learners)}")
     named = lambda p: _weights.resolve(p) or p  # a shipped network's name is its net:PATH  # noqa: E731
     teacher = None if sp.teacher is None else named(sp.teacher)
     args = (list(map(named, sp.seats)), [bool(x) for x in sp.learners], sp.base, named(sp.rollout), int(round(sp.label_rate * 65536)),
