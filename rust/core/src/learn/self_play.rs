@@ -37,7 +37,9 @@
 //! Streams (see [`crate::util::seed`]): decision `k` of hand `hand_seed` (the k-th action of
 //! the hand) draws its labelling coin, its candidates, its exploration and its choice of
 //! candidates from `derive(derive(hand_seed, SELF_PLAY, 0), SELF_PLAY, k)`'s stream, and its
-//! r-th rollout's seat `p` from `derive(derive(hand_seed, SELF_PLAY, 1 + k), SELF_PLAY, 4r + p)`.
+//! r-th rollout's seat `p` from `derive(derive(hand_seed, SELF_PLAY, 1 + k), SELF_PLAY, 4r + p)`;
+//! valued in worlds, world `w` is drawn from `ws = derive(derive(hand_seed, SELF_PLAY, 1 + k),
+//! SELF_PLAY, w)`'s stream and its r-th rollout plays from `derive(ws, SELF_PLAY, 1 + r)`'s.
 //! The samples depend on the seed and range only, never on the thread count.
 
 use crate::agent::plays::{candidates, index_of, Plays, DIM as PLAY_DIM};
