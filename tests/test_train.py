@@ -207,3 +207,11 @@ def test_bad_layers_and_training_settings_are_named():
                      ({"lr": -1.0}, "lr"), ({"batch": 2.5}, "batch")]:
         with pytest.raises(InvalidArgument, match=says):
             T.train(T.TrainConfig(out="/nonexistent/never-written", **kw))
+
+
+def test_a_play_network_read_as_a_network_over_action_ids_is_named():
+    from tractor import nets
+
+    path = tractor.agents.AGENTS["play-net-v1"].policy[len("net:"):]
+    with pytest.raises(TractorError, match="whole plays"):
+        nets.Net(path)

@@ -147,6 +147,12 @@ impl Net {
         let mut b = Bytes::of_file(bytes, |m| bad(m))?;
         let version = b.u16("the header")?;
         if !(1..=FORMAT_VERSION).contains(&version) {
+            if version == crate::agent::play_net::FORMAT_VERSION {
+                return Err(bad(format!(
+                    "format version {version} is a network over whole plays (agent::play_net): it plays as net:PATH, \
+                     but is not a network over action ids (formats 1..={FORMAT_VERSION})"
+                )));
+            }
             return Err(bad(format!("format version {version} (this engine reads 1..={FORMAT_VERSION})")));
         }
         let version_obs = b.u16("the header")?;
