@@ -215,3 +215,28 @@ def test_a_play_network_read_as_a_network_over_action_ids_is_named():
     path = tractor.agents.AGENTS["play-net-v1"].policy[len("net:"):]
     with pytest.raises(TractorError, match="whole plays"):
         nets.Net(path)
+
+
+@pytest.mark.parametrize("call,says", [
+    (lambda: T.samples(2**64, 0, 1), "seed"),
+    (lambda: T.samples(1, 0, float("inf")), "count"),
+    (lambda: T.samples(1, 0, 1, threads=2**40), "threads"),
+    (lambda: T.samples(1, 0, 1, T.SelfPlay(explore="x")), "explore"),
+    (lambda: T.samples(1, 0, 1, T.SelfPlay(per_decision=2**70)), "per_decision"),
+    (lambda: T.samples(1, 0, 1, T.SelfPlay(worlds=2**40)), "worlds"),
+    (lambda: T.samples(1, 0, 1, T.SelfPlay(seats=[1, 2, 3, 4])), "seats"),
+    (lambda: T.samples(1, 0, 1, T.SelfPlay(learners=[1, 0, 1, 0])), "learners"),
+    (lambda: T.samples(1, 0, 1, T.SelfPlay(canonical="yes")), "canonical"),
+    (lambda: T.advantages({}), "samples"),
+    (lambda: T.export(_random_layers(1), None, margin=float("nan")), "margin"),
+    (lambda: T.export(_random_layers(1), None, meta={"x": float("nan")}), "meta"),
+    (lambda: T.export(_random_layers(1), 5), "path"),
+    (lambda: T.forward_float(_random_layers(1), np.zeros(3), np.zeros((1, T.PLAY_DIM))), "observation"),
+    (lambda: T.forward_int_reference(T.export(_random_layers(1), None)[:40], np.zeros(636), np.zeros((1, T.PLAY_DIM))), "CRC"),
+    (lambda: T.quantization_bound(_random_layers(1), np.zeros(636), np.zeros((1, 7))), "feats"),
+    (lambda: T.duplicate("greedy", "random", 0, 1), "deals"),
+    (lambda: T.plot_curve([{"x": 1}], "unused.png"), "curve"),
+])
+def test_hostile_arguments_are_named(call, says):
+    with pytest.raises(TractorError, match=says):
+        call()

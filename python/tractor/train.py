@@ -32,7 +32,9 @@ from typing import Any, Callable, Dict, List, Optional
 
 import numpy as np
 
-from . import _core, _weights
+from . import _core
+from ._args import MAX_THREADS, _count, _int, _is_bool, _obs_version, _path, _policy, _profile, _seed, _show, _text
+from ._outputs import replacing
 from .sim import simulate
 from .errors import InvalidArgument
 
@@ -85,23 +87,23 @@ def samples(seed: int, start: int, count: int, sp: Optional[SelfPlay] = None, th
     ``address`` as :func:`tractor.simulate` takes it: index ranges of ``chunk`` hands as tasks,
     joined in index order by :func:`concat`) as locally."""
     sp = sp or SelfPlay()
-    for name, v in (("label_rate", sp.label_rate), ("explore", sp.explore)):
-        if not 0 <= v <= 1:
-            raise InvalidArgument(f"{name}: a probability in 0..1, got {v!r}")
-    for name, v in (("seed", seed), ("start", start), ("count", count), ("threads", threads),
-                    ("per_decision", sp.per_decision), ("rollouts", sp.rollouts), ("worlds", sp.worlds),
-                    ("obs_version", sp.obs_version)):
-        if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v < 0:
-            raise InvalidArgument(f"{name}: a whole number at least 0, got {v!r}")
-    if len(sp.seats) != 4 or len(sp.learners) != 4:
-        raise InvalidArgument(f"seats and learners: four each, got {len(sp.seats)} and {len(sp.learners)}")
-    named = lambda p: _weights.resolve(p) or p  # a shipped network's name is its net:PATH  # noqa: E731
-    teacher = None if sp.teacher is None else named(sp.teacher)
-    args = (list(map(named, sp.seats)), [bool(x) for x in sp.learners], sp.base, named(sp.rollout), int(round(sp.label_rate * 65536)),
-            int(sp.per_decision), int(sp.rollouts), int(round(sp.explore * 65536)), sp.profile, int(sp.obs_version),
-            bool(sp.canonical))
+    seed, start, count = _seed(seed), _count(start, "start"), _count(count, "count")
+    threads = _int(threads, "threads (0: all cores)", 0, MAX_THREADS)
+    if not isinstance(sp.seats, (list, tuple)) or len(sp.seats) != 4:
+        raise InvalidArgument(f"seats: four policies, one per seat, got {_show(sp.seats)}")
+    if not isinstance(sp.learners, (list, tuple)) or len(sp.learners) != 4 or not all(_is_bool(x) for x in sp.learners):
+        raise InvalidArgument(f"learners: four bools, one per seat, got {_show(sp.learners)}")
+    seats = [_policy(p, f"seats[{i}]") for i, p in enumerate(sp.seats)]  # a shipped name is its net:PATH
+    teacher = None if sp.teacher is None else _policy(sp.teacher, "teacher")
+    args = (seats, [bool(x) for x in sp.learners], _text(sp.base, "base"), _policy(sp.rollout, "rollout"),
+            _rate(sp.label_rate, "label_rate"), _int(sp.per_decision, "per_decision", 2, 2**32 - 1),
+            _int(sp.rollouts, "rollouts", 1, 2**32 - 1), _rate(sp.explore, "explore"), _profile(sp.profile),
+            _obs_version(sp.obs_version)["version"], _bool_arg(sp.canonical, "canonical"))
+    worlds = _int(sp.worlds, "worlds", 0, 2**32 - 1)
+    if start + count > 2**64:
+        raise InvalidArgument(f"start: the index range {start} + {count} runs past the last index 2**64 - 1")
     if backend == "local":
-        return _core.self_play(int(seed), int(start), int(count), *args, int(threads), int(sp.worlds), teacher)
+        return _core.self_play(seed, start, count, *args, threads, worlds, teacher)
     if backend != "ray":
         raise InvalidArgument(f"backend: 'local' or 'ray', got {backend!r}")
     try:
@@ -111,11 +113,24 @@ def samples(seed: int, start: int, count: int, sp: Optional[SelfPlay] = None, th
     from .ray_backend import _connect
 
     _connect(ray, address)
-    per = int(chunk or max(1, -(-count // max(1, 4 * int(ray.cluster_resources().get("CPU", 1))))))
+    per = _int(chunk, "chunk", 1) if chunk is not None else max(1, -(-count // max(1, 4 * int(ray.cluster_resources().get("CPU", 1)))))
     task = ray.remote(num_cpus=1)(_ray_part)
-    w = (int(sp.worlds), teacher)
-    refs = [task.remote(int(seed), int(start + i), int(min(per, count - i)), args, w) for i in range(0, count, per)]
-    return concat(ray.get(refs)) if refs else _core.self_play(int(seed), int(start), 0, *args, 1, *w)
+    w = (worlds, teacher)
+    refs = [task.remote(seed, start + i, min(per, count - i), args, w) for i in range(0, count, per)]
+    return concat(ray.get(refs)) if refs else _core.self_play(seed, start, 0, *args, 1, *w)
+
+
+def _rate(x: Any, what: str) -> int:
+    """A probability in 0..1 as the core's 65536ths."""
+    if _is_bool(x) or not isinstance(x, (int, float, np.integer, np.floating)) or not 0 <= float(x) <= 1:
+        raise InvalidArgument(f"{what}: a probability in 0..1, got {_show(x)}")
+    return int(round(float(x) * 65536))
+
+
+def _bool_arg(x: Any, what: str) -> bool:
+    if not _is_bool(x):
+        raise InvalidArgument(f"{what} must be a bool, got {_show(x)}")
+    return bool(x)
 
 
 def _ray_part(seed: int, start: int, n: int, args: tuple, extra: tuple) -> Dict[str, np.ndarray]:
@@ -141,6 +156,11 @@ def concat(parts: List[Dict[str, np.ndarray]]) -> Dict[str, np.ndarray]:
 def advantages(s: Dict[str, np.ndarray], points_weight: float = 0.005) -> np.ndarray:
     """Per valued candidate: its value over the base's at the same decision, in levels plus
     ``points_weight`` per point."""
+    missing = {"levels", "points", "seat", "is_base", "decision"} - set(s)
+    if missing:
+        raise InvalidArgument(f"samples: missing {sorted(missing)} (what tractor.train.samples returns)")
+    if _is_bool(points_weight) or not isinstance(points_weight, (int, float, np.number)) or not np.isfinite(points_weight):
+        raise InvalidArgument(f"points_weight: a finite number, got {_show(points_weight)}")
     v = s["levels"].astype(np.float64) + points_weight * s["points"]
     base = np.zeros(len(s["seat"]))
     b = s["is_base"]
@@ -151,7 +171,7 @@ def advantages(s: Dict[str, np.ndarray], points_weight: float = 0.005) -> np.nda
 # -- export --------------------------------------------------------------------------------------
 
 
-def _int(a: np.ndarray, lo: int, hi: int, what: str) -> np.ndarray:
+def _quantized(a: np.ndarray, lo: int, hi: int, what: str) -> np.ndarray:
     r = np.rint(a)
     if r.min(initial=0) < lo or r.max(initial=0) > hi:
         raise InvalidArgument(f"{what}: a weight quantizes outside {lo}..{hi}; train with smaller weights")
@@ -168,12 +188,16 @@ def export(layers: Dict[str, np.ndarray], path: Optional[str], base: str = "tune
     the network departs from the base only where it rates another candidate higher by more.
     ``phases``: where the network decides, ``"both"``, ``"play"`` (the base declares) or
     ``"declare"`` (the base plays)."""
-    flags = {"both": 0, "play": 2, "declare": 4}.get(phases)
+    flags = {"both": 0, "play": 2, "declare": 4}.get(phases) if isinstance(phases, str) else None
+    if _is_bool(margin) or not isinstance(margin, (int, float, np.number)) or not 0 <= float(margin) < 2**24 / (64 * ONE):
+        raise InvalidArgument(f"margin: a number of levels in 0..{2**24 / (64 * ONE):g}, got {_show(margin)}")
     if flags is None:
         raise InvalidArgument(f"phases: 'both', 'play' or 'declare', got {phases!r}")
     enc = _core.obs_encoding(int(obs_version))
     dx = np.asarray(enc["scale"], np.float64)  # each entry's denominator (the i16 input's)
     s1 = ONE * 2 ** SHIFT1
+    if not isinstance(layers, dict):
+        raise InvalidArgument(f"layers: a dict of arrays (wx, wp, b1, w2, b2, w3, b3), got {type(layers).__name__}")
     missing = {"wx", "wp", "b1", "w2", "b2", "w3", "b3"} - set(layers)
     if missing:
         raise InvalidArgument(f"layers: missing {sorted(missing)}")
@@ -194,21 +218,24 @@ def export(layers: Dict[str, np.ndarray], path: Optional[str], base: str = "tune
         raise InvalidArgument(f"layers['b3']: one value, got {np.asarray(layers['b3']).size}")
     if not all(np.isfinite(np.asarray(v, np.float64)).all() for v in layers.values()):
         raise InvalidArgument("layers: a weight is not finite")
-    w1i = _int(s1 * wx / dx[None, :], -32768, 32767, "W1")
-    wpi = _int(s1 * wp / PLAY_SCALE[None, :], -32768, 32767, "Wp")
-    b1i = _int(s1 * np.asarray(layers["b1"], np.float64), -2**31, 2**31 - 1, "b1")
-    w2i = _int(64 * np.asarray(layers["w2"], np.float64), -127, 127, "W2")
+    w1i = _quantized(s1 * wx / dx[None, :], -32768, 32767, "W1")
+    wpi = _quantized(s1 * wp / PLAY_SCALE[None, :], -32768, 32767, "Wp")
+    b1i = _quantized(s1 * np.asarray(layers["b1"], np.float64), -2**31, 2**31 - 1, "b1")
+    w2i = _quantized(64 * np.asarray(layers["w2"], np.float64), -127, 127, "W2")
     h2 = w2i.shape[0]
-    b2i = _int(64 * ONE * np.asarray(layers["b2"], np.float64), -2**31, 2**31 - 1, "b2")
-    w3i = _int(64 * np.asarray(layers["w3"], np.float64).reshape(-1), -127, 127, "w3")
-    b3i = _int(64 * ONE * np.asarray(layers["b3"], np.float64).reshape(-1), -2**31, 2**31 - 1, "b3")
+    b2i = _quantized(64 * ONE * np.asarray(layers["b2"], np.float64), -2**31, 2**31 - 1, "b2")
+    w3i = _quantized(64 * np.asarray(layers["w3"], np.float64).reshape(-1), -127, 127, "w3")
+    b3i = _quantized(64 * ONE * np.asarray(layers["b3"], np.float64).reshape(-1), -2**31, 2**31 - 1, "b3")
     weights = _core.base_weights_text(base)
-    m = json.dumps(meta or {}, sort_keys=True).encode()
+    try:
+        m = json.dumps(meta or {}, sort_keys=True, allow_nan=False).encode()
+    except (TypeError, ValueError) as e:
+        raise InvalidArgument(f"meta: JSON without NaN or infinity, got {_show(meta)} ({e})") from None
     wb = weights.encode()
     out = bytearray(b"TRACTNET")
     out += struct.pack("<7H", 4, int(obs_version), dim, 1, PLAY_DIM, h1, h2)
     out += struct.pack("<3B", SHIFT1, 6, (1 if canonical else 0) | flags)
-    out += struct.pack("<i", int(_int(np.asarray([64 * ONE * margin]), 0, 1 << 24, "margin")[0]))
+    out += struct.pack("<i", int(_quantized(np.asarray([64 * ONE * margin]), 0, 1 << 24, "margin")[0]))
     out += struct.pack("<II", len(wb), len(m)) + wb + m
     out += w1i.T.astype("<i2").tobytes() + wpi.T.astype("<i2").tobytes()  # input-major
     out += b1i.astype("<i4").tobytes() + w2i.astype(np.int8).tobytes() + b2i.astype("<i4").tobytes()
@@ -217,17 +244,26 @@ def export(layers: Dict[str, np.ndarray], path: Optional[str], base: str = "tune
     data = bytes(out)
     _core.check_play_net(data)  # the core reads it back (sizes, overflow) or says what is wrong
     if path is not None:
-        tmp = f"{path}.tmp"
-        with open(tmp, "wb") as f:
+        with replacing(_path(path)) as tmp, open(tmp, "wb") as f:
             f.write(data)
-        os.replace(tmp, path)
     return data
+
+
+def _inputs(x: Any, feats: Any, dim: int) -> None:
+    """Refuses an observation that is not ``dim`` finite numbers or features that are not
+    (k, PLAY_DIM) finite numbers."""
+    for name, a, shape in (("observation", x, (dim,)), ("feats", feats, (None, PLAY_DIM))):
+        a = np.asarray(a)
+        if a.ndim != len(shape) or any(w is not None and g != w for g, w in zip(a.shape, shape)) \
+                or a.dtype.kind not in "iuf" or not np.isfinite(a).all():
+            raise InvalidArgument(f"{name}: finite numbers of shape {shape}, got {a.dtype} {a.shape}")
 
 
 def forward_float(layers: Dict[str, np.ndarray], x: np.ndarray, feats: np.ndarray) -> np.ndarray:
     """The float network's scores of candidates ``feats`` (k, PLAY_DIM, whole numbers) at
     observation ``x`` (float, entries over their denominators), in levels: the reference the
     integer network (over ``64 * 127``) approximates within :func:`quantization_bound`."""
+    _inputs(x, feats, np.shape(layers["wx"])[1])
     p = feats.astype(np.float64) / PLAY_SCALE
     z1 = np.asarray(layers["wx"]) @ x.astype(np.float64) + p @ np.asarray(layers["wp"]).T + layers["b1"]
     h1 = np.clip(z1, 0, 1)
@@ -241,6 +277,7 @@ def quantization_bound(layers: Dict[str, np.ndarray], n: np.ndarray, feats: np.n
     most 1/2 over 64 and bias over 64 * 127, each shift floors by less than one step (1/127),
     and an error in a clamped unit passes through the next layer's weights at most as they
     weigh it. ``n``: the observation's whole numbers (the core's ``i16`` observation)."""
+    _inputs(n, feats, np.shape(layers["wx"])[1])
     s1 = ONE * 2 ** SHIFT1
     w2 = np.abs(np.asarray(layers["w2"]))
     w3 = np.abs(np.asarray(layers["w3"]).reshape(-1))
@@ -254,7 +291,9 @@ def forward_int_reference(data: bytes, obs: np.ndarray, feats: np.ndarray) -> np
     """The integer scores of candidates with features ``feats`` (k, PLAY_DIM) at observation
     ``obs`` (whole numbers, the core's ``i16`` observation), computed from the file in numpy:
     the core's arithmetic written again, for tests."""
+    _core.check_play_net(bytes(data))  # a whole, well-formed format-4 file, or what is wrong with it
     h = struct.unpack_from("<7H3BiII", data, 8)
+    _inputs(obs, feats, h[2])
     _, _, dim, _, pdim, h1, h2, sh1, sh2, _, prior, bl, ml = h
     at = 8 + 14 + 3 + 4 + 8 + bl + ml
     def take(n: int, dt: str) -> np.ndarray:
@@ -357,6 +396,7 @@ def _layers(model: Any, dim: int) -> Dict[str, np.ndarray]:
 def duplicate(a: str, b: str, deals: int, seed: int, profile: str = "guigang", threads: Optional[int] = None) -> Dict[str, float]:
     """A's levels per deal over B in duplicate on ``deals`` deals of the run with ``seed``,
     with a 95% interval (what ``tractor.arena`` reports for a pairing)."""
+    deals = _int(deals, "deals", 2, 2**40)  # an interval needs two
     r = simulate(hands=deals, policies=(a, b, a, b), seed=seed, duplicate=True, profile=profile, threads=threads)
     adv = (r.arrays["return0"].astype(np.float64) + r.duplicate.arrays["return1"]) / 2
     m = float(adv.mean())
@@ -375,8 +415,11 @@ def plot_curve(curve: List[Dict[str, Any]], path: str, opponent: str = "tuned-gr
         import matplotlib.pyplot as plt
     except ImportError:
         return False
+    try:
+        margins = sorted({r["margin"] for c in curve for r in c["rated"]})
+    except (KeyError, TypeError):
+        raise InvalidArgument("curve: train()'s curve (rounds, each with its 'rated' networks and their margins)") from None
     fig, ax = plt.subplots(figsize=(7, 4))
-    margins = sorted({r["margin"] for c in curve for r in c["rated"]})
     for m in margins:
         pts = [(c["hands"], r) for c in curve for r in c["rated"] if r["margin"] == m and "levels_per_deal" in r]
         if not pts:
@@ -489,10 +532,10 @@ def train(cfg: TrainConfig, progress: Optional[Callable[[str], None]] = None) ->
                 f"[{ev.get('lo', float('nan')):+.3f}, {ev.get('hi', float('nan')):+.3f}]")
         curve.append({"round": k + 1, "hands": (k + 1) * cfg.hands_per_round, "seconds": time.time() - t0,
                       "rated": rated})
-        torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "rng": torch.get_rng_state(), "curve": curve,
-                    "round": k + 1}, state_path + ".tmp")
-        os.replace(state_path + ".tmp", state_path)
-        with open(os.path.join(cfg.out, "curve.json"), "w") as f:
+        with replacing(state_path) as tmp:
+            torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "rng": torch.get_rng_state(),
+                        "curve": curve, "round": k + 1}, tmp)
+        with replacing(os.path.join(cfg.out, "curve.json")) as tmp, open(tmp, "w") as f:
             json.dump(curve, f, indent=1)
         plot_curve(curve, os.path.join(cfg.out, "curve.png"), cfg.opponent)
         if cfg.time_limit_s and time.time() - t0 > cfg.time_limit_s:
