@@ -43,6 +43,32 @@ def test_samples_are_the_same_on_any_thread_count_and_hold_what_they_say():
     assert np.array_equal(a["returns"][:, 0], r.arrays["return0"])
 
 
+def test_monte_carlo_samples_are_the_move_played_valued_by_the_hand():
+    # rollouts=0: Deep Monte-Carlo's samples, each labelled decision's played candidate valued by
+    # the seat's return at the end of its own hand
+    sp = T.SelfPlay(seats=["tuned-greedy-v1", "greedy", "random", "greedy"], base="greedy", label_rate=0.3, rollouts=0,
+                    obs_version=2)
+    a = T.samples(4, 10, 16, sp, threads=1)
+    b = T.samples(4, 10, 16, sp, threads=2)
+    for k in a:
+        assert np.array_equal(a[k], b[k]), k
+    d = len(a["seat"])
+    assert d > 100 and np.array_equal(a["decision"], np.arange(d)) and a["played"].all()
+    hand = a["hand"] - 10
+    assert np.array_equal(a["levels"], a["returns"][hand, a["seat"]].astype(np.float32))
+    # a team's two seats share the margin, the other team's is its negation
+    for h in np.unique(hand):
+        m = {int(t): set(a["points"][(hand == h) & (a["seat"] % 2 == t)].tolist()) for t in (0, 1)}
+        assert all(len(v) <= 1 for v in m.values()), m
+        if m[0] and m[1]:
+            assert m[0] == {-x for x in m[1]}, m
+    # without exploration the hands are simulate's
+    r = tractor.simulate(hands=16, policies=tuple(sp.seats), seed=4, start=10)
+    assert np.array_equal(a["returns"][:, 0], r.arrays["return0"])
+    with pytest.raises(TractorError, match="rollouts"):
+        T.samples(1, 0, 1, T.SelfPlay(rollouts=0, worlds=4))
+
+
 def test_bad_self_play_arguments_are_named():
     with pytest.raises(InvalidArgument, match="label_rate"):
         T.samples(1, 0, 1, T.SelfPlay(label_rate=2.0))

@@ -97,7 +97,7 @@ def samples(seed: int, start: int, count: int, sp: Optional[SelfPlay] = None, th
     teacher = None if sp.teacher is None else _policy(sp.teacher, "teacher")
     args = (seats, [bool(x) for x in sp.learners], _text(sp.base, "base"), _policy(sp.rollout, "rollout"),
             _rate(sp.label_rate, "label_rate"), _int(sp.per_decision, "per_decision", 2, 2**32 - 1),
-            _int(sp.rollouts, "rollouts", 1, 2**32 - 1), _rate(sp.explore, "explore"), _profile(sp.profile),
+            _int(sp.rollouts, "rollouts", 0, 2**32 - 1), _rate(sp.explore, "explore"), _profile(sp.profile),
             _obs_version(sp.obs_version)["version"], _bool_arg(sp.canonical, "canonical"))
     worlds = _int(sp.worlds, "worlds", 0, 2**32 - 1)
     if start + count > 2**64:

@@ -1,7 +1,7 @@
 //! Whole plays as candidates (`agent::plays`), the networks that score them
 //! (`agent::play_net`) and native self-play (`learn::self_play`).
 
-use tractor_core::agent::play_net::{best, PlayNet, PlayNetPolicy};
+use tractor_core::agent::play_net::{best, Fast, PlayNet, PlayNetPolicy};
 use tractor_core::agent::plays::{candidates, maxima, Plays, DIM, LIST_MAX};
 use tractor_core::agent::view::SeatView;
 use tractor_core::agent::weights::Weights;
@@ -82,7 +82,7 @@ fn random_net(seed: u64, h1: usize, h2: usize) -> PlayNet {
     let mut r = Rng::new(seed);
     let enc = default_encoding();
     let mut v = |n: usize, lo: i64, hi: i64| -> Vec<i64> { (0..n).map(|_| lo + r.below((hi - lo + 1) as u128) as i64).collect() };
-    PlayNet {
+    let mut net = PlayNet {
         obs: enc,
         canonical: true,
         base_declares: false,
@@ -95,13 +95,16 @@ fn random_net(seed: u64, h1: usize, h2: usize) -> PlayNet {
         wp: v(DIM * h1, -40, 40).into_iter().map(|x| x as i16).collect(),
         b1: v(h1, -3000, 3000).into_iter().map(|x| x as i32).collect(),
         w2: v(h2 * h1, -127, 127).into_iter().map(|x| x as i16).collect(),
+        fast: Fast::default(),
         b2: v(h2, -5000, 5000).into_iter().map(|x| x as i32).collect(),
         w3: v(h2, -127, 127).into_iter().map(|x| x as i16).collect(),
         b3: 17,
         prior: 300,
         base: Weights::parse("feed=12/show_margin=20").unwrap(),
         meta: "{\"name\": \"test\"}".into(),
-    }
+    };
+    net.fast = Fast::of(&net);
+    net
 }
 
 /// The file holds the network exactly; a damaged or refused one is named; the score is the

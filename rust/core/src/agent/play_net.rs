@@ -37,7 +37,7 @@
 use std::cell::RefCell;
 use std::sync::Mutex;
 
-use crate::agent::quant::{add_row, dot, keep, Accumulator, Bytes, MAGIC, MAX_WIDTH, ONE};
+use crate::agent::quant::{keep, Accumulator, Bytes, MAGIC, MAX_WIDTH, ONE};
 use crate::agent::plays::{self, candidates, Plays};
 use crate::agent::view::{Decide, SeatView};
 use crate::agent::weights::Weights;
@@ -76,6 +76,8 @@ pub struct PlayNet {
     pub b1: Vec<i32>,
     /// Row-major `w2[k * h1 + j]`, int8 values.
     pub w2: Vec<i16>,
+    /// The same layers laid out for scoring ([`Fast::of`]; [`PlayNet::parse`] fills it).
+    pub fast: Fast,
     pub b2: Vec<i32>,
     /// int8 values.
     pub w3: Vec<i16>,
@@ -146,8 +148,9 @@ impl PlayNet {
         if !b.rest.is_empty() {
             return Err(bad(format!("{} bytes after the last layer", b.rest.len())));
         }
-        let net = PlayNet { obs, canonical: flags & 1 != 0, base_declares: flags & 2 != 0, base_plays: flags & 4 != 0, h1, h2, shift1, shift2, w1, wp, b1, w2, b2, w3, b3, prior, base, meta };
+        let mut net = PlayNet { obs, canonical: flags & 1 != 0, base_declares: flags & 2 != 0, base_plays: flags & 4 != 0, h1, h2, shift1, shift2, w1, wp, b1, w2, fast: Fast::default(), b2, w3, b3, prior, base, meta };
         net.check()?;
+        net.fast = Fast::of(&net);
         Ok(net)
     }
 
@@ -223,25 +226,63 @@ impl PlayNet {
         s.z.extend_from_slice(&a.acc);
         for (i, &n) in p.iter().enumerate() {
             if n != 0 {
-                add_row(&mut s.z, &self.wp[i * self.h1..][..self.h1], n as i32);
+                let w = &self.fast.wp[i * self.h1..][..self.h1];
+                match n {
+                    1 => s.z.iter_mut().zip(w).for_each(|(z, &w)| *z += w),
+                    _ => s.z.iter_mut().zip(w).for_each(|(z, &w)| *z += n as i32 * w),
+                }
             }
         }
+        // The second layer over the activations that are not 0 (about one in ten in
+        // play-net-v1): the same integer sums in another order, exact since no partial sum
+        // can pass i32 (`check`). h·w fits an i16 (0..=127 times an int8).
         s.h.clear();
-        s.h.extend(s.z.iter().map(|&v| (v >> self.shift1).clamp(0, ONE) as i16));
+        s.h.extend(s.z.iter().map(|&z| (z >> self.shift1).clamp(0, ONE) as i16));
+        s.z2.clear();
+        s.z2.extend_from_slice(&self.b2);
+        for (c, h) in s.h.chunks(64).enumerate() {
+            // which of these 64 are not 0, without a branch each
+            let mut on = h.iter().enumerate().fold(0u64, |m, (j, &h)| m | ((h != 0) as u64) << j);
+            while on != 0 {
+                let j = c * 64 + on.trailing_zeros() as usize;
+                on &= on - 1;
+                let h = s.h[j];
+                for (z2, &w) in s.z2.iter_mut().zip(&self.fast.w2t[j * self.h2..][..self.h2]) {
+                    *z2 += h.wrapping_mul(w) as i32;
+                }
+            }
+        }
         let mut q = self.b3;
-        for k in 0..self.h2 {
-            let z2 = self.b2[k] + dot(&self.w2[k * self.h1..][..self.h1], &s.h);
-            q += self.w3[k] as i32 * (z2 >> self.shift2).clamp(0, ONE);
+        for (&w3, &z2) in self.w3.iter().zip(&s.z2) {
+            q += w3 as i32 * (z2 >> self.shift2).clamp(0, ONE);
         }
         q
     }
 }
 
-/// A play network's per-candidate buffers: the first layer's sums and activations.
+/// A play network's candidate layers laid out for scoring: `Wp` widened to i32 (a row added
+/// with no conversion), `W2` input-major (`w2t[j * h2 + k]`, for the second layer over the
+/// few first-layer activations that are not 0).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Fast {
+    pub wp: Vec<i32>,
+    pub w2t: Vec<i16>,
+}
+
+impl Fast {
+    pub fn of(net: &PlayNet) -> Fast {
+        let (h1, h2) = (net.h1, net.h2);
+        Fast { wp: net.wp.iter().map(|&w| w as i32).collect(), w2t: (0..h1 * h2).map(|i| net.w2[(i % h2) * h1 + i / h2]).collect() }
+    }
+}
+
+/// A play network's per-candidate buffers: the first layer's sums and activations, the
+/// second layer's sums.
 #[derive(Clone, Debug, Default)]
 pub struct Scratch {
     z: Vec<i32>,
     h: Vec<i16>,
+    z2: Vec<i32>,
 }
 
 // -- a play network as a policy --------------------------------------------------------------

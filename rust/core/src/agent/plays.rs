@@ -112,6 +112,13 @@ impl Plays {
             self.actions.push(a);
         }
     }
+
+    /// [`Plays::push`] for a list of distinct actions: only the base's can be among them.
+    fn push_distinct(&mut self, a: Action) {
+        if self.actions[0] != a {
+            self.actions.push(a);
+        }
+    }
 }
 
 /// The candidates of the seat to move in `view` (the hand is not over) with their features,
@@ -133,13 +140,13 @@ pub fn candidates(view: &SeatView, base: &Weights, rng: &mut Rng, out: &mut Play
             crate::rules::card::for_each_held(&pool, |k, _| {
                 let mut x = [0u8; KINDS];
                 x[k] = 1;
-                out.push(Action::Play(x));
+                out.push_distinct(Action::Play(x));
             });
         }
         (_, Some(f)) => {
             let mut set = f.legal_set(&[0; KINDS]);
             match set.all(LIST_MAX) {
-                Ok(all) => all.into_iter().for_each(|x| out.push(Action::Play(x))),
+                Ok(all) => all.into_iter().for_each(|x| out.push_distinct(Action::Play(x))), // a legal set lists each play once
                 Err(_) => {
                     out.complete = false;
                     for _ in 0..SAMPLES {

@@ -27,6 +27,11 @@
 //! the same number of samples, at `worlds` times the rollouts. Declaring decisions are valued
 //! from the true state still.
 //!
+//! With `rollouts == 0` a labelled decision is valued as Deep Monte-Carlo values it (DouZero):
+//! only the candidate played is written, and its value is the seat's own return and margin at
+//! the end of this hand. Nothing is rolled out (the cheapest samples, and the noisiest:
+//! everything that happens after the decision is in the target); `worlds` must be 0.
+//!
 //! With a `teacher` (a search, say), its action at each labelled decision is recorded and
 //! valued beside the others (drawn from `derive(derive(hand_seed, SELF_PLAY, 2^64 - 1),
 //! SELF_PLAY, k)`'s stream): targets for imitation.
@@ -72,7 +77,8 @@ pub struct SelfPlayConfig {
     pub label_rate: u32,
     /// Most candidates valued per labelled decision (at least 2).
     pub per_decision: usize,
-    /// Rollouts per candidate (at least 1).
+    /// Rollouts per candidate; 0 writes the candidate played only, valued by the hand's own
+    /// outcome (Deep Monte-Carlo; `worlds` 0).
     pub rollouts: u32,
     /// Probability, in 65536ths, that a learner seat plays a uniformly drawn candidate.
     pub explore: u32,
@@ -80,7 +86,7 @@ pub struct SelfPlayConfig {
     pub worlds: u32,
     /// A policy (a search, typically) whose action at each labelled decision is recorded
     /// (`taught`), from its own stream; it is added to the candidates when the generator did
-    /// not offer it, and always valued.
+    /// not offer it, and always valued (with `rollouts` 0, only when it is the one played).
     pub teacher: Option<Policy>,
     /// The observation kept, and whether its suits are renamed trump-first.
     pub obs: &'static Encoding,
@@ -140,8 +146,8 @@ impl SelfPlayConfig {
         if self.per_decision < 2 {
             return bad("per_decision", "must be at least 2 (the base's action and another)");
         }
-        if self.rollouts == 0 {
-            return bad("rollouts", "must be at least 1");
+        if self.rollouts == 0 && self.worlds > 0 {
+            return bad("rollouts", "must be at least 1 when decisions are valued in worlds (0 values a decision by the hand's own outcome)");
         }
         if self.label_rate > 65536 || self.explore > 65536 {
             return bad("label_rate", "rates are in 65536ths: 0..=65536");
@@ -232,6 +238,9 @@ fn play(seed: u64, index: u64, cfg: &SelfPlayConfig) -> Samples {
     let mut plays = Plays::default();
     let dim = cfg.obs.dim;
     let mut k = 0u64;
+    let monte_carlo = cfg.rollouts == 0;
+    // (row, seat) of the samples valued by the hand's outcome
+    let mut outcome: Vec<(usize, u8)> = Vec::new();
     while matches!(game.pos.phase, Phase::Declare | Phase::Play) {
         let seat = game.pos.to_move;
         let mut action = None;
@@ -258,21 +267,27 @@ fn play(seed: u64, index: u64, cfg: &SelfPlayConfig) -> Samples {
                     out.step.push(k as u16);
                     out.candidates.push(plays.len() as u16);
                     out.complete.push(plays.complete);
-                    // the base's action, then others drawn without repeats
-                    let mut picked: Vec<usize> = (1..plays.len()).collect();
-                    let others = (cfg.per_decision - 1).min(picked.len());
-                    for j in 0..others {
-                        let r = j + rng.below_usize(picked.len() - j);
-                        picked.swap(j, r);
-                    }
-                    picked.truncate(others);
-                    picked.insert(0, 0);
+                    let mut picked: Vec<usize> = if monte_carlo {
+                        // the candidate played, valued once the hand is over
+                        vec![index_of(&view, &mut plays, chosen)]
+                    } else {
+                        // the base's action, then others drawn without repeats
+                        let mut others: Vec<usize> = (1..plays.len()).collect();
+                        let n = (cfg.per_decision - 1).min(others.len());
+                        for j in 0..n {
+                            let r = j + rng.below_usize(others.len() - j);
+                            others.swap(j, r);
+                        }
+                        others.truncate(n);
+                        others.insert(0, 0);
+                        others
+                    };
                     // the teacher's action, from its own stream, always valued
                     let taught = cfg.teacher.map(|t| {
                         let mut trng = Rng::new(derive(derive(hand_seed, SELF_PLAY, u64::MAX), SELF_PLAY, k));
                         let a = t.act(&game, &mut trng).expect("the hand is not over");
                         let i = index_of(&view, &mut plays, a);
-                        if !picked.contains(&i) {
+                        if !picked.contains(&i) && !monte_carlo {
                             picked.push(i);
                         }
                         i
@@ -287,6 +302,8 @@ fn play(seed: u64, index: u64, cfg: &SelfPlayConfig) -> Samples {
                         let (mut lv, mut pt) = (0i64, 0i64);
                         if let Some(v) = &values {
                             (lv, pt) = v[j];
+                        } else if monte_carlo {
+                            outcome.push((out.levels.len(), seat));
                         } else {
                             for r in 0..cfg.rollouts as u64 {
                                 let mut g = game.clone();
@@ -298,7 +315,7 @@ fn play(seed: u64, index: u64, cfg: &SelfPlayConfig) -> Samples {
                                 pt += p as i64;
                             }
                         }
-                        let n = (cfg.rollouts * if values.is_some() { cfg.worlds } else { 1 }) as f32;
+                        let n = (cfg.rollouts.max(1) * if values.is_some() { cfg.worlds } else { 1 }) as f32;
                         out.decision.push(d);
                         out.features.extend_from_slice(plays.row(c));
                         out.levels.push(lv as f32 / n);
@@ -316,6 +333,10 @@ fn play(seed: u64, index: u64, cfg: &SelfPlayConfig) -> Samples {
         };
         game.pos_apply(&a);
         k += 1;
+    }
+    for (row, seat) in outcome {
+        let (l, p) = value(&game.pos, seat);
+        (out.levels[row], out.points[row]) = (l as f32, p as f32);
     }
     let r = game.pos.returns().unwrap_or([0; 4]);
     out.returns.push(std::array::from_fn(|s| r[s] as i16));
