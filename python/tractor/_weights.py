@@ -39,24 +39,30 @@ def _networks() -> Dict[str, str]:
     return {n: f"net:{p}" for n, p in shipped().items()}
 
 
-def _rollout(name: str, names: Collection[str]) -> Optional[Tuple[str, List[str], int]]:
-    """A search's head, its parameters and the index of its ``rollout=`` when that names one
-    of ``names`` (case and spaces ignored), else None."""
+#: A search's parameters that name an agent (its rollouts, its guide, its value network).
+_AGENT_KEYS = ("rollout", "first", "value")
+
+
+def _rollout(name: str, names: Collection[str]) -> Optional[Tuple[str, List[str], List[int]]]:
+    """A search's head, its parameters and the indices of those that name an agent
+    (``rollout=``, ``first=``, ``value=``) of ``names`` (case and spaces ignored), else None."""
     head, colon, rest = name.strip().partition(":")
     if not colon or head.strip().lower() in ("net", "greedy"):
         return None
     params = rest.split(",")
+    at = []
     for i, kv in enumerate(params):
         k, eq, v = kv.partition("=")
-        if eq and k.strip().lower() == "rollout" and v.strip().lower() in names:
-            return head, params, i
-    return None
+        if eq and k.strip().lower() in _AGENT_KEYS and v.strip().lower() in names:
+            at.append(i)
+    return (head, params, at) if at else None
 
 
 def resolve(name: str) -> Optional[str]:
     """The policy a shipped network's name stands for (``net:PATH`` of its weights; case and
-    spaces ignored), a search whose ``rollout=`` names a shipped network with that network's
-    policy, else None: the core reads every other name itself, its shipped ones included."""
+    spaces ignored), a search whose ``rollout=``, ``first=`` or ``value=`` names a shipped
+    network with that network's policy, else None: the core reads every other name itself,
+    its shipped ones included."""
     nets = _networks()
     key = name.strip().lower()
     if key in nets:
@@ -64,16 +70,17 @@ def resolve(name: str) -> Optional[str]:
     found = _rollout(name, nets)
     if found is None:
         return None
-    head, params, i = found
-    k, _, v = params[i].partition("=")
-    params[i] = f"{k}={nets[v.strip().lower()]}"
+    head, params, at = found
+    for i in at:
+        k, _, v = params[i].partition("=")
+        params[i] = f"{k}={nets[v.strip().lower()]}"
     return f"{head}:{','.join(params)}"
 
 
 def named(name: str) -> bool:
     """Whether ``name`` is a shipped agent's name (a network here, a preset or tuned weights of
-    the core's), or a search whose ``rollout=`` names a shipped learned agent: a policy the
-    arena labels by its name as written."""
+    the core's), or a search whose ``rollout=`` or ``first=`` names a shipped learned agent: a
+    policy the arena labels by its name as written."""
     learned = {**_networks(), **dict(_core.TUNED)}
     key = name.strip().lower()
     return key in learned or key in dict(_core.PRESETS) or _rollout(name, learned) is not None

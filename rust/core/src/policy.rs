@@ -289,9 +289,10 @@ impl Policy {
     }
 
     /// An agent's name, `pimc[:worlds=32,rollouts=8,rollout=random,solve=0,time=0,deal=0,turns=0]` or
-    /// `ismcts[:iterations=1000,c=0.7,rollout=random,trees=4,solve=0,time=0,deal=0,turns=0]` (case and
-    /// spaces ignored; `time` in seconds, `solve` in cards a hand; `turns=1`: worlds that keep who
-    /// was asked while dealing), either with `value=net:PATH` (a network's value head in place of
+    /// `ismcts[:iterations=1000,c=0.7,rollout=random,trees=4,solve=0,time=0,deal=0,turns=0,first=AGENT]`
+    /// (case and spaces ignored; `time` in seconds, `solve` in cards a hand; `turns=1`: worlds
+    /// that keep who was asked while dealing; `first`: the policy whose play a new node tries
+    /// first), either with `value=net:PATH` (a network's value head in place of
     /// rollouts); or a shipped name ([`Policy::PRESETS`], [`Agent::TUNED`]), the policy it
     /// stands for.
     pub fn parse(name: &str) -> Result<Policy, Error> {
@@ -347,9 +348,10 @@ impl Policy {
                         "deal" => p.deal = count(&k, &v, 0, 1)? == 1,
                         "value" => p.value = Some(value_net(&v)?),
                         "turns" => p.turns = count(&k, &v, 0, 1)? == 1,
+                        "first" => p.first = Some(Agent::parse(&v)?),
                         _ => {
                             return Err(Error::BadPolicy(format!(
-                                "unknown ismcts parameter {k:?}: iterations, c, rollout, trees, solve, time, deal, value, turns"
+                                "unknown ismcts parameter {k:?}: iterations, c, rollout, trees, solve, time, deal, value, turns, first"
                             )))
                         }
                     }
@@ -377,7 +379,7 @@ impl Policy {
                 format!("pimc:worlds={},rollouts={},rollout={}{solve}{time}{deal}{value}{turns}", p.worlds, p.rollouts, p.rollout.name())
             }
             Policy::Ismcts(p) => format!(
-                "ismcts:iterations={},c={}.{:03},rollout={},trees={}{}{}{}{}{}",
+                "ismcts:iterations={},c={}.{:03},rollout={},trees={}{}{}{}{}{}{}",
                 p.iterations,
                 p.c_milli / 1000,
                 p.c_milli % 1000,
@@ -387,7 +389,8 @@ impl Policy {
                 time_name(p.time_ms),
                 if p.deal { ",deal=1" } else { "" },
                 value_name(p.value),
-                if p.turns { ",turns=1" } else { "" }
+                if p.turns { ",turns=1" } else { "" },
+                p.first.map(|f| format!(",first={}", f.name())).unwrap_or_default()
             ),
         }
     }
@@ -477,6 +480,10 @@ mod tests {
         let s = Policy::parse("ismcts:iterations=7,rollout=greedy:feed=3").unwrap();
         assert_eq!(s.name(), "ismcts:iterations=7,c=0.700,rollout=greedy:feed=3,trees=1");
         assert_eq!(Policy::parse(&s.name()), Ok(s));
+        let s = Policy::parse("ismcts:iterations=7,first=greedy:feed=3").unwrap();
+        assert_eq!(s.name(), "ismcts:iterations=7,c=0.700,rollout=random,trees=1,first=greedy:feed=3");
+        assert_eq!(Policy::parse(&s.name()), Ok(s));
+        assert!(Policy::parse("ismcts:first=pimc").is_err());
     }
 
     #[test]

@@ -289,3 +289,38 @@ fn a_base_phase_is_the_base_s_action() {
         }
     }
 }
+
+/// A play network guiding ISMCTS (`first=`, the play each new node tries first): the search
+/// is the same on any thread count and decides from the seat's information set only (a world
+/// it cannot tell from the game gives the same result); the guide changes the search.
+#[test]
+fn a_play_network_guides_ismcts_from_the_information_set() {
+    use tractor_core::infoset::determinize::Determinizer;
+    use tractor_core::search::ismcts::{ismcts, IsmctsParams};
+    let guide = Agent::PlayNet(PlayNetPolicy::keep("test-guide", random_net(8, 24, 8)));
+    let guided = IsmctsParams { iterations: 80, trees: 2, first: Some(guide), ..IsmctsParams::new(Agent::Greedy) };
+    let plain = IsmctsParams { first: None, ..guided };
+    let (mut searched, mut changed) = (0, 0);
+    for seed in 0..6u64 {
+        let mut g = Game::deal(derive(seed, BATCH_HAND, 0), Profile::Guigang, [3, 3], NOBODY, None).unwrap();
+        let mut rng = Rng::new(seed);
+        let mut plays = 0;
+        while g.pos.phase != Phase::Play || plays < 20 + 15 * seed {
+            if g.pos.phase == Phase::Play {
+                plays += 1;
+            }
+            let a = Policy::Agent(Agent::Greedy).act(&g, &mut rng).unwrap();
+            g.apply(&a).unwrap();
+        }
+        let view = SeatView::of_game(&g);
+        let r = ismcts(&view, &guided, 5, 1).unwrap();
+        assert_eq!(r, ismcts(&view, &guided, 5, 2).unwrap(), "thread-blind");
+        assert!(view.actions().contains(&r.action));
+        let w = Determinizer::new(g.info(g.pos.to_move)).world(&mut Rng::new(seed)).unwrap();
+        assert_ne!(w.pos.hands, g.pos.hands);
+        assert_eq!(ismcts(&SeatView::of_game(&w), &guided, 5, 1).unwrap(), r, "the information set only");
+        changed += (ismcts(&view, &plain, 5, 1).unwrap() != r) as u32;
+        searched += 1;
+    }
+    assert!(searched == 6 && changed > 0, "{changed} of {searched} searches changed by the guide");
+}

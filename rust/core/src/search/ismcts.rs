@@ -5,9 +5,13 @@
 //! through the actions that are legal in that world (every seat's decisions are nodes), and
 //! picks among the available children by UCB1 with availability counts:
 //! `mean + c · sqrt(ln(availability) / visits)`, computed in integer fixed point. A node
-//! expands one untried action of the world when it has one (greedy's choice first, then
-//! uniformly among the rest); then a rollout plays to the end and every node on the path adds
-//! the return of the seat that chose it.
+//! expands one untried action of the world when it has one (the `first` policy's choice
+//! first, greedy's unless told, then uniformly among the rest); then a rollout plays to the
+//! end and every node on the path adds the return of the seat that chose it.
+//!
+//! **A guide.** With `first=AGENT` (a play network, say) each new node first tries that
+//! policy's play in the iteration's world, seen as the seat to move sees it: the tree grows
+//! along the guide's line, and a node's early value is that of the guide's choice.
 //!
 //! **Wide nodes.** A void follower can have millions of plays. Where a node's world offers
 //! more than [`WIDE`] actions, the untried candidates are a few uniform draws from the legal
@@ -82,6 +86,8 @@ pub struct IsmctsParams<R> {
     /// Worlds that keep who was asked to decide while dealing (`turns=1`), as
     /// [`crate::search::pimc::PimcParams::turns`].
     pub turns: bool,
+    /// The policy whose play a new node tries first (`first=AGENT`; None: greedy's).
+    pub first: Option<R>,
 }
 
 /// Nodes the solver may spend on one leaf (`solve=N`): past it the leaf is played out.
@@ -96,7 +102,7 @@ impl<R: Default> Default for IsmctsParams<R> {
 impl<R> IsmctsParams<R> {
     /// The defaults: 1,000 iterations, c = 0.7, one tree.
     pub fn new(rollout: R) -> Self {
-        IsmctsParams { iterations: 1000, c_milli: 700, rollout, trees: 1, time_ms: 0, solve: 0, deal: false, value: None, turns: false }
+        IsmctsParams { iterations: 1000, c_milli: 700, rollout, trees: 1, time_ms: 0, solve: 0, deal: false, value: None, turns: false, first: None }
     }
 }
 
@@ -160,7 +166,7 @@ fn ucb(n: &Node, c_milli: u32) -> i64 {
 fn grow<R: Decide>(view: &SeatView, det: &mut Determinizer, p: &IsmctsParams<R>, iterations: u32, rng: &mut Rng, start: Option<Tree>) -> Result<Vec<Node>, Error> {
     let root_player = view.seat();
     let (tally0, levels) = seen(view)?;
-    let observes = p.rollout.observes() || p.value.is_some();
+    let observes = p.rollout.observes() || p.value.is_some() || p.first.as_ref().is_some_and(|f| f.observes());
     let mut nodes = match start {
         Some(t) => t.nodes,
         None => vec![Node { action: Action::Pass, player: root_player, visits: 0, avail: 0, reward: 0, reward_sq: 0, children: Vec::new() }],
@@ -186,8 +192,11 @@ fn grow<R: Decide>(view: &SeatView, det: &mut Determinizer, p: &IsmctsParams<R>,
             let mut untried = None;
             if (room || avail.is_empty()) && (avail.len() as u128) < total {
                 let tried = |a: &Action| avail.iter().any(|&c| nodes[c as usize].action == *a);
-                // greedy's play first: the tree starts from the rollout policy's own line
-                let first = greedy::act(&SeatView::of_position(&pos), rng);
+                // the guide's play first (greedy's unless told)
+                let first = match &p.first {
+                    Some(f) => f.decide(&SeatView::of_seen(&pos, &tally, levels), rng),
+                    None => greedy::act(&SeatView::of_position(&pos), rng),
+                };
                 if !tried(&first) {
                     untried = Some(first);
                 } else if total <= WIDE {
