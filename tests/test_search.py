@@ -239,6 +239,32 @@ def test_pimc_and_ismcts_decide_legally_deterministically_and_from_the_info_set(
         assert ismcts(w, iterations=150, seed=5, trees=2) == i1
 
 
+def test_a_play_network_guides_ismcts_by_name_from_the_info_set():
+    from tractor.errors import InvalidPolicy
+    from tractor.search import Searcher
+    changed = 0
+    for seed, plays in [(2, 9), (3, 77), (8, 150)]:
+        g = _played_game(seed, plays)
+        if g.phase != "play":
+            continue
+        i1 = ismcts(g, iterations=60, seed=5, threads=1, trees=2, first="play-net-v1", rollout="greedy")
+        assert i1 == ismcts(g, iterations=60, seed=5, threads=2, trees=2, first="play-net-v1", rollout="greedy")
+        assert i1.action in g.legal_actions()
+        w = g.determinize(g.current_player, 17)
+        assert ismcts(w, iterations=60, seed=5, trees=2, first="play-net-v1", rollout="greedy") == i1
+        # greedy as the guide is the default search
+        plain = ismcts(g, iterations=60, seed=5, trees=2, rollout="greedy")
+        assert ismcts(g, iterations=60, seed=5, trees=2, rollout="greedy", first="greedy") == plain
+        changed += plain != i1
+        # the same search as a policy name
+        name = "ismcts:iterations=60,trees=2,rollout=greedy,first=play-net-v1"
+        assert g.policy_action(name, 5) is not None
+    assert changed > 0
+    assert "first=net:" in Searcher(iterations=10, first="play-net-v1").policy
+    with pytest.raises(InvalidPolicy, match="first"):
+        ismcts(_played_game(2, 9), iterations=5, first="pimc")
+
+
 def test_searches_with_exact_turns_are_deterministic_and_see_only_the_info_set():
     # exact_turns: worlds that keep who was asked while dealing (the default deal mode's evidence)
     differ = 0

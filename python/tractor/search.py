@@ -196,6 +196,7 @@ def ismcts(
     solve: int = 0,
     value: Optional[str] = None,
     exact_turns: bool = False,
+    first: Optional[str] = None,
 ) -> SearchResult:
     """Single-observer ISMCTS with availability counts for the player to move (play phase):
     ``iterations`` iterations split over ``trees`` independent trees (run in parallel on
@@ -208,12 +209,14 @@ def ismcts(
     leaf the solver does not value is valued by that network's value head (:mod:`tractor.nets`:
     the return of the defenders' final score it predicts) in place of a rollout.
     ``exact_turns=True`` (``ismcts:...,turns=1``): each iteration's world is exact in the default
-    deal mode, as :func:`pimc`'s.
+    deal mode, as :func:`pimc`'s. ``first`` (an agent, as ``rollout``; ``ismcts:...,first=AGENT``):
+    the policy whose play each new node tries first, greedy's unless given (a play network such
+    as ``"play-net-v1"`` guides the tree along its line).
 
     Raises InvalidArgument (g, seed, threads), InvalidPolicy (iterations, c, rollout, trees, time_limit, solve,
-    value, exact_turns: the search's parameters, of the wrong kind or out of the policy's range),
+    value, exact_turns, first: the search's parameters, of the wrong kind or out of the policy's range),
     NoConsistentWorld and ResourceError."""
-    return _search(g, _ismcts_name(iterations, c, rollout, trees, time_limit, solve, value, exact_turns), seed, threads)
+    return _search(g, _ismcts_name(iterations, c, rollout, trees, time_limit, solve, value, exact_turns, first), seed, threads)
 
 
 def _turns(exact_turns: Any) -> str:
@@ -222,13 +225,14 @@ def _turns(exact_turns: Any) -> str:
 
 
 def _ismcts_name(iterations: int, c: float, rollout: str, trees: int, time_limit: Optional[float], solve: int,
-                 value: Optional[str] = None, exact_turns: bool = False) -> str:
+                 value: Optional[str] = None, exact_turns: bool = False, first: Optional[str] = None) -> str:
     name = (
         f"ismcts:iterations={_count(iterations, 'iterations', error=InvalidPolicy)},c={_decimal(c)},"
         f"rollout={_rollout_name(rollout, 'rollout')},trees={_count(trees, 'trees', error=InvalidPolicy)}"
     )
     solve = _count(solve, "solve (cards a hand, 0..54)", 54, error=InvalidPolicy)
-    return name + (f",solve={solve}" if solve else "") + _time_limit(time_limit) + _value_name(value) + _turns(exact_turns)
+    guide = "" if first is None else f",first={_rollout_name(first, 'first')}"
+    return name + (f",solve={solve}" if solve else "") + _time_limit(time_limit) + _value_name(value) + _turns(exact_turns) + guide
 
 
 class Searcher:
@@ -250,9 +254,10 @@ class Searcher:
         solve: int = 0,
         value: Optional[str] = None,
         exact_turns: bool = False,
+        first: Optional[str] = None,
     ) -> None:
         """Raises InvalidPolicy (a parameter)."""
-        self.policy = _ismcts_name(iterations, c, rollout, trees, time_limit, solve, value, exact_turns)
+        self.policy = _ismcts_name(iterations, c, rollout, trees, time_limit, solve, value, exact_turns, first)
         self._s = _core.IsmctsSearcher(self.policy)
 
     def search(self, g: Game, seed: int = 0, threads: Optional[int] = None) -> SearchResult:
