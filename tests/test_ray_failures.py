@@ -2,7 +2,8 @@
 worker is killed is retried (Ray's ``max_retries``) and the run equals a local one; a node
 removed mid-run loses nothing; tasks that keep failing end the run as Ctrl-C does, returning
 what finished with the missing hand ranges named (and the records of the finished prefix,
-their footer marked stopped); an unreachable ``address`` is refused within a bounded time."""
+their footer marked stopped); an unreachable ``address`` is refused within a bounded time; self-play
+samples on the two nodes equal a local run's."""
 
 from __future__ import annotations
 
@@ -91,6 +92,22 @@ class Killer:
     def close(self):
         self.stop.set()
         self.thread.join(10)
+
+
+def test_self_play_samples_on_two_nodes_equal_a_local_run(cluster):
+    # issue 40: the network on every seat, Monte-Carlo and rollout-valued samples, tasks over
+    # both nodes of the cluster (before a later test removes one)
+    from tractor import train as T
+
+    assert sum(n["Alive"] for n in ray.nodes()) == 2
+    for sp in (T.SelfPlay(seats=["play-net-v1"] * 4, base="tuned-greedy-v1", label_rate=0.2, rollouts=0, obs_version=2),
+               T.SelfPlay(seats=["play-net-v1", "greedy"] * 2, base="tuned-greedy-v1", rollout="greedy", label_rate=0.05,
+                          per_decision=3, obs_version=2)):
+        local = T.samples(7, 11, 24, sp, threads=1)
+        remote = T.samples(7, 11, 24, sp, backend="ray", chunk=3)
+        assert set(local) == set(remote) and len(local["seat"]) > 10
+        for k in local:
+            assert np.array_equal(local[k], remote[k]), k
 
 
 def test_a_killed_task_is_retried_and_the_run_is_whole(cluster, tmp_path):
