@@ -1,5 +1,5 @@
-"""Speeds of issue 40's goals for a play network (weights format 4): its cost per decision on one
-thread (all four seats, the engine's work included, against tuned-greedy-v1 measured alternately
+"""Speeds of issue 40's goals for a play network (weights format 4): its CPU cost per decision on
+one thread (all four seats, the engine's work included, against tuned-greedy-v1 measured alternately
 in the same run), and self-play with it on all four seats writing samples on 1 and 2 threads,
 in hands per second of wall time and per CPU-second (the second is what a core gives on a shared
 machine): ``rollout`` samples (2 % of decisions labelled, 4 candidates each valued by one
@@ -19,9 +19,9 @@ from tractor import train as T
 
 
 def per_decision_us(policy: str, hands: int) -> float:
-    t = time.perf_counter()
+    t = time.process_time()  # CPU time: what a core gives on a shared machine
     r = tractor.simulate(hands=hands, policies=(policy,) * 4, seed=11, threads=1)
-    dt = time.perf_counter() - t
+    dt = time.process_time() - t
     return 1e6 * dt / float(r.arrays["decisions"].sum())
 
 
