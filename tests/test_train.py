@@ -67,6 +67,8 @@ def test_monte_carlo_samples_are_the_move_played_valued_by_the_hand():
     assert np.array_equal(a["returns"][:, 0], r.arrays["return0"])
     with pytest.raises(TractorError, match="rollouts"):
         T.samples(1, 0, 1, T.SelfPlay(rollouts=0, worlds=4))
+    with pytest.raises(InvalidArgument, match="base"):
+        T.advantages(a)  # no base valued beside the move played
 
 
 def test_bad_self_play_arguments_are_named():

@@ -164,6 +164,9 @@ def advantages(s: Dict[str, np.ndarray], points_weight: float = 0.005) -> np.nda
     v = s["levels"].astype(np.float64) + points_weight * s["points"]
     base = np.zeros(len(s["seat"]))
     b = s["is_base"]
+    if len(np.unique(s["decision"][b])) != len(np.unique(s["decision"])):
+        raise InvalidArgument("samples: a decision without its base's value (Monte-Carlo samples, rollouts=0, value the "
+                              "candidate played only): regress on levels and points themselves")
     base[s["decision"][b]] = v[b]
     return (v - base[s["decision"]]).astype(np.float32)
 
