@@ -50,7 +50,7 @@ pub(super) struct Walk<'a> {
     /// A holder's envelope for its level counts (0: no placement fits them).
     pub envelope: &'a dyn Fn(usize, [u8; 4]) -> u32,
     /// Per holder: the level counts its chain accepts (packed as `pack`), for pruning.
-    pub valid: Vec<Vec<u16>>,
+    pub valid: Vec<&'a [u16]>,
 }
 
 /// Every path of a [`Walk`] with its weight, cumulated, for a draw in proportion to it.
@@ -157,7 +157,7 @@ impl LevelTable {
                     .iter()
                     .map(|k| {
                         let mut bits = vec![0u64; 64];
-                        for &key in keys {
+                        for &key in keys.iter() {
                             let p = (0..4).filter(|&su| k[su]).fold(0u16, |p, su| p | key & 7 << (3 * su));
                             bits[p as usize / 64] |= 1 << (p % 64);
                         }

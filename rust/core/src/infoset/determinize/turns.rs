@@ -16,6 +16,7 @@
 //!   places before it hold other cards, the place itself a level card, the rest uniform).
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use crate::game::deal::positions;
 use crate::game::hand::{could_show, NOBODY};
@@ -24,6 +25,7 @@ use crate::rules::card::{Card, Counts, DECK, SJ};
 use crate::util::bignum::{binomial, Big};
 use crate::util::rng::Rng;
 
+use super::chain_cache::{self, ChainKey};
 use super::levels::{pack, ENVELOPE};
 use super::multisets;
 use super::timing::{place_uniform, small_joker_timed, LevelPlan};
@@ -43,7 +45,7 @@ pub(super) struct Turns {
     first_level: Vec<[Option<usize>; 4]>,
     /// Per seat, its [`Chain`] (the seat's own: none); built at the first draw, `Some(None)`
     /// where they would be too large (then plans are drawn uniformly and `fits` rejects).
-    chains: Option<Option<Vec<Option<Chain>>>>,
+    chains: Option<Option<Vec<Option<Arc<Chain>>>>>,
 }
 
 impl Turns {
@@ -81,14 +83,31 @@ impl Turns {
         Turns { asked_at, showings, first_level, chains: None }
     }
 
-    /// Builds the chains once (the first world's cost).
+    /// Builds the chains once (the first world's cost), or takes them from those kept by
+    /// this thread for the same public evidence (`chain_cache.rs`).
     pub(super) fn prepare(&mut self, info: &InfoSet) {
         if self.chains.is_none() {
             let mut budget = MAX_ENTRIES;
-            let chains: Option<Vec<Option<Chain>>> =
-                (0..4u8).map(|q| if q == info.seat { Some(None) } else { Chain::new(info, self, q, &mut budget).map(Some) }).collect();
+            let chains: Option<Vec<Option<Arc<Chain>>>> = (0..4u8)
+                .map(|q| {
+                    if q == info.seat {
+                        return Some(None);
+                    }
+                    chain_cache::chain(ChainKey::of(info, self, q), &mut budget, |b| Chain::new(info, self, q, b)).map(Some)
+                })
+                .collect();
             self.chains = Some(chains);
         }
+    }
+
+    /// Whether the receiver of the card at deck position `t` of the current attempt was asked.
+    pub(super) fn asked(&self, t: usize) -> bool {
+        self.asked_at[t]
+    }
+
+    /// The current attempt's showings in time order: (cards dealt, seat, count, run index).
+    pub(super) fn showings(&self) -> &[(u8, u8, u8, usize)] {
+        &self.showings
     }
 
     /// Whether [`Turns::plan`] draws plans (else plans are drawn uniformly and checked by
@@ -100,31 +119,26 @@ impl Turns {
     /// A seat's envelopes by its level counts (held and played, packed): its share of fitting
     /// placements over the best share, rounded up to a multiple of 1 / `ENVELOPE`, in those
     /// parts (0: no placement fits).
-    pub(super) fn envelopes(&self, seat: u8) -> Vec<u32> {
-        let chain = self.chains()[seat as usize].as_ref().expect("a chain for every other seat");
-        let mut v = vec![0u32; 1 << 12];
-        for (&key, f) in &chain.by_count {
-            v[key as usize] = f.envelope;
-        }
-        v
+    pub(super) fn envelopes(&self, seat: u8) -> &[u32] {
+        &self.chains()[seat as usize].as_ref().expect("a chain for every other seat").envelopes
     }
 
     /// The level counts a seat's chain accepts, packed.
-    pub(super) fn valid(&self, seat: u8) -> Vec<u16> {
-        self.chains()[seat as usize].as_ref().expect("a chain for every other seat").by_count.keys().copied().collect()
+    pub(super) fn valid(&self, seat: u8) -> &[u16] {
+        &self.chains()[seat as usize].as_ref().expect("a chain for every other seat").valid
     }
 
     /// The memory the chains' layers hold, in bytes (0 before they are built).
     pub(super) fn bytes(&self) -> usize {
         let layer = |l: &Layer| l.keys.len() * 4 + l.counts.len() * 16 + (l.from.len() + l.preds.len()) * 4;
-        let chain = |c: &Chain| {
+        let chain = |c: &Arc<Chain>| {
             let symmetric = c.symmetric.as_ref().map_or(0, |y| y.layers.iter().map(|l| l.len() * 16).sum());
             symmetric + c.programmes.iter().flatten().map(layer).sum::<usize>()
         };
         self.chains.iter().flatten().flatten().flatten().map(chain).sum()
     }
 
-    fn chains(&self) -> &[Option<Chain>] {
+    fn chains(&self) -> &[Option<Arc<Chain>>] {
         self.chains.as_ref().and_then(|c| c.as_ref()).expect("prepared, with chains")
     }
 
@@ -375,6 +389,11 @@ pub(super) struct Chain {
     /// Per count of level cards (packed): its weight, its chance of acceptance, and the final
     /// states (programme, state, weight) in a fixed order.
     by_count: BTreeMap<u16, Final>,
+    /// Per count (packed, 4096 entries): its envelope (0: no placement fits), read by the
+    /// level table at every path's end.
+    envelopes: Vec<u32>,
+    /// The counts of `by_count`, in order.
+    valid: Vec<u16>,
 }
 
 /// The programme of a chain counted over classes of count vectors (`multisets.rs`).
@@ -589,7 +608,12 @@ impl Chain {
                 "the envelope is the least multiple of 1 / ENVELOPE at or above the share"
             );
         }
-        Some(Chain { positions, runs, choices, programmes, symmetric, by_count })
+        let mut envelopes = vec![0u32; 1 << 12];
+        for (&key, f) in &by_count {
+            envelopes[key as usize] = f.envelope;
+        }
+        let valid = by_count.keys().copied().collect();
+        Some(Chain { positions, runs, choices, programmes, symmetric, by_count, envelopes, valid })
     }
 
     /// One choice's programme: the weighted states after each position (the first layer is

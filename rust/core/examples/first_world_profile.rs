@@ -1,0 +1,46 @@
+//! Profiling loop: the first world of fresh determinizers at one phase (perf target).
+//! `cargo run --release -p tractor-core --example first_world_profile [hands] [phase 0..3] [loops] [worlds a determinizer]`
+use std::time::Instant;
+
+use tractor_core::Agent;
+use tractor_core::game::hand::{Game, NOBODY};
+use tractor_core::infoset::determinize::Determinizer;
+use tractor_core::policy::Policy;
+use tractor_core::{Profile, Rng};
+
+fn main() {
+    let arg = |i: usize, d: u64| std::env::args().nth(i).and_then(|s| s.parse().ok()).unwrap_or(d);
+    let (hands, ph, loops, worlds) = (arg(1, 20), arg(2, 2) as usize, arg(3, 20), arg(4, 1));
+    let profile = Profile::Guigang;
+    let mut infos = Vec::new();
+    for seed in 0..hands {
+        let mut g = Game::deal(seed, profile, [3, 3], NOBODY, None).unwrap();
+        let mut rng = Rng::new(seed);
+        let mut actions = Vec::new();
+        while let Some(a) = Policy::Agent(Agent::Greedy).act(&g, &mut rng) {
+            g.apply(&a).unwrap();
+            actions.push(a);
+        }
+        let deal_len = g.record.dealt_at.len();
+        let n = actions.len();
+        let cuts = [deal_len / 2, deal_len + 2, deal_len + (n - deal_len) / 2, n - 2];
+        let mut p = Game::deal(seed, profile, [3, 3], NOBODY, None).unwrap();
+        for a in &actions[..cuts[ph]] {
+            p.apply(a).unwrap();
+        }
+        for seat in 0..4u8 {
+            infos.push(p.info(seat));
+        }
+    }
+    let t = Instant::now();
+    for l in 0..loops {
+        for (i, info) in infos.iter().enumerate() {
+            let mut r = Rng::new(l * 1000 + i as u64);
+            let mut det = Determinizer::new(info.clone());
+            for _ in 0..worlds {
+                std::hint::black_box(det.world(&mut r).unwrap());
+            }
+        }
+    }
+    println!("µs per world ({worlds} a determinizer, mean): {:.1}", t.elapsed().as_secs_f64() * 1e6 / (loops as f64 * infos.len() as f64 * worlds as f64));
+}
