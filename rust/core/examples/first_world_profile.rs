@@ -13,6 +13,7 @@ fn main() {
     let (hands, ph, loops, worlds) = (arg(1, 20), arg(2, 2) as usize, arg(3, 20), arg(4, 1));
     let profile = Profile::Guigang;
     let mut infos = Vec::new();
+    let mut games = Vec::new();
     for seed in 0..hands {
         let mut g = Game::deal(seed, profile, [3, 3], NOBODY, None).unwrap();
         let mut rng = Rng::new(seed);
@@ -28,6 +29,7 @@ fn main() {
         for a in &actions[..cuts[ph]] {
             p.apply(a).unwrap();
         }
+        games.push(p.clone());
         for seat in 0..4u8 {
             infos.push(p.info(seat));
         }
@@ -42,5 +44,14 @@ fn main() {
             }
         }
     }
+    let t2 = Instant::now();
+    for _ in 0..loops {
+        for g in &games {
+            for seat in 0..4u8 {
+                std::hint::black_box(g.info(seat));
+            }
+        }
+    }
+    println!("info set µs (mean): {:.1}", t2.elapsed().as_secs_f64() * 1e6 / (loops as f64 * infos.len() as f64));
     println!("µs per world ({worlds} a determinizer, mean): {:.1}", t.elapsed().as_secs_f64() * 1e6 / (loops as f64 * infos.len() as f64 * worlds as f64));
 }

@@ -443,7 +443,7 @@ impl Determinizer {
         let Some(t) = self.turns.as_ref().filter(|t| t.conditions() && self.levels.is_none()) else { return Ok(()) };
         // each seat's envelopes by packed counts, read at every path's end
         let dense: Vec<&[u32]> = self.holders.iter().map(|h| if h.seat == NOBODY { &[][..] } else { t.envelopes(h.seat) }).collect();
-        let envelope = |h: usize, c: [u8; 4]| if c.iter().any(|&x| x > 4) { 0 } else { dense[h][levels::pack(c) as usize] };
+        let envelope = |h: usize, key: u16| dense[h][key as usize];
         let valid: Vec<&[u16]> = self.holders.iter().map(|h| if h.seat == NOBODY { &[][..] } else { t.valid(h.seat) }).collect();
         let table = match (&self.dp, self.use_dp) {
             (Some(dp), true) => self.dp_levels(dp, &envelope, valid),
@@ -458,7 +458,7 @@ impl Determinizer {
     /// The level table of the plain shuffle: the level cards go to the holders' places
     /// uniformly, so a path of splits weighs Π multinomials × Π falling factorials
     /// size!/(size − l)! of the places each holder's l level cards take.
-    fn shuffle_levels(&self, envelope: &dyn Fn(usize, [u8; 4]) -> u32, valid: Vec<&[u16]>) -> Option<LevelTable> {
+    fn shuffle_levels(&self, envelope: &dyn Fn(usize, u16) -> u32, valid: Vec<&[u16]>) -> Option<LevelTable> {
         let kinds = self.level_kinds();
         let nh = self.holders.len();
         let sizes: Vec<u16> = self.holders.iter().map(|h| h.size).collect();
