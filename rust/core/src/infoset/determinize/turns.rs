@@ -706,25 +706,31 @@ impl Chain {
             }
             // the counts' vector walked back, each predecessor's number read from its class
             // (where it passes the seat's showings before the position)
+            // (a state's count is the sum of its predecessors', so the draw below it is made
+            // first and the predecessors read in order only until it lands: the same pick)
             let mut c = [h_of(st, 0), h_of(st, 1), h_of(st, 2), h_of(st, 3)];
             for j in (0..self.positions.len()).rev() {
-                let mut w = [0u128; 5];
-                for (x, wx) in w.iter_mut().enumerate() {
-                    let mut p = c;
-                    if x < 4 {
-                        if p[x] == 0 {
-                            continue;
+                let mut r = rng.below(y.classes.count(&y.layers[j + 1], c));
+                let x = (0..5)
+                    .find(|&x| {
+                        let mut p = c;
+                        if x < 4 {
+                            if p[x] == 0 {
+                                return false;
+                            }
+                            p[x] -= 1;
                         }
-                        p[x] -= 1;
-                    }
-                    if y.classes.passes(p, &y.shows[j]) {
-                        *wx = y.classes.count(&y.layers[j], p);
-                    }
-                }
-                let x = *pick(&[0u8, 1, 2, 3, 4], |&x| w[x as usize], w.iter().sum(), rng);
+                        let w = if y.classes.passes(p, &y.shows[j]) { y.classes.count(&y.layers[j], p) } else { 0 };
+                        let hit = r < w;
+                        if !hit {
+                            r -= w;
+                        }
+                        hit
+                    })
+                    .expect("a pick below the state's count");
                 if x < 4 {
-                    c[x as usize] -= 1;
-                    placed.push((self.positions[j], Card::new(x, info.level).0));
+                    c[x] -= 1;
+                    placed.push((self.positions[j], Card::new(x as u8, info.level).0));
                 }
             }
             return;
