@@ -1,5 +1,5 @@
 //! Profiling loop: the first world of fresh determinizers at one phase (perf target).
-//! `cargo run --release -p tractor-core --example first_world_profile [hands] [phase 0..3] [loops] [worlds a determinizer]`
+//! `cargo run --release -p tractor-core --example first_world_profile [hands] [phase 0..3] [loops] [worlds a determinizer] [1: cold]`
 use std::time::Instant;
 
 use tractor_core::Agent;
@@ -11,6 +11,7 @@ use tractor_core::{Profile, Rng};
 fn main() {
     let arg = |i: usize, d: u64| std::env::args().nth(i).and_then(|s| s.parse().ok()).unwrap_or(d);
     let (hands, ph, loops, worlds) = (arg(1, 20), arg(2, 2) as usize, arg(3, 20), arg(4, 1));
+    let cold = arg(5, 0) == 1;
     let profile = Profile::Guigang;
     let mut infos = Vec::new();
     let mut games = Vec::new();
@@ -36,7 +37,9 @@ fn main() {
     }
     let t = Instant::now();
     for l in 0..loops {
-        for (i, info) in infos.iter().enumerate() {
+        // seat-major with `cold`: no hand's chains are still kept when its next seat comes
+        let order: Vec<usize> = if cold { (0..4).flat_map(|s| (s..infos.len()).step_by(4)).collect() } else { (0..infos.len()).collect() };
+        for (i, info) in order.into_iter().map(|i| (i, &infos[i])) {
             let mut r = Rng::new(l * 1000 + i as u64);
             let mut det = Determinizer::new(info.clone());
             for _ in 0..worlds {

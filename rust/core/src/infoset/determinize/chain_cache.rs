@@ -52,10 +52,11 @@ struct Kept {
     entries: usize,
 }
 
-/// Chains kept at most per thread (a hand has four, one a seat), and the entries they may
-/// hold together (those of one info set at most, `MAX_ENTRIES`; about 30 bytes each, so some
-/// 30 MB a thread at worst, a few MB after the deal): the least recently used goes first.
-const KEPT: usize = 16;
+/// Chains kept at most per thread (a hand has four, one a seat: a thread that interleaves
+/// many hands keeps those of 16), and the entries they may hold together (those of one info
+/// set at most, `MAX_ENTRIES`; about 30 bytes each, so some 30 MB a thread at worst, a few MB
+/// after the deal): the least recently used goes first.
+const KEPT: usize = 64;
 const KEPT_ENTRIES: usize = 1 << 20;
 
 thread_local! {
