@@ -1,5 +1,5 @@
 //! Profiling loop: the first world of fresh determinizers at one phase (perf target).
-//! `cargo run --release -p tractor-core --example first_world_profile [hands] [phase 0..3] [loops] [worlds a determinizer] [1: cold]`
+//! `cargo run --release -p tractor-core --example first_world_profile [hands] [phase 0..3] [loops] [worlds a determinizer] [1: seat-major, 2: one seat a hand]`
 use std::time::Instant;
 
 use tractor_core::Agent;
@@ -11,7 +11,7 @@ use tractor_core::{Profile, Rng};
 fn main() {
     let arg = |i: usize, d: u64| std::env::args().nth(i).and_then(|s| s.parse().ok()).unwrap_or(d);
     let (hands, ph, loops, worlds) = (arg(1, 20), arg(2, 2) as usize, arg(3, 20), arg(4, 1));
-    let cold = arg(5, 0) == 1;
+    let cold = arg(5, 0);
     let profile = Profile::Guigang;
     let mut infos = Vec::new();
     let mut games = Vec::new();
@@ -38,10 +38,19 @@ fn main() {
     let t = Instant::now();
     for l in 0..loops {
         // seat-major with `cold`: no hand's chains are still kept when its next seat comes
-        let order: Vec<usize> = if cold { (0..4).flat_map(|s| (s..infos.len()).step_by(4)).collect() } else { (0..infos.len()).collect() };
+        let order: Vec<usize> = match cold {
+            1 => (0..4).flat_map(|s| (s..infos.len()).step_by(4)).collect(),
+            // one seat a hand: every hand's first info set
+            2 => (0..infos.len()).step_by(4).collect(),
+            _ => (0..infos.len()).collect(),
+        };
         for (i, info) in order.into_iter().map(|i| (i, &infos[i])) {
             let mut r = Rng::new(l * 1000 + i as u64);
             let mut det = Determinizer::new(info.clone());
+            if std::env::var("BYTES").is_ok() && l == 0 {
+                det.world(&mut r).unwrap();
+                eprintln!("table bytes {}", det.table_bytes());
+            }
             for _ in 0..worlds {
                 std::hint::black_box(det.world(&mut r).unwrap());
             }
@@ -56,5 +65,6 @@ fn main() {
         }
     }
     println!("info set µs (mean): {:.1}", t2.elapsed().as_secs_f64() * 1e6 / (loops as f64 * infos.len() as f64));
-    println!("µs per world ({worlds} a determinizer, mean): {:.1}", t.elapsed().as_secs_f64() * 1e6 / (loops as f64 * infos.len() as f64 * worlds as f64));
+    let n_infos = if cold == 2 { infos.len() / 4 } else { infos.len() };
+    println!("µs per world ({worlds} a determinizer, mean): {:.1}", t.elapsed().as_secs_f64() * 1e6 / (loops as f64 * n_infos as f64 * worlds as f64));
 }

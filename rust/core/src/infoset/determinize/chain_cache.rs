@@ -53,10 +53,10 @@ struct Kept {
 }
 
 /// Chains kept at most per thread (a hand has four, one a seat: a thread that interleaves
-/// many hands keeps those of 16), and the entries they may hold together (those of one info
-/// set at most, `MAX_ENTRIES`; about 30 bytes each, so some 30 MB a thread at worst, a few MB
-/// after the deal): the least recently used goes first.
-const KEPT: usize = 64;
+/// hands keeps those of the last four), and the entries they may hold together (those of one
+/// info set at most, `MAX_ENTRIES`; about 30 bytes each, so some 30 MB a thread at worst, a
+/// few MB after the deal): the least recently used goes first.
+const KEPT: usize = 16;
 const KEPT_ENTRIES: usize = 1 << 20;
 
 thread_local! {
@@ -79,6 +79,14 @@ pub(super) fn chain(key: ChainKey, budget: &mut usize, build: impl FnOnce(&mut u
         *budget = budget.checked_sub(entries)?;
         return Some(chain);
     }
+    // (room is made before the build, so that it reuses the memory of the chain it replaces
+    // rather than growing the heap: fresh pages cost a cold first world more than they save)
+    CHAINS.with(|c| {
+        let mut c = c.borrow_mut();
+        while c.len() >= KEPT {
+            c.remove(0);
+        }
+    });
     let before = *budget;
     let chain = Arc::new(build(budget)?);
     let entries = before - *budget;
@@ -86,7 +94,7 @@ pub(super) fn chain(key: ChainKey, budget: &mut usize, build: impl FnOnce(&mut u
         let mut c = c.borrow_mut();
         c.push(Kept { key, chain: chain.clone(), entries });
         let mut held: usize = c.iter().map(|k| k.entries).sum();
-        while c.len() > KEPT || (held > KEPT_ENTRIES && c.len() > 1) {
+        while held > KEPT_ENTRIES && c.len() > 1 {
             held -= c.remove(0).entries;
         }
     });
