@@ -25,7 +25,7 @@ use crate::rules::card::{Card, Counts, DECK, SJ};
 use crate::util::bignum::{binomial, Big};
 use crate::util::rng::Rng;
 
-use super::chain_cache::{self, ChainKey};
+use super::chain_cache::{kept_or_built, Kept};
 use super::levels::{pack, ENVELOPE};
 use super::multisets;
 use super::timing::{place_uniform, small_joker_timed, LevelPlan};
@@ -93,21 +93,11 @@ impl Turns {
                     if q == info.seat {
                         return Some(None);
                     }
-                    chain_cache::chain(ChainKey::of(info, self, q), &mut budget, |b| Chain::new(info, self, q, b)).map(Some)
+                    kept_or_built(&KEPT_CHAINS, ChainKey::of(info, self, q), &mut budget, |b| Chain::new(info, self, q, b).map(Arc::new)).map(Some)
                 })
                 .collect();
             self.chains = Some(chains);
         }
-    }
-
-    /// Whether the receiver of the card at deck position `t` of the current attempt was asked.
-    pub(super) fn asked(&self, t: usize) -> bool {
-        self.asked_at[t]
-    }
-
-    /// The current attempt's showings in time order: (cards dealt, seat, count, run index).
-    pub(super) fn showings(&self) -> &[(u8, u8, u8, usize)] {
-        &self.showings
     }
 
     /// Whether [`Turns::plan`] draws plans (else plans are drawn uniformly and checked by
@@ -269,6 +259,39 @@ impl Turns {
             *slot = it.next().expect("as many cards as places");
         }
     }
+}
+
+/// What [`Chain::build`] reads of the info set and the turns for one seat: the public
+/// evidence of the current attempt (R8.2: its runs' suits as every other seat sees them).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct ChainKey {
+    seat: u8,
+    attempt: u8,
+    first: u8,
+    dealt: u8,
+    /// Whether it was asked at each of its deal positions, in order (at most 54).
+    asked: u64,
+    /// The current attempt's showings: (cards dealt, seat, count, run index).
+    showings: Vec<(u8, u8, u8, usize)>,
+    /// Its runs of the current attempt: (run index, suit as shown).
+    runs: Vec<(usize, Option<u8>)>,
+    /// How many runs the info set lists (a placement's suits are written by run index).
+    all_runs: usize,
+}
+
+impl ChainKey {
+    fn of(info: &InfoSet, turns: &Turns, seat: u8) -> ChainKey {
+        let attempt = (info.first_seats.len() - 1) as u8;
+        let first = info.first_seats[attempt as usize];
+        let asked = positions(first, seat, info.dealt as usize).enumerate().fold(0u64, |m, (j, t)| m | (turns.asked_at[t] as u64) << j);
+        let runs = (0..info.runs.len()).filter(|&i| info.runs[i].seat == seat && info.runs[i].attempt == attempt).map(|i| (i, info.runs[i].suit)).collect();
+        ChainKey { seat, attempt, first, dealt: info.dealt, asked, showings: turns.showings.clone(), runs, all_runs: info.runs.len() }
+    }
+}
+
+thread_local! {
+    /// The chains this thread built last, by what they read (`chain_cache.rs`).
+    static KEPT_CHAINS: std::cell::RefCell<Kept<ChainKey, Arc<Chain>>> = const { std::cell::RefCell::new(Kept::new()) };
 }
 
 /// The chains' verdict on a proposal: each other seat and its accepted level counts (packed,
