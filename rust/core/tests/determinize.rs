@@ -1255,3 +1255,35 @@ fn the_search_that_found_no_world_plays_its_hand() {
     let r = simulate_hand(4242, 512, &[p, g, p, g], Profile::Guigang, None);
     assert!(r.tricks > 0 && !r.stopped, "{r:?}");
 }
+
+/// The turn chains a thread keeps (`chain_cache.rs`) change no world: every seat's worlds at
+/// positions through the deal and the play, drawn in one thread one seat after another (each
+/// seat's chains kept from the seats before it, and from an earlier draw of the same info
+/// set), equal those drawn each in a thread of its own (nothing kept).
+#[test]
+fn kept_turn_chains_change_no_world() {
+    let (mut infos, mut worlds) = (0, 0);
+    for seed in 0..9u64 {
+        let profile = Profile::ALL[(seed % 3) as usize];
+        let (full, actions) = full_hand(seed, profile, [Policy::Agent(Agent::Greedy); 4]);
+        let deal_len = full.record.dealt_at.len();
+        let n = actions.len();
+        for cut in [deal_len / 2, deal_len - 1, deal_len + 2, deal_len + (n - deal_len) / 2, n - 2] {
+            let g = prefix(seed, profile, &actions, cut);
+            let draw = |seat: u8| {
+                let mut det = Determinizer::new(g.info(seat));
+                let mut rng = Rng::new(seed * 4 + seat as u64);
+                (0..4).map(|_| det.world(&mut rng).unwrap()).collect::<Vec<Game>>()
+            };
+            let alone: Vec<Vec<Game>> = std::thread::scope(|s| (0..4u8).map(|seat| s.spawn(move || draw(seat)).join().unwrap()).collect());
+            for seat in (0..4u8).chain(0..4) {
+                for (a, b) in draw(seat).iter().zip(&alone[seat as usize]) {
+                    same_game(a, b);
+                    worlds += 1;
+                }
+                infos += 1;
+            }
+        }
+    }
+    assert!(infos >= 300 && worlds >= 1200, "{infos} {worlds}");
+}

@@ -81,11 +81,18 @@ impl Game {
     pub(super) fn advance_deal(&mut self) {
         let every = self.record.every_receiver;
         let p = &mut self.pos;
+        // each seat's level cards by suit, kept as the cards arrive (`can_show` reads only them)
+        let lowest = Card::new(0, p.level).0;
+        let mut held: [[u8; 4]; 4] = std::array::from_fn(|q| std::array::from_fn(|suit| p.hands[q][(lowest + 13 * suit as u8) as usize]));
         while (p.dealt as usize) < DECK {
             let seat = (p.first_seat + p.dealt) % 4;
-            p.hands[seat as usize][self.deck[p.dealt as usize] as usize] += 1;
+            let k = self.deck[p.dealt as usize];
+            p.hands[seat as usize][k as usize] += 1;
             p.dealt += 1;
-            if every || p.can_show(seat) {
+            if k < 52 && k % 13 == lowest {
+                held[seat as usize][(k / 13) as usize] += 1;
+            }
+            if every || could_show(held[seat as usize], seat, p.declarer, p.declared_suit, p.declared_count) {
                 p.to_move = seat;
                 return;
             }

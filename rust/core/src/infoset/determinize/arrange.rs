@@ -36,12 +36,14 @@ pub(super) fn own_places(info: &InfoSet, attempt: usize) -> ([u8; DECK], Counts)
 pub(super) fn arrange(info: &InfoSet, d: &Draw, plan: LevelPlan, turns: Option<&Turns>, rng: &mut Rng) -> Arrangement {
     let attempts = info.first_seats.len();
     let mut decks = Vec::with_capacity(attempts);
-    // one card per entry, in kind order, then shuffled (a deck's worth at most)
-    let mut buf = [0u8; DECK];
-    let fill = |buf: &mut [u8; DECK], c: &Counts| -> usize {
+    // one card per entry, in kind order, then shuffled (a deck's worth at most; four copies
+    // of a kind at most, each kind written as four with the next kind's over the spare ones)
+    let mut buf = [0u8; DECK + 4];
+    let fill = |buf: &mut [u8; DECK + 4], c: &Counts| -> usize {
         let mut n = 0;
         for (k, &m) in c.iter().enumerate() {
-            buf[n..n + m as usize].fill(k as u8);
+            debug_assert!(m <= 4, "four copies of a kind");
+            buf[n..n + 4].copy_from_slice(&[k as u8; 4]);
             n += m as usize;
         }
         n

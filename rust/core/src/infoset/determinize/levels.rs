@@ -47,10 +47,11 @@ pub(super) struct Walk<'a> {
     pub step: Step<'a>,
     /// The completions of the proposal after the last kind, from a state.
     pub end: &'a dyn Fn(&[u16; 4], usize) -> Big,
-    /// A holder's envelope for its level counts (0: no placement fits them).
-    pub envelope: &'a dyn Fn(usize, [u8; 4]) -> u32,
+    /// A holder's envelope for its level counts, packed (each at most 4; 0: no placement
+    /// fits them).
+    pub envelope: &'a dyn Fn(usize, u16) -> u32,
     /// Per holder: the level counts its chain accepts (packed as `pack`), for pruning.
-    pub valid: Vec<Vec<u16>>,
+    pub valid: Vec<&'a [u16]>,
 }
 
 /// Every path of a [`Walk`] with its weight, cumulated, for a draw in proportion to it.
@@ -75,11 +76,13 @@ pub(super) fn pack(c: [u8; 4]) -> u16 {
 
 struct Builder<'w, 'a> {
     walk: &'w Walk<'a>,
-    /// `prefix[h][j]`: bit `pack(c)` set for the counts of a valid `c` on the suits known after
-    /// kind j (the others 0): a path whose counts so far match none is cut there.
-    prefix: Vec<Vec<Vec<u64>>>,
-    /// Per kind j: the suits whose counts are known after it.
-    known: Vec<[bool; 4]>,
+    /// `prefix[h * n + j]`: bit `pack(c)` set for the counts of a valid `c` on the suits known
+    /// after kind j (the others 0): a path whose counts so far match none is cut there.
+    prefix: Vec<[u64; 64]>,
+    /// Per kind j: the packed counts' bits of the suits known after it.
+    known: Vec<u16>,
+    /// The holders with a chain (all but the pile).
+    seats: Vec<usize>,
     xs: Vec<u8>,
     table: LevelTable,
     /// Per path listed: its end state, the product of its splits' weights (below 2^23: at
@@ -89,21 +92,22 @@ struct Builder<'w, 'a> {
 }
 
 impl Builder<'_, '_> {
-    fn dfs(&mut self, j: usize, s: [u16; 4], i: usize, c: [[u8; 4]; 4], w: u64) {
+    /// Kinds j.. from the state (`s`, `i`), with each holder's level counts so far packed
+    /// (`c`, the pile's unused) and the weight `w` of the splits so far.
+    fn dfs(&mut self, j: usize, s: [u16; 4], i: usize, c: [u16; 4], w: u64) {
         if self.full {
             return;
         }
         let walk = self.walk;
-        if j == walk.kinds.len() {
+        let n = walk.kinds.len();
+        if j == n {
             let mut q = 1u64;
-            for (h, &(seat, _)) in walk.holders.iter().enumerate() {
-                if seat != NOBODY {
-                    let e = (walk.envelope)(h, c[h]);
-                    if e == 0 {
-                        return;
-                    }
-                    q *= e as u64;
+            for &h in &self.seats {
+                let e = (walk.envelope)(h, c[h]);
+                if e == 0 {
+                    return;
                 }
+                q *= e as u64;
             }
             if self.ends.len() == MAX_PATHS {
                 self.full = true;
@@ -113,23 +117,21 @@ impl Builder<'_, '_> {
             self.ends.push((s, i, w, q));
             return;
         }
+        let shift = 3 * (walk.kinds[j] / 13) as u16;
         for (x, (a, wx)) in walk.splits[j].iter().enumerate() {
-            let Some((s2, i2)) = (walk.step)(j, x, &s, i) else { continue };
+            // every chain's counts at most 4 a suit, and among those of its valid counts on
+            // the suits known so far (only this kind's suit changes)
             let mut c2 = c;
-            let su = (walk.kinds[j] / 13) as usize;
-            for (h, ch) in c2.iter_mut().enumerate().take(walk.holders.len()) {
-                ch[su] += a[h];
-            }
-            let fits = walk.holders.iter().enumerate().all(|(h, &(seat, _))| {
-                if seat == NOBODY || c2[h].iter().any(|&x| x > 4) {
-                    return seat == NOBODY;
-                }
-                let key = pack(std::array::from_fn(|su| if self.known[j][su] { c2[h][su] } else { 0 }));
-                self.prefix[h][j][key as usize / 64] >> (key % 64) & 1 == 1
+            let fits = self.seats.iter().all(|&h| {
+                let held = (c[h] >> shift & 7) + a[h] as u16;
+                c2[h] = (c[h] & !(7 << shift)) | held << shift;
+                let key = c2[h] & self.known[j];
+                held <= 4 && self.prefix[h * n + j][key as usize / 64] >> (key % 64) & 1 == 1
             });
             if !fits {
                 continue;
             }
+            let Some((s2, i2)) = (walk.step)(j, x, &s, i) else { continue };
             self.xs.push(x as u8);
             self.dfs(j + 1, s2, i2, c2, w * *wx as u64);
             self.xs.pop();
@@ -141,38 +143,30 @@ impl LevelTable {
     /// The table of a walk, or `None` where it would hold more than `MAX_PATHS` paths or none.
     pub(super) fn build(walk: &Walk) -> Option<LevelTable> {
         let n = walk.kinds.len();
-        let mut known = vec![[false; 4]; n];
-        for (j, k) in known.iter_mut().enumerate() {
-            for (su, x) in k.iter_mut().enumerate() {
+        let known: Vec<u16> = (0..n)
+            .map(|j| {
                 // a suit no kind of the walk deals is known from the start (its played cards)
-                let at = walk.kinds.iter().position(|&k| (k / 13) as usize == su);
-                *x = at.is_none_or(|at| at <= j);
-            }
-        }
-        let prefix = walk
-            .valid
-            .iter()
-            .map(|keys| {
-                known
-                    .iter()
-                    .map(|k| {
-                        let mut bits = vec![0u64; 64];
-                        for &key in keys {
-                            let p = (0..4).filter(|&su| k[su]).fold(0u16, |p, su| p | key & 7 << (3 * su));
-                            bits[p as usize / 64] |= 1 << (p % 64);
-                        }
-                        bits
-                    })
-                    .collect()
+                (0..4u16).filter(|&su| walk.kinds.iter().position(|&k| (k / 13) as u16 == su).is_none_or(|at| at <= j)).fold(0, |m, su| m | 7 << (3 * su))
             })
             .collect();
-        let mut c = [[0u8; 4]; 4];
+        let seats: Vec<usize> = (0..walk.holders.len()).filter(|&h| walk.holders[h].0 != NOBODY).collect();
+        let mut prefix = vec![[0u64; 64]; walk.holders.len() * n];
+        for &h in &seats {
+            for (j, &k) in known.iter().enumerate() {
+                let bits = &mut prefix[h * n + j];
+                for &key in walk.valid[h].iter() {
+                    let p = key & k;
+                    bits[p as usize / 64] |= 1 << (p % 64);
+                }
+            }
+        }
+        let mut c = [0u16; 4];
         for (h, &(_, played)) in walk.holders.iter().enumerate() {
-            c[h] = played;
+            c[h] = pack(played);
         }
         let splits = walk.splits.iter().map(|&s| s.clone()).collect();
         let table = LevelTable { n, kinds: walk.kinds.clone(), splits, paths: Vec::new(), cum: Vec::new() };
-        let mut b = Builder { walk, prefix, known, xs: Vec::with_capacity(n), table, ends: Vec::new(), full: false };
+        let mut b = Builder { walk, prefix, known, seats, xs: Vec::with_capacity(n), table, ends: Vec::new(), full: false };
         b.dfs(0, walk.start.0, walk.start.1, c, 1);
         if b.full {
             return None;

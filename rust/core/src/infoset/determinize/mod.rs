@@ -57,6 +57,7 @@
 //! A world depends only on the info set and the seed: it reads nothing else of the game.
 
 mod arrange;
+mod chain_cache;
 mod checks;
 mod counting;
 pub mod early_runs;
@@ -441,9 +442,9 @@ impl Determinizer {
     fn ensure_levels(&mut self) -> Result<(), Error> {
         let Some(t) = self.turns.as_ref().filter(|t| t.conditions() && self.levels.is_none()) else { return Ok(()) };
         // each seat's envelopes by packed counts, read at every path's end
-        let dense: Vec<Vec<u32>> = self.holders.iter().map(|h| if h.seat == NOBODY { Vec::new() } else { t.envelopes(h.seat) }).collect();
-        let envelope = |h: usize, c: [u8; 4]| if c.iter().any(|&x| x > 4) { 0 } else { dense[h][levels::pack(c) as usize] };
-        let valid: Vec<Vec<u16>> = self.holders.iter().map(|h| if h.seat == NOBODY { Vec::new() } else { t.valid(h.seat) }).collect();
+        let dense: Vec<&[u32]> = self.holders.iter().map(|h| if h.seat == NOBODY { &[][..] } else { t.envelopes(h.seat) }).collect();
+        let envelope = |h: usize, key: u16| dense[h][key as usize];
+        let valid: Vec<&[u16]> = self.holders.iter().map(|h| if h.seat == NOBODY { &[][..] } else { t.valid(h.seat) }).collect();
         let table = match (&self.dp, self.use_dp) {
             (Some(dp), true) => self.dp_levels(dp, &envelope, valid),
             (None, true) => return Err(Error::NoWorld("determinization: the counting programme is built first".into())),
@@ -457,7 +458,7 @@ impl Determinizer {
     /// The level table of the plain shuffle: the level cards go to the holders' places
     /// uniformly, so a path of splits weighs Π multinomials × Π falling factorials
     /// size!/(size − l)! of the places each holder's l level cards take.
-    fn shuffle_levels(&self, envelope: &dyn Fn(usize, [u8; 4]) -> u32, valid: Vec<Vec<u16>>) -> Option<LevelTable> {
+    fn shuffle_levels(&self, envelope: &dyn Fn(usize, u16) -> u32, valid: Vec<&[u16]>) -> Option<LevelTable> {
         let kinds = self.level_kinds();
         let nh = self.holders.len();
         let sizes: Vec<u16> = self.holders.iter().map(|h| h.size).collect();

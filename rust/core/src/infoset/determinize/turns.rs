@@ -16,6 +16,7 @@
 //!   places before it hold other cards, the place itself a level card, the rest uniform).
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use crate::game::deal::positions;
 use crate::game::hand::{could_show, NOBODY};
@@ -24,6 +25,7 @@ use crate::rules::card::{Card, Counts, DECK, SJ};
 use crate::util::bignum::{binomial, Big};
 use crate::util::rng::Rng;
 
+use super::chain_cache::{kept_or_built, Kept};
 use super::levels::{pack, ENVELOPE};
 use super::multisets;
 use super::timing::{place_uniform, small_joker_timed, LevelPlan};
@@ -43,7 +45,7 @@ pub(super) struct Turns {
     first_level: Vec<[Option<usize>; 4]>,
     /// Per seat, its [`Chain`] (the seat's own: none); built at the first draw, `Some(None)`
     /// where they would be too large (then plans are drawn uniformly and `fits` rejects).
-    chains: Option<Option<Vec<Option<Chain>>>>,
+    chains: Option<Option<Vec<Option<Arc<Chain>>>>>,
 }
 
 impl Turns {
@@ -81,12 +83,19 @@ impl Turns {
         Turns { asked_at, showings, first_level, chains: None }
     }
 
-    /// Builds the chains once (the first world's cost).
+    /// Builds the chains once (the first world's cost), or takes them from those kept by
+    /// this thread for the same public evidence (`chain_cache.rs`).
     pub(super) fn prepare(&mut self, info: &InfoSet) {
         if self.chains.is_none() {
             let mut budget = MAX_ENTRIES;
-            let chains: Option<Vec<Option<Chain>>> =
-                (0..4u8).map(|q| if q == info.seat { Some(None) } else { Chain::new(info, self, q, &mut budget).map(Some) }).collect();
+            let chains: Option<Vec<Option<Arc<Chain>>>> = (0..4u8)
+                .map(|q| {
+                    if q == info.seat {
+                        return Some(None);
+                    }
+                    kept_or_built(&KEPT_CHAINS, ChainKey::of(info, self, q), &mut budget, |b| Chain::new(info, self, q, b).map(Arc::new)).map(Some)
+                })
+                .collect();
             self.chains = Some(chains);
         }
     }
@@ -100,31 +109,26 @@ impl Turns {
     /// A seat's envelopes by its level counts (held and played, packed): its share of fitting
     /// placements over the best share, rounded up to a multiple of 1 / `ENVELOPE`, in those
     /// parts (0: no placement fits).
-    pub(super) fn envelopes(&self, seat: u8) -> Vec<u32> {
-        let chain = self.chains()[seat as usize].as_ref().expect("a chain for every other seat");
-        let mut v = vec![0u32; 1 << 12];
-        for (&key, f) in &chain.by_count {
-            v[key as usize] = f.envelope;
-        }
-        v
+    pub(super) fn envelopes(&self, seat: u8) -> &[u32] {
+        &self.chains()[seat as usize].as_ref().expect("a chain for every other seat").envelopes
     }
 
     /// The level counts a seat's chain accepts, packed.
-    pub(super) fn valid(&self, seat: u8) -> Vec<u16> {
-        self.chains()[seat as usize].as_ref().expect("a chain for every other seat").by_count.keys().copied().collect()
+    pub(super) fn valid(&self, seat: u8) -> &[u16] {
+        &self.chains()[seat as usize].as_ref().expect("a chain for every other seat").valid
     }
 
     /// The memory the chains' layers hold, in bytes (0 before they are built).
     pub(super) fn bytes(&self) -> usize {
         let layer = |l: &Layer| l.keys.len() * 4 + l.counts.len() * 16 + (l.from.len() + l.preds.len()) * 4;
-        let chain = |c: &Chain| {
+        let chain = |c: &Arc<Chain>| {
             let symmetric = c.symmetric.as_ref().map_or(0, |y| y.layers.iter().map(|l| l.len() * 16).sum());
             symmetric + c.programmes.iter().flatten().map(layer).sum::<usize>()
         };
         self.chains.iter().flatten().flatten().flatten().map(chain).sum()
     }
 
-    fn chains(&self) -> &[Option<Chain>] {
+    fn chains(&self) -> &[Option<Arc<Chain>>] {
         self.chains.as_ref().and_then(|c| c.as_ref()).expect("prepared, with chains")
     }
 
@@ -257,6 +261,39 @@ impl Turns {
     }
 }
 
+/// What [`Chain::build`] reads of the info set and the turns for one seat: the public
+/// evidence of the current attempt (R8.2: its runs' suits as every other seat sees them).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct ChainKey {
+    seat: u8,
+    attempt: u8,
+    first: u8,
+    dealt: u8,
+    /// Whether it was asked at each of its deal positions, in order (at most 54).
+    asked: u64,
+    /// The current attempt's showings: (cards dealt, seat, count, run index).
+    showings: Vec<(u8, u8, u8, usize)>,
+    /// Its runs of the current attempt: (run index, suit as shown).
+    runs: Vec<(usize, Option<u8>)>,
+    /// How many runs the info set lists (a placement's suits are written by run index).
+    all_runs: usize,
+}
+
+impl ChainKey {
+    fn of(info: &InfoSet, turns: &Turns, seat: u8) -> ChainKey {
+        let attempt = (info.first_seats.len() - 1) as u8;
+        let first = info.first_seats[attempt as usize];
+        let asked = positions(first, seat, info.dealt as usize).enumerate().fold(0u64, |m, (j, t)| m | (turns.asked_at[t] as u64) << j);
+        let runs = (0..info.runs.len()).filter(|&i| info.runs[i].seat == seat && info.runs[i].attempt == attempt).map(|i| (i, info.runs[i].suit)).collect();
+        ChainKey { seat, attempt, first, dealt: info.dealt, asked, showings: turns.showings.clone(), runs, all_runs: info.runs.len() }
+    }
+}
+
+thread_local! {
+    /// The chains this thread built last, by what they read (`chain_cache.rs`).
+    static KEPT_CHAINS: std::cell::RefCell<Kept<ChainKey, Arc<Chain>>> = const { std::cell::RefCell::new(Kept::new()) };
+}
+
 /// The chains' verdict on a proposal: each other seat and its accepted level counts (packed,
 /// the key of its chain's `by_count`), in the holders' order.
 #[derive(Clone, Copy, Debug)]
@@ -375,6 +412,11 @@ pub(super) struct Chain {
     /// Per count of level cards (packed): its weight, its chance of acceptance, and the final
     /// states (programme, state, weight) in a fixed order.
     by_count: BTreeMap<u16, Final>,
+    /// Per count (packed, 4096 entries): its envelope (0: no placement fits), read by the
+    /// level table at every path's end.
+    envelopes: Vec<u32>,
+    /// The counts of `by_count`, in order.
+    valid: Vec<u16>,
 }
 
 /// The programme of a chain counted over classes of count vectors (`multisets.rs`).
@@ -589,7 +631,12 @@ impl Chain {
                 "the envelope is the least multiple of 1 / ENVELOPE at or above the share"
             );
         }
-        Some(Chain { positions, runs, choices, programmes, symmetric, by_count })
+        let mut envelopes = vec![0u32; 1 << 12];
+        for (&key, f) in &by_count {
+            envelopes[key as usize] = f.envelope;
+        }
+        let valid = by_count.keys().copied().collect();
+        Some(Chain { positions, runs, choices, programmes, symmetric, by_count, envelopes, valid })
     }
 
     /// One choice's programme: the weighted states after each position (the first layer is
@@ -682,25 +729,31 @@ impl Chain {
             }
             // the counts' vector walked back, each predecessor's number read from its class
             // (where it passes the seat's showings before the position)
+            // (a state's count is the sum of its predecessors', so the draw below it is made
+            // first and the predecessors read in order only until it lands: the same pick)
             let mut c = [h_of(st, 0), h_of(st, 1), h_of(st, 2), h_of(st, 3)];
             for j in (0..self.positions.len()).rev() {
-                let mut w = [0u128; 5];
-                for (x, wx) in w.iter_mut().enumerate() {
-                    let mut p = c;
-                    if x < 4 {
-                        if p[x] == 0 {
-                            continue;
+                let mut r = rng.below(y.classes.count(&y.layers[j + 1], c));
+                let x = (0..5)
+                    .find(|&x| {
+                        let mut p = c;
+                        if x < 4 {
+                            if p[x] == 0 {
+                                return false;
+                            }
+                            p[x] -= 1;
                         }
-                        p[x] -= 1;
-                    }
-                    if y.classes.passes(p, &y.shows[j]) {
-                        *wx = y.classes.count(&y.layers[j], p);
-                    }
-                }
-                let x = *pick(&[0u8, 1, 2, 3, 4], |&x| w[x as usize], w.iter().sum(), rng);
+                        let w = if y.classes.passes(p, &y.shows[j]) { y.classes.count(&y.layers[j], p) } else { 0 };
+                        let hit = r < w;
+                        if !hit {
+                            r -= w;
+                        }
+                        hit
+                    })
+                    .expect("a pick below the state's count");
                 if x < 4 {
-                    c[x as usize] -= 1;
-                    placed.push((self.positions[j], Card::new(x, info.level).0));
+                    c[x] -= 1;
+                    placed.push((self.positions[j], Card::new(x as u8, info.level).0));
                 }
             }
             return;

@@ -1,0 +1,52 @@
+//! A digest of exact worlds (`Determinizer::new`) over positions of greedy self-play: every
+//! phase, every seat, a fresh determinizer per seat and 8 worlds from it; prints the FNV-1a
+//! digest of their decks and hands. A faster sampler must print the same digest (the same
+//! worlds from the same seeds). `cargo run --release -p tractor-core --example world_digest [hands]`
+
+use tractor_core::Agent;
+use tractor_core::game::hand::{Game, NOBODY};
+use tractor_core::infoset::determinize::Determinizer;
+use tractor_core::policy::Policy;
+use tractor_core::{Profile, Rng};
+
+fn main() {
+    let hands: u64 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(12);
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |bytes: &[u8]| {
+        for &b in bytes {
+            h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);
+        }
+    };
+    let mut worlds = 0;
+    for seed in 0..hands {
+        let profile = Profile::ALL[(seed % 3) as usize];
+        let mut g = Game::deal(seed, profile, [3, 3], NOBODY, None).unwrap();
+        let mut rng = Rng::new(seed);
+        let mut actions = Vec::new();
+        while let Some(a) = Policy::Agent(Agent::Greedy).act(&g, &mut rng) {
+            g.apply(&a).unwrap();
+            actions.push(a);
+        }
+        let deal_len = g.record.dealt_at.len();
+        let n = actions.len();
+        for k in [deal_len / 2, deal_len + 2, deal_len + (n - deal_len) / 2, n - 2] {
+            let mut p = Game::deal(seed, profile, [3, 3], NOBODY, None).unwrap();
+            for a in &actions[..k] {
+                p.apply(a).unwrap();
+            }
+            for seat in 0..4u8 {
+                let mut det = Determinizer::new(p.info(seat));
+                let mut r = Rng::new(seed * 4 + seat as u64);
+                for _ in 0..8 {
+                    let w = det.world(&mut r).unwrap();
+                    eat(&w.deck);
+                    for hand in &w.pos.hands {
+                        eat(hand);
+                    }
+                    worlds += 1;
+                }
+            }
+        }
+    }
+    println!("{worlds} worlds, digest {h:016x}");
+}
