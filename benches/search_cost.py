@@ -1,0 +1,44 @@
+"""CPU time a decision of search policies on the same mid-hand positions, for setting searches to
+equal time before an arena run (CPU time: what a core gives on a shared machine).
+
+Usage: ``python benches/search_cost.py POLICY [POLICY ...]``: eight positions (deals 100..107,
+greedy to 30 + 10 k plays), two alternating rounds; prints the median milliseconds a decision."""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+
+import tractor
+
+
+def positions(n: int = 8) -> list:
+    games = []
+    for s in range(n):
+        g = tractor.Game(seed=100 + s)
+        k = 0
+        while g.current_player is not None and not (g.phase == "play" and k >= 30 + 10 * s):
+            g.step_policy("greedy", k)
+            k += 1 if g.phase == "play" else 0
+        games.append(g)
+    return games
+
+
+def main(policies: list) -> None:
+    games = positions()
+    ms: dict = {p: [] for p in policies}
+    for r in range(2):
+        for p in policies:
+            t = time.process_time()
+            for i, g in enumerate(games):
+                g.policy_action(p, i + r)
+            ms[p].append(1000 * (time.process_time() - t) / len(games))
+    for p in policies:
+        print(f"{statistics.median(ms[p]):8.2f} ms  {p}")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    main(sys.argv[1:])
