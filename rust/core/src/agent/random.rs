@@ -8,7 +8,7 @@
 use crate::agent::view::SeatView;
 use crate::game::hand::{Action, Game, Phase};
 use crate::rules::card::KINDS;
-use crate::rules::combo::{count_leads, nth_lead};
+use crate::rules::combo::LeadCounts;
 use crate::rules::follow::Follow;
 use crate::util::rng::Rng;
 
@@ -55,8 +55,9 @@ pub fn random_choice(view: &SeatView, rng: &mut Rng) -> Option<Action> {
             Some(_) => view.follow().expect("a lead").legal_set(&[0; KINDS]).sample(rng).map(Action::Play),
             None => {
                 let (ctx, hand) = (view.ctx(), view.hand());
-                let r = rng.below_usize(count_leads(ctx, hand));
-                nth_lead(ctx, hand, r).map(|c| Action::Play(c.counts(ctx)))
+                let leads = LeadCounts::of(ctx, hand);
+                let r = rng.below_usize(leads.total);
+                leads.nth(ctx, hand, r).map(|c| Action::Play(c.counts(ctx)))
             }
         },
         Phase::Over | Phase::Stopped => None,
@@ -75,6 +76,27 @@ mod tests {
     use super::*;
     use crate::game::hand::NOBODY;
     use crate::rules::profile::Profile;
+
+    /// The winner `Position::play_unchecked` keeps as a trick goes (plays that cannot win are
+    /// not classified, a one-kind play is a unit) against `trick_winner`, which classifies
+    /// every play, on random hands of every profile.
+    #[test]
+    fn the_kept_winner_is_the_trick_winner() {
+        let mut tricks = 0;
+        for profile in Profile::ALL {
+            for seed in 0..40u64 {
+                let mut g = Game::deal(seed, profile, [3 + seed as u8 % 12; 2], NOBODY, None).unwrap();
+                random_playout(&mut g, &mut Rng::new(seed));
+                let ctx = g.pos.ctx();
+                for t in &g.record.tricks {
+                    let plays = t.plays.map(|p| p.1);
+                    assert_eq!(t.plays[crate::rules::combo::trick_winner(ctx, &plays).unwrap()].0, t.winner);
+                    tricks += 1;
+                }
+            }
+        }
+        assert!(tricks > 1000, "tricks: {tricks}");
+    }
 
     #[test]
     fn random_choice_draws_what_the_action_set_draws() {

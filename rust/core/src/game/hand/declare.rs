@@ -81,14 +81,22 @@ impl Game {
     pub(super) fn advance_deal(&mut self) {
         let every = self.record.every_receiver;
         let p = &mut self.pos;
+        // Seats found unable to show since this call began: the declaration does not change
+        // here, so such a seat stays unable until it receives a card of the level rank.
+        let mut unable = 0u8;
         while (p.dealt as usize) < DECK {
             let seat = (p.first_seat + p.dealt) % 4;
-            p.hands[seat as usize][self.deck[p.dealt as usize] as usize] += 1;
+            let card = Card(self.deck[p.dealt as usize]);
+            p.hands[seat as usize][card.id()] += 1;
             p.dealt += 1;
+            if !every && unable >> seat & 1 == 1 && card.rank() != Some(p.level) {
+                continue;
+            }
             if every || p.can_show(seat) {
                 p.to_move = seat;
                 return;
             }
+            unable |= 1 << seat;
         }
         // R8.3: one more chance each, in play order from the seat after the last receiver.
         let last = (p.first_seat + (DECK - 1) as u8) % 4;

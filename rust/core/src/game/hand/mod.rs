@@ -103,6 +103,7 @@ pub struct Position {
 
 impl Position {
     /// The rules tables of this hand (valid once the trump suit is fixed).
+    #[inline]
     pub fn ctx(&self) -> &'static Context {
         Context::of(self.level, self.trump, self.profile) // panics if the trump is not fixed yet
     }

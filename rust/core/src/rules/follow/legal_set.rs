@@ -2,7 +2,7 @@
 
 use crate::rules::card::{Counts, KINDS};
 use crate::rules::combo::Combo;
-use crate::rules::trump::Context;
+use crate::rules::trump::{Context, TRUMP};
 use crate::util::rng::Rng;
 use super::dense_dp::DenseDp;
 use super::key_dp::KeyDp;
@@ -10,10 +10,14 @@ use super::slot_dp::SlotDp;
 
 /// The distinct legal follows of a position.
 pub enum LegalSet<'a> {
-    /// A single led: one card of any kind the class holds (T1 with N = 1), in kind order.
-    Singles(Counts),
+    /// A single led: one card of any kind the class holds (T1 with N = 1), in kind order:
+    /// the kinds as bits over kind ids.
+    Singles(u64),
     /// R5.3 T1: the N-card combinations, in generation order.
     Combos(&'a Context, Vec<Combo>),
+    /// R5.3 T1 for a lead of two or three cards: a unit of N (of the led `class`, N = the
+    /// third field) of a kind in the mask (bits over kind ids), in class order.
+    Units(&'a Context, u8, u8, u64),
     /// R5.2 with one card to add: `base` plus one card of a kind in the mask, in kind order.
     PlusOne(Counts, u64),
     /// R5.2 and ladders without a tractor: a dense programme over (cards, pairs).
@@ -24,12 +28,24 @@ pub enum LegalSet<'a> {
     Key(Box<KeyDp>),
 }
 
+/// The kind id of the `r`-th set bit of `mask`, lowest first, or `None` past the last.
+#[inline]
+pub(crate) fn nth_bit(mut mask: u64, r: u32) -> Option<u8> {
+    if r >= mask.count_ones() {
+        return None;
+    }
+    for _ in 0..r {
+        mask &= mask - 1; // drop the lowest kinds until the r-th
+    }
+    Some(mask.trailing_zeros() as u8)
+}
+
 impl LegalSet<'_> {
     /// Exact number of distinct legal follows.
     pub fn count(&mut self) -> u128 {
         match self {
-            LegalSet::Singles(s) => s.iter().filter(|&&n| n > 0).count() as u128,
-            LegalSet::PlusOne(_, mask) => mask.count_ones() as u128,
+            LegalSet::Singles(mask) => mask.count_ones() as u128,
+            LegalSet::PlusOne(_, mask) | LegalSet::Units(.., mask) => mask.count_ones() as u128,
             LegalSet::Combos(_, v) => v.len() as u128,
             LegalSet::Dense(dp) => dp.total(),
             LegalSet::Dp(dp) => dp.total(),
@@ -39,20 +55,29 @@ impl LegalSet<'_> {
     /// The `r`-th legal follow (`r < count()`), in a fixed order.
     pub fn nth(&mut self, r: u128) -> Option<Counts> {
         match self {
-            LegalSet::Singles(s) => {
-                let k = s.iter().enumerate().filter(|(_, &n)| n > 0).nth(usize::try_from(r).ok()?)?.0;
+            LegalSet::Singles(mask) => {
+                let k = nth_bit(*mask, u32::try_from(r).ok()?)?;
                 let mut c = [0u8; KINDS];
-                c[k] = 1;
+                c[k as usize] = 1;
                 Some(c)
             }
             LegalSet::Combos(ctx, v) => usize::try_from(r).ok().and_then(|i| v.get(i)).map(|c| c.counts(ctx)),
+            LegalSet::Units(ctx, class, n, mask) => {
+                let r = u32::try_from(r).ok().filter(|&r| r < mask.count_ones())?;
+                let k = if *class == TRUMP {
+                    // the trump class is not in kind order (jokers first, the level cards after
+                    // the trump suit): walk it
+                    *ctx.class_kinds(TRUMP).iter().filter(|&&k| *mask >> k & 1 == 1).nth(r as usize)?
+                } else {
+                    nth_bit(*mask, r)? // a plain suit's kinds are in kind order
+                };
+                let mut c = [0u8; KINDS];
+                c[k as usize] = *n;
+                Some(c)
+            }
             LegalSet::PlusOne(base, mask) => {
-                let mut m = *mask;
-                for _ in 0..u32::try_from(r).ok().filter(|&r| r < mask.count_ones())? {
-                    m &= m - 1; // drop the lowest kinds until the r-th
-                }
                 let mut c = *base;
-                c[m.trailing_zeros() as usize] += 1;
+                c[nth_bit(*mask, u32::try_from(r).ok()?)? as usize] += 1;
                 Some(c)
             }
             LegalSet::Dense(dp) => dp.nth(r),
@@ -80,7 +105,7 @@ impl LegalSet<'_> {
             return Err(total);
         }
         match self {
-            LegalSet::Singles(_) | LegalSet::PlusOne(..) => Ok((0..total).filter_map(|r| self.nth(r)).collect()),
+            LegalSet::Singles(_) | LegalSet::PlusOne(..) | LegalSet::Units(..) => Ok((0..total).filter_map(|r| self.nth(r)).collect()),
             LegalSet::Combos(ctx, v) => Ok(v.iter().map(|c| c.counts(ctx)).collect()),
             LegalSet::Dense(_) => unreachable!("listed above"),
             LegalSet::Dp(dp) => Ok(dp.all()),
