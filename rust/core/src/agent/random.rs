@@ -9,7 +9,7 @@ use crate::agent::view::SeatView;
 use crate::game::hand::{Action, Game, Phase};
 use crate::rules::card::KINDS;
 use crate::rules::combo::LeadCounts;
-use crate::rules::follow::Follow;
+use crate::rules::follow::{nth_bit, Follow};
 use crate::util::rng::Rng;
 
 /// The random policy's action for the seat of `view` (the hand is not over).
@@ -41,15 +41,13 @@ pub fn random_choice(view: &SeatView, rng: &mut Rng) -> Option<Action> {
             // a single led: a uniform kind among those it may be followed with, in kind order
             // (the follow set's own draw, without building it)
             Some(lead) if lead.size() == 1 => {
-                let mut kinds = Follow::single(view.ctx(), view.hand(), lead.class);
+                let kinds = Follow::single(view.ctx(), view.hand(), lead.class);
                 if kinds == 0 {
                     return None; // (an empty hand: as the set's sample)
                 }
-                for _ in 0..rng.below(kinds.count_ones() as u128) {
-                    kinds &= kinds - 1;
-                }
+                let r = rng.below(kinds.count_ones() as u128) as u32;
                 let mut c = [0u8; KINDS];
-                c[kinds.trailing_zeros() as usize] = 1;
+                c[nth_bit(kinds, r).expect("r < the kinds") as usize] = 1;
                 Some(Action::Play(c))
             }
             Some(_) => view.follow().expect("a lead").legal_set(&[0; KINDS]).sample(rng).map(Action::Play),

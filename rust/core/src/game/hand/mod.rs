@@ -360,6 +360,18 @@ impl Game {
         }
     }
 
+    /// [`Game::pos_apply`] for policies that read no observation, in a game that keeps no
+    /// record: plays leave the tally as it was (bulk simulation of blind policies; nothing
+    /// reads it there), the position evolves exactly as with [`Game::pos_apply`].
+    pub fn pos_apply_blind(&mut self, action: &Action) {
+        match action {
+            Action::Play(c) if self.light => {
+                self.pos.play_unchecked(c);
+            }
+            _ => self.pos_apply(action),
+        }
+    }
+
     /// A hand from given hands at the play phase (R6.3: the banker leads).
     pub fn from_hands(hands: [Counts; 4], level: u8, trump: u8, banker: u8, profile: Profile) -> Result<Game, Error> {
         Context::get(level, trump, profile)?;

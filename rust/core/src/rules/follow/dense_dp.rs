@@ -103,16 +103,21 @@ impl DenseDp {
                 return table;
             }
             table[self.at(nf, 0, 0)] = 1;
+            // slot i's row from slot i + 1's: taking y more cards of the slot leaves c − y to
+            // place after it and gives (lo + y) / 2 of the pairs still needed
+            let row = (need + 1) * (q + 1);
             for i in (0..nf).rev() {
                 let (_, lo, span) = self.free[i];
+                let (head, tail) = table.split_at_mut((i + 1) * row);
+                let (cur, next) = (&mut head[i * row..], &tail[..row]);
                 for c in 0..=need {
-                    for qq in 0..=q {
-                        let mut t = 0u128;
-                        for y in 0..=span.min(c as u8) {
-                            let got = ((lo + y) / 2) as usize;
-                            t += table[self.at(i + 1, c - y as usize, qq.saturating_sub(got))];
+                    let dst = &mut cur[c * (q + 1)..(c + 1) * (q + 1)];
+                    for y in 0..=(span as usize).min(c) {
+                        let got = (lo as usize + y) / 2;
+                        let src = &next[(c - y) * (q + 1)..(c - y + 1) * (q + 1)];
+                        for (qq, d) in dst.iter_mut().enumerate() {
+                            *d += src[qq.saturating_sub(got)];
                         }
-                        table[self.at(i, c, qq)] = t;
                     }
                 }
             }

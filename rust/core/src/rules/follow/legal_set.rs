@@ -29,15 +29,56 @@ pub enum LegalSet<'a> {
 }
 
 /// The kind id of the `r`-th set bit of `mask`, lowest first, or `None` past the last.
+///
+/// Byte by byte: each byte's bits counted (SWAR), summed into running totals by a multiply
+/// (byte i: the bits of bytes 0..=i, at most 64), the first byte whose total exceeds r found
+/// by adding 128 − (r + 1) into each byte's top bit (no byte carries: 64 + 127 < 256), and the
+/// bit found inside that byte by dropping its lowest bits.
 #[inline]
-pub(crate) fn nth_bit(mut mask: u64, r: u32) -> Option<u8> {
-    if r >= mask.count_ones() {
+pub fn nth_bit(mask: u64, r: u32) -> Option<u8> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let mut b = mask - ((mask >> 1) & 0x5555_5555_5555_5555);
+    b = (b & 0x3333_3333_3333_3333) + ((b >> 2) & 0x3333_3333_3333_3333);
+    b = (b + (b >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
+    let totals = b.wrapping_mul(ONES);
+    if r as u64 >= totals >> 56 {
         return None;
     }
-    for _ in 0..r {
-        mask &= mask - 1; // drop the lowest kinds until the r-th
+    let above = (totals + (0x80 - (r as u64 + 1)) * ONES) & 0x8080_8080_8080_8080;
+    let byte = above.trailing_zeros() / 8;
+    let before = if byte == 0 { 0 } else { (totals >> (8 * (byte - 1))) & 0xFF } as u32;
+    let mut m = (mask >> (8 * byte)) & 0xFF;
+    for _ in before..r {
+        m &= m - 1; // drop the byte's lowest bits until the r-th
     }
-    Some(mask.trailing_zeros() as u8)
+    Some((8 * byte + m.trailing_zeros()) as u8)
+}
+
+#[cfg(test)]
+mod tests {
+    /// `nth_bit` against dropping the lowest bits one at a time.
+    #[test]
+    fn nth_bit_is_the_rth_set_bit() {
+        let mut rng = crate::util::rng::Rng::new(31);
+        for t in 0..20_000 {
+            let mask = match t % 4 {
+                0 => rng.next_u64(),
+                1 => rng.next_u64() & rng.next_u64() & rng.next_u64(),
+                2 => rng.next_u64() | rng.next_u64(),
+                _ => rng.next_u64() & ((1u64 << 54) - 1),
+            };
+            let mut m = mask;
+            for r in 0..=64u32 {
+                let want = (m != 0).then(|| m.trailing_zeros() as u8);
+                assert_eq!(super::nth_bit(mask, r), want, "mask {mask:#x} r {r}");
+                if m != 0 {
+                    m &= m - 1;
+                }
+            }
+        }
+        assert_eq!(super::nth_bit(u64::MAX, 63), Some(63));
+        assert_eq!(super::nth_bit(0, 0), None);
+    }
 }
 
 impl LegalSet<'_> {

@@ -35,7 +35,7 @@ use dense_dp::{DenseDp, Free};
 use key_dp::{KSlot, KeyDp, Machine, Partition};
 use slot_dp::{Slot, SlotDp};
 
-pub use legal_set::LegalSet;
+pub use legal_set::{nth_bit, LegalSet};
 pub use measures::{longest_tractor, max_run, min_tractor_loss, pairs};
 
 use crate::rules::card::{size, Counts, KINDS};
@@ -350,6 +350,13 @@ impl<'a> Follow<'a> {
     fn legal_set_in(&self, lo: &Counts, hi: Option<&Counts>) -> LegalSet<'a> {
         let (ctx, class) = (self.ctx, self.lead.class);
         let lo_size = size(lo);
+        if lo_size == 0 && hi.is_none() && self.case == Case::T1 && self.n <= 3 {
+            // the whole set of a lead of one to three cards in T1: a mask (as below, sooner)
+            return match self.n {
+                1 => LegalSet::Singles(crate::rules::card::held_mask(&self.s, 1)),
+                n => LegalSet::Units(ctx, class, n, crate::rules::card::held_mask(&self.s, n)),
+            };
+        }
         let (mut s_hi, mut hand) = (self.s, self.hand);
         let narrowed = hi.is_some_and(|hi| (0..KINDS).any(|k| hi[k] < self.hand[k]));
         let hi = hi.unwrap_or(&self.hand);
