@@ -7,7 +7,7 @@
 
 use crate::agent::view::SeatView;
 use crate::game::hand::{Action, Game, Phase};
-use crate::rules::card::KINDS;
+use crate::rules::card::{KINDS, UNITS};
 use crate::rules::combo::LeadCounts;
 use crate::rules::follow::{nth_bit, Follow};
 use crate::util::rng::Rng;
@@ -46,16 +46,14 @@ pub fn random_choice(view: &SeatView, rng: &mut Rng) -> Option<Action> {
                     return None; // (an empty hand: as the set's sample)
                 }
                 let r = rng.below(kinds.count_ones() as u128) as u32;
-                let mut c = [0u8; KINDS];
-                c[nth_bit(kinds, r).expect("r < the kinds") as usize] = 1;
-                Some(Action::Play(c))
+                Some(Action::Play(UNITS[0][nth_bit(kinds, r).expect("r < the kinds") as usize]))
             }
             Some(_) => view.follow().expect("a lead").legal_set(&[0; KINDS]).sample(rng).map(Action::Play),
             None => {
                 let (ctx, hand) = (view.ctx(), view.hand());
                 let leads = LeadCounts::of(ctx, hand);
                 let r = rng.below_usize(leads.total);
-                leads.nth(ctx, hand, r).map(|c| Action::Play(c.counts(ctx)))
+                leads.nth(ctx, hand, r).map(|c| Action::Play(if c.k == 1 { UNITS[c.m as usize - 1][c.first as usize] } else { c.counts(ctx) }))
             }
         },
         Phase::Over | Phase::Stopped => None,

@@ -278,6 +278,24 @@ pub fn held_at_least(c: &Counts) -> [u64; 3] {
     [mask_of_words(&w, 2), mask_of_words(&w, 3), mask_of_words(&w, 4)]
 }
 
+/// `UNITS[m - 1][k]`: `m` copies (1..=4) of kind `k` as a count array. Read from this table,
+/// a play of one kind is copied whole, never built byte by byte on the stack: the next reader
+/// loads it in wide words, and a wide load of bytes just stored one by one waits for them
+/// (the random policy's hot path).
+pub static UNITS: [[Counts; KINDS]; COPIES as usize] = {
+    let mut t = [[[0u8; KINDS]; KINDS]; COPIES as usize];
+    let mut m = 0;
+    while m < COPIES as usize {
+        let mut k = 0;
+        while k < KINDS {
+            t[m][k][k] = m as u8 + 1;
+            k += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
 /// `a` AND `b`, kind by kind (with a class's [`crate::rules::trump::Context::class_bytes`]:
 /// the cards of `a` in that class).
 #[inline]

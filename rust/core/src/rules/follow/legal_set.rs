@@ -1,6 +1,6 @@
 //! The distinct legal follows of a position and their queries: count, nth, sample, all.
 
-use crate::rules::card::{Counts, KINDS};
+use crate::rules::card::{Counts, UNITS};
 use crate::rules::combo::Combo;
 use crate::rules::trump::{Context, TRUMP};
 use crate::util::rng::Rng;
@@ -96,12 +96,7 @@ impl LegalSet<'_> {
     /// The `r`-th legal follow (`r < count()`), in a fixed order.
     pub fn nth(&mut self, r: u128) -> Option<Counts> {
         match self {
-            LegalSet::Singles(mask) => {
-                let k = nth_bit(*mask, u32::try_from(r).ok()?)?;
-                let mut c = [0u8; KINDS];
-                c[k as usize] = 1;
-                Some(c)
-            }
+            LegalSet::Singles(mask) => Some(UNITS[0][nth_bit(*mask, u32::try_from(r).ok()?)? as usize]),
             LegalSet::Combos(ctx, v) => usize::try_from(r).ok().and_then(|i| v.get(i)).map(|c| c.counts(ctx)),
             LegalSet::Units(ctx, class, n, mask) => {
                 let r = u32::try_from(r).ok().filter(|&r| r < mask.count_ones())?;
@@ -112,9 +107,7 @@ impl LegalSet<'_> {
                 } else {
                     nth_bit(*mask, r)? // a plain suit's kinds are in kind order
                 };
-                let mut c = [0u8; KINDS];
-                c[k as usize] = *n;
-                Some(c)
+                Some(UNITS[*n as usize - 1][k as usize])
             }
             LegalSet::PlusOne(base, mask) => {
                 let mut c = *base;
