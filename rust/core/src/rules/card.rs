@@ -278,6 +278,20 @@ pub fn held_at_least(c: &Counts) -> [u64; 3] {
     [mask_of_words(&w, 2), mask_of_words(&w, 3), mask_of_words(&w, 4)]
 }
 
+/// `size(&and(a, b))` without building the AND: the words of both ANDed and summed as in
+/// [`size`] (seven words: at most 7 × 2 × 255 per lane, 14,280 in all).
+#[inline]
+pub fn size_and(a: &Counts, b: &Counts) -> usize {
+    const EVEN: u64 = 0x00ff_00ff_00ff_00ff;
+    let (wa, wb) = (words(a), words(b));
+    let mut lanes = 0u64;
+    for (x, y) in wa.iter().zip(&wb) {
+        let w = x & y;
+        lanes += (w & EVEN) + ((w >> 8) & EVEN);
+    }
+    (lanes.wrapping_mul(0x0001_0001_0001_0001) >> 48) as usize
+}
+
 /// `UNITS[m - 1][k]`: `m` copies (1..=4) of kind `k` as a count array. Read from this table,
 /// a play of one kind is copied whole, never built byte by byte on the stack: the next reader
 /// loads it in wide words, and a wide load of bytes just stored one by one waits for them
@@ -321,6 +335,16 @@ mod tests {
                 let want = (0..KINDS).fold(0u64, |b, k| b | ((c[k] >= m) as u64) << k);
                 assert_eq!(held_mask(&c, m), want);
             }
+        }
+    }
+
+    #[test]
+    fn size_and_is_the_size_of_the_and() {
+        let mut rng = crate::util::rng::Rng::new(8);
+        for t in 0..2000 {
+            let a: Counts = std::array::from_fn(|_| if t % 2 == 0 { rng.below_usize(5) as u8 } else { rng.below_usize(256) as u8 });
+            let b: Counts = std::array::from_fn(|_| if rng.below_usize(2) == 0 { 0xFF } else { rng.below_usize(256) as u8 });
+            assert_eq!(size_and(&a, &b), size(&and(&a, &b)), "{a:?} {b:?}");
         }
     }
 

@@ -308,7 +308,7 @@ impl LeadCounts {
     /// `legal_leads(ctx, hand)[r]` of the `hand` these counts are of.
     pub fn nth(&self, ctx: &Context, hand: &Counts, mut r: usize) -> Option<Combo> {
         for class in 0..5u8 {
-            let units = crate::rules::card::size(&crate::rules::card::and(hand, &ctx.class_bytes[class as usize]));
+            let units = crate::rules::card::size_and(hand, &ctx.class_bytes[class as usize]);
             if r < units {
                 for &kind in ctx.class_kinds(class) {
                     let c = hand[kind as usize] as usize;
