@@ -400,6 +400,15 @@ impl Policy {
         matches!(self, Policy::Pimc(_) | Policy::Ismcts(_))
     }
 
+    /// Whether the policy may read the game's tally (an observation, or a search's worlds):
+    /// every policy but the agents that do not observe.
+    pub fn reads_tally(&self) -> bool {
+        match self {
+            Policy::Agent(a) => a.observes(),
+            _ => true,
+        }
+    }
+
     /// The policy's action for the player to move, or `None` once the hand is over.
     pub fn act(&self, game: &Game, rng: &mut Rng) -> Option<Action> {
         let view = SeatView::of_game(game);

@@ -48,11 +48,14 @@ fn declare(pos: &SeatView, w: &Weights) -> Action {
         return Action::Pass; // never overturn the partner
     }
     let hand = pos.hand();
-    let support = |suit: u8| -> u32 {
-        (2..=14).map(|r| hand[Card::new(suit, r).id()] as u32).sum::<u32>()
-            + hand[Card::new(suit, pos.level()).id()] as u32
-    };
-    let held: u32 = hand.iter().map(|&c| c as u32).sum();
+    // per suit: its cards, level cards twice (computed once, not per showing)
+    let per_suit: [u32; 4] = std::array::from_fn(|suit| {
+        let suit = suit as u8;
+        let cards = &hand[Card::new(suit, 2).id()..=Card::new(suit, 14).id()];
+        cards.iter().map(|&c| c as u32).sum::<u32>() + hand[Card::new(suit, pos.level()).id()] as u32
+    });
+    let support = |suit: u8| per_suit[suit as usize];
+    let held = crate::rules::card::size(hand) as u32;
     let best = pos.showings().max_by_key(|s| (support(s.suit), s.count, 3 - s.suit));
     match best {
         // wait for a suit longer than a quarter of the cards held, unless the deal is done
@@ -209,6 +212,13 @@ fn follow(pos: &SeatView, f: &Follow, rng: &mut Rng, w: &Weights) -> Action {
                 // R5.3 T1: the plays are combinations already
                 for (x, c) in all.iter().zip(combos) {
                     offer(x, can_win && crate::rules::combo::beats(&lead, c, trick.best_key));
+                }
+            } else if let LegalSet::Units(..) = &set {
+                // R5.3 T1 of two or three cards: each play is the unit of its one kind
+                for x in &all {
+                    let kind = x.iter().position(|&n| n > 0).expect("a unit") as u8;
+                    let c = crate::rules::combo::unit(ctx, kind, f.n);
+                    offer(x, can_win && crate::rules::combo::beats(&lead, &c, trick.best_key));
                 }
             } else {
                 for x in &all {

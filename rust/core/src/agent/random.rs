@@ -7,9 +7,9 @@
 
 use crate::agent::view::SeatView;
 use crate::game::hand::{Action, Game, Phase};
-use crate::rules::card::KINDS;
-use crate::rules::combo::{count_leads, nth_lead};
-use crate::rules::follow::Follow;
+use crate::rules::card::{KINDS, UNITS};
+use crate::rules::combo::LeadCounts;
+use crate::rules::follow::{nth_bit, Follow};
 use crate::util::rng::Rng;
 
 /// The random policy's action for the seat of `view` (the hand is not over).
@@ -41,22 +41,19 @@ pub fn random_choice(view: &SeatView, rng: &mut Rng) -> Option<Action> {
             // a single led: a uniform kind among those it may be followed with, in kind order
             // (the follow set's own draw, without building it)
             Some(lead) if lead.size() == 1 => {
-                let mut kinds = Follow::single(view.ctx(), view.hand(), lead.class);
+                let kinds = Follow::single(view.ctx(), view.hand(), lead.class);
                 if kinds == 0 {
                     return None; // (an empty hand: as the set's sample)
                 }
-                for _ in 0..rng.below(kinds.count_ones() as u128) {
-                    kinds &= kinds - 1;
-                }
-                let mut c = [0u8; KINDS];
-                c[kinds.trailing_zeros() as usize] = 1;
-                Some(Action::Play(c))
+                let r = rng.below(kinds.count_ones() as u128) as u32;
+                Some(Action::Play(UNITS[0][nth_bit(kinds, r).expect("r < the kinds") as usize]))
             }
             Some(_) => view.follow().expect("a lead").legal_set(&[0; KINDS]).sample(rng).map(Action::Play),
             None => {
                 let (ctx, hand) = (view.ctx(), view.hand());
-                let r = rng.below_usize(count_leads(ctx, hand));
-                nth_lead(ctx, hand, r).map(|c| Action::Play(c.counts(ctx)))
+                let leads = LeadCounts::of(ctx, hand);
+                let r = rng.below_usize(leads.total);
+                leads.nth(ctx, hand, r).map(|c| Action::Play(if c.k == 1 { UNITS[c.m as usize - 1][c.first as usize] } else { c.counts(ctx) }))
             }
         },
         Phase::Over | Phase::Stopped => None,
@@ -75,6 +72,27 @@ mod tests {
     use super::*;
     use crate::game::hand::NOBODY;
     use crate::rules::profile::Profile;
+
+    /// The winner `Position::play_unchecked` keeps as a trick goes (plays that cannot win are
+    /// not classified, a one-kind play is a unit) against `trick_winner`, which classifies
+    /// every play, on random hands of every profile.
+    #[test]
+    fn the_kept_winner_is_the_trick_winner() {
+        let mut tricks = 0;
+        for profile in Profile::ALL {
+            for seed in 0..40u64 {
+                let mut g = Game::deal(seed, profile, [3 + seed as u8 % 12; 2], NOBODY, None).unwrap();
+                random_playout(&mut g, &mut Rng::new(seed));
+                let ctx = g.pos.ctx();
+                for t in &g.record.tricks {
+                    let plays = t.plays.map(|p| p.1);
+                    assert_eq!(t.plays[crate::rules::combo::trick_winner(ctx, &plays).unwrap()].0, t.winner);
+                    tricks += 1;
+                }
+            }
+        }
+        assert!(tricks > 1000, "tricks: {tricks}");
+    }
 
     #[test]
     fn random_choice_draws_what_the_action_set_draws() {

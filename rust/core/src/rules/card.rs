@@ -235,29 +235,86 @@ pub fn size(c: &Counts) -> usize {
     sum + words.remainder().iter().map(|&n| n as usize).sum::<usize>()
 }
 
-/// Bit k set where `c[k] ≥ m` (m ≥ 1): eight kinds at a time, each byte compared by adding
-/// 128 − m into its top bit (counts stay below 128, so no byte carries into the next), the
-/// eight top bits then gathered into one byte.
-pub fn held_mask(c: &Counts, m: u8) -> u64 {
-    debug_assert!(c.iter().all(|&n| n < 128) && (1..128).contains(&m));
-    let mut buf = [0u8; 56];
-    buf[..KINDS].copy_from_slice(c);
+/// The count array as seven little-endian words of eight kinds, the last six kinds padded
+/// with zeros (fixed-size reads: no copy call).
+#[inline]
+pub fn words(c: &Counts) -> [u64; 7] {
+    let mut w = [0u64; 7];
+    for (i, x) in w.iter_mut().take(6).enumerate() {
+        *x = u64::from_le_bytes(c[8 * i..8 * i + 8].try_into().expect("eight kinds"));
+    }
+    let mut last = [0u8; 8];
+    last[..KINDS - 48].copy_from_slice(&c[48..]);
+    w[6] = u64::from_le_bytes(last);
+    w
+}
+
+/// The kinds of `words` held at least `m` times, as bits over kind ids: each byte compared by
+/// adding 128 − m into its top bit (counts stay below 128, so no byte carries into the next),
+/// the eight top bits of a word then gathered into one byte by a multiply (bit 8i + 7 lands
+/// on bit 56 + i, and no two products share a bit).
+#[inline]
+fn mask_of_words(w: &[u64; 7], m: u8) -> u64 {
     let add = (0x80 - m as u64) * 0x0101_0101_0101_0101;
     let mut out = 0u64;
-    for (i, w) in buf.chunks_exact(8).enumerate() {
-        let w = u64::from_le_bytes(w.try_into().expect("chunks of eight"));
-        let mut x = ((w + add) & 0x8080_8080_8080_8080) >> 7;
-        x |= x >> 7;
-        x |= x >> 14;
-        x |= x >> 28;
-        out |= (x & 0xFF) << (8 * i);
+    for (i, &x) in w.iter().enumerate() {
+        let top = ((x + add) & 0x8080_8080_8080_8080) >> 7;
+        out |= (top.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * i);
     }
     out
 }
 
-/// [`held_mask`] for m = 2, 3 and 4 (a tractor's multiplicities).
+/// Bit k set where `c[k] ≥ m` (m ≥ 1), eight kinds at a time (see [`mask_of_words`]).
+#[inline]
+pub fn held_mask(c: &Counts, m: u8) -> u64 {
+    debug_assert!(c.iter().all(|&n| n < 128) && (1..128).contains(&m));
+    mask_of_words(&words(c), m)
+}
+
+/// [`held_mask`] for m = 2, 3 and 4 (a tractor's multiplicities), the words read once.
+#[inline]
 pub fn held_at_least(c: &Counts) -> [u64; 3] {
-    [held_mask(c, 2), held_mask(c, 3), held_mask(c, 4)]
+    let w = words(c);
+    [mask_of_words(&w, 2), mask_of_words(&w, 3), mask_of_words(&w, 4)]
+}
+
+/// `size(&and(a, b))` without building the AND: the words of both ANDed and summed as in
+/// [`size`] (seven words: at most 7 × 2 × 255 per lane, 14,280 in all).
+#[inline]
+pub fn size_and(a: &Counts, b: &Counts) -> usize {
+    const EVEN: u64 = 0x00ff_00ff_00ff_00ff;
+    let (wa, wb) = (words(a), words(b));
+    let mut lanes = 0u64;
+    for (x, y) in wa.iter().zip(&wb) {
+        let w = x & y;
+        lanes += (w & EVEN) + ((w >> 8) & EVEN);
+    }
+    (lanes.wrapping_mul(0x0001_0001_0001_0001) >> 48) as usize
+}
+
+/// `UNITS[m - 1][k]`: `m` copies (1..=4) of kind `k` as a count array. Read from this table,
+/// a play of one kind is copied whole, never built byte by byte on the stack: the next reader
+/// loads it in wide words, and a wide load of bytes just stored one by one waits for them
+/// (the random policy's hot path).
+pub static UNITS: [[Counts; KINDS]; COPIES as usize] = {
+    let mut t = [[[0u8; KINDS]; KINDS]; COPIES as usize];
+    let mut m = 0;
+    while m < COPIES as usize {
+        let mut k = 0;
+        while k < KINDS {
+            t[m][k][k] = m as u8 + 1;
+            k += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
+/// `a` AND `b`, kind by kind (with a class's [`crate::rules::trump::Context::class_bytes`]:
+/// the cards of `a` in that class).
+#[inline]
+pub fn and(a: &Counts, b: &Counts) -> Counts {
+    std::array::from_fn(|k| a[k] & b[k])
 }
 
 /// True when `a ⊆ b` as multisets.
@@ -278,6 +335,16 @@ mod tests {
                 let want = (0..KINDS).fold(0u64, |b, k| b | ((c[k] >= m) as u64) << k);
                 assert_eq!(held_mask(&c, m), want);
             }
+        }
+    }
+
+    #[test]
+    fn size_and_is_the_size_of_the_and() {
+        let mut rng = crate::util::rng::Rng::new(8);
+        for t in 0..2000 {
+            let a: Counts = std::array::from_fn(|_| if t % 2 == 0 { rng.below_usize(5) as u8 } else { rng.below_usize(256) as u8 });
+            let b: Counts = std::array::from_fn(|_| if rng.below_usize(2) == 0 { 0xFF } else { rng.below_usize(256) as u8 });
+            assert_eq!(size_and(&a, &b), size(&and(&a, &b)), "{a:?} {b:?}");
         }
     }
 

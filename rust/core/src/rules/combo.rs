@@ -35,8 +35,7 @@ impl Combo {
         (self.m as u32) << 16 | (self.is_trump() as u32) << 8 | self.top as u32
     }
     /// The kinds of the combination, in link order.
-    pub fn kinds(&self, ctx: &Context) -> impl Iterator<Item = u8> + '_ {
-        let ctx = *ctx;
+    pub fn kinds<'c>(&self, ctx: &'c Context) -> impl Iterator<Item = u8> + 'c {
         let mut at = self.first;
         (0..self.k).map(move |_| {
             let k = at;
@@ -263,53 +262,89 @@ fn windows_in_bits(len: usize, cyclic: bool, bits: u64) -> usize {
 /// The number of distinct combinations in `hand`: `legal_leads(ctx, hand).len()` without
 /// listing them.
 pub fn count_leads(ctx: &Context, hand: &Counts) -> usize {
-    let mut n = crate::rules::card::size(hand); // every unit at every multiplicity
-    let ids = crate::rules::card::held_at_least(hand);
-    for chain in &ctx.chains {
-        if chain.len >= 2 {
-            // (the chain's kinds held m times, cut from the hand's masks over kind ids)
-            n += ids.iter().map(|&b| windows_in_bits(chain.len as usize, chain.cyclic, chain.bits_of(b))).sum::<usize>();
-        }
-    }
-    n
+    LeadCounts::of(ctx, hand).total
 }
 
 /// `legal_leads(ctx, hand)[r]` without listing the others.
-pub fn nth_lead(ctx: &Context, hand: &Counts, mut r: usize) -> Option<Combo> {
-    let mut ids = None;
-    for class in 0..5u8 {
-        for &kind in ctx.class_kinds(class) {
-            let c = hand[kind as usize] as usize;
-            if r < c {
-                return Some(unit(ctx, kind, r as u8 + 1));
+pub fn nth_lead(ctx: &Context, hand: &Counts, r: usize) -> Option<Combo> {
+    LeadCounts::of(ctx, hand).nth(ctx, hand, r)
+}
+
+/// How many leads each part of [`legal_leads`]'s order holds, counted once so that a draw
+/// ([`LeadCounts::nth`]) skips whole parts: the units (one per copy held), and each chain's
+/// tractor windows per multiplicity.
+#[derive(Clone, Copy, Debug)]
+pub struct LeadCounts {
+    /// The hand's kinds held at least 2, 3 and 4 times, as bits over kind ids.
+    ids: [u64; 3],
+    /// Per chain of the context and multiplicity 2, 3, 4: its tractor windows.
+    windows: [[u16; 3]; 20],
+    /// Every lead: `legal_leads(ctx, hand).len()`.
+    pub total: usize,
+}
+
+impl LeadCounts {
+    pub fn of(ctx: &Context, hand: &Counts) -> LeadCounts {
+        let ids = crate::rules::card::held_at_least(hand);
+        let mut windows = [[0u16; 3]; 20];
+        let mut total = crate::rules::card::size(hand); // every unit at every multiplicity
+        for (m, &b) in ids.iter().enumerate() {
+            if b & b.wrapping_sub(1) == 0 {
+                continue; // a tractor needs two kinds held m times
             }
-            r -= c;
-        }
-        let ids = ids.get_or_insert_with(|| crate::rules::card::held_at_least(hand));
-        for m in 2..=4u8 {
-            for chain in ctx.chains_of(class) {
-                if chain.len < 2 {
-                    continue;
-                }
-                let (len, bits) = (chain.len as usize, chain.bits_of(ids[m as usize - 2]));
-                let w = windows_in_bits(len, chain.cyclic, bits);
-                if r >= w {
-                    r -= w; // skip the whole chain
-                    continue;
-                }
-                let kinds = ctx.chain_kinds(chain);
-                let starts = if chain.cyclic { len } else { len - 1 };
-                for (s, &first) in kinds[..starts].iter().enumerate() {
-                    let n = window_sizes(len, chain.cyclic, s, run_in_bits(len, chain.cyclic, bits, s)).count();
-                    if r < n {
-                        return Some(tractor(ctx, first, m, r as u8 + 2));
-                    }
-                    r -= n;
+            let used = ctx.class_chains[TRUMP as usize].1 as usize; // the chains past it are blank
+            for (w, chain) in windows.iter_mut().zip(&ctx.chains[..used]) {
+                if chain.len >= 2 {
+                    // (the chain's kinds held m times, cut from the hand's masks over kind ids)
+                    let n = windows_in_bits(chain.len as usize, chain.cyclic, chain.bits_of(b));
+                    w[m] = n as u16; // at most 13 · 11 + 1 windows
+                    total += n;
                 }
             }
         }
+        LeadCounts { ids, windows, total }
     }
-    None
+
+    /// `legal_leads(ctx, hand)[r]` of the `hand` these counts are of.
+    pub fn nth(&self, ctx: &Context, hand: &Counts, mut r: usize) -> Option<Combo> {
+        for class in 0..5u8 {
+            let units = crate::rules::card::size_and(hand, &ctx.class_bytes[class as usize]);
+            if r < units {
+                for &kind in ctx.class_kinds(class) {
+                    let c = hand[kind as usize] as usize;
+                    if r < c {
+                        return Some(unit(ctx, kind, r as u8 + 1));
+                    }
+                    r -= c;
+                }
+                unreachable!("the class holds `units` cards");
+            }
+            r -= units;
+            let (a, b) = ctx.class_chains[class as usize];
+            for m in 2..=4u8 {
+                for i in a as usize..b as usize {
+                    let w = self.windows[i][m as usize - 2] as usize;
+                    if r >= w {
+                        r -= w; // skip the whole chain
+                        continue;
+                    }
+                    let chain = &ctx.chains[i];
+                    let (len, bits) = (chain.len as usize, chain.bits_of(self.ids[m as usize - 2]));
+                    let kinds = ctx.chain_kinds(chain);
+                    let starts = if chain.cyclic { len } else { len - 1 };
+                    for (s, &first) in kinds[..starts].iter().enumerate() {
+                        let n = window_sizes(len, chain.cyclic, s, run_in_bits(len, chain.cyclic, bits, s)).count();
+                        if r < n {
+                            return Some(tractor(ctx, first, m, r as u8 + 2));
+                        }
+                        r -= n;
+                    }
+                    unreachable!("the chain holds `w` windows");
+                }
+            }
+        }
+        None
+    }
 }
 
 /// Calls `f(first, k)` for every tractor of multiplicity `m` with `kmin ≤ k ≤ kmax` units in

@@ -1,7 +1,7 @@
 //! The hand's context: level L and trump suit → suit class, strength and links,
 //! as precomputed tables (docs/rules.md §2–3).
 
-use crate::rules::card::{Card, BJ, KINDS, SJ};
+use crate::rules::card::{Card, Counts, BJ, KINDS, SJ};
 use crate::rules::error::Error;
 use crate::rules::profile::{Profile, Rules};
 
@@ -46,6 +46,9 @@ pub struct Context {
     pub class: [u8; KINDS],
     /// The kinds of each class, as bits over kind ids.
     pub class_mask: [u64; 5],
+    /// The kinds of each class as a count array: 0xFF on its kinds, 0 elsewhere (a hand's
+    /// cards of a class are the hand AND this, byte by byte: [`crate::rules::card::and`]).
+    pub class_bytes: [Counts; 5],
     /// Strength of each kind for comparing units (R2.3, R2.4); equal for 副L, equal for 副2.
     pub strength: [u8; KINDS],
     /// Rank used for a tractor's top (R4.2): natural rank 2..14, SJ 16, BJ 17.
@@ -86,6 +89,7 @@ impl Context {
             rules: profile.rules(),
             class: [0; KINDS],
             class_mask: [0; 5],
+            class_bytes: [[0; KINDS]; 5],
             strength: [0; KINDS],
             tractor_rank: [0; KINDS],
             up: [NONE; KINDS],
@@ -118,6 +122,7 @@ impl Context {
         }
         for (k, &c) in ctx.class.iter().enumerate() {
             ctx.class_mask[c as usize] |= 1 << k;
+            ctx.class_bytes[c as usize][k] = 0xFF;
         }
         // R3.3 / D2: links follow natural rank inside one suit, never strength order.
         ctx.up[SJ.id()] = BJ.0;

@@ -43,13 +43,19 @@ pub struct HandResult {
 pub fn play_hand(game: &mut Game, policies: &[Policy; 4], hand_seed: u64, mut record: Option<&mut Vec<u8>>) -> u16 {
     let mut rngs: [Rng; 4] = std::array::from_fn(|p| Rng::new(derive(hand_seed, POLICY, p as u64)));
     let mut decisions = 0u16;
+    // no policy reads the tally: a light game need not keep it
+    let blind = game.light && !policies.iter().any(|p| p.reads_tally());
     loop {
         let seat = game.pos.to_move as usize;
         let Some(action) = policies[seat].act(game, &mut rngs[seat]) else { break };
         if let Some(buf) = record.as_deref_mut() {
             crate::game::record::encode_action(&action, buf);
         }
-        game.pos_apply(&action);
+        if blind {
+            game.pos_apply_blind(&action);
+        } else {
+            game.pos_apply(&action);
+        }
         decisions += 1;
     }
     decisions

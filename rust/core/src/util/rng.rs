@@ -26,6 +26,7 @@ impl Rng {
         Rng { s: [splitmix64(&mut sm), splitmix64(&mut sm), splitmix64(&mut sm), splitmix64(&mut sm)] }
     }
 
+    #[inline]
     pub fn next_u64(&mut self) -> u64 {
         let s = &mut self.s;
         let result = s[1].wrapping_mul(5).rotate_left(7).wrapping_mul(9);
@@ -40,6 +41,7 @@ impl Rng {
     }
 
     /// Uniform in `0..n`; `n` must be positive.
+    #[inline]
     pub fn below(&mut self, n: u128) -> u128 {
         debug_assert!(n > 0);
         if n <= 1 {
@@ -75,6 +77,7 @@ impl Rng {
     }
 
     /// Uniform in `0..n` for small n.
+    #[inline]
     pub fn below_usize(&mut self, n: usize) -> usize {
         self.below(n as u128) as usize
     }

@@ -103,6 +103,7 @@ pub struct Position {
 
 impl Position {
     /// The rules tables of this hand (valid once the trump suit is fixed).
+    #[inline]
     pub fn ctx(&self) -> &'static Context {
         Context::of(self.level, self.trump, self.profile) // panics if the trump is not fixed yet
     }
@@ -356,6 +357,18 @@ impl Game {
                 self.tally.note_play(&self.pos, c);
                 self.pos.play_unchecked(c);
             }
+        }
+    }
+
+    /// [`Game::pos_apply`] for policies that read no observation, in a game that keeps no
+    /// record: plays leave the tally as it was (bulk simulation of blind policies; nothing
+    /// reads it there), the position evolves exactly as with [`Game::pos_apply`].
+    pub fn pos_apply_blind(&mut self, action: &Action) {
+        match action {
+            Action::Play(c) if self.light => {
+                self.pos.play_unchecked(c);
+            }
+            _ => self.pos_apply(action),
         }
     }
 

@@ -1,7 +1,8 @@
 //! The tricks and the score (docs/rules.md R5–R7).
 
-use crate::rules::card::{check_counts, contains, size, Counts};
-use crate::rules::combo::{classify, legal_leads, Combo};
+use crate::rules::card::{check_counts, contains, held_mask, size, words, Counts};
+use crate::rules::combo::{classify, legal_leads, unit, Combo};
+use crate::rules::trump::TRUMP;
 use crate::rules::error::Error;
 use crate::rules::follow::Follow;
 use crate::rules::score::points;
@@ -86,10 +87,21 @@ impl Position {
             t.best_seat = seat;
         } else if let Some(w) = winner {
             t.best_seat = w;
-        } else if let (Some(c), Some(lead)) = (classify(ctx, cards), t.lead) {
-            if crate::rules::combo::beats(&lead, &c, t.best_key) {
-                t.best_key = c.key();
-                t.best_seat = seat;
+        } else if let Some(lead) = t.lead {
+            // R6.1: only a play all of the led class, or all trumps, can win; what else is
+            // played needs no classifying (a combination is of one class, R3.1–R3.3)
+            let kinds = held_mask(cards, 1);
+            let of_one_class = kinds & !ctx.class_mask[lead.class as usize] == 0 || kinds & !ctx.class_mask[TRUMP as usize] == 0;
+            let c = match kinds.count_ones() {
+                1 => Some(unit(ctx, kinds.trailing_zeros() as u8, cards[kinds.trailing_zeros() as usize])),
+                _ if of_one_class => classify(ctx, cards),
+                _ => None,
+            };
+            if let Some(c) = c {
+                if crate::rules::combo::beats(&lead, &c, t.best_key) {
+                    t.best_key = c.key();
+                    t.best_seat = seat;
+                }
             }
         }
         t.plays += 1;
@@ -109,7 +121,7 @@ impl Position {
         self.tricks_done += 1;
         self.trick = Trick { leader: winner, ..Trick::default() };
         self.to_move = winner;
-        let last = self.hands.iter().all(|h| h.iter().all(|&c| c == 0));
+        let last = self.hands.iter().all(|h| words(h) == [0; 7]);
         if !last {
             if defenders_won {
                 self.defender_points += p; // R7.2
@@ -203,3 +215,4 @@ impl Game {
         self.pos.leads()
     }
 }
+

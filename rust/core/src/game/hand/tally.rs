@@ -3,7 +3,7 @@
 //! Everything here is public: cards played (R5.1), proven voids (R5.2) and how many level
 //! cards each seat has shown (R8.2: the count is public, the suit is not).
 
-use crate::rules::card::{Counts, KINDS};
+use crate::rules::card::{and, size, Counts, KINDS};
 use super::Position;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,15 +33,14 @@ impl Tally {
             self.trick = [[0; KINDS]; 4];
         }
         if let Some(lead) = pos.lead() {
-            let ctx = pos.ctx();
-            let of_class: usize = ctx.class_kinds(lead.class).iter().map(|&k| cards[k as usize] as usize).sum();
+            let of_class = size(&and(cards, &pos.ctx().class_bytes[lead.class as usize]));
             if of_class < lead.size() {
                 self.void[seat] |= 1 << lead.class; // R5.2: all of the class was played
             }
         }
-        for (k, &n) in cards.iter().enumerate() {
-            self.played[seat][k] += n;
-            self.trick[seat][k] += n;
+        for ((p, t), &n) in self.played[seat].iter_mut().zip(self.trick[seat].iter_mut()).zip(cards) {
+            *p += n;
+            *t += n;
         }
     }
 

@@ -3,7 +3,7 @@
 
 use std::cell::OnceCell;
 
-use crate::rules::card::{size, Counts};
+use crate::rules::card::{size, Counts, KINDS};
 use crate::util::bignum::binomial;
 
 /// Counts and ranks the selections `base + y` (0 ≤ y_i ≤ span_i on the free kinds) of `n`
@@ -13,12 +13,38 @@ use crate::util::bignum::binomial;
 pub struct DenseDp {
     base: Counts,
     /// (kind, lower bound, span).
-    free: Vec<(u8, u8, u8)>,
+    free: Free,
     need: usize,
     q: usize,
     /// The base alone holds more than n cards: no selection.
     impossible: bool,
     table: OnceCell<Vec<u128>>,
+}
+
+/// The free kinds of a [`DenseDp`] in slot order, (kind, lower bound, span) each: at most one
+/// per kind, kept inline (no allocation).
+#[derive(Clone, Copy)]
+pub(crate) struct Free {
+    slots: [(u8, u8, u8); KINDS],
+    len: u8,
+}
+
+impl Free {
+    pub(crate) fn new() -> Free {
+        Free { slots: [(0, 0, 0); KINDS], len: 0 }
+    }
+    #[inline]
+    pub(crate) fn push(&mut self, slot: (u8, u8, u8)) {
+        self.slots[self.len as usize] = slot;
+        self.len += 1;
+    }
+}
+
+impl std::ops::Deref for Free {
+    type Target = [(u8, u8, u8)];
+    fn deref(&self) -> &[(u8, u8, u8)] {
+        &self.slots[..self.len as usize]
+    }
 }
 
 /// What the free kinds from some slot on can still give a selection: cards, the pairs their
@@ -62,7 +88,7 @@ impl Reach {
 }
 
 impl DenseDp {
-    pub(crate) fn new(base: Counts, free: Vec<(u8, u8, u8)>, n: u8, q: u8) -> DenseDp {
+    pub(crate) fn new(base: Counts, free: Free, n: u8, q: u8) -> DenseDp {
         let have = size(&base);
         let need = (n as usize).saturating_sub(have);
         DenseDp { base, free, need, q: q as usize, impossible: have > n as usize, table: OnceCell::new() }
@@ -77,16 +103,21 @@ impl DenseDp {
                 return table;
             }
             table[self.at(nf, 0, 0)] = 1;
+            // slot i's row from slot i + 1's: taking y more cards of the slot leaves c − y to
+            // place after it and gives (lo + y) / 2 of the pairs still needed
+            let row = (need + 1) * (q + 1);
             for i in (0..nf).rev() {
                 let (_, lo, span) = self.free[i];
+                let (head, tail) = table.split_at_mut((i + 1) * row);
+                let (cur, next) = (&mut head[i * row..], &tail[..row]);
                 for c in 0..=need {
-                    for qq in 0..=q {
-                        let mut t = 0u128;
-                        for y in 0..=span.min(c as u8) {
-                            let got = ((lo + y) / 2) as usize;
-                            t += table[self.at(i + 1, c - y as usize, qq.saturating_sub(got))];
+                    let dst = &mut cur[c * (q + 1)..(c + 1) * (q + 1)];
+                    for y in 0..=(span as usize).min(c) {
+                        let got = (lo as usize + y) / 2;
+                        let src = &next[(c - y) * (q + 1)..(c - y + 1) * (q + 1)];
+                        for (qq, d) in dst.iter_mut().enumerate() {
+                            *d += src[qq.saturating_sub(got)];
                         }
-                        table[self.at(i, c, qq)] = t;
                     }
                 }
             }
@@ -99,13 +130,69 @@ impl DenseDp {
         (i * (self.need + 1) + c) * (self.q + 1) + q
     }
 
+    /// Selections of at most two more cards with no pair asked for (every follow of a lead
+    /// of one or two cards): counted and ranked in closed form, without the table.
+    fn small(&self) -> bool {
+        self.q == 0 && self.need <= 2 && !self.impossible
+    }
+
     pub fn total(&self) -> u128 {
+        if self.small() {
+            // every span is at least 1: one more card from any slot; two from two slots or
+            // both from one slot of span ≥ 2
+            let nf = self.free.len() as u128;
+            return match self.need {
+                0 => 1,
+                1 => nf,
+                _ => nf * nf.saturating_sub(1) / 2 + self.free.iter().filter(|f| f.2 >= 2).count() as u128,
+            };
+        }
         self.table()[self.at(0, self.need, self.q)]
+    }
+
+    /// [`DenseDp::nth`] of a [`DenseDp::small`] programme, in the table's order: slot by slot,
+    /// the selections that take nothing from a slot before those that take one, then two.
+    /// Taking one card from the slots after `i` counts `nf − 1 − i` selections, the r-th of
+    /// them from slot `nf − 1 − r`.
+    fn small_nth(&self, mut r: u128) -> Counts {
+        let (free, nf) = (&self.free, self.free.len());
+        let mut out = self.base;
+        let one = |out: &mut Counts, r: u128| {
+            let (kind, lo, _) = free[nf - 1 - r as usize];
+            out[kind as usize] = lo + 1;
+        };
+        match self.need {
+            0 => {}
+            1 => one(&mut out, r),
+            _ => {
+                let mut twos = free.iter().filter(|f| f.2 >= 2).count() as u128;
+                for (i, &(kind, lo, span)) in free.iter().enumerate() {
+                    twos -= (span >= 2) as u128;
+                    let after = (nf - 1 - i) as u128;
+                    let skip = after * after.saturating_sub(1) / 2 + twos; // two cards after slot i
+                    if r < skip {
+                        continue;
+                    }
+                    r -= skip;
+                    if r < after {
+                        out[kind as usize] = lo + 1; // one here, one after
+                        one(&mut out, r);
+                    } else {
+                        out[kind as usize] = lo + 2; // both here
+                    }
+                    break;
+                }
+            }
+        }
+        out
     }
 
     pub fn nth(&self, mut r: u128) -> Option<Counts> {
         if r >= self.total() {
             return None;
+        }
+        if self.small() {
+            return Some(self.small_nth(r));
         }
         let mut out = self.base;
         let (mut c, mut q) = (self.need, self.q);
@@ -234,6 +321,39 @@ mod tests {
     use crate::rules::card::KINDS;
     use crate::util::rng::Rng;
 
+    /// The closed form of one or two more cards without pairs ([`DenseDp::small`]) against the
+    /// table: the same count, and the r-th selection the table's walk lists r-th.
+    #[test]
+    fn small_selections_match_the_table() {
+        let mut rng = Rng::new(12);
+        let mut seen = [0usize; 3];
+        for _ in 0..4000 {
+            let mut base = [0u8; KINDS];
+            let mut free = Free::new();
+            for k in 0..rng.below_usize(20) as u8 {
+                let lo = rng.below_usize(3) as u8;
+                let span = rng.below_usize(5 - lo as usize) as u8;
+                base[k as usize] = lo;
+                if span > 0 {
+                    free.push((k, lo, span));
+                }
+            }
+            let need = rng.below_usize(3);
+            let dp = DenseDp::new(base, free, (size(&base) + need) as u8, 0);
+            assert!(dp.small());
+            let table_total = dp.table()[dp.at(0, dp.need, dp.q)];
+            assert_eq!(dp.total(), table_total);
+            let all = dp.all();
+            assert_eq!(all.len() as u128, table_total);
+            for (r, x) in all.iter().enumerate() {
+                assert_eq!(dp.nth(r as u128).as_ref(), Some(x), "need {need} r {r}");
+            }
+            assert_eq!(dp.nth(table_total), None);
+            seen[need] += all.len();
+        }
+        assert!(seen.iter().all(|&n| n > 1000), "selections per need: {seen:?}");
+    }
+
     /// The walk without the table against the table's count and list, on random free kinds
     /// (odd lower bounds included: a partial selection's kinds).
     #[test]
@@ -242,7 +362,7 @@ mod tests {
         let (mut longer, mut bounded) = (0, 0);
         for _ in 0..3000 {
             let mut base = [0u8; KINDS];
-            let mut free = Vec::new();
+            let mut free = Free::new();
             for k in 0..rng.below_usize(14) as u8 {
                 let lo = rng.below_usize(3) as u8;
                 let span = rng.below_usize(5 - lo as usize) as u8;
@@ -263,7 +383,7 @@ mod tests {
                     assert!(total > limit, "bound above the count {total} at limit {limit}");
                     bounded += 1;
                 }
-                let got = DenseDp { table: OnceCell::new(), free: dp.free.clone(), ..dp };
+                let got = DenseDp { table: OnceCell::new(), free: dp.free, ..dp };
                 match got.list(limit) {
                     Some(v) => assert!(v == all && total <= limit, "limit {limit}"),
                     None => assert!(total > limit, "refused {total} plays under limit {limit}"),

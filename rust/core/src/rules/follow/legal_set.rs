@@ -1,8 +1,8 @@
 //! The distinct legal follows of a position and their queries: count, nth, sample, all.
 
-use crate::rules::card::{Counts, KINDS};
+use crate::rules::card::{Counts, UNITS};
 use crate::rules::combo::Combo;
-use crate::rules::trump::Context;
+use crate::rules::trump::{Context, TRUMP};
 use crate::util::rng::Rng;
 use super::dense_dp::DenseDp;
 use super::key_dp::KeyDp;
@@ -10,10 +10,14 @@ use super::slot_dp::SlotDp;
 
 /// The distinct legal follows of a position.
 pub enum LegalSet<'a> {
-    /// A single led: one card of any kind the class holds (T1 with N = 1), in kind order.
-    Singles(Counts),
+    /// A single led: one card of any kind the class holds (T1 with N = 1), in kind order:
+    /// the kinds as bits over kind ids.
+    Singles(u64),
     /// R5.3 T1: the N-card combinations, in generation order.
     Combos(&'a Context, Vec<Combo>),
+    /// R5.3 T1 for a lead of two or three cards: a unit of N (of the led `class`, N = the
+    /// third field) of a kind in the mask (bits over kind ids), in class order.
+    Units(&'a Context, u8, u8, u64),
     /// R5.2 with one card to add: `base` plus one card of a kind in the mask, in kind order.
     PlusOne(Counts, u64),
     /// R5.2 and ladders without a tractor: a dense programme over (cards, pairs).
@@ -24,12 +28,65 @@ pub enum LegalSet<'a> {
     Key(Box<KeyDp>),
 }
 
+/// The kind id of the `r`-th set bit of `mask`, lowest first, or `None` past the last.
+///
+/// Byte by byte: each byte's bits counted (SWAR), summed into running totals by a multiply
+/// (byte i: the bits of bytes 0..=i, at most 64), the first byte whose total exceeds r found
+/// by adding 128 − (r + 1) into each byte's top bit (no byte carries: 64 + 127 < 256), and the
+/// bit found inside that byte by dropping its lowest bits.
+#[inline]
+pub fn nth_bit(mask: u64, r: u32) -> Option<u8> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let mut b = mask - ((mask >> 1) & 0x5555_5555_5555_5555);
+    b = (b & 0x3333_3333_3333_3333) + ((b >> 2) & 0x3333_3333_3333_3333);
+    b = (b + (b >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
+    let totals = b.wrapping_mul(ONES);
+    if r as u64 >= totals >> 56 {
+        return None;
+    }
+    let above = (totals + (0x80 - (r as u64 + 1)) * ONES) & 0x8080_8080_8080_8080;
+    let byte = above.trailing_zeros() / 8;
+    let before = if byte == 0 { 0 } else { (totals >> (8 * (byte - 1))) & 0xFF } as u32;
+    let mut m = (mask >> (8 * byte)) & 0xFF;
+    for _ in before..r {
+        m &= m - 1; // drop the byte's lowest bits until the r-th
+    }
+    Some((8 * byte + m.trailing_zeros()) as u8)
+}
+
+#[cfg(test)]
+mod tests {
+    /// `nth_bit` against dropping the lowest bits one at a time.
+    #[test]
+    fn nth_bit_is_the_rth_set_bit() {
+        let mut rng = crate::util::rng::Rng::new(31);
+        for t in 0..20_000 {
+            let mask = match t % 4 {
+                0 => rng.next_u64(),
+                1 => rng.next_u64() & rng.next_u64() & rng.next_u64(),
+                2 => rng.next_u64() | rng.next_u64(),
+                _ => rng.next_u64() & ((1u64 << 54) - 1),
+            };
+            let mut m = mask;
+            for r in 0..=64u32 {
+                let want = (m != 0).then(|| m.trailing_zeros() as u8);
+                assert_eq!(super::nth_bit(mask, r), want, "mask {mask:#x} r {r}");
+                if m != 0 {
+                    m &= m - 1;
+                }
+            }
+        }
+        assert_eq!(super::nth_bit(u64::MAX, 63), Some(63));
+        assert_eq!(super::nth_bit(0, 0), None);
+    }
+}
+
 impl LegalSet<'_> {
     /// Exact number of distinct legal follows.
     pub fn count(&mut self) -> u128 {
         match self {
-            LegalSet::Singles(s) => s.iter().filter(|&&n| n > 0).count() as u128,
-            LegalSet::PlusOne(_, mask) => mask.count_ones() as u128,
+            LegalSet::Singles(mask) => mask.count_ones() as u128,
+            LegalSet::PlusOne(_, mask) | LegalSet::Units(.., mask) => mask.count_ones() as u128,
             LegalSet::Combos(_, v) => v.len() as u128,
             LegalSet::Dense(dp) => dp.total(),
             LegalSet::Dp(dp) => dp.total(),
@@ -39,20 +96,22 @@ impl LegalSet<'_> {
     /// The `r`-th legal follow (`r < count()`), in a fixed order.
     pub fn nth(&mut self, r: u128) -> Option<Counts> {
         match self {
-            LegalSet::Singles(s) => {
-                let k = s.iter().enumerate().filter(|(_, &n)| n > 0).nth(usize::try_from(r).ok()?)?.0;
-                let mut c = [0u8; KINDS];
-                c[k] = 1;
-                Some(c)
-            }
+            LegalSet::Singles(mask) => Some(UNITS[0][nth_bit(*mask, u32::try_from(r).ok()?)? as usize]),
             LegalSet::Combos(ctx, v) => usize::try_from(r).ok().and_then(|i| v.get(i)).map(|c| c.counts(ctx)),
+            LegalSet::Units(ctx, class, n, mask) => {
+                let r = u32::try_from(r).ok().filter(|&r| r < mask.count_ones())?;
+                let k = if *class == TRUMP {
+                    // the trump class is not in kind order (jokers first, the level cards after
+                    // the trump suit): walk it
+                    *ctx.class_kinds(TRUMP).iter().filter(|&&k| *mask >> k & 1 == 1).nth(r as usize)?
+                } else {
+                    nth_bit(*mask, r)? // a plain suit's kinds are in kind order
+                };
+                Some(UNITS[*n as usize - 1][k as usize])
+            }
             LegalSet::PlusOne(base, mask) => {
-                let mut m = *mask;
-                for _ in 0..u32::try_from(r).ok().filter(|&r| r < mask.count_ones())? {
-                    m &= m - 1; // drop the lowest kinds until the r-th
-                }
                 let mut c = *base;
-                c[m.trailing_zeros() as usize] += 1;
+                c[nth_bit(*mask, u32::try_from(r).ok()?)? as usize] += 1;
                 Some(c)
             }
             LegalSet::Dense(dp) => dp.nth(r),
@@ -80,7 +139,7 @@ impl LegalSet<'_> {
             return Err(total);
         }
         match self {
-            LegalSet::Singles(_) | LegalSet::PlusOne(..) => Ok((0..total).filter_map(|r| self.nth(r)).collect()),
+            LegalSet::Singles(_) | LegalSet::PlusOne(..) | LegalSet::Units(..) => Ok((0..total).filter_map(|r| self.nth(r)).collect()),
             LegalSet::Combos(ctx, v) => Ok(v.iter().map(|c| c.counts(ctx)).collect()),
             LegalSet::Dense(_) => unreachable!("listed above"),
             LegalSet::Dp(dp) => Ok(dp.all()),

@@ -51,6 +51,9 @@ pub fn max_run(ctx: &Context, class: u8, x: &Counts, m: u8) -> u8 {
 pub fn longest_tractor(ctx: &Context, class: u8, x: &Counts, n: u8) -> u8 {
     let mut l = 0u8;
     for m in 2..=4u8 {
+        if n / m < 2 {
+            break; // no tractor of multiplicity m (nor any higher) fits in n cards
+        }
         let k = max_run(ctx, class, x, m).min(n / m);
         if k >= 2 {
             l = l.max(m * k);

@@ -31,11 +31,11 @@ mod measures;
 mod slot_dp;
 
 use competition::Key;
-use dense_dp::DenseDp;
+use dense_dp::{DenseDp, Free};
 use key_dp::{KSlot, KeyDp, Machine, Partition};
 use slot_dp::{Slot, SlotDp};
 
-pub use legal_set::LegalSet;
+pub use legal_set::{nth_bit, LegalSet};
 pub use measures::{longest_tractor, max_run, min_tractor_loss, pairs};
 
 use crate::rules::card::{size, Counts, KINDS};
@@ -107,12 +107,8 @@ impl<'a> Follow<'a> {
     /// Analyses a follower's `hand` against `lead` (both already validated).
     pub fn new(ctx: &'a Context, hand: &Counts, lead: Combo) -> Follow<'a> {
         let n = lead.size() as u8;
-        let mut s = [0u8; KINDS];
-        let mut s_size = 0u8;
-        for &k in ctx.class_kinds(lead.class) {
-            s[k as usize] = hand[k as usize];
-            s_size += hand[k as usize];
-        }
+        let s = crate::rules::card::and(hand, &ctx.class_bytes[lead.class as usize]);
+        let s_size = size(&s) as u8;
         let mut f = Follow { ctx, lead, n, hand: *hand, s, s_size, case: Case::Short };
         f.case = f.find_case();
         f
@@ -147,6 +143,10 @@ impl<'a> Follow<'a> {
     /// R5.3 T1: does the class hold a single combination of exactly N cards (of the lead's own
     /// shape only, under the nanning profile)?
     fn t1_exists(&self) -> bool {
+        if self.n <= 3 {
+            // a lead of two or three cards is a unit: T1 (and C4's first entry) is a unit of N
+            return crate::rules::card::held_mask(&self.s, self.n) != 0;
+        }
         let mut found = false;
         self.each_t1(|_| found = true);
         found
@@ -350,6 +350,13 @@ impl<'a> Follow<'a> {
     fn legal_set_in(&self, lo: &Counts, hi: Option<&Counts>) -> LegalSet<'a> {
         let (ctx, class) = (self.ctx, self.lead.class);
         let lo_size = size(lo);
+        if lo_size == 0 && hi.is_none() && self.case == Case::T1 && self.n <= 3 {
+            // the whole set of a lead of one to three cards in T1: a mask (as below, sooner)
+            return match self.n {
+                1 => LegalSet::Singles(crate::rules::card::held_mask(&self.s, 1)),
+                n => LegalSet::Units(ctx, class, n, crate::rules::card::held_mask(&self.s, n)),
+            };
+        }
         let (mut s_hi, mut hand) = (self.s, self.hand);
         let narrowed = hi.is_some_and(|hi| (0..KINDS).any(|k| hi[k] < self.hand[k]));
         let hi = hi.unwrap_or(&self.hand);
@@ -363,7 +370,11 @@ impl<'a> Follow<'a> {
             return LegalSet::Combos(ctx, Vec::new()); // R5.2: only the led class may be played
         }
         match self.case {
-            Case::T1 if self.n == 1 && lo_size == 0 && !narrowed => LegalSet::Singles(self.s),
+            Case::T1 if self.n == 1 && lo_size == 0 && !narrowed => LegalSet::Singles(crate::rules::card::held_mask(&self.s, 1)),
+            Case::T1 if self.n <= 3 && lo_size == 0 && !narrowed => {
+                // a lead of two or three cards: the units of N, in class order (as below)
+                LegalSet::Units(ctx, class, self.n, crate::rules::card::held_mask(&self.s, self.n))
+            }
             Case::T1 => {
                 // generation order: units in class order, then tractors by multiplicity
                 let mut v = Vec::new();
@@ -377,18 +388,13 @@ impl<'a> Follow<'a> {
             }
             Case::Short if lo_size == 0 && self.n == self.s_size + 1 && !narrowed => {
                 // all of the class, and one more card of any other kind held
-                let mut mask = 0u64;
-                crate::rules::card::for_each_held(&self.hand, |k, _| {
-                    if ctx.class[k] != class {
-                        mask |= 1 << k;
-                    }
-                });
+                let mask = crate::rules::card::held_mask(&self.hand, 1) & !ctx.class_mask[class as usize];
                 LegalSet::PlusOne(self.s, mask)
             }
             Case::Short => {
                 // R5.2: the whole class is fixed; the others fill N − |S|.
                 let mut base = [0u8; KINDS];
-                let mut free = Vec::new();
+                let mut free = Free::new();
                 for &k in ctx.class_kinds(class) {
                     if lo[k as usize] > self.s[k as usize] || s_hi[k as usize] < self.s[k as usize] {
                         return LegalSet::Combos(ctx, Vec::new());
@@ -439,7 +445,7 @@ impl<'a> Follow<'a> {
             },
             Case::Ladder { l: 0, p } => {
                 let mut base = [0u8; KINDS];
-                let mut free = Vec::new();
+                let mut free = Free::new();
                 let mut fixed_pairs = 0u8;
                 for &k in ctx.class_kinds(class) {
                     let (l, h) = (lo[k as usize], s_hi[k as usize]);
@@ -578,6 +584,46 @@ mod tests {
     use super::*;
     use crate::util::rng::Rng;
     use crate::rules::profile::Profile;
+
+    /// The sets of a lead of one to three cards in the T1 case ([`LegalSet::Singles`],
+    /// [`LegalSet::Units`]: masks) against the list `each_t1` generates, in its order (a
+    /// single's in kind order), on random hands of every profile, level and trump: the same
+    /// plays at the same ranks, so the same draws.
+    #[test]
+    fn unit_sets_list_the_t1_combinations_in_order() {
+        let mut rng = Rng::new(29);
+        let mut seen = [0usize; 4];
+        for profile in Profile::ALL {
+            for level in [3u8, 9, 14] {
+                for trump in 0..4u8 {
+                    let ctx = Context::new(level, trump, profile).unwrap();
+                    for _ in 0..300 {
+                        let mut hand = [0u8; KINDS];
+                        for _ in 0..1 + rng.below_usize(60) {
+                            let k = rng.below_usize(KINDS);
+                            hand[k] = (hand[k] + 1).min(4);
+                        }
+                        let n = 1 + rng.below_usize(3) as u8;
+                        let led = crate::rules::combo::unit(&ctx, rng.below_usize(KINDS) as u8, n);
+                        let f = Follow::new(&ctx, &hand, led);
+                        if f.case != Case::T1 {
+                            continue;
+                        }
+                        let mut want = Vec::new();
+                        f.each_t1(|c| want.push(c.counts(&ctx)));
+                        if n == 1 {
+                            want.sort_unstable_by_key(|c| std::cmp::Reverse(*c)); // kind order
+                        }
+                        let mut set = f.legal_set(&[0; KINDS]);
+                        assert!(matches!(set, LegalSet::Singles(_) | LegalSet::Units(..)));
+                        assert_eq!(set.all(u128::MAX).unwrap(), want);
+                        seen[n as usize] += 1;
+                    }
+                }
+            }
+        }
+        assert!(seen[1..].iter().all(|&n| n > 200), "positions per lead size: {seen:?}");
+    }
 
     /// `Follow::single` against the follow set of a one-card lead, on random hands of every
     /// profile, level and trump: the same kinds.
