@@ -38,6 +38,26 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let k: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(6);
     let n: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(20);
+    if let Some(var) = std::env::var("AB").ok() {
+        // A/B pairs: each position solved without and with the variable `var` set, in turn
+        let mut ratios = Vec::new();
+        let (mut na, mut nb) = (0u64, 0u64);
+        for (i, p) in endgames(k, n).iter().enumerate() {
+            let mut t = [0.0f64; 2];
+            for j in 0..2 {
+                let side = (i + j) % 2;
+                if side == 1 { std::env::set_var(&var, "1") } else { std::env::remove_var(&var) }
+                let s0 = Instant::now();
+                let s = solve(p, u64::MAX).unwrap();
+                t[side] = s0.elapsed().as_secs_f64();
+                if side == 0 { na += s.nodes } else { nb += s.nodes }
+            }
+            ratios.push(t[0] / t[1]);
+        }
+        ratios.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        println!("k={k} A/B {var}: median time ratio A/B {:.3}, nodes A {} B {}", ratios[n / 2], na / n as u64, nb / n as u64);
+        return;
+    }
     let mut file = args.get(3).map(|p| std::fs::File::create(p).unwrap());
     let mut times = Vec::new();
     let mut nodes = 0u64;

@@ -23,7 +23,7 @@ use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 use crate::game::action_set::ActionSet;
 use crate::game::hand::{Action, Phase, Position};
-use crate::rules::card::{size, Card, Counts, KINDS};
+use crate::rules::card::{held_mask, size, Card, Counts, KINDS};
 use crate::rules::combo::{classify, for_each_lead};
 use crate::rules::error::Error;
 use crate::rules::score::{points, KIND_POINTS};
@@ -197,22 +197,26 @@ fn bounds(pos: &Position) -> (i32, i32) {
             tens[i] += (h[Card::new(suit, 10).id()] + h[Card::new(suit, 13).id()]) as i32;
             fives[i] += h[Card::new(suit, 5).id()] as i32;
         }
-        for (k, &c) in h.iter().enumerate() {
-            if c >= 2 && (ctx.down[k] == NONE || h[ctx.down[k] as usize] < 2) {
-                // the bottom of a run of kinds held twice or more: the run's cards
-                let (mut at, mut run) = (k, 0i32);
-                loop {
-                    run += h[at] as i32;
-                    let up = ctx.up[at];
-                    if up == NONE || up as usize == k || h[up as usize] < 2 {
-                        break;
-                    }
-                    at = up as usize;
-                }
-                widest = widest.max(run);
-            } else {
-                widest = widest.max(c as i32);
+        // the runs of kinds held twice or more, from their bottoms (units of one copy: 1)
+        let twice = held_mask(h, 2);
+        let mut bits = twice;
+        while bits != 0 {
+            let k = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let down = ctx.down[k];
+            if down != NONE && twice >> down & 1 == 1 {
+                continue;
             }
+            let (mut at, mut run) = (k, 0i32);
+            loop {
+                run += h[at] as i32;
+                let up = ctx.up[at];
+                if up == NONE || up as usize == k || twice >> up & 1 == 0 {
+                    break;
+                }
+                at = up as usize;
+            }
+            widest = widest.max(run);
         }
     }
     if mine >= 26 {
@@ -356,14 +360,14 @@ fn single_representatives(pos: &Position) -> [u8; KINDS] {
 fn interchangeable(pos: &Position) -> [u8; KINDS] {
     let ctx = pos.ctx();
     let mut prev = [NONE; KINDS];
-    let mut total = [0u8; KINDS];
-    for h in &pos.hands {
-        for k in 0..KINDS {
-            total[k] += h[k];
-        }
-    }
     let mine = &pos.hands[pos.to_move as usize];
-    let lone = |k: usize| mine[k] == 1 && total[k] == 1;
+    let left = pos.hands.iter().fold(0u64, |m, h| m | held_mask(h, 1));
+    let others = (0..4).filter(|&s| s != pos.to_move as usize).fold(0u64, |m, s| m | held_mask(&pos.hands[s], 1));
+    let lone_mask = held_mask(mine, 1) & !held_mask(mine, 2) & !others;
+    if lone_mask.count_ones() < 2 {
+        return prev;
+    }
+    let lone = |k: usize| lone_mask >> k & 1 == 1;
     // the trick's best single, a card that compares as one left (R6.1)
     let best = match pos.lead() {
         Some(lead) if lead.size() == 1 => {
@@ -376,8 +380,11 @@ fn interchangeable(pos: &Position) -> [u8; KINDS] {
         // the kinds left in this class, strongest first (ties by id: a fixed order)
         let mut kinds = [0u8; KINDS];
         let mut n = 0;
+        if ctx.class_mask[class as usize] & lone_mask == 0 {
+            continue;
+        }
         for &k in ctx.class_kinds(class) {
-            if total[k as usize] > 0 {
+            if left >> k & 1 == 1 {
                 kinds[n] = k;
                 n += 1;
             }
@@ -517,6 +524,23 @@ impl Solver {
         self.search(pos, i32::MIN / 2, i32::MAX / 2, 0)
     }
 
+    /// The exact value of `pos` by null-window searches from `guess` (MTD(f)).
+    fn mtdf(&mut self, pos: &Position, guess: i32) -> Result<i32, Budget> {
+        let (mut lo, mut hi) = (i32::MIN / 2, i32::MAX / 2);
+        let mut g = guess.clamp(lo + 1, hi);
+        while lo < hi {
+            let b = if g == lo { g + 1 } else { g };
+            let v = self.search(pos, b - 1, b, 0)?;
+            if v < b {
+                hi = v;
+            } else {
+                lo = v;
+            }
+            g = v;
+        }
+        Ok(lo)
+    }
+
     /// The line of best plays from `pos`, whose value is `v`.
     fn line(&mut self, pos: &Position, v: i32) -> Result<Vec<(u8, Counts)>, Budget> {
         let mut out = Vec::new();
@@ -564,7 +588,9 @@ pub fn solve(pos: &Position, budget: u64) -> Result<Solution, Error> {
         let (lower, upper) = if out_of_budget {
             static_bounds(&q)
         } else {
-            match s.value(&q) {
+            // the previous play's value is a close first guess
+            let guess = values.last().map_or(pos.defender_points, |v: &PlayValue| v.lower);
+            match s.mtdf(&q, guess) {
                 Ok(v) => (v, v),
                 Err(Budget) => {
                     out_of_budget = true;
