@@ -627,6 +627,7 @@ pub fn solve(pos: &Position, budget: u64) -> Result<Solution, Error> {
 pub fn values(pos: &Position, plays: &[Counts], budget: u64) -> Vec<Option<i32>> {
     let mut s = Solver::new(budget);
     let mut spent = false;
+    let mut guess = pos.defender_points;
     plays
         .iter()
         .map(|c| {
@@ -635,8 +636,9 @@ pub fn values(pos: &Position, plays: &[Counts], budget: u64) -> Vec<Option<i32>>
             }
             let mut q = *pos;
             q.play_unchecked(c);
-            let v = s.value(&q).ok();
+            let v = s.mtdf(&q, guess).ok();
             spent = v.is_none();
+            guess = v.unwrap_or(guess);
             v
         })
         .collect()
@@ -811,5 +813,164 @@ mod tests {
             assert!(s.lower <= full.lower && full.upper <= s.upper);
             assert!(s.nodes <= 31);
         }
+    }
+
+    /// Plain alpha-beta over every legal play (no table, bounds or merging): a reference fast
+    /// enough for hands of four cards.
+    fn reference(pos: &Position, mut alpha: i32, mut beta: i32) -> i32 {
+        if pos.phase == Phase::Over {
+            return pos.final_score;
+        }
+        let max = pos.is_defender(pos.to_move);
+        let mut best = if max { i32::MIN } else { i32::MAX };
+        for c in legal(pos).expect("plays") {
+            let mut q = *pos;
+            q.play_unchecked(&c);
+            let v = reference(&q, alpha, beta);
+            if max {
+                best = best.max(v);
+                alpha = alpha.max(v);
+            } else {
+                best = best.min(v);
+                beta = beta.min(v);
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
+    }
+
+    /// The solver (bounds, merged follows, renamed keys, MTD(f)) against plain alpha-beta on
+    /// larger positions, trick starts and tricks in progress: every root play's value.
+    #[test]
+    fn solver_agrees_with_plain_alpha_beta_on_larger_positions() {
+        let mut rng = Rng::new(4242);
+        for i in 0..600 {
+            let profile = Profile::ALL[i % Profile::ALL.len()];
+            let h = 3 + i % 2;
+            let pre = rng.below_usize(6);
+            let pos = position_from(&mut rng, profile, h, pre, i % 3 == 2);
+            let s = solve(&pos, u64::MAX).expect("solved");
+            assert!(s.exact);
+            let want = reference(&pos, i32::MIN, i32::MAX);
+            assert_eq!((s.lower, s.upper), (want, want), "{profile:?} {pos:?}");
+            for v in &s.plays {
+                let mut q = pos;
+                q.play_unchecked(&v.play);
+                let m = reference(&q, i32::MIN, i32::MAX);
+                assert_eq!((v.lower, v.upper), (m, m), "{profile:?} {pos:?}");
+            }
+        }
+    }
+
+    /// The bounds of every node hold the position's value.
+    #[test]
+    fn bounds_hold_the_value() {
+        let mut rng = Rng::new(99);
+        let mut tight = 0;
+        for i in 0..2000 {
+            let profile = Profile::ALL[i % Profile::ALL.len()];
+            let pre = rng.below_usize(4);
+            let pos = position_from(&mut rng, profile, 1 + i % 3, pre, i % 4 == 3);
+            let (lo, hi) = bounds(&pos);
+            let v = minimax(&pos);
+            assert!(lo <= v && v <= hi, "{lo} {v} {hi} {pos:?}");
+            let (slo, shi) = static_bounds(&pos);
+            assert!(slo <= lo && hi <= shi);
+            tight += (hi - lo < shi - slo) as usize;
+        }
+        assert!(tight > 500, "{tight}");
+    }
+
+    /// Positions with one trick-start key have one value (relative to the points won so far):
+    /// the key renames plain-suit ranks only where the rest of the hand is the same game.
+    #[test]
+    fn equal_trick_start_keys_have_equal_values() {
+        let mut rng = Rng::new(5);
+        let mut seen: HashMap<u128, (i32, [Counts; 4])> = HashMap::new();
+        let mut renamed = 0;
+        for i in 0..4000 {
+            // hands from hearts 3..9 (a plain suit: trump spades, level 3 or 4) and two trumps
+            let profile = Profile::ALL[i % Profile::ALL.len()];
+            let level = 3 + (i % 2) as u8;
+            let kinds: Vec<usize> = (3..=9u8).filter(|&r| r != level).map(|r| Card::new(1, r).id()).chain([Card::new(0, 14).id(), 53]).collect();
+            let h = 1 + i % 2;
+            let mut hands = [[0u8; KINDS]; 4];
+            let mut dealt = 0;
+            while dealt < 4 * h {
+                let k = kinds[rng.below_usize(kinds.len())];
+                let seat = dealt % 4;
+                if hands.iter().map(|x| x[k]).sum::<u8>() < 4 {
+                    hands[seat][k] += 1;
+                    dealt += 1;
+                }
+            }
+            let banker = (i % 4) as u8;
+            let pos = Game::from_hands(hands, level, 0, banker, profile).expect("a valid deal").pos;
+            let v = minimax(&pos) - pos.defender_points;
+            let k = trick_start_key(&pos) ^ ((level as u128) << 100) ^ ((banker as u128) << 110) ^ ((i % Profile::ALL.len()) as u128) << 120;
+            match seen.get(&k) {
+                Some((w, hands)) => {
+                    assert_eq!(v, *w, "{pos:?} {hands:?}");
+                    renamed += (*hands != pos.hands) as usize;
+                }
+                None => {
+                    seen.insert(k, (v, pos.hands));
+                }
+            }
+        }
+        eprintln!("renamed positions met: {renamed}");
+        assert!(renamed > 20, "{renamed}");
+    }
+
+    /// A play the search leaves out (interchangeable cards, leads and follows) has the value of
+    /// the play it stands behind: the same numbers of each group's cards, its strongest.
+    #[test]
+    fn merged_plays_have_equal_values() {
+        let mut rng = Rng::new(17);
+        let mut merged = 0;
+        for i in 0..2500 {
+            let profile = Profile::ALL[i % Profile::ALL.len()];
+            let pre = rng.below_usize(4);
+            let pos = position_from(&mut rng, profile, 1 + i % 3, pre, true);
+            let prev = interchangeable(&pos);
+            let mut kept = Vec::new();
+            assert!(search_plays(&pos, &mut kept));
+            for c in legal(&pos).expect("plays") {
+                if kept.contains(&c) {
+                    continue;
+                }
+                // each group's cards moved to its strongest kinds
+                let mut canon = c;
+                for k in 0..KINDS {
+                    if prev[k] == NONE && prev.contains(&(k as u8)) {
+                        // k heads a group: gather its members, strongest first
+                        let mut group = vec![k];
+                        loop {
+                            let last = *group.last().expect("a member");
+                            match (0..KINDS).find(|&x| prev[x] == last as u8) {
+                                Some(x) => group.push(x),
+                                None => break,
+                            }
+                        }
+                        let chosen: usize = group.iter().map(|&x| c[x] as usize).sum();
+                        for (j, &x) in group.iter().enumerate() {
+                            canon[x] = (j < chosen) as u8;
+                        }
+                    }
+                }
+                assert!(kept.contains(&canon), "{c:?} {pos:?}");
+                let value = |p: &Counts| {
+                    let mut q = pos;
+                    q.play_unchecked(p);
+                    minimax(&q)
+                };
+                assert_eq!(value(&c), value(&canon), "{pos:?}");
+                merged += 1;
+            }
+        }
+        eprintln!("merged plays checked: {merged}");
+        assert!(merged > 50, "{merged}");
     }
 }
