@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import time
 
@@ -73,6 +74,7 @@ def main() -> None:
     ap.add_argument("--json", default=None)
     a = ap.parse_args()
     a.cards, a.python_cards = counts(a.cards), counts(a.python_cards)
+    load = [os.getloadavg()[0]]
     rows = []
     for k in a.cards:
         games, seed = [], 0
@@ -110,7 +112,7 @@ def main() -> None:
         print(json.dumps(row))
     if a.json:
         with open(a.json, "w") as f:
-            json.dump({"rows": rows}, f, indent=1)
+            json.dump({"rows": rows, "load": load + [os.getloadavg()[0]]}, f, indent=1)
 
 
 if __name__ == "__main__":

@@ -1007,8 +1007,10 @@ def solve_section(raw):
     eight, ten = at.get(8), at.get(10)
     ok = None if eight is None else eight <= 50 and ten is not None and ten <= 1000
     lines.append("")
+    load = d.get("load")
     lines.append(
-        "How the solver got there, and 9–10 cards (out of this table's reach): "
+        (f"Load {load[0]:.1f} → {load[1]:.1f} (1-minute). " if load else "")
+        + "Old ÷ new in pairs, 9–10 cards: "
         "[HISTORY.md §25](benches/HISTORY.md#25-the-open-card-solver-towards-mid-hand-issue-42)."
     )
     lines.append("")
