@@ -38,7 +38,7 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let k: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(6);
     let n: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(20);
-    if let Some(var) = std::env::var("AB").ok() {
+    if let Ok(var) = std::env::var("AB") {
         // A/B pairs: each position solved without and with the variable `var` set, in turn
         let mut ratios = Vec::new();
         let (mut na, mut nb) = (0u64, 0u64);

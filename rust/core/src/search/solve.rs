@@ -339,15 +339,13 @@ fn forced_end(pos: &Position) -> Option<i32> {
 /// its group; every other kind maps to itself.
 fn single_representatives(pos: &Position) -> [u8; KINDS] {
     let prev = interchangeable(pos);
-    let mut rep: [u8; KINDS] = std::array::from_fn(|k| k as u8);
-    for k in 0..KINDS {
+    std::array::from_fn(|k| {
         let mut r = k;
         while prev[r] != NONE {
             r = prev[r] as usize;
         }
-        rep[k] = r as u8;
-    }
-    rep
+        r as u8
+    })
 }
 
 /// Groups of interchangeable kinds of the mover's hand: single cards of one class that nobody
