@@ -1,6 +1,6 @@
 """The open-card solver by cards left, against a Python alpha-beta in the same run.
 
-    python benches/solve_speed.py [--positions 20] [--python-positions 4] [--json PATH]
+    python benches/solve_speed.py [--positions 20] [--python-positions 4] [--cards 2-8] [--json PATH]
 
 Positions: the start of a trick with k cards in every hand, one per seeded hand played by the
 greedy policy (``Game(seed)``, guigang). For each k: ``tractor.search.solve`` (every play's
@@ -9,13 +9,15 @@ for the smaller k, the anchor: a plain alpha-beta written here in Python over ``
 ``apply`` and ``legal_actions`` (the value of the position only), on the first positions.
 Each solve is checked against the anchor's value where both ran.
 
-``--json PATH`` also writes every figure (``benches/tables.py`` reads it).
+``--cards`` takes card counts or ranges (``2-8``, ``5 6 10``). ``--json PATH`` also writes every
+figure (``benches/tables.py`` reads it).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import time
 
@@ -54,14 +56,25 @@ def alphabeta(g: tractor.Game, alpha: float, beta: float) -> int:
     return best
 
 
+def counts(words: list[str]) -> list[int]:
+    """``["2-4", "8"]`` -> ``[2, 3, 4, 8]``."""
+    out = []
+    for w in words:
+        lo, _, hi = w.partition("-")
+        out.extend(range(int(lo), int(hi or lo) + 1))
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--positions", type=int, default=20)
     ap.add_argument("--python-positions", type=int, default=4)
-    ap.add_argument("--cards", type=int, nargs="+", default=[2, 3, 4, 5, 6])
-    ap.add_argument("--python-cards", type=int, nargs="+", default=[2, 3, 4, 5])
+    ap.add_argument("--cards", nargs="+", default=["2-8"])
+    ap.add_argument("--python-cards", nargs="+", default=["2-5"])
     ap.add_argument("--json", default=None)
     a = ap.parse_args()
+    a.cards, a.python_cards = counts(a.cards), counts(a.python_cards)
+    load = [os.getloadavg()[0]]
     rows = []
     for k in a.cards:
         games, seed = [], 0
@@ -74,7 +87,7 @@ def main() -> None:
         values = []
         for g in games:
             t = time.perf_counter()
-            s = solve(g)
+            s = solve(g, node_budget=10**12)
             times.append(time.perf_counter() - t)
             assert s.exact
             nodes += s.nodes
@@ -99,7 +112,7 @@ def main() -> None:
         print(json.dumps(row))
     if a.json:
         with open(a.json, "w") as f:
-            json.dump({"rows": rows}, f, indent=1)
+            json.dump({"rows": rows, "load": load + [os.getloadavg()[0]]}, f, indent=1)
 
 
 if __name__ == "__main__":

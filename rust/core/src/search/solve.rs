@@ -23,10 +23,11 @@ use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 use crate::game::action_set::ActionSet;
 use crate::game::hand::{Action, Phase, Position};
-use crate::rules::card::{Counts, KINDS};
-use crate::rules::combo::classify;
+use crate::rules::card::{held_mask, size, Card, Counts, KINDS};
+use crate::rules::combo::{classify, for_each_lead};
 use crate::rules::error::Error;
 use crate::rules::score::{points, KIND_POINTS};
+use crate::rules::trump::{NONE, TRUMP};
 use crate::util::hash::FxHasher;
 
 /// The most plays one node may have (a void follower's discards): past it the node is
@@ -79,6 +80,22 @@ struct Solver {
     table: Table,
     nodes: u64,
     budget: u64,
+    /// Each depth's buffers, kept from node to node (no allocation per node).
+    plies: Vec<Ply>,
+}
+
+/// One node's plays, the positions after them and the order they are searched in.
+#[derive(Default)]
+struct Ply {
+    moves: Vec<Counts>,
+    kids: Vec<Position>,
+    order: Vec<(std::cmp::Reverse<i32>, u16)>,
+}
+
+impl Solver {
+    fn new(budget: u64) -> Solver {
+        Solver { table: Table::default(), nodes: 0, budget, plies: Vec::new() }
+    }
 }
 
 /// The position's key: what the rest of the hand depends on (not the points already won).
@@ -107,6 +124,125 @@ fn key(pos: &Position) -> u128 {
     ((a.finish() as u128) << 64) | b.finish() as u128
 }
 
+/// The key of a trick-start position up to renaming the plain suits' ranks: the trump class
+/// kind by kind, each plain suit as its remaining kinds in rank order, each with its copies in
+/// every hand, its points (R7.1) and whether it is linked to the remaining kind below it
+/// (R3.3). Two positions with one key differ only by a renaming of plain-suit kinds that keeps
+/// every comparison (R2.3: plain suits rank by natural rank, no ties), link, point and count,
+/// so the rest of the hand is the same game (the tests compare values of equal keys).
+fn trick_start_key(pos: &Position) -> u128 {
+    let ctx = pos.ctx();
+    let mut a = FxHasher::default();
+    let mut b = FxHasher::default();
+    b.write_u64(0x9e37_79b9_7f4a_7c15);
+    let mut put = |w: u64| {
+        a.write_u64(w);
+        b.write_u64(w.rotate_left(17) ^ 0x5555);
+    };
+    let h = &pos.hands;
+    let counts = |k: usize| (h[0][k] as u64) | (h[1][k] as u64) << 3 | (h[2][k] as u64) << 6 | (h[3][k] as u64) << 9;
+    put(pos.to_move as u64);
+    let mut w = 0u64;
+    let mut n = 0;
+    for &k in ctx.class_kinds(TRUMP) {
+        w = w << 12 | counts(k as usize);
+        n += 1;
+        if n == 5 {
+            put(w);
+            (w, n) = (0, 0);
+        }
+    }
+    put(w);
+    for class in 0..TRUMP {
+        let mut prev = NONE;
+        let mut w = 1u64;
+        for &k in ctx.class_kinds(class) {
+            let c = counts(k as usize);
+            if c == 0 {
+                continue;
+            }
+            let linked = prev != NONE && ctx.up[prev as usize] == k;
+            let unit = c | (KIND_POINTS[k as usize] as u64 / 5) << 12 | (linked as u64) << 14;
+            if w >> 49 != 0 {
+                put(w);
+                w = 1;
+            }
+            w = w << 15 | unit;
+            prev = k;
+        }
+        put(w);
+    }
+    ((a.finish() as u128) << 64) | b.finish() as u128
+}
+
+/// Sound bounds of the final score of `pos` (the play phase), cheap enough for every node: the
+/// points still in the hands and the trick go to either side, and only the last trick's are
+/// counted more than once (R7.3): N times, N its lead's size, at most the cards each hand
+/// will hold after the trick in progress and at most the largest combination a hand holds
+/// (R3: a unit, or a run of linked kinds held twice or more); then its points are at most
+/// those of each hand's N best cards.
+fn bounds(pos: &Position) -> (i32, i32) {
+    let ctx = pos.ctx();
+    let dp = pos.defender_points;
+    let t = pos.trick.points as i32;
+    let min_cards = pos.profile.rules().last_trick_min_cards as i32;
+    let mine = size(&pos.hands[pos.to_move as usize]) as i32;
+    let lead = if pos.trick.plays == 0 { 0 } else { pos.trick.lead.map_or(1, |c| c.size() as i32) };
+    // per hand: cards of 10 and of 5 points, and its largest combination's size
+    let mut tens = [0i32; 4];
+    let mut fives = [0i32; 4];
+    let mut widest = 1i32;
+    for (i, h) in pos.hands.iter().enumerate() {
+        for suit in 0..4u8 {
+            tens[i] += (h[Card::new(suit, 10).id()] + h[Card::new(suit, 13).id()]) as i32;
+            fives[i] += h[Card::new(suit, 5).id()] as i32;
+        }
+        // the runs of kinds held twice or more, from their bottoms (units of one copy: 1)
+        let twice = held_mask(h, 2);
+        let mut bits = twice;
+        while bits != 0 {
+            let k = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let down = ctx.down[k];
+            if down != NONE && twice >> down & 1 == 1 {
+                continue;
+            }
+            let (mut at, mut run) = (k, 0i32);
+            loop {
+                run += h[at] as i32;
+                let up = ctx.up[at];
+                if up == NONE || up as usize == k || twice >> up & 1 == 0 {
+                    break;
+                }
+                at = up as usize;
+            }
+            widest = widest.max(run);
+        }
+    }
+    if mine >= 26 {
+        widest = mine; // (a whole 13-cycle held twice has no bottom: not searched above)
+    }
+    let held: i32 = (0..4).map(|i| 10 * tens[i] + 5 * fives[i]).sum();
+    if lead > 0 && mine == lead {
+        // the trick in progress is the last: all its points, counted N times if N is enough
+        let all = t + held;
+        return if lead >= min_cards { (dp - all * lead, dp + all * lead) } else { (dp, dp + all) };
+    }
+    // after the trick in progress each hand holds `mine - lead` cards; the last trick's N ≤ that
+    let n = (mine - lead).min(widest);
+    let last: i32 = (0..4)
+        .map(|i| {
+            let ten = tens[i].min(n);
+            10 * ten + 5 * fives[i].min(n - ten)
+        })
+        .sum();
+    if n >= min_cards {
+        (dp - last * n, dp + t + held + last * (n - 1))
+    } else {
+        (dp, dp + t + held)
+    }
+}
+
 /// Sound bounds of the final score: every point left goes to either side, counted at most
 /// the last trick's multiple (its lead's size is at most the largest hand).
 pub fn static_bounds(pos: &Position) -> (i32, i32) {
@@ -121,15 +257,7 @@ pub fn static_bounds(pos: &Position) -> (i32, i32) {
 
 /// The legal plays at `pos`, equivalent single leads merged (see the module's notes).
 pub fn plays(pos: &Position) -> Option<Vec<Counts>> {
-    let mut set = ActionSet::of(pos);
-    let all = set.all(NODE_PLAYS)?;
-    let mut out: Vec<Counts> = all
-        .into_iter()
-        .map(|a| match a {
-            Action::Play(c) => c,
-            _ => unreachable!("the play phase has only plays"),
-        })
-        .collect();
+    let mut out = legal(pos)?;
     if pos.trick.plays == 0 {
         let rep = single_representatives(pos);
         out.retain(|c| {
@@ -143,45 +271,136 @@ pub fn plays(pos: &Position) -> Option<Vec<Counts>> {
     Some(out)
 }
 
+/// Every legal play at `pos`, in the engine's order; None past [`NODE_PLAYS`].
+fn legal(pos: &Position) -> Option<Vec<Counts>> {
+    let mut set = ActionSet::of(pos);
+    let all = set.all(NODE_PLAYS)?;
+    Some(
+        all.into_iter()
+            .map(|a| match a {
+                Action::Play(c) => c,
+                _ => unreachable!("the play phase has only plays"),
+            })
+            .collect(),
+    )
+}
+
+/// The plays searched below the root, into `out` (false past [`NODE_PLAYS`]): every legal
+/// play but those that only swap interchangeable cards for others of their group (see
+/// [`interchangeable`]): of each group a play keeps its strongest cards. Leads in the order
+/// of `combo::for_each_lead`, a single's follows by kind (the engine's sets, listed directly).
+fn search_plays(pos: &Position, out: &mut Vec<Counts>) -> bool {
+    out.clear();
+    let ctx = pos.ctx();
+    let hand = &pos.hands[pos.to_move as usize];
+    match pos.lead() {
+        None => for_each_lead(ctx, hand, |c| out.push(c.counts(ctx))),
+        Some(lead) if lead.size() == 1 => {
+            // R5.2–R5.3 with N = 1: a card of the led class if the hand holds one, else any
+            let class_held = ctx.class_kinds(lead.class).iter().any(|&k| hand[k as usize] > 0);
+            for (k, &n) in hand.iter().enumerate() {
+                if n > 0 && (!class_held || ctx.class[k] == lead.class) {
+                    let mut c = [0u8; KINDS];
+                    c[k] = 1;
+                    out.push(c);
+                }
+            }
+        }
+        Some(_) => match legal(pos) {
+            Some(v) => out.extend(v),
+            None => return false,
+        },
+    }
+    let prev = interchangeable(pos);
+    out.retain(|c| c.iter().enumerate().all(|(k, &n)| n == 0 || prev[k] == NONE || c[prev[k] as usize] > 0));
+    true
+}
+
+/// The final score when the rest of the hand is forced: the last trick, each hand holding
+/// just the cards it must play (R5.2: N cards of N held; a last single lead).
+fn forced_end(pos: &Position) -> Option<i32> {
+    let mine = size(&pos.hands[pos.to_move as usize]);
+    let forced = match pos.lead() {
+        None => mine == 1,
+        Some(lead) => mine == lead.size(),
+    };
+    if !forced {
+        return None;
+    }
+    let mut q = *pos;
+    while q.phase == Phase::Play {
+        let c = q.hands[q.to_move as usize];
+        q.play_unchecked(&c);
+    }
+    Some(q.final_score)
+}
+
 /// For each kind the mover may lead as an interchangeable single, the kind that stands for
 /// its group; every other kind maps to itself.
 fn single_representatives(pos: &Position) -> [u8; KINDS] {
-    let ctx = pos.ctx();
-    let mut rep: [u8; KINDS] = std::array::from_fn(|k| k as u8);
-    let mut total = [0u8; KINDS];
-    for h in &pos.hands {
-        for k in 0..KINDS {
-            total[k] += h[k];
+    let prev = interchangeable(pos);
+    std::array::from_fn(|k| {
+        let mut r = k;
+        while prev[r] != NONE {
+            r = prev[r] as usize;
         }
-    }
+        r as u8
+    })
+}
+
+/// Groups of interchangeable kinds of the mover's hand: single cards of one class that nobody
+/// else holds a copy of, with equal points (R7.1), no other card left between them in strength
+/// nor tied with one of them (R2.3), and, when a single leads the trick in progress, the
+/// trick's best card not between them either (R6.1). Playing one of a group or another leaves
+/// the same game up to renaming them: such a card is never part of a pair or tractor (R3),
+/// and compares alike with every card left. For each kind, the next stronger kind of its
+/// group, or [`NONE`].
+fn interchangeable(pos: &Position) -> [u8; KINDS] {
+    let ctx = pos.ctx();
+    let mut prev = [NONE; KINDS];
     let mine = &pos.hands[pos.to_move as usize];
-    let lone = |k: usize| mine[k] == 1 && total[k] == 1;
+    let left = pos.hands.iter().fold(0u64, |m, h| m | held_mask(h, 1));
+    let others = (0..4).filter(|&s| s != pos.to_move as usize).fold(0u64, |m, s| m | held_mask(&pos.hands[s], 1));
+    let lone_mask = held_mask(mine, 1) & !held_mask(mine, 2) & !others;
+    if lone_mask.count_ones() < 2 {
+        return prev;
+    }
+    let lone = |k: usize| lone_mask >> k & 1 == 1;
+    // the trick's best single, a card that compares as one left (R6.1)
+    let best = match pos.lead() {
+        Some(lead) if lead.size() == 1 => {
+            let class = if (pos.trick.best_key >> 8) & 1 == 1 { TRUMP } else { lead.class };
+            Some((class, (pos.trick.best_key & 0xff) as u8))
+        }
+        _ => None,
+    };
     for class in 0..5u8 {
         // the kinds left in this class, strongest first (ties by id: a fixed order)
-        let mut kinds: Vec<usize> = (0..KINDS).filter(|&k| ctx.class[k] == class && total[k] > 0).collect();
-        kinds.sort_by_key(|&k| (std::cmp::Reverse(ctx.strength[k]), k));
-        let mut i = 0;
-        while i < kinds.len() {
-            let k = kinds[i];
-            // a kind tied in strength with a kind outside the group compares differently
-            let tied_outside = |x: usize| kinds.iter().any(|&y| y != x && ctx.strength[y] == ctx.strength[x] && !lone(y));
-            if !lone(k) || tied_outside(k) {
-                i += 1;
-                continue;
+        let mut kinds = [0u8; KINDS];
+        let mut n = 0;
+        if ctx.class_mask[class as usize] & lone_mask == 0 {
+            continue;
+        }
+        for &k in ctx.class_kinds(class) {
+            if left >> k & 1 == 1 {
+                kinds[n] = k;
+                n += 1;
             }
-            let mut j = i + 1;
-            while j < kinds.len() {
-                let x = kinds[j];
-                if !lone(x) || tied_outside(x) || KIND_POINTS[x] != KIND_POINTS[k] {
-                    break;
-                }
-                rep[x] = k as u8;
-                j += 1;
+        }
+        let kinds = &mut kinds[..n];
+        kinds.sort_unstable_by_key(|&k| (std::cmp::Reverse(ctx.strength[k as usize]), k));
+        let strength = |k: u8| ctx.strength[k as usize];
+        // a kind tied in strength with one outside the group compares differently from it
+        let tied = |i: usize| kinds.iter().any(|&y| y != kinds[i] && strength(y) == strength(kinds[i]) && !lone(y as usize));
+        let split = |hi: u8, lo: u8| best.is_some_and(|(c, s)| c == class && strength(lo) <= s && s <= strength(hi));
+        for i in 1..n {
+            let (a, b) = (kinds[i - 1], kinds[i]);
+            if lone(a as usize) && lone(b as usize) && !tied(i - 1) && !tied(i) && KIND_POINTS[a as usize] == KIND_POINTS[b as usize] && !split(a, b) {
+                prev[b as usize] = a;
             }
-            i = j;
         }
     }
-    rep
+    prev
 }
 
 /// How good a play looks for the mover's team, for ordering only: leaving the team winning
@@ -205,7 +424,8 @@ fn order_score(pos: &Position, next: &Position, cards: &Counts) -> i32 {
 
 impl Solver {
     /// The final score of `pos` if inside (alpha, beta); else a bound on the side it fails.
-    fn search(&mut self, pos: &Position, mut alpha: i32, mut beta: i32) -> Result<i32, Budget> {
+    /// `depth`: plays from the search's root, the index of this node's buffers.
+    fn search(&mut self, pos: &Position, mut alpha: i32, mut beta: i32, depth: usize) -> Result<i32, Budget> {
         if pos.phase == Phase::Over {
             return Ok(pos.final_score);
         }
@@ -213,10 +433,21 @@ impl Solver {
         if self.nodes > self.budget {
             return Err(Budget);
         }
+        if let Some(v) = forced_end(pos) {
+            return Ok(v);
+        }
+        let (lo, hi) = bounds(pos);
+        if lo == hi || hi <= alpha {
+            return Ok(hi);
+        }
+        if lo >= beta {
+            return Ok(lo);
+        }
         let base = pos.defender_points;
-        let k = key(pos);
+        let k = if pos.trick.plays == 0 { trick_start_key(pos) } else { key(pos) };
         let mut first = u16::MAX;
-        if let Some(e) = self.table.get(&k) {
+        let old = self.table.get(&k).copied();
+        if let Some(e) = old {
             let (lo, hi) = (base + e.lo, base + e.hi);
             if lo == hi || lo >= beta {
                 return Ok(lo);
@@ -229,26 +460,32 @@ impl Solver {
             first = e.best;
         }
         let (alpha0, beta0) = (alpha, beta);
-        let moves = plays(pos).ok_or(Budget)?;
-        let mut children: Vec<(i32, u16, Position)> = moves
-            .iter()
-            .enumerate()
-            .map(|(i, c)| {
-                let mut q = *pos;
-                q.play_unchecked(c);
-                let s = if i as u16 == first { i32::MAX } else { order_score(pos, &q, c) };
-                (s, i as u16, q)
-            })
-            .collect();
-        children.sort_by_key(|&(s, i, _)| (std::cmp::Reverse(s), i));
+        if self.plies.len() <= depth {
+            self.plies.resize_with(depth + 1, Ply::default);
+        }
+        // this node's buffers, taken out while its children use theirs
+        let mut ply = std::mem::take(&mut self.plies[depth]);
+        if !search_plays(pos, &mut ply.moves) {
+            return Err(Budget);
+        }
+        ply.kids.clear();
+        ply.order.clear();
+        for (i, c) in ply.moves.iter().enumerate() {
+            let mut q = *pos;
+            q.play_unchecked(c);
+            let s = if i as u16 == first { i32::MAX } else { order_score(pos, &q, c) };
+            ply.kids.push(q);
+            ply.order.push((std::cmp::Reverse(s), i as u16));
+        }
+        ply.order.sort_unstable();
         let max = pos.is_defender(pos.to_move);
         let mut best = if max { i32::MIN } else { i32::MAX };
-        let mut best_i = children[0].1;
-        for (_, i, q) in &children {
-            let v = self.search(q, alpha, beta)?;
+        let mut best_i = ply.order[0].1;
+        for &(_, i) in &ply.order {
+            let v = self.search(&ply.kids[i as usize], alpha, beta, depth + 1)?;
             if (max && v > best) || (!max && v < best) {
                 best = v;
-                best_i = *i;
+                best_i = i;
             }
             if max {
                 alpha = alpha.max(v);
@@ -259,6 +496,7 @@ impl Solver {
                 break;
             }
         }
+        self.plies[depth] = ply;
         // fail-soft bounds: below alpha0 an upper bound, above beta0 a lower bound
         let (lo, hi) = if best <= alpha0 {
             (i32::MIN / 4, best)
@@ -270,7 +508,6 @@ impl Solver {
         if self.table.len() >= TABLE_ENTRIES {
             self.table.clear();
         }
-        let old = self.table.get(&k).copied();
         let (mut lo_d, mut hi_d) = (lo.saturating_sub(base), hi.saturating_sub(base));
         if let Some(o) = old {
             lo_d = lo_d.max(o.lo);
@@ -282,7 +519,24 @@ impl Solver {
 
     /// The exact value of `pos`, by a full-window search.
     fn value(&mut self, pos: &Position) -> Result<i32, Budget> {
-        self.search(pos, i32::MIN / 2, i32::MAX / 2)
+        self.search(pos, i32::MIN / 2, i32::MAX / 2, 0)
+    }
+
+    /// The exact value of `pos` by null-window searches from `guess` (MTD(f)).
+    fn mtdf(&mut self, pos: &Position, guess: i32) -> Result<i32, Budget> {
+        let (mut lo, mut hi) = (i32::MIN / 2, i32::MAX / 2);
+        let mut g = guess.clamp(lo + 1, hi);
+        while lo < hi {
+            let b = if g == lo { g + 1 } else { g };
+            let v = self.search(pos, b - 1, b, 0)?;
+            if v < b {
+                hi = v;
+            } else {
+                lo = v;
+            }
+            g = v;
+        }
+        Ok(lo)
     }
 
     /// The line of best plays from `pos`, whose value is `v`.
@@ -296,7 +550,7 @@ impl Solver {
                 let mut q = pos;
                 q.play_unchecked(c);
                 // a null window around v: the child is worth exactly v
-                if self.search(&q, v - 1, v + 1)? == v {
+                if self.search(&q, v - 1, v + 1, 0)? == v {
                     found = Some((*c, q));
                     break;
                 }
@@ -316,7 +570,7 @@ pub fn solve(pos: &Position, budget: u64) -> Result<Solution, Error> {
     if pos.phase != Phase::Play {
         return Err(Error::BadArgument { what: "game", message: "the solver plays out the tricks: the hand is not in its play phase".into() });
     }
-    let mut s = Solver { table: Table::default(), nodes: 0, budget };
+    let mut s = Solver::new(budget);
     let moves = match plays(pos) {
         Some(m) => m,
         None => {
@@ -332,7 +586,9 @@ pub fn solve(pos: &Position, budget: u64) -> Result<Solution, Error> {
         let (lower, upper) = if out_of_budget {
             static_bounds(&q)
         } else {
-            match s.value(&q) {
+            // the previous play's value is a close first guess
+            let guess = values.last().map_or(pos.defender_points, |v: &PlayValue| v.lower);
+            match s.mtdf(&q, guess) {
                 Ok(v) => (v, v),
                 Err(Budget) => {
                     out_of_budget = true;
@@ -367,8 +623,9 @@ pub fn solve(pos: &Position, budget: u64) -> Result<Solution, Error> {
 /// The exact final score after each of `plays` at `pos` (the play phase), one table shared,
 /// None for the plays not solved within `budget` nodes in all.
 pub fn values(pos: &Position, plays: &[Counts], budget: u64) -> Vec<Option<i32>> {
-    let mut s = Solver { table: Table::default(), nodes: 0, budget };
+    let mut s = Solver::new(budget);
     let mut spent = false;
+    let mut guess = pos.defender_points;
     plays
         .iter()
         .map(|c| {
@@ -377,8 +634,9 @@ pub fn values(pos: &Position, plays: &[Counts], budget: u64) -> Vec<Option<i32>>
             }
             let mut q = *pos;
             q.play_unchecked(c);
-            let v = s.value(&q).ok();
+            let v = s.mtdf(&q, guess).ok();
             spent = v.is_none();
+            guess = v.unwrap_or(guess);
             v
         })
         .collect()
@@ -387,7 +645,7 @@ pub fn values(pos: &Position, plays: &[Counts], budget: u64) -> Vec<Option<i32>>
 /// The exact final score of `pos` (the play phase, or over), None past `budget` nodes: a
 /// search's leaf evaluator.
 pub fn value(pos: &Position, budget: u64) -> Option<i32> {
-    let mut s = Solver { table: Table::default(), nodes: 0, budget };
+    let mut s = Solver::new(budget);
     s.value(pos).ok()
 }
 
@@ -553,5 +811,164 @@ mod tests {
             assert!(s.lower <= full.lower && full.upper <= s.upper);
             assert!(s.nodes <= 31);
         }
+    }
+
+    /// Plain alpha-beta over every legal play (no table, bounds or merging): a reference fast
+    /// enough for hands of four cards.
+    fn reference(pos: &Position, mut alpha: i32, mut beta: i32) -> i32 {
+        if pos.phase == Phase::Over {
+            return pos.final_score;
+        }
+        let max = pos.is_defender(pos.to_move);
+        let mut best = if max { i32::MIN } else { i32::MAX };
+        for c in legal(pos).expect("plays") {
+            let mut q = *pos;
+            q.play_unchecked(&c);
+            let v = reference(&q, alpha, beta);
+            if max {
+                best = best.max(v);
+                alpha = alpha.max(v);
+            } else {
+                best = best.min(v);
+                beta = beta.min(v);
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
+    }
+
+    /// The solver (bounds, merged follows, renamed keys, MTD(f)) against plain alpha-beta on
+    /// larger positions, trick starts and tricks in progress: every root play's value.
+    #[test]
+    fn solver_agrees_with_plain_alpha_beta_on_larger_positions() {
+        let mut rng = Rng::new(4242);
+        for i in 0..600 {
+            let profile = Profile::ALL[i % Profile::ALL.len()];
+            let h = 3 + i % 2;
+            let pre = rng.below_usize(6);
+            let pos = position_from(&mut rng, profile, h, pre, i % 3 == 2);
+            let s = solve(&pos, u64::MAX).expect("solved");
+            assert!(s.exact);
+            let want = reference(&pos, i32::MIN, i32::MAX);
+            assert_eq!((s.lower, s.upper), (want, want), "{profile:?} {pos:?}");
+            for v in &s.plays {
+                let mut q = pos;
+                q.play_unchecked(&v.play);
+                let m = reference(&q, i32::MIN, i32::MAX);
+                assert_eq!((v.lower, v.upper), (m, m), "{profile:?} {pos:?}");
+            }
+        }
+    }
+
+    /// The bounds of every node hold the position's value.
+    #[test]
+    fn bounds_hold_the_value() {
+        let mut rng = Rng::new(99);
+        let mut tight = 0;
+        for i in 0..2000 {
+            let profile = Profile::ALL[i % Profile::ALL.len()];
+            let pre = rng.below_usize(4);
+            let pos = position_from(&mut rng, profile, 1 + i % 3, pre, i % 4 == 3);
+            let (lo, hi) = bounds(&pos);
+            let v = minimax(&pos);
+            assert!(lo <= v && v <= hi, "{lo} {v} {hi} {pos:?}");
+            let (slo, shi) = static_bounds(&pos);
+            assert!(slo <= lo && hi <= shi);
+            tight += (hi - lo < shi - slo) as usize;
+        }
+        assert!(tight > 500, "{tight}");
+    }
+
+    /// Positions with one trick-start key have one value (relative to the points won so far):
+    /// the key renames plain-suit ranks only where the rest of the hand is the same game.
+    #[test]
+    fn equal_trick_start_keys_have_equal_values() {
+        let mut rng = Rng::new(5);
+        let mut seen: HashMap<u128, (i32, [Counts; 4])> = HashMap::new();
+        let mut renamed = 0;
+        for i in 0..4000 {
+            // hands from hearts 3..9 (a plain suit: trump spades, level 3 or 4) and two trumps
+            let profile = Profile::ALL[i % Profile::ALL.len()];
+            let level = 3 + (i % 2) as u8;
+            let kinds: Vec<usize> = (3..=9u8).filter(|&r| r != level).map(|r| Card::new(1, r).id()).chain([Card::new(0, 14).id(), 53]).collect();
+            let h = 1 + i % 2;
+            let mut hands = [[0u8; KINDS]; 4];
+            let mut dealt = 0;
+            while dealt < 4 * h {
+                let k = kinds[rng.below_usize(kinds.len())];
+                let seat = dealt % 4;
+                if hands.iter().map(|x| x[k]).sum::<u8>() < 4 {
+                    hands[seat][k] += 1;
+                    dealt += 1;
+                }
+            }
+            let banker = (i % 4) as u8;
+            let pos = Game::from_hands(hands, level, 0, banker, profile).expect("a valid deal").pos;
+            let v = minimax(&pos) - pos.defender_points;
+            let k = trick_start_key(&pos) ^ ((level as u128) << 100) ^ ((banker as u128) << 110) ^ ((i % Profile::ALL.len()) as u128) << 120;
+            match seen.get(&k) {
+                Some((w, hands)) => {
+                    assert_eq!(v, *w, "{pos:?} {hands:?}");
+                    renamed += (*hands != pos.hands) as usize;
+                }
+                None => {
+                    seen.insert(k, (v, pos.hands));
+                }
+            }
+        }
+        eprintln!("renamed positions met: {renamed}");
+        assert!(renamed > 20, "{renamed}");
+    }
+
+    /// A play the search leaves out (interchangeable cards, leads and follows) has the value of
+    /// the play it stands behind: the same numbers of each group's cards, its strongest.
+    #[test]
+    fn merged_plays_have_equal_values() {
+        let mut rng = Rng::new(17);
+        let mut merged = 0;
+        for i in 0..2500 {
+            let profile = Profile::ALL[i % Profile::ALL.len()];
+            let pre = rng.below_usize(4);
+            let pos = position_from(&mut rng, profile, 1 + i % 3, pre, true);
+            let prev = interchangeable(&pos);
+            let mut kept = Vec::new();
+            assert!(search_plays(&pos, &mut kept));
+            for c in legal(&pos).expect("plays") {
+                if kept.contains(&c) {
+                    continue;
+                }
+                // each group's cards moved to its strongest kinds
+                let mut canon = c;
+                for k in 0..KINDS {
+                    if prev[k] == NONE && prev.contains(&(k as u8)) {
+                        // k heads a group: gather its members, strongest first
+                        let mut group = vec![k];
+                        loop {
+                            let last = *group.last().expect("a member");
+                            match (0..KINDS).find(|&x| prev[x] == last as u8) {
+                                Some(x) => group.push(x),
+                                None => break,
+                            }
+                        }
+                        let chosen: usize = group.iter().map(|&x| c[x] as usize).sum();
+                        for (j, &x) in group.iter().enumerate() {
+                            canon[x] = (j < chosen) as u8;
+                        }
+                    }
+                }
+                assert!(kept.contains(&canon), "{c:?} {pos:?}");
+                let value = |p: &Counts| {
+                    let mut q = pos;
+                    q.play_unchecked(p);
+                    minimax(&q)
+                };
+                assert_eq!(value(&c), value(&canon), "{pos:?}");
+                merged += 1;
+            }
+        }
+        eprintln!("merged plays checked: {merged}");
+        assert!(merged > 50, "{merged}");
     }
 }
