@@ -264,7 +264,7 @@ fn mask_of_words(w: &[u64; 7], m: u8) -> u64 {
     out
 }
 
-/// Bit k set where `c[k] ≥ m` (m ≥ 1), eight kinds at a time (see [`mask_of_words`]).
+/// Bit k set where `c[k] ≥ m` (m ≥ 1), eight kinds at a time (see `mask_of_words`).
 #[inline]
 pub fn held_mask(c: &Counts, m: u8) -> u64 {
     debug_assert!(c.iter().all(|&n| n < 128) && (1..128).contains(&m));
