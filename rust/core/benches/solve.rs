@@ -10,37 +10,11 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use tractor_core::agent::greedy;
-use tractor_core::agent::view::SeatView;
-use tractor_core::game::action_set::ActionSet;
-use tractor_core::game::hand::{Game, Phase, Position, NOBODY};
 use tractor_core::search::solve::solve;
-use tractor_core::{Profile, Rng};
 
-/// Trick-start positions with `k` cards a hand, one per seed.
-pub fn endgames(k: usize, n: usize) -> Vec<Position> {
-    let mut out = Vec::new();
-    let mut seed = 0u64;
-    while out.len() < n {
-        seed += 1;
-        let mut g = Game::deal(seed, Profile::Guigang, [3, 3], NOBODY, None).unwrap();
-        let mut rng = Rng::new(seed);
-        while matches!(g.pos.phase, Phase::Declare | Phase::Play) {
-            let p = &g.pos;
-            if p.phase == Phase::Play && p.trick.plays == 0 && tractor_core::rules::card::size(&p.hands[p.to_move as usize]) == k {
-                out.push(g.pos);
-                break;
-            }
-            let a = if g.pos.phase == Phase::Play {
-                greedy::act(&SeatView::of_game(&g), &mut rng)
-            } else {
-                ActionSet::of(&g.pos).sample(&mut rng).unwrap()
-            };
-            g.apply(&a).unwrap();
-        }
-    }
-    out
-}
+#[path = "../examples/common/positions.rs"]
+mod positions;
+use positions::endgames;
 
 fn benches(c: &mut Criterion) {
     let mut grp = c.benchmark_group("solve");

@@ -10,11 +10,12 @@
 
 use std::time::Instant;
 
-use tractor_core::Agent;
-use tractor_core::game::hand::{Game, NOBODY};
 use tractor_core::infoset::determinize::Determinizer;
-use tractor_core::policy::Policy;
 use tractor_core::{Profile, Rng};
+
+#[path = "common/positions.rs"]
+mod positions;
+use positions::greedy_cuts;
 
 fn pct(v: &mut [f64], p: f64) -> f64 {
     v.sort_by(|a, b| a.partial_cmp(b).unwrap());
@@ -33,21 +34,7 @@ fn main() {
     let mut blind_first: Vec<Vec<f64>> = vec![Vec::new(); 4];
     let mut blind_more: Vec<Vec<f64>> = vec![Vec::new(); 4];
     for seed in 0..hands {
-        let mut g = Game::deal(seed, profile, [3, 3], NOBODY, None).unwrap();
-        let mut rng = Rng::new(seed);
-        let mut actions = Vec::new();
-        while let Some(a) = Policy::Agent(Agent::Greedy).act(&g, &mut rng) {
-            g.apply(&a).unwrap();
-            actions.push(a);
-        }
-        let deal_len = g.record.dealt_at.len();
-        let n = actions.len();
-        let cuts = [deal_len / 2, deal_len + 2, deal_len + (n - deal_len) / 2, n - 2];
-        for (ph, &k) in cuts.iter().enumerate() {
-            let mut p = Game::deal(seed, profile, [3, 3], NOBODY, None).unwrap();
-            for a in &actions[..k] {
-                p.apply(a).unwrap();
-            }
+        for (ph, p) in greedy_cuts(seed, profile).iter().enumerate() {
             for seat in 0..4u8 {
                 let mut r = Rng::new(seed * 4 + seat as u64);
                 let t = Instant::now();

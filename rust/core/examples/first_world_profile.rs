@@ -6,11 +6,12 @@
 //! `cargo run --release -p tractor-core --example first_world_profile [hands] [phase] [loops] [worlds] [order]`
 use std::time::Instant;
 
-use tractor_core::Agent;
-use tractor_core::game::hand::{Game, NOBODY};
 use tractor_core::infoset::determinize::Determinizer;
-use tractor_core::policy::Policy;
 use tractor_core::{Profile, Rng};
+
+#[path = "common/positions.rs"]
+mod positions;
+use positions::greedy_cuts;
 
 fn main() {
     let arg = |i: usize, d: u64| std::env::args().nth(i).and_then(|s| s.parse().ok()).unwrap_or(d);
@@ -20,20 +21,7 @@ fn main() {
     let mut infos = Vec::new();
     let mut games = Vec::new();
     for seed in 0..hands {
-        let mut g = Game::deal(seed, profile, [3, 3], NOBODY, None).unwrap();
-        let mut rng = Rng::new(seed);
-        let mut actions = Vec::new();
-        while let Some(a) = Policy::Agent(Agent::Greedy).act(&g, &mut rng) {
-            g.apply(&a).unwrap();
-            actions.push(a);
-        }
-        let deal_len = g.record.dealt_at.len();
-        let n = actions.len();
-        let cuts = [deal_len / 2, deal_len + 2, deal_len + (n - deal_len) / 2, n - 2];
-        let mut p = Game::deal(seed, profile, [3, 3], NOBODY, None).unwrap();
-        for a in &actions[..cuts[ph]] {
-            p.apply(a).unwrap();
-        }
+        let p = greedy_cuts(seed, profile)[ph].clone();
         games.push(p.clone());
         for seat in 0..4u8 {
             infos.push(p.info(seat));

@@ -3,11 +3,12 @@
 //! digest of their decks and hands. A faster sampler must print the same digest (the same
 //! worlds from the same seeds). `cargo run --release -p tractor-core --example world_digest [hands]`
 
-use tractor_core::Agent;
-use tractor_core::game::hand::{Game, NOBODY};
 use tractor_core::infoset::determinize::Determinizer;
-use tractor_core::policy::Policy;
 use tractor_core::{Profile, Rng};
+
+#[path = "common/positions.rs"]
+mod positions;
+use positions::greedy_cuts;
 
 fn main() {
     let hands: u64 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(12);
@@ -20,20 +21,7 @@ fn main() {
     let mut worlds = 0;
     for seed in 0..hands {
         let profile = Profile::ALL[(seed % 3) as usize];
-        let mut g = Game::deal(seed, profile, [3, 3], NOBODY, None).unwrap();
-        let mut rng = Rng::new(seed);
-        let mut actions = Vec::new();
-        while let Some(a) = Policy::Agent(Agent::Greedy).act(&g, &mut rng) {
-            g.apply(&a).unwrap();
-            actions.push(a);
-        }
-        let deal_len = g.record.dealt_at.len();
-        let n = actions.len();
-        for k in [deal_len / 2, deal_len + 2, deal_len + (n - deal_len) / 2, n - 2] {
-            let mut p = Game::deal(seed, profile, [3, 3], NOBODY, None).unwrap();
-            for a in &actions[..k] {
-                p.apply(a).unwrap();
-            }
+        for p in greedy_cuts(seed, profile) {
             for seat in 0..4u8 {
                 let mut det = Determinizer::new(p.info(seat));
                 let mut r = Rng::new(seed * 4 + seat as u64);

@@ -1,0 +1,57 @@
+//! Positions that several examples and benches measure on (each includes this file with
+//! `#[path]`; it is not an example of its own).
+
+#![allow(dead_code)] // each includer uses what it needs
+
+use tractor_core::agent::greedy;
+use tractor_core::agent::view::SeatView;
+use tractor_core::game::action_set::ActionSet;
+use tractor_core::game::hand::{Game, Phase, Position, NOBODY};
+use tractor_core::policy::Policy;
+use tractor_core::{Agent, Profile, Rng};
+
+/// The hand greedy plays from `seed` in `profile` on every seat, replayed to four points of
+/// it: halfway through the deal, just after it, halfway through the play, two actions from
+/// the end.
+pub fn greedy_cuts(seed: u64, profile: Profile) -> [Game; 4] {
+    let mut g = Game::deal(seed, profile, [3, 3], NOBODY, None).unwrap();
+    let mut rng = Rng::new(seed);
+    let mut actions = Vec::new();
+    while let Some(a) = Policy::Agent(Agent::Greedy).act(&g, &mut rng) {
+        g.apply(&a).unwrap();
+        actions.push(a);
+    }
+    let (deal_len, n) = (g.record.dealt_at.len(), actions.len());
+    [deal_len / 2, deal_len + 2, deal_len + (n - deal_len) / 2, n - 2].map(|k| {
+        let mut p = Game::deal(seed, profile, [3, 3], NOBODY, None).unwrap();
+        for a in &actions[..k] {
+            p.apply(a).unwrap();
+        }
+        p
+    })
+}
+
+/// Trick-start positions with `k` cards a hand, one per seed (greedy plays, random showings).
+pub fn endgames(k: usize, n: usize) -> Vec<Position> {
+    let mut out = Vec::new();
+    let mut seed = 0u64;
+    while out.len() < n {
+        seed += 1;
+        let mut g = Game::deal(seed, Profile::Guigang, [3, 3], NOBODY, None).unwrap();
+        let mut rng = Rng::new(seed);
+        while matches!(g.pos.phase, Phase::Declare | Phase::Play) {
+            let p = &g.pos;
+            if p.phase == Phase::Play && p.trick.plays == 0 && tractor_core::rules::card::size(&p.hands[p.to_move as usize]) == k {
+                out.push(g.pos);
+                break;
+            }
+            let a = if g.pos.phase == Phase::Play {
+                greedy::act(&SeatView::of_game(&g), &mut rng)
+            } else {
+                ActionSet::of(&g.pos).sample(&mut rng).unwrap()
+            };
+            g.apply(&a).unwrap();
+        }
+    }
+    out
+}
