@@ -321,6 +321,22 @@ mod tests {
     use crate::rules::card::KINDS;
     use crate::util::rng::Rng;
 
+    /// Up to `kinds - 1` leading kinds, each with a random lower bound (0..=2, odd ones
+    /// included) and span (free when it is above 0).
+    fn random_free(rng: &mut Rng, kinds: usize) -> ([u8; KINDS], Free) {
+        let mut base = [0u8; KINDS];
+        let mut free = Free::new();
+        for k in 0..rng.below_usize(kinds) as u8 {
+            let lo = rng.below_usize(3) as u8;
+            let span = rng.below_usize(5 - lo as usize) as u8;
+            base[k as usize] = lo;
+            if span > 0 {
+                free.push((k, lo, span));
+            }
+        }
+        (base, free)
+    }
+
     /// The closed form of one or two more cards without pairs ([`DenseDp::small`]) against the
     /// table: the same count, and the r-th selection the table's walk lists r-th.
     #[test]
@@ -328,16 +344,7 @@ mod tests {
         let mut rng = Rng::new(12);
         let mut seen = [0usize; 3];
         for _ in 0..4000 {
-            let mut base = [0u8; KINDS];
-            let mut free = Free::new();
-            for k in 0..rng.below_usize(20) as u8 {
-                let lo = rng.below_usize(3) as u8;
-                let span = rng.below_usize(5 - lo as usize) as u8;
-                base[k as usize] = lo;
-                if span > 0 {
-                    free.push((k, lo, span));
-                }
-            }
+            let (base, free) = random_free(&mut rng, 20);
             let need = rng.below_usize(3);
             let dp = DenseDp::new(base, free, (size(&base) + need) as u8, 0);
             assert!(dp.small());
@@ -361,16 +368,7 @@ mod tests {
         let mut rng = Rng::new(11);
         let (mut longer, mut bounded) = (0, 0);
         for _ in 0..3000 {
-            let mut base = [0u8; KINDS];
-            let mut free = Free::new();
-            for k in 0..rng.below_usize(14) as u8 {
-                let lo = rng.below_usize(3) as u8;
-                let span = rng.below_usize(5 - lo as usize) as u8;
-                base[k as usize] = lo;
-                if span > 0 {
-                    free.push((k, lo, span));
-                }
-            }
+            let (mut base, free) = random_free(&mut rng, 14);
             base[40] = rng.below_usize(3) as u8; // a fixed kind outside the programme
             let n = rng.below_usize(16) as u8;
             let q = rng.below_usize(6) as u8;
