@@ -76,7 +76,9 @@ pub struct PlayNet {
     pub b1: Vec<i32>,
     /// Row-major `w2[k * h1 + j]`, int8 values.
     pub w2: Vec<i16>,
-    /// The same layers laid out for scoring ([`Fast::of`]; [`PlayNet::parse`] fills it).
+    /// The same layers laid out for scoring ([`Fast::of`]; [`PlayNet::parse`] fills it, and
+    /// a network built field by field must set it, `net.fast = Fast::of(&net)`, before it
+    /// scores).
     pub fast: Fast,
     pub b2: Vec<i32>,
     /// int8 values.
