@@ -68,6 +68,8 @@ class SelfPlay:
     rollout: str = "tuned-greedy-v1"
     label_rate: float = 0.1
     per_decision: int = 8
+    #: Rollouts per valued candidate; 0: Monte-Carlo samples (the candidate played only, valued by
+    #: the hand's own outcome; ``worlds`` 0, and :func:`advantages` does not apply).
     rollouts: int = 1
     explore: float = 0.0
     #: Worlds per labelled play decision (0: the true state is rolled out).
