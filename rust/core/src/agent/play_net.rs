@@ -37,7 +37,7 @@
 use std::cell::RefCell;
 use std::sync::Mutex;
 
-use crate::agent::quant::{keep, Accumulator, Bytes, MAGIC, MAX_WIDTH, ONE};
+use crate::agent::quant::{add_row, keep, Accumulator, Bytes, MAGIC, MAX_WIDTH, ONE};
 use crate::agent::plays::{self, candidates, Plays};
 use crate::agent::view::{Decide, SeatView};
 use crate::agent::weights::Weights;
@@ -76,7 +76,7 @@ pub struct PlayNet {
     pub b1: Vec<i32>,
     /// Row-major `w2[k * h1 + j]`, int8 values.
     pub w2: Vec<i16>,
-    /// The same layers laid out for scoring ([`Fast::of`]; [`PlayNet::parse`] fills it, and
+    /// The second layer laid out for scoring ([`Fast::of`]; [`PlayNet::parse`] fills it, and
     /// a network built field by field must set it, `net.fast = Fast::of(&net)`, before it
     /// scores).
     pub fast: Fast,
@@ -228,11 +228,7 @@ impl PlayNet {
         s.z.extend_from_slice(&a.acc);
         for (i, &n) in p.iter().enumerate() {
             if n != 0 {
-                let w = &self.fast.wp[i * self.h1..][..self.h1];
-                match n {
-                    1 => s.z.iter_mut().zip(w).for_each(|(z, &w)| *z += w),
-                    _ => s.z.iter_mut().zip(w).for_each(|(z, &w)| *z += n as i32 * w),
-                }
+                add_row(&mut s.z, &self.wp[i * self.h1..][..self.h1], n as i32);
             }
         }
         // The second layer over the activations that are not 0 (about one in ten in
@@ -262,19 +258,17 @@ impl PlayNet {
     }
 }
 
-/// A play network's candidate layers laid out for scoring: `Wp` widened to i32 (a row added
-/// with no conversion), `W2` input-major (`w2t[j * h2 + k]`, for the second layer over the
-/// few first-layer activations that are not 0).
+/// A play network's second layer laid out for scoring: `W2` input-major (`w2t[j * h2 + k]`),
+/// for the second layer over the few first-layer activations that are not 0.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Fast {
-    pub wp: Vec<i32>,
     pub w2t: Vec<i16>,
 }
 
 impl Fast {
     pub fn of(net: &PlayNet) -> Fast {
         let (h1, h2) = (net.h1, net.h2);
-        Fast { wp: net.wp.iter().map(|&w| w as i32).collect(), w2t: (0..h1 * h2).map(|i| net.w2[(i % h2) * h1 + i / h2]).collect() }
+        Fast { w2t: (0..h1 * h2).map(|i| net.w2[(i % h2) * h1 + i / h2]).collect() }
     }
 }
 
