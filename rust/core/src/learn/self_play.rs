@@ -239,8 +239,6 @@ fn play(seed: u64, index: u64, cfg: &SelfPlayConfig) -> Samples {
     let dim = cfg.obs.dim;
     let mut k = 0u64;
     let monte_carlo = cfg.rollouts == 0;
-    // (row, seat) of the samples valued by the hand's outcome
-    let mut outcome: Vec<(usize, u8)> = Vec::new();
     while matches!(game.pos.phase, Phase::Declare | Phase::Play) {
         let seat = game.pos.to_move;
         let mut action = None;
@@ -303,7 +301,7 @@ fn play(seed: u64, index: u64, cfg: &SelfPlayConfig) -> Samples {
                         if let Some(v) = &values {
                             (lv, pt) = v[j];
                         } else if monte_carlo {
-                            outcome.push((out.levels.len(), seat));
+                            // valued below, once the hand is over
                         } else {
                             for r in 0..cfg.rollouts as u64 {
                                 let mut g = game.clone();
@@ -334,9 +332,12 @@ fn play(seed: u64, index: u64, cfg: &SelfPlayConfig) -> Samples {
         game.pos_apply(&a);
         k += 1;
     }
-    for (row, seat) in outcome {
-        let (l, p) = value(&game.pos, seat);
-        (out.levels[row], out.points[row]) = (l as f32, p as f32);
+    if monte_carlo {
+        // every row of this hand is the move a seat played, valued by the hand's outcome
+        for row in 0..out.levels.len() {
+            let (l, p) = value(&game.pos, out.seat[out.decision[row] as usize]);
+            (out.levels[row], out.points[row]) = (l as f32, p as f32);
+        }
     }
     let r = game.pos.returns().unwrap_or([0; 4]);
     out.returns.push(std::array::from_fn(|s| r[s] as i16));
