@@ -265,6 +265,37 @@ def test_a_play_network_guides_ismcts_by_name_from_the_info_set():
         ismcts(_played_game(2, 9), iterations=5, first="pimc")
 
 
+def test_a_play_network_as_ismcts_prior_by_name_from_the_info_set():
+    from tractor.errors import InvalidPolicy
+    from tractor.search import Searcher
+    changed = 0
+    for seed, plays in [(2, 9), (3, 77), (8, 150)]:
+        g = _played_game(seed, plays)
+        if g.phase != "play":
+            continue
+        i1 = ismcts(g, iterations=60, seed=5, threads=1, trees=2, prior="play-net-v1", rollout="greedy")
+        assert i1 == ismcts(g, iterations=60, seed=5, threads=2, trees=2, prior="play-net-v1", rollout="greedy")
+        assert i1.action in g.legal_actions()
+        w = g.determinize(g.current_player, 17)
+        assert ismcts(w, iterations=60, seed=5, trees=2, prior="play-net-v1", rollout="greedy") == i1
+        # the defaults spelled out are the same search; another weight is another search
+        assert ismcts(g, iterations=60, seed=5, trees=2, prior="play-net-v1", rollout="greedy", bias=1, temp=0.1) == i1
+        plain = ismcts(g, iterations=60, seed=5, trees=2, rollout="greedy")
+        changed += plain != i1
+        name = "ismcts:iterations=60,trees=2,rollout=greedy,prior=play-net-v1,bias=2"
+        assert g.policy_action(name, 5) is not None
+    assert changed > 0
+    policy = Searcher(iterations=10, prior="play-net-v1", bias=0.5).policy
+    assert "prior=net:" in policy and policy.endswith(",bias=0.500")
+    g = _played_game(2, 9)
+    for bad, word in [(dict(prior="greedy"), "prior"), (dict(prior="pimc"), "prior"), (dict(bias=1.0), "prior"),
+                      (dict(prior="play-net-v1", bias=-1), "bias"), (dict(prior="play-net-v1", bias=float("nan")), "bias"),
+                      (dict(prior="play-net-v1", temp=0), "temp"), (dict(prior="play-net-v1", temp="0.1"), "temp"),
+                      (dict(prior="play-net-v1", first="greedy"), "first")]:
+        with pytest.raises(InvalidPolicy, match=word):
+            ismcts(g, iterations=5, **bad)
+
+
 def test_searches_with_exact_turns_are_deterministic_and_see_only_the_info_set():
     # exact_turns: worlds that keep who was asked while dealing (the default deal mode's evidence)
     differ = 0

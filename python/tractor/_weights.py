@@ -39,13 +39,14 @@ def _networks() -> Dict[str, str]:
     return {n: f"net:{p}" for n, p in shipped().items()}
 
 
-#: A search's parameters that name an agent (its rollouts, its guide, its value network).
-_AGENT_KEYS = ("rollout", "first", "value")
+#: A search's parameters that name an agent (its rollouts, its guide, its value network, its
+#: prior).
+_AGENT_KEYS = ("rollout", "first", "value", "prior")
 
 
 def _rollout(name: str, names: Collection[str]) -> Optional[Tuple[str, List[str], List[int]]]:
     """A search's head, its parameters and the indices of those that name an agent
-    (``rollout=``, ``first=``, ``value=``) of ``names`` (case and spaces ignored), else None."""
+    (``rollout=``, ``first=``, ``value=``, ``prior=``) of ``names`` (case and spaces ignored), else None."""
     head, colon, rest = name.strip().partition(":")
     if not colon or head.strip().lower() in ("net", "greedy"):
         return None
@@ -60,7 +61,7 @@ def _rollout(name: str, names: Collection[str]) -> Optional[Tuple[str, List[str]
 
 def resolve(name: str) -> Optional[str]:
     """The policy a shipped network's name stands for (``net:PATH`` of its weights; case and
-    spaces ignored), a search whose ``rollout=``, ``first=`` or ``value=`` names a shipped
+    spaces ignored), a search whose ``rollout=``, ``first=``, ``value=`` or ``prior=`` names a shipped
     network with that network's policy, else None: the core reads every other name itself,
     its shipped ones included."""
     nets = _networks()
@@ -79,7 +80,7 @@ def resolve(name: str) -> Optional[str]:
 
 def named(name: str) -> bool:
     """Whether ``name`` is a shipped agent's name (a network here, a preset or tuned weights of
-    the core's), or a search whose ``rollout=`` or ``first=`` names a shipped learned agent: a
+    the core's), or a search whose ``rollout=``, ``first=`` or ``prior=`` names a shipped learned agent: a
     policy the arena labels by its name as written."""
     learned = {**_networks(), **dict(_core.TUNED)}
     key = name.strip().lower()

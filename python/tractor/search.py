@@ -133,14 +133,14 @@ def _time_limit(x: Any) -> str:
     return f",time={ms // 1000}.{ms % 1000:03d}"
 
 
-def _decimal(c: Any) -> str:
+def _decimal(c: Any, what: str = "c") -> str:
     if type(c).__module__ == "numpy" and type(c).__name__.startswith(("float", "int", "uint")):
         c = c.item()
     if isinstance(c, bool) or not isinstance(c, (int, float)) or c != c or not 0 <= c <= 100:
-        raise InvalidPolicy(f"c must be a number in 0..100, got {_show(c)}")
+        raise InvalidPolicy(f"{what} must be a number in 0..100, got {_show(c)}")
     text = f"{c:.3f}"
     if abs(float(text) - c) > 1e-9:
-        raise InvalidPolicy(f"c has at most three decimals, got {_show(c)}")
+        raise InvalidPolicy(f"{what} has at most three decimals, got {_show(c)}")
     return text
 
 
@@ -197,6 +197,9 @@ def ismcts(
     value: Optional[str] = None,
     exact_turns: bool = False,
     first: Optional[str] = None,
+    prior: Optional[str] = None,
+    bias: Optional[float] = None,
+    temp: Optional[float] = None,
 ) -> SearchResult:
     """Single-observer ISMCTS with availability counts for the player to move (play phase):
     ``iterations`` iterations split over ``trees`` independent trees (run in parallel on
@@ -211,12 +214,18 @@ def ismcts(
     ``exact_turns=True`` (``ismcts:...,turns=1``): each iteration's world is exact in the default
     deal mode, as :func:`pimc`'s. ``first`` (an agent, as ``rollout``; ``ismcts:...,first=AGENT``):
     the policy whose play each new node tries first, greedy's unless given (a play network such
-    as ``"play-net-v1"`` guides the tree along its line).
+    as ``"play-net-v1"`` guides the tree along its line). ``prior`` (a play network, ``net:PATH``
+    of a format-4 file or a shipped one such as ``"play-net-v1"``; ``ismcts:...,prior=NET,bias=B,temp=T``):
+    each new node expands the untried candidate the network scores highest, and the selection adds
+    ``bias · P · sqrt(availability) / (1 + visits)`` to UCB1, where ``P = 2^(-gap / temp)`` for a
+    candidate ``gap`` levels below the network's best (``bias`` in levels, default 1.0; ``temp``
+    in levels, default 0.1; both only with ``prior``; not with ``first``).
 
     Raises InvalidArgument (g, seed, threads), InvalidPolicy (iterations, c, rollout, trees, time_limit, solve,
-    value, exact_turns, first: the search's parameters, of the wrong kind or out of the policy's range),
-    NoConsistentWorld and ResourceError."""
-    return _search(g, _ismcts_name(iterations, c, rollout, trees, time_limit, solve, value, exact_turns, first), seed, threads)
+    value, exact_turns, first, prior, bias, temp: the search's parameters, of the wrong kind or out of the
+    policy's range), NoConsistentWorld and ResourceError."""
+    return _search(g, _ismcts_name(iterations, c, rollout, trees, time_limit, solve, value, exact_turns, first,
+                                   prior, bias, temp), seed, threads)
 
 
 def _turns(exact_turns: Any) -> str:
@@ -224,15 +233,35 @@ def _turns(exact_turns: Any) -> str:
     return ",turns=1" if _bool(exact_turns, "exact_turns", InvalidPolicy) else ""
 
 
+def _prior_name(prior: Optional[str], bias: Optional[float], temp: Optional[float]) -> str:
+    """``,prior=NET,bias=B,temp=T`` (each given part), or nothing without a prior."""
+    if prior is None:
+        if bias is not None or temp is not None:
+            raise InvalidPolicy("bias and temp weigh a prior: give prior (a play network) too")
+        return ""
+    name = f",prior={_rollout_name(prior, 'prior')}"
+    if bias is not None:
+        name += f",bias={_decimal(bias, 'bias')}"
+    if temp is not None:
+        if _decimal(temp, "temp") == "0.000":
+            raise InvalidPolicy(f"temp must be above 0, got {_show(temp)}")
+        name += f",temp={_decimal(temp, 'temp')}"
+    return name
+
+
 def _ismcts_name(iterations: int, c: float, rollout: str, trees: int, time_limit: Optional[float], solve: int,
-                 value: Optional[str] = None, exact_turns: bool = False, first: Optional[str] = None) -> str:
+                 value: Optional[str] = None, exact_turns: bool = False, first: Optional[str] = None,
+                 prior: Optional[str] = None, bias: Optional[float] = None, temp: Optional[float] = None) -> str:
     name = (
         f"ismcts:iterations={_count(iterations, 'iterations', error=InvalidPolicy)},c={_decimal(c)},"
         f"rollout={_rollout_name(rollout, 'rollout')},trees={_count(trees, 'trees', error=InvalidPolicy)}"
     )
     solve = _count(solve, "solve (cards a hand, 0..54)", 54, error=InvalidPolicy)
     guide = "" if first is None else f",first={_rollout_name(first, 'first')}"
-    return name + (f",solve={solve}" if solve else "") + _time_limit(time_limit) + _value_name(value) + _turns(exact_turns) + guide
+    if first is not None and prior is not None:
+        raise InvalidPolicy("first and prior both choose a new node's first play: give one")
+    return (name + (f",solve={solve}" if solve else "") + _time_limit(time_limit) + _value_name(value) + _turns(exact_turns)
+            + guide + _prior_name(prior, bias, temp))
 
 
 class Searcher:
@@ -255,9 +284,13 @@ class Searcher:
         value: Optional[str] = None,
         exact_turns: bool = False,
         first: Optional[str] = None,
+        prior: Optional[str] = None,
+        bias: Optional[float] = None,
+        temp: Optional[float] = None,
     ) -> None:
         """Raises InvalidPolicy (a parameter)."""
-        self.policy = _ismcts_name(iterations, c, rollout, trees, time_limit, solve, value, exact_turns, first)
+        self.policy = _ismcts_name(iterations, c, rollout, trees, time_limit, solve, value, exact_turns, first,
+                                   prior, bias, temp)
         self._s = _core.IsmctsSearcher(self.policy)
 
     def search(self, g: Game, seed: int = 0, threads: Optional[int] = None) -> SearchResult:

@@ -31,7 +31,7 @@ use crate::agent::weights::{Tuned, Weights};
 use crate::agent::{greedy, random};
 use crate::game::hand::{Action, Game, Phase};
 use crate::rules::error::Error;
-use crate::search::ismcts::{ismcts, IsmctsParams};
+use crate::search::ismcts::{ismcts, IsmctsParams, Prior};
 use crate::search::deal::{ismcts_deal, pimc_deal};
 use crate::search::pimc::{pimc, PimcParams};
 use crate::util::rng::Rng;
@@ -264,6 +264,20 @@ fn value_net(v: &str) -> Result<NetPolicy, Error> {
     }
 }
 
+fn prior_net(v: &str) -> Result<PlayNetPolicy, Error> {
+    match net(v)? {
+        Some(Agent::PlayNet(n)) => Ok(n),
+        Some(n) => Err(Error::BadPolicy(format!("prior={}: the network does not score whole plays (weights format 4)", n.name()))),
+        None => Err(Error::BadPolicy(format!("prior={:?}: expected net:PATH, a play network (weights format 4)", v.trim()))),
+    }
+}
+
+/// `,prior=net:PATH,bias=B,temp=T`, or nothing.
+fn prior_name(p: Option<Prior>) -> String {
+    p.map(|p| format!(",prior={},bias={}.{:03},temp={}.{:03}", p.net.name(), p.bias_milli / 1000, p.bias_milli % 1000, p.temp_milli / 1000, p.temp_milli % 1000))
+        .unwrap_or_default()
+}
+
 /// `,value=net:PATH`, or nothing.
 fn value_name(v: Option<NetPolicy>) -> String {
     v.map(|n| format!(",value={}", n.name())).unwrap_or_default()
@@ -336,6 +350,7 @@ impl Policy {
             }
             "ismcts" => {
                 let mut p = IsmctsParams::<Agent>::default();
+                let (mut bias, mut temp) = (None, None);
                 for (k, v) in params(rest)? {
                     let k = k.to_ascii_lowercase();
                     match k.as_str() {
@@ -349,12 +364,31 @@ impl Policy {
                         "value" => p.value = Some(value_net(&v)?),
                         "turns" => p.turns = count(&k, &v, 0, 1)? == 1,
                         "first" => p.first = Some(Agent::parse(&v)?),
+                        "prior" => p.prior = Some(Prior::new(prior_net(&v)?)),
+                        "bias" => bias = Some(milli(&k, &v)?),
+                        "temp" => match milli(&k, &v)? {
+                            0 => return Err(Error::BadPolicy(format!("policy parameter temp={v:?}: expected a decimal in 0.001..=100"))),
+                            t => temp = Some(t),
+                        },
                         _ => {
                             return Err(Error::BadPolicy(format!(
-                                "unknown ismcts parameter {k:?}: iterations, c, rollout, trees, solve, time, deal, value, turns, first"
+                                "unknown ismcts parameter {k:?}: iterations, c, rollout, trees, solve, time, deal, value, turns, first, prior, bias, temp"
                             )))
                         }
                     }
+                }
+                match &mut p.prior {
+                    Some(prior) => {
+                        if p.first.is_some() {
+                            return Err(Error::BadPolicy("ismcts: first= and prior= both choose a new node's first play: give one".into()));
+                        }
+                        prior.bias_milli = bias.unwrap_or(prior.bias_milli);
+                        prior.temp_milli = temp.unwrap_or(prior.temp_milli);
+                    }
+                    None if bias.is_some() || temp.is_some() => {
+                        return Err(Error::BadPolicy("ismcts: bias= and temp= weigh a prior: give prior=net:PATH too".into()))
+                    }
+                    None => {}
                 }
                 Ok(Policy::Ismcts(p))
             }
@@ -379,7 +413,7 @@ impl Policy {
                 format!("pimc:worlds={},rollouts={},rollout={}{solve}{time}{deal}{value}{turns}", p.worlds, p.rollouts, p.rollout.name())
             }
             Policy::Ismcts(p) => format!(
-                "ismcts:iterations={},c={}.{:03},rollout={},trees={}{}{}{}{}{}{}",
+                "ismcts:iterations={},c={}.{:03},rollout={},trees={}{}{}{}{}{}{}{}",
                 p.iterations,
                 p.c_milli / 1000,
                 p.c_milli % 1000,
@@ -390,7 +424,8 @@ impl Policy {
                 if p.deal { ",deal=1" } else { "" },
                 value_name(p.value),
                 if p.turns { ",turns=1" } else { "" },
-                p.first.map(|f| format!(",first={}", f.name())).unwrap_or_default()
+                p.first.map(|f| format!(",first={}", f.name())).unwrap_or_default(),
+                prior_name(p.prior)
             ),
         }
     }

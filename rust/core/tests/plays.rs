@@ -324,3 +324,40 @@ fn a_play_network_guides_ismcts_from_the_information_set() {
     }
     assert!(searched == 6 && changed > 0, "{changed} of {searched} searches changed by the guide");
 }
+
+/// A play network as ISMCTS's prior (`prior=`, its best untried candidate expanded first and
+/// its scores in the selection): thread-blind, from the information set only, and it changes
+/// the search; with no weight (`bias=0`) it only orders the expansions.
+#[test]
+fn a_play_network_as_ismcts_prior_decides_from_the_information_set() {
+    use tractor_core::infoset::determinize::Determinizer;
+    use tractor_core::search::ismcts::{ismcts, IsmctsParams, Prior};
+    let net = PlayNetPolicy::keep("test-prior", random_net(9, 24, 8));
+    let prior = IsmctsParams { iterations: 80, trees: 2, prior: Some(Prior::new(net)), ..IsmctsParams::new(Agent::Greedy) };
+    let ordered = IsmctsParams { prior: Some(Prior { bias_milli: 0, ..Prior::new(net) }), ..prior };
+    let plain = IsmctsParams { prior: None, ..prior };
+    let (mut searched, mut changed, mut weighed) = (0, 0, 0);
+    for seed in 0..6u64 {
+        let mut g = Game::deal(derive(seed, BATCH_HAND, 0), Profile::Guigang, [3, 3], NOBODY, None).unwrap();
+        let mut rng = Rng::new(seed);
+        let mut plays = 0;
+        while g.pos.phase != Phase::Play || plays < 20 + 15 * seed {
+            if g.pos.phase == Phase::Play {
+                plays += 1;
+            }
+            let a = Policy::Agent(Agent::Greedy).act(&g, &mut rng).unwrap();
+            g.apply(&a).unwrap();
+        }
+        let view = SeatView::of_game(&g);
+        let r = ismcts(&view, &prior, 5, 1).unwrap();
+        assert_eq!(r, ismcts(&view, &prior, 5, 2).unwrap(), "thread-blind");
+        assert!(view.actions().contains(&r.action));
+        let w = Determinizer::new(g.info(g.pos.to_move)).world(&mut Rng::new(seed)).unwrap();
+        assert_ne!(w.pos.hands, g.pos.hands);
+        assert_eq!(ismcts(&SeatView::of_game(&w), &prior, 5, 1).unwrap(), r, "the information set only");
+        changed += (ismcts(&view, &plain, 5, 1).unwrap() != r) as u32;
+        weighed += (ismcts(&view, &ordered, 5, 1).unwrap() != r) as u32;
+        searched += 1;
+    }
+    assert!(searched == 6 && changed > 0 && weighed > 0, "{changed}, {weighed} of {searched} searches changed");
+}

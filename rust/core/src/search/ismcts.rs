@@ -44,6 +44,8 @@ use rayon::prelude::*;
 
 use crate::agent::greedy;
 use crate::agent::net::NetPolicy;
+use crate::agent::play_net::PlayNetPolicy;
+use crate::agent::plays::Plays;
 use crate::agent::view::{Decide, SeatView};
 use crate::game::action_set::ActionSet;
 use crate::game::hand::{Action, Phase};
@@ -88,6 +90,29 @@ pub struct IsmctsParams<R> {
     pub turns: bool,
     /// The policy whose play a new node tries first (`first=AGENT`; None: greedy's).
     pub first: Option<R>,
+    /// A play network as the prior (`prior=net:PATH`, [`Prior`]); None: no prior.
+    pub prior: Option<Prior>,
+}
+
+/// A play network's scores as the tree's prior (`prior=net:PATH,bias=B,temp=T`): a node
+/// expands the untried candidate the network scores highest, in the world at hand as the seat
+/// to move sees it, and keeps `P = 2^(-(best - score) / temp)` (1 for the network's choice);
+/// the selection adds `bias · P · sqrt(availability) / (1 + visits)` to UCB1 (the PUCT term of
+/// AlphaZero, with availability counts as the parent's visits).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Prior {
+    pub net: PlayNetPolicy,
+    /// The weight of the prior's term in thousandths of a level (1.0 → 1000).
+    pub bias_milli: u32,
+    /// Score units per halving of P, in thousandths of a level (0.1 → 100).
+    pub temp_milli: u32,
+}
+
+impl Prior {
+    /// `net` with the default weight and temperature.
+    pub fn new(net: PlayNetPolicy) -> Prior {
+        Prior { net, bias_milli: 1000, temp_milli: 100 }
+    }
 }
 
 /// Nodes the solver may spend on one leaf (`solve=N`): past it the leaf is played out.
@@ -102,7 +127,7 @@ impl<R: Default> Default for IsmctsParams<R> {
 impl<R> IsmctsParams<R> {
     /// The defaults: 1,000 iterations, c = 0.7, one tree.
     pub fn new(rollout: R) -> Self {
-        IsmctsParams { iterations: 1000, c_milli: 700, rollout, trees: 1, time_ms: 0, solve: 0, deal: false, value: None, turns: false, first: None }
+        IsmctsParams { iterations: 1000, c_milli: 700, rollout, trees: 1, time_ms: 0, solve: 0, deal: false, value: None, turns: false, first: None, prior: None }
     }
 }
 
@@ -115,6 +140,8 @@ struct Node {
     avail: u32,
     reward: i64,
     reward_sq: i64,
+    /// The prior's P of `action` in Q16 where the tree has a prior (1.0 without one).
+    prior: u32,
     children: Vec<u32>,
 }
 
@@ -156,21 +183,42 @@ impl Tree {
     }
 }
 
-/// UCB1 with availability, in Q16 fixed point.
-fn ucb(n: &Node, c_milli: u32) -> i64 {
+/// UCB1 with availability, in Q16 fixed point, plus the prior's term where there is one.
+fn ucb(n: &Node, c_milli: u32, prior: Option<&Prior>) -> i64 {
     let mean = (n.reward << 16) / n.visits as i64;
     let explore = c_milli as u64 * isqrt(ln_q32(n.avail.max(1) as u64) / n.visits as u64) / 1000;
-    mean + explore as i64
+    let bias = prior.map_or(0, |p| {
+        // bias · P · sqrt(avail) / (1 + visits), sqrt in Q8: Q16 · Q8 · milli → Q16
+        let root = isqrt((n.avail as u64) << 16) as u128;
+        (p.bias_milli as u128 * n.prior as u128 * root / (1000 * 256 * (1 + n.visits as u128))) as i64
+    });
+    mean + explore as i64 + bias
 }
+
+/// P in Q16 of a candidate `gap` score units below the best: `2^(-gap / temp)`, the
+/// fraction of a halving interpolated linearly.
+fn weight(gap: i64, temp: i64) -> u32 {
+    let halvings = gap / temp;
+    if halvings >= 32 {
+        return 0;
+    }
+    let whole = 65536u64 >> halvings;
+    let frac = (gap % temp) as u64; // whole · (1 - frac / (2 temp))
+    (whole - whole * frac / (2 * temp as u64)) as u32
+}
+
+/// The score units of a level: a play network's scores are its float outputs times 64 · 127.
+const LEVEL: i64 = 64 * 127;
 
 fn grow<R: Decide>(view: &SeatView, det: &mut Determinizer, p: &IsmctsParams<R>, iterations: u32, rng: &mut Rng, start: Option<Tree>) -> Result<Vec<Node>, Error> {
     let root_player = view.seat();
     let (tally0, levels) = seen(view)?;
-    let observes = p.rollout.observes() || p.value.is_some() || p.first.as_ref().is_some_and(|f| f.observes());
+    let observes = p.rollout.observes() || p.value.is_some() || p.prior.is_some() || p.first.as_ref().is_some_and(|f| f.observes());
     let mut nodes = match start {
         Some(t) => t.nodes,
-        None => vec![Node { action: Action::Pass, player: root_player, visits: 0, avail: 0, reward: 0, reward_sq: 0, children: Vec::new() }],
+        None => vec![Node { action: Action::Pass, player: root_player, visits: 0, avail: 0, reward: 0, reward_sq: 0, prior: 1 << 16, children: Vec::new() }],
     };
+    let (mut plays, mut scores) = (Plays::default(), Vec::new());
     let mut path = Vec::new();
     let mut avail = Vec::new();
     let deadline = (p.time_ms > 0).then(|| Instant::now() + Duration::from_millis(p.time_ms as u64));
@@ -190,12 +238,29 @@ fn grow<R: Decide>(view: &SeatView, det: &mut Determinizer, p: &IsmctsParams<R>,
             avail.extend(nodes[node].children.iter().copied().filter(|&c| set.contains(&nodes[c as usize].action)));
             let room = total <= WIDE || (nodes[node].children.len() as u64) < 1 + isqrt(nodes[node].visits as u64);
             let mut untried = None;
+            let mut weight_of_new = 1 << 16;
             if (room || avail.is_empty()) && (avail.len() as u128) < total {
                 let tried = |a: &Action| avail.iter().any(|&c| nodes[c as usize].action == *a);
-                // the guide's play first (greedy's unless told)
-                let first = match &p.first {
-                    Some(f) => f.decide(&SeatView::of_seen(&pos, &tally, levels), rng),
-                    None => greedy::act(&SeatView::of_position(&pos), rng),
+                // the prior's best untried candidate, else the guide's play (greedy's unless told)
+                let first = match (&p.prior, &p.first) {
+                    (Some(prior), _) => {
+                        prior.net.score_all(&SeatView::of_seen(&pos, &tally, levels), rng, &mut plays, &mut scores);
+                        let top = scores.iter().copied().max().expect("a candidate") as i64;
+                        let temp = (LEVEL * prior.temp_milli as i64 / 1000).max(1);
+                        let mut pick: Option<usize> = None;
+                        for (i, a) in plays.actions.iter().enumerate() {
+                            if !tried(a) && pick.is_none_or(|b| scores[i] > scores[b]) {
+                                pick = Some(i);
+                            }
+                        }
+                        // every candidate tried (a wide node): a draw below, weighed as the least
+                        let low = scores.iter().copied().min().expect("a candidate") as i64;
+                        let gap = pick.map_or(top - low, |i| top - scores[i] as i64);
+                        weight_of_new = weight(gap, temp);
+                        pick.map_or(plays.actions[0], |i| plays.actions[i])
+                    }
+                    (None, Some(f)) => f.decide(&SeatView::of_seen(&pos, &tally, levels), rng),
+                    (None, None) => greedy::act(&SeatView::of_position(&pos), rng),
                 };
                 if !tried(&first) {
                     untried = Some(first);
@@ -219,12 +284,12 @@ fn grow<R: Decide>(view: &SeatView, det: &mut Determinizer, p: &IsmctsParams<R>,
             let player = pos.to_move;
             let next = match untried {
                 Some(a) => {
-                    nodes.push(Node { action: a, player, visits: 0, avail: 1, reward: 0, reward_sq: 0, children: Vec::new() });
+                    nodes.push(Node { action: a, player, visits: 0, avail: 1, reward: 0, reward_sq: 0, prior: weight_of_new, children: Vec::new() });
                     let id = (nodes.len() - 1) as u32;
                     nodes[node].children.push(id);
                     id
                 }
-                None => *avail.iter().max_by_key(|&&c| ucb(&nodes[c as usize], p.c_milli)).expect("an available child"),
+                None => *avail.iter().max_by_key(|&&c| ucb(&nodes[c as usize], p.c_milli, p.prior.as_ref())).expect("an available child"),
             };
             let Action::Play(cards) = nodes[next as usize].action else { unreachable!("plays") };
             if observes {
@@ -334,4 +399,25 @@ pub fn ismcts_reusing<R: Decide + Sync>(
     // as documented: most visited first (a stable sort: ties keep the order found)
     stats.sort_by_key(|s| std::cmp::Reverse(s.visits));
     Ok((SearchResult { action, stats, worlds: Vec::new() }, grown))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::weight;
+
+    #[test]
+    fn the_priors_weight_halves_every_temperature_and_never_grows_with_the_gap() {
+        let temp = 813;
+        assert_eq!((weight(0, temp), weight(temp, temp), weight(2 * temp, temp)), (65536, 32768, 16384));
+        assert_eq!(weight(32 * temp, temp), 0);
+        let mut last = u32::MAX;
+        for gap in 0..40 * temp {
+            let w = weight(gap, temp);
+            assert!(w <= last, "gap {gap}");
+            // within one unit of 2^(-gap/temp) interpolated between halvings
+            let exact = 65536.0 * 0.5f64.powf(gap as f64 / temp as f64);
+            assert!((w as f64 - exact).abs() <= 0.0615 * exact + 1.0, "gap {gap}: {w} vs {exact}");
+            last = w;
+        }
+    }
 }
