@@ -306,7 +306,8 @@ impl Policy {
     /// `ismcts[:iterations=1000,c=0.7,rollout=random,trees=4,solve=0,time=0,deal=0,turns=0,first=AGENT]`
     /// (case and spaces ignored; `time` in seconds, `solve` in cards a hand; `turns=1`: worlds
     /// that keep who was asked while dealing; `first`: the policy whose play a new node tries
-    /// first), either with `value=net:PATH` (a network's value head in place of
+    /// first; or `prior=net:PATH,bias=1.0,temp=0.1`, a play network as the tree's prior
+    /// ([`crate::search::ismcts::Prior`]), in place of `first`), either with `value=net:PATH` (a network's value head in place of
     /// rollouts); or a shipped name ([`Policy::PRESETS`], [`Agent::TUNED`]), the policy it
     /// stands for.
     pub fn parse(name: &str) -> Result<Policy, Error> {

@@ -361,3 +361,24 @@ fn a_play_network_as_ismcts_prior_decides_from_the_information_set() {
     }
     assert!(searched == 6 && changed > 0 && weighed > 0, "{changed}, {weighed} of {searched} searches changed");
 }
+
+/// `prior=net:PATH,bias=B,temp=T` parses back to itself and is refused where it makes no sense.
+#[test]
+fn an_ismcts_prior_by_name_round_trips_and_bad_ones_say_why() {
+    let path = std::env::temp_dir().join(format!("tractor-prior-{}.tnet", std::process::id()));
+    std::fs::write(&path, random_net(3, 16, 8).to_bytes()).unwrap();
+    let net = format!("net:{}", path.display());
+    let p = Policy::parse(&format!("ismcts:iterations=7,prior={net},temp=0.25")).unwrap();
+    assert_eq!(p.name(), format!("ismcts:iterations=7,c=0.700,rollout=random,trees=1,prior={net},bias=1.000,temp=0.250"));
+    assert_eq!(Policy::parse(&p.name()), Ok(p));
+    for (bad, why) in [
+        (format!("ismcts:prior={net},first=greedy"), "give one"),
+        ("ismcts:bias=2".to_string(), "prior=net:PATH"),
+        (format!("ismcts:prior={net},temp=0"), "temp"),
+        ("ismcts:prior=greedy".to_string(), "prior"),
+    ] {
+        let e = Policy::parse(&bad).unwrap_err().to_string();
+        assert!(e.contains(why), "{bad}: {e}");
+    }
+    std::fs::remove_file(&path).unwrap();
+}
