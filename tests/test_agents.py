@@ -29,15 +29,29 @@ def test_the_search_presets_are_the_core_s_and_defined_there_once():
     """The core's Policy::PRESETS (rust/core/src/policy.rs) holds the presets and reads their
     names wherever it takes a policy name; nothing else spells what they stand for."""
     presets = dict(tractor._core.PRESETS)
-    assert agents.SEARCH_PRESETS == presets and list(presets) == ["pimc-16", "ismcts-1000"]
+    assert agents.SEARCH_PRESETS == {**presets, **_weights.GUIDED} and list(presets) == ["pimc-16", "ismcts-1000"]
     for name, text in presets.items():  # the core reads the name itself, named back canonically
         assert tractor._core.policy_name(name) == tractor._core.policy_name(text) != name
         assert agents.AGENTS[name].policy == text and agents.AGENTS[name].kind == "search"
     root = Path(__file__).resolve().parents[1]
     sources = [*root.glob("python/tractor/**/*.py"), *root.glob("rust/**/*.rs"), *root.glob("tests/**/*.py")]
-    for text in presets.values():
+    for text in presets.values():  # (the guided presets build on the core's)
         spelled = [str(p.relative_to(root)) for p in sources if text in p.read_text(encoding="utf-8")]
         assert spelled == ["rust/core/src/policy.rs"], (text, spelled)
+
+
+def test_a_search_guided_by_a_shipped_network_is_its_search_spelled_out_by_name():
+    """``_weights.GUIDED``: a core preset with a shipped network as its prior; the name stands
+    for that search with the network's file everywhere a policy name is taken."""
+    assert _weights.GUIDED == {"ismcts-1000-play-net-v1": dict(tractor._core.PRESETS)["ismcts-1000"] + ",prior=play-net-v1"}
+    g = tractor.Game(seed=4)
+    while g.phase == "declare":
+        g.step_policy("greedy", 1)
+    for name, text in _weights.GUIDED.items():
+        a = agents.AGENTS[name]
+        assert a.kind == "search" and a.policy == text and "prior=net:" in _weights.resolve(name.upper())
+        assert _weights.named(name)
+        assert g.policy_action(name, 7) == g.policy_action(text, 7) == g.policy_action(_weights.resolve(text), 7)
 
 
 def test_the_learned_agents_ship_and_play():

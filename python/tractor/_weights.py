@@ -1,5 +1,6 @@
 """The names of shipped agents that the core does not know: the learned networks whose weights
-ship in the package (``weights/NAME.tnet``), each standing for ``net:PATH`` of its file. The
+ship in the package (``weights/NAME.tnet``), each standing for ``net:PATH`` of its file, and the
+searches they guide (``GUIDED``). The
 other shipped names, the search presets and greedy's learned weights, are the core's
 (``_core.PRESETS``, ``_core.TUNED``: ``rust/core/src/policy.rs``), which reads them wherever it
 takes a policy name. Each is a policy name everywhere one is taken (``tractor.agents`` lists
@@ -32,6 +33,14 @@ def play_meta(path: str) -> Optional[str]:
 def shipped() -> Dict[str, str]:
     """Name -> path of every weights file in the package, by name."""
     return {p.stem: str(p) for p in sorted(FOLDER.glob("*.tnet"))}
+
+
+#: Searches that ship guided by a shipped network: a core preset (``_core.PRESETS``) with the
+#: network as its prior; each name stands for its search, whose network is then read as
+#: everywhere (docs/arena.md, a network guiding ISMCTS). Frozen.
+GUIDED: Dict[str, str] = {
+    "ismcts-1000-play-net-v1": dict(_core.PRESETS)["ismcts-1000"] + ",prior=play-net-v1",
+}
 
 
 def _networks() -> Dict[str, str]:
@@ -68,6 +77,8 @@ def resolve(name: str) -> Optional[str]:
     key = name.strip().lower()
     if key in nets:
         return nets[key]
+    if key in GUIDED:
+        return resolve(GUIDED[key])
     found = _rollout(name, nets)
     if found is None:
         return None
@@ -84,4 +95,4 @@ def named(name: str) -> bool:
     policy the arena labels by its name as written."""
     learned = {**_networks(), **dict(_core.TUNED)}
     key = name.strip().lower()
-    return key in learned or key in dict(_core.PRESETS) or _rollout(name, learned) is not None
+    return key in learned or key in dict(_core.PRESETS) or key in GUIDED or _rollout(name, learned) is not None

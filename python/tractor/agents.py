@@ -33,8 +33,9 @@ class Agent:
 
 
 #: Search presets: names for settings of the searches that the ladder rates (the core's
-#: ``Policy::PRESETS``, read as ``_core.PRESETS``).
-SEARCH_PRESETS: Dict[str, str] = dict(_core.PRESETS)
+#: ``Policy::PRESETS``, read as ``_core.PRESETS``, and the searches a shipped network guides,
+#: whose text names the network).
+SEARCH_PRESETS: Dict[str, str] = {**dict(_core.PRESETS), **_weights.GUIDED}
 
 
 def _learned(name: str, path: str) -> Agent:
