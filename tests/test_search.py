@@ -239,27 +239,34 @@ def test_pimc_and_ismcts_decide_legally_deterministically_and_from_the_info_set(
         assert ismcts(w, iterations=150, seed=5, trees=2) == i1
 
 
-def test_a_play_network_guides_ismcts_by_name_from_the_info_set():
-    from tractor.errors import InvalidPolicy
-    from tractor.search import Searcher
+def _guided_from_the_info_set(**guide) -> int:
+    """ISMCTS with ``guide`` (first= or prior=) on three mid-hand positions: thread-blind,
+    legal, from the info set only, and its policy name plays; how many it decides otherwise
+    than the plain search."""
     changed = 0
     for seed, plays in [(2, 9), (3, 77), (8, 150)]:
         g = _played_game(seed, plays)
         if g.phase != "play":
             continue
-        i1 = ismcts(g, iterations=60, seed=5, threads=1, trees=2, first="play-net-v1", rollout="greedy")
-        assert i1 == ismcts(g, iterations=60, seed=5, threads=2, trees=2, first="play-net-v1", rollout="greedy")
+        i1 = ismcts(g, iterations=60, seed=5, threads=1, trees=2, rollout="greedy", **guide)
+        assert i1 == ismcts(g, iterations=60, seed=5, threads=2, trees=2, rollout="greedy", **guide)
         assert i1.action in g.legal_actions()
         w = g.determinize(g.current_player, 17)
-        assert ismcts(w, iterations=60, seed=5, trees=2, first="play-net-v1", rollout="greedy") == i1
-        # greedy as the guide is the default search
-        plain = ismcts(g, iterations=60, seed=5, trees=2, rollout="greedy")
-        assert ismcts(g, iterations=60, seed=5, trees=2, rollout="greedy", first="greedy") == plain
-        changed += plain != i1
-        # the same search as a policy name
-        name = "ismcts:iterations=60,trees=2,rollout=greedy,first=play-net-v1"
-        assert g.policy_action(name, 5) is not None
-    assert changed > 0
+        assert ismcts(w, iterations=60, seed=5, trees=2, rollout="greedy", **guide) == i1
+        changed += ismcts(g, iterations=60, seed=5, trees=2, rollout="greedy") != i1
+        (key, value), = guide.items()
+        assert g.policy_action(f"ismcts:iterations=60,trees=2,rollout=greedy,{key}={value}", 5) is not None
+    return changed
+
+
+def test_a_play_network_guides_ismcts_by_name_from_the_info_set():
+    from tractor.errors import InvalidPolicy
+    from tractor.search import Searcher
+    assert _guided_from_the_info_set(first="play-net-v1") > 0
+    # greedy as the guide is the default search
+    g = _played_game(2, 9)
+    plain = ismcts(g, iterations=60, seed=5, trees=2, rollout="greedy")
+    assert ismcts(g, iterations=60, seed=5, trees=2, rollout="greedy", first="greedy") == plain
     assert "first=net:" in Searcher(iterations=10, first="play-net-v1").policy
     with pytest.raises(InvalidPolicy, match="first"):
         ismcts(_played_game(2, 9), iterations=5, first="pimc")
@@ -268,23 +275,12 @@ def test_a_play_network_guides_ismcts_by_name_from_the_info_set():
 def test_a_play_network_as_ismcts_prior_by_name_from_the_info_set():
     from tractor.errors import InvalidPolicy
     from tractor.search import Searcher
-    changed = 0
-    for seed, plays in [(2, 9), (3, 77), (8, 150)]:
-        g = _played_game(seed, plays)
-        if g.phase != "play":
-            continue
-        i1 = ismcts(g, iterations=60, seed=5, threads=1, trees=2, prior="play-net-v1", rollout="greedy")
-        assert i1 == ismcts(g, iterations=60, seed=5, threads=2, trees=2, prior="play-net-v1", rollout="greedy")
-        assert i1.action in g.legal_actions()
-        w = g.determinize(g.current_player, 17)
-        assert ismcts(w, iterations=60, seed=5, trees=2, prior="play-net-v1", rollout="greedy") == i1
-        # the defaults spelled out are the same search; another weight is another search
-        assert ismcts(g, iterations=60, seed=5, trees=2, prior="play-net-v1", rollout="greedy", bias=1, temp=0.1) == i1
-        plain = ismcts(g, iterations=60, seed=5, trees=2, rollout="greedy")
-        changed += plain != i1
-        name = "ismcts:iterations=60,trees=2,rollout=greedy,prior=play-net-v1,bias=2"
-        assert g.policy_action(name, 5) is not None
-    assert changed > 0
+    assert _guided_from_the_info_set(prior="play-net-v1") > 0
+    # the defaults spelled out are the same search; another weight is another search
+    g = _played_game(3, 77)
+    i1 = ismcts(g, iterations=60, seed=5, trees=2, prior="play-net-v1", rollout="greedy")
+    assert ismcts(g, iterations=60, seed=5, trees=2, prior="play-net-v1", rollout="greedy", bias=1, temp=0.1) == i1
+    assert g.policy_action("ismcts:iterations=60,trees=2,rollout=greedy,prior=play-net-v1,bias=2", 5) is not None
     policy = Searcher(iterations=10, prior="play-net-v1", bias=0.5).policy
     assert "prior=net:" in policy and policy.endswith(",bias=0.500")
     g = _played_game(2, 9)

@@ -9,6 +9,7 @@ use tractor_core::encode::observe::default_encoding;
 use tractor_core::game::action_set::ActionSet;
 use tractor_core::learn::self_play::{self_play, SelfPlayConfig};
 use tractor_core::run::sim::simulate_range;
+use tractor_core::search::ismcts::{ismcts, IsmctsParams, Prior};
 use tractor_core::util::seed::{derive, BATCH_HAND};
 use tractor_core::{Action, Agent, Game, Phase, Policy, Profile, Rng, NOBODY};
 
@@ -290,17 +291,12 @@ fn a_base_phase_is_the_base_s_action() {
     }
 }
 
-/// A play network guiding ISMCTS (`first=`, the play each new node tries first): the search
-/// is the same on any thread count and decides from the seat's information set only (a world
-/// it cannot tell from the game gives the same result); the guide changes the search.
-#[test]
-fn a_play_network_guides_ismcts_from_the_information_set() {
+/// On six mid-hand positions, `guided` is the same on any thread count, legal, and decides
+/// from the seat's information set only (a world it cannot tell from the game gives the same
+/// result); per search of `others`, how many of the six it decides otherwise.
+fn guided_searches_from_the_information_set(guided: &IsmctsParams<Agent>, others: &[IsmctsParams<Agent>]) -> Vec<u32> {
     use tractor_core::infoset::determinize::Determinizer;
-    use tractor_core::search::ismcts::{ismcts, IsmctsParams};
-    let guide = Agent::PlayNet(PlayNetPolicy::keep("test-guide", random_net(8, 24, 8)));
-    let guided = IsmctsParams { iterations: 80, trees: 2, first: Some(guide), ..IsmctsParams::new(Agent::Greedy) };
-    let plain = IsmctsParams { first: None, ..guided };
-    let (mut searched, mut changed) = (0, 0);
+    let mut changed = vec![0; others.len()];
     for seed in 0..6u64 {
         let mut g = Game::deal(derive(seed, BATCH_HAND, 0), Profile::Guigang, [3, 3], NOBODY, None).unwrap();
         let mut rng = Rng::new(seed);
@@ -313,53 +309,40 @@ fn a_play_network_guides_ismcts_from_the_information_set() {
             g.apply(&a).unwrap();
         }
         let view = SeatView::of_game(&g);
-        let r = ismcts(&view, &guided, 5, 1).unwrap();
-        assert_eq!(r, ismcts(&view, &guided, 5, 2).unwrap(), "thread-blind");
+        let r = ismcts(&view, guided, 5, 1).unwrap();
+        assert_eq!(r, ismcts(&view, guided, 5, 2).unwrap(), "thread-blind");
         assert!(view.actions().contains(&r.action));
         let w = Determinizer::new(g.info(g.pos.to_move)).world(&mut Rng::new(seed)).unwrap();
         assert_ne!(w.pos.hands, g.pos.hands);
-        assert_eq!(ismcts(&SeatView::of_game(&w), &guided, 5, 1).unwrap(), r, "the information set only");
-        changed += (ismcts(&view, &plain, 5, 1).unwrap() != r) as u32;
-        searched += 1;
+        assert_eq!(ismcts(&SeatView::of_game(&w), guided, 5, 1).unwrap(), r, "the information set only");
+        for (n, other) in changed.iter_mut().zip(others) {
+            *n += (ismcts(&view, other, 5, 1).unwrap() != r) as u32;
+        }
     }
-    assert!(searched == 6 && changed > 0, "{changed} of {searched} searches changed by the guide");
+    changed
+}
+
+/// A play network guiding ISMCTS (`first=`, the play each new node tries first): the search
+/// is the same on any thread count and decides from the seat's information set only; the
+/// guide changes the search.
+#[test]
+fn a_play_network_guides_ismcts_from_the_information_set() {
+    let guide = Agent::PlayNet(PlayNetPolicy::keep("test-guide", random_net(8, 24, 8)));
+    let guided = IsmctsParams { iterations: 80, trees: 2, first: Some(guide), ..IsmctsParams::new(Agent::Greedy) };
+    let changed = guided_searches_from_the_information_set(&guided, &[IsmctsParams { first: None, ..guided }]);
+    assert!(changed[0] > 0, "{changed:?} of 6 searches changed by the guide");
 }
 
 /// A play network as ISMCTS's prior (`prior=`, its best untried candidate expanded first and
 /// its scores in the selection): thread-blind, from the information set only, and it changes
-/// the search; with no weight (`bias=0`) it only orders the expansions.
+/// the search; its weight in the selection (`bias`) matters beside the order of expansions.
 #[test]
 fn a_play_network_as_ismcts_prior_decides_from_the_information_set() {
-    use tractor_core::infoset::determinize::Determinizer;
-    use tractor_core::search::ismcts::{ismcts, IsmctsParams, Prior};
     let net = PlayNetPolicy::keep("test-prior", random_net(9, 24, 8));
     let prior = IsmctsParams { iterations: 80, trees: 2, prior: Some(Prior::new(net)), ..IsmctsParams::new(Agent::Greedy) };
     let ordered = IsmctsParams { prior: Some(Prior { bias_milli: 0, ..Prior::new(net) }), ..prior };
-    let plain = IsmctsParams { prior: None, ..prior };
-    let (mut searched, mut changed, mut weighed) = (0, 0, 0);
-    for seed in 0..6u64 {
-        let mut g = Game::deal(derive(seed, BATCH_HAND, 0), Profile::Guigang, [3, 3], NOBODY, None).unwrap();
-        let mut rng = Rng::new(seed);
-        let mut plays = 0;
-        while g.pos.phase != Phase::Play || plays < 20 + 15 * seed {
-            if g.pos.phase == Phase::Play {
-                plays += 1;
-            }
-            let a = Policy::Agent(Agent::Greedy).act(&g, &mut rng).unwrap();
-            g.apply(&a).unwrap();
-        }
-        let view = SeatView::of_game(&g);
-        let r = ismcts(&view, &prior, 5, 1).unwrap();
-        assert_eq!(r, ismcts(&view, &prior, 5, 2).unwrap(), "thread-blind");
-        assert!(view.actions().contains(&r.action));
-        let w = Determinizer::new(g.info(g.pos.to_move)).world(&mut Rng::new(seed)).unwrap();
-        assert_ne!(w.pos.hands, g.pos.hands);
-        assert_eq!(ismcts(&SeatView::of_game(&w), &prior, 5, 1).unwrap(), r, "the information set only");
-        changed += (ismcts(&view, &plain, 5, 1).unwrap() != r) as u32;
-        weighed += (ismcts(&view, &ordered, 5, 1).unwrap() != r) as u32;
-        searched += 1;
-    }
-    assert!(searched == 6 && changed > 0 && weighed > 0, "{changed}, {weighed} of {searched} searches changed");
+    let changed = guided_searches_from_the_information_set(&prior, &[IsmctsParams { prior: None, ..prior }, ordered]);
+    assert!(changed[0] > 0 && changed[1] > 0, "{changed:?} of 6 searches changed by the prior, by its weight");
 }
 
 /// `prior=net:PATH,bias=B,temp=T` parses back to itself and is refused where it makes no sense.
