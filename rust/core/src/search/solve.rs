@@ -18,8 +18,7 @@
 //! The table's order is never read and every list is in a fixed order: the result is the same
 //! on every platform.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::hash::{Hash, Hasher};
 
 use crate::game::action_set::ActionSet;
 use crate::game::hand::{Action, Phase, Position};
@@ -30,12 +29,14 @@ use crate::rules::score::{points, KIND_POINTS};
 use crate::rules::trump::{NONE, TRUMP};
 use crate::util::hash::FxHasher;
 
+use super::table::{Entry, Table};
+
 /// The most plays one node may have (a void follower's discards): past it the node is
 /// unsolved, as past the budget.
 pub const NODE_PLAYS: u128 = 200_000;
 
-/// Table entries kept at most; the table is emptied when it reaches this (deterministic).
-pub const TABLE_ENTRIES: usize = 1 << 21;
+/// Table entries kept at most (past it, the cheapest entry of a bucket gives way).
+pub const TABLE_ENTRIES: usize = super::table::MAX_SLOTS;
 
 /// One play at the root and its value: the defenders' final score, exact when
 /// `lower == upper`, else the bounds the budget left.
@@ -63,16 +64,6 @@ pub struct Solution {
     /// Every play's value is exact.
     pub exact: bool,
 }
-
-#[derive(Clone, Copy)]
-struct Entry {
-    /// Bounds of (final score − the defenders' points so far).
-    lo: i32,
-    hi: i32,
-    best: u16,
-}
-
-type Table = HashMap<u128, Entry, BuildHasherDefault<FxHasher>>;
 
 struct Budget;
 
@@ -446,7 +437,8 @@ impl Solver {
         let base = pos.defender_points;
         let k = if pos.trick.plays == 0 { trick_start_key(pos) } else { key(pos) };
         let mut first = u16::MAX;
-        let old = self.table.get(&k).copied();
+        let old = self.table.get(k);
+        let nodes0 = self.nodes;
         if let Some(e) = old {
             let (lo, hi) = (base + e.lo, base + e.hi);
             if lo == hi || lo >= beta {
@@ -468,32 +460,52 @@ impl Solver {
         if !search_plays(pos, &mut ply.moves) {
             return Err(Budget);
         }
-        ply.kids.clear();
-        ply.order.clear();
-        for (i, c) in ply.moves.iter().enumerate() {
-            let mut q = *pos;
-            q.play_unchecked(c);
-            let s = if i as u16 == first { i32::MAX } else { order_score(pos, &q, c) };
-            ply.kids.push(q);
-            ply.order.push((std::cmp::Reverse(s), i as u16));
-        }
-        ply.order.sort_unstable();
         let max = pos.is_defender(pos.to_move);
         let mut best = if max { i32::MIN } else { i32::MAX };
-        let mut best_i = ply.order[0].1;
-        for &(_, i) in &ply.order {
-            let v = self.search(&ply.kids[i as usize], alpha, beta, depth + 1)?;
-            if (max && v > best) || (!max && v < best) {
-                best = v;
-                best_i = i;
-            }
+        let mut best_i = first;
+        // the table's best play first, before the other children are made: it cuts most nodes
+        let first_i = (first as usize) < ply.moves.len();
+        if first_i {
+            let mut q = *pos;
+            q.play_unchecked(&ply.moves[first as usize]);
+            best = self.search(&q, alpha, beta, depth + 1)?;
             if max {
-                alpha = alpha.max(v);
+                alpha = alpha.max(best);
             } else {
-                beta = beta.min(v);
+                beta = beta.min(best);
             }
-            if alpha >= beta {
-                break;
+        }
+        if alpha < beta {
+            ply.kids.clear();
+            ply.order.clear();
+            for (i, c) in ply.moves.iter().enumerate() {
+                let mut q = *pos;
+                if i as u16 == first {
+                    ply.kids.push(q);
+                    continue;
+                }
+                q.play_unchecked(c);
+                ply.order.push((std::cmp::Reverse(order_score(pos, &q, c)), i as u16));
+                ply.kids.push(q);
+            }
+            ply.order.sort_unstable();
+            if !first_i {
+                best_i = ply.order[0].1;
+            }
+            for &(_, i) in &ply.order {
+                let v = self.search(&ply.kids[i as usize], alpha, beta, depth + 1)?;
+                if (max && v > best) || (!max && v < best) {
+                    best = v;
+                    best_i = i;
+                }
+                if max {
+                    alpha = alpha.max(v);
+                } else {
+                    beta = beta.min(v);
+                }
+                if alpha >= beta {
+                    break;
+                }
             }
         }
         self.plies[depth] = ply;
@@ -505,15 +517,13 @@ impl Solver {
         } else {
             (best, best)
         };
-        if self.table.len() >= TABLE_ENTRIES {
-            self.table.clear();
-        }
         let (mut lo_d, mut hi_d) = (lo.saturating_sub(base), hi.saturating_sub(base));
         if let Some(o) = old {
             lo_d = lo_d.max(o.lo);
             hi_d = hi_d.min(o.hi);
         }
-        self.table.insert(k, Entry { lo: lo_d, hi: hi_d, best: best_i });
+        let work = (self.nodes - nodes0).min(u32::MAX as u64) as u32;
+        self.table.insert(k, Entry { lo: lo_d, hi: hi_d, best: best_i, work });
         Ok(best)
     }
 
@@ -676,6 +686,7 @@ mod tests {
     use crate::game::hand::Game;
     use crate::rules::profile::Profile;
     use crate::util::rng::Rng;
+    use std::collections::HashMap;
 
     /// A random open-card position: `h` cards a hand drawn from a few kinds (so that pairs,
     /// triples and tractors are common), then `pre` random plays.
