@@ -26,7 +26,7 @@ use crate::rules::card::{held_mask, size, Card, Counts, KINDS};
 use crate::rules::combo::{classify, for_each_lead};
 use crate::rules::error::Error;
 use crate::rules::score::{points, KIND_POINTS};
-use crate::rules::trump::{NONE, TRUMP};
+use crate::rules::trump::{Context, NONE, TRUMP};
 use crate::util::hash::FxHasher;
 
 use super::table::{Entry, Table};
@@ -73,6 +73,7 @@ struct Solver {
     budget: u64,
     /// Each depth's buffers, kept from node to node (no allocation per node).
     plies: Vec<Ply>,
+    order: Order,
 }
 
 /// One node's plays, the positions after them and the order they are searched in.
@@ -84,8 +85,8 @@ struct Ply {
 }
 
 impl Solver {
-    fn new(budget: u64) -> Solver {
-        Solver { table: Table::default(), nodes: 0, budget, plies: Vec::new() }
+    fn new(budget: u64, ctx: &Context) -> Solver {
+        Solver { table: Table::default(), nodes: 0, budget, plies: Vec::new(), order: Order::of(ctx) }
     }
 }
 
@@ -280,7 +281,7 @@ fn legal(pos: &Position) -> Option<Vec<Counts>> {
 /// play but those that only swap interchangeable cards for others of their group (see
 /// [`interchangeable`]): of each group a play keeps its strongest cards. Leads in the order
 /// of `combo::for_each_lead`, a single's follows by kind (the engine's sets, listed directly).
-fn search_plays(pos: &Position, out: &mut Vec<Counts>) -> bool {
+fn search_plays(pos: &Position, order: &Order, out: &mut Vec<Counts>) -> bool {
     out.clear();
     let ctx = pos.ctx();
     let hand = &pos.hands[pos.to_move as usize];
@@ -302,8 +303,21 @@ fn search_plays(pos: &Position, out: &mut Vec<Counts>) -> bool {
             None => return false,
         },
     }
-    let prev = interchangeable(pos);
-    out.retain(|c| c.iter().enumerate().all(|(k, &n)| n == 0 || prev[k] == NONE || c[prev[k] as usize] > 0));
+    let (prev, members) = interchangeable(pos, order);
+    if members != 0 {
+        // a play keeps a group's weaker card only with the next stronger one
+        out.retain(|c| {
+            let mut m = members;
+            while m != 0 {
+                let k = m.trailing_zeros() as usize;
+                m &= m - 1;
+                if c[k] > 0 && c[prev[k] as usize] == 0 {
+                    return false;
+                }
+            }
+            true
+        });
+    }
     true
 }
 
@@ -329,7 +343,7 @@ fn forced_end(pos: &Position) -> Option<i32> {
 /// For each kind the mover may lead as an interchangeable single, the kind that stands for
 /// its group; every other kind maps to itself.
 fn single_representatives(pos: &Position) -> [u8; KINDS] {
-    let prev = interchangeable(pos);
+    let (prev, _) = interchangeable(pos, &Order::of(pos.ctx()));
     std::array::from_fn(|k| {
         let mut r = k;
         while prev[r] != NONE {
@@ -339,14 +353,94 @@ fn single_representatives(pos: &Position) -> [u8; KINDS] {
     })
 }
 
+/// Each suit class's kinds strongest first (R2.3; ties by id, a fixed order), and each kind's
+/// others of equal strength in its class: what [`interchangeable`] reads, made once a solve.
+pub(crate) struct Order {
+    kinds: [[u8; KINDS]; 5],
+    len: [u8; 5],
+    ties: [u64; KINDS],
+}
+
+impl Order {
+    pub(crate) fn of(ctx: &Context) -> Order {
+        let mut o = Order { kinds: [[0; KINDS]; 5], len: [0; 5], ties: [0; KINDS] };
+        for class in 0..5usize {
+            let mut kinds: Vec<u8> = ctx.class_kinds(class as u8).to_vec();
+            kinds.sort_unstable_by_key(|&k| (std::cmp::Reverse(ctx.strength[k as usize]), k));
+            o.kinds[class][..kinds.len()].copy_from_slice(&kinds);
+            o.len[class] = kinds.len() as u8;
+            for &a in &kinds {
+                for &b in &kinds {
+                    if a != b && ctx.strength[a as usize] == ctx.strength[b as usize] {
+                        o.ties[a as usize] |= 1 << b;
+                    }
+                }
+            }
+        }
+        o
+    }
+}
+
 /// Groups of interchangeable kinds of the mover's hand: single cards of one class that nobody
 /// else holds a copy of, with equal points (R7.1), no other card left between them in strength
 /// nor tied with one of them (R2.3), and, when a single leads the trick in progress, the
 /// trick's best card not between them either (R6.1). Playing one of a group or another leaves
 /// the same game up to renaming them: such a card is never part of a pair or tractor (R3),
 /// and compares alike with every card left. For each kind, the next stronger kind of its
+/// group, or [`NONE`]; and the kinds that have one, as bits.
+fn interchangeable(pos: &Position, order: &Order) -> ([u8; KINDS], u64) {
+    let ctx = pos.ctx();
+    let mut prev = [NONE; KINDS];
+    let mut members = 0u64;
+    let me = pos.to_move as usize;
+    let held: [u64; 4] = std::array::from_fn(|s| held_mask(&pos.hands[s], 1));
+    let left = held[0] | held[1] | held[2] | held[3];
+    let others = (0..4).filter(|&s| s != me).fold(0u64, |m, s| m | held[s]);
+    let lone_mask = held[me] & !held_mask(&pos.hands[me], 2) & !others;
+    if lone_mask.count_ones() < 2 {
+        return (prev, members);
+    }
+    let lone = |k: u8| lone_mask >> k & 1 == 1;
+    // the trick's best single, a card that compares as one left (R6.1)
+    let best = match pos.lead() {
+        Some(lead) if lead.size() == 1 => {
+            let class = if (pos.trick.best_key >> 8) & 1 == 1 { TRUMP } else { lead.class };
+            Some((class, (pos.trick.best_key & 0xff) as u8))
+        }
+        _ => None,
+    };
+    let strength = |k: u8| ctx.strength[k as usize];
+    // a kind tied in strength with one left outside the group compares differently from it
+    let tied = |k: u8| order.ties[k as usize] & left & !lone_mask != 0;
+    for class in 0..5usize {
+        if (ctx.class_mask[class] & lone_mask).count_ones() < 2 {
+            continue;
+        }
+        let split = |hi: u8, lo: u8| best.is_some_and(|(c, s)| c as usize == class && strength(lo) <= s && s <= strength(hi));
+        let mut a = NONE;
+        for &b in &order.kinds[class][..order.len[class] as usize] {
+            if left >> b & 1 == 0 {
+                continue;
+            }
+            if a != NONE && lone(a) && lone(b) && !tied(a) && !tied(b) && KIND_POINTS[a as usize] == KIND_POINTS[b as usize] && !split(a, b) {
+                prev[b as usize] = a;
+                members |= 1 << b;
+            }
+            a = b;
+        }
+    }
+    (prev, members)
+}
+
+/// [`interchangeable`] written directly, kind by kind (its twin in the tests): single cards of one class that nobody
+/// else holds a copy of, with equal points (R7.1), no other card left between them in strength
+/// nor tied with one of them (R2.3), and, when a single leads the trick in progress, the
+/// trick's best card not between them either (R6.1). Playing one of a group or another leaves
+/// the same game up to renaming them: such a card is never part of a pair or tractor (R3),
+/// and compares alike with every card left. For each kind, the next stronger kind of its
 /// group, or [`NONE`].
-fn interchangeable(pos: &Position) -> [u8; KINDS] {
+#[cfg(test)]
+fn interchangeable_plain(pos: &Position) -> [u8; KINDS] {
     let ctx = pos.ctx();
     let mut prev = [NONE; KINDS];
     let mine = &pos.hands[pos.to_move as usize];
@@ -457,7 +551,7 @@ impl Solver {
         }
         // this node's buffers, taken out while its children use theirs
         let mut ply = std::mem::take(&mut self.plies[depth]);
-        if !search_plays(pos, &mut ply.moves) {
+        if !search_plays(pos, &self.order, &mut ply.moves) {
             return Err(Budget);
         }
         let max = pos.is_defender(pos.to_move);
@@ -580,7 +674,7 @@ pub fn solve(pos: &Position, budget: u64) -> Result<Solution, Error> {
     if pos.phase != Phase::Play {
         return Err(Error::BadArgument { what: "game", message: "the solver plays out the tricks: the hand is not in its play phase".into() });
     }
-    let mut s = Solver::new(budget);
+    let mut s = Solver::new(budget, pos.ctx());
     let moves = match plays(pos) {
         Some(m) => m,
         None => {
@@ -633,7 +727,7 @@ pub fn solve(pos: &Position, budget: u64) -> Result<Solution, Error> {
 /// The exact final score after each of `plays` at `pos` (the play phase), one table shared,
 /// None for the plays not solved within `budget` nodes in all.
 pub fn values(pos: &Position, plays: &[Counts], budget: u64) -> Vec<Option<i32>> {
-    let mut s = Solver::new(budget);
+    let mut s = Solver::new(budget, pos.ctx());
     let mut spent = false;
     let mut guess = pos.defender_points;
     plays
@@ -655,7 +749,7 @@ pub fn values(pos: &Position, plays: &[Counts], budget: u64) -> Vec<Option<i32>>
 /// The exact final score of `pos` (the play phase, or over), None past `budget` nodes: a
 /// search's leaf evaluator.
 pub fn value(pos: &Position, budget: u64) -> Option<i32> {
-    let mut s = Solver::new(budget);
+    let mut s = Solver::new(budget, pos.ctx());
     s.value(pos).ok()
 }
 
@@ -933,6 +1027,24 @@ mod tests {
         assert!(renamed > 20, "{renamed}");
     }
 
+    /// The groups of interchangeable kinds, read from each class's strength order made once,
+    /// are those found kind by kind.
+    #[test]
+    fn interchangeable_agrees_with_its_plain_twin() {
+        let mut rng = Rng::new(23);
+        let mut grouped = 0;
+        for i in 0..5000 {
+            let profile = Profile::ALL[i % Profile::ALL.len()];
+            let pre = rng.below_usize(4);
+            let pos = position_from(&mut rng, profile, 1 + i % 8, pre, i % 3 != 0);
+            let (prev, members) = interchangeable(&pos, &Order::of(pos.ctx()));
+            assert_eq!(prev, interchangeable_plain(&pos), "{pos:?}");
+            assert_eq!(members, (0..KINDS).filter(|&k| prev[k] != NONE).fold(0u64, |m, k| m | 1 << k));
+            grouped += (members != 0) as usize;
+        }
+        assert!(grouped > 500, "{grouped}");
+    }
+
     /// A play the search leaves out (interchangeable cards, leads and follows) has the value of
     /// the play it stands behind: the same numbers of each group's cards, its strongest.
     #[test]
@@ -943,9 +1055,9 @@ mod tests {
             let profile = Profile::ALL[i % Profile::ALL.len()];
             let pre = rng.below_usize(4);
             let pos = position_from(&mut rng, profile, 1 + i % 3, pre, true);
-            let prev = interchangeable(&pos);
+            let (prev, _) = interchangeable(&pos, &Order::of(pos.ctx()));
             let mut kept = Vec::new();
-            assert!(search_plays(&pos, &mut kept));
+            assert!(search_plays(&pos, &Order::of(pos.ctx()), &mut kept));
             for c in legal(&pos).expect("plays") {
                 if kept.contains(&c) {
                     continue;
