@@ -134,12 +134,17 @@ fn trick_start_key(pos: &Position) -> u128 {
     let h = &pos.hands;
     let counts = |k: usize| (h[0][k] as u64) | (h[1][k] as u64) << 3 | (h[2][k] as u64) << 6 | (h[3][k] as u64) << 9;
     put(pos.to_move as u64);
+    let left = h.iter().fold(0u64, |m, x| m | held_mask(x, 1));
+    // the trumps left, each by its place in the class order (`ctx.pos`) and its copies
     let mut w = 0u64;
     let mut n = 0;
-    for &k in ctx.class_kinds(TRUMP) {
-        w = w << 12 | counts(k as usize);
+    let mut bits = left & ctx.class_mask[TRUMP as usize];
+    while bits != 0 {
+        let k = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        w = w << 20 | (ctx.pos[k] as u64) << 12 | counts(k);
         n += 1;
-        if n == 5 {
+        if n == 3 {
             put(w);
             (w, n) = (0, 0);
         }
@@ -149,10 +154,10 @@ fn trick_start_key(pos: &Position) -> u128 {
         let mut prev = NONE;
         let mut w = 1u64;
         for &k in ctx.class_kinds(class) {
-            let c = counts(k as usize);
-            if c == 0 {
+            if left >> k & 1 == 0 {
                 continue;
             }
+            let c = counts(k as usize);
             let linked = prev != NONE && ctx.up[prev as usize] == k;
             let unit = c | (KIND_POINTS[k as usize] as u64 / 5) << 12 | (linked as u64) << 14;
             if w >> 49 != 0 {
