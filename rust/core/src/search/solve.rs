@@ -84,6 +84,23 @@ struct Ply {
     order: Vec<(std::cmp::Reverse<i32>, u16)>,
 }
 
+/// Each hand's kinds held at least once and at least twice, as bits over kind ids: read by
+/// the bounds, the trick-start key and the interchangeable groups of one node.
+pub(crate) struct Held {
+    once: [u64; 4],
+    twice: [u64; 4],
+    /// The kinds left in any hand.
+    left: u64,
+}
+
+impl Held {
+    pub(crate) fn of(pos: &Position) -> Held {
+        let once: [u64; 4] = std::array::from_fn(|s| held_mask(&pos.hands[s], 1));
+        let twice: [u64; 4] = std::array::from_fn(|s| held_mask(&pos.hands[s], 2));
+        Held { once, twice, left: once[0] | once[1] | once[2] | once[3] }
+    }
+}
+
 impl Solver {
     fn new(budget: u64, ctx: &Context) -> Solver {
         Solver { table: Table::default(), nodes: 0, budget, plies: Vec::new(), order: Order::of(ctx) }
@@ -122,7 +139,7 @@ fn key(pos: &Position) -> u128 {
 /// (R3.3). Two positions with one key differ only by a renaming of plain-suit kinds that keeps
 /// every comparison (R2.3: plain suits rank by natural rank, no ties), link, point and count,
 /// so the rest of the hand is the same game (the tests compare values of equal keys).
-fn trick_start_key(pos: &Position) -> u128 {
+fn trick_start_key(pos: &Position, held: &Held) -> u128 {
     let ctx = pos.ctx();
     let mut a = FxHasher::default();
     let mut b = FxHasher::default();
@@ -134,7 +151,7 @@ fn trick_start_key(pos: &Position) -> u128 {
     let h = &pos.hands;
     let counts = |k: usize| (h[0][k] as u64) | (h[1][k] as u64) << 3 | (h[2][k] as u64) << 6 | (h[3][k] as u64) << 9;
     put(pos.to_move as u64);
-    let left = h.iter().fold(0u64, |m, x| m | held_mask(x, 1));
+    let left = held.left;
     // the trumps left, each by its place in the class order (`ctx.pos`) and its copies
     let mut w = 0u64;
     let mut n = 0;
@@ -178,7 +195,7 @@ fn trick_start_key(pos: &Position) -> u128 {
 /// will hold after the trick in progress and at most the largest combination a hand holds
 /// (R3: a unit, or a run of linked kinds held twice or more); then its points are at most
 /// those of each hand's N best cards.
-fn bounds(pos: &Position) -> (i32, i32) {
+fn bounds(pos: &Position, held: &Held) -> (i32, i32) {
     let ctx = pos.ctx();
     let dp = pos.defender_points;
     let t = pos.trick.points as i32;
@@ -195,7 +212,7 @@ fn bounds(pos: &Position) -> (i32, i32) {
             fives[i] += h[Card::new(suit, 5).id()] as i32;
         }
         // the runs of kinds held twice or more, from their bottoms (units of one copy: 1)
-        let twice = held_mask(h, 2);
+        let twice = held.twice[i];
         let mut bits = twice;
         while bits != 0 {
             let k = bits.trailing_zeros() as usize;
@@ -286,7 +303,7 @@ fn legal(pos: &Position) -> Option<Vec<Counts>> {
 /// play but those that only swap interchangeable cards for others of their group (see
 /// [`interchangeable`]): of each group a play keeps its strongest cards. Leads in the order
 /// of `combo::for_each_lead`, a single's follows by kind (the engine's sets, listed directly).
-fn search_plays(pos: &Position, order: &Order, out: &mut Vec<Counts>) -> bool {
+fn search_plays(pos: &Position, order: &Order, held: &Held, out: &mut Vec<Counts>) -> bool {
     out.clear();
     let ctx = pos.ctx();
     let hand = &pos.hands[pos.to_move as usize];
@@ -308,7 +325,7 @@ fn search_plays(pos: &Position, order: &Order, out: &mut Vec<Counts>) -> bool {
             None => return false,
         },
     }
-    let (prev, members) = interchangeable(pos, order);
+    let (prev, members) = interchangeable(pos, order, held);
     if members != 0 {
         // a play keeps a group's weaker card only with the next stronger one
         out.retain(|c| {
@@ -348,7 +365,7 @@ fn forced_end(pos: &Position) -> Option<i32> {
 /// For each kind the mover may lead as an interchangeable single, the kind that stands for
 /// its group; every other kind maps to itself.
 fn single_representatives(pos: &Position) -> [u8; KINDS] {
-    let (prev, _) = interchangeable(pos, &Order::of(pos.ctx()));
+    let (prev, _) = interchangeable(pos, &Order::of(pos.ctx()), &Held::of(pos));
     std::array::from_fn(|k| {
         let mut r = k;
         while prev[r] != NONE {
@@ -393,15 +410,14 @@ impl Order {
 /// the same game up to renaming them: such a card is never part of a pair or tractor (R3),
 /// and compares alike with every card left. For each kind, the next stronger kind of its
 /// group, or [`NONE`]; and the kinds that have one, as bits.
-fn interchangeable(pos: &Position, order: &Order) -> ([u8; KINDS], u64) {
+fn interchangeable(pos: &Position, order: &Order, held: &Held) -> ([u8; KINDS], u64) {
     let ctx = pos.ctx();
     let mut prev = [NONE; KINDS];
     let mut members = 0u64;
     let me = pos.to_move as usize;
-    let held: [u64; 4] = std::array::from_fn(|s| held_mask(&pos.hands[s], 1));
-    let left = held[0] | held[1] | held[2] | held[3];
-    let others = (0..4).filter(|&s| s != me).fold(0u64, |m, s| m | held[s]);
-    let lone_mask = held[me] & !held_mask(&pos.hands[me], 2) & !others;
+    let left = held.left;
+    let others = (0..4).filter(|&s| s != me).fold(0u64, |m, s| m | held.once[s]);
+    let lone_mask = held.once[me] & !held.twice[me] & !others;
     if lone_mask.count_ones() < 2 {
         return (prev, members);
     }
@@ -526,15 +542,9 @@ impl Solver {
         if let Some(v) = forced_end(pos) {
             return Ok(v);
         }
-        let (lo, hi) = bounds(pos);
-        if lo == hi || hi <= alpha {
-            return Ok(hi);
-        }
-        if lo >= beta {
-            return Ok(lo);
-        }
+        let held = Held::of(pos);
         let base = pos.defender_points;
-        let k = if pos.trick.plays == 0 { trick_start_key(pos) } else { key(pos) };
+        let k = if pos.trick.plays == 0 { trick_start_key(pos, &held) } else { key(pos) };
         let mut first = u16::MAX;
         let old = self.table.get(k);
         let nodes0 = self.nodes;
@@ -550,13 +560,21 @@ impl Solver {
             beta = beta.min(hi);
             first = e.best;
         }
+        // the bounds after the table: most nodes the table cuts need no bounds
+        let (lo, hi) = bounds(pos, &held);
+        if lo == hi || hi <= alpha {
+            return Ok(hi);
+        }
+        if lo >= beta {
+            return Ok(lo);
+        }
         let (alpha0, beta0) = (alpha, beta);
         if self.plies.len() <= depth {
             self.plies.resize_with(depth + 1, Ply::default);
         }
         // this node's buffers, taken out while its children use theirs
         let mut ply = std::mem::take(&mut self.plies[depth]);
-        if !search_plays(pos, &self.order, &mut ply.moves) {
+        if !search_plays(pos, &self.order, &held, &mut ply.moves) {
             return Err(Budget);
         }
         let max = pos.is_defender(pos.to_move);
@@ -981,7 +999,7 @@ mod tests {
             let profile = Profile::ALL[i % Profile::ALL.len()];
             let pre = rng.below_usize(4);
             let pos = position_from(&mut rng, profile, 1 + i % 3, pre, i % 4 == 3);
-            let (lo, hi) = bounds(&pos);
+            let (lo, hi) = bounds(&pos, &Held::of(&pos));
             let v = minimax(&pos);
             assert!(lo <= v && v <= hi, "{lo} {v} {hi} {pos:?}");
             let (slo, shi) = static_bounds(&pos);
@@ -1017,7 +1035,7 @@ mod tests {
             let banker = (i % 4) as u8;
             let pos = Game::from_hands(hands, level, 0, banker, profile).expect("a valid deal").pos;
             let v = minimax(&pos) - pos.defender_points;
-            let k = trick_start_key(&pos) ^ ((level as u128) << 100) ^ ((banker as u128) << 110) ^ ((i % Profile::ALL.len()) as u128) << 120;
+            let k = trick_start_key(&pos, &Held::of(&pos)) ^ ((level as u128) << 100) ^ ((banker as u128) << 110) ^ ((i % Profile::ALL.len()) as u128) << 120;
             match seen.get(&k) {
                 Some((w, hands)) => {
                     assert_eq!(v, *w, "{pos:?} {hands:?}");
@@ -1042,7 +1060,7 @@ mod tests {
             let profile = Profile::ALL[i % Profile::ALL.len()];
             let pre = rng.below_usize(4);
             let pos = position_from(&mut rng, profile, 1 + i % 8, pre, i % 3 != 0);
-            let (prev, members) = interchangeable(&pos, &Order::of(pos.ctx()));
+            let (prev, members) = interchangeable(&pos, &Order::of(pos.ctx()), &Held::of(&pos));
             assert_eq!(prev, interchangeable_plain(&pos), "{pos:?}");
             assert_eq!(members, (0..KINDS).filter(|&k| prev[k] != NONE).fold(0u64, |m, k| m | 1 << k));
             grouped += (members != 0) as usize;
@@ -1060,9 +1078,9 @@ mod tests {
             let profile = Profile::ALL[i % Profile::ALL.len()];
             let pre = rng.below_usize(4);
             let pos = position_from(&mut rng, profile, 1 + i % 3, pre, true);
-            let (prev, _) = interchangeable(&pos, &Order::of(pos.ctx()));
+            let (prev, _) = interchangeable(&pos, &Order::of(pos.ctx()), &Held::of(&pos));
             let mut kept = Vec::new();
-            assert!(search_plays(&pos, &Order::of(pos.ctx()), &mut kept));
+            assert!(search_plays(&pos, &Order::of(pos.ctx()), &Held::of(&pos), &mut kept));
             for c in legal(&pos).expect("plays") {
                 if kept.contains(&c) {
                     continue;
