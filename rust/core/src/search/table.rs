@@ -164,7 +164,7 @@ mod tests {
     #[test]
     fn entries_come_back_through_growth() {
         let mut t = Table::default();
-        let e = |i: u32| Entry { lo: i as i32, hi: i as i32 + 1, best: (i % 7) as u16, work: i % 2 };
+        let e = |i: u32| Entry { lo: (i % 9000) as i32 - 4000, hi: (i % 9000) as i32, best: (i % 7) as u16, work: i % 2 };
         let key = |i: u32| (i as u128).wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835) | 1 << 127;
         for i in 0..50_000 {
             t.insert(key(i), e(i));
