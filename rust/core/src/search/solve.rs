@@ -4,9 +4,9 @@
 //! the same play is best for both.
 //!
 //! Alpha-beta over whole plays, with
-//! - a transposition table keyed by the position (hands, trick in progress, who moves),
-//!   holding bounds of the points still to come, so that a position reached with other points
-//!   already won is found again;
+//! - a transposition table of trick-start positions (hands and who leads, up to renaming the
+//!   plain suits' ranks), holding bounds of the points still to come, so that a position
+//!   reached with other points already won is found again;
 //! - move ordering: the table's best play first, then plays that leave the mover's team
 //!   winning the trick (with the most points), then the rest;
 //! - equivalent single leads merged: single cards of one class that nobody else holds a copy
@@ -18,7 +18,7 @@
 //! The table's order is never read and every list is in a fixed order: the result is the same
 //! on every platform.
 
-use std::hash::{Hash, Hasher};
+use std::hash::Hasher;
 
 use crate::game::action_set::ActionSet;
 use crate::game::hand::{Action, Phase, Position};
@@ -105,32 +105,6 @@ impl Solver {
     fn new(budget: u64, ctx: &Context) -> Solver {
         Solver { table: Table::default(), nodes: 0, budget, plies: Vec::new(), order: Order::of(ctx) }
     }
-}
-
-/// The position's key: what the rest of the hand depends on (not the points already won).
-fn key(pos: &Position) -> u128 {
-    let mut a = FxHasher::default();
-    let mut b = FxHasher::default();
-    b.write_u64(0x9e37_79b9_7f4a_7c15);
-    for h in &pos.hands {
-        for chunk in h.chunks(8) {
-            let mut w = 0u64;
-            for (i, &c) in chunk.iter().enumerate() {
-                w |= (c as u64) << (8 * i);
-            }
-            a.write_u64(w);
-            b.write_u64(w.rotate_left(17));
-        }
-    }
-    let t = &pos.trick;
-    let tail = [pos.to_move as u64, t.leader as u64, t.plays as u64, t.best_key as u64, t.best_seat as u64, t.points as u64];
-    for v in tail {
-        a.write_u64(v);
-        b.write_u64(v ^ 0x5555);
-    }
-    t.lead.hash(&mut a);
-    t.lead.hash(&mut b);
-    ((a.finish() as u128) << 64) | b.finish() as u128
 }
 
 /// The key of a trick-start position up to renaming the plain suits' ranks: the trump class
@@ -544,9 +518,11 @@ impl Solver {
         }
         let held = Held::of(pos);
         let base = pos.defender_points;
-        let k = if pos.trick.plays == 0 { trick_start_key(pos, &held) } else { key(pos) };
+        // the table at trick starts only: a probe is a cache miss, dearer than the nodes the
+        // table saves mid-trick (HISTORY.md §29)
+        let k = (pos.trick.plays == 0).then(|| trick_start_key(pos, &held));
         let mut first = u16::MAX;
-        let old = self.table.get(k);
+        let old = k.and_then(|k| self.table.get(k));
         let nodes0 = self.nodes;
         if let Some(e) = old {
             let (lo, hi) = (base + e.lo, base + e.hi);
@@ -640,7 +616,9 @@ impl Solver {
             hi_d = hi_d.min(o.hi);
         }
         let work = (self.nodes - nodes0).min(u32::MAX as u64) as u32;
-        self.table.insert(k, Entry { lo: lo_d, hi: hi_d, best: best_i, work });
+        if let Some(k) = k {
+            self.table.insert(k, Entry { lo: lo_d, hi: hi_d, best: best_i, work });
+        }
         Ok(best)
     }
 
