@@ -82,6 +82,8 @@ struct Ply {
     moves: Vec<Counts>,
     kids: Vec<Position>,
     order: Vec<(std::cmp::Reverse<i32>, u16)>,
+    /// The play that last cut a node at this depth, tried first where the table names none.
+    killer: Option<Counts>,
 }
 
 /// Each hand's kinds held at least once and at least twice, as bits over kind ids: read by
@@ -555,8 +557,16 @@ impl Solver {
         }
         let max = pos.is_defender(pos.to_move);
         let mut best = if max { i32::MIN } else { i32::MAX };
+        // the table's best play first, before the other children are made: it cuts most nodes;
+        // mid-trick (no table) the play that last cut a node at this depth, if legal here
+        if first == u16::MAX && pos.trick.plays > 0 {
+            if let Some(kc) = ply.killer {
+                if let Some(i) = ply.moves.iter().position(|c| *c == kc) {
+                    first = i as u16;
+                }
+            }
+        }
         let mut best_i = first;
-        // the table's best play first, before the other children are made: it cuts most nodes
         let first_i = (first as usize) < ply.moves.len();
         if first_i {
             let mut q = *pos;
@@ -600,6 +610,9 @@ impl Solver {
                     break;
                 }
             }
+        }
+        if alpha >= beta {
+            ply.killer = Some(ply.moves[best_i as usize]);
         }
         self.plies[depth] = ply;
         // fail-soft bounds: below alpha0 an upper bound, above beta0 a lower bound
