@@ -84,6 +84,7 @@ struct Ply {
     order: Vec<(std::cmp::Reverse<i32>, u16)>,
     /// The play that last cut a node at this depth, tried first where the table names none.
     killer: Option<Counts>,
+    killer2: Option<Counts>,
 }
 
 /// Each hand's kinds held at least once and at least twice, as bits over kind ids: read by
@@ -560,9 +561,10 @@ impl Solver {
         // the table's best play first, before the other children are made: it cuts most nodes;
         // mid-trick (no table) the play that last cut a node at this depth, if legal here
         if first == u16::MAX && pos.trick.plays > 0 {
-            if let Some(kc) = ply.killer {
+            for kc in [ply.killer, ply.killer2].into_iter().flatten() {
                 if let Some(i) = ply.moves.iter().position(|c| *c == kc) {
                     first = i as u16;
+                    break;
                 }
             }
         }
@@ -612,7 +614,11 @@ impl Solver {
             }
         }
         if alpha >= beta {
-            ply.killer = Some(ply.moves[best_i as usize]);
+            let m = Some(ply.moves[best_i as usize]);
+            if ply.killer != m {
+                ply.killer2 = ply.killer;
+                ply.killer = m;
+            }
         }
         self.plies[depth] = ply;
         // fail-soft bounds: below alpha0 an upper bound, above beta0 a lower bound
