@@ -23,7 +23,7 @@ use std::hash::Hasher;
 use crate::game::action_set::ActionSet;
 use crate::game::hand::{Action, Phase, Position};
 use crate::rules::card::{held_mask, size, Card, Counts, KINDS};
-use crate::rules::combo::{classify, for_each_lead};
+use crate::rules::combo::for_each_lead;
 use crate::rules::error::Error;
 use crate::rules::score::{points, KIND_POINTS};
 use crate::rules::trump::{Context, NONE, TRUMP};
@@ -487,7 +487,8 @@ fn interchangeable_plain(pos: &Position) -> [u8; KINDS] {
 }
 
 /// How good a play looks for the mover's team, for ordering only: leaving the team winning
-/// the trick, with its points; otherwise giving away as few points as possible.
+/// the trick, with its points (and a lead's size); otherwise giving away as few points as
+/// possible.
 fn order_score(pos: &Position, next: &Position, cards: &Counts) -> i32 {
     let team = pos.to_move % 2;
     let p = points(cards);
@@ -497,7 +498,7 @@ fn order_score(pos: &Position, next: &Position, cards: &Counts) -> i32 {
         return if won { 2000 + next.defender_points - pos.defender_points + p } else { -p };
     }
     let winning = next.trick.best_seat % 2 == team;
-    let size = classify(pos.ctx(), cards).map_or(0, |c| c.size() as i32);
+    let size = size(cards) as i32; // equal for every follow of a node
     if winning {
         1000 + p + size
     } else {
