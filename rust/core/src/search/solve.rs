@@ -23,7 +23,7 @@ use std::hash::Hasher;
 use crate::game::action_set::ActionSet;
 use crate::game::hand::{Action, Phase, Position};
 use crate::rules::card::{held_mask, size, Card, Counts, KINDS};
-use crate::rules::combo::for_each_lead;
+use crate::rules::combo::{for_each_lead, unit};
 use crate::rules::error::Error;
 use crate::rules::score::{points, KIND_POINTS};
 use crate::rules::trump::{Context, NONE, TRUMP};
@@ -171,7 +171,8 @@ fn trick_start_key(pos: &Position, held: &Held) -> u128 {
 /// counted more than once (R7.3): N times, N its lead's size, at most the cards each hand
 /// will hold after the trick in progress and at most the largest combination a hand holds
 /// (R3: a unit, or a run of linked kinds held twice or more); then its points are at most
-/// those of each hand's N best cards.
+/// those of each hand's N best cards. The points already in a trick that is decided (see
+/// [`trick_decided`]) go to its winner's side.
 fn bounds(pos: &Position, held: &Held) -> (i32, i32) {
     let ctx = pos.ctx();
     let dp = pos.defender_points;
@@ -179,6 +180,12 @@ fn bounds(pos: &Position, held: &Held) -> (i32, i32) {
     let min_cards = pos.profile.rules().last_trick_min_cards as i32;
     let mine = size(&pos.hands[pos.to_move as usize]) as i32;
     let lead = if pos.trick.plays == 0 { 0 } else { pos.trick.lead.map_or(1, |c| c.size() as i32) };
+    // a single lead's trick no follower left can win (R6.1) goes to the current winner's team
+    let (won, lost) = match trick_decided(pos, held) {
+        Some(true) => (t, 0),
+        Some(false) => (0, t),
+        None => (0, 0),
+    };
     // per hand: cards of 10 and of 5 points, and its largest combination's size
     let mut tens = [0i32; 4];
     let mut fives = [0i32; 4];
@@ -228,10 +235,38 @@ fn bounds(pos: &Position, held: &Held) -> (i32, i32) {
         })
         .sum();
     if n >= min_cards {
-        (dp - last * n, dp + t + held + last * (n - 1))
+        (dp + won - last * n, dp + t - lost + held + last * (n - 1))
     } else {
-        (dp, dp + t + held)
+        (dp + won, dp + t - lost + held)
     }
+}
+
+/// Whether the trick in progress, led by a single card, goes to the defenders (Some(true)) or
+/// the banker team (Some(false)) whatever is still played to it: no follower left holds a card
+/// it may play (R5.2–R5.3: the led class if it holds one, else any) that would beat the best so
+/// far (R6.1: of the led class, or a trump on a plain lead, with a greater key). None when
+/// one may, or the lead is not a single.
+fn trick_decided(pos: &Position, held: &Held) -> Option<bool> {
+    let lead = pos.lead()?;
+    if lead.size() != 1 {
+        return None;
+    }
+    let ctx = pos.ctx();
+    let led = ctx.class_mask[lead.class as usize];
+    let trumps = if lead.class == TRUMP { 0 } else { ctx.class_mask[TRUMP as usize] };
+    for i in 0..4 - pos.trick.plays {
+        let f = (pos.to_move + i) as usize % 4;
+        let of_led = held.once[f] & led;
+        let mut bits = if of_led != 0 { of_led } else { held.once[f] & trumps };
+        while bits != 0 {
+            let k = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            if unit(ctx, k, 1).key() > pos.trick.best_key {
+                return None;
+            }
+        }
+    }
+    Some(pos.is_defender(pos.trick.best_seat))
 }
 
 /// Sound bounds of the final score: every point left goes to either side, counted at most
@@ -1005,6 +1040,24 @@ mod tests {
             tight += (hi - lo < shi - slo) as usize;
         }
         assert!(tight > 500, "{tight}");
+    }
+
+    /// The bounds of tricks in progress (a single lead's decided trick included) hold the
+    /// value on larger positions, against plain alpha-beta.
+    #[test]
+    fn bounds_hold_the_value_mid_trick() {
+        let mut rng = Rng::new(101);
+        let mut decided = 0;
+        for i in 0..1500 {
+            let profile = Profile::ALL[i % Profile::ALL.len()];
+            let pre = 1 + rng.below_usize(3) + 4 * (i % 2);
+            let pos = position_from(&mut rng, profile, 3 + i % 2, pre, i % 3 != 0);
+            let (lo, hi) = bounds(&pos, &Held::of(&pos));
+            let v = reference(&pos, i32::MIN, i32::MAX);
+            assert!(lo <= v && v <= hi, "{lo} {v} {hi} {pos:?}");
+            decided += trick_decided(&pos, &Held::of(&pos)).is_some() as usize;
+        }
+        assert!(decided > 100, "{decided}");
     }
 
     /// Positions with one trick-start key have one value (relative to the points won so far):
