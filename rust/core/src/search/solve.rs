@@ -88,7 +88,9 @@ struct Ply {
 }
 
 /// Each hand's kinds held at least once and at least twice, as bits over kind ids: read by
-/// the bounds, the trick-start key and the interchangeable groups of one node.
+/// the bounds, the trick-start key and the interchangeable groups of one node, and passed to
+/// its children with the mover's hand's masks made again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Held {
     once: [u64; 4],
     twice: [u64; 4],
@@ -101,6 +103,16 @@ impl Held {
         let once: [u64; 4] = std::array::from_fn(|s| held_mask(&pos.hands[s], 1));
         let twice: [u64; 4] = std::array::from_fn(|s| held_mask(&pos.hands[s], 2));
         Held { once, twice, left: once[0] | once[1] | once[2] | once[3] }
+    }
+
+    /// The masks of `next`, the position after `seat` played from this one's.
+    fn after(&self, seat: u8, next: &Position) -> Held {
+        let mut h = *self;
+        let s = seat as usize;
+        h.once[s] = held_mask(&next.hands[s], 1);
+        h.twice[s] = held_mask(&next.hands[s], 2);
+        h.left = h.once[0] | h.once[1] | h.once[2] | h.once[3];
+        h
     }
 }
 
@@ -544,7 +556,12 @@ fn order_score(pos: &Position, next: &Position, cards: &Counts) -> i32 {
 impl Solver {
     /// The final score of `pos` if inside (alpha, beta); else a bound on the side it fails.
     /// `depth`: plays from the search's root, the index of this node's buffers.
-    fn search(&mut self, pos: &Position, mut alpha: i32, mut beta: i32, depth: usize) -> Result<i32, Budget> {
+    fn search(&mut self, pos: &Position, alpha: i32, beta: i32, depth: usize) -> Result<i32, Budget> {
+        self.node(pos, &Held::of(pos), alpha, beta, depth)
+    }
+
+    /// [`Solver::search`] with `pos`'s held masks.
+    fn node(&mut self, pos: &Position, held: &Held, mut alpha: i32, mut beta: i32, depth: usize) -> Result<i32, Budget> {
         if pos.phase == Phase::Over {
             return Ok(pos.final_score);
         }
@@ -555,11 +572,12 @@ impl Solver {
         if let Some(v) = forced_end(pos) {
             return Ok(v);
         }
-        let held = Held::of(pos);
+        #[cfg(test)]
+        assert_eq!(*held, Held::of(pos), "the masks passed down");
         let base = pos.defender_points;
         // the table at trick starts only: a probe is a cache miss, dearer than the nodes the
         // table saves mid-trick (HISTORY.md §29)
-        let k = (pos.trick.plays == 0).then(|| trick_start_key(pos, &held));
+        let k = (pos.trick.plays == 0).then(|| trick_start_key(pos, held));
         let mut first = u16::MAX;
         let old = k.and_then(|k| self.table.get(k));
         let nodes0 = self.nodes;
@@ -576,7 +594,7 @@ impl Solver {
             first = e.best;
         }
         // the bounds after the table: most nodes the table cuts need no bounds
-        let (lo, hi) = bounds(pos, &held);
+        let (lo, hi) = bounds(pos, held);
         if lo == hi || hi <= alpha {
             return Ok(hi);
         }
@@ -589,7 +607,7 @@ impl Solver {
         }
         // this node's buffers, taken out while its children use theirs
         let mut ply = std::mem::take(&mut self.plies[depth]);
-        if !search_plays(pos, &self.order, &held, &mut ply.moves) {
+        if !search_plays(pos, &self.order, held, &mut ply.moves) {
             return Err(Budget);
         }
         let max = pos.is_defender(pos.to_move);
@@ -609,7 +627,7 @@ impl Solver {
         if first_i {
             let mut q = *pos;
             q.play_unchecked(&ply.moves[first as usize]);
-            best = self.search(&q, alpha, beta, depth + 1)?;
+            best = self.node(&q, &held.after(pos.to_move, &q), alpha, beta, depth + 1)?;
             if max {
                 alpha = alpha.max(best);
             } else {
@@ -634,7 +652,8 @@ impl Solver {
                 best_i = ply.order[0].1;
             }
             for &(_, i) in &ply.order {
-                let v = self.search(&ply.kids[i as usize], alpha, beta, depth + 1)?;
+                let kid = &ply.kids[i as usize];
+                let v = self.node(kid, &held.after(pos.to_move, kid), alpha, beta, depth + 1)?;
                 if (max && v > best) || (!max && v < best) {
                     best = v;
                     best_i = i;
