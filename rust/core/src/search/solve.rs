@@ -335,13 +335,15 @@ fn search_plays(pos: &Position, order: &Order, held: &Held, out: &mut Vec<Counts
         None => for_each_lead(ctx, hand, |c| out.push(c.counts(ctx))),
         Some(lead) if lead.size() == 1 => {
             // R5.2–R5.3 with N = 1: a card of the led class if the hand holds one, else any
-            let class_held = ctx.class_kinds(lead.class).iter().any(|&k| hand[k as usize] > 0);
-            for (k, &n) in hand.iter().enumerate() {
-                if n > 0 && (!class_held || ctx.class[k] == lead.class) {
-                    let mut c = [0u8; KINDS];
-                    c[k] = 1;
-                    out.push(c);
-                }
+            let mine = held.once[pos.to_move as usize];
+            let of_led = mine & ctx.class_mask[lead.class as usize];
+            let mut bits = if of_led != 0 { of_led } else { mine };
+            while bits != 0 {
+                let k = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let mut c = [0u8; KINDS];
+                c[k] = 1;
+                out.push(c);
             }
         }
         Some(_) => match legal(pos) {
