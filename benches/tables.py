@@ -1010,8 +1010,9 @@ def solve_section(raw):
     load = d.get("load")
     lines.append(
         (f"Load {load[0]:.1f} → {load[1]:.1f} (1-minute). " if load else "")
-        + "Old ÷ new in pairs, 9–10 cards: "
-        "[HISTORY.md §28](benches/HISTORY.md#28-the-open-card-solver-towards-mid-hand-issue-42)."
+        + "Old ÷ new in pairs, 9–10 cards, what each step gave: HISTORY.md "
+        "[§28](benches/HISTORY.md#28-the-open-card-solver-towards-mid-hand-issue-42), "
+        "[§29](benches/HISTORY.md#29-the-open-card-solver-fourth-pass-issue-42-item-4)."
     )
     lines.append("")
     lines.append(regen("solve", "solve"))

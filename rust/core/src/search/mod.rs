@@ -17,3 +17,4 @@ pub mod ismcts;
 pub mod pimc;
 pub mod rollout;
 pub mod solve;
+pub mod table;

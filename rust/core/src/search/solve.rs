@@ -4,9 +4,9 @@
 //! the same play is best for both.
 //!
 //! Alpha-beta over whole plays, with
-//! - a transposition table keyed by the position (hands, trick in progress, who moves),
-//!   holding bounds of the points still to come, so that a position reached with other points
-//!   already won is found again;
+//! - a transposition table of trick-start positions (hands and who leads, up to renaming the
+//!   plain suits' ranks), holding bounds of the points still to come, so that a position
+//!   reached with other points already won is found again;
 //! - move ordering: the table's best play first, then plays that leave the mover's team
 //!   winning the trick (with the most points), then the rest;
 //! - equivalent single leads merged: single cards of one class that nobody else holds a copy
@@ -18,24 +18,25 @@
 //! The table's order is never read and every list is in a fixed order: the result is the same
 //! on every platform.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::hash::Hasher;
 
 use crate::game::action_set::ActionSet;
 use crate::game::hand::{Action, Phase, Position};
 use crate::rules::card::{held_mask, size, Card, Counts, KINDS};
-use crate::rules::combo::{classify, for_each_lead};
+use crate::rules::combo::{for_each_lead, unit};
 use crate::rules::error::Error;
 use crate::rules::score::{points, KIND_POINTS};
-use crate::rules::trump::{NONE, TRUMP};
+use crate::rules::trump::{Context, NONE, TRUMP};
 use crate::util::hash::FxHasher;
+
+use super::table::{Entry, Table};
 
 /// The most plays one node may have (a void follower's discards): past it the node is
 /// unsolved, as past the budget.
 pub const NODE_PLAYS: u128 = 200_000;
 
-/// Table entries kept at most; the table is emptied when it reaches this (deterministic).
-pub const TABLE_ENTRIES: usize = 1 << 21;
+/// Table entries kept at most (past it, the cheapest entry of a bucket gives way).
+pub const TABLE_ENTRIES: usize = super::table::MAX_SLOTS;
 
 /// One play at the root and its value: the defenders' final score, exact when
 /// `lower == upper`, else the bounds the budget left.
@@ -64,16 +65,6 @@ pub struct Solution {
     pub exact: bool,
 }
 
-#[derive(Clone, Copy)]
-struct Entry {
-    /// Bounds of (final score − the defenders' points so far).
-    lo: i32,
-    hi: i32,
-    best: u16,
-}
-
-type Table = HashMap<u128, Entry, BuildHasherDefault<FxHasher>>;
-
 struct Budget;
 
 struct Solver {
@@ -82,6 +73,7 @@ struct Solver {
     budget: u64,
     /// Each depth's buffers, kept from node to node (no allocation per node).
     plies: Vec<Ply>,
+    order: Order,
 }
 
 /// One node's plays, the positions after them and the order they are searched in.
@@ -90,38 +82,44 @@ struct Ply {
     moves: Vec<Counts>,
     kids: Vec<Position>,
     order: Vec<(std::cmp::Reverse<i32>, u16)>,
+    /// The play that last cut a node at this depth, tried first where the table names none.
+    killer: Option<Counts>,
+    killer2: Option<Counts>,
+}
+
+/// Each hand's kinds held at least once and at least twice, as bits over kind ids: read by
+/// the bounds, the trick-start key and the interchangeable groups of one node, and passed to
+/// its children with the mover's hand's masks made again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Held {
+    once: [u64; 4],
+    twice: [u64; 4],
+    /// The kinds left in any hand.
+    left: u64,
+}
+
+impl Held {
+    pub(crate) fn of(pos: &Position) -> Held {
+        let once: [u64; 4] = std::array::from_fn(|s| held_mask(&pos.hands[s], 1));
+        let twice: [u64; 4] = std::array::from_fn(|s| held_mask(&pos.hands[s], 2));
+        Held { once, twice, left: once[0] | once[1] | once[2] | once[3] }
+    }
+
+    /// The masks of `next`, the position after `seat` played from this one's.
+    fn after(&self, seat: u8, next: &Position) -> Held {
+        let mut h = *self;
+        let s = seat as usize;
+        h.once[s] = held_mask(&next.hands[s], 1);
+        h.twice[s] = held_mask(&next.hands[s], 2);
+        h.left = h.once[0] | h.once[1] | h.once[2] | h.once[3];
+        h
+    }
 }
 
 impl Solver {
-    fn new(budget: u64) -> Solver {
-        Solver { table: Table::default(), nodes: 0, budget, plies: Vec::new() }
+    fn new(budget: u64, ctx: &Context) -> Solver {
+        Solver { table: Table::default(), nodes: 0, budget, plies: Vec::new(), order: Order::of(ctx) }
     }
-}
-
-/// The position's key: what the rest of the hand depends on (not the points already won).
-fn key(pos: &Position) -> u128 {
-    let mut a = FxHasher::default();
-    let mut b = FxHasher::default();
-    b.write_u64(0x9e37_79b9_7f4a_7c15);
-    for h in &pos.hands {
-        for chunk in h.chunks(8) {
-            let mut w = 0u64;
-            for (i, &c) in chunk.iter().enumerate() {
-                w |= (c as u64) << (8 * i);
-            }
-            a.write_u64(w);
-            b.write_u64(w.rotate_left(17));
-        }
-    }
-    let t = &pos.trick;
-    let tail = [pos.to_move as u64, t.leader as u64, t.plays as u64, t.best_key as u64, t.best_seat as u64, t.points as u64];
-    for v in tail {
-        a.write_u64(v);
-        b.write_u64(v ^ 0x5555);
-    }
-    t.lead.hash(&mut a);
-    t.lead.hash(&mut b);
-    ((a.finish() as u128) << 64) | b.finish() as u128
 }
 
 /// The key of a trick-start position up to renaming the plain suits' ranks: the trump class
@@ -130,7 +128,7 @@ fn key(pos: &Position) -> u128 {
 /// (R3.3). Two positions with one key differ only by a renaming of plain-suit kinds that keeps
 /// every comparison (R2.3: plain suits rank by natural rank, no ties), link, point and count,
 /// so the rest of the hand is the same game (the tests compare values of equal keys).
-fn trick_start_key(pos: &Position) -> u128 {
+fn trick_start_key(pos: &Position, held: &Held) -> u128 {
     let ctx = pos.ctx();
     let mut a = FxHasher::default();
     let mut b = FxHasher::default();
@@ -142,12 +140,17 @@ fn trick_start_key(pos: &Position) -> u128 {
     let h = &pos.hands;
     let counts = |k: usize| (h[0][k] as u64) | (h[1][k] as u64) << 3 | (h[2][k] as u64) << 6 | (h[3][k] as u64) << 9;
     put(pos.to_move as u64);
+    let left = held.left;
+    // the trumps left, each by its place in the class order (`ctx.pos`) and its copies
     let mut w = 0u64;
     let mut n = 0;
-    for &k in ctx.class_kinds(TRUMP) {
-        w = w << 12 | counts(k as usize);
+    let mut bits = left & ctx.class_mask[TRUMP as usize];
+    while bits != 0 {
+        let k = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        w = w << 20 | (ctx.pos[k] as u64) << 12 | counts(k);
         n += 1;
-        if n == 5 {
+        if n == 3 {
             put(w);
             (w, n) = (0, 0);
         }
@@ -157,10 +160,10 @@ fn trick_start_key(pos: &Position) -> u128 {
         let mut prev = NONE;
         let mut w = 1u64;
         for &k in ctx.class_kinds(class) {
-            let c = counts(k as usize);
-            if c == 0 {
+            if left >> k & 1 == 0 {
                 continue;
             }
+            let c = counts(k as usize);
             let linked = prev != NONE && ctx.up[prev as usize] == k;
             let unit = c | (KIND_POINTS[k as usize] as u64 / 5) << 12 | (linked as u64) << 14;
             if w >> 49 != 0 {
@@ -180,14 +183,21 @@ fn trick_start_key(pos: &Position) -> u128 {
 /// counted more than once (R7.3): N times, N its lead's size, at most the cards each hand
 /// will hold after the trick in progress and at most the largest combination a hand holds
 /// (R3: a unit, or a run of linked kinds held twice or more); then its points are at most
-/// those of each hand's N best cards.
-fn bounds(pos: &Position) -> (i32, i32) {
+/// those of each hand's N best cards. The points already in a trick that is decided (see
+/// [`trick_decided`]) go to its winner's side.
+fn bounds(pos: &Position, held: &Held) -> (i32, i32) {
     let ctx = pos.ctx();
     let dp = pos.defender_points;
     let t = pos.trick.points as i32;
     let min_cards = pos.profile.rules().last_trick_min_cards as i32;
     let mine = size(&pos.hands[pos.to_move as usize]) as i32;
     let lead = if pos.trick.plays == 0 { 0 } else { pos.trick.lead.map_or(1, |c| c.size() as i32) };
+    // a single lead's trick no follower left can win (R6.1) goes to the current winner's team
+    let (won, lost) = match trick_decided(pos, held) {
+        Some(true) => (t, 0),
+        Some(false) => (0, t),
+        None => (0, 0),
+    };
     // per hand: cards of 10 and of 5 points, and its largest combination's size
     let mut tens = [0i32; 4];
     let mut fives = [0i32; 4];
@@ -198,7 +208,7 @@ fn bounds(pos: &Position) -> (i32, i32) {
             fives[i] += h[Card::new(suit, 5).id()] as i32;
         }
         // the runs of kinds held twice or more, from their bottoms (units of one copy: 1)
-        let twice = held_mask(h, 2);
+        let twice = held.twice[i];
         let mut bits = twice;
         while bits != 0 {
             let k = bits.trailing_zeros() as usize;
@@ -237,10 +247,38 @@ fn bounds(pos: &Position) -> (i32, i32) {
         })
         .sum();
     if n >= min_cards {
-        (dp - last * n, dp + t + held + last * (n - 1))
+        (dp + won - last * n, dp + t - lost + held + last * (n - 1))
     } else {
-        (dp, dp + t + held)
+        (dp + won, dp + t - lost + held)
     }
+}
+
+/// Whether the trick in progress, led by a single card, goes to the defenders (Some(true)) or
+/// the banker team (Some(false)) whatever is still played to it: no follower left holds a card
+/// it may play (R5.2–R5.3: the led class if it holds one, else any) that would beat the best so
+/// far (R6.1: of the led class, or a trump on a plain lead, with a greater key). None when
+/// one may, or the lead is not a single.
+fn trick_decided(pos: &Position, held: &Held) -> Option<bool> {
+    let lead = pos.lead()?;
+    if lead.size() != 1 {
+        return None;
+    }
+    let ctx = pos.ctx();
+    let led = ctx.class_mask[lead.class as usize];
+    let trumps = if lead.class == TRUMP { 0 } else { ctx.class_mask[TRUMP as usize] };
+    for i in 0..4 - pos.trick.plays {
+        let f = (pos.to_move + i) as usize % 4;
+        let of_led = held.once[f] & led;
+        let mut bits = if of_led != 0 { of_led } else { held.once[f] & trumps };
+        while bits != 0 {
+            let k = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            if unit(ctx, k, 1).key() > pos.trick.best_key {
+                return None;
+            }
+        }
+    }
+    Some(pos.is_defender(pos.trick.best_seat))
 }
 
 /// Sound bounds of the final score: every point left goes to either side, counted at most
@@ -289,7 +327,7 @@ fn legal(pos: &Position) -> Option<Vec<Counts>> {
 /// play but those that only swap interchangeable cards for others of their group (see
 /// [`interchangeable`]): of each group a play keeps its strongest cards. Leads in the order
 /// of `combo::for_each_lead`, a single's follows by kind (the engine's sets, listed directly).
-fn search_plays(pos: &Position, out: &mut Vec<Counts>) -> bool {
+fn search_plays(pos: &Position, order: &Order, held: &Held, out: &mut Vec<Counts>) -> bool {
     out.clear();
     let ctx = pos.ctx();
     let hand = &pos.hands[pos.to_move as usize];
@@ -297,13 +335,15 @@ fn search_plays(pos: &Position, out: &mut Vec<Counts>) -> bool {
         None => for_each_lead(ctx, hand, |c| out.push(c.counts(ctx))),
         Some(lead) if lead.size() == 1 => {
             // R5.2–R5.3 with N = 1: a card of the led class if the hand holds one, else any
-            let class_held = ctx.class_kinds(lead.class).iter().any(|&k| hand[k as usize] > 0);
-            for (k, &n) in hand.iter().enumerate() {
-                if n > 0 && (!class_held || ctx.class[k] == lead.class) {
-                    let mut c = [0u8; KINDS];
-                    c[k] = 1;
-                    out.push(c);
-                }
+            let mine = held.once[pos.to_move as usize];
+            let of_led = mine & ctx.class_mask[lead.class as usize];
+            let mut bits = if of_led != 0 { of_led } else { mine };
+            while bits != 0 {
+                let k = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let mut c = [0u8; KINDS];
+                c[k] = 1;
+                out.push(c);
             }
         }
         Some(_) => match legal(pos) {
@@ -311,8 +351,21 @@ fn search_plays(pos: &Position, out: &mut Vec<Counts>) -> bool {
             None => return false,
         },
     }
-    let prev = interchangeable(pos);
-    out.retain(|c| c.iter().enumerate().all(|(k, &n)| n == 0 || prev[k] == NONE || c[prev[k] as usize] > 0));
+    let (prev, members) = interchangeable(pos, order, held);
+    if members != 0 {
+        // a play keeps a group's weaker card only with the next stronger one
+        out.retain(|c| {
+            let mut m = members;
+            while m != 0 {
+                let k = m.trailing_zeros() as usize;
+                m &= m - 1;
+                if c[k] > 0 && c[prev[k] as usize] == 0 {
+                    return false;
+                }
+            }
+            true
+        });
+    }
     true
 }
 
@@ -338,7 +391,7 @@ fn forced_end(pos: &Position) -> Option<i32> {
 /// For each kind the mover may lead as an interchangeable single, the kind that stands for
 /// its group; every other kind maps to itself.
 fn single_representatives(pos: &Position) -> [u8; KINDS] {
-    let prev = interchangeable(pos);
+    let (prev, _) = interchangeable(pos, &Order::of(pos.ctx()), &Held::of(pos));
     std::array::from_fn(|k| {
         let mut r = k;
         while prev[r] != NONE {
@@ -348,14 +401,93 @@ fn single_representatives(pos: &Position) -> [u8; KINDS] {
     })
 }
 
+/// Each suit class's kinds strongest first (R2.3; ties by id, a fixed order), and each kind's
+/// others of equal strength in its class: what [`interchangeable`] reads, made once a solve.
+pub(crate) struct Order {
+    kinds: [[u8; KINDS]; 5],
+    len: [u8; 5],
+    ties: [u64; KINDS],
+}
+
+impl Order {
+    pub(crate) fn of(ctx: &Context) -> Order {
+        let mut o = Order { kinds: [[0; KINDS]; 5], len: [0; 5], ties: [0; KINDS] };
+        for class in 0..5usize {
+            let mut kinds: Vec<u8> = ctx.class_kinds(class as u8).to_vec();
+            kinds.sort_unstable_by_key(|&k| (std::cmp::Reverse(ctx.strength[k as usize]), k));
+            o.kinds[class][..kinds.len()].copy_from_slice(&kinds);
+            o.len[class] = kinds.len() as u8;
+            for &a in &kinds {
+                for &b in &kinds {
+                    if a != b && ctx.strength[a as usize] == ctx.strength[b as usize] {
+                        o.ties[a as usize] |= 1 << b;
+                    }
+                }
+            }
+        }
+        o
+    }
+}
+
 /// Groups of interchangeable kinds of the mover's hand: single cards of one class that nobody
 /// else holds a copy of, with equal points (R7.1), no other card left between them in strength
 /// nor tied with one of them (R2.3), and, when a single leads the trick in progress, the
 /// trick's best card not between them either (R6.1). Playing one of a group or another leaves
 /// the same game up to renaming them: such a card is never part of a pair or tractor (R3),
 /// and compares alike with every card left. For each kind, the next stronger kind of its
+/// group, or [`NONE`]; and the kinds that have one, as bits.
+fn interchangeable(pos: &Position, order: &Order, held: &Held) -> ([u8; KINDS], u64) {
+    let ctx = pos.ctx();
+    let mut prev = [NONE; KINDS];
+    let mut members = 0u64;
+    let me = pos.to_move as usize;
+    let left = held.left;
+    let others = (0..4).filter(|&s| s != me).fold(0u64, |m, s| m | held.once[s]);
+    let lone_mask = held.once[me] & !held.twice[me] & !others;
+    if lone_mask.count_ones() < 2 {
+        return (prev, members);
+    }
+    let lone = |k: u8| lone_mask >> k & 1 == 1;
+    // the trick's best single, a card that compares as one left (R6.1)
+    let best = match pos.lead() {
+        Some(lead) if lead.size() == 1 => {
+            let class = if (pos.trick.best_key >> 8) & 1 == 1 { TRUMP } else { lead.class };
+            Some((class, (pos.trick.best_key & 0xff) as u8))
+        }
+        _ => None,
+    };
+    let strength = |k: u8| ctx.strength[k as usize];
+    // a kind tied in strength with one left outside the group compares differently from it
+    let tied = |k: u8| order.ties[k as usize] & left & !lone_mask != 0;
+    for class in 0..5usize {
+        if (ctx.class_mask[class] & lone_mask).count_ones() < 2 {
+            continue;
+        }
+        let split = |hi: u8, lo: u8| best.is_some_and(|(c, s)| c as usize == class && strength(lo) <= s && s <= strength(hi));
+        let mut a = NONE;
+        for &b in &order.kinds[class][..order.len[class] as usize] {
+            if left >> b & 1 == 0 {
+                continue;
+            }
+            if a != NONE && lone(a) && lone(b) && !tied(a) && !tied(b) && KIND_POINTS[a as usize] == KIND_POINTS[b as usize] && !split(a, b) {
+                prev[b as usize] = a;
+                members |= 1 << b;
+            }
+            a = b;
+        }
+    }
+    (prev, members)
+}
+
+/// [`interchangeable`] written directly, kind by kind (its twin in the tests): single cards of one class that nobody
+/// else holds a copy of, with equal points (R7.1), no other card left between them in strength
+/// nor tied with one of them (R2.3), and, when a single leads the trick in progress, the
+/// trick's best card not between them either (R6.1). Playing one of a group or another leaves
+/// the same game up to renaming them: such a card is never part of a pair or tractor (R3),
+/// and compares alike with every card left. For each kind, the next stronger kind of its
 /// group, or [`NONE`].
-fn interchangeable(pos: &Position) -> [u8; KINDS] {
+#[cfg(test)]
+fn interchangeable_plain(pos: &Position) -> [u8; KINDS] {
     let ctx = pos.ctx();
     let mut prev = [NONE; KINDS];
     let mine = &pos.hands[pos.to_move as usize];
@@ -404,7 +536,8 @@ fn interchangeable(pos: &Position) -> [u8; KINDS] {
 }
 
 /// How good a play looks for the mover's team, for ordering only: leaving the team winning
-/// the trick, with its points; otherwise giving away as few points as possible.
+/// the trick, with its points (and a lead's size); otherwise giving away as few points as
+/// possible.
 fn order_score(pos: &Position, next: &Position, cards: &Counts) -> i32 {
     let team = pos.to_move % 2;
     let p = points(cards);
@@ -414,7 +547,7 @@ fn order_score(pos: &Position, next: &Position, cards: &Counts) -> i32 {
         return if won { 2000 + next.defender_points - pos.defender_points + p } else { -p };
     }
     let winning = next.trick.best_seat % 2 == team;
-    let size = classify(pos.ctx(), cards).map_or(0, |c| c.size() as i32);
+    let size = size(cards) as i32; // equal for every follow of a node
     if winning {
         1000 + p + size
     } else {
@@ -425,7 +558,12 @@ fn order_score(pos: &Position, next: &Position, cards: &Counts) -> i32 {
 impl Solver {
     /// The final score of `pos` if inside (alpha, beta); else a bound on the side it fails.
     /// `depth`: plays from the search's root, the index of this node's buffers.
-    fn search(&mut self, pos: &Position, mut alpha: i32, mut beta: i32, depth: usize) -> Result<i32, Budget> {
+    fn search(&mut self, pos: &Position, alpha: i32, beta: i32, depth: usize) -> Result<i32, Budget> {
+        self.node(pos, &Held::of(pos), alpha, beta, depth)
+    }
+
+    /// [`Solver::search`] with `pos`'s held masks.
+    fn node(&mut self, pos: &Position, held: &Held, mut alpha: i32, mut beta: i32, depth: usize) -> Result<i32, Budget> {
         if pos.phase == Phase::Over {
             return Ok(pos.final_score);
         }
@@ -436,17 +574,15 @@ impl Solver {
         if let Some(v) = forced_end(pos) {
             return Ok(v);
         }
-        let (lo, hi) = bounds(pos);
-        if lo == hi || hi <= alpha {
-            return Ok(hi);
-        }
-        if lo >= beta {
-            return Ok(lo);
-        }
+        #[cfg(test)]
+        assert_eq!(*held, Held::of(pos), "the masks passed down");
         let base = pos.defender_points;
-        let k = if pos.trick.plays == 0 { trick_start_key(pos) } else { key(pos) };
+        // the table at trick starts only: a probe is a cache miss, dearer than the nodes the
+        // table saves mid-trick (HISTORY.md §29)
+        let k = (pos.trick.plays == 0).then(|| trick_start_key(pos, held));
         let mut first = u16::MAX;
-        let old = self.table.get(&k).copied();
+        let old = k.and_then(|k| self.table.get(k));
+        let nodes0 = self.nodes;
         if let Some(e) = old {
             let (lo, hi) = (base + e.lo, base + e.hi);
             if lo == hi || lo >= beta {
@@ -459,41 +595,86 @@ impl Solver {
             beta = beta.min(hi);
             first = e.best;
         }
+        // the bounds after the table: most nodes the table cuts need no bounds
+        let (lo, hi) = bounds(pos, held);
+        if lo == hi || hi <= alpha {
+            return Ok(hi);
+        }
+        if lo >= beta {
+            return Ok(lo);
+        }
         let (alpha0, beta0) = (alpha, beta);
         if self.plies.len() <= depth {
             self.plies.resize_with(depth + 1, Ply::default);
         }
         // this node's buffers, taken out while its children use theirs
         let mut ply = std::mem::take(&mut self.plies[depth]);
-        if !search_plays(pos, &mut ply.moves) {
+        if !search_plays(pos, &self.order, held, &mut ply.moves) {
             return Err(Budget);
         }
-        ply.kids.clear();
-        ply.order.clear();
-        for (i, c) in ply.moves.iter().enumerate() {
-            let mut q = *pos;
-            q.play_unchecked(c);
-            let s = if i as u16 == first { i32::MAX } else { order_score(pos, &q, c) };
-            ply.kids.push(q);
-            ply.order.push((std::cmp::Reverse(s), i as u16));
-        }
-        ply.order.sort_unstable();
         let max = pos.is_defender(pos.to_move);
         let mut best = if max { i32::MIN } else { i32::MAX };
-        let mut best_i = ply.order[0].1;
-        for &(_, i) in &ply.order {
-            let v = self.search(&ply.kids[i as usize], alpha, beta, depth + 1)?;
-            if (max && v > best) || (!max && v < best) {
-                best = v;
-                best_i = i;
+        // the table's best play first, before the other children are made: it cuts most nodes;
+        // mid-trick (no table) the play that last cut a node at this depth, if legal here
+        if first == u16::MAX && pos.trick.plays > 0 {
+            for kc in [ply.killer, ply.killer2].into_iter().flatten() {
+                if let Some(i) = ply.moves.iter().position(|c| *c == kc) {
+                    first = i as u16;
+                    break;
+                }
             }
+        }
+        let mut best_i = first;
+        let first_i = (first as usize) < ply.moves.len();
+        if first_i {
+            let mut q = *pos;
+            q.play_unchecked(&ply.moves[first as usize]);
+            best = self.node(&q, &held.after(pos.to_move, &q), alpha, beta, depth + 1)?;
             if max {
-                alpha = alpha.max(v);
+                alpha = alpha.max(best);
             } else {
-                beta = beta.min(v);
+                beta = beta.min(best);
             }
-            if alpha >= beta {
-                break;
+        }
+        if alpha < beta {
+            ply.kids.clear();
+            ply.order.clear();
+            for (i, c) in ply.moves.iter().enumerate() {
+                let mut q = *pos;
+                if i as u16 == first {
+                    ply.kids.push(q);
+                    continue;
+                }
+                q.play_unchecked(c);
+                ply.order.push((std::cmp::Reverse(order_score(pos, &q, c)), i as u16));
+                ply.kids.push(q);
+            }
+            ply.order.sort_unstable();
+            if !first_i {
+                best_i = ply.order[0].1;
+            }
+            for &(_, i) in &ply.order {
+                let kid = &ply.kids[i as usize];
+                let v = self.node(kid, &held.after(pos.to_move, kid), alpha, beta, depth + 1)?;
+                if (max && v > best) || (!max && v < best) {
+                    best = v;
+                    best_i = i;
+                }
+                if max {
+                    alpha = alpha.max(v);
+                } else {
+                    beta = beta.min(v);
+                }
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        if alpha >= beta {
+            let m = Some(ply.moves[best_i as usize]);
+            if ply.killer != m {
+                ply.killer2 = ply.killer;
+                ply.killer = m;
             }
         }
         self.plies[depth] = ply;
@@ -505,15 +686,15 @@ impl Solver {
         } else {
             (best, best)
         };
-        if self.table.len() >= TABLE_ENTRIES {
-            self.table.clear();
-        }
         let (mut lo_d, mut hi_d) = (lo.saturating_sub(base), hi.saturating_sub(base));
         if let Some(o) = old {
             lo_d = lo_d.max(o.lo);
             hi_d = hi_d.min(o.hi);
         }
-        self.table.insert(k, Entry { lo: lo_d, hi: hi_d, best: best_i });
+        let work = (self.nodes - nodes0).min(u32::MAX as u64) as u32;
+        if let Some(k) = k {
+            self.table.insert(k, Entry { lo: lo_d, hi: hi_d, best: best_i, work });
+        }
         Ok(best)
     }
 
@@ -570,7 +751,7 @@ pub fn solve(pos: &Position, budget: u64) -> Result<Solution, Error> {
     if pos.phase != Phase::Play {
         return Err(Error::BadArgument { what: "game", message: "the solver plays out the tricks: the hand is not in its play phase".into() });
     }
-    let mut s = Solver::new(budget);
+    let mut s = Solver::new(budget, pos.ctx());
     let moves = match plays(pos) {
         Some(m) => m,
         None => {
@@ -623,7 +804,7 @@ pub fn solve(pos: &Position, budget: u64) -> Result<Solution, Error> {
 /// The exact final score after each of `plays` at `pos` (the play phase), one table shared,
 /// None for the plays not solved within `budget` nodes in all.
 pub fn values(pos: &Position, plays: &[Counts], budget: u64) -> Vec<Option<i32>> {
-    let mut s = Solver::new(budget);
+    let mut s = Solver::new(budget, pos.ctx());
     let mut spent = false;
     let mut guess = pos.defender_points;
     plays
@@ -645,7 +826,7 @@ pub fn values(pos: &Position, plays: &[Counts], budget: u64) -> Vec<Option<i32>>
 /// The exact final score of `pos` (the play phase, or over), None past `budget` nodes: a
 /// search's leaf evaluator.
 pub fn value(pos: &Position, budget: u64) -> Option<i32> {
-    let mut s = Solver::new(budget);
+    let mut s = Solver::new(budget, pos.ctx());
     s.value(pos).ok()
 }
 
@@ -676,6 +857,7 @@ mod tests {
     use crate::game::hand::Game;
     use crate::rules::profile::Profile;
     use crate::util::rng::Rng;
+    use std::collections::HashMap;
 
     /// A random open-card position: `h` cards a hand drawn from a few kinds (so that pairs,
     /// triples and tractors are common), then `pre` random plays.
@@ -871,7 +1053,7 @@ mod tests {
             let profile = Profile::ALL[i % Profile::ALL.len()];
             let pre = rng.below_usize(4);
             let pos = position_from(&mut rng, profile, 1 + i % 3, pre, i % 4 == 3);
-            let (lo, hi) = bounds(&pos);
+            let (lo, hi) = bounds(&pos, &Held::of(&pos));
             let v = minimax(&pos);
             assert!(lo <= v && v <= hi, "{lo} {v} {hi} {pos:?}");
             let (slo, shi) = static_bounds(&pos);
@@ -879,6 +1061,24 @@ mod tests {
             tight += (hi - lo < shi - slo) as usize;
         }
         assert!(tight > 500, "{tight}");
+    }
+
+    /// The bounds of tricks in progress (a single lead's decided trick included) hold the
+    /// value on larger positions, against plain alpha-beta.
+    #[test]
+    fn bounds_hold_the_value_mid_trick() {
+        let mut rng = Rng::new(101);
+        let mut decided = 0;
+        for i in 0..1500 {
+            let profile = Profile::ALL[i % Profile::ALL.len()];
+            let pre = 1 + rng.below_usize(3) + 4 * (i % 2);
+            let pos = position_from(&mut rng, profile, 3 + i % 2, pre, i % 3 != 0);
+            let (lo, hi) = bounds(&pos, &Held::of(&pos));
+            let v = reference(&pos, i32::MIN, i32::MAX);
+            assert!(lo <= v && v <= hi, "{lo} {v} {hi} {pos:?}");
+            decided += trick_decided(&pos, &Held::of(&pos)).is_some() as usize;
+        }
+        assert!(decided > 100, "{decided}");
     }
 
     /// Positions with one trick-start key have one value (relative to the points won so far):
@@ -907,7 +1107,7 @@ mod tests {
             let banker = (i % 4) as u8;
             let pos = Game::from_hands(hands, level, 0, banker, profile).expect("a valid deal").pos;
             let v = minimax(&pos) - pos.defender_points;
-            let k = trick_start_key(&pos) ^ ((level as u128) << 100) ^ ((banker as u128) << 110) ^ ((i % Profile::ALL.len()) as u128) << 120;
+            let k = trick_start_key(&pos, &Held::of(&pos)) ^ ((level as u128) << 100) ^ ((banker as u128) << 110) ^ ((i % Profile::ALL.len()) as u128) << 120;
             match seen.get(&k) {
                 Some((w, hands)) => {
                     assert_eq!(v, *w, "{pos:?} {hands:?}");
@@ -922,6 +1122,24 @@ mod tests {
         assert!(renamed > 20, "{renamed}");
     }
 
+    /// The groups of interchangeable kinds, read from each class's strength order made once,
+    /// are those found kind by kind.
+    #[test]
+    fn interchangeable_agrees_with_its_plain_twin() {
+        let mut rng = Rng::new(23);
+        let mut grouped = 0;
+        for i in 0..5000 {
+            let profile = Profile::ALL[i % Profile::ALL.len()];
+            let pre = rng.below_usize(4);
+            let pos = position_from(&mut rng, profile, 1 + i % 8, pre, i % 3 != 0);
+            let (prev, members) = interchangeable(&pos, &Order::of(pos.ctx()), &Held::of(&pos));
+            assert_eq!(prev, interchangeable_plain(&pos), "{pos:?}");
+            assert_eq!(members, (0..KINDS).filter(|&k| prev[k] != NONE).fold(0u64, |m, k| m | 1 << k));
+            grouped += (members != 0) as usize;
+        }
+        assert!(grouped > 500, "{grouped}");
+    }
+
     /// A play the search leaves out (interchangeable cards, leads and follows) has the value of
     /// the play it stands behind: the same numbers of each group's cards, its strongest.
     #[test]
@@ -932,9 +1150,9 @@ mod tests {
             let profile = Profile::ALL[i % Profile::ALL.len()];
             let pre = rng.below_usize(4);
             let pos = position_from(&mut rng, profile, 1 + i % 3, pre, true);
-            let prev = interchangeable(&pos);
+            let (prev, _) = interchangeable(&pos, &Order::of(pos.ctx()), &Held::of(&pos));
             let mut kept = Vec::new();
-            assert!(search_plays(&pos, &mut kept));
+            assert!(search_plays(&pos, &Order::of(pos.ctx()), &Held::of(&pos), &mut kept));
             for c in legal(&pos).expect("plays") {
                 if kept.contains(&c) {
                     continue;

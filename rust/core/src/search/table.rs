@@ -1,0 +1,182 @@
+//! The open-card solver's transposition table: bounds of positions' values under 128-bit
+//! keys (the keys are hashes already, so their low bits pick the bucket directly).
+//!
+//! Open addressing, linear probing over a window of [`WAYS`] slots. The table starts small and
+//! doubles (every entry put again) when half full, up to [`MAX_SLOTS`]; a full window gives up
+//! its entry that cost the fewest nodes to find. Every step depends only on the sequence of
+//! calls, so a search is the same on every run and platform.
+
+/// Slots a key may occupy (linear probing).
+pub const WAYS: usize = 16;
+
+/// The table's first size (slots).
+const MIN_SLOTS: usize = 1 << 10;
+
+/// The table's largest size (slots, 16 bytes each: 128 MiB).
+pub const MAX_SLOTS: usize = 1 << 23;
+
+/// One entry: bounds of (final score − the defenders' points so far), the best play's index
+/// and the nodes its search took (which entry to give up first; read back as its log2).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Entry {
+    pub lo: i32,
+    pub hi: i32,
+    pub best: u16,
+    pub work: u32,
+}
+
+/// A slot of 16 bytes (four to a cache line: the probes are the search's cache misses): 80
+/// bits of the key (its high 64, at least 1, and 16 of its low half; the slot's place is
+/// computed from them, so the table can double), the bounds as i16 (a bound past the range
+/// is stored widened to none), the best play's index (255: none kept) and log2 of the work.
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    /// 0: empty.
+    check: u64,
+    tag: u16,
+    lo: i16,
+    hi: i16,
+    best: u8,
+    work: u8,
+}
+
+/// The bounds read back for "none" (far past any score, with room to add the points won).
+pub const NO_LOWER: i32 = i32::MIN / 4;
+pub const NO_UPPER: i32 = i32::MAX / 4;
+
+impl Slot {
+    fn of(key: u128, e: Entry) -> Slot {
+        let lo = if e.lo <= i16::MIN as i32 { i16::MIN } else { e.lo.min(i16::MAX as i32) as i16 };
+        let hi = if e.hi >= i16::MAX as i32 { i16::MAX } else { e.hi.max(i16::MIN as i32) as i16 };
+        let (check, tag) = split(key);
+        Slot { check, tag, lo, hi, best: e.best.min(255) as u8, work: (32 - e.work.leading_zeros()) as u8 }
+    }
+
+    fn entry(&self) -> Entry {
+        let lo = if self.lo == i16::MIN { NO_LOWER } else { self.lo as i32 };
+        let hi = if self.hi == i16::MAX { NO_UPPER } else { self.hi as i32 };
+        let best = if self.best == 255 { u16::MAX } else { self.best as u16 };
+        Entry { lo, hi, best, work: self.work as u32 }
+    }
+
+    /// Where the slot's window starts (before masking to the table's size).
+    #[inline]
+    fn place(&self) -> usize {
+        (self.check.rotate_left(16) ^ self.tag as u64) as usize
+    }
+}
+
+/// What a slot keeps of a key: its high 64 bits (at least 1) and 16 of its low.
+#[inline]
+fn split(key: u128) -> (u64, u16) {
+    (((key >> 64) as u64).max(1), key as u16)
+}
+
+pub struct Table {
+    slots: Vec<Slot>,
+    used: usize,
+}
+
+impl Default for Table {
+    fn default() -> Table {
+        Table { slots: vec![Slot::default(); MIN_SLOTS], used: 0 }
+    }
+}
+
+impl Table {
+    /// The slots a slot placed at `at` may occupy: [`WAYS`] from there (wrapping).
+    #[inline]
+    fn window(&self, at: usize) -> impl Iterator<Item = usize> {
+        let mask = self.slots.len() - 1;
+        (0..WAYS).map(move |i| (at + i) & mask)
+    }
+
+    /// The entry under `key`, if kept.
+    #[inline]
+    pub fn get(&self, key: u128) -> Option<Entry> {
+        let (c, tag) = split(key);
+        let at = Slot { check: c, tag, ..Slot::default() }.place();
+        for i in self.window(at) {
+            let s = &self.slots[i];
+            if s.check == c && s.tag == tag {
+                return Some(s.entry());
+            }
+            if s.check == 0 {
+                return None;
+            }
+        }
+        None
+    }
+
+    /// Entries kept.
+    pub fn len(&self) -> usize {
+        self.used
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.used == 0
+    }
+
+    /// Keeps `entry` under `key` (replacing the key's entry if kept).
+    pub fn insert(&mut self, key: u128, entry: Entry) {
+        if 2 * self.used >= self.slots.len() && self.slots.len() < MAX_SLOTS {
+            self.grow();
+        }
+        self.put(Slot::of(key, entry));
+    }
+
+    /// Stores `slot` in its window: over its key's entry, else in the first empty slot, else
+    /// over the entry that took the fewest nodes if that is no more than its own.
+    fn put(&mut self, slot: Slot) {
+        let mut cheapest = usize::MAX;
+        for i in self.window(slot.place()) {
+            let s = &self.slots[i];
+            if (s.check == slot.check && s.tag == slot.tag) || s.check == 0 {
+                self.used += (s.check == 0) as usize;
+                self.slots[i] = slot;
+                return;
+            }
+            if cheapest == usize::MAX || s.work < self.slots[cheapest].work {
+                cheapest = i;
+            }
+        }
+        if self.slots[cheapest].work <= slot.work {
+            self.slots[cheapest] = slot;
+        }
+    }
+
+    /// Doubles the table, every entry put again.
+    fn grow(&mut self) {
+        let size = 2 * self.slots.len();
+        let old = std::mem::replace(&mut self.slots, vec![Slot::default(); size]);
+        self.used = 0;
+        for s in old.into_iter().filter(|s| s.check != 0) {
+            self.put(s);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Entries come back as kept, through growth (a full window may drop one, rarely).
+    #[test]
+    fn entries_come_back_through_growth() {
+        let mut t = Table::default();
+        let e = |i: u32| Entry { lo: (i % 9000) as i32 - 4000, hi: (i % 9000) as i32, best: (i % 7) as u16, work: i % 2 };
+        let key = |i: u32| (i as u128).wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835) | 1 << 127;
+        for i in 0..50_000 {
+            t.insert(key(i), e(i));
+        }
+        assert!(t.len() > 49_900, "{}", t.len());
+        let kept = (0..50_000).filter(|&i| t.get(key(i)) == Some(e(i))).count();
+        assert_eq!(kept, t.len());
+        assert_eq!(t.get(key(50_001)), None);
+        t.insert(key(3), e(9));
+        assert_eq!(t.get(key(3)), Some(e(9)));
+        // bounds past i16 read back as none; a best past 254 as none
+        t.insert(key(4), Entry { lo: -40_000, hi: 40_000, best: 300, work: 5 });
+        assert_eq!(t.get(key(4)), Some(Entry { lo: NO_LOWER, hi: NO_UPPER, best: u16::MAX, work: 3 }));
+    }
+}
