@@ -69,16 +69,17 @@ pub fn over_range<T: Send>(start: u64, count: u64, threads: usize, f: impl Fn(u6
 }
 
 /// `f(job)` for every job, results in the jobs' order, on `threads` threads (0: all cores) that
-/// take the next job left in turn: this thread and `threads - 1` helpers from the kept pool. A
+/// take the next job left in turn: this thread and the kept pool of `threads - 1` helpers. A
 /// search's few long jobs (ISMCTS's trees, PIMC's worlds) start at once on this thread, which
 /// then works instead of waking the pool and waiting for it; only the helpers are woken.
 pub fn take_turns<J: Send, T: Send>(jobs: Vec<J>, threads: usize, f: impl Fn(J) -> T + Sync) -> Result<Vec<T>, ParallelError> {
+    let threads = if threads == 0 { rayon::current_num_threads() } else { threads };
     let n = jobs.len();
     if threads == 1 || n <= 1 {
         return Ok(jobs.into_iter().map(f).collect());
     }
-    let helpers = pool(threads)?;
-    let threads = helpers.current_num_threads();
+    // a pool of the helpers alone: no idle thread of it spins beside them
+    let helpers = pool(threads - 1)?;
     let left = Mutex::new(jobs.into_iter().enumerate());
     let done: Mutex<Vec<Option<T>>> = Mutex::new((0..n).map(|_| None).collect());
     let work = || loop {
