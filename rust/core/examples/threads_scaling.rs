@@ -62,6 +62,7 @@ fn main() {
         for g in &games {
             let view = SeatView::of_game(g);
             for w in 0..ways.len() {
+                std::thread::sleep(Duration::from_millis(5)); // the pools' idle threads asleep again
                 let from = Instant::now();
                 let timed: Vec<Timed> = match w {
                     0 => (0..2).map(|t| tree(&view, t, from)).collect(),
