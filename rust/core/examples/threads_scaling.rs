@@ -3,7 +3,7 @@
 //! before `take_turns`); by `util::parallel::take_turns` (this thread grows one, a helper the
 //! other). Each tree is `ismcts(view, 1,500 iterations, trees=1, seed=t)` on one thread, on
 //! positions from greedy self-play; prints each way's summed time and each tree's median time.
-//! `cargo run --release -p tractor-core --example threads_scaling [positions] [repeats]`
+//! `cargo run --release -p tractor-core --example threads_scaling [positions] [repeats] [gap ms]`
 
 use std::time::{Duration, Instant};
 
@@ -13,18 +13,20 @@ use tractor_core::Agent;
 use tractor_core::agent::view::SeatView;
 use tractor_core::game::hand::{Game, Phase, NOBODY};
 use tractor_core::policy::Policy;
-use tractor_core::search::ismcts::{ismcts, IsmctsParams};
+use tractor_core::search::ismcts::{ismcts_reusing, IsmctsParams, Tree};
 use tractor_core::util::parallel::{pool, take_turns};
 use tractor_core::{Profile, Rng};
 
-/// One tree: its start and its length, from the call's start.
-type Timed = (Duration, Duration);
+/// One tree: its start and its length, from the call's start, and the tree itself (dropped by
+/// the calling thread, as the searches drop theirs).
+type Timed = (Duration, Duration, Vec<Tree>);
 
 fn tree(view: &SeatView, t: u64, from: Instant) -> Timed {
     let start = from.elapsed();
     let p = IsmctsParams { iterations: 1500, ..IsmctsParams::<Agent>::default() };
-    std::hint::black_box(ismcts(view, &p, t, 1).unwrap());
-    (start, from.elapsed() - start)
+    let (r, kept) = ismcts_reusing(view, &p, t, 1, Vec::new()).unwrap();
+    std::hint::black_box(r);
+    (start, from.elapsed() - start, kept)
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -36,6 +38,7 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let positions: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(6);
     let repeats: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(5);
+    let gap = Duration::from_millis(args.get(3).and_then(|s| s.parse().ok()).unwrap_or(5));
     let mut games = Vec::new();
     for seed in 0..positions {
         let mut g = Game::deal(seed, Profile::Guigang, [3, 3], NOBODY, None).unwrap();
@@ -62,18 +65,19 @@ fn main() {
         for g in &games {
             let view = SeatView::of_game(g);
             for w in 0..ways.len() {
-                std::thread::sleep(Duration::from_millis(5)); // the pools' idle threads asleep again
+                std::thread::sleep(gap); // (5 ms: the pools' idle threads asleep again)
                 let from = Instant::now();
                 let timed: Vec<Timed> = match w {
                     0 => (0..2).map(|t| tree(&view, t, from)).collect(),
                     1 => two.install(|| (0..2u64).into_par_iter().map(|t| tree(&view, t, from)).collect()),
                     _ => take_turns(vec![0u64, 1], 2, |t| tree(&view, t, from)).unwrap(),
                 };
-                total[w] += from.elapsed().as_secs_f64();
                 lengths[w].extend(timed.iter().map(|x| x.1.as_secs_f64() * 1e3));
                 if w > 0 {
                     late[w].push((timed[0].0.max(timed[1].0) - timed[0].0.min(timed[1].0)).as_secs_f64() * 1e6);
                 }
+                drop(timed); // the trees, freed on this thread
+                total[w] += from.elapsed().as_secs_f64();
             }
         }
     }
