@@ -258,6 +258,7 @@ step_search() {
 
 step_ismcts_threads() {
   run python benches/ismcts_threads.py "${IT_ARGS[@]}" --json "$RAW/ismcts_threads.json" | tee "$RAW/ismcts_threads.txt"
+  run python benches/ismcts_threads.py "${IT_ARGS[@]}" --search pimc --json "$RAW/pimc_threads.json" | tee "$RAW/pimc_threads.txt"
 }
 
 step_vecenv() {

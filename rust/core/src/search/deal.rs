@@ -10,13 +10,11 @@
 //! wins every tie. ISMCTS with `deal=1` runs the same flat search ([`ismcts_deal`]), its
 //! iterations spent as two playouts per action per world.
 
-use rayon::prelude::*;
-
 use crate::agent::view::{Decide, SeatView};
 use crate::game::hand::{Game, Phase};
 use crate::infoset::determinize::Determinizer;
 use crate::rules::error::Error;
-use crate::util::parallel::pool;
+use crate::util::parallel::take_turns;
 use crate::util::rng::Rng;
 use crate::util::seed::{derive, SEARCH};
 use super::decision::{flat_result, ActionStats, SearchResult};
@@ -84,10 +82,6 @@ fn flat_deal<R: Decide + Sync>(
             })
             .collect()
     };
-    let totals: Vec<Vec<(i64, i64)>> = if threads == 1 {
-        worlds.iter().map(per_world).collect()
-    } else {
-        pool(threads)?.install(|| worlds.par_iter().map(per_world).collect())
-    };
+    let totals: Vec<Vec<(i64, i64)>> = take_turns(worlds.iter().collect(), threads, per_world)?;
     Ok(flat_result(&cands, &totals, rollouts))
 }

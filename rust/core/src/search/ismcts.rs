@@ -40,8 +40,6 @@
 
 use std::time::{Duration, Instant};
 
-use rayon::prelude::*;
-
 use crate::agent::greedy;
 use crate::agent::net::NetPolicy;
 use crate::agent::play_net::PlayNetPolicy;
@@ -52,7 +50,7 @@ use crate::game::hand::{Action, Phase};
 use crate::infoset::determinize::Determinizer;
 use crate::rules::error::Error;
 use crate::util::fixed::{isqrt, ln_q32};
-use crate::util::parallel::pool;
+use crate::util::parallel::take_turns;
 use crate::util::rng::Rng;
 use crate::util::seed::{derive, SEARCH};
 use super::decision::{determinizer, seen, ActionStats, SearchResult};
@@ -356,12 +354,7 @@ pub fn ismcts_reusing<R: Decide + Sync>(
         Ok(Tree { nodes: grow(view, &mut det, p, share(t), &mut rng, start)? })
     };
     let jobs: Vec<(u32, Option<Tree>)> = (0..trees).map(|t| (t, kept[t as usize].take())).collect();
-    let grown: Vec<Result<Tree, Error>> = if threads == 1 || trees == 1 {
-        jobs.into_iter().map(run).collect()
-    } else {
-        pool(threads)?.install(|| jobs.into_par_iter().map(run).collect())
-    };
-    let grown: Vec<Tree> = grown.into_iter().collect::<Result<_, _>>()?;
+    let grown: Vec<Tree> = take_turns(jobs, threads, run)?.into_iter().collect::<Result<_, _>>()?;
     let root_stats = |tree: &Tree| -> Vec<ActionStats> {
         let nodes = &tree.nodes;
         nodes[0]

@@ -21,13 +21,11 @@
 
 use std::time::{Duration, Instant};
 
-use rayon::prelude::*;
-
 use crate::agent::net::NetPolicy;
 use crate::agent::view::{Decide, SeatView};
 use crate::game::hand::{Action, Phase, Position};
 use crate::rules::error::Error;
-use crate::util::parallel::pool;
+use crate::util::parallel::take_turns;
 use crate::util::rng::Rng;
 use crate::util::seed::{derive, SEARCH};
 use super::decision::{candidates, determinizer, flat_result, seen, ActionStats, SearchResult};
@@ -155,11 +153,7 @@ pub fn pimc<R: Decide + Sync>(view: &SeatView, p: &PimcParams<R>, seed: u64, thr
             .collect()
     };
     let weigh = |ws: &[(u64, Position)]| -> Result<Vec<Vec<(i64, i64)>>, Error> {
-        Ok(if threads == 1 {
-            ws.iter().map(per_world).collect()
-        } else {
-            pool(threads)?.install(|| ws.par_iter().map(per_world).collect())
-        })
+        Ok(take_turns(ws.iter().collect(), threads, per_world)?)
     };
     let totals: Vec<Vec<(i64, i64)>> = if p.time_ms == 0 {
         weigh(&draw_worlds(p.worlds as u64)?)?

@@ -68,6 +68,34 @@ pub fn over_range<T: Send>(start: u64, count: u64, threads: usize, f: impl Fn(u6
     Ok(pool(threads)?.install(|| (start..=last).into_par_iter().map(f).collect()))
 }
 
+/// `f(job)` for every job, results in the jobs' order, on `threads` threads (0: all cores) that
+/// take the next job left in turn: this thread and the kept pool of `threads - 1` helpers. A
+/// search's few long jobs (ISMCTS's trees, PIMC's worlds) start at once on this thread, which
+/// then works instead of waking the pool and waiting for it; only the helpers are woken.
+pub fn take_turns<J: Send, T: Send>(jobs: Vec<J>, threads: usize, f: impl Fn(J) -> T + Sync) -> Result<Vec<T>, ParallelError> {
+    let threads = if threads == 0 { rayon::current_num_threads() } else { threads };
+    let n = jobs.len();
+    if threads == 1 || n <= 1 {
+        return Ok(jobs.into_iter().map(f).collect());
+    }
+    // a pool of the helpers alone: no idle thread of it spins beside them
+    let helpers = pool(threads - 1)?;
+    let left = Mutex::new(jobs.into_iter().enumerate());
+    let done: Mutex<Vec<Option<T>>> = Mutex::new((0..n).map(|_| None).collect());
+    let work = || loop {
+        let Some((i, job)) = left.lock().unwrap_or_else(|e| e.into_inner()).next() else { break };
+        let out = f(job);
+        done.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(out);
+    };
+    helpers.in_place_scope(|s| {
+        for _ in 1..threads.min(n) {
+            s.spawn(|_| work());
+        }
+        work();
+    });
+    Ok(done.into_inner().unwrap_or_else(|e| e.into_inner()).into_iter().map(|t| t.expect("every job taken")).collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -88,5 +116,22 @@ mod tests {
             assert_eq!(over_range(10, 100, threads, |i| i * i).unwrap(), one);
         }
         assert!(Arc::ptr_eq(&pool(3).unwrap(), &pool(3).unwrap()));
+    }
+
+    #[test]
+    fn turns_taken_give_results_in_the_jobs_order() {
+        let jobs: Vec<u64> = (0..50).collect();
+        let one = take_turns(jobs.clone(), 1, |j| j * j + 1).unwrap();
+        assert_eq!(one, jobs.iter().map(|j| j * j + 1).collect::<Vec<_>>());
+        for threads in [0, 2, 3, 2] {
+            assert_eq!(take_turns(jobs.clone(), threads, |j| j * j + 1).unwrap(), one);
+            // uneven jobs: later ones finish first
+            let slow = |j: u64| {
+                std::thread::sleep(std::time::Duration::from_micros(200 * (5 - j % 5)));
+                j
+            };
+            assert_eq!(take_turns(jobs[..10].to_vec(), threads, slow).unwrap(), jobs[..10].to_vec());
+        }
+        assert!(take_turns(Vec::<u8>::new(), 2, |j| j).unwrap().is_empty());
     }
 }
