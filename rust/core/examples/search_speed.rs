@@ -1,15 +1,16 @@
 //! ISMCTS and PIMC decisions on positions from greedy self-play, one thread.
 //! `cargo run --release -p tractor-core --example search_speed [positions] [iterations]`
 
+#[path = "common/positions.rs"]
+mod positions;
+
 use std::time::Instant;
 
 use tractor_core::Agent;
 use tractor_core::agent::view::SeatView;
-use tractor_core::game::hand::{Game, Phase, NOBODY};
-use tractor_core::policy::Policy;
+use tractor_core::game::hand::Phase;
 use tractor_core::search::ismcts::{ismcts, IsmctsParams};
 use tractor_core::search::pimc::{pimc, PimcParams};
-use tractor_core::{Profile, Rng};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -17,16 +18,7 @@ fn main() {
     let iterations: u32 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1000);
     let (mut it_s, mut pimc_s, mut n) = (0.0, 0.0, 0);
     for seed in 0..positions {
-        let mut g = Game::deal(seed, Profile::Guigang, [3, 3], NOBODY, None).unwrap();
-        let mut rng = Rng::new(seed);
-        let mut plays = 0;
-        while g.pos.phase != Phase::Over && !(g.pos.phase == Phase::Play && plays == 40 + seed as usize * 7 % 60) {
-            if g.pos.phase == Phase::Play {
-                plays += 1;
-            }
-            let a = Policy::Agent(Agent::Greedy).act(&g, &mut rng).unwrap();
-            g.apply(&a).unwrap();
-        }
+        let g = positions::mid_hand(seed);
         if g.pos.phase != Phase::Play {
             continue;
         }

@@ -5,17 +5,18 @@
 //! positions from greedy self-play; prints each way's summed time and each tree's median time.
 //! `cargo run --release -p tractor-core --example threads_scaling [positions] [repeats] [gap ms]`
 
+#[path = "common/positions.rs"]
+mod positions;
+
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
 use tractor_core::Agent;
 use tractor_core::agent::view::SeatView;
-use tractor_core::game::hand::{Game, Phase, NOBODY};
-use tractor_core::policy::Policy;
+use tractor_core::game::hand::Phase;
 use tractor_core::search::ismcts::{ismcts_reusing, IsmctsParams, Tree};
 use tractor_core::util::parallel::{pool, take_turns};
-use tractor_core::{Profile, Rng};
 
 /// One tree: its start and its length, from the call's start, and the tree itself (dropped by
 /// the calling thread, as the searches drop theirs).
@@ -41,16 +42,7 @@ fn main() {
     let gap = Duration::from_millis(args.get(3).and_then(|s| s.parse().ok()).unwrap_or(5));
     let mut games = Vec::new();
     for seed in 0..positions {
-        let mut g = Game::deal(seed, Profile::Guigang, [3, 3], NOBODY, None).unwrap();
-        let mut rng = Rng::new(seed);
-        let mut plays = 0;
-        while g.pos.phase != Phase::Over && !(g.pos.phase == Phase::Play && plays == 40 + seed as usize * 7 % 60) {
-            if g.pos.phase == Phase::Play {
-                plays += 1;
-            }
-            let a = Policy::Agent(Agent::Greedy).act(&g, &mut rng).unwrap();
-            g.apply(&a).unwrap();
-        }
+        let g = positions::mid_hand(seed);
         if g.pos.phase == Phase::Play && SeatView::of_game(&g).actions().count() > 1 {
             games.push(g);
         }

@@ -31,6 +31,22 @@ pub fn greedy_cuts(seed: u64, profile: Profile) -> [Game; 4] {
     })
 }
 
+/// The hand greedy plays from `seed` on every seat, stopped at its play `40 + 7·seed mod 60`
+/// (or at its end): the mid-hand positions the search examples time.
+pub fn mid_hand(seed: u64) -> Game {
+    let mut g = Game::deal(seed, Profile::Guigang, [3, 3], NOBODY, None).unwrap();
+    let mut rng = Rng::new(seed);
+    let mut plays = 0;
+    while g.pos.phase != Phase::Over && !(g.pos.phase == Phase::Play && plays == 40 + seed as usize * 7 % 60) {
+        if g.pos.phase == Phase::Play {
+            plays += 1;
+        }
+        let a = Policy::Agent(Agent::Greedy).act(&g, &mut rng).unwrap();
+        g.apply(&a).unwrap();
+    }
+    g
+}
+
 /// Trick-start positions with `k` cards a hand, one per seed (greedy plays, random showings).
 pub fn endgames(k: usize, n: usize) -> Vec<Position> {
     let mut out = Vec::new();
