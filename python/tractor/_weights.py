@@ -35,11 +35,12 @@ def shipped() -> Dict[str, str]:
     return {p.stem: str(p) for p in sorted(FOLDER.glob("*.tnet"))}
 
 
-#: Searches that ship guided by a shipped network: a core preset (``_core.PRESETS``) with the
-#: network as its prior; each name stands for its search, whose network is then read as
-#: everywhere (docs/arena.md, a network guiding ISMCTS). Frozen.
+#: Searches that ship guided by a shipped network (its prior); each name stands for its
+#: search, whose network is then read as everywhere (docs/arena.md, a network guiding ISMCTS).
+#: Random rollouts: the prior carries the play, and they leave the search below
+#: ``ismcts-1000``'s time. Frozen.
 GUIDED: Dict[str, str] = {
-    "ismcts-1000-play-net-v1": dict(_core.PRESETS)["ismcts-1000"] + ",prior=play-net-v1",
+    "ismcts-1000-play-net-v1": "ismcts:iterations=1000,rollout=random,prior=play-net-v1",
 }
 
 
