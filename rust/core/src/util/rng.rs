@@ -62,6 +62,15 @@ impl Rng {
         }
     }
 
+    /// `below(n)` for a bound that fits 32 bits: the same draws, without the 128-bit tests.
+    #[inline]
+    pub fn below_u32(&mut self, n: u32) -> u32 {
+        if n <= 1 {
+            return 0;
+        }
+        self.below_word(n as u64 - 1) as u32
+    }
+
     /// `below(max + 1)` for a bound that fits one word: the same bits, mask and test in
     /// 64-bit arithmetic (one word of output per try), so the same stream.
     #[inline]
@@ -150,6 +159,9 @@ mod tests {
         for _ in 0..20 {
             for &n in &bounds {
                 assert_eq!(a.below(n), below_wide(&mut b, n), "n = {n}");
+            }
+            for n in 1..300u32 {
+                assert_eq!(a.below_u32(n) as u128, below_wide(&mut b, n as u128), "n = {n}");
             }
         }
         assert_eq!(a, b);

@@ -47,12 +47,28 @@ pub fn nth_bit(mask: u64, r: u32) -> Option<u8> {
     let above = (totals + (0x80 - (r as u64 + 1)) * ONES) & 0x8080_8080_8080_8080;
     let byte = above.trailing_zeros() / 8;
     let before = if byte == 0 { 0 } else { (totals >> (8 * (byte - 1))) & 0xFF } as u32;
-    let mut m = (mask >> (8 * byte)) & 0xFF;
-    for _ in before..r {
-        m &= m - 1; // drop the byte's lowest bits until the r-th
-    }
-    Some((8 * byte + m.trailing_zeros()) as u8)
+    let m = (mask >> (8 * byte)) & 0xFF;
+    Some((8 * byte) as u8 + SELECT_IN_BYTE[m as usize][(r - before) as usize])
 }
+
+/// `SELECT_IN_BYTE[m][i]`: the position of the `i`-th set bit of the byte `m` (a table, so
+/// that `nth_bit` takes no loop whose length the random rank decides).
+static SELECT_IN_BYTE: [[u8; 8]; 256] = {
+    let mut t = [[0u8; 8]; 256];
+    let mut m = 0;
+    while m < 256 {
+        let (mut i, mut bit) = (0, 0);
+        while bit < 8 {
+            if m >> bit & 1 == 1 {
+                t[m][i] = bit as u8;
+                i += 1;
+            }
+            bit += 1;
+        }
+        m += 1;
+    }
+    t
+};
 
 #[cfg(test)]
 mod tests {
@@ -110,9 +126,10 @@ impl LegalSet<'_> {
                 Some(UNITS[*n as usize - 1][k as usize])
             }
             LegalSet::PlusOne(base, mask) => {
-                let mut c = *base;
-                c[nth_bit(*mask, u32::try_from(r).ok()?)? as usize] += 1;
-                Some(c)
+                // `base` plus a unit, added kind by kind: no byte stored into a copy that is
+                // then read back whole (a store-forwarding stall)
+                let unit = &UNITS[0][nth_bit(*mask, u32::try_from(r).ok()?)? as usize];
+                Some(std::array::from_fn(|k| base[k] + unit[k]))
             }
             LegalSet::Dense(dp) => dp.nth(r),
             LegalSet::Dp(dp) => dp.nth(r),
@@ -121,6 +138,18 @@ impl LegalSet<'_> {
     }
     /// One legal follow, uniform over the distinct ones.
     pub fn sample(&mut self, rng: &mut Rng) -> Option<Counts> {
+        // the sets of a mask in kind order: the same draw as below, the rank taken inline
+        match *self {
+            LegalSet::Singles(mask) if mask != 0 => {
+                let k = nth_bit(mask, rng.below_u32(mask.count_ones()))?;
+                return Some(UNITS[0][k as usize]);
+            }
+            LegalSet::PlusOne(ref base, mask) if mask != 0 => {
+                let unit = &UNITS[0][nth_bit(mask, rng.below_u32(mask.count_ones()))? as usize];
+                return Some(std::array::from_fn(|k| base[k] + unit[k]));
+            }
+            _ => {}
+        }
         let total = self.count();
         if total == 0 {
             return None;

@@ -625,6 +625,38 @@ mod tests {
         assert!(seen[1..].iter().all(|&n| n > 200), "positions per lead size: {seen:?}");
     }
 
+    /// `sample` against the list: the play at the rank `below(count)` draws from the same
+    /// stream (the mask sets' inline rank included), and the same words drawn, on random
+    /// hands and leads of one or two cards of every profile.
+    #[test]
+    fn sample_is_the_listed_play_at_the_drawn_rank() {
+        let mut rng = Rng::new(37);
+        let mut seen = [0usize; 3]; // Singles, PlusOne, other
+        for profile in Profile::ALL {
+            let ctx = Context::new(3 + rng.below_usize(12) as u8, rng.below_usize(4) as u8, profile).unwrap();
+            for _ in 0..2_000 {
+                let mut hand = [0u8; KINDS];
+                for _ in 0..1 + rng.below_usize(25) {
+                    let k = rng.below_usize(KINDS);
+                    hand[k] = (hand[k] + 1).min(4);
+                }
+                let n = 1 + rng.below_usize(2) as u8;
+                let led = crate::rules::combo::unit(&ctx, rng.below_usize(KINDS) as u8, n);
+                let f = Follow::new(&ctx, &hand, led);
+                let mut set = f.legal_set(&[0; KINDS]);
+                seen[match set { LegalSet::Singles(_) => 0, LegalSet::PlusOne(..) => 1, _ => 2 }] += 1;
+                let list = set.all(u128::MAX).unwrap();
+                let (mut a, mut b) = (rng, rng);
+                let got = set.sample(&mut a);
+                let want = (!list.is_empty()).then(|| list[b.below(list.len() as u128) as usize]);
+                assert_eq!(got, want);
+                assert_eq!(a, b, "the same words drawn");
+                rng.next_u64();
+            }
+        }
+        assert!(seen.iter().all(|&n| n > 100), "positions per kind of set: {seen:?}");
+    }
+
     /// `Follow::single` against the follow set of a one-card lead, on random hands of every
     /// profile, level and trump: the same kinds.
     #[test]
