@@ -14,6 +14,7 @@ from typing import Any, Iterator, List, Optional
 
 from . import _core
 from ._core import __version__
+from ._args import _policy
 from ._outputs import replacing
 from .errors import InvalidArgument, TractorError
 from .rules import PROFILES
@@ -492,11 +493,16 @@ def cmd_train(a: argparse.Namespace) -> int:
     for name in ("rounds", "hands", "window", "epochs", "rollouts", "h1", "h2"):
         if getattr(a, name) < 1:
             raise InvalidArgument(f"--{name}: at least 1, got {getattr(a, name)}")
-    sp = T.SelfPlay(seats=[a.base] * 4, base=a.base, rollout=a.base, label_rate=a.label_rate, per_decision=a.per_decision,
+    for flag, name in (("--behaviour", a.behaviour), ("--rollout", a.rollout)):
+        if name:
+            _policy(name, flag)  # named here, not as seats[0]; the recipe keeps the name as given
+    behaviour = a.behaviour or a.base
+    sp = T.SelfPlay(seats=[behaviour] * 4, base=a.base, rollout=a.rollout or behaviour, label_rate=a.label_rate, per_decision=a.per_decision,
                     rollouts=a.rollouts, profile=a.profile, worlds=a.worlds, obs_version=a.obs_version)
     cfg = T.TrainConfig(out=a.out, seed=a.seed, rounds=a.rounds, hands_per_round=a.hands, window=a.window, epochs=a.epochs, h1=a.h1,
                         h2=a.h2, eval_deals=a.eval_deals, opponent=a.opponent, threads=a.threads,
-                        time_limit_s=60 * a.time_limit, margins=margins or [0.0], phases=a.phases, selfplay=sp)
+                        time_limit_s=60 * a.time_limit, margins=margins or [0.0], phases=a.phases, selfplay=sp,
+                        init=a.init, lr=a.lr)
     say = (lambda m: None) if a.quiet else (lambda m: print(m, file=sys.stderr, flush=True))
     out = T.train(cfg, progress=say)
     best = max((r for c in out["curve"] for r in c["rated"]), key=lambda r: r.get("levels_per_deal", float("-inf")), default=None)
@@ -589,7 +595,13 @@ def main(argv: Optional[List[str]] = None, _program: bool = False) -> int:
     tr.add_argument("--worlds", type=int, default=16, help="value play decisions in W worlds of the seat's information set (0: the true state)")
     tr.add_argument("--obs-version", type=int, default=2, help="the observation the network reads (default 2)")
     tr.add_argument("--phases", default="play", choices=["both", "play", "declare"], help="where the network decides (default play: the base declares)")
-    tr.add_argument("--base", default="tuned-greedy-v1", help="the candidates' base weights and the behaviour and rollout policy")
+    tr.add_argument("--base", default="tuned-greedy-v1", help="the candidates' base weights (greedy weights; the advantages' baseline)")
+    tr.add_argument("--behaviour", default=None, help="the policy on all four seats while self-playing (default: --base); "
+                    "a network here, with --rollout, makes the targets its own values (policy iteration)")
+    tr.add_argument("--rollout", default=None, help="the policy that plays valued candidates out (default: --behaviour)")
+    tr.add_argument("--lr", type=float, default=1e-3, help="Adam's learning rate (default 0.001; smaller for a warm start)")
+    tr.add_argument("--init", default=None, help="start from this play network (a path or a shipped name, "
+                    "its observation version and --hidden widths) instead of random weights")
     tr.add_argument("--hidden", default="128,32", help="the two hidden layers' widths (default 128,32)")
     tr.add_argument("--margins", default="0,0.03", help="margins (levels) rated after each round (comma-separated)")
     tr.add_argument("--eval-deals", type=int, default=1000, help="duplicate deals against --opponent after each round (0: none)")

@@ -254,6 +254,40 @@ def export(layers: Dict[str, np.ndarray], path: Optional[str], base: str = "tune
     return data
 
 
+def read_layers(data: bytes) -> Dict[str, Any]:
+    """A format-4 weights file (bytes) back as float layers, the inverse of :func:`export`:
+    ``{"layers": {wx, wp, b1, w2, b2, w3, b3}, "base", "obs_version", "canonical", "margin",
+    "phases", "meta"}``; ``export(**that)`` writes the same bytes again. A damaged file is
+    refused as the core refuses it. What ``TrainConfig.init`` warm-starts from."""
+    data = bytes(data)
+    _core.check_play_net(data)  # a whole, well-formed format-4 file, or what is wrong with it
+    _, obs_version, dim, _, pdim, h1, h2, sh1, _, flags, prior, bl, ml = struct.unpack_from("<7H3BiII", data, 8)
+    enc = _core.obs_encoding(int(obs_version))
+    if sh1 != SHIFT1 or pdim != PLAY_DIM or dim != enc["dim"]:
+        raise InvalidArgument(f"data: a network with shift {sh1} over {dim} + {pdim} inputs; this version "
+                              f"reads shift {SHIFT1} over {enc['dim']} + {PLAY_DIM}")
+    at = 8 + 14 + 3 + 4 + 8
+    text = data[at:at + bl].decode()
+    meta = json.loads(data[at + bl:at + bl + ml] or b"{}")
+    at += bl + ml
+
+    def take(n: int, dt: str) -> np.ndarray:
+        nonlocal at
+        a = np.frombuffer(data, dt, n, at).astype(np.float64)
+        at += n * np.dtype(dt).itemsize
+        return a
+
+    s1 = ONE * 2 ** SHIFT1
+    dx = np.asarray(enc["scale"], np.float64)
+    layers = {"wx": take(dim * h1, "<i2").reshape(dim, h1).T * dx[None, :] / s1,
+              "wp": take(pdim * h1, "<i2").reshape(pdim, h1).T * PLAY_SCALE[None, :].astype(np.float64) / s1,
+              "b1": take(h1, "<i4") / s1, "w2": take(h2 * h1, "i1").reshape(h2, h1) / 64,
+              "b2": take(h2, "<i4") / (64 * ONE), "w3": take(h2, "i1") / 64, "b3": take(1, "<i4") / (64 * ONE)}
+    phases = {0: "both", 2: "play", 4: "declare"}[flags & 6]
+    return {"layers": layers, "base": f"greedy:{text}" if text else "greedy", "obs_version": int(obs_version),
+            "canonical": bool(flags & 1), "margin": prior / (64 * ONE), "phases": phases, "meta": meta}
+
+
 def _inputs(x: Any, feats: Any, dim: int) -> None:
     """Refuses an observation that is not ``dim`` finite numbers or features that are not
     (k, PLAY_DIM) finite numbers."""
@@ -354,6 +388,10 @@ class TrainConfig:
     #: with "play" only play decisions are trained on (and "declare" likewise).
     phases: str = "play"
     selfplay: SelfPlay = field(default_factory=lambda: SelfPlay(obs_version=2, worlds=16))
+    #: A play network (``net:PATH``, a path or a shipped name) the model starts from instead of
+    #: random weights (its observation version and widths must be the run's): a warm start,
+    #: say from the released network with ``selfplay`` playing and rolling out with it.
+    init: Optional[str] = None
 
 
 def _torch() -> Any:
@@ -389,6 +427,36 @@ def _model(torch: Any, dim: int, h1: int, h2: int) -> Any:
                 self.l3.weight.clamp_(-1.98, 1.98)
 
     return PlayModel()
+
+
+def _init_layers(cfg: "TrainConfig", dim: int) -> Dict[str, np.ndarray]:
+    """The float layers of ``cfg.init``, checked against the run's encoding and widths."""
+    from ._weights import resolve
+
+    name = _text(cfg.init, "init")
+    path = resolve(name) or name
+    path = path[4:] if path.startswith("net:") else path
+    try:
+        with open(path, "rb") as f:
+            got = read_layers(f.read())
+    except OSError as e:
+        raise InvalidArgument(f"init: cannot read {name!r} ({e.strerror})") from None
+    h1, h2 = got["layers"]["w2"].shape[1], got["layers"]["w2"].shape[0]
+    if got["obs_version"] != cfg.selfplay.obs_version or (h1, h2) != (cfg.h1, cfg.h2):
+        raise InvalidArgument(f"init: {name!r} reads observation version {got['obs_version']} with widths {h1},{h2}; "
+                              f"the run's are version {cfg.selfplay.obs_version} with {cfg.h1},{cfg.h2}")
+    return got["layers"]
+
+
+def _set_layers(torch: Any, model: Any, layers: Dict[str, np.ndarray]) -> None:
+    """Puts float ``layers`` (as :func:`read_layers` gives them) into the model."""
+    with torch.no_grad():
+        model.l1.weight.copy_(torch.from_numpy(np.concatenate([layers["wx"], layers["wp"]], 1)))
+        model.l1.bias.copy_(torch.from_numpy(np.asarray(layers["b1"])))
+        model.l2.weight.copy_(torch.from_numpy(np.asarray(layers["w2"])))
+        model.l2.bias.copy_(torch.from_numpy(np.asarray(layers["b2"])))
+        model.l3.weight.copy_(torch.from_numpy(np.asarray(layers["w3"]).reshape(1, -1)))
+        model.l3.bias.copy_(torch.from_numpy(np.asarray(layers["b3"]).reshape(-1)))
 
 
 def _layers(model: Any, dim: int) -> Dict[str, np.ndarray]:
@@ -467,6 +535,8 @@ def train(cfg: TrainConfig, progress: Optional[Callable[[str], None]] = None) ->
     dx = torch.tensor(1.0 / np.asarray(enc["scale_u8"], np.float32))  # the samples hold u8 entries
     dp = torch.tensor(1.0 / PLAY_SCALE)
     model = _model(torch, dim, cfg.h1, cfg.h2)
+    if cfg.init is not None:  # checked even when resuming: the recipe names it
+        _set_layers(torch, model, _init_layers(cfg, dim))
     opt = torch.optim.Adam(model.parameters(), lr=cfg.lr)
     state_path = os.path.join(cfg.out, "state.pt")
     curve: List[Dict[str, Any]] = []

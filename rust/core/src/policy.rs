@@ -456,6 +456,12 @@ impl Policy {
 }
 
 impl Decide for Policy {
+    /// A network reads its observation in a rollout's world too (a search's world, a
+    /// self-play world): the tally must be kept for it there.
+    fn observes(&self) -> bool {
+        matches!(self, Policy::Agent(a) if a.observes())
+    }
+
     fn decide(&self, view: &SeatView, rng: &mut Rng) -> Action {
         match self {
             Policy::Agent(a) => a.decide(view, rng),

@@ -224,6 +224,29 @@ fn self_play_is_simulate_without_exploration_and_thread_blind() {
     assert!(self_play(77, 0, 1, &bad, 1).is_err());
 }
 
+/// A network plays every seat and rolls the candidates out in worlds (policy iteration: the
+/// targets are the network's own values): its rollouts read their observations in each
+/// world, the samples are thread-blind, and they differ from greedy rollouts' values. A
+/// search cannot roll out in a world (no record) and is refused, not run into a panic.
+#[test]
+fn a_network_plays_and_rolls_out_self_play_in_worlds() {
+    let net = Policy::Agent(Agent::PlayNet(PlayNetPolicy::keep("test-self-play", random_net(21, 24, 8))));
+    let mut cfg = config([net; 4], 0);
+    (cfg.rollout, cfg.worlds, cfg.label_rate) = (net, 3, 4000);
+    let s1 = self_play(5, 0, 4, &cfg, 1).unwrap();
+    assert_eq!(s1, self_play(5, 0, 4, &cfg, 2).unwrap());
+    assert!(s1.seat.len() > 10, "{} decisions labelled", s1.seat.len());
+    let mut greedy = cfg.clone();
+    greedy.rollout = Policy::Agent(Agent::Greedy);
+    let s2 = self_play(5, 0, 4, &greedy, 1).unwrap();
+    assert_eq!((s1.returns.clone(), s1.features.clone()), (s2.returns.clone(), s2.features.clone()), "the same hands and candidates");
+    assert_ne!(s1.points, s2.points, "valued by the network's rollouts");
+    let mut search = cfg.clone();
+    search.rollout = Policy::parse("pimc:worlds=2,rollouts=1").unwrap();
+    let e = self_play(5, 0, 1, &search, 1).unwrap_err();
+    assert!(e.to_string().contains("rollout"), "{e}");
+}
+
 /// Observation version 2 begins with version 1's entries, unchanged, at every decision; its
 /// added blocks say who holds the trick (as the rules decide after the play) and what the
 /// observer has not seen (copies that, with its hand and every played card, make four).

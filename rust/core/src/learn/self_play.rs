@@ -149,6 +149,9 @@ impl SelfPlayConfig {
         if self.rollouts == 0 && self.worlds > 0 {
             return bad("rollouts", "must be at least 1 when decisions are valued in worlds (0 values a decision by the hand's own outcome)");
         }
+        if self.worlds > 0 && self.rollout.needs_record() {
+            return bad("rollout", "a search cannot roll out in worlds (a world has no record to search): name an agent or a network");
+        }
         if self.label_rate > 65536 || self.explore > 65536 {
             return bad("label_rate", "rates are in 65536ths: 0..=65536");
         }
