@@ -138,3 +138,17 @@ def test_the_train_command_runs_a_round_on_all_cores(tmp_path, capsys):
     assert "best:" in capsys.readouterr().out
     assert main(["train", "--out", str(out), "--hidden", "8"]) == 2
     assert "--hidden" in capsys.readouterr().err
+    # a warm start from that network, another behaviour and rollout: at a vanishing learning
+    # rate the first round's network is the one it started from
+    warm = tmp_path / "warm"
+    assert main(["train", "--out", str(warm), "--rounds", "1", "--hands", "20", "--eval-deals", "4", "--worlds", "2",
+                 "--hidden", "8,4", "--init", str(out / "round-1.tnet"), "--behaviour", "greedy", "--rollout", "random",
+                 "--lr", "1e-12", "--quiet"]) == 0
+    from tractor import train as T
+
+    a, b = (T.read_layers((d / "round-1.tnet").read_bytes())["layers"] for d in (out, warm))
+    assert all(np.array_equal(a[k], b[k]) for k in a)
+    capsys.readouterr()
+    for flag, says in [("--behaviour", "--behaviour"), ("--rollout", "--rollout")]:
+        assert main(["train", "--out", str(warm), flag, "nosuch-policy"]) == 2
+        assert says in capsys.readouterr().err

@@ -130,6 +130,41 @@ def test_an_exported_network_is_read_by_the_core_and_plays_as_its_integer_refere
         T.export({**_random_layers(1), "w2": np.full((8, 16), 5.0)}, None)
 
 
+def test_a_weights_file_reads_back_as_the_layers_it_was_exported_from(tmp_path):
+    """read_layers inverts export: the shipped network and a random one come back as float
+    layers and header fields that export writes to the same bytes; damage is named."""
+    from tractor._weights import resolve
+
+    shipped = open(resolve("play-net-v1")[4:], "rb").read()
+    mine = T.export(_random_layers(4), None, base="greedy", obs_version=1, canonical=False, meta={"n": 1},
+                    margin=0.25, phases="declare")
+    for data in (shipped, mine):
+        r = T.read_layers(data)
+        assert T.export(r["layers"], None, r["base"], r["obs_version"], r["canonical"], r["meta"], r["margin"], r["phases"]) == data
+    r = T.read_layers(mine)
+    assert (r["obs_version"], r["canonical"], r["phases"], r["meta"]) == (1, False, "declare", {"n": 1})
+    assert abs(r["margin"] - 0.25) < 1e-3 and r["base"] == "greedy"
+    s1 = T.ONE * 2**T.SHIFT1  # each weight within half its quantum of the float it was exported from
+    dx = np.asarray(_core.obs_encoding(1)["scale"], np.float64)
+    quantum = {"wx": dx[None, :] / s1, "wp": T.PLAY_SCALE[None, :] / s1, "b1": 1 / s1, "w2": 1 / 64, "w3": 1 / 64,
+               "b2": 1 / (64 * T.ONE), "b3": 1 / (64 * T.ONE)}
+    for k, v in _random_layers(4).items():
+        assert np.all(np.abs(r["layers"][k].reshape(np.shape(v)) - v) <= quantum[k] / 2 + 1e-12), k
+    with pytest.raises(TractorError, match="CRC"):
+        T.read_layers(mine[:-1] + bytes([mine[-1] ^ 1]))
+
+
+def test_a_warm_start_names_what_does_not_fit(tmp_path):
+    """TrainConfig.init: a file that cannot be read, or a network of another observation
+    version or widths than the run's, is refused before any work (torch or not)."""
+    path = str(tmp_path / "v1.tnet")
+    T.export(_random_layers(5), path, obs_version=1)
+    for init, says in [(str(tmp_path / "missing.tnet"), "cannot read"), (path, "observation version 1 with widths 16,8"),
+                       ("play-net-v1", "widths 128,32; the run's are version 2 with 64,32")]:
+        with pytest.raises(InvalidArgument, match=says):
+            T.train(T.TrainConfig(out="/nonexistent/never-written", init=init, h1=64))
+
+
 def test_a_play_network_is_a_rollout_policy_and_refused_as_a_value_network(tmp_path):
     path = str(tmp_path / "p.tnet")
     T.export(_random_layers(2), path)
@@ -208,6 +243,21 @@ def test_the_curve_plots(tmp_path):
     path = tmp_path / "c.png"
     assert T.plot_curve(curve, str(path))
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_network_plays_and_rolls_out_self_play_in_worlds():
+    """Policy iteration's samples: the network on every seat and rolling the candidates out
+    in worlds (its rollouts read their observations there); thread-blind; other values than
+    greedy rollouts give; a search as the rollout in worlds is refused by name."""
+    sp = T.SelfPlay(seats=["play-net-v1"] * 4, rollout="play-net-v1", label_rate=0.05, per_decision=3, obs_version=2, worlds=2)
+    a = T.samples(4, 0, 3, sp, threads=1)
+    assert len(a["seat"]) > 5
+    b = T.samples(4, 0, 3, sp, threads=2)
+    assert all(np.array_equal(a[k], b[k]) for k in a)
+    g = T.samples(4, 0, 3, T.SelfPlay(**{**sp.__dict__, "rollout": "greedy"}), threads=1)
+    assert np.array_equal(a["features"], g["features"]) and not np.array_equal(a["points"], g["points"])
+    with pytest.raises(TractorError, match="rollout"):
+        T.samples(4, 0, 1, T.SelfPlay(**{**sp.__dict__, "rollout": "pimc:worlds=2,rollouts=1"}), threads=1)
 
 
 def test_shipped_network_names_play_in_self_play():

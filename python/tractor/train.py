@@ -429,7 +429,7 @@ def _model(torch: Any, dim: int, h1: int, h2: int) -> Any:
     return PlayModel()
 
 
-def _init_layers(cfg: "TrainConfig", dim: int) -> Dict[str, np.ndarray]:
+def _init_layers(cfg: "TrainConfig") -> Dict[str, np.ndarray]:
     """The float layers of ``cfg.init``, checked against the run's encoding and widths."""
     from ._weights import resolve
 
@@ -526,6 +526,7 @@ def train(cfg: TrainConfig, progress: Optional[Callable[[str], None]] = None) ->
         raise InvalidArgument(f"margins: one or more numbers in 0..100 (levels), got {cfg.margins!r}")
     if not (cfg.lr > 0 and np.isfinite(cfg.lr)):
         raise InvalidArgument(f"lr: a positive number, got {cfg.lr!r}")
+    init = _init_layers(cfg) if cfg.init is not None else None  # checked even when resuming
     torch = _torch()
     say = progress or (lambda m: None)
     os.makedirs(cfg.out, exist_ok=True)
@@ -535,8 +536,8 @@ def train(cfg: TrainConfig, progress: Optional[Callable[[str], None]] = None) ->
     dx = torch.tensor(1.0 / np.asarray(enc["scale_u8"], np.float32))  # the samples hold u8 entries
     dp = torch.tensor(1.0 / PLAY_SCALE)
     model = _model(torch, dim, cfg.h1, cfg.h2)
-    if cfg.init is not None:  # checked even when resuming: the recipe names it
-        _set_layers(torch, model, _init_layers(cfg, dim))
+    if init is not None:
+        _set_layers(torch, model, init)
     opt = torch.optim.Adam(model.parameters(), lr=cfg.lr)
     state_path = os.path.join(cfg.out, "state.pt")
     curve: List[Dict[str, Any]] = []
