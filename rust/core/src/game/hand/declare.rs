@@ -84,6 +84,10 @@ impl Game {
         // each seat's level cards by suit, kept as the cards arrive (`can_show` reads only them)
         let lowest = Card::new(0, p.level).0;
         let mut held: [[u8; 4]; 4] = std::array::from_fn(|q| std::array::from_fn(|suit| p.hands[q][(lowest + 13 * suit as u8) as usize]));
+        // whether each seat could show: the declaration does not change while dealing here,
+        // so a seat's answer changes only when it receives a level card (then asked again)
+        let (declarer, suit, count) = (p.declarer, p.declared_suit, p.declared_count);
+        let mut can: [bool; 4] = std::array::from_fn(|q| every || could_show(held[q], q as u8, declarer, suit, count));
         while (p.dealt as usize) < DECK {
             let seat = (p.first_seat + p.dealt) % 4;
             let k = self.deck[p.dealt as usize];
@@ -91,8 +95,9 @@ impl Game {
             p.dealt += 1;
             if k < 52 && k % 13 == lowest {
                 held[seat as usize][(k / 13) as usize] += 1;
+                can[seat as usize] = every || could_show(held[seat as usize], seat, declarer, suit, count);
             }
-            if every || could_show(held[seat as usize], seat, p.declarer, p.declared_suit, p.declared_count) {
+            if can[seat as usize] {
                 p.to_move = seat;
                 return;
             }
