@@ -71,7 +71,13 @@ pub(super) fn vectors() -> impl Iterator<Item = [u8; 4]> {
 impl Classes {
     /// The number a layer holds for the counts `c` (each 0 to 4).
     pub(super) fn count(&self, layer: &Layer, c: [u8; 4]) -> u128 {
-        layer[self.index[pack(c) as usize] as usize]
+        self.count_packed(layer, pack(c))
+    }
+
+    /// [`Classes::count`] of counts already packed (`pack`).
+    #[inline]
+    pub(super) fn count_packed(&self, layer: &Layer, key: u16) -> u128 {
+        layer[self.index[key as usize] as usize]
     }
 
     /// Whether counts `c` pass the seat's own showings (`shows`: their counts) of the fixed

@@ -731,21 +731,38 @@ impl Chain {
             // (where it passes the seat's showings before the position)
             // (a state's count is the sum of its predecessors', so the draw below it is made
             // first and the predecessors read in order only until it lands: the same pick)
+            let n = self.positions.len();
             let mut c = [h_of(st, 0), h_of(st, 1), h_of(st, 2), h_of(st, 3)];
-            for j in (0..self.positions.len()).rev() {
-                let mut r = rng.below(y.classes.count(&y.layers[j + 1], c));
+            let mut key = pack(c);
+            // the state's count: at each step after the first, the weight of the predecessor
+            // drawn at the step before (read once, not again)
+            let mut total = y.classes.count_packed(&y.layers[n], key);
+            for j in (0..n).rev() {
+                if key == 0 {
+                    // no level card left to place: one placement (a count of 1, no draw) takes
+                    // none at every earlier position, so the walk ends here with the same stream
+                    debug_assert_eq!(total, 1, "one placement of no level cards");
+                    break;
+                }
+                let mut r = rng.below(total);
+                let (layer, shows) = (&y.layers[j], &y.shows[j]);
                 let x = (0..5)
                     .find(|&x| {
-                        let mut p = c;
-                        if x < 4 {
-                            if p[x] == 0 {
+                        let (p, pk) = if x < 4 {
+                            if c[x] == 0 {
                                 return false;
                             }
+                            let mut p = c;
                             p[x] -= 1;
-                        }
-                        let w = if y.classes.passes(p, &y.shows[j]) { y.classes.count(&y.layers[j], p) } else { 0 };
+                            (p, key - (1 << (3 * x)))
+                        } else {
+                            (c, key)
+                        };
+                        let w = if y.classes.passes(p, shows) { y.classes.count_packed(layer, pk) } else { 0 };
                         let hit = r < w;
-                        if !hit {
+                        if hit {
+                            total = w;
+                        } else {
                             r -= w;
                         }
                         hit
@@ -753,6 +770,7 @@ impl Chain {
                     .expect("a pick below the state's count");
                 if x < 4 {
                     c[x] -= 1;
+                    key -= 1 << (3 * x);
                     placed.push((self.positions[j], Card::new(x as u8, info.level).0));
                 }
             }
@@ -770,6 +788,13 @@ impl Chain {
         let mut i = layers[n].keys.binary_search(&st).expect("a final state of the programme");
         for j in (0..n).rev() {
             let (layer, prev) = (&layers[j + 1], &layers[j]);
+            if st & 0xfff == 0 {
+                // no level card left to place: the masks follow the counts, so one path (a
+                // count of 1, no draw) leads here from the start, taking none: the walk ends
+                // with the same stream
+                debug_assert_eq!(layer.counts[i], 1, "one path without level cards");
+                return;
+            }
             let preds = &layer.preds[layer.from[i] as usize..layer.from[i + 1] as usize];
             let index = |e: u32| (e & ((1 << SYMBOL_SHIFT) - 1)) as usize;
             let e = *pick(preds, |&e| prev.counts[index(e)], layer.counts[i], rng);
