@@ -664,7 +664,7 @@ impl Determinizer {
             }
             let (d, arr) = self.sample(rng)?;
             let world_seed = rng.next_u64();
-            if let Some(g) = build_world(&self.info, &d, arr.as_ref(), self.turns.is_some(), world_seed, &mut self.play)? {
+            if let Some(g) = build_world(&self.info, &d, arr, self.turns.is_some(), world_seed, &mut self.play)? {
                 return Ok(g);
             }
         }
