@@ -88,13 +88,15 @@ impl Game {
         // so a seat's answer changes only when it receives a level card (then asked again)
         let (declarer, suit, count) = (p.declarer, p.declared_suit, p.declared_count);
         let mut can: [bool; 4] = std::array::from_fn(|q| every || could_show(held[q], q as u8, declarer, suit, count));
-        // (the place and its receiver in locals, written back where the deal stops)
+        // (the place and its receiver in locals, written back where the deal stops; the level
+        // kinds as bits of the 54)
         let (mut t, mut seat) = (p.dealt as usize, (p.first_seat as usize + p.dealt as usize) % 4);
+        let level_kinds: u64 = (0..4).fold(0, |m, suit| m | 1 << (lowest + 13 * suit));
         while t < DECK {
             let k = self.deck[t];
             p.hands[seat][k as usize] += 1;
             t += 1;
-            if k < 52 && k % 13 == lowest {
+            if level_kinds >> k & 1 == 1 {
                 held[seat][(k / 13) as usize] += 1;
                 can[seat] = every || could_show(held[seat], seat as u8, declarer, suit, count);
             }

@@ -180,7 +180,11 @@ impl LevelTable {
             if v.is_zero() {
                 continue;
             }
-            total = total.add(&v.mul_small(w).mul_small(q));
+            // (w below 2^23, q at most 2^48: each product gains at most one limb, and the
+            // arithmetic runs in the limbs in use)
+            let width = v.limbs();
+            let vwq = v.mul_small_within(w, (width + 1).min(Big::LIMBS)).mul_small_within(q, (width + 2).min(Big::LIMBS));
+            total.add_within(&vwq, (total.limbs().max(width + 2) + 1).min(Big::LIMBS));
             table.paths.copy_within(p * n..(p + 1) * n, kept * n);
             table.cum.push(total);
             kept += 1;
