@@ -122,7 +122,7 @@ impl Turns {
     pub(super) fn bytes(&self) -> usize {
         let layer = |l: &Layer| l.keys.len() * 4 + l.counts.len() * 16 + (l.from.len() + l.preds.len()) * 4;
         let chain = |c: &Arc<Chain>| {
-            let symmetric = c.symmetric.as_ref().map_or(0, |y| y.layers.iter().map(|l| l.len() * 16).sum());
+            let symmetric = c.symmetric.as_ref().map_or(0, |y| y.layers.len() * 16);
             symmetric + c.programmes.iter().flatten().map(layer).sum::<usize>()
         };
         self.chains.iter().flatten().flatten().flatten().map(chain).sum()
@@ -423,9 +423,18 @@ pub(super) struct Chain {
 #[derive(Clone, Debug)]
 struct Symmetric {
     classes: &'static multisets::Classes,
-    layers: Vec<multisets::Layer>,
-    /// Per position: the counts of the seat's own showings just before it.
-    shows: Vec<Vec<u8>>,
+    /// The layers one after the other (`Symmetric::layer`).
+    layers: Vec<u128>,
+    /// Per position: the most cards of the seat's own showings just before it (0: none).
+    need: Vec<u8>,
+}
+
+impl Symmetric {
+    /// The layer after `j` positions.
+    fn layer(&self, j: usize) -> &multisets::Layer {
+        let n = self.classes.len();
+        &self.layers[j * n..(j + 1) * n]
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -541,7 +550,7 @@ impl Chain {
             let public: Vec<(u8, u8)> = public.iter().map(|&(d, k, _)| (d, k)).collect();
             let shows: Vec<Vec<u8>> = before.iter().map(|b| b.iter().map(|&(_, k)| k).collect()).collect();
             let layers = classes.programme(&positions, &public, &shows, &turns.asked_at, seat, budget)?;
-            let last = layers.last().expect("a layer");
+            let last = &layers[positions.len() * classes.len()..];
             let after: Vec<u8> = after.iter().map(|&(_, k)| k).collect();
             // a public run's suit is its one choice: the share of a mask of one suit
             let share = if public_run.is_some() { SUIT_SHARE[1] } else { 1 };
@@ -554,7 +563,8 @@ impl Chain {
                 }
             }
             mapped.push((public_run.into_iter().collect(), 0, [0, 1, 2, 3]));
-            Some(Symmetric { classes, layers, shows })
+            let need = shows.iter().map(|k| k.iter().copied().max().unwrap_or(0)).collect();
+            Some(Symmetric { classes, layers, need })
         } else {
             for sigma in choices {
                 let found = reps.iter().enumerate().filter(|_| shortcuts).find_map(|(r, rep)| {
@@ -736,7 +746,7 @@ impl Chain {
             let mut key = pack(c);
             // the state's count: at each step after the first, the weight of the predecessor
             // drawn at the step before (read once, not again)
-            let mut total = y.classes.count_packed(&y.layers[n], key);
+            let mut total = y.classes.count_packed(y.layer(n), key);
             for j in (0..n).rev() {
                 if key == 0 {
                     // no level card left to place: one placement (a count of 1, no draw) takes
@@ -745,7 +755,7 @@ impl Chain {
                     break;
                 }
                 let mut r = rng.below(total);
-                let (layer, shows) = (&y.layers[j], &y.shows[j]);
+                let (layer, need) = (y.layer(j), y.need[j]);
                 let x = (0..5)
                     .find(|&x| {
                         let (p, pk) = if x < 4 {
@@ -758,7 +768,7 @@ impl Chain {
                         } else {
                             (c, key)
                         };
-                        let w = if y.classes.passes(p, shows) { y.classes.count_packed(layer, pk) } else { 0 };
+                        let w = if y.classes.passes_need(p, need) { y.classes.count_packed(layer, pk) } else { 0 };
                         let hit = r < w;
                         if hit {
                             total = w;
