@@ -756,19 +756,23 @@ impl Chain {
                 }
                 let mut r = rng.below(total);
                 let (layer, need) = (y.layer(j), y.need[j]);
-                let x = (0..5)
+                // the predecessors in order: a level card of suit 0, 1, 2, 3, then none; their
+                // counts sum to the state's, so the draw lands on the last (none, the most
+                // frequent) exactly when it is at least the total less that one's count
+                let w4 = if y.classes.passes_need(c, need) { y.classes.count_packed(layer, key) } else { 0 };
+                debug_assert!(w4 <= total, "a predecessor's count within the state's");
+                if r >= total - w4 {
+                    total = w4;
+                    continue;
+                }
+                let x = (0..4)
                     .find(|&x| {
-                        let (p, pk) = if x < 4 {
-                            if c[x] == 0 {
-                                return false;
-                            }
-                            let mut p = c;
-                            p[x] -= 1;
-                            (p, key - (1 << (3 * x)))
-                        } else {
-                            (c, key)
-                        };
-                        let w = if y.classes.passes_need(p, need) { y.classes.count_packed(layer, pk) } else { 0 };
+                        if c[x] == 0 {
+                            return false;
+                        }
+                        let mut p = c;
+                        p[x] -= 1;
+                        let w = if y.classes.passes_need(p, need) { y.classes.count_packed(layer, key - (1 << (3 * x))) } else { 0 };
                         let hit = r < w;
                         if hit {
                             total = w;
@@ -778,11 +782,9 @@ impl Chain {
                         hit
                     })
                     .expect("a pick below the state's count");
-                if x < 4 {
-                    c[x] -= 1;
-                    key -= 1 << (3 * x);
-                    placed.push((self.positions[j], Card::new(x as u8, info.level).0));
-                }
+                c[x] -= 1;
+                key -= 1 << (3 * x);
+                placed.push((self.positions[j], Card::new(x as u8, info.level).0));
             }
             return;
         }
