@@ -27,6 +27,9 @@ pub(super) const ENVELOPE: u32 = 1 << 16;
 /// are listed before any is weighed, so a walk with more costs only the listing up to here.
 const MAX_PATHS: usize = 1 << 12;
 
+/// Paths a table is first sized for (it grows beyond).
+const PATHS_HINT: usize = 1 << 10;
+
 /// Kind j's split x from a state (rooms, index): the next state, if the split fits.
 pub(super) type Step<'a> = &'a dyn Fn(usize, usize, &[u16; 4], usize) -> Option<([u16; 4], usize)>;
 
@@ -165,14 +168,17 @@ impl LevelTable {
             c[h] = pack(played);
         }
         let splits = walk.splits.iter().map(|&s| s.clone()).collect();
-        let table = LevelTable { n, kinds: walk.kinds.clone(), splits, paths: Vec::new(), cum: Vec::new() };
-        let mut b = Builder { walk, prefix, known, seats, xs: Vec::with_capacity(n), table, ends: Vec::new(), full: false };
+        // (sized for a typical walk's paths, about a thousand mid-hand, so that they are not
+        // copied as they grow)
+        let table = LevelTable { n, kinds: walk.kinds.clone(), splits, paths: Vec::with_capacity(PATHS_HINT * n), cum: Vec::new() };
+        let mut b = Builder { walk, prefix, known, seats, xs: Vec::with_capacity(n), table, ends: Vec::with_capacity(PATHS_HINT), full: false };
         b.dfs(0, walk.start.0, walk.start.1, c, 1);
         if b.full {
             return None;
         }
         // each path's weight: the completions after it times its splits' weights and envelopes
         let mut table = b.table;
+        table.cum.reserve_exact(b.ends.len());
         let mut total = Big::ZERO;
         let mut kept = 0;
         for (p, &(s, i, w, q)) in b.ends.iter().enumerate() {
