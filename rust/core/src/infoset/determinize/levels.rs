@@ -104,20 +104,8 @@ impl Builder<'_, '_> {
         let walk = self.walk;
         let n = walk.kinds.len();
         if j == n {
-            let mut q = 1u64;
-            for &h in &self.seats {
-                let e = (walk.envelope)(h, c[h]);
-                if e == 0 {
-                    return;
-                }
-                q *= e as u64;
-            }
-            if self.ends.len() == MAX_PATHS {
-                self.full = true;
-                return;
-            }
-            self.table.paths.extend_from_slice(&self.xs);
-            self.ends.push((s, i, w, q));
+            // (no level kind to deal: the one path is empty)
+            self.end(s, i, c, w, None);
             return;
         }
         let shift = 3 * (walk.kinds[j] / 13) as u16;
@@ -135,10 +123,40 @@ impl Builder<'_, '_> {
                 continue;
             }
             let Some((s2, i2)) = (walk.step)(j, x, &s, i) else { continue };
+            if j + 1 == n {
+                // the last kind: the path ends here (listed without a call for it)
+                if !self.end(s2, i2, c2, w * *wx as u64, Some(x as u8)) {
+                    return;
+                }
+                continue;
+            }
             self.xs.push(x as u8);
             self.dfs(j + 1, s2, i2, c2, w * *wx as u64);
             self.xs.pop();
         }
+    }
+
+    /// Lists a path that ends at (`s`, `i`) with the seats' counts `c` and its splits' weight
+    /// `w` (its splits: `xs`, then `last`), weighted by the seats' envelopes (none where one
+    /// is 0); false once the table is full.
+    #[inline(always)]
+    fn end(&mut self, s: [u16; 4], i: usize, c: [u16; 4], w: u64, last: Option<u8>) -> bool {
+        let mut q = 1u64;
+        for &h in &self.seats {
+            let e = (self.walk.envelope)(h, c[h]);
+            if e == 0 {
+                return true;
+            }
+            q *= e as u64;
+        }
+        if self.ends.len() == MAX_PATHS {
+            self.full = true;
+            return false;
+        }
+        self.table.paths.extend_from_slice(&self.xs);
+        self.table.paths.extend(last);
+        self.ends.push((s, i, w, q));
+        true
     }
 }
 
