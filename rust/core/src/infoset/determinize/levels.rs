@@ -30,11 +30,15 @@ const MAX_PATHS: usize = 1 << 12;
 /// Paths a table is first sized for (it grows beyond).
 const PATHS_HINT: usize = 1 << 10;
 
-/// Kind j's split x from a state (rooms, index): the next state, if the split fits.
-pub(super) type Step<'a> = &'a dyn Fn(usize, usize, &[u16; 4], usize) -> Option<([u16; 4], usize)>;
-
-/// The walk a table enumerates: the proposal's splits kind by kind from a start state.
-pub(super) struct Walk<'a> {
+/// The walk a table enumerates: the proposal's splits kind by kind from a start state. Its
+/// functions are type parameters, so that the walk calls them directly (the step and the
+/// envelope run at every node and every path's end).
+pub(super) struct Walk<'a, S, E, V>
+where
+    S: Fn(usize, usize, &[u16; 4], usize) -> Option<([u16; 4], usize)>,
+    E: Fn(&[u16; 4], usize) -> Big,
+    V: Fn(usize, u16) -> u32,
+{
     /// Per kind in the proposal's order: its splits over the holders, with their multinomial
     /// weights.
     pub splits: Vec<&'a Splits>,
@@ -46,13 +50,13 @@ pub(super) struct Walk<'a> {
     /// The state before the first kind: the holders' rooms and an index (the counting
     /// programme's state, 0 for the shuffle).
     pub start: ([u16; 4], usize),
-    /// Kind j's split x from a state: the next state, if the split fits.
-    pub step: Step<'a>,
+    /// Kind j's split x from a state (rooms, index): the next state, if the split fits.
+    pub step: &'a S,
     /// The completions of the proposal after the last kind, from a state.
-    pub end: &'a dyn Fn(&[u16; 4], usize) -> Big,
+    pub end: &'a E,
     /// A holder's envelope for its level counts, packed (each at most 4; 0: no placement
     /// fits them).
-    pub envelope: &'a dyn Fn(usize, u16) -> u32,
+    pub envelope: &'a V,
     /// Per holder: the level counts its chain accepts (packed as `pack`), for pruning.
     pub valid: Vec<&'a [u16]>,
 }
@@ -77,8 +81,13 @@ pub(super) fn pack(c: [u8; 4]) -> u16 {
     (0..4).fold(0, |p, s| p | (c[s] as u16) << (3 * s))
 }
 
-struct Builder<'w, 'a> {
-    walk: &'w Walk<'a>,
+struct Builder<'w, 'a, S, E, V>
+where
+    S: Fn(usize, usize, &[u16; 4], usize) -> Option<([u16; 4], usize)>,
+    E: Fn(&[u16; 4], usize) -> Big,
+    V: Fn(usize, u16) -> u32,
+{
+    walk: &'w Walk<'a, S, E, V>,
     /// `prefix[h * n + j]`: bit `pack(c)` set for the counts of a valid `c` on the suits known
     /// after kind j (the others 0): a path whose counts so far match none is cut there.
     prefix: Vec<[u64; 64]>,
@@ -94,7 +103,12 @@ struct Builder<'w, 'a> {
     full: bool,
 }
 
-impl Builder<'_, '_> {
+impl<S, E, V> Builder<'_, '_, S, E, V>
+where
+    S: Fn(usize, usize, &[u16; 4], usize) -> Option<([u16; 4], usize)>,
+    E: Fn(&[u16; 4], usize) -> Big,
+    V: Fn(usize, u16) -> u32,
+{
     /// Kinds j.. from the state (`s`, `i`), with each holder's level counts so far packed
     /// (`c`, the pile's unused) and the weight `w` of the splits so far.
     fn dfs(&mut self, j: usize, s: [u16; 4], i: usize, c: [u16; 4], w: u64) {
@@ -162,7 +176,12 @@ impl Builder<'_, '_> {
 
 impl LevelTable {
     /// The table of a walk, or `None` where it would hold more than `MAX_PATHS` paths or none.
-    pub(super) fn build(walk: &Walk) -> Option<LevelTable> {
+    pub(super) fn build<S, E, V>(walk: &Walk<S, E, V>) -> Option<LevelTable>
+    where
+        S: Fn(usize, usize, &[u16; 4], usize) -> Option<([u16; 4], usize)>,
+        E: Fn(&[u16; 4], usize) -> Big,
+        V: Fn(usize, u16) -> u32,
+    {
         let n = walk.kinds.len();
         let known: Vec<u16> = (0..n)
             .map(|j| {

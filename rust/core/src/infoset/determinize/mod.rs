@@ -458,7 +458,7 @@ impl Determinizer {
     /// The level table of the plain shuffle: the level cards go to the holders' places
     /// uniformly, so a path of splits weighs Π multinomials × Π falling factorials
     /// size!/(size − l)! of the places each holder's l level cards take.
-    fn shuffle_levels(&self, envelope: &dyn Fn(usize, u16) -> u32, valid: Vec<&[u16]>) -> Option<LevelTable> {
+    fn shuffle_levels(&self, envelope: &impl Fn(usize, u16) -> u32, valid: Vec<&[u16]>) -> Option<LevelTable> {
         let kinds = self.level_kinds();
         let nh = self.holders.len();
         let sizes: Vec<u16> = self.holders.iter().map(|h| h.size).collect();
