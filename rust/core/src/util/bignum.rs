@@ -15,6 +15,8 @@ pub struct Big([u64; LIMBS]);
 impl Big {
     pub const ZERO: Big = Big([0; LIMBS]);
     pub const ONE: Big = Big([1, 0, 0, 0, 0, 0, 0, 0]);
+    /// Limbs in all: the widest `n` the `_within` operations take.
+    pub const LIMBS: usize = LIMBS;
 
     pub fn from_u64(x: u64) -> Big {
         let mut b = Big::ZERO;

@@ -84,19 +84,29 @@ impl Game {
         // each seat's level cards by suit, kept as the cards arrive (`can_show` reads only them)
         let lowest = Card::new(0, p.level).0;
         let mut held: [[u8; 4]; 4] = std::array::from_fn(|q| std::array::from_fn(|suit| p.hands[q][(lowest + 13 * suit as u8) as usize]));
-        while (p.dealt as usize) < DECK {
-            let seat = (p.first_seat + p.dealt) % 4;
-            let k = self.deck[p.dealt as usize];
-            p.hands[seat as usize][k as usize] += 1;
-            p.dealt += 1;
-            if k < 52 && k % 13 == lowest {
-                held[seat as usize][(k / 13) as usize] += 1;
+        // whether each seat could show: the declaration does not change while dealing here,
+        // so a seat's answer changes only when it receives a level card (then asked again)
+        let (declarer, suit, count) = (p.declarer, p.declared_suit, p.declared_count);
+        let mut can: [bool; 4] = std::array::from_fn(|q| every || could_show(held[q], q as u8, declarer, suit, count));
+        // (the place and its receiver in locals, written back where the deal stops; the level
+        // kinds as bits of the 54)
+        let (mut t, mut seat) = (p.dealt as usize, (p.first_seat as usize + p.dealt as usize) % 4);
+        let level_kinds: u64 = (0..4).fold(0, |m, suit| m | 1 << (lowest + 13 * suit));
+        while t < DECK {
+            let k = self.deck[t];
+            p.hands[seat][k as usize] += 1;
+            t += 1;
+            if level_kinds >> k & 1 == 1 {
+                held[seat][(k / 13) as usize] += 1;
+                can[seat] = every || could_show(held[seat], seat as u8, declarer, suit, count);
             }
-            if every || could_show(held[seat as usize], seat, p.declarer, p.declared_suit, p.declared_count) {
-                p.to_move = seat;
+            if can[seat] {
+                (p.dealt, p.to_move) = (t as u8, seat as u8);
                 return;
             }
+            seat = (seat + 1) % 4;
         }
+        p.dealt = DECK as u8;
         // R8.3: one more chance each, in play order from the seat after the last receiver.
         let last = (p.first_seat + (DECK - 1) as u8) % 4;
         while p.final_round < 4 {

@@ -261,6 +261,13 @@ impl Game {
         banker: u8,
         decks: Vec<([u8; DECK], u8)>,
     ) -> Result<Game, Error> {
+        Game::check_start(levels, banker)?;
+        Game::check_decks(&decks)?;
+        Ok(Game::dealt_from(hand_seed, profile, levels, banker, decks))
+    }
+
+    /// R2.1, R8.4: the teams' levels and the banker of a dealt hand.
+    fn check_start(levels: [u8; 2], banker: u8) -> Result<(), Error> {
         for &l in &levels {
             if !(3..=14).contains(&l) {
                 return Err(Error::BadLevel(l.to_string()));
@@ -277,7 +284,12 @@ impl Game {
                 levels[0], levels[1]
             )));
         }
-        for (d, first) in &decks {
+        Ok(())
+    }
+
+    /// R1.2, R1.3: each deck holds every kind four times and names a first receiver.
+    fn check_decks(decks: &[([u8; DECK], u8)]) -> Result<(), Error> {
+        for (d, first) in decks {
             let mut c = [0u8; KINDS];
             for &k in d.iter() {
                 if k as usize >= KINDS {
@@ -292,6 +304,21 @@ impl Game {
                 return Err(Error::BadSeat { what: "first_seat", seat: *first as i64 });
             }
         }
+        Ok(())
+    }
+
+    /// [`Game::deal_decks`] of decks known to be whole: a determinized world's
+    /// (`infoset::determinize`), whose decks are the unseen cards around the seat's own, so
+    /// the count of every kind is skipped (checked in debug builds); levels and banker are
+    /// checked.
+    pub(crate) fn deal_whole_decks(hand_seed: u64, profile: Profile, levels: [u8; 2], banker: u8, decks: Vec<([u8; DECK], u8)>) -> Result<Game, Error> {
+        Game::check_start(levels, banker)?;
+        debug_assert!(Game::check_decks(&decks).is_ok(), "whole decks");
+        Ok(Game::dealt_from(hand_seed, profile, levels, banker, decks))
+    }
+
+    /// The hand dealt from checked levels, banker and decks.
+    fn dealt_from(hand_seed: u64, profile: Profile, levels: [u8; 2], banker: u8, decks: Vec<([u8; DECK], u8)>) -> Game {
         let level = if banker == NOBODY { levels[0] } else { levels[Position::team(banker) as usize] };
         let mut g = Game {
             pos: blank_position(profile, level, banker),
@@ -312,7 +339,7 @@ impl Game {
             tally: Tally::default(),
         };
         g.start_attempt();
-        Ok(g)
+        g
     }
 
     /// A seeded deal that keeps no record (for bulk simulation); the position evolves

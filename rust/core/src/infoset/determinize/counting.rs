@@ -410,7 +410,7 @@ impl Determinizer {
 
     /// The level table over the programme's level kinds (`None`: too many paths, or the
     /// level kinds are not the programme's first).
-    pub(super) fn dp_levels(&self, dp: &Dp, envelope: &dyn Fn(usize, u16) -> u32, valid: Vec<&[u16]>) -> Option<LevelTable> {
+    pub(super) fn dp_levels(&self, dp: &Dp, envelope: &impl Fn(usize, u16) -> u32, valid: Vec<&[u16]>) -> Option<LevelTable> {
         // the level kinds with unseen copies come first (then C9's small joker, which no chain
         // counts, drawn by the programme as before), all before the chains accept; no hidden
         // run's boundary layer

@@ -27,11 +27,18 @@ pub(super) const ENVELOPE: u32 = 1 << 16;
 /// are listed before any is weighed, so a walk with more costs only the listing up to here.
 const MAX_PATHS: usize = 1 << 12;
 
-/// Kind j's split x from a state (rooms, index): the next state, if the split fits.
-pub(super) type Step<'a> = &'a dyn Fn(usize, usize, &[u16; 4], usize) -> Option<([u16; 4], usize)>;
+/// Paths a table is first sized for (it grows beyond).
+const PATHS_HINT: usize = 1 << 10;
 
-/// The walk a table enumerates: the proposal's splits kind by kind from a start state.
-pub(super) struct Walk<'a> {
+/// The walk a table enumerates: the proposal's splits kind by kind from a start state. Its
+/// functions are type parameters, so that the walk calls them directly (the step and the
+/// envelope run at every node and every path's end).
+pub(super) struct Walk<'a, S, E, V>
+where
+    S: Fn(usize, usize, &[u16; 4], usize) -> Option<([u16; 4], usize)>,
+    E: Fn(&[u16; 4], usize) -> Big,
+    V: Fn(usize, u16) -> u32,
+{
     /// Per kind in the proposal's order: its splits over the holders, with their multinomial
     /// weights.
     pub splits: Vec<&'a Splits>,
@@ -43,13 +50,13 @@ pub(super) struct Walk<'a> {
     /// The state before the first kind: the holders' rooms and an index (the counting
     /// programme's state, 0 for the shuffle).
     pub start: ([u16; 4], usize),
-    /// Kind j's split x from a state: the next state, if the split fits.
-    pub step: Step<'a>,
+    /// Kind j's split x from a state (rooms, index): the next state, if the split fits.
+    pub step: &'a S,
     /// The completions of the proposal after the last kind, from a state.
-    pub end: &'a dyn Fn(&[u16; 4], usize) -> Big,
+    pub end: &'a E,
     /// A holder's envelope for its level counts, packed (each at most 4; 0: no placement
     /// fits them).
-    pub envelope: &'a dyn Fn(usize, u16) -> u32,
+    pub envelope: &'a V,
     /// Per holder: the level counts its chain accepts (packed as `pack`), for pruning.
     pub valid: Vec<&'a [u16]>,
 }
@@ -74,8 +81,13 @@ pub(super) fn pack(c: [u8; 4]) -> u16 {
     (0..4).fold(0, |p, s| p | (c[s] as u16) << (3 * s))
 }
 
-struct Builder<'w, 'a> {
-    walk: &'w Walk<'a>,
+struct Builder<'w, 'a, S, E, V>
+where
+    S: Fn(usize, usize, &[u16; 4], usize) -> Option<([u16; 4], usize)>,
+    E: Fn(&[u16; 4], usize) -> Big,
+    V: Fn(usize, u16) -> u32,
+{
+    walk: &'w Walk<'a, S, E, V>,
     /// `prefix[h * n + j]`: bit `pack(c)` set for the counts of a valid `c` on the suits known
     /// after kind j (the others 0): a path whose counts so far match none is cut there.
     prefix: Vec<[u64; 64]>,
@@ -91,7 +103,12 @@ struct Builder<'w, 'a> {
     full: bool,
 }
 
-impl Builder<'_, '_> {
+impl<S, E, V> Builder<'_, '_, S, E, V>
+where
+    S: Fn(usize, usize, &[u16; 4], usize) -> Option<([u16; 4], usize)>,
+    E: Fn(&[u16; 4], usize) -> Big,
+    V: Fn(usize, u16) -> u32,
+{
     /// Kinds j.. from the state (`s`, `i`), with each holder's level counts so far packed
     /// (`c`, the pile's unused) and the weight `w` of the splits so far.
     fn dfs(&mut self, j: usize, s: [u16; 4], i: usize, c: [u16; 4], w: u64) {
@@ -101,20 +118,8 @@ impl Builder<'_, '_> {
         let walk = self.walk;
         let n = walk.kinds.len();
         if j == n {
-            let mut q = 1u64;
-            for &h in &self.seats {
-                let e = (walk.envelope)(h, c[h]);
-                if e == 0 {
-                    return;
-                }
-                q *= e as u64;
-            }
-            if self.ends.len() == MAX_PATHS {
-                self.full = true;
-                return;
-            }
-            self.table.paths.extend_from_slice(&self.xs);
-            self.ends.push((s, i, w, q));
+            // (no level kind to deal: the one path is empty)
+            self.end(s, i, c, w, None);
             return;
         }
         let shift = 3 * (walk.kinds[j] / 13) as u16;
@@ -132,16 +137,51 @@ impl Builder<'_, '_> {
                 continue;
             }
             let Some((s2, i2)) = (walk.step)(j, x, &s, i) else { continue };
+            if j + 1 == n {
+                // the last kind: the path ends here (listed without a call for it)
+                if !self.end(s2, i2, c2, w * *wx as u64, Some(x as u8)) {
+                    return;
+                }
+                continue;
+            }
             self.xs.push(x as u8);
             self.dfs(j + 1, s2, i2, c2, w * *wx as u64);
             self.xs.pop();
         }
     }
+
+    /// Lists a path that ends at (`s`, `i`) with the seats' counts `c` and its splits' weight
+    /// `w` (its splits: `xs`, then `last`), weighted by the seats' envelopes (none where one
+    /// is 0); false once the table is full.
+    #[inline(always)]
+    fn end(&mut self, s: [u16; 4], i: usize, c: [u16; 4], w: u64, last: Option<u8>) -> bool {
+        let mut q = 1u64;
+        for &h in &self.seats {
+            let e = (self.walk.envelope)(h, c[h]);
+            if e == 0 {
+                return true;
+            }
+            q *= e as u64;
+        }
+        if self.ends.len() == MAX_PATHS {
+            self.full = true;
+            return false;
+        }
+        self.table.paths.extend_from_slice(&self.xs);
+        self.table.paths.extend(last);
+        self.ends.push((s, i, w, q));
+        true
+    }
 }
 
 impl LevelTable {
     /// The table of a walk, or `None` where it would hold more than `MAX_PATHS` paths or none.
-    pub(super) fn build(walk: &Walk) -> Option<LevelTable> {
+    pub(super) fn build<S, E, V>(walk: &Walk<S, E, V>) -> Option<LevelTable>
+    where
+        S: Fn(usize, usize, &[u16; 4], usize) -> Option<([u16; 4], usize)>,
+        E: Fn(&[u16; 4], usize) -> Big,
+        V: Fn(usize, u16) -> u32,
+    {
         let n = walk.kinds.len();
         let known: Vec<u16> = (0..n)
             .map(|j| {
@@ -165,14 +205,17 @@ impl LevelTable {
             c[h] = pack(played);
         }
         let splits = walk.splits.iter().map(|&s| s.clone()).collect();
-        let table = LevelTable { n, kinds: walk.kinds.clone(), splits, paths: Vec::new(), cum: Vec::new() };
-        let mut b = Builder { walk, prefix, known, seats, xs: Vec::with_capacity(n), table, ends: Vec::new(), full: false };
+        // (sized for a typical walk's paths, about a thousand mid-hand, so that they are not
+        // copied as they grow)
+        let table = LevelTable { n, kinds: walk.kinds.clone(), splits, paths: Vec::with_capacity(PATHS_HINT * n), cum: Vec::new() };
+        let mut b = Builder { walk, prefix, known, seats, xs: Vec::with_capacity(n), table, ends: Vec::with_capacity(PATHS_HINT), full: false };
         b.dfs(0, walk.start.0, walk.start.1, c, 1);
         if b.full {
             return None;
         }
         // each path's weight: the completions after it times its splits' weights and envelopes
         let mut table = b.table;
+        table.cum.reserve_exact(b.ends.len());
         let mut total = Big::ZERO;
         let mut kept = 0;
         for (p, &(s, i, w, q)) in b.ends.iter().enumerate() {
@@ -180,7 +223,11 @@ impl LevelTable {
             if v.is_zero() {
                 continue;
             }
-            total = total.add(&v.mul_small(w).mul_small(q));
+            // (w below 2^23, q at most 2^48: each product gains at most one limb, and the
+            // arithmetic runs in the limbs in use)
+            let width = v.limbs();
+            let vwq = v.mul_small_within(w, (width + 1).min(Big::LIMBS)).mul_small_within(q, (width + 2).min(Big::LIMBS));
+            total.add_within(&vwq, (total.limbs().max(width + 2) + 1).min(Big::LIMBS));
             table.paths.copy_within(p * n..(p + 1) * n, kept * n);
             table.cum.push(total);
             kept += 1;

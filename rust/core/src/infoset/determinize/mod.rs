@@ -458,7 +458,7 @@ impl Determinizer {
     /// The level table of the plain shuffle: the level cards go to the holders' places
     /// uniformly, so a path of splits weighs Π multinomials × Π falling factorials
     /// size!/(size − l)! of the places each holder's l level cards take.
-    fn shuffle_levels(&self, envelope: &dyn Fn(usize, u16) -> u32, valid: Vec<&[u16]>) -> Option<LevelTable> {
+    fn shuffle_levels(&self, envelope: &impl Fn(usize, u16) -> u32, valid: Vec<&[u16]>) -> Option<LevelTable> {
         let kinds = self.level_kinds();
         let nh = self.holders.len();
         let sizes: Vec<u16> = self.holders.iter().map(|h| h.size).collect();
@@ -664,7 +664,7 @@ impl Determinizer {
             }
             let (d, arr) = self.sample(rng)?;
             let world_seed = rng.next_u64();
-            if let Some(g) = build_world(&self.info, &d, arr.as_ref(), self.turns.is_some(), world_seed, &mut self.play)? {
+            if let Some(g) = build_world(&self.info, &d, arr, self.turns.is_some(), world_seed, &mut self.play)? {
                 return Ok(g);
             }
         }

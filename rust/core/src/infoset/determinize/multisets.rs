@@ -20,7 +20,7 @@ use crate::rules::card::DECK;
 use super::levels::pack;
 
 /// One layer: per class, the fitting placements that end at any one of its vectors.
-pub(super) type Layer = Vec<u128>;
+pub(super) type Layer = [u128];
 
 /// The classes of count vectors under the renamings that keep `fixed` (all renamings: none).
 #[derive(Debug)]
@@ -30,7 +30,7 @@ pub(super) struct Classes {
     /// One vector of each class.
     reps: Vec<[u8; 4]>,
     /// Per packed counts (3 bits a suit): the index of its class.
-    index: Vec<u16>,
+    index: Box<[u16; 4096]>,
 }
 
 /// The classes for `fixed` (None: multisets; Some(s): the count of s and the multiset of the
@@ -52,7 +52,7 @@ pub(super) fn classes(fixed: Option<u8>) -> &'static Classes {
         let mut keys: Vec<[u8; 4]> = vectors().map(key).collect();
         keys.sort_unstable();
         keys.dedup();
-        let mut t = Classes { fixed, reps: vec![[0; 4]; keys.len()], index: vec![u16::MAX; 4096] };
+        let mut t = Classes { fixed, reps: vec![[0; 4]; keys.len()], index: Box::new([u16::MAX; 4096]) };
         for c in vectors() {
             let i = keys.binary_search(&key(c)).expect("every class listed");
             t.index[pack(c) as usize] = i as u16;
@@ -71,7 +71,18 @@ pub(super) fn vectors() -> impl Iterator<Item = [u8; 4]> {
 impl Classes {
     /// The number a layer holds for the counts `c` (each 0 to 4).
     pub(super) fn count(&self, layer: &Layer, c: [u8; 4]) -> u128 {
-        layer[self.index[pack(c) as usize] as usize]
+        self.count_packed(layer, pack(c))
+    }
+
+    /// [`Classes::count`] of counts already packed (`pack`).
+    #[inline]
+    pub(super) fn count_packed(&self, layer: &Layer, key: u16) -> u128 {
+        layer[self.index[key as usize & 0xfff] as usize]
+    }
+
+    /// The classes, so the length of a layer.
+    pub(super) fn len(&self) -> usize {
+        self.reps.len()
     }
 
     /// Whether counts `c` pass the seat's own showings (`shows`: their counts) of the fixed
@@ -80,14 +91,20 @@ impl Classes {
         self.fixed.is_none_or(|s| shows.iter().all(|&k| c[s as usize] >= k))
     }
 
+    /// [`Classes::passes`] of showings of at most `need` cards (0: none).
+    #[inline]
+    pub(super) fn passes_need(&self, c: [u8; 4], need: u8) -> bool {
+        self.fixed.is_none_or(|s| c[s as usize] >= need)
+    }
+
     /// The programme of a seat at `positions` (its deal positions in order), with `public[j]`
     /// the (declarer, count) before position j, `shows[j]` its own showings (of the fixed
     /// suit) just before it and `asked_at` who was asked: the layers after each position (the
-    /// first is the start), or `None` past the `budget` of entries (its nonzero entries are
-    /// taken from it).
-    pub(super) fn programme(&self, positions: &[u8], public: &[(u8, u8)], shows: &[Vec<u8>], asked_at: &[bool], seat: u8, budget: &mut usize) -> Option<Vec<Layer>> {
+    /// first is the start), one after the other in one vector (layer j at `j * self.len()`),
+    /// or `None` past the `budget` of entries (its nonzero entries are taken from it).
+    pub(super) fn programme(&self, positions: &[u8], public: &[(u8, u8)], shows: &[Vec<u8>], asked_at: &[bool], seat: u8, budget: &mut usize) -> Option<Vec<u128>> {
         let own = self.fixed.unwrap_or(0);
-        let mut layers = Vec::with_capacity(positions.len() + 1);
+        let mut layers = Vec::with_capacity((positions.len() + 1) * self.reps.len());
         let mut cur = vec![0u128; self.reps.len()];
         cur[self.index[0] as usize] = 1;
         for (j, &pos) in positions.iter().enumerate() {
@@ -115,10 +132,10 @@ impl Classes {
                 next[i] = n;
             }
             *budget = budget.checked_sub(next.iter().filter(|&&n| n > 0).count())?;
-            layers.push(cur);
+            layers.extend_from_slice(&cur);
             cur = next;
         }
-        layers.push(cur);
+        layers.extend_from_slice(&cur);
         Some(layers)
     }
 }

@@ -122,7 +122,7 @@ impl Turns {
     pub(super) fn bytes(&self) -> usize {
         let layer = |l: &Layer| l.keys.len() * 4 + l.counts.len() * 16 + (l.from.len() + l.preds.len()) * 4;
         let chain = |c: &Arc<Chain>| {
-            let symmetric = c.symmetric.as_ref().map_or(0, |y| y.layers.iter().map(|l| l.len() * 16).sum());
+            let symmetric = c.symmetric.as_ref().map_or(0, |y| y.layers.len() * 16);
             symmetric + c.programmes.iter().flatten().map(layer).sum::<usize>()
         };
         self.chains.iter().flatten().flatten().flatten().map(chain).sum()
@@ -423,9 +423,18 @@ pub(super) struct Chain {
 #[derive(Clone, Debug)]
 struct Symmetric {
     classes: &'static multisets::Classes,
-    layers: Vec<multisets::Layer>,
-    /// Per position: the counts of the seat's own showings just before it.
-    shows: Vec<Vec<u8>>,
+    /// The layers one after the other (`Symmetric::layer`).
+    layers: Vec<u128>,
+    /// Per position: the most cards of the seat's own showings just before it (0: none).
+    need: Vec<u8>,
+}
+
+impl Symmetric {
+    /// The layer after `j` positions.
+    fn layer(&self, j: usize) -> &multisets::Layer {
+        let n = self.classes.len();
+        &self.layers[j * n..(j + 1) * n]
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -541,7 +550,7 @@ impl Chain {
             let public: Vec<(u8, u8)> = public.iter().map(|&(d, k, _)| (d, k)).collect();
             let shows: Vec<Vec<u8>> = before.iter().map(|b| b.iter().map(|&(_, k)| k).collect()).collect();
             let layers = classes.programme(&positions, &public, &shows, &turns.asked_at, seat, budget)?;
-            let last = layers.last().expect("a layer");
+            let last = &layers[positions.len() * classes.len()..];
             let after: Vec<u8> = after.iter().map(|&(_, k)| k).collect();
             // a public run's suit is its one choice: the share of a mask of one suit
             let share = if public_run.is_some() { SUIT_SHARE[1] } else { 1 };
@@ -554,7 +563,8 @@ impl Chain {
                 }
             }
             mapped.push((public_run.into_iter().collect(), 0, [0, 1, 2, 3]));
-            Some(Symmetric { classes, layers, shows })
+            let need = shows.iter().map(|k| k.iter().copied().max().unwrap_or(0)).collect();
+            Some(Symmetric { classes, layers, need })
         } else {
             for sigma in choices {
                 let found = reps.iter().enumerate().filter(|_| shortcuts).find_map(|(r, rep)| {
@@ -731,30 +741,50 @@ impl Chain {
             // (where it passes the seat's showings before the position)
             // (a state's count is the sum of its predecessors', so the draw below it is made
             // first and the predecessors read in order only until it lands: the same pick)
+            let n = self.positions.len();
             let mut c = [h_of(st, 0), h_of(st, 1), h_of(st, 2), h_of(st, 3)];
-            for j in (0..self.positions.len()).rev() {
-                let mut r = rng.below(y.classes.count(&y.layers[j + 1], c));
-                let x = (0..5)
+            let mut key = pack(c);
+            // the state's count: at each step after the first, the weight of the predecessor
+            // drawn at the step before (read once, not again)
+            let mut total = y.classes.count_packed(y.layer(n), key);
+            for j in (0..n).rev() {
+                if key == 0 {
+                    // no level card left to place: one placement (a count of 1, no draw) takes
+                    // none at every earlier position, so the walk ends here with the same stream
+                    debug_assert_eq!(total, 1, "one placement of no level cards");
+                    break;
+                }
+                let mut r = rng.below(total);
+                let (layer, need) = (y.layer(j), y.need[j]);
+                // the predecessors in order: a level card of suit 0, 1, 2, 3, then none; their
+                // counts sum to the state's, so the draw lands on the last (none, the most
+                // frequent) exactly when it is at least the total less that one's count
+                let w4 = if y.classes.passes_need(c, need) { y.classes.count_packed(layer, key) } else { 0 };
+                debug_assert!(w4 <= total, "a predecessor's count within the state's");
+                if r >= total - w4 {
+                    total = w4;
+                    continue;
+                }
+                let x = (0..4)
                     .find(|&x| {
-                        let mut p = c;
-                        if x < 4 {
-                            if p[x] == 0 {
-                                return false;
-                            }
-                            p[x] -= 1;
+                        if c[x] == 0 {
+                            return false;
                         }
-                        let w = if y.classes.passes(p, &y.shows[j]) { y.classes.count(&y.layers[j], p) } else { 0 };
+                        let mut p = c;
+                        p[x] -= 1;
+                        let w = if y.classes.passes_need(p, need) { y.classes.count_packed(layer, key - (1 << (3 * x))) } else { 0 };
                         let hit = r < w;
-                        if !hit {
+                        if hit {
+                            total = w;
+                        } else {
                             r -= w;
                         }
                         hit
                     })
                     .expect("a pick below the state's count");
-                if x < 4 {
-                    c[x] -= 1;
-                    placed.push((self.positions[j], Card::new(x as u8, info.level).0));
-                }
+                c[x] -= 1;
+                key -= 1 << (3 * x);
+                placed.push((self.positions[j], Card::new(x as u8, info.level).0));
             }
             return;
         }
@@ -770,6 +800,13 @@ impl Chain {
         let mut i = layers[n].keys.binary_search(&st).expect("a final state of the programme");
         for j in (0..n).rev() {
             let (layer, prev) = (&layers[j + 1], &layers[j]);
+            if st & 0xfff == 0 {
+                // no level card left to place: the masks follow the counts, so one path (a
+                // count of 1, no draw) leads here from the start, taking none: the walk ends
+                // with the same stream
+                debug_assert_eq!(layer.counts[i], 1, "one path without level cards");
+                return;
+            }
             let preds = &layer.preds[layer.from[i] as usize..layer.from[i + 1] as usize];
             let index = |e: u32| (e & ((1 << SYMBOL_SHIFT) - 1)) as usize;
             let e = *pick(preds, |&e| prev.counts[index(e)], layer.counts[i], rng);

@@ -34,7 +34,7 @@ pub(super) fn without_hands(p: &Position) -> Position {
 /// (with `check_asked`, also when it asks other seats than the source asked, [`replay_deal`]).
 /// The play history is taken from `play` where it fits (see [`PlayTemplate`]), else replayed
 /// and kept there.
-pub(super) fn build_world(info: &InfoSet, d: &Draw, arr: Option<&Arrangement>, check_asked: bool, world_seed: u64, play: &mut Option<PlayTemplate>) -> Result<Option<Game>, Error> {
+pub(super) fn build_world(info: &InfoSet, d: &Draw, arr: Option<Arrangement>, check_asked: bool, world_seed: u64, play: &mut Option<PlayTemplate>) -> Result<Option<Game>, Error> {
     let plays: usize = info.tricks.iter().map(|t| t.plays.len()).sum::<usize>() + info.current.len();
     let mut g = match arr {
         None => {
@@ -47,7 +47,7 @@ pub(super) fn build_world(info: &InfoSet, d: &Draw, arr: Option<&Arrangement>, c
             Game::from_hands(start, info.level, info.trump, info.banker, info.profile)?
         }
         Some(a) => {
-            let mut g = Game::deal_decks(world_seed, info.profile, info.levels, info.start_banker, a.decks.clone())?;
+            let mut g = Game::deal_whole_decks(world_seed, info.profile, info.levels, info.start_banker, a.decks)?;
             if info.every_receiver {
                 g = g.with_every_receiver()?;
             }
@@ -56,7 +56,7 @@ pub(super) fn build_world(info: &InfoSet, d: &Draw, arr: Option<&Arrangement>, c
             let deal = (info.own_decisions.len() * 4).max(64);
             g.record.actions.reserve(deal + plays);
             g.record.dealt_at.reserve(deal);
-            if !replay_deal(info, a, check_asked, &mut g)? {
+            if !replay_deal(info, &a.suits, check_asked, &mut g)? {
                 return Ok(None);
             }
             g
@@ -99,7 +99,7 @@ pub(super) fn build_world(info: &InfoSet, d: &Draw, arr: Option<&Arrangement>, c
 /// their recorded times with the world's suits, passes elsewhere. True when it stops where
 /// the seat saw the deal stop and, with `check_asked`, asked the seats the source asked, in order
 /// (`InfoSet::asked`, the seat asked now included): false at the first that differs.
-pub(super) fn replay_deal(info: &InfoSet, a: &Arrangement, check_asked: bool, g: &mut Game) -> Result<bool, Error> {
+pub(super) fn replay_deal(info: &InfoSet, suits: &[u8], check_asked: bool, g: &mut Game) -> Result<bool, Error> {
     // showings of other seats in log order, each with its run's suit; the runs group the
     // showings in log order, so their final-round marks pair up in order
     let mut others = Vec::new();
@@ -108,7 +108,7 @@ pub(super) fn replay_deal(info: &InfoSet, a: &Arrangement, check_asked: bool, g:
         for &(t, k) in &run.showings {
             let late = finals.next().unwrap_or(false); // a hand-built info set may omit the log
             if run.seat != info.seat {
-                others.push(((run.attempt, t, late), run.seat, k, a.suits[ri]));
+                others.push(((run.attempt, t, late), run.seat, k, suits[ri]));
             }
         }
     }
