@@ -260,6 +260,20 @@ def test_a_network_plays_and_rolls_out_self_play_in_worlds():
         T.samples(4, 0, 1, T.SelfPlay(**{**sp.__dict__, "rollout": "pimc:worlds=2,rollouts=1"}), threads=1)
 
 
+def test_drawn_levels_deal_the_same_cards_as_a_match_reaches_them():
+    """SelfPlay(levels="drawn"): the hands are the fresh run's cards dealt at drawn levels and
+    banker: other outcomes, the same on any thread count and on joined ranges; a bad value is
+    named."""
+    sp = T.SelfPlay(seats=["greedy"] * 4, base="greedy", rollout="greedy", label_rate=0.1, per_decision=3, levels="drawn")
+    a = T.samples(6, 0, 12, sp, threads=1)
+    b = T.concat([T.samples(6, 0, 5, sp, threads=2), T.samples(6, 5, 7, sp, threads=1)])
+    assert all(np.array_equal(a[k], b[k]) for k in a)
+    fresh = T.samples(6, 0, 12, T.SelfPlay(**{**sp.__dict__, "levels": "fresh"}), threads=1)
+    assert not np.array_equal(a["returns"], fresh["returns"])
+    with pytest.raises(InvalidArgument, match="levels"):
+        T.samples(6, 0, 1, T.SelfPlay(**{**sp.__dict__, "levels": "match"}))
+
+
 def test_shipped_network_names_play_in_self_play():
     sp = T.SelfPlay(seats=["play-net-v1", "greedy", "play-net-v1", "greedy"], learners=[True, False, True, False],
                     rollout="greedy", label_rate=0.05, per_decision=3, obs_version=2)

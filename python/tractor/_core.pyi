@@ -352,6 +352,7 @@ def self_play(
     threads: int,
     worlds: int = 0,
     teacher: Optional[str] = None,
+    drawn_levels: bool = False,
 ) -> Dict[str, Any]:
     """Raises InvalidPolicy, InvalidContext, InvalidArgument, ResourceError."""
 def play_features() -> List[Tuple[str, int, int, int, str]]: ...

@@ -498,7 +498,8 @@ def cmd_train(a: argparse.Namespace) -> int:
             _policy(name, flag)  # named here, not as seats[0]; the recipe keeps the name as given
     behaviour = a.behaviour or a.base
     sp = T.SelfPlay(seats=[behaviour] * 4, base=a.base, rollout=a.rollout or behaviour, label_rate=a.label_rate, per_decision=a.per_decision,
-                    rollouts=a.rollouts, profile=a.profile, worlds=a.worlds, obs_version=a.obs_version)
+                    rollouts=a.rollouts, profile=a.profile, worlds=a.worlds, obs_version=a.obs_version,
+                    levels=a.levels)
     cfg = T.TrainConfig(out=a.out, seed=a.seed, rounds=a.rounds, hands_per_round=a.hands, window=a.window, epochs=a.epochs, h1=a.h1,
                         h2=a.h2, eval_deals=a.eval_deals, opponent=a.opponent, threads=a.threads,
                         time_limit_s=60 * a.time_limit, margins=margins or [0.0], phases=a.phases, selfplay=sp,
@@ -599,6 +600,8 @@ def main(argv: Optional[List[str]] = None, _program: bool = False) -> int:
     tr.add_argument("--behaviour", default=None, help="the policy on all four seats while self-playing (default: --base); "
                     "a network here, with --rollout, makes the targets its own values (policy iteration)")
     tr.add_argument("--rollout", default=None, help="the policy that plays valued candidates out (default: --behaviour)")
+    tr.add_argument("--levels", default="fresh", choices=["fresh", "drawn"],
+                    help="self-play hands: a fresh match's first (default; both teams at 3) or dealt at drawn levels and banker")
     tr.add_argument("--lr", type=float, default=1e-3, help="Adam's learning rate (default 0.001; smaller for a warm start)")
     tr.add_argument("--init", default=None, help="start from this play network (a path or a shipped name, "
                     "its observation version and --hidden widths) instead of random weights")

@@ -79,6 +79,11 @@ class SelfPlay:
     profile: str = "guigang"
     obs_version: int = 1
     canonical: bool = True
+    #: "fresh": every hand is the first of a fresh match (both teams at level 3, no banker:
+    #: ``simulate``'s hands); "drawn": the same cards dealt as a match reaches them, each
+    #: team's level drawn from 3..A and the banker from the four seats (the core's
+    #: ``learn::self_play::hand_levels``).
+    levels: str = "fresh"
 
 
 def samples(seed: int, start: int, count: int, sp: Optional[SelfPlay] = None, threads: int = 0,
@@ -102,10 +107,13 @@ def samples(seed: int, start: int, count: int, sp: Optional[SelfPlay] = None, th
             _int(sp.rollouts, "rollouts", 0, 2**32 - 1), _rate(sp.explore, "explore"), _profile(sp.profile),
             _obs_version(sp.obs_version)["version"], _bool_arg(sp.canonical, "canonical"))
     worlds = _int(sp.worlds, "worlds", 0, 2**32 - 1)
+    if sp.levels not in ("fresh", "drawn"):
+        raise InvalidArgument(f"levels: 'fresh' (a fresh match's first hands) or 'drawn' (levels and banker drawn), got {_show(sp.levels)}")
+    drawn = sp.levels == "drawn"
     if start + count > 2**64:
         raise InvalidArgument(f"start: the index range {start} + {count} runs past the last index 2**64 - 1")
     if backend == "local":
-        return _core.self_play(seed, start, count, *args, threads, worlds, teacher)
+        return _core.self_play(seed, start, count, *args, threads, worlds, teacher, drawn)
     if backend != "ray":
         raise InvalidArgument(f"backend: 'local' or 'ray', got {backend!r}")
     try:
@@ -117,7 +125,7 @@ def samples(seed: int, start: int, count: int, sp: Optional[SelfPlay] = None, th
     _connect(ray, address)
     per = _int(chunk, "chunk", 1) if chunk is not None else max(1, -(-count // max(1, 4 * int(ray.cluster_resources().get("CPU", 1)))))
     task = ray.remote(num_cpus=1)(_ray_part)
-    w = (worlds, teacher)
+    w = (worlds, teacher, drawn)
     refs = [task.remote(seed, start + i, min(per, count - i), args, w) for i in range(0, count, per)]
     return concat(ray.get(refs)) if refs else _core.self_play(seed, start, 0, *args, 1, *w)
 

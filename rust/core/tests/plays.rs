@@ -7,7 +7,7 @@ use tractor_core::agent::view::SeatView;
 use tractor_core::agent::weights::Weights;
 use tractor_core::encode::observe::default_encoding;
 use tractor_core::game::action_set::ActionSet;
-use tractor_core::learn::self_play::{self_play, SelfPlayConfig};
+use tractor_core::learn::self_play::{hand_levels, self_play, SelfPlayConfig};
 use tractor_core::run::sim::simulate_range;
 use tractor_core::search::ismcts::{ismcts, IsmctsParams, Prior};
 use tractor_core::util::seed::{derive, BATCH_HAND};
@@ -190,6 +190,7 @@ fn config(seats: [Policy; 4], explore: u32) -> SelfPlayConfig {
         teacher: None,
         obs: default_encoding(),
         canonical: true,
+        drawn_levels: false,
     }
 }
 
@@ -245,6 +246,40 @@ fn a_network_plays_and_rolls_out_self_play_in_worlds() {
     search.rollout = Policy::parse("pimc:worlds=2,rollouts=1").unwrap();
     let e = self_play(5, 0, 1, &search, 1).unwrap_err();
     assert!(e.to_string().contains("rollout"), "{e}");
+}
+
+/// With drawn levels a hand is dealt as a match reaches it: the levels and banker are
+/// [`hand_levels`]'s (every level 3..=A and every seat drawn over a run, the same for a hand
+/// whatever else changes), the samples thread-blind, the cards those of the fresh hand.
+#[test]
+fn drawn_levels_deal_hands_as_a_match_reaches_them() {
+    let (mut levels, mut bankers) = ([false; 15], [false; 4]);
+    for i in 0..400u64 {
+        let (l, b) = hand_levels(derive(3, BATCH_HAND, i), true);
+        assert!(l.iter().all(|&x| (3..=14).contains(&x)) && b < 4);
+        (levels[l[0] as usize], levels[l[1] as usize], bankers[b as usize]) = (true, true, true);
+        assert_eq!(hand_levels(derive(3, BATCH_HAND, i), false), ([3, 3], NOBODY));
+    }
+    assert!(levels[3..].iter().all(|&x| x) && bankers.iter().all(|&x| x));
+    let seats = [Policy::Agent(Agent::Greedy); 4];
+    let mut cfg = config(seats, 0);
+    cfg.drawn_levels = true;
+    for p in PROFILES {
+        let mut c = cfg;
+        c.profile = p;
+        assert_eq!(self_play(9, 0, 6, &c, 1).unwrap().returns.len(), 6, "{p:?}");
+    }
+    let s1 = self_play(9, 0, 8, &cfg, 1).unwrap();
+    assert_eq!(s1, self_play(9, 0, 8, &cfg, 2).unwrap());
+    assert_ne!(s1.returns, self_play(9, 0, 8, &config(seats, 0), 1).unwrap().returns);
+    for i in 0..8u64 {
+        let hs = derive(9, BATCH_HAND, i);
+        let (l, b) = hand_levels(hs, true);
+        let g = Game::deal(hs, Profile::Guigang, l, b, None).unwrap();
+        let fresh = Game::deal(hs, Profile::Guigang, [3, 3], NOBODY, None).unwrap();
+        assert_eq!((g.pos.level, g.pos.banker), (l[b as usize % 2], b));
+        assert_eq!(g.deck, fresh.deck, "the same cards");
+    }
 }
 
 /// Observation version 2 begins with version 1's entries, unchanged, at every decision; its

@@ -32,7 +32,7 @@ fn base_weights(py: Python<'_>, name: &str) -> PyResult<Weights> {
 /// `complete`), valued candidates (`decision`, `features` (c, PLAY_DIM) int16, `levels`,
 /// `points`, `is_base`, `played`) and per hand `returns` (hands, 4).
 #[pyfunction]
-#[pyo3(signature = (seed, start, count, seats, learners, base, rollout, label_rate, per_decision, rollouts, explore, profile, obs_version, canonical, threads, worlds=0, teacher=None))]
+#[pyo3(signature = (seed, start, count, seats, learners, base, rollout, label_rate, per_decision, rollouts, explore, profile, obs_version, canonical, threads, worlds=0, teacher=None, drawn_levels=false))]
 #[allow(clippy::too_many_arguments)]
 pub fn self_play<'py>(
     py: Python<'py>,
@@ -53,6 +53,7 @@ pub fn self_play<'py>(
     threads: usize,
     worlds: u32,
     teacher: Option<String>,
+    drawn_levels: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     guard(py, || {
         if seats.len() != 4 || learners.len() != 4 {
@@ -76,6 +77,7 @@ pub fn self_play<'py>(
             teacher: teacher.map(|t| Policy::parse(&t)).transpose().map_err(|e| err(py, e))?,
             obs: core::encode::observe::encoding(obs_version).map_err(|e| err(py, e))?,
             canonical,
+            drawn_levels,
         };
         let s = py.detach(|| run(seed, start, count, &cfg, threads)).map_err(|e| err(py, e))?;
         let (d, c, dim) = (s.seat.len(), s.decision.len(), cfg.obs.dim);

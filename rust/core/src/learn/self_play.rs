@@ -4,7 +4,8 @@
 //! Hand `i` of a run with seed `s` is `simulate`'s hand `i`: the first hand of a fresh match
 //! dealt from `derive(s, BATCH_HAND, i)`, seat `p` deciding with its policy's stream
 //! `derive(hand_seed, POLICY, p)`. Without exploration the hands are played exactly as
-//! `simulate` plays them with the same policies.
+//! `simulate` plays them with the same policies. With `drawn_levels` the same cards are dealt
+//! at levels and a banker drawn for the hand ([`hand_levels`]), as a match reaches them.
 //!
 //! At a decision of a learner seat with more than one candidate, drawn with probability
 //! `label_rate / 65536`, the decision is **labelled**: the seat's observation is kept, and up
@@ -91,6 +92,10 @@ pub struct SelfPlayConfig {
     /// The observation kept, and whether its suits are renamed trump-first.
     pub obs: &'static Encoding,
     pub canonical: bool,
+    /// Deal hands as a match reaches them: each team's level drawn from 3..=A and the banker
+    /// from the four seats (R2.1), instead of the first hand of a fresh match (both teams at
+    /// 3, no banker: `simulate`'s hands).
+    pub drawn_levels: bool,
 }
 
 /// Samples of a run, decision by decision and candidate by candidate, in hand order.
@@ -227,13 +232,26 @@ fn in_worlds(view: &SeatView, plays: &Plays, picked: &[usize], cfg: &SelfPlayCon
     Some(sums)
 }
 
+/// The levels and banker hand `hand_seed` is dealt at: a fresh match's (both teams at 3, no
+/// banker), or with `drawn`, each team's level uniform over 3..=A (R2.1: 2 is never a level) and
+/// the banker uniform over the seats, from `derive(hand_seed, SELF_PLAY, 2^64 - 2)`'s stream.
+pub fn hand_levels(hand_seed: u64, drawn: bool) -> ([u8; 2], u8) {
+    if !drawn {
+        return ([3, 3], NOBODY);
+    }
+    let mut r = Rng::new(derive(hand_seed, SELF_PLAY, u64::MAX - 1));
+    let levels = [3 + r.below(12) as u8, 3 + r.below(12) as u8];
+    (levels, r.below(4) as u8)
+}
+
 fn play(seed: u64, index: u64, cfg: &SelfPlayConfig) -> Samples {
     let hand_seed = derive(seed, BATCH_HAND, index);
     let record = cfg.worlds > 0 || cfg.seats.iter().chain([&cfg.rollout]).chain(&cfg.teacher).any(|p| p.needs_record());
+    let (levels, banker) = hand_levels(hand_seed, cfg.drawn_levels);
     let mut game = if record {
-        Game::deal(hand_seed, cfg.profile, [3, 3], NOBODY, None).expect("valid levels and banker")
+        Game::deal(hand_seed, cfg.profile, levels, banker, None).expect("valid levels and banker")
     } else {
-        Game::deal_fast(hand_seed, cfg.profile, [3, 3], NOBODY)
+        Game::deal_fast(hand_seed, cfg.profile, levels, banker)
     };
     let mut rngs: [Rng; 4] = std::array::from_fn(|p| Rng::new(derive(hand_seed, POLICY, p as u64)));
     let decisions = derive(hand_seed, SELF_PLAY, 0);
