@@ -117,3 +117,7 @@ def test_self_play_samples_on_ray_equal_a_local_run(ray_local):
     assert set(local) == set(remote)
     for k in local:
         assert np.array_equal(local[k], remote[k]), k
+    drawn = T.SelfPlay(**{**sp.__dict__, "levels": "drawn"})  # the hands' levels travel to the tasks
+    local, remote = T.samples(4, 3, 12, drawn, threads=2), T.samples(4, 3, 12, drawn, backend="ray", chunk=5)
+    assert all(np.array_equal(local[k], remote[k]) for k in local)
+    assert not np.array_equal(local["returns"], T.samples(4, 3, 12, sp, threads=1)["returns"])

@@ -147,8 +147,7 @@ def _ray_part(seed: int, start: int, n: int, args: tuple, extra: tuple) -> Dict[
     """One Ray task: hands ``start .. start + n`` on one thread."""
     from tractor import _core as core
 
-    worlds, teacher = extra
-    return core.self_play(seed, start, n, *args, 1, worlds, teacher)  # type: ignore[call-arg]
+    return core.self_play(seed, start, n, *args, 1, *extra)  # extra: worlds, teacher, drawn levels
 
 
 def concat(parts: List[Dict[str, np.ndarray]]) -> Dict[str, np.ndarray]:
