@@ -46,6 +46,8 @@
 //! r-th rollout's seat `p` from `derive(derive(hand_seed, SELF_PLAY, 1 + k), SELF_PLAY, 4r + p)`;
 //! valued in worlds, world `w` is drawn from `ws = derive(derive(hand_seed, SELF_PLAY, 1 + k),
 //! SELF_PLAY, w)`'s stream and its r-th rollout plays from `derive(ws, SELF_PLAY, 1 + r)`'s.
+//! With drawn levels, the hand's levels and banker come from `derive(hand_seed, SELF_PLAY,
+//! 2^64 - 2)`'s stream ([`hand_levels`]).
 //! The samples depend on the seed and range only, never on the thread count.
 
 use crate::agent::plays::{candidates, index_of, Plays, DIM as PLAY_DIM};
