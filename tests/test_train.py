@@ -152,6 +152,10 @@ def test_a_weights_file_reads_back_as_the_layers_it_was_exported_from(tmp_path):
         assert np.all(np.abs(r["layers"][k].reshape(np.shape(v)) - v) <= quantum[k] / 2 + 1e-12), k
     with pytest.raises(TractorError, match="CRC"):
         T.read_layers(mine[:-1] + bytes([mine[-1] ^ 1]))
+    for bad in (2**63, float("nan"), np.int64(3), "TRACTNET", None):  # not bytes: named, never bytes(3)
+        with pytest.raises(InvalidArgument, match="data: the bytes of a weights file"):
+            T.read_layers(bad)
+    assert T.read_layers(memoryview(mine))["meta"] == {"n": 1}
 
 
 def test_a_warm_start_names_what_does_not_fit(tmp_path):

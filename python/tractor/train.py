@@ -261,38 +261,46 @@ def export(layers: Dict[str, np.ndarray], path: Optional[str], base: str = "tune
     return data
 
 
+def _parse(data: Any) -> Dict[str, Any]:
+    """A format-4 weights file's header fields, base weights text, metadata and integer arrays
+    (``w1`` (dim, h1), ``wp`` (PLAY_DIM, h1), ``b1``, ``w2`` (h2, h1), ``b2``, ``w3``, ``b3``),
+    the layout ``export`` writes; bytes only, checked by the core first (what is wrong named)."""
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise InvalidArgument(f"data: the bytes of a weights file (format 4), got {type(data).__name__} {_show(data)}")
+    data = bytes(data)
+    _core.check_play_net(data)  # a whole, well-formed format-4 file, or what is wrong with it
+    _, obs_version, dim, _, pdim, h1, h2, sh1, sh2, flags, prior, bl, ml = struct.unpack_from("<7H3BiII", data, 8)
+    at = 8 + 14 + 3 + 4 + 8
+    out: Dict[str, Any] = {"obs_version": obs_version, "dim": dim, "pdim": pdim, "h1": h1, "h2": h2, "shift1": sh1,
+                           "shift2": sh2, "flags": flags, "prior": prior, "base": data[at:at + bl].decode(),
+                           "meta": data[at + bl:at + bl + ml]}
+    at += bl + ml
+    for name, n, dt, shape in (("w1", dim * h1, "<i2", (dim, h1)), ("wp", pdim * h1, "<i2", (pdim, h1)), ("b1", h1, "<i4", (h1,)),
+                               ("w2", h2 * h1, "i1", (h2, h1)), ("b2", h2, "<i4", (h2,)), ("w3", h2, "i1", (h2,)), ("b3", 1, "<i4", (1,))):
+        out[name] = np.frombuffer(data, dt, n, at).astype(np.int64).reshape(shape)
+        at += n * np.dtype(dt).itemsize
+    return out
+
+
 def read_layers(data: bytes) -> Dict[str, Any]:
     """A format-4 weights file (bytes) back as float layers, the inverse of :func:`export`:
     ``{"layers": {wx, wp, b1, w2, b2, w3, b3}, "base", "obs_version", "canonical", "margin",
     "phases", "meta"}``; ``export(**that)`` writes the same bytes again. A damaged file is
     refused as the core refuses it. What ``TrainConfig.init`` warm-starts from."""
-    data = bytes(data)
-    _core.check_play_net(data)  # a whole, well-formed format-4 file, or what is wrong with it
-    _, obs_version, dim, _, pdim, h1, h2, sh1, _, flags, prior, bl, ml = struct.unpack_from("<7H3BiII", data, 8)
-    enc = _core.obs_encoding(int(obs_version))
-    if sh1 != SHIFT1 or pdim != PLAY_DIM or dim != enc["dim"]:
-        raise InvalidArgument(f"data: a network with shift {sh1} over {dim} + {pdim} inputs; this version "
+    f = _parse(data)
+    enc = _core.obs_encoding(int(f["obs_version"]))
+    if f["shift1"] != SHIFT1 or f["pdim"] != PLAY_DIM or f["dim"] != enc["dim"]:
+        raise InvalidArgument(f"data: a network with shift {f['shift1']} over {f['dim']} + {f['pdim']} inputs; this version "
                               f"reads shift {SHIFT1} over {enc['dim']} + {PLAY_DIM}")
-    at = 8 + 14 + 3 + 4 + 8
-    text = data[at:at + bl].decode()
-    meta = json.loads(data[at + bl:at + bl + ml] or b"{}")
-    at += bl + ml
-
-    def take(n: int, dt: str) -> np.ndarray:
-        nonlocal at
-        a = np.frombuffer(data, dt, n, at).astype(np.float64)
-        at += n * np.dtype(dt).itemsize
-        return a
-
     s1 = ONE * 2 ** SHIFT1
     dx = np.asarray(enc["scale"], np.float64)
-    layers = {"wx": take(dim * h1, "<i2").reshape(dim, h1).T * dx[None, :] / s1,
-              "wp": take(pdim * h1, "<i2").reshape(pdim, h1).T * PLAY_SCALE[None, :].astype(np.float64) / s1,
-              "b1": take(h1, "<i4") / s1, "w2": take(h2 * h1, "i1").reshape(h2, h1) / 64,
-              "b2": take(h2, "<i4") / (64 * ONE), "w3": take(h2, "i1") / 64, "b3": take(1, "<i4") / (64 * ONE)}
-    phases = {0: "both", 2: "play", 4: "declare"}[flags & 6]
-    return {"layers": layers, "base": f"greedy:{text}" if text else "greedy", "obs_version": int(obs_version),
-            "canonical": bool(flags & 1), "margin": prior / (64 * ONE), "phases": phases, "meta": meta}
+    layers = {"wx": f["w1"].T * dx[None, :] / s1, "wp": f["wp"].T * PLAY_SCALE[None, :].astype(np.float64) / s1,
+              "b1": f["b1"] / s1, "w2": f["w2"] / 64, "b2": f["b2"] / (64 * ONE), "w3": f["w3"] / 64,
+              "b3": f["b3"] / (64 * ONE)}
+    phases = {0: "both", 2: "play", 4: "declare"}[f["flags"] & 6]
+    return {"layers": layers, "base": f"greedy:{f['base']}" if f["base"] else "greedy", "obs_version": int(f["obs_version"]),
+            "canonical": bool(f["flags"] & 1), "margin": f["prior"] / (64 * ONE), "phases": phases,
+            "meta": json.loads(f["meta"] or b"{}")}
 
 
 def _inputs(x: Any, feats: Any, dim: int) -> None:
@@ -337,29 +345,16 @@ def forward_int_reference(data: bytes, obs: np.ndarray, feats: np.ndarray) -> np
     """The integer scores of candidates with features ``feats`` (k, PLAY_DIM) at observation
     ``obs`` (whole numbers, the core's ``i16`` observation), computed from the file in numpy:
     the core's arithmetic written again, for tests."""
-    _core.check_play_net(bytes(data))  # a whole, well-formed format-4 file, or what is wrong with it
-    h = struct.unpack_from("<7H3BiII", data, 8)
-    _inputs(obs, feats, h[2])
-    _, _, dim, _, pdim, h1, h2, sh1, sh2, _, prior, bl, ml = h
-    at = 8 + 14 + 3 + 4 + 8 + bl + ml
-    def take(n: int, dt: str) -> np.ndarray:
-        nonlocal at
-        a = np.frombuffer(data, dt, n, at).astype(np.int64)
-        at += n * np.dtype(dt).itemsize
-        return a
-    w1 = take(dim * h1, "<i2").reshape(dim, h1)
-    wp = take(pdim * h1, "<i2").reshape(pdim, h1)
-    b1 = take(h1, "<i4")
-    w2 = take(h2 * h1, "i1").reshape(h2, h1)
-    b2 = take(h2, "<i4")
-    w3 = take(h2, "i1")
-    b3 = take(1, "<i4")[0]
+    f = _parse(data)
+    _inputs(obs, feats, f["dim"])
+    w1, wp, b1, w2, b2, w3, b3 = (f[k] for k in ("w1", "wp", "b1", "w2", "b2", "w3", "b3"))
+    sh1, sh2 = f["shift1"], f["shift2"]
     acc = b1 + obs.astype(np.int64) @ w1
     z = acc[None, :] + feats.astype(np.int64) @ wp
     a1 = np.clip(z >> sh1, 0, ONE)
     a2 = np.clip((b2[None, :] + a1 @ w2.T) >> sh2, 0, ONE)
-    q = b3 + a2 @ w3
-    q[0] += prior  # the base's action is the first candidate
+    q = b3[0] + a2 @ w3
+    q[0] += f["prior"]  # the base's action is the first candidate
     return q
 
 

@@ -585,6 +585,16 @@ mod tests {
     use crate::util::rng::Rng;
     use crate::rules::profile::Profile;
 
+    /// A random hand of 1 ..= `most` cards drawn by kind, at most four copies of each.
+    fn random_hand(rng: &mut Rng, most: usize) -> [u8; KINDS] {
+        let mut hand = [0u8; KINDS];
+        for _ in 0..1 + rng.below_usize(most) {
+            let k = rng.below_usize(KINDS);
+            hand[k] = (hand[k] + 1).min(4);
+        }
+        hand
+    }
+
     /// The sets of a lead of one to three cards in the T1 case ([`LegalSet::Singles`],
     /// [`LegalSet::Units`]: masks) against the list `each_t1` generates, in its order (a
     /// single's in kind order), on random hands of every profile, level and trump: the same
@@ -598,11 +608,7 @@ mod tests {
                 for trump in 0..4u8 {
                     let ctx = Context::new(level, trump, profile).unwrap();
                     for _ in 0..300 {
-                        let mut hand = [0u8; KINDS];
-                        for _ in 0..1 + rng.below_usize(60) {
-                            let k = rng.below_usize(KINDS);
-                            hand[k] = (hand[k] + 1).min(4);
-                        }
+                        let hand = random_hand(&mut rng, 60);
                         let n = 1 + rng.below_usize(3) as u8;
                         let led = crate::rules::combo::unit(&ctx, rng.below_usize(KINDS) as u8, n);
                         let f = Follow::new(&ctx, &hand, led);
@@ -635,11 +641,7 @@ mod tests {
         for profile in Profile::ALL {
             let ctx = Context::new(3 + rng.below_usize(12) as u8, rng.below_usize(4) as u8, profile).unwrap();
             for _ in 0..2_000 {
-                let mut hand = [0u8; KINDS];
-                for _ in 0..1 + rng.below_usize(25) {
-                    let k = rng.below_usize(KINDS);
-                    hand[k] = (hand[k] + 1).min(4);
-                }
+                let hand = random_hand(&mut rng, 25);
                 let n = 1 + rng.below_usize(2) as u8;
                 let led = crate::rules::combo::unit(&ctx, rng.below_usize(KINDS) as u8, n);
                 let f = Follow::new(&ctx, &hand, led);
@@ -667,11 +669,7 @@ mod tests {
                 for trump in 0..4u8 {
                     let ctx = Context::new(level, trump, profile).unwrap();
                     for _ in 0..200 {
-                        let mut hand = [0u8; KINDS];
-                        for _ in 0..1 + rng.below_usize(30) {
-                            let k = rng.below_usize(KINDS);
-                            hand[k] = (hand[k] + 1).min(4);
-                        }
+                        let hand = random_hand(&mut rng, 30);
                         let led = crate::rules::combo::unit(&ctx, rng.below_usize(KINDS) as u8, 1);
                         let set = Follow::new(&ctx, &hand, led).legal_set(&[0; KINDS]).all(u128::MAX).unwrap();
                         let want = set.iter().fold(0u64, |b, c| {
