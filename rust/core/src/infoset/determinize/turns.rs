@@ -415,6 +415,9 @@ pub(super) struct Chain {
     /// Per count (packed, 4096 entries): its index in `by_count` (`u16::MAX`: none), so that
     /// a world's acceptance and placement find it by one read.
     slots: Vec<u16>,
+    /// Per entry of `by_count` not always accepted: its acceptance over its envelope, for
+    /// counts drawn from a level table (num · `ENVELOPE`, den · `envelope`), computed once.
+    scaled: Vec<(Big, Big)>,
     /// Per count (packed, 4096 entries): its envelope (0: no placement fits), read by the
     /// level table at every path's end.
     envelopes: Vec<u32>,
@@ -446,9 +449,6 @@ struct Final {
     /// Accepted with probability `accept.0 / accept.1` (≥ 1: always): this count's share of
     /// fitting placements (weight / placements) over the best share, set once the chain is built.
     accept: (Big, Big),
-    /// `accept` over the envelope, for counts drawn from a level table: (num · `ENVELOPE`,
-    /// den · `envelope`), computed once.
-    scaled: (Big, Big),
     /// The share over the best rounded up to parts of `ENVELOPE` (`ENVELOPE` where always
     /// accepted): the weight of these counts in a level table's proposal.
     envelope: u32,
@@ -547,7 +547,7 @@ impl Chain {
         let mut reps: Vec<Vec<u8>> = Vec::new();
         let mut mapped: Vec<(Vec<u8>, usize, [u8; 4])> = Vec::with_capacity(choices.len());
         let mut by_count: BTreeMap<u16, Final> = BTreeMap::new();
-        let new_final = || Final { weight: 0, accept: (Big::ZERO, Big::ONE), scaled: (Big::ZERO, Big::ONE), envelope: ENVELOPE, ends: Vec::new() };
+        let new_final = || Final { weight: 0, accept: (Big::ZERO, Big::ONE), envelope: ENVELOPE, ends: Vec::new() };
         // a seat without showings, or with one run of a public suit: counted over classes of
         // count vectors (`multisets.rs`)
         let public_run = if runs.len() == 1 { info.runs[runs[0]].suit } else { None };
@@ -646,7 +646,6 @@ impl Chain {
                     || den.mul_small(f.envelope as u64) >= num.mul_small(ENVELOPE as u64) && den.mul_small(f.envelope as u64 - 1) < num.mul_small(ENVELOPE as u64),
                 "the envelope is the least multiple of 1 / ENVELOPE at or above the share"
             );
-            f.scaled = (num.mul_small(ENVELOPE as u64), den.mul_small(f.envelope as u64));
         }
         let mut envelopes = vec![0u32; 1 << 12];
         let mut slots = vec![u16::MAX; 1 << 12];
@@ -655,8 +654,10 @@ impl Chain {
             slots[key as usize] = i as u16;
         }
         let valid = by_count.keys().copied().collect();
+        // (beside the entries, not in them: the map moves its entries as it grows)
+        let scaled = by_count.values().map(|f| if f.accept.0 < f.accept.1 { (f.accept.0.mul_small(ENVELOPE as u64), f.accept.1.mul_small(f.envelope as u64)) } else { (Big::ZERO, Big::ONE) }).collect();
         let by_count = by_count.into_iter().collect();
-        Some(Chain { positions, runs, choices, programmes, symmetric, by_count, slots, envelopes, valid })
+        Some(Chain { positions, runs, choices, programmes, symmetric, by_count, slots, scaled, envelopes, valid })
     }
 
     /// One choice's programme: the weighted states after each position (the first layer is
@@ -728,9 +729,10 @@ impl Chain {
         if c.iter().any(|&x| x > 4) {
             return None;
         }
-        let f = self.final_of(pack(c))?;
+        let i = self.slots[pack(c) as usize];
+        let f = &self.by_count.get(i as usize)?.1;
         if f.accept.0 < f.accept.1 {
-            let (num, den) = if scaled { &f.scaled } else { &f.accept };
+            let (num, den) = if scaled { &self.scaled[i as usize] } else { &f.accept };
             if *num <= den.below(rng) {
                 return None;
             }
