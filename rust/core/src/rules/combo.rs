@@ -359,15 +359,13 @@ pub fn for_each_tractor(
     kmax: u8,
     mut f: impl FnMut(u8, u8),
 ) {
+    // (the kinds held m times as bits over kind ids, cut chain by chain)
+    let ids = crate::rules::card::held_mask(held, m);
+    if ids & ctx.class_mask[class as usize] == 0 {
+        return;
+    }
     for chain in ctx.chains_of(class) {
-        let kinds = ctx.chain_kinds(chain);
-        let mut bits = 0u64;
-        for (i, &k) in kinds.iter().enumerate() {
-            if held[k as usize] >= m {
-                bits |= 1 << i;
-            }
-        }
-        chain_windows(kinds, chain.cyclic, bits, kmin, kmax, &mut f);
+        chain_windows(ctx.chain_kinds(chain), chain.cyclic, chain.bits_of(ids), kmin, kmax, &mut f);
     }
 }
 

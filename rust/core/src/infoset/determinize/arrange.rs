@@ -4,7 +4,7 @@
 
 use crate::game::deal::positions;
 use crate::infoset::info::InfoSet;
-use crate::rules::card::{Counts, DECK, KINDS};
+use crate::rules::card::{held_mask, Counts, DECK, KINDS};
 use crate::util::rng::Rng;
 use super::timing::LevelPlan;
 use super::turns::Turns;
@@ -39,12 +39,16 @@ pub(super) fn arrange(info: &InfoSet, d: &Draw, plan: LevelPlan, turns: Option<&
     // one card per entry, in kind order, then shuffled (a deck's worth at most; four copies
     // of a kind at most, each kind written as four with the next kind's over the spare ones)
     let mut buf = [0u8; DECK + 4];
+    // (only the kinds held are visited: their bits over kind ids, in kind order)
     let fill = |buf: &mut [u8; DECK + 4], c: &Counts| -> usize {
         let mut n = 0;
-        for (k, &m) in c.iter().enumerate() {
-            debug_assert!(m <= 4, "four copies of a kind");
+        let mut held = held_mask(c, 1);
+        while held != 0 {
+            let k = held.trailing_zeros() as usize;
+            held &= held - 1;
+            debug_assert!(c[k] <= 4, "four copies of a kind");
             buf[n..n + 4].copy_from_slice(&[k as u8; 4]);
-            n += m as usize;
+            n += c[k] as usize;
         }
         n
     };

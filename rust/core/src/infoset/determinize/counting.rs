@@ -2,7 +2,7 @@
 //! that meet every per-kind bound, built once per info set, and the uniform draw from it
 //! (step 1 of the sampler, where a kind carries a bound).
 
-use crate::rules::card::{Counts, KINDS, SJ};
+use crate::rules::card::{Counts, DECK, KINDS, SJ};
 use crate::rules::error::Error;
 use crate::util::bignum::{binomial, Big, BigVec};
 use crate::util::rng::Rng;
@@ -386,10 +386,14 @@ impl Determinizer {
             }
         }
         let placed: u16 = s[..nh - 1].iter().sum();
-        let mut room: Vec<u16> = s[..nh - 1].to_vec();
-        room.push(dp.free.len() as u16 - placed);
-        let mut cards = dp.free.clone();
-        Self::deal_free(&mut cards, &room, &mut out, rng);
+        // (the rooms and the free cards' copy on the stack: no allocation per proposal)
+        let mut room = [0u16; 4];
+        room[..nh - 1].copy_from_slice(&s[..nh - 1]);
+        room[nh - 1] = dp.free.len() as u16 - placed;
+        let mut buf = [0u8; DECK];
+        let cards = &mut buf[..dp.free.len()];
+        cards.copy_from_slice(&dp.free);
+        Self::deal_free(cards, &room[..nh], &mut out, rng);
         if dp.late.iter().any(|&ci| !memo.passes(&self.info, ci, &out[self.check_holder[ci]])) {
             return None;
         }

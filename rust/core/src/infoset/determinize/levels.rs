@@ -217,17 +217,28 @@ impl LevelTable {
         let mut table = b.table;
         table.cum.reserve_exact(b.ends.len());
         let mut total = Big::ZERO;
+        // the running total while it fits in 128 bits (`total` holds it too)
+        let mut narrow = Some(0u128);
         let mut kept = 0;
         for (p, &(s, i, w, q)) in b.ends.iter().enumerate() {
             let v = (walk.end)(&s, i);
             if v.is_zero() {
                 continue;
             }
-            // (w below 2^23, q at most 2^48: each product gains at most one limb, and the
-            // arithmetic runs in the limbs in use)
-            let width = v.limbs();
-            let vwq = v.mul_small_within(w, (width + 1).min(Big::LIMBS)).mul_small_within(q, (width + 2).min(Big::LIMBS));
-            total.add_within(&vwq, (total.limbs().max(width + 2) + 1).min(Big::LIMBS));
+            // (in 128 bits while the product and the running total fit, checked: the same
+            // exact sums)
+            let fits = narrow.and_then(|t| v.to_u128()?.checked_mul(w as u128)?.checked_mul(q as u128)?.checked_add(t));
+            if let Some(t) = fits {
+                narrow = Some(t);
+                total = Big::from_u128(t);
+            } else {
+                narrow = None;
+                // (w below 2^23, q at most 2^48: each product gains at most one limb, and the
+                // arithmetic runs in the limbs in use)
+                let width = v.limbs();
+                let vwq = v.mul_small_within(w, (width + 1).min(Big::LIMBS)).mul_small_within(q, (width + 2).min(Big::LIMBS));
+                total.add_within(&vwq, (total.limbs().max(width + 2) + 1).min(Big::LIMBS));
+            }
             table.paths.copy_within(p * n..(p + 1) * n, kept * n);
             table.cum.push(total);
             kept += 1;

@@ -222,9 +222,9 @@ impl Determinizer {
         let revealed = if !weighted { None } else { Revealed::of(&info, &holders) };
         let jokers = if !weighted || !small_joker_timed(&info) { Vec::new() } else { joker_fits(&info, &holders, revealed.as_ref()) };
         let level_fit = if !weighted || small_joker_timed(&info) { None } else { level_fit(&info, &holders, revealed.as_ref()) };
-        let memo = CheckMemo::new(&info);
         let check_holder: Vec<usize> = info.checks.iter().map(|c| holders.iter().position(|h| h.seat == c.seat).expect("a follower is another seat")).collect();
         let live = Self::live_checks(&info, &holders, &check_holder);
+        let memo = CheckMemo::new(&info, &live);
         let mut d = Determinizer { info, holders, pool, dp: None, timed, timing: true, turns, levels: None, revealed, jokers, level_fit, early: None, use_dp: false, check_holder, live, memo, play: None, proposals: 0, accepted: 0 };
         d.use_dp = d.compute_needs_dp();
         // the shuffle's windows while dealing (other seats' hidden runs, the seat the deal

@@ -164,7 +164,7 @@ impl Turns {
         let mut placed = Vec::with_capacity(24);
         for (seat, key) in accepted.0.into_iter().flatten() {
             let chain = chains[seat as usize].as_ref().expect("a chain for every other seat");
-            chain.draw(info, &chain.by_count[&key], &mut placed, &mut suits, rng);
+            chain.draw(info, chain.final_of(key).expect("an accepted count"), &mut placed, &mut suits, rng);
         }
         if small_joker_timed(info) {
             // C9: each run began with a small joker among the shower's cards
@@ -409,9 +409,15 @@ pub(super) struct Chain {
     /// A seat without showings, or with one run of a public suit: its one programme over
     /// classes of count vectors instead (`multisets.rs`).
     symmetric: Option<Symmetric>,
-    /// Per count of level cards (packed): its weight, its chance of acceptance, and the final
-    /// states (programme, state, weight) in a fixed order.
-    by_count: BTreeMap<u16, Final>,
+    /// Per count of level cards (packed), in order: its weight, its chance of acceptance, and
+    /// the final states (programme, state, weight) in a fixed order.
+    by_count: Vec<(u16, Final)>,
+    /// Per count (packed, 4096 entries): its index in `by_count` (`u16::MAX`: none), so that
+    /// a world's acceptance and placement find it by one read.
+    slots: Vec<u16>,
+    /// Per entry of `by_count` not always accepted: its acceptance over its envelope, for
+    /// counts drawn from a level table (num · `ENVELOPE`, den · `envelope`), computed once.
+    scaled: Vec<(Big, Big)>,
     /// Per count (packed, 4096 entries): its envelope (0: no placement fits), read by the
     /// level table at every path's end.
     envelopes: Vec<u32>,
@@ -642,11 +648,16 @@ impl Chain {
             );
         }
         let mut envelopes = vec![0u32; 1 << 12];
-        for (&key, f) in &by_count {
+        let mut slots = vec![u16::MAX; 1 << 12];
+        for (i, (&key, f)) in by_count.iter().enumerate() {
             envelopes[key as usize] = f.envelope;
+            slots[key as usize] = i as u16;
         }
         let valid = by_count.keys().copied().collect();
-        Some(Chain { positions, runs, choices, programmes, symmetric, by_count, envelopes, valid })
+        // (beside the entries, not in them: the map moves its entries as it grows)
+        let scaled = by_count.values().map(|f| if f.accept.0 < f.accept.1 { (f.accept.0.mul_small(ENVELOPE as u64), f.accept.1.mul_small(f.envelope as u64)) } else { (Big::ZERO, Big::ONE) }).collect();
+        let by_count = by_count.into_iter().collect();
+        Some(Chain { positions, runs, choices, programmes, symmetric, by_count, slots, scaled, envelopes, valid })
     }
 
     /// One choice's programme: the weighted states after each position (the first layer is
@@ -718,15 +729,22 @@ impl Chain {
         if c.iter().any(|&x| x > 4) {
             return None;
         }
-        let f = self.by_count.get(&pack(c))?;
-        let (num, den) = &f.accept;
-        if num < den {
-            let (num, den) = if scaled { (num.mul_small(ENVELOPE as u64), den.mul_small(f.envelope as u64)) } else { (*num, *den) };
-            if num <= den.below(rng) {
+        let i = self.slots[pack(c) as usize];
+        let f = &self.by_count.get(i as usize)?.1;
+        if f.accept.0 < f.accept.1 {
+            let (num, den) = if scaled { &self.scaled[i as usize] } else { &f.accept };
+            if *num <= den.below(rng) {
                 return None;
             }
         }
         Some(f)
+    }
+
+    /// The entry of a count of level cards (packed), if any placement fits it.
+    #[inline]
+    fn final_of(&self, key: u16) -> Option<&Final> {
+        let i = self.slots[key as usize];
+        (i != u16::MAX).then(|| &self.by_count[i as usize].1)
     }
 
     /// Draws a fitting placement of an accepted count `f` and its runs' suits: (deck position,
@@ -861,7 +879,7 @@ mod tests {
                 for q in (0..4u8).filter(|&q| q != seat) {
                     let (mut b1, mut b2) = (MAX_ENTRIES, MAX_ENTRIES);
                     let (Some(fast), Some(plain)) = (Chain::build(&info, &turns, q, &mut b1, true), Chain::build(&info, &turns, q, &mut b2, false)) else { continue };
-                    let weights = |c: &Chain| c.by_count.iter().map(|(&k, f)| (k, f.weight)).collect::<Vec<_>>();
+                    let weights = |c: &Chain| c.by_count.iter().map(|&(k, ref f)| (k, f.weight)).collect::<Vec<_>>();
                     assert_eq!(weights(&fast), weights(&plain), "seed {seed}, cut {cut}, seat {q}");
                     assert!(b1 >= b2, "the shortcuts never hold more entries");
                     if fast.symmetric.is_some() && !fast.runs.is_empty() {
@@ -869,7 +887,7 @@ mod tests {
                             let mut a = (Vec::new(), vec![9u8; info.runs.len()]);
                             let mut b = a.clone();
                             fast.draw(&info, f, &mut a.0, &mut a.1, &mut Rng::new(*k as u64));
-                            plain.draw(&info, &plain.by_count[k], &mut b.0, &mut b.1, &mut Rng::new(*k as u64));
+                            plain.draw(&info, plain.final_of(*k).expect("the same counts"), &mut b.0, &mut b.1, &mut Rng::new(*k as u64));
                             assert_eq!(a, b, "seed {seed}, cut {cut}, seat {q}, counts {k:o}");
                         }
                         public += 1;

@@ -102,17 +102,18 @@ pub(super) fn build_world(info: &InfoSet, d: &Draw, arr: Option<Arrangement>, ch
 pub(super) fn replay_deal(info: &InfoSet, suits: &[u8], check_asked: bool, g: &mut Game) -> Result<bool, Error> {
     // showings of other seats in log order, each with its run's suit; the runs group the
     // showings in log order, so their final-round marks pair up in order
-    let mut others = Vec::new();
+    // (read lazily, in that order: no list built per world)
     let mut finals = info.showings.iter().map(|s| s.final_round);
-    for (ri, run) in info.runs.iter().enumerate() {
-        for &(t, k) in &run.showings {
-            let late = finals.next().unwrap_or(false); // a hand-built info set may omit the log
-            if run.seat != info.seat {
-                others.push(((run.attempt, t, late), run.seat, k, suits[ri]));
-            }
-        }
-    }
-    let mut others = others.into_iter().peekable();
+    let mut others = info
+        .runs
+        .iter()
+        .enumerate()
+        .flat_map(|(ri, run)| run.showings.iter().map(move |&(t, k)| (ri, run, t, k)))
+        // a hand-built info set may omit the log
+        .map(|(ri, run, t, k)| (ri, run, t, k, finals.next().unwrap_or(false)))
+        .filter(|(_, run, ..)| run.seat != info.seat)
+        .map(|(ri, run, t, k, late)| ((run.attempt, t, late), run.seat, k, suits[ri]))
+        .peekable();
     let mut own = info.own_decisions.iter().peekable();
     let target = (info.first_seats.len() as u8 - 1, info.dealt, info.final_round);
     let mut asked = info.asked.iter();
