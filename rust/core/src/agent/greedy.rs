@@ -34,9 +34,12 @@ pub fn act(view: &SeatView, rng: &mut Rng) -> Action {
 pub fn act_with(view: &SeatView, rng: &mut Rng, w: &Weights) -> Action {
     match view.phase() {
         Phase::Declare => declare(view, w),
-        _ => match view.follow() {
+        _ => match view.lead() {
             None => lead(view, w),
-            Some(f) => follow(view, &f, rng, w),
+            // a single led needs no analysis of the follower's position: its legal follows
+            // are the kinds of one mask (R5.1, R5.3 T1 with N = 1; R5.2)
+            Some(l) if l.size() == 1 => follow_single(view, &l, w),
+            Some(_) => follow(view, &view.follow().expect("a lead on the table"), rng, w),
         },
     }
 }
@@ -160,10 +163,8 @@ fn wins(pos: &SeatView, lead: &Combo, x: &Counts) -> bool {
     classify(pos.ctx(), x).is_some_and(|c| crate::rules::combo::beats(lead, &c, pos.trick().best_key))
 }
 
+/// A follow of a lead of more than one card ([`follow_single`] takes a single).
 fn follow(pos: &SeatView, f: &Follow, rng: &mut Rng, w: &Weights) -> Action {
-    if f.n == 1 {
-        return follow_single(pos, f, w);
-    }
     let ctx = pos.ctx();
     let lead = f.lead;
     let trick = pos.trick();
@@ -253,23 +254,26 @@ fn follow(pos: &SeatView, f: &Follow, rng: &mut Rng, w: &Weights) -> Action {
     Action::Play(best.1)
 }
 
-/// The same choice as [`follow`] for a single led, over the kinds directly: one card of the
-/// led class if held (R5.3 T1), else any card (R5.2).
-fn follow_single(pos: &SeatView, f: &Follow, w: &Weights) -> Action {
+/// The same choice as [`follow`] for a single led (`lead`), over the kinds directly: one card
+/// of the led class if held (R5.3 T1), else any card (R5.2): [`Follow::single`]'s kinds.
+fn follow_single(pos: &SeatView, lead: &Combo, w: &Weights) -> Action {
     let ctx = pos.ctx();
     let trick = pos.trick();
     let partner_winning = trick.best_seat % 2 == pos.seat() % 2;
     let last = trick.plays == 3;
     let table = trick.points as i32;
     let feed = feeding(w, last);
-    let pool = if f.s_size > 0 { &f.s } else { &f.hand };
     let mut best = (i32::MIN, 0usize);
-    crate::rules::card::for_each_held(pool, |k, _| {
+    // the kinds in kind order, as the count arrays were walked
+    let mut kinds = Follow::single(ctx, pos.hand(), lead.class);
+    while kinds != 0 {
+        let k = kinds.trailing_zeros() as usize;
+        kinds &= kinds - 1;
         let (pts, c) = (point_value(k), keep_value(w, ctx, k));
         let unit = crate::rules::combo::unit(ctx, k as u8, 1);
         let v = if partner_winning {
             feed * pts - c
-        } else if crate::rules::combo::beats(&f.lead, &unit, trick.best_key) {
+        } else if crate::rules::combo::beats(lead, &unit, trick.best_key) {
             if table + pts > 0 || last {
                 w.win + w.win_points * (table + pts) - c
             } else {
@@ -281,10 +285,8 @@ fn follow_single(pos: &SeatView, f: &Follow, w: &Weights) -> Action {
         if v > best.0 {
             best = (v, k);
         }
-    });
-    let mut x = [0u8; KINDS];
-    x[best.1] = 1;
-    Action::Play(x)
+    }
+    Action::Play(crate::rules::card::UNITS[0][best.1])
 }
 
 /// What greedy offers beside its samples when a follow has too many legal plays to list
