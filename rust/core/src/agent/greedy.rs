@@ -12,8 +12,6 @@
 //! Every score is a sum of whole-number weights ([`Weights`]); `greedy` is
 //! [`Weights::GREEDY`], and [`act_with`] plays any other set (a tuned greedy).
 
-use std::cmp::Reverse;
-
 use crate::agent::view::SeatView;
 use crate::agent::weights::Weights;
 use crate::game::hand::{Action, Phase, NOBODY};
@@ -85,8 +83,11 @@ fn cost(w: &Weights, ctx: &Context, x: &Counts) -> i32 {
     c
 }
 
-/// How a lead ranks: its value, then the lower first kind, then the higher multiplicity.
-type LeadRank = (i32, Reverse<u8>, u8);
+/// How a lead ranks: its value, then the lower first kind, then the higher multiplicity, as
+/// one integer ordered as the tuple `(v, Reverse(first), m)`: the value above two bytes.
+fn lead_rank(v: i32, first: u8, m: u8) -> i64 {
+    (v as i64) << 16 | ((255 - first) as i64) << 8 | m as i64
+}
 
 fn lead(pos: &SeatView, w: &Weights) -> Action {
     let ctx = pos.ctx();
@@ -142,20 +143,21 @@ fn lead(pos: &SeatView, w: &Weights) -> Action {
         w.unit + w.unit_size * size - kv - w.lead_points * pts
     };
     // The greatest (value, lowest first kind, multiplicity); of equals, the last in lead order
-    // (that of `for_each_lead`, R3.4).
-    let mut best: Option<(LeadRank, u8, u8, u8)> = None; // (rank, m, k, first)
+    // (that of `for_each_lead`, R3.4). The rank is packed into one integer ([`lead_rank`]).
+    let (mut best, mut best_k) = (i64::MIN, 0u8);
     for class in 0..5u8 {
         let trump = class == TRUMP;
         for_each_lead_shape(ctx, hand, class, |first, m, k| {
             let v = if k == 1 { unit_value(first, m, trump) } else { tractor_value(&crate::rules::combo::tractor(ctx, first, m, k)) };
-            let key = (v, Reverse(first), m);
-            if best.is_none_or(|(b, ..)| key >= b) {
-                best = Some((key, m, k, first));
+            let key = lead_rank(v, first, m);
+            if key >= best {
+                (best, best_k) = (key, k);
             }
         });
     }
-    let (_, m, k, first) = best.expect("a hand to lead from");
-    Action::Play(crate::rules::combo::of_shape(ctx, first, m, k).counts(ctx))
+    assert!(best > i64::MIN, "a hand to lead from");
+    let (first, m) = (255 - (best >> 8 & 0xFF) as u8, (best & 0xFF) as u8);
+    Action::Play(crate::rules::combo::of_shape(ctx, first, m, best_k).counts(ctx))
 }
 
 /// Would `x` become the trick's best play (R6.1–R6.2, [`crate::rules::combo::beats`])?
