@@ -176,9 +176,8 @@ fn follow(pos: &SeatView, f: &Follow, rng: &mut Rng, w: &Weights) -> Action {
     let feed = feeding(w, last);
     // `wins`: whether the play becomes the trick's best (read only when the partner is not
     // winning)
-    let score = |x: &Counts, wins: bool| -> i32 {
-        let pts = points(x);
-        let c = cost(w, ctx, x);
+    // (`pts` and `c`: the play's points and cost, [`points`] and [`cost`])
+    let score_of = |pts: i32, c: i32, wins: bool| -> i32 {
         if partner_winning {
             return feed * pts - c;
         }
@@ -190,6 +189,7 @@ fn follow(pos: &SeatView, f: &Follow, rng: &mut Rng, w: &Weights) -> Action {
         }
         -c - w.lose_points * pts
     };
+    let score = |x: &Counts, wins: bool| -> i32 { score_of(points(x), cost(w, ctx, x), wins) };
     // Plays that cannot become the trick's best need no classifying: all of the led class
     // beside other cards is no combination (R3.1–R3.3), and a ladder position under any-shape
     // T1 holds no N-card combination of the class (else R5.3 T1 would be its case).
@@ -198,6 +198,25 @@ fn follow(pos: &SeatView, f: &Follow, rng: &mut Rng, w: &Weights) -> Action {
     let can_win = !partner_winning && !mixed && !no_combination;
     let wins = |x: &Counts| can_win && wins(pos, &lead, x);
     let mut set = f.legal_set(&[0; KINDS]);
+    // the effort weights held inside their ranges (a set built directly may lie outside them)
+    let (lo, hi) = Weights::RANGE.list_max;
+    let list_max = w.list_max.clamp(lo, hi) as u128;
+    if matches!(set, LegalSet::Units(..)) && set.count() <= list_max {
+        // R5.3 T1 of two or three cards: each play is the unit of N copies of its one kind,
+        // scored from the kind (its points and cost N times the kind's), in the list's order
+        let n = f.n as i32;
+        let mut best = (i32::MIN, 0u8);
+        set.for_each_unit(|kind| {
+            let c = crate::rules::combo::unit(ctx, kind, f.n);
+            let wins = can_win && crate::rules::combo::beats(&lead, &c, trick.best_key);
+            let k = kind as usize;
+            let v = score_of(n * point_value(k), n * keep_value(w, ctx, k), wins);
+            if v > best.0 {
+                best = (v, kind); // ties keep the earlier candidate
+            }
+        });
+        return Action::Play(crate::rules::card::UNITS[f.n as usize - 1][best.1 as usize]);
+    }
     let mut best = (i32::MIN, [0u8; KINDS]);
     let mut offer = |x: &Counts, wins: bool| {
         let v = score(x, wins);
@@ -205,9 +224,7 @@ fn follow(pos: &SeatView, f: &Follow, rng: &mut Rng, w: &Weights) -> Action {
             best = (v, *x); // ties keep the earlier candidate
         }
     };
-    // the effort weights held inside their ranges (a set built directly may lie outside them)
-    let (lo, hi) = Weights::RANGE.list_max;
-    match set.all(w.list_max.clamp(lo, hi) as u128) {
+    match set.all(list_max) {
         Ok(all) => {
             // Every legal follow is a candidate: the fills and the ruff below are legal
             // follows too, so they cannot do better than the first best of the list.
@@ -215,13 +232,6 @@ fn follow(pos: &SeatView, f: &Follow, rng: &mut Rng, w: &Weights) -> Action {
                 // R5.3 T1: the plays are combinations already
                 for (x, c) in all.iter().zip(combos) {
                     offer(x, can_win && crate::rules::combo::beats(&lead, c, trick.best_key));
-                }
-            } else if let LegalSet::Units(..) = &set {
-                // R5.3 T1 of two or three cards: each play is the unit of its one kind
-                for x in &all {
-                    let kind = x.iter().position(|&n| n > 0).expect("a unit") as u8;
-                    let c = crate::rules::combo::unit(ctx, kind, f.n);
-                    offer(x, can_win && crate::rules::combo::beats(&lead, &c, trick.best_key));
                 }
             } else {
                 for x in &all {
