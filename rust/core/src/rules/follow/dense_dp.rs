@@ -115,6 +115,19 @@ impl DenseDp {
                 let (_, lo, span) = self.free[i];
                 let (head, tail) = table.split_at_mut((i + 1) * row);
                 let (cur, next) = (&mut head[i * row..], &tail[..row]);
+                if q == 0 {
+                    // no pair asked for: slot i's row is a sum over a window of the next row,
+                    // cur[c] = next[c] + next[c − 1] + … + next[c − min(span, c)], slid along c
+                    let mut window = 0u128;
+                    for c in 0..=need {
+                        window += next[c];
+                        if c > span as usize {
+                            window -= next[c - span as usize - 1];
+                        }
+                        cur[c] = window;
+                    }
+                    continue;
+                }
                 for c in 0..=need {
                     let dst = &mut cur[c * (q + 1)..(c + 1) * (q + 1)];
                     for y in 0..=(span as usize).min(c) {
