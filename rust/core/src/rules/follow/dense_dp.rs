@@ -22,6 +22,8 @@ pub struct DenseDp {
     /// takes nothing then leaves the cards and pairs still needed as they were, so runs of
     /// such slots are skipped at once ([`DenseDp::nth`], [`DenseDp::list`]).
     zero_lo: bool,
+    /// The free kinds of span 2 or more (the small programmes' count and rank read it).
+    twos: usize,
     table: OnceCell<Vec<u128>>,
 }
 
@@ -96,7 +98,8 @@ impl DenseDp {
         let have = size(&base);
         let need = (n as usize).saturating_sub(have);
         let zero_lo = free.iter().all(|f| f.1 == 0);
-        DenseDp { base, free, need, q: q as usize, impossible: have > n as usize, zero_lo, table: OnceCell::new() }
+        let twos = free.iter().filter(|f| f.2 >= 2).count();
+        DenseDp { base, free, need, q: q as usize, impossible: have > n as usize, zero_lo, twos, table: OnceCell::new() }
     }
 
     /// The table, built on first use.
@@ -158,11 +161,12 @@ impl DenseDp {
         if self.small() {
             // every span is at least 1: one more card from any slot; two from two slots or
             // both from one slot of span ≥ 2
-            let nf = self.free.len() as u128;
+            // (at most C(54, 2) + 54: machine words)
+            let nf = self.free.len();
             return match self.need {
                 0 => 1,
-                1 => nf,
-                _ => nf * nf.saturating_sub(1) / 2 + self.free.iter().filter(|f| f.2 >= 2).count() as u128,
+                1 => nf as u128,
+                _ => (nf * nf.saturating_sub(1) / 2 + self.twos) as u128,
             };
         }
         self.table()[self.at(0, self.need, self.q)]
@@ -172,21 +176,22 @@ impl DenseDp {
     /// the selections that take nothing from a slot before those that take one, then two.
     /// Taking one card from the slots after `i` counts `nf − 1 − i` selections, the r-th of
     /// them from slot `nf − 1 − r`.
-    fn small_nth(&self, mut r: u128) -> Counts {
+    fn small_nth(&self, r: u128) -> Counts {
         let (free, nf) = (&self.free, self.free.len());
+        let mut r = r as usize; // below the count: machine words
         let mut out = self.base;
-        let one = |out: &mut Counts, r: u128| {
-            let (kind, lo, _) = free[nf - 1 - r as usize];
+        let one = |out: &mut Counts, r: usize| {
+            let (kind, lo, _) = free[nf - 1 - r];
             out[kind as usize] = lo + 1;
         };
         match self.need {
             0 => {}
             1 => one(&mut out, r),
             _ => {
-                let mut twos = free.iter().filter(|f| f.2 >= 2).count() as u128;
+                let mut twos = self.twos;
                 for (i, &(kind, lo, span)) in free.iter().enumerate() {
-                    twos -= (span >= 2) as u128;
-                    let after = (nf - 1 - i) as u128;
+                    twos -= (span >= 2) as usize;
+                    let after = nf - 1 - i;
                     let skip = after * after.saturating_sub(1) / 2 + twos; // two cards after slot i
                     if r < skip {
                         continue;
