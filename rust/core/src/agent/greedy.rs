@@ -12,8 +12,6 @@
 //! Every score is a sum of whole-number weights ([`Weights`]); `greedy` is
 //! [`Weights::GREEDY`], and [`act_with`] plays any other set (a tuned greedy).
 
-use std::cmp::Reverse;
-
 use crate::agent::view::SeatView;
 use crate::agent::weights::Weights;
 use crate::game::hand::{Action, Phase, NOBODY};
@@ -34,9 +32,12 @@ pub fn act(view: &SeatView, rng: &mut Rng) -> Action {
 pub fn act_with(view: &SeatView, rng: &mut Rng, w: &Weights) -> Action {
     match view.phase() {
         Phase::Declare => declare(view, w),
-        _ => match view.follow() {
+        _ => match view.lead() {
             None => lead(view, w),
-            Some(f) => follow(view, &f, rng, w),
+            // a single led needs no analysis of the follower's position: its legal follows
+            // are the kinds of one mask (R5.1, R5.3 T1 with N = 1; R5.2)
+            Some(l) if l.size() == 1 => follow_single(view, &l, w),
+            Some(_) => follow(view, &view.follow().expect("a lead on the table"), rng, w),
         },
     }
 }
@@ -82,8 +83,11 @@ fn cost(w: &Weights, ctx: &Context, x: &Counts) -> i32 {
     c
 }
 
-/// How a lead ranks: its value, then the lower first kind, then the higher multiplicity.
-type LeadRank = (i32, Reverse<u8>, u8);
+/// How a lead ranks: its value, then the lower first kind, then the higher multiplicity, as
+/// one integer ordered as the tuple `(v, Reverse(first), m)`: the value above two bytes.
+fn lead_rank(v: i32, first: u8, m: u8) -> i64 {
+    (v as i64) << 16 | ((255 - first) as i64) << 8 | m as i64
+}
 
 fn lead(pos: &SeatView, w: &Weights) -> Action {
     let ctx = pos.ctx();
@@ -139,20 +143,21 @@ fn lead(pos: &SeatView, w: &Weights) -> Action {
         w.unit + w.unit_size * size - kv - w.lead_points * pts
     };
     // The greatest (value, lowest first kind, multiplicity); of equals, the last in lead order
-    // (that of `for_each_lead`, R3.4).
-    let mut best: Option<(LeadRank, u8, u8, u8)> = None; // (rank, m, k, first)
+    // (that of `for_each_lead`, R3.4). The rank is packed into one integer ([`lead_rank`]).
+    let (mut best, mut best_k) = (i64::MIN, 0u8);
     for class in 0..5u8 {
         let trump = class == TRUMP;
         for_each_lead_shape(ctx, hand, class, |first, m, k| {
             let v = if k == 1 { unit_value(first, m, trump) } else { tractor_value(&crate::rules::combo::tractor(ctx, first, m, k)) };
-            let key = (v, Reverse(first), m);
-            if best.is_none_or(|(b, ..)| key >= b) {
-                best = Some((key, m, k, first));
+            let key = lead_rank(v, first, m);
+            if key >= best {
+                (best, best_k) = (key, k);
             }
         });
     }
-    let (_, m, k, first) = best.expect("a hand to lead from");
-    Action::Play(crate::rules::combo::of_shape(ctx, first, m, k).counts(ctx))
+    assert!(best > i64::MIN, "a hand to lead from");
+    let (first, m) = (255 - (best >> 8 & 0xFF) as u8, (best & 0xFF) as u8);
+    Action::Play(crate::rules::combo::of_shape(ctx, first, m, best_k).counts(ctx))
 }
 
 /// Would `x` become the trick's best play (R6.1–R6.2, [`crate::rules::combo::beats`])?
@@ -160,10 +165,8 @@ fn wins(pos: &SeatView, lead: &Combo, x: &Counts) -> bool {
     classify(pos.ctx(), x).is_some_and(|c| crate::rules::combo::beats(lead, &c, pos.trick().best_key))
 }
 
+/// A follow of a lead of more than one card ([`follow_single`] takes a single).
 fn follow(pos: &SeatView, f: &Follow, rng: &mut Rng, w: &Weights) -> Action {
-    if f.n == 1 {
-        return follow_single(pos, f, w);
-    }
     let ctx = pos.ctx();
     let lead = f.lead;
     let trick = pos.trick();
@@ -173,9 +176,8 @@ fn follow(pos: &SeatView, f: &Follow, rng: &mut Rng, w: &Weights) -> Action {
     let feed = feeding(w, last);
     // `wins`: whether the play becomes the trick's best (read only when the partner is not
     // winning)
-    let score = |x: &Counts, wins: bool| -> i32 {
-        let pts = points(x);
-        let c = cost(w, ctx, x);
+    // (`pts` and `c`: the play's points and cost, [`points`] and [`cost`])
+    let score_of = |pts: i32, c: i32, wins: bool| -> i32 {
         if partner_winning {
             return feed * pts - c;
         }
@@ -187,6 +189,7 @@ fn follow(pos: &SeatView, f: &Follow, rng: &mut Rng, w: &Weights) -> Action {
         }
         -c - w.lose_points * pts
     };
+    let score = |x: &Counts, wins: bool| -> i32 { score_of(points(x), cost(w, ctx, x), wins) };
     // Plays that cannot become the trick's best need no classifying: all of the led class
     // beside other cards is no combination (R3.1–R3.3), and a ladder position under any-shape
     // T1 holds no N-card combination of the class (else R5.3 T1 would be its case).
@@ -195,6 +198,25 @@ fn follow(pos: &SeatView, f: &Follow, rng: &mut Rng, w: &Weights) -> Action {
     let can_win = !partner_winning && !mixed && !no_combination;
     let wins = |x: &Counts| can_win && wins(pos, &lead, x);
     let mut set = f.legal_set(&[0; KINDS]);
+    // the effort weights held inside their ranges (a set built directly may lie outside them)
+    let (lo, hi) = Weights::RANGE.list_max;
+    let list_max = w.list_max.clamp(lo, hi) as u128;
+    if matches!(set, LegalSet::Units(..)) && set.count() <= list_max {
+        // R5.3 T1 of two or three cards: each play is the unit of N copies of its one kind,
+        // scored from the kind (its points and cost N times the kind's), in the list's order
+        let n = f.n as i32;
+        let mut best = (i32::MIN, 0u8);
+        set.for_each_unit(|kind| {
+            let c = crate::rules::combo::unit(ctx, kind, f.n);
+            let wins = can_win && crate::rules::combo::beats(&lead, &c, trick.best_key);
+            let k = kind as usize;
+            let v = score_of(n * point_value(k), n * keep_value(w, ctx, k), wins);
+            if v > best.0 {
+                best = (v, kind); // ties keep the earlier candidate
+            }
+        });
+        return Action::Play(crate::rules::card::UNITS[f.n as usize - 1][best.1 as usize]);
+    }
     let mut best = (i32::MIN, [0u8; KINDS]);
     let mut offer = |x: &Counts, wins: bool| {
         let v = score(x, wins);
@@ -202,9 +224,7 @@ fn follow(pos: &SeatView, f: &Follow, rng: &mut Rng, w: &Weights) -> Action {
             best = (v, *x); // ties keep the earlier candidate
         }
     };
-    // the effort weights held inside their ranges (a set built directly may lie outside them)
-    let (lo, hi) = Weights::RANGE.list_max;
-    match set.all(w.list_max.clamp(lo, hi) as u128) {
+    match set.all(list_max) {
         Ok(all) => {
             // Every legal follow is a candidate: the fills and the ruff below are legal
             // follows too, so they cannot do better than the first best of the list.
@@ -212,13 +232,6 @@ fn follow(pos: &SeatView, f: &Follow, rng: &mut Rng, w: &Weights) -> Action {
                 // R5.3 T1: the plays are combinations already
                 for (x, c) in all.iter().zip(combos) {
                     offer(x, can_win && crate::rules::combo::beats(&lead, c, trick.best_key));
-                }
-            } else if let LegalSet::Units(..) = &set {
-                // R5.3 T1 of two or three cards: each play is the unit of its one kind
-                for x in &all {
-                    let kind = x.iter().position(|&n| n > 0).expect("a unit") as u8;
-                    let c = crate::rules::combo::unit(ctx, kind, f.n);
-                    offer(x, can_win && crate::rules::combo::beats(&lead, &c, trick.best_key));
                 }
             } else {
                 for x in &all {
@@ -253,23 +266,26 @@ fn follow(pos: &SeatView, f: &Follow, rng: &mut Rng, w: &Weights) -> Action {
     Action::Play(best.1)
 }
 
-/// The same choice as [`follow`] for a single led, over the kinds directly: one card of the
-/// led class if held (R5.3 T1), else any card (R5.2).
-fn follow_single(pos: &SeatView, f: &Follow, w: &Weights) -> Action {
+/// The same choice as [`follow`] for a single led (`lead`), over the kinds directly: one card
+/// of the led class if held (R5.3 T1), else any card (R5.2): [`Follow::single`]'s kinds.
+fn follow_single(pos: &SeatView, lead: &Combo, w: &Weights) -> Action {
     let ctx = pos.ctx();
     let trick = pos.trick();
     let partner_winning = trick.best_seat % 2 == pos.seat() % 2;
     let last = trick.plays == 3;
     let table = trick.points as i32;
     let feed = feeding(w, last);
-    let pool = if f.s_size > 0 { &f.s } else { &f.hand };
     let mut best = (i32::MIN, 0usize);
-    crate::rules::card::for_each_held(pool, |k, _| {
+    // the kinds in kind order, as the count arrays were walked
+    let mut kinds = Follow::single(ctx, pos.hand(), lead.class);
+    while kinds != 0 {
+        let k = kinds.trailing_zeros() as usize;
+        kinds &= kinds - 1;
         let (pts, c) = (point_value(k), keep_value(w, ctx, k));
         let unit = crate::rules::combo::unit(ctx, k as u8, 1);
         let v = if partner_winning {
             feed * pts - c
-        } else if crate::rules::combo::beats(&f.lead, &unit, trick.best_key) {
+        } else if crate::rules::combo::beats(lead, &unit, trick.best_key) {
             if table + pts > 0 || last {
                 w.win + w.win_points * (table + pts) - c
             } else {
@@ -281,10 +297,8 @@ fn follow_single(pos: &SeatView, f: &Follow, w: &Weights) -> Action {
         if v > best.0 {
             best = (v, k);
         }
-    });
-    let mut x = [0u8; KINDS];
-    x[best.1] = 1;
-    Action::Play(x)
+    }
+    Action::Play(crate::rules::card::UNITS[0][best.1])
 }
 
 /// What greedy offers beside its samples when a follow has too many legal plays to list

@@ -18,6 +18,12 @@ pub struct DenseDp {
     q: usize,
     /// The base alone holds more than n cards: no selection.
     impossible: bool,
+    /// Every free kind's lower bound is 0 (a whole set, no partial selection): a slot that
+    /// takes nothing then leaves the cards and pairs still needed as they were, so runs of
+    /// such slots are skipped at once ([`DenseDp::nth`], [`DenseDp::list`]).
+    zero_lo: bool,
+    /// The free kinds of span 2 or more (the small programmes' count and rank read it).
+    twos: usize,
     table: OnceCell<Vec<u128>>,
 }
 
@@ -91,7 +97,9 @@ impl DenseDp {
     pub(crate) fn new(base: Counts, free: Free, n: u8, q: u8) -> DenseDp {
         let have = size(&base);
         let need = (n as usize).saturating_sub(have);
-        DenseDp { base, free, need, q: q as usize, impossible: have > n as usize, table: OnceCell::new() }
+        let zero_lo = free.iter().all(|f| f.1 == 0);
+        let twos = free.iter().filter(|f| f.2 >= 2).count();
+        DenseDp { base, free, need, q: q as usize, impossible: have > n as usize, zero_lo, twos, table: OnceCell::new() }
     }
 
     /// The table, built on first use.
@@ -110,6 +118,19 @@ impl DenseDp {
                 let (_, lo, span) = self.free[i];
                 let (head, tail) = table.split_at_mut((i + 1) * row);
                 let (cur, next) = (&mut head[i * row..], &tail[..row]);
+                if q == 0 {
+                    // no pair asked for: slot i's row is a sum over a window of the next row,
+                    // cur[c] = next[c] + next[c − 1] + … + next[c − min(span, c)], slid along c
+                    let mut window = 0u128;
+                    for c in 0..=need {
+                        window += next[c];
+                        if c > span as usize {
+                            window -= next[c - span as usize - 1];
+                        }
+                        cur[c] = window;
+                    }
+                    continue;
+                }
                 for c in 0..=need {
                     let dst = &mut cur[c * (q + 1)..(c + 1) * (q + 1)];
                     for y in 0..=(span as usize).min(c) {
@@ -140,11 +161,12 @@ impl DenseDp {
         if self.small() {
             // every span is at least 1: one more card from any slot; two from two slots or
             // both from one slot of span ≥ 2
-            let nf = self.free.len() as u128;
+            // (at most C(54, 2) + 54: machine words)
+            let nf = self.free.len();
             return match self.need {
                 0 => 1,
-                1 => nf,
-                _ => nf * nf.saturating_sub(1) / 2 + self.free.iter().filter(|f| f.2 >= 2).count() as u128,
+                1 => nf as u128,
+                _ => (nf * nf.saturating_sub(1) / 2 + self.twos) as u128,
             };
         }
         self.table()[self.at(0, self.need, self.q)]
@@ -154,21 +176,22 @@ impl DenseDp {
     /// the selections that take nothing from a slot before those that take one, then two.
     /// Taking one card from the slots after `i` counts `nf − 1 − i` selections, the r-th of
     /// them from slot `nf − 1 − r`.
-    fn small_nth(&self, mut r: u128) -> Counts {
+    fn small_nth(&self, r: u128) -> Counts {
         let (free, nf) = (&self.free, self.free.len());
+        let mut r = r as usize; // below the count: machine words
         let mut out = self.base;
-        let one = |out: &mut Counts, r: u128| {
-            let (kind, lo, _) = free[nf - 1 - r as usize];
+        let one = |out: &mut Counts, r: usize| {
+            let (kind, lo, _) = free[nf - 1 - r];
             out[kind as usize] = lo + 1;
         };
         match self.need {
             0 => {}
             1 => one(&mut out, r),
             _ => {
-                let mut twos = free.iter().filter(|f| f.2 >= 2).count() as u128;
+                let mut twos = self.twos;
                 for (i, &(kind, lo, span)) in free.iter().enumerate() {
-                    twos -= (span >= 2) as u128;
-                    let after = (nf - 1 - i) as u128;
+                    twos -= (span >= 2) as usize;
+                    let after = nf - 1 - i;
                     let skip = after * after.saturating_sub(1) / 2 + twos; // two cards after slot i
                     if r < skip {
                         continue;
@@ -197,13 +220,32 @@ impl DenseDp {
         let mut out = self.base;
         let (mut c, mut q) = (self.need, self.q);
         let table = self.table();
-        for (i, &(kind, lo, span)) in self.free.iter().enumerate() {
+        let nf = self.free.len();
+        let mut i = 0;
+        while i < nf {
             if c == 0 {
                 break; // the remaining kinds keep their lower bounds, already in `out`
             }
+            if self.zero_lo {
+                // Taking nothing from slot j leaves (c, q): the selections from the slots after
+                // j, `table[j + 1][c][q]`, which does not grow with j. The rank stays below it
+                // (slot j takes nothing) up to the first j where it does not: found by halving.
+                let (mut a, mut b) = (i, nf - 1); // table[nf][c][q] = 0 ≤ r for c > 0
+                while a < b {
+                    let mid = (a + b) / 2;
+                    if r < table[self.at(mid + 1, c, q)] {
+                        a = mid + 1;
+                    } else {
+                        b = mid;
+                    }
+                }
+                i = a;
+            }
+            let (kind, lo, span) = self.free[i];
+            i += 1;
             for y in 0..=span.min(c as u8) {
                 let q2 = q.saturating_sub(((lo + y) / 2) as usize);
-                let w = table[self.at(i + 1, c - y as usize, q2)];
+                let w = table[self.at(i, c - y as usize, q2)];
                 if r < w {
                     out[kind as usize] = lo + y;
                     c -= y as usize;
@@ -276,6 +318,14 @@ impl DenseDp {
         if self.surely_more_than(limit) {
             return None;
         }
+        if self.zero_lo {
+            // what the free kinds from each slot on can give, once
+            let mut suffix = [Reach::default(); KINDS + 1];
+            for (i, &(_, lo, span)) in self.free.iter().enumerate().rev() {
+                suffix[i] = suffix[i + 1].plus(Reach::of(lo, span));
+            }
+            return walk.skipping(0, self.need, self.q, &suffix).then_some(walk.out);
+        }
         walk.from(0, self.need, self.q, reach).then_some(walk.out)
     }
 }
@@ -313,6 +363,41 @@ impl Walk<'_> {
         self.cur[kind as usize] = lo;
         true
     }
+
+    /// [`Walk::from`] where every lower bound is 0 (`suffix[i]`: what the slots from i on can
+    /// give), the same selections in the same order without stepping through the slots that
+    /// take nothing. From slot `i`, `from` lists first what the next slot lists (taking
+    /// nothing here, while the slots after can still complete), then one card or more here:
+    /// unrolled, the selections whose first card comes from slot j, for j from the last slot
+    /// that can still complete down to `i`.
+    fn skipping(&mut self, i: usize, c: usize, q: usize, suffix: &[Reach; KINDS + 1]) -> bool {
+        let nf = self.dp.free.len();
+        if i == nf || c == 0 {
+            self.out.push(self.cur);
+            return self.out.len() as u128 <= self.limit;
+        }
+        // `suffix[i]` can complete (c, q) (admitted); what the slots from j on can give only
+        // shrinks as j grows, and none can give c > 0 cards from nf on
+        let mut last = i;
+        while suffix[last + 1].can(c, q) {
+            last += 1;
+        }
+        for j in (i..=last).rev() {
+            let (kind, _, span) = self.dp.free[j];
+            for y in 1..=span.min(c as u8) {
+                let q2 = q.saturating_sub((y / 2) as usize);
+                if !suffix[j + 1].can(c - y as usize, q2) {
+                    continue;
+                }
+                self.cur[kind as usize] = y;
+                if !self.skipping(j + 1, c - y as usize, q2, suffix) {
+                    return false;
+                }
+            }
+            self.cur[kind as usize] = 0;
+        }
+        true
+    }
 }
 
 #[cfg(test)]
@@ -335,6 +420,50 @@ mod tests {
             }
         }
         (base, free)
+    }
+
+    /// The walks that skip the slots taking nothing ([`DenseDp::nth`] halving, [`Walk::skipping`],
+    /// where every lower bound is 0) against the plain ones: `nth` against the table's walk
+    /// rank by rank, the skipping list against [`Walk::from`] at every limit.
+    #[test]
+    fn skipping_walks_match_the_plain_ones() {
+        let mut rng = Rng::new(13);
+        let mut seen = 0;
+        for _ in 0..3000 {
+            let mut base = [0u8; KINDS];
+            let mut free = Free::new();
+            for k in 0..rng.below_usize(24) as u8 {
+                let span = rng.below_usize(5) as u8;
+                if span > 0 {
+                    free.push((k, 0, span));
+                }
+            }
+            base[50] = rng.below_usize(3) as u8; // a fixed kind outside the programme
+            let n = (size(&base) + rng.below_usize(9)) as u8;
+            let q = rng.below_usize(4) as u8;
+            let dp = DenseDp::new(base, free, n, q);
+            assert!(dp.zero_lo);
+            let all = dp.all();
+            for (r, x) in all.iter().enumerate() {
+                assert_eq!(dp.nth(r as u128).as_ref(), Some(x), "rank {r}");
+            }
+            assert_eq!(dp.nth(all.len() as u128), None);
+            for limit in [0u128, 1, 5, 32, u128::MAX] {
+                let fresh = DenseDp { table: OnceCell::new(), free: dp.free, ..dp };
+                let reach = fresh.free.iter().fold(Reach::default(), |r, &(_, lo, span)| r.plus(Reach::of(lo, span)));
+                if fresh.impossible || !reach.can(fresh.need, fresh.q) {
+                    continue;
+                }
+                let mut plain = Walk { dp: &fresh, cur: fresh.base, out: Vec::new(), limit };
+                let plain_done = plain.from(0, fresh.need, fresh.q, reach);
+                let got = fresh.list(limit);
+                if !fresh.surely_more_than(limit) {
+                    assert_eq!(got, plain_done.then_some(plain.out), "limit {limit}");
+                }
+                seen += 1;
+            }
+        }
+        assert!(seen > 5000, "lists compared: {seen}");
     }
 
     /// The closed form of one or two more cards without pairs ([`DenseDp::small`]) against the

@@ -72,6 +72,43 @@ static SELECT_IN_BYTE: [[u8; 8]; 256] = {
 
 #[cfg(test)]
 mod tests {
+    /// `for_each_unit` against `nth`, rank by rank, on the sets of one-kind plays of random
+    /// hands and leads of one to three cards of every profile, level and trump (trump leads
+    /// included: that class is not in kind order).
+    #[test]
+    fn unit_kinds_are_the_plays_in_nth_order() {
+        use crate::rules::card::{Counts, KINDS, UNITS};
+        use crate::rules::follow::Follow;
+        use crate::rules::trump::Context;
+        let mut rng = crate::util::rng::Rng::new(43);
+        let mut seen = [0usize; 2];
+        for profile in crate::rules::profile::Profile::ALL {
+            for level in [3u8, 9, 14] {
+                for trump in 0..4u8 {
+                    let ctx = Context::new(level, trump, profile).unwrap();
+                    for _ in 0..200 {
+                        let mut hand = [0u8; KINDS];
+                        for _ in 0..1 + rng.below_usize(60) {
+                            let k = rng.below_usize(KINDS);
+                            hand[k] = (hand[k] + 1).min(4);
+                        }
+                        let n = 1 + rng.below_usize(3) as u8;
+                        let led = crate::rules::combo::unit(&ctx, rng.below_usize(KINDS) as u8, n);
+                        let mut set = Follow::new(&ctx, &hand, led).legal_set(&[0; KINDS]);
+                        let mut got: Vec<Counts> = Vec::new();
+                        let Some(m) = set.for_each_unit(|k| got.push(UNITS[n as usize - 1][k as usize])) else { continue };
+                        assert_eq!(m, n);
+                        let want: Vec<Counts> = (0..set.count()).map(|r| set.nth(r).unwrap()).collect();
+                        assert_eq!(got, want);
+                        assert_eq!(set.all(u128::MAX).unwrap(), want);
+                        seen[(n > 1) as usize] += 1;
+                    }
+                }
+            }
+        }
+        assert!(seen.iter().all(|&s| s > 500), "sets seen: {seen:?}");
+    }
+
     /// `nth_bit` against dropping the lowest bits one at a time.
     #[test]
     fn nth_bit_is_the_rth_set_bit() {
@@ -157,6 +194,34 @@ impl LegalSet<'_> {
         let r = rng.below(total);
         self.nth(r)
     }
+    /// A set of one-kind plays ([`LegalSet::Singles`], [`LegalSet::Units`]): `f(kind)` for
+    /// each play in the order of [`LegalSet::nth`], and the copies each takes; `None` (and
+    /// no call) for another set.
+    pub fn for_each_unit(&self, mut f: impl FnMut(u8)) -> Option<u8> {
+        let (mask, n) = match *self {
+            LegalSet::Singles(mask) => (mask, 1),
+            LegalSet::Units(ctx, class, n, mask) => {
+                if class == TRUMP {
+                    // the trump class is not in kind order (see `nth`): walk it
+                    for &k in ctx.class_kinds(TRUMP) {
+                        if mask >> k & 1 == 1 {
+                            f(k);
+                        }
+                    }
+                    return Some(n);
+                }
+                (mask, n)
+            }
+            _ => return None,
+        };
+        let mut m = mask;
+        while m != 0 {
+            f(m.trailing_zeros() as u8);
+            m &= m - 1;
+        }
+        Some(n)
+    }
+
     /// All legal follows in order, or `Err(count)` if there are more than `limit`.
     pub fn all(&mut self, limit: u128) -> Result<Vec<Counts>, u128> {
         if let LegalSet::Dense(dp) = self {
@@ -168,7 +233,16 @@ impl LegalSet<'_> {
             return Err(total);
         }
         match self {
-            LegalSet::Singles(_) | LegalSet::PlusOne(..) | LegalSet::Units(..) => Ok((0..total).filter_map(|r| self.nth(r)).collect()),
+            LegalSet::Singles(_) | LegalSet::Units(..) => {
+                let n = match *self {
+                    LegalSet::Units(_, _, n, _) => n,
+                    _ => 1,
+                };
+                let mut out = Vec::with_capacity(total as usize);
+                self.for_each_unit(|k| out.push(UNITS[n as usize - 1][k as usize]));
+                Ok(out)
+            }
+            LegalSet::PlusOne(..) => Ok((0..total).filter_map(|r| self.nth(r)).collect()),
             LegalSet::Combos(ctx, v) => Ok(v.iter().map(|c| c.counts(ctx)).collect()),
             LegalSet::Dense(_) => unreachable!("listed above"),
             LegalSet::Dp(dp) => Ok(dp.all()),

@@ -95,7 +95,7 @@ impl SlotDp {
             suffix_pairs,
             least_loss,
             cycle: None,
-            memo: Memo::with_capacity_and_hasher(64, Default::default()), // a small programme's states
+            memo: Memo::with_capacity_and_hasher(128, Default::default()), // most programmes' states (a few grow)
             parts: None,
         }
     }
