@@ -170,32 +170,14 @@ fn follow(pos: &SeatView, f: &Follow, rng: &mut Rng, w: &Weights) -> Action {
     let ctx = pos.ctx();
     let lead = f.lead;
     let trick = pos.trick();
-    let partner_winning = trick.best_seat % 2 == pos.seat() % 2;
-    let last = trick.plays == 3;
-    let table = trick.points as i32;
-    let feed = feeding(w, last);
-    // `wins`: whether the play becomes the trick's best (read only when the partner is not
-    // winning)
-    // (`pts` and `c`: the play's points and cost, [`points`] and [`cost`])
-    let score_of = |pts: i32, c: i32, wins: bool| -> i32 {
-        if partner_winning {
-            return feed * pts - c;
-        }
-        if wins {
-            if table + pts > 0 || last {
-                return w.win + w.win_points * (table + pts) - c;
-            }
-            return -c - w.win_empty; // winning a pointless trick early is rarely worth high cards
-        }
-        -c - w.lose_points * pts
-    };
-    let score = |x: &Counts, wins: bool| -> i32 { score_of(points(x), cost(w, ctx, x), wins) };
+    let value = FollowValue::of(pos, w);
+    let score = |x: &Counts, wins: bool| -> i32 { value.of_play(points(x), cost(w, ctx, x), wins) };
     // Plays that cannot become the trick's best need no classifying: all of the led class
     // beside other cards is no combination (R3.1–R3.3), and a ladder position under any-shape
     // T1 holds no N-card combination of the class (else R5.3 T1 would be its case).
     let mixed = f.case == Case::Short && f.s_size > 0 && f.s_size < f.n;
     let no_combination = ctx.rules.t1_any_shape && matches!(f.case, Case::Ladder { .. });
-    let can_win = !partner_winning && !mixed && !no_combination;
+    let can_win = !value.partner_winning && !mixed && !no_combination;
     let wins = |x: &Counts| can_win && wins(pos, &lead, x);
     let mut set = f.legal_set(&[0; KINDS]);
     // the effort weights held inside their ranges (a set built directly may lie outside them)
@@ -210,7 +192,7 @@ fn follow(pos: &SeatView, f: &Follow, rng: &mut Rng, w: &Weights) -> Action {
             let c = crate::rules::combo::unit(ctx, kind, f.n);
             let wins = can_win && crate::rules::combo::beats(&lead, &c, trick.best_key);
             let k = kind as usize;
-            let v = score_of(n * point_value(k), n * keep_value(w, ctx, k), wins);
+            let v = value.of_play(n * point_value(k), n * keep_value(w, ctx, k), wins);
             if v > best.0 {
                 best = (v, kind); // ties keep the earlier candidate
             }
@@ -271,29 +253,16 @@ fn follow(pos: &SeatView, f: &Follow, rng: &mut Rng, w: &Weights) -> Action {
 fn follow_single(pos: &SeatView, lead: &Combo, w: &Weights) -> Action {
     let ctx = pos.ctx();
     let trick = pos.trick();
-    let partner_winning = trick.best_seat % 2 == pos.seat() % 2;
-    let last = trick.plays == 3;
-    let table = trick.points as i32;
-    let feed = feeding(w, last);
+    let value = FollowValue::of(pos, w);
     let mut best = (i32::MIN, 0usize);
     // the kinds in kind order, as the count arrays were walked
     let mut kinds = Follow::single(ctx, pos.hand(), lead.class);
     while kinds != 0 {
         let k = kinds.trailing_zeros() as usize;
         kinds &= kinds - 1;
-        let (pts, c) = (point_value(k), keep_value(w, ctx, k));
-        let unit = crate::rules::combo::unit(ctx, k as u8, 1);
-        let v = if partner_winning {
-            feed * pts - c
-        } else if crate::rules::combo::beats(lead, &unit, trick.best_key) {
-            if table + pts > 0 || last {
-                w.win + w.win_points * (table + pts) - c
-            } else {
-                -c - w.win_empty
-            }
-        } else {
-            -c - w.lose_points * pts
-        };
+        let wins = !value.partner_winning
+            && crate::rules::combo::beats(lead, &crate::rules::combo::unit(ctx, k as u8, 1), trick.best_key);
+        let v = value.of_play(point_value(k), keep_value(w, ctx, k), wins);
         if v > best.0 {
             best = (v, k);
         }
@@ -317,6 +286,46 @@ pub fn short_fills(view: &SeatView, f: &Follow, w: &Weights) -> Vec<Counts> {
         out.extend(cheapest_ruff(view, f, w));
     }
     out
+}
+
+/// How greedy values a follow, from the trick so far (one rule for every kind of follow).
+struct FollowValue<'w> {
+    w: &'w Weights,
+    partner_winning: bool,
+    last: bool,
+    /// The points on the table.
+    table: i32,
+    feed: i32,
+}
+
+impl<'w> FollowValue<'w> {
+    fn of(pos: &SeatView, w: &'w Weights) -> FollowValue<'w> {
+        let trick = pos.trick();
+        let last = trick.plays == 3;
+        FollowValue {
+            w,
+            partner_winning: trick.best_seat % 2 == pos.seat() % 2,
+            last,
+            table: trick.points as i32,
+            feed: feeding(w, last),
+        }
+    }
+
+    /// A play's value from its points `pts`, its cost `c` ([`cost`]) and whether it becomes
+    /// the trick's best (`wins`, read only when the partner is not winning).
+    fn of_play(&self, pts: i32, c: i32, wins: bool) -> i32 {
+        let w = self.w;
+        if self.partner_winning {
+            return self.feed * pts - c;
+        }
+        if wins {
+            if self.table + pts > 0 || self.last {
+                return w.win + w.win_points * (self.table + pts) - c;
+            }
+            return -c - w.win_empty; // winning a pointless trick early is rarely worth high cards
+        }
+        -c - w.lose_points * pts
+    }
 }
 
 /// Points given to a winning partner are worth `feed` each, less `feed_risk` while an

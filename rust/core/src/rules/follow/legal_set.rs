@@ -87,11 +87,7 @@ mod tests {
                 for trump in 0..4u8 {
                     let ctx = Context::new(level, trump, profile).unwrap();
                     for _ in 0..200 {
-                        let mut hand = [0u8; KINDS];
-                        for _ in 0..1 + rng.below_usize(60) {
-                            let k = rng.below_usize(KINDS);
-                            hand[k] = (hand[k] + 1).min(4);
-                        }
+                        let hand = crate::rules::follow::tests::random_hand(&mut rng, 60);
                         let n = 1 + rng.below_usize(3) as u8;
                         let led = crate::rules::combo::unit(&ctx, rng.below_usize(KINDS) as u8, n);
                         let mut set = Follow::new(&ctx, &hand, led).legal_set(&[0; KINDS]);

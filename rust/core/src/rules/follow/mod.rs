@@ -586,7 +586,7 @@ mod tests {
     use crate::rules::profile::Profile;
 
     /// A random hand of 1 ..= `most` cards drawn by kind, at most four copies of each.
-    fn random_hand(rng: &mut Rng, most: usize) -> [u8; KINDS] {
+    pub(super) fn random_hand(rng: &mut Rng, most: usize) -> [u8; KINDS] {
         let mut hand = [0u8; KINDS];
         for _ in 0..1 + rng.below_usize(most) {
             let k = rng.below_usize(KINDS);
