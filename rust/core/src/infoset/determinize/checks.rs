@@ -15,7 +15,7 @@
 use crate::infoset::info::{FollowCheck, InfoSet};
 use crate::rules::card::Counts;
 use crate::rules::combo::classify;
-use crate::rules::follow::{min_tractor_loss, pairs, t1_accepts, Case, Follow};
+use crate::rules::follow::{min_tractor_loss, pairs, t1_accepts, Follow};
 use crate::rules::profile::FollowRule;
 use crate::rules::trump::Context;
 
@@ -108,7 +108,8 @@ impl CheckMemo {
     }
 
     /// `info.passes_check` on check `ci`: the ladder's case from the holding then (the hand now
-    /// and the cards played since), judged against the play as `Follow::is_legal` judges it.
+    /// and the cards played since), the play judged by `Follow::is_legal_from` from what was
+    /// read of it once.
     fn verdict(&mut self, info: &InfoSet, ci: usize, hand: &Counts) -> bool {
         let c = &info.checks[ci];
         let (Some(ctx), Some(play)) = (self.ctx, self.plays[ci].as_mut()) else { return info.passes_check(c, hand) };
@@ -117,24 +118,14 @@ impl CheckMemo {
             *x += y;
         }
         let f = Follow::new(ctx, &then, c.lead);
-        match f.case {
-            // R5.2: all of the class
-            Case::Short => play.in_class == f.s_size,
-            // R5.2: N cards of the class
-            _ if play.in_class != f.n => false,
-            // R5.3 T1
-            Case::T1 => play.t1,
-            // R5.3 T2–T3: a tractor of l cards and, beside it, p pairs
-            Case::Ladder { l: 0, p } => play.pairs >= p,
-            Case::Ladder { l, p } => {
-                let loss = &mut play.loss[l as usize];
-                if *loss == UNKNOWN {
-                    *loss = min_tractor_loss(ctx, c.lead.class, &c.play, l).unwrap_or(NO_TRACTOR);
-                }
-                *loss != NO_TRACTOR && play.pairs - *loss >= p
+        let (t1, pairs, loss) = (play.t1, play.pairs, &mut play.loss);
+        f.is_legal_from(&c.play, play.in_class as u32, || t1, || pairs, |l| {
+            let known = &mut loss[l as usize];
+            if *known == UNKNOWN {
+                *known = min_tractor_loss(ctx, c.lead.class, &c.play, l).unwrap_or(NO_TRACTOR);
             }
-            _ => f.is_legal(&c.play),
-        }
+            (*known != NO_TRACTOR).then_some(*known)
+        })
     }
 }
 

@@ -255,15 +255,45 @@ impl<'a> Follow<'a> {
     /// Which rule `play` (N cards held in the hand) breaks, if any, without building a
     /// message: the verdict of both [`Follow::is_legal`] and [`Follow::violation`].
     fn fault(&self, play: &Counts) -> Option<Fault> {
-        let (ctx, class, n) = (self.ctx, self.lead.class, self.n);
+        let (ctx, class) = (self.ctx, self.lead.class);
         let in_class = ctx.class_kinds(class).iter().map(|&k| play[k as usize] as u32).sum::<u32>();
+        self.fault_from(
+            play,
+            in_class,
+            || classify(ctx, play).is_some_and(|c| self.t1_accepts(&c)),
+            || pairs(ctx, class, play),
+            |l| min_tractor_loss(ctx, class, play, l),
+        )
+    }
+
+    /// [`Follow::is_legal`] from what R5.2–R5.3 read of the play: its cards of the led class
+    /// (`in_class`) and, each at first need, T1's verdict, its pairs and the least pairs a
+    /// tractor of l cards inside it costs ([`min_tractor_loss`]). A caller that judges one
+    /// play against many holdings (exact worlds' follow checks) finds them once.
+    pub(crate) fn is_legal_from(
+        &self,
+        play: &Counts,
+        in_class: u32,
+        t1: impl FnOnce() -> bool,
+        pairs: impl FnOnce() -> u8,
+        loss: impl FnOnce(u8) -> Option<u8>,
+    ) -> bool {
+        self.fault_from(play, in_class, t1, pairs, loss).is_none()
+    }
+
+    fn fault_from(
+        &self,
+        play: &Counts,
+        in_class: u32,
+        t1: impl FnOnce() -> bool,
+        pairs: impl FnOnce() -> u8,
+        loss: impl FnOnce(u8) -> Option<u8>,
+    ) -> Option<Fault> {
+        let (ctx, class, n) = (self.ctx, self.lead.class, self.n);
         match self.case {
             Case::Short => (in_class != self.s_size as u32).then_some(Fault::NotAllOfClass),
             _ if in_class != n as u32 => Some(Fault::OutsideClass),
-            Case::T1 => {
-                let ok = classify(ctx, play).is_some_and(|c| self.t1_accepts(&c));
-                (!ok).then_some(Fault::NoCombination)
-            }
+            Case::T1 => (!t1()).then_some(Fault::NoCombination),
             Case::Unit { tier } => {
                 let got = competition::unit_tier(ctx, class, play, n);
                 (got < tier).then_some(Fault::UnitTier(got))
@@ -273,11 +303,11 @@ impl<'a> Follow<'a> {
                 (got < best).then_some(Fault::LowKey(got))
             }
             Case::Ladder { l, p } => {
-                let base = pairs(ctx, class, play);
+                let base = pairs();
                 if l == 0 {
                     return (base < p).then_some(Fault::FewPairs(base));
                 }
-                match min_tractor_loss(ctx, class, play, l) {
+                match loss(l) {
                     None => Some(Fault::NoTractor),
                     Some(loss) => (base - loss < p).then_some(Fault::FewPairs(base - loss)),
                 }
