@@ -108,7 +108,7 @@ impl CheckMemo {
     }
 
     /// `info.passes_check` on check `ci`: the ladder's case from the holding then (the hand now
-    /// and the cards played since), the play judged by `Follow::is_legal_from` from what was
+    /// and the cards played since), the play judged by `Follow::fault_from` from what was
     /// read of it once.
     fn verdict(&mut self, info: &InfoSet, ci: usize, hand: &Counts) -> bool {
         let c = &info.checks[ci];
@@ -119,13 +119,14 @@ impl CheckMemo {
         }
         let f = Follow::new(ctx, &then, c.lead);
         let (t1, pairs, loss) = (play.t1, play.pairs, &mut play.loss);
-        f.is_legal_from(&c.play, play.in_class as u32, || t1, || pairs, |l| {
+        f.fault_from(&c.play, play.in_class as u32, || t1, || pairs, |l| {
             let known = &mut loss[l as usize];
             if *known == UNKNOWN {
                 *known = min_tractor_loss(ctx, c.lead.class, &c.play, l).unwrap_or(NO_TRACTOR);
             }
             (*known != NO_TRACTOR).then_some(*known)
         })
+        .is_none()
     }
 }
 

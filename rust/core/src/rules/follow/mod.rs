@@ -62,7 +62,7 @@ pub enum Case {
 
 /// Which rule a follow breaks (see [`Follow::violation`] for the words).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Fault {
+pub(crate) enum Fault {
     /// R5.2: at most N held in the class, not all of them played.
     NotAllOfClass,
     /// R5.2: more than N held in the class, a card from outside played.
@@ -266,22 +266,11 @@ impl<'a> Follow<'a> {
         )
     }
 
-    /// [`Follow::is_legal`] from what R5.2–R5.3 read of the play: its cards of the led class
+    /// [`Follow::fault`] from what R5.2–R5.3 read of the play: its cards of the led class
     /// (`in_class`) and, each at first need, T1's verdict, its pairs and the least pairs a
     /// tractor of l cards inside it costs ([`min_tractor_loss`]). A caller that judges one
     /// play against many holdings (exact worlds' follow checks) finds them once.
-    pub(crate) fn is_legal_from(
-        &self,
-        play: &Counts,
-        in_class: u32,
-        t1: impl FnOnce() -> bool,
-        pairs: impl FnOnce() -> u8,
-        loss: impl FnOnce(u8) -> Option<u8>,
-    ) -> bool {
-        self.fault_from(play, in_class, t1, pairs, loss).is_none()
-    }
-
-    fn fault_from(
+    pub(crate) fn fault_from(
         &self,
         play: &Counts,
         in_class: u32,
