@@ -300,7 +300,9 @@ def test_bad_layers_and_training_settings_are_named():
     with pytest.raises(InvalidArgument, match="phases"):
         T.export(good, None, phases="dealing")
     for kw, says in [({"window": 0}, "window"), ({"phases": "x"}, "phases"), ({"margins": []}, "margins"),
-                     ({"lr": -1.0}, "lr"), ({"batch": 2.5}, "batch")]:
+                     ({"lr": -1.0}, "lr"), ({"batch": 2.5}, "batch"), ({"imitate": -1.0}, "imitate"),
+                     ({"imitate": float("nan")}, "imitate"), ({"imitate": True}, "imitate"),
+                     ({"imitate": 1.0}, "needs selfplay.teacher"), ({"imitate_temperature": 0.0}, "imitate_temperature")]:
         with pytest.raises(InvalidArgument, match=says):
             T.train(T.TrainConfig(out="/nonexistent/never-written", **kw))
 

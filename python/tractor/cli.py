@@ -493,17 +493,17 @@ def cmd_train(a: argparse.Namespace) -> int:
     for name in ("rounds", "hands", "window", "epochs", "rollouts", "h1", "h2"):
         if getattr(a, name) < 1:
             raise InvalidArgument(f"--{name}: at least 1, got {getattr(a, name)}")
-    for flag, name in (("--behaviour", a.behaviour), ("--rollout", a.rollout)):
+    for flag, name in (("--behaviour", a.behaviour), ("--rollout", a.rollout), ("--teacher", a.teacher)):
         if name:
             _policy(name, flag)  # named here, not as seats[0]; the recipe keeps the name as given
     behaviour = a.behaviour or a.base
     sp = T.SelfPlay(seats=[behaviour] * 4, base=a.base, rollout=a.rollout or behaviour, label_rate=a.label_rate, per_decision=a.per_decision,
                     rollouts=a.rollouts, profile=a.profile, worlds=a.worlds, obs_version=a.obs_version,
-                    levels=a.levels)
+                    levels=a.levels, teacher=a.teacher)
     cfg = T.TrainConfig(out=a.out, seed=a.seed, rounds=a.rounds, hands_per_round=a.hands, window=a.window, epochs=a.epochs, h1=a.h1,
                         h2=a.h2, eval_deals=a.eval_deals, opponent=a.opponent, threads=a.threads,
                         time_limit_s=60 * a.time_limit, margins=margins or [0.0], phases=a.phases, selfplay=sp,
-                        init=a.init, lr=a.lr)
+                        init=a.init, lr=a.lr, imitate=a.imitate, imitate_temperature=a.imitate_temperature)
     say = (lambda m: None) if a.quiet else (lambda m: print(m, file=sys.stderr, flush=True))
     out = T.train(cfg, progress=say)
     best = max((r for c in out["curve"] for r in c["rated"]), key=lambda r: r.get("levels_per_deal", float("-inf")), default=None)
@@ -602,6 +602,11 @@ def main(argv: Optional[List[str]] = None, _program: bool = False) -> int:
     tr.add_argument("--rollout", default=None, help="the policy that plays valued candidates out (default: --behaviour)")
     tr.add_argument("--levels", default="fresh", choices=["fresh", "drawn"],
                     help="self-play hands: a fresh match's first (default; both teams at 3) or dealt at drawn levels and banker")
+    tr.add_argument("--teacher", default=None, help="a policy (a search, say) whose action at each labelled decision is "
+                    "recorded and valued with the others; with --imitate, the network learns to rank it first")
+    tr.add_argument("--imitate", type=float, default=0.0, help="weight of the imitation term: the teacher's candidate "
+                    "scored above each other valued one (logistic loss; 0: none; needs --teacher)")
+    tr.add_argument("--imitate-temperature", type=float, default=0.05, help="the imitation loss's scale in levels (default 0.05)")
     tr.add_argument("--lr", type=float, default=1e-3, help="Adam's learning rate (default 0.001; smaller for a warm start)")
     tr.add_argument("--init", default=None, help="start from this play network (a path or a shipped name, "
                     "its observation version and --hidden widths) instead of random weights")

@@ -394,6 +394,12 @@ class TrainConfig:
     #: random weights (its observation version and widths must be the run's): a warm start,
     #: say from the released network with ``selfplay`` playing and rolling out with it.
     init: Optional[str] = None
+    #: Weight of the imitation term (0: none): at every decision with a ``selfplay.teacher``
+    #: action, each other valued candidate's score is pushed below the teacher's by a logistic
+    #: loss on their difference over ``imitate_temperature`` levels (expert iteration: a search
+    #: as the teacher), beside the regression on the advantages.
+    imitate: float = 0.0
+    imitate_temperature: float = 0.05
 
 
 def _torch() -> Any:
@@ -528,6 +534,13 @@ def train(cfg: TrainConfig, progress: Optional[Callable[[str], None]] = None) ->
         raise InvalidArgument(f"margins: one or more numbers in 0..100 (levels), got {cfg.margins!r}")
     if not (cfg.lr > 0 and np.isfinite(cfg.lr)):
         raise InvalidArgument(f"lr: a positive number, got {cfg.lr!r}")
+    if not (isinstance(cfg.imitate, (int, float)) and not _is_bool(cfg.imitate) and 0 <= cfg.imitate < float("inf")):
+        raise InvalidArgument(f"imitate: a weight at least 0, got {_show(cfg.imitate)}")
+    if cfg.imitate and cfg.selfplay.teacher is None:
+        raise InvalidArgument("imitate: needs selfplay.teacher (the policy whose actions are imitated)")
+    if not (isinstance(cfg.imitate_temperature, (int, float)) and not _is_bool(cfg.imitate_temperature)
+            and 0 < cfg.imitate_temperature < float("inf")):
+        raise InvalidArgument(f"imitate_temperature: a positive number of levels, got {_show(cfg.imitate_temperature)}")
     init = _init_layers(cfg) if cfg.init is not None else None  # checked even when resuming
     torch = _torch()
     say = progress or (lambda m: None)
@@ -560,9 +573,16 @@ def train(cfg: TrainConfig, progress: Optional[Callable[[str], None]] = None) ->
         dealing = (f[:, _PASS] > 0) | (f[:, _SHOW] > 0)
         keep = {"both": np.ones(len(f), bool), "play": ~dealing, "declare": dealing}[cfg.phases]
         adv = advantages(s, cfg.points_weight)
+        # per kept row, the kept row of its decision's teacher action (-1: none, or the row itself)
+        rows = np.flatnonzero(keep)
+        taught_of = np.full(len(s["seat"]), -1, np.int64)
+        t = s["taught"][keep]
+        taught_of[s["decision"][rows[t]]] = np.flatnonzero(t)
+        pair = taught_of[s["decision"][rows]]
+        pair[t] = -1
         return {"obs": torch.from_numpy(s["obs"]), "feats": torch.from_numpy(f[keep].astype(np.float32)) * dp,
                 "dec": torch.from_numpy(s["decision"][keep].astype(np.int64)), "y": torch.from_numpy(adv[keep]),
-                "decisions": len(s["seat"])}
+                "pair": torch.from_numpy(pair), "decisions": len(s["seat"])}
 
     for k in range(max(0, first - cfg.window + 1), first):  # a resumed run's window, drawn again
         window.append(round_samples(k))
@@ -580,7 +600,7 @@ def train(cfg: TrainConfig, progress: Optional[Callable[[str], None]] = None) ->
             starts = np.cumsum([0] + sizes)
             for i in range(0, n, cfg.batch):
                 j = order[i:i + cfg.batch]
-                xs, ps, ys = [], [], []
+                xs, ps, ys, tps, tw = [], [], [], [], []
                 for w, part in enumerate(window):  # the rows of each round in the batch
                     m = j[(j >= starts[w]) & (j < starts[w + 1])] - starts[w]
                     if len(m):
@@ -588,8 +608,18 @@ def train(cfg: TrainConfig, progress: Optional[Callable[[str], None]] = None) ->
                         xs.append(part["obs"][part["dec"][mt]].float() * dx)
                         ps.append(part["feats"][mt])
                         ys.append(part["y"][mt])
+                        if cfg.imitate:  # each row's teacher row, at the same decision (itself where none: no loss)
+                            pr = part["pair"][mt]
+                            tps.append(part["feats"][torch.where(pr >= 0, pr, mt)])
+                            tw.append((pr >= 0).float())
                 x, p_, y = torch.cat(xs), torch.cat(ps), torch.cat(ys)
-                loss = torch.mean((model(x, p_) - y) ** 2)
+                q = model(x, p_)
+                loss = torch.mean((q - y) ** 2)
+                if cfg.imitate:
+                    # the teacher's candidate above every other valued one: logistic loss on q - q_taught
+                    qt = model(x, torch.cat(tps))
+                    gap = torch.nn.functional.softplus((q - qt) / cfg.imitate_temperature) * cfg.imitate_temperature
+                    loss = loss + cfg.imitate * torch.sum(gap * torch.cat(tw)) / len(y)
                 opt.zero_grad()
                 loss.backward()
                 opt.step()
