@@ -186,6 +186,13 @@ def test_the_train_command_runs_a_round_on_all_cores(tmp_path, capsys):
     a, b = (T.read_layers((d / "round-1.tnet").read_bytes())["layers"] for d in (out, warm))
     assert all(np.array_equal(a[k], b[k]) for k in a)
     capsys.readouterr()
-    for flag, says in [("--behaviour", "--behaviour"), ("--rollout", "--rollout")]:
+    for flag, says in [("--behaviour", "--behaviour"), ("--rollout", "--rollout"), ("--teacher", "--teacher")]:
         assert main(["train", "--out", str(warm), flag, "nosuch-policy"]) == 2
         assert says in capsys.readouterr().err
+    assert main(["train", "--out", str(warm), "--imitate", "1"]) == 2  # no teacher to imitate
+    assert "teacher" in capsys.readouterr().err
+    # imitating a teacher through the command: a round runs and its recipe names both
+    assert main(["train", "--out", str(tmp_path / "taught"), "--rounds", "1", "--hands", "20", "--eval-deals", "4",
+                 "--worlds", "2", "--hidden", "8,4", "--teacher", "greedy", "--imitate", "2", "--quiet"]) == 0
+    meta = T.read_layers((tmp_path / "taught" / "round-1.tnet").read_bytes())["meta"]
+    assert meta["config"]["imitate"] == 2 and meta["config"]["selfplay"]["teacher"] == "greedy"
