@@ -278,6 +278,13 @@ pub fn held_at_least(c: &Counts) -> [u64; 3] {
     [mask_of_words(&w, 2), mask_of_words(&w, 3), mask_of_words(&w, 4)]
 }
 
+/// [`held_mask`] for m = 1, 2, 3 and 4 (every unit a hand can lead), the words read once.
+#[inline]
+pub fn held_masks(c: &Counts) -> [u64; 4] {
+    let w = words(c);
+    [mask_of_words(&w, 1), mask_of_words(&w, 2), mask_of_words(&w, 3), mask_of_words(&w, 4)]
+}
+
 /// `size(&and(a, b))` without building the AND: the words of both ANDed and summed as in
 /// [`size`] (seven words: at most 7 × 2 × 255 per lane, 14,280 in all).
 #[inline]

@@ -195,6 +195,24 @@ pub fn for_each_lead_shape(ctx: &Context, hand: &Counts, class: u8, mut f: impl 
     }
 }
 
+/// Every tractor of a hand whose kinds held at least 2, 3 and 4 times are `ids` (bits over
+/// kind ids, [`crate::rules::card::held_at_least`]), as `(first, m, k)`: by multiplicity, then
+/// chain by chain over every class, by start, shortest first. Within one chain and
+/// multiplicity this is [`for_each_lead_shape`]'s order; the classes are not taken one at a
+/// time (a caller that needs the lead order across classes must not use it).
+pub fn for_each_tractor_shape(ctx: &Context, ids: &[u64; 3], mut f: impl FnMut(u8, u8, u8)) {
+    let used = ctx.class_chains[TRUMP as usize].1 as usize; // the chains past it are blank
+    for (i, &b) in ids.iter().enumerate() {
+        if b & b.wrapping_sub(1) == 0 {
+            continue; // a tractor needs two kinds held m times
+        }
+        let m = i as u8 + 2;
+        for chain in &ctx.chains[..used] {
+            chain_windows(ctx.chain_kinds(chain), chain.cyclic, chain.bits_of(b), 2, u8::MAX, |first, k| f(first, m, k));
+        }
+    }
+}
+
 /// The run of kinds held at least `m` times from chain position `s` (wrapping on the cycle),
 /// at most `cap` long: the kind-by-kind scan the bit forms below are tested against.
 #[cfg(test)]
