@@ -49,6 +49,17 @@ impl St {
 
 type Memo = HashMap<u64, u128, BuildHasherDefault<FxHasher>>;
 
+/// For one window shape (kinds taken at least t times, t = 2, 3 or 4, in a run of linked
+/// slots) and slot i, from each slot's upper bound: whether a whole window fits in the slots
+/// from i on, and how far a run already open before slot i can still grow (the slots from i
+/// on, each linked to the one before and allowing t copies). An upper bound on what any
+/// selection completes, so a state that neither can close is counted 0 without its subtree.
+#[derive(Clone, Copy, Debug, Default)]
+struct WindowReach {
+    window: bool,
+    extend: u8,
+}
+
 /// Counts, ranks and lists the selections x (lo ≤ x ≤ hi per slot, Σx = n) that hold a
 /// tractor window of `l` cards with `pairs − loss ≥ p` (or, when `l = 0`, `pairs ≥ p`).
 pub struct SlotDp {
@@ -64,6 +75,9 @@ pub struct SlotDp {
     suffix_pairs: Vec<u16>,
     /// The least a tractor window can cost in pairs (for pruning).
     least_loss: u8,
+    /// Per slot i and window shape (multiplicity ≥ 2, ≥ 3, = 4; see [`WindowReach`]): what the
+    /// slots from i on can still give a tractor window (for pruning).
+    reach: Vec<[WindowReach; 3]>,
     /// An unbroken cycle: (first slot, how many of its kinds are enumerated outside).
     pub(crate) cycle: Option<(usize, usize)>,
     memo: Memo,
@@ -83,6 +97,17 @@ impl SlotDp {
         }
         let (k2, k3, k4) = (shape(2), shape(3), shape(4));
         let least_loss = [k2, k3, 2 * k4].into_iter().filter(|&v| v > 0).min().unwrap_or(0);
+        let mut reach = vec![[WindowReach::default(); 3]; slots.len() + 1];
+        let mut run = [0u8; 3]; // linked slots allowing t copies from i on (slot i need not be linked)
+        for i in (0..slots.len()).rev() {
+            let next_linked = slots.get(i + 1).is_some_and(|s| s.linked);
+            for (j, (t, k)) in [(2u8, k2), (3, k3), (4, k4)].into_iter().enumerate() {
+                let ok = slots[i].hi >= t;
+                run[j] = if !ok { 0 } else if next_linked { run[j] + 1 } else { 1 };
+                let extend = if ok && slots[i].linked { run[j] } else { 0 };
+                reach[i][j] = WindowReach { window: k > 0 && (run[j] >= k || reach[i + 1][j].window), extend };
+            }
+        }
         SlotDp {
             slots,
             n,
@@ -94,6 +119,7 @@ impl SlotDp {
             suffix_hi,
             suffix_pairs,
             least_loss,
+            reach,
             cycle: None,
             memo: Memo::with_capacity_and_hasher(128, Default::default()), // most programmes' states (a few grow)
             parts: None,
@@ -143,6 +169,17 @@ impl SlotDp {
         s
     }
 
+    /// Can the slots from `i` on still complete a tractor window of L* cards after `st` (a
+    /// whole one of their own, or the run open before slot i grown)? Only false when no
+    /// selection can ([`WindowReach`]).
+    #[inline]
+    fn window_reachable(&self, i: usize, st: &St) -> bool {
+        let r = &self.reach[i];
+        (self.k2 > 0 && (r[0].window || st.r2 + r[0].extend >= self.k2))
+            || (self.k3 > 0 && (r[1].window || st.r3 + r[1].extend >= self.k3))
+            || (self.k4 > 0 && (r[2].window || st.r4 + r[2].extend >= self.k4))
+    }
+
     fn accept(&self, s: &St) -> bool {
         s.cards == self.n && if self.l == 0 { s.pairs >= self.p } else { s.best != NO_LOSS && s.pairs >= self.p + s.best }
     }
@@ -158,8 +195,17 @@ impl SlotDp {
         if st.cards as u16 + self.suffix_hi[i] < self.n as u16 {
             return 0;
         }
-        // not enough pairs left for P* beside even the cheapest window
-        if (st.pairs as u16 + self.suffix_pairs[i]) < self.p as u16 + self.least_loss as u16 {
+        // not enough pairs left for P* beside even the cheapest window: the slots from i on
+        // give at most their pairs, and at most one pair per two of the cards still to place
+        let more_pairs = self.suffix_pairs[i].min((self.n - st.cards) as u16 / 2);
+        let least_loss = if self.l == 0 || self.window_reachable(i, &st) {
+            self.least_loss
+        } else if st.best == NO_LOSS {
+            return 0; // no window now, and none can still be completed
+        } else {
+            st.best // no better window can still be completed
+        };
+        if st.pairs as u16 + more_pairs < self.p as u16 + least_loss as u16 {
             return 0;
         }
         let key = (i as u64) << 52 | st.pack();
@@ -320,5 +366,69 @@ impl SlotDp {
                 cur[slot.kind as usize] = 0;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::util::rng::Rng;
+
+    /// Every selection of the programme's slots, stepped from the start state and accepted or
+    /// not at the end: no memo and no pruning, in slot order with values ascending.
+    fn plain(dp: &SlotDp) -> Vec<Counts> {
+        fn walk(dp: &SlotDp, i: usize, st: St, cur: &mut Counts, out: &mut Vec<Counts>) {
+            if i == dp.slots.len() {
+                if dp.accept(&st) {
+                    out.push(*cur);
+                }
+                return;
+            }
+            let slot = dp.slots[i];
+            for x in slot.lo..=slot.hi {
+                if st.cards + x > dp.n {
+                    break;
+                }
+                cur[slot.kind as usize] = x;
+                walk(dp, i + 1, dp.step(st, &slot, x), cur, out);
+            }
+            cur[slot.kind as usize] = 0;
+        }
+        let mut out = Vec::new();
+        walk(dp, 0, SlotDp::start(), &mut [0; KINDS], &mut out);
+        out
+    }
+
+    /// The pruned count, ranks and list against the plain enumeration, on random programmes
+    /// without a cycle: runs broken at random, bounds of 0 to 4 copies, tractors of pairs,
+    /// triples and bombs (L* of 4 to 12 cards) and none.
+    #[test]
+    fn pruned_programmes_match_the_plain_enumeration() {
+        let mut rng = Rng::new(61);
+        let (mut nonempty, mut pruned) = (0, 0);
+        for _ in 0..4000 {
+            let len = 1 + rng.below_usize(11);
+            let slots: Vec<Slot> = (0..len)
+                .map(|i| {
+                    let hi = [0u8, 1, 2, 2, 3, 4, 4][rng.below_usize(7)];
+                    let lo = rng.below_usize(hi.min(2) as usize + 1) as u8;
+                    Slot { kind: i as u8, lo, hi, linked: i > 0 && rng.below_usize(5) > 0, ghost: false }
+                })
+                .collect();
+            let n = 2 + rng.below_usize(11) as u8;
+            let l = [0u8, 4, 4, 6, 6, 8, 9, 12][rng.below_usize(8)].min(n - n % 2);
+            let p = rng.below_usize(n as usize / 4 + 1) as u8;
+            let mut dp = SlotDp::new(slots, n, l, p);
+            let want = plain(&dp);
+            assert_eq!(dp.total(), want.len() as u128, "{:?} n {n} l {l} p {p}", dp.slots);
+            for (r, x) in want.iter().enumerate() {
+                assert_eq!(dp.nth(r as u128).as_ref(), Some(x));
+            }
+            assert_eq!(dp.nth(want.len() as u128), None);
+            assert_eq!(dp.all(), want);
+            nonempty += !want.is_empty() as usize;
+            pruned += (l > 0 && !(0..=len).all(|i| dp.window_reachable(i, &SlotDp::start()))) as usize;
+        }
+        assert!(nonempty > 600 && pruned > 1000, "programmes with a selection: {nonempty}, with a slot past every window: {pruned}");
     }
 }
