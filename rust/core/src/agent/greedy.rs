@@ -151,15 +151,20 @@ fn lead(pos: &SeatView, w: &Weights) -> Action {
     let held = crate::rules::card::held_masks(hand);
     let trumps = ctx.class_mask[TRUMP as usize];
     let (mut best, mut best_k) = (i64::MIN, 1u8);
-    for (i, &mask) in held.iter().enumerate() {
-        let m = i as u8 + 1;
-        let mut kinds = mask;
+    // (one copy of the scan per multiplicity, each with its `m` known)
+    #[inline(always)]
+    fn scan(mut kinds: u64, m: u8, best: &mut i64, value: &impl Fn(u8, u8) -> i32) {
         while kinds != 0 {
             let kind = kinds.trailing_zeros() as u8;
             kinds &= kinds - 1;
-            best = best.max(lead_rank(unit_value(kind, m, trumps >> kind & 1 == 1), kind, m));
+            *best = (*best).max(lead_rank(value(kind, m), kind, m));
         }
     }
+    let value = |kind: u8, m: u8| unit_value(kind, m, trumps >> kind & 1 == 1);
+    scan(held[0], 1, &mut best, &value);
+    scan(held[1], 2, &mut best, &value);
+    scan(held[2], 3, &mut best, &value);
+    scan(held[3], 4, &mut best, &value);
     crate::rules::combo::for_each_tractor_shape(ctx, &[held[1], held[2], held[3]], |first, m, k| {
         let key = lead_rank(tractor_value(&crate::rules::combo::tractor(ctx, first, m, k)), first, m);
         if key >= best {

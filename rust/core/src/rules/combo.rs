@@ -203,11 +203,19 @@ pub fn for_each_lead_shape(ctx: &Context, hand: &Counts, class: u8, mut f: impl 
 pub fn for_each_tractor_shape(ctx: &Context, ids: &[u64; 3], mut f: impl FnMut(u8, u8, u8)) {
     let used = ctx.class_chains[TRUMP as usize].1 as usize; // the chains past it are blank
     for (i, &b) in ids.iter().enumerate() {
-        if b & b.wrapping_sub(1) == 0 {
-            continue; // a tractor needs two kinds held m times
+        // A tractor needs two linked kinds held m times. Linked kinds are one or two ids apart
+        // (a chain is a run of ids but for one left out), or twelve (the trump suit's wrap
+        // from A to 2): `adj` has the lower of every such pair held, and a chain with none of
+        // its ids in it holds no tractor.
+        let adj = b & (b >> 1 | b >> 2 | b >> 12);
+        if adj == 0 {
+            continue;
         }
         let m = i as u8 + 2;
         for chain in &ctx.chains[..used] {
+            if chain.len < 2 || adj >> chain.id_first & ((1u64 << chain.id_span) - 1) == 0 {
+                continue;
+            }
             chain_windows(ctx.chain_kinds(chain), chain.cyclic, chain.bits_of(b), 2, u8::MAX, |first, k| f(first, m, k));
         }
     }
@@ -460,6 +468,66 @@ mod tests {
         c[crate::rules::card::SJ.id()] = 2;
         c[crate::rules::card::BJ.id()] = 2;
         assert_eq!(classify(&ctx, &c), None);
+    }
+
+    /// What `for_each_tractor_shape`'s filter assumes: linked kinds of a chain are one or two
+    /// ids apart, and a cyclic chain is the 13 ranks of one suit in id order (its wrap twelve
+    /// ids apart), in every context.
+    #[test]
+    fn linked_kinds_are_one_two_or_twelve_ids_apart() {
+        for profile in Profile::ALL {
+            for level in 3..=14u8 {
+                for trump in 0..4u8 {
+                    let ctx = Context::new(level, trump, profile).unwrap();
+                    for chain in &ctx.chains[..ctx.class_chains[TRUMP as usize].1 as usize] {
+                        let kinds = ctx.chain_kinds(chain);
+                        assert!(kinds.windows(2).all(|w| w[1] > w[0] && w[1] - w[0] <= 2), "{kinds:?}");
+                        if chain.cyclic {
+                            assert_eq!((kinds.len(), kinds[12] - kinds[0]), (13, 12), "{kinds:?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// `for_each_tractor_shape` against the tractors of `for_each_lead_shape`, class by class:
+    /// the same windows, in its order once sorted by multiplicity alone (stably).
+    #[test]
+    fn tractor_shapes_are_the_leads_tractors_by_multiplicity() {
+        let mut rng = Rng::new(9);
+        let mut seen = 0;
+        for (level, profile) in [3u8, 10, 14].into_iter().flat_map(|l| Profile::ALL.map(|p| (l, p))) {
+            let ctx = Context::new(level, level % 4, profile).unwrap();
+            for i in 0..300 {
+                let mut hand = [0u8; KINDS];
+                for _ in 0..rng.below_usize(150) {
+                    let k = rng.below_usize(KINDS);
+                    if hand[k] < 4 {
+                        hand[k] += 1;
+                    }
+                }
+                if i % 3 == 0 {
+                    for r in 2..=14 {
+                        hand[Card::new(ctx.trump, r).id()] = 2 + rng.below_usize(3) as u8;
+                    }
+                }
+                let mut want = Vec::new();
+                for class in 0..5u8 {
+                    for_each_lead_shape(&ctx, &hand, class, |first, m, k| {
+                        if k >= 2 {
+                            want.push((first, m, k));
+                        }
+                    });
+                }
+                want.sort_by_key(|w| w.1);
+                let mut got = Vec::new();
+                for_each_tractor_shape(&ctx, &crate::rules::card::held_at_least(&hand), |first, m, k| got.push((first, m, k)));
+                assert_eq!(got, want, "level {level} {}", profile.name());
+                seen += got.len();
+            }
+        }
+        assert!(seen > 10_000, "tractors seen: {seen}");
     }
 
     #[test]
