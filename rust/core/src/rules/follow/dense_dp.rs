@@ -210,6 +210,38 @@ impl DenseDp {
         out
     }
 
+    /// Every selection of a [`DenseDp::small`] programme, in [`DenseDp::small_nth`]'s order,
+    /// without ranking each: the slots that give the first card from the last to the first,
+    /// and from each, one card beside one from each later slot (the last first), then two.
+    fn small_each(&self, mut f: impl FnMut(Counts)) {
+        let free = &self.free;
+        match self.need {
+            0 => f(self.base),
+            1 => {
+                for &(kind, lo, _) in free.iter().rev() {
+                    let mut x = self.base;
+                    x[kind as usize] = lo + 1;
+                    f(x);
+                }
+            }
+            _ => {
+                for (i, &(kind, lo, span)) in free.iter().enumerate().rev() {
+                    let mut x = self.base;
+                    x[kind as usize] = lo + 1;
+                    for &(other, lo2, _) in free[i + 1..].iter().rev() {
+                        let mut y = x;
+                        y[other as usize] = lo2 + 1;
+                        f(y);
+                    }
+                    if span >= 2 {
+                        x[kind as usize] = lo + 2;
+                        f(x);
+                    }
+                }
+            }
+        }
+    }
+
     pub fn nth(&self, mut r: u128) -> Option<Counts> {
         if r >= self.total() {
             return None;
@@ -307,6 +339,16 @@ impl DenseDp {
     /// without the table: a depth-first walk that enters only the choices some selection
     /// completes ([`Reach::can`]), so each step leads to a selection.
     pub fn list(&self, limit: u128) -> Option<Vec<Counts>> {
+        if self.small() {
+            // counted in closed form, and listed without the walk's bookkeeping
+            let total = self.total();
+            if total > limit {
+                return None;
+            }
+            let mut out = Vec::with_capacity(total as usize);
+            self.small_each(|x| out.push(x));
+            return Some(out);
+        }
         let mut walk = Walk { dp: self, cur: self.base, out: Vec::with_capacity(limit.min(32) as usize), limit };
         if self.impossible {
             return Some(walk.out);
@@ -467,7 +509,8 @@ mod tests {
     }
 
     /// The closed form of one or two more cards without pairs ([`DenseDp::small`]) against the
-    /// table: the same count, and the r-th selection the table's walk lists r-th.
+    /// table: the same count, the r-th selection the table's walk lists r-th, and the same
+    /// list ([`DenseDp::small_each`]) at every limit.
     #[test]
     fn small_selections_match_the_table() {
         let mut rng = Rng::new(12);
@@ -485,6 +528,12 @@ mod tests {
                 assert_eq!(dp.nth(r as u128).as_ref(), Some(x), "need {need} r {r}");
             }
             assert_eq!(dp.nth(table_total), None);
+            for limit in [0u128, 1, 5, 32, u128::MAX] {
+                let fresh = DenseDp { table: OnceCell::new(), free: dp.free, ..dp };
+                let want = (table_total <= limit).then(|| all.clone());
+                assert_eq!(fresh.list(limit), want, "need {need} limit {limit}");
+                assert!(fresh.table.get().is_none(), "listing builds no table");
+            }
             seen[need] += all.len();
         }
         assert!(seen.iter().all(|&n| n > 1000), "selections per need: {seen:?}");
