@@ -99,6 +99,7 @@ impl<'a> SeatView<'a> {
         self.pos.showings(self.pos.to_move)
     }
     /// The rules context (play phase: the trump suit is public).
+    #[inline]
     pub fn ctx(&self) -> &'static Context {
         self.pos.ctx()
     }
