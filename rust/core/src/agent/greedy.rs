@@ -89,12 +89,9 @@ fn lead_rank(v: i32, first: u8, m: u8) -> i64 {
     (v as i64) << 16 | ((255 - first) as i64) << 8 | m as i64
 }
 
-fn lead(pos: &SeatView, w: &Weights) -> Action {
-    let ctx = pos.ctx();
-    let hand = pos.hand();
-    let left = crate::rules::card::size(hand);
-    // The strongest trump combination is kept for the last trick near the end: the last of
-    // the greatest (size, key) in lead order.
+/// The strongest trump combination, kept for the last trick near the end (`left` cards at
+/// most `keep_left`): the last of the greatest (size, key) in lead order.
+fn kept_for_last(ctx: &Context, hand: &[u8; KINDS], left: usize, w: &Weights) -> Option<Combo> {
     let mut keep: Option<(usize, u32, Combo)> = None;
     if left <= w.keep_left as usize {
         for_each_lead_in_class(ctx, hand, TRUMP, |c| {
@@ -103,7 +100,14 @@ fn lead(pos: &SeatView, w: &Weights) -> Action {
             }
         });
     }
-    let keep = keep.map(|b| b.2);
+    keep.map(|b| b.2)
+}
+
+fn lead(pos: &SeatView, w: &Weights) -> Action {
+    let ctx = pos.ctx();
+    let hand = pos.hand();
+    let left = crate::rules::card::size(hand);
+    let keep = kept_for_last(ctx, hand, left, w);
     // the value of a tractor (R3.2): kept, the whole hand, topped by a plain ace, or by its size
     let tractor_value = |c: &Combo| -> i32 {
         if Some(*c) == keep && c.size() < left {
@@ -424,15 +428,7 @@ mod tests {
         let ctx = pos.ctx();
         let hand = pos.hand();
         let left = crate::rules::card::size(hand);
-        let mut keep: Option<(usize, u32, Combo)> = None;
-        if left <= w.keep_left as usize {
-            for_each_lead_in_class(ctx, hand, TRUMP, |c| {
-                if keep.is_none_or(|(size, key, _)| (c.size(), c.key()) >= (size, key)) {
-                    keep = Some((c.size(), c.key(), c));
-                }
-            });
-        }
-        let keep = keep.map(|b| b.2);
+        let keep = kept_for_last(ctx, hand, left, w);
         let value = |c: &Combo| -> i32 {
             let size = c.size() as i32;
             if c.size() == left {

@@ -454,6 +454,28 @@ mod tests {
     use crate::rules::profile::Profile;
     use crate::util::rng::Rng;
 
+    /// A hand of fewer than `draws` random cards (at most 4 copies a kind); at every third `i`
+    /// the trump suit's cycle held as pairs or more, and with `broken`, at every sixth, broken
+    /// once (R3.3: runs through A–2).
+    fn random_hand(rng: &mut Rng, ctx: &Context, draws: usize, i: usize, broken: bool) -> [u8; KINDS] {
+        let mut hand = [0u8; KINDS];
+        for _ in 0..rng.below_usize(draws) {
+            let k = rng.below_usize(KINDS);
+            if hand[k] < 4 {
+                hand[k] += 1;
+            }
+        }
+        if i % 3 == 0 {
+            for r in 2..=14 {
+                hand[Card::new(ctx.trump, r).id()] = 2 + rng.below_usize(3) as u8;
+            }
+            if broken && i % 2 == 0 {
+                hand[Card::new(ctx.trump, 2 + rng.below_usize(13) as u8).id()] = 1;
+            }
+        }
+        hand
+    }
+
     #[test]
     fn r3_3_whole_cycle_plus_another_kind_is_no_combination() {
         let ctx = Context::new(10, 1, Profile::Guigang).unwrap();
@@ -500,18 +522,7 @@ mod tests {
         for (level, profile) in [3u8, 10, 14].into_iter().flat_map(|l| Profile::ALL.map(|p| (l, p))) {
             let ctx = Context::new(level, level % 4, profile).unwrap();
             for i in 0..300 {
-                let mut hand = [0u8; KINDS];
-                for _ in 0..rng.below_usize(150) {
-                    let k = rng.below_usize(KINDS);
-                    if hand[k] < 4 {
-                        hand[k] += 1;
-                    }
-                }
-                if i % 3 == 0 {
-                    for r in 2..=14 {
-                        hand[Card::new(ctx.trump, r).id()] = 2 + rng.below_usize(3) as u8;
-                    }
-                }
+                let hand = random_hand(&mut rng, &ctx, 150, i, false);
                 let mut want = Vec::new();
                 for class in 0..5u8 {
                     for_each_lead_shape(&ctx, &hand, class, |first, m, k| {
@@ -536,22 +547,7 @@ mod tests {
         for (level, profile) in [3u8, 10, 14].into_iter().flat_map(|l| Profile::ALL.map(|p| (l, p))) {
             let ctx = Context::new(level, level % 4, profile).unwrap();
             for i in 0..300 {
-                let mut hand = [0u8; KINDS];
-                for _ in 0..rng.below_usize(60) {
-                    let k = rng.below_usize(KINDS);
-                    if hand[k] < 4 {
-                        hand[k] += 1;
-                    }
-                }
-                if i % 3 == 0 {
-                    // the trump suit's cycle held, or broken once (R3.3: runs through A–2)
-                    for r in 2..=14 {
-                        hand[Card::new(ctx.trump, r).id()] = 2 + rng.below_usize(3) as u8;
-                    }
-                    if i % 2 == 0 {
-                        hand[Card::new(ctx.trump, 2 + rng.below_usize(13) as u8).id()] = 1;
-                    }
-                }
+                let hand = random_hand(&mut rng, &ctx, 60, i, true);
                 let all = legal_leads(&ctx, &hand);
                 assert_eq!(count_leads(&ctx, &hand), all.len());
                 for (r, c) in all.iter().enumerate() {
@@ -571,22 +567,7 @@ mod tests {
             for profile in [Profile::Guigang, Profile::Competition] {
                 let ctx = Context::new(level, rng.below_usize(4) as u8, profile).unwrap();
                 for i in 0..300 {
-                    let mut hand = [0u8; KINDS];
-                    for _ in 0..rng.below_usize(120) {
-                        let k = rng.below_usize(KINDS);
-                        if hand[k] < 4 {
-                            hand[k] += 1;
-                        }
-                    }
-                    if i % 3 == 0 {
-                        // the trump suit's cycle held, or broken once (R3.3: runs through A–2)
-                        for r in 2..=14 {
-                            hand[Card::new(ctx.trump, r).id()] = 2 + rng.below_usize(3) as u8;
-                        }
-                        if i % 2 == 0 {
-                            hand[Card::new(ctx.trump, 2 + rng.below_usize(13) as u8).id()] = 1;
-                        }
-                    }
+                    let hand = random_hand(&mut rng, &ctx, 120, i, true);
                     for class in 0..5u8 {
                         for m in 2..=4u8 {
                             for (kmin, kmax) in [(2u8, u8::MAX), (2, 2), (3, 5), (4, 13), (13, 13)] {
