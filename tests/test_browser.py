@@ -366,14 +366,15 @@ def test_search_bots_do_not_freeze_the_page_and_show_statistics(browser, tmp_pat
                 pass
             return None
 
-        def stats_text():
+        def stats_text():  # the page shows the hand's end once it has polled the state again
             try:
-                return next((e.text for e in _by(d, "bot-stats") if e.is_displayed()), None)
+                text = next((e.text for e in _by(d, "bot-stats") if e.is_displayed()), None)
             except StaleElementReferenceException:
                 return None
+            return text if text and '"stats"' in text else None
 
         _wait(click_stats, 20, "the statistics button")
-        assert "visits" in _wait(stats_text, 5, "the statistics")
+        assert "visits" in _wait(stats_text, 20, "the statistics, once the page has the hand's end")
     finally:
         run.close()
 
