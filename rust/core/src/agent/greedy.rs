@@ -103,34 +103,51 @@ fn kept_for_last(ctx: &Context, hand: &[u8; KINDS], left: usize, w: &Weights) ->
     keep.map(|b| b.2)
 }
 
-fn lead(pos: &SeatView, w: &Weights) -> Action {
-    let ctx = pos.ctx();
-    let hand = pos.hand();
-    let left = crate::rules::card::size(hand);
-    let keep = kept_for_last(ctx, hand, left, w);
-    // the value of a tractor (R3.2): kept, the whole hand, topped by a plain ace, or by its size
-    let tractor_value = |c: &Combo| -> i32 {
-        if Some(*c) == keep && c.size() < left {
+/// How greedy values a lead (one rule for the lead and its twin in the tests).
+struct LeadValue<'a> {
+    ctx: &'a Context,
+    w: &'a Weights,
+    /// The cards in hand.
+    left: usize,
+    keep: Option<Combo>,
+    /// The kept combination's kind and multiplicity when it is a unit.
+    keep_unit: Option<(u8, u8)>,
+}
+
+impl<'a> LeadValue<'a> {
+    fn of(ctx: &'a Context, hand: &Counts, w: &'a Weights) -> LeadValue<'a> {
+        let left = crate::rules::card::size(hand);
+        let keep = kept_for_last(ctx, hand, left, w);
+        LeadValue { ctx, w, left, keep, keep_unit: keep.filter(|c| c.k == 1).map(|c| (c.first, c.m)) }
+    }
+
+    /// The value of a tractor (R3.2): kept, the whole hand, topped by a plain ace, or by its size.
+    #[inline]
+    fn tractor(&self, c: &Combo) -> i32 {
+        let w = self.w;
+        if Some(*c) == self.keep && c.size() < self.left {
             return -1000;
         }
         let size = c.size() as i32;
-        if c.size() == left {
+        if c.size() == self.left {
             return 10_000; // the whole hand in one combination: the last trick
         }
         if !c.is_trump() && c.top == 14 {
             return w.ace + w.ace_size * size; // plain aces: the leader wins ties
         }
         w.tractor + w.tractor_size * size + c.top as i32 - if c.is_trump() { w.tractor_trump } else { 0 }
-    };
-    // the value of the unit of `m` copies of `kind` (R3.1), without building it: kept, the
-    // whole hand, a plain ace, high plain pairs and more, the cheapest single, other units
-    let keep_unit = keep.filter(|c| c.k == 1).map(|c| (c.first, c.m));
-    let unit_value = |kind: u8, m: u8, trump: bool| -> i32 {
+    }
+
+    /// The value of the unit of `m` copies of `kind` (R3.1), without building it: kept, the
+    /// whole hand, a plain ace, high plain pairs and more, the cheapest single, other units.
+    #[inline]
+    fn unit(&self, kind: u8, m: u8, trump: bool) -> i32 {
+        let (w, ctx) = (self.w, self.ctx);
         let size = m as i32;
-        if m as usize == left {
+        if m as usize == self.left {
             return 10_000;
         }
-        if keep_unit == Some((kind, m)) {
+        if self.keep_unit == Some((kind, m)) {
             return -1000;
         }
         let top = ctx.strength[kind as usize];
@@ -145,7 +162,13 @@ fn lead(pos: &SeatView, w: &Weights) -> Action {
             return w.single - kv - w.lead_points * pts;
         }
         w.unit + w.unit_size * size - kv - w.lead_points * pts
-    };
+    }
+}
+
+fn lead(pos: &SeatView, w: &Weights) -> Action {
+    let ctx = pos.ctx();
+    let hand = pos.hand();
+    let value = LeadValue::of(ctx, hand, w);
     // The greatest (value, lowest first kind, multiplicity); of equals, the last in lead order
     // (that of `for_each_lead`, R3.4). The rank is packed into one integer ([`lead_rank`]).
     // Two leads of equal rank share their first kind and multiplicity: the unit and the
@@ -164,13 +187,13 @@ fn lead(pos: &SeatView, w: &Weights) -> Action {
             *best = (*best).max(lead_rank(value(kind, m), kind, m));
         }
     }
-    let value = |kind: u8, m: u8| unit_value(kind, m, trumps >> kind & 1 == 1);
-    scan(held[0], 1, &mut best, &value);
-    scan(held[1], 2, &mut best, &value);
-    scan(held[2], 3, &mut best, &value);
-    scan(held[3], 4, &mut best, &value);
+    let unit = |kind: u8, m: u8| value.unit(kind, m, trumps >> kind & 1 == 1);
+    scan(held[0], 1, &mut best, &unit);
+    scan(held[1], 2, &mut best, &unit);
+    scan(held[2], 3, &mut best, &unit);
+    scan(held[3], 4, &mut best, &unit);
     crate::rules::combo::for_each_tractor_shape(ctx, &[held[1], held[2], held[3]], |first, m, k| {
-        let key = lead_rank(tractor_value(&crate::rules::combo::tractor(ctx, first, m, k)), first, m);
+        let key = lead_rank(value.tractor(&crate::rules::combo::tractor(ctx, first, m, k)), first, m);
         if key >= best {
             (best, best_k) = (key, k);
         }
@@ -427,32 +450,8 @@ mod tests {
     fn lead_in_order(pos: &SeatView, w: &Weights) -> Action {
         let ctx = pos.ctx();
         let hand = pos.hand();
-        let left = crate::rules::card::size(hand);
-        let keep = kept_for_last(ctx, hand, left, w);
-        let value = |c: &Combo| -> i32 {
-            let size = c.size() as i32;
-            if c.size() == left {
-                return 10_000;
-            }
-            if Some(*c) == keep {
-                return -1000;
-            }
-            let top = c.top;
-            if !c.is_trump() && top == 14 {
-                return w.ace + w.ace_size * size;
-            }
-            if c.k >= 2 {
-                return w.tractor + w.tractor_size * size + top as i32 - if c.is_trump() { w.tractor_trump } else { 0 };
-            }
-            if c.m >= 2 && !c.is_trump() && top >= 12 {
-                return w.pair + w.pair_size * size + top as i32;
-            }
-            let (pts, kv) = (point_value(c.first as usize) * size, keep_value(w, ctx, c.first as usize));
-            if c.m == 1 {
-                return w.single - kv - w.lead_points * pts;
-            }
-            w.unit + w.unit_size * size - kv - w.lead_points * pts
-        };
+        let lead_value = LeadValue::of(ctx, hand, w);
+        let value = |c: &Combo| if c.k >= 2 { lead_value.tractor(c) } else { lead_value.unit(c.first, c.m, c.is_trump()) };
         let mut best: Option<(i32, std::cmp::Reverse<u8>, u8, Combo)> = None;
         for class in 0..5u8 {
             for_each_lead_shape(ctx, hand, class, |first, m, k| {
