@@ -231,20 +231,22 @@ impl PlayNet {
                 add_row(&mut s.z, &self.wp[i * self.h1..][..self.h1], n as i32);
             }
         }
-        // The second layer over the activations that are not 0 (about one in ten in
+        // The second layer over the activations that are not 0 (about one in five in
         // play-net-v1): the same integer sums in another order, exact since no partial sum
-        // can pass i32 (`check`). h·w fits an i16 (0..=127 times an int8).
-        s.h.clear();
-        s.h.extend(s.z.iter().map(|&z| (z >> self.shift1).clamp(0, ONE) as i16));
+        // can pass i32 (`check`). An activation is not 0 when its sum reaches 2^shift1; the
+        // sums are read eight at a time. h·w fits an i16 (0..=127 times an int8).
+        let shift1 = self.shift1 as u32;
+        let on_at = 1i32 << shift1;
+        s.z.resize(self.h1.next_multiple_of(8), 0);
         s.z2.clear();
         s.z2.extend_from_slice(&self.b2);
-        for (c, h) in s.h.chunks(64).enumerate() {
-            // which of these 64 are not 0, without a branch each
-            let mut on = h.iter().enumerate().fold(0u64, |m, (j, &h)| m | ((h != 0) as u64) << j);
+        for (c, z8) in s.z.chunks_exact(8).enumerate() {
+            let mut on = z8.iter().enumerate().fold(0u32, |m, (b, &z)| m | ((z >= on_at) as u32) << b);
             while on != 0 {
-                let j = c * 64 + on.trailing_zeros() as usize;
+                let b = on.trailing_zeros() as usize;
                 on &= on - 1;
-                let h = s.h[j];
+                let h = (z8[b] >> shift1).min(ONE) as i16;
+                let j = c * 8 + b;
                 for (z2, &w) in s.z2.iter_mut().zip(&self.fast.w2t[j * self.h2..][..self.h2]) {
                     *z2 += h.wrapping_mul(w) as i32;
                 }
@@ -272,12 +274,10 @@ impl Fast {
     }
 }
 
-/// A play network's per-candidate buffers: the first layer's sums and activations, the
-/// second layer's sums.
+/// A play network's per-candidate buffers: the first layer's sums, the second layer's sums.
 #[derive(Clone, Debug, Default)]
 pub struct Scratch {
     z: Vec<i32>,
-    h: Vec<i16>,
     z2: Vec<i32>,
 }
 
