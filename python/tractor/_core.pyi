@@ -353,6 +353,7 @@ def self_play(
     worlds: int = 0,
     teacher: Optional[str] = None,
     drawn_levels: bool = False,
+    value_visited: int = 0,
 ) -> Dict[str, Any]:
     """Raises InvalidPolicy, InvalidContext, InvalidArgument, ResourceError."""
 def play_features() -> List[Tuple[str, int, int, int, str]]: ...

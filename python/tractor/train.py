@@ -74,8 +74,12 @@ class SelfPlay:
     explore: float = 0.0
     #: Worlds per labelled play decision (0: the true state is rolled out).
     worlds: int = 0
-    #: A policy (a search, say) whose action at each labelled decision is recorded (``taught``).
+    #: A policy (a search, say) whose action at each labelled decision is recorded (``taught``);
+    #: a search's root visits are kept too (``visits`` per candidate, ``searched`` per decision).
     teacher: Optional[str] = None
+    #: With a search teacher: every play its root visited at least this share of the time is
+    #: valued too (0: its action only), so that its preferences among its likely plays are targets.
+    value_visited: float = 0.0
     profile: str = "guigang"
     obs_version: int = 1
     canonical: bool = True
@@ -110,10 +114,11 @@ def samples(seed: int, start: int, count: int, sp: Optional[SelfPlay] = None, th
     if sp.levels not in ("fresh", "drawn"):
         raise InvalidArgument(f"levels: 'fresh' (a fresh match's first hands) or 'drawn' (levels and banker drawn), got {_show(sp.levels)}")
     drawn = sp.levels == "drawn"
+    visited = _rate(sp.value_visited, "value_visited")  # with a search teacher only: the core says so
     if start + count > 2**64:
         raise InvalidArgument(f"start: the index range {start} + {count} runs past the last index 2**64 - 1")
     if backend == "local":
-        return _core.self_play(seed, start, count, *args, threads, worlds, teacher, drawn)
+        return _core.self_play(seed, start, count, *args, threads, worlds, teacher, drawn, visited)
     if backend != "ray":
         raise InvalidArgument(f"backend: 'local' or 'ray', got {backend!r}")
     try:
@@ -125,7 +130,8 @@ def samples(seed: int, start: int, count: int, sp: Optional[SelfPlay] = None, th
     _connect(ray, address)
     per = _int(chunk, "chunk", 1) if chunk is not None else max(1, -(-count // max(1, 4 * int(ray.cluster_resources().get("CPU", 1)))))
     task = ray.remote(num_cpus=1)(_ray_part)
-    w = (worlds, teacher, drawn)
+    w = (worlds, teacher, drawn, visited)
+    _core.self_play(seed, start, 0, *args, 1, *w)  # the arguments checked here, before any task
     refs = [task.remote(seed, start + i, min(per, count - i), args, w) for i in range(0, count, per)]
     return concat(ray.get(refs)) if refs else _core.self_play(seed, start, 0, *args, 1, *w)
 
@@ -147,7 +153,7 @@ def _ray_part(seed: int, start: int, n: int, args: tuple, extra: tuple) -> Dict[
     """One Ray task: hands ``start .. start + n`` on one thread."""
     from tractor import _core as core
 
-    return core.self_play(seed, start, n, *args, 1, *extra)  # extra: worlds, teacher, drawn levels
+    return core.self_play(seed, start, n, *args, 1, *extra)  # extra: worlds, teacher, drawn levels, value_visited
 
 
 def concat(parts: List[Dict[str, np.ndarray]]) -> Dict[str, np.ndarray]:
@@ -400,6 +406,11 @@ class TrainConfig:
     #: as the teacher), beside the regression on the advantages.
     imitate: float = 0.0
     imitate_temperature: float = 0.05
+    #: With a search teacher: each other candidate's target in the imitation term is the share
+    #: of the pair's root visits the search gave it, ``v / (v + v_teacher)`` (0 where it did not
+    #: try it), instead of 0: where the search was unsure the pair is pushed apart less (the
+    #: search's choice among plays it rated alike is largely chance).
+    imitate_visits: bool = False
 
 
 def _torch() -> Any:
@@ -541,6 +552,10 @@ def train(cfg: TrainConfig, progress: Optional[Callable[[str], None]] = None) ->
     if not (isinstance(cfg.imitate_temperature, (int, float)) and not _is_bool(cfg.imitate_temperature)
             and 0 < cfg.imitate_temperature < float("inf")):
         raise InvalidArgument(f"imitate_temperature: a positive number of levels, got {_show(cfg.imitate_temperature)}")
+    if not _is_bool(cfg.imitate_visits):
+        raise InvalidArgument(f"imitate_visits must be a bool, got {_show(cfg.imitate_visits)}")
+    if cfg.imitate_visits and not cfg.imitate:
+        raise InvalidArgument("imitate_visits: needs imitate > 0 (it sets the imitation term's targets)")
     init = _init_layers(cfg) if cfg.init is not None else None  # checked even when resuming
     torch = _torch()
     say = progress or (lambda m: None)
@@ -580,9 +595,14 @@ def train(cfg: TrainConfig, progress: Optional[Callable[[str], None]] = None) ->
         taught_of[s["decision"][rows[t]]] = np.flatnonzero(t)
         pair = taught_of[s["decision"][rows]]
         pair[t] = -1
+        # the imitation target of each row against its teacher row: 0, or its share of the pair's visits
+        visits = s["visits"][keep].astype(np.float64)
+        both = visits + np.where(pair >= 0, visits[np.maximum(pair, 0)], 0)
+        share = np.where(both > 0, visits / np.maximum(both, 1), 0.0) if cfg.imitate_visits else np.zeros(len(rows))
         return {"obs": torch.from_numpy(s["obs"]), "feats": torch.from_numpy(f[keep].astype(np.float32)) * dp,
                 "dec": torch.from_numpy(s["decision"][keep].astype(np.int64)), "y": torch.from_numpy(adv[keep]),
-                "pair": torch.from_numpy(pair), "decisions": len(s["seat"])}
+                "pair": torch.from_numpy(pair), "share": torch.from_numpy(share.astype(np.float32)),
+                "decisions": len(s["seat"])}
 
     for k in range(max(0, first - cfg.window + 1), first):  # a resumed run's window, drawn again
         window.append(round_samples(k))
@@ -600,7 +620,7 @@ def train(cfg: TrainConfig, progress: Optional[Callable[[str], None]] = None) ->
             starts = np.cumsum([0] + sizes)
             for i in range(0, n, cfg.batch):
                 j = order[i:i + cfg.batch]
-                xs, ps, ys, tps, tw = [], [], [], [], []
+                xs, ps, ys, tps, tw, ts = [], [], [], [], [], []
                 for w, part in enumerate(window):  # the rows of each round in the batch
                     m = j[(j >= starts[w]) & (j < starts[w + 1])] - starts[w]
                     if len(m):
@@ -612,13 +632,16 @@ def train(cfg: TrainConfig, progress: Optional[Callable[[str], None]] = None) ->
                             pr = part["pair"][mt]
                             tps.append(part["feats"][torch.where(pr >= 0, pr, mt)])
                             tw.append((pr >= 0).float())
+                            ts.append(part["share"][mt])
                 x, p_, y = torch.cat(xs), torch.cat(ps), torch.cat(ys)
                 q = model(x, p_)
                 loss = torch.mean((q - y) ** 2)
                 if cfg.imitate:
-                    # the teacher's candidate above every other valued one: logistic loss on q - q_taught
+                    # the teacher's candidate above every other valued one: logistic loss on q - q_taught,
+                    # towards the row's share of the pair's visits (0 unless imitate_visits)
                     qt = model(x, torch.cat(tps))
-                    gap = torch.nn.functional.softplus((q - qt) / cfg.imitate_temperature) * cfg.imitate_temperature
+                    z = (q - qt) / cfg.imitate_temperature
+                    gap = (torch.nn.functional.softplus(z) - torch.cat(ts) * z) * cfg.imitate_temperature
                     loss = loss + cfg.imitate * torch.sum(gap * torch.cat(tw)) / len(y)
                 opt.zero_grad()
                 loss.backward()

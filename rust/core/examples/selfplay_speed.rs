@@ -31,6 +31,7 @@ fn main() {
         explore: 0,
         worlds: 0,
         teacher: None,
+        value_visited: 0,
         obs: encoding(2).expect("version 2"),
         canonical: true,
         drawn_levels: false,

@@ -33,6 +33,7 @@ use crate::game::hand::{Action, Game, Phase};
 use crate::rules::error::Error;
 use crate::search::ismcts::{ismcts, IsmctsParams, Prior};
 use crate::search::deal::{ismcts_deal, pimc_deal};
+use crate::search::decision::SearchResult;
 use crate::search::pimc::{pimc, PimcParams};
 use crate::util::rng::Rng;
 
@@ -442,6 +443,20 @@ impl Policy {
         match self {
             Policy::Agent(a) => a.observes(),
             _ => true,
+        }
+    }
+
+    /// A search's whole result at a play decision of `view` (its root's statistics beside
+    /// its action), drawing from `rng` exactly as [`Decide::decide`] does, so its action is the
+    /// one `act` would take; `None` for an agent and while dealing.
+    pub fn search(&self, view: &SeatView, rng: &mut Rng) -> Option<SearchResult> {
+        if view.phase() != Phase::Play {
+            return None;
+        }
+        match self {
+            Policy::Agent(_) => None,
+            Policy::Pimc(p) => Some(pimc(view, p, rng.next_u64(), 1).expect("a search over a recorded game")),
+            Policy::Ismcts(p) => Some(ismcts(view, p, rng.next_u64(), 1).expect("a search over a recorded game")),
         }
     }
 

@@ -188,6 +188,7 @@ fn config(seats: [Policy; 4], explore: u32) -> SelfPlayConfig {
         explore,
         worlds: 0,
         teacher: None,
+        value_visited: 0,
         obs: default_encoding(),
         canonical: true,
         drawn_levels: false,

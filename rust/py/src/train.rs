@@ -29,10 +29,10 @@ fn base_weights(py: Python<'_>, name: &str) -> PyResult<Weights> {
 
 /// Self-play of hands `start .. start + count` (see `learn::self_play`): a dict of numpy
 /// arrays, decisions (`obs` (d, dim) uint8, `hand`, `seat`, `step`, `candidates`,
-/// `complete`), valued candidates (`decision`, `features` (c, PLAY_DIM) int16, `levels`,
-/// `points`, `is_base`, `played`) and per hand `returns` (hands, 4).
+/// `complete`, `searched`), valued candidates (`decision`, `features` (c, PLAY_DIM) int16,
+/// `levels`, `points`, `is_base`, `played`, `taught`, `visits`) and per hand `returns` (hands, 4).
 #[pyfunction]
-#[pyo3(signature = (seed, start, count, seats, learners, base, rollout, label_rate, per_decision, rollouts, explore, profile, obs_version, canonical, threads, worlds=0, teacher=None, drawn_levels=false))]
+#[pyo3(signature = (seed, start, count, seats, learners, base, rollout, label_rate, per_decision, rollouts, explore, profile, obs_version, canonical, threads, worlds=0, teacher=None, drawn_levels=false, value_visited=0))]
 #[allow(clippy::too_many_arguments)]
 pub fn self_play<'py>(
     py: Python<'py>,
@@ -54,6 +54,7 @@ pub fn self_play<'py>(
     worlds: u32,
     teacher: Option<String>,
     drawn_levels: bool,
+    value_visited: u32,
 ) -> PyResult<Bound<'py, PyDict>> {
     guard(py, || {
         if seats.len() != 4 || learners.len() != 4 {
@@ -75,6 +76,7 @@ pub fn self_play<'py>(
             explore,
             worlds,
             teacher: teacher.map(|t| Policy::parse(&t)).transpose().map_err(|e| err(py, e))?,
+            value_visited,
             obs: core::encode::observe::encoding(obs_version).map_err(|e| err(py, e))?,
             canonical,
             drawn_levels,
@@ -88,6 +90,7 @@ pub fn self_play<'py>(
         out.set_item("step", PyArray1::from_vec(py, s.step))?;
         out.set_item("candidates", PyArray1::from_vec(py, s.candidates))?;
         out.set_item("complete", PyArray1::from_vec(py, s.complete))?;
+        out.set_item("searched", PyArray1::from_vec(py, s.searched))?;
         out.set_item("decision", PyArray1::from_vec(py, s.decision))?;
         out.set_item("features", PyArray1::from_vec(py, s.features).reshape([c, plays::DIM])?)?;
         out.set_item("levels", PyArray1::from_vec(py, s.levels))?;
@@ -95,6 +98,7 @@ pub fn self_play<'py>(
         out.set_item("is_base", PyArray1::from_vec(py, s.is_base))?;
         out.set_item("played", PyArray1::from_vec(py, s.played))?;
         out.set_item("taught", PyArray1::from_vec(py, s.taught))?;
+        out.set_item("visits", PyArray1::from_vec(py, s.visits))?;
         let h = s.returns.len();
         let flat: Vec<i16> = s.returns.into_iter().flatten().collect();
         out.set_item("returns", PyArray1::from_vec(py, flat).reshape([h, 4])?)?;

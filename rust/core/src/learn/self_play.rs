@@ -35,7 +35,11 @@
 //!
 //! With a `teacher` (a search, say), its action at each labelled decision is recorded and
 //! valued beside the others (drawn from `derive(derive(hand_seed, SELF_PLAY, 2^64 - 1),
-//! SELF_PLAY, k)`'s stream): targets for imitation.
+//! SELF_PLAY, k)`'s stream): targets for imitation. A search teacher at a play decision also
+//! gives its root's visits: each valued candidate's (`visits`, 0 for a play it did not try) and
+//! the decision's total (`searched`), how sure the search was; with `value_visited > 0` every
+//! play it visited at least `value_visited / 65536` of the time is valued too (most visited
+//! first), so that its preferences among its likely plays are targets as well.
 //!
 //! With `explore / 65536` a learner seat plays a candidate drawn uniformly instead of its
 //! policy's action (so the samples see positions its policy avoids).
@@ -91,6 +95,9 @@ pub struct SelfPlayConfig {
     /// (`taught`), from its own stream; it is added to the candidates when the generator did
     /// not offer it, and always valued (with `rollouts` 0, only when it is the one played).
     pub teacher: Option<Policy>,
+    /// With a search teacher, the share of its root's visits (in 65536ths) from which a play
+    /// it tried is valued too (0: its action only).
+    pub value_visited: u32,
     /// The observation kept, and whether its suits are renamed trump-first.
     pub obs: &'static Encoding,
     pub canonical: bool,
@@ -112,6 +119,9 @@ pub struct Samples {
     pub step: Vec<u16>,
     pub candidates: Vec<u16>,
     pub complete: Vec<bool>,
+    /// Per labelled decision: the visits of a search teacher's root (0: no teacher, not a
+    /// search, or dealing).
+    pub searched: Vec<u32>,
     /// Per valued candidate: its decision (an index into the decisions above), its
     /// features ([`PLAY_DIM`] each), its value in levels and in points (means over its
     /// rollouts), whether it is the base's action, and whether the seat played it.
@@ -123,6 +133,8 @@ pub struct Samples {
     pub played: Vec<bool>,
     /// The teacher's action (with a teacher; else all false).
     pub taught: Vec<bool>,
+    /// The visits a search teacher's root gave the candidate (0: not tried, or no search).
+    pub visits: Vec<u32>,
     /// Per hand: the seats' returns as played (levels, R7.4; zero when stopped, R8.5).
     pub returns: Vec<[i16; 4]>,
 }
@@ -136,6 +148,7 @@ impl Samples {
         self.step.append(&mut o.step);
         self.candidates.append(&mut o.candidates);
         self.complete.append(&mut o.complete);
+        self.searched.append(&mut o.searched);
         self.decision.extend(o.decision.iter().map(|d| d + base));
         self.features.append(&mut o.features);
         self.levels.append(&mut o.levels);
@@ -143,6 +156,7 @@ impl Samples {
         self.is_base.append(&mut o.is_base);
         self.played.append(&mut o.played);
         self.taught.append(&mut o.taught);
+        self.visits.append(&mut o.visits);
         self.returns.append(&mut o.returns);
     }
 }
@@ -161,6 +175,12 @@ impl SelfPlayConfig {
         }
         if self.label_rate > 65536 || self.explore > 65536 {
             return bad("label_rate", "rates are in 65536ths: 0..=65536");
+        }
+        if self.value_visited > 65536 {
+            return bad("value_visited", "a share in 65536ths: 0..=65536");
+        }
+        if self.value_visited > 0 && !self.teacher.is_some_and(|t| t.needs_record()) {
+            return bad("value_visited", "needs a search as the teacher (its root's visits)");
         }
         Ok(())
     }
@@ -303,16 +323,36 @@ fn play(seed: u64, index: u64, cfg: &SelfPlayConfig) -> Samples {
                         others.insert(0, 0);
                         others
                     };
-                    // the teacher's action, from its own stream, always valued
+                    // the teacher's action, from its own stream, always valued; a search's root
+                    // visits kept (and its often visited plays valued with `value_visited`)
+                    let mut root = Vec::new();
                     let taught = cfg.teacher.map(|t| {
                         let mut trng = Rng::new(derive(derive(hand_seed, SELF_PLAY, u64::MAX), SELF_PLAY, k));
-                        let a = t.act(&game, &mut trng).expect("the hand is not over");
+                        let a = match t.search(&view, &mut trng) {
+                            Some(r) => {
+                                root = r.stats;
+                                r.action
+                            }
+                            None => t.act(&game, &mut trng).expect("the hand is not over"),
+                        };
                         let i = index_of(&view, &mut plays, a);
                         if !picked.contains(&i) && !monte_carlo {
                             picked.push(i);
                         }
                         i
                     });
+                    let searched: u64 = root.iter().map(|r| r.visits).sum();
+                    if cfg.value_visited > 0 && !monte_carlo {
+                        for r in &root {
+                            if r.visits * 65536 >= cfg.value_visited as u64 * searched && searched > 0 {
+                                let i = index_of(&view, &mut plays, r.action);
+                                if !picked.contains(&i) {
+                                    picked.push(i);
+                                }
+                            }
+                        }
+                    }
+                    out.searched.push(searched as u32);
                     let rollout_seed = derive(hand_seed, SELF_PLAY, 1 + k);
                     let values = if cfg.worlds > 0 && game.pos.phase == Phase::Play {
                         in_worlds(&view, &plays, &picked, cfg, rollout_seed)
@@ -344,6 +384,7 @@ fn play(seed: u64, index: u64, cfg: &SelfPlayConfig) -> Samples {
                         out.is_base.push(c == 0);
                         out.played.push(plays.actions[c] == chosen);
                         out.taught.push(taught == Some(c));
+                        out.visits.push(root.iter().find(|r| r.action == plays.actions[c]).map_or(0, |r| r.visits as u32));
                     }
                 }
             }
