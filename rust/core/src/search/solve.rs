@@ -122,13 +122,16 @@ impl Solver {
     }
 }
 
-/// The key of a trick-start position up to renaming the plain suits' ranks: the trump class
-/// kind by kind, each plain suit as its remaining kinds in rank order, each with its copies in
-/// every hand, its points (R7.1) and whether it is linked to the remaining kind below it
-/// (R3.3). Two positions with one key differ only by a renaming of plain-suit kinds that keeps
-/// every comparison (R2.3: plain suits rank by natural rank, no ties), link, point and count,
-/// so the rest of the hand is the same game (the tests compare values of equal keys).
-fn trick_start_key(pos: &Position, held: &Held) -> u128 {
+/// The key of a trick-start position up to renaming the kinds left: each plain suit as its
+/// remaining kinds in rank order, each with its copies in every hand, its points (R7.1) and
+/// whether it is linked to the remaining kind below it (R3.3); the trump class as its
+/// remaining kinds in class order, each with its copies, points, its rank in strength among
+/// the trumps left (R2.3, ties kept: R2.6), its rank by tractor top (R4.2) among the linked
+/// trumps left, the trump left it links up to (R3.3) and whether it is the trump suit's 2 at
+/// level 3 (R4.2's exception). Two positions with one key differ only by a renaming of kinds
+/// that keeps every comparison, link, point and count, so the rest of the hand is the same
+/// game (the tests compare values of equal keys).
+fn trick_start_key(pos: &Position, order: &Order, held: &Held) -> u128 {
     let ctx = pos.ctx();
     let mut a = FxHasher::default();
     let mut b = FxHasher::default();
@@ -141,16 +144,36 @@ fn trick_start_key(pos: &Position, held: &Held) -> u128 {
     let counts = |k: usize| (h[0][k] as u64) | (h[1][k] as u64) << 3 | (h[2][k] as u64) << 6 | (h[3][k] as u64) << 9;
     put(pos.to_move as u64);
     let left = held.left;
-    // the trumps left, each by its place in the class order (`ctx.pos`) and its copies
-    let mut w = 0u64;
-    let mut n = 0;
-    let mut bits = left & ctx.class_mask[TRUMP as usize];
+    // the trumps left in class order, each by its strength and tractor rank among the trumps
+    // left, the place of the trump left it links up to, its copies and points
+    let trumps = left & ctx.class_mask[TRUMP as usize];
+    let (mut strengths, mut tops) = (0u32, 0u32);
+    let mut bits = trumps;
     while bits != 0 {
         let k = bits.trailing_zeros() as usize;
         bits &= bits - 1;
-        w = w << 20 | (ctx.pos[k] as u64) << 12 | counts(k);
+        strengths |= 1 << ctx.strength[k];
+        if ctx.up[k] != NONE || ctx.down[k] != NONE {
+            tops |= 1 << ctx.tractor_rank[k];
+        }
+    }
+    // R4.2's level-3 exception reads the trump suit's 2 by name
+    let special = if ctx.level == 3 { Card::new(ctx.trump, 2).id() } else { KINDS };
+    let below = |mask: u32, x: u8| (mask & ((1u32 << x) - 1)).count_ones() as u64;
+    let (mut w, mut n) = (0u64, 0);
+    for &k in ctx.class_kinds(TRUMP) {
+        let k = k as usize;
+        if trumps >> k & 1 == 0 {
+            continue;
+        }
+        let linked = ctx.up[k] != NONE || ctx.down[k] != NONE;
+        let top = if linked { 1 + below(tops, ctx.tractor_rank[k]) } else { 0 };
+        let up = ctx.up[k];
+        let up = if up == NONE || trumps >> up & 1 == 0 { 0 } else { 1 + (trumps & order.before[up as usize]).count_ones() as u64 };
+        let unit = counts(k) | (KIND_POINTS[k] as u64 / 5) << 12 | below(strengths, ctx.strength[k]) << 14 | top << 19 | up << 24 | ((k == special) as u64) << 29;
+        w = w << 30 | unit;
         n += 1;
-        if n == 3 {
+        if n == 2 {
             put(w);
             (w, n) = (0, 0);
         }
@@ -407,11 +430,18 @@ pub(crate) struct Order {
     kinds: [[u8; KINDS]; 5],
     len: [u8; 5],
     ties: [u64; KINDS],
+    /// For each trump, the trumps before it in class order (the trick-start key's places).
+    before: [u64; KINDS],
 }
 
 impl Order {
     pub(crate) fn of(ctx: &Context) -> Order {
-        let mut o = Order { kinds: [[0; KINDS]; 5], len: [0; 5], ties: [0; KINDS] };
+        let mut o = Order { kinds: [[0; KINDS]; 5], len: [0; 5], ties: [0; KINDS], before: [0; KINDS] };
+        let mut seen = 0u64;
+        for &k in ctx.class_kinds(TRUMP) {
+            o.before[k as usize] = seen;
+            seen |= 1 << k;
+        }
         for class in 0..5usize {
             let mut kinds: Vec<u8> = ctx.class_kinds(class as u8).to_vec();
             kinds.sort_unstable_by_key(|&k| (std::cmp::Reverse(ctx.strength[k as usize]), k));
@@ -579,7 +609,7 @@ impl Solver {
         let base = pos.defender_points;
         // the table at trick starts only: a probe is a cache miss, dearer than the nodes the
         // table saves mid-trick (HISTORY.md §29)
-        let k = (pos.trick.plays == 0).then(|| trick_start_key(pos, held));
+        let k = (pos.trick.plays == 0).then(|| trick_start_key(pos, &self.order, held));
         let mut first = u16::MAX;
         let old = k.and_then(|k| self.table.get(k));
         let nodes0 = self.nodes;
@@ -1107,7 +1137,7 @@ mod tests {
             let banker = (i % 4) as u8;
             let pos = Game::from_hands(hands, level, 0, banker, profile).expect("a valid deal").pos;
             let v = minimax(&pos) - pos.defender_points;
-            let k = trick_start_key(&pos, &Held::of(&pos)) ^ ((level as u128) << 100) ^ ((banker as u128) << 110) ^ ((i % Profile::ALL.len()) as u128) << 120;
+            let k = trick_start_key(&pos, &Order::of(pos.ctx()), &Held::of(&pos)) ^ ((level as u128) << 100) ^ ((banker as u128) << 110) ^ ((i % Profile::ALL.len()) as u128) << 120;
             match seen.get(&k) {
                 Some((w, hands)) => {
                     assert_eq!(v, *w, "{pos:?} {hands:?}");
@@ -1120,6 +1150,52 @@ mod tests {
         }
         eprintln!("renamed positions met: {renamed}");
         assert!(renamed > 20, "{renamed}");
+    }
+
+    /// Positions of many trumps with one trick-start key have one value (relative to the
+    /// points won so far): the key renames trumps only where the rest of the hand is the same
+    /// game (strength ties, tractor tops, links and the level-3 exception kept).
+    #[test]
+    fn equal_trick_start_keys_have_equal_values_among_trumps() {
+        let mut rng = Rng::new(6);
+        let mut seen: HashMap<u128, (i32, [Counts; 4])> = HashMap::new();
+        let mut renamed = 0;
+        for i in 0..6000 {
+            let profile = Profile::ALL[i % Profile::ALL.len()];
+            let level = [3u8, 4, 10, 14][i / 3 % 4];
+            let trump = (i / 12 % 2) as u8;
+            // the trump class's kinds (jokers, levels, twos, the trump suit) and one plain 9
+            let ctx = Context::new(level, trump, profile).expect("a context");
+            let all: Vec<usize> = (0..KINDS).filter(|&k| ctx.class[k] == TRUMP).collect();
+            let mut kinds: Vec<usize> = (0..5 + i % 4).map(|_| all[rng.below_usize(all.len())]).collect();
+            kinds.push(Card::new(3, 9).id());
+            let h = 1 + i % 2;
+            let mut hands = [[0u8; KINDS]; 4];
+            let mut dealt = 0;
+            while dealt < 4 * h {
+                let k = kinds[rng.below_usize(kinds.len())];
+                let seat = dealt % 4;
+                if hands.iter().map(|x| x[k]).sum::<u8>() < 4 {
+                    hands[seat][k] += 1;
+                    dealt += 1;
+                }
+            }
+            let banker = (i % 4) as u8;
+            let pos = Game::from_hands(hands, level, trump, banker, profile).expect("a valid deal").pos;
+            let v = minimax(&pos) - pos.defender_points;
+            let k = trick_start_key(&pos, &Order::of(pos.ctx()), &Held::of(&pos)) ^ ((level as u128) << 100) ^ ((trump as u128) << 105) ^ ((banker as u128) << 110) ^ ((i % Profile::ALL.len()) as u128) << 120;
+            match seen.get(&k) {
+                Some((w, hands)) => {
+                    assert_eq!(v, *w, "{pos:?} {hands:?}");
+                    renamed += (*hands != pos.hands) as usize;
+                }
+                None => {
+                    seen.insert(k, (v, pos.hands));
+                }
+            }
+        }
+        eprintln!("renamed trump positions met: {renamed}");
+        assert!(renamed > 50, "{renamed}");
     }
 
     /// The groups of interchangeable kinds, read from each class's strength order made once,
