@@ -738,12 +738,14 @@ impl Solver {
         let (mut lo, mut hi) = (i32::MIN / 2, i32::MAX / 2);
         let mut g = guess.clamp(lo + 1, hi);
         while lo < hi {
-            let b = if g == lo { g + 1 } else { g };
-            let v = self.search(pos, b - 1, b, 0)?;
-            if v < b {
+            // a window around g alone: the value g itself proved in one search
+            let v = self.search(pos, g - 1, g + 1, 0)?;
+            if v < g {
                 hi = v;
-            } else {
+            } else if v > g {
                 lo = v;
+            } else {
+                (lo, hi) = (v, v);
             }
             g = v;
         }
