@@ -733,7 +733,7 @@ impl Solver {
         self.search(pos, i32::MIN / 2, i32::MAX / 2, 0)
     }
 
-    /// The exact value of `pos` by null-window searches from `guess` (MTD(f)).
+    /// The exact value of `pos` by searches of a narrow window around a guess (MTD(f)).
     fn mtdf(&mut self, pos: &Position, guess: i32) -> Result<i32, Budget> {
         let (mut lo, mut hi) = (i32::MIN / 2, i32::MAX / 2);
         let mut g = guess.clamp(lo + 1, hi);
