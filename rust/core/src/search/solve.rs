@@ -276,14 +276,16 @@ fn bounds(pos: &Position, held: &Held) -> (i32, i32) {
     }
 }
 
-/// Whether the trick in progress, led by a single card, goes to the defenders (Some(true)) or
-/// the banker team (Some(false)) whatever is still played to it: no follower left holds a card
-/// it may play (R5.2–R5.3: the led class if it holds one, else any) that would beat the best so
-/// far (R6.1: of the led class, or a trump on a plain lead, with a greater key). None when
-/// one may, or the lead is not a single.
+/// Whether the trick in progress, led by a unit of m cards (R3.1), goes to the defenders
+/// (Some(true)) or the banker team (Some(false)) whatever is still played to it: no follower
+/// left holds m copies of a kind it may play (R5.2–R5.3: of the led class if it holds one,
+/// else any) whose unit would beat the best so far (R6.1–R6.2: m cards beat a unit of m only
+/// as one unit of m, of the led class or trumps on a plain lead, with a greater key; fewer
+/// cards of the led class than m are all played, with others). None when one may, or the lead
+/// is a tractor.
 fn trick_decided(pos: &Position, held: &Held) -> Option<bool> {
     let lead = pos.lead()?;
-    if lead.size() != 1 {
+    if lead.k != 1 {
         return None;
     }
     let ctx = pos.ctx();
@@ -293,10 +295,13 @@ fn trick_decided(pos: &Position, held: &Held) -> Option<bool> {
         let f = (pos.to_move + i) as usize % 4;
         let of_led = held.once[f] & led;
         let mut bits = if of_led != 0 { of_led } else { held.once[f] & trumps };
+        if lead.m >= 2 {
+            bits &= held.twice[f];
+        }
         while bits != 0 {
             let k = bits.trailing_zeros() as u8;
             bits &= bits - 1;
-            if unit(ctx, k, 1).key() > pos.trick.best_key {
+            if pos.hands[f][k as usize] >= lead.m && unit(ctx, k, lead.m).key() > pos.trick.best_key {
                 return None;
             }
         }
@@ -1095,12 +1100,12 @@ mod tests {
         assert!(tight > 500, "{tight}");
     }
 
-    /// The bounds of tricks in progress (a single lead's decided trick included) hold the
+    /// The bounds of tricks in progress (a unit lead's decided trick included) hold the
     /// value on larger positions, against plain alpha-beta.
     #[test]
     fn bounds_hold_the_value_mid_trick() {
         let mut rng = Rng::new(101);
-        let mut decided = 0;
+        let (mut decided, mut decided_units) = (0, 0);
         for i in 0..1500 {
             let profile = Profile::ALL[i % Profile::ALL.len()];
             let pre = 1 + rng.below_usize(3) + 4 * (i % 2);
@@ -1108,9 +1113,50 @@ mod tests {
             let (lo, hi) = bounds(&pos, &Held::of(&pos));
             let v = reference(&pos, i32::MIN, i32::MAX);
             assert!(lo <= v && v <= hi, "{lo} {v} {hi} {pos:?}");
-            decided += trick_decided(&pos, &Held::of(&pos)).is_some() as usize;
+            let d = trick_decided(&pos, &Held::of(&pos)).is_some();
+            decided += d as usize;
+            decided_units += (d && pos.lead().is_some_and(|l| l.m >= 2)) as usize;
         }
+        eprintln!("decided {decided}, by units of two or more {decided_units}");
         assert!(decided > 100, "{decided}");
+        assert!(decided_units > 30, "{decided_units}");
+    }
+
+    /// The sides that may win the trick in progress, over every way to finish it.
+    fn trick_winners(pos: &Position, out: &mut [bool; 2]) {
+        for c in legal(pos).expect("plays") {
+            let mut q = *pos;
+            q.play_unchecked(&c);
+            if q.trick.plays == 0 {
+                out[q.is_defender(q.to_move) as usize] = true;
+            } else {
+                trick_winners(&q, out);
+            }
+        }
+    }
+
+    /// A decided trick is won by the side named whatever is still played to it, over every
+    /// way to finish it (units of one to four cards led; narrow decks, so pairs are common).
+    #[test]
+    fn decided_tricks_go_to_the_side_named() {
+        let mut rng = Rng::new(107);
+        let mut decided = [0usize; 5];
+        for i in 0..20000 {
+            let profile = Profile::ALL[i % Profile::ALL.len()];
+            let pre = 1 + rng.below_usize(3) + 4 * rng.below_usize(2);
+            let pos = position_from(&mut rng, profile, 2 + i % 4, pre, i % 4 == 0);
+            if pos.trick.plays == 0 {
+                continue;
+            }
+            if let Some(side) = trick_decided(&pos, &Held::of(&pos)) {
+                let mut out = [false; 2];
+                trick_winners(&pos, &mut out);
+                assert!(out[side as usize] && !out[!side as usize], "{pos:?}");
+                decided[pos.lead().expect("a lead").m as usize] += 1;
+            }
+        }
+        eprintln!("decided tricks by the lead's multiplicity: {decided:?}");
+        assert!(decided[1] > 1000 && decided[2] > 300, "{decided:?}");
     }
 
     /// Positions with one trick-start key have one value (relative to the points won so far):
