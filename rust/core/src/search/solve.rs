@@ -201,6 +201,22 @@ fn trick_start_key(pos: &Position, order: &Order, held: &Held) -> u128 {
     ((a.finish() as u128) << 64) | b.finish() as u128
 }
 
+/// The kinds worth 10 points (10s and Ks) and 5 (5s), as bits over kind ids (R7.1).
+const TEN_KINDS: u64 = kinds_worth(10);
+const FIVE_KINDS: u64 = kinds_worth(5);
+
+const fn kinds_worth(p: i32) -> u64 {
+    let mut m = 0u64;
+    let mut k = 0;
+    while k < KINDS {
+        if KIND_POINTS[k] == p {
+            m |= 1 << k;
+        }
+        k += 1;
+    }
+    m
+}
+
 /// Sound bounds of the final score of `pos` (the play phase), cheap enough for every node: the
 /// points still in the hands and the trick go to either side, and only the last trick's are
 /// counted more than once (R7.3): N times, N its lead's size, at most the cards each hand
@@ -226,9 +242,15 @@ fn bounds(pos: &Position, held: &Held) -> (i32, i32) {
     let mut fives = [0i32; 4];
     let mut widest = 1i32;
     for (i, h) in pos.hands.iter().enumerate() {
-        for suit in 0..4u8 {
-            tens[i] += (h[Card::new(suit, 10).id()] + h[Card::new(suit, 13).id()]) as i32;
-            fives[i] += h[Card::new(suit, 5).id()] as i32;
+        let mut bits = held.once[i] & (TEN_KINDS | FIVE_KINDS);
+        while bits != 0 {
+            let k = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            if TEN_KINDS >> k & 1 == 1 {
+                tens[i] += h[k] as i32;
+            } else {
+                fives[i] += h[k] as i32;
+            }
         }
         // the runs of kinds held twice or more, from their bottoms (units of one copy: 1)
         let twice = held.twice[i];
