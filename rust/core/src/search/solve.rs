@@ -105,12 +105,22 @@ impl Held {
         Held { once, twice, left: once[0] | once[1] | once[2] | once[3] }
     }
 
-    /// The masks of `next`, the position after `seat` played from this one's.
+    /// The masks of `next`, the position after `seat` played from this one's: only the kinds
+    /// `seat` held are read again.
     fn after(&self, seat: u8, next: &Position) -> Held {
         let mut h = *self;
         let s = seat as usize;
-        h.once[s] = held_mask(&next.hands[s], 1);
-        h.twice[s] = held_mask(&next.hands[s], 2);
+        let hand = &next.hands[s];
+        let (mut once, mut twice) = (0u64, 0u64);
+        let mut bits = self.once[s];
+        while bits != 0 {
+            let k = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            once |= ((hand[k] >= 1) as u64) << k;
+            twice |= ((hand[k] >= 2) as u64) << k;
+        }
+        h.once[s] = once;
+        h.twice[s] = twice;
         h.left = h.once[0] | h.once[1] | h.once[2] | h.once[3];
         h
     }
