@@ -192,10 +192,11 @@ fn trick_start_key(pos: &Position, order: &Order, held: &Held) -> u128 {
     for class in 0..TRUMP {
         let mut prev = NONE;
         let mut w = 1u64;
-        for &k in ctx.class_kinds(class) {
-            if left >> k & 1 == 0 {
-                continue;
-            }
+        // a plain suit's kinds in rank order are in id order (R2.4: no L, no 2)
+        let mut bits = left & ctx.class_mask[class as usize];
+        while bits != 0 {
+            let k = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
             let c = counts(k as usize);
             let linked = prev != NONE && ctx.up[prev as usize] == k;
             let unit = c | (KIND_POINTS[k as usize] as u64 / 5) << 12 | (linked as u64) << 14;
@@ -532,15 +533,27 @@ fn interchangeable(pos: &Position, order: &Order, held: &Held) -> ([u8; KINDS], 
         }
         let split = |hi: u8, lo: u8| best.is_some_and(|(c, s)| c as usize == class && strength(lo) <= s && s <= strength(hi));
         let mut a = NONE;
-        for &b in &order.kinds[class][..order.len[class] as usize] {
-            if left >> b & 1 == 0 {
-                continue;
-            }
+        let mut step = |b: u8| {
             if a != NONE && lone(a) && lone(b) && !tied(a) && !tied(b) && KIND_POINTS[a as usize] == KIND_POINTS[b as usize] && !split(a, b) {
                 prev[b as usize] = a;
                 members |= 1 << b;
             }
             a = b;
+        };
+        if class == TRUMP as usize {
+            for &b in &order.kinds[class][..order.len[class] as usize] {
+                if left >> b & 1 == 1 {
+                    step(b);
+                }
+            }
+        } else {
+            // a plain suit's kinds strongest first are in falling id order (R2.4)
+            let mut bits = left & ctx.class_mask[class];
+            while bits != 0 {
+                let b = 63 - bits.leading_zeros() as u8;
+                bits &= !(1 << b);
+                step(b);
+            }
         }
     }
     (prev, members)
