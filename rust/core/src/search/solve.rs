@@ -720,14 +720,14 @@ impl Solver {
             ply.kids.clear();
             ply.order.clear();
             for (i, c) in ply.moves.iter().enumerate() {
-                let mut q = *pos;
+                // each child made in its place (one copy of the position)
+                ply.kids.push(*pos);
                 if i as u16 == first {
-                    ply.kids.push(q);
                     continue;
                 }
+                let q = ply.kids.last_mut().expect("just pushed");
                 q.play_unchecked(c);
-                ply.order.push((std::cmp::Reverse(order_score(pos, &q, c)), i as u16));
-                ply.kids.push(q);
+                ply.order.push((std::cmp::Reverse(order_score(pos, q, c)), i as u16));
             }
             ply.order.sort_unstable();
             if !first_i {
