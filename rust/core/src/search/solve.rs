@@ -105,12 +105,22 @@ impl Held {
         Held { once, twice, left: once[0] | once[1] | once[2] | once[3] }
     }
 
-    /// The masks of `next`, the position after `seat` played from this one's.
+    /// The masks of `next`, the position after `seat` played from this one's: only the kinds
+    /// `seat` held are read again.
     fn after(&self, seat: u8, next: &Position) -> Held {
         let mut h = *self;
         let s = seat as usize;
-        h.once[s] = held_mask(&next.hands[s], 1);
-        h.twice[s] = held_mask(&next.hands[s], 2);
+        let hand = &next.hands[s];
+        let (mut once, mut twice) = (0u64, 0u64);
+        let mut bits = self.once[s];
+        while bits != 0 {
+            let k = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            once |= ((hand[k] >= 1) as u64) << k;
+            twice |= ((hand[k] >= 2) as u64) << k;
+        }
+        h.once[s] = once;
+        h.twice[s] = twice;
         h.left = h.once[0] | h.once[1] | h.once[2] | h.once[3];
         h
     }
@@ -122,13 +132,16 @@ impl Solver {
     }
 }
 
-/// The key of a trick-start position up to renaming the plain suits' ranks: the trump class
-/// kind by kind, each plain suit as its remaining kinds in rank order, each with its copies in
-/// every hand, its points (R7.1) and whether it is linked to the remaining kind below it
-/// (R3.3). Two positions with one key differ only by a renaming of plain-suit kinds that keeps
-/// every comparison (R2.3: plain suits rank by natural rank, no ties), link, point and count,
-/// so the rest of the hand is the same game (the tests compare values of equal keys).
-fn trick_start_key(pos: &Position, held: &Held) -> u128 {
+/// The key of a trick-start position up to renaming the kinds left: each plain suit as its
+/// remaining kinds in rank order, each with its copies in every hand, its points (R7.1) and
+/// whether it is linked to the remaining kind below it (R3.3); the trump class as its
+/// remaining kinds in class order, each with its copies, points, its rank in strength among
+/// the trumps left (R2.3, ties kept: R2.6), its rank by tractor top (R4.2) among the linked
+/// trumps left, the trump left it links up to (R3.3) and whether it is the trump suit's 2 at
+/// level 3 (R4.2's exception). Two positions with one key differ only by a renaming of kinds
+/// that keeps every comparison, link, point and count, so the rest of the hand is the same
+/// game (the tests compare values of equal keys).
+fn trick_start_key(pos: &Position, order: &Order, held: &Held) -> u128 {
     let ctx = pos.ctx();
     let mut a = FxHasher::default();
     let mut b = FxHasher::default();
@@ -141,16 +154,36 @@ fn trick_start_key(pos: &Position, held: &Held) -> u128 {
     let counts = |k: usize| (h[0][k] as u64) | (h[1][k] as u64) << 3 | (h[2][k] as u64) << 6 | (h[3][k] as u64) << 9;
     put(pos.to_move as u64);
     let left = held.left;
-    // the trumps left, each by its place in the class order (`ctx.pos`) and its copies
-    let mut w = 0u64;
-    let mut n = 0;
-    let mut bits = left & ctx.class_mask[TRUMP as usize];
+    // the trumps left in class order, each by its strength and tractor rank among the trumps
+    // left, the place of the trump left it links up to, its copies and points
+    let trumps = left & ctx.class_mask[TRUMP as usize];
+    let (mut strengths, mut tops) = (0u32, 0u32);
+    let mut bits = trumps;
     while bits != 0 {
         let k = bits.trailing_zeros() as usize;
         bits &= bits - 1;
-        w = w << 20 | (ctx.pos[k] as u64) << 12 | counts(k);
+        strengths |= 1 << ctx.strength[k];
+        if ctx.up[k] != NONE || ctx.down[k] != NONE {
+            tops |= 1 << ctx.tractor_rank[k];
+        }
+    }
+    // R4.2's level-3 exception reads the trump suit's 2 by name
+    let special = if ctx.level == 3 { Card::new(ctx.trump, 2).id() } else { KINDS };
+    let below = |mask: u32, x: u8| (mask & ((1u32 << x) - 1)).count_ones() as u64;
+    let (mut w, mut n) = (0u64, 0);
+    for &k in ctx.class_kinds(TRUMP) {
+        let k = k as usize;
+        if trumps >> k & 1 == 0 {
+            continue;
+        }
+        let linked = ctx.up[k] != NONE || ctx.down[k] != NONE;
+        let top = if linked { 1 + below(tops, ctx.tractor_rank[k]) } else { 0 };
+        let up = ctx.up[k];
+        let up = if up == NONE || trumps >> up & 1 == 0 { 0 } else { 1 + (trumps & order.before[up as usize]).count_ones() as u64 };
+        let unit = counts(k) | (KIND_POINTS[k] as u64 / 5) << 12 | below(strengths, ctx.strength[k]) << 14 | top << 19 | up << 24 | ((k == special) as u64) << 29;
+        w = w << 30 | unit;
         n += 1;
-        if n == 3 {
+        if n == 2 {
             put(w);
             (w, n) = (0, 0);
         }
@@ -159,10 +192,11 @@ fn trick_start_key(pos: &Position, held: &Held) -> u128 {
     for class in 0..TRUMP {
         let mut prev = NONE;
         let mut w = 1u64;
-        for &k in ctx.class_kinds(class) {
-            if left >> k & 1 == 0 {
-                continue;
-            }
+        // a plain suit's kinds in rank order are in id order (R2.4: no L, no 2)
+        let mut bits = left & ctx.class_mask[class as usize];
+        while bits != 0 {
+            let k = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
             let c = counts(k as usize);
             let linked = prev != NONE && ctx.up[prev as usize] == k;
             let unit = c | (KIND_POINTS[k as usize] as u64 / 5) << 12 | (linked as u64) << 14;
@@ -176,6 +210,22 @@ fn trick_start_key(pos: &Position, held: &Held) -> u128 {
         put(w);
     }
     ((a.finish() as u128) << 64) | b.finish() as u128
+}
+
+/// The kinds worth 10 points (10s and Ks) and 5 (5s), as bits over kind ids (R7.1).
+const TEN_KINDS: u64 = kinds_worth(10);
+const FIVE_KINDS: u64 = kinds_worth(5);
+
+const fn kinds_worth(p: i32) -> u64 {
+    let mut m = 0u64;
+    let mut k = 0;
+    while k < KINDS {
+        if KIND_POINTS[k] == p {
+            m |= 1 << k;
+        }
+        k += 1;
+    }
+    m
 }
 
 /// Sound bounds of the final score of `pos` (the play phase), cheap enough for every node: the
@@ -203,9 +253,15 @@ fn bounds(pos: &Position, held: &Held) -> (i32, i32) {
     let mut fives = [0i32; 4];
     let mut widest = 1i32;
     for (i, h) in pos.hands.iter().enumerate() {
-        for suit in 0..4u8 {
-            tens[i] += (h[Card::new(suit, 10).id()] + h[Card::new(suit, 13).id()]) as i32;
-            fives[i] += h[Card::new(suit, 5).id()] as i32;
+        let mut bits = held.once[i] & (TEN_KINDS | FIVE_KINDS);
+        while bits != 0 {
+            let k = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            if TEN_KINDS >> k & 1 == 1 {
+                tens[i] += h[k] as i32;
+            } else {
+                fives[i] += h[k] as i32;
+            }
         }
         // the runs of kinds held twice or more, from their bottoms (units of one copy: 1)
         let twice = held.twice[i];
@@ -253,14 +309,16 @@ fn bounds(pos: &Position, held: &Held) -> (i32, i32) {
     }
 }
 
-/// Whether the trick in progress, led by a single card, goes to the defenders (Some(true)) or
-/// the banker team (Some(false)) whatever is still played to it: no follower left holds a card
-/// it may play (R5.2–R5.3: the led class if it holds one, else any) that would beat the best so
-/// far (R6.1: of the led class, or a trump on a plain lead, with a greater key). None when
-/// one may, or the lead is not a single.
+/// Whether the trick in progress, led by a unit of m cards (R3.1), goes to the defenders
+/// (Some(true)) or the banker team (Some(false)) whatever is still played to it: no follower
+/// left holds m copies of a kind it may play (R5.2–R5.3: of the led class if it holds one,
+/// else any) whose unit would beat the best so far (R6.1–R6.2: m cards beat a unit of m only
+/// as one unit of m, of the led class or trumps on a plain lead, with a greater key; fewer
+/// cards of the led class than m are all played, with others). None when one may, or the lead
+/// is a tractor.
 fn trick_decided(pos: &Position, held: &Held) -> Option<bool> {
     let lead = pos.lead()?;
-    if lead.size() != 1 {
+    if lead.k != 1 {
         return None;
     }
     let ctx = pos.ctx();
@@ -270,10 +328,13 @@ fn trick_decided(pos: &Position, held: &Held) -> Option<bool> {
         let f = (pos.to_move + i) as usize % 4;
         let of_led = held.once[f] & led;
         let mut bits = if of_led != 0 { of_led } else { held.once[f] & trumps };
+        if lead.m >= 2 {
+            bits &= held.twice[f];
+        }
         while bits != 0 {
             let k = bits.trailing_zeros() as u8;
             bits &= bits - 1;
-            if unit(ctx, k, 1).key() > pos.trick.best_key {
+            if pos.hands[f][k as usize] >= lead.m && unit(ctx, k, lead.m).key() > pos.trick.best_key {
                 return None;
             }
         }
@@ -407,11 +468,18 @@ pub(crate) struct Order {
     kinds: [[u8; KINDS]; 5],
     len: [u8; 5],
     ties: [u64; KINDS],
+    /// For each trump, the trumps before it in class order (the trick-start key's places).
+    before: [u64; KINDS],
 }
 
 impl Order {
     pub(crate) fn of(ctx: &Context) -> Order {
-        let mut o = Order { kinds: [[0; KINDS]; 5], len: [0; 5], ties: [0; KINDS] };
+        let mut o = Order { kinds: [[0; KINDS]; 5], len: [0; 5], ties: [0; KINDS], before: [0; KINDS] };
+        let mut seen = 0u64;
+        for &k in ctx.class_kinds(TRUMP) {
+            o.before[k as usize] = seen;
+            seen |= 1 << k;
+        }
         for class in 0..5usize {
             let mut kinds: Vec<u8> = ctx.class_kinds(class as u8).to_vec();
             kinds.sort_unstable_by_key(|&k| (std::cmp::Reverse(ctx.strength[k as usize]), k));
@@ -465,15 +533,27 @@ fn interchangeable(pos: &Position, order: &Order, held: &Held) -> ([u8; KINDS], 
         }
         let split = |hi: u8, lo: u8| best.is_some_and(|(c, s)| c as usize == class && strength(lo) <= s && s <= strength(hi));
         let mut a = NONE;
-        for &b in &order.kinds[class][..order.len[class] as usize] {
-            if left >> b & 1 == 0 {
-                continue;
-            }
+        let mut step = |b: u8| {
             if a != NONE && lone(a) && lone(b) && !tied(a) && !tied(b) && KIND_POINTS[a as usize] == KIND_POINTS[b as usize] && !split(a, b) {
                 prev[b as usize] = a;
                 members |= 1 << b;
             }
             a = b;
+        };
+        if class == TRUMP as usize {
+            for &b in &order.kinds[class][..order.len[class] as usize] {
+                if left >> b & 1 == 1 {
+                    step(b);
+                }
+            }
+        } else {
+            // a plain suit's kinds strongest first are in falling id order (R2.4)
+            let mut bits = left & ctx.class_mask[class];
+            while bits != 0 {
+                let b = 63 - bits.leading_zeros() as u8;
+                bits &= !(1 << b);
+                step(b);
+            }
         }
     }
     (prev, members)
@@ -579,7 +659,7 @@ impl Solver {
         let base = pos.defender_points;
         // the table at trick starts only: a probe is a cache miss, dearer than the nodes the
         // table saves mid-trick (HISTORY.md §29)
-        let k = (pos.trick.plays == 0).then(|| trick_start_key(pos, held));
+        let k = (pos.trick.plays == 0).then(|| trick_start_key(pos, &self.order, held));
         let mut first = u16::MAX;
         let old = k.and_then(|k| self.table.get(k));
         let nodes0 = self.nodes;
@@ -640,14 +720,14 @@ impl Solver {
             ply.kids.clear();
             ply.order.clear();
             for (i, c) in ply.moves.iter().enumerate() {
-                let mut q = *pos;
+                // each child made in its place (one copy of the position)
+                ply.kids.push(*pos);
                 if i as u16 == first {
-                    ply.kids.push(q);
                     continue;
                 }
+                let q = ply.kids.last_mut().expect("just pushed");
                 q.play_unchecked(c);
-                ply.order.push((std::cmp::Reverse(order_score(pos, &q, c)), i as u16));
-                ply.kids.push(q);
+                ply.order.push((std::cmp::Reverse(order_score(pos, q, c)), i as u16));
             }
             ply.order.sort_unstable();
             if !first_i {
@@ -703,17 +783,19 @@ impl Solver {
         self.search(pos, i32::MIN / 2, i32::MAX / 2, 0)
     }
 
-    /// The exact value of `pos` by null-window searches from `guess` (MTD(f)).
+    /// The exact value of `pos` by searches of a narrow window around a guess (MTD(f)).
     fn mtdf(&mut self, pos: &Position, guess: i32) -> Result<i32, Budget> {
         let (mut lo, mut hi) = (i32::MIN / 2, i32::MAX / 2);
         let mut g = guess.clamp(lo + 1, hi);
         while lo < hi {
-            let b = if g == lo { g + 1 } else { g };
-            let v = self.search(pos, b - 1, b, 0)?;
-            if v < b {
+            // a window around g alone: the value g itself proved in one search
+            let v = self.search(pos, g - 1, g + 1, 0)?;
+            if v < g {
                 hi = v;
-            } else {
+            } else if v > g {
                 lo = v;
+            } else {
+                (lo, hi) = (v, v);
             }
             g = v;
         }
@@ -1063,12 +1145,12 @@ mod tests {
         assert!(tight > 500, "{tight}");
     }
 
-    /// The bounds of tricks in progress (a single lead's decided trick included) hold the
+    /// The bounds of tricks in progress (a unit lead's decided trick included) hold the
     /// value on larger positions, against plain alpha-beta.
     #[test]
     fn bounds_hold_the_value_mid_trick() {
         let mut rng = Rng::new(101);
-        let mut decided = 0;
+        let (mut decided, mut decided_units) = (0, 0);
         for i in 0..1500 {
             let profile = Profile::ALL[i % Profile::ALL.len()];
             let pre = 1 + rng.below_usize(3) + 4 * (i % 2);
@@ -1076,9 +1158,50 @@ mod tests {
             let (lo, hi) = bounds(&pos, &Held::of(&pos));
             let v = reference(&pos, i32::MIN, i32::MAX);
             assert!(lo <= v && v <= hi, "{lo} {v} {hi} {pos:?}");
-            decided += trick_decided(&pos, &Held::of(&pos)).is_some() as usize;
+            let d = trick_decided(&pos, &Held::of(&pos)).is_some();
+            decided += d as usize;
+            decided_units += (d && pos.lead().is_some_and(|l| l.m >= 2)) as usize;
         }
+        eprintln!("decided {decided}, by units of two or more {decided_units}");
         assert!(decided > 100, "{decided}");
+        assert!(decided_units > 30, "{decided_units}");
+    }
+
+    /// The sides that may win the trick in progress, over every way to finish it.
+    fn trick_winners(pos: &Position, out: &mut [bool; 2]) {
+        for c in legal(pos).expect("plays") {
+            let mut q = *pos;
+            q.play_unchecked(&c);
+            if q.trick.plays == 0 {
+                out[q.is_defender(q.to_move) as usize] = true;
+            } else {
+                trick_winners(&q, out);
+            }
+        }
+    }
+
+    /// A decided trick is won by the side named whatever is still played to it, over every
+    /// way to finish it (units of one to four cards led; narrow decks, so pairs are common).
+    #[test]
+    fn decided_tricks_go_to_the_side_named() {
+        let mut rng = Rng::new(107);
+        let mut decided = [0usize; 5];
+        for i in 0..20000 {
+            let profile = Profile::ALL[i % Profile::ALL.len()];
+            let pre = 1 + rng.below_usize(3) + 4 * rng.below_usize(2);
+            let pos = position_from(&mut rng, profile, 2 + i % 4, pre, i % 4 == 0);
+            if pos.trick.plays == 0 {
+                continue;
+            }
+            if let Some(side) = trick_decided(&pos, &Held::of(&pos)) {
+                let mut out = [false; 2];
+                trick_winners(&pos, &mut out);
+                assert!(out[side as usize] && !out[!side as usize], "{pos:?}");
+                decided[pos.lead().expect("a lead").m as usize] += 1;
+            }
+        }
+        eprintln!("decided tricks by the lead's multiplicity: {decided:?}");
+        assert!(decided[1] > 1000 && decided[2] > 300, "{decided:?}");
     }
 
     /// Positions with one trick-start key have one value (relative to the points won so far):
@@ -1107,7 +1230,7 @@ mod tests {
             let banker = (i % 4) as u8;
             let pos = Game::from_hands(hands, level, 0, banker, profile).expect("a valid deal").pos;
             let v = minimax(&pos) - pos.defender_points;
-            let k = trick_start_key(&pos, &Held::of(&pos)) ^ ((level as u128) << 100) ^ ((banker as u128) << 110) ^ ((i % Profile::ALL.len()) as u128) << 120;
+            let k = trick_start_key(&pos, &Order::of(pos.ctx()), &Held::of(&pos)) ^ ((level as u128) << 100) ^ ((banker as u128) << 110) ^ ((i % Profile::ALL.len()) as u128) << 120;
             match seen.get(&k) {
                 Some((w, hands)) => {
                     assert_eq!(v, *w, "{pos:?} {hands:?}");
@@ -1120,6 +1243,52 @@ mod tests {
         }
         eprintln!("renamed positions met: {renamed}");
         assert!(renamed > 20, "{renamed}");
+    }
+
+    /// Positions of many trumps with one trick-start key have one value (relative to the
+    /// points won so far): the key renames trumps only where the rest of the hand is the same
+    /// game (strength ties, tractor tops, links and the level-3 exception kept).
+    #[test]
+    fn equal_trick_start_keys_have_equal_values_among_trumps() {
+        let mut rng = Rng::new(6);
+        let mut seen: HashMap<u128, (i32, [Counts; 4])> = HashMap::new();
+        let mut renamed = 0;
+        for i in 0..6000 {
+            let profile = Profile::ALL[i % Profile::ALL.len()];
+            let level = [3u8, 4, 10, 14][i / 3 % 4];
+            let trump = (i / 12 % 2) as u8;
+            // the trump class's kinds (jokers, levels, twos, the trump suit) and one plain 9
+            let ctx = Context::new(level, trump, profile).expect("a context");
+            let all: Vec<usize> = (0..KINDS).filter(|&k| ctx.class[k] == TRUMP).collect();
+            let mut kinds: Vec<usize> = (0..5 + i % 4).map(|_| all[rng.below_usize(all.len())]).collect();
+            kinds.push(Card::new(3, 9).id());
+            let h = 1 + i % 2;
+            let mut hands = [[0u8; KINDS]; 4];
+            let mut dealt = 0;
+            while dealt < 4 * h {
+                let k = kinds[rng.below_usize(kinds.len())];
+                let seat = dealt % 4;
+                if hands.iter().map(|x| x[k]).sum::<u8>() < 4 {
+                    hands[seat][k] += 1;
+                    dealt += 1;
+                }
+            }
+            let banker = (i % 4) as u8;
+            let pos = Game::from_hands(hands, level, trump, banker, profile).expect("a valid deal").pos;
+            let v = minimax(&pos) - pos.defender_points;
+            let k = trick_start_key(&pos, &Order::of(pos.ctx()), &Held::of(&pos)) ^ ((level as u128) << 100) ^ ((trump as u128) << 105) ^ ((banker as u128) << 110) ^ ((i % Profile::ALL.len()) as u128) << 120;
+            match seen.get(&k) {
+                Some((w, hands)) => {
+                    assert_eq!(v, *w, "{pos:?} {hands:?}");
+                    renamed += (*hands != pos.hands) as usize;
+                }
+                None => {
+                    seen.insert(k, (v, pos.hands));
+                }
+            }
+        }
+        eprintln!("renamed trump positions met: {renamed}");
+        assert!(renamed > 50, "{renamed}");
     }
 
     /// The groups of interchangeable kinds, read from each class's strength order made once,
