@@ -162,6 +162,25 @@ def test_imitation_ranks_the_teachers_plays_first(tmp_path):
     assert (tmp_path / "resumed" / "round-2.tnet").read_bytes() == (tmp_path / "imitate" / "round-2.tnet").read_bytes()
 
 
+def test_imitating_a_search_s_visits_moves_the_targets_only_where_it_searched(tmp_path):
+    """``imitate_visits``: each pair's target is the row's share of the pair's root visits. An
+    agent teacher has no visits, so the run equals plain imitation byte for byte; a search
+    teacher's shares change what is learnt."""
+    _need("torch")
+    from tractor import train as T
+
+    def run(out, teacher, visits):
+        sp = T.SelfPlay(label_rate=0.2, per_decision=3, rollouts=1, teacher=teacher, obs_version=2,
+                        value_visited=0.2 if teacher.startswith("ismcts") else 0.0)
+        T.train(T.TrainConfig(out=str(out), seed=6, rounds=1, hands_per_round=5, epochs=2, h1=16, h2=4, batch=64,
+                              eval_deals=0, threads=0, margins=[0.0], selfplay=sp, imitate=2.0, imitate_visits=visits))
+        layers = T.read_layers((out / "round-1.tnet").read_bytes())["layers"]  # the recipe in the metadata differs
+        return b"".join(np.asarray(layers[k]).tobytes() for k in sorted(layers))
+
+    assert run(tmp_path / "g0", "greedy", False) == run(tmp_path / "g1", "greedy", True)
+    assert run(tmp_path / "s0", "ismcts:iterations=40", False) != run(tmp_path / "s1", "ismcts:iterations=40", True)
+
+
 def test_the_train_command_runs_a_round_on_all_cores(tmp_path, capsys):
     """`tractor train` with its defaults' thread setting (all cores): one small round, its
     networks written and rated, the curve beside them; bad arguments are named."""
@@ -196,3 +215,11 @@ def test_the_train_command_runs_a_round_on_all_cores(tmp_path, capsys):
                  "--worlds", "2", "--hidden", "8,4", "--teacher", "greedy", "--imitate", "2", "--quiet"]) == 0
     meta = T.read_layers((tmp_path / "taught" / "round-1.tnet").read_bytes())["meta"]
     assert meta["config"]["imitate"] == 2 and meta["config"]["selfplay"]["teacher"] == "greedy"
+    # a search's visits as the targets, its often visited plays valued: the recipe says so
+    assert main(["train", "--out", str(tmp_path / "visits"), "--rounds", "1", "--hands", "6", "--eval-deals", "4",
+                 "--worlds", "2", "--hidden", "8,4", "--teacher", "ismcts:iterations=30", "--imitate", "1",
+                 "--imitate-visits", "--value-visited", "0.25", "--quiet"]) == 0
+    meta = T.read_layers((tmp_path / "visits" / "round-1.tnet").read_bytes())["meta"]
+    assert meta["config"]["imitate_visits"] is True and meta["config"]["selfplay"]["value_visited"] == 0.25
+    assert main(["train", "--out", str(tmp_path / "bad"), "--teacher", "greedy", "--value-visited", "0.25"]) == 2
+    assert "value_visited" in capsys.readouterr().err

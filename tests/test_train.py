@@ -85,6 +85,41 @@ def test_bad_self_play_arguments_are_named():
             T.samples(1, 0, 1, T.SelfPlay(**kw))
     with pytest.raises(InvalidArgument, match="count"):
         T.samples(1, 0, -3)
+    for sp in (T.SelfPlay(value_visited=0.2), T.SelfPlay(value_visited=0.2, teacher="greedy"), T.SelfPlay(value_visited=1.5)):
+        with pytest.raises(InvalidArgument, match="value_visited"):  # a search teacher's visits, a share 0..1
+            T.samples(1, 0, 1, sp)
+
+
+def test_a_search_teacher_gives_its_root_visits():
+    """A search as the teacher: each play decision's root visits (``searched``: the iterations)
+    and each valued candidate's, the teacher's action the most visited; dealing decisions and
+    an agent teacher give none. ``value_visited`` adds the plays the root visited that often and
+    changes nothing else: the same decisions, every candidate of the run without it kept."""
+    sp = T.SelfPlay(label_rate=0.15, per_decision=3, rollouts=1, teacher="ismcts:iterations=60", obs_version=2)
+    plain = T.samples(3, 0, 3, sp, threads=2)
+    wide = T.samples(3, 0, 3, T.SelfPlay(**{**sp.__dict__, "value_visited": 0.2}), threads=2)
+    f = plain["features"]
+    dealing = (f[:, T._PASS] > 0) | (f[:, T._SHOW] > 0)
+    assert set(plain["searched"][plain["decision"][dealing]]) <= {0} and set(plain["searched"][plain["decision"][~dealing]]) == {60}
+    for s in (plain, wide):
+        d, v = s["decision"], s["visits"].astype(np.int64)
+        assert s["taught"].sum() == len(s["seat"]) and np.all(v[s["taught"]] == np.where(s["searched"] > 0, v[s["taught"]], 0))
+        for i in np.flatnonzero(s["searched"]):
+            rows = np.flatnonzero(d == i)
+            assert v[rows].sum() <= s["searched"][i] and v[rows[s["taught"][rows]]][0] == v[rows].max() > 0
+    for k in ("obs", "hand", "seat", "step", "candidates", "complete", "searched", "returns"):
+        assert np.array_equal(plain[k], wide[k]), k
+    extra = 0
+    for i in range(len(plain["seat"])):
+        a = {r.tobytes(): vv for r, vv in zip(plain["features"][plain["decision"] == i], plain["visits"][plain["decision"] == i])}
+        b = {r.tobytes(): vv for r, vv in zip(wide["features"][wide["decision"] == i], wide["visits"][wide["decision"] == i])}
+        assert a.items() <= b.items(), i
+        for r in b.keys() - a.keys():  # what value_visited added: plays visited at least a fifth of the time
+            assert 5 * b[r] >= plain["searched"][i] > 0
+            extra += 1
+    assert extra > 0
+    greedy = T.samples(3, 0, 2, T.SelfPlay(label_rate=0.15, per_decision=3, rollouts=1, teacher="greedy", obs_version=2))
+    assert not greedy["searched"].any() and not greedy["visits"].any() and greedy["taught"].any()
 
 
 def test_candidates_from_python_are_legal_and_complete_where_said():
@@ -302,7 +337,8 @@ def test_bad_layers_and_training_settings_are_named():
     for kw, says in [({"window": 0}, "window"), ({"phases": "x"}, "phases"), ({"margins": []}, "margins"),
                      ({"lr": -1.0}, "lr"), ({"batch": 2.5}, "batch"), ({"imitate": -1.0}, "imitate"),
                      ({"imitate": float("nan")}, "imitate"), ({"imitate": True}, "imitate"),
-                     ({"imitate": 1.0}, "needs selfplay.teacher"), ({"imitate_temperature": 0.0}, "imitate_temperature")]:
+                     ({"imitate": 1.0}, "needs selfplay.teacher"), ({"imitate_temperature": 0.0}, "imitate_temperature"),
+                     ({"imitate_visits": 1}, "imitate_visits"), ({"imitate_visits": True}, "imitate_visits: needs imitate")]:
         with pytest.raises(InvalidArgument, match=says):
             T.train(T.TrainConfig(out="/nonexistent/never-written", **kw))
 

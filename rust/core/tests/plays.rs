@@ -424,3 +424,39 @@ fn an_ismcts_prior_by_name_round_trips_and_bad_ones_say_why() {
     }
     std::fs::remove_file(&path).unwrap();
 }
+
+/// A search's whole result (`Policy::search`) decides as the search does (`Policy::act`, the
+/// same stream): the teacher's action in self-play is the same whether its root's visits are
+/// kept or not. Agents, and every policy while dealing, give none.
+#[test]
+fn a_search_result_decides_as_the_search() {
+    let searches = [Policy::parse("ismcts:iterations=40").unwrap(), Policy::parse("pimc:worlds=3,rollouts=1").unwrap()];
+    let mut checked = 0;
+    for h in 0..2u64 {
+        let mut game = Game::deal(derive(21, BATCH_HAND, h), Profile::Guigang, [3, 3], NOBODY, None).unwrap();
+        let mut k = 0u64;
+        while matches!(game.pos.phase, Phase::Declare | Phase::Play) {
+            let view = SeatView::of_game(&game);
+            assert!(Policy::Agent(Agent::Greedy).search(&view, &mut Rng::new(k)).is_none());
+            if k % 7 == 0 {
+                for p in &searches {
+                    let got = p.search(&view, &mut Rng::new(k));
+                    let want = p.act(&game, &mut Rng::new(k)).unwrap();
+                    match game.pos.phase {
+                        Phase::Play => {
+                            let r = got.expect("a search at a play decision");
+                            assert_eq!(r.action, want, "hand {h} action {k}");
+                            assert!(r.stats.iter().any(|s| s.action == want));
+                            checked += 1;
+                        }
+                        _ => assert!(got.is_none(), "dealing: the search gives no result"),
+                    }
+                }
+            }
+            let a = Policy::Agent(Agent::Greedy).act(&game, &mut Rng::new(k)).unwrap();
+            game.apply(&a).unwrap();
+            k += 1;
+        }
+    }
+    assert!(checked > 20, "{checked}");
+}
