@@ -120,8 +120,8 @@ pub struct Samples {
     pub candidates: Vec<u16>,
     pub complete: Vec<bool>,
     /// Per labelled decision: the visits of a search teacher's root (0: no teacher, not a
-    /// search, or dealing).
-    pub searched: Vec<u32>,
+    /// search, or dealing; PIMC weighs every candidate alike, its rollouts).
+    pub searched: Vec<u64>,
     /// Per valued candidate: its decision (an index into the decisions above), its
     /// features ([`PLAY_DIM`] each), its value in levels and in points (means over its
     /// rollouts), whether it is the base's action, and whether the seat played it.
@@ -134,7 +134,7 @@ pub struct Samples {
     /// The teacher's action (with a teacher; else all false).
     pub taught: Vec<bool>,
     /// The visits a search teacher's root gave the candidate (0: not tried, or no search).
-    pub visits: Vec<u32>,
+    pub visits: Vec<u64>,
     /// Per hand: the seats' returns as played (levels, R7.4; zero when stopped, R8.5).
     pub returns: Vec<[i16; 4]>,
 }
@@ -352,7 +352,7 @@ fn play(seed: u64, index: u64, cfg: &SelfPlayConfig) -> Samples {
                             }
                         }
                     }
-                    out.searched.push(searched as u32);
+                    out.searched.push(searched);
                     let rollout_seed = derive(hand_seed, SELF_PLAY, 1 + k);
                     let values = if cfg.worlds > 0 && game.pos.phase == Phase::Play {
                         in_worlds(&view, &plays, &picked, cfg, rollout_seed)
@@ -384,7 +384,7 @@ fn play(seed: u64, index: u64, cfg: &SelfPlayConfig) -> Samples {
                         out.is_base.push(c == 0);
                         out.played.push(plays.actions[c] == chosen);
                         out.taught.push(taught == Some(c));
-                        out.visits.push(root.iter().find(|r| r.action == plays.actions[c]).map_or(0, |r| r.visits as u32));
+                        out.visits.push(root.iter().find(|r| r.action == plays.actions[c]).map_or(0, |r| r.visits));
                     }
                 }
             }
