@@ -2,7 +2,21 @@
 
 from __future__ import annotations
 
+import signal
+
 import pytest
+
+
+@pytest.fixture
+def sigint_default():
+    """SIGINT at Python's default handler for one test that presses Ctrl-C in its own process: a
+    pytest started where SIGINT is ignored (a shell's background job) or a library that replaced
+    the handler would otherwise leave the run to go on (for a trillion hands)."""
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
 
 
 @pytest.fixture(scope="module")

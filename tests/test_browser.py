@@ -26,6 +26,7 @@ from tractor.view.saved import digest
 
 sys.path.insert(0, os.path.dirname(__file__))
 from test_records import GOLDEN_FILES  # noqa: E402
+from _cli_util import _reset_sigint  # noqa: E402
 
 REQUIRED = os.environ.get("TRACTOR_BROWSER_TESTS") == "1"
 SHOTS = os.environ.get("TRACTOR_SCREENSHOTS")
@@ -413,7 +414,8 @@ def test_cli_play_starts_and_stops_on_ctrl_c(tmp_path):
     import subprocess
 
     p = subprocess.Popen([sys.executable, "-m", "tractor.cli", "play", "--no-browser", "--seed", "4", "--save", "s"],
-                         cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                         cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=_reset_sigint)  # SIGINT at its default, however pytest was started
     try:
         line = p.stdout.readline()
         assert line.startswith("tractor table: http://127.0.0.1:"), line

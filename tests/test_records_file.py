@@ -385,7 +385,7 @@ def test_dropped_repeated_reordered_and_foreign_frames_are_named(run, tmp_path):
         assert f"record {index} (at byte {offset})" in str(e), (name, e)
 
 
-def test_an_interrupted_run_writes_the_hands_that_finished_and_says_so(tmp_path):
+def test_an_interrupted_run_writes_the_hands_that_finished_and_says_so(tmp_path, sigint_default):
     """Ctrl-C during a run: the records file holds the chunks that finished, whole, with a
     footer that says the run stopped; its count is what the results say was written."""
     import signal

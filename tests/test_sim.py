@@ -493,7 +493,7 @@ def test_streaming_summary_equals_the_arrays_summary():
         flat.to_npz("never.npz")
 
 
-def test_a_run_whose_arrays_cannot_fit_is_refused_before_it_starts(tmp_path, monkeypatch):
+def test_a_run_whose_arrays_cannot_fit_is_refused_before_it_starts(tmp_path, monkeypatch, sigint_default):
     """Keeping the arrays of 10^12 hands (the default) needs terabytes: refused at once with a
     ResourceError that names the streaming options; a streaming run of that size is accepted
     (stopped here by Ctrl-C after its first chunk) and keeps flat memory."""

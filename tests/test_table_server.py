@@ -25,6 +25,7 @@ from tractor.errors import InvalidArgument, InvalidRecord
 from tractor.view import load
 from tractor.view.server import MAX_CONNECTIONS, TOKEN_HEADER, SaveFailed, Table, serve
 from tractor.view.saved import digest
+from _cli_util import _reset_sigint
 
 
 def _wait(cond, timeout=30.0, what="a condition"):
@@ -477,7 +478,8 @@ def _page_token(url):
 
 def test_ctrl_c_saves_the_match_or_says_it_could_not(tmp_path):
     p = subprocess.Popen([sys.executable, "-m", "tractor.cli", "play", "--no-browser", "--seed", "4", "--save", "s"],
-                         cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                         cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=_reset_sigint)  # SIGINT at its default, however pytest was started
     try:
         line = p.stdout.readline()
         assert line.startswith("tractor table: http://127.0.0.1:"), line
