@@ -350,7 +350,7 @@ impl Determinizer {
         if let Some(table) = levels {
             // the timed kinds' splits as one path of the level table (drawn with the turn
             // chains' envelopes; `early` accepts within them)
-            let path = table.sample(rng);
+            let path = table.sample(rng, &|r: &[u16; 4]| dp.completions(table.kinds().len(), r));
             for (j, &x) in path.iter().enumerate() {
                 let k = dp.kinds[j].0 as usize;
                 let a = table.split(j, x);
@@ -423,19 +423,37 @@ impl Determinizer {
         if n > dp.early_at || !dp.kinds[..n].iter().all(|(k, _)| kinds.contains(k)) || dp.boundary.is_some() {
             return None;
         }
-        let step = |j: usize, x: usize, s: &[u16; 4], i: usize| dp.step(j, x, s, i);
-        let end = |_: &[u16; 4], i: usize| dp.table[n].get(i);
+        let end = |rooms: &[u16; 4]| dp.completions(n, rooms);
+        let mut rooms = [0u16; 4];
+        for (r, h) in rooms.iter_mut().zip(&self.holders) {
+            *r = h.size;
+        }
         let walk = Walk {
             splits: dp.kinds[..n].iter().map(|(_, sp)| sp).collect(),
             kinds: dp.kinds[..n].iter().map(|&(k, _)| k).collect(),
             holders: self.level_holders(),
-            start: dp.start(&self.holders),
-            step: &step,
+            rooms,
             end: &end,
             envelope,
             valid,
         };
         LevelTable::build(&walk)
+    }
+
+    /// The twin of [`Determinizer::dp_levels`]: the plain walk ([`super::levels::plain_table`])
+    /// stepped by the programme's own step from its start state, weighed by its table.
+    #[cfg(test)]
+    pub(super) fn dp_levels_plain(&self, dp: &Dp, envelope: &dyn Fn(usize, u16) -> u32, valid: &[&[u16]]) -> Option<(Vec<u8>, Vec<Big>)> {
+        let kinds = self.level_kinds();
+        let n = kinds.len();
+        if n > dp.early_at || !dp.kinds[..n].iter().all(|(k, _)| kinds.contains(k)) || dp.boundary.is_some() {
+            return None;
+        }
+        let splits: Vec<&Splits> = dp.kinds[..n].iter().map(|(_, sp)| sp).collect();
+        let kinds: Vec<u8> = dp.kinds[..n].iter().map(|&(k, _)| k).collect();
+        let step = |j: usize, x: usize, s: &([u16; 4], usize)| dp.step(j, x, &s.0, s.1);
+        let end = |s: &([u16; 4], usize)| dp.table[n].get(s.1);
+        super::levels::plain_table(&splits, &kinds, &self.level_holders(), dp.start(&self.holders), &step, &end, envelope, valid)
     }
 
     /// The exact number of physical deals of the unseen cards that meet every per-kind bound
@@ -458,6 +476,18 @@ impl Determinizer {
 
 
 impl Dp {
+    /// The completions of kinds `j..` from the holders' rooms (all of them; the programme's
+    /// state reads all but the last): in 128 bits where the table holds them so, else at full
+    /// width.
+    #[inline]
+    pub(super) fn completions(&self, j: usize, rooms: &[u16; 4]) -> Result<u128, Big> {
+        let i = index(&self.dims, rooms);
+        match &self.table[j] {
+            BigVec::Narrow(v) => Ok(v[i]),
+            BigVec::Wide(v) => v[i].to_u128().ok_or(v[i]),
+        }
+    }
+
     /// The state before the first kind: the rooms of the holders but the last, and its index.
     fn start(&self, holders: &[Holder]) -> ([u16; 4], usize) {
         let mut s = [0u16; 4];
