@@ -597,11 +597,16 @@ impl Determinizer {
                 }
                 a
             } else {
+                let levels_drawn = self.timing && self.info.dealt_hand;
                 if self.dp.is_none() {
-                    self.dp = Some(self.build_dp()?);
+                    self.dp = Some(self.build_dp_from(levels_drawn)?);
                 }
-                if self.timing && self.info.dealt_hand {
+                if levels_drawn {
                     self.ensure_levels()?;
+                }
+                // (the layers a level table would have stood for, where none was built)
+                if self.dp.as_ref().is_some_and(|d| d.from > 0) && !self.levels.as_ref().is_some_and(|l| l.is_some()) {
+                    self.dp = Some(self.build_dp()?);
                 }
                 let (info, holders, revealed, jokers) = (&self.info, &self.holders, self.revealed.as_ref(), &self.jokers);
                 let (level_fit, turns) = (self.level_fit.as_ref(), self.turns.as_ref().filter(|t| t.conditions()));
