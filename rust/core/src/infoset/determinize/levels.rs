@@ -209,9 +209,10 @@ where
     /// Kinds per path, holders.
     n: usize,
     nh: usize,
-    /// `prefix[h * n + j]`: bit `pack(c)` set for the counts of a valid `c` on the suits known
-    /// after kind j (the others 0): a path whose counts so far match none is cut there.
-    prefix: Vec<[u64; 64]>,
+    /// `prefix[h * n + j]`, indexed by the packed counts on the suits known before kind j
+    /// without kind j's suit ([`drop_suit`]): the counts of kind j's suit (as bits) that some
+    /// valid count of h begins with. A path whose counts so far begin none is cut there.
+    prefix: Vec<[u8; 512]>,
     /// Per kind j: the packed counts' bits of the suits known after it.
     known: Vec<u16>,
     /// Whether each holder has a chain (all but the pile).
@@ -250,27 +251,21 @@ where
             let mut m = (2u32 << rooms[h].min(4)) - 1;
             if self.seat[h] {
                 let held = c[h] >> shift & 7;
-                let base = c[h] & !(7 << shift);
-                let bits = &self.prefix[h * n + j];
-                let mut ok = 0u32;
-                for v in 0..=4u16.saturating_sub(held) {
-                    let key = base | (held + v) << shift;
-                    let p = key & self.known[j];
-                    if bits[p as usize / 64] >> (p % 64) & 1 == 0 {
-                        continue;
-                    }
-                    if last {
-                        let e = (walk.envelope)(h, key);
+                let key = drop_suit(c[h] & self.known[j], shift);
+                // (a suit already past four copies allows nothing: no bit is left)
+                let mut ok = (self.prefix[h * n + j][key as usize] >> held.min(7)) as u32;
+                if last {
+                    let base = c[h] & !(7 << shift);
+                    let mut rest = ok;
+                    while rest != 0 {
+                        let v = rest.trailing_zeros() as u16;
+                        rest &= rest - 1;
+                        let e = (walk.envelope)(h, base | (held + v) << shift);
                         if e == 0 {
-                            continue;
+                            ok &= !(1 << v);
                         }
                         env[h][v as usize] = e;
                     }
-                    ok |= 1 << v;
-                }
-                // (a suit already past four copies allows nothing)
-                if held > 4 {
-                    ok = 0;
                 }
                 m &= ok;
             }
@@ -349,10 +344,17 @@ where
     }
 }
 
-/// Per holder h and kind j, the bits of the packed counts of `walk.valid[h]` on the suits
-/// known after kind j (those dealt up to j and those the walk never deals), and those suits'
-/// bits per kind.
-fn prefixes(kinds: &[u8], valid: &[&[u16]], seat: &[bool]) -> (Vec<[u64; 64]>, Vec<u16>) {
+/// Packed counts without the 3 bits at `shift` (one suit's): 9 bits.
+#[inline(always)]
+fn drop_suit(c: u16, shift: u16) -> u16 {
+    (c & ((1 << shift) - 1)) | (c >> (shift + 3)) << shift
+}
+
+/// Per holder h and kind j: by the packed counts of the suits known before kind j (those
+/// dealt before it and those the walk never deals; [`drop_suit`] of kind j's), the counts of
+/// kind j's suit (as bits) of the valid counts of h that begin so; and per kind the bits of
+/// the suits known after it.
+fn prefixes(kinds: &[u8], valid: &[&[u16]], seat: &[bool]) -> (Vec<[u8; 512]>, Vec<u16>) {
     let n = kinds.len();
     let known: Vec<u16> = (0..n)
         .map(|j| {
@@ -360,13 +362,16 @@ fn prefixes(kinds: &[u8], valid: &[&[u16]], seat: &[bool]) -> (Vec<[u64; 64]>, V
             (0..4u16).filter(|&su| kinds.iter().position(|&k| (k / 13) as u16 == su).is_none_or(|at| at <= j)).fold(0, |m, su| m | 7 << (3 * su))
         })
         .collect();
-    let mut prefix = vec![[0u64; 64]; seat.len() * n];
+    let mut prefix = vec![[0u8; 512]; seat.len() * n];
     for h in (0..seat.len()).filter(|&h| seat[h]) {
         for (j, &k) in known.iter().enumerate() {
-            let bits = &mut prefix[h * n + j];
+            let shift = 3 * (kinds[j] / 13) as u16;
+            let t = &mut prefix[h * n + j];
             for &key in valid[h].iter() {
-                let p = key & k;
-                bits[p as usize / 64] |= 1 << (p % 64);
+                let c = key >> shift & 7;
+                if c <= 4 {
+                    t[drop_suit(key & k, shift) as usize] |= 1 << c;
+                }
             }
         }
     }
