@@ -354,7 +354,9 @@ fn drop_suit(c: u16, shift: u16) -> u16 {
 /// dealt before it and those the walk never deals; [`drop_suit`] of kind j's), the counts of
 /// kind j's suit (as bits) of the valid counts of h that begin so; and per kind the bits of
 /// the suits known after it.
-fn prefixes(kinds: &[u8], valid: &[&[u16]], seat: &[bool]) -> (Vec<[u8; 512]>, Vec<u16>) {
+/// (A valid count that differs from `start` on a suit the walk never deals is left out: no
+/// path's counts differ there.)
+fn prefixes(kinds: &[u8], valid: &[&[u16]], seat: &[bool], start: &[u16; 4]) -> (Vec<[u8; 512]>, Vec<u16>) {
     let n = kinds.len();
     let known: Vec<u16> = (0..n)
         .map(|j| {
@@ -362,12 +364,21 @@ fn prefixes(kinds: &[u8], valid: &[&[u16]], seat: &[bool]) -> (Vec<[u8; 512]>, V
             (0..4u16).filter(|&su| kinds.iter().position(|&k| (k / 13) as u16 == su).is_none_or(|at| at <= j)).fold(0, |m, su| m | 7 << (3 * su))
         })
         .collect();
+    let never = (0..4u16).filter(|&su| !kinds.iter().any(|&k| (k / 13) as u16 == su)).fold(0, |m, su| m | 7 << (3 * su));
     let mut prefix = vec![[0u8; 512]; seat.len() * n];
     for h in (0..seat.len()).filter(|&h| seat[h]) {
+        // (a copy only where some suit is never dealt)
+        let kept: Vec<u16>;
+        let keys: &[u16] = if never == 0 {
+            valid[h]
+        } else {
+            kept = valid[h].iter().copied().filter(|&key| key & never == start[h] & never).collect();
+            &kept
+        };
         for (j, &k) in known.iter().enumerate() {
             let shift = 3 * (kinds[j] / 13) as u16;
             let t = &mut prefix[h * n + j];
-            for &key in valid[h].iter() {
+            for &key in keys.iter() {
                 let c = key >> shift & 7;
                 if c <= 4 {
                     t[drop_suit(key & k, shift) as usize] |= 1 << c;
@@ -415,7 +426,7 @@ impl LevelTable {
             let node = Node { rooms: walk.rooms, w: 1, allowed: 0, env: [[1; 8]; 4] };
             return (!v.is_zero()).then(|| LevelTable { n, nh, kinds: Vec::new(), splits, last_bits: Vec::new(), nodes: vec![node], prefixes: Vec::new(), cum: Cum::Wide(vec![v]) });
         }
-        let (prefix, known) = prefixes(&walk.kinds, &walk.valid, &seat[..nh]);
+        let (prefix, known) = prefixes(&walk.kinds, &walk.valid, &seat[..nh], &c);
         let bits: Vec<Vec<u32>> = walk.splits.iter().map(|sp| sp.iter().map(|(a, _)| split_bits(a, nh)).collect()).collect();
         let table = LevelTable {
             n,
