@@ -31,6 +31,18 @@ impl Big {
         b
     }
 
+    /// The value of the little-endian limbs `l` (at most `LIMBS`).
+    pub fn from_limbs(l: &[u64]) -> Big {
+        let mut b = Big::ZERO;
+        b.0[..l.len()].copy_from_slice(l);
+        b
+    }
+
+    /// Limb `i` (little-endian).
+    pub fn limb(&self, i: usize) -> u64 {
+        self.0[i]
+    }
+
     /// `self · m` for a multiplier of up to 128 bits.
     pub fn mul_u128(&self, m: u128) -> Big {
         if m >> 64 == 0 {

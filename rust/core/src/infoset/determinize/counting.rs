@@ -50,8 +50,13 @@ pub(super) struct Dp {
     moves: Vec<Vec<Move>>,
     /// Radix of each state coordinate (holders but the last).
     dims: Vec<usize>,
-    /// `table[j][state]`: weighted completions of kinds j.. from that state.
+    /// The index's stride of each holder (0 for the last and past it).
+    strides: [usize; 4],
+    /// `table[j][state]`: weighted completions of kinds j.. from that state (for j ≥ `from`;
+    /// the layers before it are empty: the level table draws those kinds).
     table: Vec<BigVec>,
+    /// The first layer built.
+    pub(super) from: usize,
     /// Cards still to place after kind j: remaining[j] = Σ_{i ≥ j} c_i + free.
     remaining: Vec<u16>,
     /// The unbounded cards, one entry per physical card.
@@ -72,6 +77,13 @@ pub(super) struct Dp {
 
 impl Determinizer {
     pub(super) fn build_dp(&self) -> Result<Dp, Error> {
+        self.build_dp_from(false)
+    }
+
+    /// The counting programme; with `lazy`, where the level table will draw the level kinds
+    /// (they come first), without the layers before them: only the table reads those (and
+    /// [`Determinizer::build_dp`] builds them where it is not built, `Dp::from`).
+    pub(super) fn build_dp_from(&self, lazy: bool) -> Result<Dp, Error> {
         let hs = &self.holders;
         let nh = hs.len();
         let mut kinds = Vec::new();
@@ -234,7 +246,18 @@ impl Determinizer {
         // (with a hidden run's fit nothing comes before the timed kinds: they are 0..n_timed)
         let fit = self.level_fit.as_ref().filter(|_| n_timed > 0);
         let mut boundary: Option<(usize, BigVec)> = None;
-        for j in (0..j_max).rev() {
+        // (the conditions of `dp_levels`, where the chains condition the worlds and no table
+        // was refused yet)
+        let level_kinds = self.level_kinds();
+        let n_level = level_kinds.len();
+        let skip = lazy
+            && self.levels.is_none()
+            && self.turns.as_ref().is_some_and(|t| t.conditions())
+            && fit.is_none()
+            && n_level <= early_at
+            && kinds[..n_level].iter().all(|(k, _)| level_kinds.contains(k));
+        let from = if skip { n_level } else { 0 };
+        for j in (from..j_max).rev() {
             if let Some(lf) = fit.filter(|_| j + 1 == n_timed) {
                 let layer = table.last().expect("layer n_timed");
                 let t = taken_max(n_timed);
@@ -330,8 +353,14 @@ impl Determinizer {
             width = wide;
             table.push(BigVec::Wide(cur));
         }
+        // (the layers before `from`, never read: empty)
+        table.extend((0..from).map(|_| BigVec::Narrow(Vec::new())));
         table.reverse();
-        Ok(Dp { kinds, moves, dims, table, remaining, free, after, late, early_at, boundary })
+        let mut strides = [0usize; 4];
+        for d in 0..nd {
+            strides[d] = dims[..d].iter().product();
+        }
+        Ok(Dp { kinds, moves, dims, strides, from, table, remaining, free, after, late, early_at, boundary })
     }
 
     /// Draws from the counting programme; after the timed kinds, `early` may reject.
@@ -350,7 +379,7 @@ impl Determinizer {
         if let Some(table) = levels {
             // the timed kinds' splits as one path of the level table (drawn with the turn
             // chains' envelopes; `early` accepts within them)
-            let path = table.sample(rng);
+            let path = table.sample(rng, &|r: &[u16; 4]| dp.completions(table.kinds().len(), r));
             for (j, &x) in path.iter().enumerate() {
                 let k = dp.kinds[j].0 as usize;
                 let a = table.split(j, x);
@@ -423,19 +452,37 @@ impl Determinizer {
         if n > dp.early_at || !dp.kinds[..n].iter().all(|(k, _)| kinds.contains(k)) || dp.boundary.is_some() {
             return None;
         }
-        let step = |j: usize, x: usize, s: &[u16; 4], i: usize| dp.step(j, x, s, i);
-        let end = |_: &[u16; 4], i: usize| dp.table[n].get(i);
+        let end = |rooms: &[u16; 4]| dp.completions(n, rooms);
+        let mut rooms = [0u16; 4];
+        for (r, h) in rooms.iter_mut().zip(&self.holders) {
+            *r = h.size;
+        }
         let walk = Walk {
             splits: dp.kinds[..n].iter().map(|(_, sp)| sp).collect(),
             kinds: dp.kinds[..n].iter().map(|&(k, _)| k).collect(),
             holders: self.level_holders(),
-            start: dp.start(&self.holders),
-            step: &step,
+            rooms,
             end: &end,
             envelope,
             valid,
         };
         LevelTable::build(&walk)
+    }
+
+    /// The twin of [`Determinizer::dp_levels`]: the plain walk ([`super::levels::plain_table`])
+    /// stepped by the programme's own step from its start state, weighed by its table.
+    #[cfg(test)]
+    pub(super) fn dp_levels_plain(&self, dp: &Dp, envelope: &dyn Fn(usize, u16) -> u32, valid: &[&[u16]]) -> Option<(Vec<u8>, Vec<Big>)> {
+        let kinds = self.level_kinds();
+        let n = kinds.len();
+        if n > dp.early_at || !dp.kinds[..n].iter().all(|(k, _)| kinds.contains(k)) || dp.boundary.is_some() {
+            return None;
+        }
+        let splits: Vec<&Splits> = dp.kinds[..n].iter().map(|(_, sp)| sp).collect();
+        let kinds: Vec<u8> = dp.kinds[..n].iter().map(|&(k, _)| k).collect();
+        let step = |j: usize, x: usize, s: &([u16; 4], usize)| dp.step(j, x, &s.0, s.1);
+        let end = |s: &([u16; 4], usize)| dp.table[n].get(s.1);
+        super::levels::plain_table(&splits, &kinds, &self.level_holders(), dp.start(&self.holders), &step, &end, envelope, valid)
     }
 
     /// The exact number of physical deals of the unseen cards that meet every per-kind bound
@@ -458,6 +505,26 @@ impl Determinizer {
 
 
 impl Dp {
+    /// Whether every layer this programme built holds the same counts as `full`'s (the twin
+    /// of a lazy build, [`Determinizer::build_dp_from`]).
+    #[cfg(test)]
+    pub(super) fn layers_match(&self, full: &Dp) -> bool {
+        let states: usize = self.dims.iter().product();
+        self.table.len() == full.table.len() && (self.from..self.table.len()).all(|j| (0..states).all(|i| self.table[j].get(i) == full.table[j].get(i)))
+    }
+
+    /// The completions of kinds `j..` from the holders' rooms (all of them; the programme's
+    /// state reads all but the last): in 128 bits where the table holds them so, else at full
+    /// width.
+    #[inline]
+    pub(super) fn completions(&self, j: usize, rooms: &[u16; 4]) -> Result<u128, Big> {
+        let i: usize = (0..4).map(|d| rooms[d] as usize * self.strides[d]).sum();
+        match &self.table[j] {
+            BigVec::Narrow(v) => Ok(v[i]),
+            BigVec::Wide(v) => v[i].to_u128().ok_or(v[i]),
+        }
+    }
+
     /// The state before the first kind: the rooms of the holders but the last, and its index.
     fn start(&self, holders: &[Holder]) -> ([u16; 4], usize) {
         let mut s = [0u16; 4];
@@ -485,6 +552,7 @@ impl Dp {
     /// w · N_{j+1}(next) / N_j(i), exactly: the index of the split and the next state. The
     /// arithmetic runs in the width of N_j(i), which bounds every term (u128 where it fits).
     fn pick(&self, j: usize, i: usize, s: &[u16; 4], rng: &mut Rng) -> (usize, usize) {
+        debug_assert!(j >= self.from, "layer {j} was not built");
         let allocs = &self.kinds[j].1;
         let next = match &self.boundary {
             Some((b, layer)) if *b == j + 1 => layer,

@@ -12,6 +12,12 @@
 //! the law of the rejection it replaces, at about one proposal per world. C9's small joker,
 //! which no chain counts, is left to the proposal after the path. Where the paths would be too
 //! many the sampler keeps the plain rejection.
+//!
+//! The walk tests a split by one mask per node (each holder's allowed copies: room, at most
+//! four a suit, the prefixes of its valid counts, a nonzero envelope at the last kind), and
+//! the table keeps the paths by *node* (the paths that share all but their last split): each
+//! node's summed weight, cumulated; a draw picks the node, then weighs that node's paths again
+//! to find the same path a cumulative weight per path would (twin: `plain_table`).
 
 use crate::game::hand::NOBODY;
 use crate::util::bignum::Big;
@@ -27,16 +33,15 @@ pub(super) const ENVELOPE: u32 = 1 << 16;
 /// are listed before any is weighed, so a walk with more costs only the listing up to here.
 const MAX_PATHS: usize = 1 << 12;
 
-/// Paths a table is first sized for (it grows beyond).
-const PATHS_HINT: usize = 1 << 10;
+/// Nodes (paths but their last split) a table is first sized for (it grows beyond).
+const NODES_HINT: usize = 1 << 8;
 
-/// The walk a table enumerates: the proposal's splits kind by kind from a start state. Its
-/// functions are type parameters, so that the walk calls them directly (the step and the
-/// envelope run at every node and every path's end).
-pub(super) struct Walk<'a, S, E, V>
+/// The walk a table enumerates: the proposal's splits kind by kind from the holders' rooms.
+/// Its functions are type parameters, so that the walk calls them directly (the envelope runs
+/// at every node of the last kind, the completions at every path's end).
+pub(super) struct Walk<'a, E, V>
 where
-    S: Fn(usize, usize, &[u16; 4], usize) -> Option<([u16; 4], usize)>,
-    E: Fn(&[u16; 4], usize) -> Big,
+    E: Fn(&[u16; 4]) -> Result<u128, Big>,
     V: Fn(usize, u16) -> u32,
 {
     /// Per kind in the proposal's order: its splits over the holders, with their multinomial
@@ -47,12 +52,11 @@ where
     /// Per holder: its seat (`NOBODY`: the pile) and the level cards of each suit it has
     /// played (a chain counts them with those in hand).
     pub holders: Vec<(u8, [u8; 4])>,
-    /// The state before the first kind: the holders' rooms and an index (the counting
-    /// programme's state, 0 for the shuffle).
-    pub start: ([u16; 4], usize),
-    /// Kind j's split x from a state (rooms, index): the next state, if the split fits.
-    pub step: &'a S,
-    /// The completions of the proposal after the last kind, from a state.
+    /// Every holder's room before the first kind (the cards it still takes, of every kind):
+    /// a split fits where no holder takes more than its room.
+    pub rooms: [u16; 4],
+    /// The completions of the proposal after the last kind, from the holders' rooms then (in
+    /// 128 bits where they fit, else at full width).
     pub end: &'a E,
     /// A holder's envelope for its level counts, packed (each at most 4; 0: no placement
     /// fits them).
@@ -61,19 +65,126 @@ where
     pub valid: Vec<&'a [u16]>,
 }
 
-/// Every path of a [`Walk`] with its weight, cumulated, for a draw in proportion to it.
+/// Cumulative weights: in four limbs (little-endian) while the total fits, else at full width.
+#[derive(Clone, Debug)]
+enum Cum {
+    Narrow(Vec<Quad>),
+    Wide(Vec<Big>),
+}
+
+/// A 256-bit unsigned integer, little-endian limbs: a path's weight (its completions below
+/// 2^128 times its splits' and envelopes' words) and the running total, while they fit.
+type Quad = [u64; 4];
+
+/// `v · u` in four limbs (always fits).
+fn quad_mul(v: u128, u: u128) -> Quad {
+    let (a, b) = ([v as u64, (v >> 64) as u64], [u as u64, (u >> 64) as u64]);
+    let mut r = [0u64; 4];
+    for i in 0..2 {
+        let mut carry = 0u128;
+        for j in 0..2 {
+            let x = a[i] as u128 * b[j] as u128 + r[i + j] as u128 + carry;
+            r[i + j] = x as u64;
+            carry = x >> 64;
+        }
+        r[i + 2] = carry as u64;
+    }
+    r
+}
+
+/// `a · m` in four limbs, `None` where it does not fit.
+fn quad_scale(a: &Quad, m: u64) -> Option<Quad> {
+    let mut r = [0u64; 4];
+    let mut carry = 0u128;
+    for l in 0..4 {
+        let x = a[l] as u128 * m as u128 + carry;
+        r[l] = x as u64;
+        carry = x >> 64;
+    }
+    (carry == 0).then_some(r)
+}
+
+/// `a + b` in four limbs, `None` where it does not fit.
+fn quad_add(a: &Quad, b: &Quad) -> Option<Quad> {
+    let mut r = [0u64; 4];
+    let mut carry = false;
+    for l in 0..4 {
+        let (s1, c1) = a[l].overflowing_add(b[l]);
+        let (s2, c2) = s1.overflowing_add(carry as u64);
+        r[l] = s2;
+        carry = c1 | c2;
+    }
+    (!carry).then_some(r)
+}
+
+/// `a − b` (`b ≤ a`).
+fn quad_sub(a: &Quad, b: &Quad) -> Quad {
+    let mut r = [0u64; 4];
+    let mut borrow = false;
+    for l in 0..4 {
+        let (d1, b1) = a[l].overflowing_sub(b[l]);
+        let (d2, b2) = d1.overflowing_sub(borrow as u64);
+        r[l] = d2;
+        borrow = b1 | b2;
+    }
+    r
+}
+
+/// `a < b`.
+fn quad_lt(a: &Quad, b: &Quad) -> bool {
+    (a[3], a[2], a[1], a[0]) < (b[3], b[2], b[1], b[0])
+}
+
+/// A node of the walk before the last kind: its paths are its prefix and each split of the
+/// last kind that fits, weighed there (`LevelTable::leaves`), so that a table lists only
+/// these nodes with the sums of their paths' weights, and a draw weighs again the paths of
+/// the one node it lands in.
+#[derive(Clone, Debug)]
+struct Node {
+    /// The holders' rooms after the prefix.
+    rooms: [u16; 4],
+    /// The product of the prefix's splits' weights.
+    w: u64,
+    /// The copies of the last kind each holder may take ([`split_bits`]).
+    allowed: u32,
+    /// Per holder, its envelope for each count of the last kind's copies it may take (1 for
+    /// the pile, which has no chain, and for the holders past the last: a split gives them
+    /// nothing, and their rooms are 0).
+    env: [[u32; 8]; 4],
+}
+
+/// Every path of a [`Walk`] with its weight, cumulated by node (the paths that share all but
+/// their last split), for a draw in proportion to it.
 #[derive(Clone, Debug)]
 pub(super) struct LevelTable {
-    /// Kinds per path.
+    /// Kinds per path, holders.
     n: usize,
+    nh: usize,
     /// The level kinds, in the paths' order.
     kinds: Vec<u8>,
     /// Per kind: its splits (a path names one of each by index).
     splits: Vec<Splits>,
-    /// The split index of each kind, path after path.
-    paths: Vec<u8>,
-    /// `cum[p]`: the weights of paths 0..=p.
-    cum: Vec<Big>,
+    /// The last kind's splits' [`split_bits`].
+    last_bits: Vec<u32>,
+    /// The nodes of nonzero weight, in the walk's order, with the split index of each of
+    /// their prefix's kinds (n − 1 each), node after node.
+    nodes: Vec<Node>,
+    prefixes: Vec<u8>,
+    /// `cum[p]`: the weights of the paths of nodes 0..=p.
+    cum: Cum,
+}
+
+/// A path: the split index of each kind.
+pub(super) struct Path {
+    xs: [u8; 4],
+    n: usize,
+}
+
+impl std::ops::Deref for Path {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.xs[..self.n]
+    }
 }
 
 /// Level counts packed 3 bits a suit (the key of a chain's counts).
@@ -81,178 +192,354 @@ pub(super) fn pack(c: [u8; 4]) -> u16 {
     (0..4).fold(0, |p, s| p | (c[s] as u16) << (3 * s))
 }
 
-struct Builder<'w, 'a, S, E, V>
+/// The copies a split gives each holder as one word: bit 5·h + a[h] for holder h. A node of
+/// the walk sets, per holder, the bits of the copies it may still take (room, at most four a
+/// suit, counts some valid count begins with, a nonzero envelope at the last kind), and a
+/// split fits where its word has no bit outside them: one test a split.
+fn split_bits(a: &[u8; 4], nh: usize) -> u32 {
+    (0..nh).fold(0, |m, h| m | 1 << (5 * h + a[h] as usize))
+}
+
+struct Builder<'w, 'a, E, V>
 where
-    S: Fn(usize, usize, &[u16; 4], usize) -> Option<([u16; 4], usize)>,
-    E: Fn(&[u16; 4], usize) -> Big,
+    E: Fn(&[u16; 4]) -> Result<u128, Big>,
     V: Fn(usize, u16) -> u32,
 {
-    walk: &'w Walk<'a, S, E, V>,
-    /// `prefix[h * n + j]`: bit `pack(c)` set for the counts of a valid `c` on the suits known
-    /// after kind j (the others 0): a path whose counts so far match none is cut there.
-    prefix: Vec<[u64; 64]>,
+    walk: &'w Walk<'a, E, V>,
+    /// Kinds per path, holders.
+    n: usize,
+    nh: usize,
+    /// `prefix[h * n + j]`, indexed by the packed counts on the suits known before kind j
+    /// without kind j's suit ([`drop_suit`]): the counts of kind j's suit (as bits) that some
+    /// valid count of h begins with. A path whose counts so far begin none is cut there.
+    prefix: Vec<[u8; 512]>,
     /// Per kind j: the packed counts' bits of the suits known after it.
     known: Vec<u16>,
-    /// The holders with a chain (all but the pile).
-    seats: Vec<usize>,
+    /// Whether each holder has a chain (all but the pile).
+    seat: [bool; 4],
+    /// Per kind: each split's [`split_bits`].
+    bits: Vec<Vec<u32>>,
     xs: Vec<u8>,
     table: LevelTable,
-    /// Per path listed: its end state, the product of its splits' weights (below 2^23: at
-    /// most 24 each, five kinds) and that of its envelopes (2^48 at most).
-    ends: Vec<([u16; 4], usize, u64, u64)>,
+    /// The running total while it fits in four limbs (`None` after).
+    narrow: Option<Quad>,
+    /// The running total at full width, once it no longer fits.
+    total: Big,
+    /// Paths listed (every envelope nonzero), those of no weight included: the table holds
+    /// at most `MAX_PATHS`.
+    listed: usize,
     full: bool,
 }
 
-impl<S, E, V> Builder<'_, '_, S, E, V>
+impl<E, V> Builder<'_, '_, E, V>
 where
-    S: Fn(usize, usize, &[u16; 4], usize) -> Option<([u16; 4], usize)>,
-    E: Fn(&[u16; 4], usize) -> Big,
+    E: Fn(&[u16; 4]) -> Result<u128, Big>,
     V: Fn(usize, u16) -> u32,
 {
-    /// Kinds j.. from the state (`s`, `i`), with each holder's level counts so far packed
-    /// (`c`, the pile's unused) and the weight `w` of the splits so far.
-    fn dfs(&mut self, j: usize, s: [u16; 4], i: usize, c: [u16; 4], w: u64) {
-        if self.full {
-            return;
-        }
+    /// Kinds j.. (j < n) from the holders' `rooms`, with each holder's level counts so far
+    /// packed (`c`, the pile's unused) and the weight `w` of the splits so far.
+    fn dfs(&mut self, j: usize, rooms: [u16; 4], c: [u16; 4], w: u64) {
         let walk = self.walk;
-        let n = walk.kinds.len();
-        if j == n {
-            // (no level kind to deal: the one path is empty)
-            self.end(s, i, c, w, None);
+        let (n, nh) = (self.n, self.nh);
+        let shift = 3 * (walk.kinds[j] / 13) as u16;
+        let last = j + 1 == n;
+        // per holder, the copies of this kind it may take; at the last kind also each seat's
+        // envelope for every count it may end with
+        let mut allowed = 0u32;
+        let mut env = [[1u32; 8]; 4];
+        for h in 0..nh {
+            let mut m = (2u32 << rooms[h].min(4)) - 1;
+            if self.seat[h] {
+                let held = c[h] >> shift & 7;
+                let key = drop_suit(c[h] & self.known[j], shift);
+                // (a suit already past four copies allows nothing: no bit is left)
+                let mut ok = (self.prefix[h * n + j][key as usize] >> held.min(7)) as u32;
+                if last {
+                    let base = c[h] & !(7 << shift);
+                    let mut rest = ok;
+                    while rest != 0 {
+                        let v = rest.trailing_zeros() as u16;
+                        rest &= rest - 1;
+                        let e = (walk.envelope)(h, base | (held + v) << shift);
+                        if e == 0 {
+                            ok &= !(1 << v);
+                        }
+                        env[h][v as usize] = e;
+                    }
+                }
+                m &= ok;
+            }
+            allowed |= m << (5 * h);
+        }
+        if last {
+            self.node(Node { rooms, w, allowed, env });
             return;
         }
-        let shift = 3 * (walk.kinds[j] / 13) as u16;
-        for (x, (a, wx)) in walk.splits[j].iter().enumerate() {
-            // every chain's counts at most 4 a suit, and among those of its valid counts on
-            // the suits known so far (only this kind's suit changes)
-            let mut c2 = c;
-            let fits = self.seats.iter().all(|&h| {
-                let held = (c[h] >> shift & 7) + a[h] as u16;
-                c2[h] = (c[h] & !(7 << shift)) | held << shift;
-                let key = c2[h] & self.known[j];
-                held <= 4 && self.prefix[h * n + j][key as usize / 64] >> (key % 64) & 1 == 1
-            });
-            if !fits {
+        for x in 0..self.bits[j].len() {
+            if self.bits[j][x] & !allowed != 0 {
                 continue;
             }
-            let Some((s2, i2)) = (walk.step)(j, x, &s, i) else { continue };
-            if j + 1 == n {
-                // the last kind: the path ends here (listed without a call for it)
-                if !self.end(s2, i2, c2, w * *wx as u64, Some(x as u8)) {
-                    return;
-                }
-                continue;
+            let (a, wx) = &walk.splits[j][x];
+            let mut r2 = rooms;
+            let mut c2 = c;
+            for h in 0..nh {
+                r2[h] -= a[h] as u16;
+                c2[h] += (a[h] as u16) << shift;
             }
             self.xs.push(x as u8);
-            self.dfs(j + 1, s2, i2, c2, w * *wx as u64);
+            self.dfs(j + 1, r2, c2, w * *wx as u64);
             self.xs.pop();
+            if self.full {
+                return;
+            }
         }
     }
 
-    /// Lists a path that ends at (`s`, `i`) with the seats' counts `c` and its splits' weight
-    /// `w` (its splits: `xs`, then `last`), weighted by the seats' envelopes (none where one
-    /// is 0); false once the table is full.
-    #[inline(always)]
-    fn end(&mut self, s: [u16; 4], i: usize, c: [u16; 4], w: u64, last: Option<u8>) -> bool {
-        let mut q = 1u64;
-        for &h in &self.seats {
-            let e = (self.walk.envelope)(h, c[h]);
-            if e == 0 {
-                return true;
-            }
-            q *= e as u64;
-        }
-        if self.ends.len() == MAX_PATHS {
+    /// Lists the paths of a node (its prefix: `xs`), weighed, and keeps it where they weigh
+    /// anything; sets `full` past `MAX_PATHS` paths.
+    fn node(&mut self, node: Node) {
+        let bits = &self.table.last_bits;
+        self.listed += bits.iter().filter(|&&b| b & !node.allowed == 0).count();
+        if self.listed > MAX_PATHS {
             self.full = true;
-            return false;
+            return;
         }
-        self.table.paths.extend_from_slice(&self.xs);
-        self.table.paths.extend(last);
-        self.ends.push((s, i, w, q));
-        true
+        // (in four limbs while the sums fit, checked: the same exact sums)
+        if let Some(t) = self.narrow {
+            let sum = LevelTable::leaves_narrow(&self.table.splits[self.n - 1], bits, self.nh, &node, self.walk.end, |_, _| false);
+            match sum.and_then(|s| quad_scale(&s, node.w)).and_then(|s| quad_add(&s, &t)) {
+                Some(t2) if t2 == t => return,
+                Some(t2) => {
+                    self.narrow = Some(t2);
+                    if let Cum::Narrow(c) = &mut self.table.cum {
+                        c.push(t2);
+                    }
+                    self.keep(node);
+                    return;
+                }
+                None => {
+                    // the total no longer fits: every sum so far at full width
+                    self.narrow = None;
+                    self.total = Big::from_limbs(&t);
+                    if let Cum::Narrow(c) = &self.table.cum {
+                        self.table.cum = Cum::Wide(c.iter().map(|q| Big::from_limbs(q)).collect());
+                    }
+                }
+            }
+        }
+        let sum = LevelTable::leaves_wide(&self.table.splits[self.n - 1], bits, self.nh, &node, self.walk.end, |_, _| false);
+        if sum.is_zero() {
+            return;
+        }
+        self.total = self.total.add(&sum);
+        if let Cum::Wide(c) = &mut self.table.cum {
+            c.push(self.total);
+        }
+        self.keep(node);
     }
+
+    fn keep(&mut self, node: Node) {
+        self.table.prefixes.extend_from_slice(&self.xs);
+        self.table.nodes.push(node);
+    }
+}
+
+/// Packed counts without the 3 bits at `shift` (one suit's): 9 bits.
+#[inline(always)]
+fn drop_suit(c: u16, shift: u16) -> u16 {
+    (c & ((1 << shift) - 1)) | (c >> (shift + 3)) << shift
+}
+
+/// Per holder h and kind j: by the packed counts of the suits known before kind j (those
+/// dealt before it and those the walk never deals; [`drop_suit`] of kind j's), the counts of
+/// kind j's suit (as bits) of the valid counts of h that begin so; and per kind the bits of
+/// the suits known after it.
+/// (A valid count that differs from `start` on a suit the walk never deals is left out: no
+/// path's counts differ there.)
+fn prefixes(kinds: &[u8], valid: &[&[u16]], seat: &[bool], start: &[u16; 4]) -> (Vec<[u8; 512]>, Vec<u16>) {
+    let n = kinds.len();
+    let known: Vec<u16> = (0..n)
+        .map(|j| {
+            // a suit no kind of the walk deals is known from the start (its played cards)
+            (0..4u16).filter(|&su| kinds.iter().position(|&k| (k / 13) as u16 == su).is_none_or(|at| at <= j)).fold(0, |m, su| m | 7 << (3 * su))
+        })
+        .collect();
+    let never = (0..4u16).filter(|&su| !kinds.iter().any(|&k| (k / 13) as u16 == su)).fold(0, |m, su| m | 7 << (3 * su));
+    let mut prefix = vec![[0u8; 512]; seat.len() * n];
+    for h in (0..seat.len()).filter(|&h| seat[h]) {
+        // (a copy only where some suit is never dealt)
+        let kept: Vec<u16>;
+        let keys: &[u16] = if never == 0 {
+            valid[h]
+        } else {
+            kept = valid[h].iter().copied().filter(|&key| key & never == start[h] & never).collect();
+            &kept
+        };
+        for (j, &k) in known.iter().enumerate() {
+            let shift = 3 * (kinds[j] / 13) as u16;
+            let t = &mut prefix[h * n + j];
+            for &key in keys.iter() {
+                let c = key >> shift & 7;
+                if c <= 4 {
+                    t[drop_suit(key & k, shift) as usize] |= 1 << c;
+                }
+            }
+        }
+    }
+    (prefix, known)
 }
 
 impl LevelTable {
     /// The table of a walk, or `None` where it would hold more than `MAX_PATHS` paths or none.
-    pub(super) fn build<S, E, V>(walk: &Walk<S, E, V>) -> Option<LevelTable>
+    pub(super) fn build<E, V>(walk: &Walk<E, V>) -> Option<LevelTable>
     where
-        S: Fn(usize, usize, &[u16; 4], usize) -> Option<([u16; 4], usize)>,
-        E: Fn(&[u16; 4], usize) -> Big,
+        E: Fn(&[u16; 4]) -> Result<u128, Big>,
         V: Fn(usize, u16) -> u32,
     {
         let n = walk.kinds.len();
-        let known: Vec<u16> = (0..n)
-            .map(|j| {
-                // a suit no kind of the walk deals is known from the start (its played cards)
-                (0..4u16).filter(|&su| walk.kinds.iter().position(|&k| (k / 13) as u16 == su).is_none_or(|at| at <= j)).fold(0, |m, su| m | 7 << (3 * su))
-            })
-            .collect();
-        let seats: Vec<usize> = (0..walk.holders.len()).filter(|&h| walk.holders[h].0 != NOBODY).collect();
-        let mut prefix = vec![[0u64; 64]; walk.holders.len() * n];
-        for &h in &seats {
-            for (j, &k) in known.iter().enumerate() {
-                let bits = &mut prefix[h * n + j];
-                for &key in walk.valid[h].iter() {
-                    let p = key & k;
-                    bits[p as usize / 64] |= 1 << (p % 64);
-                }
-            }
+        let nh = walk.holders.len();
+        let mut seat = [false; 4];
+        for h in 0..nh {
+            seat[h] = walk.holders[h].0 != NOBODY;
         }
         let mut c = [0u16; 4];
         for (h, &(_, played)) in walk.holders.iter().enumerate() {
             c[h] = pack(played);
         }
-        let splits = walk.splits.iter().map(|&s| s.clone()).collect();
-        // (sized for a typical walk's paths, about a thousand mid-hand, so that they are not
-        // copied as they grow)
-        let table = LevelTable { n, kinds: walk.kinds.clone(), splits, paths: Vec::with_capacity(PATHS_HINT * n), cum: Vec::new() };
-        let mut b = Builder { walk, prefix, known, seats, xs: Vec::with_capacity(n), table, ends: Vec::with_capacity(PATHS_HINT), full: false };
-        b.dfs(0, walk.start.0, walk.start.1, c, 1);
-        if b.full {
+        let splits: Vec<Splits> = walk.splits.iter().map(|&s| s.clone()).collect();
+        if n == 0 {
+            // no level kind to deal: the one path is empty, weighed by the envelopes of the
+            // played counts (its table: one node with no prefix and an empty last kind)
+            let mut q = 1u64;
+            for h in (0..nh).filter(|&h| seat[h]) {
+                let e = (walk.envelope)(h, c[h]);
+                if e == 0 {
+                    return None;
+                }
+                q *= e as u64;
+            }
+            let v = match (walk.end)(&walk.rooms) {
+                Ok(v) => Big::from_u128(v),
+                Err(v) => v,
+            };
+            let v = v.mul_small(q);
+            let node = Node { rooms: walk.rooms, w: 1, allowed: 0, env: [[1; 8]; 4] };
+            return (!v.is_zero()).then(|| LevelTable { n, nh, kinds: Vec::new(), splits, last_bits: Vec::new(), nodes: vec![node], prefixes: Vec::new(), cum: Cum::Wide(vec![v]) });
+        }
+        let (prefix, known) = prefixes(&walk.kinds, &walk.valid, &seat[..nh], &c);
+        let bits: Vec<Vec<u32>> = walk.splits.iter().map(|sp| sp.iter().map(|(a, _)| split_bits(a, nh)).collect()).collect();
+        let table = LevelTable {
+            n,
+            nh,
+            kinds: walk.kinds.clone(),
+            splits,
+            last_bits: bits[n - 1].clone(),
+            nodes: Vec::with_capacity(NODES_HINT),
+            prefixes: Vec::with_capacity(NODES_HINT * (n - 1)),
+            cum: Cum::Narrow(Vec::with_capacity(NODES_HINT)),
+        };
+        let mut b = Builder { walk, n, nh, prefix, known, seat, bits, xs: Vec::with_capacity(n), table, narrow: Some([0; 4]), total: Big::ZERO, listed: 0, full: false };
+        b.dfs(0, walk.rooms, c, 1);
+        if b.full || b.table.nodes.is_empty() {
             return None;
         }
-        // each path's weight: the completions after it times its splits' weights and envelopes
-        let mut table = b.table;
-        table.cum.reserve_exact(b.ends.len());
-        let mut total = Big::ZERO;
-        // the running total while it fits in 128 bits (`total` holds it too)
-        let mut narrow = Some(0u128);
-        let mut kept = 0;
-        for (p, &(s, i, w, q)) in b.ends.iter().enumerate() {
-            let v = (walk.end)(&s, i);
-            if v.is_zero() {
-                continue;
-            }
-            // (in 128 bits while the product and the running total fit, checked: the same
-            // exact sums)
-            let fits = narrow.and_then(|t| v.to_u128()?.checked_mul(w as u128)?.checked_mul(q as u128)?.checked_add(t));
-            if let Some(t) = fits {
-                narrow = Some(t);
-                total = Big::from_u128(t);
-            } else {
-                narrow = None;
-                // (w below 2^23, q at most 2^48: each product gains at most one limb, and the
-                // arithmetic runs in the limbs in use)
-                let width = v.limbs();
-                let vwq = v.mul_small_within(w, (width + 1).min(Big::LIMBS)).mul_small_within(q, (width + 2).min(Big::LIMBS));
-                total.add_within(&vwq, (total.limbs().max(width + 2) + 1).min(Big::LIMBS));
-            }
-            table.paths.copy_within(p * n..(p + 1) * n, kept * n);
-            table.cum.push(total);
-            kept += 1;
-        }
-        table.paths.truncate(kept * n);
-        (kept > 0).then_some(table)
+        Some(b.table)
     }
 
-    /// A path drawn in proportion to its weight: the split index of each kind.
-    pub(super) fn sample(&self, rng: &mut Rng) -> &[u8] {
-        let total = self.cum.last().expect("a table holds a path");
-        let r = total.below(rng);
-        let p = self.cum.partition_point(|c| *c <= r);
-        &self.paths[p * self.n..(p + 1) * self.n]
+    /// The sum of a node's paths' weights in four limbs (`None` where a completion or a sum
+    /// does not fit), without the prefix's weight; `stop(x, sum so far with x)` may end the
+    /// walk at the path of last split x (the sum then runs to it).
+    #[inline(always)]
+    fn leaves_narrow(last: &Splits, bits: &[u32], nh: usize, node: &Node, end: &impl Fn(&[u16; 4]) -> Result<u128, Big>, mut stop: impl FnMut(usize, &Quad) -> bool) -> Option<Quad> {
+        let mut sum = [0u64; 4];
+        let _ = nh;
+        for (x, ((a, wx), &b)) in last.iter().zip(bits).enumerate() {
+            if b & !node.allowed != 0 {
+                continue;
+            }
+            // (all four holders at once: one past the last takes 0 of its room 0, envelope 1;
+            // the envelopes' product is below 2^48, three seats' at most 2^16 each)
+            let r2: [u16; 4] = std::array::from_fn(|h| node.rooms[h] - a[h] as u16);
+            let q: u64 = (0..4).map(|h| node.env[h][(a[h] & 7) as usize] as u64).product();
+            let u = *wx as u64 as u128 * q as u128;
+            let v = end(&r2).ok()?;
+            sum = quad_add(&sum, &quad_mul(v, u))?;
+            if stop(x, &sum) {
+                break;
+            }
+        }
+        Some(sum)
+    }
+
+    /// [`LevelTable::leaves_narrow`] at full width, the prefix's weight included.
+    fn leaves_wide(last: &Splits, bits: &[u32], nh: usize, node: &Node, end: &impl Fn(&[u16; 4]) -> Result<u128, Big>, mut stop: impl FnMut(usize, &Big) -> bool) -> Big {
+        let mut sum = Big::ZERO;
+        for (x, (a, wx)) in last.iter().enumerate() {
+            if bits[x] & !node.allowed != 0 {
+                continue;
+            }
+            let mut r2 = node.rooms;
+            let mut q = 1u64;
+            for h in 0..nh {
+                r2[h] -= a[h] as u16;
+                q *= node.env[h][a[h] as usize] as u64;
+            }
+            let v = match end(&r2) {
+                Ok(v) => Big::from_u128(v),
+                Err(v) => v,
+            };
+            sum = sum.add(&v.mul_small(node.w * *wx as u64).mul_small(q));
+            if stop(x, &sum) {
+                break;
+            }
+        }
+        sum
+    }
+
+    /// A path drawn in proportion to its weight (the same draws as one cumulative weight a
+    /// path): the node first, then its paths weighed again; `end` is the walk's.
+    pub(super) fn sample(&self, rng: &mut Rng, end: &impl Fn(&[u16; 4]) -> Result<u128, Big>) -> Path {
+        let n = self.n;
+        let mut x = None;
+        let k = match &self.cum {
+            Cum::Narrow(cum) => {
+                let r = Big::from_limbs(cum.last().expect("a table holds a node")).below(rng);
+                let r = [r.limb(0), r.limb(1), r.limb(2), r.limb(3)];
+                let k = cum.partition_point(|c| !quad_lt(&r, c));
+                let r = if k == 0 { r } else { quad_sub(&r, &cum[k - 1]) };
+                let node = &self.nodes[k];
+                // the first path whose running sum (times the prefix's weight) passes r
+                Self::leaves_narrow(&self.splits[n - 1], &self.last_bits, self.nh, node, end, |y, s| {
+                    let hit = quad_scale(s, node.w).is_some_and(|s| quad_lt(&r, &s));
+                    if hit {
+                        x = Some(y);
+                    }
+                    hit
+                });
+                k
+            }
+            Cum::Wide(cum) => {
+                let r = cum.last().expect("a table holds a node").below(rng);
+                let k = cum.partition_point(|c| *c <= r);
+                let r = if k == 0 { r } else { r.sub(&cum[k - 1]) };
+                if n > 0 {
+                    Self::leaves_wide(&self.splits[n - 1], &self.last_bits, self.nh, &self.nodes[k], end, |y, s| {
+                        let hit = r < *s;
+                        if hit {
+                            x = Some(y);
+                        }
+                        hit
+                    });
+                }
+                k
+            }
+        };
+        let mut xs = [0u8; 4];
+        if n > 0 {
+            xs[..n - 1].copy_from_slice(&self.prefixes[k * (n - 1)..(k + 1) * (n - 1)]);
+            xs[n - 1] = x.expect("a path of the node passes the draw") as u8;
+        }
+        Path { xs, n }
     }
 
     /// The level kinds, in the paths' order.
@@ -267,6 +554,186 @@ impl LevelTable {
 
     /// Bytes held.
     pub(super) fn bytes(&self) -> usize {
-        self.paths.len() + self.cum.len() * std::mem::size_of::<Big>()
+        self.prefixes.len()
+            + self.nodes.len() * std::mem::size_of::<Node>()
+            + match &self.cum {
+                Cum::Narrow(c) => c.len() * std::mem::size_of::<Quad>(),
+                Cum::Wide(c) => c.len() * std::mem::size_of::<Big>(),
+            }
+    }
+
+    /// Every path of nonzero weight and the cumulative weights, one a path, at full width
+    /// (for the twin).
+    #[cfg(test)]
+    pub(super) fn parts(&self, end: &impl Fn(&[u16; 4]) -> Result<u128, Big>) -> (Vec<u8>, Vec<Big>) {
+        let n = self.n;
+        let (mut paths, mut cum, mut total) = (Vec::new(), Vec::new(), Big::ZERO);
+        if n == 0 {
+            let Cum::Wide(c) = &self.cum else { unreachable!("an empty path is wide") };
+            return (Vec::new(), c.clone());
+        }
+        for (k, node) in self.nodes.iter().enumerate() {
+            let mut before = Big::ZERO;
+            Self::leaves_wide(&self.splits[n - 1], &self.last_bits, self.nh, node, end, |x, s| {
+                if *s != before {
+                    paths.extend_from_slice(&self.prefixes[k * (n - 1)..(k + 1) * (n - 1)]);
+                    paths.push(x as u8);
+                    cum.push(total.add(s));
+                }
+                before = *s;
+                false
+            });
+            total = total.add(&before);
+        }
+        (paths, cum)
+    }
+}
+
+/// The twin of [`LevelTable::build`]: every sequence of splits from `start`, each stepped by
+/// `step` (the proposal's own step: `None` where a split does not fit), kept where every
+/// seat's counts are at most four a suit and among its valid counts with a nonzero envelope,
+/// weighed at full width (splits' weights × `end` × envelopes); no pruning by prefixes, no
+/// bit masks, no 128-bit sums. `None` past `MAX_PATHS` listed paths or with none of weight.
+#[cfg(test)]
+#[allow(clippy::too_many_arguments)]
+pub(super) fn plain_table<S: Copy>(
+    splits: &[&Splits],
+    kinds: &[u8],
+    holders: &[(u8, [u8; 4])],
+    start: S,
+    step: &dyn Fn(usize, usize, &S) -> Option<S>,
+    end: &dyn Fn(&S) -> Big,
+    envelope: &dyn Fn(usize, u16) -> u32,
+    valid: &[&[u16]],
+) -> Option<(Vec<u8>, Vec<Big>)> {
+    // (cut where a seat's counts so far, on the suits dealt so far and those never dealt,
+    // begin no valid count: a plain scan of the valid counts)
+    let begins = |j: usize, xs: &[u8], x: usize| {
+        let dealt = |su: u8| kinds.iter().position(|&k| k / 13 == su).is_none_or(|at| at <= j);
+        holders.iter().enumerate().filter(|(_, h)| h.0 != NOBODY).all(|(h, &(_, played))| {
+            let mut c = played.map(|v| v as u16);
+            for (i, &y) in xs.iter().chain([x as u8].iter()).enumerate() {
+                c[(kinds[i] / 13) as usize] += splits[i][y as usize].0[h] as u16;
+            }
+            c.iter().all(|&v| v <= 4) && valid[h].iter().any(|&key| (0..4u8).filter(|&su| dealt(su)).all(|su| (key >> (3 * su) & 7) == c[su as usize]))
+        })
+    };
+    #[allow(clippy::too_many_arguments)]
+    fn rec<S: Copy>(j: usize, s: S, xs: &mut Vec<u8>, w: Big, splits: &[&Splits], n: usize, step: &dyn Fn(usize, usize, &S) -> Option<S>, begins: &dyn Fn(usize, &[u8], usize) -> bool, out: &mut Vec<(Vec<u8>, S, Big)>) {
+        if j == n {
+            out.push((xs.clone(), s, w));
+            return;
+        }
+        for (x, (_, wx)) in splits[j].iter().enumerate() {
+            if !begins(j, xs, x) {
+                continue;
+            }
+            let Some(s2) = step(j, x, &s) else { continue };
+            xs.push(x as u8);
+            rec(j + 1, s2, xs, w.mul_u128(*wx), splits, n, step, begins, out);
+            xs.pop();
+        }
+    }
+    let mut all = Vec::new();
+    rec(0, start, &mut Vec::new(), Big::ONE, splits, kinds.len(), step, &begins, &mut all);
+    let (mut paths, mut cum, mut total, mut listed) = (Vec::new(), Vec::new(), Big::ZERO, 0);
+    for (xs, s, w) in all {
+        let mut q = Big::ONE;
+        let mut ok = true;
+        for (h, &(_, played)) in holders.iter().enumerate().filter(|(_, h)| h.0 != NOBODY) {
+            let mut c = played;
+            for (j, &x) in xs.iter().enumerate() {
+                c[(kinds[j] / 13) as usize] += splits[j][x as usize].0[h];
+            }
+            let key = pack(c.map(|v| v.min(7)));
+            let e = envelope(h, key);
+            ok &= c.iter().all(|&v| v <= 4) && valid[h].contains(&key) && e > 0;
+            q = q.mul_small(e as u64);
+        }
+        if !ok {
+            continue;
+        }
+        listed += 1;
+        if listed > MAX_PATHS {
+            return None;
+        }
+        let v = end(&s).mul(&w).mul(&q);
+        if v.is_zero() {
+            continue;
+        }
+        total = total.add(&v);
+        paths.extend_from_slice(&xs);
+        cum.push(total);
+    }
+    (!cum.is_empty()).then_some((paths, cum))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Determinizer;
+    use crate::game::action_set::ActionSet;
+    use crate::game::hand::{Game, NOBODY};
+    use crate::rules::profile::Profile;
+    use crate::util::rng::Rng;
+
+    /// The level tables, of the counting programme and of the plain shuffle, against their
+    /// plain twins (`plain_table`: every split stepped by the proposal's own step, no masks,
+    /// full-width sums): the same paths in the same order with the same cumulative weights,
+    /// or none for both, at every seat of random hands of every profile, while dealing and in
+    /// play; and the counting programme built without the level kinds' layers holds the
+    /// same counts in every layer it builds.
+    #[test]
+    fn level_tables_match_the_plain_walk() {
+        let (mut shuffled, mut counted, mut paths, mut none, mut lazy_built) = (0, 0, 0, 0, 0);
+        for seed in 0..30u64 {
+            let profile = Profile::ALL[(seed % 3) as usize];
+            let mut g = Game::deal(seed, profile, [3, 3], NOBODY, None).unwrap();
+            let mut rng = Rng::new(seed);
+            let mut actions = Vec::new();
+            while let Some(a) = ActionSet::of(&g.pos).sample(&mut rng) {
+                g.apply(&a).unwrap();
+                actions.push(a);
+            }
+            let deal_len = g.record.dealt_at.len();
+            let n = actions.len();
+            for cut in [deal_len * 2 / 3, deal_len + 1, (deal_len + n) / 2, n.saturating_sub(6)] {
+                let mut p = Game::deal(seed, profile, [3, 3], NOBODY, None).unwrap();
+                for a in &actions[..cut.min(n)] {
+                    p.apply(a).unwrap();
+                }
+                for seat in 0..4u8 {
+                    let mut det = Determinizer::new(p.info(seat));
+                    let Some(t) = det.turns.as_mut() else { continue };
+                    t.prepare(&det.info);
+                    let t = det.turns.as_ref().expect("turns");
+                    if !t.conditions() {
+                        continue;
+                    }
+                    let dense: Vec<&[u32]> = det.holders.iter().map(|h| if h.seat == NOBODY { &[][..] } else { t.envelopes(h.seat) }).collect();
+                    let envelope = |h: usize, key: u16| dense[h][key as usize];
+                    let valid: Vec<&[u16]> = det.holders.iter().map(|h| if h.seat == NOBODY { &[][..] } else { t.valid(h.seat) }).collect();
+                    let fast = det.shuffle_levels(&envelope, valid.clone()).map(|t| t.parts(&det.shuffle_end()));
+                    assert_eq!(fast, det.shuffle_levels_plain(&envelope, &valid), "seed {seed}, cut {cut}, seat {seat}: shuffled");
+                    shuffled += 1;
+                    paths += fast.as_ref().map_or(0, |f| f.1.len());
+                    none += fast.is_none() as usize;
+                    if !det.use_dp {
+                        continue;
+                    }
+                    let Ok(dp) = det.build_dp() else { continue };
+                    // a lazy programme (without the level kinds' layers) holds the same counts
+                    let lazy = det.build_dp_from(true).expect("as the full build");
+                    assert!(lazy.layers_match(&dp), "seed {seed}, cut {cut}, seat {seat}: lazy layers");
+                    lazy_built += (lazy.from > 0) as usize;
+                    let fast = det.dp_levels(&dp, &envelope, valid.clone()).map(|t| t.parts(&|r: &[u16; 4]| dp.completions(det.level_kinds().len(), r)));
+                    assert_eq!(fast, det.dp_levels_plain(&dp, &envelope, &valid), "seed {seed}, cut {cut}, seat {seat}: counted");
+                    counted += 1;
+                    paths += fast.as_ref().map_or(0, |f| f.1.len());
+                    none += fast.is_none() as usize;
+                }
+            }
+        }
+        eprintln!("{shuffled} shuffled tables, {counted} counted ({lazy_built} lazy programmes), {paths} paths, {none} none");
+        assert!(shuffled >= 150 && counted >= 60 && lazy_built >= 30 && paths >= 20_000 && none >= 5, "{shuffled} shuffled tables, {counted} counted ({lazy_built} lazy), {paths} paths, {none} none");
     }
 }

@@ -463,32 +463,68 @@ impl Determinizer {
         let nh = self.holders.len();
         let sizes: Vec<u16> = self.holders.iter().map(|h| h.size).collect();
         let splits: Vec<Splits> = kinds.iter().map(|&k| splits(self.info.unseen[k as usize], &[0; 4][..nh], &[u8::MAX; 4][..nh])).collect();
-        let step = |j: usize, x: usize, s: &[u16; 4], _: usize| {
-            let a = &splits[j][x].0;
-            (0..nh).all(|h| a[h] as u16 <= s[h]).then(|| (std::array::from_fn(|h| if h < nh { s[h] - a[h] as u16 } else { 0 }), 0))
-        };
-        let end = |s: &[u16; 4], _: usize| {
-            let mut v = Big::ONE;
-            for h in 0..nh {
-                for t in s[h]..sizes[h] {
-                    v = v.mul_small(t as u64 + 1);
-                }
-            }
-            v
-        };
-        let mut start = [0u16; 4];
-        start[..nh].copy_from_slice(&sizes);
+        let end = self.shuffle_end();
+        let mut rooms = [0u16; 4];
+        rooms[..nh].copy_from_slice(&sizes);
         let walk = Walk {
             splits: splits.iter().collect(),
             kinds: kinds.clone(),
             holders: self.level_holders(),
-            start: (start, 0),
-            step: &step,
+            rooms,
             end: &end,
             envelope,
             valid,
         };
         LevelTable::build(&walk)
+    }
+
+    /// The completions of the plain shuffle after the level cards, from the holders' rooms:
+    /// the places their level cards took, Π size!/(room)! (in 128 bits while the product
+    /// fits, checked).
+    fn shuffle_end(&self) -> impl Fn(&[u16; 4]) -> Result<u128, Big> + '_ {
+        let nh = self.holders.len();
+        move |s: &[u16; 4]| {
+            let mut v = 1u128;
+            for (h, x) in self.holders.iter().enumerate().take(nh) {
+                for t in s[h]..x.size {
+                    match v.checked_mul(t as u128 + 1) {
+                        Some(p) => v = p,
+                        None => return Err(Self::falling(s, &self.holders.iter().map(|h| h.size).collect::<Vec<_>>())),
+                    }
+                }
+            }
+            Ok(v)
+        }
+    }
+
+    /// Π over the holders of size!/(room)!: the places the holders' level cards take, at full
+    /// width.
+    fn falling(rooms: &[u16; 4], sizes: &[u16]) -> Big {
+        let mut v = Big::ONE;
+        for (h, &size) in sizes.iter().enumerate() {
+            for t in rooms[h]..size {
+                v = v.mul_small(t as u64 + 1);
+            }
+        }
+        v
+    }
+
+    /// The twin of [`Determinizer::shuffle_levels`]: the plain walk
+    /// ([`levels::plain_table`]), a split fitting where no holder takes more than its room.
+    #[cfg(test)]
+    fn shuffle_levels_plain(&self, envelope: &dyn Fn(usize, u16) -> u32, valid: &[&[u16]]) -> Option<(Vec<u8>, Vec<Big>)> {
+        let kinds = self.level_kinds();
+        let nh = self.holders.len();
+        let sizes: Vec<u16> = self.holders.iter().map(|h| h.size).collect();
+        let splits: Vec<Splits> = kinds.iter().map(|&k| splits(self.info.unseen[k as usize], &[0; 4][..nh], &[u8::MAX; 4][..nh])).collect();
+        let step = |j: usize, x: usize, s: &[u16; 4]| {
+            let a = &splits[j][x].0;
+            (0..nh).all(|h| a[h] as u16 <= s[h]).then(|| std::array::from_fn(|h| if h < nh { s[h] - a[h] as u16 } else { 0 }))
+        };
+        let end = |s: &[u16; 4]| Self::falling(s, &sizes);
+        let mut start = [0u16; 4];
+        start[..nh].copy_from_slice(&sizes);
+        levels::plain_table(&splits.iter().collect::<Vec<_>>(), &kinds, &self.level_holders(), start, &step, &end, envelope, valid)
     }
 
     /// The uniform proposal with the level cards' allocation drawn from the level table: a
@@ -499,7 +535,7 @@ impl Determinizer {
         let kinds = table.kinds();
         let nh = self.holders.len();
         let mut out = vec![[0u8; KINDS]; nh];
-        for (j, &x) in table.sample(rng).iter().enumerate() {
+        for (j, &x) in table.sample(rng, &self.shuffle_end()).iter().enumerate() {
             let a = table.split(j, x);
             for h in 0..nh {
                 out[h][kinds[j] as usize] += a[h];
@@ -561,11 +597,16 @@ impl Determinizer {
                 }
                 a
             } else {
+                let levels_drawn = self.timing && self.info.dealt_hand;
                 if self.dp.is_none() {
-                    self.dp = Some(self.build_dp()?);
+                    self.dp = Some(self.build_dp_from(levels_drawn)?);
                 }
-                if self.timing && self.info.dealt_hand {
+                if levels_drawn {
                     self.ensure_levels()?;
+                }
+                // (the layers a level table would have stood for, where none was built)
+                if self.dp.as_ref().is_some_and(|d| d.from > 0) && !self.levels.as_ref().is_some_and(|l| l.is_some()) {
+                    self.dp = Some(self.build_dp()?);
                 }
                 let (info, holders, revealed, jokers) = (&self.info, &self.holders, self.revealed.as_ref(), &self.jokers);
                 let (level_fit, turns) = (self.level_fit.as_ref(), self.turns.as_ref().filter(|t| t.conditions()));
