@@ -449,6 +449,176 @@ fn forced_end(pos: &Position) -> Option<i32> {
     Some(q.final_score)
 }
 
+/// The final score of `pos`, a trick start with two cards a hand, if inside (alpha, beta);
+/// else a bound on the side it fails (alpha-beta, fail-soft), without making positions. The
+/// leader leads a single or, holding one kind twice, its pair (R3.1), which makes the trick
+/// the last, every hand played whole; on a single lead a follower plays a card of the led
+/// class if it holds one, else either (R5.2 with N = 1); the greatest key wins, ties to the
+/// earlier play (R6.1–R6.2, as `combo::beats`); the winner leads the last trick, whose cards
+/// are forced; the last trick counts N times for the side that wins it when N cards are
+/// enough for the profile's rule, else once for the defenders if they win it (R7.2–R7.3).
+/// The same score as [`Position::play_unchecked`]'s (twin: `last_two_agrees_with_minimax`).
+fn last_two(pos: &Position, held: &Held, alpha: i32, beta: i32) -> i32 {
+    /// A single card: its key (R4.1), class (R2.5), whether it is a trump, its points (R7.1).
+    #[derive(Clone, Copy)]
+    struct Card1 {
+        key: u32,
+        class: u8,
+        trump: bool,
+        points: i32,
+    }
+    impl Card1 {
+        /// Whether this card, played to a single trick led by `lead` whose best key is
+        /// `best`, wins it so far (R6.1–R6.2, as `combo::beats`).
+        fn beats(&self, lead: &Card1, best: u32) -> bool {
+            (self.class == lead.class || (self.trump && !lead.trump)) && self.key > best
+        }
+    }
+    struct Game2 {
+        cards: [[Card1; 2]; 4],
+        pairs: [Option<Card1>; 4],
+        defender: [bool; 4],
+        leader: usize,
+        multiplied: bool,
+        multiplied2: bool,
+        base: i32,
+    }
+    impl Game2 {
+        /// The first trick's play of the `i`-th seat in play order on, with the cards played
+        /// so far (`played[s]`: which of seat s's two), if inside (alpha, beta); else a bound
+        /// on the side it fails (alpha-beta, fail-soft).
+        #[allow(clippy::too_many_arguments)]
+        fn play(&self, i: usize, played: &mut [usize; 4], lead: Card1, best: (u32, usize), p: i32, mut alpha: i32, mut beta: i32) -> i32 {
+            if i == 4 {
+                return self.last(played, best.1, p);
+            }
+            let seat = (self.leader + i) % 4;
+            let max = self.defender[seat];
+            let mut out = if max { i32::MIN } else { i32::MAX };
+            let c = &self.cards[seat];
+            if i == 0 {
+                if let Some(pair) = self.pairs[seat] {
+                    // the pair led: the last trick, every hand played whole
+                    let v = self.pair_trick(pair);
+                    if max {
+                        out = out.max(v);
+                        alpha = alpha.max(v);
+                    } else {
+                        out = out.min(v);
+                        beta = beta.min(v);
+                    }
+                    if alpha >= beta {
+                        return out;
+                    }
+                }
+            }
+            // a pair's two cards are one play
+            let n = if self.pairs[seat].is_some() { 1 } else { 2 };
+            for j in 0..n {
+                let u = c[j];
+                let (lead, best) = if i == 0 {
+                    (u, (u.key, seat))
+                } else {
+                    // R5.2: a card of the led class while the hand holds one
+                    if u.class != lead.class && c[1 - j].class == lead.class {
+                        continue;
+                    }
+                    (lead, if u.beats(&lead, best.0) { (u.key, seat) } else { best })
+                };
+                played[seat] = j;
+                let v = self.play(i + 1, played, lead, best, p + u.points, alpha, beta);
+                if max {
+                    out = out.max(v);
+                    alpha = alpha.max(v);
+                } else {
+                    out = out.min(v);
+                    beta = beta.min(v);
+                }
+                if alpha >= beta {
+                    break;
+                }
+            }
+            out
+        }
+
+        /// The score of a pair led by the leader as the last trick: each follower plays its
+        /// two cards, which win only as a pair of the led class or, on a plain lead, of
+        /// trumps with a greater key (R5.2, R6.1–R6.2); the trick counts N = 2 times when
+        /// two cards are enough for the last trick's rule, else once for the defenders (R7.3).
+        fn pair_trick(&self, lead: Card1) -> i32 {
+            let (mut best, mut seat, mut q) = (lead.key, self.leader, 0);
+            for i in 0..4 {
+                let s = (self.leader + i) % 4;
+                q += self.cards[s][0].points + self.cards[s][1].points;
+                if i > 0 {
+                    if let Some(u) = self.pairs[s] {
+                        if u.beats(&lead, best) {
+                            (best, seat) = (u.key, s);
+                        }
+                    }
+                }
+            }
+            self.base
+                + match (self.defender[seat], self.multiplied2) {
+                    (true, true) => 2 * q,
+                    (false, true) => -2 * q,
+                    (true, false) => q,
+                    (false, false) => 0,
+                }
+        }
+
+        /// The score once the first trick, won by `winner` with `p` points, is done.
+        fn last(&self, played: &[usize; 4], winner: usize, p: i32) -> i32 {
+            let first = self.base + if self.defender[winner] { p } else { 0 };
+            let card = |s: usize| self.cards[s][1 - played[s]];
+            let lead = card(winner);
+            let (mut best, mut seat, mut q) = (lead.key, winner, lead.points);
+            for i in 1..4 {
+                let s = (winner + i) % 4;
+                let u = card(s);
+                if u.beats(&lead, best) {
+                    (best, seat) = (u.key, s);
+                }
+                q += u.points;
+            }
+            first
+                + match (self.defender[seat], self.multiplied) {
+                    (true, _) => q,
+                    (false, true) => -q,
+                    (false, false) => 0,
+                }
+        }
+    }
+    let ctx = pos.ctx();
+    let card = |k: u8| {
+        let u = unit(ctx, k, 1);
+        Card1 { key: u.key(), class: u.class, trump: u.is_trump(), points: KIND_POINTS[k as usize] as i32 }
+    };
+    let cards = std::array::from_fn(|s| {
+        let m = held.once[s];
+        [card(m.trailing_zeros() as u8), card(63 - m.leading_zeros() as u8)]
+    });
+    // each hand's pair, if its two cards are one kind (R3.1): its unit of two
+    let pairs = std::array::from_fn(|s| {
+        let m = held.twice[s];
+        (m != 0).then(|| {
+            let u = unit(ctx, m.trailing_zeros() as u8, 2);
+            Card1 { key: u.key(), class: u.class, trump: u.is_trump(), points: 2 * KIND_POINTS[m.trailing_zeros() as usize] as i32 }
+        })
+    });
+    let g = Game2 {
+        cards,
+        pairs,
+        defender: std::array::from_fn(|s| pos.is_defender(s as u8)),
+        leader: pos.to_move as usize,
+        multiplied: 1 >= pos.profile.rules().last_trick_min_cards as i32,
+        multiplied2: 2 >= pos.profile.rules().last_trick_min_cards as i32,
+        base: pos.defender_points,
+    };
+    let none = Card1 { key: 0, class: 0, trump: false, points: 0 };
+    g.play(0, &mut [0; 4], none, (0, 0), 0, alpha, beta)
+}
+
 /// For each kind the mover may lead as an interchangeable single, the kind that stands for
 /// its group; every other kind maps to itself.
 fn single_representatives(pos: &Position) -> [u8; KINDS] {
@@ -656,6 +826,10 @@ impl Solver {
         }
         #[cfg(test)]
         assert_eq!(*held, Held::of(pos), "the masks passed down");
+        if pos.trick.plays == 0 && size(&pos.hands[pos.to_move as usize]) == 2 {
+            // the last two tricks: solved directly, cheaper than a probe of the table
+            return Ok(last_two(pos, held, alpha, beta));
+        }
         let base = pos.defender_points;
         // the table at trick starts only: a probe is a cache miss, dearer than the nodes the
         // table saves mid-trick (HISTORY.md §29)
@@ -1124,6 +1298,40 @@ mod tests {
                 assert_eq!((v.lower, v.upper), (m, m), "{profile:?} {pos:?}");
             }
         }
+    }
+
+    /// The last two tricks solved directly agree with minimax over the engine's plays, for
+    /// full and narrow windows (fail-soft: a value past the window bounds the true one on
+    /// that side), pairs led and held included, on every profile.
+    #[test]
+    fn last_two_agrees_with_minimax() {
+        let mut rng = Rng::new(211);
+        let (mut checked, mut with_pairs) = (0, 0);
+        for i in 0..12000 {
+            let profile = Profile::ALL[i % Profile::ALL.len()];
+            let (h, pre) = if i % 2 == 0 { (2, 0) } else { (3, 4) };
+            let pos = position_from(&mut rng, profile, h, pre, i % 3 == 0);
+            if pos.trick.plays != 0 || size(&pos.hands[pos.to_move as usize]) != 2 {
+                continue;
+            }
+            let held = Held::of(&pos);
+            let want = minimax(&pos);
+            assert_eq!(last_two(&pos, &held, i32::MIN, i32::MAX), want, "{pos:?}");
+            let a = want - 40 + rng.below_usize(80) as i32;
+            let b = a + 1 + rng.below_usize(30) as i32;
+            let v = last_two(&pos, &held, a, b);
+            if v <= a {
+                assert!(want <= v, "{a} {b} {v} {want} {pos:?}");
+            } else if v >= b {
+                assert!(want >= v, "{a} {b} {v} {want} {pos:?}");
+            } else {
+                assert_eq!(v, want, "{pos:?}");
+            }
+            checked += 1;
+            with_pairs += (held.twice != [0; 4]) as usize;
+        }
+        eprintln!("last two tricks: {checked} positions, {with_pairs} with a pair");
+        assert!(checked > 8000 && with_pairs > 2000, "{checked} {with_pairs}");
     }
 
     /// The bounds of every node hold the position's value.
