@@ -592,7 +592,7 @@ fn last_two(pos: &Position, held: &Held, alpha: i32, beta: i32) -> i32 {
     let ctx = pos.ctx();
     let card = |k: u8| {
         let u = unit(ctx, k, 1);
-        Card1 { key: u.key(), class: u.class, trump: u.is_trump(), points: KIND_POINTS[k as usize] as i32 }
+        Card1 { key: u.key(), class: u.class, trump: u.is_trump(), points: KIND_POINTS[k as usize] }
     };
     let cards = std::array::from_fn(|s| {
         let m = held.once[s];
@@ -603,7 +603,7 @@ fn last_two(pos: &Position, held: &Held, alpha: i32, beta: i32) -> i32 {
         let m = held.twice[s];
         (m != 0).then(|| {
             let u = unit(ctx, m.trailing_zeros() as u8, 2);
-            Card1 { key: u.key(), class: u.class, trump: u.is_trump(), points: 2 * KIND_POINTS[m.trailing_zeros() as usize] as i32 }
+            Card1 { key: u.key(), class: u.class, trump: u.is_trump(), points: 2 * KIND_POINTS[m.trailing_zeros() as usize] }
         })
     });
     let g = Game2 {

@@ -399,8 +399,8 @@ impl LevelTable {
         let n = walk.kinds.len();
         let nh = walk.holders.len();
         let mut seat = [false; 4];
-        for h in 0..nh {
-            seat[h] = walk.holders[h].0 != NOBODY;
+        for (s, h) in seat.iter_mut().zip(&walk.holders[..nh]) {
+            *s = h.0 != NOBODY;
         }
         let mut c = [0u16; 4];
         for (h, &(_, played)) in walk.holders.iter().enumerate() {
@@ -671,10 +671,7 @@ pub(super) fn plain_table<S: Copy>(
 #[cfg(test)]
 mod tests {
     use super::super::Determinizer;
-    use crate::game::action_set::ActionSet;
     use crate::game::hand::{Game, NOBODY};
-    use crate::rules::profile::Profile;
-    use crate::util::rng::Rng;
 
     /// The level tables, of the counting programme and of the plain shuffle, against their
     /// plain twins (`plain_table`: every split stepped by the proposal's own step, no masks,
@@ -686,15 +683,7 @@ mod tests {
     fn level_tables_match_the_plain_walk() {
         let (mut shuffled, mut counted, mut paths, mut none, mut lazy_built) = (0, 0, 0, 0, 0);
         for seed in 0..30u64 {
-            let profile = Profile::ALL[(seed % 3) as usize];
-            let mut g = Game::deal(seed, profile, [3, 3], NOBODY, None).unwrap();
-            let mut rng = Rng::new(seed);
-            let mut actions = Vec::new();
-            while let Some(a) = ActionSet::of(&g.pos).sample(&mut rng) {
-                g.apply(&a).unwrap();
-                actions.push(a);
-            }
-            let deal_len = g.record.dealt_at.len();
+            let (profile, actions, deal_len) = super::super::random_hand(seed);
             let n = actions.len();
             for cut in [deal_len * 2 / 3, deal_len + 1, (deal_len + n) / 2, n.saturating_sub(6)] {
                 let mut p = Game::deal(seed, profile, [3, 3], NOBODY, None).unwrap();

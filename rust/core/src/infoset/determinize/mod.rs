@@ -69,6 +69,23 @@ mod timing;
 mod turns;
 mod world;
 
+/// Tests: hand `seed` of profile `seed % 3` played to its end by uniform draws over the legal
+/// actions (showings included): the profile, its actions and how many cards were dealt.
+#[cfg(test)]
+pub(crate) fn random_hand(seed: u64) -> (crate::rules::profile::Profile, Vec<crate::game::hand::Action>, usize) {
+    use crate::game::action_set::ActionSet;
+    use crate::game::hand::{Game, NOBODY};
+    let profile = crate::rules::profile::Profile::ALL[(seed % 3) as usize];
+    let mut g = Game::deal(seed, profile, [3, 3], NOBODY, None).expect("a fresh deal");
+    let mut rng = crate::util::rng::Rng::new(seed);
+    let mut actions = Vec::new();
+    while let Some(a) = ActionSet::of(&g.pos).sample(&mut rng) {
+        g.apply(&a).expect("a legal action");
+        actions.push(a);
+    }
+    (profile, actions, g.record.dealt_at.len())
+}
+
 pub use arrange::Arrangement;
 pub use holders::Draw;
 

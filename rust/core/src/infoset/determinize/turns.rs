@@ -842,9 +842,7 @@ impl Chain {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::action_set::ActionSet;
     use crate::game::hand::{Game, Phase};
-    use crate::rules::profile::Profile;
 
     /// The renamed programmes and the programmes over classes (multisets, or a public run's
     /// suit and the multiset of the others) against one programme over count vectors per
@@ -856,15 +854,7 @@ mod tests {
     fn the_shortcuts_count_what_every_choice_counts() {
         let (mut chains, mut with_runs, mut hidden, mut public) = (0, 0, 0, 0);
         for seed in 0..24u64 {
-            let profile = Profile::ALL[(seed % 3) as usize];
-            let mut g = Game::deal(seed, profile, [3, 3], NOBODY, None).unwrap();
-            let mut rng = Rng::new(seed);
-            let mut actions = Vec::new();
-            while let Some(a) = ActionSet::of(&g.pos).sample(&mut rng) {
-                g.apply(&a).unwrap();
-                actions.push(a);
-            }
-            let deal_len = g.record.dealt_at.len();
+            let (profile, actions, deal_len) = super::super::random_hand(seed);
             for cut in [deal_len / 3, deal_len * 2 / 3, deal_len + 1, (deal_len + actions.len()) / 2] {
                 let mut p = Game::deal(seed, profile, [3, 3], NOBODY, None).unwrap();
                 for a in &actions[..cut.min(actions.len())] {
