@@ -326,9 +326,91 @@ pub fn binomial(n: usize, k: usize) -> Big {
     }
 }
 
+/// A 256-bit unsigned integer, little-endian limbs: fixed-width sums for counts known to fit
+/// (the level table's path weights and running totals), cheaper than a [`Big`].
+pub type Quad = [u64; 4];
+
+/// `v · u` in four limbs (always fits).
+pub fn quad_mul(v: u128, u: u128) -> Quad {
+    let (a, b) = ([v as u64, (v >> 64) as u64], [u as u64, (u >> 64) as u64]);
+    let mut r = [0u64; 4];
+    for i in 0..2 {
+        let mut carry = 0u128;
+        for j in 0..2 {
+            let x = a[i] as u128 * b[j] as u128 + r[i + j] as u128 + carry;
+            r[i + j] = x as u64;
+            carry = x >> 64;
+        }
+        r[i + 2] = carry as u64;
+    }
+    r
+}
+
+/// `a · m` in four limbs, `None` where it does not fit.
+pub fn quad_scale(a: &Quad, m: u64) -> Option<Quad> {
+    let mut r = [0u64; 4];
+    let mut carry = 0u128;
+    for l in 0..4 {
+        let x = a[l] as u128 * m as u128 + carry;
+        r[l] = x as u64;
+        carry = x >> 64;
+    }
+    (carry == 0).then_some(r)
+}
+
+/// `a + b` in four limbs, `None` where it does not fit.
+pub fn quad_add(a: &Quad, b: &Quad) -> Option<Quad> {
+    let mut r = [0u64; 4];
+    let mut carry = false;
+    for l in 0..4 {
+        let (s1, c1) = a[l].overflowing_add(b[l]);
+        let (s2, c2) = s1.overflowing_add(carry as u64);
+        r[l] = s2;
+        carry = c1 | c2;
+    }
+    (!carry).then_some(r)
+}
+
+/// `a − b` (`b ≤ a`).
+pub fn quad_sub(a: &Quad, b: &Quad) -> Quad {
+    let mut r = [0u64; 4];
+    let mut borrow = false;
+    for l in 0..4 {
+        let (d1, b1) = a[l].overflowing_sub(b[l]);
+        let (d2, b2) = d1.overflowing_sub(borrow as u64);
+        r[l] = d2;
+        borrow = b1 | b2;
+    }
+    r
+}
+
+/// `a < b`.
+pub fn quad_lt(a: &Quad, b: &Quad) -> bool {
+    (a[3], a[2], a[1], a[0]) < (b[3], b[2], b[1], b[0])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The 256-bit words agree with the full-width numbers wherever they fit.
+    #[test]
+    fn quads_agree_with_full_width_numbers() {
+        let mut rng = Rng::new(5);
+        let big = |q: &Quad| Big::from_limbs(q);
+        for _ in 0..2000 {
+            let (v, u) = (rng.next_u64() as u128 | (rng.next_u64() as u128) << 64, rng.next_u64() as u128);
+            let a = quad_mul(v, u);
+            assert_eq!(big(&a), Big::from_u128(v).mul_u128(u));
+            let m = rng.next_u64() >> rng.below(64) as u32;
+            let b = quad_mul(rng.next_u64() as u128, rng.next_u64() as u128);
+            assert_eq!(quad_scale(&a, m).map(|x| big(&x)), Some(big(&a).mul_small(m)).filter(|x| x.limbs() <= 4));
+            assert_eq!(quad_add(&a, &b).map(|x| big(&x)), Some(big(&a).add(&big(&b))).filter(|x| x.limbs() <= 4));
+            assert_eq!(quad_lt(&a, &b), big(&a) < big(&b));
+            let (hi, lo) = if quad_lt(&a, &b) { (b, a) } else { (a, b) };
+            assert_eq!(big(&quad_sub(&hi, &lo)), big(&hi).sub(&big(&lo)));
+        }
+    }
 
     #[test]
     fn arithmetic_and_decimal() {

@@ -20,7 +20,7 @@
 //! to find the same path a cumulative weight per path would (twin: `plain_table`).
 
 use crate::game::hand::NOBODY;
-use crate::util::bignum::Big;
+use crate::util::bignum::{quad_add, quad_lt, quad_mul, quad_scale, quad_sub, Big, Quad};
 use crate::util::rng::Rng;
 
 use super::splits::Splits;
@@ -70,69 +70,6 @@ where
 enum Cum {
     Narrow(Vec<Quad>),
     Wide(Vec<Big>),
-}
-
-/// A 256-bit unsigned integer, little-endian limbs: a path's weight (its completions below
-/// 2^128 times its splits' and envelopes' words) and the running total, while they fit.
-type Quad = [u64; 4];
-
-/// `v · u` in four limbs (always fits).
-fn quad_mul(v: u128, u: u128) -> Quad {
-    let (a, b) = ([v as u64, (v >> 64) as u64], [u as u64, (u >> 64) as u64]);
-    let mut r = [0u64; 4];
-    for i in 0..2 {
-        let mut carry = 0u128;
-        for j in 0..2 {
-            let x = a[i] as u128 * b[j] as u128 + r[i + j] as u128 + carry;
-            r[i + j] = x as u64;
-            carry = x >> 64;
-        }
-        r[i + 2] = carry as u64;
-    }
-    r
-}
-
-/// `a · m` in four limbs, `None` where it does not fit.
-fn quad_scale(a: &Quad, m: u64) -> Option<Quad> {
-    let mut r = [0u64; 4];
-    let mut carry = 0u128;
-    for l in 0..4 {
-        let x = a[l] as u128 * m as u128 + carry;
-        r[l] = x as u64;
-        carry = x >> 64;
-    }
-    (carry == 0).then_some(r)
-}
-
-/// `a + b` in four limbs, `None` where it does not fit.
-fn quad_add(a: &Quad, b: &Quad) -> Option<Quad> {
-    let mut r = [0u64; 4];
-    let mut carry = false;
-    for l in 0..4 {
-        let (s1, c1) = a[l].overflowing_add(b[l]);
-        let (s2, c2) = s1.overflowing_add(carry as u64);
-        r[l] = s2;
-        carry = c1 | c2;
-    }
-    (!carry).then_some(r)
-}
-
-/// `a − b` (`b ≤ a`).
-fn quad_sub(a: &Quad, b: &Quad) -> Quad {
-    let mut r = [0u64; 4];
-    let mut borrow = false;
-    for l in 0..4 {
-        let (d1, b1) = a[l].overflowing_sub(b[l]);
-        let (d2, b2) = d1.overflowing_sub(borrow as u64);
-        r[l] = d2;
-        borrow = b1 | b2;
-    }
-    r
-}
-
-/// `a < b`.
-fn quad_lt(a: &Quad, b: &Quad) -> bool {
-    (a[3], a[2], a[1], a[0]) < (b[3], b[2], b[1], b[0])
 }
 
 /// A node of the walk before the last kind: its paths are its prefix and each split of the
