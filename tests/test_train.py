@@ -338,7 +338,8 @@ def test_bad_layers_and_training_settings_are_named():
                      ({"lr": -1.0}, "lr"), ({"batch": 2.5}, "batch"), ({"imitate": -1.0}, "imitate"),
                      ({"imitate": float("nan")}, "imitate"), ({"imitate": True}, "imitate"),
                      ({"imitate": 1.0}, "needs selfplay.teacher"), ({"imitate_temperature": 0.0}, "imitate_temperature"),
-                     ({"imitate_visits": 1}, "imitate_visits"), ({"imitate_visits": True}, "imitate_visits: needs imitate")]:
+                     ({"imitate_visits": 1}, "imitate_visits"), ({"imitate_visits": True}, "imitate_visits: needs imitate"),
+                     ({"imitate_visits": np.bool_(True)}, "imitate_visits: needs imitate")]:
         with pytest.raises(InvalidArgument, match=says):
             T.train(T.TrainConfig(out="/nonexistent/never-written", **kw))
 

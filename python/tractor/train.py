@@ -27,7 +27,7 @@ import os
 import struct
 import time
 import zlib
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Callable, Dict, List, Optional
 
 import numpy as np
@@ -556,6 +556,7 @@ def train(cfg: TrainConfig, progress: Optional[Callable[[str], None]] = None) ->
         raise InvalidArgument(f"imitate_visits must be a bool, got {_show(cfg.imitate_visits)}")
     if cfg.imitate_visits and not cfg.imitate:
         raise InvalidArgument("imitate_visits: needs imitate > 0 (it sets the imitation term's targets)")
+    cfg = replace(cfg, imitate_visits=bool(cfg.imitate_visits))  # a numpy bool, as the recipe's JSON keeps it
     init = _init_layers(cfg) if cfg.init is not None else None  # checked even when resuming
     torch = _torch()
     say = progress or (lambda m: None)
