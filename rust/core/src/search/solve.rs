@@ -474,6 +474,18 @@ fn last_two(pos: &Position, held: &Held, alpha: i32, beta: i32) -> i32 {
             (self.class == lead.class || (self.trump && !lead.trump)) && self.key > best
         }
     }
+    /// A child's value `v` taken at a node of the defenders (`max`) or of the banker team:
+    /// the node's value so far and its window moved; whether the window closed (a cut).
+    fn take(max: bool, v: i32, out: &mut i32, alpha: &mut i32, beta: &mut i32) -> bool {
+        if max {
+            *out = (*out).max(v);
+            *alpha = (*alpha).max(v);
+        } else {
+            *out = (*out).min(v);
+            *beta = (*beta).min(v);
+        }
+        alpha >= beta
+    }
     struct Game2 {
         cards: [[Card1; 2]; 4],
         pairs: [Option<Card1>; 4],
@@ -499,15 +511,7 @@ fn last_two(pos: &Position, held: &Held, alpha: i32, beta: i32) -> i32 {
             if i == 0 {
                 if let Some(pair) = self.pairs[seat] {
                     // the pair led: the last trick, every hand played whole
-                    let v = self.pair_trick(pair);
-                    if max {
-                        out = out.max(v);
-                        alpha = alpha.max(v);
-                    } else {
-                        out = out.min(v);
-                        beta = beta.min(v);
-                    }
-                    if alpha >= beta {
+                    if take(max, self.pair_trick(pair), &mut out, &mut alpha, &mut beta) {
                         return out;
                     }
                 }
@@ -527,14 +531,7 @@ fn last_two(pos: &Position, held: &Held, alpha: i32, beta: i32) -> i32 {
                 };
                 played[seat] = j;
                 let v = self.play(i + 1, played, lead, best, p + u.points, alpha, beta);
-                if max {
-                    out = out.max(v);
-                    alpha = alpha.max(v);
-                } else {
-                    out = out.min(v);
-                    beta = beta.min(v);
-                }
-                if alpha >= beta {
+                if take(max, v, &mut out, &mut alpha, &mut beta) {
                     break;
                 }
             }
@@ -1412,6 +1409,36 @@ mod tests {
         assert!(decided[1] > 1000 && decided[2] > 300, "{decided:?}");
     }
 
+    /// `h` cards a hand dealt round the table from `kinds` (at most four copies of a kind).
+    fn deal_among(rng: &mut Rng, kinds: &[usize], h: usize) -> [Counts; 4] {
+        let mut hands = [[0u8; KINDS]; 4];
+        let mut dealt = 0;
+        while dealt < 4 * h {
+            let k = kinds[rng.below_usize(kinds.len())];
+            let seat = dealt % 4;
+            if hands.iter().map(|x| x[k]).sum::<u8>() < 4 {
+                hands[seat][k] += 1;
+                dealt += 1;
+            }
+        }
+        hands
+    }
+
+    /// Checks that `pos` (value `v`) has the value of the first position seen with key `k`,
+    /// else remembers it; whether the two differed in their hands (a renaming met).
+    fn same_value_for_key(seen: &mut HashMap<u128, (i32, [Counts; 4])>, k: u128, v: i32, pos: &Position) -> bool {
+        match seen.get(&k) {
+            Some((w, hands)) => {
+                assert_eq!(v, *w, "{pos:?} {hands:?}");
+                *hands != pos.hands
+            }
+            None => {
+                seen.insert(k, (v, pos.hands));
+                false
+            }
+        }
+    }
+
     /// Positions with one trick-start key have one value (relative to the points won so far):
     /// the key renames plain-suit ranks only where the rest of the hand is the same game.
     #[test]
@@ -1425,29 +1452,12 @@ mod tests {
             let level = 3 + (i % 2) as u8;
             let kinds: Vec<usize> = (3..=9u8).filter(|&r| r != level).map(|r| Card::new(1, r).id()).chain([Card::new(0, 14).id(), 53]).collect();
             let h = 1 + i % 2;
-            let mut hands = [[0u8; KINDS]; 4];
-            let mut dealt = 0;
-            while dealt < 4 * h {
-                let k = kinds[rng.below_usize(kinds.len())];
-                let seat = dealt % 4;
-                if hands.iter().map(|x| x[k]).sum::<u8>() < 4 {
-                    hands[seat][k] += 1;
-                    dealt += 1;
-                }
-            }
+            let hands = deal_among(&mut rng, &kinds, h);
             let banker = (i % 4) as u8;
             let pos = Game::from_hands(hands, level, 0, banker, profile).expect("a valid deal").pos;
             let v = minimax(&pos) - pos.defender_points;
             let k = trick_start_key(&pos, &Order::of(pos.ctx()), &Held::of(&pos)) ^ ((level as u128) << 100) ^ ((banker as u128) << 110) ^ ((i % Profile::ALL.len()) as u128) << 120;
-            match seen.get(&k) {
-                Some((w, hands)) => {
-                    assert_eq!(v, *w, "{pos:?} {hands:?}");
-                    renamed += (*hands != pos.hands) as usize;
-                }
-                None => {
-                    seen.insert(k, (v, pos.hands));
-                }
-            }
+            renamed += same_value_for_key(&mut seen, k, v, &pos) as usize;
         }
         eprintln!("renamed positions met: {renamed}");
         assert!(renamed > 20, "{renamed}");
@@ -1471,29 +1481,12 @@ mod tests {
             let mut kinds: Vec<usize> = (0..5 + i % 4).map(|_| all[rng.below_usize(all.len())]).collect();
             kinds.push(Card::new(3, 9).id());
             let h = 1 + i % 2;
-            let mut hands = [[0u8; KINDS]; 4];
-            let mut dealt = 0;
-            while dealt < 4 * h {
-                let k = kinds[rng.below_usize(kinds.len())];
-                let seat = dealt % 4;
-                if hands.iter().map(|x| x[k]).sum::<u8>() < 4 {
-                    hands[seat][k] += 1;
-                    dealt += 1;
-                }
-            }
+            let hands = deal_among(&mut rng, &kinds, h);
             let banker = (i % 4) as u8;
             let pos = Game::from_hands(hands, level, trump, banker, profile).expect("a valid deal").pos;
             let v = minimax(&pos) - pos.defender_points;
             let k = trick_start_key(&pos, &Order::of(pos.ctx()), &Held::of(&pos)) ^ ((level as u128) << 100) ^ ((trump as u128) << 105) ^ ((banker as u128) << 110) ^ ((i % Profile::ALL.len()) as u128) << 120;
-            match seen.get(&k) {
-                Some((w, hands)) => {
-                    assert_eq!(v, *w, "{pos:?} {hands:?}");
-                    renamed += (*hands != pos.hands) as usize;
-                }
-                None => {
-                    seen.insert(k, (v, pos.hands));
-                }
-            }
+            renamed += same_value_for_key(&mut seen, k, v, &pos) as usize;
         }
         eprintln!("renamed trump positions met: {renamed}");
         assert!(renamed > 50, "{renamed}");
