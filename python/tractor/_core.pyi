@@ -354,14 +354,17 @@ def self_play(
     teacher: Optional[str] = None,
     drawn_levels: bool = False,
     value_visited: int = 0,
+    play_features: int = 1,
 ) -> Dict[str, Any]:
     """Raises InvalidPolicy, InvalidContext, InvalidArgument, ResourceError."""
-def play_features() -> List[Tuple[str, int, int, int, str]]: ...
+def play_features(version: int = 1) -> List[Tuple[str, int, int, int, str]]:
+    """Raises InvalidArgument."""
+def play_feature_versions() -> List[int]: ...
 def base_weights_text(name: str) -> str:
     """Raises InvalidPolicy, InvalidArgument."""
 def check_play_net(data: bytes) -> None:
     """Raises InvalidPolicy."""
-def play_candidates(game: Game, base: str, seed: int) -> Tuple[List[List[int]], Any, bool]:
+def play_candidates(game: Game, base: str, seed: int, play_features: int = 1) -> Tuple[List[List[int]], Any, bool]:
     """Raises InvalidPolicy, InvalidArgument."""
 
 @final

@@ -2,12 +2,13 @@
 //! (`agent::play_net`) and native self-play (`learn::self_play`).
 
 use tractor_core::agent::play_net::{best, Fast, PlayNet, PlayNetPolicy};
-use tractor_core::agent::plays::{candidates, maxima, Plays, DIM, LIST_MAX};
+use tractor_core::agent::play_features::{features, v1, v2, Features};
+use tractor_core::agent::plays::{candidates, Plays, LIST_MAX};
 use tractor_core::agent::view::SeatView;
 use tractor_core::agent::weights::Weights;
 use tractor_core::encode::observe::default_encoding;
 use tractor_core::game::action_set::ActionSet;
-use tractor_core::learn::self_play::{hand_levels, self_play, SelfPlayConfig};
+use tractor_core::learn::self_play::{hand_levels, self_play, Samples, SelfPlayConfig};
 use tractor_core::run::sim::simulate_range;
 use tractor_core::search::ismcts::{ismcts, IsmctsParams, Prior};
 use tractor_core::util::seed::{derive, BATCH_HAND};
@@ -31,7 +32,7 @@ fn candidates_are_legal_complete_where_said_and_their_features_true() {
             let players = [Policy::Agent(Agent::Greedy), Policy::Agent(Agent::Random)];
             while matches!(game.pos.phase, Phase::Declare | Phase::Play) {
                 let view = SeatView::of_game(&game);
-                candidates(&view, &base, &mut Rng::new(decisions), &mut plays);
+                candidates(&view, &base, &v1::FEATURES, &mut Rng::new(decisions), &mut plays);
                 let mut set = ActionSet::of(&game.pos);
                 for (i, a) in plays.actions.iter().enumerate() {
                     assert!(set.contains(a), "{profile:?}: candidate {a:?} is not legal");
@@ -78,13 +79,19 @@ fn candidates_are_legal_complete_where_said_and_their_features_true() {
     assert!(complete > 1000 && incomplete > 0, "{complete} complete, {incomplete} incomplete of {decisions}");
 }
 
-/// A random small play network within the overflow bound.
+/// A random small play network within the overflow bound, reading play features version 1.
 fn random_net(seed: u64, h1: usize, h2: usize) -> PlayNet {
+    random_net_of(seed, h1, h2, &v1::FEATURES)
+}
+
+/// A random small play network within the overflow bound, reading play features `feats`.
+fn random_net_of(seed: u64, h1: usize, h2: usize, feats: &'static Features) -> PlayNet {
     let mut r = Rng::new(seed);
     let enc = default_encoding();
     let mut v = |n: usize, lo: i64, hi: i64| -> Vec<i64> { (0..n).map(|_| lo + r.below((hi - lo + 1) as u128) as i64).collect() };
     let mut net = PlayNet {
         obs: enc,
+        feats,
         canonical: true,
         base_declares: false,
         base_plays: false,
@@ -93,7 +100,7 @@ fn random_net(seed: u64, h1: usize, h2: usize) -> PlayNet {
         shift1: 6,
         shift2: 6,
         w1: v(enc.dim * h1, -40, 40).into_iter().map(|x| x as i16).collect(),
-        wp: v(DIM * h1, -40, 40).into_iter().map(|x| x as i16).collect(),
+        wp: v(feats.dim * h1, -40, 40).into_iter().map(|x| x as i16).collect(),
         b1: v(h1, -3000, 3000).into_iter().map(|x| x as i32).collect(),
         w2: v(h2 * h1, -127, 127).into_iter().map(|x| x as i16).collect(),
         fast: Fast::default(),
@@ -110,10 +117,17 @@ fn random_net(seed: u64, h1: usize, h2: usize) -> PlayNet {
 
 /// The file holds the network exactly; a damaged or refused one is named; the score is the
 /// network's arithmetic written out (i64, no shortcuts); the policy plays the best-scored
-/// candidate, and the incremental first layer equals the full one.
+/// candidate, and the incremental first layer equals the full one. In either play-features
+/// version.
 #[test]
 fn a_play_network_reads_back_and_scores_as_written() {
-    let net = random_net(5, 24, 8);
+    for feats in [&v1::FEATURES, &v2::FEATURES] {
+        a_play_network_of_reads_back_and_scores_as_written(feats);
+    }
+}
+
+fn a_play_network_of_reads_back_and_scores_as_written(feats: &'static Features) {
+    let net = random_net_of(5, 24, 8, feats);
     let bytes = net.to_bytes();
     assert_eq!(PlayNet::parse(&bytes).unwrap(), net);
     let mut cut = bytes.clone();
@@ -127,17 +141,16 @@ fn a_play_network_reads_back_and_scores_as_written() {
     assert!(refused.to_string().contains("past i32"), "{refused}");
     big.wp[64 * big.h1] = 1;
     assert!(PlayNet::parse(&big.to_bytes()).is_ok(), "within the bound");
-    let _ = maxima();
 
     let enc = default_encoding();
     let mut plays = Plays::default();
     let mut game = Game::deal(derive(9, BATCH_HAND, 0), Profile::Guigang, [3, 3], NOBODY, None).unwrap();
-    let p = PlayNetPolicy::keep("test-play-net", net.clone());
+    let p = PlayNetPolicy::keep(&format!("test-play-net-{}", feats.version), net.clone());
     let mut acc = net.accumulator(&vec![0; enc.dim]);
     let mut scored = 0;
     while matches!(game.pos.phase, Phase::Declare | Phase::Play) {
         let view = SeatView::of_game(&game);
-        candidates(&view, &net.base, &mut Rng::new(scored), &mut plays);
+        candidates(&view, &net.base, feats, &mut Rng::new(scored), &mut plays);
         let mut x = vec![0i16; enc.dim];
         view.observe(enc, &[0; 54], true, &mut x).unwrap();
         net.update(&mut acc, &x);
@@ -150,7 +163,7 @@ fn a_play_network_reads_back_and_scores_as_written() {
                 .map(|j| {
                     let z = net.b1[j] as i64
                         + (0..enc.dim).map(|k| x[k] as i64 * net.w1[k * net.h1 + j] as i64).sum::<i64>()
-                        + (0..DIM).map(|k| f[k] as i64 * net.wp[k * net.h1 + j] as i64).sum::<i64>();
+                        + (0..feats.dim).map(|k| f[k] as i64 * net.wp[k * net.h1 + j] as i64).sum::<i64>();
                     (z >> net.shift1).clamp(0, 127)
                 })
                 .collect();
@@ -190,6 +203,7 @@ fn config(seats: [Policy; 4], explore: u32) -> SelfPlayConfig {
         teacher: None,
         value_visited: 0,
         obs: default_encoding(),
+        features: &v1::FEATURES,
         canonical: true,
         drawn_levels: false,
     }
@@ -210,7 +224,7 @@ fn self_play_is_simulate_without_exploration_and_thread_blind() {
     assert!(s1.seat.len() > 100, "{} decisions labelled", s1.seat.len());
     assert!(s1.seat.iter().all(|&s| s != 1), "seat 1 is not a learner");
     assert_eq!(s1.obs.len(), s1.seat.len() * default_encoding().dim);
-    assert_eq!(s1.features.len(), s1.decision.len() * DIM);
+    assert_eq!(s1.features.len(), s1.decision.len() * v1::DIM);
     // every labelled decision's first valued candidate is the base's
     for d in 0..s1.seat.len() as u32 {
         let first = s1.decision.iter().position(|&x| x == d).unwrap();
@@ -459,4 +473,125 @@ fn a_search_result_decides_as_the_search() {
         }
     }
     assert!(checked > 20, "{checked}");
+}
+
+/// Play features version 2: the same candidates as version 1 (the features never draw), each
+/// row beginning with version 1's; what it adds is what the rules and the deal make of the
+/// play: the unseen cards recounted from the hands dealt, `beaters` of a unit recounted with
+/// the rules' own comparison (R4.1), whose the trick is and its points once played (the
+/// game's own result after the play, R6.1-R6.2, R7.1), `ruffers` only opponents truly void in
+/// the suit, `empties` and `class_unseen` recounted.
+#[test]
+fn play_features_version_2_extends_version_1_and_says_what_the_play_does() {
+    use tractor_core::rules::combo::classify;
+    let (at, n2) = (v1::DIM, v2::DIM);
+    let name = |n: &str| v2::FEATURES.block(n).unwrap().0;
+    let (beaters, ruffers, team_best, trick_points) = (name("beaters"), name("ruffers"), name("team_best"), name("trick_points"));
+    let (ours, theirs, safe, empties, class_unseen) = (name("points_ours"), name("points_theirs"), name("safe"), name("empties"), name("class_unseen"));
+    assert_eq!(beaters, at);
+    let base = Weights::GREEDY;
+    let (mut p1, mut p2) = (Plays::default(), Plays::default());
+    let (mut rows, mut units, mut safe_rows, mut ruff_rows) = (0, 0, 0, 0);
+    for profile in PROFILES {
+        for hand in 0..4u64 {
+            let mut game = Game::deal(derive(41, BATCH_HAND, hand), profile, [3 + hand as u8, 5], (hand % 4) as u8, None).unwrap();
+            let mut rng = Rng::new(hand);
+            let mut dealt = None;
+            let mut k = 0u64;
+            while matches!(game.pos.phase, Phase::Declare | Phase::Play) {
+                if game.pos.phase == Phase::Play && dealt.is_none() {
+                    dealt = Some(game.pos.hands); // no kitty: every card played since was in these
+                }
+                let view = SeatView::of_game(&game);
+                candidates(&view, &base, &v1::FEATURES, &mut Rng::new(k), &mut p1);
+                candidates(&view, &base, &v2::FEATURES, &mut Rng::new(k), &mut p2);
+                assert_eq!((&p1.actions, p1.complete), (&p2.actions, p2.complete));
+                assert_eq!((p1.dim, p2.dim, p2.features.len()), (v1::DIM, n2, p2.len() * n2));
+                let seat = game.pos.to_move;
+                let hand = game.pos.hands[seat as usize];
+                for (i, a) in p2.actions.iter().enumerate() {
+                    let r = p2.row(i);
+                    assert_eq!(&r[..at], p1.row(i), "version 1's features first");
+                    let Action::Play(x) = a else {
+                        assert!(r[at..].iter().all(|&v| v == 0), "a declaring action adds nothing");
+                        continue;
+                    };
+                    rows += 1;
+                    let ctx = game.pos.ctx();
+                    let start = dealt.unwrap();
+                    let unseen: Vec<u8> = (0..54).map(|c| 4 - hand[c] - (0..4).map(|s| start[s][c] - game.pos.hands[s][c]).sum::<u8>()).collect();
+                    let mut g = game.clone();
+                    g.apply(a).unwrap();
+                    let (holder, pts) = if g.pos.trick.plays == 0 {
+                        let t = g.record.tricks.last().unwrap();
+                        (t.winner, t.points as i16)
+                    } else {
+                        (g.pos.trick.best_seat, g.pos.trick.points as i16)
+                    };
+                    assert_eq!(r[team_best] == 1, holder % 2 == seat % 2, "{profile:?}: team_best of {a:?}");
+                    assert_eq!(r[trick_points], pts);
+                    assert_eq!(r[ours] + r[theirs], pts);
+                    assert!(r[ours] == 0 || r[team_best] == 1);
+                    if r[safe] == 1 {
+                        safe_rows += 1;
+                        assert_eq!(r[63], 1, "safe plays win so far");
+                        if game.pos.trick.plays == 3 {
+                            assert_eq!(holder, seat, "the last play, safe, takes the trick");
+                        }
+                    }
+                    let classes: Vec<u8> = (0..54).filter(|&c| x[c] > 0).map(|c| ctx.class[c]).collect();
+                    let one = classes.iter().all(|&c| c == classes[0]).then_some(classes[0]);
+                    if let Some(c) = classify(ctx, x).filter(|c| c.k == 1) {
+                        // a unit: kinds whose m copies would beat it as a lead of its class (R4.1)
+                        let want = (0..54)
+                            .filter(|&j| unseen[j] >= c.m)
+                            .filter(|&j| {
+                                let mut y = [0u8; 54];
+                                y[j] = c.m;
+                                classify(ctx, &y).is_some_and(|d| d.class == c.class && d.key() > c.key())
+                            })
+                            .count();
+                        assert_eq!(r[beaters] as usize, want, "{profile:?}: beaters of {a:?}");
+                        units += 1;
+                    }
+                    let later: Vec<u8> = (1..=(3 - if game.pos.lead().is_none() { 0 } else { game.pos.trick.plays })).filter(|d| d % 2 == 1).map(|d| (seat + d) % 4).collect();
+                    match one {
+                        Some(c) if c != 4 => {
+                            let truly = later.iter().filter(|&&s| (0..54).all(|j| ctx.class[j] != c || game.pos.hands[s as usize][j] == 0)).count();
+                            assert!(r[ruffers] as usize <= truly, "ruffers are truly void");
+                            ruff_rows += (r[ruffers] > 0) as usize;
+                        }
+                        _ => assert_eq!(r[ruffers], 0),
+                    }
+                    let cu: i16 = one.map_or(0, |c| (0..54).filter(|&j| ctx.class[j] == c).map(|j| unseen[j] as i16).sum());
+                    assert_eq!(r[class_unseen], cu);
+                    let emptied = (0..5u8).filter(|&c| (0..54).any(|j| ctx.class[j] == c && hand[j] > 0) && (0..54).all(|j| ctx.class[j] != c || hand[j] == x[j])).count();
+                    assert_eq!(r[empties] as usize, emptied);
+                }
+                let players = [Policy::Agent(Agent::Greedy), Policy::Agent(Agent::Random)];
+                let a = players[(k % 2) as usize].act(&game, &mut rng).unwrap();
+                game.apply(&a).unwrap();
+                k += 1;
+            }
+        }
+    }
+    assert!(rows > 5000 && units > 2000 && safe_rows > 200 && ruff_rows > 10, "{rows} rows, {units} units, {safe_rows} safe, {ruff_rows} with ruffers");
+    assert_eq!(features(2).unwrap(), &v2::FEATURES);
+}
+
+/// Self-play writing play features version 2 plays and values exactly as with version 1:
+/// only the feature rows differ, each beginning with version 1's.
+#[test]
+fn self_play_samples_in_play_features_version_2_are_version_1_s_extended() {
+    let seats = [Policy::Agent(Agent::Greedy); 4];
+    let s1 = self_play(78, 0, 6, &config(seats, 3000), 2).unwrap();
+    let mut cfg = config(seats, 3000);
+    cfg.features = &v2::FEATURES;
+    let s2 = self_play(78, 0, 6, &cfg, 2).unwrap();
+    assert_eq!(s2.features.len(), s2.decision.len() * v2::DIM);
+    for (a, b) in s1.features.chunks(v1::DIM).zip(s2.features.chunks(v2::DIM)) {
+        assert_eq!(a, &b[..v1::DIM]);
+    }
+    assert!(!s1.decision.is_empty());
+    assert_eq!(Samples { features: vec![], ..s1 }, Samples { features: vec![], ..s2 });
 }

@@ -479,7 +479,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(train::base_weights_text, m)?)?;
     m.add_function(wrap_pyfunction!(train::check_play_net, m)?)?;
     m.add_function(wrap_pyfunction!(train::play_candidates, m)?)?;
-    m.add("PLAY_DIM", core::agent::plays::DIM)?;
+    m.add("PLAY_DIM", core::agent::play_features::v1::DIM)?; // version 1's, frozen: ask play_features(version)
+    m.add_function(wrap_pyfunction!(train::play_feature_versions, m)?)?;
     m.add_function(wrap_pyfunction!(sim::simulate_matches, m)?)?;
     m.add_function(wrap_pyfunction!(sim::replay_record, m)?)?;
     m.add_function(wrap_pyfunction!(sim::result_schema, m)?)?;

@@ -5,6 +5,7 @@ use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use tractor_core as core;
+use tractor_core::agent::play_features::{features as feature_version, Features};
 use tractor_core::agent::plays;
 use tractor_core::agent::weights::Weights;
 use tractor_core::learn::self_play::{self_play as run, SelfPlayConfig};
@@ -12,10 +13,22 @@ use tractor_core::policy::{Agent, Policy};
 
 use crate::{err, guard};
 
-/// The play features' layout: (name, offset, length, denominator, meaning) rows.
+/// Play-features version `version`: an unknown one is refused, naming the known ones.
+fn features_of(py: Python<'_>, version: u32) -> PyResult<&'static Features> {
+    feature_version(version).map_err(|e| err(py, e))
+}
+
+/// Play-features version `version`'s layout: (name, offset, length, denominator, meaning) rows.
 #[pyfunction]
-pub fn play_features() -> Vec<(&'static str, usize, usize, u32, &'static str)> {
-    plays::LAYOUT.to_vec()
+#[pyo3(signature = (version=1))]
+pub fn play_features(py: Python<'_>, version: u32) -> PyResult<Vec<(&'static str, usize, usize, u32, &'static str)>> {
+    Ok(features_of(py, version)?.layout.to_vec())
+}
+
+/// The play-features versions this engine writes, oldest first.
+#[pyfunction]
+pub fn play_feature_versions() -> Vec<u16> {
+    tractor_core::agent::play_features::FEATURES.iter().map(|f| f.version).collect()
 }
 
 /// The base weights named by an agent name: greedy, a tuned set or a shipped tuned name.
@@ -29,10 +42,11 @@ fn base_weights(py: Python<'_>, name: &str) -> PyResult<Weights> {
 
 /// Self-play of hands `start .. start + count` (see `learn::self_play`): a dict of numpy
 /// arrays, decisions (`obs` (d, dim) uint8, `hand`, `seat`, `step`, `candidates`,
-/// `complete`, `searched`), valued candidates (`decision`, `features` (c, PLAY_DIM) int16,
+/// `complete`, `searched`), valued candidates (`decision`, `features` (c, the play-features
+/// version's dim) int16,
 /// `levels`, `points`, `is_base`, `played`, `taught`, `visits`) and per hand `returns` (hands, 4).
 #[pyfunction]
-#[pyo3(signature = (seed, start, count, seats, learners, base, rollout, label_rate, per_decision, rollouts, explore, profile, obs_version, canonical, threads, worlds=0, teacher=None, drawn_levels=false, value_visited=0))]
+#[pyo3(signature = (seed, start, count, seats, learners, base, rollout, label_rate, per_decision, rollouts, explore, profile, obs_version, canonical, threads, worlds=0, teacher=None, drawn_levels=false, value_visited=0, play_features=1))]
 #[allow(clippy::too_many_arguments)]
 pub fn self_play<'py>(
     py: Python<'py>,
@@ -55,6 +69,7 @@ pub fn self_play<'py>(
     teacher: Option<String>,
     drawn_levels: bool,
     value_visited: u32,
+    play_features: u32,
 ) -> PyResult<Bound<'py, PyDict>> {
     guard(py, || {
         if seats.len() != 4 || learners.len() != 4 {
@@ -78,6 +93,7 @@ pub fn self_play<'py>(
             teacher: teacher.map(|t| Policy::parse(&t)).transpose().map_err(|e| err(py, e))?,
             value_visited,
             obs: core::encode::observe::encoding(obs_version).map_err(|e| err(py, e))?,
+            features: features_of(py, play_features)?,
             canonical,
             drawn_levels,
         };
@@ -92,7 +108,7 @@ pub fn self_play<'py>(
         out.set_item("complete", PyArray1::from_vec(py, s.complete))?;
         out.set_item("searched", PyArray1::from_vec(py, s.searched))?;
         out.set_item("decision", PyArray1::from_vec(py, s.decision))?;
-        out.set_item("features", PyArray1::from_vec(py, s.features).reshape([c, plays::DIM])?)?;
+        out.set_item("features", PyArray1::from_vec(py, s.features).reshape([c, cfg.features.dim])?)?;
         out.set_item("levels", PyArray1::from_vec(py, s.levels))?;
         out.set_item("points", PyArray1::from_vec(py, s.points))?;
         out.set_item("is_base", PyArray1::from_vec(py, s.is_base))?;
@@ -121,20 +137,22 @@ pub fn check_play_net(py: Python<'_>, data: &[u8]) -> PyResult<()> {
 }
 
 /// The whole-play candidates of the seat to move in `game` with the base weights `base` and a
-/// stream seeded `seed`: (actions as count lists or "pass"/(suit, count), features (k,
-/// PLAY_DIM) int16, complete).
+/// stream seeded `seed`: (actions as count lists or "pass"/(suit, count), features (k, the
+/// play-features version's dim) int16, complete).
 #[pyfunction]
-pub fn play_candidates<'py>(py: Python<'py>, game: &crate::game::PyGame, base: &str, seed: u64) -> PyResult<(Vec<Vec<u8>>, Bound<'py, numpy::PyArray2<i16>>, bool)> {
+#[pyo3(signature = (game, base, seed, play_features=1))]
+pub fn play_candidates<'py>(py: Python<'py>, game: &crate::game::PyGame, base: &str, seed: u64, play_features: u32) -> PyResult<(Vec<Vec<u8>>, Bound<'py, numpy::PyArray2<i16>>, bool)> {
     guard(py, || {
         let w = base_weights(py, base)?;
+        let feats = features_of(py, play_features)?;
         let g = &game.g;
         if !matches!(g.pos.phase, core::Phase::Declare | core::Phase::Play) {
             return Err(crate::errors::bad_arg(py, "game", "the hand is over"));
         }
         let mut out = plays::Plays::default();
-        plays::candidates(&core::agent::view::SeatView::of_game(g), &w, &mut core::Rng::new(seed), &mut out);
+        plays::candidates(&core::agent::view::SeatView::of_game(g), &w, feats, &mut core::Rng::new(seed), &mut out);
         let ids = out.actions.iter().map(|a| core::encode::actions::encode(a, g.pos.phase == core::Phase::Play && g.pos.lead().is_none())).collect();
         let k = out.len();
-        Ok((ids, PyArray1::from_vec(py, out.features).reshape([k, plays::DIM])?, out.complete))
+        Ok((ids, PyArray1::from_vec(py, out.features).reshape([k, feats.dim])?, out.complete))
     })
 }

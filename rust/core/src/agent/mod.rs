@@ -6,6 +6,7 @@
 pub mod greedy;
 pub mod net;
 pub mod play_net;
+pub mod play_features;
 pub mod plays;
 pub mod quant;
 pub mod random;

@@ -24,7 +24,7 @@
 //! The weights file, format version 4, little-endian (the magic and CRC of every version):
 //! ```text
 //! 8 bytes "TRACTNET", u16 format version (4), u16 observation version, u16 inputs (its size),
-//! u16 play-features version (1), u16 play inputs (74), u16 h1, u16 h2, u8 shift1, u8 shift2,
+//! u16 play-features version, u16 play inputs (its size), u16 h1, u16 h2, u8 shift1, u8 shift2,
 //! u8 flags (bit 0: observation suits renamed trump-first; bit 1: the base declares, bit 2: the
 //! base plays, the network deciding only the other phase; no other bit), i32 prior, u32 b (base length),
 //! u32 n (metadata length), b bytes of base (UTF-8: greedy's weights as `greedy:NAME=V/...`
@@ -38,7 +38,8 @@ use std::cell::RefCell;
 use std::sync::Mutex;
 
 use crate::agent::quant::{add_row, keep, Accumulator, Bytes, MAGIC, MAX_WIDTH, ONE};
-use crate::agent::plays::{self, candidates, Plays};
+use crate::agent::play_features::{self, Features};
+use crate::agent::plays::{candidates, Plays};
 use crate::agent::view::{Decide, SeatView};
 use crate::agent::weights::Weights;
 use crate::encode::observe::{encoding, versions, Encoding};
@@ -60,6 +61,8 @@ fn bad(m: impl Into<String>) -> Error {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlayNet {
     pub obs: &'static Encoding,
+    /// The candidates' features the network reads ([`crate::agent::play_features`]).
+    pub feats: &'static Features,
     pub canonical: bool,
     /// The base's action is taken while dealing (declaring decisions, R8.1).
     pub base_declares: bool,
@@ -71,7 +74,7 @@ pub struct PlayNet {
     pub shift2: u8,
     /// Input-major: `w1[i * h1 + j]`.
     pub w1: Vec<i16>,
-    /// Input-major: `wp[i * h1 + j]` for play feature i.
+    /// Input-major: `wp[i * h1 + j]` for play feature i (`feats.dim` of them).
     pub wp: Vec<i16>,
     pub b1: Vec<i32>,
     /// Row-major `w2[k * h1 + j]`, int8 values.
@@ -116,12 +119,11 @@ impl PlayNet {
         let obs = encoding(v as u32).map_err(|_| bad(format!("observation version {v} is unknown (this engine reads {})", versions())))?;
         let inputs = b.u16("the header")? as usize;
         let (pv, pin) = (b.u16("the header")?, b.u16("the header")? as usize);
-        if inputs != obs.dim || pv != plays::VERSION || pin != plays::DIM {
+        let feats = play_features::features(pv as u32).map_err(|_| bad(format!("play-features version {pv} is unknown (this engine writes {})", play_features::versions())))?;
+        if inputs != obs.dim || pin != feats.dim {
             return Err(bad(format!(
-                "{inputs} inputs, play features version {pv} with {pin} (expected {} for observation version {v}, and version {} with {})",
-                obs.dim,
-                plays::VERSION,
-                plays::DIM
+                "{inputs} inputs and {pin} play inputs (expected {} for observation version {v} and {} for play-features version {pv})",
+                obs.dim, feats.dim
             )));
         }
         let (h1, h2) = (b.u16("the header")? as usize, b.u16("the header")? as usize);
@@ -141,7 +143,7 @@ impl PlayNet {
             return Err(bad(format!("hidden widths {h1} and {h2} (1..={MAX_WIDTH})")));
         }
         let w1 = b.i16s(obs.dim * h1, "W1")?;
-        let wp = b.i16s(plays::DIM * h1, "Wp")?;
+        let wp = b.i16s(feats.dim * h1, "Wp")?;
         let b1 = b.i32s(h1, "b1")?;
         let w2 = b.i8s(h2 * h1, "W2")?;
         let b2 = b.i32s(h2, "b2")?;
@@ -150,7 +152,7 @@ impl PlayNet {
         if !b.rest.is_empty() {
             return Err(bad(format!("{} bytes after the last layer", b.rest.len())));
         }
-        let mut net = PlayNet { obs, canonical: flags & 1 != 0, base_declares: flags & 2 != 0, base_plays: flags & 4 != 0, h1, h2, shift1, shift2, w1, wp, b1, w2, fast: Fast::default(), b2, w3, b3, prior, base, meta };
+        let mut net = PlayNet { obs, feats, canonical: flags & 1 != 0, base_declares: flags & 2 != 0, base_plays: flags & 4 != 0, h1, h2, shift1, shift2, w1, wp, b1, w2, fast: Fast::default(), b2, w3, b3, prior, base, meta };
         net.check()?;
         net.fast = Fast::of(&net);
         Ok(net)
@@ -162,11 +164,11 @@ impl PlayNet {
         if self.shift1 > 30 || self.shift2 > 30 {
             return Err(bad(format!("shifts {} and {} (at most 30)", self.shift1, self.shift2)));
         }
-        let (dx, dp) = (self.obs.maxima(), plays::maxima());
+        let (dx, dp) = (self.obs.maxima(), self.feats.maxima());
         let worst1 = (0..self.h1).map(|j| {
             self.b1[j].unsigned_abs() as i64
                 + (0..self.obs.dim).map(|i| dx[i] as i64 * self.w1[i * self.h1 + j].unsigned_abs() as i64).sum::<i64>()
-                + (0..plays::DIM).map(|i| dp[i] as i64 * self.wp[i * self.h1 + j].unsigned_abs() as i64).sum::<i64>()
+                + (0..self.feats.dim).map(|i| dp[i] as i64 * self.wp[i * self.h1 + j].unsigned_abs() as i64).sum::<i64>()
         });
         let row = |w: &[i16]| w.iter().map(|&w| ONE as i64 * w.unsigned_abs() as i64).sum::<i64>();
         let worst2 = (0..self.h2).map(|k| self.b2[k].unsigned_abs() as i64 + row(&self.w2[k * self.h1..][..self.h1]));
@@ -184,7 +186,7 @@ impl PlayNet {
         let base = self.base.text();
         let mut out = Vec::new();
         out.extend_from_slice(MAGIC);
-        for v in [FORMAT_VERSION, self.obs.version as u16, self.obs.dim as u16, plays::VERSION, plays::DIM as u16, self.h1 as u16, self.h2 as u16] {
+        for v in [FORMAT_VERSION, self.obs.version as u16, self.obs.dim as u16, self.feats.version, self.feats.dim as u16, self.h1 as u16, self.h2 as u16] {
             out.extend_from_slice(&v.to_le_bytes());
         }
         out.extend_from_slice(&[self.shift1, self.shift2, self.canonical as u8 | (self.base_declares as u8) << 1 | (self.base_plays as u8) << 2]);
@@ -322,12 +324,12 @@ impl PlayNetPolicy {
     /// one, their scores into `scores`.
     pub fn score_all(&self, view: &SeatView, rng: &mut Rng, plays: &mut Plays, scores: &mut Vec<i32>) {
         let net = &self.0.net;
-        candidates(view, &net.base, rng, plays);
+        candidates(view, &net.base, net.feats, rng, plays);
         scores.clear();
         let dealing = view.phase() == crate::game::hand::Phase::Declare;
         if (dealing && net.base_declares) || (!dealing && net.base_plays) {
             plays.actions.truncate(1); // the base's
-            plays.features.truncate(plays::DIM);
+            plays.features.truncate(net.feats.dim);
         }
         if plays.len() == 1 {
             scores.push(0);

@@ -54,7 +54,8 @@
 //! 2^64 - 2)`'s stream ([`hand_levels`]).
 //! The samples depend on the seed and range only, never on the thread count.
 
-use crate::agent::plays::{candidates, index_of, Plays, DIM as PLAY_DIM};
+use crate::agent::play_features::Features;
+use crate::agent::plays::{candidates, index_of, Plays};
 use crate::agent::view::{Decide, SeatView};
 use crate::agent::weights::Weights;
 use crate::encode::observe::Encoding;
@@ -100,6 +101,9 @@ pub struct SelfPlayConfig {
     pub value_visited: u32,
     /// The observation kept, and whether its suits are renamed trump-first.
     pub obs: &'static Encoding,
+    /// The candidates' features written ([`crate::agent::play_features`]; they do not change
+    /// the candidates, the decisions or the values).
+    pub features: &'static Features,
     pub canonical: bool,
     /// Deal hands as a match reaches them: each team's level drawn from 3..=A and the banker
     /// from the four seats (R2.1), instead of the first hand of a fresh match (both teams at
@@ -123,7 +127,7 @@ pub struct Samples {
     /// search, or dealing; PIMC weighs every candidate alike, its rollouts).
     pub searched: Vec<u64>,
     /// Per valued candidate: its decision (an index into the decisions above), its
-    /// features ([`PLAY_DIM`] each), its value in levels and in points (means over its
+    /// features (the config's `features.dim` each), its value in levels and in points (means over its
     /// rollouts), whether it is the base's action, and whether the seat played it.
     pub decision: Vec<u32>,
     pub features: Vec<i16>,
@@ -291,7 +295,7 @@ fn play(seed: u64, index: u64, cfg: &SelfPlayConfig) -> Samples {
             let explore = rng.below(65536) < cfg.explore as u128;
             if label || explore {
                 let view = SeatView::of_game(&game);
-                candidates(&view, &cfg.base, &mut rng, &mut plays);
+                candidates(&view, &cfg.base, cfg.features, &mut rng, &mut plays);
                 if explore && plays.len() > 1 {
                     action = Some(plays.actions[rng.below_usize(plays.len())]);
                 }
@@ -310,7 +314,7 @@ fn play(seed: u64, index: u64, cfg: &SelfPlayConfig) -> Samples {
                     out.complete.push(plays.complete);
                     let mut picked: Vec<usize> = if monte_carlo {
                         // the candidate played, valued once the hand is over
-                        vec![index_of(&view, &mut plays, chosen)]
+                        vec![index_of(&view, cfg.features, &mut plays, chosen)]
                     } else {
                         // the base's action, then others drawn without repeats
                         let mut others: Vec<usize> = (1..plays.len()).collect();
@@ -335,7 +339,7 @@ fn play(seed: u64, index: u64, cfg: &SelfPlayConfig) -> Samples {
                             }
                             None => t.act(&game, &mut trng).expect("the hand is not over"),
                         };
-                        let i = index_of(&view, &mut plays, a);
+                        let i = index_of(&view, cfg.features, &mut plays, a);
                         if !picked.contains(&i) && !monte_carlo {
                             picked.push(i);
                         }
@@ -345,7 +349,7 @@ fn play(seed: u64, index: u64, cfg: &SelfPlayConfig) -> Samples {
                     if cfg.value_visited > 0 && !monte_carlo {
                         for r in &root {
                             if r.visits * 65536 >= cfg.value_visited as u64 * searched && searched > 0 {
-                                let i = index_of(&view, &mut plays, r.action);
+                                let i = index_of(&view, cfg.features, &mut plays, r.action);
                                 if !picked.contains(&i) {
                                     picked.push(i);
                                 }
@@ -405,6 +409,6 @@ fn play(seed: u64, index: u64, cfg: &SelfPlayConfig) -> Samples {
     }
     let r = game.pos.returns().unwrap_or([0; 4]);
     out.returns.push(std::array::from_fn(|s| r[s] as i16));
-    debug_assert_eq!(out.features.len(), out.decision.len() * PLAY_DIM);
+    debug_assert_eq!(out.features.len(), out.decision.len() * cfg.features.dim);
     out
 }
