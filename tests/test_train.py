@@ -3,6 +3,8 @@ the trainer's own loop is tested in tests/test_torch.py)."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -375,3 +377,72 @@ def test_a_play_network_read_as_a_network_over_action_ids_is_named():
 def test_hostile_arguments_are_named(call, says):
     with pytest.raises(TractorError, match=says):
         call()
+
+
+def test_play_features_version_2_extends_version_1_from_python(tmp_path):
+    """Self-play writing play features version 2 plays and values as with version 1, each row
+    beginning with version 1's; a version-2 network is read by the core and plays as its integer
+    reference, and its integer scores are its float network's within the stated bound; a
+    version-1 network warm-starts a version-2 run scoring exactly as before (the added
+    features weigh 0), and the other way round is refused."""
+    v1, v2 = T.play_features(1), T.play_features(2)
+    assert v2["layout"][:len(v1["layout"])] == v1["layout"] and v2["dim"] == 83 and v1["dim"] == T.PLAY_DIM
+    assert [r[0] for r in v2["layout"][len(v1["layout"]):]] == ["beaters", "ruffers", "team_best", "trick_points", "points_ours",
+                                                                "points_theirs", "safe", "empties", "class_unseen"]
+    sp = T.SelfPlay(seats=["greedy"] * 4, base="greedy", rollout="greedy", label_rate=0.2, per_decision=3, obs_version=2)
+    a = T.samples(6, 0, 8, sp, threads=1)
+    b = T.samples(6, 0, 8, dataclasses.replace(sp, play_features=2), threads=2)
+    for k in a:
+        if k != "features":
+            assert np.array_equal(a[k], b[k]), k
+    assert b["features"].shape == (len(a["features"]), 83) and np.array_equal(b["features"][:, :T.PLAY_DIM], a["features"])
+    layers = _random_layers(3, h1=24, h2=8, dim=703)
+    layers["wp"] = np.random.default_rng(3).normal(0, 0.3, (24, 83))
+    path = str(tmp_path / "v2.tnet")
+    data = T.export(layers, path, obs_version=2, play_features=2, margin=0.05)
+    assert T.read_layers(data)["play_features"] == 2
+    scale = np.asarray(_core.obs_encoding(2)["scale"], np.float64)
+    g = tractor.Game(seed=8)
+    k, worst, spread = 0, 0.0, 0.0
+    while g.current_player is not None:
+        ids, feats, _ = _core.play_candidates(g._g, "tuned-greedy-v1", k, 2)
+        ids1, feats1, _ = _core.play_candidates(g._g, "tuned-greedy-v1", k)
+        assert ids == ids1 and np.array_equal(feats[:, :T.PLAY_DIM], feats1)
+        x = g.observation_tensor(g.current_player, canonical_suits=True, obs_version=2).astype(np.float64)
+        n = np.rint(x * scale)
+        q = T.forward_int_reference(data, n.astype(np.int64), feats)
+        assert g.policy_ids(f"net:{path}", k) == list(ids[int(np.argmax(q))])
+        q = q.astype(np.float64)
+        q[0] -= round(64 * 127 * 0.05)
+        f = T.forward_float(layers, x, feats)
+        err = np.abs(q / (64 * 127) - f)
+        assert (err <= T.quantization_bound(layers, n, feats)).all(), k
+        worst, spread = max(worst, err.max()), max(spread, f.max() - f.min())
+        g.step_policy(f"net:{path}", k)
+        k += 1
+    assert k > 100 and worst < spread
+    # warm start: version 1's network in a version-2 run
+    old = str(tmp_path / "v1.tnet")
+    T.export(_random_layers(5, h1=24, h2=8, dim=703), old, obs_version=2)
+    grown = T._init_layers(T.TrainConfig(init=old, h1=24, h2=8, selfplay=T.SelfPlay(obs_version=2, play_features=2)))
+    assert grown["wp"].shape == (24, 83) and not grown["wp"][:, T.PLAY_DIM:].any()
+    g = tractor.Game(seed=9)
+    ids, feats, _ = _core.play_candidates(g._g, "tuned-greedy-v1", 1, 2)
+    x = g.observation_tensor(g.current_player, canonical_suits=True, obs_version=2).astype(np.float64)
+    before = T.forward_float(T.read_layers(open(old, "rb").read())["layers"], x, feats[:, :T.PLAY_DIM])
+    assert np.allclose(T.forward_float(grown, x, feats), before)
+    with pytest.raises(InvalidArgument, match="play-features version 2; the run writes version 1"):
+        T._init_layers(T.TrainConfig(init=path, h1=24, h2=8, selfplay=T.SelfPlay(obs_version=2)))
+
+
+@pytest.mark.parametrize("bad", [3, 0, "2", True, 2.0, None])
+def test_an_unknown_play_features_version_is_named(bad):
+    with pytest.raises(InvalidArgument, match="play_features: "):
+        T.samples(1, 0, 1, T.SelfPlay(play_features=bad))
+    with pytest.raises(InvalidArgument, match="play_features"):
+        T.export(_random_layers(1), None, play_features=bad)
+    with pytest.raises(InvalidArgument, match="play_features"):
+        T.train(T.TrainConfig(out="/nonexistent/never-written", selfplay=T.SelfPlay(play_features=bad)))
+    if isinstance(bad, int) and not isinstance(bad, bool):
+        with pytest.raises(InvalidArgument, match="unknown .this engine writes 1, 2"):
+            _core.play_features(bad)

@@ -499,7 +499,7 @@ def cmd_train(a: argparse.Namespace) -> int:
     behaviour = a.behaviour or a.base
     sp = T.SelfPlay(seats=[behaviour] * 4, base=a.base, rollout=a.rollout or behaviour, label_rate=a.label_rate, per_decision=a.per_decision,
                     rollouts=a.rollouts, profile=a.profile, worlds=a.worlds, obs_version=a.obs_version,
-                    levels=a.levels, teacher=a.teacher, value_visited=a.value_visited)
+                    levels=a.levels, teacher=a.teacher, value_visited=a.value_visited, play_features=a.play_features)
     cfg = T.TrainConfig(out=a.out, seed=a.seed, rounds=a.rounds, hands_per_round=a.hands, window=a.window, epochs=a.epochs, h1=a.h1,
                         h2=a.h2, eval_deals=a.eval_deals, opponent=a.opponent, threads=a.threads,
                         time_limit_s=60 * a.time_limit, margins=margins or [0.0], phases=a.phases, selfplay=sp,
@@ -596,6 +596,8 @@ def main(argv: Optional[List[str]] = None, _program: bool = False) -> int:
     tr.add_argument("--label-rate", type=float, default=0.1, help="share of the learner's decisions labelled")
     tr.add_argument("--worlds", type=int, default=16, help="value play decisions in W worlds of the seat's information set (0: the true state)")
     tr.add_argument("--obs-version", type=int, default=2, help="the observation the network reads (default 2)")
+    tr.add_argument("--play-features", type=int, default=1, help="the candidates' features the network reads (default 1; "
+                    "2 adds beaters, ruffers, whose the trick is and its points: docs/training.md)")
     tr.add_argument("--phases", default="play", choices=["both", "play", "declare"], help="where the network decides (default play: the base declares)")
     tr.add_argument("--base", default="tuned-greedy-v1", help="the candidates' base weights (greedy weights; the advantages' baseline)")
     tr.add_argument("--behaviour", default=None, help="the policy on all four seats while self-playing (default: --base); "

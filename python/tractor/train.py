@@ -39,15 +39,31 @@ from .sim import simulate
 from .errors import InvalidArgument
 
 __all__ = ["SelfPlay", "samples", "concat", "advantages", "export", "forward_int_reference", "forward_float",
-           "quantization_bound", "TrainConfig", "train", "plot_curve", "duplicate", "PLAY_DIM", "PLAY_FEATURES"]
+           "quantization_bound", "TrainConfig", "train", "plot_curve", "duplicate", "play_features", "PLAY_DIM",
+           "PLAY_FEATURES"]
 
-#: Features per candidate, and their layout: (name, offset, length, denominator, meaning).
+
+def play_features(version: Any = 1) -> Dict[str, Any]:
+    """Play-features version ``version`` (the core's ``agent::play_features``): ``{"version",
+    "dim", "layout" ((name, offset, length, denominator, meaning) rows), "scale" (each
+    feature's denominator, float32)}``; an unknown version is refused, naming the known ones.
+    Every version begins with the one before it, unchanged."""
+    if _is_bool(version) or not isinstance(version, (int, np.integer)):
+        raise InvalidArgument(f"play_features: a version number ({', '.join(map(str, _core.play_feature_versions()))}), got {_show(version)}")
+    layout = _core.play_features(int(version))
+    dim = sum(n for _, _, n, _, _ in layout)
+    scale = np.ones(dim, np.float32)
+    for _name, at, n, d, _ in layout:
+        scale[at:at + n] = d
+    return {"version": int(version), "dim": dim, "layout": layout, "scale": scale}
+
+
+#: Version 1's features per candidate and layout (name, offset, length, denominator, meaning),
+#: frozen under these names; other versions: :func:`play_features`.
 PLAY_DIM: int = _core.PLAY_DIM
-PLAY_FEATURES = _core.play_features()
-#: Each candidate feature's denominator.
-PLAY_SCALE = np.ones(PLAY_DIM, np.float32)
-for _name, _at, _len, _d, _ in PLAY_FEATURES:
-    PLAY_SCALE[_at:_at + _len] = _d
+PLAY_FEATURES = _core.play_features(1)
+#: Each version-1 feature's denominator.
+PLAY_SCALE = play_features(1)["scale"]
 
 #: The first layer's shift: its weights are the float ones times ``127 * 2**SHIFT1``.
 SHIFT1 = 5
@@ -88,6 +104,8 @@ class SelfPlay:
     #: team's level drawn from 3..A and the banker from the four seats (the core's
     #: ``learn::self_play::hand_levels``).
     levels: str = "fresh"
+    #: The candidates' features written (:func:`play_features`): they change no decision or value.
+    play_features: int = 1
 
 
 def samples(seed: int, start: int, count: int, sp: Optional[SelfPlay] = None, threads: int = 0,
@@ -115,10 +133,11 @@ def samples(seed: int, start: int, count: int, sp: Optional[SelfPlay] = None, th
         raise InvalidArgument(f"levels: 'fresh' (a fresh match's first hands) or 'drawn' (levels and banker drawn), got {_show(sp.levels)}")
     drawn = sp.levels == "drawn"
     visited = _rate(sp.value_visited, "value_visited")  # with a search teacher only: the core says so
+    pv = play_features(sp.play_features)["version"]
     if start + count > 2**64:
         raise InvalidArgument(f"start: the index range {start} + {count} runs past the last index 2**64 - 1")
     if backend == "local":
-        return _core.self_play(seed, start, count, *args, threads, worlds, teacher, drawn, visited)
+        return _core.self_play(seed, start, count, *args, threads, worlds, teacher, drawn, visited, pv)
     if backend != "ray":
         raise InvalidArgument(f"backend: 'local' or 'ray', got {backend!r}")
     try:
@@ -130,7 +149,7 @@ def samples(seed: int, start: int, count: int, sp: Optional[SelfPlay] = None, th
     _connect(ray, address)
     per = _int(chunk, "chunk", 1) if chunk is not None else max(1, -(-count // max(1, 4 * int(ray.cluster_resources().get("CPU", 1)))))
     task = ray.remote(num_cpus=1)(_ray_part)
-    w = (worlds, teacher, drawn, visited)
+    w = (worlds, teacher, drawn, visited, pv)
     _core.self_play(seed, start, 0, *args, 1, *w)  # the arguments checked here, before any task
     refs = [task.remote(seed, start + i, min(per, count - i), args, w) for i in range(0, count, per)]
     return concat(ray.get(refs)) if refs else _core.self_play(seed, start, 0, *args, 1, *w)
@@ -153,7 +172,7 @@ def _ray_part(seed: int, start: int, n: int, args: tuple, extra: tuple) -> Dict[
     """One Ray task: hands ``start .. start + n`` on one thread."""
     from tractor import _core as core
 
-    return core.self_play(seed, start, n, *args, 1, *extra)  # extra: worlds, teacher, drawn levels, value_visited
+    return core.self_play(seed, start, n, *args, 1, *extra)  # extra: worlds, teacher, drawn levels, value_visited, play features
 
 
 def concat(parts: List[Dict[str, np.ndarray]]) -> Dict[str, np.ndarray]:
@@ -198,9 +217,9 @@ def _quantized(a: np.ndarray, lo: int, hi: int, what: str) -> np.ndarray:
 
 def export(layers: Dict[str, np.ndarray], path: Optional[str], base: str = "tuned-greedy-v1", obs_version: int = 1,
            canonical: bool = True, meta: Optional[Dict[str, Any]] = None, margin: float = 0.0,
-           phases: str = "both") -> bytes:
+           phases: str = "both", play_features: int = 1) -> bytes:
     """The weights file (format 4) of the float network ``layers`` (``wx`` (h1, dim), ``wp``
-    (h1, PLAY_DIM), ``b1``, ``w2`` (h2, h1), ``b2``, ``w3`` (h2,), ``b3``), written to
+    (h1, the play-features version's dim), ``b1``, ``w2`` (h2, h1), ``b2``, ``w3`` (h2,), ``b3``), written to
     ``path`` when given. ``base`` names the candidates' base weights (greedy or a tuned set);
     ``margin`` (in the network's output units, levels) is added to the base's action's score:
     the network departs from the base only where it rates another candidate higher by more.
@@ -213,6 +232,7 @@ def export(layers: Dict[str, np.ndarray], path: Optional[str], base: str = "tune
         raise InvalidArgument(f"phases: 'both', 'play' or 'declare', got {phases!r}")
     enc = _core.obs_encoding(int(obs_version))
     dx = np.asarray(enc["scale"], np.float64)  # each entry's denominator (the i16 input's)
+    pf = _play_features_arg(play_features)
     s1 = ONE * 2 ** SHIFT1
     if not isinstance(layers, dict):
         raise InvalidArgument(f"layers: a dict of arrays (wx, wp, b1, w2, b2, w3, b3), got {type(layers).__name__}")
@@ -225,7 +245,7 @@ def export(layers: Dict[str, np.ndarray], path: Optional[str], base: str = "tune
         raise InvalidArgument(f"layers['wx']: shape (h1, {enc['dim']}) for observation version {obs_version}, got {wx.shape}")
     h1, dim = wx.shape
     w2_shape = np.shape(layers["w2"])
-    shapes = {"wp": (np.shape(wp), (h1, PLAY_DIM)), "b1": (np.shape(layers["b1"]), (h1,)),
+    shapes = {"wp": (np.shape(wp), (h1, pf["dim"])), "b1": (np.shape(layers["b1"]), (h1,)),
               "b2": (np.shape(layers["b2"]), (w2_shape[0] if w2_shape else -1,)),
               "w2": (w2_shape, (w2_shape[0] if w2_shape else -1, h1)),
               "w3": (np.shape(np.asarray(layers["w3"]).reshape(-1)), (w2_shape[0] if w2_shape else -1,))}
@@ -237,7 +257,7 @@ def export(layers: Dict[str, np.ndarray], path: Optional[str], base: str = "tune
     if not all(np.isfinite(np.asarray(v, np.float64)).all() for v in layers.values()):
         raise InvalidArgument("layers: a weight is not finite")
     w1i = _quantized(s1 * wx / dx[None, :], -32768, 32767, "W1")
-    wpi = _quantized(s1 * wp / PLAY_SCALE[None, :], -32768, 32767, "Wp")
+    wpi = _quantized(s1 * wp / pf["scale"][None, :], -32768, 32767, "Wp")
     b1i = _quantized(s1 * np.asarray(layers["b1"], np.float64), -2**31, 2**31 - 1, "b1")
     w2i = _quantized(64 * np.asarray(layers["w2"], np.float64), -127, 127, "W2")
     h2 = w2i.shape[0]
@@ -251,7 +271,7 @@ def export(layers: Dict[str, np.ndarray], path: Optional[str], base: str = "tune
         raise InvalidArgument(f"meta: JSON without NaN or infinity, got {_show(meta)} ({e})") from None
     wb = weights.encode()
     out = bytearray(b"TRACTNET")
-    out += struct.pack("<7H", 4, int(obs_version), dim, 1, PLAY_DIM, h1, h2)
+    out += struct.pack("<7H", 4, int(obs_version), dim, pf["version"], pf["dim"], h1, h2)
     out += struct.pack("<3B", SHIFT1, 6, (1 if canonical else 0) | flags)
     out += struct.pack("<i", int(_quantized(np.asarray([64 * ONE * margin]), 0, 1 << 24, "margin")[0]))
     out += struct.pack("<II", len(wb), len(m)) + wb + m
@@ -269,15 +289,15 @@ def export(layers: Dict[str, np.ndarray], path: Optional[str], base: str = "tune
 
 def _parse(data: Any) -> Dict[str, Any]:
     """A format-4 weights file's header fields, base weights text, metadata and integer arrays
-    (``w1`` (dim, h1), ``wp`` (PLAY_DIM, h1), ``b1``, ``w2`` (h2, h1), ``b2``, ``w3``, ``b3``),
+    (``w1`` (dim, h1), ``wp`` (pdim, h1), ``b1``, ``w2`` (h2, h1), ``b2``, ``w3``, ``b3``),
     the layout ``export`` writes; bytes only, checked by the core first (what is wrong named)."""
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise InvalidArgument(f"data: the bytes of a weights file (format 4), got {type(data).__name__} {_show(data)}")
     data = bytes(data)
     _core.check_play_net(data)  # a whole, well-formed format-4 file, or what is wrong with it
-    _, obs_version, dim, _, pdim, h1, h2, sh1, sh2, flags, prior, bl, ml = struct.unpack_from("<7H3BiII", data, 8)
+    _, obs_version, dim, pv, pdim, h1, h2, sh1, sh2, flags, prior, bl, ml = struct.unpack_from("<7H3BiII", data, 8)
     at = 8 + 14 + 3 + 4 + 8
-    out: Dict[str, Any] = {"obs_version": obs_version, "dim": dim, "pdim": pdim, "h1": h1, "h2": h2, "shift1": sh1,
+    out: Dict[str, Any] = {"obs_version": obs_version, "dim": dim, "play_features": pv, "pdim": pdim, "h1": h1, "h2": h2, "shift1": sh1,
                            "shift2": sh2, "flags": flags, "prior": prior, "base": data[at:at + bl].decode(),
                            "meta": data[at + bl:at + bl + ml]}
     at += bl + ml
@@ -291,28 +311,47 @@ def _parse(data: Any) -> Dict[str, Any]:
 def read_layers(data: bytes) -> Dict[str, Any]:
     """A format-4 weights file (bytes) back as float layers, the inverse of :func:`export`:
     ``{"layers": {wx, wp, b1, w2, b2, w3, b3}, "base", "obs_version", "canonical", "margin",
-    "phases", "meta"}``; ``export(**that)`` writes the same bytes again. A damaged file is
+    "phases", "meta", "play_features"}``; ``export(**that)`` writes the same bytes again. A damaged file is
     refused as the core refuses it. What ``TrainConfig.init`` warm-starts from."""
     f = _parse(data)
     enc = _core.obs_encoding(int(f["obs_version"]))
-    if f["shift1"] != SHIFT1 or f["pdim"] != PLAY_DIM or f["dim"] != enc["dim"]:
+    pf = play_features(int(f["play_features"]))
+    if f["shift1"] != SHIFT1 or f["pdim"] != pf["dim"] or f["dim"] != enc["dim"]:
         raise InvalidArgument(f"data: a network with shift {f['shift1']} over {f['dim']} + {f['pdim']} inputs; this version "
-                              f"reads shift {SHIFT1} over {enc['dim']} + {PLAY_DIM}")
+                              f"reads shift {SHIFT1} over {enc['dim']} + {pf['dim']}")
     s1 = ONE * 2 ** SHIFT1
     dx = np.asarray(enc["scale"], np.float64)
-    layers = {"wx": f["w1"].T * dx[None, :] / s1, "wp": f["wp"].T * PLAY_SCALE[None, :].astype(np.float64) / s1,
+    layers = {"wx": f["w1"].T * dx[None, :] / s1, "wp": f["wp"].T * pf["scale"][None, :].astype(np.float64) / s1,
               "b1": f["b1"] / s1, "w2": f["w2"] / 64, "b2": f["b2"] / (64 * ONE), "w3": f["w3"] / 64,
               "b3": f["b3"] / (64 * ONE)}
     phases = {0: "both", 2: "play", 4: "declare"}[f["flags"] & 6]
     return {"layers": layers, "base": f"greedy:{f['base']}" if f["base"] else "greedy", "obs_version": int(f["obs_version"]),
             "canonical": bool(f["flags"] & 1), "margin": f["prior"] / (64 * ONE), "phases": phases,
-            "meta": json.loads(f["meta"] or b"{}")}
+            "meta": json.loads(f["meta"] or b"{}"), "play_features": pf["version"]}
 
 
-def _inputs(x: Any, feats: Any, dim: int) -> None:
+def _play_features_arg(version: Any) -> Dict[str, Any]:
+    """:func:`play_features` of a ``play_features`` argument."""
+    try:
+        return play_features(version)
+    except InvalidArgument as e:
+        raise InvalidArgument(f"play_features: {e}".replace("play_features: play_features: ", "play_features: ")) from None
+
+
+def _width_version(pdim: int) -> Dict[str, Any]:
+    """The play-features version with ``pdim`` features (each version's dim is its own)."""
+    for v in _core.play_feature_versions():
+        pf = play_features(v)
+        if pf["dim"] == pdim:
+            return pf
+    raise InvalidArgument(f"layers['wp']: {pdim} play features is no version's width "
+                          f"({', '.join(str(play_features(v)['dim']) for v in _core.play_feature_versions())})")
+
+
+def _inputs(x: Any, feats: Any, dim: int, pdim: int) -> None:
     """Refuses an observation that is not ``dim`` finite numbers or features that are not
-    (k, PLAY_DIM) finite numbers."""
-    for name, a, shape in (("observation", x, (dim,)), ("feats", feats, (None, PLAY_DIM))):
+    (k, pdim) finite numbers."""
+    for name, a, shape in (("observation", x, (dim,)), ("feats", feats, (None, pdim))):
         a = np.asarray(a)
         if a.ndim != len(shape) or any(w is not None and g != w for g, w in zip(a.shape, shape)) \
                 or a.dtype.kind not in "iuf" or not np.isfinite(a).all():
@@ -320,11 +359,13 @@ def _inputs(x: Any, feats: Any, dim: int) -> None:
 
 
 def forward_float(layers: Dict[str, np.ndarray], x: np.ndarray, feats: np.ndarray) -> np.ndarray:
-    """The float network's scores of candidates ``feats`` (k, PLAY_DIM, whole numbers) at
-    observation ``x`` (float, entries over their denominators), in levels: the reference the
-    integer network (over ``64 * 127``) approximates within :func:`quantization_bound`."""
-    _inputs(x, feats, np.shape(layers["wx"])[1])
-    p = feats.astype(np.float64) / PLAY_SCALE
+    """The float network's scores of candidates ``feats`` (k, pdim whole numbers, the play
+    features of the version as wide as ``layers["wp"]``) at observation ``x`` (float, entries
+    over their denominators), in levels: the reference the integer network (over ``64 * 127``)
+    approximates within :func:`quantization_bound`."""
+    pf = _width_version(np.shape(layers["wp"])[1])
+    _inputs(x, feats, np.shape(layers["wx"])[1], pf["dim"])
+    p = feats.astype(np.float64) / pf["scale"]
     z1 = np.asarray(layers["wx"]) @ x.astype(np.float64) + p @ np.asarray(layers["wp"]).T + layers["b1"]
     h1 = np.clip(z1, 0, 1)
     h2 = np.clip(h1 @ np.asarray(layers["w2"]).T + layers["b2"], 0, 1)
@@ -337,7 +378,7 @@ def quantization_bound(layers: Dict[str, np.ndarray], n: np.ndarray, feats: np.n
     most 1/2 over 64 and bias over 64 * 127, each shift floors by less than one step (1/127),
     and an error in a clamped unit passes through the next layer's weights at most as they
     weigh it. ``n``: the observation's whole numbers (the core's ``i16`` observation)."""
-    _inputs(n, feats, np.shape(layers["wx"])[1])
+    _inputs(n, feats, np.shape(layers["wx"])[1], np.shape(layers["wp"])[1])
     s1 = ONE * 2 ** SHIFT1
     w2 = np.abs(np.asarray(layers["w2"]))
     w3 = np.abs(np.asarray(layers["w3"]).reshape(-1))
@@ -348,11 +389,11 @@ def quantization_bound(layers: Dict[str, np.ndarray], n: np.ndarray, feats: np.n
 
 
 def forward_int_reference(data: bytes, obs: np.ndarray, feats: np.ndarray) -> np.ndarray:
-    """The integer scores of candidates with features ``feats`` (k, PLAY_DIM) at observation
+    """The integer scores of candidates with features ``feats`` (k, pdim) at observation
     ``obs`` (whole numbers, the core's ``i16`` observation), computed from the file in numpy:
     the core's arithmetic written again, for tests."""
     f = _parse(data)
-    _inputs(obs, feats, f["dim"])
+    _inputs(obs, feats, f["dim"], f["pdim"])
     w1, wp, b1, w2, b2, w3, b3 = (f[k] for k in ("w1", "wp", "b1", "w2", "b2", "w3", "b3"))
     sh1, sh2 = f["shift1"], f["shift2"]
     acc = b1 + obs.astype(np.int64) @ w1
@@ -421,13 +462,13 @@ def _torch() -> Any:
     return torch
 
 
-def _model(torch: Any, dim: int, h1: int, h2: int) -> Any:
+def _model(torch: Any, dim: int, pdim: int, h1: int, h2: int) -> Any:
     nn = torch.nn
 
     class PlayModel(nn.Module):  # type: ignore[name-defined]
         def __init__(self) -> None:
             super().__init__()
-            self.l1 = nn.Linear(dim + PLAY_DIM, h1)
+            self.l1 = nn.Linear(dim + pdim, h1)
             self.l2 = nn.Linear(h1, h2)
             self.l3 = nn.Linear(h2, 1)
             with torch.no_grad():
@@ -449,7 +490,9 @@ def _model(torch: Any, dim: int, h1: int, h2: int) -> Any:
 
 
 def _init_layers(cfg: "TrainConfig") -> Dict[str, np.ndarray]:
-    """The float layers of ``cfg.init``, checked against the run's encoding and widths."""
+    """The float layers of ``cfg.init``, checked against the run's encoding and widths. A network
+    reading an earlier play-features version starts the run's: every version begins with the one
+    before it, so the added features get weights 0 and the network scores as before."""
     from ._weights import resolve
 
     name = _text(cfg.init, "init")
@@ -464,7 +507,13 @@ def _init_layers(cfg: "TrainConfig") -> Dict[str, np.ndarray]:
     if got["obs_version"] != cfg.selfplay.obs_version or (h1, h2) != (cfg.h1, cfg.h2):
         raise InvalidArgument(f"init: {name!r} reads observation version {got['obs_version']} with widths {h1},{h2}; "
                               f"the run's are version {cfg.selfplay.obs_version} with {cfg.h1},{cfg.h2}")
-    return got["layers"]
+    run, have = play_features(cfg.selfplay.play_features), play_features(got["play_features"])
+    if have["version"] > run["version"] or run["layout"][:len(have["layout"])] != have["layout"]:
+        raise InvalidArgument(f"init: {name!r} reads play-features version {have['version']}; the run writes version "
+                              f"{run['version']}, which does not extend it")
+    layers = dict(got["layers"])
+    layers["wp"] = np.concatenate([layers["wp"], np.zeros((h1, run["dim"] - have["dim"]))], 1)
+    return layers
 
 
 def _set_layers(torch: Any, model: Any, layers: Dict[str, np.ndarray]) -> None:
@@ -557,6 +606,7 @@ def train(cfg: TrainConfig, progress: Optional[Callable[[str], None]] = None) ->
     if cfg.imitate_visits and not cfg.imitate:
         raise InvalidArgument("imitate_visits: needs imitate > 0 (it sets the imitation term's targets)")
     cfg = replace(cfg, imitate_visits=bool(cfg.imitate_visits))  # a numpy bool, as the recipe's JSON keeps it
+    play_features(cfg.selfplay.play_features)  # a known version, named before any work
     init = _init_layers(cfg) if cfg.init is not None else None  # checked even when resuming
     torch = _torch()
     say = progress or (lambda m: None)
@@ -565,8 +615,9 @@ def train(cfg: TrainConfig, progress: Optional[Callable[[str], None]] = None) ->
     enc = _core.obs_encoding(cfg.selfplay.obs_version)
     dim = enc["dim"]
     dx = torch.tensor(1.0 / np.asarray(enc["scale_u8"], np.float32))  # the samples hold u8 entries
-    dp = torch.tensor(1.0 / PLAY_SCALE)
-    model = _model(torch, dim, cfg.h1, cfg.h2)
+    pf = play_features(cfg.selfplay.play_features)
+    dp = torch.tensor(1.0 / pf["scale"])
+    model = _model(torch, dim, pf["dim"], cfg.h1, cfg.h2)
     if init is not None:
         _set_layers(torch, model, init)
     opt = torch.optim.Adam(model.parameters(), lr=cfg.lr)
@@ -657,7 +708,7 @@ def train(cfg: TrainConfig, progress: Optional[Callable[[str], None]] = None) ->
         for i, margin in enumerate(cfg.margins):
             path = os.path.join(cfg.out, f"round-{k + 1}.tnet" if i == 0 else f"round-{k + 1}-m{margin:g}.tnet")
             export(_layers(model, dim), path, cfg.selfplay.base, cfg.selfplay.obs_version, cfg.selfplay.canonical,
-                   {**meta, "margin": margin}, margin, cfg.phases)
+                   {**meta, "margin": margin}, margin, cfg.phases, pf["version"])
             ev = duplicate(f"net:{path}", cfg.opponent, cfg.eval_deals, cfg.eval_seed, cfg.selfplay.profile, cfg.threads or None) if cfg.eval_deals else {}
             rated.append({"margin": margin, "path": path, **ev})
             say(f"round {k + 1}: {path} against {cfg.opponent}: {ev.get('levels_per_deal', float('nan')):+.3f} "
