@@ -108,14 +108,10 @@ fn play(view: &SeatView, x: &Counts, unseen: &Counts, void: &[u8; 4], row: &mut 
         }
     }
     let class = class.filter(|&c| c != u8::MAX);
-    let mut beaters = 0i16;
+    let mut beaters = 0;
     if let Some(c) = classify(ctx, x) {
         let top = c.kinds(ctx).map(|k| ctx.strength[k as usize]).max().unwrap_or(0);
-        for k in 0..KINDS {
-            if ctx.class[k] == c.class && ctx.strength[k] > top && unseen[k] >= c.m {
-                beaters += 1;
-            }
-        }
+        beaters = (0..KINDS).filter(|&k| ctx.class[k] == c.class && ctx.strength[k] > top && unseen[k] >= c.m).count() as i16;
     }
     row[BEATERS] = beaters;
     let mut ruffers = 0i16;
@@ -137,10 +133,9 @@ fn play(view: &SeatView, x: &Counts, unseen: &Counts, void: &[u8; 4], row: &mut 
     row[POINTS_THEIRS] = if team_best { 0 } else { pts };
     row[SAFE] = (wins && (last || (beaters == 0 && ruffers == 0))) as i16;
     let (mut held, mut left) = ([0u8; 5], [0u8; 5]);
-    for k in 0..KINDS {
-        let c = ctx.class[k] as usize;
-        held[c] += view.hand()[k].min(1);
-        left[c] += view.hand()[k].saturating_sub(x[k]).min(1);
+    for ((&n, &played), &c) in view.hand().iter().zip(x).zip(&ctx.class) {
+        held[c as usize] += n.min(1);
+        left[c as usize] += n.saturating_sub(played).min(1);
     }
     row[EMPTIES] = (0..5).filter(|&c| held[c] > 0 && left[c] == 0).count() as i16;
     if let Some(c) = class {
