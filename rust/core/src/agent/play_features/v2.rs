@@ -11,7 +11,6 @@ use crate::encode::observe::suits_renamed;
 use crate::game::hand::{Action, Phase};
 use crate::rules::card::{Counts, COPIES, KINDS};
 use crate::rules::combo::classify;
-use crate::rules::score::points;
 use crate::rules::trump::TRUMP;
 
 /// This version's number.
@@ -72,53 +71,85 @@ pub const FEATURES: Features = Features { version: VERSION, dim: DIM, layout: LA
 fn write(view: &SeatView, actions: &[Action], from: usize, out: &mut Vec<i16>) {
     let suits = suits_renamed(view.known_trump());
     let (tally, _) = view.seen().expect("play features version 2 read the hand's tally: a game or a search's world, never a bare position");
-    let hand = view.hand();
-    let mut unseen: Counts = [0; KINDS];
-    for (k, u) in unseen.iter_mut().enumerate() {
-        let played: u8 = tally.played.iter().map(|p| p[k]).sum();
-        *u = COPIES.saturating_sub(hand[k] + played);
-    }
+    // what every candidate reads, once a decision (the play phase only: trump is then fixed)
+    let seen = (view.phase() == Phase::Play).then(|| Seen::of(view, tally));
     for (i, a) in actions.iter().enumerate().skip(from) {
         let at = out.len();
         out.resize(at + DIM, 0);
         let row = &mut out[at..];
         v1::row(view, a, i == 0, &suits, row);
-        if let (Action::Play(x), Phase::Play) = (a, view.phase()) {
-            play(view, x, &unseen, &tally.void, row);
+        if let (Action::Play(x), Some(seen)) = (a, &seen) {
+            play(view, x, seen, row);
         }
     }
 }
 
-fn play(view: &SeatView, x: &Counts, unseen: &Counts, void: &[u8; 4], row: &mut [i16]) {
+/// A decision's part of the features: the seat's unseen cards, by kind and by class, and how
+/// many kinds of each class it holds.
+struct Seen {
+    unseen: Counts,
+    class_unseen: [i16; 5],
+    held: [u8; 5],
+    void: [u8; 4],
+}
+
+impl Seen {
+    fn of(view: &SeatView, tally: &crate::game::hand::Tally) -> Seen {
+        let ctx = view.ctx();
+        let hand = view.hand();
+        let mut seen = Seen { unseen: [0; KINDS], class_unseen: [0; 5], held: [0; 5], void: tally.void };
+        for k in 0..KINDS {
+            let played: u8 = tally.played.iter().map(|p| p[k]).sum();
+            let u = COPIES.saturating_sub(hand[k] + played);
+            let c = ctx.class[k] as usize;
+            seen.unseen[k] = u;
+            seen.class_unseen[c] += u as i16;
+            seen.held[c] += (hand[k] > 0) as u8;
+        }
+        seen
+    }
+}
+
+fn play(view: &SeatView, x: &Counts, seen: &Seen, row: &mut [i16]) {
     let ctx = view.ctx();
     let trick = view.trick();
     let seat = view.seat();
+    let hand = view.hand();
     let lead = view.lead().is_none();
     let before = if lead { 0 } else { trick.plays };
     let last = before == 3;
-    // the play's class, when all its cards are of one (R2.5)
+    // the play's class, when all its cards are of one (R2.5), and the kinds of each class it
+    // plays every copy of
     let mut class = None;
+    let mut gone = [0u8; 5];
     for (k, &n) in x.iter().enumerate() {
         if n > 0 {
+            let c = ctx.class[k];
             class = match class {
-                None => Some(ctx.class[k]),
-                Some(c) if c == ctx.class[k] => Some(c),
+                None => Some(c),
+                Some(d) if d == c => Some(c),
                 Some(_) => Some(u8::MAX),
             };
+            gone[c as usize] += (n == hand[k]) as u8;
         }
     }
     let class = class.filter(|&c| c != u8::MAX);
     let mut beaters = 0;
     if let Some(c) = classify(ctx, x) {
         let top = c.kinds(ctx).map(|k| ctx.strength[k as usize]).max().unwrap_or(0);
-        beaters = (0..KINDS).filter(|&k| ctx.class[k] == c.class && ctx.strength[k] > top && unseen[k] >= c.m).count() as i16;
+        let mut kinds = ctx.class_mask[c.class as usize];
+        while kinds != 0 {
+            let k = kinds.trailing_zeros() as usize;
+            kinds &= kinds - 1;
+            beaters += (ctx.strength[k] > top && seen.unseen[k] >= c.m) as i16;
+        }
     }
     row[BEATERS] = beaters;
     let mut ruffers = 0i16;
     if let Some(c) = class.filter(|&c| c != TRUMP) {
         for d in 1..=(3 - before) {
             let s = ((seat + d) % 4) as usize;
-            if d % 2 == 1 && void[s] & (1 << c) != 0 && void[s] & (1 << TRUMP) == 0 {
+            if d % 2 == 1 && seen.void[s] & (1 << c) != 0 && seen.void[s] & (1 << TRUMP) == 0 {
                 ruffers += 1;
             }
         }
@@ -126,19 +157,14 @@ fn play(view: &SeatView, x: &Counts, unseen: &Counts, void: &[u8; 4], row: &mut 
     row[RUFFERS] = ruffers;
     let wins = row[63] != 0;
     let team_best = lead || wins || trick.best_seat % 2 == seat % 2;
-    let pts = if lead { 0 } else { trick.points as i16 } + points(x) as i16;
+    let pts = if lead { 0 } else { trick.points as i16 } + row[64]; // row 64: the play's points (R7.1)
     row[TEAM_BEST] = team_best as i16;
     row[TRICK_POINTS] = pts;
     row[POINTS_OURS] = if team_best { pts } else { 0 };
     row[POINTS_THEIRS] = if team_best { 0 } else { pts };
     row[SAFE] = (wins && (last || (beaters == 0 && ruffers == 0))) as i16;
-    let (mut held, mut left) = ([0u8; 5], [0u8; 5]);
-    for ((&n, &played), &c) in view.hand().iter().zip(x).zip(&ctx.class) {
-        held[c as usize] += n.min(1);
-        left[c as usize] += n.saturating_sub(played).min(1);
-    }
-    row[EMPTIES] = (0..5).filter(|&c| held[c] > 0 && left[c] == 0).count() as i16;
+    row[EMPTIES] = (0..5).filter(|&c| seen.held[c] > 0 && gone[c] == seen.held[c]).count() as i16;
     if let Some(c) = class {
-        row[CLASS_UNSEEN] = (0..KINDS).filter(|&k| ctx.class[k] == c).map(|k| unseen[k] as i16).sum();
+        row[CLASS_UNSEEN] = seen.class_unseen[c as usize];
     }
 }
