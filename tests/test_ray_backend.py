@@ -117,7 +117,8 @@ def test_self_play_samples_on_ray_equal_a_local_run(ray_local):
     assert set(local) == set(remote)
     for k in local:
         assert np.array_equal(local[k], remote[k]), k
-    drawn = T.SelfPlay(**{**sp.__dict__, "levels": "drawn"})  # the hands' levels travel to the tasks
+    # the hands' levels and the play-features version travel to the tasks
+    drawn = T.SelfPlay(**{**sp.__dict__, "levels": "drawn", "play_features": 2})
     local, remote = T.samples(4, 3, 12, drawn, threads=2), T.samples(4, 3, 12, drawn, backend="ray", chunk=5)
-    assert all(np.array_equal(local[k], remote[k]) for k in local)
+    assert all(np.array_equal(local[k], remote[k]) for k in local) and remote["features"].shape[1] == 83
     assert not np.array_equal(local["returns"], T.samples(4, 3, 12, sp, threads=1)["returns"])

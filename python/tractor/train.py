@@ -48,9 +48,10 @@ def play_features(version: Any = 1) -> Dict[str, Any]:
     "dim", "layout" ((name, offset, length, denominator, meaning) rows), "scale" (each
     feature's denominator, float32)}``; an unknown version is refused, naming the known ones.
     Every version begins with the one before it, unchanged."""
-    if _is_bool(version) or not isinstance(version, (int, np.integer)):
-        raise InvalidArgument(f"play_features: a version number ({', '.join(map(str, _core.play_feature_versions()))}), got {_show(version)}")
-    layout = _core.play_features(int(version))
+    known = _core.play_feature_versions()
+    if _is_bool(version) or not isinstance(version, (int, np.integer)) or not 0 <= int(version) < 2**16:
+        raise InvalidArgument(f"play_features: a version number ({', '.join(map(str, known))}), got {_show(version)}")
+    layout = _core.play_features(int(version))  # an unknown version is named by the core
     dim = sum(n for _, _, n, _, _ in layout)
     scale = np.ones(dim, np.float32)
     for _name, at, n, d, _ in layout:
