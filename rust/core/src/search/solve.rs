@@ -29,6 +29,7 @@ use crate::rules::score::{points, KIND_POINTS};
 use crate::rules::trump::{Context, NONE, TRUMP};
 use crate::util::hash::FxHasher;
 
+use super::exact_cache::{self, ExactCache};
 use super::table::{Entry, Table};
 
 /// The most plays one node may have (a void follower's discards): past it the node is
@@ -74,6 +75,8 @@ struct Solver {
     /// Each depth's buffers, kept from node to node (no allocation per node).
     plies: Vec<Ply>,
     order: Order,
+    /// The last two tricks' exact values (less the defenders' points so far) by their cards.
+    last: ExactCache,
 }
 
 /// One node's plays, the positions after them and the order they are searched in.
@@ -87,22 +90,47 @@ struct Ply {
     killer2: Option<Counts>,
 }
 
-/// Each hand's kinds held at least once and at least twice, as bits over kind ids: read by
-/// the bounds, the trick-start key and the interchangeable groups of one node, and passed to
-/// its children with the mover's hand's masks made again.
+/// Each hand's kinds held at least once and at least twice, as bits over kind ids, and its
+/// tallies: cards, cards worth 10 and 5 points (R7.1) and its largest combination's size (R3:
+/// a unit, or a run of linked kinds held twice or more). Read by the bounds, the trick-start
+/// key and the interchangeable groups of one node, and passed to its children with the
+/// mover's hand's made again.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Held {
     once: [u64; 4],
     twice: [u64; 4],
     /// The kinds left in any hand.
     left: u64,
+    cards: [u8; 4],
+    tens: [u8; 4],
+    fives: [u8; 4],
+    widest: [u8; 4],
 }
 
 impl Held {
     pub(crate) fn of(pos: &Position) -> Held {
         let once: [u64; 4] = std::array::from_fn(|s| held_mask(&pos.hands[s], 1));
         let twice: [u64; 4] = std::array::from_fn(|s| held_mask(&pos.hands[s], 2));
-        Held { once, twice, left: once[0] | once[1] | once[2] | once[3] }
+        let mut h = Held { once, twice, left: once[0] | once[1] | once[2] | once[3], cards: [0; 4], tens: [0; 4], fives: [0; 4], widest: [0; 4] };
+        for s in 0..4 {
+            h.tally(s, &pos.hands[s]);
+            h.widest[s] = widest(&pos.hands[s], h.twice[s], h.cards[s], pos.ctx());
+        }
+        h
+    }
+
+    /// Seat `s`'s cards and point cards, counted over its kinds held.
+    fn tally(&mut self, s: usize, hand: &Counts) {
+        let (mut cards, mut tens, mut fives) = (0u8, 0u8, 0u8);
+        let mut bits = self.once[s];
+        while bits != 0 {
+            let k = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            cards += hand[k];
+            tens += ((TEN_KINDS >> k & 1) as u8) * hand[k];
+            fives += ((FIVE_KINDS >> k & 1) as u8) * hand[k];
+        }
+        (self.cards[s], self.tens[s], self.fives[s]) = (cards, tens, fives);
     }
 
     /// The masks of `next`, the position after `seat` played from this one's: only the kinds
@@ -112,23 +140,60 @@ impl Held {
         let s = seat as usize;
         let hand = &next.hands[s];
         let (mut once, mut twice) = (0u64, 0u64);
+        let (mut cards, mut tens, mut fives) = (0u8, 0u8, 0u8);
         let mut bits = self.once[s];
         while bits != 0 {
             let k = bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            once |= ((hand[k] >= 1) as u64) << k;
-            twice |= ((hand[k] >= 2) as u64) << k;
+            let n = hand[k];
+            once |= ((n >= 1) as u64) << k;
+            twice |= ((n >= 2) as u64) << k;
+            cards += n;
+            tens += ((TEN_KINDS >> k & 1) as u8) * n;
+            fives += ((FIVE_KINDS >> k & 1) as u8) * n;
         }
         h.once[s] = once;
         h.twice[s] = twice;
+        (h.cards[s], h.tens[s], h.fives[s]) = (cards, tens, fives);
+        h.widest[s] = if twice == 0 && cards < 26 { 1 } else { widest(hand, twice, cards, next.ctx()) };
         h.left = h.once[0] | h.once[1] | h.once[2] | h.once[3];
         h
     }
 }
 
+/// A hand's largest combination's size: a unit of all copies of a kind held, or a run of
+/// linked kinds held twice or more (R3), each kind at all its copies; 1 with no kind held
+/// twice (a hand of 26 or more cards: all of them, a whole 13-cycle held twice has no bottom).
+fn widest(hand: &Counts, twice: u64, cards: u8, ctx: &Context) -> u8 {
+    if cards >= 26 {
+        return cards;
+    }
+    let mut widest = 1u8;
+    let mut bits = twice;
+    while bits != 0 {
+        let k = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        let down = ctx.down[k];
+        if down != NONE && twice >> down & 1 == 1 {
+            continue;
+        }
+        let (mut at, mut run) = (k, 0u8);
+        loop {
+            run += hand[at];
+            let up = ctx.up[at];
+            if up == NONE || up as usize == k || twice >> up & 1 == 0 {
+                break;
+            }
+            at = up as usize;
+        }
+        widest = widest.max(run);
+    }
+    widest
+}
+
 impl Solver {
     fn new(budget: u64, ctx: &Context) -> Solver {
-        Solver { table: Table::default(), nodes: 0, budget, plies: Vec::new(), order: Order::of(ctx) }
+        Solver { table: Table::default(), nodes: 0, budget, plies: Vec::new(), order: Order::of(ctx), last: ExactCache::default() }
     }
 }
 
@@ -236,11 +301,10 @@ const fn kinds_worth(p: i32) -> u64 {
 /// those of each hand's N best cards. The points already in a trick that is decided (see
 /// [`trick_decided`]) go to its winner's side.
 fn bounds(pos: &Position, held: &Held) -> (i32, i32) {
-    let ctx = pos.ctx();
     let dp = pos.defender_points;
     let t = pos.trick.points as i32;
     let min_cards = pos.profile.rules().last_trick_min_cards as i32;
-    let mine = size(&pos.hands[pos.to_move as usize]) as i32;
+    let mine = held.cards[pos.to_move as usize] as i32;
     let lead = if pos.trick.plays == 0 { 0 } else { pos.trick.lead.map_or(1, |c| c.size() as i32) };
     // a single lead's trick no follower left can win (R6.1) goes to the current winner's team
     let (won, lost) = match trick_decided(pos, held) {
@@ -248,46 +312,9 @@ fn bounds(pos: &Position, held: &Held) -> (i32, i32) {
         Some(false) => (0, t),
         None => (0, 0),
     };
-    // per hand: cards of 10 and of 5 points, and its largest combination's size
-    let mut tens = [0i32; 4];
-    let mut fives = [0i32; 4];
-    let mut widest = 1i32;
-    for (i, h) in pos.hands.iter().enumerate() {
-        let mut bits = held.once[i] & (TEN_KINDS | FIVE_KINDS);
-        while bits != 0 {
-            let k = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            if TEN_KINDS >> k & 1 == 1 {
-                tens[i] += h[k] as i32;
-            } else {
-                fives[i] += h[k] as i32;
-            }
-        }
-        // the runs of kinds held twice or more, from their bottoms (units of one copy: 1)
-        let twice = held.twice[i];
-        let mut bits = twice;
-        while bits != 0 {
-            let k = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            let down = ctx.down[k];
-            if down != NONE && twice >> down & 1 == 1 {
-                continue;
-            }
-            let (mut at, mut run) = (k, 0i32);
-            loop {
-                run += h[at] as i32;
-                let up = ctx.up[at];
-                if up == NONE || up as usize == k || twice >> up & 1 == 0 {
-                    break;
-                }
-                at = up as usize;
-            }
-            widest = widest.max(run);
-        }
-    }
-    if mine >= 26 {
-        widest = mine; // (a whole 13-cycle held twice has no bottom: not searched above)
-    }
+    let tens = held.tens.map(|n| n as i32);
+    let fives = held.fives.map(|n| n as i32);
+    let widest = held.widest.iter().map(|&n| n as i32).max().unwrap_or(1).max(1);
     let held: i32 = (0..4).map(|i| 10 * tens[i] + 5 * fives[i]).sum();
     if lead > 0 && mine == lead {
         // the trick in progress is the last: all its points, counted N times if N is enough
@@ -432,8 +459,8 @@ fn search_plays(pos: &Position, order: &Order, held: &Held, out: &mut Vec<Counts
 
 /// The final score when the rest of the hand is forced: the last trick, each hand holding
 /// just the cards it must play (R5.2: N cards of N held; a last single lead).
-fn forced_end(pos: &Position) -> Option<i32> {
-    let mine = size(&pos.hands[pos.to_move as usize]);
+fn forced_end(pos: &Position, held: &Held) -> Option<i32> {
+    let mine = held.cards[pos.to_move as usize] as usize;
     let forced = match pos.lead() {
         None => mine == 1,
         Some(lead) => mine == lead.size(),
@@ -818,14 +845,21 @@ impl Solver {
         if self.nodes > self.budget {
             return Err(Budget);
         }
-        if let Some(v) = forced_end(pos) {
+        if let Some(v) = forced_end(pos, held) {
             return Ok(v);
         }
         #[cfg(test)]
         assert_eq!(*held, Held::of(pos), "the masks passed down");
-        if pos.trick.plays == 0 && size(&pos.hands[pos.to_move as usize]) == 2 {
-            // the last two tricks: solved directly, cheaper than a probe of the table
-            return Ok(last_two(pos, held, alpha, beta));
+        if pos.trick.plays == 0 && held.cards[pos.to_move as usize] == 2 {
+            // the last two tricks: solved directly, cheaper than a probe of the table, and their
+            // exact values kept by their cards (about five calls in six find theirs)
+            let key = exact_cache::key(pos.to_move, &held.once);
+            if let Some(v) = self.last.get(key) {
+                return Ok(pos.defender_points + v);
+            }
+            let v = last_two(pos, held, i32::MIN / 2, i32::MAX / 2);
+            self.last.put(key, v - pos.defender_points);
+            return Ok(v);
         }
         let base = pos.defender_points;
         // the table at trick starts only: a probe is a cache miss, dearer than the nodes the
