@@ -23,7 +23,7 @@ use std::hash::Hasher;
 use crate::game::action_set::ActionSet;
 use crate::game::hand::{Action, Phase, Position};
 use crate::rules::card::{held_mask, size, Card, Counts, KINDS};
-use crate::rules::combo::{for_each_lead, unit};
+use crate::rules::combo::{beats, for_each_lead, unit};
 use crate::rules::error::Error;
 use crate::rules::score::{points, KIND_POINTS};
 use crate::rules::trump::{Context, NONE, TRUMP};
@@ -83,11 +83,13 @@ struct Solver {
 #[derive(Default)]
 struct Ply {
     moves: Vec<Counts>,
+    /// Each play's kind when it is one card, else [`NONE`].
+    singles: Vec<u8>,
     kids: Vec<Position>,
     order: Vec<(std::cmp::Reverse<i32>, u16)>,
     /// The play that last cut a node at this depth, tried first where the table names none.
-    killer: Option<Counts>,
-    killer2: Option<Counts>,
+    killer: Option<(Counts, u8)>,
+    killer2: Option<(Counts, u8)>,
 }
 
 /// Each hand's kinds held at least once and at least twice, as bits over kind ids, and its
@@ -131,6 +133,28 @@ impl Held {
             fives += ((FIVE_KINDS >> k & 1) as u8) * hand[k];
         }
         (self.cards[s], self.tens[s], self.fives[s]) = (cards, tens, fives);
+    }
+
+    /// [`Held::after`] for a play of one card of kind `single`, when not [`NONE`]: only that
+    /// kind's bits and the tallies it is in change (the widest combination is made again only
+    /// when the kind was held twice or more).
+    fn after_play(&self, seat: u8, next: &Position, single: u8) -> Held {
+        if single == NONE {
+            return self.after(seat, next);
+        }
+        let mut h = *self;
+        let (s, k) = (seat as usize, single as usize);
+        let n = next.hands[s][k];
+        h.once[s] &= !(((n == 0) as u64) << k);
+        h.twice[s] &= !(((n < 2) as u64) << k);
+        h.cards[s] -= 1;
+        h.tens[s] -= (TEN_KINDS >> k & 1) as u8;
+        h.fives[s] -= (FIVE_KINDS >> k & 1) as u8;
+        if n >= 1 || self.cards[s] >= 26 {
+            h.widest[s] = if h.twice[s] == 0 && h.cards[s] < 26 { 1 } else { widest(&next.hands[s], h.twice[s], h.cards[s], next.ctx()) };
+        }
+        h.left = h.once[0] | h.once[1] | h.once[2] | h.once[3];
+        h
     }
 
     /// The masks of `next`, the position after `seat` played from this one's: only the kinds
@@ -415,34 +439,50 @@ fn legal(pos: &Position) -> Option<Vec<Counts>> {
 /// play but those that only swap interchangeable cards for others of their group (see
 /// [`interchangeable`]): of each group a play keeps its strongest cards. Leads in the order
 /// of `combo::for_each_lead`, a single's follows by kind (the engine's sets, listed directly).
-fn search_plays(pos: &Position, order: &Order, held: &Held, out: &mut Vec<Counts>) -> bool {
+fn search_plays(pos: &Position, order: &Order, held: &Held, out: &mut Vec<Counts>, singles: &mut Vec<u8>) -> bool {
     out.clear();
+    singles.clear();
     let ctx = pos.ctx();
     let hand = &pos.hands[pos.to_move as usize];
+    // a single's follows merge only among two or more lone cards the mover may play
+    let mut skip_groups = false;
     match pos.lead() {
-        None => for_each_lead(ctx, hand, |c| out.push(c.counts(ctx))),
+        None => for_each_lead(ctx, hand, |c| {
+            out.push(c.counts(ctx));
+            singles.push(if c.size() == 1 { c.first } else { NONE });
+        }),
         Some(lead) if lead.size() == 1 => {
             // R5.2–R5.3 with N = 1: a card of the led class if the hand holds one, else any
             let mine = held.once[pos.to_move as usize];
             let of_led = mine & ctx.class_mask[lead.class as usize];
             let mut bits = if of_led != 0 { of_led } else { mine };
+            let me = pos.to_move as usize;
+            let others = held.once[(me + 1) % 4] | held.once[(me + 2) % 4] | held.once[(me + 3) % 4];
+            skip_groups = (bits & !held.twice[me] & !others).count_ones() < 2;
             while bits != 0 {
                 let k = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
                 let mut c = [0u8; KINDS];
                 c[k] = 1;
                 out.push(c);
+                singles.push(k as u8);
             }
         }
         Some(_) => match legal(pos) {
-            Some(v) => out.extend(v),
+            Some(v) => {
+                singles.resize(v.len(), NONE);
+                out.extend(v);
+            }
             None => return false,
         },
+    }
+    if skip_groups {
+        return true;
     }
     let (prev, members) = interchangeable(pos, order, held);
     if members != 0 {
         // a play keeps a group's weaker card only with the next stronger one
-        out.retain(|c| {
+        let keep = |c: &Counts| {
             let mut m = members;
             while m != 0 {
                 let k = m.trailing_zeros() as usize;
@@ -452,9 +492,71 @@ fn search_plays(pos: &Position, order: &Order, held: &Held, out: &mut Vec<Counts
                 }
             }
             true
-        });
+        };
+        let mut n = 0;
+        for i in 0..out.len() {
+            if keep(&out[i]) {
+                out[n] = out[i];
+                singles[n] = singles[i];
+                n += 1;
+            }
+        }
+        out.truncate(n);
+        singles.truncate(n);
     }
     true
+}
+
+/// `pos` after the mover plays `c`, whose kind is `single` when it is one card (else
+/// [`NONE`]): [`Position::play_unchecked`], for one card without classifying it.
+fn child(pos: &Position, c: &Counts, single: u8) -> Position {
+    let mut q = *pos;
+    play(&mut q, c, single);
+    q
+}
+
+/// [`child`] in place.
+fn play(q: &mut Position, c: &Counts, single: u8) {
+    #[cfg(test)]
+    let want = {
+        let mut w = *q;
+        w.play_unchecked(c);
+        w
+    };
+    if single == NONE {
+        q.play_unchecked(c);
+    } else {
+        play_single(q, single);
+    }
+    #[cfg(test)]
+    assert_eq!(*q, want, "one card played as play_unchecked plays it");
+}
+
+/// The mover plays one card of kind `k`: [`Position::play_unchecked`] without classifying it
+/// (one card is a unit of one, R3.1; it takes the trick when it beats the best so far, R6.1).
+fn play_single(q: &mut Position, k: u8) {
+    let ctx = q.ctx();
+    let seat = q.to_move;
+    q.hands[seat as usize][k as usize] -= 1;
+    let u = unit(ctx, k, 1);
+    let t = &mut q.trick;
+    t.points += KIND_POINTS[k as usize] as u16;
+    if t.plays == 0 {
+        t.lead = Some(u);
+        t.leader = seat;
+        t.best_key = u.key();
+        t.best_seat = seat;
+    } else if let Some(lead) = t.lead {
+        if beats(&lead, &u, t.best_key) {
+            t.best_key = u.key();
+            t.best_seat = seat;
+        }
+    }
+    t.plays += 1;
+    q.to_move = (seat + 1) % 4;
+    if t.plays == 4 {
+        q.finish_trick();
+    }
 }
 
 /// The final score when the rest of the hand is forced: the last trick, each hand holding
@@ -894,7 +996,7 @@ impl Solver {
         }
         // this node's buffers, taken out while its children use theirs
         let mut ply = std::mem::take(&mut self.plies[depth]);
-        if !search_plays(pos, &self.order, held, &mut ply.moves) {
+        if !search_plays(pos, &self.order, held, &mut ply.moves, &mut ply.singles) {
             return Err(Budget);
         }
         let max = pos.is_defender(pos.to_move);
@@ -902,8 +1004,9 @@ impl Solver {
         // the table's best play first, before the other children are made: it cuts most nodes;
         // mid-trick (no table) the play that last cut a node at this depth, if legal here
         if first == u16::MAX && pos.trick.plays > 0 {
-            for kc in [ply.killer, ply.killer2].into_iter().flatten() {
-                if let Some(i) = ply.moves.iter().position(|c| *c == kc) {
+            for (kc, ks) in [ply.killer, ply.killer2].into_iter().flatten() {
+                let at = if ks != NONE { ply.singles.iter().position(|&k| k == ks) } else { ply.moves.iter().position(|c| *c == kc) };
+                if let Some(i) = at {
                     first = i as u16;
                     break;
                 }
@@ -912,9 +1015,9 @@ impl Solver {
         let mut best_i = first;
         let first_i = (first as usize) < ply.moves.len();
         if first_i {
-            let mut q = *pos;
-            q.play_unchecked(&ply.moves[first as usize]);
-            best = self.node(&q, &held.after(pos.to_move, &q), alpha, beta, depth + 1)?;
+            let f = first as usize;
+            let q = child(pos, &ply.moves[f], ply.singles[f]);
+            best = self.node(&q, &held.after_play(pos.to_move, &q, ply.singles[f]), alpha, beta, depth + 1)?;
             if max {
                 alpha = alpha.max(best);
             } else {
@@ -931,7 +1034,7 @@ impl Solver {
                     continue;
                 }
                 let q = ply.kids.last_mut().expect("just pushed");
-                q.play_unchecked(c);
+                play(q, c, ply.singles[i]);
                 ply.order.push((std::cmp::Reverse(order_score(pos, q, c)), i as u16));
             }
             ply.order.sort_unstable();
@@ -940,7 +1043,7 @@ impl Solver {
             }
             for &(_, i) in &ply.order {
                 let kid = &ply.kids[i as usize];
-                let v = self.node(kid, &held.after(pos.to_move, kid), alpha, beta, depth + 1)?;
+                let v = self.node(kid, &held.after_play(pos.to_move, kid, ply.singles[i as usize]), alpha, beta, depth + 1)?;
                 if (max && v > best) || (!max && v < best) {
                     best = v;
                     best_i = i;
@@ -956,7 +1059,7 @@ impl Solver {
             }
         }
         if alpha >= beta {
-            let m = Some(ply.moves[best_i as usize]);
+            let m = Some((ply.moves[best_i as usize], ply.singles[best_i as usize]));
             if ply.killer != m {
                 ply.killer2 = ply.killer;
                 ply.killer = m;
@@ -1555,8 +1658,14 @@ mod tests {
             let pre = rng.below_usize(4);
             let pos = position_from(&mut rng, profile, 1 + i % 3, pre, true);
             let (prev, _) = interchangeable(&pos, &Order::of(pos.ctx()), &Held::of(&pos));
-            let mut kept = Vec::new();
-            assert!(search_plays(&pos, &Order::of(pos.ctx()), &Held::of(&pos), &mut kept));
+            let (mut kept, mut singles) = (Vec::new(), Vec::new());
+            assert!(search_plays(&pos, &Order::of(pos.ctx()), &Held::of(&pos), &mut kept, &mut singles));
+            // each play's kind when it is one card
+            for (c, &k) in kept.iter().zip(&singles) {
+                let one = (size(c) == 1).then(|| c.iter().position(|&n| n == 1).expect("a card") as u8);
+                assert_eq!(one.unwrap_or(NONE), k);
+            }
+            assert_eq!(kept.len(), singles.len());
             for c in legal(&pos).expect("plays") {
                 if kept.contains(&c) {
                     continue;
