@@ -73,7 +73,7 @@ struct Solver {
     nodes: u64,
     budget: u64,
     /// Each depth's buffers, kept from node to node (no allocation per node).
-    plies: Vec<Ply>,
+    plies: Vec<Option<Box<Ply>>>,
     order: Order,
     /// The last two tricks' exact values (less the defenders' points so far) by their cards.
     last: ExactCache,
@@ -247,6 +247,9 @@ fn trick_start_key(pos: &Position, order: &Order, held: &Held) -> u128 {
     // left, the place of the trump left it links up to, its copies and points
     let trumps = left & ctx.class_mask[TRUMP as usize];
     let (mut strengths, mut tops) = (0u32, 0u32);
+    // the trumps left as bits over their places in class order
+    let start = ctx.pos[ctx.class_kinds(TRUMP)[0] as usize] as u32;
+    let mut places = 0u64;
     let mut bits = trumps;
     while bits != 0 {
         let k = bits.trailing_zeros() as usize;
@@ -255,16 +258,15 @@ fn trick_start_key(pos: &Position, order: &Order, held: &Held) -> u128 {
         if ctx.up[k] != NONE || ctx.down[k] != NONE {
             tops |= 1 << ctx.tractor_rank[k];
         }
+        places |= 1 << (ctx.pos[k] as u32 - start);
     }
     // R4.2's level-3 exception reads the trump suit's 2 by name
     let special = if ctx.level == 3 { Card::new(ctx.trump, 2).id() } else { KINDS };
     let below = |mask: u32, x: u8| (mask & ((1u32 << x) - 1)).count_ones() as u64;
     let (mut w, mut n) = (0u64, 0);
-    for &k in ctx.class_kinds(TRUMP) {
-        let k = k as usize;
-        if trumps >> k & 1 == 0 {
-            continue;
-        }
+    while places != 0 {
+        let k = ctx.order[(start + places.trailing_zeros()) as usize] as usize;
+        places &= places - 1;
         let linked = ctx.up[k] != NONE || ctx.down[k] != NONE;
         let top = if linked { 1 + below(tops, ctx.tractor_rank[k]) } else { 0 };
         let up = ctx.up[k];
@@ -931,6 +933,35 @@ fn order_score(pos: &Position, next: &Position, cards: &Counts) -> i32 {
     }
 }
 
+/// [`order_score`] of a lead, or of one card of kind `single` (not [`NONE`]), without making
+/// the child: a lead leaves the mover winning the trick; one card wins it when it beats the
+/// best so far (R6.1), and the fourth ends the trick (not the hand's last: that one is forced),
+/// its points going to the defenders if they win it (R7.2).
+fn quick_order_score(pos: &Position, held: &Held, cards: &Counts, single: u8) -> i32 {
+    let got = if pos.trick.plays == 0 {
+        1000 + points(cards) + size(cards) as i32
+    } else {
+        let k = single;
+        let team = pos.to_move % 2;
+        let p = KIND_POINTS[k as usize];
+        let lead = pos.trick.lead.expect("a trick in progress has its lead");
+        let beats = beats(&lead, &unit(pos.ctx(), k, 1), pos.trick.best_key);
+        let winner = if beats { pos.to_move } else { pos.trick.best_seat };
+        if pos.trick.plays < 3 {
+            if winner % 2 == team { 1000 + p + 1 } else { -p }
+        } else if winner % 2 == team {
+            debug_assert!(held.cards[pos.to_move as usize] > 1, "the last trick is forced");
+            let gain = if pos.is_defender(winner) { pos.trick.points as i32 + p } else { 0 };
+            2000 + gain + p
+        } else {
+            -p
+        }
+    };
+    #[cfg(test)]
+    assert_eq!(got, order_score(pos, &child(pos, cards, single), cards), "{pos:?}");
+    got
+}
+
 impl Solver {
     /// The final score of `pos` if inside (alpha, beta); else a bound on the side it fails.
     /// `depth`: plays from the search's root, the index of this node's buffers.
@@ -992,10 +1023,10 @@ impl Solver {
         }
         let (alpha0, beta0) = (alpha, beta);
         if self.plies.len() <= depth {
-            self.plies.resize_with(depth + 1, Ply::default);
+            self.plies.resize_with(depth + 1, || Some(Box::default()));
         }
         // this node's buffers, taken out while its children use theirs
-        let mut ply = std::mem::take(&mut self.plies[depth]);
+        let mut ply = self.plies[depth].take().expect("one node a depth at a time");
         if !search_plays(pos, &self.order, held, &mut ply.moves, &mut ply.singles) {
             return Err(Budget);
         }
@@ -1027,26 +1058,42 @@ impl Solver {
         if alpha < beta {
             ply.kids.clear();
             ply.order.clear();
+            // a lead's or one card's order is known without making the child; a follow of
+            // several cards is made to be ordered, in its place (one copy of the position)
+            let made = pos.trick.plays > 0 && ply.singles.iter().any(|&k| k == NONE);
             for (i, c) in ply.moves.iter().enumerate() {
-                // each child made in its place (one copy of the position)
-                ply.kids.push(*pos);
+                if made {
+                    ply.kids.push(*pos);
+                }
                 if i as u16 == first {
                     continue;
                 }
-                let q = ply.kids.last_mut().expect("just pushed");
-                play(q, c, ply.singles[i]);
-                ply.order.push((std::cmp::Reverse(order_score(pos, q, c)), i as u16));
+                let score = if made {
+                    let q = ply.kids.last_mut().expect("just pushed");
+                    play(q, c, ply.singles[i]);
+                    order_score(pos, q, c)
+                } else {
+                    quick_order_score(pos, held, c, ply.singles[i])
+                };
+                ply.order.push((std::cmp::Reverse(score), i as u16));
             }
             ply.order.sort_unstable();
             if !first_i {
                 best_i = ply.order[0].1;
             }
             for &(_, i) in &ply.order {
-                let kid = &ply.kids[i as usize];
-                let v = self.node(kid, &held.after_play(pos.to_move, kid, ply.singles[i as usize]), alpha, beta, depth + 1)?;
+                let i = i as usize;
+                let one;
+                let kid = if made {
+                    &ply.kids[i]
+                } else {
+                    one = child(pos, &ply.moves[i], ply.singles[i]);
+                    &one
+                };
+                let v = self.node(kid, &held.after_play(pos.to_move, kid, ply.singles[i]), alpha, beta, depth + 1)?;
                 if (max && v > best) || (!max && v < best) {
                     best = v;
-                    best_i = i;
+                    best_i = i as u16;
                 }
                 if max {
                     alpha = alpha.max(v);
@@ -1065,7 +1112,7 @@ impl Solver {
                 ply.killer = m;
             }
         }
-        self.plies[depth] = ply;
+        self.plies[depth] = Some(ply);
         // fail-soft bounds: below alpha0 an upper bound, above beta0 a lower bound
         let (lo, hi) = if best <= alpha0 {
             (i32::MIN / 4, best)
