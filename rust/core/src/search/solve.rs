@@ -22,8 +22,8 @@ use std::hash::Hasher;
 
 use crate::game::action_set::ActionSet;
 use crate::game::hand::{Action, Phase, Position};
-use crate::rules::card::{held_mask, size, Card, Counts, KINDS};
-use crate::rules::combo::{beats, for_each_lead, unit};
+use crate::rules::card::{held_mask, size, words, Card, Counts, KINDS};
+use crate::rules::combo::{beats, for_each_lead, unit, Combo};
 use crate::rules::error::Error;
 use crate::rules::score::{points, KIND_POINTS};
 use crate::rules::trump::{Context, NONE, TRUMP};
@@ -77,7 +77,23 @@ struct Solver {
     order: Order,
     /// The last two tricks' exact values (less the defenders' points so far) by their cards.
     last: ExactCache,
+    /// The follows of a lead of several cards by the hand that follows (the engine's lists).
+    follows: Follows,
 }
+
+/// A hand and the lead it follows: its cards as words (R5's follows depend on nothing else).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct FollowKey {
+    hand: [u64; 7],
+    lead: Combo,
+}
+
+/// The legal follows found so far (most hands meet the same lead in many lines): read back in
+/// the engine's order, the map's order never read. Cleared when it holds [`FOLLOWS_KEPT`].
+type Follows = std::collections::HashMap<FollowKey, Vec<Counts>, std::hash::BuildHasherDefault<FxHasher>>;
+
+/// The most hands [`Follows`] keeps.
+const FOLLOWS_KEPT: usize = 1 << 16;
 
 /// One node's plays, the positions after them and the order they are searched in.
 #[derive(Default)]
@@ -217,7 +233,7 @@ fn widest(hand: &Counts, twice: u64, cards: u8, ctx: &Context) -> u8 {
 
 impl Solver {
     fn new(budget: u64, ctx: &Context) -> Solver {
-        Solver { table: Table::default(), nodes: 0, budget, plies: Vec::new(), order: Order::of(ctx), last: ExactCache::default() }
+        Solver { table: Table::default(), nodes: 0, budget, plies: Vec::new(), order: Order::of(ctx), last: ExactCache::default(), follows: Follows::default() }
     }
 }
 
@@ -441,7 +457,7 @@ fn legal(pos: &Position) -> Option<Vec<Counts>> {
 /// play but those that only swap interchangeable cards for others of their group (see
 /// [`interchangeable`]): of each group a play keeps its strongest cards. Leads in the order
 /// of `combo::for_each_lead`, a single's follows by kind (the engine's sets, listed directly).
-fn search_plays(pos: &Position, order: &Order, held: &Held, out: &mut Vec<Counts>, singles: &mut Vec<u8>) -> bool {
+fn search_plays(pos: &Position, order: &Order, held: &Held, follows: &mut Follows, out: &mut Vec<Counts>, singles: &mut Vec<u8>) -> bool {
     out.clear();
     singles.clear();
     let ctx = pos.ctx();
@@ -470,13 +486,22 @@ fn search_plays(pos: &Position, order: &Order, held: &Held, out: &mut Vec<Counts
                 singles.push(k as u8);
             }
         }
-        Some(_) => match legal(pos) {
-            Some(v) => {
-                singles.resize(v.len(), NONE);
-                out.extend(v);
+        Some(lead) => {
+            let key = FollowKey { hand: words(hand), lead };
+            if let Some(v) = follows.get(&key) {
+                #[cfg(test)]
+                assert_eq!(Some(v), legal(pos).as_ref(), "the follows kept are the legal ones");
+                out.extend_from_slice(v);
+            } else {
+                let Some(v) = legal(pos) else { return false };
+                out.extend_from_slice(&v);
+                if follows.len() >= FOLLOWS_KEPT {
+                    follows.clear();
+                }
+                follows.insert(key, v);
             }
-            None => return false,
-        },
+            singles.resize(out.len(), NONE);
+        }
     }
     if skip_groups {
         return true;
@@ -1027,7 +1052,7 @@ impl Solver {
         }
         // this node's buffers, taken out while its children use theirs
         let mut ply = self.plies[depth].take().expect("one node a depth at a time");
-        if !search_plays(pos, &self.order, held, &mut ply.moves, &mut ply.singles) {
+        if !search_plays(pos, &self.order, held, &mut self.follows, &mut ply.moves, &mut ply.singles) {
             return Err(Budget);
         }
         let max = pos.is_defender(pos.to_move);
@@ -1706,7 +1731,7 @@ mod tests {
             let pos = position_from(&mut rng, profile, 1 + i % 3, pre, true);
             let (prev, _) = interchangeable(&pos, &Order::of(pos.ctx()), &Held::of(&pos));
             let (mut kept, mut singles) = (Vec::new(), Vec::new());
-            assert!(search_plays(&pos, &Order::of(pos.ctx()), &Held::of(&pos), &mut kept, &mut singles));
+            assert!(search_plays(&pos, &Order::of(pos.ctx()), &Held::of(&pos), &mut Follows::default(), &mut kept, &mut singles));
             // each play's kind when it is one card
             for (c, &k) in kept.iter().zip(&singles) {
                 let one = (size(c) == 1).then(|| c.iter().position(|&n| n == 1).expect("a card") as u8);
