@@ -342,14 +342,14 @@ const fn kinds_worth(p: i32) -> u64 {
 /// (R3: a unit, or a run of linked kinds held twice or more); then its points are at most
 /// those of each hand's N best cards. The points already in a trick that is decided (see
 /// [`trick_decided`]) go to its winner's side.
-fn bounds(pos: &Position, held: &Held) -> (i32, i32) {
+fn bounds(pos: &Position, order: &Order, held: &Held) -> (i32, i32) {
     let dp = pos.defender_points;
     let t = pos.trick.points as i32;
     let min_cards = pos.profile.rules().last_trick_min_cards as i32;
     let mine = held.cards[pos.to_move as usize] as i32;
     let lead = if pos.trick.plays == 0 { 0 } else { pos.trick.lead.map_or(1, |c| c.size() as i32) };
     // a single lead's trick no follower left can win (R6.1) goes to the current winner's team
-    let (won, lost) = match trick_decided(pos, held) {
+    let (won, lost) = match trick_decided(pos, order, held) {
         Some(true) => (t, 0),
         Some(false) => (0, t),
         None => (0, 0),
@@ -385,7 +385,7 @@ fn bounds(pos: &Position, held: &Held) -> (i32, i32) {
 /// as one unit of m, of the led class or trumps on a plain lead, with a greater key; fewer
 /// cards of the led class than m are all played, with others). None when one may, or the lead
 /// is a tractor.
-fn trick_decided(pos: &Position, held: &Held) -> Option<bool> {
+fn trick_decided(pos: &Position, order: &Order, held: &Held) -> Option<bool> {
     let lead = pos.lead()?;
     if lead.k != 1 {
         return None;
@@ -393,17 +393,23 @@ fn trick_decided(pos: &Position, held: &Held) -> Option<bool> {
     let ctx = pos.ctx();
     let led = ctx.class_mask[lead.class as usize];
     let trumps = if lead.class == TRUMP { 0 } else { ctx.class_mask[TRUMP as usize] };
+    // the kinds whose unit of m would beat the best so far, of the led class and of trumps
+    let best = pos.trick.best_key;
+    let (beat_led, beat_trump) = (order.beating(lead.class, best), order.beating(TRUMP, best) & trumps);
     for i in 0..4 - pos.trick.plays {
         let f = (pos.to_move + i) as usize % 4;
         let of_led = held.once[f] & led;
-        let mut bits = if of_led != 0 { of_led } else { held.once[f] & trumps };
+        let mut bits = if of_led != 0 { of_led & beat_led } else { held.once[f] & beat_trump };
         if lead.m >= 2 {
             bits &= held.twice[f];
+        }
+        if lead.m <= 2 && bits != 0 {
+            return None;
         }
         while bits != 0 {
             let k = bits.trailing_zeros() as u8;
             bits &= bits - 1;
-            if pos.hands[f][k as usize] >= lead.m && unit(ctx, k, lead.m).key() > pos.trick.best_key {
+            if pos.hands[f][k as usize] >= lead.m {
                 return None;
             }
         }
@@ -793,11 +799,27 @@ pub(crate) struct Order {
     ties: [u64; KINDS],
     /// For each trump, the trumps before it in class order (the trick-start key's places).
     before: [u64; KINDS],
+    /// For each class and strength, the class's kinds of greater strength (R2.3).
+    above: [[u64; 32]; 5],
+    trumps: u64,
 }
 
 impl Order {
+    /// The kinds of `class` whose unit beats a unit of the same size with key `best` (R4.1:
+    /// trumps over plain cards, then strength, R2.3), when played to a lead of that class or,
+    /// for trumps, to a plain lead.
+    #[inline]
+    fn beating(&self, class: u8, best: u32) -> u64 {
+        let best_trump = (best >> 8) & 1 == 1;
+        match (class == TRUMP, best_trump) {
+            (true, false) => self.trumps,
+            (false, true) => 0,
+            _ => self.above[class as usize][(best & 0xff).min(31) as usize],
+        }
+    }
+
     pub(crate) fn of(ctx: &Context) -> Order {
-        let mut o = Order { kinds: [[0; KINDS]; 5], len: [0; 5], ties: [0; KINDS], before: [0; KINDS] };
+        let mut o = Order { kinds: [[0; KINDS]; 5], len: [0; 5], ties: [0; KINDS], before: [0; KINDS], above: [[0; 32]; 5], trumps: ctx.class_mask[TRUMP as usize] };
         let mut seen = 0u64;
         for &k in ctx.class_kinds(TRUMP) {
             o.before[k as usize] = seen;
@@ -808,6 +830,13 @@ impl Order {
             kinds.sort_unstable_by_key(|&k| (std::cmp::Reverse(ctx.strength[k as usize]), k));
             o.kinds[class][..kinds.len()].copy_from_slice(&kinds);
             o.len[class] = kinds.len() as u8;
+            for (s, above) in o.above[class].iter_mut().enumerate() {
+                for &k in &kinds {
+                    if ctx.strength[k as usize] as usize > s {
+                        *above |= 1 << k;
+                    }
+                }
+            }
             for &a in &kinds {
                 for &b in &kinds {
                     if a != b && ctx.strength[a as usize] == ctx.strength[b as usize] {
@@ -1039,7 +1068,7 @@ impl Solver {
             first = e.best;
         }
         // the bounds after the table: most nodes the table cuts need no bounds
-        let (lo, hi) = bounds(pos, held);
+        let (lo, hi) = bounds(pos, &self.order, held);
         if lo == hi || hi <= alpha {
             return Ok(hi);
         }
@@ -1549,7 +1578,7 @@ mod tests {
             let profile = Profile::ALL[i % Profile::ALL.len()];
             let pre = rng.below_usize(4);
             let pos = position_from(&mut rng, profile, 1 + i % 3, pre, i % 4 == 3);
-            let (lo, hi) = bounds(&pos, &Held::of(&pos));
+            let (lo, hi) = bounds(&pos, &Order::of(pos.ctx()), &Held::of(&pos));
             let v = minimax(&pos);
             assert!(lo <= v && v <= hi, "{lo} {v} {hi} {pos:?}");
             let (slo, shi) = static_bounds(&pos);
@@ -1569,10 +1598,10 @@ mod tests {
             let profile = Profile::ALL[i % Profile::ALL.len()];
             let pre = 1 + rng.below_usize(3) + 4 * (i % 2);
             let pos = position_from(&mut rng, profile, 3 + i % 2, pre, i % 3 != 0);
-            let (lo, hi) = bounds(&pos, &Held::of(&pos));
+            let (lo, hi) = bounds(&pos, &Order::of(pos.ctx()), &Held::of(&pos));
             let v = reference(&pos, i32::MIN, i32::MAX);
             assert!(lo <= v && v <= hi, "{lo} {v} {hi} {pos:?}");
-            let d = trick_decided(&pos, &Held::of(&pos)).is_some();
+            let d = trick_decided(&pos, &Order::of(pos.ctx()), &Held::of(&pos)).is_some();
             decided += d as usize;
             decided_units += (d && pos.lead().is_some_and(|l| l.m >= 2)) as usize;
         }
@@ -1607,7 +1636,7 @@ mod tests {
             if pos.trick.plays == 0 {
                 continue;
             }
-            if let Some(side) = trick_decided(&pos, &Held::of(&pos)) {
+            if let Some(side) = trick_decided(&pos, &Order::of(pos.ctx()), &Held::of(&pos)) {
                 let mut out = [false; 2];
                 trick_winners(&pos, &mut out);
                 assert!(out[side as usize] && !out[!side as usize], "{pos:?}");
