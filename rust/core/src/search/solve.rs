@@ -470,6 +470,7 @@ fn search_plays(pos: &Position, order: &Order, held: &Held, follows: &mut Follow
     let hand = &pos.hands[pos.to_move as usize];
     // a single's follows merge only among two or more lone cards the mover may play
     let mut skip_groups = false;
+    let mut candidates = u64::MAX;
     match pos.lead() {
         None => for_each_lead(ctx, hand, |c| {
             out.push(c.counts(ctx));
@@ -483,6 +484,7 @@ fn search_plays(pos: &Position, order: &Order, held: &Held, follows: &mut Follow
             let me = pos.to_move as usize;
             let others = held.once[(me + 1) % 4] | held.once[(me + 2) % 4] | held.once[(me + 3) % 4];
             skip_groups = (bits & !held.twice[me] & !others).count_ones() < 2;
+            candidates = bits;
             while bits != 0 {
                 let k = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
@@ -512,7 +514,7 @@ fn search_plays(pos: &Position, order: &Order, held: &Held, follows: &mut Follow
     if skip_groups {
         return true;
     }
-    let (prev, members) = interchangeable(pos, order, held);
+    let (prev, members) = interchangeable(pos, order, held, candidates);
     if members != 0 {
         // a play keeps a group's weaker card only with the next stronger one
         let keep = |c: &Counts| {
@@ -781,7 +783,7 @@ fn last_two(pos: &Position, held: &Held, alpha: i32, beta: i32) -> i32 {
 /// For each kind the mover may lead as an interchangeable single, the kind that stands for
 /// its group; every other kind maps to itself.
 fn single_representatives(pos: &Position) -> [u8; KINDS] {
-    let (prev, _) = interchangeable(pos, &Order::of(pos.ctx()), &Held::of(pos));
+    let (prev, _) = interchangeable(pos, &Order::of(pos.ctx()), &Held::of(pos), u64::MAX);
     std::array::from_fn(|k| {
         let mut r = k;
         while prev[r] != NONE {
@@ -855,15 +857,16 @@ impl Order {
 /// trick's best card not between them either (R6.1). Playing one of a group or another leaves
 /// the same game up to renaming them: such a card is never part of a pair or tractor (R3),
 /// and compares alike with every card left. For each kind, the next stronger kind of its
-/// group, or [`NONE`]; and the kinds that have one, as bits.
-fn interchangeable(pos: &Position, order: &Order, held: &Held) -> ([u8; KINDS], u64) {
+/// group, or [`NONE`]; and the kinds that have one, as bits. Only kinds in `candidates` (the
+/// kinds the mover may play) are grouped; one outside them counts as not lone.
+fn interchangeable(pos: &Position, order: &Order, held: &Held, candidates: u64) -> ([u8; KINDS], u64) {
     let ctx = pos.ctx();
     let mut prev = [NONE; KINDS];
     let mut members = 0u64;
     let me = pos.to_move as usize;
     let left = held.left;
     let others = (0..4).filter(|&s| s != me).fold(0u64, |m, s| m | held.once[s]);
-    let lone_mask = held.once[me] & !held.twice[me] & !others;
+    let lone_mask = held.once[me] & !held.twice[me] & !others & candidates;
     if lone_mask.count_ones() < 2 {
         return (prev, members);
     }
@@ -884,27 +887,35 @@ fn interchangeable(pos: &Position, order: &Order, held: &Held) -> ([u8; KINDS], 
             continue;
         }
         let split = |hi: u8, lo: u8| best.is_some_and(|(c, s)| c as usize == class && strength(lo) <= s && s <= strength(hi));
-        let mut a = NONE;
-        let mut step = |b: u8| {
-            if a != NONE && lone(a) && lone(b) && !tied(a) && !tied(b) && KIND_POINTS[a as usize] == KIND_POINTS[b as usize] && !split(a, b) {
+        // b stands behind a, the next stronger kind left in its class
+        let mut join = |a: u8, b: u8| {
+            if lone(a) && lone(b) && !tied(a) && !tied(b) && KIND_POINTS[a as usize] == KIND_POINTS[b as usize] && !split(a, b) {
                 prev[b as usize] = a;
                 members |= 1 << b;
             }
-            a = b;
         };
         if class == TRUMP as usize {
+            let mut a = NONE;
             for &b in &order.kinds[class][..order.len[class] as usize] {
                 if left >> b & 1 == 1 {
-                    step(b);
+                    if a != NONE {
+                        join(a, b);
+                    }
+                    a = b;
                 }
             }
         } else {
-            // a plain suit's kinds strongest first are in falling id order (R2.4)
-            let mut bits = left & ctx.class_mask[class];
+            // a plain suit's kinds strongest first are in falling id order (R2.4): each lone
+            // kind's next stronger kind left is the lowest left above it
+            let class_left = left & ctx.class_mask[class];
+            let mut bits = lone_mask & ctx.class_mask[class];
             while bits != 0 {
-                let b = 63 - bits.leading_zeros() as u8;
-                bits &= !(1 << b);
-                step(b);
+                let b = bits.trailing_zeros() as u8;
+                bits &= bits - 1;
+                let above = class_left & (u64::MAX << b << 1);
+                if above != 0 {
+                    join(above.trailing_zeros() as u8, b);
+                }
             }
         }
     }
@@ -1740,7 +1751,7 @@ mod tests {
             let profile = Profile::ALL[i % Profile::ALL.len()];
             let pre = rng.below_usize(4);
             let pos = position_from(&mut rng, profile, 1 + i % 8, pre, i % 3 != 0);
-            let (prev, members) = interchangeable(&pos, &Order::of(pos.ctx()), &Held::of(&pos));
+            let (prev, members) = interchangeable(&pos, &Order::of(pos.ctx()), &Held::of(&pos), u64::MAX);
             assert_eq!(prev, interchangeable_plain(&pos), "{pos:?}");
             assert_eq!(members, (0..KINDS).filter(|&k| prev[k] != NONE).fold(0u64, |m, k| m | 1 << k));
             grouped += (members != 0) as usize;
@@ -1758,7 +1769,7 @@ mod tests {
             let profile = Profile::ALL[i % Profile::ALL.len()];
             let pre = rng.below_usize(4);
             let pos = position_from(&mut rng, profile, 1 + i % 3, pre, true);
-            let (prev, _) = interchangeable(&pos, &Order::of(pos.ctx()), &Held::of(&pos));
+            let (prev, _) = interchangeable(&pos, &Order::of(pos.ctx()), &Held::of(&pos), u64::MAX);
             let (mut kept, mut singles) = (Vec::new(), Vec::new());
             assert!(search_plays(&pos, &Order::of(pos.ctx()), &Held::of(&pos), &mut Follows::default(), &mut kept, &mut singles));
             // each play's kind when it is one card
