@@ -79,6 +79,8 @@ struct Solver {
     last: ExactCache,
     /// The follows of a lead of several cards by the hand that follows (the engine's lists).
     follows: Follows,
+    /// The shapes of the trumps left ([`trump_shape`]) by their mask + 1, direct-mapped.
+    shapes: Vec<(u64, u64)>,
 }
 
 /// A hand and the lead it follows: its cards as words (R5's follows depend on nothing else).
@@ -233,7 +235,7 @@ fn widest(hand: &Counts, twice: u64, cards: u8, ctx: &Context) -> u8 {
 
 impl Solver {
     fn new(budget: u64, ctx: &Context) -> Solver {
-        Solver { table: Table::default(), nodes: 0, budget, plies: Vec::new(), order: Order::of(ctx), last: ExactCache::default(), follows: Follows::default() }
+        Solver { table: Table::default(), nodes: 0, budget, plies: Vec::new(), order: Order::of(ctx), last: ExactCache::default(), follows: Follows::default(), shapes: vec![(0, 0); 1024] }
     }
 }
 
@@ -246,22 +248,20 @@ impl Solver {
 /// level 3 (R4.2's exception). Two positions with one key differ only by a renaming of kinds
 /// that keeps every comparison, link, point and count, so the rest of the hand is the same
 /// game (the tests compare values of equal keys).
+/// (The search reads it through [`Solver::key`], which keeps the trumps' shapes.)
+#[cfg(test)]
 fn trick_start_key(pos: &Position, order: &Order, held: &Held) -> u128 {
-    let ctx = pos.ctx();
+    let trumps = held.left & pos.ctx().class_mask[TRUMP as usize];
+    key_with_shape(pos, held, trump_shape(pos.ctx(), order, trumps))
+}
+
+/// The shape of the trumps left (`trumps`, as bits over kind ids), which depends on nothing
+/// else: in class order, each one's rank in strength among them (R2.3, ties kept: R2.6), its
+/// rank by tractor top (R4.2) among the linked ones, the place of the one it links up to (R3.3)
+/// and whether it is the trump suit's 2 at level 3 (R4.2's exception), hashed.
+fn trump_shape(ctx: &Context, order: &Order, trumps: u64) -> u64 {
     let mut a = FxHasher::default();
-    let mut b = FxHasher::default();
-    b.write_u64(0x9e37_79b9_7f4a_7c15);
-    let mut put = |w: u64| {
-        a.write_u64(w);
-        b.write_u64(w.rotate_left(17) ^ 0x5555);
-    };
-    let h = &pos.hands;
-    let counts = |k: usize| (h[0][k] as u64) | (h[1][k] as u64) << 3 | (h[2][k] as u64) << 6 | (h[3][k] as u64) << 9;
-    put(pos.to_move as u64);
-    let left = held.left;
-    // the trumps left in class order, each by its strength and tractor rank among the trumps
-    // left, the place of the trump left it links up to, its copies and points
-    let trumps = left & ctx.class_mask[TRUMP as usize];
+    a.write_u64(0x7f4a_7c15);
     let (mut strengths, mut tops) = (0u32, 0u32);
     // the trumps left as bits over their places in class order
     let start = ctx.pos[ctx.class_kinds(TRUMP)[0] as usize] as u32;
@@ -287,10 +287,51 @@ fn trick_start_key(pos: &Position, order: &Order, held: &Held) -> u128 {
         let top = if linked { 1 + below(tops, ctx.tractor_rank[k]) } else { 0 };
         let up = ctx.up[k];
         let up = if up == NONE || trumps >> up & 1 == 0 { 0 } else { 1 + (trumps & order.before[up as usize]).count_ones() as u64 };
-        let unit = counts(k) | (KIND_POINTS[k] as u64 / 5) << 12 | below(strengths, ctx.strength[k]) << 14 | top << 19 | up << 24 | ((k == special) as u64) << 29;
-        w = w << 30 | unit;
+        let unit = below(strengths, ctx.strength[k]) | top << 5 | up << 10 | ((k == special) as u64) << 15;
+        w = w << 16 | unit;
         n += 1;
-        if n == 2 {
+        if n == 4 {
+            a.write_u64(w);
+            (w, n) = (0, 0);
+        }
+    }
+    a.write_u64(w);
+    a.write_u64(trumps.count_ones() as u64);
+    a.finish()
+}
+
+/// [`trick_start_key`] given the shape of the trumps left ([`trump_shape`]): the trumps left
+/// in class order, each with its copies in every hand and points; then the plain suits.
+fn key_with_shape(pos: &Position, held: &Held, shape: u64) -> u128 {
+    let ctx = pos.ctx();
+    let mut a = FxHasher::default();
+    let mut b = FxHasher::default();
+    b.write_u64(0x9e37_79b9_7f4a_7c15);
+    let mut put = |w: u64| {
+        a.write_u64(w);
+        b.write_u64(w.rotate_left(17) ^ 0x5555);
+    };
+    let h = &pos.hands;
+    let counts = |k: usize| (h[0][k] as u64) | (h[1][k] as u64) << 3 | (h[2][k] as u64) << 6 | (h[3][k] as u64) << 9;
+    put(pos.to_move as u64);
+    put(shape);
+    let left = held.left;
+    let trumps = left & ctx.class_mask[TRUMP as usize];
+    let start = ctx.pos[ctx.class_kinds(TRUMP)[0] as usize] as u32;
+    let mut places = 0u64;
+    let mut bits = trumps;
+    while bits != 0 {
+        let k = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        places |= 1 << (ctx.pos[k] as u32 - start);
+    }
+    let (mut w, mut n) = (0u64, 0);
+    while places != 0 {
+        let k = ctx.order[(start + places.trailing_zeros()) as usize] as usize;
+        places &= places - 1;
+        w = w << 14 | counts(k) | (KIND_POINTS[k] as u64 / 5) << 12;
+        n += 1;
+        if n == 4 {
             put(w);
             (w, n) = (0, 0);
         }
@@ -1028,6 +1069,25 @@ fn quick_order_score(pos: &Position, held: &Held, cards: &Counts, single: u8) ->
 }
 
 impl Solver {
+    /// [`trick_start_key`] of `pos`, the trumps' shape kept by their mask.
+    fn key(&mut self, pos: &Position, held: &Held) -> u128 {
+        let ctx = pos.ctx();
+        let trumps = held.left & ctx.class_mask[TRUMP as usize];
+        let at = (trumps.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 54) as usize;
+        let shape = match self.shapes[at] {
+            (m, shape) if m == trumps + 1 => shape,
+            _ => {
+                let shape = trump_shape(ctx, &self.order, trumps);
+                self.shapes[at] = (trumps + 1, shape);
+                shape
+            }
+        };
+        let k = key_with_shape(pos, held, shape);
+        #[cfg(test)]
+        assert_eq!(k, trick_start_key(pos, &self.order, held), "the shape kept is the shape");
+        k
+    }
+
     /// The final score of `pos` if inside (alpha, beta); else a bound on the side it fails.
     /// `depth`: plays from the search's root, the index of this node's buffers.
     fn search(&mut self, pos: &Position, alpha: i32, beta: i32, depth: usize) -> Result<i32, Budget> {
@@ -1062,7 +1122,7 @@ impl Solver {
         let base = pos.defender_points;
         // the table at trick starts only: a probe is a cache miss, dearer than the nodes the
         // table saves mid-trick (HISTORY.md §29)
-        let k = (pos.trick.plays == 0).then(|| trick_start_key(pos, &self.order, held));
+        let k = (pos.trick.plays == 0).then(|| self.key(pos, held));
         let mut first = u16::MAX;
         let old = k.and_then(|k| self.table.get(k));
         let nodes0 = self.nodes;
