@@ -509,9 +509,10 @@ fn search_plays(pos: &Position, order: &Order, held: &Held, follows: &mut Follow
     singles.clear();
     let ctx = pos.ctx();
     let hand = &pos.hands[pos.to_move as usize];
-    // a single's follows merge only among two or more lone cards the mover may play
-    let mut skip_groups = false;
+    // groups form only among two or more lone cards the mover may play
     let mut candidates = u64::MAX;
+    let me = pos.to_move as usize;
+    let others = held.once[(me + 1) % 4] | held.once[(me + 2) % 4] | held.once[(me + 3) % 4];
     match pos.lead() {
         None => for_each_lead(ctx, hand, |c| {
             out.push(c.counts(ctx));
@@ -522,9 +523,6 @@ fn search_plays(pos: &Position, order: &Order, held: &Held, follows: &mut Follow
             let mine = held.once[pos.to_move as usize];
             let of_led = mine & ctx.class_mask[lead.class as usize];
             let mut bits = if of_led != 0 { of_led } else { mine };
-            let me = pos.to_move as usize;
-            let others = held.once[(me + 1) % 4] | held.once[(me + 2) % 4] | held.once[(me + 3) % 4];
-            skip_groups = (bits & !held.twice[me] & !others).count_ones() < 2;
             candidates = bits;
             while bits != 0 {
                 let k = bits.trailing_zeros() as usize;
@@ -552,7 +550,8 @@ fn search_plays(pos: &Position, order: &Order, held: &Held, follows: &mut Follow
             singles.resize(out.len(), NONE);
         }
     }
-    if skip_groups {
+    // groups need two lone cards the mover may play
+    if (held.once[me] & !held.twice[me] & !others & candidates).count_ones() < 2 {
         return true;
     }
     let (prev, members) = interchangeable(pos, order, held, candidates);
@@ -838,13 +837,15 @@ fn single_representatives(pos: &Position) -> [u8; KINDS] {
 /// others of equal strength in its class: what [`interchangeable`] reads, made once a solve.
 pub(crate) struct Order {
     kinds: [[u8; KINDS]; 5],
-    len: [u8; 5],
     ties: [u64; KINDS],
     /// For each trump, the trumps before it in class order (the trick-start key's places).
     before: [u64; KINDS],
     /// For each class and strength, the class's kinds of greater strength (R2.3).
     above: [[u64; 32]; 5],
+    /// The trump class's kinds, as bits.
     trumps: u64,
+    /// Each kind's place in its class's `kinds`.
+    place: [u8; KINDS],
 }
 
 impl Order {
@@ -862,7 +863,7 @@ impl Order {
     }
 
     pub(crate) fn of(ctx: &Context) -> Order {
-        let mut o = Order { kinds: [[0; KINDS]; 5], len: [0; 5], ties: [0; KINDS], before: [0; KINDS], above: [[0; 32]; 5], trumps: ctx.class_mask[TRUMP as usize] };
+        let mut o = Order { kinds: [[0; KINDS]; 5], ties: [0; KINDS], before: [0; KINDS], above: [[0; 32]; 5], trumps: ctx.class_mask[TRUMP as usize], place: [0; KINDS] };
         let mut seen = 0u64;
         for &k in ctx.class_kinds(TRUMP) {
             o.before[k as usize] = seen;
@@ -872,7 +873,9 @@ impl Order {
             let mut kinds: Vec<u8> = ctx.class_kinds(class as u8).to_vec();
             kinds.sort_unstable_by_key(|&k| (std::cmp::Reverse(ctx.strength[k as usize]), k));
             o.kinds[class][..kinds.len()].copy_from_slice(&kinds);
-            o.len[class] = kinds.len() as u8;
+            for (i, &k) in kinds.iter().enumerate() {
+                o.place[k as usize] = i as u8;
+            }
             for (s, above) in o.above[class].iter_mut().enumerate() {
                 for &k in &kinds {
                     if ctx.strength[k as usize] as usize > s {
@@ -936,14 +939,22 @@ fn interchangeable(pos: &Position, order: &Order, held: &Held, candidates: u64) 
             }
         };
         if class == TRUMP as usize {
+            // the trumps left by their places in strength order (strongest first)
+            let mut places = 0u64;
+            let mut bits = left & ctx.class_mask[class];
+            while bits != 0 {
+                let k = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                places |= 1 << order.place[k];
+            }
             let mut a = NONE;
-            for &b in &order.kinds[class][..order.len[class] as usize] {
-                if left >> b & 1 == 1 {
-                    if a != NONE {
-                        join(a, b);
-                    }
-                    a = b;
+            while places != 0 {
+                let b = order.kinds[class][places.trailing_zeros() as usize];
+                places &= places - 1;
+                if a != NONE {
+                    join(a, b);
                 }
+                a = b;
             }
         } else {
             // a plain suit's kinds strongest first are in falling id order (R2.4): each lone
