@@ -103,6 +103,7 @@ struct Ply {
     moves: Vec<Counts>,
     /// Each play's kind when it is one card, else [`NONE`].
     singles: Vec<u8>,
+
     kids: Vec<Position>,
     order: Vec<(std::cmp::Reverse<i32>, u16)>,
     /// The play that last cut a node at this depth, tried first where the table names none.
@@ -1080,6 +1081,35 @@ fn quick_order_score(pos: &Position, held: &Held, cards: &Counts, single: u8) ->
 }
 
 impl Solver {
+    /// The value after the mover plays one card of kind `k` as the last card of the
+    /// third-last trick, if the last two tricks that leaves are kept ([`ExactCache`]): the
+    /// trick goes to the card that beats the best so far, else to the best (R6.1), its points
+    /// to the defenders if they win it (R7.2), and the winner leads the last two.
+    fn last_two_child(&self, pos: &Position, held: &Held, k: u8) -> Option<i32> {
+        if k == NONE {
+            return None;
+        }
+        let me = pos.to_move as usize;
+        let lead = pos.trick.lead?;
+        let beat = beats(&lead, &unit(pos.ctx(), k, 1), pos.trick.best_key);
+        let winner = if beat { pos.to_move } else { pos.trick.best_seat };
+        let mut once = held.once;
+        if pos.hands[me][k as usize] == 1 {
+            once[me] &= !(1 << k);
+        }
+        let v = self.last.get(exact_cache::key(winner, &once))?;
+        let won = if pos.is_defender(winner) { pos.trick.points as i32 + KIND_POINTS[k as usize] } else { 0 };
+        let got = pos.defender_points + won + v;
+        #[cfg(test)]
+        {
+            let mut c = [0u8; KINDS];
+            c[k as usize] = 1;
+            let q = child(pos, &c, k);
+            assert_eq!((q.to_move, q.trick.plays, got), (winner, 0, last_two(&q, &Held::of(&q), i32::MIN / 2, i32::MAX / 2)));
+        }
+        Some(got)
+    }
+
     /// [`trick_start_key`] of `pos`, the trumps' shape kept by their mask.
     fn key(&mut self, pos: &Position, held: &Held) -> u128 {
         let ctx = pos.ctx();
@@ -1179,12 +1209,20 @@ impl Solver {
                 }
             }
         }
+        // the third-last trick's last card: a child's last two tricks may be kept, its value
+        // then known without making it
+        let ends = pos.trick.plays == 3 && held.cards[pos.to_move as usize] == 3;
         let mut best_i = first;
         let first_i = (first as usize) < ply.moves.len();
         if first_i {
             let f = first as usize;
-            let q = child(pos, &ply.moves[f], ply.singles[f]);
-            best = self.node(&q, &held.after_play(pos.to_move, &q, ply.singles[f]), alpha, beta, depth + 1)?;
+            best = match if ends { self.last_two_child(pos, held, ply.singles[f]) } else { None } {
+                Some(v) => v,
+                None => {
+                    let q = child(pos, &ply.moves[f], ply.singles[f]);
+                    self.node(&q, &held.after_play(pos.to_move, &q, ply.singles[f]), alpha, beta, depth + 1)?
+                }
+            };
             if max {
                 alpha = alpha.max(best);
             } else {
@@ -1219,14 +1257,19 @@ impl Solver {
             }
             for &(_, i) in &ply.order {
                 let i = i as usize;
-                let one;
-                let kid = if made {
-                    &ply.kids[i]
-                } else {
-                    one = child(pos, &ply.moves[i], ply.singles[i]);
-                    &one
+                let v = match if ends { self.last_two_child(pos, held, ply.singles[i]) } else { None } {
+                    Some(v) => v,
+                    None => {
+                        let one;
+                        let kid = if made {
+                            &ply.kids[i]
+                        } else {
+                            one = child(pos, &ply.moves[i], ply.singles[i]);
+                            &one
+                        };
+                        self.node(kid, &held.after_play(pos.to_move, kid, ply.singles[i]), alpha, beta, depth + 1)?
+                    }
                 };
-                let v = self.node(kid, &held.after_play(pos.to_move, kid, ply.singles[i]), alpha, beta, depth + 1)?;
                 if (max && v > best) || (!max && v < best) {
                     best = v;
                     best_i = i as u16;
