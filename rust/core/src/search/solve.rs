@@ -79,7 +79,8 @@ struct Solver {
     last: ExactCache,
     /// The follows of a lead of several cards by the hand that follows (the engine's lists).
     follows: Follows,
-    /// The shapes of the trumps left ([`trump_shape`]) by their mask + 1, direct-mapped.
+    /// The shapes of the trumps left ([`trump_shape`]) by their mask + 1, direct-mapped
+    /// (1,024 slots, made on first use).
     shapes: Vec<(u64, u64)>,
 }
 
@@ -236,7 +237,7 @@ fn widest(hand: &Counts, twice: u64, cards: u8, ctx: &Context) -> u8 {
 
 impl Solver {
     fn new(budget: u64, ctx: &Context) -> Solver {
-        Solver { table: Table::default(), nodes: 0, budget, plies: Vec::new(), order: Order::of(ctx), last: ExactCache::default(), follows: Follows::default(), shapes: vec![(0, 0); 1024] }
+        Solver { table: Table::default(), nodes: 0, budget, plies: Vec::new(), order: Order::of(ctx), last: ExactCache::default(), follows: Follows::default(), shapes: Vec::new() }
     }
 }
 
@@ -1114,6 +1115,9 @@ impl Solver {
     fn key(&mut self, pos: &Position, held: &Held) -> u128 {
         let ctx = pos.ctx();
         let trumps = held.left & ctx.class_mask[TRUMP as usize];
+        if self.shapes.is_empty() {
+            self.shapes = vec![(0, 0); 1024];
+        }
         let at = (trumps.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 54) as usize;
         let shape = match self.shapes[at] {
             (m, shape) if m == trumps + 1 => shape,
