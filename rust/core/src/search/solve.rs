@@ -1238,7 +1238,7 @@ impl Solver {
             ply.order.clear();
             // a lead's or one card's order is known without making the child; a follow of
             // several cards is made to be ordered, in its place (one copy of the position)
-            let made = pos.trick.plays > 0 && ply.singles.iter().any(|&k| k == NONE);
+            let made = pos.trick.plays > 0 && ply.singles.contains(&NONE);
             for (i, c) in ply.moves.iter().enumerate() {
                 if made {
                     ply.kids.push(*pos);
