@@ -17,7 +17,8 @@
 //!           self_play: samples of whole plays valued by rollouts
 //! policy    the one named union of every policy: parse, name, decide
 //! search/   rollout, decision (candidates, the determinizer), pimc, ismcts, deal (showing while dealing),
-//!           solve (open-card positions, exactly), table (the solver's transposition table)
+//!           solve (open-card positions, exactly), table (the solver's transposition table),
+//!           exact_cache (the solver's last two tricks' exact values)
 //! agent/    view (SeatView, the Decide trait), random, greedy, weights (greedy's, named), quant (what integer networks
 //!           share), net (net:PATH over action ids), plays (whole plays as candidates with features), play_net
 //!           (net:PATH over whole plays)

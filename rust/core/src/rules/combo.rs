@@ -173,9 +173,24 @@ pub fn for_each_lead_in_class(ctx: &Context, hand: &Counts, class: u8, mut f: im
 /// The same enumeration as [`for_each_lead_in_class`], giving each combination as
 /// `(first, m, k)` without building it (k = 1: the unit of `m` copies of `first`).
 pub fn for_each_lead_shape(ctx: &Context, hand: &Counts, class: u8, mut f: impl FnMut(u8, u8, u8)) {
+    let kinds = ctx.class_kinds(class);
+    let Some(&first) = kinds.first() else { return };
+    // the class's kinds held, as bits over their places in link order (the class's kinds are
+    // one run of `ctx.order`): only they are read
+    let start = ctx.pos[first as usize] as u32;
+    let mut places = 0u64;
+    let mut bits = crate::rules::card::held_mask(hand, 1) & ctx.class_mask[class as usize];
+    while bits != 0 {
+        let k = bits.trailing_zeros();
+        bits &= bits - 1;
+        places |= 1 << (ctx.pos[k as usize] as u32 - start);
+    }
     // bit j of at_least[m]: the class's j-th kind in link order is held at least m times
     let mut at_least = [0u64; 5];
-    for (j, &kind) in ctx.class_kinds(class).iter().enumerate() {
+    while places != 0 {
+        let j = places.trailing_zeros();
+        places &= places - 1;
+        let kind = kinds[j as usize];
         let held = hand[kind as usize];
         for m in 1..=held {
             f(kind, m, 1);
@@ -539,6 +554,39 @@ mod tests {
             }
         }
         assert!(seen > 10_000, "tractors seen: {seen}");
+    }
+
+    /// `for_each_lead_shape` against the plain scan of every kind of the class.
+    #[test]
+    fn lead_shapes_match_the_kind_by_kind_scan() {
+        let mut rng = Rng::new(8);
+        for (level, profile) in [3u8, 9, 14].into_iter().flat_map(|l| Profile::ALL.map(|p| (l, p))) {
+            let ctx = Context::new(level, rng.below_usize(4) as u8, profile).unwrap();
+            for i in 0..300 {
+                let hand = random_hand(&mut rng, &ctx, 60, i, true);
+                for class in 0..5u8 {
+                    let mut got = Vec::new();
+                    for_each_lead_shape(&ctx, &hand, class, |a, m, k| got.push((a, m, k)));
+                    let mut want = Vec::new();
+                    let mut at_least = [0u64; 5];
+                    for (j, &kind) in ctx.class_kinds(class).iter().enumerate() {
+                        for m in 1..=hand[kind as usize] {
+                            want.push((kind, m, 1));
+                            at_least[m.min(4) as usize] |= 1 << j;
+                        }
+                    }
+                    let chains = ctx.chains_of(class);
+                    let start = chains.first().map_or(0, |c| c.start);
+                    for m in 2..=4u8 {
+                        for chain in chains {
+                            let bits = (at_least[m as usize] >> (chain.start - start)) & ((1u64 << chain.len) - 1);
+                            chain_windows(ctx.chain_kinds(chain), chain.cyclic, bits, 2, u8::MAX, |first, k| want.push((first, m, k)));
+                        }
+                    }
+                    assert_eq!(got, want, "{hand:?}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -12,6 +12,7 @@
 //! results are identical for any thread count. No floats decide anything.
 
 pub mod deal;
+pub mod exact_cache;
 pub mod decision;
 pub mod ismcts;
 pub mod pimc;

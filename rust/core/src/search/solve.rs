@@ -22,13 +22,14 @@ use std::hash::Hasher;
 
 use crate::game::action_set::ActionSet;
 use crate::game::hand::{Action, Phase, Position};
-use crate::rules::card::{held_mask, size, Card, Counts, KINDS};
-use crate::rules::combo::{for_each_lead, unit};
+use crate::rules::card::{held_mask, size, words, Card, Counts, KINDS};
+use crate::rules::combo::{beats, for_each_lead, unit, Combo};
 use crate::rules::error::Error;
 use crate::rules::score::{points, KIND_POINTS};
 use crate::rules::trump::{Context, NONE, TRUMP};
 use crate::util::hash::FxHasher;
 
+use super::exact_cache::{self, ExactCache};
 use super::table::{Entry, Table};
 
 /// The most plays one node may have (a void follower's discards): past it the node is
@@ -72,37 +73,108 @@ struct Solver {
     nodes: u64,
     budget: u64,
     /// Each depth's buffers, kept from node to node (no allocation per node).
-    plies: Vec<Ply>,
+    plies: Vec<Option<Box<Ply>>>,
     order: Order,
+    /// The last two tricks' exact values (less the defenders' points so far) by their cards.
+    last: ExactCache,
+    /// The follows of a lead of several cards by the hand that follows (the engine's lists).
+    follows: Follows,
+    /// The shapes of the trumps left ([`trump_shape`]) by their mask + 1, direct-mapped
+    /// (1,024 slots, made on first use).
+    shapes: Vec<(u64, u64)>,
 }
+
+/// A hand and the lead it follows: its cards as words (R5's follows depend on nothing else).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct FollowKey {
+    hand: [u64; 7],
+    lead: Combo,
+}
+
+/// The legal follows found so far (most hands meet the same lead in many lines): read back in
+/// the engine's order, the map's order never read. Cleared when it holds [`FOLLOWS_KEPT`].
+type Follows = std::collections::HashMap<FollowKey, Vec<Counts>, std::hash::BuildHasherDefault<FxHasher>>;
+
+/// The most hands [`Follows`] keeps.
+const FOLLOWS_KEPT: usize = 1 << 16;
 
 /// One node's plays, the positions after them and the order they are searched in.
 #[derive(Default)]
 struct Ply {
     moves: Vec<Counts>,
+    /// Each play's kind when it is one card, else [`NONE`].
+    singles: Vec<u8>,
+
     kids: Vec<Position>,
     order: Vec<(std::cmp::Reverse<i32>, u16)>,
     /// The play that last cut a node at this depth, tried first where the table names none.
-    killer: Option<Counts>,
-    killer2: Option<Counts>,
+    killer: Option<(Counts, u8)>,
+    killer2: Option<(Counts, u8)>,
 }
 
-/// Each hand's kinds held at least once and at least twice, as bits over kind ids: read by
-/// the bounds, the trick-start key and the interchangeable groups of one node, and passed to
-/// its children with the mover's hand's masks made again.
+/// Each hand's kinds held at least once and at least twice, as bits over kind ids, and its
+/// tallies: cards, cards worth 10 and 5 points (R7.1) and its largest combination's size (R3:
+/// a unit, or a run of linked kinds held twice or more). Read by the bounds, the trick-start
+/// key and the interchangeable groups of one node, and passed to its children with the
+/// mover's hand's made again.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Held {
     once: [u64; 4],
     twice: [u64; 4],
     /// The kinds left in any hand.
     left: u64,
+    cards: [u8; 4],
+    tens: [u8; 4],
+    fives: [u8; 4],
+    widest: [u8; 4],
 }
 
 impl Held {
     pub(crate) fn of(pos: &Position) -> Held {
         let once: [u64; 4] = std::array::from_fn(|s| held_mask(&pos.hands[s], 1));
         let twice: [u64; 4] = std::array::from_fn(|s| held_mask(&pos.hands[s], 2));
-        Held { once, twice, left: once[0] | once[1] | once[2] | once[3] }
+        let mut h = Held { once, twice, left: once[0] | once[1] | once[2] | once[3], cards: [0; 4], tens: [0; 4], fives: [0; 4], widest: [0; 4] };
+        for s in 0..4 {
+            h.tally(s, &pos.hands[s]);
+            h.widest[s] = widest(&pos.hands[s], h.twice[s], h.cards[s], pos.ctx());
+        }
+        h
+    }
+
+    /// Seat `s`'s cards and point cards, counted over its kinds held.
+    fn tally(&mut self, s: usize, hand: &Counts) {
+        let (mut cards, mut tens, mut fives) = (0u8, 0u8, 0u8);
+        let mut bits = self.once[s];
+        while bits != 0 {
+            let k = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            cards += hand[k];
+            tens += ((TEN_KINDS >> k & 1) as u8) * hand[k];
+            fives += ((FIVE_KINDS >> k & 1) as u8) * hand[k];
+        }
+        (self.cards[s], self.tens[s], self.fives[s]) = (cards, tens, fives);
+    }
+
+    /// [`Held::after`] for a play of one card of kind `single`, when not [`NONE`]: only that
+    /// kind's bits and the tallies it is in change (the widest combination is made again only
+    /// when the kind was held twice or more).
+    fn after_play(&self, seat: u8, next: &Position, single: u8) -> Held {
+        if single == NONE {
+            return self.after(seat, next);
+        }
+        let mut h = *self;
+        let (s, k) = (seat as usize, single as usize);
+        let n = next.hands[s][k];
+        h.once[s] &= !(((n == 0) as u64) << k);
+        h.twice[s] &= !(((n < 2) as u64) << k);
+        h.cards[s] -= 1;
+        h.tens[s] -= (TEN_KINDS >> k & 1) as u8;
+        h.fives[s] -= (FIVE_KINDS >> k & 1) as u8;
+        if n >= 1 || self.cards[s] >= 26 {
+            h.widest[s] = if h.twice[s] == 0 && h.cards[s] < 26 { 1 } else { widest(&next.hands[s], h.twice[s], h.cards[s], next.ctx()) };
+        }
+        h.left = h.once[0] | h.once[1] | h.once[2] | h.once[3];
+        h
     }
 
     /// The masks of `next`, the position after `seat` played from this one's: only the kinds
@@ -112,23 +184,60 @@ impl Held {
         let s = seat as usize;
         let hand = &next.hands[s];
         let (mut once, mut twice) = (0u64, 0u64);
+        let (mut cards, mut tens, mut fives) = (0u8, 0u8, 0u8);
         let mut bits = self.once[s];
         while bits != 0 {
             let k = bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            once |= ((hand[k] >= 1) as u64) << k;
-            twice |= ((hand[k] >= 2) as u64) << k;
+            let n = hand[k];
+            once |= ((n >= 1) as u64) << k;
+            twice |= ((n >= 2) as u64) << k;
+            cards += n;
+            tens += ((TEN_KINDS >> k & 1) as u8) * n;
+            fives += ((FIVE_KINDS >> k & 1) as u8) * n;
         }
         h.once[s] = once;
         h.twice[s] = twice;
+        (h.cards[s], h.tens[s], h.fives[s]) = (cards, tens, fives);
+        h.widest[s] = if twice == 0 && cards < 26 { 1 } else { widest(hand, twice, cards, next.ctx()) };
         h.left = h.once[0] | h.once[1] | h.once[2] | h.once[3];
         h
     }
 }
 
+/// A hand's largest combination's size: a unit of all copies of a kind held, or a run of
+/// linked kinds held twice or more (R3), each kind at all its copies; 1 with no kind held
+/// twice (a hand of 26 or more cards: all of them, a whole 13-cycle held twice has no bottom).
+fn widest(hand: &Counts, twice: u64, cards: u8, ctx: &Context) -> u8 {
+    if cards >= 26 {
+        return cards;
+    }
+    let mut widest = 1u8;
+    let mut bits = twice;
+    while bits != 0 {
+        let k = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        let down = ctx.down[k];
+        if down != NONE && twice >> down & 1 == 1 {
+            continue;
+        }
+        let (mut at, mut run) = (k, 0u8);
+        loop {
+            run += hand[at];
+            let up = ctx.up[at];
+            if up == NONE || up as usize == k || twice >> up & 1 == 0 {
+                break;
+            }
+            at = up as usize;
+        }
+        widest = widest.max(run);
+    }
+    widest
+}
+
 impl Solver {
     fn new(budget: u64, ctx: &Context) -> Solver {
-        Solver { table: Table::default(), nodes: 0, budget, plies: Vec::new(), order: Order::of(ctx) }
+        Solver { table: Table::default(), nodes: 0, budget, plies: Vec::new(), order: Order::of(ctx), last: ExactCache::default(), follows: Follows::default(), shapes: Vec::new() }
     }
 }
 
@@ -141,7 +250,61 @@ impl Solver {
 /// level 3 (R4.2's exception). Two positions with one key differ only by a renaming of kinds
 /// that keeps every comparison, link, point and count, so the rest of the hand is the same
 /// game (the tests compare values of equal keys).
+/// (The search reads it through [`Solver::key`], which keeps the trumps' shapes.)
+#[cfg(test)]
 fn trick_start_key(pos: &Position, order: &Order, held: &Held) -> u128 {
+    let trumps = held.left & pos.ctx().class_mask[TRUMP as usize];
+    key_with_shape(pos, held, trump_shape(pos.ctx(), order, trumps))
+}
+
+/// The shape of the trumps left (`trumps`, as bits over kind ids), which depends on nothing
+/// else: in class order, each one's rank in strength among them (R2.3, ties kept: R2.6), its
+/// rank by tractor top (R4.2) among the linked ones, the place of the one it links up to (R3.3)
+/// and whether it is the trump suit's 2 at level 3 (R4.2's exception), hashed.
+fn trump_shape(ctx: &Context, order: &Order, trumps: u64) -> u64 {
+    let mut a = FxHasher::default();
+    a.write_u64(0x7f4a_7c15);
+    let (mut strengths, mut tops) = (0u32, 0u32);
+    // the trumps left as bits over their places in class order
+    let start = ctx.pos[ctx.class_kinds(TRUMP)[0] as usize] as u32;
+    let mut places = 0u64;
+    let mut bits = trumps;
+    while bits != 0 {
+        let k = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        strengths |= 1 << ctx.strength[k];
+        if ctx.up[k] != NONE || ctx.down[k] != NONE {
+            tops |= 1 << ctx.tractor_rank[k];
+        }
+        places |= 1 << (ctx.pos[k] as u32 - start);
+    }
+    // R4.2's level-3 exception reads the trump suit's 2 by name
+    let special = if ctx.level == 3 { Card::new(ctx.trump, 2).id() } else { KINDS };
+    let below = |mask: u32, x: u8| (mask & ((1u32 << x) - 1)).count_ones() as u64;
+    let (mut w, mut n) = (0u64, 0);
+    while places != 0 {
+        let k = ctx.order[(start + places.trailing_zeros()) as usize] as usize;
+        places &= places - 1;
+        let linked = ctx.up[k] != NONE || ctx.down[k] != NONE;
+        let top = if linked { 1 + below(tops, ctx.tractor_rank[k]) } else { 0 };
+        let up = ctx.up[k];
+        let up = if up == NONE || trumps >> up & 1 == 0 { 0 } else { 1 + (trumps & order.before[up as usize]).count_ones() as u64 };
+        let unit = below(strengths, ctx.strength[k]) | top << 5 | up << 10 | ((k == special) as u64) << 15;
+        w = w << 16 | unit;
+        n += 1;
+        if n == 4 {
+            a.write_u64(w);
+            (w, n) = (0, 0);
+        }
+    }
+    a.write_u64(w);
+    a.write_u64(trumps.count_ones() as u64);
+    a.finish()
+}
+
+/// [`trick_start_key`] given the shape of the trumps left ([`trump_shape`]): the trumps left
+/// in class order, each with its copies in every hand and points; then the plain suits.
+fn key_with_shape(pos: &Position, held: &Held, shape: u64) -> u128 {
     let ctx = pos.ctx();
     let mut a = FxHasher::default();
     let mut b = FxHasher::default();
@@ -153,37 +316,24 @@ fn trick_start_key(pos: &Position, order: &Order, held: &Held) -> u128 {
     let h = &pos.hands;
     let counts = |k: usize| (h[0][k] as u64) | (h[1][k] as u64) << 3 | (h[2][k] as u64) << 6 | (h[3][k] as u64) << 9;
     put(pos.to_move as u64);
+    put(shape);
     let left = held.left;
-    // the trumps left in class order, each by its strength and tractor rank among the trumps
-    // left, the place of the trump left it links up to, its copies and points
     let trumps = left & ctx.class_mask[TRUMP as usize];
-    let (mut strengths, mut tops) = (0u32, 0u32);
+    let start = ctx.pos[ctx.class_kinds(TRUMP)[0] as usize] as u32;
+    let mut places = 0u64;
     let mut bits = trumps;
     while bits != 0 {
         let k = bits.trailing_zeros() as usize;
         bits &= bits - 1;
-        strengths |= 1 << ctx.strength[k];
-        if ctx.up[k] != NONE || ctx.down[k] != NONE {
-            tops |= 1 << ctx.tractor_rank[k];
-        }
+        places |= 1 << (ctx.pos[k] as u32 - start);
     }
-    // R4.2's level-3 exception reads the trump suit's 2 by name
-    let special = if ctx.level == 3 { Card::new(ctx.trump, 2).id() } else { KINDS };
-    let below = |mask: u32, x: u8| (mask & ((1u32 << x) - 1)).count_ones() as u64;
     let (mut w, mut n) = (0u64, 0);
-    for &k in ctx.class_kinds(TRUMP) {
-        let k = k as usize;
-        if trumps >> k & 1 == 0 {
-            continue;
-        }
-        let linked = ctx.up[k] != NONE || ctx.down[k] != NONE;
-        let top = if linked { 1 + below(tops, ctx.tractor_rank[k]) } else { 0 };
-        let up = ctx.up[k];
-        let up = if up == NONE || trumps >> up & 1 == 0 { 0 } else { 1 + (trumps & order.before[up as usize]).count_ones() as u64 };
-        let unit = counts(k) | (KIND_POINTS[k] as u64 / 5) << 12 | below(strengths, ctx.strength[k]) << 14 | top << 19 | up << 24 | ((k == special) as u64) << 29;
-        w = w << 30 | unit;
+    while places != 0 {
+        let k = ctx.order[(start + places.trailing_zeros()) as usize] as usize;
+        places &= places - 1;
+        w = w << 14 | counts(k) | (KIND_POINTS[k] as u64 / 5) << 12;
         n += 1;
-        if n == 2 {
+        if n == 4 {
             put(w);
             (w, n) = (0, 0);
         }
@@ -235,59 +385,21 @@ const fn kinds_worth(p: i32) -> u64 {
 /// (R3: a unit, or a run of linked kinds held twice or more); then its points are at most
 /// those of each hand's N best cards. The points already in a trick that is decided (see
 /// [`trick_decided`]) go to its winner's side.
-fn bounds(pos: &Position, held: &Held) -> (i32, i32) {
-    let ctx = pos.ctx();
+fn bounds(pos: &Position, order: &Order, held: &Held) -> (i32, i32) {
     let dp = pos.defender_points;
     let t = pos.trick.points as i32;
     let min_cards = pos.profile.rules().last_trick_min_cards as i32;
-    let mine = size(&pos.hands[pos.to_move as usize]) as i32;
+    let mine = held.cards[pos.to_move as usize] as i32;
     let lead = if pos.trick.plays == 0 { 0 } else { pos.trick.lead.map_or(1, |c| c.size() as i32) };
     // a single lead's trick no follower left can win (R6.1) goes to the current winner's team
-    let (won, lost) = match trick_decided(pos, held) {
+    let (won, lost) = match trick_decided(pos, order, held) {
         Some(true) => (t, 0),
         Some(false) => (0, t),
         None => (0, 0),
     };
-    // per hand: cards of 10 and of 5 points, and its largest combination's size
-    let mut tens = [0i32; 4];
-    let mut fives = [0i32; 4];
-    let mut widest = 1i32;
-    for (i, h) in pos.hands.iter().enumerate() {
-        let mut bits = held.once[i] & (TEN_KINDS | FIVE_KINDS);
-        while bits != 0 {
-            let k = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            if TEN_KINDS >> k & 1 == 1 {
-                tens[i] += h[k] as i32;
-            } else {
-                fives[i] += h[k] as i32;
-            }
-        }
-        // the runs of kinds held twice or more, from their bottoms (units of one copy: 1)
-        let twice = held.twice[i];
-        let mut bits = twice;
-        while bits != 0 {
-            let k = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            let down = ctx.down[k];
-            if down != NONE && twice >> down & 1 == 1 {
-                continue;
-            }
-            let (mut at, mut run) = (k, 0i32);
-            loop {
-                run += h[at] as i32;
-                let up = ctx.up[at];
-                if up == NONE || up as usize == k || twice >> up & 1 == 0 {
-                    break;
-                }
-                at = up as usize;
-            }
-            widest = widest.max(run);
-        }
-    }
-    if mine >= 26 {
-        widest = mine; // (a whole 13-cycle held twice has no bottom: not searched above)
-    }
+    let tens = held.tens.map(|n| n as i32);
+    let fives = held.fives.map(|n| n as i32);
+    let widest = held.widest.iter().map(|&n| n as i32).max().unwrap_or(1).max(1);
     let held: i32 = (0..4).map(|i| 10 * tens[i] + 5 * fives[i]).sum();
     if lead > 0 && mine == lead {
         // the trick in progress is the last: all its points, counted N times if N is enough
@@ -316,7 +428,7 @@ fn bounds(pos: &Position, held: &Held) -> (i32, i32) {
 /// as one unit of m, of the led class or trumps on a plain lead, with a greater key; fewer
 /// cards of the led class than m are all played, with others). None when one may, or the lead
 /// is a tractor.
-fn trick_decided(pos: &Position, held: &Held) -> Option<bool> {
+fn trick_decided(pos: &Position, order: &Order, held: &Held) -> Option<bool> {
     let lead = pos.lead()?;
     if lead.k != 1 {
         return None;
@@ -324,17 +436,23 @@ fn trick_decided(pos: &Position, held: &Held) -> Option<bool> {
     let ctx = pos.ctx();
     let led = ctx.class_mask[lead.class as usize];
     let trumps = if lead.class == TRUMP { 0 } else { ctx.class_mask[TRUMP as usize] };
+    // the kinds whose unit of m would beat the best so far, of the led class and of trumps
+    let best = pos.trick.best_key;
+    let (beat_led, beat_trump) = (order.beating(lead.class, best), order.beating(TRUMP, best) & trumps);
     for i in 0..4 - pos.trick.plays {
         let f = (pos.to_move + i) as usize % 4;
         let of_led = held.once[f] & led;
-        let mut bits = if of_led != 0 { of_led } else { held.once[f] & trumps };
+        let mut bits = if of_led != 0 { of_led & beat_led } else { held.once[f] & beat_trump };
         if lead.m >= 2 {
             bits &= held.twice[f];
+        }
+        if lead.m <= 2 && bits != 0 {
+            return None;
         }
         while bits != 0 {
             let k = bits.trailing_zeros() as u8;
             bits &= bits - 1;
-            if pos.hands[f][k as usize] >= lead.m && unit(ctx, k, lead.m).key() > pos.trick.best_key {
+            if pos.hands[f][k as usize] >= lead.m {
                 return None;
             }
         }
@@ -388,34 +506,60 @@ fn legal(pos: &Position) -> Option<Vec<Counts>> {
 /// play but those that only swap interchangeable cards for others of their group (see
 /// [`interchangeable`]): of each group a play keeps its strongest cards. Leads in the order
 /// of `combo::for_each_lead`, a single's follows by kind (the engine's sets, listed directly).
-fn search_plays(pos: &Position, order: &Order, held: &Held, out: &mut Vec<Counts>) -> bool {
+fn search_plays(pos: &Position, order: &Order, held: &Held, follows: &mut Follows, out: &mut Vec<Counts>, singles: &mut Vec<u8>) -> bool {
     out.clear();
+    singles.clear();
     let ctx = pos.ctx();
     let hand = &pos.hands[pos.to_move as usize];
+    // groups form only among two or more lone cards the mover may play
+    let mut candidates = u64::MAX;
+    let me = pos.to_move as usize;
+    let others = held.once[(me + 1) % 4] | held.once[(me + 2) % 4] | held.once[(me + 3) % 4];
     match pos.lead() {
-        None => for_each_lead(ctx, hand, |c| out.push(c.counts(ctx))),
+        None => for_each_lead(ctx, hand, |c| {
+            out.push(c.counts(ctx));
+            singles.push(if c.size() == 1 { c.first } else { NONE });
+        }),
         Some(lead) if lead.size() == 1 => {
             // R5.2–R5.3 with N = 1: a card of the led class if the hand holds one, else any
             let mine = held.once[pos.to_move as usize];
             let of_led = mine & ctx.class_mask[lead.class as usize];
             let mut bits = if of_led != 0 { of_led } else { mine };
+            candidates = bits;
             while bits != 0 {
                 let k = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
                 let mut c = [0u8; KINDS];
                 c[k] = 1;
                 out.push(c);
+                singles.push(k as u8);
             }
         }
-        Some(_) => match legal(pos) {
-            Some(v) => out.extend(v),
-            None => return false,
-        },
+        Some(lead) => {
+            let key = FollowKey { hand: words(hand), lead };
+            if let Some(v) = follows.get(&key) {
+                #[cfg(test)]
+                assert_eq!(Some(v), legal(pos).as_ref(), "the follows kept are the legal ones");
+                out.extend_from_slice(v);
+            } else {
+                let Some(v) = legal(pos) else { return false };
+                out.extend_from_slice(&v);
+                if follows.len() >= FOLLOWS_KEPT {
+                    follows.clear();
+                }
+                follows.insert(key, v);
+            }
+            singles.resize(out.len(), NONE);
+        }
     }
-    let (prev, members) = interchangeable(pos, order, held);
+    // groups need two lone cards the mover may play
+    if (held.once[me] & !held.twice[me] & !others & candidates).count_ones() < 2 {
+        return true;
+    }
+    let (prev, members) = interchangeable(pos, order, held, candidates);
     if members != 0 {
         // a play keeps a group's weaker card only with the next stronger one
-        out.retain(|c| {
+        let keep = |c: &Counts| {
             let mut m = members;
             while m != 0 {
                 let k = m.trailing_zeros() as usize;
@@ -425,15 +569,77 @@ fn search_plays(pos: &Position, order: &Order, held: &Held, out: &mut Vec<Counts
                 }
             }
             true
-        });
+        };
+        let mut n = 0;
+        for i in 0..out.len() {
+            if keep(&out[i]) {
+                out[n] = out[i];
+                singles[n] = singles[i];
+                n += 1;
+            }
+        }
+        out.truncate(n);
+        singles.truncate(n);
     }
     true
 }
 
+/// `pos` after the mover plays `c`, whose kind is `single` when it is one card (else
+/// [`NONE`]): [`Position::play_unchecked`], for one card without classifying it.
+fn child(pos: &Position, c: &Counts, single: u8) -> Position {
+    let mut q = *pos;
+    play(&mut q, c, single);
+    q
+}
+
+/// [`child`] in place.
+fn play(q: &mut Position, c: &Counts, single: u8) {
+    #[cfg(test)]
+    let want = {
+        let mut w = *q;
+        w.play_unchecked(c);
+        w
+    };
+    if single == NONE {
+        q.play_unchecked(c);
+    } else {
+        play_single(q, single);
+    }
+    #[cfg(test)]
+    assert_eq!(*q, want, "one card played as play_unchecked plays it");
+}
+
+/// The mover plays one card of kind `k`: [`Position::play_unchecked`] without classifying it
+/// (one card is a unit of one, R3.1; it takes the trick when it beats the best so far, R6.1).
+fn play_single(q: &mut Position, k: u8) {
+    let ctx = q.ctx();
+    let seat = q.to_move;
+    q.hands[seat as usize][k as usize] -= 1;
+    let u = unit(ctx, k, 1);
+    let t = &mut q.trick;
+    t.points += KIND_POINTS[k as usize] as u16;
+    if t.plays == 0 {
+        t.lead = Some(u);
+        t.leader = seat;
+        t.best_key = u.key();
+        t.best_seat = seat;
+    } else if let Some(lead) = t.lead {
+        if beats(&lead, &u, t.best_key) {
+            t.best_key = u.key();
+            t.best_seat = seat;
+        }
+    }
+    t.plays += 1;
+    q.to_move = (seat + 1) % 4;
+    if t.plays == 4 {
+        q.finish_trick();
+    }
+}
+
 /// The final score when the rest of the hand is forced: the last trick, each hand holding
 /// just the cards it must play (R5.2: N cards of N held; a last single lead).
-fn forced_end(pos: &Position) -> Option<i32> {
-    let mine = size(&pos.hands[pos.to_move as usize]);
+fn forced_end(pos: &Position, held: &Held) -> Option<i32> {
+    let mine = held.cards[pos.to_move as usize] as usize;
     let forced = match pos.lead() {
         None => mine == 1,
         Some(lead) => mine == lead.size(),
@@ -619,7 +825,7 @@ fn last_two(pos: &Position, held: &Held, alpha: i32, beta: i32) -> i32 {
 /// For each kind the mover may lead as an interchangeable single, the kind that stands for
 /// its group; every other kind maps to itself.
 fn single_representatives(pos: &Position) -> [u8; KINDS] {
-    let (prev, _) = interchangeable(pos, &Order::of(pos.ctx()), &Held::of(pos));
+    let (prev, _) = interchangeable(pos, &Order::of(pos.ctx()), &Held::of(pos), u64::MAX);
     std::array::from_fn(|k| {
         let mut r = k;
         while prev[r] != NONE {
@@ -633,15 +839,33 @@ fn single_representatives(pos: &Position) -> [u8; KINDS] {
 /// others of equal strength in its class: what [`interchangeable`] reads, made once a solve.
 pub(crate) struct Order {
     kinds: [[u8; KINDS]; 5],
-    len: [u8; 5],
     ties: [u64; KINDS],
     /// For each trump, the trumps before it in class order (the trick-start key's places).
     before: [u64; KINDS],
+    /// For each class and strength, the class's kinds of greater strength (R2.3).
+    above: [[u64; 32]; 5],
+    /// The trump class's kinds, as bits.
+    trumps: u64,
+    /// Each kind's place in its class's `kinds`.
+    place: [u8; KINDS],
 }
 
 impl Order {
+    /// The kinds of `class` whose unit beats a unit of the same size with key `best` (R4.1:
+    /// trumps over plain cards, then strength, R2.3), when played to a lead of that class or,
+    /// for trumps, to a plain lead.
+    #[inline]
+    fn beating(&self, class: u8, best: u32) -> u64 {
+        let best_trump = (best >> 8) & 1 == 1;
+        match (class == TRUMP, best_trump) {
+            (true, false) => self.trumps,
+            (false, true) => 0,
+            _ => self.above[class as usize][(best & 0xff).min(31) as usize],
+        }
+    }
+
     pub(crate) fn of(ctx: &Context) -> Order {
-        let mut o = Order { kinds: [[0; KINDS]; 5], len: [0; 5], ties: [0; KINDS], before: [0; KINDS] };
+        let mut o = Order { kinds: [[0; KINDS]; 5], ties: [0; KINDS], before: [0; KINDS], above: [[0; 32]; 5], trumps: ctx.class_mask[TRUMP as usize], place: [0; KINDS] };
         let mut seen = 0u64;
         for &k in ctx.class_kinds(TRUMP) {
             o.before[k as usize] = seen;
@@ -651,7 +875,16 @@ impl Order {
             let mut kinds: Vec<u8> = ctx.class_kinds(class as u8).to_vec();
             kinds.sort_unstable_by_key(|&k| (std::cmp::Reverse(ctx.strength[k as usize]), k));
             o.kinds[class][..kinds.len()].copy_from_slice(&kinds);
-            o.len[class] = kinds.len() as u8;
+            for (i, &k) in kinds.iter().enumerate() {
+                o.place[k as usize] = i as u8;
+            }
+            for (s, above) in o.above[class].iter_mut().enumerate() {
+                for &k in &kinds {
+                    if ctx.strength[k as usize] as usize > s {
+                        *above |= 1 << k;
+                    }
+                }
+            }
             for &a in &kinds {
                 for &b in &kinds {
                     if a != b && ctx.strength[a as usize] == ctx.strength[b as usize] {
@@ -670,15 +903,16 @@ impl Order {
 /// trick's best card not between them either (R6.1). Playing one of a group or another leaves
 /// the same game up to renaming them: such a card is never part of a pair or tractor (R3),
 /// and compares alike with every card left. For each kind, the next stronger kind of its
-/// group, or [`NONE`]; and the kinds that have one, as bits.
-fn interchangeable(pos: &Position, order: &Order, held: &Held) -> ([u8; KINDS], u64) {
+/// group, or [`NONE`]; and the kinds that have one, as bits. Only kinds in `candidates` (the
+/// kinds the mover may play) are grouped; one outside them counts as not lone.
+fn interchangeable(pos: &Position, order: &Order, held: &Held, candidates: u64) -> ([u8; KINDS], u64) {
     let ctx = pos.ctx();
     let mut prev = [NONE; KINDS];
     let mut members = 0u64;
     let me = pos.to_move as usize;
     let left = held.left;
     let others = (0..4).filter(|&s| s != me).fold(0u64, |m, s| m | held.once[s]);
-    let lone_mask = held.once[me] & !held.twice[me] & !others;
+    let lone_mask = held.once[me] & !held.twice[me] & !others & candidates;
     if lone_mask.count_ones() < 2 {
         return (prev, members);
     }
@@ -699,27 +933,43 @@ fn interchangeable(pos: &Position, order: &Order, held: &Held) -> ([u8; KINDS], 
             continue;
         }
         let split = |hi: u8, lo: u8| best.is_some_and(|(c, s)| c as usize == class && strength(lo) <= s && s <= strength(hi));
-        let mut a = NONE;
-        let mut step = |b: u8| {
-            if a != NONE && lone(a) && lone(b) && !tied(a) && !tied(b) && KIND_POINTS[a as usize] == KIND_POINTS[b as usize] && !split(a, b) {
+        // b stands behind a, the next stronger kind left in its class
+        let mut join = |a: u8, b: u8| {
+            if lone(a) && lone(b) && !tied(a) && !tied(b) && KIND_POINTS[a as usize] == KIND_POINTS[b as usize] && !split(a, b) {
                 prev[b as usize] = a;
                 members |= 1 << b;
             }
-            a = b;
         };
         if class == TRUMP as usize {
-            for &b in &order.kinds[class][..order.len[class] as usize] {
-                if left >> b & 1 == 1 {
-                    step(b);
-                }
-            }
-        } else {
-            // a plain suit's kinds strongest first are in falling id order (R2.4)
+            // the trumps left by their places in strength order (strongest first)
+            let mut places = 0u64;
             let mut bits = left & ctx.class_mask[class];
             while bits != 0 {
-                let b = 63 - bits.leading_zeros() as u8;
-                bits &= !(1 << b);
-                step(b);
+                let k = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                places |= 1 << order.place[k];
+            }
+            let mut a = NONE;
+            while places != 0 {
+                let b = order.kinds[class][places.trailing_zeros() as usize];
+                places &= places - 1;
+                if a != NONE {
+                    join(a, b);
+                }
+                a = b;
+            }
+        } else {
+            // a plain suit's kinds strongest first are in falling id order (R2.4): each lone
+            // kind's next stronger kind left is the lowest left above it
+            let class_left = left & ctx.class_mask[class];
+            let mut bits = lone_mask & ctx.class_mask[class];
+            while bits != 0 {
+                let b = bits.trailing_zeros() as u8;
+                bits &= bits - 1;
+                let above = class_left & (u64::MAX << b << 1);
+                if above != 0 {
+                    join(above.trailing_zeros() as u8, b);
+                }
             }
         }
     }
@@ -802,7 +1052,87 @@ fn order_score(pos: &Position, next: &Position, cards: &Counts) -> i32 {
     }
 }
 
+/// [`order_score`] of a lead, or of one card of kind `single` (not [`NONE`]), without making
+/// the child: a lead leaves the mover winning the trick; one card wins it when it beats the
+/// best so far (R6.1), and the fourth ends the trick (not the hand's last: that one is forced),
+/// its points going to the defenders if they win it (R7.2).
+fn quick_order_score(pos: &Position, held: &Held, cards: &Counts, single: u8) -> i32 {
+    let got = if pos.trick.plays == 0 {
+        1000 + points(cards) + size(cards) as i32
+    } else {
+        let k = single;
+        let team = pos.to_move % 2;
+        let p = KIND_POINTS[k as usize];
+        let lead = pos.trick.lead.expect("a trick in progress has its lead");
+        let beats = beats(&lead, &unit(pos.ctx(), k, 1), pos.trick.best_key);
+        let winner = if beats { pos.to_move } else { pos.trick.best_seat };
+        if pos.trick.plays < 3 {
+            if winner % 2 == team { 1000 + p + 1 } else { -p }
+        } else if winner % 2 == team {
+            debug_assert!(held.cards[pos.to_move as usize] > 1, "the last trick is forced");
+            let gain = if pos.is_defender(winner) { pos.trick.points as i32 + p } else { 0 };
+            2000 + gain + p
+        } else {
+            -p
+        }
+    };
+    #[cfg(test)]
+    assert_eq!(got, order_score(pos, &child(pos, cards, single), cards), "{pos:?}");
+    got
+}
+
 impl Solver {
+    /// The value after the mover plays one card of kind `k` as the last card of the
+    /// third-last trick, if the last two tricks that leaves are kept ([`ExactCache`]): the
+    /// trick goes to the card that beats the best so far, else to the best (R6.1), its points
+    /// to the defenders if they win it (R7.2), and the winner leads the last two.
+    fn last_two_child(&self, pos: &Position, held: &Held, k: u8) -> Option<i32> {
+        if k == NONE {
+            return None;
+        }
+        let me = pos.to_move as usize;
+        let lead = pos.trick.lead?;
+        let beat = beats(&lead, &unit(pos.ctx(), k, 1), pos.trick.best_key);
+        let winner = if beat { pos.to_move } else { pos.trick.best_seat };
+        let mut once = held.once;
+        if pos.hands[me][k as usize] == 1 {
+            once[me] &= !(1 << k);
+        }
+        let v = self.last.get(exact_cache::key(winner, &once))?;
+        let won = if pos.is_defender(winner) { pos.trick.points as i32 + KIND_POINTS[k as usize] } else { 0 };
+        let got = pos.defender_points + won + v;
+        #[cfg(test)]
+        {
+            let mut c = [0u8; KINDS];
+            c[k as usize] = 1;
+            let q = child(pos, &c, k);
+            assert_eq!((q.to_move, q.trick.plays, got), (winner, 0, last_two(&q, &Held::of(&q), i32::MIN / 2, i32::MAX / 2)));
+        }
+        Some(got)
+    }
+
+    /// [`trick_start_key`] of `pos`, the trumps' shape kept by their mask.
+    fn key(&mut self, pos: &Position, held: &Held) -> u128 {
+        let ctx = pos.ctx();
+        let trumps = held.left & ctx.class_mask[TRUMP as usize];
+        if self.shapes.is_empty() {
+            self.shapes = vec![(0, 0); 1024];
+        }
+        let at = (trumps.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 54) as usize;
+        let shape = match self.shapes[at] {
+            (m, shape) if m == trumps + 1 => shape,
+            _ => {
+                let shape = trump_shape(ctx, &self.order, trumps);
+                self.shapes[at] = (trumps + 1, shape);
+                shape
+            }
+        };
+        let k = key_with_shape(pos, held, shape);
+        #[cfg(test)]
+        assert_eq!(k, trick_start_key(pos, &self.order, held), "the shape kept is the shape");
+        k
+    }
+
     /// The final score of `pos` if inside (alpha, beta); else a bound on the side it fails.
     /// `depth`: plays from the search's root, the index of this node's buffers.
     fn search(&mut self, pos: &Position, alpha: i32, beta: i32, depth: usize) -> Result<i32, Budget> {
@@ -818,19 +1148,26 @@ impl Solver {
         if self.nodes > self.budget {
             return Err(Budget);
         }
-        if let Some(v) = forced_end(pos) {
+        if let Some(v) = forced_end(pos, held) {
             return Ok(v);
         }
         #[cfg(test)]
         assert_eq!(*held, Held::of(pos), "the masks passed down");
-        if pos.trick.plays == 0 && size(&pos.hands[pos.to_move as usize]) == 2 {
-            // the last two tricks: solved directly, cheaper than a probe of the table
-            return Ok(last_two(pos, held, alpha, beta));
+        if pos.trick.plays == 0 && held.cards[pos.to_move as usize] == 2 {
+            // the last two tricks: solved directly, cheaper than a probe of the table, and their
+            // exact values kept by their cards (about five calls in six find theirs)
+            let key = exact_cache::key(pos.to_move, &held.once);
+            if let Some(v) = self.last.get(key) {
+                return Ok(pos.defender_points + v);
+            }
+            let v = last_two(pos, held, i32::MIN / 2, i32::MAX / 2);
+            self.last.put(key, v - pos.defender_points);
+            return Ok(v);
         }
         let base = pos.defender_points;
         // the table at trick starts only: a probe is a cache miss, dearer than the nodes the
         // table saves mid-trick (HISTORY.md §29)
-        let k = (pos.trick.plays == 0).then(|| trick_start_key(pos, &self.order, held));
+        let k = (pos.trick.plays == 0).then(|| self.key(pos, held));
         let mut first = u16::MAX;
         let old = k.and_then(|k| self.table.get(k));
         let nodes0 = self.nodes;
@@ -847,7 +1184,7 @@ impl Solver {
             first = e.best;
         }
         // the bounds after the table: most nodes the table cuts need no bounds
-        let (lo, hi) = bounds(pos, held);
+        let (lo, hi) = bounds(pos, &self.order, held);
         if lo == hi || hi <= alpha {
             return Ok(hi);
         }
@@ -856,11 +1193,11 @@ impl Solver {
         }
         let (alpha0, beta0) = (alpha, beta);
         if self.plies.len() <= depth {
-            self.plies.resize_with(depth + 1, Ply::default);
+            self.plies.resize_with(depth + 1, || Some(Box::default()));
         }
         // this node's buffers, taken out while its children use theirs
-        let mut ply = std::mem::take(&mut self.plies[depth]);
-        if !search_plays(pos, &self.order, held, &mut ply.moves) {
+        let mut ply = self.plies[depth].take().expect("one node a depth at a time");
+        if !search_plays(pos, &self.order, held, &mut self.follows, &mut ply.moves, &mut ply.singles) {
             return Err(Budget);
         }
         let max = pos.is_defender(pos.to_move);
@@ -868,19 +1205,28 @@ impl Solver {
         // the table's best play first, before the other children are made: it cuts most nodes;
         // mid-trick (no table) the play that last cut a node at this depth, if legal here
         if first == u16::MAX && pos.trick.plays > 0 {
-            for kc in [ply.killer, ply.killer2].into_iter().flatten() {
-                if let Some(i) = ply.moves.iter().position(|c| *c == kc) {
+            for (kc, ks) in [ply.killer, ply.killer2].into_iter().flatten() {
+                let at = if ks != NONE { ply.singles.iter().position(|&k| k == ks) } else { ply.moves.iter().position(|c| *c == kc) };
+                if let Some(i) = at {
                     first = i as u16;
                     break;
                 }
             }
         }
+        // the third-last trick's last card: a child's last two tricks may be kept, its value
+        // then known without making it
+        let ends = pos.trick.plays == 3 && held.cards[pos.to_move as usize] == 3;
         let mut best_i = first;
         let first_i = (first as usize) < ply.moves.len();
         if first_i {
-            let mut q = *pos;
-            q.play_unchecked(&ply.moves[first as usize]);
-            best = self.node(&q, &held.after(pos.to_move, &q), alpha, beta, depth + 1)?;
+            let f = first as usize;
+            best = match if ends { self.last_two_child(pos, held, ply.singles[f]) } else { None } {
+                Some(v) => v,
+                None => {
+                    let q = child(pos, &ply.moves[f], ply.singles[f]);
+                    self.node(&q, &held.after_play(pos.to_move, &q, ply.singles[f]), alpha, beta, depth + 1)?
+                }
+            };
             if max {
                 alpha = alpha.max(best);
             } else {
@@ -890,26 +1236,47 @@ impl Solver {
         if alpha < beta {
             ply.kids.clear();
             ply.order.clear();
+            // a lead's or one card's order is known without making the child; a follow of
+            // several cards is made to be ordered, in its place (one copy of the position)
+            let made = pos.trick.plays > 0 && ply.singles.contains(&NONE);
             for (i, c) in ply.moves.iter().enumerate() {
-                // each child made in its place (one copy of the position)
-                ply.kids.push(*pos);
+                if made {
+                    ply.kids.push(*pos);
+                }
                 if i as u16 == first {
                     continue;
                 }
-                let q = ply.kids.last_mut().expect("just pushed");
-                q.play_unchecked(c);
-                ply.order.push((std::cmp::Reverse(order_score(pos, q, c)), i as u16));
+                let score = if made {
+                    let q = ply.kids.last_mut().expect("just pushed");
+                    play(q, c, ply.singles[i]);
+                    order_score(pos, q, c)
+                } else {
+                    quick_order_score(pos, held, c, ply.singles[i])
+                };
+                ply.order.push((std::cmp::Reverse(score), i as u16));
             }
             ply.order.sort_unstable();
             if !first_i {
                 best_i = ply.order[0].1;
             }
             for &(_, i) in &ply.order {
-                let kid = &ply.kids[i as usize];
-                let v = self.node(kid, &held.after(pos.to_move, kid), alpha, beta, depth + 1)?;
+                let i = i as usize;
+                let v = match if ends { self.last_two_child(pos, held, ply.singles[i]) } else { None } {
+                    Some(v) => v,
+                    None => {
+                        let one;
+                        let kid = if made {
+                            &ply.kids[i]
+                        } else {
+                            one = child(pos, &ply.moves[i], ply.singles[i]);
+                            &one
+                        };
+                        self.node(kid, &held.after_play(pos.to_move, kid, ply.singles[i]), alpha, beta, depth + 1)?
+                    }
+                };
                 if (max && v > best) || (!max && v < best) {
                     best = v;
-                    best_i = i;
+                    best_i = i as u16;
                 }
                 if max {
                     alpha = alpha.max(v);
@@ -922,13 +1289,13 @@ impl Solver {
             }
         }
         if alpha >= beta {
-            let m = Some(ply.moves[best_i as usize]);
+            let m = Some((ply.moves[best_i as usize], ply.singles[best_i as usize]));
             if ply.killer != m {
                 ply.killer2 = ply.killer;
                 ply.killer = m;
             }
         }
-        self.plies[depth] = ply;
+        self.plies[depth] = Some(ply);
         // fail-soft bounds: below alpha0 an upper bound, above beta0 a lower bound
         let (lo, hi) = if best <= alpha0 {
             (i32::MIN / 4, best)
@@ -1340,7 +1707,7 @@ mod tests {
             let profile = Profile::ALL[i % Profile::ALL.len()];
             let pre = rng.below_usize(4);
             let pos = position_from(&mut rng, profile, 1 + i % 3, pre, i % 4 == 3);
-            let (lo, hi) = bounds(&pos, &Held::of(&pos));
+            let (lo, hi) = bounds(&pos, &Order::of(pos.ctx()), &Held::of(&pos));
             let v = minimax(&pos);
             assert!(lo <= v && v <= hi, "{lo} {v} {hi} {pos:?}");
             let (slo, shi) = static_bounds(&pos);
@@ -1360,10 +1727,10 @@ mod tests {
             let profile = Profile::ALL[i % Profile::ALL.len()];
             let pre = 1 + rng.below_usize(3) + 4 * (i % 2);
             let pos = position_from(&mut rng, profile, 3 + i % 2, pre, i % 3 != 0);
-            let (lo, hi) = bounds(&pos, &Held::of(&pos));
+            let (lo, hi) = bounds(&pos, &Order::of(pos.ctx()), &Held::of(&pos));
             let v = reference(&pos, i32::MIN, i32::MAX);
             assert!(lo <= v && v <= hi, "{lo} {v} {hi} {pos:?}");
-            let d = trick_decided(&pos, &Held::of(&pos)).is_some();
+            let d = trick_decided(&pos, &Order::of(pos.ctx()), &Held::of(&pos)).is_some();
             decided += d as usize;
             decided_units += (d && pos.lead().is_some_and(|l| l.m >= 2)) as usize;
         }
@@ -1398,7 +1765,7 @@ mod tests {
             if pos.trick.plays == 0 {
                 continue;
             }
-            if let Some(side) = trick_decided(&pos, &Held::of(&pos)) {
+            if let Some(side) = trick_decided(&pos, &Order::of(pos.ctx()), &Held::of(&pos)) {
                 let mut out = [false; 2];
                 trick_winners(&pos, &mut out);
                 assert!(out[side as usize] && !out[!side as usize], "{pos:?}");
@@ -1502,7 +1869,7 @@ mod tests {
             let profile = Profile::ALL[i % Profile::ALL.len()];
             let pre = rng.below_usize(4);
             let pos = position_from(&mut rng, profile, 1 + i % 8, pre, i % 3 != 0);
-            let (prev, members) = interchangeable(&pos, &Order::of(pos.ctx()), &Held::of(&pos));
+            let (prev, members) = interchangeable(&pos, &Order::of(pos.ctx()), &Held::of(&pos), u64::MAX);
             assert_eq!(prev, interchangeable_plain(&pos), "{pos:?}");
             assert_eq!(members, (0..KINDS).filter(|&k| prev[k] != NONE).fold(0u64, |m, k| m | 1 << k));
             grouped += (members != 0) as usize;
@@ -1520,9 +1887,15 @@ mod tests {
             let profile = Profile::ALL[i % Profile::ALL.len()];
             let pre = rng.below_usize(4);
             let pos = position_from(&mut rng, profile, 1 + i % 3, pre, true);
-            let (prev, _) = interchangeable(&pos, &Order::of(pos.ctx()), &Held::of(&pos));
-            let mut kept = Vec::new();
-            assert!(search_plays(&pos, &Order::of(pos.ctx()), &Held::of(&pos), &mut kept));
+            let (prev, _) = interchangeable(&pos, &Order::of(pos.ctx()), &Held::of(&pos), u64::MAX);
+            let (mut kept, mut singles) = (Vec::new(), Vec::new());
+            assert!(search_plays(&pos, &Order::of(pos.ctx()), &Held::of(&pos), &mut Follows::default(), &mut kept, &mut singles));
+            // each play's kind when it is one card
+            for (c, &k) in kept.iter().zip(&singles) {
+                let one = (size(c) == 1).then(|| c.iter().position(|&n| n == 1).expect("a card") as u8);
+                assert_eq!(one.unwrap_or(NONE), k);
+            }
+            assert_eq!(kept.len(), singles.len());
             for c in legal(&pos).expect("plays") {
                 if kept.contains(&c) {
                     continue;

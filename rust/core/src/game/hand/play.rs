@@ -113,7 +113,7 @@ impl Position {
     }
 
     /// R6.2–R6.3 and R7.2–R7.3: scores the trick; the winner leads next.
-    fn finish_trick(&mut self) -> u8 {
+    pub(crate) fn finish_trick(&mut self) -> u8 {
         let t = self.trick;
         let winner = t.best_seat;
         let defenders_won = self.is_defender(winner);
