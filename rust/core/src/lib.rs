@@ -20,8 +20,8 @@
 //!           solve (open-card positions, exactly), table (the solver's transposition table),
 //!           exact_cache (the solver's last two tricks' exact values)
 //! agent/    view (SeatView, the Decide trait), random, greedy, weights (greedy's, named), quant (what integer networks
-//!           share), net (net:PATH over action ids), plays (whole plays as candidates with features), play_net
-//!           (net:PATH over whole plays)
+//!           share), net (net:PATH over action ids), plays (whole plays as candidates), play_features/ (the
+//!           table of their features' versions; v1, v2), play_net (net:PATH over whole plays)
 //! encode/   actions (the frozen action ids), observe/ (the table of observation versions; v1, v2), info_state
 //!           (the tensors, versioned)
 //! infoset/  info (what a seat knows and what the history proves), determinize/ (worlds)
