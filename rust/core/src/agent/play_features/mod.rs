@@ -42,16 +42,13 @@ pub struct Features {
     /// The features that can pass their denominator, with the largest whole number they hold
     /// (an integer network's overflow check, [`Features::maxima`]).
     pub beyond: &'static [(&'static str, u32)],
-    /// Whether the writer reads the hand's tally (cards played, voids shown): a view without
-    /// one ([`SeatView::of_position`]) cannot be written.
-    pub needs_tally: bool,
     pub write: Writer,
 }
 
 /// Every version, oldest first.
 pub static FEATURES: &[Features] = &[v1::FEATURES, v2::FEATURES];
 
-/// The version used where the caller names none.
+/// The version used where the caller names none (the binding's and `tractor.train`'s default).
 pub const DEFAULT_VERSION: u16 = 1;
 
 /// The features of version `version`; an unknown version is refused, naming the known ones.
@@ -65,11 +62,6 @@ pub fn features(version: u32) -> Result<&'static Features, Error> {
 /// The known versions, as text: "1, 2".
 pub fn versions() -> String {
     FEATURES.iter().map(|f| f.version.to_string()).collect::<Vec<_>>().join(", ")
-}
-
-/// The features of [`DEFAULT_VERSION`].
-pub fn default_features() -> &'static Features {
-    features(DEFAULT_VERSION as u32).expect("the default version is in the table")
 }
 
 impl Features {

@@ -42,7 +42,7 @@ pub const DIM: usize = 74;
 const BEYOND: &[(&str, u32)] = &[("points", 54 * 10)]; // at most 10 a card (R7.1)
 
 /// Version 1, as an entry of [`super::FEATURES`].
-pub const FEATURES: Features = Features { version: VERSION, dim: DIM, layout: LAYOUT, beyond: BEYOND, needs_tally: false, write };
+pub const FEATURES: Features = Features { version: VERSION, dim: DIM, layout: LAYOUT, beyond: BEYOND, write };
 
 fn write(view: &SeatView, actions: &[Action], from: usize, out: &mut Vec<i16>) {
     let suits = suits_renamed(view.known_trump());

@@ -66,7 +66,7 @@ const BEYOND: &[(&str, u32)] = &[
 ];
 
 /// Version 2, as an entry of [`super::FEATURES`].
-pub const FEATURES: Features = Features { version: VERSION, dim: DIM, layout: LAYOUT, beyond: BEYOND, needs_tally: true, write };
+pub const FEATURES: Features = Features { version: VERSION, dim: DIM, layout: LAYOUT, beyond: BEYOND, write };
 
 fn write(view: &SeatView, actions: &[Action], from: usize, out: &mut Vec<i16>) {
     let suits = suits_renamed(view.known_trump());
