@@ -11,7 +11,7 @@ use crate::agent::view::SeatView;
 use crate::encode::observe::suits_renamed;
 use crate::game::hand::{Action, Phase};
 use crate::rules::card::Counts;
-use crate::rules::combo::{beats, classify};
+use crate::rules::combo::{beats, classify, Combo};
 use crate::rules::score::points;
 use crate::rules::trump::TRUMP;
 
@@ -49,13 +49,14 @@ fn write(view: &SeatView, actions: &[Action], from: usize, out: &mut Vec<i16>) {
     for (i, a) in actions.iter().enumerate().skip(from) {
         let at = out.len();
         out.resize(at + DIM, 0);
-        row(view, a, i == 0, &suits, &mut out[at..]);
+        let _ = row(view, a, i == 0, &suits, &mut out[at..]);
     }
 }
 
 /// One candidate's version-1 features into `row[..DIM]` (zeroed); `base`: it is the base's
-/// action (the first candidate).
-pub fn row(view: &SeatView, a: &Action, base: bool, suits: &[u8; 4], row: &mut [i16]) {
+/// action (the first candidate). Returns the play as one combination, where it is one (what
+/// later versions read again).
+pub fn row(view: &SeatView, a: &Action, base: bool, suits: &[u8; 4], row: &mut [i16]) -> Option<Combo> {
     row[71] = base as i16;
     let lead = view.phase() == Phase::Play && view.lead().is_none();
     row[72] = lead as i16;
@@ -66,11 +67,12 @@ pub fn row(view: &SeatView, a: &Action, base: bool, suits: &[u8; 4], row: &mut [
             row[66] = *count as i16;
             row[67 + suits[*suit as usize] as usize] = 1;
         }
-        Action::Play(x) => play(view, x, lead, suits, row),
+        Action::Play(x) => return play(view, x, lead, suits, row),
     }
+    None
 }
 
-fn play(view: &SeatView, x: &Counts, lead: bool, suits: &[u8; 4], row: &mut [i16]) {
+fn play(view: &SeatView, x: &Counts, lead: bool, suits: &[u8; 4], row: &mut [i16]) -> Option<Combo> {
     let ctx = view.ctx();
     let mut size = 0i16;
     let mut trumps = 0i16;
@@ -89,7 +91,8 @@ fn play(view: &SeatView, x: &Counts, lead: bool, suits: &[u8; 4], row: &mut [i16
     row[61] = (trumps == size) as i16;
     row[62] = trumps;
     row[64] = points(x) as i16;
-    if let Some(c) = classify(ctx, x) {
+    let combo = classify(ctx, x);
+    if let Some(c) = combo {
         row[55] = 1;
         row[56 + (c.m as usize - 1).min(3)] = 1;
         row[60] = c.k as i16;
@@ -98,4 +101,5 @@ fn play(view: &SeatView, x: &Counts, lead: bool, suits: &[u8; 4], row: &mut [i16
             Some(l) => beats(&l, &c, view.trick().best_key) as i16,
         };
     }
+    combo
 }

@@ -10,7 +10,7 @@ use crate::agent::view::SeatView;
 use crate::encode::observe::suits_renamed;
 use crate::game::hand::{Action, Phase};
 use crate::rules::card::{Counts, COPIES, KINDS};
-use crate::rules::combo::classify;
+use crate::rules::combo::Combo;
 use crate::rules::trump::TRUMP;
 
 /// This version's number.
@@ -77,9 +77,9 @@ fn write(view: &SeatView, actions: &[Action], from: usize, out: &mut Vec<i16>) {
         let at = out.len();
         out.resize(at + DIM, 0);
         let row = &mut out[at..];
-        v1::row(view, a, i == 0, &suits, row);
+        let combo = v1::row(view, a, i == 0, &suits, row);
         if let (Action::Play(x), Some(seen)) = (a, &seen) {
-            play(view, x, seen, row);
+            play(view, x, combo, seen, row);
         }
     }
 }
@@ -110,7 +110,8 @@ impl Seen {
     }
 }
 
-fn play(view: &SeatView, x: &Counts, seen: &Seen, row: &mut [i16]) {
+/// `combo`: the play as one combination, where it is one (version 1's row classified it).
+fn play(view: &SeatView, x: &Counts, combo: Option<Combo>, seen: &Seen, row: &mut [i16]) {
     let ctx = view.ctx();
     let trick = view.trick();
     let seat = view.seat();
@@ -135,7 +136,7 @@ fn play(view: &SeatView, x: &Counts, seen: &Seen, row: &mut [i16]) {
     }
     let class = class.filter(|&c| c != u8::MAX);
     let mut beaters = 0;
-    if let Some(c) = classify(ctx, x) {
+    if let Some(c) = combo {
         let top = c.kinds(ctx).map(|k| ctx.strength[k as usize]).max().unwrap_or(0);
         let mut kinds = ctx.class_mask[c.class as usize];
         while kinds != 0 {
