@@ -607,7 +607,7 @@ def train(cfg: TrainConfig, progress: Optional[Callable[[str], None]] = None) ->
     if cfg.imitate_visits and not cfg.imitate:
         raise InvalidArgument("imitate_visits: needs imitate > 0 (it sets the imitation term's targets)")
     cfg = replace(cfg, imitate_visits=bool(cfg.imitate_visits))  # a numpy bool, as the recipe's JSON keeps it
-    play_features(cfg.selfplay.play_features)  # a known version, named before any work
+    pf = play_features(cfg.selfplay.play_features)  # a known version, named before any work
     init = _init_layers(cfg) if cfg.init is not None else None  # checked even when resuming
     torch = _torch()
     say = progress or (lambda m: None)
@@ -616,7 +616,6 @@ def train(cfg: TrainConfig, progress: Optional[Callable[[str], None]] = None) ->
     enc = _core.obs_encoding(cfg.selfplay.obs_version)
     dim = enc["dim"]
     dx = torch.tensor(1.0 / np.asarray(enc["scale_u8"], np.float32))  # the samples hold u8 entries
-    pf = play_features(cfg.selfplay.play_features)
     dp = torch.tensor(1.0 / pf["scale"])
     model = _model(torch, dim, pf["dim"], cfg.h1, cfg.h2)
     if init is not None:
