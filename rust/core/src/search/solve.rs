@@ -1806,6 +1806,13 @@ mod tests {
         }
     }
 
+    /// A trick-start key with what the solve keeps fixed beside it (level, trump, banker,
+    /// profile): two positions of different solves share it only when they share those.
+    fn full_key(pos: &Position) -> u128 {
+        let profile = Profile::ALL.iter().position(|p| *p == pos.profile).expect("a profile") as u128;
+        trick_start_key(pos, &Order::of(pos.ctx()), &Held::of(pos)) ^ (pos.level as u128) << 100 ^ (pos.trump as u128) << 105 ^ (pos.banker as u128) << 110 ^ profile << 120
+    }
+
     /// Positions with one trick-start key have one value (relative to the points won so far):
     /// the key renames plain-suit ranks only where the rest of the hand is the same game.
     #[test]
@@ -1823,7 +1830,7 @@ mod tests {
             let banker = (i % 4) as u8;
             let pos = Game::from_hands(hands, level, 0, banker, profile).expect("a valid deal").pos;
             let v = minimax(&pos) - pos.defender_points;
-            let k = trick_start_key(&pos, &Order::of(pos.ctx()), &Held::of(&pos)) ^ ((level as u128) << 100) ^ ((banker as u128) << 110) ^ ((i % Profile::ALL.len()) as u128) << 120;
+            let k = full_key(&pos);
             renamed += same_value_for_key(&mut seen, k, v, &pos) as usize;
         }
         eprintln!("renamed positions met: {renamed}");
@@ -1852,7 +1859,7 @@ mod tests {
             let banker = (i % 4) as u8;
             let pos = Game::from_hands(hands, level, trump, banker, profile).expect("a valid deal").pos;
             let v = minimax(&pos) - pos.defender_points;
-            let k = trick_start_key(&pos, &Order::of(pos.ctx()), &Held::of(&pos)) ^ ((level as u128) << 100) ^ ((trump as u128) << 105) ^ ((banker as u128) << 110) ^ ((i % Profile::ALL.len()) as u128) << 120;
+            let k = full_key(&pos);
             renamed += same_value_for_key(&mut seen, k, v, &pos) as usize;
         }
         eprintln!("renamed trump positions met: {renamed}");
