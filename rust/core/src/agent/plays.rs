@@ -63,7 +63,7 @@ impl Plays {
     }
 
     fn push(&mut self, a: Action) {
-        if !self.actions.contains(&a) {
+        if !self.actions.iter().any(|b| same(b, &a)) {
             self.actions.push(a);
         }
     }
@@ -73,6 +73,19 @@ impl Plays {
         if self.actions[0] != a {
             self.actions.push(a);
         }
+    }
+}
+
+/// `a == b`, a play's counts compared as seven words with no branch and no call (a lead has
+/// dozens of candidates, each compared with those before it).
+#[inline]
+fn same(a: &Action, b: &Action) -> bool {
+    match (a, b) {
+        (Action::Play(x), Action::Play(y)) => {
+            let (x, y) = (crate::rules::card::words(x), crate::rules::card::words(y));
+            x.iter().zip(&y).fold(0, |d, (p, q)| d | (p ^ q)) == 0
+        }
+        _ => a == b,
     }
 }
 
@@ -89,7 +102,8 @@ pub fn candidates(view: &SeatView, base: &Weights, feats: &Features, rng: &mut R
                 all.into_iter().for_each(|a| out.push(a));
             }
         }
-        (_, None) => for_each_lead(view.ctx(), view.hand(), |c| out.push(Action::Play(c.counts(view.ctx())))),
+        // distinct leads hold distinct cards (twin: `combo`'s `distinct_leads_hold_distinct_cards`)
+        (_, None) => for_each_lead(view.ctx(), view.hand(), |c| out.push_distinct(Action::Play(c.counts(view.ctx())))),
         (_, Some(f)) if f.n == 1 => {
             let pool = if f.s_size > 0 { f.s } else { f.hand };
             crate::rules::card::for_each_held(&pool, |k, _| {

@@ -84,9 +84,104 @@ pub fn dot(w: &[i16], h: &[i16]) -> i32 {
     lanes.iter().sum::<i32>() + wr.iter().zip(hr).map(|(&w, &h)| w as i32 * h as i32).sum::<i32>()
 }
 
+/// A computation of the integer kernels, run by [`kernel`]. Its `run` must be
+/// `#[inline(always)]`, so that the AVX2 build compiles its body and not a call to it.
+pub trait Kernel {
+    type Out;
+    fn run(self) -> Self::Out;
+}
+
+/// `k.run()` compiled for AVX2 where the CPU has it (x86-64; `std` checks once and keeps the
+/// answer), else as it is. The AVX2 build is the same Rust code in wider registers, and
+/// integer sums in another order of instructions are the same sums, so every CPU gives the
+/// same results (twin: `play_net`'s `avx2_builds_score_as_the_plain_build`).
+#[inline(always)]
+pub fn kernel<K: Kernel>(k: K) -> K::Out {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") {
+        return with_avx2(k);
+    }
+    k.run()
+}
+
+/// `k.run()` inlined into a function compiled for AVX2: call only where the CPU has it.
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+pub(crate) fn with_avx2<K: Kernel>(k: K) -> K::Out {
+    #[target_feature(enable = "avx2")]
+    unsafe fn avx2<K: Kernel>(k: K) -> K::Out {
+        k.run()
+    }
+    assert!(std::is_x86_feature_detected!("avx2"), "AVX2 code on a CPU without it");
+    // SAFETY: the CPU has AVX2 (asserted above; `std` keeps the answer, so this costs a
+    // load); `avx2` itself only runs `k`.
+    unsafe { avx2(k) }
+}
+
+/// The indices at which an input `x` differs from `old` (or is not 0, with no `old`), in
+/// order: 64 entries compared at a time into a bit mask, whose bits are then visited (inputs
+/// change few at a time, and features are mostly 0). An iterator rather than a callback, so
+/// that a kernel's AVX2 build inlines it.
+pub struct Changes<'a> {
+    x: &'a [i16],
+    old: Option<&'a [i16]>,
+    /// The first index past the entries compared so far; the mask's bit 0 is `base`.
+    next: usize,
+    base: usize,
+    mask: u64,
+}
+
+impl<'a> Changes<'a> {
+    #[inline(always)]
+    pub fn of(x: &'a [i16], old: Option<&'a [i16]>) -> Changes<'a> {
+        if let Some(o) = old {
+            assert_eq!(o.len(), x.len(), "inputs of one size");
+        }
+        Changes { x, old, next: 0, base: 0, mask: 0 }
+    }
+}
+
+impl Iterator for Changes<'_> {
+    type Item = usize;
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        while self.mask == 0 {
+            let at = self.next;
+            if at >= self.x.len() {
+                return None;
+            }
+            let end = (at + 64).min(self.x.len());
+            let x = &self.x[at..end];
+            let mut m = 0u64;
+            match (self.old, <&[i16; 64]>::try_from(x)) {
+                (Some(o), Ok(x)) => {
+                    let o: &[i16; 64] = o[at..end].try_into().expect("64 entries");
+                    for l in 0..64 {
+                        m |= ((x[l] != o[l]) as u64) << l;
+                    }
+                }
+                (None, Ok(x)) => {
+                    for l in 0..64 {
+                        m |= ((x[l] != 0) as u64) << l;
+                    }
+                }
+                (old, Err(_)) => {
+                    for (l, &v) in x.iter().enumerate() {
+                        m |= ((v != old.map_or(0, |o| o[at + l])) as u64) << l;
+                    }
+                }
+            }
+            (self.base, self.next, self.mask) = (at, end, m);
+        }
+        let i = self.base + self.mask.trailing_zeros() as usize;
+        self.mask &= self.mask - 1;
+        Some(i)
+    }
+}
+
 /// `acc += n · w`, one first-layer row (an input's weights) scaled by the input (most inputs
 /// and changes are ±1: no multiply then).
-#[inline]
+#[inline(always)]
 pub fn add_row(acc: &mut [i32], w: &[i16], n: i32) {
     match n {
         1 => acc.iter_mut().zip(w).for_each(|(a, &w)| *a += w as i32),
@@ -112,13 +207,32 @@ impl Accumulator {
     /// changed: equal to [`Accumulator::of`] of `x`.
     pub fn update(&mut self, w1: &[i16], x: &[i16]) {
         assert_eq!(x.len(), self.x.len(), "an input of the network's size");
+        kernel(Update { a: self, w1, x })
+    }
+
+    /// [`Accumulator::update`] as written (whichever instruction set compiles it).
+    #[inline(always)]
+    pub(crate) fn update_body(&mut self, w1: &[i16], x: &[i16]) {
         let h1 = self.acc.len();
-        for (i, (&new, &old)) in x.iter().zip(&self.x).enumerate() {
-            if new != old {
-                add_row(&mut self.acc, &w1[i * h1..][..h1], new as i32 - old as i32);
-            }
+        for i in Changes::of(x, Some(&self.x)) {
+            add_row(&mut self.acc, &w1[i * h1..][..h1], x[i] as i32 - self.x[i] as i32);
         }
         self.x.copy_from_slice(x);
+    }
+}
+
+/// [`Accumulator::update`] as a [`Kernel`].
+struct Update<'a> {
+    a: &'a mut Accumulator,
+    w1: &'a [i16],
+    x: &'a [i16],
+}
+
+impl Kernel for Update<'_> {
+    type Out = ();
+    #[inline(always)]
+    fn run(self) {
+        self.a.update_body(self.w1, self.x)
     }
 }
 

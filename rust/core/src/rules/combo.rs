@@ -606,6 +606,27 @@ mod tests {
         }
     }
 
+    /// R3.4: the leads of a hand are distinct as cards, not only as combinations (no two have
+    /// the same counts), so a list of them has no repeat to drop (`agent::plays` relies on it).
+    #[test]
+    fn distinct_leads_hold_distinct_cards() {
+        let mut rng = Rng::new(17);
+        let mut leads = 0usize;
+        for (level, profile) in [3u8, 10, 14].into_iter().flat_map(|l| Profile::ALL.map(|p| (l, p))) {
+            for trump in 0..5u8 {
+                let Ok(ctx) = Context::new(level, trump, profile) else { continue };
+                for i in 0..200 {
+                    let hand = random_hand(&mut rng, &ctx, 120, i, true);
+                    let mut all: Vec<Counts> = legal_leads(&ctx, &hand).iter().map(|c| c.counts(&ctx)).collect();
+                    leads += all.len();
+                    all.sort_unstable();
+                    assert!(all.windows(2).all(|w| w[0] != w[1]), "{profile:?} level {level} trump {trump}: two leads of the same cards in {hand:?}");
+                }
+            }
+        }
+        assert!(leads > 100_000, "{leads} leads");
+    }
+
     /// `for_each_tractor` against the plain scan: every start, its run counted kind by kind.
     #[test]
     fn tractor_windows_match_the_kind_by_kind_scan() {

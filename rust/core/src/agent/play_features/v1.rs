@@ -75,18 +75,12 @@ pub fn row(view: &SeatView, a: &Action, base: bool, suits: &[u8; 4], row: &mut [
 fn play(view: &SeatView, x: &Counts, lead: bool, suits: &[u8; 4], row: &mut [i16]) -> Option<Combo> {
     let ctx = view.ctx();
     let mut size = 0i16;
-    let mut trumps = 0i16;
-    for (k, &n) in x.iter().enumerate() {
-        if n == 0 {
-            continue;
-        }
+    crate::rules::card::for_each_held(x, |k, n| {
         let to = if k < 52 { suits[k / 13] as usize * 13 + k % 13 } else { k };
         row[to] = n as i16;
         size += n as i16;
-        if ctx.class[k] == TRUMP {
-            trumps += n as i16;
-        }
-    }
+    });
+    let trumps = crate::rules::card::size_and(x, &ctx.class_bytes[TRUMP as usize]) as i16;
     row[54] = size;
     row[61] = (trumps == size) as i16;
     row[62] = trumps;
