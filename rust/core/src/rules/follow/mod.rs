@@ -109,6 +109,18 @@ impl<'a> Follow<'a> {
         let n = lead.size() as u8;
         let s = crate::rules::card::and(hand, &ctx.class_bytes[lead.class as usize]);
         let s_size = size(&s) as u8;
+        // the cases `find_case` decides from the sizes or one mask, set in the value returned
+        // (no copy of it made to set the case after)
+        let quick = if s_size <= n {
+            Some(Case::Short)
+        } else if n == 1 || (n <= 3 && crate::rules::card::held_mask(&s, n) != 0) {
+            Some(Case::T1)
+        } else {
+            None
+        };
+        if let Some(case) = quick {
+            return Follow { ctx, lead, n, hand: *hand, s, s_size, case };
+        }
         let mut f = Follow { ctx, lead, n, hand: *hand, s, s_size, case: Case::Short };
         f.case = f.find_case();
         f
@@ -358,6 +370,33 @@ impl<'a> Follow<'a> {
         self.legal_set_in(lo, None)
     }
 
+    /// R5.2: the whole class is fixed; the others fill N − |S| (`lo` fixed, up to `s_hi` of
+    /// the class and `hand` of the others).
+    fn short_set(&self, lo: &Counts, s_hi: &Counts, hand: &Counts) -> LegalSet<'a> {
+        let (ctx, class) = (self.ctx, self.lead.class);
+        let mut base = [0u8; KINDS];
+        let mut free = Free::new();
+        for &k in ctx.class_kinds(class) {
+            if lo[k as usize] > self.s[k as usize] || s_hi[k as usize] < self.s[k as usize] {
+                return LegalSet::Combos(ctx, Vec::new());
+            }
+            base[k as usize] = self.s[k as usize];
+        }
+        for c in (0..5u8).filter(|&c| c != class) {
+            for &k in ctx.class_kinds(c) {
+                let (l, h) = (lo[k as usize], hand[k as usize]);
+                if l > h {
+                    return LegalSet::Combos(ctx, Vec::new());
+                }
+                base[k as usize] = l;
+                if h > l {
+                    free.push((k, l, h - l));
+                }
+            }
+        }
+        LegalSet::Dense(DenseDp::new(base, free, self.n, 0))
+    }
+
     /// The distinct legal follows `x` with `lo ≤ x ≤ hi` kind by kind (legality is still
     /// judged against the whole hand: `hi` only narrows which of its plays are listed).
     pub fn legal_set_within(&self, lo: &Counts, hi: &Counts) -> LegalSet<'a> {
@@ -410,30 +449,24 @@ impl<'a> Follow<'a> {
                 let mask = crate::rules::card::held_mask(&self.hand, 1) & !ctx.class_mask[class as usize];
                 LegalSet::PlusOne(self.s, mask)
             }
-            Case::Short => {
-                // R5.2: the whole class is fixed; the others fill N − |S|.
-                let mut base = [0u8; KINDS];
+            Case::Short if lo_size == 0 && !narrowed => {
+                // R5.2 as `short_set` with nothing fixed beyond the class: the free kinds are
+                // the hand's other kinds in class order (none when the class fills the N
+                // cards), a class the hand lacks skipped by its mask
                 let mut free = Free::new();
-                for &k in ctx.class_kinds(class) {
-                    if lo[k as usize] > self.s[k as usize] || s_hi[k as usize] < self.s[k as usize] {
-                        return LegalSet::Combos(ctx, Vec::new());
-                    }
-                    base[k as usize] = self.s[k as usize];
-                }
-                for c in (0..5u8).filter(|&c| c != class) {
-                    for &k in ctx.class_kinds(c) {
-                        let (l, h) = (lo[k as usize], hand[k as usize]);
-                        if l > h {
-                            return LegalSet::Combos(ctx, Vec::new());
-                        }
-                        base[k as usize] = l;
-                        if h > l {
-                            free.push((k, l, h - l));
+                if self.n > self.s_size {
+                    let held = crate::rules::card::held_mask(&self.hand, 1);
+                    for c in (0..5u8).filter(|&c| c != class && held & ctx.class_mask[c as usize] != 0) {
+                        for &k in ctx.class_kinds(c) {
+                            if held >> k & 1 == 1 {
+                                free.push((k, 0, self.hand[k as usize]));
+                            }
                         }
                     }
                 }
-                LegalSet::Dense(DenseDp::new(base, free, self.n, 0))
+                LegalSet::Dense(DenseDp::new(self.s, free, self.n, 0))
             }
+            Case::Short => self.short_set(lo, &s_hi, &hand),
             Case::Unit { tier: 4 } => {
                 // C4: a bomb lead, no bomb held: the 2-pair tractors of the class
                 let mut v = Vec::new();
@@ -676,6 +709,48 @@ mod tests {
             }
         }
         assert!(seen.iter().all(|&n| n > 100), "positions per kind of set: {seen:?}");
+    }
+
+    /// R5.2 with nothing fixed beyond the class (the whole set of a short follow, found by
+    /// masks) against the general programme (`short_set`, every kind walked): the same plays at
+    /// the same ranks, so the same draws; on random hands and leads of every size and shape
+    /// the rules make, every profile, level and trump (the trump class included, which is not
+    /// in kind order).
+    #[test]
+    fn short_sets_by_masks_are_the_general_programme() {
+        let mut rng = Rng::new(41);
+        let mut checked = [0usize; 3]; // the class fills the lead, two more cards, more
+        for profile in Profile::ALL {
+            for level in [3u8, 9, 14] {
+                for trump in 0..5u8 {
+                    let Ok(ctx) = Context::new(level, trump, profile) else { continue };
+                    for _ in 0..600 {
+                        let hand = random_hand(&mut rng, 40);
+                        let leads = crate::rules::combo::legal_leads(&ctx, &random_hand(&mut rng, 80));
+                        let Some(&led) = leads.get(rng.below_usize(leads.len().max(1))) else { continue };
+                        let f = Follow::new(&ctx, &hand, led);
+                        if f.case != Case::Short {
+                            continue;
+                        }
+                        let (mut fast, mut general) = (f.legal_set(&[0; KINDS]), f.short_set(&[0; KINDS], &f.s, &f.hand));
+                        if matches!(fast, LegalSet::PlusOne(..)) {
+                            continue; // one more card: its own set, in kind order
+                        }
+                        assert_eq!(fast.count(), general.count());
+                        if fast.count() <= 5_000 {
+                            assert_eq!(fast.all(u128::MAX).unwrap(), general.all(u128::MAX).unwrap(), "{profile:?} level {level} trump {trump}");
+                        } else {
+                            for _ in 0..50 {
+                                let r = rng.below(fast.count());
+                                assert_eq!(fast.nth(r), general.nth(r));
+                            }
+                        }
+                        checked[(f.n - f.s_size).min(3) as usize - (f.n > f.s_size) as usize] += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked.iter().all(|&n| n > 300), "positions checked: {checked:?}");
     }
 
     /// `Follow::single` against the follow set of a one-card lead, on random hands of every
