@@ -171,11 +171,16 @@ impl LegalSet<'_> {
     }
     /// One legal follow, uniform over the distinct ones.
     pub fn sample(&mut self, rng: &mut Rng) -> Option<Counts> {
-        // the sets of a mask in kind order: the same draw as below, the rank taken inline
+        // the sets of a mask in kind order (a plain suit's units too): the same draw as below,
+        // the rank taken inline
         match *self {
             LegalSet::Singles(mask) if mask != 0 => {
                 let k = nth_bit(mask, rng.below_u32(mask.count_ones()))?;
                 return Some(UNITS[0][k as usize]);
+            }
+            LegalSet::Units(_, class, n, mask) if mask != 0 && class != TRUMP => {
+                let k = nth_bit(mask, rng.below_u32(mask.count_ones()))?;
+                return Some(UNITS[n as usize - 1][k as usize]);
             }
             LegalSet::PlusOne(ref base, mask) if mask != 0 => {
                 let unit = &UNITS[0][nth_bit(mask, rng.below_u32(mask.count_ones()))? as usize];

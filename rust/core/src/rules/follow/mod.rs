@@ -415,15 +415,13 @@ impl<'a> Follow<'a> {
                 n => LegalSet::Units(ctx, class, n, crate::rules::card::held_mask(&self.s, n)),
             };
         }
-        let (mut s_hi, mut hand) = (self.s, self.hand);
         let narrowed = hi.is_some_and(|hi| (0..KINDS).any(|k| hi[k] < self.hand[k]));
         let hi = hi.unwrap_or(&self.hand);
-        if narrowed {
-            for k in 0..KINDS {
-                s_hi[k] = s_hi[k].min(hi[k]);
-                hand[k] = hand[k].min(hi[k]);
-            }
-        }
+        // the class's cards and the hand as `hi` narrows them (read in place when it does not:
+        // a copy would read back the bytes just stored)
+        let narrow = |c: &Counts| -> Counts { std::array::from_fn(|k| c[k].min(hi[k])) };
+        let narrowed_pair = narrowed.then(|| (narrow(&self.s), narrow(&self.hand)));
+        let (s_hi, hand) = narrowed_pair.as_ref().map_or((&self.s, &self.hand), |(s, h)| (s, h));
         if lo_size > 0 && self.case != Case::Short && (0..KINDS).any(|k| lo[k] > 0 && ctx.class[k] != class) {
             return LegalSet::Combos(ctx, Vec::new()); // R5.2: only the led class may be played
         }
@@ -466,7 +464,7 @@ impl<'a> Follow<'a> {
                 }
                 LegalSet::Dense(DenseDp::new(self.s, free, self.n, 0))
             }
-            Case::Short => self.short_set(lo, &s_hi, &hand),
+            Case::Short => self.short_set(lo, s_hi, hand),
             Case::Unit { tier: 4 } => {
                 // C4: a bomb lead, no bomb held: the 2-pair tractors of the class
                 let mut v = Vec::new();
@@ -479,11 +477,11 @@ impl<'a> Follow<'a> {
                 });
                 LegalSet::Combos(ctx, v)
             }
-            Case::Unit { tier } => match self.key_slots(lo, &s_hi) {
+            Case::Unit { tier } => match self.key_slots(lo, s_hi) {
                 None => LegalSet::Combos(ctx, Vec::new()),
                 Some(slots) => LegalSet::Key(Box::new(KeyDp::new(slots, self.n, Machine::Shape { n: self.n, tier }))),
             },
-            Case::Key(key) => match self.key_slots(lo, &s_hi) {
+            Case::Key(key) => match self.key_slots(lo, s_hi) {
                 None => LegalSet::Combos(ctx, Vec::new()),
                 Some(slots) => {
                     let m3 = self.lead.m >= 3;
