@@ -306,9 +306,26 @@ impl Ord for Big {
 
 /// Binomial coefficients C(n, k) for n ≤ 216, by Pascal's rule (computed once).
 pub fn binomial(n: usize, k: usize) -> Big {
+    if k > n {
+        Big::ZERO
+    } else {
+        binomials()[n][k]
+    }
+}
+
+/// The low 128 bits of C(n, k) (exact where it is known to fit), read in place.
+pub fn binomial_low(n: usize, k: usize) -> u128 {
+    if k > n {
+        0
+    } else {
+        binomials()[n][k].low_u128()
+    }
+}
+
+fn binomials() -> &'static [Vec<Big>] {
     use std::sync::OnceLock;
     static TABLE: OnceLock<Vec<Vec<Big>>> = OnceLock::new();
-    let t = TABLE.get_or_init(|| {
+    TABLE.get_or_init(|| {
         let mut rows: Vec<Vec<Big>> = Vec::with_capacity(217);
         for n in 0..=216usize {
             let mut row = vec![Big::ONE; n + 1];
@@ -318,12 +335,7 @@ pub fn binomial(n: usize, k: usize) -> Big {
             rows.push(row);
         }
         rows
-    });
-    if k > n {
-        Big::ZERO
-    } else {
-        t[n][k]
-    }
+    })
 }
 
 /// A 256-bit unsigned integer, little-endian limbs: fixed-width sums for counts known to fit

@@ -4,7 +4,7 @@
 
 use crate::rules::card::{Counts, DECK, KINDS, SJ};
 use crate::rules::error::Error;
-use crate::util::bignum::{binomial, Big, BigVec};
+use crate::util::bignum::{binomial, binomial_low, Big, BigVec};
 use crate::util::rng::Rng;
 use super::checks::CheckMemo;
 use super::splits::{splits, Splits};
@@ -211,17 +211,29 @@ impl Determinizer {
         let mut table: Vec<BigVec> = Vec::with_capacity(j_max + 1);
         // (every count is at most nh^f, the ways to put f cards in nh places)
         let mut width = 2;
+        // an upper bound of every count of the last narrow layer (`None`: not known), so that
+        // a layer's arithmetic is known not to overflow without scanning the layer below
+        let mut bound: Option<u128> = None;
         if (nh as u128).checked_pow(f as u32).is_some() {
             let mut last = vec![0u128; states];
-            reachable(j_max, &mut |i, s| {
-                let mut left = f;
-                let mut w = 1u128;
-                for &x in &s[..nd] {
-                    w *= binomial(left as usize, x as usize).low_u128();
-                    left -= x;
+            // row by row (the first coordinate fastest): f! / (Π s! · (f − Σ s)!), the other
+            // coordinates' part once a row, each count at most nh^f (no product overflows)
+            let t = taken_max(j_max);
+            let lo: Vec<u16> = sizes.iter().map(|&x| x.saturating_sub(t)).collect();
+            let mut top = 0u128;
+            for_row_ranges(&dims, &lo, &sizes, start.saturating_sub(t), f, |base, rest_coords, row_lo, row_hi| {
+                let mut left = f as usize;
+                let mut k = 1u128;
+                for &x in rest_coords {
+                    k *= binomial_low(left, x as usize);
+                    left -= x as usize;
                 }
-                last[i] = w;
+                for (s0, c) in (row_lo..=row_hi).zip(&mut last[base + row_lo as usize..=base + row_hi as usize]) {
+                    *c = k * binomial_low(left, s0 as usize);
+                    top = top.max(*c);
+                }
             });
+            bound = Some(top);
             table.push(BigVec::Narrow(last));
         } else {
             let mut last = vec![Big::ZERO; states];
@@ -271,6 +283,7 @@ impl Determinizer {
                     cur[i] = v;
                 });
                 width = wide;
+                bound = None;
                 boundary = Some((n_timed, BigVec::from_wide(cur)));
             }
             let next = match &boundary {
@@ -285,15 +298,31 @@ impl Determinizer {
                     let mut cur = vec![0u128; states];
                     // no term and no sum overflows when the largest cell of `next` times the
                     // weights' sum fits: then plain arithmetic is exact, else every step is
-                    // checked
-                    let next_max = next.iter().copied().max().unwrap_or(0);
-                    let safe = splits.iter().try_fold(0u128, |acc, (_, w)| acc.checked_add(*w)).and_then(|ws| next_max.checked_mul(ws)).is_some();
-                    if safe {
+                    // checked (the bound carried from the layers below first, the layer's
+                    // largest cell where that bound is too loose)
+                    let ws = splits.iter().try_fold(0u128, |acc, (_, w)| acc.checked_add(*w));
+                    let fits = |m: u128| ws.and_then(|ws| m.checked_mul(ws));
+                    let safe = bound.and_then(fits).or_else(|| fits(next.iter().copied().max().unwrap_or(0)));
+                    bound = safe;
+                    if safe.is_some() {
                         let t = taken_max(j);
                         let lo: Vec<u16> = sizes.iter().map(|&x| x.saturating_sub(t)).collect();
                         for_rows(&dims, &lo, &sizes, start.saturating_sub(t), remaining[j], splits, moves, rem, |from, to, off, w| {
-                            for (c, &v) in cur[from..=to].iter_mut().zip(&next[from - off..=to - off]) {
-                                *c += v * w;
+                            let (cur, next) = (&mut cur[from..=to], &next[from - off..=to - off]);
+                            // (a weight of one adds; the others fit in 64 bits but for a
+                            // revealed run's, and a 64-bit factor takes two multiplications)
+                            if w == 1 {
+                                for (c, &v) in cur.iter_mut().zip(next) {
+                                    *c += v;
+                                }
+                            } else if let Ok(w) = u64::try_from(w) {
+                                for (c, &v) in cur.iter_mut().zip(next) {
+                                    *c += v * w as u128;
+                                }
+                            } else {
+                                for (c, &v) in cur.iter_mut().zip(next) {
+                                    *c += v * w;
+                                }
                             }
                         });
                         Some(cur)
@@ -327,6 +356,7 @@ impl Determinizer {
                 table.push(BigVec::Narrow(cur));
                 continue;
             }
+            bound = None;
             let mut cur = vec![Big::ZERO; states];
             // every term is below 2^64 times a cell of `next`, and a sum of at most 35 terms
             // (splits of 4 copies over 4 holders) gains under a limb: the arithmetic runs in
@@ -628,6 +658,26 @@ pub(super) fn for_rows(dims: &[usize], lo: &[u16], hi: &[u16], used_lo: u16, use
                     add(base + from as usize, base + to as usize, m.off, *w);
                 }
             }
+        }
+        if !advance(&mut s, lo, hi, 1..nd) {
+            return;
+        }
+    }
+}
+
+/// The rows of the states `lo ..= hi` per coordinate with `used_lo ..= used_hi` cards of room
+/// in all (what `reachable` walks), first coordinate fastest: `f(base, coordinates but the
+/// first, row_lo, row_hi)`, the row's states being `base + s0` for `s0` in `row_lo ..= row_hi`.
+pub(super) fn for_row_ranges(dims: &[usize], lo: &[u16], hi: &[u16], used_lo: u16, used_hi: u16, mut f: impl FnMut(usize, &[u16], u16, u16)) {
+    let nd = dims.len();
+    let mut s = [0u16; 4];
+    s[1..nd].copy_from_slice(&lo[1..nd]);
+    loop {
+        let rest: i32 = s[1..nd].iter().map(|&x| x as i32).sum();
+        let row_lo = (lo[0] as i32).max(used_lo as i32 - rest);
+        let row_hi = (hi[0] as i32).min(used_hi as i32 - rest);
+        if row_lo <= row_hi {
+            f(index(dims, &s) - s[0] as usize, &s[1..nd], row_lo as u16, row_hi as u16);
         }
         if !advance(&mut s, lo, hi, 1..nd) {
             return;
