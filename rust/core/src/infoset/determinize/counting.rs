@@ -483,6 +483,7 @@ impl Determinizer {
             return None;
         }
         let end = |rooms: &[u16; 4]| dp.completions(n, rooms);
+        let memos = self.level_memos();
         let mut rooms = [0u16; 4];
         for (r, h) in rooms.iter_mut().zip(&self.holders) {
             *r = h.size;
@@ -495,6 +496,7 @@ impl Determinizer {
             end: &end,
             envelope,
             valid,
+            memos,
         };
         LevelTable::build(&walk)
     }

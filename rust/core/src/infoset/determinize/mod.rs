@@ -94,7 +94,7 @@ use arrange::arrange;
 use counting::Dp;
 use splits::{splits, Splits};
 use crate::util::bignum::Big;
-use levels::{LevelTable, Walk};
+use levels::{LevelTable, PrefixMemo, Walk};
 use early_runs::{EarlyRuns, SMALL_JOKER};
 use holders::Holder;
 use timing::{joker_fits, level_fit, level_plan, plan_kinds, small_joker_timed, LevelPlan, OneEarly, Revealed};
@@ -455,6 +455,12 @@ impl Determinizer {
         self.holders.iter().map(|h| (h.seat, played(h.seat))).collect()
     }
 
+    /// Per holder: where its chain keeps the level tables' prefix tables (the pile: none).
+    fn level_memos(&self) -> Vec<Option<&PrefixMemo>> {
+        let t = self.turns.as_ref().filter(|t| t.conditions());
+        self.holders.iter().map(|h| t.filter(|_| h.seat != NOBODY).map(|t| t.prefix_memo(h.seat))).collect()
+    }
+
     /// Builds the level table once, where the turn chains condition the worlds (`levels.rs`).
     fn ensure_levels(&mut self) -> Result<(), Error> {
         let Some(t) = self.turns.as_ref().filter(|t| t.conditions() && self.levels.is_none()) else { return Ok(()) };
@@ -483,6 +489,7 @@ impl Determinizer {
         let end = self.shuffle_end();
         let mut rooms = [0u16; 4];
         rooms[..nh].copy_from_slice(&sizes);
+        let memos = self.level_memos();
         let walk = Walk {
             splits: splits.iter().collect(),
             kinds: kinds.clone(),
@@ -491,6 +498,7 @@ impl Determinizer {
             end: &end,
             envelope,
             valid,
+            memos,
         };
         LevelTable::build(&walk)
     }
