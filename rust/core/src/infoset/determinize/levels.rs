@@ -22,7 +22,7 @@
 use std::sync::{Arc, Mutex};
 
 use crate::game::hand::NOBODY;
-use crate::util::bignum::{quad_add, quad_lt, quad_mul, quad_scale, quad_sub, Big, Quad};
+use crate::util::bignum::{quad_add, quad_add_mul, quad_lt, quad_mul, quad_scale, quad_sub, Big, Quad};
 use crate::util::rng::Rng;
 
 use super::splits::Splits;
@@ -439,9 +439,12 @@ impl LevelTable {
             // the envelopes' product is below 2^48, three seats' at most 2^16 each)
             let r2: [u16; 4] = std::array::from_fn(|h| node.rooms[h] - a[h] as u16);
             let q: u64 = (0..4).map(|h| node.env[h][(a[h] & 7) as usize] as u64).product();
-            let u = *wx as u64 as u128 * q as u128;
             let v = end(&r2).ok()?;
-            sum = quad_add(&sum, &quad_mul(v, u))?;
+            // (the weight times the envelopes fits in 64 bits but for the widest envelopes)
+            sum = match (*wx as u64).checked_mul(q) {
+                Some(u) => quad_add_mul(&sum, v, u)?,
+                None => quad_add(&sum, &quad_mul(v, *wx as u64 as u128 * q as u128))?,
+            };
             if stop(x, &sum) {
                 break;
             }
