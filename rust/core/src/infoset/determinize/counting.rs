@@ -307,11 +307,18 @@ impl Determinizer {
                     if safe.is_some() {
                         let t = taken_max(j);
                         let lo: Vec<u16> = sizes.iter().map(|&x| x.saturating_sub(t)).collect();
+                        // (every count and partial sum of this layer below 2^64: 64-bit arithmetic)
+                        let small = safe.is_some_and(|b| b >> 64 == 0);
                         for_rows(&dims, &lo, &sizes, start.saturating_sub(t), remaining[j], splits, moves, rem, |from, to, off, w| {
                             let (cur, next) = (&mut cur[from..=to], &next[from - off..=to - off]);
                             // (a weight of one adds; the others fit in 64 bits but for a
                             // revealed run's, and a 64-bit factor takes two multiplications)
-                            if w == 1 {
+                            if small {
+                                let w = w as u64;
+                                for (c, &v) in cur.iter_mut().zip(next) {
+                                    *c = (*c as u64 + v as u64 * w) as u128;
+                                }
+                            } else if w == 1 {
                                 for (c, &v) in cur.iter_mut().zip(next) {
                                     *c += v;
                                 }

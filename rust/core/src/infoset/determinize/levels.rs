@@ -250,14 +250,24 @@ where
     /// anything; sets `full` past `MAX_PATHS` paths.
     fn node(&mut self, node: Node) {
         let bits = &self.table.last_bits;
-        self.listed += bits.iter().filter(|&&b| b & !node.allowed == 0).count();
-        if self.listed > MAX_PATHS {
-            self.full = true;
-            return;
-        }
+        // (the paths are counted as the sum lists them, the same count as a pass over the
+        // last kind's splits; past `MAX_PATHS` the table is refused whatever the sums)
+        let mut listed = 0;
         // (in four limbs while the sums fit, checked: the same exact sums)
         if let Some(t) = self.narrow {
-            let sum = LevelTable::leaves_narrow(&self.table.splits[self.n - 1], bits, self.nh, &node, self.walk.end, |_, _| false);
+            let sum = LevelTable::leaves_narrow(&self.table.splits[self.n - 1], bits, self.nh, &node, self.walk.end, |_, _| {
+                listed += 1;
+                false
+            });
+            // (a sum that stopped early did not count every path)
+            if sum.is_none() {
+                listed = bits.iter().filter(|&&b| b & !node.allowed == 0).count();
+            }
+            self.listed += listed;
+            if self.listed > MAX_PATHS {
+                self.full = true;
+                return;
+            }
             match sum.and_then(|s| quad_scale(&s, node.w)).and_then(|s| quad_add(&s, &t)) {
                 Some(t2) if t2 == t => return,
                 Some(t2) => {
@@ -278,7 +288,18 @@ where
                 }
             }
         }
-        let sum = LevelTable::leaves_wide(&self.table.splits[self.n - 1], bits, self.nh, &node, self.walk.end, |_, _| false);
+        let wide_listed = listed == 0;
+        let sum = LevelTable::leaves_wide(&self.table.splits[self.n - 1], bits, self.nh, &node, self.walk.end, |_, _| {
+            listed += 1;
+            false
+        });
+        if wide_listed {
+            self.listed += listed;
+            if self.listed > MAX_PATHS {
+                self.full = true;
+                return;
+            }
+        }
         if sum.is_zero() {
             return;
         }

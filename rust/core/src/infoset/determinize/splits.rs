@@ -36,7 +36,9 @@ pub(super) fn splits(c: u8, lo: &[u8], hi: &[u8]) -> Splits {
             rec(h + 1, left - x, a, lo, hi, c, out);
         }
     }
-    let mut out = Vec::with_capacity(16);
+    // (room for every split without bounds, C(c + n − 1, n − 1) over n holders: no regrowth)
+    let n = lo.len();
+    let mut out = Vec::with_capacity((1..n).fold(1, |m, i| m * (c as usize + i) / i));
     rec(0, c, &mut [0u8; 4], lo, hi, c, &mut out);
     out
 }
