@@ -489,7 +489,20 @@ impl Determinizer {
         if n > dp.early_at || !dp.kinds[..n].iter().all(|(k, _)| kinds.contains(k)) || dp.boundary.is_some() {
             return None;
         }
-        let end = |rooms: &[u16; 4]| dp.completions(n, rooms);
+        match &dp.table[n] {
+            // (a layer in 128 bits read in place at every path's end: `Dp::completions`
+            // without its choice of width)
+            BigVec::Narrow(layer) => {
+                let st = dp.strides;
+                let end = move |r: &[u16; 4]| Ok(layer[r[0] as usize * st[0] + r[1] as usize * st[1] + r[2] as usize * st[2] + r[3] as usize * st[3]]);
+                self.dp_levels_with(dp, n, &end, envelope, valid)
+            }
+            BigVec::Wide(_) => self.dp_levels_with(dp, n, &|rooms: &[u16; 4]| dp.completions(n, rooms), envelope, valid),
+        }
+    }
+
+    /// [`Determinizer::dp_levels`] with the completions after the level kinds read by `end`.
+    fn dp_levels_with<E: Fn(&[u16; 4]) -> Result<u128, Big>>(&self, dp: &Dp, n: usize, end: &E, envelope: &impl Fn(usize, u16) -> u32, valid: Vec<&[u16]>) -> Option<LevelTable> {
         let memos = self.level_memos();
         let mut rooms = [0u16; 4];
         for (r, h) in rooms.iter_mut().zip(&self.holders) {
@@ -500,7 +513,7 @@ impl Determinizer {
             kinds: dp.kinds[..n].iter().map(|&(k, _)| k).collect(),
             holders: self.level_holders(),
             rooms,
-            end: &end,
+            end,
             envelope,
             valid,
             memos,
