@@ -490,7 +490,12 @@ impl LevelTable {
                 Ok(v) => Big::from_u128(v),
                 Err(v) => v,
             };
-            sum = sum.add(&v.mul_small(node.w * *wx as u64).mul_small(q));
+            // (in one pass where the weights' product fits in 64 bits)
+            let m = node.w * *wx as u64;
+            match m.checked_mul(q) {
+                Some(mq) => sum.add_mul_small_within(&v, mq, Big::LIMBS),
+                None => sum = sum.add(&v.mul_small(m).mul_small(q)),
+            }
             if stop(x, &sum) {
                 break;
             }
