@@ -742,3 +742,119 @@ pub(super) fn index(dims: &[usize], s: &[u16; 4]) -> usize {
     i
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::super::Determinizer;
+    use super::index;
+    use crate::game::hand::{Game, NOBODY};
+    use crate::util::bignum::{binomial, Big};
+
+    /// The counting programme's layers (row by row, the carried bound, 64-bit layers, weights of
+    /// one, the terminal's binomials read in place) against a plain programme at full width over
+    /// every state, no rows, no bounds, no narrowing: the same count at every state the walk can
+    /// reach, at every seat of random hands of every profile, while dealing and in play.
+    #[test]
+    fn counting_layers_match_a_plain_full_width_programme() {
+        let (mut programmes, mut states_checked, mut small) = (0, 0usize, 0);
+        for seed in 0..24u64 {
+            let (profile, actions, deal_len) = super::super::random_hand(seed);
+            let n = actions.len();
+            for cut in [deal_len * 2 / 3, deal_len + 1, (deal_len + n) / 2, n.saturating_sub(6)] {
+                let mut p = Game::deal(seed, profile, [3, 3], NOBODY, None).unwrap();
+                for a in &actions[..cut.min(n)] {
+                    p.apply(a).unwrap();
+                }
+                for seat in 0..4u8 {
+                    let det = Determinizer::new(p.info(seat));
+                    if !det.use_dp || det.holders.len() < 2 {
+                        continue;
+                    }
+                    let Ok(dp) = det.build_dp() else { continue };
+                    let nh = det.holders.len();
+                    let nd = nh - 1;
+                    let sizes: Vec<u16> = det.holders[..nd].iter().map(|h| h.size).collect();
+                    let states: usize = dp.dims.iter().product();
+                    // (the plain programme walks every state: the large ones, while dealing, only
+                    // now and then)
+                    if states > 4000 && (seed + seat as u64) % 4 != 0 {
+                        continue;
+                    }
+                    let state_of = |mut i: usize| {
+                        let mut s = [0u16; 4];
+                        for d in 0..nd {
+                            s[d] = (i % dp.dims[d]) as u16;
+                            i /= dp.dims[d];
+                        }
+                        s
+                    };
+                    let j_max = dp.kinds.len();
+                    let f = dp.free.len();
+                    // terminal: the free cards fill every room exactly
+                    let mut next: Vec<Big> = (0..states)
+                        .map(|i| {
+                            let s = state_of(i);
+                            let used: usize = s[..nd].iter().map(|&x| x as usize).sum();
+                            if used > f {
+                                return Big::ZERO;
+                            }
+                            let mut left = f;
+                            let mut w = Big::ONE;
+                            for &x in &s[..nd] {
+                                w = w.mul(&binomial(left, x as usize));
+                                left -= x as usize;
+                            }
+                            w
+                        })
+                        .collect();
+                    let taken = |j: usize| dp.remaining[0] - dp.remaining[j];
+                    let start: u16 = sizes.iter().sum();
+                    let reachable = |j: usize, s: &[u16; 4]| {
+                        let used: u16 = s[..nd].iter().sum();
+                        (0..nd).all(|d| s[d] + taken(j) >= sizes[d]) && start - used <= taken(j) && used <= dp.remaining[j]
+                    };
+                    for j in (dp.from..=j_max).rev() {
+                        if j < j_max {
+                            let cur: Vec<Big> = (0..states)
+                                .map(|i| {
+                                    let s = state_of(i);
+                                    let used: u16 = s[..nd].iter().sum();
+                                    if used > dp.remaining[j] {
+                                        return Big::ZERO;
+                                    }
+                                    let mut acc = Big::ZERO;
+                                    for (a, w) in &dp.kinds[j].1 {
+                                        if (0..nd).any(|d| s[d] < a[d] as u16) {
+                                            continue;
+                                        }
+                                        let mut t = s;
+                                        for d in 0..nd {
+                                            t[d] -= a[d] as u16;
+                                        }
+                                        let took: u16 = a[..nd].iter().map(|&x| x as u16).sum();
+                                        if used - took > dp.remaining[j + 1] {
+                                            continue;
+                                        }
+                                        acc = acc.add(&next[index(&dp.dims, &t)].mul_u128(*w));
+                                    }
+                                    acc
+                                })
+                                .collect();
+                            next = cur;
+                        }
+                        for (i, want) in next.iter().enumerate() {
+                            if reachable(j, &state_of(i)) {
+                                assert_eq!(dp.table[j].get(i), *want, "seed {seed}, cut {cut}, seat {seat}: layer {j}, state {i}");
+                                states_checked += 1;
+                            }
+                        }
+                        small += (j < j_max && next.iter().all(|v| v.bits() < 64)) as usize;
+                    }
+                    programmes += 1;
+                }
+            }
+        }
+        eprintln!("{programmes} programmes, {states_checked} states, {small} layers below 2^64");
+        assert!(programmes >= 100 && states_checked >= 100_000 && small >= 100, "{programmes} programmes, {states_checked} states, {small} small layers");
+    }
+}
