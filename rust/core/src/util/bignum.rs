@@ -306,9 +306,26 @@ impl Ord for Big {
 
 /// Binomial coefficients C(n, k) for n ≤ 216, by Pascal's rule (computed once).
 pub fn binomial(n: usize, k: usize) -> Big {
+    if k > n {
+        Big::ZERO
+    } else {
+        binomials()[n][k]
+    }
+}
+
+/// The low 128 bits of C(n, k) (exact where it is known to fit), read in place.
+pub fn binomial_low(n: usize, k: usize) -> u128 {
+    if k > n {
+        0
+    } else {
+        binomials()[n][k].low_u128()
+    }
+}
+
+fn binomials() -> &'static [Vec<Big>] {
     use std::sync::OnceLock;
     static TABLE: OnceLock<Vec<Vec<Big>>> = OnceLock::new();
-    let t = TABLE.get_or_init(|| {
+    TABLE.get_or_init(|| {
         let mut rows: Vec<Vec<Big>> = Vec::with_capacity(217);
         for n in 0..=216usize {
             let mut row = vec![Big::ONE; n + 1];
@@ -318,12 +335,7 @@ pub fn binomial(n: usize, k: usize) -> Big {
             rows.push(row);
         }
         rows
-    });
-    if k > n {
-        Big::ZERO
-    } else {
-        t[n][k]
-    }
+    })
 }
 
 /// A 256-bit unsigned integer, little-endian limbs: fixed-width sums for counts known to fit
@@ -371,6 +383,15 @@ pub fn quad_add(a: &Quad, b: &Quad) -> Option<Quad> {
     (!carry).then_some(r)
 }
 
+/// `a + v · u` in four limbs, `None` where it does not fit (a 128-bit count times a 64-bit
+/// weight takes two multiplications, not four).
+#[inline]
+pub fn quad_add_mul(a: &Quad, v: u128, u: u64) -> Option<Quad> {
+    let lo = v as u64 as u128 * u as u128;
+    let hi = (v >> 64) as u64 as u128 * u as u128 + (lo >> 64);
+    quad_add(a, &[lo as u64, hi as u64, (hi >> 64) as u64, 0])
+}
+
 /// `a − b` (`b ≤ a`).
 pub fn quad_sub(a: &Quad, b: &Quad) -> Quad {
     let mut r = [0u64; 4];
@@ -406,6 +427,8 @@ mod tests {
             let b = quad_mul(rng.next_u64() as u128, rng.next_u64() as u128);
             assert_eq!(quad_scale(&a, m).map(|x| big(&x)), Some(big(&a).mul_small(m)).filter(|x| x.limbs() <= 4));
             assert_eq!(quad_add(&a, &b).map(|x| big(&x)), Some(big(&a).add(&big(&b))).filter(|x| x.limbs() <= 4));
+            let w = rng.next_u64() >> rng.below(64) as u32;
+            assert_eq!(quad_add_mul(&b, v, w), quad_add(&b, &quad_mul(v, w as u128)));
             assert_eq!(quad_lt(&a, &b), big(&a) < big(&b));
             let (hi, lo) = if quad_lt(&a, &b) { (b, a) } else { (a, b) };
             assert_eq!(big(&quad_sub(&hi, &lo)), big(&hi).sub(&big(&lo)));

@@ -4,7 +4,7 @@
 
 use crate::rules::card::{Counts, DECK, KINDS, SJ};
 use crate::rules::error::Error;
-use crate::util::bignum::{binomial, Big, BigVec};
+use crate::util::bignum::{binomial, binomial_low, Big, BigVec};
 use crate::util::rng::Rng;
 use super::checks::CheckMemo;
 use super::splits::{splits, Splits};
@@ -211,17 +211,29 @@ impl Determinizer {
         let mut table: Vec<BigVec> = Vec::with_capacity(j_max + 1);
         // (every count is at most nh^f, the ways to put f cards in nh places)
         let mut width = 2;
+        // an upper bound of every count of the last narrow layer (`None`: not known), so that
+        // a layer's arithmetic is known not to overflow without scanning the layer below
+        let mut bound: Option<u128> = None;
         if (nh as u128).checked_pow(f as u32).is_some() {
             let mut last = vec![0u128; states];
-            reachable(j_max, &mut |i, s| {
-                let mut left = f;
-                let mut w = 1u128;
-                for &x in &s[..nd] {
-                    w *= binomial(left as usize, x as usize).low_u128();
-                    left -= x;
+            // row by row (the first coordinate fastest): f! / (Π s! · (f − Σ s)!), the other
+            // coordinates' part once a row, each count at most nh^f (no product overflows)
+            let t = taken_max(j_max);
+            let lo: Vec<u16> = sizes.iter().map(|&x| x.saturating_sub(t)).collect();
+            let mut top = 0u128;
+            for_row_ranges(&dims, &lo, &sizes, start.saturating_sub(t), f, |base, rest_coords, row_lo, row_hi| {
+                let mut left = f as usize;
+                let mut k = 1u128;
+                for &x in rest_coords {
+                    k *= binomial_low(left, x as usize);
+                    left -= x as usize;
                 }
-                last[i] = w;
+                for (s0, c) in (row_lo..=row_hi).zip(&mut last[base + row_lo as usize..=base + row_hi as usize]) {
+                    *c = k * binomial_low(left, s0 as usize);
+                    top = top.max(*c);
+                }
             });
+            bound = Some(top);
             table.push(BigVec::Narrow(last));
         } else {
             let mut last = vec![Big::ZERO; states];
@@ -271,6 +283,7 @@ impl Determinizer {
                     cur[i] = v;
                 });
                 width = wide;
+                bound = None;
                 boundary = Some((n_timed, BigVec::from_wide(cur)));
             }
             let next = match &boundary {
@@ -285,15 +298,38 @@ impl Determinizer {
                     let mut cur = vec![0u128; states];
                     // no term and no sum overflows when the largest cell of `next` times the
                     // weights' sum fits: then plain arithmetic is exact, else every step is
-                    // checked
-                    let next_max = next.iter().copied().max().unwrap_or(0);
-                    let safe = splits.iter().try_fold(0u128, |acc, (_, w)| acc.checked_add(*w)).and_then(|ws| next_max.checked_mul(ws)).is_some();
-                    if safe {
+                    // checked (the bound carried from the layers below first, the layer's
+                    // largest cell where that bound is too loose)
+                    let ws = splits.iter().try_fold(0u128, |acc, (_, w)| acc.checked_add(*w));
+                    let fits = |m: u128| ws.and_then(|ws| m.checked_mul(ws));
+                    let safe = bound.and_then(fits).or_else(|| fits(next.iter().copied().max().unwrap_or(0)));
+                    bound = safe;
+                    if safe.is_some() {
                         let t = taken_max(j);
                         let lo: Vec<u16> = sizes.iter().map(|&x| x.saturating_sub(t)).collect();
+                        // (every count and partial sum of this layer below 2^64: 64-bit arithmetic)
+                        let small = safe.is_some_and(|b| b >> 64 == 0);
                         for_rows(&dims, &lo, &sizes, start.saturating_sub(t), remaining[j], splits, moves, rem, |from, to, off, w| {
-                            for (c, &v) in cur[from..=to].iter_mut().zip(&next[from - off..=to - off]) {
-                                *c += v * w;
+                            let (cur, next) = (&mut cur[from..=to], &next[from - off..=to - off]);
+                            // (a weight of one adds; the others fit in 64 bits but for a
+                            // revealed run's, and a 64-bit factor takes two multiplications)
+                            if small {
+                                let w = w as u64;
+                                for (c, &v) in cur.iter_mut().zip(next) {
+                                    *c = (*c as u64 + v as u64 * w) as u128;
+                                }
+                            } else if w == 1 {
+                                for (c, &v) in cur.iter_mut().zip(next) {
+                                    *c += v;
+                                }
+                            } else if let Ok(w) = u64::try_from(w) {
+                                for (c, &v) in cur.iter_mut().zip(next) {
+                                    *c += v * w as u128;
+                                }
+                            } else {
+                                for (c, &v) in cur.iter_mut().zip(next) {
+                                    *c += v * w;
+                                }
                             }
                         });
                         Some(cur)
@@ -327,6 +363,7 @@ impl Determinizer {
                 table.push(BigVec::Narrow(cur));
                 continue;
             }
+            bound = None;
             let mut cur = vec![Big::ZERO; states];
             // every term is below 2^64 times a cell of `next`, and a sum of at most 35 terms
             // (splits of 4 copies over 4 holders) gains under a limb: the arithmetic runs in
@@ -452,7 +489,21 @@ impl Determinizer {
         if n > dp.early_at || !dp.kinds[..n].iter().all(|(k, _)| kinds.contains(k)) || dp.boundary.is_some() {
             return None;
         }
-        let end = |rooms: &[u16; 4]| dp.completions(n, rooms);
+        match &dp.table[n] {
+            // (a layer in 128 bits read in place at every path's end: `Dp::completions`
+            // without its choice of width)
+            BigVec::Narrow(layer) => {
+                let st = dp.strides;
+                let end = move |r: &[u16; 4]| Ok(layer[r[0] as usize * st[0] + r[1] as usize * st[1] + r[2] as usize * st[2] + r[3] as usize * st[3]]);
+                self.dp_levels_with(dp, n, &end, envelope, valid)
+            }
+            BigVec::Wide(_) => self.dp_levels_with(dp, n, &|rooms: &[u16; 4]| dp.completions(n, rooms), envelope, valid),
+        }
+    }
+
+    /// [`Determinizer::dp_levels`] with the completions after the level kinds read by `end`.
+    fn dp_levels_with<E: Fn(&[u16; 4]) -> Result<u128, Big>>(&self, dp: &Dp, n: usize, end: &E, envelope: &impl Fn(usize, u16) -> u32, valid: Vec<&[u16]>) -> Option<LevelTable> {
+        let memos = self.level_memos();
         let mut rooms = [0u16; 4];
         for (r, h) in rooms.iter_mut().zip(&self.holders) {
             *r = h.size;
@@ -462,9 +513,10 @@ impl Determinizer {
             kinds: dp.kinds[..n].iter().map(|&(k, _)| k).collect(),
             holders: self.level_holders(),
             rooms,
-            end: &end,
+            end,
             envelope,
             valid,
+            memos,
         };
         LevelTable::build(&walk)
     }
@@ -635,6 +687,26 @@ pub(super) fn for_rows(dims: &[usize], lo: &[u16], hi: &[u16], used_lo: u16, use
     }
 }
 
+/// The rows of the states `lo ..= hi` per coordinate with `used_lo ..= used_hi` cards of room
+/// in all (what `reachable` walks), first coordinate fastest: `f(base, coordinates but the
+/// first, row_lo, row_hi)`, the row's states being `base + s0` for `s0` in `row_lo ..= row_hi`.
+pub(super) fn for_row_ranges(dims: &[usize], lo: &[u16], hi: &[u16], used_lo: u16, used_hi: u16, mut f: impl FnMut(usize, &[u16], u16, u16)) {
+    let nd = dims.len();
+    let mut s = [0u16; 4];
+    s[1..nd].copy_from_slice(&lo[1..nd]);
+    loop {
+        let rest: i32 = s[1..nd].iter().map(|&x| x as i32).sum();
+        let row_lo = (lo[0] as i32).max(used_lo as i32 - rest);
+        let row_hi = (hi[0] as i32).min(used_hi as i32 - rest);
+        if row_lo <= row_hi {
+            f(index(dims, &s) - s[0] as usize, &s[1..nd], row_lo as u16, row_hi as u16);
+        }
+        if !advance(&mut s, lo, hi, 1..nd) {
+            return;
+        }
+    }
+}
+
 /// Calls `f(index, state)` for every state with `lo[d] ..= hi[d]` in each coordinate.
 pub(super) fn for_box(dims: &[usize], lo: &[u16], hi: &[u16], f: &mut dyn FnMut(usize, &[u16; 4])) {
     let n = dims.len();
@@ -670,3 +742,119 @@ pub(super) fn index(dims: &[usize], s: &[u16; 4]) -> usize {
     i
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::super::Determinizer;
+    use super::index;
+    use crate::game::hand::{Game, NOBODY};
+    use crate::util::bignum::{binomial, Big};
+
+    /// The counting programme's layers (row by row, the carried bound, 64-bit layers, weights of
+    /// one, the terminal's binomials read in place) against a plain programme at full width over
+    /// every state, no rows, no bounds, no narrowing: the same count at every state the walk can
+    /// reach, at every seat of random hands of every profile, while dealing and in play.
+    #[test]
+    fn counting_layers_match_a_plain_full_width_programme() {
+        let (mut programmes, mut states_checked, mut small) = (0, 0usize, 0);
+        for seed in 0..24u64 {
+            let (profile, actions, deal_len) = super::super::random_hand(seed);
+            let n = actions.len();
+            for cut in [deal_len * 2 / 3, deal_len + 1, (deal_len + n) / 2, n.saturating_sub(6)] {
+                let mut p = Game::deal(seed, profile, [3, 3], NOBODY, None).unwrap();
+                for a in &actions[..cut.min(n)] {
+                    p.apply(a).unwrap();
+                }
+                for seat in 0..4u8 {
+                    let det = Determinizer::new(p.info(seat));
+                    if !det.use_dp || det.holders.len() < 2 {
+                        continue;
+                    }
+                    let Ok(dp) = det.build_dp() else { continue };
+                    let nh = det.holders.len();
+                    let nd = nh - 1;
+                    let sizes: Vec<u16> = det.holders[..nd].iter().map(|h| h.size).collect();
+                    let states: usize = dp.dims.iter().product();
+                    // (the plain programme walks every state: the large ones, while dealing, only
+                    // now and then)
+                    if states > 4000 && (seed + seat as u64) % 4 != 0 {
+                        continue;
+                    }
+                    let state_of = |mut i: usize| {
+                        let mut s = [0u16; 4];
+                        for d in 0..nd {
+                            s[d] = (i % dp.dims[d]) as u16;
+                            i /= dp.dims[d];
+                        }
+                        s
+                    };
+                    let j_max = dp.kinds.len();
+                    let f = dp.free.len();
+                    // terminal: the free cards fill every room exactly
+                    let mut next: Vec<Big> = (0..states)
+                        .map(|i| {
+                            let s = state_of(i);
+                            let used: usize = s[..nd].iter().map(|&x| x as usize).sum();
+                            if used > f {
+                                return Big::ZERO;
+                            }
+                            let mut left = f;
+                            let mut w = Big::ONE;
+                            for &x in &s[..nd] {
+                                w = w.mul(&binomial(left, x as usize));
+                                left -= x as usize;
+                            }
+                            w
+                        })
+                        .collect();
+                    let taken = |j: usize| dp.remaining[0] - dp.remaining[j];
+                    let start: u16 = sizes.iter().sum();
+                    let reachable = |j: usize, s: &[u16; 4]| {
+                        let used: u16 = s[..nd].iter().sum();
+                        (0..nd).all(|d| s[d] + taken(j) >= sizes[d]) && start - used <= taken(j) && used <= dp.remaining[j]
+                    };
+                    for j in (dp.from..=j_max).rev() {
+                        if j < j_max {
+                            let cur: Vec<Big> = (0..states)
+                                .map(|i| {
+                                    let s = state_of(i);
+                                    let used: u16 = s[..nd].iter().sum();
+                                    if used > dp.remaining[j] {
+                                        return Big::ZERO;
+                                    }
+                                    let mut acc = Big::ZERO;
+                                    for (a, w) in &dp.kinds[j].1 {
+                                        if (0..nd).any(|d| s[d] < a[d] as u16) {
+                                            continue;
+                                        }
+                                        let mut t = s;
+                                        for d in 0..nd {
+                                            t[d] -= a[d] as u16;
+                                        }
+                                        let took: u16 = a[..nd].iter().map(|&x| x as u16).sum();
+                                        if used - took > dp.remaining[j + 1] {
+                                            continue;
+                                        }
+                                        acc = acc.add(&next[index(&dp.dims, &t)].mul_u128(*w));
+                                    }
+                                    acc
+                                })
+                                .collect();
+                            next = cur;
+                        }
+                        for (i, want) in next.iter().enumerate() {
+                            if reachable(j, &state_of(i)) {
+                                assert_eq!(dp.table[j].get(i), *want, "seed {seed}, cut {cut}, seat {seat}: layer {j}, state {i}");
+                                states_checked += 1;
+                            }
+                        }
+                        small += (j < j_max && next.iter().all(|v| v.bits() < 64)) as usize;
+                    }
+                    programmes += 1;
+                }
+            }
+        }
+        eprintln!("{programmes} programmes, {states_checked} states, {small} layers below 2^64");
+        assert!(programmes >= 100 && states_checked >= 100_000 && small >= 100, "{programmes} programmes, {states_checked} states, {small} small layers");
+    }
+}

@@ -19,8 +19,10 @@
 //! node's summed weight, cumulated; a draw picks the node, then weighs that node's paths again
 //! to find the same path a cumulative weight per path would (twin: `plain_table`).
 
+use std::sync::{Arc, Mutex};
+
 use crate::game::hand::NOBODY;
-use crate::util::bignum::{quad_add, quad_lt, quad_mul, quad_scale, quad_sub, Big, Quad};
+use crate::util::bignum::{quad_add, quad_add_mul, quad_lt, quad_mul, quad_scale, quad_sub, Big, Quad};
 use crate::util::rng::Rng;
 
 use super::splits::Splits;
@@ -63,7 +65,19 @@ where
     pub envelope: &'a V,
     /// Per holder: the level counts its chain accepts (packed as `pack`), for pruning.
     pub valid: Vec<&'a [u16]>,
+    /// Per holder: where its prefix tables are kept with its chain (`None`: built here).
+    pub memos: Vec<Option<&'a PrefixMemo>>,
 }
+
+/// A chain's prefix tables ([`prefixes`]) as built for the walks that read them, by the walk's
+/// suits and the holder's counts on the suits it never deals: a cache kept with the chain, so
+/// that the info sets of a hand that deal the same level kinds build them once (the same
+/// tables: twin in `prefixes` under test).
+#[derive(Clone, Debug, Default)]
+pub(super) struct PrefixMemo(Arc<Mutex<Vec<(u32, Arc<Vec<[u8; 512]>>)>>>);
+
+/// Kept prefix tables a chain holds at most.
+const KEPT_PREFIXES: usize = 8;
 
 /// Cumulative weights: in four limbs (little-endian) while the total fits, else at full width.
 #[derive(Clone, Debug)]
@@ -146,10 +160,10 @@ where
     /// Kinds per path, holders.
     n: usize,
     nh: usize,
-    /// `prefix[h * n + j]`, indexed by the packed counts on the suits known before kind j
+    /// `prefix[h][j]`, indexed by the packed counts on the suits known before kind j
     /// without kind j's suit ([`drop_suit`]): the counts of kind j's suit (as bits) that some
     /// valid count of h begins with. A path whose counts so far begin none is cut there.
-    prefix: Vec<[u8; 512]>,
+    prefix: Vec<Arc<Vec<[u8; 512]>>>,
     /// Per kind j: the packed counts' bits of the suits known after it.
     known: Vec<u16>,
     /// Whether each holder has a chain (all but the pile).
@@ -190,7 +204,7 @@ where
                 let held = c[h] >> shift & 7;
                 let key = drop_suit(c[h] & self.known[j], shift);
                 // (a suit already past four copies allows nothing: no bit is left)
-                let mut ok = (self.prefix[h * n + j][key as usize] >> held.min(7)) as u32;
+                let mut ok = (self.prefix[h][j][key as usize] >> held.min(7)) as u32;
                 if last {
                     let base = c[h] & !(7 << shift);
                     let mut rest = ok;
@@ -236,14 +250,24 @@ where
     /// anything; sets `full` past `MAX_PATHS` paths.
     fn node(&mut self, node: Node) {
         let bits = &self.table.last_bits;
-        self.listed += bits.iter().filter(|&&b| b & !node.allowed == 0).count();
-        if self.listed > MAX_PATHS {
-            self.full = true;
-            return;
-        }
+        // (the paths are counted as the sum lists them, the same count as a pass over the
+        // last kind's splits; past `MAX_PATHS` the table is refused whatever the sums)
+        let mut listed = 0;
         // (in four limbs while the sums fit, checked: the same exact sums)
         if let Some(t) = self.narrow {
-            let sum = LevelTable::leaves_narrow(&self.table.splits[self.n - 1], bits, self.nh, &node, self.walk.end, |_, _| false);
+            let sum = LevelTable::leaves_narrow(&self.table.splits[self.n - 1], bits, self.nh, &node, self.walk.end, |_, _| {
+                listed += 1;
+                false
+            });
+            // (a sum that stopped early did not count every path)
+            if sum.is_none() {
+                listed = bits.iter().filter(|&&b| b & !node.allowed == 0).count();
+            }
+            self.listed += listed;
+            if self.listed > MAX_PATHS {
+                self.full = true;
+                return;
+            }
             match sum.and_then(|s| quad_scale(&s, node.w)).and_then(|s| quad_add(&s, &t)) {
                 Some(t2) if t2 == t => return,
                 Some(t2) => {
@@ -264,7 +288,18 @@ where
                 }
             }
         }
-        let sum = LevelTable::leaves_wide(&self.table.splits[self.n - 1], bits, self.nh, &node, self.walk.end, |_, _| false);
+        let wide_listed = listed == 0;
+        let sum = LevelTable::leaves_wide(&self.table.splits[self.n - 1], bits, self.nh, &node, self.walk.end, |_, _| {
+            listed += 1;
+            false
+        });
+        if wide_listed {
+            self.listed += listed;
+            if self.listed > MAX_PATHS {
+                self.full = true;
+                return;
+            }
+        }
         if sum.is_zero() {
             return;
         }
@@ -289,11 +324,11 @@ fn drop_suit(c: u16, shift: u16) -> u16 {
 
 /// Per holder h and kind j: by the packed counts of the suits known before kind j (those
 /// dealt before it and those the walk never deals; [`drop_suit`] of kind j's), the counts of
-/// kind j's suit (as bits) of the valid counts of h that begin so; and per kind the bits of
-/// the suits known after it.
+/// kind j's suit (as bits) of the valid counts of h that begin so (taken from the holder's
+/// [`PrefixMemo`] where it keeps them); and per kind the bits of the suits known after it.
 /// (A valid count that differs from `start` on a suit the walk never deals is left out: no
 /// path's counts differ there.)
-fn prefixes(kinds: &[u8], valid: &[&[u16]], seat: &[bool], start: &[u16; 4]) -> (Vec<[u8; 512]>, Vec<u16>) {
+fn prefixes(kinds: &[u8], valid: &[&[u16]], memos: &[Option<&PrefixMemo>], seat: &[bool], start: &[u16; 4]) -> (Vec<Arc<Vec<[u8; 512]>>>, Vec<u16>) {
     let n = kinds.len();
     let known: Vec<u16> = (0..n)
         .map(|j| {
@@ -302,28 +337,55 @@ fn prefixes(kinds: &[u8], valid: &[&[u16]], seat: &[bool], start: &[u16; 4]) -> 
         })
         .collect();
     let never = (0..4u16).filter(|&su| !kinds.iter().any(|&k| (k / 13) as u16 == su)).fold(0, |m, su| m | 7 << (3 * su));
-    let mut prefix = vec![[0u8; 512]; seat.len() * n];
-    for h in (0..seat.len()).filter(|&h| seat[h]) {
-        // (a copy only where some suit is never dealt)
-        let kept: Vec<u16>;
-        let keys: &[u16] = if never == 0 {
-            valid[h]
-        } else {
-            kept = valid[h].iter().copied().filter(|&key| key & never == start[h] & never).collect();
-            &kept
-        };
-        for (j, &k) in known.iter().enumerate() {
-            let shift = 3 * (kinds[j] / 13) as u16;
-            let t = &mut prefix[h * n + j];
-            for &key in keys.iter() {
-                let c = key >> shift & 7;
-                if c <= 4 {
-                    t[drop_suit(key & k, shift) as usize] |= 1 << c;
-                }
+    // (the tables read the walk's suits in order and the counts on the suits never dealt)
+    let suits = kinds.iter().fold(n as u32, |m, &k| m << 2 | (k / 13) as u32);
+    let prefix = (0..seat.len())
+        .map(|h| {
+            if !seat[h] {
+                return Arc::new(Vec::new());
+            }
+            let key = suits << 16 | (start[h] & never) as u32;
+            let Some(memo) = memos.get(h).copied().flatten() else { return Arc::new(holder_prefixes(kinds, &known, valid[h], never, start[h])) };
+            let kept = memo.0.lock().expect("a prefix memo").iter().find(|e| e.0 == key).map(|e| e.1.clone());
+            if let Some(t) = kept {
+                #[cfg(test)]
+                assert_eq!(*t, holder_prefixes(kinds, &known, valid[h], never, start[h]), "kept prefix tables");
+                return t;
+            }
+            let t = Arc::new(holder_prefixes(kinds, &known, valid[h], never, start[h]));
+            let mut m = memo.0.lock().expect("a prefix memo");
+            if m.len() >= KEPT_PREFIXES {
+                m.remove(0);
+            }
+            m.push((key, t.clone()));
+            t
+        })
+        .collect();
+    (prefix, known)
+}
+
+/// One holder's prefix tables, kind by kind ([`prefixes`]).
+fn holder_prefixes(kinds: &[u8], known: &[u16], valid: &[u16], never: u16, start: u16) -> Vec<[u8; 512]> {
+    let mut prefix = vec![[0u8; 512]; kinds.len()];
+    // (a copy only where some suit is never dealt)
+    let kept: Vec<u16>;
+    let keys: &[u16] = if never == 0 {
+        valid
+    } else {
+        kept = valid.iter().copied().filter(|&key| key & never == start & never).collect();
+        &kept
+    };
+    for (j, &k) in known.iter().enumerate() {
+        let shift = 3 * (kinds[j] / 13) as u16;
+        let t = &mut prefix[j];
+        for &key in keys.iter() {
+            let c = key >> shift & 7;
+            if c <= 4 {
+                t[drop_suit(key & k, shift) as usize] |= 1 << c;
             }
         }
     }
-    (prefix, known)
+    prefix
 }
 
 impl LevelTable {
@@ -363,7 +425,7 @@ impl LevelTable {
             let node = Node { rooms: walk.rooms, w: 1, allowed: 0, env: [[1; 8]; 4] };
             return (!v.is_zero()).then(|| LevelTable { n, nh, kinds: Vec::new(), splits, last_bits: Vec::new(), nodes: vec![node], prefixes: Vec::new(), cum: Cum::Wide(vec![v]) });
         }
-        let (prefix, known) = prefixes(&walk.kinds, &walk.valid, &seat[..nh], &c);
+        let (prefix, known) = prefixes(&walk.kinds, &walk.valid, &walk.memos, &seat[..nh], &c);
         let bits: Vec<Vec<u32>> = walk.splits.iter().map(|sp| sp.iter().map(|(a, _)| split_bits(a, nh)).collect()).collect();
         let table = LevelTable {
             n,
@@ -398,9 +460,12 @@ impl LevelTable {
             // the envelopes' product is below 2^48, three seats' at most 2^16 each)
             let r2: [u16; 4] = std::array::from_fn(|h| node.rooms[h] - a[h] as u16);
             let q: u64 = (0..4).map(|h| node.env[h][(a[h] & 7) as usize] as u64).product();
-            let u = *wx as u64 as u128 * q as u128;
             let v = end(&r2).ok()?;
-            sum = quad_add(&sum, &quad_mul(v, u))?;
+            // (the weight times the envelopes fits in 64 bits but for the widest envelopes)
+            sum = match (*wx as u64).checked_mul(q) {
+                Some(u) => quad_add_mul(&sum, v, u)?,
+                None => quad_add(&sum, &quad_mul(v, *wx as u64 as u128 * q as u128))?,
+            };
             if stop(x, &sum) {
                 break;
             }
@@ -425,7 +490,12 @@ impl LevelTable {
                 Ok(v) => Big::from_u128(v),
                 Err(v) => v,
             };
-            sum = sum.add(&v.mul_small(node.w * *wx as u64).mul_small(q));
+            // (in one pass where the weights' product fits in 64 bits)
+            let m = node.w * *wx as u64;
+            match m.checked_mul(q) {
+                Some(mq) => sum.add_mul_small_within(&v, mq, Big::LIMBS),
+                None => sum = sum.add(&v.mul_small(m).mul_small(q)),
+            }
             if stop(x, &sum) {
                 break;
             }

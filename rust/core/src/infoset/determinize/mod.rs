@@ -94,7 +94,7 @@ use arrange::arrange;
 use counting::Dp;
 use splits::{splits, Splits};
 use crate::util::bignum::Big;
-use levels::{LevelTable, Walk};
+use levels::{LevelTable, PrefixMemo, Walk};
 use early_runs::{EarlyRuns, SMALL_JOKER};
 use holders::Holder;
 use timing::{joker_fits, level_fit, level_plan, plan_kinds, small_joker_timed, LevelPlan, OneEarly, Revealed};
@@ -455,6 +455,12 @@ impl Determinizer {
         self.holders.iter().map(|h| (h.seat, played(h.seat))).collect()
     }
 
+    /// Per holder: where its chain keeps the level tables' prefix tables (the pile: none).
+    fn level_memos(&self) -> Vec<Option<&PrefixMemo>> {
+        let t = self.turns.as_ref().filter(|t| t.conditions());
+        self.holders.iter().map(|h| t.filter(|_| h.seat != NOBODY).map(|t| t.prefix_memo(h.seat))).collect()
+    }
+
     /// Builds the level table once, where the turn chains condition the worlds (`levels.rs`).
     fn ensure_levels(&mut self) -> Result<(), Error> {
         let Some(t) = self.turns.as_ref().filter(|t| t.conditions() && self.levels.is_none()) else { return Ok(()) };
@@ -480,9 +486,10 @@ impl Determinizer {
         let nh = self.holders.len();
         let sizes: Vec<u16> = self.holders.iter().map(|h| h.size).collect();
         let splits: Vec<Splits> = kinds.iter().map(|&k| splits(self.info.unseen[k as usize], &[0; 4][..nh], &[u8::MAX; 4][..nh])).collect();
-        let end = self.shuffle_end();
+        let end = self.shuffle_end_by_rooms();
         let mut rooms = [0u16; 4];
         rooms[..nh].copy_from_slice(&sizes);
+        let memos = self.level_memos();
         let walk = Walk {
             splits: splits.iter().collect(),
             kinds: kinds.clone(),
@@ -491,6 +498,7 @@ impl Determinizer {
             end: &end,
             envelope,
             valid,
+            memos,
         };
         LevelTable::build(&walk)
     }
@@ -508,6 +516,36 @@ impl Determinizer {
                         Some(p) => v = p,
                         None => return Err(Self::falling(s, &self.holders.iter().map(|h| h.size).collect::<Vec<_>>())),
                     }
+                }
+            }
+            Ok(v)
+        }
+    }
+
+    /// [`Determinizer::shuffle_end`] from each holder's size!/(room)! for every room, computed
+    /// once (the level table's walk reads it at every path's end): the same values, a product
+    /// of one factor a holder.
+    fn shuffle_end_by_rooms(&self) -> impl Fn(&[u16; 4]) -> Result<u128, Big> + '_ {
+        let sizes: Vec<u16> = self.holders.iter().map(|h| h.size).collect();
+        // (`None` past 128 bits: then so is every product with it)
+        let fall: Vec<Vec<Option<u128>>> = sizes
+            .iter()
+            .map(|&size| {
+                let mut row = vec![None; size as usize + 1];
+                let mut v = Some(1u128);
+                for room in (0..=size as usize).rev() {
+                    row[room] = v;
+                    v = v.and_then(|v| v.checked_mul(room as u128));
+                }
+                row
+            })
+            .collect();
+        move |s: &[u16; 4]| {
+            let mut v = 1u128;
+            for (h, row) in fall.iter().enumerate() {
+                match row[s[h] as usize].and_then(|f| v.checked_mul(f)) {
+                    Some(p) => v = p,
+                    None => return Err(Self::falling(s, &sizes)),
                 }
             }
             Ok(v)

@@ -6,7 +6,17 @@
 pub(super) type Splits = Vec<([u8; 4], u128)>;
 
 pub(super) fn factorial(n: u8) -> u64 {
-    (1..=n as u64).product()
+    // (read from a table: a kind has at most a few copies, and 20! is the last that fits)
+    const F: [u64; 21] = {
+        let mut f = [1u64; 21];
+        let mut i = 1;
+        while i < 21 {
+            f[i] = f[i - 1] * i as u64;
+            i += 1;
+        }
+        f
+    };
+    F[n as usize]
 }
 
 /// Every split of `c` copies over the holders within their bounds (`lo[h] ..= hi[h]` each),
@@ -26,7 +36,9 @@ pub(super) fn splits(c: u8, lo: &[u8], hi: &[u8]) -> Splits {
             rec(h + 1, left - x, a, lo, hi, c, out);
         }
     }
-    let mut out = Vec::new();
+    // (room for every split without bounds, C(c + n − 1, n − 1) over n holders: no regrowth)
+    let n = lo.len();
+    let mut out = Vec::with_capacity((1..n).fold(1, |m, i| m * (c as usize + i) / i));
     rec(0, c, &mut [0u8; 4], lo, hi, c, &mut out);
     out
 }

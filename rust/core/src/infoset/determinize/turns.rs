@@ -26,7 +26,7 @@ use crate::util::bignum::{binomial, Big};
 use crate::util::rng::Rng;
 
 use super::chain_cache::{kept_or_built, Kept};
-use super::levels::{pack, ENVELOPE};
+use super::levels::{pack, PrefixMemo, ENVELOPE};
 use super::multisets;
 use super::timing::{place_uniform, small_joker_timed, LevelPlan};
 use super::holders::Holder;
@@ -116,6 +116,11 @@ impl Turns {
     /// The level counts a seat's chain accepts, packed.
     pub(super) fn valid(&self, seat: u8) -> &[u16] {
         &self.chains()[seat as usize].as_ref().expect("a chain for every other seat").valid
+    }
+
+    /// A seat's kept prefix tables of its valid counts (`levels.rs`).
+    pub(super) fn prefix_memo(&self, seat: u8) -> &PrefixMemo {
+        &self.chains()[seat as usize].as_ref().expect("a chain for every other seat").prefixes
     }
 
     /// The memory the chains' layers hold, in bytes (0 before they are built).
@@ -423,6 +428,8 @@ pub(super) struct Chain {
     envelopes: Vec<u32>,
     /// The counts of `by_count`, in order.
     valid: Vec<u16>,
+    /// The level tables' prefix tables of `valid` (a cache: it changes no table).
+    prefixes: PrefixMemo,
 }
 
 /// The programme of a chain counted over classes of count vectors (`multisets.rs`).
@@ -657,7 +664,7 @@ impl Chain {
         // (beside the entries, not in them: the map moves its entries as it grows)
         let scaled = by_count.values().map(|f| if f.accept.0 < f.accept.1 { (f.accept.0.mul_small(ENVELOPE as u64), f.accept.1.mul_small(f.envelope as u64)) } else { (Big::ZERO, Big::ONE) }).collect();
         let by_count = by_count.into_iter().collect();
-        Some(Chain { positions, runs, choices, programmes, symmetric, by_count, slots, scaled, envelopes, valid })
+        Some(Chain { positions, runs, choices, programmes, symmetric, by_count, slots, scaled, envelopes, valid, prefixes: PrefixMemo::default() })
     }
 
     /// One choice's programme: the weighted states after each position (the first layer is
