@@ -1346,12 +1346,15 @@ impl Solver {
         let mut pos = *pos;
         while pos.phase == Phase::Play {
             let moves = plays(&pos).ok_or(Budget)?;
+            // a node worth v: the defenders' children are worth at most v, the banker team's
+            // at least v, so a null window on one side tells a child worth v from the others
+            let max = pos.is_defender(pos.to_move);
             let mut found = None;
             for c in &moves {
                 let mut q = pos;
                 q.play_unchecked(c);
-                // a null window around v: the child is worth exactly v
-                if self.search(&q, v - 1, v + 1, 0)? == v {
+                let worth_v = if max { self.search(&q, v - 1, v, 0)? >= v } else { self.search(&q, v, v + 1, 0)? <= v };
+                if worth_v {
                     found = Some((*c, q));
                     break;
                 }
