@@ -158,9 +158,9 @@ impl Held {
     /// [`Held::after`] for a play of one card of kind `single`, when not [`NONE`]: only that
     /// kind's bits and the tallies it is in change (the widest combination is made again only
     /// when the kind was held twice or more).
-    fn after_play(&self, seat: u8, next: &Position, single: u8) -> Held {
+    fn after_play(&self, seat: u8, next: &Position, ctx: &Context, single: u8) -> Held {
         if single == NONE {
-            return self.after(seat, next);
+            return self.after(seat, next, ctx);
         }
         let mut h = *self;
         let (s, k) = (seat as usize, single as usize);
@@ -171,7 +171,7 @@ impl Held {
         h.tens[s] -= (TEN_KINDS >> k & 1) as u8;
         h.fives[s] -= (FIVE_KINDS >> k & 1) as u8;
         if n >= 1 || self.cards[s] >= 26 {
-            h.widest[s] = if h.twice[s] == 0 && h.cards[s] < 26 { 1 } else { widest(&next.hands[s], h.twice[s], h.cards[s], next.ctx()) };
+            h.widest[s] = if h.twice[s] == 0 && h.cards[s] < 26 { 1 } else { widest(&next.hands[s], h.twice[s], h.cards[s], ctx) };
         }
         h.left = h.once[0] | h.once[1] | h.once[2] | h.once[3];
         h
@@ -179,7 +179,7 @@ impl Held {
 
     /// The masks of `next`, the position after `seat` played from this one's: only the kinds
     /// `seat` held are read again.
-    fn after(&self, seat: u8, next: &Position) -> Held {
+    fn after(&self, seat: u8, next: &Position, ctx: &Context) -> Held {
         let mut h = *self;
         let s = seat as usize;
         let hand = &next.hands[s];
@@ -199,7 +199,7 @@ impl Held {
         h.once[s] = once;
         h.twice[s] = twice;
         (h.cards[s], h.tens[s], h.fives[s]) = (cards, tens, fives);
-        h.widest[s] = if twice == 0 && cards < 26 { 1 } else { widest(hand, twice, cards, next.ctx()) };
+        h.widest[s] = if twice == 0 && cards < 26 { 1 } else { widest(hand, twice, cards, ctx) };
         h.left = h.once[0] | h.once[1] | h.once[2] | h.once[3];
         h
     }
@@ -236,7 +236,7 @@ fn widest(hand: &Counts, twice: u64, cards: u8, ctx: &Context) -> u8 {
 }
 
 impl Solver {
-    fn new(budget: u64, ctx: &Context) -> Solver {
+    fn new(budget: u64, ctx: &'static Context) -> Solver {
         Solver { table: Table::default(), nodes: 0, budget, plies: Vec::new(), order: Order::of(ctx), last: ExactCache::default(), follows: Follows::default(), shapes: Vec::new() }
     }
 }
@@ -254,7 +254,7 @@ impl Solver {
 #[cfg(test)]
 fn trick_start_key(pos: &Position, order: &Order, held: &Held) -> u128 {
     let trumps = held.left & pos.ctx().class_mask[TRUMP as usize];
-    key_with_shape(pos, held, trump_shape(pos.ctx(), order, trumps))
+    key_with_shape(pos, order.ctx, held, trump_shape(order.ctx, order, trumps))
 }
 
 /// The shape of the trumps left (`trumps`, as bits over kind ids), which depends on nothing
@@ -304,8 +304,7 @@ fn trump_shape(ctx: &Context, order: &Order, trumps: u64) -> u64 {
 
 /// [`trick_start_key`] given the shape of the trumps left ([`trump_shape`]): the trumps left
 /// in class order, each with its copies in every hand and points; then the plain suits.
-fn key_with_shape(pos: &Position, held: &Held, shape: u64) -> u128 {
-    let ctx = pos.ctx();
+fn key_with_shape(pos: &Position, ctx: &Context, held: &Held, shape: u64) -> u128 {
     let mut a = FxHasher::default();
     let mut b = FxHasher::default();
     b.write_u64(0x9e37_79b9_7f4a_7c15);
@@ -433,7 +432,7 @@ fn trick_decided(pos: &Position, order: &Order, held: &Held) -> Option<bool> {
     if lead.k != 1 {
         return None;
     }
-    let ctx = pos.ctx();
+    let ctx = order.ctx;
     let led = ctx.class_mask[lead.class as usize];
     let trumps = if lead.class == TRUMP { 0 } else { ctx.class_mask[TRUMP as usize] };
     // the kinds whose unit of m would beat the best so far, of the led class and of trumps
@@ -509,7 +508,7 @@ fn legal(pos: &Position) -> Option<Vec<Counts>> {
 fn search_plays(pos: &Position, order: &Order, held: &Held, follows: &mut Follows, out: &mut Vec<Counts>, singles: &mut Vec<u8>) -> bool {
     out.clear();
     singles.clear();
-    let ctx = pos.ctx();
+    let ctx = order.ctx;
     let hand = &pos.hands[pos.to_move as usize];
     // groups form only among two or more lone cards the mover may play
     let mut candidates = u64::MAX;
@@ -586,14 +585,14 @@ fn search_plays(pos: &Position, order: &Order, held: &Held, follows: &mut Follow
 
 /// `pos` after the mover plays `c`, whose kind is `single` when it is one card (else
 /// [`NONE`]): [`Position::play_unchecked`], for one card without classifying it.
-fn child(pos: &Position, c: &Counts, single: u8) -> Position {
+fn child(pos: &Position, ctx: &Context, c: &Counts, single: u8) -> Position {
     let mut q = *pos;
-    play(&mut q, c, single);
+    play(&mut q, ctx, c, single);
     q
 }
 
 /// [`child`] in place.
-fn play(q: &mut Position, c: &Counts, single: u8) {
+fn play(q: &mut Position, ctx: &Context, c: &Counts, single: u8) {
     #[cfg(test)]
     let want = {
         let mut w = *q;
@@ -603,7 +602,7 @@ fn play(q: &mut Position, c: &Counts, single: u8) {
     if single == NONE {
         q.play_unchecked(c);
     } else {
-        play_single(q, single);
+        play_single(q, ctx, single);
     }
     #[cfg(test)]
     assert_eq!(*q, want, "one card played as play_unchecked plays it");
@@ -611,8 +610,7 @@ fn play(q: &mut Position, c: &Counts, single: u8) {
 
 /// The mover plays one card of kind `k`: [`Position::play_unchecked`] without classifying it
 /// (one card is a unit of one, R3.1; it takes the trick when it beats the best so far, R6.1).
-fn play_single(q: &mut Position, k: u8) {
-    let ctx = q.ctx();
+fn play_single(q: &mut Position, ctx: &Context, k: u8) {
     let seat = q.to_move;
     q.hands[seat as usize][k as usize] -= 1;
     let u = unit(ctx, k, 1);
@@ -838,6 +836,8 @@ fn single_representatives(pos: &Position) -> [u8; KINDS] {
 /// Each suit class's kinds strongest first (R2.3; ties by id, a fixed order), and each kind's
 /// others of equal strength in its class: what [`interchangeable`] reads, made once a solve.
 pub(crate) struct Order {
+    /// The solve's context (read here rather than looked up from each position).
+    ctx: &'static Context,
     kinds: [[u8; KINDS]; 5],
     ties: [u64; KINDS],
     /// For each trump, the trumps before it in class order (the trick-start key's places).
@@ -864,8 +864,8 @@ impl Order {
         }
     }
 
-    pub(crate) fn of(ctx: &Context) -> Order {
-        let mut o = Order { kinds: [[0; KINDS]; 5], ties: [0; KINDS], before: [0; KINDS], above: [[0; 32]; 5], trumps: ctx.class_mask[TRUMP as usize], place: [0; KINDS] };
+    pub(crate) fn of(ctx: &'static Context) -> Order {
+        let mut o = Order { ctx, kinds: [[0; KINDS]; 5], ties: [0; KINDS], before: [0; KINDS], above: [[0; 32]; 5], trumps: ctx.class_mask[TRUMP as usize], place: [0; KINDS] };
         let mut seen = 0u64;
         for &k in ctx.class_kinds(TRUMP) {
             o.before[k as usize] = seen;
@@ -906,7 +906,7 @@ impl Order {
 /// group, or [`NONE`]; and the kinds that have one, as bits. Only kinds in `candidates` (the
 /// kinds the mover may play) are grouped; one outside them counts as not lone.
 fn interchangeable(pos: &Position, order: &Order, held: &Held, candidates: u64) -> ([u8; KINDS], u64) {
-    let ctx = pos.ctx();
+    let ctx = order.ctx;
     let mut prev = [NONE; KINDS];
     let mut members = 0u64;
     let me = pos.to_move as usize;
@@ -1056,7 +1056,7 @@ fn order_score(pos: &Position, next: &Position, cards: &Counts) -> i32 {
 /// the child: a lead leaves the mover winning the trick; one card wins it when it beats the
 /// best so far (R6.1), and the fourth ends the trick (not the hand's last: that one is forced),
 /// its points going to the defenders if they win it (R7.2).
-fn quick_order_score(pos: &Position, held: &Held, cards: &Counts, single: u8) -> i32 {
+fn quick_order_score(pos: &Position, ctx: &Context, held: &Held, cards: &Counts, single: u8) -> i32 {
     let got = if pos.trick.plays == 0 {
         1000 + points(cards) + size(cards) as i32
     } else {
@@ -1064,7 +1064,7 @@ fn quick_order_score(pos: &Position, held: &Held, cards: &Counts, single: u8) ->
         let team = pos.to_move % 2;
         let p = KIND_POINTS[k as usize];
         let lead = pos.trick.lead.expect("a trick in progress has its lead");
-        let beats = beats(&lead, &unit(pos.ctx(), k, 1), pos.trick.best_key);
+        let beats = beats(&lead, &unit(ctx, k, 1), pos.trick.best_key);
         let winner = if beats { pos.to_move } else { pos.trick.best_seat };
         if pos.trick.plays < 3 {
             if winner % 2 == team { 1000 + p + 1 } else { -p }
@@ -1077,7 +1077,7 @@ fn quick_order_score(pos: &Position, held: &Held, cards: &Counts, single: u8) ->
         }
     };
     #[cfg(test)]
-    assert_eq!(got, order_score(pos, &child(pos, cards, single), cards), "{pos:?}");
+    assert_eq!(got, order_score(pos, &child(pos, ctx, cards, single), cards), "{pos:?}");
     got
 }
 
@@ -1092,7 +1092,7 @@ impl Solver {
         }
         let me = pos.to_move as usize;
         let lead = pos.trick.lead?;
-        let beat = beats(&lead, &unit(pos.ctx(), k, 1), pos.trick.best_key);
+        let beat = beats(&lead, &unit(self.order.ctx, k, 1), pos.trick.best_key);
         let winner = if beat { pos.to_move } else { pos.trick.best_seat };
         let mut once = held.once;
         if pos.hands[me][k as usize] == 1 {
@@ -1105,7 +1105,7 @@ impl Solver {
         {
             let mut c = [0u8; KINDS];
             c[k as usize] = 1;
-            let q = child(pos, &c, k);
+            let q = child(pos, self.order.ctx, &c, k);
             assert_eq!((q.to_move, q.trick.plays, got), (winner, 0, last_two(&q, &Held::of(&q), i32::MIN / 2, i32::MAX / 2)));
         }
         Some(got)
@@ -1113,7 +1113,7 @@ impl Solver {
 
     /// [`trick_start_key`] of `pos`, the trumps' shape kept by their mask.
     fn key(&mut self, pos: &Position, held: &Held) -> u128 {
-        let ctx = pos.ctx();
+        let ctx = self.order.ctx;
         let trumps = held.left & ctx.class_mask[TRUMP as usize];
         if self.shapes.is_empty() {
             self.shapes = vec![(0, 0); 1024];
@@ -1127,7 +1127,7 @@ impl Solver {
                 shape
             }
         };
-        let k = key_with_shape(pos, held, shape);
+        let k = key_with_shape(pos, ctx, held, shape);
         #[cfg(test)]
         assert_eq!(k, trick_start_key(pos, &self.order, held), "the shape kept is the shape");
         k
@@ -1223,8 +1223,8 @@ impl Solver {
             best = match if ends { self.last_two_child(pos, held, ply.singles[f]) } else { None } {
                 Some(v) => v,
                 None => {
-                    let q = child(pos, &ply.moves[f], ply.singles[f]);
-                    self.node(&q, &held.after_play(pos.to_move, &q, ply.singles[f]), alpha, beta, depth + 1)?
+                    let q = child(pos, self.order.ctx, &ply.moves[f], ply.singles[f]);
+                    self.node(&q, &held.after_play(pos.to_move, &q, self.order.ctx, ply.singles[f]), alpha, beta, depth + 1)?
                 }
             };
             if max {
@@ -1248,10 +1248,10 @@ impl Solver {
                 }
                 let score = if made {
                     let q = ply.kids.last_mut().expect("just pushed");
-                    play(q, c, ply.singles[i]);
+                    play(q, self.order.ctx, c, ply.singles[i]);
                     order_score(pos, q, c)
                 } else {
-                    quick_order_score(pos, held, c, ply.singles[i])
+                    quick_order_score(pos, self.order.ctx, held, c, ply.singles[i])
                 };
                 ply.order.push((std::cmp::Reverse(score), i as u16));
             }
@@ -1268,10 +1268,10 @@ impl Solver {
                         let kid = if made {
                             &ply.kids[i]
                         } else {
-                            one = child(pos, &ply.moves[i], ply.singles[i]);
+                            one = child(pos, self.order.ctx, &ply.moves[i], ply.singles[i]);
                             &one
                         };
-                        self.node(kid, &held.after_play(pos.to_move, kid, ply.singles[i]), alpha, beta, depth + 1)?
+                        self.node(kid, &held.after_play(pos.to_move, kid, self.order.ctx, ply.singles[i]), alpha, beta, depth + 1)?
                     }
                 };
                 if (max && v > best) || (!max && v < best) {
