@@ -1205,8 +1205,9 @@ impl Solver {
         // the table's best play first, before the other children are made: it cuts most nodes;
         // mid-trick (no table) the play that last cut a node at this depth, if legal here
         if first == u16::MAX && pos.trick.plays > 0 {
-            for (kc, ks) in [ply.killer, ply.killer2].into_iter().flatten() {
-                let at = if ks != NONE { ply.singles.iter().position(|&k| k == ks) } else { ply.moves.iter().position(|c| *c == kc) };
+            // read in place (a killer is 55 bytes); a single by its kind alone
+            for (kc, ks) in [&ply.killer, &ply.killer2].into_iter().flatten() {
+                let at = if *ks != NONE { ply.singles.iter().position(|k| k == ks) } else { ply.moves.iter().position(|c| c == kc) };
                 if let Some(i) = at {
                     first = i as u16;
                     break;
@@ -1289,10 +1290,12 @@ impl Solver {
             }
         }
         if alpha >= beta {
-            let m = Some((ply.moves[best_i as usize], ply.singles[best_i as usize]));
-            if ply.killer != m {
+            let (bc, bs) = (&ply.moves[best_i as usize], ply.singles[best_i as usize]);
+            // one card's play is its kind: its cards are compared only for a play of several
+            let same = ply.killer.as_ref().is_some_and(|(kc, ks)| *ks == bs && (bs != NONE || kc == bc));
+            if !same {
                 ply.killer2 = ply.killer;
-                ply.killer = m;
+                ply.killer = Some((*bc, bs));
             }
         }
         self.plies[depth] = Some(ply);
