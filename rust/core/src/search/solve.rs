@@ -79,9 +79,9 @@ struct Solver {
     last: ExactCache,
     /// The follows of a lead of several cards by the hand that follows (the engine's lists).
     follows: Follows,
-    /// The shapes of the trumps left ([`trump_shape`]) by their mask + 1, direct-mapped
-    /// (1,024 slots, made on first use).
-    shapes: Vec<(u64, u64)>,
+    /// The shapes of the trumps left ([`trump_shape`]) and their places ([`trump_places`]) by
+    /// their mask + 1, direct-mapped (1,024 slots, made on first use).
+    shapes: Vec<(u64, u64, u64)>,
 }
 
 /// A hand and the lead it follows: its cards as words (R5's follows depend on nothing else).
@@ -254,7 +254,7 @@ impl Solver {
 #[cfg(test)]
 fn trick_start_key(pos: &Position, order: &Order, held: &Held) -> u128 {
     let trumps = held.left & pos.ctx().class_mask[TRUMP as usize];
-    key_with_shape(pos, order.ctx, held, trump_shape(order.ctx, order, trumps))
+    key_with_shape(pos, order.ctx, held, trump_shape(order.ctx, order, trumps), trump_places(order.ctx, trumps))
 }
 
 /// The shape of the trumps left (`trumps`, as bits over kind ids), which depends on nothing
@@ -302,9 +302,23 @@ fn trump_shape(ctx: &Context, order: &Order, trumps: u64) -> u64 {
     a.finish()
 }
 
-/// [`trick_start_key`] given the shape of the trumps left ([`trump_shape`]): the trumps left
-/// in class order, each with its copies in every hand and points; then the plain suits.
-fn key_with_shape(pos: &Position, ctx: &Context, held: &Held, shape: u64) -> u128 {
+/// The trumps `trumps` (bits over kind ids) as bits over their places in class order.
+fn trump_places(ctx: &Context, trumps: u64) -> u64 {
+    let start = ctx.pos[ctx.class_kinds(TRUMP)[0] as usize] as u32;
+    let mut places = 0u64;
+    let mut bits = trumps;
+    while bits != 0 {
+        let k = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        places |= 1 << (ctx.pos[k] as u32 - start);
+    }
+    places
+}
+
+/// [`trick_start_key`] given the shape of the trumps left ([`trump_shape`]) and their places
+/// ([`trump_places`]): the trumps left in class order, each with its copies in every hand and
+/// points; then the plain suits.
+fn key_with_shape(pos: &Position, ctx: &Context, held: &Held, shape: u64, places: u64) -> u128 {
     let mut a = FxHasher::default();
     let mut b = FxHasher::default();
     b.write_u64(0x9e37_79b9_7f4a_7c15);
@@ -317,15 +331,8 @@ fn key_with_shape(pos: &Position, ctx: &Context, held: &Held, shape: u64) -> u12
     put(pos.to_move as u64);
     put(shape);
     let left = held.left;
-    let trumps = left & ctx.class_mask[TRUMP as usize];
     let start = ctx.pos[ctx.class_kinds(TRUMP)[0] as usize] as u32;
-    let mut places = 0u64;
-    let mut bits = trumps;
-    while bits != 0 {
-        let k = bits.trailing_zeros() as usize;
-        bits &= bits - 1;
-        places |= 1 << (ctx.pos[k] as u32 - start);
-    }
+    let mut places = places;
     let (mut w, mut n) = (0u64, 0);
     while places != 0 {
         let k = ctx.order[(start + places.trailing_zeros()) as usize] as usize;
@@ -1116,18 +1123,18 @@ impl Solver {
         let ctx = self.order.ctx;
         let trumps = held.left & ctx.class_mask[TRUMP as usize];
         if self.shapes.is_empty() {
-            self.shapes = vec![(0, 0); 1024];
+            self.shapes = vec![(0, 0, 0); 1024];
         }
         let at = (trumps.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 54) as usize;
-        let shape = match self.shapes[at] {
-            (m, shape) if m == trumps + 1 => shape,
+        let (shape, places) = match self.shapes[at] {
+            (m, shape, places) if m == trumps + 1 => (shape, places),
             _ => {
-                let shape = trump_shape(ctx, &self.order, trumps);
-                self.shapes[at] = (trumps + 1, shape);
-                shape
+                let (shape, places) = (trump_shape(ctx, &self.order, trumps), trump_places(ctx, trumps));
+                self.shapes[at] = (trumps + 1, shape, places);
+                (shape, places)
             }
         };
-        let k = key_with_shape(pos, ctx, held, shape);
+        let k = key_with_shape(pos, ctx, held, shape, places);
         #[cfg(test)]
         assert_eq!(k, trick_start_key(pos, &self.order, held), "the shape kept is the shape");
         k
