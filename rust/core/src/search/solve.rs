@@ -6,7 +6,9 @@
 //! Alpha-beta over whole plays, with
 //! - a transposition table of trick-start positions (hands and who leads, up to renaming the
 //!   plain suits' ranks), holding bounds of the points still to come, so that a position
-//!   reached with other points already won is found again;
+//!   reached with other points already won is found again; at a trick's last card with four
+//!   cards a hand or more to follow, every child's entry is read before any child is searched
+//!   (an enhanced transposition cutoff);
 //! - move ordering: the table's best play first, then plays that leave the mover's team
 //!   winning the trick (with the most points), then the rest;
 //! - equivalent single leads merged: single cards of one class that nobody else holds a copy
@@ -31,6 +33,12 @@ use crate::util::hash::FxHasher;
 
 use super::exact_cache::{self, ExactCache};
 use super::table::{Entry, Table};
+
+#[cfg(test)]
+thread_local! {
+    // enhanced transposition cutoffs taken (the tests check that theirs are exercised)
+    static ETC_CUTS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
 
 /// The most plays one node may have (a void follower's discards): past it the node is
 /// unsolved, as past the budget.
@@ -82,6 +90,8 @@ struct Solver {
     /// The shapes of the trumps left ([`trump_shape`]) and their places ([`trump_places`]) by
     /// their mask + 1, direct-mapped (1,024 slots, made on first use).
     shapes: Vec<(u64, u64, u64)>,
+    /// The trick-start key of the next node searched, when its parent made it already.
+    given_key: Option<u128>,
 }
 
 /// A hand and the lead it follows: its cards as words (R5's follows depend on nothing else).
@@ -106,6 +116,9 @@ struct Ply {
     singles: Vec<u8>,
 
     kids: Vec<Position>,
+    /// At a trick's last card, the children's held masks and trick-start keys.
+    helds: Vec<Held>,
+    keys: Vec<u128>,
     order: Vec<(std::cmp::Reverse<i32>, u16)>,
     /// The play that last cut a node at this depth, tried first where the table names none.
     killer: Option<(Counts, u8)>,
@@ -237,7 +250,7 @@ fn widest(hand: &Counts, twice: u64, cards: u8, ctx: &Context) -> u8 {
 
 impl Solver {
     fn new(budget: u64, ctx: &'static Context) -> Solver {
-        Solver { table: Table::default(), nodes: 0, budget, plies: Vec::new(), order: Order::of(ctx), last: ExactCache::default(), follows: Follows::default(), shapes: Vec::new() }
+        Solver { table: Table::default(), nodes: 0, budget, plies: Vec::new(), order: Order::of(ctx), last: ExactCache::default(), follows: Follows::default(), shapes: Vec::new(), given_key: None }
     }
 }
 
@@ -1148,6 +1161,7 @@ impl Solver {
 
     /// [`Solver::search`] with `pos`'s held masks.
     fn node(&mut self, pos: &Position, held: &Held, mut alpha: i32, mut beta: i32, depth: usize) -> Result<i32, Budget> {
+        let given = self.given_key.take();
         if pos.phase == Phase::Over {
             return Ok(pos.final_score);
         }
@@ -1174,7 +1188,14 @@ impl Solver {
         let base = pos.defender_points;
         // the table at trick starts only: a probe is a cache miss, dearer than the nodes the
         // table saves mid-trick (HISTORY.md §29)
-        let k = (pos.trick.plays == 0).then(|| self.key(pos, held));
+        let k = (pos.trick.plays == 0).then(|| match given {
+            Some(k) => {
+                #[cfg(test)]
+                assert_eq!(k, self.key(pos, held), "the key given is the position's");
+                k
+            }
+            None => self.key(pos, held),
+        });
         let mut first = u16::MAX;
         let old = k.and_then(|k| self.table.get(k));
         let nodes0 = self.nodes;
@@ -1221,6 +1242,52 @@ impl Solver {
                 }
             }
         }
+        let ctx = self.order.ctx;
+        // a trick's last card that leaves four cards a hand or more: every child is a trick
+        // start, and one whose table entry already cuts this node ends it before any is searched
+        // (an enhanced transposition cutoff); the play to be searched first is probed first (most
+        // nodes it cuts need no other key), and the children, their masks and keys are kept;
+        // nearer the end the keys of children never searched cost more than the cuts save
+        let etc = pos.trick.plays == 3 && held.cards[pos.to_move as usize] >= 5;
+        if etc {
+            ply.kids.clear();
+            ply.helds.clear();
+            ply.keys.clear();
+            let n = ply.moves.len();
+            let pre = (first as usize) < n;
+            let mut kept = None;
+            for j in 0..n + pre as usize {
+                let i = if !pre { j } else if j == 0 { first as usize } else { j - 1 };
+                if pre && j > 0 && i == first as usize {
+                    let (q, h, k) = kept.take().expect("the first play probed");
+                    ply.kids.push(q);
+                    ply.helds.push(h);
+                    ply.keys.push(k);
+                    continue;
+                }
+                let q = child(pos, ctx, &ply.moves[i], ply.singles[i]);
+                let h = held.after_play(pos.to_move, &q, ctx, ply.singles[i]);
+                let k = self.key(&q, &h);
+                if let Some(e) = self.table.get(k) {
+                    // the child is worth at least e.lo, at most e.hi (past its points so far)
+                    let b = q.defender_points;
+                    let cut = if max { (b + e.lo >= beta).then_some(b + e.lo) } else { (b + e.hi <= alpha).then_some(b + e.hi) };
+                    if let Some(v) = cut {
+                        #[cfg(test)]
+                        ETC_CUTS.with(|c| c.set(c.get() + 1));
+                        self.plies[depth] = Some(ply);
+                        return Ok(v);
+                    }
+                }
+                if pre && j == 0 {
+                    kept = Some((q, h, k));
+                    continue;
+                }
+                ply.kids.push(q);
+                ply.helds.push(h);
+                ply.keys.push(k);
+            }
+        }
         // the third-last trick's last card: a child's last two tricks may be kept, its value
         // then known without making it
         let ends = pos.trick.plays == 3 && held.cards[pos.to_move as usize] == 3;
@@ -1230,6 +1297,10 @@ impl Solver {
             let f = first as usize;
             best = match if ends { self.last_two_child(pos, held, ply.singles[f]) } else { None } {
                 Some(v) => v,
+                None if etc => {
+                    self.given_key = Some(ply.keys[f]);
+                    self.node(&ply.kids[f], &ply.helds[f], alpha, beta, depth + 1)?
+                }
                 None => {
                     let q = child(pos, self.order.ctx, &ply.moves[f], ply.singles[f]);
                     self.node(&q, &held.after_play(pos.to_move, &q, self.order.ctx, ply.singles[f]), alpha, beta, depth + 1)?
@@ -1242,11 +1313,13 @@ impl Solver {
             }
         }
         if alpha < beta {
-            ply.kids.clear();
+            if !etc {
+                ply.kids.clear();
+            }
             ply.order.clear();
             // a lead's or one card's order is known without making the child; a follow of
             // several cards is made to be ordered, in its place (one copy of the position)
-            let made = pos.trick.plays > 0 && ply.singles.contains(&NONE);
+            let made = !etc && pos.trick.plays > 0 && ply.singles.contains(&NONE);
             for (i, c) in ply.moves.iter().enumerate() {
                 if made {
                     ply.kids.push(*pos);
@@ -1258,6 +1331,8 @@ impl Solver {
                     let q = ply.kids.last_mut().expect("just pushed");
                     play(q, self.order.ctx, c, ply.singles[i]);
                     order_score(pos, q, c)
+                } else if etc && ply.singles[i] == NONE {
+                    order_score(pos, &ply.kids[i], c)
                 } else {
                     quick_order_score(pos, self.order.ctx, held, c, ply.singles[i])
                 };
@@ -1271,6 +1346,10 @@ impl Solver {
                 let i = i as usize;
                 let v = match if ends { self.last_two_child(pos, held, ply.singles[i]) } else { None } {
                     Some(v) => v,
+                    None if etc => {
+                        self.given_key = Some(ply.keys[i]);
+                        self.node(&ply.kids[i], &ply.helds[i], alpha, beta, depth + 1)?
+                    }
                     None => {
                         let one;
                         let kid = if made {
@@ -1675,6 +1754,32 @@ mod tests {
                 assert_eq!((v.lower, v.upper), (m, m), "{profile:?} {pos:?}");
             }
         }
+    }
+
+    /// The solver against plain alpha-beta on positions of five and six cards a hand, where a
+    /// trick's last card leaves four or more and its children's table entries may cut it (the
+    /// enhanced transposition cutoff): every root play's value, in every profile.
+    #[test]
+    fn transposition_cutoffs_at_trick_ends_keep_the_values() {
+        let mut rng = Rng::new(4343);
+        let before = ETC_CUTS.with(|c| c.get());
+        for i in 0..120 {
+            let profile = Profile::ALL[i % Profile::ALL.len()];
+            let h = 5 + i % 2;
+            let pre = rng.below_usize(4);
+            let pos = position_from(&mut rng, profile, h, pre, false);
+            let s = solve(&pos, u64::MAX).expect("solved");
+            assert!(s.exact);
+            for v in &s.plays {
+                let mut q = pos;
+                q.play_unchecked(&v.play);
+                let m = reference(&q, i32::MIN, i32::MAX);
+                assert_eq!((v.lower, v.upper), (m, m), "{profile:?} {pos:?}");
+            }
+        }
+        let cuts = ETC_CUTS.with(|c| c.get()) - before;
+        eprintln!("transposition cutoffs at trick ends: {cuts}");
+        assert!(cuts > 100, "{cuts}");
     }
 
     /// The last two tricks solved directly agree with minimax over the engine's plays, for
