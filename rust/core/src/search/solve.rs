@@ -6,7 +6,9 @@
 //! Alpha-beta over whole plays, with
 //! - a transposition table of trick-start positions (hands and who leads, up to renaming the
 //!   plain suits' ranks), holding bounds of the points still to come, so that a position
-//!   reached with other points already won is found again;
+//!   reached with other points already won is found again; at a trick's last card with four
+//!   cards a hand or more to follow, every child's entry is read before any child is searched
+//!   (an enhanced transposition cutoff);
 //! - move ordering: the table's best play first, then plays that leave the mover's team
 //!   winning the trick (with the most points), then the rest;
 //! - equivalent single leads merged: single cards of one class that nobody else holds a copy
@@ -31,6 +33,12 @@ use crate::util::hash::FxHasher;
 
 use super::exact_cache::{self, ExactCache};
 use super::table::{Entry, Table};
+
+#[cfg(test)]
+thread_local! {
+    // enhanced transposition cutoffs taken (the tests check that theirs are exercised)
+    static ETC_CUTS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
 
 /// The most plays one node may have (a void follower's discards): past it the node is
 /// unsolved, as past the budget.
@@ -79,9 +87,11 @@ struct Solver {
     last: ExactCache,
     /// The follows of a lead of several cards by the hand that follows (the engine's lists).
     follows: Follows,
-    /// The shapes of the trumps left ([`trump_shape`]) by their mask + 1, direct-mapped
-    /// (1,024 slots, made on first use).
-    shapes: Vec<(u64, u64)>,
+    /// The shapes of the trumps left ([`trump_shape`]) and their places ([`trump_places`]) by
+    /// their mask + 1, direct-mapped (1,024 slots, made on first use).
+    shapes: Vec<(u64, u64, u64)>,
+    /// The trick-start key of the next node searched, when its parent made it already.
+    given_key: Option<u128>,
 }
 
 /// A hand and the lead it follows: its cards as words (R5's follows depend on nothing else).
@@ -106,6 +116,9 @@ struct Ply {
     singles: Vec<u8>,
 
     kids: Vec<Position>,
+    /// At a trick's last card, the children's held masks and trick-start keys.
+    helds: Vec<Held>,
+    keys: Vec<u128>,
     order: Vec<(std::cmp::Reverse<i32>, u16)>,
     /// The play that last cut a node at this depth, tried first where the table names none.
     killer: Option<(Counts, u8)>,
@@ -158,9 +171,9 @@ impl Held {
     /// [`Held::after`] for a play of one card of kind `single`, when not [`NONE`]: only that
     /// kind's bits and the tallies it is in change (the widest combination is made again only
     /// when the kind was held twice or more).
-    fn after_play(&self, seat: u8, next: &Position, single: u8) -> Held {
+    fn after_play(&self, seat: u8, next: &Position, ctx: &Context, single: u8) -> Held {
         if single == NONE {
-            return self.after(seat, next);
+            return self.after(seat, next, ctx);
         }
         let mut h = *self;
         let (s, k) = (seat as usize, single as usize);
@@ -171,7 +184,7 @@ impl Held {
         h.tens[s] -= (TEN_KINDS >> k & 1) as u8;
         h.fives[s] -= (FIVE_KINDS >> k & 1) as u8;
         if n >= 1 || self.cards[s] >= 26 {
-            h.widest[s] = if h.twice[s] == 0 && h.cards[s] < 26 { 1 } else { widest(&next.hands[s], h.twice[s], h.cards[s], next.ctx()) };
+            h.widest[s] = if h.twice[s] == 0 && h.cards[s] < 26 { 1 } else { widest(&next.hands[s], h.twice[s], h.cards[s], ctx) };
         }
         h.left = h.once[0] | h.once[1] | h.once[2] | h.once[3];
         h
@@ -179,7 +192,7 @@ impl Held {
 
     /// The masks of `next`, the position after `seat` played from this one's: only the kinds
     /// `seat` held are read again.
-    fn after(&self, seat: u8, next: &Position) -> Held {
+    fn after(&self, seat: u8, next: &Position, ctx: &Context) -> Held {
         let mut h = *self;
         let s = seat as usize;
         let hand = &next.hands[s];
@@ -199,7 +212,7 @@ impl Held {
         h.once[s] = once;
         h.twice[s] = twice;
         (h.cards[s], h.tens[s], h.fives[s]) = (cards, tens, fives);
-        h.widest[s] = if twice == 0 && cards < 26 { 1 } else { widest(hand, twice, cards, next.ctx()) };
+        h.widest[s] = if twice == 0 && cards < 26 { 1 } else { widest(hand, twice, cards, ctx) };
         h.left = h.once[0] | h.once[1] | h.once[2] | h.once[3];
         h
     }
@@ -236,8 +249,8 @@ fn widest(hand: &Counts, twice: u64, cards: u8, ctx: &Context) -> u8 {
 }
 
 impl Solver {
-    fn new(budget: u64, ctx: &Context) -> Solver {
-        Solver { table: Table::default(), nodes: 0, budget, plies: Vec::new(), order: Order::of(ctx), last: ExactCache::default(), follows: Follows::default(), shapes: Vec::new() }
+    fn new(budget: u64, ctx: &'static Context) -> Solver {
+        Solver { table: Table::default(), nodes: 0, budget, plies: Vec::new(), order: Order::of(ctx), last: ExactCache::default(), follows: Follows::default(), shapes: Vec::new(), given_key: None }
     }
 }
 
@@ -254,7 +267,7 @@ impl Solver {
 #[cfg(test)]
 fn trick_start_key(pos: &Position, order: &Order, held: &Held) -> u128 {
     let trumps = held.left & pos.ctx().class_mask[TRUMP as usize];
-    key_with_shape(pos, held, trump_shape(pos.ctx(), order, trumps))
+    key_with_shape(pos, order.ctx, held, trump_shape(order.ctx, order, trumps), trump_places(order.ctx, trumps))
 }
 
 /// The shape of the trumps left (`trumps`, as bits over kind ids), which depends on nothing
@@ -302,10 +315,23 @@ fn trump_shape(ctx: &Context, order: &Order, trumps: u64) -> u64 {
     a.finish()
 }
 
-/// [`trick_start_key`] given the shape of the trumps left ([`trump_shape`]): the trumps left
-/// in class order, each with its copies in every hand and points; then the plain suits.
-fn key_with_shape(pos: &Position, held: &Held, shape: u64) -> u128 {
-    let ctx = pos.ctx();
+/// The trumps `trumps` (bits over kind ids) as bits over their places in class order.
+fn trump_places(ctx: &Context, trumps: u64) -> u64 {
+    let start = ctx.pos[ctx.class_kinds(TRUMP)[0] as usize] as u32;
+    let mut places = 0u64;
+    let mut bits = trumps;
+    while bits != 0 {
+        let k = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        places |= 1 << (ctx.pos[k] as u32 - start);
+    }
+    places
+}
+
+/// [`trick_start_key`] given the shape of the trumps left ([`trump_shape`]) and their places
+/// ([`trump_places`]): the trumps left in class order, each with its copies in every hand and
+/// points; then the plain suits.
+fn key_with_shape(pos: &Position, ctx: &Context, held: &Held, shape: u64, places: u64) -> u128 {
     let mut a = FxHasher::default();
     let mut b = FxHasher::default();
     b.write_u64(0x9e37_79b9_7f4a_7c15);
@@ -318,15 +344,8 @@ fn key_with_shape(pos: &Position, held: &Held, shape: u64) -> u128 {
     put(pos.to_move as u64);
     put(shape);
     let left = held.left;
-    let trumps = left & ctx.class_mask[TRUMP as usize];
     let start = ctx.pos[ctx.class_kinds(TRUMP)[0] as usize] as u32;
-    let mut places = 0u64;
-    let mut bits = trumps;
-    while bits != 0 {
-        let k = bits.trailing_zeros() as usize;
-        bits &= bits - 1;
-        places |= 1 << (ctx.pos[k] as u32 - start);
-    }
+    let mut places = places;
     let (mut w, mut n) = (0u64, 0);
     while places != 0 {
         let k = ctx.order[(start + places.trailing_zeros()) as usize] as usize;
@@ -433,7 +452,7 @@ fn trick_decided(pos: &Position, order: &Order, held: &Held) -> Option<bool> {
     if lead.k != 1 {
         return None;
     }
-    let ctx = pos.ctx();
+    let ctx = order.ctx;
     let led = ctx.class_mask[lead.class as usize];
     let trumps = if lead.class == TRUMP { 0 } else { ctx.class_mask[TRUMP as usize] };
     // the kinds whose unit of m would beat the best so far, of the led class and of trumps
@@ -509,7 +528,7 @@ fn legal(pos: &Position) -> Option<Vec<Counts>> {
 fn search_plays(pos: &Position, order: &Order, held: &Held, follows: &mut Follows, out: &mut Vec<Counts>, singles: &mut Vec<u8>) -> bool {
     out.clear();
     singles.clear();
-    let ctx = pos.ctx();
+    let ctx = order.ctx;
     let hand = &pos.hands[pos.to_move as usize];
     // groups form only among two or more lone cards the mover may play
     let mut candidates = u64::MAX;
@@ -586,14 +605,14 @@ fn search_plays(pos: &Position, order: &Order, held: &Held, follows: &mut Follow
 
 /// `pos` after the mover plays `c`, whose kind is `single` when it is one card (else
 /// [`NONE`]): [`Position::play_unchecked`], for one card without classifying it.
-fn child(pos: &Position, c: &Counts, single: u8) -> Position {
+fn child(pos: &Position, ctx: &Context, c: &Counts, single: u8) -> Position {
     let mut q = *pos;
-    play(&mut q, c, single);
+    play(&mut q, ctx, c, single);
     q
 }
 
 /// [`child`] in place.
-fn play(q: &mut Position, c: &Counts, single: u8) {
+fn play(q: &mut Position, ctx: &Context, c: &Counts, single: u8) {
     #[cfg(test)]
     let want = {
         let mut w = *q;
@@ -603,7 +622,7 @@ fn play(q: &mut Position, c: &Counts, single: u8) {
     if single == NONE {
         q.play_unchecked(c);
     } else {
-        play_single(q, single);
+        play_single(q, ctx, single);
     }
     #[cfg(test)]
     assert_eq!(*q, want, "one card played as play_unchecked plays it");
@@ -611,8 +630,7 @@ fn play(q: &mut Position, c: &Counts, single: u8) {
 
 /// The mover plays one card of kind `k`: [`Position::play_unchecked`] without classifying it
 /// (one card is a unit of one, R3.1; it takes the trick when it beats the best so far, R6.1).
-fn play_single(q: &mut Position, k: u8) {
-    let ctx = q.ctx();
+fn play_single(q: &mut Position, ctx: &Context, k: u8) {
     let seat = q.to_move;
     q.hands[seat as usize][k as usize] -= 1;
     let u = unit(ctx, k, 1);
@@ -838,6 +856,8 @@ fn single_representatives(pos: &Position) -> [u8; KINDS] {
 /// Each suit class's kinds strongest first (R2.3; ties by id, a fixed order), and each kind's
 /// others of equal strength in its class: what [`interchangeable`] reads, made once a solve.
 pub(crate) struct Order {
+    /// The solve's context (read here rather than looked up from each position).
+    ctx: &'static Context,
     kinds: [[u8; KINDS]; 5],
     ties: [u64; KINDS],
     /// For each trump, the trumps before it in class order (the trick-start key's places).
@@ -864,8 +884,8 @@ impl Order {
         }
     }
 
-    pub(crate) fn of(ctx: &Context) -> Order {
-        let mut o = Order { kinds: [[0; KINDS]; 5], ties: [0; KINDS], before: [0; KINDS], above: [[0; 32]; 5], trumps: ctx.class_mask[TRUMP as usize], place: [0; KINDS] };
+    pub(crate) fn of(ctx: &'static Context) -> Order {
+        let mut o = Order { ctx, kinds: [[0; KINDS]; 5], ties: [0; KINDS], before: [0; KINDS], above: [[0; 32]; 5], trumps: ctx.class_mask[TRUMP as usize], place: [0; KINDS] };
         let mut seen = 0u64;
         for &k in ctx.class_kinds(TRUMP) {
             o.before[k as usize] = seen;
@@ -906,7 +926,7 @@ impl Order {
 /// group, or [`NONE`]; and the kinds that have one, as bits. Only kinds in `candidates` (the
 /// kinds the mover may play) are grouped; one outside them counts as not lone.
 fn interchangeable(pos: &Position, order: &Order, held: &Held, candidates: u64) -> ([u8; KINDS], u64) {
-    let ctx = pos.ctx();
+    let ctx = order.ctx;
     let mut prev = [NONE; KINDS];
     let mut members = 0u64;
     let me = pos.to_move as usize;
@@ -1056,7 +1076,7 @@ fn order_score(pos: &Position, next: &Position, cards: &Counts) -> i32 {
 /// the child: a lead leaves the mover winning the trick; one card wins it when it beats the
 /// best so far (R6.1), and the fourth ends the trick (not the hand's last: that one is forced),
 /// its points going to the defenders if they win it (R7.2).
-fn quick_order_score(pos: &Position, held: &Held, cards: &Counts, single: u8) -> i32 {
+fn quick_order_score(pos: &Position, ctx: &Context, held: &Held, cards: &Counts, single: u8) -> i32 {
     let got = if pos.trick.plays == 0 {
         1000 + points(cards) + size(cards) as i32
     } else {
@@ -1064,7 +1084,7 @@ fn quick_order_score(pos: &Position, held: &Held, cards: &Counts, single: u8) ->
         let team = pos.to_move % 2;
         let p = KIND_POINTS[k as usize];
         let lead = pos.trick.lead.expect("a trick in progress has its lead");
-        let beats = beats(&lead, &unit(pos.ctx(), k, 1), pos.trick.best_key);
+        let beats = beats(&lead, &unit(ctx, k, 1), pos.trick.best_key);
         let winner = if beats { pos.to_move } else { pos.trick.best_seat };
         if pos.trick.plays < 3 {
             if winner % 2 == team { 1000 + p + 1 } else { -p }
@@ -1077,7 +1097,7 @@ fn quick_order_score(pos: &Position, held: &Held, cards: &Counts, single: u8) ->
         }
     };
     #[cfg(test)]
-    assert_eq!(got, order_score(pos, &child(pos, cards, single), cards), "{pos:?}");
+    assert_eq!(got, order_score(pos, &child(pos, ctx, cards, single), cards), "{pos:?}");
     got
 }
 
@@ -1092,7 +1112,7 @@ impl Solver {
         }
         let me = pos.to_move as usize;
         let lead = pos.trick.lead?;
-        let beat = beats(&lead, &unit(pos.ctx(), k, 1), pos.trick.best_key);
+        let beat = beats(&lead, &unit(self.order.ctx, k, 1), pos.trick.best_key);
         let winner = if beat { pos.to_move } else { pos.trick.best_seat };
         let mut once = held.once;
         if pos.hands[me][k as usize] == 1 {
@@ -1105,7 +1125,7 @@ impl Solver {
         {
             let mut c = [0u8; KINDS];
             c[k as usize] = 1;
-            let q = child(pos, &c, k);
+            let q = child(pos, self.order.ctx, &c, k);
             assert_eq!((q.to_move, q.trick.plays, got), (winner, 0, last_two(&q, &Held::of(&q), i32::MIN / 2, i32::MAX / 2)));
         }
         Some(got)
@@ -1113,21 +1133,21 @@ impl Solver {
 
     /// [`trick_start_key`] of `pos`, the trumps' shape kept by their mask.
     fn key(&mut self, pos: &Position, held: &Held) -> u128 {
-        let ctx = pos.ctx();
+        let ctx = self.order.ctx;
         let trumps = held.left & ctx.class_mask[TRUMP as usize];
         if self.shapes.is_empty() {
-            self.shapes = vec![(0, 0); 1024];
+            self.shapes = vec![(0, 0, 0); 1024];
         }
         let at = (trumps.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 54) as usize;
-        let shape = match self.shapes[at] {
-            (m, shape) if m == trumps + 1 => shape,
+        let (shape, places) = match self.shapes[at] {
+            (m, shape, places) if m == trumps + 1 => (shape, places),
             _ => {
-                let shape = trump_shape(ctx, &self.order, trumps);
-                self.shapes[at] = (trumps + 1, shape);
-                shape
+                let (shape, places) = (trump_shape(ctx, &self.order, trumps), trump_places(ctx, trumps));
+                self.shapes[at] = (trumps + 1, shape, places);
+                (shape, places)
             }
         };
-        let k = key_with_shape(pos, held, shape);
+        let k = key_with_shape(pos, ctx, held, shape, places);
         #[cfg(test)]
         assert_eq!(k, trick_start_key(pos, &self.order, held), "the shape kept is the shape");
         k
@@ -1141,6 +1161,7 @@ impl Solver {
 
     /// [`Solver::search`] with `pos`'s held masks.
     fn node(&mut self, pos: &Position, held: &Held, mut alpha: i32, mut beta: i32, depth: usize) -> Result<i32, Budget> {
+        let given = self.given_key.take();
         if pos.phase == Phase::Over {
             return Ok(pos.final_score);
         }
@@ -1167,7 +1188,14 @@ impl Solver {
         let base = pos.defender_points;
         // the table at trick starts only: a probe is a cache miss, dearer than the nodes the
         // table saves mid-trick (HISTORY.md §29)
-        let k = (pos.trick.plays == 0).then(|| self.key(pos, held));
+        let k = (pos.trick.plays == 0).then(|| match given {
+            Some(k) => {
+                #[cfg(test)]
+                assert_eq!(k, self.key(pos, held), "the key given is the position's");
+                k
+            }
+            None => self.key(pos, held),
+        });
         let mut first = u16::MAX;
         let old = k.and_then(|k| self.table.get(k));
         let nodes0 = self.nodes;
@@ -1205,12 +1233,59 @@ impl Solver {
         // the table's best play first, before the other children are made: it cuts most nodes;
         // mid-trick (no table) the play that last cut a node at this depth, if legal here
         if first == u16::MAX && pos.trick.plays > 0 {
-            for (kc, ks) in [ply.killer, ply.killer2].into_iter().flatten() {
-                let at = if ks != NONE { ply.singles.iter().position(|&k| k == ks) } else { ply.moves.iter().position(|c| *c == kc) };
+            // read in place (a killer is 55 bytes); a single by its kind alone
+            for (kc, ks) in [&ply.killer, &ply.killer2].into_iter().flatten() {
+                let at = if *ks != NONE { ply.singles.iter().position(|k| k == ks) } else { ply.moves.iter().position(|c| c == kc) };
                 if let Some(i) = at {
                     first = i as u16;
                     break;
                 }
+            }
+        }
+        let ctx = self.order.ctx;
+        // a trick's last card that leaves four cards a hand or more: every child is a trick
+        // start, and one whose table entry already cuts this node ends it before any is searched
+        // (an enhanced transposition cutoff); the play to be searched first is probed first (most
+        // nodes it cuts need no other key), and the children, their masks and keys are kept;
+        // nearer the end the keys of children never searched cost more than the cuts save
+        let etc = pos.trick.plays == 3 && held.cards[pos.to_move as usize] >= 5;
+        if etc {
+            ply.kids.clear();
+            ply.helds.clear();
+            ply.keys.clear();
+            let n = ply.moves.len();
+            let pre = (first as usize) < n;
+            let mut kept = None;
+            for j in 0..n + pre as usize {
+                let i = if !pre { j } else if j == 0 { first as usize } else { j - 1 };
+                if pre && j > 0 && i == first as usize {
+                    let (q, h, k) = kept.take().expect("the first play probed");
+                    ply.kids.push(q);
+                    ply.helds.push(h);
+                    ply.keys.push(k);
+                    continue;
+                }
+                let q = child(pos, ctx, &ply.moves[i], ply.singles[i]);
+                let h = held.after_play(pos.to_move, &q, ctx, ply.singles[i]);
+                let k = self.key(&q, &h);
+                if let Some(e) = self.table.get(k) {
+                    // the child is worth at least e.lo, at most e.hi (past its points so far)
+                    let b = q.defender_points;
+                    let cut = if max { (b + e.lo >= beta).then_some(b + e.lo) } else { (b + e.hi <= alpha).then_some(b + e.hi) };
+                    if let Some(v) = cut {
+                        #[cfg(test)]
+                        ETC_CUTS.with(|c| c.set(c.get() + 1));
+                        self.plies[depth] = Some(ply);
+                        return Ok(v);
+                    }
+                }
+                if pre && j == 0 {
+                    kept = Some((q, h, k));
+                    continue;
+                }
+                ply.kids.push(q);
+                ply.helds.push(h);
+                ply.keys.push(k);
             }
         }
         // the third-last trick's last card: a child's last two tricks may be kept, its value
@@ -1222,9 +1297,13 @@ impl Solver {
             let f = first as usize;
             best = match if ends { self.last_two_child(pos, held, ply.singles[f]) } else { None } {
                 Some(v) => v,
+                None if etc => {
+                    self.given_key = Some(ply.keys[f]);
+                    self.node(&ply.kids[f], &ply.helds[f], alpha, beta, depth + 1)?
+                }
                 None => {
-                    let q = child(pos, &ply.moves[f], ply.singles[f]);
-                    self.node(&q, &held.after_play(pos.to_move, &q, ply.singles[f]), alpha, beta, depth + 1)?
+                    let q = child(pos, self.order.ctx, &ply.moves[f], ply.singles[f]);
+                    self.node(&q, &held.after_play(pos.to_move, &q, self.order.ctx, ply.singles[f]), alpha, beta, depth + 1)?
                 }
             };
             if max {
@@ -1234,11 +1313,13 @@ impl Solver {
             }
         }
         if alpha < beta {
-            ply.kids.clear();
+            if !etc {
+                ply.kids.clear();
+            }
             ply.order.clear();
             // a lead's or one card's order is known without making the child; a follow of
             // several cards is made to be ordered, in its place (one copy of the position)
-            let made = pos.trick.plays > 0 && ply.singles.contains(&NONE);
+            let made = !etc && pos.trick.plays > 0 && ply.singles.contains(&NONE);
             for (i, c) in ply.moves.iter().enumerate() {
                 if made {
                     ply.kids.push(*pos);
@@ -1248,10 +1329,12 @@ impl Solver {
                 }
                 let score = if made {
                     let q = ply.kids.last_mut().expect("just pushed");
-                    play(q, c, ply.singles[i]);
+                    play(q, self.order.ctx, c, ply.singles[i]);
                     order_score(pos, q, c)
+                } else if etc && ply.singles[i] == NONE {
+                    order_score(pos, &ply.kids[i], c)
                 } else {
-                    quick_order_score(pos, held, c, ply.singles[i])
+                    quick_order_score(pos, self.order.ctx, held, c, ply.singles[i])
                 };
                 ply.order.push((std::cmp::Reverse(score), i as u16));
             }
@@ -1263,15 +1346,19 @@ impl Solver {
                 let i = i as usize;
                 let v = match if ends { self.last_two_child(pos, held, ply.singles[i]) } else { None } {
                     Some(v) => v,
+                    None if etc => {
+                        self.given_key = Some(ply.keys[i]);
+                        self.node(&ply.kids[i], &ply.helds[i], alpha, beta, depth + 1)?
+                    }
                     None => {
                         let one;
                         let kid = if made {
                             &ply.kids[i]
                         } else {
-                            one = child(pos, &ply.moves[i], ply.singles[i]);
+                            one = child(pos, self.order.ctx, &ply.moves[i], ply.singles[i]);
                             &one
                         };
-                        self.node(kid, &held.after_play(pos.to_move, kid, ply.singles[i]), alpha, beta, depth + 1)?
+                        self.node(kid, &held.after_play(pos.to_move, kid, self.order.ctx, ply.singles[i]), alpha, beta, depth + 1)?
                     }
                 };
                 if (max && v > best) || (!max && v < best) {
@@ -1289,10 +1376,12 @@ impl Solver {
             }
         }
         if alpha >= beta {
-            let m = Some((ply.moves[best_i as usize], ply.singles[best_i as usize]));
-            if ply.killer != m {
+            let (bc, bs) = (&ply.moves[best_i as usize], ply.singles[best_i as usize]);
+            // one card's play is its kind: its cards are compared only for a play of several
+            let same = ply.killer.as_ref().is_some_and(|(kc, ks)| *ks == bs && (bs != NONE || kc == bc));
+            if !same {
                 ply.killer2 = ply.killer;
-                ply.killer = m;
+                ply.killer = Some((*bc, bs));
             }
         }
         self.plies[depth] = Some(ply);
@@ -1346,12 +1435,15 @@ impl Solver {
         let mut pos = *pos;
         while pos.phase == Phase::Play {
             let moves = plays(&pos).ok_or(Budget)?;
+            // a node worth v: the defenders' children are worth at most v, the banker team's
+            // at least v, so a null window on one side tells a child worth v from the others
+            let max = pos.is_defender(pos.to_move);
             let mut found = None;
             for c in &moves {
                 let mut q = pos;
                 q.play_unchecked(c);
-                // a null window around v: the child is worth exactly v
-                if self.search(&q, v - 1, v + 1, 0)? == v {
+                let worth_v = if max { self.search(&q, v - 1, v, 0)? >= v } else { self.search(&q, v, v + 1, 0)? <= v };
+                if worth_v {
                     found = Some((*c, q));
                     break;
                 }
@@ -1662,6 +1754,32 @@ mod tests {
                 assert_eq!((v.lower, v.upper), (m, m), "{profile:?} {pos:?}");
             }
         }
+    }
+
+    /// The solver against plain alpha-beta on positions of five and six cards a hand, where a
+    /// trick's last card leaves four or more and its children's table entries may cut it (the
+    /// enhanced transposition cutoff): every root play's value, in every profile.
+    #[test]
+    fn transposition_cutoffs_at_trick_ends_keep_the_values() {
+        let mut rng = Rng::new(4343);
+        let before = ETC_CUTS.with(|c| c.get());
+        for i in 0..120 {
+            let profile = Profile::ALL[i % Profile::ALL.len()];
+            let h = 5 + i % 2;
+            let pre = rng.below_usize(4);
+            let pos = position_from(&mut rng, profile, h, pre, false);
+            let s = solve(&pos, u64::MAX).expect("solved");
+            assert!(s.exact);
+            for v in &s.plays {
+                let mut q = pos;
+                q.play_unchecked(&v.play);
+                let m = reference(&q, i32::MIN, i32::MAX);
+                assert_eq!((v.lower, v.upper), (m, m), "{profile:?} {pos:?}");
+            }
+        }
+        let cuts = ETC_CUTS.with(|c| c.get()) - before;
+        eprintln!("transposition cutoffs at trick ends: {cuts}");
+        assert!(cuts > 100, "{cuts}");
     }
 
     /// The last two tricks solved directly agree with minimax over the engine's plays, for
