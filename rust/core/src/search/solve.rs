@@ -278,9 +278,6 @@ fn trump_shape(ctx: &Context, order: &Order, trumps: u64) -> u64 {
     let mut a = FxHasher::default();
     a.write_u64(0x7f4a_7c15);
     let (mut strengths, mut tops) = (0u32, 0u32);
-    // the trumps left as bits over their places in class order
-    let start = ctx.pos[ctx.class_kinds(TRUMP)[0] as usize] as u32;
-    let mut places = 0u64;
     let mut bits = trumps;
     while bits != 0 {
         let k = bits.trailing_zeros() as usize;
@@ -289,8 +286,10 @@ fn trump_shape(ctx: &Context, order: &Order, trumps: u64) -> u64 {
         if ctx.up[k] != NONE || ctx.down[k] != NONE {
             tops |= 1 << ctx.tractor_rank[k];
         }
-        places |= 1 << (ctx.pos[k] as u32 - start);
     }
+    // the trumps left as bits over their places in class order
+    let start = ctx.pos[ctx.class_kinds(TRUMP)[0] as usize] as u32;
+    let mut places = trump_places(ctx, trumps);
     // R4.2's level-3 exception reads the trump suit's 2 by name
     let special = if ctx.level == 3 { Card::new(ctx.trump, 2).id() } else { KINDS };
     let below = |mask: u32, x: u8| (mask & ((1u32 << x) - 1)).count_ones() as u64;

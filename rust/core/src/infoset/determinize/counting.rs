@@ -747,7 +747,6 @@ pub(super) fn index(dims: &[usize], s: &[u16; 4]) -> usize {
 mod tests {
     use super::super::Determinizer;
     use super::index;
-    use crate::game::hand::{Game, NOBODY};
     use crate::util::bignum::{binomial, Big};
 
     /// The counting programme's layers (row by row, the carried bound, 64-bit layers, weights of
@@ -758,13 +757,7 @@ mod tests {
     fn counting_layers_match_a_plain_full_width_programme() {
         let (mut programmes, mut states_checked, mut small) = (0, 0usize, 0);
         for seed in 0..24u64 {
-            let (profile, actions, deal_len) = super::super::random_hand(seed);
-            let n = actions.len();
-            for cut in [deal_len * 2 / 3, deal_len + 1, (deal_len + n) / 2, n.saturating_sub(6)] {
-                let mut p = Game::deal(seed, profile, [3, 3], NOBODY, None).unwrap();
-                for a in &actions[..cut.min(n)] {
-                    p.apply(a).unwrap();
-                }
+            for (cut, p) in super::super::random_cuts(seed) {
                 for seat in 0..4u8 {
                     let det = Determinizer::new(p.info(seat));
                     if !det.use_dp || det.holders.len() < 2 {

@@ -678,7 +678,7 @@ pub(super) fn plain_table<S: Copy>(
 #[cfg(test)]
 mod tests {
     use super::super::Determinizer;
-    use crate::game::hand::{Game, NOBODY};
+    use crate::game::hand::NOBODY;
 
     /// The level tables, of the counting programme and of the plain shuffle, against their
     /// plain twins (`plain_table`: every split stepped by the proposal's own step, no masks,
@@ -690,13 +690,7 @@ mod tests {
     fn level_tables_match_the_plain_walk() {
         let (mut shuffled, mut counted, mut paths, mut none, mut lazy_built) = (0, 0, 0, 0, 0);
         for seed in 0..30u64 {
-            let (profile, actions, deal_len) = super::super::random_hand(seed);
-            let n = actions.len();
-            for cut in [deal_len * 2 / 3, deal_len + 1, (deal_len + n) / 2, n.saturating_sub(6)] {
-                let mut p = Game::deal(seed, profile, [3, 3], NOBODY, None).unwrap();
-                for a in &actions[..cut.min(n)] {
-                    p.apply(a).unwrap();
-                }
+            for (cut, p) in super::super::random_cuts(seed) {
                 for seat in 0..4u8 {
                     let mut det = Determinizer::new(p.info(seat));
                     let Some(t) = det.turns.as_mut() else { continue };

@@ -86,6 +86,24 @@ pub(crate) fn random_hand(seed: u64) -> (crate::rules::profile::Profile, Vec<cra
     (profile, actions, g.record.dealt_at.len())
 }
 
+/// Tests: hand `seed` ([`random_hand`]) stopped at four points (two thirds into the deal, the
+/// first play, mid-hand, six actions before the end), each cut with its game.
+#[cfg(test)]
+pub(crate) fn random_cuts(seed: u64) -> Vec<(usize, crate::game::hand::Game)> {
+    let (profile, actions, deal_len) = random_hand(seed);
+    let n = actions.len();
+    [deal_len * 2 / 3, deal_len + 1, (deal_len + n) / 2, n.saturating_sub(6)]
+        .into_iter()
+        .map(|cut| {
+            let mut p = crate::game::hand::Game::deal(seed, profile, [3, 3], crate::game::hand::NOBODY, None).expect("a fresh deal");
+            for a in &actions[..cut.min(n)] {
+                p.apply(a).expect("a legal action");
+            }
+            (cut, p)
+        })
+        .collect()
+}
+
 pub use arrange::Arrangement;
 pub use holders::Draw;
 
