@@ -320,7 +320,6 @@ pub static UNITS: [[Counts; KINDS]; COPIES as usize] = {
 /// `a` AND `b`, kind by kind (with a class's [`crate::rules::trump::Context::class_bytes`]:
 /// the cards of `a` in that class).
 ///
-///
 /// Six words, then four bytes and two as one value each: no byte is stored alone and no two
 /// stores overlap, so a wider read of the result right after (its `size`, its masks) is
 /// forwarded from one store instead of waiting for them to reach the cache.
@@ -346,6 +345,19 @@ pub fn contains(b: &Counts, a: &Counts) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `and` by words against the kind-by-kind AND, on random count arrays (every byte value
+    /// in the last six kinds included).
+    #[test]
+    fn and_is_the_kind_by_kind_and() {
+        let mut rng = crate::util::rng::Rng::new(8);
+        for _ in 0..5000 {
+            let a: Counts = std::array::from_fn(|_| rng.next_u64() as u8);
+            let b: Counts = std::array::from_fn(|_| rng.next_u64() as u8);
+            let want: Counts = std::array::from_fn(|k| a[k] & b[k]);
+            assert_eq!(and(&a, &b), want);
+        }
+    }
 
     #[test]
     fn held_mask_marks_the_kinds_held_m_times() {
