@@ -252,7 +252,7 @@ where
         let bits = &self.table.last_bits;
         // (the paths are counted as the sum lists them, the same count as a pass over the
         // last kind's splits; past `MAX_PATHS` the table is refused whatever the sums)
-        let mut listed = 0;
+        let (mut listed, mut counted) = (0, false);
         // (in four limbs while the sums fit, checked: the same exact sums)
         if let Some(t) = self.narrow {
             let sum = LevelTable::leaves_narrow(&self.table.splits[self.n - 1], bits, self.nh, &node, self.walk.end, |_, _| {
@@ -263,7 +263,7 @@ where
             if sum.is_none() {
                 listed = bits.iter().filter(|&&b| b & !node.allowed == 0).count();
             }
-            self.listed += listed;
+            (self.listed, counted) = (self.listed + listed, true);
             if self.listed > MAX_PATHS {
                 self.full = true;
                 return;
@@ -288,12 +288,12 @@ where
                 }
             }
         }
-        let wide_listed = listed == 0;
         let sum = LevelTable::leaves_wide(&self.table.splits[self.n - 1], bits, self.nh, &node, self.walk.end, |_, _| {
             listed += 1;
             false
         });
-        if wide_listed {
+        // (counted already where the narrow sum ran first)
+        if !counted {
             self.listed += listed;
             if self.listed > MAX_PATHS {
                 self.full = true;
