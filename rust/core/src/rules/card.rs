@@ -317,6 +317,66 @@ pub static UNITS: [[Counts; KINDS]; COPIES as usize] = {
     t
 };
 
+/// The kind id of the `r`-th set bit of `mask`, lowest first, or `None` past the last.
+///
+/// Byte by byte: each byte's bits counted (SWAR), summed into running totals by a multiply
+/// (byte i: the bits of bytes 0..=i, at most 64), the first byte whose total exceeds r found
+/// by adding 128 − (r + 1) into each byte's top bit (no byte carries: 64 + 127 < 256), and the
+/// bit found inside that byte by dropping its lowest bits.
+#[inline]
+pub fn nth_bit(mask: u64, r: u32) -> Option<u8> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let mut b = mask - ((mask >> 1) & 0x5555_5555_5555_5555);
+    b = (b & 0x3333_3333_3333_3333) + ((b >> 2) & 0x3333_3333_3333_3333);
+    b = (b + (b >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
+    let totals = b.wrapping_mul(ONES);
+    if r as u64 >= totals >> 56 {
+        return None;
+    }
+    let above = (totals + (0x80 - (r as u64 + 1)) * ONES) & 0x8080_8080_8080_8080;
+    let byte = above.trailing_zeros() / 8;
+    let before = if byte == 0 { 0 } else { (totals >> (8 * (byte - 1))) & 0xFF } as u32;
+    let m = (mask >> (8 * byte)) & 0xFF;
+    Some((8 * byte) as u8 + SELECT_IN_BYTE[m as usize][(r - before) as usize])
+}
+
+/// `SELECT_IN_BYTE[m][i]`: the position of the `i`-th set bit of the byte `m` (a table, so
+/// that `nth_bit` takes no loop whose length the random rank decides).
+static SELECT_IN_BYTE: [[u8; 8]; 256] = {
+    let mut t = [[0u8; 8]; 256];
+    let mut m = 0;
+    while m < 256 {
+        let (mut i, mut bit) = (0, 0);
+        while bit < 8 {
+            if m >> bit & 1 == 1 {
+                t[m][i] = bit as u8;
+                i += 1;
+            }
+            bit += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
+/// `SOME_UNITS[m - 1][k]`: `Some(UNITS[m - 1][k])`. A sampler that returns a one-kind play
+/// copies it whole from here, tag and cards in one copy laid out as the reader's, so the
+/// reader's wide loads find whole stores to forward from (a `Some` built from `UNITS` writes
+/// its tag and its cards apart, at offsets no reader's load matches).
+pub static SOME_UNITS: [[Option<Counts>; KINDS]; COPIES as usize] = {
+    let mut t = [[None; KINDS]; COPIES as usize];
+    let mut m = 0;
+    while m < COPIES as usize {
+        let mut k = 0;
+        while k < KINDS {
+            t[m][k] = Some(UNITS[m][k]);
+            k += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
 /// `a` AND `b`, kind by kind (with a class's [`crate::rules::trump::Context::class_bytes`]:
 /// the cards of `a` in that class).
 ///
@@ -345,6 +405,30 @@ pub fn contains(b: &Counts, a: &Counts) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `nth_bit` against dropping the lowest bits one at a time.
+    #[test]
+    fn nth_bit_is_the_rth_set_bit() {
+        let mut rng = crate::util::rng::Rng::new(31);
+        for t in 0..20_000 {
+            let mask = match t % 4 {
+                0 => rng.next_u64(),
+                1 => rng.next_u64() & rng.next_u64() & rng.next_u64(),
+                2 => rng.next_u64() | rng.next_u64(),
+                _ => rng.next_u64() & ((1u64 << 54) - 1),
+            };
+            let mut m = mask;
+            for r in 0..=64u32 {
+                let want = (m != 0).then(|| m.trailing_zeros() as u8);
+                assert_eq!(super::nth_bit(mask, r), want, "mask {mask:#x} r {r}");
+                if m != 0 {
+                    m &= m - 1;
+                }
+            }
+        }
+        assert_eq!(super::nth_bit(u64::MAX, 63), Some(63));
+        assert_eq!(super::nth_bit(0, 0), None);
+    }
 
     /// `and` by words against the kind-by-kind AND, on random count arrays (every byte value
     /// in the last six kinds included).

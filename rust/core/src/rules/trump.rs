@@ -64,6 +64,11 @@ pub struct Context {
     pub class_chains: [(u8, u8); 5],
     /// Where each kind stands in `order`.
     pub pos: [u8; KINDS],
+    /// The trump class's kinds in `order` as runs of ascending kind ids, each as bits over kind
+    /// ids (the jokers, the trump suit, the other suits' level cards, their 2s: at most four;
+    /// unused runs 0). The r-th kind of a set in class order is found run by run
+    /// ([`Context::nth_trump`]).
+    pub trump_runs: [u64; 4],
 }
 
 /// Strength values of trumps above the plain ranks 3..14 (R2.3).
@@ -98,6 +103,7 @@ impl Context {
             chains: [Chain { start: 0, len: 0, cyclic: false, id_first: 0, id_span: 0, id_skip: NONE }; 20],
             class_chains: [(0, 0); 5],
             pos: [0; KINDS],
+            trump_runs: [0; 4],
         };
         for id in 0..52u8 {
             let card = Card(id);
@@ -194,6 +200,35 @@ impl Context {
             self.class_chains[class] = (first_chain, n_chains as u8);
         }
         debug_assert_eq!(n_order, KINDS);
+        // the trump class's order cut where a kind id falls below the one before it
+        let (mut run, mut prev) = (0usize, None::<u8>);
+        let (a, b) = (self.chains[self.class_chains[TRUMP as usize].0 as usize].start as usize, n_order);
+        let order = self.order;
+        for &k in &order[a..b] {
+            // (the trump class is the last in `order`)
+            if prev.is_some_and(|p| k < p) {
+                run += 1;
+            }
+            assert!(run < 4, "the trump class is at most four runs of ascending kind ids");
+            self.trump_runs[run] |= 1 << k;
+            prev = Some(k);
+        }
+    }
+
+    /// The kind of the `r`-th set bit of `mask` (kinds of the trump class) in the trump
+    /// class's order (`class_kinds(TRUMP)`), or `None` past the last: run by run, each run in
+    /// kind order.
+    #[inline]
+    pub fn nth_trump(&self, mask: u64, mut r: u32) -> Option<u8> {
+        for run in self.trump_runs {
+            let x = mask & run;
+            let c = x.count_ones();
+            if r < c {
+                return crate::rules::card::nth_bit(x, r);
+            }
+            r -= c;
+        }
+        None
     }
 
     pub fn is_trump(&self, card: Card) -> bool {
@@ -294,6 +329,31 @@ mod tests {
 
     fn ctx(level: u8, trump: u8) -> Context {
         Context::new(level, trump, Profile::Guigang).unwrap()
+    }
+
+    /// `nth_trump` against walking the trump class's kinds in order, in every profile, level
+    /// and trump, on random sets of trumps (and past the last kind: `None`).
+    #[test]
+    fn nth_trump_is_the_walk_in_class_order() {
+        let mut rng = crate::util::rng::Rng::new(5);
+        let mut checked = 0;
+        for profile in Profile::ALL {
+            for level in 3..=14u8 {
+                for trump in 0..4u8 {
+                    let ctx = Context::new(level, trump, profile).unwrap();
+                    assert_eq!(ctx.trump_runs.iter().fold(0, |a, r| a | r), ctx.class_mask[TRUMP as usize]);
+                    for _ in 0..50 {
+                        let mask = rng.next_u64() & rng.next_u64() & ctx.class_mask[TRUMP as usize];
+                        let walk: Vec<u8> = ctx.class_kinds(TRUMP).iter().copied().filter(|&k| mask >> k & 1 == 1).collect();
+                        for r in 0..=walk.len() as u32 {
+                            assert_eq!(ctx.nth_trump(mask, r), walk.get(r as usize).copied(), "{mask:x} {r}");
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 20_000, "{checked}");
     }
 
     /// In every profile, level and trump, `bits_of` reads each chain's kinds' bits in link

@@ -1,6 +1,6 @@
 //! The distinct legal follows of a position and their queries: count, nth, sample, all.
 
-use crate::rules::card::{Counts, UNITS};
+use crate::rules::card::{nth_bit, Counts, SOME_UNITS, UNITS};
 use crate::rules::combo::Combo;
 use crate::rules::trump::{Context, TRUMP};
 use crate::util::rng::Rng;
@@ -10,8 +10,8 @@ use super::slot_dp::SlotDp;
 
 /// The distinct legal follows of a position.
 pub enum LegalSet<'a> {
-    /// A single led: one card of any kind the class holds (T1 with N = 1), in kind order:
-    /// the kinds as bits over kind ids.
+    /// A single led: one card of any kind the class holds (T1 with N = 1), or of any kind the
+    /// hand holds when the class is void (R5.2), in kind order: the kinds as bits over kind ids.
     Singles(u64),
     /// R5.3 T1: the N-card combinations, in generation order.
     Combos(&'a Context, Vec<Combo>),
@@ -27,48 +27,6 @@ pub enum LegalSet<'a> {
     /// Competition C4–C5: the programme over the key (see `key_dp`).
     Key(Box<KeyDp>),
 }
-
-/// The kind id of the `r`-th set bit of `mask`, lowest first, or `None` past the last.
-///
-/// Byte by byte: each byte's bits counted (SWAR), summed into running totals by a multiply
-/// (byte i: the bits of bytes 0..=i, at most 64), the first byte whose total exceeds r found
-/// by adding 128 − (r + 1) into each byte's top bit (no byte carries: 64 + 127 < 256), and the
-/// bit found inside that byte by dropping its lowest bits.
-#[inline]
-pub fn nth_bit(mask: u64, r: u32) -> Option<u8> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    let mut b = mask - ((mask >> 1) & 0x5555_5555_5555_5555);
-    b = (b & 0x3333_3333_3333_3333) + ((b >> 2) & 0x3333_3333_3333_3333);
-    b = (b + (b >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
-    let totals = b.wrapping_mul(ONES);
-    if r as u64 >= totals >> 56 {
-        return None;
-    }
-    let above = (totals + (0x80 - (r as u64 + 1)) * ONES) & 0x8080_8080_8080_8080;
-    let byte = above.trailing_zeros() / 8;
-    let before = if byte == 0 { 0 } else { (totals >> (8 * (byte - 1))) & 0xFF } as u32;
-    let m = (mask >> (8 * byte)) & 0xFF;
-    Some((8 * byte) as u8 + SELECT_IN_BYTE[m as usize][(r - before) as usize])
-}
-
-/// `SELECT_IN_BYTE[m][i]`: the position of the `i`-th set bit of the byte `m` (a table, so
-/// that `nth_bit` takes no loop whose length the random rank decides).
-static SELECT_IN_BYTE: [[u8; 8]; 256] = {
-    let mut t = [[0u8; 8]; 256];
-    let mut m = 0;
-    while m < 256 {
-        let (mut i, mut bit) = (0, 0);
-        while bit < 8 {
-            if m >> bit & 1 == 1 {
-                t[m][i] = bit as u8;
-                i += 1;
-            }
-            bit += 1;
-        }
-        m += 1;
-    }
-    t
-};
 
 #[cfg(test)]
 mod tests {
@@ -104,30 +62,6 @@ mod tests {
         }
         assert!(seen.iter().all(|&s| s > 500), "sets seen: {seen:?}");
     }
-
-    /// `nth_bit` against dropping the lowest bits one at a time.
-    #[test]
-    fn nth_bit_is_the_rth_set_bit() {
-        let mut rng = crate::util::rng::Rng::new(31);
-        for t in 0..20_000 {
-            let mask = match t % 4 {
-                0 => rng.next_u64(),
-                1 => rng.next_u64() & rng.next_u64() & rng.next_u64(),
-                2 => rng.next_u64() | rng.next_u64(),
-                _ => rng.next_u64() & ((1u64 << 54) - 1),
-            };
-            let mut m = mask;
-            for r in 0..=64u32 {
-                let want = (m != 0).then(|| m.trailing_zeros() as u8);
-                assert_eq!(super::nth_bit(mask, r), want, "mask {mask:#x} r {r}");
-                if m != 0 {
-                    m &= m - 1;
-                }
-            }
-        }
-        assert_eq!(super::nth_bit(u64::MAX, 63), Some(63));
-        assert_eq!(super::nth_bit(0, 0), None);
-    }
 }
 
 impl LegalSet<'_> {
@@ -145,18 +79,14 @@ impl LegalSet<'_> {
     /// The `r`-th legal follow (`r < count()`), in a fixed order.
     pub fn nth(&mut self, r: u128) -> Option<Counts> {
         match self {
-            LegalSet::Singles(mask) => Some(UNITS[0][nth_bit(*mask, u32::try_from(r).ok()?)? as usize]),
+            LegalSet::Singles(mask) => SOME_UNITS[0][nth_bit(*mask, u32::try_from(r).ok()?)? as usize],
             LegalSet::Combos(ctx, v) => usize::try_from(r).ok().and_then(|i| v.get(i)).map(|c| c.counts(ctx)),
             LegalSet::Units(ctx, class, n, mask) => {
                 let r = u32::try_from(r).ok().filter(|&r| r < mask.count_ones())?;
-                let k = if *class == TRUMP {
-                    // the trump class is not in kind order (jokers first, the level cards after
-                    // the trump suit): walk it
-                    *ctx.class_kinds(TRUMP).iter().filter(|&&k| *mask >> k & 1 == 1).nth(r as usize)?
-                } else {
-                    nth_bit(*mask, r)? // a plain suit's kinds are in kind order
-                };
-                Some(UNITS[*n as usize - 1][k as usize])
+                // the trump class is not in kind order (jokers first, the level cards after
+                // the trump suit): run by run; a plain suit's kinds are in kind order
+                let k = if *class == TRUMP { ctx.nth_trump(*mask, r)? } else { nth_bit(*mask, r)? };
+                SOME_UNITS[*n as usize - 1][k as usize]
             }
             LegalSet::PlusOne(base, mask) => {
                 // `base` plus a unit, added kind by kind: no byte stored into a copy that is
@@ -171,16 +101,17 @@ impl LegalSet<'_> {
     }
     /// One legal follow, uniform over the distinct ones.
     pub fn sample(&mut self, rng: &mut Rng) -> Option<Counts> {
-        // the sets of a mask in kind order (a plain suit's units too): the same draw as below,
+        // the sets of a mask (a plain suit in kind order, the trump class run by run): the same draw as below,
         // the rank taken inline
         match *self {
             LegalSet::Singles(mask) if mask != 0 => {
                 let k = nth_bit(mask, rng.below_u32(mask.count_ones()))?;
-                return Some(UNITS[0][k as usize]);
+                return SOME_UNITS[0][k as usize];
             }
-            LegalSet::Units(_, class, n, mask) if mask != 0 && class != TRUMP => {
-                let k = nth_bit(mask, rng.below_u32(mask.count_ones()))?;
-                return Some(UNITS[n as usize - 1][k as usize]);
+            LegalSet::Units(ctx, class, n, mask) if mask != 0 => {
+                let r = rng.below_u32(mask.count_ones());
+                let k = if class == TRUMP { ctx.nth_trump(mask, r)? } else { nth_bit(mask, r)? };
+                return SOME_UNITS[n as usize - 1][k as usize];
             }
             LegalSet::PlusOne(ref base, mask) if mask != 0 => {
                 let unit = &UNITS[0][nth_bit(mask, rng.below_u32(mask.count_ones()))? as usize];

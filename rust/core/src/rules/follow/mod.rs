@@ -35,7 +35,8 @@ use dense_dp::{DenseDp, Free};
 use key_dp::{KSlot, KeyDp, Machine, Partition};
 use slot_dp::{Slot, SlotDp};
 
-pub use legal_set::{nth_bit, LegalSet};
+pub use crate::rules::card::nth_bit;
+pub use legal_set::LegalSet;
 pub use measures::{longest_tractor, max_run, min_tractor_loss, pairs};
 
 use crate::rules::card::{size, Counts, KINDS};
@@ -442,9 +443,19 @@ impl<'a> Follow<'a> {
                 });
                 LegalSet::Combos(ctx, v)
             }
+            Case::Short if lo_size == 0 && self.n == 1 && self.s_size == 1 && !narrowed => {
+                // a single led and one card of the class held: that card (the one play `Dense`
+                // lists, drawn from one: no word drawn either way)
+                LegalSet::Singles(crate::rules::card::held_mask(&self.s, 1))
+            }
             Case::Short if lo_size == 0 && self.n == self.s_size + 1 && !narrowed => {
                 // all of the class, and one more card of any other kind held
                 let mask = crate::rules::card::held_mask(&self.hand, 1) & !ctx.class_mask[class as usize];
+                if self.s_size == 0 {
+                    // a single led and the class void: any one card, in kind order (the plays
+                    // and order of `PlusOne` with nothing to add to)
+                    return LegalSet::Singles(mask);
+                }
                 LegalSet::PlusOne(self.s, mask)
             }
             Case::Short if lo_size == 0 && !narrowed => {
@@ -731,7 +742,7 @@ mod tests {
                             continue;
                         }
                         let (mut fast, mut general) = (f.legal_set(&[0; KINDS]), f.short_set(&[0; KINDS], &f.s, &f.hand));
-                        if matches!(fast, LegalSet::PlusOne(..)) {
+                        if matches!(fast, LegalSet::PlusOne(..) | LegalSet::Singles(_)) {
                             continue; // one more card: its own set, in kind order
                         }
                         assert_eq!(fast.count(), general.count());
