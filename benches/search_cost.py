@@ -2,7 +2,10 @@
 equal time before an arena run (CPU time: what a core gives on a shared machine).
 
 Usage: ``python benches/search_cost.py POLICY [POLICY ...]``: eight positions (deals 100..107,
-greedy to 30 + 10 k plays), two alternating rounds; prints the median milliseconds a decision."""
+greedy to 30 + 10 k plays), two alternating rounds; prints the median milliseconds a decision.
+``--cards N`` (first): instead, the start of a trick with N cards in every hand of twelve greedy
+hands (deals 0..11, as ``benches/solve_speed.py`` finds them): the decisions ``solve=N`` solves;
+the largest such N inside 100 ms is PIMC's ``solve`` setting (docs/search.md)."""
 
 from __future__ import annotations
 
@@ -27,6 +30,11 @@ def positions(n: int = 8) -> list:
 
 def main(policies: list) -> None:
     games = positions()
+    if policies[:1] == ["--cards"]:
+        from solve_speed import endgame  # (benches/ is the script's own directory)
+
+        n, policies = int(policies[1]), policies[2:]
+        games = [g for g in (endgame(s, n) for s in range(12)) if g is not None]
     ms: dict = {p: [] for p in policies}
     for r in range(2):
         for p in policies:
