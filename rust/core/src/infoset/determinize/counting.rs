@@ -215,13 +215,16 @@ impl Determinizer {
         // a layer's arithmetic is known not to overflow without scanning the layer below
         let mut bound: Option<u128> = None;
         if (nh as u128).checked_pow(f as u32).is_some() {
-            let mut last = vec![0u128; states];
+            // (grown row by row, the states no row reaches 0: a few short fills, not one
+            // of the whole layer)
+            let mut last = Vec::with_capacity(states);
             // row by row (the first coordinate fastest): f! / (Π s! · (f − Σ s)!), the other
             // coordinates' part once a row, each count at most nh^f (no product overflows)
             let t = taken_max(j_max);
             let lo: Vec<u16> = sizes.iter().map(|&x| x.saturating_sub(t)).collect();
             let mut top = 0u128;
             for_row_ranges(&dims, &lo, &sizes, start.saturating_sub(t), f, |base, rest_coords, row_lo, row_hi| {
+                last.resize(base + row_hi as usize + 1, 0);
                 let mut left = f as usize;
                 let mut k = 1u128;
                 for &x in rest_coords {
@@ -234,6 +237,7 @@ impl Determinizer {
                 }
             });
             bound = Some(top);
+            last.resize(states, 0);
             table.push(BigVec::Narrow(last));
         } else {
             let mut last = vec![Big::ZERO; states];
@@ -295,7 +299,7 @@ impl Determinizer {
             let narrow = match next {
                 BigVec::Narrow(next) => {
                     let (splits, moves, rem) = (&kinds[j].1, &moves[j], remaining[j + 1]);
-                    let mut cur = vec![0u128; states];
+                    let mut cur = Vec::with_capacity(states);
                     // no term and no sum overflows when the largest cell of `next` times the
                     // weights' sum fits: then plain arithmetic is exact, else every step is
                     // checked (the bound carried from the layers below first, the layer's
@@ -309,7 +313,11 @@ impl Determinizer {
                         let lo: Vec<u16> = sizes.iter().map(|&x| x.saturating_sub(t)).collect();
                         // (every count and partial sum of this layer below 2^64: 64-bit arithmetic)
                         let small = safe.is_some_and(|b| b >> 64 == 0);
-                        for_rows(&dims, &lo, &sizes, start.saturating_sub(t), remaining[j], splits, moves, rem, |from, to, off, w| {
+                        for_rows(&dims, &lo, &sizes, start.saturating_sub(t), remaining[j], splits, moves, rem, |from, to, off, w, row_end| {
+                            // (the layer grows a row at a time, 0 where no split adds)
+                            if cur.len() < row_end {
+                                cur.resize(row_end, 0);
+                            }
                             let (cur, next) = (&mut cur[from..=to], &next[from - off..=to - off]);
                             // (a weight of one adds; the others fit in 64 bits but for a
                             // revealed run's, and a 64-bit factor takes two multiplications)
@@ -332,8 +340,10 @@ impl Determinizer {
                                 }
                             }
                         });
+                        cur.resize(states, 0);
                         Some(cur)
                     } else {
+                        cur.resize(states, 0);
                         let mut fits = true;
                         reachable(j, &mut |i, s| {
                             if !fits {
@@ -416,7 +426,8 @@ impl Determinizer {
         if let Some(table) = levels {
             // the timed kinds' splits as one path of the level table (drawn with the turn
             // chains' envelopes; `early` accepts within them)
-            let path = table.sample(rng, &|r: &[u16; 4]| dp.completions(table.kinds().len(), r));
+            let dense = self.level_envelopes();
+            let path = table.sample(rng, &|r: &[u16; 4]| dp.completions(table.kinds().len(), r), &|h: usize, key: u16| dense[h & 3][(key & 0xfff) as usize]);
             for (j, &x) in path.iter().enumerate() {
                 let k = dp.kinds[j].0 as usize;
                 let a = table.split(j, x);
@@ -495,14 +506,14 @@ impl Determinizer {
             BigVec::Narrow(layer) => {
                 let st = dp.strides;
                 let end = move |r: &[u16; 4]| Ok(layer[r[0] as usize * st[0] + r[1] as usize * st[1] + r[2] as usize * st[2] + r[3] as usize * st[3]]);
-                self.dp_levels_with(dp, n, &end, envelope, valid)
+                self.dp_levels_with(dp, n, &end, Some((&layer[..], st)), envelope, valid)
             }
-            BigVec::Wide(_) => self.dp_levels_with(dp, n, &|rooms: &[u16; 4]| dp.completions(n, rooms), envelope, valid),
+            BigVec::Wide(_) => self.dp_levels_with(dp, n, &|rooms: &[u16; 4]| dp.completions(n, rooms), None, envelope, valid),
         }
     }
 
     /// [`Determinizer::dp_levels`] with the completions after the level kinds read by `end`.
-    fn dp_levels_with<E: Fn(&[u16; 4]) -> Result<u128, Big>>(&self, dp: &Dp, n: usize, end: &E, envelope: &impl Fn(usize, u16) -> u32, valid: Vec<&[u16]>) -> Option<LevelTable> {
+    fn dp_levels_with<E: Fn(&[u16; 4]) -> Result<u128, Big>>(&self, dp: &Dp, n: usize, end: &E, linear: Option<(&[u128], [usize; 4])>, envelope: &impl Fn(usize, u16) -> u32, valid: Vec<&[u16]>) -> Option<LevelTable> {
         let memos = self.level_memos();
         let mut rooms = [0u16; 4];
         for (r, h) in rooms.iter_mut().zip(&self.holders) {
@@ -514,6 +525,7 @@ impl Determinizer {
             holders: self.level_holders(),
             rooms,
             end,
+            linear,
             envelope,
             valid,
             memos,
@@ -653,11 +665,12 @@ impl Dp {
 
 /// One layer of the counting programme, row by row: for the states `lo ..= hi` per coordinate
 /// with `used_lo ..= used_hi` cards of room in all (what `reachable` walks), and each split
-/// feasible there, `add(from, to, off, w)` adds `w · next[i − off]` to `cur[i]` for `i` in
-/// `from ..= to`. Along the first coordinate the states a split is feasible from are one
+/// feasible there, `add(from, to, off, w, row_end)` adds `w · next[i − off]` to `cur[i]` for
+/// `i` in `from ..= to` (`row_end`: one past the row's last state, the rows coming in index
+/// order). Along the first coordinate the states a split is feasible from are one
 /// interval of the row, so the caller's inner loop is a plain multiply-add over two slices.
 #[allow(clippy::too_many_arguments)]
-pub(super) fn for_rows(dims: &[usize], lo: &[u16], hi: &[u16], used_lo: u16, used_hi: u16, splits: &Splits, moves: &[Move], rem: u16, mut add: impl FnMut(usize, usize, usize, u128)) {
+pub(super) fn for_rows(dims: &[usize], lo: &[u16], hi: &[u16], used_lo: u16, used_hi: u16, splits: &Splits, moves: &[Move], rem: u16, mut add: impl FnMut(usize, usize, usize, u128, usize)) {
     let nd = dims.len();
     // the coordinates but the first, as an odometer over their box
     let mut s = [0u16; 4];
@@ -677,7 +690,7 @@ pub(super) fn for_rows(dims: &[usize], lo: &[u16], hi: &[u16], used_lo: u16, use
                 let from = row_lo.max(a[0] as i32);
                 let to = row_hi.min(rem as i32 + m.took as i32 - rest);
                 if from <= to {
-                    add(base + from as usize, base + to as usize, m.off, *w);
+                    add(base + from as usize, base + to as usize, m.off, *w, base + row_hi as usize + 1);
                 }
             }
         }
