@@ -205,9 +205,44 @@ impl Determinizer {
                 }
             });
         };
+        let f = free.len() as u16;
+        // A tighter box per layer, holder by holder: before kind j a holder has taken between
+        // Σ lo and Σ min(hi, c) of the kinds before j (else the state is not reached), and its
+        // room is between Σ lo and Σ min(hi, c) + f of the kinds from j on (else it cannot be
+        // filled: its count is 0, and so is the box's outside). The last holder's room bounds
+        // the cards the others have room for. `None`: no state.
+        let (mut took_lo, mut took_hi) = (vec![[0u16; 4]; j_max + 1], vec![[0u16; 4]; j_max + 1]);
+        let (mut rest_lo, mut rest_hi) = (vec![[0u16; 4]; j_max + 1], vec![[f; 4]; j_max + 1]);
+        for (j, &(k, _)) in kinds.iter().enumerate() {
+            for (h, x) in hs.iter().enumerate() {
+                took_lo[j + 1][h] = took_lo[j][h] + x.lo[k as usize] as u16;
+                took_hi[j + 1][h] = took_hi[j][h] + x.hi[k as usize].min(self.info.unseen[k as usize]) as u16;
+            }
+        }
+        for (j, &(k, _)) in kinds.iter().enumerate().rev() {
+            for (h, x) in hs.iter().enumerate() {
+                rest_lo[j][h] = rest_lo[j + 1][h] + x.lo[k as usize] as u16;
+                rest_hi[j][h] = rest_hi[j + 1][h] + x.hi[k as usize].min(self.info.unseen[k as usize]) as u16;
+            }
+        }
+        let tight = |j: usize| -> Option<([u16; 4], [u16; 4], u16, u16)> {
+            let mut room = [(0u16, 0u16); 4];
+            for (h, x) in hs.iter().enumerate() {
+                let lo = x.size.saturating_sub(took_hi[j][h]).max(rest_lo[j][h]);
+                let hi = x.size.checked_sub(took_lo[j][h])?.min(rest_hi[j][h]);
+                if lo > hi {
+                    return None;
+                }
+                room[h] = (lo, hi);
+            }
+            let t = taken_max(j);
+            let (l_lo, l_hi) = room[nh - 1];
+            let used_lo = start.saturating_sub(t).max(remaining[j].saturating_sub(l_hi));
+            let used_hi = remaining[j].checked_sub(l_lo)?;
+            (used_lo <= used_hi).then(|| (std::array::from_fn(|d| room[d].0), std::array::from_fn(|d| room[d].1), used_lo, used_hi))
+        };
         // terminal: the free cards fill the remaining room exactly, in every way (in 128 bits
         // where every count fits, else at full width)
-        let f = free.len() as u16;
         let mut table: Vec<BigVec> = Vec::with_capacity(j_max + 1);
         // (every count is at most nh^f, the ways to put f cards in nh places)
         let mut width = 2;
@@ -220,11 +255,10 @@ impl Determinizer {
             let mut last = Vec::with_capacity(states);
             // row by row (the first coordinate fastest): f! / (Π s! · (f − Σ s)!), the other
             // coordinates' part once a row, each count at most nh^f (no product overflows)
-            let t = taken_max(j_max);
-            let lo: Vec<u16> = sizes.iter().map(|&x| x.saturating_sub(t)).collect();
             let mut top = 0u128;
-            for_row_ranges(&dims, &lo, &sizes, start.saturating_sub(t), f, |base, rest_coords, row_lo, row_hi| {
-                last.resize(base + row_hi as usize + 1, 0);
+            let (lo, hi, used_lo, used_hi) = tight(j_max).unwrap_or(([1; 4], [0; 4], 1, 0));
+            for_row_ranges(&dims, &lo, &hi, used_lo, used_hi.min(f), |base, rest_coords, row_lo, row_hi| {
+                grow_zeroed(&mut last, base + row_hi as usize + 1);
                 let mut left = f as usize;
                 let mut k = 1u128;
                 for &x in rest_coords {
@@ -237,7 +271,7 @@ impl Determinizer {
                 }
             });
             bound = Some(top);
-            last.resize(states, 0);
+            grow_zeroed(&mut last, states);
             table.push(BigVec::Narrow(last));
         } else {
             let mut last = vec![Big::ZERO; states];
@@ -309,14 +343,13 @@ impl Determinizer {
                     let safe = bound.and_then(fits).or_else(|| fits(next.iter().copied().max().unwrap_or(0)));
                     bound = safe;
                     if safe.is_some() {
-                        let t = taken_max(j);
-                        let lo: Vec<u16> = sizes.iter().map(|&x| x.saturating_sub(t)).collect();
+                        let (lo, hi, used_lo, used_hi) = tight(j).unwrap_or(([1; 4], [0; 4], 1, 0));
                         // (every count and partial sum of this layer below 2^64: 64-bit arithmetic)
                         let small = safe.is_some_and(|b| b >> 64 == 0);
-                        for_rows(&dims, &lo, &sizes, start.saturating_sub(t), remaining[j], splits, moves, rem, |from, to, off, w, row_end| {
+                        for_rows(&dims, &lo, &hi, used_lo, used_hi, splits, moves, rem, |from, to, off, w, row_end| {
                             // (the layer grows a row at a time, 0 where no split adds)
                             if cur.len() < row_end {
-                                cur.resize(row_end, 0);
+                                grow_zeroed(&mut cur, row_end);
                             }
                             let (cur, next) = (&mut cur[from..=to], &next[from - off..=to - off]);
                             // (a weight of one adds; the others fit in 64 bits but for a
@@ -340,10 +373,10 @@ impl Determinizer {
                                 }
                             }
                         });
-                        cur.resize(states, 0);
+                        grow_zeroed(&mut cur, states);
                         Some(cur)
                     } else {
-                        cur.resize(states, 0);
+                        grow_zeroed(&mut cur, states);
                         let mut fits = true;
                         reachable(j, &mut |i, s| {
                             if !fits {
@@ -672,6 +705,9 @@ impl Dp {
 #[allow(clippy::too_many_arguments)]
 pub(super) fn for_rows(dims: &[usize], lo: &[u16], hi: &[u16], used_lo: u16, used_hi: u16, splits: &Splits, moves: &[Move], rem: u16, mut add: impl FnMut(usize, usize, usize, u128, usize)) {
     let nd = dims.len();
+    if (0..nd).any(|d| lo[d] > hi[d]) || used_lo > used_hi {
+        return;
+    }
     // the coordinates but the first, as an odometer over their box
     let mut s = [0u16; 4];
     s[1..nd].copy_from_slice(&lo[1..nd]);
@@ -705,6 +741,9 @@ pub(super) fn for_rows(dims: &[usize], lo: &[u16], hi: &[u16], used_lo: u16, use
 /// first, row_lo, row_hi)`, the row's states being `base + s0` for `s0` in `row_lo ..= row_hi`.
 pub(super) fn for_row_ranges(dims: &[usize], lo: &[u16], hi: &[u16], used_lo: u16, used_hi: u16, mut f: impl FnMut(usize, &[u16], u16, u16)) {
     let nd = dims.len();
+    if (0..nd).any(|d| lo[d] > hi[d]) || used_lo > used_hi {
+        return;
+    }
     let mut s = [0u16; 4];
     s[1..nd].copy_from_slice(&lo[1..nd]);
     loop {
@@ -717,6 +756,17 @@ pub(super) fn for_row_ranges(dims: &[usize], lo: &[u16], hi: &[u16], used_lo: u1
         if !advance(&mut s, lo, hi, 1..nd) {
             return;
         }
+    }
+}
+
+/// Grows a layer to `len` entries with zeros, copied from a block of them (a short copy a
+/// row, not a fill element by element).
+#[inline]
+fn grow_zeroed(v: &mut Vec<u128>, len: usize) {
+    const ZEROS: [u128; 64] = [0; 64];
+    while v.len() < len {
+        let k = (len - v.len()).min(ZEROS.len());
+        v.extend_from_slice(&ZEROS[..k]);
     }
 }
 
@@ -815,9 +865,22 @@ mod tests {
                         .collect();
                     let taken = |j: usize| dp.remaining[0] - dp.remaining[j];
                     let start: u16 = sizes.iter().sum();
+                    // (and where each holder's cards taken before kind j lie between the least and
+                    // the most its splits give: every state a walk reaches, the last holder's
+                    // room being what the others leave)
+                    let all_sizes: Vec<u16> = det.holders.iter().map(|h| h.size).collect();
+                    let took_between = |j: usize, s: &[u16; 4]| {
+                        let used: u16 = s[..nd].iter().sum();
+                        (0..nh).all(|h| {
+                            let room = if h < nd { s[h] } else { dp.remaining[j] - used };
+                            let least: u16 = dp.kinds[..j].iter().map(|(_, sp)| sp.iter().map(|(a, _)| a[h] as u16).min().unwrap_or(0)).sum();
+                            let most: u16 = dp.kinds[..j].iter().map(|(_, sp)| sp.iter().map(|(a, _)| a[h] as u16).max().unwrap_or(0)).sum();
+                            room <= all_sizes[h] && (least..=most).contains(&(all_sizes[h] - room))
+                        })
+                    };
                     let reachable = |j: usize, s: &[u16; 4]| {
                         let used: u16 = s[..nd].iter().sum();
-                        (0..nd).all(|d| s[d] + taken(j) >= sizes[d]) && start - used <= taken(j) && used <= dp.remaining[j]
+                        (0..nd).all(|d| s[d] + taken(j) >= sizes[d]) && start - used <= taken(j) && used <= dp.remaining[j] && took_between(j, s)
                     };
                     for j in (dp.from..=j_max).rev() {
                         if j < j_max {
