@@ -459,8 +459,7 @@ impl Determinizer {
         if let Some(table) = levels {
             // the timed kinds' splits as one path of the level table (drawn with the turn
             // chains' envelopes; `early` accepts within them)
-            let dense = self.level_envelopes();
-            let path = table.sample(rng, &|r: &[u16; 4]| dp.completions(table.kinds().len(), r), &|h: usize, key: u16| dense[h & 3][(key & 0xfff) as usize]);
+            let path = table.sample(rng, &|r: &[u16; 4]| dp.completions(table.kinds().len(), r));
             for (j, &x) in path.iter().enumerate() {
                 let k = dp.kinds[j].0 as usize;
                 let a = table.split(j, x);
@@ -562,6 +561,7 @@ impl Determinizer {
             envelope,
             valid,
             memos,
+            tables: self.level_envelope_tables(),
         };
         LevelTable::build(&walk)
     }

@@ -31,6 +31,17 @@ use super::splits::Splits;
 /// 1 / `ENVELOPE`.
 pub(super) const ENVELOPE: u32 = 1 << 16;
 
+/// A seat's envelopes by its packed level counts (12 bits: every key has an entry; 0 where no
+/// placement fits), shared by its chain and the level tables that read them.
+pub(super) type Envelopes = Arc<[u32; 1 << 12]>;
+
+/// A walk's envelope tables as a table keeps them: one of zeros (shared, built once) where a
+/// holder has none.
+fn kept_envelopes(tables: &[Option<Envelopes>; 4]) -> [Envelopes; 4] {
+    static NONE: std::sync::OnceLock<Envelopes> = std::sync::OnceLock::new();
+    std::array::from_fn(|h| tables[h].clone().unwrap_or_else(|| NONE.get_or_init(|| Arc::new([0; 1 << 12])).clone()))
+}
+
 /// Paths a table holds at most (each a few bytes and a 64-byte cumulative weight). The paths
 /// are listed before any is weighed, so a walk with more costs only the listing up to here.
 const MAX_PATHS: usize = 1 << 12;
@@ -71,6 +82,9 @@ where
     pub valid: Vec<&'a [u16]>,
     /// Per holder: where its prefix tables are kept with its chain (`None`: built here).
     pub memos: Vec<Option<&'a PrefixMemo>>,
+    /// Per holder: its envelopes as `envelope` reads them (`None`: no chain), kept by the
+    /// table for its draws.
+    pub tables: [Option<Envelopes>; 4],
 }
 
 /// A chain's prefix tables ([`prefixes`]) as built for the walks that read them, by the walk's
@@ -152,6 +166,9 @@ pub(super) struct LevelTable {
     cum: Cum,
     /// How the leaves are weighed.
     leaves: Leaves,
+    /// Each holder's envelopes (the walk's `tables`; all 0 where it has none), read again by
+    /// a draw.
+    env: [Envelopes; 4],
 }
 
 /// A path: the split index of each kind.
@@ -457,7 +474,7 @@ impl LevelTable {
             let v = v.mul_small(q);
             let node = Node { rooms: walk.rooms, w: 1, allowed: 0, c };
             let leaves = Leaves { shift: 0, seat: [false; 4] };
-            return (!v.is_zero()).then(|| LevelTable { n, kinds: Vec::new(), splits, last_bits: Vec::new(), nodes: vec![node], prefixes: Vec::new(), cum: Cum::Wide(vec![v]), leaves });
+            return (!v.is_zero()).then(|| LevelTable { n, kinds: Vec::new(), splits, last_bits: Vec::new(), nodes: vec![node], prefixes: Vec::new(), cum: Cum::Wide(vec![v]), leaves, env: kept_envelopes(&walk.tables) });
         }
         let (prefix, known) = prefixes(&walk.kinds, &walk.valid, &walk.memos, &seat[..nh], &c);
         let bits: Vec<Vec<u32>> = walk.splits.iter().map(|sp| sp.iter().map(|(a, _)| split_bits(a, nh)).collect()).collect();
@@ -470,6 +487,7 @@ impl LevelTable {
             prefixes: Vec::with_capacity(NODES_HINT * (n - 1)),
             cum: Cum::Narrow(Vec::with_capacity(NODES_HINT)),
             leaves: Leaves { shift: 3 * (walk.kinds[n - 1] / 13) as u16, seat },
+            env: kept_envelopes(&walk.tables),
         };
         let last_off = match walk.linear {
             Some((_, st)) => walk.splits[n - 1].iter().map(|(a, _)| (0..4).map(|h| a[h] as usize * st[h]).sum()).collect(),
@@ -559,10 +577,11 @@ impl LevelTable {
     }
 
     /// A path drawn in proportion to its weight (the same draws as one cumulative weight a
-    /// path): the node first, then its paths weighed again; `end` and `envelope` are the
-    /// walk's.
-    pub(super) fn sample(&self, rng: &mut Rng, end: &impl Fn(&[u16; 4]) -> Result<u128, Big>, envelope: &impl Fn(usize, u16) -> u32) -> Path {
+    /// path): the node first, then its paths weighed again; `end` is the walk's, the
+    /// envelopes those the table keeps.
+    pub(super) fn sample(&self, rng: &mut Rng, end: &impl Fn(&[u16; 4]) -> Result<u128, Big>) -> Path {
         let n = self.n;
+        let envelope = &|h: usize, key: u16| self.env[h & 3][(key & 0xfff) as usize];
         let mut x = None;
         let k = match &self.cum {
             Cum::Narrow(cum) => {

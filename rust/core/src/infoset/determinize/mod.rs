@@ -485,6 +485,12 @@ impl Determinizer {
         })
     }
 
+    /// Per holder: its chain's envelopes, shared (the pile and the holders past the last: none).
+    fn level_envelope_tables(&self) -> [Option<levels::Envelopes>; 4] {
+        let t = self.turns.as_ref().expect("a level table comes with the turn chains");
+        std::array::from_fn(|h| self.holders.get(h).filter(|x| x.seat != NOBODY).map(|x| t.envelope_table(x.seat)))
+    }
+
     /// Per holder: where its chain keeps the level tables' prefix tables (the pile: none).
     fn level_memos(&self) -> Vec<Option<&PrefixMemo>> {
         let t = self.turns.as_ref().filter(|t| t.conditions());
@@ -530,6 +536,7 @@ impl Determinizer {
             envelope,
             valid,
             memos,
+            tables: self.level_envelope_tables(),
         };
         LevelTable::build(&walk)
     }
@@ -621,8 +628,7 @@ impl Determinizer {
         let kinds = table.kinds();
         let nh = self.holders.len();
         let mut out = vec![[0u8; KINDS]; nh];
-        let dense = self.level_envelopes();
-        for (j, &x) in table.sample(rng, &self.shuffle_end(), &|h: usize, key: u16| dense[h & 3][(key & 0xfff) as usize]).iter().enumerate() {
+        for (j, &x) in table.sample(rng, &self.shuffle_end()).iter().enumerate() {
             let a = table.split(j, x);
             for h in 0..nh {
                 out[h][kinds[j] as usize] += a[h];
