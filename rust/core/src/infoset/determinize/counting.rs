@@ -205,9 +205,44 @@ impl Determinizer {
                 }
             });
         };
+        let f = free.len() as u16;
+        // A tighter box per layer, holder by holder: before kind j a holder has taken between
+        // Σ lo and Σ min(hi, c) of the kinds before j (else the state is not reached), and its
+        // room is between Σ lo and Σ min(hi, c) + f of the kinds from j on (else it cannot be
+        // filled: its count is 0, and so is the box's outside). The last holder's room bounds
+        // the cards the others have room for. `None`: no state.
+        let (mut took_lo, mut took_hi) = (vec![[0u16; 4]; j_max + 1], vec![[0u16; 4]; j_max + 1]);
+        let (mut rest_lo, mut rest_hi) = (vec![[0u16; 4]; j_max + 1], vec![[f; 4]; j_max + 1]);
+        for (j, &(k, _)) in kinds.iter().enumerate() {
+            for (h, x) in hs.iter().enumerate() {
+                took_lo[j + 1][h] = took_lo[j][h] + x.lo[k as usize] as u16;
+                took_hi[j + 1][h] = took_hi[j][h] + x.hi[k as usize].min(self.info.unseen[k as usize]) as u16;
+            }
+        }
+        for (j, &(k, _)) in kinds.iter().enumerate().rev() {
+            for (h, x) in hs.iter().enumerate() {
+                rest_lo[j][h] = rest_lo[j + 1][h] + x.lo[k as usize] as u16;
+                rest_hi[j][h] = rest_hi[j + 1][h] + x.hi[k as usize].min(self.info.unseen[k as usize]) as u16;
+            }
+        }
+        let tight = |j: usize| -> Option<([u16; 4], [u16; 4], u16, u16)> {
+            let mut room = [(0u16, 0u16); 4];
+            for (h, x) in hs.iter().enumerate() {
+                let lo = x.size.saturating_sub(took_hi[j][h]).max(rest_lo[j][h]);
+                let hi = x.size.checked_sub(took_lo[j][h])?.min(rest_hi[j][h]);
+                if lo > hi {
+                    return None;
+                }
+                room[h] = (lo, hi);
+            }
+            let t = taken_max(j);
+            let (l_lo, l_hi) = room[nh - 1];
+            let used_lo = start.saturating_sub(t).max(remaining[j].saturating_sub(l_hi));
+            let used_hi = remaining[j].checked_sub(l_lo)?;
+            (used_lo <= used_hi).then(|| (std::array::from_fn(|d| room[d].0), std::array::from_fn(|d| room[d].1), used_lo, used_hi))
+        };
         // terminal: the free cards fill the remaining room exactly, in every way (in 128 bits
         // where every count fits, else at full width)
-        let f = free.len() as u16;
         let mut table: Vec<BigVec> = Vec::with_capacity(j_max + 1);
         // (every count is at most nh^f, the ways to put f cards in nh places)
         let mut width = 2;
@@ -215,13 +250,15 @@ impl Determinizer {
         // a layer's arithmetic is known not to overflow without scanning the layer below
         let mut bound: Option<u128> = None;
         if (nh as u128).checked_pow(f as u32).is_some() {
-            let mut last = vec![0u128; states];
+            // (grown row by row, the states no row reaches 0: a few short fills, not one
+            // of the whole layer)
+            let mut last = Vec::with_capacity(states);
             // row by row (the first coordinate fastest): f! / (Π s! · (f − Σ s)!), the other
             // coordinates' part once a row, each count at most nh^f (no product overflows)
-            let t = taken_max(j_max);
-            let lo: Vec<u16> = sizes.iter().map(|&x| x.saturating_sub(t)).collect();
             let mut top = 0u128;
-            for_row_ranges(&dims, &lo, &sizes, start.saturating_sub(t), f, |base, rest_coords, row_lo, row_hi| {
+            let (lo, hi, used_lo, used_hi) = tight(j_max).unwrap_or(([1; 4], [0; 4], 1, 0));
+            for_row_ranges(&dims, &lo, &hi, used_lo, used_hi.min(f), |base, rest_coords, row_lo, row_hi| {
+                grow_zeroed(&mut last, base + row_hi as usize + 1);
                 let mut left = f as usize;
                 let mut k = 1u128;
                 for &x in rest_coords {
@@ -234,6 +271,7 @@ impl Determinizer {
                 }
             });
             bound = Some(top);
+            grow_zeroed(&mut last, states);
             table.push(BigVec::Narrow(last));
         } else {
             let mut last = vec![Big::ZERO; states];
@@ -295,7 +333,7 @@ impl Determinizer {
             let narrow = match next {
                 BigVec::Narrow(next) => {
                     let (splits, moves, rem) = (&kinds[j].1, &moves[j], remaining[j + 1]);
-                    let mut cur = vec![0u128; states];
+                    let mut cur = Vec::with_capacity(states);
                     // no term and no sum overflows when the largest cell of `next` times the
                     // weights' sum fits: then plain arithmetic is exact, else every step is
                     // checked (the bound carried from the layers below first, the layer's
@@ -305,11 +343,14 @@ impl Determinizer {
                     let safe = bound.and_then(fits).or_else(|| fits(next.iter().copied().max().unwrap_or(0)));
                     bound = safe;
                     if safe.is_some() {
-                        let t = taken_max(j);
-                        let lo: Vec<u16> = sizes.iter().map(|&x| x.saturating_sub(t)).collect();
+                        let (lo, hi, used_lo, used_hi) = tight(j).unwrap_or(([1; 4], [0; 4], 1, 0));
                         // (every count and partial sum of this layer below 2^64: 64-bit arithmetic)
                         let small = safe.is_some_and(|b| b >> 64 == 0);
-                        for_rows(&dims, &lo, &sizes, start.saturating_sub(t), remaining[j], splits, moves, rem, |from, to, off, w| {
+                        for_rows(&dims, &lo, &hi, used_lo, used_hi, splits, moves, rem, |from, to, off, w, row_end| {
+                            // (the layer grows a row at a time, 0 where no split adds)
+                            if cur.len() < row_end {
+                                grow_zeroed(&mut cur, row_end);
+                            }
                             let (cur, next) = (&mut cur[from..=to], &next[from - off..=to - off]);
                             // (a weight of one adds; the others fit in 64 bits but for a
                             // revealed run's, and a 64-bit factor takes two multiplications)
@@ -332,8 +373,10 @@ impl Determinizer {
                                 }
                             }
                         });
+                        grow_zeroed(&mut cur, states);
                         Some(cur)
                     } else {
+                        grow_zeroed(&mut cur, states);
                         let mut fits = true;
                         reachable(j, &mut |i, s| {
                             if !fits {
@@ -495,14 +538,14 @@ impl Determinizer {
             BigVec::Narrow(layer) => {
                 let st = dp.strides;
                 let end = move |r: &[u16; 4]| Ok(layer[r[0] as usize * st[0] + r[1] as usize * st[1] + r[2] as usize * st[2] + r[3] as usize * st[3]]);
-                self.dp_levels_with(dp, n, &end, envelope, valid)
+                self.dp_levels_with(dp, n, &end, Some((&layer[..], st)), envelope, valid)
             }
-            BigVec::Wide(_) => self.dp_levels_with(dp, n, &|rooms: &[u16; 4]| dp.completions(n, rooms), envelope, valid),
+            BigVec::Wide(_) => self.dp_levels_with(dp, n, &|rooms: &[u16; 4]| dp.completions(n, rooms), None, envelope, valid),
         }
     }
 
     /// [`Determinizer::dp_levels`] with the completions after the level kinds read by `end`.
-    fn dp_levels_with<E: Fn(&[u16; 4]) -> Result<u128, Big>>(&self, dp: &Dp, n: usize, end: &E, envelope: &impl Fn(usize, u16) -> u32, valid: Vec<&[u16]>) -> Option<LevelTable> {
+    fn dp_levels_with<E: Fn(&[u16; 4]) -> Result<u128, Big>>(&self, dp: &Dp, n: usize, end: &E, linear: Option<(&[u128], [usize; 4])>, envelope: &impl Fn(usize, u16) -> u32, valid: Vec<&[u16]>) -> Option<LevelTable> {
         let memos = self.level_memos();
         let mut rooms = [0u16; 4];
         for (r, h) in rooms.iter_mut().zip(&self.holders) {
@@ -514,9 +557,11 @@ impl Determinizer {
             holders: self.level_holders(),
             rooms,
             end,
+            linear,
             envelope,
             valid,
             memos,
+            tables: self.level_envelope_tables(),
         };
         LevelTable::build(&walk)
     }
@@ -653,12 +698,16 @@ impl Dp {
 
 /// One layer of the counting programme, row by row: for the states `lo ..= hi` per coordinate
 /// with `used_lo ..= used_hi` cards of room in all (what `reachable` walks), and each split
-/// feasible there, `add(from, to, off, w)` adds `w · next[i − off]` to `cur[i]` for `i` in
-/// `from ..= to`. Along the first coordinate the states a split is feasible from are one
+/// feasible there, `add(from, to, off, w, row_end)` adds `w · next[i − off]` to `cur[i]` for
+/// `i` in `from ..= to` (`row_end`: one past the row's last state, the rows coming in index
+/// order). Along the first coordinate the states a split is feasible from are one
 /// interval of the row, so the caller's inner loop is a plain multiply-add over two slices.
 #[allow(clippy::too_many_arguments)]
-pub(super) fn for_rows(dims: &[usize], lo: &[u16], hi: &[u16], used_lo: u16, used_hi: u16, splits: &Splits, moves: &[Move], rem: u16, mut add: impl FnMut(usize, usize, usize, u128)) {
+pub(super) fn for_rows(dims: &[usize], lo: &[u16], hi: &[u16], used_lo: u16, used_hi: u16, splits: &Splits, moves: &[Move], rem: u16, mut add: impl FnMut(usize, usize, usize, u128, usize)) {
     let nd = dims.len();
+    if (0..nd).any(|d| lo[d] > hi[d]) || used_lo > used_hi {
+        return;
+    }
     // the coordinates but the first, as an odometer over their box
     let mut s = [0u16; 4];
     s[1..nd].copy_from_slice(&lo[1..nd]);
@@ -677,7 +726,7 @@ pub(super) fn for_rows(dims: &[usize], lo: &[u16], hi: &[u16], used_lo: u16, use
                 let from = row_lo.max(a[0] as i32);
                 let to = row_hi.min(rem as i32 + m.took as i32 - rest);
                 if from <= to {
-                    add(base + from as usize, base + to as usize, m.off, *w);
+                    add(base + from as usize, base + to as usize, m.off, *w, base + row_hi as usize + 1);
                 }
             }
         }
@@ -692,6 +741,9 @@ pub(super) fn for_rows(dims: &[usize], lo: &[u16], hi: &[u16], used_lo: u16, use
 /// first, row_lo, row_hi)`, the row's states being `base + s0` for `s0` in `row_lo ..= row_hi`.
 pub(super) fn for_row_ranges(dims: &[usize], lo: &[u16], hi: &[u16], used_lo: u16, used_hi: u16, mut f: impl FnMut(usize, &[u16], u16, u16)) {
     let nd = dims.len();
+    if (0..nd).any(|d| lo[d] > hi[d]) || used_lo > used_hi {
+        return;
+    }
     let mut s = [0u16; 4];
     s[1..nd].copy_from_slice(&lo[1..nd]);
     loop {
@@ -704,6 +756,17 @@ pub(super) fn for_row_ranges(dims: &[usize], lo: &[u16], hi: &[u16], used_lo: u1
         if !advance(&mut s, lo, hi, 1..nd) {
             return;
         }
+    }
+}
+
+/// Grows a layer to `len` entries with zeros, copied from a block of them (a short copy a
+/// row, not a fill element by element).
+#[inline]
+fn grow_zeroed(v: &mut Vec<u128>, len: usize) {
+    const ZEROS: [u128; 64] = [0; 64];
+    while v.len() < len {
+        let k = (len - v.len()).min(ZEROS.len());
+        v.extend_from_slice(&ZEROS[..k]);
     }
 }
 
@@ -802,9 +865,22 @@ mod tests {
                         .collect();
                     let taken = |j: usize| dp.remaining[0] - dp.remaining[j];
                     let start: u16 = sizes.iter().sum();
+                    // (and where each holder's cards taken before kind j lie between the least and
+                    // the most its splits give: every state a walk reaches, the last holder's
+                    // room being what the others leave)
+                    let all_sizes: Vec<u16> = det.holders.iter().map(|h| h.size).collect();
+                    let took_between = |j: usize, s: &[u16; 4]| {
+                        let used: u16 = s[..nd].iter().sum();
+                        (0..nh).all(|h| {
+                            let room = if h < nd { s[h] } else { dp.remaining[j] - used };
+                            let least: u16 = dp.kinds[..j].iter().map(|(_, sp)| sp.iter().map(|(a, _)| a[h] as u16).min().unwrap_or(0)).sum();
+                            let most: u16 = dp.kinds[..j].iter().map(|(_, sp)| sp.iter().map(|(a, _)| a[h] as u16).max().unwrap_or(0)).sum();
+                            room <= all_sizes[h] && (least..=most).contains(&(all_sizes[h] - room))
+                        })
+                    };
                     let reachable = |j: usize, s: &[u16; 4]| {
                         let used: u16 = s[..nd].iter().sum();
-                        (0..nd).all(|d| s[d] + taken(j) >= sizes[d]) && start - used <= taken(j) && used <= dp.remaining[j]
+                        (0..nd).all(|d| s[d] + taken(j) >= sizes[d]) && start - used <= taken(j) && used <= dp.remaining[j] && took_between(j, s)
                     };
                     for j in (dp.from..=j_max).rev() {
                         if j < j_max {

@@ -31,6 +31,17 @@ use super::splits::Splits;
 /// 1 / `ENVELOPE`.
 pub(super) const ENVELOPE: u32 = 1 << 16;
 
+/// A seat's envelopes by its packed level counts (12 bits: every key has an entry; 0 where no
+/// placement fits), shared by its chain and the level tables that read them.
+pub(super) type Envelopes = Arc<[u32; 1 << 12]>;
+
+/// A walk's envelope tables as a table keeps them: one of zeros (shared, built once) where a
+/// holder has none.
+fn kept_envelopes(tables: &[Option<Envelopes>; 4]) -> [Envelopes; 4] {
+    static NONE: std::sync::OnceLock<Envelopes> = std::sync::OnceLock::new();
+    std::array::from_fn(|h| tables[h].clone().unwrap_or_else(|| NONE.get_or_init(|| Arc::new([0; 1 << 12])).clone()))
+}
+
 /// Paths a table holds at most (each a few bytes and a 64-byte cumulative weight). The paths
 /// are listed before any is weighed, so a walk with more costs only the listing up to here.
 const MAX_PATHS: usize = 1 << 12;
@@ -60,6 +71,10 @@ where
     /// The completions of the proposal after the last kind, from the holders' rooms then (in
     /// 128 bits where they fit, else at full width).
     pub end: &'a E,
+    /// Where `end` reads a 128-bit layer at an index linear in the rooms (the layer and each
+    /// holder's stride): the walk then reads it at a node's index less each last split's
+    /// offset (the same values).
+    pub linear: Option<(&'a [u128], [usize; 4])>,
     /// A holder's envelope for its level counts, packed (each at most 4; 0: no placement
     /// fits them).
     pub envelope: &'a V,
@@ -67,6 +82,9 @@ where
     pub valid: Vec<&'a [u16]>,
     /// Per holder: where its prefix tables are kept with its chain (`None`: built here).
     pub memos: Vec<Option<&'a PrefixMemo>>,
+    /// Per holder: its envelopes as `envelope` reads them (`None`: no chain), kept by the
+    /// table for its draws.
+    pub tables: [Option<Envelopes>; 4],
 }
 
 /// A chain's prefix tables ([`prefixes`]) as built for the walks that read them, by the walk's
@@ -90,27 +108,50 @@ enum Cum {
 /// last kind that fits, weighed there (`LevelTable::leaves`), so that a table lists only
 /// these nodes with the sums of their paths' weights, and a draw weighs again the paths of
 /// the one node it lands in.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 struct Node {
     /// The holders' rooms after the prefix.
     rooms: [u16; 4],
     /// The product of the prefix's splits' weights.
     w: u64,
-    /// The copies of the last kind each holder may take ([`split_bits`]).
+    /// The copies of the last kind each holder may take ([`split_bits`]): room, at most four
+    /// a suit, counts some valid count ends with.
     allowed: u32,
-    /// Per holder, its envelope for each count of the last kind's copies it may take (1 for
-    /// the pile, which has no chain, and for the holders past the last: a split gives them
-    /// nothing, and their rooms are 0).
-    env: [[u32; 8]; 4],
+    /// Per holder, its level counts after the prefix, packed: a path's envelopes are read
+    /// at its end, for the counts its last split gives (a split whose envelope is 0 for some
+    /// seat is no path).
+    c: [u16; 4],
+}
+
+/// What a table's leaves read of the walk: the last kind's suit (its shift in packed counts)
+/// and which holders have a chain (all but the pile and those past the last).
+#[derive(Clone, Copy, Debug)]
+struct Leaves {
+    shift: u16,
+    seat: [bool; 4],
+}
+
+impl Leaves {
+    /// The product of the seats' envelopes at the counts `a` gives after `node` (0: some
+    /// seat's is 0, no path); below 2^48 (three seats of at most 2^16).
+    #[inline(always)]
+    fn q(&self, node: &Node, a: &[u8; 4], envelope: &impl Fn(usize, u16) -> u32) -> u64 {
+        let mut q = 1u64;
+        for h in 0..4 {
+            if self.seat[h] {
+                q *= envelope(h, node.c[h] + ((a[h] as u16) << self.shift)) as u64;
+            }
+        }
+        q
+    }
 }
 
 /// Every path of a [`Walk`] with its weight, cumulated by node (the paths that share all but
 /// their last split), for a draw in proportion to it.
 #[derive(Clone, Debug)]
 pub(super) struct LevelTable {
-    /// Kinds per path, holders.
+    /// Kinds per path.
     n: usize,
-    nh: usize,
     /// The level kinds, in the paths' order.
     kinds: Vec<u8>,
     /// Per kind: its splits (a path names one of each by index).
@@ -123,6 +164,11 @@ pub(super) struct LevelTable {
     prefixes: Vec<u8>,
     /// `cum[p]`: the weights of the paths of nodes 0..=p.
     cum: Cum,
+    /// How the leaves are weighed.
+    leaves: Leaves,
+    /// Each holder's envelopes (the walk's `tables`; all 0 where it has none), read again by
+    /// a draw.
+    env: [Envelopes; 4],
 }
 
 /// A path: the split index of each kind.
@@ -180,6 +226,8 @@ where
     /// at most `MAX_PATHS`.
     listed: usize,
     full: bool,
+    /// With a linear `end`: each last split's offset in its layer.
+    last_off: Vec<usize>,
 }
 
 impl<E, V> Builder<'_, '_, E, V>
@@ -194,36 +242,21 @@ where
         let (n, nh) = (self.n, self.nh);
         let shift = 3 * (walk.kinds[j] / 13) as u16;
         let last = j + 1 == n;
-        // per holder, the copies of this kind it may take; at the last kind also each seat's
-        // envelope for every count it may end with
+        // per holder, the copies of this kind it may take (at the last kind the envelopes are
+        // read path by path, `Leaves::q`)
         let mut allowed = 0u32;
-        let mut env = [[1u32; 8]; 4];
         for h in 0..nh {
             let mut m = (2u32 << rooms[h].min(4)) - 1;
             if self.seat[h] {
                 let held = c[h] >> shift & 7;
                 let key = drop_suit(c[h] & self.known[j], shift);
                 // (a suit already past four copies allows nothing: no bit is left)
-                let mut ok = (self.prefix[h][j][key as usize] >> held.min(7)) as u32;
-                if last {
-                    let base = c[h] & !(7 << shift);
-                    let mut rest = ok;
-                    while rest != 0 {
-                        let v = rest.trailing_zeros() as u16;
-                        rest &= rest - 1;
-                        let e = (walk.envelope)(h, base | (held + v) << shift);
-                        if e == 0 {
-                            ok &= !(1 << v);
-                        }
-                        env[h][v as usize] = e;
-                    }
-                }
-                m &= ok;
+                m &= (self.prefix[h][j][key as usize] >> held.min(7)) as u32;
             }
             allowed |= m << (5 * h);
         }
         if last {
-            self.node(Node { rooms, w, allowed, env });
+            self.node(Node { rooms, w, allowed, c });
             return;
         }
         for x in 0..self.bits[j].len() {
@@ -254,14 +287,23 @@ where
         // last kind's splits; past `MAX_PATHS` the table is refused whatever the sums)
         let (mut listed, mut counted) = (0, false);
         // (in four limbs while the sums fit, checked: the same exact sums)
+        let (last, leaves, envelope) = (&self.table.splits[self.n - 1], self.table.leaves, self.walk.envelope);
         if let Some(t) = self.narrow {
-            let sum = LevelTable::leaves_narrow(&self.table.splits[self.n - 1], bits, self.nh, &node, self.walk.end, |_, _| {
+            let count = |_: usize, _: &Quad| {
                 listed += 1;
                 false
-            });
+            };
+            let sum = match self.walk.linear {
+                Some((layer, st)) => {
+                    let base: usize = (0..4).map(|h| node.rooms[h] as usize * st[h]).sum();
+                    let off = &self.last_off;
+                    LevelTable::leaves_narrow(last, bits, leaves, &node, |x, _| Some(layer[base - off[x]]), envelope, count)
+                }
+                None => LevelTable::leaves_narrow(last, bits, leaves, &node, end_of(self.walk.end, &node), envelope, count),
+            };
             // (a sum that stopped early did not count every path)
             if sum.is_none() {
-                listed = bits.iter().filter(|&&b| b & !node.allowed == 0).count();
+                listed = last.iter().zip(bits).filter(|((a, _), &b)| b & !node.allowed == 0 && leaves.q(&node, a, envelope) != 0).count();
             }
             (self.listed, counted) = (self.listed + listed, true);
             if self.listed > MAX_PATHS {
@@ -288,7 +330,7 @@ where
                 }
             }
         }
-        let sum = LevelTable::leaves_wide(&self.table.splits[self.n - 1], bits, self.nh, &node, self.walk.end, |_, _| {
+        let sum = LevelTable::leaves_wide(last, bits, leaves, &node, self.walk.end, envelope, |_, _| {
             listed += 1;
             false
         });
@@ -311,9 +353,17 @@ where
     }
 
     fn keep(&mut self, node: Node) {
-        self.table.prefixes.extend_from_slice(&self.xs);
+        for &x in &self.xs {
+            self.table.prefixes.push(x);
+        }
         self.table.nodes.push(node);
     }
+}
+
+/// A walk's completions after a node's last split, in 128 bits (`None` where they do not fit).
+#[inline(always)]
+fn end_of<'e>(end: &'e impl Fn(&[u16; 4]) -> Result<u128, Big>, node: &'e Node) -> impl Fn(usize, &[u8; 4]) -> Option<u128> + 'e {
+    move |_, a| end(&std::array::from_fn(|h| node.rooms[h] - a[h] as u16)).ok()
 }
 
 /// Packed counts without the 3 bits at `shift` (one suit's): 9 bits.
@@ -422,22 +472,28 @@ impl LevelTable {
                 Err(v) => v,
             };
             let v = v.mul_small(q);
-            let node = Node { rooms: walk.rooms, w: 1, allowed: 0, env: [[1; 8]; 4] };
-            return (!v.is_zero()).then(|| LevelTable { n, nh, kinds: Vec::new(), splits, last_bits: Vec::new(), nodes: vec![node], prefixes: Vec::new(), cum: Cum::Wide(vec![v]) });
+            let node = Node { rooms: walk.rooms, w: 1, allowed: 0, c };
+            let leaves = Leaves { shift: 0, seat: [false; 4] };
+            return (!v.is_zero()).then(|| LevelTable { n, kinds: Vec::new(), splits, last_bits: Vec::new(), nodes: vec![node], prefixes: Vec::new(), cum: Cum::Wide(vec![v]), leaves, env: kept_envelopes(&walk.tables) });
         }
         let (prefix, known) = prefixes(&walk.kinds, &walk.valid, &walk.memos, &seat[..nh], &c);
         let bits: Vec<Vec<u32>> = walk.splits.iter().map(|sp| sp.iter().map(|(a, _)| split_bits(a, nh)).collect()).collect();
         let table = LevelTable {
             n,
-            nh,
             kinds: walk.kinds.clone(),
             splits,
             last_bits: bits[n - 1].clone(),
             nodes: Vec::with_capacity(NODES_HINT),
             prefixes: Vec::with_capacity(NODES_HINT * (n - 1)),
             cum: Cum::Narrow(Vec::with_capacity(NODES_HINT)),
+            leaves: Leaves { shift: 3 * (walk.kinds[n - 1] / 13) as u16, seat },
+            env: kept_envelopes(&walk.tables),
         };
-        let mut b = Builder { walk, n, nh, prefix, known, seat, bits, xs: Vec::with_capacity(n), table, narrow: Some([0; 4]), total: Big::ZERO, listed: 0, full: false };
+        let last_off = match walk.linear {
+            Some((_, st)) => walk.splits[n - 1].iter().map(|(a, _)| (0..4).map(|h| a[h] as usize * st[h]).sum()).collect(),
+            None => Vec::new(),
+        };
+        let mut b = Builder { walk, n, nh, prefix, known, seat, bits, xs: Vec::with_capacity(n), table, narrow: Some([0; 4]), total: Big::ZERO, listed: 0, full: false, last_off };
         b.dfs(0, walk.rooms, c, 1);
         if b.full || b.table.nodes.is_empty() {
             return None;
@@ -446,21 +502,31 @@ impl LevelTable {
     }
 
     /// The sum of a node's paths' weights in four limbs (`None` where a completion or a sum
-    /// does not fit), without the prefix's weight; `stop(x, sum so far with x)` may end the
-    /// walk at the path of last split x (the sum then runs to it).
+    /// does not fit), without the prefix's weight; `end(x, split)` is the completions after
+    /// last split x ([`end_of`]); `stop(x, sum so far with x)` may end the walk at the path of
+    /// last split x (the sum then runs to it).
     #[inline(always)]
-    fn leaves_narrow(last: &Splits, bits: &[u32], nh: usize, node: &Node, end: &impl Fn(&[u16; 4]) -> Result<u128, Big>, mut stop: impl FnMut(usize, &Quad) -> bool) -> Option<Quad> {
+    fn leaves_narrow(
+        last: &Splits,
+        bits: &[u32],
+        leaves: Leaves,
+        node: &Node,
+        end: impl Fn(usize, &[u8; 4]) -> Option<u128>,
+        envelope: &impl Fn(usize, u16) -> u32,
+        mut stop: impl FnMut(usize, &Quad) -> bool,
+    ) -> Option<Quad> {
         let mut sum = [0u64; 4];
-        let _ = nh;
         for (x, ((a, wx), &b)) in last.iter().zip(bits).enumerate() {
             if b & !node.allowed != 0 {
                 continue;
             }
-            // (all four holders at once: one past the last takes 0 of its room 0, envelope 1;
-            // the envelopes' product is below 2^48, three seats' at most 2^16 each)
-            let r2: [u16; 4] = std::array::from_fn(|h| node.rooms[h] - a[h] as u16);
-            let q: u64 = (0..4).map(|h| node.env[h][(a[h] & 7) as usize] as u64).product();
-            let v = end(&r2).ok()?;
+            // (the envelopes' product is below 2^48, three seats' at most 2^16 each; all four
+            // holders' rooms at once: one past the last takes 0 of its room 0)
+            let q = leaves.q(node, a, envelope);
+            if q == 0 {
+                continue;
+            }
+            let v = end(x, a)?;
             // (the weight times the envelopes fits in 64 bits but for the widest envelopes)
             sum = match (*wx as u64).checked_mul(q) {
                 Some(u) => quad_add_mul(&sum, v, u)?,
@@ -474,18 +540,25 @@ impl LevelTable {
     }
 
     /// [`LevelTable::leaves_narrow`] at full width, the prefix's weight included.
-    fn leaves_wide(last: &Splits, bits: &[u32], nh: usize, node: &Node, end: &impl Fn(&[u16; 4]) -> Result<u128, Big>, mut stop: impl FnMut(usize, &Big) -> bool) -> Big {
+    fn leaves_wide(
+        last: &Splits,
+        bits: &[u32],
+        leaves: Leaves,
+        node: &Node,
+        end: &impl Fn(&[u16; 4]) -> Result<u128, Big>,
+        envelope: &impl Fn(usize, u16) -> u32,
+        mut stop: impl FnMut(usize, &Big) -> bool,
+    ) -> Big {
         let mut sum = Big::ZERO;
         for (x, (a, wx)) in last.iter().enumerate() {
             if bits[x] & !node.allowed != 0 {
                 continue;
             }
-            let mut r2 = node.rooms;
-            let mut q = 1u64;
-            for h in 0..nh {
-                r2[h] -= a[h] as u16;
-                q *= node.env[h][a[h] as usize] as u64;
+            let q = leaves.q(node, a, envelope);
+            if q == 0 {
+                continue;
             }
+            let r2: [u16; 4] = std::array::from_fn(|h| node.rooms[h] - a[h] as u16);
             let v = match end(&r2) {
                 Ok(v) => Big::from_u128(v),
                 Err(v) => v,
@@ -504,9 +577,11 @@ impl LevelTable {
     }
 
     /// A path drawn in proportion to its weight (the same draws as one cumulative weight a
-    /// path): the node first, then its paths weighed again; `end` is the walk's.
+    /// path): the node first, then its paths weighed again; `end` is the walk's, the
+    /// envelopes those the table keeps.
     pub(super) fn sample(&self, rng: &mut Rng, end: &impl Fn(&[u16; 4]) -> Result<u128, Big>) -> Path {
         let n = self.n;
+        let envelope = &|h: usize, key: u16| self.env[h & 3][(key & 0xfff) as usize];
         let mut x = None;
         let k = match &self.cum {
             Cum::Narrow(cum) => {
@@ -516,7 +591,7 @@ impl LevelTable {
                 let r = if k == 0 { r } else { quad_sub(&r, &cum[k - 1]) };
                 let node = &self.nodes[k];
                 // the first path whose running sum (times the prefix's weight) passes r
-                Self::leaves_narrow(&self.splits[n - 1], &self.last_bits, self.nh, node, end, |y, s| {
+                Self::leaves_narrow(&self.splits[n - 1], &self.last_bits, self.leaves, node, end_of(end, node), envelope, |y, s| {
                     let hit = quad_scale(s, node.w).is_some_and(|s| quad_lt(&r, &s));
                     if hit {
                         x = Some(y);
@@ -530,7 +605,7 @@ impl LevelTable {
                 let k = cum.partition_point(|c| *c <= r);
                 let r = if k == 0 { r } else { r.sub(&cum[k - 1]) };
                 if n > 0 {
-                    Self::leaves_wide(&self.splits[n - 1], &self.last_bits, self.nh, &self.nodes[k], end, |y, s| {
+                    Self::leaves_wide(&self.splits[n - 1], &self.last_bits, self.leaves, &self.nodes[k], end, envelope, |y, s| {
                         let hit = r < *s;
                         if hit {
                             x = Some(y);
@@ -572,7 +647,7 @@ impl LevelTable {
     /// Every path of nonzero weight and the cumulative weights, one a path, at full width
     /// (for the twin).
     #[cfg(test)]
-    pub(super) fn parts(&self, end: &impl Fn(&[u16; 4]) -> Result<u128, Big>) -> (Vec<u8>, Vec<Big>) {
+    pub(super) fn parts(&self, end: &impl Fn(&[u16; 4]) -> Result<u128, Big>, envelope: &impl Fn(usize, u16) -> u32) -> (Vec<u8>, Vec<Big>) {
         let n = self.n;
         let (mut paths, mut cum, mut total) = (Vec::new(), Vec::new(), Big::ZERO);
         if n == 0 {
@@ -581,7 +656,7 @@ impl LevelTable {
         }
         for (k, node) in self.nodes.iter().enumerate() {
             let mut before = Big::ZERO;
-            Self::leaves_wide(&self.splits[n - 1], &self.last_bits, self.nh, node, end, |x, s| {
+            Self::leaves_wide(&self.splits[n - 1], &self.last_bits, self.leaves, node, end, envelope, |x, s| {
                 if *s != before {
                     paths.extend_from_slice(&self.prefixes[k * (n - 1)..(k + 1) * (n - 1)]);
                     paths.push(x as u8);
@@ -591,6 +666,12 @@ impl LevelTable {
                 false
             });
             total = total.add(&before);
+            // (the table's own cumulative weight, summed as it was built, is the same)
+            let kept = match &self.cum {
+                Cum::Narrow(c) => Big::from_limbs(&c[k]),
+                Cum::Wide(c) => c[k],
+            };
+            assert_eq!(kept, total, "node {k}: the table's cumulative weight");
         }
         (paths, cum)
     }
@@ -702,7 +783,7 @@ mod tests {
                     let dense: Vec<&[u32]> = det.holders.iter().map(|h| if h.seat == NOBODY { &[][..] } else { t.envelopes(h.seat) }).collect();
                     let envelope = |h: usize, key: u16| dense[h][key as usize];
                     let valid: Vec<&[u16]> = det.holders.iter().map(|h| if h.seat == NOBODY { &[][..] } else { t.valid(h.seat) }).collect();
-                    let fast = det.shuffle_levels(&envelope, valid.clone()).map(|t| t.parts(&det.shuffle_end()));
+                    let fast = det.shuffle_levels(&envelope, valid.clone()).map(|t| t.parts(&det.shuffle_end(), &envelope));
                     assert_eq!(fast, det.shuffle_levels_plain(&envelope, &valid), "seed {seed}, cut {cut}, seat {seat}: shuffled");
                     shuffled += 1;
                     paths += fast.as_ref().map_or(0, |f| f.1.len());
@@ -715,7 +796,7 @@ mod tests {
                     let lazy = det.build_dp_from(true).expect("as the full build");
                     assert!(lazy.layers_match(&dp), "seed {seed}, cut {cut}, seat {seat}: lazy layers");
                     lazy_built += (lazy.from > 0) as usize;
-                    let fast = det.dp_levels(&dp, &envelope, valid.clone()).map(|t| t.parts(&|r: &[u16; 4]| dp.completions(det.level_kinds().len(), r)));
+                    let fast = det.dp_levels(&dp, &envelope, valid.clone()).map(|t| t.parts(&|r: &[u16; 4]| dp.completions(det.level_kinds().len(), r), &envelope));
                     assert_eq!(fast, det.dp_levels_plain(&dp, &envelope, &valid), "seed {seed}, cut {cut}, seat {seat}: counted");
                     counted += 1;
                     paths += fast.as_ref().map_or(0, |f| f.1.len());

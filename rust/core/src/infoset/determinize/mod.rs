@@ -473,6 +473,24 @@ impl Determinizer {
         self.holders.iter().map(|h| (h.seat, played(h.seat))).collect()
     }
 
+    /// Per holder: its chain's envelopes by packed level counts (12 bits: every key has an
+    /// entry; the pile and the holders past the last, none: 0), as the level table's walk
+    /// reads them.
+    fn level_envelopes(&self) -> [&[u32; 1 << 12]; 4] {
+        static NONE: [u32; 1 << 12] = [0; 1 << 12];
+        let t = self.turns.as_ref().expect("a level table comes with the turn chains");
+        std::array::from_fn(|h| match self.holders.get(h) {
+            Some(x) if x.seat != NOBODY => t.envelopes(x.seat).try_into().expect("an envelope per packed count"),
+            _ => &NONE,
+        })
+    }
+
+    /// Per holder: its chain's envelopes, shared (the pile and the holders past the last: none).
+    fn level_envelope_tables(&self) -> [Option<levels::Envelopes>; 4] {
+        let t = self.turns.as_ref().expect("a level table comes with the turn chains");
+        std::array::from_fn(|h| self.holders.get(h).filter(|x| x.seat != NOBODY).map(|x| t.envelope_table(x.seat)))
+    }
+
     /// Per holder: where its chain keeps the level tables' prefix tables (the pile: none).
     fn level_memos(&self) -> Vec<Option<&PrefixMemo>> {
         let t = self.turns.as_ref().filter(|t| t.conditions());
@@ -483,8 +501,8 @@ impl Determinizer {
     fn ensure_levels(&mut self) -> Result<(), Error> {
         let Some(t) = self.turns.as_ref().filter(|t| t.conditions() && self.levels.is_none()) else { return Ok(()) };
         // each seat's envelopes by packed counts, read at every path's end
-        let dense: Vec<&[u32]> = self.holders.iter().map(|h| if h.seat == NOBODY { &[][..] } else { t.envelopes(h.seat) }).collect();
-        let envelope = |h: usize, key: u16| dense[h][key as usize];
+        let dense = self.level_envelopes();
+        let envelope = |h: usize, key: u16| dense[h & 3][(key & 0xfff) as usize];
         let valid: Vec<&[u16]> = self.holders.iter().map(|h| if h.seat == NOBODY { &[][..] } else { t.valid(h.seat) }).collect();
         let table = match (&self.dp, self.use_dp) {
             (Some(dp), true) => self.dp_levels(dp, &envelope, valid),
@@ -514,9 +532,11 @@ impl Determinizer {
             holders: self.level_holders(),
             rooms,
             end: &end,
+            linear: None,
             envelope,
             valid,
             memos,
+            tables: self.level_envelope_tables(),
         };
         LevelTable::build(&walk)
     }

@@ -20,8 +20,50 @@ pub(super) fn factorial(n: u8) -> u64 {
 }
 
 /// Every split of `c` copies over the holders within their bounds (`lo[h] ..= hi[h]` each),
-/// with its weight c! / Π a! (the copies are distinct cards).
+/// with its weight c! / Π a! (the copies are distinct cards): the first holder's count
+/// slowest, the last holder taking what is left (twin: `splits_plain` under test).
 pub(super) fn splits(c: u8, lo: &[u8], hi: &[u8]) -> Splits {
+    let n = lo.len();
+    // (room for every split without bounds, C(c + n − 1, n − 1) over n holders: no regrowth)
+    let mut out = Vec::with_capacity((1..n).fold(1, |m, i| m * (c as usize + i) / i));
+    if n == 0 {
+        return out;
+    }
+    // the holders before the last as three nested counts (those past them fixed at 0)
+    let bound = |h: usize| if h + 1 < n { (lo[h], hi[h]) } else { (0, 0) };
+    let (l0, h0) = bound(0);
+    let (l1, h1) = bound(1);
+    let (l2, h2) = bound(2);
+    let (ll, hl) = (lo[n - 1], hi[n - 1]);
+    let fc = factorial(c);
+    for x0 in l0..=h0.min(c) {
+        let f0 = factorial(x0);
+        for x1 in l1..=h1.min(c - x0) {
+            let f1 = f0 * factorial(x1);
+            for x2 in l2..=h2.min(c - x0 - x1) {
+                let left = c - x0 - x1 - x2;
+                if left < ll || left > hl {
+                    continue;
+                }
+                let mut a = [0u8; 4];
+                a[0] = x0;
+                if n > 1 {
+                    a[1] = x1;
+                }
+                if n > 2 {
+                    a[2] = x2;
+                }
+                a[n - 1] = left;
+                out.push((a, (fc / (f1 * factorial(x2) * factorial(left))) as u128));
+            }
+        }
+    }
+    out
+}
+
+/// The twin of [`splits`]: holder by holder, recursively.
+#[cfg(test)]
+fn splits_plain(c: u8, lo: &[u8], hi: &[u8]) -> Splits {
     fn rec(h: usize, left: u8, a: &mut [u8; 4], lo: &[u8], hi: &[u8], c: u8, out: &mut Splits) {
         if h + 1 == lo.len() {
             if left >= lo[h] && left <= hi[h] {
@@ -36,9 +78,36 @@ pub(super) fn splits(c: u8, lo: &[u8], hi: &[u8]) -> Splits {
             rec(h + 1, left - x, a, lo, hi, c, out);
         }
     }
-    // (room for every split without bounds, C(c + n − 1, n − 1) over n holders: no regrowth)
-    let n = lo.len();
-    let mut out = Vec::with_capacity((1..n).fold(1, |m, i| m * (c as usize + i) / i));
-    rec(0, c, &mut [0u8; 4], lo, hi, c, &mut out);
+    let mut out = Vec::new();
+    if !lo.is_empty() {
+        rec(0, c, &mut [0u8; 4], lo, hi, c, &mut out);
+    }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{splits, splits_plain};
+
+    /// The nested loops list the recursive twin's splits, in its order, with its weights, for
+    /// every count of copies up to 6 over 1 to 4 holders and every bound up to 4 (and none).
+    #[test]
+    fn splits_match_the_recursive_twin() {
+        let mut rng = crate::util::rng::Rng::new(42);
+        let mut checked = 0;
+        for n in 1..=4usize {
+            for c in 0..=6u8 {
+                for _ in 0..300 {
+                    let lo: Vec<u8> = (0..n).map(|_| [0, 0, 0, 1, 2][rng.below_usize(5)]).collect();
+                    let hi: Vec<u8> = (0..n).map(|_| [0, 1, 2, 3, 4, u8::MAX, u8::MAX][rng.below_usize(7)]).collect();
+                    assert_eq!(splits(c, &lo, &hi), splits_plain(c, &lo, &hi), "c {c}, lo {lo:?}, hi {hi:?}");
+                    checked += 1;
+                }
+                let free = splits(c, &vec![0; n], &vec![u8::MAX; n]);
+                assert_eq!(free, splits_plain(c, &vec![0; n], &vec![u8::MAX; n]));
+                assert_eq!(free.len(), (1..n).fold(1, |m, i| m * (c as usize + i) / i), "c {c} over {n}: every split");
+            }
+        }
+        assert!(checked >= 8000);
+    }
 }

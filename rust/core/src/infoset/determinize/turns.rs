@@ -26,7 +26,7 @@ use crate::util::bignum::{binomial, Big};
 use crate::util::rng::Rng;
 
 use super::chain_cache::{kept_or_built, Kept};
-use super::levels::{pack, PrefixMemo, ENVELOPE};
+use super::levels::{pack, Envelopes, PrefixMemo, ENVELOPE};
 use super::multisets;
 use super::timing::{place_uniform, small_joker_timed, LevelPlan};
 use super::holders::Holder;
@@ -110,7 +110,13 @@ impl Turns {
     /// placements over the best share, rounded up to a multiple of 1 / `ENVELOPE`, in those
     /// parts (0: no placement fits).
     pub(super) fn envelopes(&self, seat: u8) -> &[u32] {
-        &self.chains()[seat as usize].as_ref().expect("a chain for every other seat").envelopes
+        &self.chains()[seat as usize].as_ref().expect("a chain for every other seat").envelopes[..]
+    }
+
+    /// [`Turns::envelopes`], shared: what a level table keeps to weigh its paths again when
+    /// it draws.
+    pub(super) fn envelope_table(&self, seat: u8) -> Envelopes {
+        self.chains()[seat as usize].as_ref().expect("a chain for every other seat").envelopes.clone()
     }
 
     /// The level counts a seat's chain accepts, packed.
@@ -425,7 +431,7 @@ pub(super) struct Chain {
     scaled: Vec<(Big, Big)>,
     /// Per count (packed, 4096 entries): its envelope (0: no placement fits), read by the
     /// level table at every path's end.
-    envelopes: Vec<u32>,
+    envelopes: Envelopes,
     /// The counts of `by_count`, in order.
     valid: Vec<u16>,
     /// The level tables' prefix tables of `valid` (a cache: it changes no table).
@@ -654,7 +660,7 @@ impl Chain {
                 "the envelope is the least multiple of 1 / ENVELOPE at or above the share"
             );
         }
-        let mut envelopes = vec![0u32; 1 << 12];
+        let mut envelopes = Box::new([0u32; 1 << 12]);
         let mut slots = vec![u16::MAX; 1 << 12];
         for (i, (&key, f)) in by_count.iter().enumerate() {
             envelopes[key as usize] = f.envelope;
@@ -664,7 +670,7 @@ impl Chain {
         // (beside the entries, not in them: the map moves its entries as it grows)
         let scaled = by_count.values().map(|f| if f.accept.0 < f.accept.1 { (f.accept.0.mul_small(ENVELOPE as u64), f.accept.1.mul_small(f.envelope as u64)) } else { (Big::ZERO, Big::ONE) }).collect();
         let by_count = by_count.into_iter().collect();
-        Some(Chain { positions, runs, choices, programmes, symmetric, by_count, slots, scaled, envelopes, valid, prefixes: PrefixMemo::default() })
+        Some(Chain { positions, runs, choices, programmes, symmetric, by_count, slots, scaled, envelopes: Envelopes::from(envelopes), valid, prefixes: PrefixMemo::default() })
     }
 
     /// One choice's programme: the weighted states after each position (the first layer is
