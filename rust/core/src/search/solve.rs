@@ -89,7 +89,7 @@ struct Solver {
     follows: Follows,
     /// The shapes of the trumps left ([`trump_shape`]) and their places ([`trump_places`]) by
     /// their mask + 1, direct-mapped (1,024 slots, made on first use).
-    shapes: Vec<(u64, u64, u64)>,
+    shapes: Vec<(u64, u64, u64, u64)>,
     /// The trick-start key of the next node searched, when its parent made it already.
     given_key: Option<u128>,
 }
@@ -266,24 +266,60 @@ impl Solver {
 /// (The search reads it through [`Solver::key`], which keeps the trumps' shapes.)
 #[cfg(test)]
 fn trick_start_key(pos: &Position, order: &Order, held: &Held) -> u128 {
-    let trumps = held.left & pos.ctx().class_mask[TRUMP as usize];
-    key_with_shape(pos, order.ctx, held, trump_shape(order.ctx, order, trumps), trump_places(order.ctx, trumps))
+    trick_start_key_with_links(pos, order, held, usable_links(order.ctx, held))
 }
 
-/// The shape of the trumps left (`trumps`, as bits over kind ids), which depends on nothing
-/// else: in class order, each one's rank in strength among them (R2.3, ties kept: R2.6), its
-/// rank by tractor top (R4.2) among the linked ones, the place of the one it links up to (R3.3)
-/// and whether it is the trump suit's 2 at level 3 (R4.2's exception), hashed.
-fn trump_shape(ctx: &Context, order: &Order, trumps: u64) -> u64 {
+/// [`trick_start_key`] with the links up it keeps given (the tests' twin keeps them all).
+#[cfg(test)]
+fn trick_start_key_with_links(pos: &Position, order: &Order, held: &Held, links: u64) -> u128 {
+    let trumps = held.left & pos.ctx().class_mask[TRUMP as usize];
+    key_with_shape(pos, order.ctx, held, links, trump_shape(order.ctx, order, trumps, links & trumps), trump_places(order.ctx, trumps))
+}
+
+/// The kinds whose link up (R3.3) a tractor may still use: some hand holds two or more of the
+/// kind and of the kind it links up to (R3.2: a tractor's units are of one multiplicity m ≥ 2).
+/// Hands only lose cards, so a link outside this mask is never read again in the hand (no
+/// tractor can hold it: R4.2's tops, R5.3's T1–T2, R6.1), and the key leaves it out.
+fn usable_links(ctx: &Context, held: &Held) -> u64 {
+    let mut links = 0u64;
+    for twice in held.twice {
+        let mut bits = twice;
+        while bits != 0 {
+            let k = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let up = ctx.up[k];
+            if up != NONE && twice >> up & 1 == 1 {
+                links |= 1 << k;
+            }
+        }
+    }
+    links
+}
+
+/// The shape of the trumps left (`trumps`, as bits over kind ids) whose usable links up are
+/// `links` ([`usable_links`]), which depends on nothing else: in class order, each one's rank
+/// in strength among them (R2.3, ties kept: R2.6); for the trumps a tractor may still hold (a
+/// usable link up or down), its rank by tractor top (R4.2) among them, and whether it is the
+/// trump suit's 2 at level 3 (R4.2's exception); for a usable link up, the place of the trump
+/// it links up to (R3.3); hashed.
+fn trump_shape(ctx: &Context, order: &Order, trumps: u64, links: u64) -> u64 {
     let mut a = FxHasher::default();
     a.write_u64(0x7f4a_7c15);
     let (mut strengths, mut tops) = (0u32, 0u32);
+    // the trumps a tractor may still hold
+    let mut linked = links;
+    let mut bits = links;
+    while bits != 0 {
+        let k = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        linked |= 1 << ctx.up[k];
+    }
     let mut bits = trumps;
     while bits != 0 {
         let k = bits.trailing_zeros() as usize;
         bits &= bits - 1;
         strengths |= 1 << ctx.strength[k];
-        if ctx.up[k] != NONE || ctx.down[k] != NONE {
+        if linked >> k & 1 == 1 {
             tops |= 1 << ctx.tractor_rank[k];
         }
     }
@@ -297,11 +333,11 @@ fn trump_shape(ctx: &Context, order: &Order, trumps: u64) -> u64 {
     while places != 0 {
         let k = ctx.order[(start + places.trailing_zeros()) as usize] as usize;
         places &= places - 1;
-        let linked = ctx.up[k] != NONE || ctx.down[k] != NONE;
-        let top = if linked { 1 + below(tops, ctx.tractor_rank[k]) } else { 0 };
+        let in_tractor = linked >> k & 1 == 1;
+        let top = if in_tractor { 1 + below(tops, ctx.tractor_rank[k]) } else { 0 };
         let up = ctx.up[k];
-        let up = if up == NONE || trumps >> up & 1 == 0 { 0 } else { 1 + (trumps & order.before[up as usize]).count_ones() as u64 };
-        let unit = below(strengths, ctx.strength[k]) | top << 5 | up << 10 | ((k == special) as u64) << 15;
+        let up = if links >> k & 1 == 0 { 0 } else { 1 + (trumps & order.before[up as usize]).count_ones() as u64 };
+        let unit = below(strengths, ctx.strength[k]) | top << 5 | up << 10 | ((in_tractor && k == special) as u64) << 15;
         w = w << 16 | unit;
         n += 1;
         if n == 4 {
@@ -327,10 +363,10 @@ fn trump_places(ctx: &Context, trumps: u64) -> u64 {
     places
 }
 
-/// [`trick_start_key`] given the shape of the trumps left ([`trump_shape`]) and their places
-/// ([`trump_places`]): the trumps left in class order, each with its copies in every hand and
-/// points; then the plain suits.
-fn key_with_shape(pos: &Position, ctx: &Context, held: &Held, shape: u64, places: u64) -> u128 {
+/// [`trick_start_key`] given the usable links ([`usable_links`]), the shape of the trumps left
+/// ([`trump_shape`]) and their places ([`trump_places`]): the trumps left in class order, each
+/// with its copies in every hand and points; then the plain suits.
+fn key_with_shape(pos: &Position, ctx: &Context, held: &Held, links: u64, shape: u64, places: u64) -> u128 {
     let mut a = FxHasher::default();
     let mut b = FxHasher::default();
     b.write_u64(0x9e37_79b9_7f4a_7c15);
@@ -366,7 +402,7 @@ fn key_with_shape(pos: &Position, ctx: &Context, held: &Held, shape: u64, places
             let k = bits.trailing_zeros() as u8;
             bits &= bits - 1;
             let c = counts(k as usize);
-            let linked = prev != NONE && ctx.up[prev as usize] == k;
+            let linked = prev != NONE && ctx.up[prev as usize] == k && links >> prev & 1 == 1;
             let unit = c | (KIND_POINTS[k as usize] as u64 / 5) << 12 | (linked as u64) << 14;
             if w >> 49 != 0 {
                 put(w);
@@ -1135,18 +1171,20 @@ impl Solver {
         let ctx = self.order.ctx;
         let trumps = held.left & ctx.class_mask[TRUMP as usize];
         if self.shapes.is_empty() {
-            self.shapes = vec![(0, 0, 0); 1024];
+            self.shapes = vec![(0, 0, 0, 0); 1024];
         }
-        let at = (trumps.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 54) as usize;
+        let links = usable_links(ctx, held);
+        let trump_links = links & trumps;
+        let at = ((trumps ^ trump_links.rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 54) as usize;
         let (shape, places) = match self.shapes[at] {
-            (m, shape, places) if m == trumps + 1 => (shape, places),
+            (m, l, shape, places) if m == trumps + 1 && l == trump_links => (shape, places),
             _ => {
-                let (shape, places) = (trump_shape(ctx, &self.order, trumps), trump_places(ctx, trumps));
-                self.shapes[at] = (trumps + 1, shape, places);
+                let (shape, places) = (trump_shape(ctx, &self.order, trumps, trump_links), trump_places(ctx, trumps));
+                self.shapes[at] = (trumps + 1, trump_links, shape, places);
                 (shape, places)
             }
         };
-        let k = key_with_shape(pos, ctx, held, shape, places);
+        let k = key_with_shape(pos, ctx, held, links, shape, places);
         #[cfg(test)]
         assert_eq!(k, trick_start_key(pos, &self.order, held), "the shape kept is the shape");
         k
@@ -1981,6 +2019,76 @@ mod tests {
         }
         eprintln!("renamed trump positions met: {renamed}");
         assert!(renamed > 50, "{renamed}");
+    }
+
+    /// Positions of four cards a hand, where tractors can be held, with one trick-start key have
+    /// one value (relative to the points won so far, plain alpha-beta): the key leaves out the
+    /// links no hand holds two or more of both ends of, and positions that differ only there
+    /// (their keys with every link kept differ) are met and agree.
+    #[test]
+    fn equal_trick_start_keys_have_equal_values_with_unusable_links() {
+        let mut rng = Rng::new(7);
+        let mut seen: HashMap<u128, (i32, [Counts; 4])> = HashMap::new();
+        let mut full: HashMap<u128, u128> = HashMap::new();
+        let (mut renamed, mut by_links) = (0, 0);
+        for i in 0..6000 {
+            // one of 40 deals of the 16 cards of four kinds (three hearts and one trump, or three
+            // trumps and one heart), the three drawn with gaps or without: the same deal met with
+            // and without links
+            let t = i % 40;
+            let profile = Profile::ALL[t % Profile::ALL.len()];
+            let (level, trump) = ([3u8, 4, 10][t % 3], 0u8);
+            let ctx = Context::new(level, trump, profile).expect("a context");
+            let template = deal_among(&mut Rng::new(1000 + t as u64), &[0, 1, 2, 3], 4);
+            // the banker leads (R6.3): a hand of two pairs of hearts where the deal has one
+            let pairs = |s: usize| template[s][..3].iter().filter(|&&n| n >= 2).count();
+            let banker = (0..4).find(|&s| pairs(s) >= 2).unwrap_or(t % 4) as u8;
+            let hearts: Vec<u8> = (3..=14u8).filter(|&r| r != level).collect();
+            let mut ranks: Vec<u8> = Vec::new();
+            while ranks.len() < 3 {
+                let r = hearts[rng.below_usize(hearts.len())];
+                if !ranks.contains(&r) {
+                    ranks.push(r);
+                }
+            }
+            ranks.sort_unstable();
+            let trumps: Vec<usize> = (0..KINDS).filter(|&k| ctx.class[k] == TRUMP).collect();
+            let mut kinds = [Card::new(1, ranks[0]).id(), Card::new(1, ranks[1]).id(), Card::new(1, ranks[2]).id(), trumps[t % trumps.len()]];
+            if t % 2 == 1 {
+                // three trumps in class order, often neighbours (the jokers, the trump suit's run)
+                let at = rng.below_usize(trumps.len() - 2);
+                let mut three = [trumps[at], trumps[at + 1], trumps[at + 2]];
+                for x in three.iter_mut() {
+                    if rng.below_usize(3) == 0 {
+                        *x = trumps[rng.below_usize(trumps.len())];
+                    }
+                }
+                if three[0] != three[1] && three[1] != three[2] && three[0] != three[2] {
+                    kinds = [three[0], three[1], three[2], Card::new(1, ranks[0]).id()];
+                }
+            }
+            let hands: [Counts; 4] = std::array::from_fn(|s| {
+                let mut h = [0u8; KINDS];
+                for (j, &k) in kinds.iter().enumerate() {
+                    h[k] = template[s][j];
+                }
+                h
+            });
+            let pos = Game::from_hands(hands, level, trump, banker, profile).expect("a valid deal").pos;
+            let v = reference(&pos, i32::MIN, i32::MAX) - pos.defender_points;
+            let k = full_key(&pos);
+            let order = Order::of(pos.ctx());
+            let all_links = (0..KINDS).filter(|&k| ctx.up[k] != NONE).fold(0u64, |m, k| m | 1 << k);
+            let kept = trick_start_key_with_links(&pos, &order, &Held::of(&pos), all_links);
+            if same_value_for_key(&mut seen, k, v, &pos) {
+                renamed += 1;
+                by_links += (full[&k] != kept) as usize;
+            } else {
+                full.entry(k).or_insert(kept);
+            }
+        }
+        eprintln!("renamed positions met: {renamed}, {by_links} of them by links left out");
+        assert!(by_links > 20, "{by_links}");
     }
 
     /// The groups of interchangeable kinds, read from each class's strength order made once,
