@@ -528,9 +528,14 @@ pub fn static_bounds(pos: &Position) -> (i32, i32) {
 
 /// The legal plays at `pos`, equivalent single leads merged (see the module's notes).
 pub fn plays(pos: &Position) -> Option<Vec<Counts>> {
+    plays_in(pos, &Order::of(pos.ctx()))
+}
+
+/// [`plays`] with the solve's strength orders.
+fn plays_in(pos: &Position, order: &Order) -> Option<Vec<Counts>> {
     let mut out = legal(pos)?;
     if pos.trick.plays == 0 {
-        let rep = single_representatives(pos);
+        let rep = single_representatives(pos, order);
         out.retain(|c| {
             let mut it = c.iter().enumerate().filter(|(_, &n)| n > 0);
             match (it.next(), it.next()) {
@@ -877,8 +882,8 @@ fn last_two(pos: &Position, held: &Held, alpha: i32, beta: i32) -> i32 {
 
 /// For each kind the mover may lead as an interchangeable single, the kind that stands for
 /// its group; every other kind maps to itself.
-fn single_representatives(pos: &Position) -> [u8; KINDS] {
-    let (prev, _) = interchangeable(pos, &Order::of(pos.ctx()), &Held::of(pos), u64::MAX);
+fn single_representatives(pos: &Position, order: &Order) -> [u8; KINDS] {
+    let (prev, _) = interchangeable(pos, order, &Held::of(pos), u64::MAX);
     std::array::from_fn(|k| {
         let mut r = k;
         while prev[r] != NONE {
@@ -903,6 +908,9 @@ pub(crate) struct Order {
     trumps: u64,
     /// Each kind's place in its class's `kinds`.
     place: [u8; KINDS],
+    /// The trumps among eight kind ids as bits over their places in the trump class's `kinds`,
+    /// by byte of a mask over kind ids (the places of any set of trumps in seven reads).
+    trump_places: Box<[[u64; 256]; 7]>,
 }
 
 impl Order {
@@ -920,7 +928,16 @@ impl Order {
     }
 
     pub(crate) fn of(ctx: &'static Context) -> Order {
-        let mut o = Order { ctx, kinds: [[0; KINDS]; 5], ties: [0; KINDS], before: [0; KINDS], above: [[0; 32]; 5], trumps: ctx.class_mask[TRUMP as usize], place: [0; KINDS] };
+        let mut o = Order {
+            ctx,
+            kinds: [[0; KINDS]; 5],
+            ties: [0; KINDS],
+            before: [0; KINDS],
+            above: [[0; 32]; 5],
+            trumps: ctx.class_mask[TRUMP as usize],
+            place: [0; KINDS],
+            trump_places: Box::new([[0; 256]; 7]),
+        };
         let mut seen = 0u64;
         for &k in ctx.class_kinds(TRUMP) {
             o.before[k as usize] = seen;
@@ -948,7 +965,26 @@ impl Order {
                 }
             }
         }
+        for (byte, table) in o.trump_places.iter_mut().enumerate() {
+            // a byte's places: those of the byte less its lowest bit, and that bit's kind's
+            for bits in 1..256usize {
+                let k = 8 * byte + bits.trailing_zeros() as usize;
+                let own = if k < KINDS && o.trumps >> k & 1 == 1 { 1 << o.place[k] } else { 0 };
+                table[bits] = table[bits & (bits - 1)] | own;
+            }
+        }
         o
+    }
+
+    /// The trumps among `kinds` (bits over kind ids) as bits over their places in strength
+    /// order (strongest first).
+    #[inline]
+    fn trump_places(&self, kinds: u64) -> u64 {
+        let mut places = 0u64;
+        for (byte, table) in self.trump_places.iter().enumerate() {
+            places |= table[(kinds >> (8 * byte)) as usize & 0xff];
+        }
+        places
     }
 }
 
@@ -996,22 +1032,17 @@ fn interchangeable(pos: &Position, order: &Order, held: &Held, candidates: u64) 
             }
         };
         if class == TRUMP as usize {
-            // the trumps left by their places in strength order (strongest first)
-            let mut places = 0u64;
-            let mut bits = left & ctx.class_mask[class];
-            while bits != 0 {
-                let k = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                places |= 1 << order.place[k];
-            }
-            let mut a = NONE;
-            while places != 0 {
-                let b = order.kinds[class][places.trailing_zeros() as usize];
-                places &= places - 1;
-                if a != NONE {
-                    join(a, b);
+            // the trumps left by their places in strength order (strongest first): each lone
+            // trump's next stronger trump left is the one at the nearest place before its own
+            let places = order.trump_places(left);
+            let mut lone_places = order.trump_places(lone_mask);
+            while lone_places != 0 {
+                let p = lone_places.trailing_zeros();
+                lone_places &= lone_places - 1;
+                let before = places & ((1u64 << p) - 1);
+                if before != 0 {
+                    join(order.kinds[class][63 - before.leading_zeros() as usize], order.kinds[class][p as usize]);
                 }
-                a = b;
             }
         } else {
             // a plain suit's kinds strongest first are in falling id order (R2.4): each lone
@@ -1471,7 +1502,7 @@ impl Solver {
         let mut out = Vec::new();
         let mut pos = *pos;
         while pos.phase == Phase::Play {
-            let moves = plays(&pos).ok_or(Budget)?;
+            let moves = plays_in(&pos, &self.order).ok_or(Budget)?;
             // a node worth v: the defenders' children are worth at most v, the banker team's
             // at least v, so a null window on one side tells a child worth v from the others
             let max = pos.is_defender(pos.to_move);
@@ -1501,7 +1532,7 @@ pub fn solve(pos: &Position, budget: u64) -> Result<Solution, Error> {
         return Err(Error::BadArgument { what: "game", message: "the solver plays out the tricks: the hand is not in its play phase".into() });
     }
     let mut s = Solver::new(budget, pos.ctx());
-    let moves = match plays(pos) {
+    let moves = match plays_in(pos, &s.order) {
         Some(m) => m,
         None => {
             let (lo, hi) = static_bounds(pos);
@@ -1709,7 +1740,7 @@ mod tests {
         for i in 0..600 {
             let profile = Profile::ALL[i % Profile::ALL.len()];
             let pos = position_from(&mut rng, profile, 3, 0, true);
-            let rep = single_representatives(&pos);
+            let rep = single_representatives(&pos, &Order::of(pos.ctx()));
             for (k, &r) in rep.iter().enumerate() {
                 if r as usize != k {
                     let lead = |kind: usize| {
