@@ -123,6 +123,10 @@ struct Ply {
     /// The play that last cut a node at this depth, tried first where the table names none.
     killer: Option<(Counts, u8)>,
     killer2: Option<(Counts, u8)>,
+    /// The last multi-card lead's follows listed at this depth and for what (a sibling's
+    /// follower often meets the same lead with the same hand): read before [`Follows`].
+    follow_key: Option<FollowKey>,
+    follow_moves: Vec<Counts>,
 }
 
 /// Each hand's kinds held at least once and at least twice, as bits over kind ids, and its
@@ -565,7 +569,8 @@ fn legal(pos: &Position) -> Option<Vec<Counts>> {
 /// play but those that only swap interchangeable cards for others of their group (see
 /// [`interchangeable`]): of each group a play keeps its strongest cards. Leads in the order
 /// of `combo::for_each_lead`, a single's follows by kind (the engine's sets, listed directly).
-fn search_plays(pos: &Position, order: &Order, held: &Held, follows: &mut Follows, out: &mut Vec<Counts>, singles: &mut Vec<u8>) -> bool {
+fn search_plays(pos: &Position, order: &Order, held: &Held, follows: &mut Follows, ply: &mut Ply) -> bool {
+    let Ply { moves: out, singles, follow_key, follow_moves, .. } = ply;
     out.clear();
     singles.clear();
     let ctx = order.ctx;
@@ -596,17 +601,26 @@ fn search_plays(pos: &Position, order: &Order, held: &Held, follows: &mut Follow
         }
         Some(lead) => {
             let key = FollowKey { hand: words(hand), lead };
-            if let Some(v) = follows.get(&key) {
+            if *follow_key == Some(key) {
                 #[cfg(test)]
-                assert_eq!(Some(v), legal(pos).as_ref(), "the follows kept are the legal ones");
-                out.extend_from_slice(v);
+                assert_eq!(Some(&*follow_moves), legal(pos).as_ref(), "the follows kept are the legal ones");
+                out.extend_from_slice(follow_moves);
             } else {
-                let Some(v) = legal(pos) else { return false };
-                out.extend_from_slice(&v);
-                if follows.len() >= FOLLOWS_KEPT {
-                    follows.clear();
+                if let Some(v) = follows.get(&key) {
+                    #[cfg(test)]
+                    assert_eq!(Some(v), legal(pos).as_ref(), "the follows kept are the legal ones");
+                    out.extend_from_slice(v);
+                } else {
+                    let Some(v) = legal(pos) else { return false };
+                    out.extend_from_slice(&v);
+                    if follows.len() >= FOLLOWS_KEPT {
+                        follows.clear();
+                    }
+                    follows.insert(key, v);
                 }
-                follows.insert(key, v);
+                *follow_key = Some(key);
+                follow_moves.clear();
+                follow_moves.extend_from_slice(out);
             }
             singles.resize(out.len(), NONE);
         }
@@ -1293,7 +1307,7 @@ impl Solver {
         }
         // this node's buffers, taken out while its children use theirs
         let mut ply = self.plies[depth].take().expect("one node a depth at a time");
-        if !search_plays(pos, &self.order, held, &mut self.follows, &mut ply.moves, &mut ply.singles) {
+        if !search_plays(pos, &self.order, held, &mut self.follows, &mut ply) {
             return Err(Budget);
         }
         let max = pos.is_defender(pos.to_move);
@@ -2151,8 +2165,9 @@ mod tests {
             let pre = rng.below_usize(4);
             let pos = position_from(&mut rng, profile, 1 + i % 3, pre, true);
             let (prev, _) = interchangeable(&pos, &Order::of(pos.ctx()), &Held::of(&pos), u64::MAX);
-            let (mut kept, mut singles) = (Vec::new(), Vec::new());
-            assert!(search_plays(&pos, &Order::of(pos.ctx()), &Held::of(&pos), &mut Follows::default(), &mut kept, &mut singles));
+            let mut ply = Ply::default();
+            assert!(search_plays(&pos, &Order::of(pos.ctx()), &Held::of(&pos), &mut Follows::default(), &mut ply));
+            let (kept, singles) = (ply.moves, ply.singles);
             // each play's kind when it is one card
             for (c, &k) in kept.iter().zip(&singles) {
                 let one = (size(c) == 1).then(|| c.iter().position(|&n| n == 1).expect("a card") as u8);
