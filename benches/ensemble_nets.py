@@ -44,18 +44,18 @@ def main(out: str, names: list) -> None:
     data = t.export(layers, None, base=r0["base"], obs_version=r0["obs_version"], canonical=r0["canonical"],
                     margin=sum(r["margin"] for r in rs), phases=r0["phases"], play_features=r0["play_features"],
                     meta={"sum_of": names})
-    f = t._parse(data)
+    (h1, dim), pdim = layers["wx"].shape, layers["wp"].shape[1]
     rng = np.random.default_rng(0)
     for _ in range(200):
-        obs = rng.integers(0, 3, f["dim"])
-        feats = rng.integers(0, 2, (6, f["pdim"]))
+        obs = rng.integers(0, 3, dim)
+        feats = rng.integers(0, 2, (6, pdim))
         want = sum(t.forward_int_reference(d, obs, feats) for d in datas)
         got = t.forward_int_reference(data, obs, feats)
         if not np.array_equal(got, want):
             raise SystemExit("the summed network does not score the sum of the networks")
     with open(out, "wb") as fo:
         fo.write(data)
-    print(f"{out}: {f['h1']} x {f['h2']} units, the sum of {', '.join(names)}")
+    print(f"{out}: {h1} x {w2.shape[0]} units, the sum of {', '.join(names)}")
 
 
 if __name__ == "__main__":

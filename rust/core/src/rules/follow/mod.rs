@@ -409,12 +409,15 @@ impl<'a> Follow<'a> {
     fn legal_set_in(&self, lo: &Counts, hi: Option<&Counts>) -> LegalSet<'a> {
         let (ctx, class) = (self.ctx, self.lead.class);
         let lo_size = size(lo);
+        if lo_size == 0 && hi.is_none() && self.n == 1 {
+            // the whole set of a single led: the kinds of `single` (R5.1, R5.2), in kind order
+            // (T1's; and short of the class, the plays `PlusOne` or `Dense` list, from the
+            // same draws: its one card, or any card when void)
+            return LegalSet::Singles(Self::single(ctx, &self.hand, class));
+        }
         if lo_size == 0 && hi.is_none() && self.case == Case::T1 && self.n <= 3 {
-            // the whole set of a lead of one to three cards in T1: a mask (as below, sooner)
-            return match self.n {
-                1 => LegalSet::Singles(crate::rules::card::held_mask(&self.s, 1)),
-                n => LegalSet::Units(ctx, class, n, crate::rules::card::held_mask(&self.s, n)),
-            };
+            // the whole set of a lead of two or three cards in T1: a mask (as below, sooner)
+            return LegalSet::Units(ctx, class, self.n, crate::rules::card::held_mask(&self.s, self.n));
         }
         let narrowed = hi.is_some_and(|hi| (0..KINDS).any(|k| hi[k] < self.hand[k]));
         let hi = hi.unwrap_or(&self.hand);
@@ -443,19 +446,9 @@ impl<'a> Follow<'a> {
                 });
                 LegalSet::Combos(ctx, v)
             }
-            Case::Short if lo_size == 0 && self.n == 1 && self.s_size == 1 && !narrowed => {
-                // a single led and one card of the class held: that card (the one play `Dense`
-                // lists, drawn from one: no word drawn either way)
-                LegalSet::Singles(crate::rules::card::held_mask(&self.s, 1))
-            }
             Case::Short if lo_size == 0 && self.n == self.s_size + 1 && !narrowed => {
                 // all of the class, and one more card of any other kind held
                 let mask = crate::rules::card::held_mask(&self.hand, 1) & !ctx.class_mask[class as usize];
-                if self.s_size == 0 {
-                    // a single led and the class void: any one card, in kind order (the plays
-                    // and order of `PlusOne` with nothing to add to)
-                    return LegalSet::Singles(mask);
-                }
                 LegalSet::PlusOne(self.s, mask)
             }
             Case::Short if lo_size == 0 && !narrowed => {
