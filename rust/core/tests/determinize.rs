@@ -1260,6 +1260,40 @@ fn the_search_that_found_no_world_plays_its_hand() {
 /// positions through the deal and the play, drawn in one thread one seat after another (each
 /// seat's chains kept from the seats before it, and from an earlier draw of the same info
 /// set), equal those drawn each in a thread of its own (nothing kept).
+/// The finished tricks a thread keeps for later info sets (`world.rs`, `KeptTricks`) change
+/// no world: at every fifth decision of the play of hands of every profile, in order (each
+/// info set taking the tricks an earlier one kept, of another seat or an earlier decision,
+/// and replaying only those finished since and the trick in progress; cuts in the middle of
+/// tricks and at their ends), every seat's worlds are those drawn in a fresh thread, which
+/// replays the whole history; and each such world's history replays legally into it.
+#[test]
+fn kept_tricks_change_no_world() {
+    let (mut infos, mut worlds) = (0, 0);
+    for seed in 0..6u64 {
+        let profile = Profile::ALL[(seed % 3) as usize];
+        let (full, actions) = full_hand(seed, profile, [Policy::Agent(Agent::Greedy); 4]);
+        let deal_len = full.record.dealt_at.len();
+        for cut in (deal_len + 1..actions.len()).step_by(5) {
+            let g = prefix(seed, profile, &actions, cut);
+            let draw = |seat: u8| {
+                let mut det = Determinizer::new(g.info(seat));
+                let mut rng = Rng::new(seed * 4 + seat as u64 + cut as u64);
+                (0..2).map(|_| det.world(&mut rng).unwrap()).collect::<Vec<Game>>()
+            };
+            for seat in 0..4u8 {
+                let alone = std::thread::scope(|s| s.spawn(|| draw(seat)).join().unwrap());
+                for (a, b) in draw(seat).iter().zip(&alone) {
+                    same_game(a, b);
+                    replay_checked(a);
+                    worlds += 1;
+                }
+                infos += 1;
+            }
+        }
+    }
+    assert!(infos >= 300 && worlds >= 600, "{infos} {worlds}");
+}
+
 #[test]
 fn kept_turn_chains_change_no_world() {
     let (mut infos, mut worlds) = (0, 0);
