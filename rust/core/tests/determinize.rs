@@ -909,10 +909,11 @@ fn turn_conditioned_worlds_match_rejection_sampling() {
 /// above is too slow past the first cards). For each other seat,
 /// its level cards by suit and its showings' suits, and its level cards and small jokers in
 /// all, by two-sample chi-square over 2,000 worlds a side; and the table must cut the
-/// proposals per world.
+/// proposals per world. In play (three seats, no pile) the table draws its paths by cells
+/// (`levels.rs`, `Cells`): at least six of the positions test that draw.
 #[test]
 fn the_level_table_keeps_the_rejection_samplers_law() {
-    let (mut positions, mut cells, mut phases) = (0, 0, [0usize; 4]);
+    let (mut positions, mut cells, mut phases, mut by_cells) = (0, 0, [0usize; 4], 0);
     let (mut proposals, mut worlds) = ([0u64; 2], 0u64);
     for seed in 0..40u64 {
         if positions >= 10 {
@@ -946,6 +947,7 @@ fn the_level_table_keeps_the_rejection_samplers_law() {
             tally(&mut count, &others, &b, 1);
         }
         assert_eq!(slow.uses_level_table(), Some(false));
+        by_cells += (fast.level_table_by_cells() == Some(true)) as usize;
         proposals[0] += fast.proposals;
         proposals[1] += slow.proposals;
         worlds += draws;
@@ -954,8 +956,8 @@ fn the_level_table_keeps_the_rejection_samplers_law() {
         phases[phase] += 1;
     }
     let per_world = |p: u64| p as f64 / worlds as f64;
-    eprintln!("{positions} positions {phases:?}; proposals per world {:.2} against {:.2}", per_world(proposals[0]), per_world(proposals[1]));
-    assert!(positions == 10 && phases[1..].iter().all(|&p| p >= 2) && cells >= 150, "{positions} {phases:?} {cells}");
+    eprintln!("{positions} positions {phases:?} ({by_cells} by cells); proposals per world {:.2} against {:.2}", per_world(proposals[0]), per_world(proposals[1]));
+    assert!(positions == 10 && phases[1..].iter().all(|&p| p >= 2) && cells >= 150 && by_cells >= 6, "{positions} {phases:?} {cells} {by_cells}");
     assert!(per_world(proposals[0]) * 4.0 < per_world(proposals[1]), "the table must cut the proposals");
 }
 

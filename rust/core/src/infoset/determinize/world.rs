@@ -54,7 +54,9 @@ thread_local! {
 /// Takes into `g` (at the start of play, `start` its position with hands cleared and tally)
 /// the longest kept run of finished tricks that begins `tricks` from the same start: the
 /// record's plays and tricks, the position and tally after them, the hands less the cards
-/// played. Returns how many tricks it took (0: none kept fits).
+/// played. Returns how many tricks it took (0: none kept fits). (Once a determinizer, out of
+/// line: the worlds after its first take their play from its own template.)
+#[inline(never)]
 fn fast_forward(g: &mut Game, start: &(Position, Tally), tricks: &[TrickRecord]) -> usize {
     KEPT.with(|k| {
         let k = k.borrow();
@@ -76,6 +78,7 @@ fn fast_forward(g: &mut Game, start: &(Position, Tally), tricks: &[TrickRecord])
 }
 
 /// Keeps `t` for later info sets, in place of a shorter run of the same hand's tricks.
+#[inline(never)]
 fn keep_tricks(t: KeptTricks) {
     KEPT.with(|k| {
         let mut k = k.borrow_mut();
