@@ -174,6 +174,23 @@ pub(super) struct LevelTable {
     cells: Option<Box<Cells>>,
 }
 
+/// Uniform in `0..t` (`t` > 0) in four limbs: [`Big::below`]'s draws (the limbs up to the top
+/// nonzero one, the top masked, rejected at or above `t`) without its eight-limb words.
+fn quad_below(t: &Quad, rng: &mut Rng) -> Quad {
+    let n = t.iter().rposition(|&l| l != 0).expect("a nonzero bound") + 1;
+    let mask = u64::MAX >> t[n - 1].leading_zeros();
+    loop {
+        let mut r = [0u64; 4];
+        for x in &mut r[..n] {
+            *x = rng.next_u64();
+        }
+        r[n - 1] &= mask;
+        if quad_lt(&r, t) {
+            return r;
+        }
+    }
+}
+
 /// A seat's factor of the copies c it takes of one suit's level kind: 4! / c! (c ≤ 4).
 const FACTOR: [u64; 5] = [24, 24, 12, 4, 1];
 
@@ -455,8 +472,7 @@ impl Cells {
     fn sample(&self, rng: &mut Rng) -> [u16; 3] {
         let k = match &self.cum {
             Cum::Narrow(cum) => {
-                let r = Big::from_limbs(cum.last().expect("a table holds a cell")).below(rng);
-                let r = [r.limb(0), r.limb(1), r.limb(2), r.limb(3)];
+                let r = quad_below(cum.last().expect("a table holds a cell"), rng);
                 cum.partition_point(|c| !quad_lt(&r, c))
             }
             Cum::Wide(cum) => {
@@ -924,8 +940,7 @@ impl LevelTable {
         let mut x = None;
         let k = match &self.cum {
             Cum::Narrow(cum) => {
-                let r = Big::from_limbs(cum.last().expect("a table holds a node")).below(rng);
-                let r = [r.limb(0), r.limb(1), r.limb(2), r.limb(3)];
+                let r = quad_below(cum.last().expect("a table holds a node"), rng);
                 let k = cum.partition_point(|c| !quad_lt(&r, c));
                 let r = if k == 0 { r } else { quad_sub(&r, &cum[k - 1]) };
                 let node = &self.nodes[k];
