@@ -909,10 +909,11 @@ fn turn_conditioned_worlds_match_rejection_sampling() {
 /// above is too slow past the first cards). For each other seat,
 /// its level cards by suit and its showings' suits, and its level cards and small jokers in
 /// all, by two-sample chi-square over 2,000 worlds a side; and the table must cut the
-/// proposals per world.
+/// proposals per world. In play (three seats, no pile) the table draws its paths by cells
+/// (`levels.rs`, `Cells`): at least six of the positions test that draw.
 #[test]
 fn the_level_table_keeps_the_rejection_samplers_law() {
-    let (mut positions, mut cells, mut phases) = (0, 0, [0usize; 4]);
+    let (mut positions, mut cells, mut phases, mut by_cells) = (0, 0, [0usize; 4], 0);
     let (mut proposals, mut worlds) = ([0u64; 2], 0u64);
     for seed in 0..40u64 {
         if positions >= 10 {
@@ -946,6 +947,7 @@ fn the_level_table_keeps_the_rejection_samplers_law() {
             tally(&mut count, &others, &b, 1);
         }
         assert_eq!(slow.uses_level_table(), Some(false));
+        by_cells += (fast.level_table_by_cells() == Some(true)) as usize;
         proposals[0] += fast.proposals;
         proposals[1] += slow.proposals;
         worlds += draws;
@@ -954,8 +956,8 @@ fn the_level_table_keeps_the_rejection_samplers_law() {
         phases[phase] += 1;
     }
     let per_world = |p: u64| p as f64 / worlds as f64;
-    eprintln!("{positions} positions {phases:?}; proposals per world {:.2} against {:.2}", per_world(proposals[0]), per_world(proposals[1]));
-    assert!(positions == 10 && phases[1..].iter().all(|&p| p >= 2) && cells >= 150, "{positions} {phases:?} {cells}");
+    eprintln!("{positions} positions {phases:?} ({by_cells} by cells); proposals per world {:.2} against {:.2}", per_world(proposals[0]), per_world(proposals[1]));
+    assert!(positions == 10 && phases[1..].iter().all(|&p| p >= 2) && cells >= 150 && by_cells >= 6, "{positions} {phases:?} {cells} {by_cells}");
     assert!(per_world(proposals[0]) * 4.0 < per_world(proposals[1]), "the table must cut the proposals");
 }
 
@@ -1260,6 +1262,40 @@ fn the_search_that_found_no_world_plays_its_hand() {
 /// positions through the deal and the play, drawn in one thread one seat after another (each
 /// seat's chains kept from the seats before it, and from an earlier draw of the same info
 /// set), equal those drawn each in a thread of its own (nothing kept).
+/// The finished tricks a thread keeps for later info sets (`world.rs`, `KeptTricks`) change
+/// no world: at every fifth decision of the play of hands of every profile, in order (each
+/// info set taking the tricks an earlier one kept, of another seat or an earlier decision,
+/// and replaying only those finished since and the trick in progress; cuts in the middle of
+/// tricks and at their ends), every seat's worlds are those drawn in a fresh thread, which
+/// replays the whole history; and each such world's history replays legally into it.
+#[test]
+fn kept_tricks_change_no_world() {
+    let (mut infos, mut worlds) = (0, 0);
+    for seed in 0..6u64 {
+        let profile = Profile::ALL[(seed % 3) as usize];
+        let (full, actions) = full_hand(seed, profile, [Policy::Agent(Agent::Greedy); 4]);
+        let deal_len = full.record.dealt_at.len();
+        for cut in (deal_len + 1..actions.len()).step_by(5) {
+            let g = prefix(seed, profile, &actions, cut);
+            let draw = |seat: u8| {
+                let mut det = Determinizer::new(g.info(seat));
+                let mut rng = Rng::new(seed * 4 + seat as u64 + cut as u64);
+                (0..2).map(|_| det.world(&mut rng).unwrap()).collect::<Vec<Game>>()
+            };
+            for seat in 0..4u8 {
+                let alone = std::thread::scope(|s| s.spawn(|| draw(seat)).join().unwrap());
+                for (a, b) in draw(seat).iter().zip(&alone) {
+                    same_game(a, b);
+                    replay_checked(a);
+                    worlds += 1;
+                }
+                infos += 1;
+            }
+        }
+    }
+    assert!(infos >= 300 && worlds >= 600, "{infos} {worlds}");
+}
+
 #[test]
 fn kept_turn_chains_change_no_world() {
     let (mut infos, mut worlds) = (0, 0);

@@ -169,6 +169,345 @@ pub(super) struct LevelTable {
     /// Each holder's envelopes (the walk's `tables`; all 0 where it has none), read again by
     /// a draw.
     env: [Envelopes; 4],
+    /// Three seats and no pile (in play): the paths by cells instead ([`Cells`]; the fields
+    /// of the nodes above are then empty).
+    cells: Option<Box<Cells>>,
+}
+
+/// Uniform in `0..t` (`t` > 0) in four limbs: [`Big::below`]'s draws (the limbs up to the top
+/// nonzero one, the top masked, rejected at or above `t`) without its eight-limb words.
+fn quad_below(t: &Quad, rng: &mut Rng) -> Quad {
+    let n = t.iter().rposition(|&l| l != 0).expect("a nonzero bound") + 1;
+    let mask = u64::MAX >> t[n - 1].leading_zeros();
+    loop {
+        let mut r = [0u64; 4];
+        for x in &mut r[..n] {
+            *x = rng.next_u64();
+        }
+        r[n - 1] &= mask;
+        if quad_lt(&r, t) {
+            return r;
+        }
+    }
+}
+
+/// A seat's factor of the copies c it takes of one suit's level kind: 4! / c! (c ≤ 4).
+const FACTOR: [u64; 5] = [24, 24, 12, 4, 1];
+
+/// Copies of suit `s` in counts of 4-bit lanes.
+#[inline(always)]
+fn lane(c: u16, s: usize) -> u8 {
+    (c >> (4 * s) & 15) as u8
+}
+
+/// The paths of three seats' walk (no pile) grouped by *cell*: the level cards each seat
+/// takes in all. A path is one count matrix (the copies of each suit's level kind each seat
+/// takes), and its weight factors by seat but for the completions after it, which read only
+/// the seats' rooms, that is the cell: Π over kinds of c!/Π a! times Π over seats of the
+/// envelope is, up to a factor the same for every path (Π over suits of (4!)³ / u!), the
+/// product over seats of G(counts) = envelope · Π over suits of 4!/count!. So the paths are
+/// listed once per seat 0's counts and seat 1's total (a *record*: the sum of the three seats'
+/// products over seat 1's counts of that total), each cell sums its records (in 128 bits:
+/// below 2^104 a path, at most `MAX_PATHS`) and is weighed once by its completions. A draw
+/// picks the cell by its weight, then a record of it and seat 1's counts by their products
+/// (seat 2 takes the rest): the law of a draw
+/// over every path by its weight, the paths in another order than the nodes' walk (twin:
+/// `plain_table`, the same paths in proportion).
+#[derive(Clone, Debug)]
+struct Cells {
+    /// The unseen level copies of each suit.
+    u: [u8; 4],
+    /// The seats' rooms before the level kinds (for the twin).
+    #[cfg_attr(not(test), allow(dead_code))]
+    rooms: [u16; 4],
+    /// Per seat and suit: the copies it may take.
+    lo: [[u8; 4]; 3],
+    hi: [[u8; 4]; 3],
+    /// Per seat: its factor by its counts within its box, index Σ (count − lo) · stride (0: no
+    /// path gives it them).
+    stride: [[usize; 4]; 3],
+    g: [Vec<u64>; 3],
+    /// The records, linked cell by cell.
+    records: Vec<Record>,
+    /// Per cell of nonzero weight, in order: (seat 0's total, seat 1's total, its first record,
+    /// the sum of its records' `y`).
+    cells: Vec<(u8, u8, u32, u128)>,
+    /// Per kind of the walk: its split's index by seat 0's and seat 1's copies (5 × 5; seat 2
+    /// takes the rest).
+    split_at: Vec<[u8; 25]>,
+    /// The cells' weights, cumulated.
+    cum: Cum,
+}
+
+/// Seat 0's counts (4-bit lanes, and its factor's index) and seat 1's total `l1`: `y`, the
+/// sum over seat 1's counts of that total of the three seats' factors' product; the next
+/// record of the cell (`u32::MAX`: none).
+#[derive(Clone, Debug)]
+struct Record {
+    c0: u16,
+    i0: u16,
+    l1: u8,
+    y: u128,
+    next: u32,
+}
+
+impl Cells {
+    /// Seat 1's counts per suit given seat 0's `c0` (`v` left of each suit): within its box
+    /// with seat 2's rest within its own (`None`: none).
+    #[inline(always)]
+    fn seat1_box(&self, c0: [usize; 4]) -> Option<([usize; 4], [usize; 4], [usize; 4])> {
+        let v: [usize; 4] = std::array::from_fn(|su| self.u[su] as usize - c0[su]);
+        let (lo1, hi1, lo2, hi2) = (self.lo[1], self.hi[1], self.lo[2], self.hi[2]);
+        let a: [usize; 4] = std::array::from_fn(|su| (lo1[su] as usize).max(v[su].saturating_sub(hi2[su] as usize)));
+        let b: [usize; 4] = std::array::from_fn(|su| (hi1[su] as usize).min(v[su].wrapping_sub(lo2[su] as usize)));
+        ((0..4).all(|su| v[su] >= lo2[su] as usize && a[su] <= b[su])).then_some((a, b, v))
+    }
+
+    /// Every count of seat 1 in its box `a ..= b` given `v` (seat 2 the rest), the first suit
+    /// fastest, with seat 1's and seat 2's factors' indices: `f(counts, total, i1, i2)`.
+    #[inline(always)]
+    fn for_seat1(&self, (a, b, v): ([usize; 4], [usize; 4], [usize; 4]), mut f: impl FnMut([usize; 4], usize, usize, usize)) {
+        let (s1, s2) = (self.stride[1], self.stride[2]);
+        let (lo1, lo2) = (self.lo[1].map(|x| x as usize), self.lo[2].map(|x| x as usize));
+        for x3 in a[3]..b[3] + 1 {
+            for x2 in a[2]..b[2] + 1 {
+                for x1 in a[1]..b[1] + 1 {
+                    let i = (x3 - lo1[3]) * s1[3] + (x2 - lo1[2]) * s1[2] + (x1 - lo1[1]) * s1[1] - lo1[0];
+                    let j = (v[3] - x3 - lo2[3]) * s2[3] + (v[2] - x2 - lo2[2]) * s2[2] + (v[1] - x1 - lo2[1]) * s2[1] + v[0] - lo2[0];
+                    for x0 in a[0]..b[0] + 1 {
+                        f([x0, x1, x2, x3], x0 + x1 + x2 + x3, i + x0, j - x0);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Seat 0's counts within its box, the first suit fastest, with its factor's index.
+    fn for_seat0(&self, mut f: impl FnMut([usize; 4], usize)) {
+        let (lo, hi) = (self.lo[0].map(|x| x as usize), self.hi[0].map(|x| x as usize));
+        let mut i = 0;
+        for y3 in lo[3]..hi[3] + 1 {
+            for y2 in lo[2]..hi[2] + 1 {
+                for y1 in lo[1]..hi[1] + 1 {
+                    for y0 in lo[0]..hi[0] + 1 {
+                        f([y0, y1, y2, y3], i);
+                        i += 1;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The cells of a walk of three seats (`None` past `MAX_PATHS` paths within the rooms
+    /// whose envelopes are all nonzero, as the nodes' walk, or with none of weight).
+    fn build<E, V>(walk: &Walk<E, V>) -> Option<Cells>
+    where
+        E: Fn(&[u16; 4]) -> Result<u128, Big>,
+        V: Fn(usize, u16) -> u32,
+    {
+        // per seat and suit, the copies its splits give it (the splits are every count within
+        // these ranges that sums to the kind's copies), at most four with those it played
+        let (mut lo, mut hi) = ([[0u8; 4]; 3], [[0u8; 4]; 3]);
+        let mut u = [0u8; 4];
+        for (j, &k) in walk.kinds.iter().enumerate() {
+            let su = (k / 13) as usize;
+            let sp = walk.splits[j];
+            u[su] = sp[0].0.iter().sum();
+            for h in 0..3 {
+                lo[h][su] = sp.iter().map(|(a, _)| a[h]).min().unwrap_or(0);
+                hi[h][su] = sp.iter().map(|(a, _)| a[h]).max().unwrap_or(0).min(4u8.saturating_sub(walk.holders[h].1[su]));
+                if lo[h][su] > hi[h][su] {
+                    return None;
+                }
+            }
+        }
+        let total: usize = u.iter().map(|&x| x as usize).sum();
+        let stride: [[usize; 4]; 3] = std::array::from_fn(|h| {
+            let mut st = [1usize; 4];
+            for su in 1..4 {
+                st[su] = st[su - 1] * (hi[h][su - 1] - lo[h][su - 1] + 1) as usize;
+            }
+            st
+        });
+        let g: [Vec<u64>; 3] = std::array::from_fn(|h| {
+            let played = pack(walk.holders[h].1);
+            let mut gh = Vec::with_capacity(stride[h][3] * (hi[h][3] - lo[h][3] + 1) as usize);
+            for c3 in lo[h][3]..=hi[h][3] {
+                for c2 in lo[h][2]..=hi[h][2] {
+                    for c1 in lo[h][1]..=hi[h][1] {
+                        for c0 in lo[h][0]..=hi[h][0] {
+                            let e = (walk.envelope)(h, played + pack([c0, c1, c2, c3])) as u64;
+                            gh.push(if e == 0 { 0 } else { e * FACTOR[c0 as usize] * FACTOR[c1 as usize] * FACTOR[c2 as usize] * FACTOR[c3 as usize] });
+                        }
+                    }
+                }
+            }
+            gh
+        });
+        let rooms = walk.rooms;
+        let split_at = walk
+            .splits
+            .iter()
+            .map(|sp| {
+                let mut t = [u8::MAX; 25];
+                for (x, (a, _)) in sp.iter().enumerate() {
+                    t[a[0] as usize * 5 + a[1] as usize] = x as u8;
+                }
+                t
+            })
+            .collect();
+        let mut cells = Cells { u, rooms, lo, hi, stride, g, records: Vec::with_capacity(NODES_HINT), cells: Vec::new(), split_at, cum: Cum::Narrow(Vec::new()) };
+        // the records (seat 0's counts within its room, seat 1's total within its own and
+        // seat 2's), linked by cell
+        let mut head = [u32::MAX; 17 * 17];
+        let mut paths = 0;
+        let mut records = std::mem::take(&mut cells.records);
+        cells.for_seat0(|c0, i0| {
+            let g0 = cells.g[0][i0];
+            let l0: usize = c0.iter().sum();
+            if g0 == 0 || l0 > rooms[0] as usize || paths > MAX_PATHS {
+                return;
+            }
+            let Some(seat1) = cells.seat1_box(c0) else { return };
+            let mut s = [0u128; 17];
+            let (l1_lo, l1_hi) = ((total - l0).saturating_sub(rooms[2] as usize), rooms[1] as usize);
+            let (g1, g2) = (&cells.g[1], &cells.g[2]);
+            cells.for_seat1(seat1, |_, l1, i1, i2| {
+                let w = g1[i1] as u128 * g2[i2] as u128;
+                if w != 0 && (l1_lo..=l1_hi).contains(&l1) {
+                    s[l1] += w;
+                    paths += 1;
+                }
+            });
+            let c0_lanes = (c0[0] | c0[1] << 4 | c0[2] << 8 | c0[3] << 12) as u16;
+            for (l1, &s) in s.iter().enumerate().filter(|x| *x.1 != 0) {
+                let cell = l0 * 17 + l1;
+                records.push(Record { c0: c0_lanes, i0: i0 as u16, l1: l1 as u8, y: s * g0 as u128, next: head[cell] });
+                head[cell] = (records.len() - 1) as u32;
+            }
+        });
+        cells.records = records;
+        if paths > MAX_PATHS {
+            return None;
+        }
+        // the cells in order, those of no completions left out, each weighed: in four limbs
+        // while every completion fits 128 bits (the sums then fit: below 2^116 · 2^128 a
+        // cell, at most 289 cells)
+        let (mut narrow, mut wide) = (Some([0u64; 4]), Big::ZERO);
+        for (cell, &first) in head.iter().enumerate().filter(|x| *x.1 != u32::MAX) {
+            let (l0, l1) = ((cell / 17) as u16, (cell % 17) as u16);
+            let e = (walk.end)(&[rooms[0] - l0, rooms[1] - l1, rooms[2] - (total as u16 - l0 - l1), 0]);
+            if matches!(e, Ok(0)) {
+                continue;
+            }
+            let z = cells.cell_records(first).map(|r| r.y).sum::<u128>();
+            cells.cells.push((l0 as u8, l1 as u8, first, z));
+            match (narrow, e) {
+                (Some(t), Ok(e)) => {
+                    let t2 = quad_add(&t, &quad_mul(z, e)).expect("289 cells below 2^244 fit four limbs");
+                    narrow = Some(t2);
+                    if let Cum::Narrow(c) = &mut cells.cum {
+                        c.push(t2);
+                    }
+                }
+                (_, e) => {
+                    if let Some(t) = narrow.take() {
+                        wide = Big::from_limbs(&t);
+                        if let Cum::Narrow(c) = &cells.cum {
+                            cells.cum = Cum::Wide(c.iter().map(|q| Big::from_limbs(q)).collect());
+                        }
+                    }
+                    let e = match e {
+                        Ok(e) => Big::from_u128(e),
+                        Err(e) => e,
+                    };
+                    wide = wide.add(&e.mul_u128(z));
+                    if let Cum::Wide(c) = &mut cells.cum {
+                        c.push(wide);
+                    }
+                }
+            }
+        }
+        (!cells.cells.is_empty()).then_some(cells)
+    }
+
+    /// A cell's records, from its first.
+    fn cell_records(&self, first: u32) -> impl Iterator<Item = &Record> + '_ {
+        let mut at = first;
+        std::iter::from_fn(move || {
+            let r = self.records.get(at as usize)?;
+            at = r.next;
+            Some(r)
+        })
+    }
+
+    /// `f` for each of seat 1's counts of its record's total given seat 0's (its counts in
+    /// lanes and the product of seats 1 and 2's factors, nonzero), in order, until `f` is
+    /// true: one count a row of the other suits, the first suit's copies what is left.
+    fn record_paths(&self, r: &Record, mut f: impl FnMut(u16, u128) -> bool) {
+        let c0: [usize; 4] = std::array::from_fn(|su| lane(r.c0, su) as usize);
+        let Some((a, b, v)) = self.seat1_box(c0) else { return };
+        let (s1, s2) = (self.stride[1], self.stride[2]);
+        let (lo1, lo2) = (self.lo[1].map(|x| x as usize), self.lo[2].map(|x| x as usize));
+        let l1 = r.l1 as usize;
+        for x3 in a[3]..b[3] + 1 {
+            for x2 in a[2]..b[2] + 1 {
+                // (x1 where the first suit's copies l1 − x1 − x2 − x3 lie within a[0] ..= b[0])
+                let Some(rest) = l1.checked_sub(x2 + x3) else { continue };
+                for x1 in a[1].max(rest.saturating_sub(b[0]))..b[1].min(rest.saturating_sub(a[0])) + 1 {
+                    let Some(x0) = rest.checked_sub(x1).filter(|x0| (a[0]..=b[0]).contains(x0)) else { continue };
+                    let i = (x3 - lo1[3]) * s1[3] + (x2 - lo1[2]) * s1[2] + (x1 - lo1[1]) * s1[1] + x0 - lo1[0];
+                    let j = (v[3] - x3 - lo2[3]) * s2[3] + (v[2] - x2 - lo2[2]) * s2[2] + (v[1] - x1 - lo2[1]) * s2[1] + v[0] - x0 - lo2[0];
+                    let w = self.g[1][i] as u128 * self.g[2][j] as u128;
+                    if w != 0 && f((x0 | x1 << 4 | x2 << 8 | x3 << 12) as u16, w) {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    /// A cell by its weight, then a record of it and seat 1's counts by their products (times
+    /// seat 0's factor): the counts per seat, in 4-bit lanes.
+    fn sample(&self, rng: &mut Rng) -> [u16; 3] {
+        let k = match &self.cum {
+            Cum::Narrow(cum) => {
+                let r = quad_below(cum.last().expect("a table holds a cell"), rng);
+                cum.partition_point(|c| !quad_lt(&r, c))
+            }
+            Cum::Wide(cum) => {
+                let r = cum.last().expect("a table holds a cell").below(rng);
+                cum.partition_point(|c| *c <= r)
+            }
+        };
+        let mut r = rng.below(self.cells[k].3);
+        let rec = self
+            .cell_records(self.cells[k].2)
+            .find(|x| {
+                let hit = r < x.y;
+                if !hit {
+                    r -= x.y;
+                }
+                hit
+            })
+            .expect("a record passes the draw");
+        // (what is left of the draw is uniform below the record's y = g0 · s: the paths by
+        // g0 times their products, one draw for the record and the path)
+        let g0 = self.g[0][rec.i0 as usize] as u128;
+        let mut c1 = None;
+        self.record_paths(rec, |c, w| {
+            let w = w * g0;
+            if r < w {
+                c1 = Some(c);
+                return true;
+            }
+            r -= w;
+            false
+        });
+        let c1 = c1.expect("a path passes the draw");
+        let u = (0..4).fold(0u16, |m, su| m | (self.u[su] as u16) << (4 * su));
+        [rec.c0, c1, u - rec.c0 - c1]
+    }
 }
 
 /// A path: the split index of each kind.
@@ -474,7 +813,12 @@ impl LevelTable {
             let v = v.mul_small(q);
             let node = Node { rooms: walk.rooms, w: 1, allowed: 0, c };
             let leaves = Leaves { shift: 0, seat: [false; 4] };
-            return (!v.is_zero()).then(|| LevelTable { n, kinds: Vec::new(), splits, last_bits: Vec::new(), nodes: vec![node], prefixes: Vec::new(), cum: Cum::Wide(vec![v]), leaves, env: kept_envelopes(&walk.tables) });
+            return (!v.is_zero()).then(|| LevelTable { n, kinds: Vec::new(), splits, last_bits: Vec::new(), nodes: vec![node], prefixes: Vec::new(), cum: Cum::Wide(vec![v]), leaves, env: kept_envelopes(&walk.tables), cells: None });
+        }
+        if nh == 3 && seat[..3].iter().all(|&x| x) {
+            let cells = Cells::build(walk)?;
+            let leaves = Leaves { shift: 0, seat };
+            return Some(LevelTable { n, kinds: walk.kinds.clone(), splits, last_bits: Vec::new(), nodes: Vec::new(), prefixes: Vec::new(), cum: Cum::Narrow(Vec::new()), leaves, env: kept_envelopes(&[None, None, None, None]), cells: Some(Box::new(cells)) });
         }
         let (prefix, known) = prefixes(&walk.kinds, &walk.valid, &walk.memos, &seat[..nh], &c);
         let bits: Vec<Vec<u32>> = walk.splits.iter().map(|sp| sp.iter().map(|(a, _)| split_bits(a, nh)).collect()).collect();
@@ -488,6 +832,7 @@ impl LevelTable {
             cum: Cum::Narrow(Vec::with_capacity(NODES_HINT)),
             leaves: Leaves { shift: 3 * (walk.kinds[n - 1] / 13) as u16, seat },
             env: kept_envelopes(&walk.tables),
+            cells: None,
         };
         let last_off = match walk.linear {
             Some((_, st)) => walk.splits[n - 1].iter().map(|(a, _)| (0..4).map(|h| a[h] as usize * st[h]).sum()).collect(),
@@ -581,12 +926,21 @@ impl LevelTable {
     /// envelopes those the table keeps.
     pub(super) fn sample(&self, rng: &mut Rng, end: &impl Fn(&[u16; 4]) -> Result<u128, Big>) -> Path {
         let n = self.n;
+        if let Some(cells) = &self.cells {
+            let c = cells.sample(rng);
+            let mut xs = [0u8; 4];
+            for (j, &k) in self.kinds.iter().enumerate() {
+                let su = (k / 13) as usize;
+                xs[j] = cells.split_at[j][lane(c[0], su) as usize * 5 + lane(c[1], su) as usize];
+                debug_assert_eq!(self.splits[j][xs[j] as usize].0, [lane(c[0], su), lane(c[1], su), lane(c[2], su), 0], "a path's counts are a split");
+            }
+            return Path { xs, n };
+        }
         let envelope = &|h: usize, key: u16| self.env[h & 3][(key & 0xfff) as usize];
         let mut x = None;
         let k = match &self.cum {
             Cum::Narrow(cum) => {
-                let r = Big::from_limbs(cum.last().expect("a table holds a node")).below(rng);
-                let r = [r.limb(0), r.limb(1), r.limb(2), r.limb(3)];
+                let r = quad_below(cum.last().expect("a table holds a node"), rng);
                 let k = cum.partition_point(|c| !quad_lt(&r, c));
                 let r = if k == 0 { r } else { quad_sub(&r, &cum[k - 1]) };
                 let node = &self.nodes[k];
@@ -624,6 +978,11 @@ impl LevelTable {
         Path { xs, n }
     }
 
+    /// Whether the paths are drawn by cells ([`Cells`]).
+    pub(super) fn by_cells(&self) -> bool {
+        self.cells.is_some()
+    }
+
     /// The level kinds, in the paths' order.
     pub(super) fn kinds(&self) -> &[u8] {
         &self.kinds
@@ -636,7 +995,16 @@ impl LevelTable {
 
     /// Bytes held.
     pub(super) fn bytes(&self) -> usize {
-        self.prefixes.len()
+        let cells = self.cells.as_ref().map_or(0, |c| {
+            c.records.len() * std::mem::size_of::<Record>()
+                + c.cells.len() * 8
+                + c.g.iter().map(|g| g.len() * 8).sum::<usize>()
+                + match &c.cum {
+                    Cum::Narrow(x) => x.len() * std::mem::size_of::<Quad>(),
+                    Cum::Wide(x) => x.len() * std::mem::size_of::<Big>(),
+                }
+        });
+        cells + self.prefixes.len()
             + self.nodes.len() * std::mem::size_of::<Node>()
             + match &self.cum {
                 Cum::Narrow(c) => c.len() * std::mem::size_of::<Quad>(),
@@ -650,6 +1018,39 @@ impl LevelTable {
     pub(super) fn parts(&self, end: &impl Fn(&[u16; 4]) -> Result<u128, Big>, envelope: &impl Fn(usize, u16) -> u32) -> (Vec<u8>, Vec<Big>) {
         let n = self.n;
         let (mut paths, mut cum, mut total) = (Vec::new(), Vec::new(), Big::ZERO);
+        if let Some(c) = &self.cells {
+            // (each path's product times its cell's completions, read again; the cells' own
+            // cumulative weights are the same sums)
+            let u = (0..4).fold(0u16, |m, su| m | (c.u[su] as u16) << (4 * su));
+            for (k, &(l0, l1, first, _)) in c.cells.iter().enumerate() {
+                let l2 = c.u.iter().map(|&x| x as u16).sum::<u16>() - l0 as u16 - l1 as u16;
+                let e = match end(&[c.rooms[0] - l0 as u16, c.rooms[1] - l1 as u16, c.rooms[2] - l2, 0]) {
+                    Ok(e) => Big::from_u128(e),
+                    Err(e) => e,
+                };
+                for r in c.cell_records(first) {
+                    let g0 = c.g[0][r.i0 as usize];
+                    c.record_paths(r, |c1, w| {
+                        let c2 = u - r.c0 - c1;
+                        for (j, &kind) in self.kinds.iter().enumerate() {
+                            let su = (kind / 13) as usize;
+                            let a = [lane(r.c0, su), lane(c1, su), lane(c2, su), 0];
+                            paths.push(self.splits[j].iter().position(|(b, _)| *b == a).expect("a split") as u8);
+                        }
+                        total = total.add(&e.mul_u128(w).mul_small(g0));
+                        cum.push(total);
+                        false
+                    });
+                }
+                let kept = match &c.cum {
+                    Cum::Narrow(x) => Big::from_limbs(&x[k]),
+                    Cum::Wide(x) => x[k],
+                };
+                assert_eq!(kept, total, "cell {k}: the table's cumulative weight");
+            }
+            let _ = envelope;
+            return (paths, cum);
+        }
         if n == 0 {
             let Cum::Wide(c) = &self.cum else { unreachable!("an empty path is wide") };
             return (Vec::new(), c.clone());
@@ -760,16 +1161,39 @@ pub(super) fn plain_table<S: Copy>(
 mod tests {
     use super::super::Determinizer;
     use crate::game::hand::NOBODY;
+    use crate::util::bignum::Big;
+
+    /// Two tables' paths (split indices, `n` a path) and cumulative weights: the same paths
+    /// with weights in the same proportion, whatever their order (or none for both).
+    fn same_law(a: &Option<(Vec<u8>, Vec<Big>)>, b: &Option<(Vec<u8>, Vec<Big>)>, n: usize) -> bool {
+        let weights = |t: &(Vec<u8>, Vec<Big>)| {
+            let mut m = std::collections::BTreeMap::new();
+            let mut before = Big::ZERO;
+            for (i, c) in t.1.iter().enumerate() {
+                m.insert(t.0[i * n..(i + 1) * n].to_vec(), c.sub(&before));
+                before = *c;
+            }
+            (m, before)
+        };
+        match (a, b) {
+            (Some(a), Some(b)) => {
+                let ((ma, ta), (mb, tb)) = (weights(a), weights(b));
+                ma.len() == mb.len() && ma.iter().all(|(p, w)| mb.get(p).is_some_and(|v| w.mul(&tb) == v.mul(&ta)))
+            }
+            (a, b) => a.is_none() && b.is_none(),
+        }
+    }
 
     /// The level tables, of the counting programme and of the plain shuffle, against their
     /// plain twins (`plain_table`: every split stepped by the proposal's own step, no masks,
     /// full-width sums): the same paths in the same order with the same cumulative weights,
     /// or none for both, at every seat of random hands of every profile, while dealing and in
-    /// play; and the counting programme built without the level kinds' layers holds the
-    /// same counts in every layer it builds.
+    /// play (a table by cells, three seats in play: the same paths with weights in the same
+    /// proportion, in its own order); and the counting programme built without the level
+    /// kinds' layers holds the same counts in every layer it builds.
     #[test]
     fn level_tables_match_the_plain_walk() {
-        let (mut shuffled, mut counted, mut paths, mut none, mut lazy_built) = (0, 0, 0, 0, 0);
+        let (mut shuffled, mut counted, mut paths, mut none, mut lazy_built, mut by_cells) = (0, 0, 0, 0, 0, 0);
         for seed in 0..30u64 {
             for (cut, p) in super::super::random_cuts(seed) {
                 for seat in 0..4u8 {
@@ -783,8 +1207,16 @@ mod tests {
                     let dense: Vec<&[u32]> = det.holders.iter().map(|h| if h.seat == NOBODY { &[][..] } else { t.envelopes(h.seat) }).collect();
                     let envelope = |h: usize, key: u16| dense[h][key as usize];
                     let valid: Vec<&[u16]> = det.holders.iter().map(|h| if h.seat == NOBODY { &[][..] } else { t.valid(h.seat) }).collect();
-                    let fast = det.shuffle_levels(&envelope, valid.clone()).map(|t| t.parts(&det.shuffle_end(), &envelope));
-                    assert_eq!(fast, det.shuffle_levels_plain(&envelope, &valid), "seed {seed}, cut {cut}, seat {seat}: shuffled");
+                    let n = det.level_kinds().len();
+                    let table = det.shuffle_levels(&envelope, valid.clone());
+                    by_cells += table.as_ref().is_some_and(|t| t.cells.is_some()) as usize;
+                    let fast = table.map(|t| t.parts(&det.shuffle_end(), &envelope));
+                    let plain = det.shuffle_levels_plain(&envelope, &valid);
+                    if det.holders.len() == 3 && det.holders.iter().all(|h| h.seat != NOBODY) {
+                        assert!(same_law(&fast, &plain, n), "seed {seed}, cut {cut}, seat {seat}: shuffled, by cells");
+                    } else {
+                        assert_eq!(fast, plain, "seed {seed}, cut {cut}, seat {seat}: shuffled");
+                    }
                     shuffled += 1;
                     paths += fast.as_ref().map_or(0, |f| f.1.len());
                     none += fast.is_none() as usize;
@@ -796,15 +1228,22 @@ mod tests {
                     let lazy = det.build_dp_from(true).expect("as the full build");
                     assert!(lazy.layers_match(&dp), "seed {seed}, cut {cut}, seat {seat}: lazy layers");
                     lazy_built += (lazy.from > 0) as usize;
-                    let fast = det.dp_levels(&dp, &envelope, valid.clone()).map(|t| t.parts(&|r: &[u16; 4]| dp.completions(det.level_kinds().len(), r), &envelope));
-                    assert_eq!(fast, det.dp_levels_plain(&dp, &envelope, &valid), "seed {seed}, cut {cut}, seat {seat}: counted");
+                    let table = det.dp_levels(&dp, &envelope, valid.clone());
+                    by_cells += table.as_ref().is_some_and(|t| t.cells.is_some()) as usize;
+                    let fast = table.map(|t| t.parts(&|r: &[u16; 4]| dp.completions(det.level_kinds().len(), r), &envelope));
+                    let plain = det.dp_levels_plain(&dp, &envelope, &valid);
+                    if det.holders.len() == 3 && det.holders.iter().all(|h| h.seat != NOBODY) {
+                        assert!(same_law(&fast, &plain, n), "seed {seed}, cut {cut}, seat {seat}: counted, by cells");
+                    } else {
+                        assert_eq!(fast, plain, "seed {seed}, cut {cut}, seat {seat}: counted");
+                    }
                     counted += 1;
                     paths += fast.as_ref().map_or(0, |f| f.1.len());
                     none += fast.is_none() as usize;
                 }
             }
         }
-        eprintln!("{shuffled} shuffled tables, {counted} counted ({lazy_built} lazy programmes), {paths} paths, {none} none");
-        assert!(shuffled >= 150 && counted >= 60 && lazy_built >= 30 && paths >= 20_000 && none >= 5, "{shuffled} shuffled tables, {counted} counted ({lazy_built} lazy), {paths} paths, {none} none");
+        eprintln!("{shuffled} shuffled tables, {counted} counted ({lazy_built} lazy programmes), {paths} paths, {none} none, {by_cells} by cells");
+        assert!(shuffled >= 150 && counted >= 60 && lazy_built >= 30 && paths >= 20_000 && none >= 5 && by_cells >= 100, "{shuffled} shuffled tables, {counted} counted ({lazy_built} lazy), {paths} paths, {none} none, {by_cells} by cells");
     }
 }

@@ -327,6 +327,12 @@ impl Determinizer {
         self.levels.as_ref().map(Option::is_some)
     }
 
+    /// Whether the level table draws its paths by cells (three seats and no pile, `levels.rs`;
+    /// `None` before the first world or without a table).
+    pub fn level_table_by_cells(&self) -> Option<bool> {
+        self.levels.as_ref().and_then(|l| l.as_ref()).map(LevelTable::by_cells)
+    }
+
     /// The seats whose early cards the shuffle draws exactly ([`EarlyRuns`]; empty when none).
     pub fn early_windows(&self) -> Vec<u8> {
         self.early.as_ref().map_or(Vec::new(), |e| e.windows.iter().map(|w| w.seat).collect())

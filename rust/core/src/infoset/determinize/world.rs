@@ -26,6 +26,70 @@ pub(super) struct PlayTemplate {
     current: Vec<(u8, crate::rules::card::Counts)>,
 }
 
+/// A hand's public play up to the end of some finished trick, as the thread last replayed it
+/// (a cache: it changes no world, only its cost). Like [`PlayTemplate`], but across info sets:
+/// the finished tricks are public (R5–R7 read only the cards played), so every info set of the
+/// hand, any seat's, at this decision or a later one, replays them into the same position
+/// (hands aside) and tally from the same start; the turn chains are kept across info sets
+/// likewise (`chain_cache.rs`). Kept at the end of a finished trick, so a later info set
+/// replays only the tricks finished since and the trick in progress.
+#[derive(Clone, Debug)]
+struct KeptTricks {
+    /// Where play began (hands cleared) and the tally then.
+    start: (Position, Tally),
+    /// Where the kept tricks leave it (hands cleared) and the tally then.
+    end: (Position, Tally),
+    /// The record's plays and finished tricks.
+    actions: Vec<(u8, Action)>,
+    tricks: Vec<TrickRecord>,
+}
+
+/// Kept tricks a thread holds at most (a thread that interleaves hands keeps the last few).
+const KEPT_TRICKS: usize = 4;
+
+thread_local! {
+    static KEPT: std::cell::RefCell<Vec<KeptTricks>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Takes into `g` (at the start of play, `start` its position with hands cleared and tally)
+/// the longest kept run of finished tricks that begins `tricks` from the same start: the
+/// record's plays and tricks, the position and tally after them, the hands less the cards
+/// played. Returns how many tricks it took (0: none kept fits). (Once a determinizer, out of
+/// line: the worlds after its first take their play from its own template.)
+#[inline(never)]
+fn fast_forward(g: &mut Game, start: &(Position, Tally), tricks: &[TrickRecord]) -> usize {
+    KEPT.with(|k| {
+        let k = k.borrow();
+        let Some(t) = k.iter().filter(|t| t.start == *start && t.tricks.len() <= tricks.len() && t.tricks[..] == tricks[..t.tricks.len()]).max_by_key(|t| t.tricks.len()) else {
+            return 0;
+        };
+        let mut hands = g.pos.hands;
+        for (s, h) in hands.iter_mut().enumerate() {
+            for (k, x) in h.iter_mut().enumerate() {
+                *x -= t.end.1.played[s][k] - start.1.played[s][k];
+            }
+        }
+        g.record.actions.extend_from_slice(&t.actions);
+        g.record.tricks.clone_from(&t.tricks);
+        g.pos = Position { hands, ..t.end.0 };
+        g.tally = t.end.1;
+        t.tricks.len()
+    })
+}
+
+/// Keeps `t` for later info sets, in place of a shorter run of the same hand's tricks.
+#[inline(never)]
+fn keep_tricks(t: KeptTricks) {
+    KEPT.with(|k| {
+        let mut k = k.borrow_mut();
+        k.retain(|x| !(x.start == t.start && x.tricks.len() <= t.tricks.len() && x.tricks[..] == t.tricks[..x.tricks.len()]));
+        if k.len() >= KEPT_TRICKS {
+            k.remove(0);
+        }
+        k.push(t);
+    });
+}
+
 pub(super) fn without_hands(p: &Position) -> Position {
     Position { hands: [[0; KINDS]; 4], ..*p }
 }
@@ -76,8 +140,19 @@ pub(super) fn build_world(info: &InfoSet, d: &Draw, arr: Option<Arrangement>, ch
         let before = g.record.actions.len();
         g.record.actions.reserve(plays);
         g.record.tricks.reserve(info.tricks.len() + 1);
-        for t in &info.tricks {
+        // the finished tricks the thread kept for this hand, taken whole; then only the
+        // tricks finished since and the trick in progress are replayed
+        let from = fast_forward(&mut g, &start, &info.tricks);
+        for t in &info.tricks[from..] {
             g.replay_trick_unchecked(t);
+        }
+        if info.tricks.len() > from {
+            keep_tricks(KeptTricks {
+                start,
+                end: (without_hands(&g.pos), g.tally),
+                actions: g.record.actions[before..].to_vec(),
+                tricks: g.record.tricks.clone(),
+            });
         }
         for (_, c) in &info.current {
             g.play_recorded_unchecked(c);
