@@ -1258,10 +1258,6 @@ fn the_search_that_found_no_world_plays_its_hand() {
     assert!(r.tricks > 0 && !r.stopped, "{r:?}");
 }
 
-/// The turn chains a thread keeps (`chain_cache.rs`) change no world: every seat's worlds at
-/// positions through the deal and the play, drawn in one thread one seat after another (each
-/// seat's chains kept from the seats before it, and from an earlier draw of the same info
-/// set), equal those drawn each in a thread of its own (nothing kept).
 /// The finished tricks a thread keeps for later info sets (`world.rs`, `KeptTricks`) change
 /// no world: at every fifth decision of the play of hands of every profile, in order (each
 /// info set taking the tricks an earlier one kept, of another seat or an earlier decision,
@@ -1296,6 +1292,10 @@ fn kept_tricks_change_no_world() {
     assert!(infos >= 300 && worlds >= 600, "{infos} {worlds}");
 }
 
+/// The turn chains a thread keeps (`chain_cache.rs`) change no world: every seat's worlds at
+/// positions through the deal and the play, drawn in one thread one seat after another (each
+/// seat's chains kept from the seats before it, and from an earlier draw of the same info
+/// set), equal those drawn each in a thread of its own (nothing kept).
 #[test]
 fn kept_turn_chains_change_no_world() {
     let (mut infos, mut worlds) = (0, 0);
