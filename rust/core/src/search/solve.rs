@@ -14,6 +14,9 @@
 //! - equivalent single leads merged: single cards of one class that nobody else holds a copy
 //!   of, with equal points and no other card left between them in strength (R2.3), are one
 //!   lead (which of them leaves the hand changes nothing for the rest of it);
+//! - at a trick start with three cards a hand, a single lead's trick played out over masks
+//!   alone (no position made, no table mid-trick), its four cards' outcome read from the last
+//!   two tricks' exact values kept by their cards, or solved directly;
 //! - a node budget: past it the search stops, the plays solved keep their exact values and
 //!   the others get bounds (the points left, each counted at most the last trick's multiple).
 //!
@@ -708,6 +711,30 @@ fn play_single(q: &mut Position, ctx: &Context, k: u8) {
     }
 }
 
+/// A single's trick led at three cards a hand, as [`Solver::follow`] plays it out: the led
+/// class (R2.5) and the kinds played so far, in play order.
+#[derive(Clone, Copy)]
+struct Trick3 {
+    class: u8,
+    path: [u8; 4],
+}
+
+#[cfg(test)]
+impl Trick3 {
+    /// `pos` after the trick's four cards.
+    fn played(&self, pos: &Position, ctx: &Context) -> Position {
+        let mut q = *pos;
+        for &k in &self.path {
+            play(&mut q, ctx, &{
+                let mut c = [0u8; KINDS];
+                c[k as usize] = 1;
+                c
+            }, k);
+        }
+        q
+    }
+}
+
 /// The final score when the rest of the hand is forced: the last trick, each hand holding
 /// just the cards it must play (R5.2: N cards of N held; a last single lead).
 fn forced_end(pos: &Position, held: &Held) -> Option<i32> {
@@ -737,6 +764,13 @@ fn forced_end(pos: &Position, held: &Held) -> Option<i32> {
 /// enough for the profile's rule, else once for the defenders if they win it (R7.2–R7.3).
 /// The same score as [`Position::play_unchecked`]'s (twin: `last_two_agrees_with_minimax`).
 fn last_two(pos: &Position, held: &Held, alpha: i32, beta: i32) -> i32 {
+    last_two_of(pos, pos.to_move, pos.defender_points, &held.once, &held.twice, alpha, beta)
+}
+
+/// [`last_two`] of the position with the deal's trump, level, profile and banker of `pos`,
+/// whose `leader` leads, the defenders having `base` points so far, and each hand's kinds
+/// held at least once and at least twice `once` and `twice` (two cards a hand).
+fn last_two_of(pos: &Position, leader: u8, base: i32, once: &[u64; 4], twice: &[u64; 4], alpha: i32, beta: i32) -> i32 {
     /// A single card: its key (R4.1), class (R2.5), whether it is a trump, its points (R7.1).
     #[derive(Clone, Copy)]
     struct Card1 {
@@ -870,12 +904,12 @@ fn last_two(pos: &Position, held: &Held, alpha: i32, beta: i32) -> i32 {
         Card1 { key: u.key(), class: u.class, trump: u.is_trump(), points: KIND_POINTS[k as usize] }
     };
     let cards = std::array::from_fn(|s| {
-        let m = held.once[s];
+        let m = once[s];
         [card(m.trailing_zeros() as u8), card(63 - m.leading_zeros() as u8)]
     });
     // each hand's pair, if its two cards are one kind (R3.1): its unit of two
     let pairs = std::array::from_fn(|s| {
-        let m = held.twice[s];
+        let m = twice[s];
         (m != 0).then(|| {
             let u = unit(ctx, m.trailing_zeros() as u8, 2);
             Card1 { key: u.key(), class: u.class, trump: u.is_trump(), points: 2 * KIND_POINTS[m.trailing_zeros() as usize] }
@@ -885,10 +919,10 @@ fn last_two(pos: &Position, held: &Held, alpha: i32, beta: i32) -> i32 {
         cards,
         pairs,
         defender: std::array::from_fn(|s| pos.is_defender(s as u8)),
-        leader: pos.to_move as usize,
+        leader: leader as usize,
         multiplied: 1 >= pos.profile.rules().last_trick_min_cards as i32,
         multiplied2: 2 >= pos.profile.rules().last_trick_min_cards as i32,
-        base: pos.defender_points,
+        base,
     };
     let none = Card1 { key: 0, class: 0, trump: false, points: 0 };
     g.play(0, &mut [0; 4], none, (0, 0), 0, alpha, beta)
@@ -1305,6 +1339,12 @@ impl Solver {
         if self.plies.len() <= depth {
             self.plies.resize_with(depth + 1, || Some(Box::default()));
         }
+        if pos.trick.plays == 0 && held.cards[pos.to_move as usize] == 3 {
+            // three cards a hand: a single lead's trick played out without making positions
+            let (best, best_i) = self.three(pos, held, first, alpha, beta, depth)?;
+            self.keep(k, old, best, (alpha0, beta0), base, best_i, nodes0);
+            return Ok(best);
+        }
         // this node's buffers, taken out while its children use theirs
         let mut ply = self.plies[depth].take().expect("one node a depth at a time");
         if !search_plays(pos, &self.order, held, &mut self.follows, &mut ply) {
@@ -1467,6 +1507,16 @@ impl Solver {
             }
         }
         self.plies[depth] = Some(ply);
+        self.keep(k, old, best, (alpha0, beta0), base, best_i, nodes0);
+        Ok(best)
+    }
+
+    /// Keeps the value `best` found in the window `(alpha0, beta0)` of the trick start whose
+    /// key is `k` (if one), its table entry before the search `old`, in the table: fail-soft
+    /// bounds of the points still to come (past `base`, the defenders' points so far), merged
+    /// with the old ones, its best play's index and the work it took.
+    #[allow(clippy::too_many_arguments)]
+    fn keep(&mut self, k: Option<u128>, old: Option<Entry>, best: i32, (alpha0, beta0): (i32, i32), base: i32, best_i: u16, nodes0: u64) {
         // fail-soft bounds: below alpha0 an upper bound, above beta0 a lower bound
         let (lo, hi) = if best <= alpha0 {
             (i32::MIN / 4, best)
@@ -1484,7 +1534,153 @@ impl Solver {
         if let Some(k) = k {
             self.table.insert(k, Entry { lo: lo_d, hi: hi_d, best: best_i, work });
         }
-        Ok(best)
+    }
+
+    /// The value of `pos`, a trick start with three cards a hand, if inside (alpha, beta);
+    /// else a bound on the side it fails (fail-soft), and the index of its best play among
+    /// [`search_plays`]' (`first` searched first, when one). A single lead's trick is played
+    /// out by [`Solver::follow`] without making positions; a pair or triple (R3.1) is searched
+    /// as any play.
+    fn three(&mut self, pos: &Position, held: &Held, first: u16, mut alpha: i32, mut beta: i32, depth: usize) -> Result<(i32, u16), Budget> {
+        let mut ply = self.plies[depth].take().expect("one node a depth at a time");
+        if !search_plays(pos, &self.order, held, &mut self.follows, &mut ply) {
+            return Err(Budget);
+        }
+        let ctx = self.order.ctx;
+        // the table's play first, then the leads with most points
+        ply.order.clear();
+        for (i, c) in ply.moves.iter().enumerate() {
+            let score = if i as u16 == first { i32::MAX } else { points(c) };
+            ply.order.push((std::cmp::Reverse(score), i as u16));
+        }
+        ply.order.sort_unstable();
+        let max = pos.is_defender(pos.to_move);
+        let (mut best, mut best_i) = (if max { i32::MIN } else { i32::MAX }, ply.order[0].1);
+        for j in 0..ply.order.len() {
+            let i = ply.order[j].1 as usize;
+            let k = ply.singles[i];
+            let v = if k != NONE {
+                let me = pos.to_move as usize;
+                let mut once = held.once;
+                once[me] &= !((1u64 << k) & !held.twice[me]);
+                let u = unit(ctx, k, 1);
+                let trick = Trick3 { class: u.class, path: [k, 0, 0, 0] };
+                self.follow(pos, held, 1, &mut once, trick, (u.key(), me), KIND_POINTS[k as usize], alpha, beta)
+            } else {
+                let q = child(pos, ctx, &ply.moves[i], NONE);
+                match self.node(&q, &held.after(pos.to_move, &q, ctx), alpha, beta, depth + 1) {
+                    Ok(v) => v,
+                    Err(b) => {
+                        self.plies[depth] = Some(ply);
+                        return Err(b);
+                    }
+                }
+            };
+            if (max && v > best) || (!max && v < best) {
+                (best, best_i) = (v, i as u16);
+            }
+            if max {
+                alpha = alpha.max(v);
+            } else {
+                beta = beta.min(v);
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        self.plies[depth] = Some(ply);
+        Ok((best, best_i))
+    }
+
+    /// The `i`-th play (1 to 3) of a single's trick led at three cards a hand from `pos`, the
+    /// hands' kinds left `once`, the best so far `(key, seat)` and the trick's points `p`: the
+    /// final score if inside (alpha, beta), else a bound on the side it fails (fail-soft). A
+    /// follower plays a card of the led class if it holds one, else any (R5.2 with N = 1); a
+    /// card beats the best so far in the led class or as a trump on a plain lead, with a
+    /// greater key (R6.1–R6.2, as `combo::beats`); the winner's team takes the points (R7.2)
+    /// and leads the last two tricks, read from [`ExactCache`] or solved by [`last_two`].
+    #[allow(clippy::too_many_arguments)]
+    fn follow(&mut self, pos: &Position, held: &Held, i: usize, once: &mut [u64; 4], mut trick: Trick3, best: (u32, usize), p: i32, mut alpha: i32, mut beta: i32) -> i32 {
+        self.nodes += 1;
+        let ctx = self.order.ctx;
+        let seat = (pos.to_move as usize + i) % 4;
+        let max = pos.is_defender(seat as u8);
+        let mine = once[seat];
+        let of_led = mine & ctx.class_mask[trick.class as usize];
+        let mut bits = if of_led != 0 { of_led } else { mine };
+        // each play (at most three kinds) with the best after it, the team's winning plays
+        // first (the most points), then the others (the fewest points)
+        let mut plays = [(0i32, 0u8, (0u32, 0usize)); 3];
+        let mut n = 0;
+        while bits != 0 {
+            let x = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            let u = unit(ctx, x, 1);
+            let wins = (u.class == trick.class || (u.is_trump() && trick.class != TRUMP)) && u.key() > best.0;
+            let after = if wins { (u.key(), seat) } else { best };
+            let q = KIND_POINTS[x as usize];
+            let score = if after.1 % 2 == seat % 2 { 1000 + q } else { -q };
+            // insertion by falling score, ties in kind order
+            let mut at = n;
+            while at > 0 && plays[at - 1].0 < score {
+                plays[at] = plays[at - 1];
+                at -= 1;
+            }
+            plays[at] = (score, x, after);
+            n += 1;
+        }
+        let mut out = if max { i32::MIN } else { i32::MAX };
+        for &(_, x, after) in &plays[..n] {
+            let kept = once[seat];
+            once[seat] &= !((1u64 << x) & !held.twice[seat]);
+            trick.path[i] = x;
+            let q = p + KIND_POINTS[x as usize];
+            let v = if i == 3 { self.after_trick(pos, held, once, &trick, after.1, q) } else { self.follow(pos, held, i + 1, once, trick, after, q, alpha, beta) };
+            once[seat] = kept;
+            if max {
+                out = out.max(v);
+                alpha = alpha.max(v);
+            } else {
+                out = out.min(v);
+                beta = beta.min(v);
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        out
+    }
+
+    /// The final score once the trick [`Solver::follow`] played from `pos` is done, won by
+    /// `winner` with `p` points, the hands' kinds left `once`: the last two tricks' exact
+    /// value, kept in [`ExactCache`] or solved by [`last_two`] and kept.
+    fn after_trick(&mut self, pos: &Position, held: &Held, once: &[u64; 4], trick: &Trick3, winner: usize, p: i32) -> i32 {
+        let dp = pos.defender_points + if pos.is_defender(winner as u8) { p } else { 0 };
+        let key = exact_cache::key(winner as u8, once);
+        if let Some(v) = self.last.get(key) {
+            #[cfg(test)]
+            {
+                let q = trick.played(pos, self.order.ctx);
+                assert_eq!((q.to_move as usize, q.defender_points), (winner, dp));
+                assert_eq!(dp + v, last_two(&q, &Held::of(&q), i32::MIN / 2, i32::MAX / 2));
+            }
+            return dp + v;
+        }
+        // a kind held twice is held once more after one is played, twice more if three were
+        let mut twice = [0u64; 4];
+        for (s, t) in twice.iter_mut().enumerate() {
+            let x = trick.path[(s + 4 - pos.to_move as usize) % 4] as usize;
+            *t = held.twice[s] & !(((pos.hands[s][x] == 2) as u64) << x);
+        }
+        #[cfg(test)]
+        {
+            let q = trick.played(pos, self.order.ctx);
+            let h = Held::of(&q);
+            assert_eq!((q.to_move as usize, q.defender_points, h.once, h.twice), (winner, dp, *once, twice));
+        }
+        let v = last_two_of(pos, winner as u8, dp, once, &twice, i32::MIN / 2, i32::MAX / 2);
+        self.last.put(key, v - dp);
+        v
     }
 
     /// The exact value of `pos`, by a full-window search.
@@ -1896,6 +2092,49 @@ mod tests {
         }
         eprintln!("last two tricks: {checked} positions, {with_pairs} with a pair");
         assert!(checked > 8000 && with_pairs > 2000, "{checked} {with_pairs}");
+    }
+
+    /// The trick starts with three cards a hand, searched by [`Solver::three`] (a single
+    /// lead's trick played out by [`Solver::follow`]), agree with minimax over the engine's
+    /// plays, for full and narrow windows (fail-soft), pairs and triples held and led
+    /// included, on every profile; and the best play named is worth the value.
+    #[test]
+    fn three_cards_agree_with_minimax() {
+        let mut rng = Rng::new(313);
+        let (mut checked, mut with_pairs) = (0, 0);
+        for i in 0..6000 {
+            let profile = Profile::ALL[i % Profile::ALL.len()];
+            let (h, pre) = if i % 2 == 0 { (3, 0) } else { (4, 4) };
+            let pos = position_from(&mut rng, profile, h, pre, i % 3 == 0);
+            if pos.trick.plays != 0 || size(&pos.hands[pos.to_move as usize]) != 3 {
+                continue;
+            }
+            let held = Held::of(&pos);
+            let want = minimax(&pos);
+            let mut s = Solver::new(u64::MAX, pos.ctx());
+            s.plies.resize_with(1, || Some(Box::default()));
+            let (v, best) = s.three(&pos, &held, u16::MAX, i32::MIN / 2, i32::MAX / 2, 0).ok().expect("no budget");
+            assert_eq!(v, want, "{pos:?}");
+            let plays = s.plies[0].as_ref().expect("kept").moves.clone();
+            assert_eq!(minimax(&child(&pos, pos.ctx(), &plays[best as usize], NONE)), want, "{pos:?}");
+            for _ in 0..3 {
+                let a = want - 40 + rng.below_usize(80) as i32;
+                let b = a + 1 + rng.below_usize(30) as i32;
+                let first = rng.below_usize(plays.len() + 1) as u16;
+                let (v, _) = s.three(&pos, &held, first, a, b, 0).ok().expect("no budget");
+                if v <= a {
+                    assert!(want <= v, "{a} {b} {v} {want} {pos:?}");
+                } else if v >= b {
+                    assert!(want >= v, "{a} {b} {v} {want} {pos:?}");
+                } else {
+                    assert_eq!(v, want, "{pos:?}");
+                }
+            }
+            checked += 1;
+            with_pairs += (held.twice != [0; 4]) as usize;
+        }
+        eprintln!("three cards a hand: {checked} positions, {with_pairs} with a pair");
+        assert!(checked > 3000 && with_pairs > 1000, "{checked} {with_pairs}");
     }
 
     /// The bounds of every node hold the position's value.
