@@ -711,6 +711,58 @@ fn play_single(q: &mut Position, ctx: &Context, k: u8) {
     }
 }
 
+/// The leads [`Solver::three`] searches at `pos`, a trick start with three cards a hand, into
+/// `ply`'s moves and singles: every unit of the leader's (R3.1: a single, a pair, a triple
+/// of one kind; a tractor or a bomb needs four cards or more, R3.2), in kind order, less the
+/// single leads that stand behind an interchangeable stronger one (as [`interchangeable`]: a
+/// lone card, the next stronger kind left in its class lone too, with equal points, R7.1,
+/// neither tied with a kind left outside the group, R2.3).
+fn three_leads(pos: &Position, order: &Order, held: &Held, ply: &mut Ply) {
+    let ctx = order.ctx;
+    let me = pos.to_move as usize;
+    let hand = &pos.hands[me];
+    let others = held.once[(me + 1) % 4] | held.once[(me + 2) % 4] | held.once[(me + 3) % 4];
+    let lone = held.once[me] & !held.twice[me] & !others;
+    let left = held.left;
+    let tied = |k: usize| order.ties[k] & left & !lone != 0;
+    ply.moves.clear();
+    ply.singles.clear();
+    let mut bits = held.once[me];
+    while bits != 0 {
+        let k = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        // the next stronger kind left in k's class: a plain suit's kinds strongest first are
+        // in falling id order (R2.4); the trumps left by their places in strength order
+        let a = if order.trumps >> k & 1 == 0 {
+            let above = left & ctx.class_mask[ctx.class[k] as usize] & (u64::MAX << k << 1);
+            (above != 0).then(|| above.trailing_zeros() as usize)
+        } else {
+            let before = order.trump_places(left) & ((1u64 << order.place[k]) - 1);
+            (before != 0).then(|| order.kinds[TRUMP as usize][63 - before.leading_zeros() as usize] as usize)
+        };
+        let merged = a.is_some_and(|a| lone >> k & 1 == 1 && lone >> a & 1 == 1 && !tied(a) && !tied(k) && KIND_POINTS[a] == KIND_POINTS[k]);
+        for m in 1..=hand[k] {
+            if m == 1 && merged {
+                continue;
+            }
+            let mut c = [0u8; KINDS];
+            c[k] = m;
+            ply.moves.push(c);
+            ply.singles.push(if m == 1 { k as u8 } else { NONE });
+        }
+    }
+    #[cfg(test)]
+    {
+        // every lead listed is legal, and every legal lead left out is a lone plain single
+        let all = legal(pos).expect("the leads");
+        assert!(ply.moves.iter().all(|c| all.contains(c)), "{pos:?}");
+        for c in all.iter().filter(|c| !ply.moves.contains(c)) {
+            let k = c.iter().position(|&n| n > 0).expect("a card");
+            assert!(size(c) == 1 && lone >> k & 1 == 1 && single_representatives(pos, order)[k] as usize != k, "{pos:?}");
+        }
+    }
+}
+
 /// A single's trick led at three cards a hand, as [`Solver::follow`] plays it out: the led
 /// class (R2.5) and the kinds played so far, in play order.
 #[derive(Clone, Copy)]
@@ -1543,10 +1595,8 @@ impl Solver {
     /// as any play.
     fn three(&mut self, pos: &Position, held: &Held, first: u16, mut alpha: i32, mut beta: i32, depth: usize) -> Result<(i32, u16), Budget> {
         let mut ply = self.plies[depth].take().expect("one node a depth at a time");
-        if !search_plays(pos, &self.order, held, &mut self.follows, &mut ply) {
-            return Err(Budget);
-        }
         let ctx = self.order.ctx;
+        three_leads(pos, &self.order, held, &mut ply);
         // the table's play first, then the leads with most points
         ply.order.clear();
         for (i, c) in ply.moves.iter().enumerate() {
