@@ -16,7 +16,8 @@
 //!   lead (which of them leaves the hand changes nothing for the rest of it);
 //! - at a trick start with three cards a hand, a single lead's trick played out over masks
 //!   alone (no position made, no table mid-trick), its four cards' outcome read from the last
-//!   two tricks' exact values kept by their cards, or solved directly;
+//!   two tricks' exact values kept by their cards or by their shape (their cards up to a
+//!   renaming that keeps every comparison and point), or solved directly;
 //! - a node budget: past it the search stops, the plays solved keep their exact values and
 //!   the others get bounds (the points left, each counted at most the last trick's multiple).
 //!
@@ -95,6 +96,9 @@ struct Solver {
     shapes: Vec<(u64, u64, u64, u64)>,
     /// The trick-start key of the next node searched, when its parent made it already.
     given_key: Option<u128>,
+    /// The last two tricks' exact values (less the defenders' points so far) by their shape
+    /// ([`two_shape`]), read when [`Solver::last`] has not their cards.
+    two_shapes: ExactCache,
 }
 
 /// A hand and the lead it follows: its cards as words (R5's follows depend on nothing else).
@@ -257,7 +261,7 @@ fn widest(hand: &Counts, twice: u64, cards: u8, ctx: &Context) -> u8 {
 
 impl Solver {
     fn new(budget: u64, ctx: &'static Context) -> Solver {
-        Solver { table: Table::default(), nodes: 0, budget, plies: Vec::new(), order: Order::of(ctx), last: ExactCache::default(), follows: Follows::default(), shapes: Vec::new(), given_key: None }
+        Solver { table: Table::default(), nodes: 0, budget, plies: Vec::new(), order: Order::of(ctx), last: ExactCache::default(), follows: Follows::default(), shapes: Vec::new(), given_key: None, two_shapes: ExactCache::default() }
     }
 }
 
@@ -763,6 +767,54 @@ fn three_leads(pos: &Position, order: &Order, held: &Held, ply: &mut Ply) {
     }
 }
 
+/// The shape of a last-two-tricks position led by `leader` whose hands hold the kinds
+/// `once` at least once and `twice` twice (two cards a hand), which its value depends on
+/// alone: each hand's two cards, as their places among the distinct (class, strength) of the
+/// eight cards (R2.3, ties kept: R2.6) and their points (R7.1), the lower first, and whether
+/// they are one kind (a pair, R3.1); which places start a class, and whether the first is the
+/// trump class (R2.5: a card beats only one of its class, or a trump a plain card, R6.1).
+fn two_shape(ctx: &Context, leader: u8, once: &[u64; 4], twice: &[u64; 4]) -> u64 {
+    let kinds: [usize; 8] = std::array::from_fn(|i| {
+        let m = once[i / 2];
+        if i % 2 == 0 { m.trailing_zeros() as usize } else { 63 - m.leading_zeros() as usize }
+    });
+    // the plain classes named in the order they first appear (the trump class is 0)
+    let mut names = [0u8; 5];
+    let mut next = 1u8;
+    let mut sorted = [0u16; 8];
+    for (i, &k) in kinds.iter().enumerate() {
+        let c = ctx.class[k] as usize;
+        if c != TRUMP as usize && names[c] == 0 {
+            names[c] = next;
+            next += 1;
+        }
+        sorted[i] = (names[c] as u16) << 8 | ctx.strength[k] as u16;
+    }
+    let values = sorted;
+    sorted.sort_unstable();
+    let mut distinct = [0u16; 8];
+    let mut n = 0;
+    for &v in &sorted {
+        if n == 0 || distinct[n - 1] != v {
+            distinct[n] = v;
+            n += 1;
+        }
+    }
+    let place = |v: u16| distinct[..n].iter().position(|&d| d == v).expect("listed") as u64;
+    let mut starts = 0u64;
+    for j in 1..n {
+        starts |= ((distinct[j] >> 8 != distinct[j - 1] >> 8) as u64) << j;
+    }
+    let mut key = (leader as u64) << 1 | (distinct[0] >> 8 == 0) as u64;
+    key = key << 8 | starts;
+    for s in 0..4 {
+        let code = |i: usize| place(values[i]) << 2 | (KIND_POINTS[kinds[i]] / 5) as u64;
+        let (a, b) = (code(2 * s), code(2 * s + 1));
+        key = key << 11 | a.min(b) << 6 | a.max(b) << 1 | (twice[s] != 0) as u64;
+    }
+    key
+}
+
 /// A single's trick led at three cards a hand, as [`Solver::follow`] plays it out: the led
 /// class (R2.5) and the kinds played so far, in play order.
 #[derive(Clone, Copy)]
@@ -815,6 +867,8 @@ fn forced_end(pos: &Position, held: &Held) -> Option<i32> {
 /// are forced; the last trick counts N times for the side that wins it when N cards are
 /// enough for the profile's rule, else once for the defenders if they win it (R7.2–R7.3).
 /// The same score as [`Position::play_unchecked`]'s (twin: `last_two_agrees_with_minimax`).
+/// (The search reads it through [`last_two_of`], from masks.)
+#[cfg(test)]
 fn last_two(pos: &Position, held: &Held, alpha: i32, beta: i32) -> i32 {
     last_two_of(pos, pos.to_move, pos.defender_points, &held.once, &held.twice, alpha, beta)
 }
@@ -1345,13 +1399,7 @@ impl Solver {
         if pos.trick.plays == 0 && held.cards[pos.to_move as usize] == 2 {
             // the last two tricks: solved directly, cheaper than a probe of the table, and their
             // exact values kept by their cards (about five calls in six find theirs)
-            let key = exact_cache::key(pos.to_move, &held.once);
-            if let Some(v) = self.last.get(key) {
-                return Ok(pos.defender_points + v);
-            }
-            let v = last_two(pos, held, i32::MIN / 2, i32::MAX / 2);
-            self.last.put(key, v - pos.defender_points);
-            return Ok(v);
+            return Ok(self.two(pos, pos.to_move, pos.defender_points, &held.once, &held.twice));
         }
         let base = pos.defender_points;
         // the table at trick starts only: a probe is a cache miss, dearer than the nodes the
@@ -1706,16 +1754,6 @@ impl Solver {
     /// value, kept in [`ExactCache`] or solved by [`last_two`] and kept.
     fn after_trick(&mut self, pos: &Position, held: &Held, once: &[u64; 4], trick: &Trick3, winner: usize, p: i32) -> i32 {
         let dp = pos.defender_points + if pos.is_defender(winner as u8) { p } else { 0 };
-        let key = exact_cache::key(winner as u8, once);
-        if let Some(v) = self.last.get(key) {
-            #[cfg(test)]
-            {
-                let q = trick.played(pos, self.order.ctx);
-                assert_eq!((q.to_move as usize, q.defender_points), (winner, dp));
-                assert_eq!(dp + v, last_two(&q, &Held::of(&q), i32::MIN / 2, i32::MAX / 2));
-            }
-            return dp + v;
-        }
         // a kind held twice is held once more after one is played, twice more if three were
         let mut twice = [0u64; 4];
         for (s, t) in twice.iter_mut().enumerate() {
@@ -1728,8 +1766,32 @@ impl Solver {
             let h = Held::of(&q);
             assert_eq!((q.to_move as usize, q.defender_points, h.once, h.twice), (winner, dp, *once, twice));
         }
-        let v = last_two_of(pos, winner as u8, dp, once, &twice, i32::MIN / 2, i32::MAX / 2);
-        self.last.put(key, v - dp);
+        let v = self.two(pos, winner as u8, dp, once, &twice);
+        #[cfg(test)]
+        {
+            let q = trick.played(pos, self.order.ctx);
+            assert_eq!(v, last_two(&q, &Held::of(&q), i32::MIN / 2, i32::MAX / 2));
+        }
+        v
+    }
+
+    /// The final score of the last two tricks of the deal of `pos` led by `leader`, the
+    /// defenders having `base` points so far, each hand's kinds held at least once and twice
+    /// `once` and `twice` (two cards a hand): kept by their cards ([`exact_cache::key`]), else
+    /// by their shape ([`two_shape`]), else solved by [`last_two_of`] and kept under both.
+    fn two(&mut self, pos: &Position, leader: u8, base: i32, once: &[u64; 4], twice: &[u64; 4]) -> i32 {
+        let key = exact_cache::key(leader, once);
+        if let Some(v) = self.last.get(key) {
+            return base + v;
+        }
+        let shape = two_shape(self.order.ctx, leader, once, twice);
+        if let Some(v) = self.two_shapes.get(shape) {
+            self.last.put(key, v);
+            return base + v;
+        }
+        let v = last_two_of(pos, leader, base, once, twice, i32::MIN / 2, i32::MAX / 2);
+        self.last.put(key, v - base);
+        self.two_shapes.put(shape, v - base);
         v
     }
 
@@ -2185,6 +2247,41 @@ mod tests {
         }
         eprintln!("three cards a hand: {checked} positions, {with_pairs} with a pair");
         assert!(checked > 3000 && with_pairs > 1000, "{checked} {with_pairs}");
+    }
+
+    /// Last-two-tricks positions of one deal (trump, level, profile, banker) and one
+    /// [`two_shape`] have one value past the defenders' points so far, minimax's, though their
+    /// cards differ: plain suits, trumps, level cards of equal strength (R2.6), points and
+    /// pairs mixed.
+    #[test]
+    fn equal_two_shapes_have_equal_values() {
+        let mut rng = Rng::new(17);
+        let mut seen: HashMap<(u64, usize, u8, u8, u8), (i32, [Counts; 4])> = HashMap::new();
+        let mut renamed = 0;
+        for i in 0..150000 {
+            let p = i % Profile::ALL.len();
+            // two plain suits and another (the trumps or a third plain suit), 6 and 7 of equal
+            // points, level cards of equal strength, a joker
+            let (level, trump, banker) = (if i / 3 % 2 == 0 { 7 } else { 10 }, 3 * (i / 6 % 2) as u8, (i / 12 % 2) as u8);
+            let kinds: Vec<usize> = [(1, 6), (1, 7), (1, 10), (2, 6), (2, 7), (2, 10), (0, 6), (0, 7), (0, 10)].into_iter().map(|(s, r)| Card::new(s, r).id()).chain([53]).collect();
+            let hands = deal_among(&mut rng, &kinds, 2);
+            let pos = Game::from_hands(hands, level, trump, banker, Profile::ALL[p]).expect("a valid deal").pos;
+            let held = Held::of(&pos);
+            let v = minimax(&pos) - pos.defender_points;
+            assert_eq!(v + pos.defender_points, last_two_of(&pos, pos.to_move, pos.defender_points, &held.once, &held.twice, i32::MIN / 2, i32::MAX / 2));
+            let k = (two_shape(pos.ctx(), pos.to_move, &held.once, &held.twice), p, level, trump, banker);
+            match seen.get(&k) {
+                Some((w, h)) => {
+                    assert_eq!(v, *w, "{pos:?} {h:?}");
+                    renamed += (*h != pos.hands) as usize;
+                }
+                None => {
+                    seen.insert(k, (v, pos.hands));
+                }
+            }
+        }
+        eprintln!("two-card positions of a shape met again with other cards: {renamed}");
+        assert!(renamed > 1000, "{renamed}");
     }
 
     /// The bounds of every node hold the position's value.
