@@ -1696,7 +1696,7 @@ impl Solver {
     /// follower plays a card of the led class if it holds one, else any (R5.2 with N = 1); a
     /// card beats the best so far in the led class or as a trump on a plain lead, with a
     /// greater key (R6.1–R6.2, as `combo::beats`); the winner's team takes the points (R7.2)
-    /// and leads the last two tricks, read from [`ExactCache`] or solved by [`last_two`].
+    /// and leads the last two tricks ([`Solver::after_trick`]).
     #[allow(clippy::too_many_arguments)]
     fn follow(&mut self, pos: &Position, held: &Held, i: usize, once: &mut [u64; 4], mut trick: Trick3, best: (u32, usize), p: i32, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
@@ -1751,7 +1751,7 @@ impl Solver {
 
     /// The final score once the trick [`Solver::follow`] played from `pos` is done, won by
     /// `winner` with `p` points, the hands' kinds left `once`: the last two tricks' exact
-    /// value, kept in [`ExactCache`] or solved by [`last_two`] and kept.
+    /// value by [`Solver::two`].
     fn after_trick(&mut self, pos: &Position, held: &Held, once: &[u64; 4], trick: &Trick3, winner: usize, p: i32) -> i32 {
         let dp = pos.defender_points + if pos.is_defender(winner as u8) { p } else { 0 };
         // a kind held twice is held once more after one is played, twice more if three were
