@@ -8,8 +8,8 @@
 //! run and platform.
 
 /// Slots at first use and at most (powers of two; 16 bytes each: 16 KiB and 512 KiB): the
-/// table doubles, its entries placed again, each time it has taken half as many values as it
-/// has slots, so that a small solve clears a small table.
+/// table doubles, its entries placed again, each time it has taken a quarter as many values
+/// as it has slots, so that a small solve clears a small table.
 const FIRST_SLOTS: usize = 1 << 10;
 const SLOTS: usize = 1 << 15;
 
@@ -58,7 +58,7 @@ impl ExactCache {
             self.shift = 64 - FIRST_SLOTS.trailing_zeros();
         }
         self.puts += 1;
-        if 2 * self.puts >= self.slots.len() && self.slots.len() < SLOTS {
+        if 4 * self.puts >= self.slots.len() && self.slots.len() < SLOTS {
             // double, the entries kept placed again in slot order (a later one over an
             // earlier one of the same new slot)
             let doubled = vec![(0, 0); 2 * self.slots.len()];
