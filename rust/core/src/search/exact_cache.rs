@@ -7,13 +7,20 @@
 //! slot over. Every step depends only on the sequence of calls: a search is the same on every
 //! run and platform.
 
-/// Slots (a power of two; 16 bytes each: 512 KiB), allocated on first use.
+/// Slots at first use and at most (powers of two; 16 bytes each: 16 KiB and 512 KiB): the
+/// table doubles, its entries placed again, each time it has taken a quarter as many values
+/// as it has slots, so that a small solve clears a small table.
+const FIRST_SLOTS: usize = 1 << 10;
 const SLOTS: usize = 1 << 15;
 
 #[derive(Default)]
 pub struct ExactCache {
     /// (key + 1, value): key + 1 = 0 marks an empty slot.
     slots: Vec<(u64, i64)>,
+    /// 64 less log2 of the slots.
+    shift: u32,
+    /// Values taken since the table last doubled.
+    puts: usize,
 }
 
 /// The key of a last-two-tricks position: who leads, and each hand's lower and higher kind id
@@ -29,14 +36,17 @@ pub fn key(leader: u8, once: &[u64; 4]) -> u64 {
 
 impl ExactCache {
     #[inline]
-    fn at(key: u64) -> usize {
-        (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - SLOTS.trailing_zeros())) as usize
+    fn at(&self, key: u64) -> usize {
+        (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> self.shift) as usize
     }
 
     /// The value kept under `key`, if any.
     #[inline]
     pub fn get(&self, key: u64) -> Option<i32> {
-        let s = self.slots.get(Self::at(key))?;
+        if self.slots.is_empty() {
+            return None;
+        }
+        let s = self.slots[self.at(key)];
         (s.0 == key + 1).then_some(s.1 as i32)
     }
 
@@ -44,9 +54,24 @@ impl ExactCache {
     #[inline]
     pub fn put(&mut self, key: u64, value: i32) {
         if self.slots.is_empty() {
-            self.slots = vec![(0, 0); SLOTS];
+            self.slots = vec![(0, 0); FIRST_SLOTS];
+            self.shift = 64 - FIRST_SLOTS.trailing_zeros();
         }
-        self.slots[Self::at(key)] = (key + 1, value as i64);
+        self.puts += 1;
+        if 4 * self.puts >= self.slots.len() && self.slots.len() < SLOTS {
+            // double, the entries kept placed again in slot order (a later one over an
+            // earlier one of the same new slot)
+            let doubled = vec![(0, 0); 2 * self.slots.len()];
+            let old = std::mem::replace(&mut self.slots, doubled);
+            self.shift -= 1;
+            self.puts = 0;
+            for s in old.into_iter().filter(|s| s.0 != 0) {
+                let at = self.at(s.0 - 1);
+                self.slots[at] = s;
+            }
+        }
+        let at = self.at(key);
+        self.slots[at] = (key + 1, value as i64);
     }
 }
 

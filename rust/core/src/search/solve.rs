@@ -14,6 +14,10 @@
 //! - equivalent single leads merged: single cards of one class that nobody else holds a copy
 //!   of, with equal points and no other card left between them in strength (R2.3), are one
 //!   lead (which of them leaves the hand changes nothing for the rest of it);
+//! - at a trick start with three cards a hand, a single lead's trick played out over masks
+//!   alone (no position made, no table mid-trick), its four cards' outcome read from the last
+//!   two tricks' exact values kept by their cards or by their shape (their cards up to a
+//!   renaming that keeps every comparison and point), or solved directly;
 //! - a node budget: past it the search stops, the plays solved keep their exact values and
 //!   the others get bounds (the points left, each counted at most the last trick's multiple).
 //!
@@ -92,6 +96,9 @@ struct Solver {
     shapes: Vec<(u64, u64, u64, u64)>,
     /// The trick-start key of the next node searched, when its parent made it already.
     given_key: Option<u128>,
+    /// The last two tricks' exact values (less the defenders' points so far) by their shape
+    /// ([`two_shape`]), read when [`Solver::last`] has not their cards.
+    two_shapes: ExactCache,
 }
 
 /// A hand and the lead it follows: its cards as words (R5's follows depend on nothing else).
@@ -254,7 +261,7 @@ fn widest(hand: &Counts, twice: u64, cards: u8, ctx: &Context) -> u8 {
 
 impl Solver {
     fn new(budget: u64, ctx: &'static Context) -> Solver {
-        Solver { table: Table::default(), nodes: 0, budget, plies: Vec::new(), order: Order::of(ctx), last: ExactCache::default(), follows: Follows::default(), shapes: Vec::new(), given_key: None }
+        Solver { table: Table::default(), nodes: 0, budget, plies: Vec::new(), order: Order::of(ctx), last: ExactCache::default(), follows: Follows::default(), shapes: Vec::new(), given_key: None, two_shapes: ExactCache::default() }
     }
 }
 
@@ -708,6 +715,130 @@ fn play_single(q: &mut Position, ctx: &Context, k: u8) {
     }
 }
 
+/// The leads [`Solver::three`] searches at `pos`, a trick start with three cards a hand, into
+/// `ply`'s moves and singles: every unit of the leader's (R3.1: a single, a pair, a triple
+/// of one kind; a tractor or a bomb needs four cards or more, R3.2), in kind order, less the
+/// single leads that stand behind an interchangeable stronger one (as [`interchangeable`]: a
+/// lone card, the next stronger kind left in its class lone too, with equal points, R7.1,
+/// neither tied with a kind left outside the group, R2.3).
+fn three_leads(pos: &Position, order: &Order, held: &Held, ply: &mut Ply) {
+    let ctx = order.ctx;
+    let me = pos.to_move as usize;
+    let hand = &pos.hands[me];
+    let others = held.once[(me + 1) % 4] | held.once[(me + 2) % 4] | held.once[(me + 3) % 4];
+    let lone = held.once[me] & !held.twice[me] & !others;
+    let left = held.left;
+    let tied = |k: usize| order.ties[k] & left & !lone != 0;
+    ply.moves.clear();
+    ply.singles.clear();
+    let mut bits = held.once[me];
+    while bits != 0 {
+        let k = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        // the next stronger kind left in k's class: a plain suit's kinds strongest first are
+        // in falling id order (R2.4); the trumps left by their places in strength order
+        let a = if order.trumps >> k & 1 == 0 {
+            let above = left & ctx.class_mask[ctx.class[k] as usize] & (u64::MAX << k << 1);
+            (above != 0).then(|| above.trailing_zeros() as usize)
+        } else {
+            let before = order.trump_places(left) & ((1u64 << order.place[k]) - 1);
+            (before != 0).then(|| order.kinds[TRUMP as usize][63 - before.leading_zeros() as usize] as usize)
+        };
+        let merged = a.is_some_and(|a| lone >> k & 1 == 1 && lone >> a & 1 == 1 && !tied(a) && !tied(k) && KIND_POINTS[a] == KIND_POINTS[k]);
+        for m in 1..=hand[k] {
+            if m == 1 && merged {
+                continue;
+            }
+            let mut c = [0u8; KINDS];
+            c[k] = m;
+            ply.moves.push(c);
+            ply.singles.push(if m == 1 { k as u8 } else { NONE });
+        }
+    }
+    #[cfg(test)]
+    {
+        // every lead listed is legal, and every legal lead left out is a lone plain single
+        let all = legal(pos).expect("the leads");
+        assert!(ply.moves.iter().all(|c| all.contains(c)), "{pos:?}");
+        for c in all.iter().filter(|c| !ply.moves.contains(c)) {
+            let k = c.iter().position(|&n| n > 0).expect("a card");
+            assert!(size(c) == 1 && lone >> k & 1 == 1 && single_representatives(pos, order)[k] as usize != k, "{pos:?}");
+        }
+    }
+}
+
+/// The shape of a last-two-tricks position led by `leader` whose hands hold the kinds
+/// `once` at least once and `twice` twice (two cards a hand), which its value depends on
+/// alone: each hand's two cards, as their places among the distinct (class, strength) of the
+/// eight cards (R2.3, ties kept: R2.6) and their points (R7.1), the lower first, and whether
+/// they are one kind (a pair, R3.1); which places start a class, and whether the first is the
+/// trump class (R2.5: a card beats only one of its class, or a trump a plain card, R6.1).
+fn two_shape(ctx: &Context, leader: u8, once: &[u64; 4], twice: &[u64; 4]) -> u64 {
+    let kinds: [usize; 8] = std::array::from_fn(|i| {
+        let m = once[i / 2];
+        if i % 2 == 0 { m.trailing_zeros() as usize } else { 63 - m.leading_zeros() as usize }
+    });
+    // the plain classes named in the order they first appear (the trump class is 0)
+    let mut names = [0u8; 5];
+    let mut next = 1u8;
+    let mut sorted = [0u16; 8];
+    for (i, &k) in kinds.iter().enumerate() {
+        let c = ctx.class[k] as usize;
+        if c != TRUMP as usize && names[c] == 0 {
+            names[c] = next;
+            next += 1;
+        }
+        sorted[i] = (names[c] as u16) << 8 | ctx.strength[k] as u16;
+    }
+    let values = sorted;
+    sorted.sort_unstable();
+    let mut distinct = [0u16; 8];
+    let mut n = 0;
+    for &v in &sorted {
+        if n == 0 || distinct[n - 1] != v {
+            distinct[n] = v;
+            n += 1;
+        }
+    }
+    let place = |v: u16| distinct[..n].iter().position(|&d| d == v).expect("listed") as u64;
+    let mut starts = 0u64;
+    for j in 1..n {
+        starts |= ((distinct[j] >> 8 != distinct[j - 1] >> 8) as u64) << j;
+    }
+    let mut key = (leader as u64) << 1 | (distinct[0] >> 8 == 0) as u64;
+    key = key << 8 | starts;
+    for s in 0..4 {
+        let code = |i: usize| place(values[i]) << 2 | (KIND_POINTS[kinds[i]] / 5) as u64;
+        let (a, b) = (code(2 * s), code(2 * s + 1));
+        key = key << 11 | a.min(b) << 6 | a.max(b) << 1 | (twice[s] != 0) as u64;
+    }
+    key
+}
+
+/// A single's trick led at three cards a hand, as [`Solver::follow`] plays it out: the led
+/// class (R2.5) and the kinds played so far, in play order.
+#[derive(Clone, Copy)]
+struct Trick3 {
+    class: u8,
+    path: [u8; 4],
+}
+
+#[cfg(test)]
+impl Trick3 {
+    /// `pos` after the trick's four cards.
+    fn played(&self, pos: &Position, ctx: &Context) -> Position {
+        let mut q = *pos;
+        for &k in &self.path {
+            play(&mut q, ctx, &{
+                let mut c = [0u8; KINDS];
+                c[k as usize] = 1;
+                c
+            }, k);
+        }
+        q
+    }
+}
+
 /// The final score when the rest of the hand is forced: the last trick, each hand holding
 /// just the cards it must play (R5.2: N cards of N held; a last single lead).
 fn forced_end(pos: &Position, held: &Held) -> Option<i32> {
@@ -736,7 +867,16 @@ fn forced_end(pos: &Position, held: &Held) -> Option<i32> {
 /// are forced; the last trick counts N times for the side that wins it when N cards are
 /// enough for the profile's rule, else once for the defenders if they win it (R7.2–R7.3).
 /// The same score as [`Position::play_unchecked`]'s (twin: `last_two_agrees_with_minimax`).
+/// (The search reads it through [`last_two_of`], from masks.)
+#[cfg(test)]
 fn last_two(pos: &Position, held: &Held, alpha: i32, beta: i32) -> i32 {
+    last_two_of(pos, pos.to_move, pos.defender_points, &held.once, &held.twice, alpha, beta)
+}
+
+/// [`last_two`] of the position with the deal's trump, level, profile and banker of `pos`,
+/// whose `leader` leads, the defenders having `base` points so far, and each hand's kinds
+/// held at least once and at least twice `once` and `twice` (two cards a hand).
+fn last_two_of(pos: &Position, leader: u8, base: i32, once: &[u64; 4], twice: &[u64; 4], alpha: i32, beta: i32) -> i32 {
     /// A single card: its key (R4.1), class (R2.5), whether it is a trump, its points (R7.1).
     #[derive(Clone, Copy)]
     struct Card1 {
@@ -870,12 +1010,12 @@ fn last_two(pos: &Position, held: &Held, alpha: i32, beta: i32) -> i32 {
         Card1 { key: u.key(), class: u.class, trump: u.is_trump(), points: KIND_POINTS[k as usize] }
     };
     let cards = std::array::from_fn(|s| {
-        let m = held.once[s];
+        let m = once[s];
         [card(m.trailing_zeros() as u8), card(63 - m.leading_zeros() as u8)]
     });
     // each hand's pair, if its two cards are one kind (R3.1): its unit of two
     let pairs = std::array::from_fn(|s| {
-        let m = held.twice[s];
+        let m = twice[s];
         (m != 0).then(|| {
             let u = unit(ctx, m.trailing_zeros() as u8, 2);
             Card1 { key: u.key(), class: u.class, trump: u.is_trump(), points: 2 * KIND_POINTS[m.trailing_zeros() as usize] }
@@ -885,10 +1025,10 @@ fn last_two(pos: &Position, held: &Held, alpha: i32, beta: i32) -> i32 {
         cards,
         pairs,
         defender: std::array::from_fn(|s| pos.is_defender(s as u8)),
-        leader: pos.to_move as usize,
+        leader: leader as usize,
         multiplied: 1 >= pos.profile.rules().last_trick_min_cards as i32,
         multiplied2: 2 >= pos.profile.rules().last_trick_min_cards as i32,
-        base: pos.defender_points,
+        base,
     };
     let none = Card1 { key: 0, class: 0, trump: false, points: 0 };
     g.play(0, &mut [0; 4], none, (0, 0), 0, alpha, beta)
@@ -1259,13 +1399,7 @@ impl Solver {
         if pos.trick.plays == 0 && held.cards[pos.to_move as usize] == 2 {
             // the last two tricks: solved directly, cheaper than a probe of the table, and their
             // exact values kept by their cards (about five calls in six find theirs)
-            let key = exact_cache::key(pos.to_move, &held.once);
-            if let Some(v) = self.last.get(key) {
-                return Ok(pos.defender_points + v);
-            }
-            let v = last_two(pos, held, i32::MIN / 2, i32::MAX / 2);
-            self.last.put(key, v - pos.defender_points);
-            return Ok(v);
+            return Ok(self.two(pos, pos.to_move, pos.defender_points, &held.once, &held.twice));
         }
         let base = pos.defender_points;
         // the table at trick starts only: a probe is a cache miss, dearer than the nodes the
@@ -1304,6 +1438,12 @@ impl Solver {
         let (alpha0, beta0) = (alpha, beta);
         if self.plies.len() <= depth {
             self.plies.resize_with(depth + 1, || Some(Box::default()));
+        }
+        if pos.trick.plays == 0 && held.cards[pos.to_move as usize] == 3 {
+            // three cards a hand: a single lead's trick played out without making positions
+            let (best, best_i) = self.three(pos, held, first, alpha, beta, depth)?;
+            self.keep(k, old, best, (alpha0, beta0), base, best_i, nodes0);
+            return Ok(best);
         }
         // this node's buffers, taken out while its children use theirs
         let mut ply = self.plies[depth].take().expect("one node a depth at a time");
@@ -1467,6 +1607,16 @@ impl Solver {
             }
         }
         self.plies[depth] = Some(ply);
+        self.keep(k, old, best, (alpha0, beta0), base, best_i, nodes0);
+        Ok(best)
+    }
+
+    /// Keeps the value `best` found in the window `(alpha0, beta0)` of the trick start whose
+    /// key is `k` (if one), its table entry before the search `old`, in the table: fail-soft
+    /// bounds of the points still to come (past `base`, the defenders' points so far), merged
+    /// with the old ones, its best play's index and the work it took.
+    #[allow(clippy::too_many_arguments)]
+    fn keep(&mut self, k: Option<u128>, old: Option<Entry>, best: i32, (alpha0, beta0): (i32, i32), base: i32, best_i: u16, nodes0: u64) {
         // fail-soft bounds: below alpha0 an upper bound, above beta0 a lower bound
         let (lo, hi) = if best <= alpha0 {
             (i32::MIN / 4, best)
@@ -1484,7 +1634,165 @@ impl Solver {
         if let Some(k) = k {
             self.table.insert(k, Entry { lo: lo_d, hi: hi_d, best: best_i, work });
         }
-        Ok(best)
+    }
+
+    /// The value of `pos`, a trick start with three cards a hand, if inside (alpha, beta);
+    /// else a bound on the side it fails (fail-soft), and the index of its best play among
+    /// [`search_plays`]' (`first` searched first, when one). A single lead's trick is played
+    /// out by [`Solver::follow`] without making positions; a pair or triple (R3.1) is searched
+    /// as any play.
+    fn three(&mut self, pos: &Position, held: &Held, first: u16, mut alpha: i32, mut beta: i32, depth: usize) -> Result<(i32, u16), Budget> {
+        let mut ply = self.plies[depth].take().expect("one node a depth at a time");
+        let ctx = self.order.ctx;
+        three_leads(pos, &self.order, held, &mut ply);
+        // the table's play first, then the leads with most points
+        ply.order.clear();
+        for (i, c) in ply.moves.iter().enumerate() {
+            let score = if i as u16 == first { i32::MAX } else { points(c) };
+            ply.order.push((std::cmp::Reverse(score), i as u16));
+        }
+        ply.order.sort_unstable();
+        let max = pos.is_defender(pos.to_move);
+        let (mut best, mut best_i) = (if max { i32::MIN } else { i32::MAX }, ply.order[0].1);
+        for j in 0..ply.order.len() {
+            let i = ply.order[j].1 as usize;
+            let k = ply.singles[i];
+            let v = if k != NONE {
+                let me = pos.to_move as usize;
+                let mut once = held.once;
+                once[me] &= !((1u64 << k) & !held.twice[me]);
+                let u = unit(ctx, k, 1);
+                let trick = Trick3 { class: u.class, path: [k, 0, 0, 0] };
+                self.follow(pos, held, 1, &mut once, trick, (u.key(), me), KIND_POINTS[k as usize], alpha, beta)
+            } else {
+                let q = child(pos, ctx, &ply.moves[i], NONE);
+                match self.node(&q, &held.after(pos.to_move, &q, ctx), alpha, beta, depth + 1) {
+                    Ok(v) => v,
+                    Err(b) => {
+                        self.plies[depth] = Some(ply);
+                        return Err(b);
+                    }
+                }
+            };
+            if (max && v > best) || (!max && v < best) {
+                (best, best_i) = (v, i as u16);
+            }
+            if max {
+                alpha = alpha.max(v);
+            } else {
+                beta = beta.min(v);
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        self.plies[depth] = Some(ply);
+        Ok((best, best_i))
+    }
+
+    /// The `i`-th play (1 to 3) of a single's trick led at three cards a hand from `pos`, the
+    /// hands' kinds left `once`, the best so far `(key, seat)` and the trick's points `p`: the
+    /// final score if inside (alpha, beta), else a bound on the side it fails (fail-soft). A
+    /// follower plays a card of the led class if it holds one, else any (R5.2 with N = 1); a
+    /// card beats the best so far in the led class or as a trump on a plain lead, with a
+    /// greater key (R6.1–R6.2, as `combo::beats`); the winner's team takes the points (R7.2)
+    /// and leads the last two tricks ([`Solver::after_trick`]).
+    #[allow(clippy::too_many_arguments)]
+    fn follow(&mut self, pos: &Position, held: &Held, i: usize, once: &mut [u64; 4], mut trick: Trick3, best: (u32, usize), p: i32, mut alpha: i32, mut beta: i32) -> i32 {
+        self.nodes += 1;
+        let ctx = self.order.ctx;
+        let seat = (pos.to_move as usize + i) % 4;
+        let max = pos.is_defender(seat as u8);
+        let mine = once[seat];
+        let of_led = mine & ctx.class_mask[trick.class as usize];
+        let mut bits = if of_led != 0 { of_led } else { mine };
+        // each play (at most three kinds) with the best after it, the team's winning plays
+        // first (the most points), then the others (the fewest points)
+        let mut plays = [(0i32, 0u8, (0u32, 0usize)); 3];
+        let mut n = 0;
+        while bits != 0 {
+            let x = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            let u = unit(ctx, x, 1);
+            let wins = (u.class == trick.class || (u.is_trump() && trick.class != TRUMP)) && u.key() > best.0;
+            let after = if wins { (u.key(), seat) } else { best };
+            let q = KIND_POINTS[x as usize];
+            let score = if after.1 % 2 == seat % 2 { 1000 + q } else { -q };
+            // insertion by falling score, ties in kind order
+            let mut at = n;
+            while at > 0 && plays[at - 1].0 < score {
+                plays[at] = plays[at - 1];
+                at -= 1;
+            }
+            plays[at] = (score, x, after);
+            n += 1;
+        }
+        let mut out = if max { i32::MIN } else { i32::MAX };
+        for &(_, x, after) in &plays[..n] {
+            let kept = once[seat];
+            once[seat] &= !((1u64 << x) & !held.twice[seat]);
+            trick.path[i] = x;
+            let q = p + KIND_POINTS[x as usize];
+            let v = if i == 3 { self.after_trick(pos, held, once, &trick, after.1, q) } else { self.follow(pos, held, i + 1, once, trick, after, q, alpha, beta) };
+            once[seat] = kept;
+            if max {
+                out = out.max(v);
+                alpha = alpha.max(v);
+            } else {
+                out = out.min(v);
+                beta = beta.min(v);
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        out
+    }
+
+    /// The final score once the trick [`Solver::follow`] played from `pos` is done, won by
+    /// `winner` with `p` points, the hands' kinds left `once`: the last two tricks' exact
+    /// value by [`Solver::two`].
+    fn after_trick(&mut self, pos: &Position, held: &Held, once: &[u64; 4], trick: &Trick3, winner: usize, p: i32) -> i32 {
+        let dp = pos.defender_points + if pos.is_defender(winner as u8) { p } else { 0 };
+        // a kind held twice is held once more after one is played, twice more if three were
+        let mut twice = [0u64; 4];
+        for (s, t) in twice.iter_mut().enumerate() {
+            let x = trick.path[(s + 4 - pos.to_move as usize) % 4] as usize;
+            *t = held.twice[s] & !(((pos.hands[s][x] == 2) as u64) << x);
+        }
+        #[cfg(test)]
+        {
+            let q = trick.played(pos, self.order.ctx);
+            let h = Held::of(&q);
+            assert_eq!((q.to_move as usize, q.defender_points, h.once, h.twice), (winner, dp, *once, twice));
+        }
+        let v = self.two(pos, winner as u8, dp, once, &twice);
+        #[cfg(test)]
+        {
+            let q = trick.played(pos, self.order.ctx);
+            assert_eq!(v, last_two(&q, &Held::of(&q), i32::MIN / 2, i32::MAX / 2));
+        }
+        v
+    }
+
+    /// The final score of the last two tricks of the deal of `pos` led by `leader`, the
+    /// defenders having `base` points so far, each hand's kinds held at least once and twice
+    /// `once` and `twice` (two cards a hand): kept by their cards ([`exact_cache::key`]), else
+    /// by their shape ([`two_shape`]), else solved by [`last_two_of`] and kept under both.
+    fn two(&mut self, pos: &Position, leader: u8, base: i32, once: &[u64; 4], twice: &[u64; 4]) -> i32 {
+        let key = exact_cache::key(leader, once);
+        if let Some(v) = self.last.get(key) {
+            return base + v;
+        }
+        let shape = two_shape(self.order.ctx, leader, once, twice);
+        if let Some(v) = self.two_shapes.get(shape) {
+            self.last.put(key, v);
+            return base + v;
+        }
+        let v = last_two_of(pos, leader, base, once, twice, i32::MIN / 2, i32::MAX / 2);
+        self.last.put(key, v - base);
+        self.two_shapes.put(shape, v - base);
+        v
     }
 
     /// The exact value of `pos`, by a full-window search.
@@ -1896,6 +2204,84 @@ mod tests {
         }
         eprintln!("last two tricks: {checked} positions, {with_pairs} with a pair");
         assert!(checked > 8000 && with_pairs > 2000, "{checked} {with_pairs}");
+    }
+
+    /// The trick starts with three cards a hand, searched by [`Solver::three`] (a single
+    /// lead's trick played out by [`Solver::follow`]), agree with minimax over the engine's
+    /// plays, for full and narrow windows (fail-soft), pairs and triples held and led
+    /// included, on every profile; and the best play named is worth the value.
+    #[test]
+    fn three_cards_agree_with_minimax() {
+        let mut rng = Rng::new(313);
+        let (mut checked, mut with_pairs) = (0, 0);
+        for i in 0..6000 {
+            let profile = Profile::ALL[i % Profile::ALL.len()];
+            let (h, pre) = if i % 2 == 0 { (3, 0) } else { (4, 4) };
+            let pos = position_from(&mut rng, profile, h, pre, i % 3 == 0);
+            if pos.trick.plays != 0 || size(&pos.hands[pos.to_move as usize]) != 3 {
+                continue;
+            }
+            let held = Held::of(&pos);
+            let want = minimax(&pos);
+            let mut s = Solver::new(u64::MAX, pos.ctx());
+            s.plies.resize_with(1, || Some(Box::default()));
+            let (v, best) = s.three(&pos, &held, u16::MAX, i32::MIN / 2, i32::MAX / 2, 0).ok().expect("no budget");
+            assert_eq!(v, want, "{pos:?}");
+            let plays = s.plies[0].as_ref().expect("kept").moves.clone();
+            assert_eq!(minimax(&child(&pos, pos.ctx(), &plays[best as usize], NONE)), want, "{pos:?}");
+            for _ in 0..3 {
+                let a = want - 40 + rng.below_usize(80) as i32;
+                let b = a + 1 + rng.below_usize(30) as i32;
+                let first = rng.below_usize(plays.len() + 1) as u16;
+                let (v, _) = s.three(&pos, &held, first, a, b, 0).ok().expect("no budget");
+                if v <= a {
+                    assert!(want <= v, "{a} {b} {v} {want} {pos:?}");
+                } else if v >= b {
+                    assert!(want >= v, "{a} {b} {v} {want} {pos:?}");
+                } else {
+                    assert_eq!(v, want, "{pos:?}");
+                }
+            }
+            checked += 1;
+            with_pairs += (held.twice != [0; 4]) as usize;
+        }
+        eprintln!("three cards a hand: {checked} positions, {with_pairs} with a pair");
+        assert!(checked > 3000 && with_pairs > 1000, "{checked} {with_pairs}");
+    }
+
+    /// Last-two-tricks positions of one deal (trump, level, profile, banker) and one
+    /// [`two_shape`] have one value past the defenders' points so far, minimax's, though their
+    /// cards differ: plain suits, trumps, level cards of equal strength (R2.6), points and
+    /// pairs mixed.
+    #[test]
+    fn equal_two_shapes_have_equal_values() {
+        let mut rng = Rng::new(17);
+        let mut seen: HashMap<(u64, usize, u8, u8, u8), (i32, [Counts; 4])> = HashMap::new();
+        let mut renamed = 0;
+        for i in 0..150000 {
+            let p = i % Profile::ALL.len();
+            // two plain suits and another (the trumps or a third plain suit), 6 and 7 of equal
+            // points, level cards of equal strength, a joker
+            let (level, trump, banker) = (if i / 3 % 2 == 0 { 7 } else { 10 }, 3 * (i / 6 % 2) as u8, (i / 12 % 2) as u8);
+            let kinds: Vec<usize> = [(1, 6), (1, 7), (1, 10), (2, 6), (2, 7), (2, 10), (0, 6), (0, 7), (0, 10)].into_iter().map(|(s, r)| Card::new(s, r).id()).chain([53]).collect();
+            let hands = deal_among(&mut rng, &kinds, 2);
+            let pos = Game::from_hands(hands, level, trump, banker, Profile::ALL[p]).expect("a valid deal").pos;
+            let held = Held::of(&pos);
+            let v = minimax(&pos) - pos.defender_points;
+            assert_eq!(v + pos.defender_points, last_two_of(&pos, pos.to_move, pos.defender_points, &held.once, &held.twice, i32::MIN / 2, i32::MAX / 2));
+            let k = (two_shape(pos.ctx(), pos.to_move, &held.once, &held.twice), p, level, trump, banker);
+            match seen.get(&k) {
+                Some((w, h)) => {
+                    assert_eq!(v, *w, "{pos:?} {h:?}");
+                    renamed += (*h != pos.hands) as usize;
+                }
+                None => {
+                    seen.insert(k, (v, pos.hands));
+                }
+            }
+        }
+        eprintln!("two-card positions of a shape met again with other cards: {renamed}");
+        assert!(renamed > 1000, "{renamed}");
     }
 
     /// The bounds of every node hold the position's value.
