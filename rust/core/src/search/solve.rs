@@ -1638,9 +1638,10 @@ impl Solver {
 
     /// The value of `pos`, a trick start with three cards a hand, if inside (alpha, beta);
     /// else a bound on the side it fails (fail-soft), and the index of its best play among
-    /// [`search_plays`]' (`first` searched first, when one). A single lead's trick is played
-    /// out by [`Solver::follow`] without making positions; a pair or triple (R3.1) is searched
-    /// as any play.
+    /// [`three_leads`]' (`first`, the table's, searched first when one: only an order, so an
+    /// index of another list costs time, never a value). A single lead's trick is played out
+    /// by [`Solver::follow`] without making positions; a pair or triple (R3.1) is searched as
+    /// any play.
     fn three(&mut self, pos: &Position, held: &Held, first: u16, mut alpha: i32, mut beta: i32, depth: usize) -> Result<(i32, u16), Budget> {
         let mut ply = self.plies[depth].take().expect("one node a depth at a time");
         let ctx = self.order.ctx;
