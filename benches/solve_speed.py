@@ -99,7 +99,7 @@ def main() -> None:
             "nodes_per_position": nodes / len(games),
             "nodes_per_s": nodes / sum(times),
         }
-        if k in a.python_cards:
+        if k in a.python_cards and a.python_positions > 0:
             pt = []
             for g, v in zip(games[: a.python_positions], values):
                 t = time.perf_counter()
