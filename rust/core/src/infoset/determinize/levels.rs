@@ -272,10 +272,11 @@ impl Cells {
         for x3 in a[3]..b[3] + 1 {
             for x2 in a[2]..b[2] + 1 {
                 for x1 in a[1]..b[1] + 1 {
-                    let i = (x3 - lo1[3]) * s1[3] + (x2 - lo1[2]) * s1[2] + (x1 - lo1[1]) * s1[1] - lo1[0];
+                    // (a ≥ lo1 and v − b ≥ lo2 suit by suit: no index term goes below 0)
+                    let i = (x3 - lo1[3]) * s1[3] + (x2 - lo1[2]) * s1[2] + (x1 - lo1[1]) * s1[1];
                     let j = (v[3] - x3 - lo2[3]) * s2[3] + (v[2] - x2 - lo2[2]) * s2[2] + (v[1] - x1 - lo2[1]) * s2[1] + v[0] - lo2[0];
                     for x0 in a[0]..b[0] + 1 {
-                        f([x0, x1, x2, x3], x0 + x1 + x2 + x3, i + x0, j - x0);
+                        f([x0, x1, x2, x3], x0 + x1 + x2 + x3, i + (x0 - lo1[0]), j - x0);
                     }
                 }
             }
@@ -1163,6 +1164,22 @@ mod tests {
     use crate::game::hand::NOBODY;
     use crate::util::bignum::Big;
 
+    /// `a · b` in full (twice [`Big::LIMBS`] limbs, least significant first): a cross product
+    /// of two weights may pass a `Big`'s width.
+    fn wide_mul(a: &Big, b: &Big) -> Vec<u64> {
+        let mut r = vec![0u64; 2 * Big::LIMBS];
+        for i in 0..Big::LIMBS {
+            let mut carry = 0u128;
+            for j in 0..Big::LIMBS {
+                let v = a.limb(i) as u128 * b.limb(j) as u128 + r[i + j] as u128 + carry;
+                r[i + j] = v as u64;
+                carry = v >> 64;
+            }
+            r[i + Big::LIMBS] = carry as u64;
+        }
+        r
+    }
+
     /// Two tables' paths (split indices, `n` a path) and cumulative weights: the same paths
     /// with weights in the same proportion, whatever their order (or none for both).
     fn same_law(a: &Option<(Vec<u8>, Vec<Big>)>, b: &Option<(Vec<u8>, Vec<Big>)>, n: usize) -> bool {
@@ -1178,7 +1195,7 @@ mod tests {
         match (a, b) {
             (Some(a), Some(b)) => {
                 let ((ma, ta), (mb, tb)) = (weights(a), weights(b));
-                ma.len() == mb.len() && ma.iter().all(|(p, w)| mb.get(p).is_some_and(|v| w.mul(&tb) == v.mul(&ta)))
+                ma.len() == mb.len() && ma.iter().all(|(p, w)| mb.get(p).is_some_and(|v| wide_mul(w, &tb) == wide_mul(v, &ta)))
             }
             (a, b) => a.is_none() && b.is_none(),
         }
