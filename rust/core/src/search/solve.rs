@@ -2178,26 +2178,36 @@ mod tests {
     /// that side), pairs led and held included, on every profile.
     #[test]
     fn last_two_agrees_with_minimax() {
-        let mut rng = Rng::new(211);
+        let (checked, with_pairs) = trick_starts(211, 12000, 2, |pos, held, want, rng| {
+            assert_eq!(last_two(pos, held, i32::MIN, i32::MAX), want, "{pos:?}");
+            let a = want - 40 + rng.below_usize(80) as i32;
+            let b = a + 1 + rng.below_usize(30) as i32;
+            fail_soft(last_two(pos, held, a, b), (a, b), want, pos);
+        });
+        eprintln!("last two tricks: {checked} positions, {with_pairs} with a pair");
+        assert!(checked > 8000 && with_pairs > 2000, "{checked} {with_pairs}");
+    }
+
+    /// Trick starts with `cards` cards a hand from `n` tries seeded `seed` (every profile; a
+    /// trick started at `cards` or played from `cards + 1` with earlier points), each with its
+    /// holdings and minimax's value given to `f`; returns how many, and how many hold a pair.
+    fn trick_starts(seed: u64, n: usize, cards: usize, mut f: impl FnMut(&Position, &Held, i32, &mut Rng)) -> (usize, usize) {
+        let mut rng = Rng::new(seed);
         let (mut checked, mut with_pairs) = (0, 0);
-        for i in 0..12000 {
+        for i in 0..n {
             let profile = Profile::ALL[i % Profile::ALL.len()];
-            let (h, pre) = if i % 2 == 0 { (2, 0) } else { (3, 4) };
+            let (h, pre) = if i % 2 == 0 { (cards, 0) } else { (cards + 1, 4) };
             let pos = position_from(&mut rng, profile, h, pre, i % 3 == 0);
-            if pos.trick.plays != 0 || size(&pos.hands[pos.to_move as usize]) != 2 {
+            if pos.trick.plays != 0 || size(&pos.hands[pos.to_move as usize]) != cards {
                 continue;
             }
             let held = Held::of(&pos);
             let want = minimax(&pos);
-            assert_eq!(last_two(&pos, &held, i32::MIN, i32::MAX), want, "{pos:?}");
-            let a = want - 40 + rng.below_usize(80) as i32;
-            let b = a + 1 + rng.below_usize(30) as i32;
-            fail_soft(last_two(&pos, &held, a, b), (a, b), want, &pos);
+            f(&pos, &held, want, &mut rng);
             checked += 1;
             with_pairs += (held.twice != [0; 4]) as usize;
         }
-        eprintln!("last two tricks: {checked} positions, {with_pairs} with a pair");
-        assert!(checked > 8000 && with_pairs > 2000, "{checked} {with_pairs}");
+        (checked, with_pairs)
     }
 
     /// `v`, a search's result in the window `(a, b)`, is fail-soft for the exact value `want`:
@@ -2218,20 +2228,11 @@ mod tests {
     /// included, on every profile; and the best play named is worth the value.
     #[test]
     fn three_cards_agree_with_minimax() {
-        let mut rng = Rng::new(313);
-        let (mut checked, mut with_pairs) = (0, 0);
-        for i in 0..6000 {
-            let profile = Profile::ALL[i % Profile::ALL.len()];
-            let (h, pre) = if i % 2 == 0 { (3, 0) } else { (4, 4) };
-            let pos = position_from(&mut rng, profile, h, pre, i % 3 == 0);
-            if pos.trick.plays != 0 || size(&pos.hands[pos.to_move as usize]) != 3 {
-                continue;
-            }
-            let held = Held::of(&pos);
-            let want = minimax(&pos);
+        let (checked, with_pairs) = trick_starts(313, 6000, 3, |pos, held, want, rng| {
+            let pos = *pos;
             let mut s = Solver::new(u64::MAX, pos.ctx());
             s.plies.resize_with(1, || Some(Box::default()));
-            let (v, best) = s.three(&pos, &held, u16::MAX, i32::MIN / 2, i32::MAX / 2, 0).ok().expect("no budget");
+            let (v, best) = s.three(&pos, held, u16::MAX, i32::MIN / 2, i32::MAX / 2, 0).ok().expect("no budget");
             assert_eq!(v, want, "{pos:?}");
             let plays = s.plies[0].as_ref().expect("kept").moves.clone();
             assert_eq!(minimax(&child(&pos, pos.ctx(), &plays[best as usize], NONE)), want, "{pos:?}");
@@ -2239,12 +2240,10 @@ mod tests {
                 let a = want - 40 + rng.below_usize(80) as i32;
                 let b = a + 1 + rng.below_usize(30) as i32;
                 let first = rng.below_usize(plays.len() + 1) as u16;
-                let (v, _) = s.three(&pos, &held, first, a, b, 0).ok().expect("no budget");
+                let (v, _) = s.three(&pos, held, first, a, b, 0).ok().expect("no budget");
                 fail_soft(v, (a, b), want, &pos);
             }
-            checked += 1;
-            with_pairs += (held.twice != [0; 4]) as usize;
-        }
+        });
         eprintln!("three cards a hand: {checked} positions, {with_pairs} with a pair");
         assert!(checked > 3000 && with_pairs > 1000, "{checked} {with_pairs}");
     }
