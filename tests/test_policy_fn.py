@@ -150,12 +150,15 @@ def _bad(kind):
             return np.zeros(len(obs) + 1, np.int64)
         if kind == "float":
             return np.argmax(mask, axis=1).astype(np.float32)
+        if kind == "bytes":
+            return ["", b"\x80"] * len(obs)  # numpy cannot read these as one array
         return np.argmin(mask, axis=1)  # a forbidden id (where some id is forbidden)
     return fn
 
 
 @pytest.mark.parametrize("kind,error", [("raise", RuntimeError), ("shape", InvalidArgument),
-                                        ("float", InvalidArgument), ("forbidden", InvalidArgument)])
+                                        ("float", InvalidArgument), ("bytes", InvalidArgument),
+                                        ("forbidden", InvalidArgument)])
 def test_a_misbehaving_callable_is_named(kind, error):
     with pytest.raises(error) as e:
         tractor.simulate(hands=3, policies=("greedy", _bad(kind), "greedy", "greedy"))

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 hypothesis = pytest.importorskip("hypothesis")
-from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import HealthCheck, example, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 import tractor  # noqa: E402
@@ -381,6 +381,8 @@ def test_action_ids_and_tensors(g, action_id, x, y):
 @given(st.one_of(st.integers(1, 3), anything), st.dictionaries(
     st.sampled_from(["seed", "profile", "opponents", "threads", "fast_deal", "canonical_suits"]), anything, max_size=2),
     anything)
+@example(n=1, kw={}, acts=["", b"\x80"])  # numpy's own UnicodeDecodeError once escaped (stop 54)
+@example(n=2, kw={}, acts=[[1, 2], [3]])
 def test_vec_env_arguments(n, kw, acts):
     from tractor.vec_env import VecEnv
 

@@ -198,7 +198,10 @@ class VecEnv:
             raise InvalidArgument("call reset() before step()")
         if self._broken is not None:
             raise InvalidArgument(f"{self._broken} in an earlier call: call reset()")
-        a = np.asarray(actions)
+        try:
+            a = np.asarray(actions)
+        except (ValueError, TypeError) as e:  # ragged, or bytes numpy cannot read as text
+            raise InvalidArgument(f"actions must be an integer array of shape ({self.num_envs},): {e}") from None
         if a.shape != (self.num_envs,) or not (np.issubdtype(a.dtype, np.integer) or a.dtype == object and a.size == 0):
             raise InvalidArgument(
                 f"actions must be an integer array of shape ({self.num_envs},), got {a.dtype} {a.shape}"
