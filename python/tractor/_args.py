@@ -231,6 +231,18 @@ def _pair(x: Any, what: str) -> Tuple[Any, Any]:
     return x[0], x[1]
 
 
+def _array(x: Any, what: str, error: Type[TractorError] = InvalidArgument) -> Any:
+    """``numpy.asarray(x)``; what numpy cannot read as one array (ragged rows, bytes it cannot
+    decode as text) raises ``error`` prefixed with ``what``. Numpy is imported here, not with
+    this module."""
+    import numpy
+
+    try:
+        return numpy.asarray(x)
+    except (ValueError, TypeError) as e:
+        raise error(f"{what}: {e}") from None
+
+
 def _threads(threads: Any) -> int:
     """Threads for a native call: None means all cores (0 to the core)."""
     if threads is None:

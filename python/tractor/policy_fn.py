@@ -41,7 +41,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ._args import _bool, _policy, _show
+from ._args import _array, _bool, _policy, _show
 from .errors import InvalidArgument
 
 PolicyFn = Callable[..., Any]
@@ -161,11 +161,7 @@ def ask(fn: PolicyFn, obs: np.ndarray, mask: np.ndarray, who: str, rows: Any = N
     allowed by its row of the mask. ``who`` names the policy in errors (e.g. ``"opponents[2]"``),
     ``rows`` (optional) the caller's index of each row and ``label`` what they index
     (``"environment"``, ``"game"``); ``kw`` (``seats``, ``teacher``) go to ``fn``."""
-    out = fn(obs, mask, **kw)
-    try:
-        ids = np.asarray(out)
-    except (ValueError, TypeError) as e:  # ragged, or bytes numpy cannot read as text
-        raise InvalidArgument(f"{who}: a callable policy returned what is not an array of action ids: {e}") from None
+    ids = _array(fn(obs, mask, **kw), f"{who}: a callable policy returned what is not an array of action ids")
     k = mask.shape[0]
     if ids.shape not in ((k,), (k, 1)):
         raise InvalidArgument(f"{who}: a callable policy returned action ids of shape {ids.shape} for {k} observations, not ({k},)")

@@ -11,7 +11,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from . import _core
 from .cards import CARDS, KINDS, Card, cards_from_counts, to_counts
-from ._args import _count, _int, _profile, _seed, _show, _text
+from ._args import _array, _count, _int, _profile, _seed, _show, _text
 from .errors import IllegalAction, InvalidCards, InvalidContext
 
 __all__ = ["Context", "Combo", "Outcome", "outcome", "PROFILES"]
@@ -89,10 +89,7 @@ def _np():
 
 def _matrix(x: Any, what: str):
     np = _np()
-    try:
-        a = np.asarray(x)
-    except (ValueError, TypeError) as e:
-        raise InvalidCards(f"{what}: not an (n, 54) count array: {e}") from None
+    a = _array(x, f"{what}: not an (n, 54) count array", InvalidCards)
     if a.ndim == 1 and a.shape[0] == KINDS:
         a = a[None, :]
     if a.ndim != 2 or a.shape[1] != KINDS:

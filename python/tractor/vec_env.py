@@ -13,7 +13,7 @@ from typing import Any, Dict, Optional, Sequence, Tuple
 import numpy as np
 
 from . import _core
-from ._args import _bool, _int, _obs_version, _policy, _profile, _seed, _show, _threads
+from ._args import _array, _bool, _int, _obs_version, _policy, _profile, _seed, _show, _threads
 from .errors import InvalidArgument
 from .game import Game
 from .policy_fn import _ask_round, _asks, _seats_of
@@ -198,10 +198,7 @@ class VecEnv:
             raise InvalidArgument("call reset() before step()")
         if self._broken is not None:
             raise InvalidArgument(f"{self._broken} in an earlier call: call reset()")
-        try:
-            a = np.asarray(actions)
-        except (ValueError, TypeError) as e:  # ragged, or bytes numpy cannot read as text
-            raise InvalidArgument(f"actions must be an integer array of shape ({self.num_envs},): {e}") from None
+        a = _array(actions, f"actions must be an integer array of shape ({self.num_envs},)")
         if a.shape != (self.num_envs,) or not (np.issubdtype(a.dtype, np.integer) or a.dtype == object and a.size == 0):
             raise InvalidArgument(
                 f"actions must be an integer array of shape ({self.num_envs},), got {a.dtype} {a.shape}"
