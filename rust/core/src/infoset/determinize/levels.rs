@@ -263,20 +263,30 @@ impl Cells {
         ((0..4).all(|su| v[su] >= lo2[su] as usize && a[su] <= b[su])).then_some((a, b, v))
     }
 
+    /// Seat 1's and seat 2's factors' indices when seat 1 takes `x` of each suit (within its
+    /// box given `v`, seat 2 the rest) but the first suit: add `x[0] − lo1[0]` to the first and
+    /// take `x[0]` from the second. (Within the box a ≥ lo1 and v − b ≥ lo2 suit by suit: no
+    /// term goes below 0.)
+    #[inline(always)]
+    fn rows(&self, x: [usize; 4], v: &[usize; 4]) -> (usize, usize) {
+        let (s1, s2) = (self.stride[1], self.stride[2]);
+        let (lo1, lo2) = (self.lo[1].map(|y| y as usize), self.lo[2].map(|y| y as usize));
+        let i = (x[3] - lo1[3]) * s1[3] + (x[2] - lo1[2]) * s1[2] + (x[1] - lo1[1]) * s1[1];
+        let j = (v[3] - x[3] - lo2[3]) * s2[3] + (v[2] - x[2] - lo2[2]) * s2[2] + (v[1] - x[1] - lo2[1]) * s2[1] + v[0] - lo2[0];
+        (i, j)
+    }
+
     /// Every count of seat 1 in its box `a ..= b` given `v` (seat 2 the rest), the first suit
     /// fastest, with seat 1's and seat 2's factors' indices: `f(counts, total, i1, i2)`.
     #[inline(always)]
     fn for_seat1(&self, (a, b, v): ([usize; 4], [usize; 4], [usize; 4]), mut f: impl FnMut([usize; 4], usize, usize, usize)) {
-        let (s1, s2) = (self.stride[1], self.stride[2]);
-        let (lo1, lo2) = (self.lo[1].map(|x| x as usize), self.lo[2].map(|x| x as usize));
+        let lo1 = self.lo[1][0] as usize;
         for x3 in a[3]..b[3] + 1 {
             for x2 in a[2]..b[2] + 1 {
                 for x1 in a[1]..b[1] + 1 {
-                    // (a ≥ lo1 and v − b ≥ lo2 suit by suit: no index term goes below 0)
-                    let i = (x3 - lo1[3]) * s1[3] + (x2 - lo1[2]) * s1[2] + (x1 - lo1[1]) * s1[1];
-                    let j = (v[3] - x3 - lo2[3]) * s2[3] + (v[2] - x2 - lo2[2]) * s2[2] + (v[1] - x1 - lo2[1]) * s2[1] + v[0] - lo2[0];
+                    let (i, j) = self.rows([0, x1, x2, x3], &v);
                     for x0 in a[0]..b[0] + 1 {
-                        f([x0, x1, x2, x3], x0 + x1 + x2 + x3, i + (x0 - lo1[0]), j - x0);
+                        f([x0, x1, x2, x3], x0 + x1 + x2 + x3, i + (x0 - lo1), j - x0);
                     }
                 }
             }
@@ -448,8 +458,7 @@ impl Cells {
     fn record_paths(&self, r: &Record, mut f: impl FnMut(u16, u128) -> bool) {
         let c0: [usize; 4] = std::array::from_fn(|su| lane(r.c0, su) as usize);
         let Some((a, b, v)) = self.seat1_box(c0) else { return };
-        let (s1, s2) = (self.stride[1], self.stride[2]);
-        let (lo1, lo2) = (self.lo[1].map(|x| x as usize), self.lo[2].map(|x| x as usize));
+        let lo1 = self.lo[1][0] as usize;
         let l1 = r.l1 as usize;
         for x3 in a[3]..b[3] + 1 {
             for x2 in a[2]..b[2] + 1 {
@@ -457,9 +466,8 @@ impl Cells {
                 let Some(rest) = l1.checked_sub(x2 + x3) else { continue };
                 for x1 in a[1].max(rest.saturating_sub(b[0]))..b[1].min(rest.saturating_sub(a[0])) + 1 {
                     let Some(x0) = rest.checked_sub(x1).filter(|x0| (a[0]..=b[0]).contains(x0)) else { continue };
-                    let i = (x3 - lo1[3]) * s1[3] + (x2 - lo1[2]) * s1[2] + (x1 - lo1[1]) * s1[1] + x0 - lo1[0];
-                    let j = (v[3] - x3 - lo2[3]) * s2[3] + (v[2] - x2 - lo2[2]) * s2[2] + (v[1] - x1 - lo2[1]) * s2[1] + v[0] - x0 - lo2[0];
-                    let w = self.g[1][i] as u128 * self.g[2][j] as u128;
+                    let (i, j) = self.rows([0, x1, x2, x3], &v);
+                    let w = self.g[1][i + (x0 - lo1)] as u128 * self.g[2][j - x0] as u128;
                     if w != 0 && f((x0 | x1 << 4 | x2 << 8 | x3 << 12) as u16, w) {
                         return;
                     }

@@ -47,6 +47,13 @@ struct KeptTricks {
 /// Kept tricks a thread holds at most (a thread that interleaves hands keeps the last few).
 const KEPT_TRICKS: usize = 4;
 
+impl KeptTricks {
+    /// Whether these tricks are the first of `tricks` played from `start`.
+    fn begin(&self, start: &(Position, Tally), tricks: &[TrickRecord]) -> bool {
+        self.start == *start && self.tricks.len() <= tricks.len() && self.tricks[..] == tricks[..self.tricks.len()]
+    }
+}
+
 thread_local! {
     static KEPT: std::cell::RefCell<Vec<KeptTricks>> = const { std::cell::RefCell::new(Vec::new()) };
 }
@@ -60,7 +67,7 @@ thread_local! {
 fn fast_forward(g: &mut Game, start: &(Position, Tally), tricks: &[TrickRecord]) -> usize {
     KEPT.with(|k| {
         let k = k.borrow();
-        let Some(t) = k.iter().filter(|t| t.start == *start && t.tricks.len() <= tricks.len() && t.tricks[..] == tricks[..t.tricks.len()]).max_by_key(|t| t.tricks.len()) else {
+        let Some(t) = k.iter().filter(|t| t.begin(start, tricks)).max_by_key(|t| t.tricks.len()) else {
             return 0;
         };
         let mut hands = g.pos.hands;
@@ -82,7 +89,7 @@ fn fast_forward(g: &mut Game, start: &(Position, Tally), tricks: &[TrickRecord])
 fn keep_tricks(t: KeptTricks) {
     KEPT.with(|k| {
         let mut k = k.borrow_mut();
-        k.retain(|x| !(x.start == t.start && x.tricks.len() <= t.tricks.len() && x.tricks[..] == t.tricks[..x.tricks.len()]));
+        k.retain(|x| !x.begin(&t.start, &t.tricks));
         if k.len() >= KEPT_TRICKS {
             k.remove(0);
         }
