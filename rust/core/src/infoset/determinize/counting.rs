@@ -704,7 +704,7 @@ impl Dp {
 /// order). Along the first coordinate the states a split is feasible from are one
 /// interval of the row, so the caller's inner loop is a plain multiply-add over two slices.
 #[allow(clippy::too_many_arguments)]
-#[inline(always)]
+#[inline(never)]
 pub(super) fn for_rows(dims: &[usize], lo: &[u16], hi: &[u16], used_lo: u16, used_hi: u16, splits: &Splits, moves: &[Move], rem: u16, mut add: impl FnMut(usize, usize, usize, u128, usize)) {
     let nd = dims.len();
     if (0..nd).any(|d| lo[d] > hi[d]) || used_lo > used_hi {
