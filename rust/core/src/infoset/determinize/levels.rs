@@ -282,16 +282,23 @@ impl Cells {
     /// other suits' and their totals are consecutive: a row is one multiply-add over a run of
     /// seat 1's factors and a run of seat 2's read backwards.
     #[inline(always)]
-    fn seat1_sums(&self, (a, b, v): ([usize; 4], [usize; 4], [usize; 4]), s: &mut [u128; 17], nonzero: &mut [u32; 17]) {
+    fn seat1_sums(&self, (a, b, v): ([usize; 4], [usize; 4], [usize; 4]), live: [&[bool]; 2], s: &mut [u128; 17], nonzero: &mut [u32; 17]) {
         let (g1, g2) = (&self.g[1][..], &self.g[2][..]);
         let n = b[0] - a[0] + 1;
         let (lo1, s1, s2) = (self.lo[1][0] as usize, self.stride[1][1], self.stride[2][1]);
+        // (seat 2's row of the other suits' counts begins this far before its factor at x0 = 0)
+        let j0 = v[0] - self.lo[2][0] as usize;
         for x3 in a[3]..b[3] + 1 {
             for x2 in a[2]..b[2] + 1 {
                 let (i, j) = self.rows([0, a[1], x2, x3], &v);
                 for x1 in a[1]..b[1] + 1 {
+                    let (i, j) = (i + (x1 - a[1]) * s1, j - (x1 - a[1]) * s2);
+                    // (a row of zeros on either side adds nothing)
+                    if !live[0][i] || !live[1][j - j0] {
+                        continue;
+                    }
                     // (seat 1's factors at x0 = a0 ..= b0, seat 2's at the rest, from b0 down)
-                    let (i, j) = (i + (x1 - a[1]) * s1 + a[0] - lo1, j - (x1 - a[1]) * s2 - b[0]);
+                    let (i, j) = (i + a[0] - lo1, j - b[0]);
                     let (p, q) = (&g1[i..i + n], &g2[j..j + n]);
                     let at = x1 + x2 + x3 + a[0];
                     let (s, nonzero) = (&mut s[at..at + n], &mut nonzero[at..at + n]);
@@ -329,6 +336,17 @@ impl Cells {
         let rooms = self.rooms;
         let mut paths = 0;
         let mut records = std::mem::take(&mut self.records);
+        // per seat 1 and 2, at the first factor of each row of the other suits' counts:
+        // whether any factor of the row is not 0
+        let live: [Vec<bool>; 2] = std::array::from_fn(|x| {
+            let (g, w) = (&self.g[x + 1], self.stride[x + 1][1]);
+            let mut live = vec![false; g.len()];
+            for (r, row) in g.chunks(w).enumerate() {
+                live[r * w] = row.iter().any(|&f| f != 0);
+            }
+            live
+        });
+        let live = [&live[0][..], &live[1][..]];
         self.for_seat0(|c0, i0| {
             let g0 = self.g[0][i0];
             let l0: usize = c0.iter().sum();
@@ -337,7 +355,7 @@ impl Cells {
             }
             let Some(seat1) = self.seat1_box(c0) else { return };
             let (mut s, mut nonzero) = ([0u128; 17], [0u32; 17]);
-            self.seat1_sums(seat1, &mut s, &mut nonzero);
+            self.seat1_sums(seat1, live, &mut s, &mut nonzero);
             // (seat 1's totals within its box, within its room and leaving seat 2 at most its
             // own)
             let (a, b) = (seat1.0.iter().sum::<usize>(), seat1.1.iter().sum::<usize>());
