@@ -86,7 +86,7 @@ impl Determinizer {
     pub(super) fn build_dp_from(&self, lazy: bool) -> Result<Dp, Error> {
         let hs = &self.holders;
         let nh = hs.len();
-        let mut kinds = Vec::new();
+        let mut kinds: Vec<(u8, Splits)> = Vec::new();
         let mut free = Vec::new();
         // Order: the timed kinds, then every kind of each checked class (bounded or not, so
         // that its checks run as soon as the class is placed), then the other bounded kinds.
@@ -126,6 +126,10 @@ impl Determinizer {
                 order.push(k);
             }
         }
+        // (the kinds of the same copies and bounds have the same splits: each listed once,
+        // then copied; `(copies, lo, hi, index in kinds)`, of kinds whose weights are the
+        // splits' own)
+        let mut seen: Vec<(u8, [u8; 4], [u8; 4], usize)> = Vec::new();
         for k in order {
             let c = self.info.unseen[k];
             if c == 0 {
@@ -135,9 +139,20 @@ impl Determinizer {
                 free.extend(std::iter::repeat_n(k as u8, c as usize));
                 continue;
             }
-            let lo: Vec<u8> = hs.iter().map(|h| h.lo[k]).collect();
-            let hi: Vec<u8> = hs.iter().map(|h| h.hi[k]).collect();
-            let mut allocs = splits(c, &lo, &hi);
+            let (mut lo, mut hi) = ([0u8; 4], [0u8; 4]);
+            for (h, x) in hs.iter().enumerate() {
+                (lo[h], hi[h]) = (x.lo[k], x.hi[k]);
+            }
+            let weighted = self.revealed.as_ref().is_some_and(|r| r.kind as usize == k) || (k == SJ.id() && !self.jokers.is_empty());
+            let mut allocs = match seen.iter().find(|x| (x.0, x.1, x.2) == (c, lo, hi)) {
+                Some(x) => kinds[x.3].1.clone(),
+                None => {
+                    if !weighted {
+                        seen.push((c, lo, hi, kinds.len()));
+                    }
+                    splits(c, &lo[..nh], &hi[..nh])
+                }
+            };
             if let Some(r) = self.revealed.as_ref().filter(|r| r.kind as usize == k) {
                 // R8.2: the revealed showings' timing, exactly: weight each split by the share of
                 // the declarer's placements of its copies that fit them (scaled to integers)
