@@ -338,14 +338,14 @@ impl Cells {
         let mut records = std::mem::take(&mut self.records);
         // per seat 1 and 2, at the first factor of each row of the other suits' counts:
         // whether any factor of the row is not 0
-        let live: [Vec<bool>; 2] = std::array::from_fn(|x| {
+        // (a box holds at most 5⁴ counts: four copies a suit)
+        let mut live = [[false; 625]; 2];
+        for (x, live) in live.iter_mut().enumerate() {
             let (g, w) = (&self.g[x + 1], self.stride[x + 1][1]);
-            let mut live = vec![false; g.len()];
             for (r, row) in g.chunks(w).enumerate() {
                 live[r * w] = row.iter().any(|&f| f != 0);
             }
-            live
-        });
+        }
         let live = [&live[0][..], &live[1][..]];
         self.for_seat0(|c0, i0| {
             let g0 = self.g[0][i0];
