@@ -86,7 +86,7 @@ impl Determinizer {
     pub(super) fn build_dp_from(&self, lazy: bool) -> Result<Dp, Error> {
         let hs = &self.holders;
         let nh = hs.len();
-        let mut kinds = Vec::new();
+        let mut kinds: Vec<(u8, Splits)> = Vec::new();
         let mut free = Vec::new();
         // Order: the timed kinds, then every kind of each checked class (bounded or not, so
         // that its checks run as soon as the class is placed), then the other bounded kinds.
@@ -126,6 +126,10 @@ impl Determinizer {
                 order.push(k);
             }
         }
+        // (the kinds of the same copies and bounds have the same splits: each listed once,
+        // then copied; `(copies, lo, hi, index in kinds)`, of kinds whose weights are the
+        // splits' own)
+        let mut seen: Vec<(u8, [u8; 4], [u8; 4], usize)> = Vec::new();
         for k in order {
             let c = self.info.unseen[k];
             if c == 0 {
@@ -135,9 +139,20 @@ impl Determinizer {
                 free.extend(std::iter::repeat_n(k as u8, c as usize));
                 continue;
             }
-            let lo: Vec<u8> = hs.iter().map(|h| h.lo[k]).collect();
-            let hi: Vec<u8> = hs.iter().map(|h| h.hi[k]).collect();
-            let mut allocs = splits(c, &lo, &hi);
+            let (mut lo, mut hi) = ([0u8; 4], [0u8; 4]);
+            for (h, x) in hs.iter().enumerate() {
+                (lo[h], hi[h]) = (x.lo[k], x.hi[k]);
+            }
+            let weighted = self.revealed.as_ref().is_some_and(|r| r.kind as usize == k) || (k == SJ.id() && !self.jokers.is_empty());
+            let mut allocs = match seen.iter().find(|x| (x.0, x.1, x.2) == (c, lo, hi)) {
+                Some(x) => kinds[x.3].1.clone(),
+                None => {
+                    if !weighted {
+                        seen.push((c, lo, hi, kinds.len()));
+                    }
+                    splits(c, &lo[..nh], &hi[..nh])
+                }
+            };
             if let Some(r) = self.revealed.as_ref().filter(|r| r.kind as usize == k) {
                 // R8.2: the revealed showings' timing, exactly: weight each split by the share of
                 // the declarer's placements of its copies that fit them (scaled to integers)
@@ -346,34 +361,35 @@ impl Determinizer {
                         let (lo, hi, used_lo, used_hi) = tight(j).unwrap_or(([1; 4], [0; 4], 1, 0));
                         // (every count and partial sum of this layer below 2^64: 64-bit arithmetic)
                         let small = safe.is_some_and(|b| b >> 64 == 0);
-                        for_rows(&dims, &lo, &hi, used_lo, used_hi, splits, moves, rem, |from, to, off, w, row_end| {
-                            // (the layer grows a row at a time, 0 where no split adds)
-                            if cur.len() < row_end {
-                                grow_zeroed(&mut cur, row_end);
-                            }
-                            let (cur, next) = (&mut cur[from..=to], &next[from - off..=to - off]);
-                            // (a weight of one adds; the others fit in 64 bits but for a
-                            // revealed run's, and a 64-bit factor takes two multiplications)
-                            if small {
+                        // (the layer zeroed at once: a few block copies, and no test per run)
+                        grow_zeroed(&mut cur, states);
+                        if small {
+                            for_rows(&dims, &lo, &hi, used_lo, used_hi, splits, moves, rem, |from, to, off, w, _| {
                                 let w = w as u64;
-                                for (c, &v) in cur.iter_mut().zip(next) {
+                                for (c, &v) in cur[from..=to].iter_mut().zip(&next[from - off..=to - off]) {
                                     *c = (*c as u64 + v as u64 * w) as u128;
                                 }
-                            } else if w == 1 {
-                                for (c, &v) in cur.iter_mut().zip(next) {
-                                    *c += v;
+                            });
+                        } else {
+                            for_rows(&dims, &lo, &hi, used_lo, used_hi, splits, moves, rem, |from, to, off, w, _| {
+                                let (cur, next) = (&mut cur[from..=to], &next[from - off..=to - off]);
+                                // (a weight of one adds; the others fit in 64 bits but for a
+                                // revealed run's, and a 64-bit factor takes two multiplications)
+                                if w == 1 {
+                                    for (c, &v) in cur.iter_mut().zip(next) {
+                                        *c += v;
+                                    }
+                                } else if let Ok(w) = u64::try_from(w) {
+                                    for (c, &v) in cur.iter_mut().zip(next) {
+                                        *c += v * w as u128;
+                                    }
+                                } else {
+                                    for (c, &v) in cur.iter_mut().zip(next) {
+                                        *c += v * w;
+                                    }
                                 }
-                            } else if let Ok(w) = u64::try_from(w) {
-                                for (c, &v) in cur.iter_mut().zip(next) {
-                                    *c += v * w as u128;
-                                }
-                            } else {
-                                for (c, &v) in cur.iter_mut().zip(next) {
-                                    *c += v * w;
-                                }
-                            }
-                        });
-                        grow_zeroed(&mut cur, states);
+                            });
+                        }
                         Some(cur)
                     } else {
                         grow_zeroed(&mut cur, states);
@@ -703,9 +719,36 @@ impl Dp {
 /// order). Along the first coordinate the states a split is feasible from are one
 /// interval of the row, so the caller's inner loop is a plain multiply-add over two slices.
 #[allow(clippy::too_many_arguments)]
+#[inline(never)]
 pub(super) fn for_rows(dims: &[usize], lo: &[u16], hi: &[u16], used_lo: u16, used_hi: u16, splits: &Splits, moves: &[Move], rem: u16, mut add: impl FnMut(usize, usize, usize, u128, usize)) {
     let nd = dims.len();
     if (0..nd).any(|d| lo[d] > hi[d]) || used_lo > used_hi {
+        return;
+    }
+    if nd == 2 && hi[1] - lo[1] < 64 {
+        // (three holders, the usual programme: the rows are the second holder's rooms, each
+        // row's states within the box and the band first, then split by split its runs; per
+        // state the splits add in the same order)
+        let (lo1, hi1) = (lo[1] as usize, hi[1] as usize);
+        let mut rows = [(0i32, -1i32); 64];
+        let rows = &mut rows[..hi1 - lo1 + 1];
+        for (r, x) in rows.iter_mut().enumerate() {
+            let rest = (lo1 + r) as i32;
+            *x = ((lo[0] as i32).max(used_lo as i32 - rest), (hi[0] as i32).min(used_hi as i32 - rest));
+        }
+        for (m, (a, w)) in moves.iter().zip(splits) {
+            let (a0, a1) = (a[0] as i32, a[1] as usize);
+            // (the last holder's room after the split within the cards still to come)
+            let top = rem as i32 + m.took as i32;
+            for (r, &(row_lo, row_hi)) in rows.iter().enumerate().skip(a1.saturating_sub(lo1)) {
+                let s1 = lo1 + r;
+                let (from, to) = (row_lo.max(a0), row_hi.min(top - s1 as i32));
+                if from <= to {
+                    let base = s1 * dims[0];
+                    add(base + from as usize, base + to as usize, m.off, *w, base + row_hi as usize + 1);
+                }
+            }
+        }
         return;
     }
     // the coordinates but the first, as an odometer over their box

@@ -276,17 +276,36 @@ impl Cells {
         (i, j)
     }
 
-    /// Every count of seat 1 in its box `a ..= b` given `v` (seat 2 the rest), the first suit
-    /// fastest, with seat 1's and seat 2's factors' indices: `f(counts, total, i1, i2)`.
+    /// Every count of seat 1 in its box `a ..= b` given `v` (seat 2 the rest): adds the
+    /// product of seat 1's and seat 2's factors to `s` at seat 1's total, and counts the
+    /// nonzero products in `nonzero` likewise. The first suit's copies run within a row of the
+    /// other suits' and their totals are consecutive: a row is one multiply-add over a run of
+    /// seat 1's factors and a run of seat 2's read backwards.
     #[inline(always)]
-    fn for_seat1(&self, (a, b, v): ([usize; 4], [usize; 4], [usize; 4]), mut f: impl FnMut([usize; 4], usize, usize, usize)) {
-        let lo1 = self.lo[1][0] as usize;
+    fn seat1_sums(&self, (a, b, v): ([usize; 4], [usize; 4], [usize; 4]), live: [&[bool]; 2], s: &mut [u128; 17], nonzero: &mut [u32; 17]) {
+        let (g1, g2) = (&self.g[1][..], &self.g[2][..]);
+        let n = b[0] - a[0] + 1;
+        let (lo1, s1, s2) = (self.lo[1][0] as usize, self.stride[1][1], self.stride[2][1]);
+        // (seat 2's row of the other suits' counts begins this far before its factor at x0 = 0)
+        let j0 = v[0] - self.lo[2][0] as usize;
         for x3 in a[3]..b[3] + 1 {
             for x2 in a[2]..b[2] + 1 {
+                let (i, j) = self.rows([0, a[1], x2, x3], &v);
                 for x1 in a[1]..b[1] + 1 {
-                    let (i, j) = self.rows([0, x1, x2, x3], &v);
-                    for x0 in a[0]..b[0] + 1 {
-                        f([x0, x1, x2, x3], x0 + x1 + x2 + x3, i + (x0 - lo1), j - x0);
+                    let (i, j) = (i + (x1 - a[1]) * s1, j - (x1 - a[1]) * s2);
+                    // (a row of zeros on either side adds nothing)
+                    if !live[0][i] || !live[1][j - j0] {
+                        continue;
+                    }
+                    // (seat 1's factors at x0 = a0 ..= b0, seat 2's at the rest, from b0 down)
+                    let (i, j) = (i + a[0] - lo1, j - b[0]);
+                    let (p, q) = (&g1[i..i + n], &g2[j..j + n]);
+                    let at = x1 + x2 + x3 + a[0];
+                    let (s, nonzero) = (&mut s[at..at + n], &mut nonzero[at..at + n]);
+                    for t in 0..n {
+                        let w = p[t] as u128 * q[n - 1 - t] as u128;
+                        s[t] += w;
+                        nonzero[t] += (w != 0) as u32;
                     }
                 }
             }
@@ -307,6 +326,77 @@ impl Cells {
                 }
             }
         }
+    }
+
+    /// The records (seat 0's counts within its room, seat 1's total within its own and
+    /// seat 2's), linked by cell from `head`; the paths listed (of nonzero product), counted
+    /// until they pass `MAX_PATHS`.
+    #[inline(never)]
+    fn list_records(&mut self, head: &mut [u32; 17 * 17], total: usize) -> usize {
+        let rooms = self.rooms;
+        let mut paths = 0;
+        let mut records = std::mem::take(&mut self.records);
+        // per seat 1 and 2, at the first factor of each row of the other suits' counts:
+        // whether any factor of the row is not 0
+        // (a box holds at most 5⁴ counts: four copies a suit)
+        let mut live = [[false; 625]; 2];
+        for (x, live) in live.iter_mut().enumerate() {
+            let (g, w) = (&self.g[x + 1], self.stride[x + 1][1]);
+            for (r, row) in g.chunks(w).enumerate() {
+                live[r * w] = row.iter().any(|&f| f != 0);
+            }
+        }
+        let live = [&live[0][..], &live[1][..]];
+        self.for_seat0(|c0, i0| {
+            let g0 = self.g[0][i0];
+            let l0: usize = c0.iter().sum();
+            if g0 == 0 || l0 > rooms[0] as usize || paths > MAX_PATHS {
+                return;
+            }
+            let Some(seat1) = self.seat1_box(c0) else { return };
+            let (mut s, mut nonzero) = ([0u128; 17], [0u32; 17]);
+            self.seat1_sums(seat1, live, &mut s, &mut nonzero);
+            // (seat 1's totals within its box, within its room and leaving seat 2 at most its
+            // own)
+            let (a, b) = (seat1.0.iter().sum::<usize>(), seat1.1.iter().sum::<usize>());
+            let (l1_lo, l1_hi) = ((total - l0).saturating_sub(rooms[2] as usize).max(a), (rooms[1] as usize).min(b));
+            let c0_lanes = (c0[0] | c0[1] << 4 | c0[2] << 8 | c0[3] << 12) as u16;
+            for l1 in l1_lo..l1_hi + 1 {
+                paths += nonzero[l1] as usize;
+                let s = s[l1];
+                if s == 0 {
+                    continue;
+                }
+                let cell = l0 * 17 + l1;
+                records.push(Record { c0: c0_lanes, i0: i0 as u16, l1: l1 as u8, y: s * g0 as u128, next: head[cell] });
+                head[cell] = (records.len() - 1) as u32;
+            }
+        });
+        self.records = records;
+        paths
+    }
+
+    /// Seat h's factors G(counts) = envelope · Π over suits of 4!/count! over its box `lo ..=
+    /// hi`, the first suit fastest (0 where the envelope is: no path gives it those counts).
+    #[inline(never)]
+    fn factors(envelope: &impl Fn(usize, u16) -> u32, h: usize, played: u16, lo: [u8; 4], hi: [u8; 4]) -> Vec<u64> {
+        let len: usize = (0..4).map(|su| (hi[su] - lo[su] + 1) as usize).product();
+        let mut g = Vec::with_capacity(len);
+        for c3 in lo[3]..=hi[3] {
+            let f3 = FACTOR[c3 as usize];
+            for c2 in lo[2]..=hi[2] {
+                let f2 = f3 * FACTOR[c2 as usize];
+                for c1 in lo[1]..=hi[1] {
+                    let f1 = f2 * FACTOR[c1 as usize];
+                    let key = played + pack([0, c1, c2, c3]);
+                    for c0 in lo[0]..=hi[0] {
+                        let e = envelope(h, key + c0 as u16) as u64;
+                        g.push(e * f1 * FACTOR[c0 as usize]);
+                    }
+                }
+            }
+        }
+        g
     }
 
     /// The cells of a walk of three seats (`None` past `MAX_PATHS` paths within the rooms
@@ -340,21 +430,7 @@ impl Cells {
             }
             st
         });
-        let g: [Vec<u64>; 3] = std::array::from_fn(|h| {
-            let played = pack(walk.holders[h].1);
-            let mut gh = Vec::with_capacity(stride[h][3] * (hi[h][3] - lo[h][3] + 1) as usize);
-            for c3 in lo[h][3]..=hi[h][3] {
-                for c2 in lo[h][2]..=hi[h][2] {
-                    for c1 in lo[h][1]..=hi[h][1] {
-                        for c0 in lo[h][0]..=hi[h][0] {
-                            let e = (walk.envelope)(h, played + pack([c0, c1, c2, c3])) as u64;
-                            gh.push(if e == 0 { 0 } else { e * FACTOR[c0 as usize] * FACTOR[c1 as usize] * FACTOR[c2 as usize] * FACTOR[c3 as usize] });
-                        }
-                    }
-                }
-            }
-            gh
-        });
+        let g: [Vec<u64>; 3] = std::array::from_fn(|h| Self::factors(walk.envelope, h, pack(walk.holders[h].1), lo[h], hi[h]));
         let rooms = walk.rooms;
         let split_at = walk
             .splits
@@ -368,36 +444,8 @@ impl Cells {
             })
             .collect();
         let mut cells = Cells { u, rooms, lo, hi, stride, g, records: Vec::with_capacity(NODES_HINT), cells: Vec::new(), split_at, cum: Cum::Narrow(Vec::new()) };
-        // the records (seat 0's counts within its room, seat 1's total within its own and
-        // seat 2's), linked by cell
         let mut head = [u32::MAX; 17 * 17];
-        let mut paths = 0;
-        let mut records = std::mem::take(&mut cells.records);
-        cells.for_seat0(|c0, i0| {
-            let g0 = cells.g[0][i0];
-            let l0: usize = c0.iter().sum();
-            if g0 == 0 || l0 > rooms[0] as usize || paths > MAX_PATHS {
-                return;
-            }
-            let Some(seat1) = cells.seat1_box(c0) else { return };
-            let mut s = [0u128; 17];
-            let (l1_lo, l1_hi) = ((total - l0).saturating_sub(rooms[2] as usize), rooms[1] as usize);
-            let (g1, g2) = (&cells.g[1], &cells.g[2]);
-            cells.for_seat1(seat1, |_, l1, i1, i2| {
-                let w = g1[i1] as u128 * g2[i2] as u128;
-                if w != 0 && (l1_lo..=l1_hi).contains(&l1) {
-                    s[l1] += w;
-                    paths += 1;
-                }
-            });
-            let c0_lanes = (c0[0] | c0[1] << 4 | c0[2] << 8 | c0[3] << 12) as u16;
-            for (l1, &s) in s.iter().enumerate().filter(|x| *x.1 != 0) {
-                let cell = l0 * 17 + l1;
-                records.push(Record { c0: c0_lanes, i0: i0 as u16, l1: l1 as u8, y: s * g0 as u128, next: head[cell] });
-                head[cell] = (records.len() - 1) as u32;
-            }
-        });
-        cells.records = records;
+        let paths = cells.list_records(&mut head, total);
         if paths > MAX_PATHS {
             return None;
         }
