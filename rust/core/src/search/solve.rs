@@ -27,7 +27,7 @@
 use std::hash::Hasher;
 
 use crate::game::action_set::ActionSet;
-use crate::game::hand::{Action, Phase, Position};
+use crate::game::hand::{Action, Phase, Position, NOBODY};
 use crate::rules::card::{held_mask, size, words, Card, Counts, KINDS};
 use crate::rules::combo::{beats, for_each_lead, unit, Combo};
 use crate::rules::error::Error;
@@ -464,7 +464,15 @@ fn bounds(pos: &Position, order: &Order, held: &Held) -> (i32, i32) {
     };
     let tens = held.tens.map(|n| n as i32);
     let fives = held.fives.map(|n| n as i32);
-    let widest = held.widest.iter().map(|&n| n as i32).max().unwrap_or(1).max(1);
+    // the largest combination a team holds: a side wins a last trick of N ≥ 2 cards only by
+    // playing one combination of N cards, as its lead or a follow that beats it (R3.4, R6.1)
+    let wide = |team: u8| held.widest[team as usize].max(held.widest[team as usize + 2]).max(1) as i32;
+    let (wide_defenders, wide_bankers) = if pos.banker == NOBODY {
+        (wide(0).max(wide(1)), wide(0).max(wide(1)))
+    } else {
+        let bankers = Position::team(pos.banker);
+        (wide(1 - bankers), wide(bankers))
+    };
     let held: i32 = (0..4).map(|i| 10 * tens[i] + 5 * fives[i]).sum();
     if lead > 0 && mine == lead {
         // the trick in progress is the last: all its points, counted N times if N is enough
@@ -472,18 +480,24 @@ fn bounds(pos: &Position, order: &Order, held: &Held) -> (i32, i32) {
         return if lead >= min_cards { (dp - all * lead, dp + all * lead) } else { (dp, dp + all) };
     }
     // after the trick in progress each hand holds `mine - lead` cards; the last trick's N ≤ that
-    let n = (mine - lead).min(widest);
-    let last: i32 = (0..4)
-        .map(|i| {
-            let ten = tens[i].min(n);
-            10 * ten + 5 * fives[i].min(n - ten)
-        })
-        .sum();
-    if n >= min_cards {
-        (dp + won - last * n, dp + t - lost + held + last * (n - 1))
-    } else {
-        (dp + won, dp + t - lost + held)
-    }
+    // and at most the largest combination of the side that wins it; its points are at most
+    // those of each hand's N best cards
+    let last = |n: i32| -> i32 {
+        (0..4)
+            .map(|i| {
+                let ten = tens[i].min(n);
+                10 * ten + 5 * fives[i].min(n - ten)
+            })
+            .sum()
+    };
+    let (n_lo, n_hi) = ((mine - lead).min(wide_bankers), (mine - lead).min(wide_defenders));
+    let last_lo = last(n_lo);
+    let last_hi = if n_hi == n_lo { last_lo } else { last(n_hi) };
+    // the banker team wins the last trick (R7.3: the defenders lose its points N times)
+    let lo = if n_lo >= min_cards { dp + won - last_lo * n_lo } else { dp + won };
+    // the defenders win it (its points once more for each card past the first)
+    let hi = if n_hi >= min_cards { dp + t - lost + held + last_hi * (n_hi - 1) } else { dp + t - lost + held };
+    (lo, hi)
 }
 
 /// Whether the trick in progress, led by a unit of m cards (R3.1), goes to the defenders
@@ -2300,6 +2314,39 @@ mod tests {
             tight += (hi - lo < shi - slo) as usize;
         }
         assert!(tight > 500, "{tight}");
+    }
+
+    /// The bounds hold the value where the two sides' largest combinations differ, so that
+    /// the last trick's multiple is capped by a different N on either side (R6.1, R7.3): small
+    /// positions against minimax, four cards a hand against plain alpha-beta, from tricks'
+    /// starts and mid-trick; the bounds tighten the ones of the larger N on both sides.
+    #[test]
+    fn bounds_hold_the_value_with_one_side_combined() {
+        let mut rng = Rng::new(4242);
+        let (mut split, mut tighter) = (0, 0);
+        for i in 0..4000 {
+            let profile = Profile::ALL[i % Profile::ALL.len()];
+            let h = 2 + i % 3;
+            let pre = rng.below_usize(4);
+            // a narrow deck: pairs and tractors are common
+            let pos = position_from(&mut rng, profile, h, pre, false);
+            let held = Held::of(&pos);
+            let (lo, hi) = bounds(&pos, &Order::of(pos.ctx()), &held);
+            let v = if h <= 3 { minimax(&pos) } else { reference(&pos, i32::MIN, i32::MAX) };
+            assert!(lo <= v && v <= hi, "{lo} {v} {hi} {pos:?}");
+            let side = |t: u8| held.widest[t as usize].max(held.widest[t as usize + 2]);
+            if side(0) != side(1) {
+                split += 1;
+                // the same position with every hand's largest combination the larger side's
+                let mut both = held;
+                both.widest = [side(0).max(side(1)); 4];
+                let (lo2, hi2) = bounds(&pos, &Order::of(pos.ctx()), &both);
+                assert!(lo2 <= lo && hi <= hi2);
+                tighter += (lo2 < lo || hi < hi2) as usize;
+            }
+        }
+        eprintln!("sides' combinations differ {split}, bounds tighter {tighter}");
+        assert!(tighter > 400, "{tighter}");
     }
 
     /// The bounds of tricks in progress (a unit lead's decided trick included) hold the
