@@ -27,7 +27,7 @@
 use std::hash::Hasher;
 
 use crate::game::action_set::ActionSet;
-use crate::game::hand::{Action, Phase, Position};
+use crate::game::hand::{Action, Phase, Position, NOBODY};
 use crate::rules::card::{held_mask, size, words, Card, Counts, KINDS};
 use crate::rules::combo::{beats, for_each_lead, unit, Combo};
 use crate::rules::error::Error;
@@ -42,6 +42,8 @@ use super::table::{Entry, Table};
 thread_local! {
     // enhanced transposition cutoffs taken (the tests check that theirs are exercised)
     static ETC_CUTS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    // the line's steps that took the play the search kept
+    static HINTS_TAKEN: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// The most plays one node may have (a void follower's discards): past it the node is
@@ -99,6 +101,35 @@ struct Solver {
     /// The last two tricks' exact values (less the defenders' points so far) by their shape
     /// ([`two_shape`]), read when [`Solver::last`] has not their cards.
     two_shapes: ExactCache,
+    /// The best play of the nodes mid-trick in the trick of each search's root (depth below
+    /// [`NEAR_DEPTH`]), by their whole position: the principal line tries it first.
+    near: Near,
+}
+
+/// The depths below a search's root whose mid-trick nodes keep their best play in
+/// [`Solver::near`].
+const NEAR_DEPTH: usize = 3;
+
+/// The fewest cards in the mover's hand for [`Solver::near`] to keep its best play and for
+/// the line to read the best plays kept (nearer the end its searches cost less than that).
+const NEAR_CARDS: u8 = 5;
+
+/// Positions mid-trick and the index of their best play among [`search_plays`]', by a hash of
+/// the position (a slot keeps one position; the map's order is never read).
+type Near = std::collections::HashMap<u64, (Position, u16), std::hash::BuildHasherDefault<FxHasher>>;
+
+/// A hash of what decides a position's play: hands, trick, turn and points so far.
+fn near_hash(pos: &Position) -> u64 {
+    let mut h = FxHasher::default();
+    for hand in &pos.hands {
+        for w in words(hand) {
+            h.write_u64(w);
+        }
+    }
+    let t = &pos.trick;
+    h.write_u64((t.best_key as u64) << 32 | (t.points as u64) << 16 | (t.plays as u64) << 8 | t.best_seat as u64);
+    h.write_u64((pos.to_move as u64) << 40 | pos.defender_points as u32 as u64);
+    h.finish()
 }
 
 /// A hand and the lead it follows: its cards as words (R5's follows depend on nothing else).
@@ -261,7 +292,7 @@ fn widest(hand: &Counts, twice: u64, cards: u8, ctx: &Context) -> u8 {
 
 impl Solver {
     fn new(budget: u64, ctx: &'static Context) -> Solver {
-        Solver { table: Table::default(), nodes: 0, budget, plies: Vec::new(), order: Order::of(ctx), last: ExactCache::default(), follows: Follows::default(), shapes: Vec::new(), given_key: None, two_shapes: ExactCache::default() }
+        Solver { table: Table::default(), nodes: 0, budget, plies: Vec::new(), order: Order::of(ctx), last: ExactCache::default(), follows: Follows::default(), shapes: Vec::new(), given_key: None, two_shapes: ExactCache::default(), near: Near::default() }
     }
 }
 
@@ -464,7 +495,15 @@ fn bounds(pos: &Position, order: &Order, held: &Held) -> (i32, i32) {
     };
     let tens = held.tens.map(|n| n as i32);
     let fives = held.fives.map(|n| n as i32);
-    let widest = held.widest.iter().map(|&n| n as i32).max().unwrap_or(1).max(1);
+    // the largest combination a team holds: a side wins a last trick of N ≥ 2 cards only by
+    // playing one combination of N cards, as its lead or a follow that beats it (R3.4, R6.1)
+    let wide = |team: u8| held.widest[team as usize].max(held.widest[team as usize + 2]).max(1) as i32;
+    let (wide_defenders, wide_bankers) = if pos.banker == NOBODY {
+        (wide(0).max(wide(1)), wide(0).max(wide(1)))
+    } else {
+        let bankers = Position::team(pos.banker);
+        (wide(1 - bankers), wide(bankers))
+    };
     let held: i32 = (0..4).map(|i| 10 * tens[i] + 5 * fives[i]).sum();
     if lead > 0 && mine == lead {
         // the trick in progress is the last: all its points, counted N times if N is enough
@@ -472,18 +511,24 @@ fn bounds(pos: &Position, order: &Order, held: &Held) -> (i32, i32) {
         return if lead >= min_cards { (dp - all * lead, dp + all * lead) } else { (dp, dp + all) };
     }
     // after the trick in progress each hand holds `mine - lead` cards; the last trick's N ≤ that
-    let n = (mine - lead).min(widest);
-    let last: i32 = (0..4)
-        .map(|i| {
-            let ten = tens[i].min(n);
-            10 * ten + 5 * fives[i].min(n - ten)
-        })
-        .sum();
-    if n >= min_cards {
-        (dp + won - last * n, dp + t - lost + held + last * (n - 1))
-    } else {
-        (dp + won, dp + t - lost + held)
-    }
+    // and at most the largest combination of the side that wins it; its points are at most
+    // those of each hand's N best cards
+    let last = |n: i32| -> i32 {
+        (0..4)
+            .map(|i| {
+                let ten = tens[i].min(n);
+                10 * ten + 5 * fives[i].min(n - ten)
+            })
+            .sum()
+    };
+    let (n_lo, n_hi) = ((mine - lead).min(wide_bankers), (mine - lead).min(wide_defenders));
+    let last_lo = last(n_lo);
+    let last_hi = if n_hi == n_lo { last_lo } else { last(n_hi) };
+    // the banker team wins the last trick (R7.3: the defenders lose its points N times)
+    let lo = if n_lo >= min_cards { dp + won - last_lo * n_lo } else { dp + won };
+    // the defenders win it (its points once more for each card past the first)
+    let hi = if n_hi >= min_cards { dp + t - lost + held + last_hi * (n_hi - 1) } else { dp + t - lost + held };
+    (lo, hi)
 }
 
 /// Whether the trick in progress, led by a unit of m cards (R3.1), goes to the defenders
@@ -1608,6 +1653,15 @@ impl Solver {
         }
         self.plies[depth] = Some(ply);
         self.keep(k, old, best, (alpha0, beta0), base, best_i, nodes0);
+        if pos.trick.plays > 0 && depth < NEAR_DEPTH && held.cards[pos.to_move as usize] >= NEAR_CARDS {
+            // a play that cut or reached the value inside the window is kept over an older one;
+            // the best of a node that failed on its mover's side only where none is kept
+            let found = if max { best > alpha0 } else { best < beta0 };
+            let h = near_hash(pos);
+            if found || !self.near.get(&h).is_some_and(|(q, _)| q == pos) {
+                self.near.insert(h, (*pos, best_i));
+            }
+        }
         Ok(best)
     }
 
@@ -1820,9 +1874,33 @@ impl Solver {
         Ok(lo)
     }
 
-    /// The line of best plays from `pos`, whose value is `v`.
+    /// The best play kept for `pos` by the table (a trick start) or [`Solver::near`]
+    /// (mid-trick), if any: an index into the plays its node lists, read back from the same
+    /// lists (`ply`: scratch buffers). Only an order: a trick start's entry may be an equal
+    /// key's, and a best play need not reach the value, so the line checks it by a search.
+    fn hint(&mut self, pos: &Position, ply: &mut Ply) -> Option<Counts> {
+        if size(&pos.hands[pos.to_move as usize]) < NEAR_CARDS as usize {
+            return None;
+        }
+        let held = Held::of(pos);
+        let best = if pos.trick.plays == 0 {
+            let k = self.key(pos, &held);
+            self.table.get(k)?.best
+        } else {
+            self.near.get(&near_hash(pos)).filter(|(q, _)| q == pos)?.1
+        };
+        if !search_plays(pos, &self.order, &held, &mut self.follows, ply) {
+            return None;
+        }
+        ply.moves.get(best as usize).copied()
+    }
+
+    /// The line of best plays from `pos`, whose value is `v`: at each step the best play the
+    /// search kept ([`Solver::hint`]) if it keeps the value, else the first in the engine's
+    /// order that does.
     fn line(&mut self, pos: &Position, v: i32) -> Result<Vec<(u8, Counts)>, Budget> {
         let mut out = Vec::new();
+        let mut scratch = Ply::default();
         let mut pos = *pos;
         while pos.phase == Phase::Play {
             let moves = plays_in(&pos, &self.order).ok_or(Budget)?;
@@ -1830,11 +1908,16 @@ impl Solver {
             // at least v, so a null window on one side tells a child worth v from the others
             let max = pos.is_defender(pos.to_move);
             let mut found = None;
-            for c in &moves {
+            // the play the search kept as this node's best first (most often the one that
+            // proved its value), then the engine's order
+            let hint = self.hint(&pos, &mut scratch);
+            for c in hint.iter().chain(moves.iter().filter(|&c| Some(*c) != hint)) {
                 let mut q = pos;
                 q.play_unchecked(c);
                 let worth_v = if max { self.search(&q, v - 1, v, 0)? >= v } else { self.search(&q, v, v + 1, 0)? <= v };
                 if worth_v {
+                    #[cfg(test)]
+                    HINTS_TAKEN.with(|n| n.set(n.get() + (Some(*c) == hint) as u64));
                     found = Some((*c, q));
                     break;
                 }
@@ -2053,6 +2136,37 @@ mod tests {
             }
         }
         assert!(checked >= 2000);
+    }
+
+    /// The principal line of larger positions, where it tries the plays the search kept
+    /// first: every play is legal and leaves a position of the root's value (each solved
+    /// again by a fresh solver), and the line plays out to it.
+    #[test]
+    fn the_line_keeps_the_value_with_the_plays_kept() {
+        let mut rng = Rng::new(77);
+        HINTS_TAKEN.with(|n| n.set(0));
+        let mut steps = 0;
+        for i in 0..150 {
+            let profile = Profile::ALL[i % Profile::ALL.len()];
+            let pre = rng.below_usize(3);
+            let pos = position_from(&mut rng, profile, 5 + i % 2, pre, i % 3 == 0);
+            let s = solve(&pos, u64::MAX).expect("solved");
+            assert!(s.exact);
+            let mut q = pos;
+            for (seat, c) in &s.line {
+                assert_eq!(q.to_move, *seat);
+                assert!(q.check_play(c).is_ok());
+                q.play_unchecked(c);
+                if q.phase == Phase::Play {
+                    assert_eq!(value(&q, u64::MAX), Some(s.lower), "{pos:?}");
+                    steps += 1;
+                }
+            }
+            assert_eq!((q.phase, q.final_score), (Phase::Over, s.lower));
+        }
+        let taken = HINTS_TAKEN.with(|n| n.get());
+        eprintln!("line steps {steps}, plays kept taken {taken}");
+        assert!(taken > 400, "{taken}");
     }
 
     /// Merged single leads are interchangeable: leading either gives the same value.
@@ -2300,6 +2414,39 @@ mod tests {
             tight += (hi - lo < shi - slo) as usize;
         }
         assert!(tight > 500, "{tight}");
+    }
+
+    /// The bounds hold the value where the two sides' largest combinations differ, so that
+    /// the last trick's multiple is capped by a different N on either side (R6.1, R7.3): small
+    /// positions against minimax, four cards a hand against plain alpha-beta, from tricks'
+    /// starts and mid-trick; the bounds tighten the ones of the larger N on both sides.
+    #[test]
+    fn bounds_hold_the_value_with_one_side_combined() {
+        let mut rng = Rng::new(4242);
+        let (mut split, mut tighter) = (0, 0);
+        for i in 0..4000 {
+            let profile = Profile::ALL[i % Profile::ALL.len()];
+            let h = 2 + i % 3;
+            let pre = rng.below_usize(4);
+            // a narrow deck: pairs and tractors are common
+            let pos = position_from(&mut rng, profile, h, pre, false);
+            let held = Held::of(&pos);
+            let (lo, hi) = bounds(&pos, &Order::of(pos.ctx()), &held);
+            let v = if h <= 3 { minimax(&pos) } else { reference(&pos, i32::MIN, i32::MAX) };
+            assert!(lo <= v && v <= hi, "{lo} {v} {hi} {pos:?}");
+            let side = |t: u8| held.widest[t as usize].max(held.widest[t as usize + 2]);
+            if side(0) != side(1) {
+                split += 1;
+                // the same position with every hand's largest combination the larger side's
+                let mut both = held;
+                both.widest = [side(0).max(side(1)); 4];
+                let (lo2, hi2) = bounds(&pos, &Order::of(pos.ctx()), &both);
+                assert!(lo2 <= lo && hi <= hi2);
+                tighter += (lo2 < lo || hi < hi2) as usize;
+            }
+        }
+        eprintln!("sides' combinations differ {split}, bounds tighter {tighter}");
+        assert!(tighter > 400, "{tighter}");
     }
 
     /// The bounds of tricks in progress (a unit lead's decided trick included) hold the
