@@ -91,8 +91,9 @@ impl Determinizer {
     pub(super) fn build_dp_from(&self, lazy: bool) -> Result<Dp, Error> {
         let hs = &self.holders;
         let nh = hs.len();
-        let mut kinds: Vec<(u8, Splits)> = Vec::new();
-        let mut free = Vec::new();
+        // (each list at its full length at once: no growing)
+        let mut kinds: Vec<(u8, Splits)> = Vec::with_capacity(KINDS);
+        let mut free = Vec::with_capacity(self.info.unseen.iter().map(|&c| c as usize).sum());
         // Order: the timed kinds, then every kind of each checked class (bounded or not, so
         // that its checks run as soon as the class is placed), then the other bounded kinds.
         // Any order counts the same deals; this one rejects early. A checked class with many
@@ -125,7 +126,8 @@ impl Determinizer {
         // (with who was asked as evidence the level kinds come first of all: the level table
         // draws them whole, `levels.rs`)
         let first = if self.turns.is_some() { Vec::new() } else { first };
-        let mut order: Vec<usize> = first.iter().map(|&k| k as usize).collect();
+        let mut order: Vec<usize> = Vec::with_capacity(KINDS);
+        order.extend(first.iter().map(|&k| k as usize));
         for k in self.timed.iter().chain(&in_checked).map(|&k| k as usize).chain(0..KINDS) {
             if !order.contains(&k) {
                 order.push(k);
@@ -134,7 +136,7 @@ impl Determinizer {
         // (the kinds of the same copies and bounds have the same splits: each listed once,
         // then copied; `(copies, lo, hi, index in kinds)`, of kinds whose weights are the
         // splits' own)
-        let mut seen: Vec<(u8, [u8; 4], [u8; 4], usize)> = Vec::new();
+        let mut seen: Vec<(u8, [u8; 4], [u8; 4], usize)> = Vec::with_capacity(KINDS);
         for k in order {
             let c = self.info.unseen[k];
             if c == 0 {
