@@ -19,6 +19,8 @@ use super::{Determinizer, WHOLE_CLASS_UNBOUNDED};
 pub(super) struct Move {
     off: usize,
     took: u16,
+    /// The cards each holder takes: the split's, and the folded kinds' after it.
+    a: [u8; 4],
 }
 
 impl Move {
@@ -29,15 +31,15 @@ impl Move {
             stride *= n;
             took += a[d] as u16;
         }
-        Move { off, took }
+        Move { off, took, a: *a }
     }
 
     /// The next state's index from state `i` (remaining room `s`) if the split is feasible:
     /// no holder over-filled, and the last holder's implied room within the cards still to
     /// come (without recomputing the index).
     #[inline]
-    fn next(&self, nd: usize, a: &[u8; 4], s: &[u16; 4], i: usize, used: u16, remaining_next: u16) -> Option<usize> {
-        ((0..nd).all(|d| s[d] >= a[d] as u16) && used - self.took <= remaining_next).then(|| i - self.off)
+    fn next(&self, nd: usize, s: &[u16; 4], i: usize, used: u16, remaining_next: u16) -> Option<usize> {
+        ((0..nd).all(|d| s[d] >= self.a[d] as u16) && used - self.took <= remaining_next).then(|| i - self.off)
     }
 }
 
@@ -46,8 +48,11 @@ impl Move {
 pub(super) struct Dp {
     /// (kind, allowed allocations over the holders with their weights c!/Π a!).
     kinds: Vec<(u8, Splits)>,
-    /// Each split of `kinds` as a step of the walk.
+    /// Each split of `kinds` as a step of the walk (with the folded kinds after it).
     moves: Vec<Vec<Move>>,
+    /// Per kind with a layer, the layer read after it (the next kind not folded, or the last);
+    /// 0 for a kind of one split of weight one placed by the split before it: no layer.
+    next_layer: Vec<usize>,
     /// Radix of each state coordinate (holders but the last).
     dims: Vec<usize>,
     /// The index's stride of each holder (0 for the last and past it).
@@ -86,8 +91,9 @@ impl Determinizer {
     pub(super) fn build_dp_from(&self, lazy: bool) -> Result<Dp, Error> {
         let hs = &self.holders;
         let nh = hs.len();
-        let mut kinds: Vec<(u8, Splits)> = Vec::new();
-        let mut free = Vec::new();
+        // (each list at its full length at once: no growing)
+        let mut kinds: Vec<(u8, Splits)> = Vec::with_capacity(KINDS);
+        let mut free = Vec::with_capacity(self.info.unseen.iter().map(|&c| c as usize).sum());
         // Order: the timed kinds, then every kind of each checked class (bounded or not, so
         // that its checks run as soon as the class is placed), then the other bounded kinds.
         // Any order counts the same deals; this one rejects early. A checked class with many
@@ -120,7 +126,8 @@ impl Determinizer {
         // (with who was asked as evidence the level kinds come first of all: the level table
         // draws them whole, `levels.rs`)
         let first = if self.turns.is_some() { Vec::new() } else { first };
-        let mut order: Vec<usize> = first.iter().map(|&k| k as usize).collect();
+        let mut order: Vec<usize> = Vec::with_capacity(KINDS);
+        order.extend(first.iter().map(|&k| k as usize));
         for k in self.timed.iter().chain(&in_checked).map(|&k| k as usize).chain(0..KINDS) {
             if !order.contains(&k) {
                 order.push(k);
@@ -129,7 +136,7 @@ impl Determinizer {
         // (the kinds of the same copies and bounds have the same splits: each listed once,
         // then copied; `(copies, lo, hi, index in kinds)`, of kinds whose weights are the
         // splits' own)
-        let mut seen: Vec<(u8, [u8; 4], [u8; 4], usize)> = Vec::new();
+        let mut seen: Vec<(u8, [u8; 4], [u8; 4], usize)> = Vec::with_capacity(KINDS);
         for k in order {
             let c = self.info.unseen[k];
             if c == 0 {
@@ -198,8 +205,44 @@ impl Determinizer {
         let dims: Vec<usize> = hs[..nh - 1].iter().map(|h| h.size as usize + 1).collect();
         let nd = dims.len();
         let states: usize = dims.iter().product();
-        let moves: Vec<Vec<Move>> = kinds.iter().map(|(_, sp)| sp.iter().map(|(a, _)| Move::of(&dims, a)).collect()).collect();
         let j_max = kinds.len();
+        // the hidden run's weight applies once its seat's level cards are all placed: after the
+        // timed kinds, which come first
+        let n_timed = self.timed.iter().filter(|&&k| self.info.unseen[k as usize] > 0).count();
+        let placed_first = kinds.iter().filter(|(k, _)| first.contains(k)).count();
+        let early_at = if n_timed == 0 { j_max } else { placed_first + n_timed };
+        // (with a hidden run's fit nothing comes before the timed kinds: they are 0..n_timed)
+        let fit = self.level_fit.as_ref().filter(|_| n_timed > 0);
+        // (the conditions of `dp_levels`, where the chains condition the worlds and no table
+        // was refused yet)
+        let level_kinds = self.level_kinds();
+        let n_level = level_kinds.len();
+        // A kind of one split of weight one (e.g. every copy with the one holder not void in it)
+        // takes no layer: the split before it carries its cards (in its move's offset and
+        // rooms), and the draw places it without a draw (it drew none: the same draws). Not the
+        // first kind, nor the level kinds or the one after them (the level table reads that
+        // layer), nor with a hidden run's boundary layer.
+        let folded = |j: usize| j > n_level && fit.is_none() && kinds[j].1.len() == 1 && kinds[j].1[0].1 == 1;
+        // per kind with a layer: the layer read after it, and the folded kinds' cards before
+        // that (a folded kind's: 0, no layer)
+        let (mut next_layer, mut shift) = (vec![j_max; j_max], [[0u8; 4]; KINDS]);
+        let (mut l, mut sh) = (j_max, [0u8; 4]);
+        for j in (0..j_max).rev() {
+            (next_layer[j], shift[j]) = (l, sh);
+            if folded(j) {
+                next_layer[j] = 0;
+                for (x, &y) in sh.iter_mut().zip(&kinds[j].1[0].0) {
+                    *x += y;
+                }
+            } else {
+                (l, sh) = (j, [0; 4]);
+            }
+        }
+        let moves: Vec<Vec<Move>> = kinds
+            .iter()
+            .zip(&shift)
+            .map(|((_, sp), sh)| sp.iter().map(|(a, _)| Move::of(&dims, &std::array::from_fn(|h| a[h] + sh[h]))).collect())
+            .collect();
         let mut remaining = vec![free.len() as u16; j_max + 1];
         for j in (0..j_max).rev() {
             remaining[j] = remaining[j + 1] + self.info.unseen[kinds[j].0 as usize] as u16;
@@ -303,18 +346,6 @@ impl Determinizer {
             });
             table.push(BigVec::from_wide(last));
         }
-        // the hidden run's weight applies once its seat's level cards are all placed: after the
-        // timed kinds, which come first
-        let n_timed = self.timed.iter().filter(|&&k| self.info.unseen[k as usize] > 0).count();
-        let placed_first = kinds.iter().filter(|(k, _)| first.contains(k)).count();
-        let early_at = if n_timed == 0 { j_max } else { placed_first + n_timed };
-        // (with a hidden run's fit nothing comes before the timed kinds: they are 0..n_timed)
-        let fit = self.level_fit.as_ref().filter(|_| n_timed > 0);
-        let mut boundary: Option<(usize, BigVec)> = None;
-        // (the conditions of `dp_levels`, where the chains condition the worlds and no table
-        // was refused yet)
-        let level_kinds = self.level_kinds();
-        let n_level = level_kinds.len();
         let skip = lazy
             && self.levels.is_none()
             && self.turns.as_ref().is_some_and(|t| t.conditions())
@@ -322,7 +353,13 @@ impl Determinizer {
             && n_level <= early_at
             && kinds[..n_level].iter().all(|(k, _)| level_kinds.contains(k));
         let from = if skip { n_level } else { 0 };
+        let mut boundary: Option<(usize, BigVec)> = None;
         for j in (from..j_max).rev() {
+            if next_layer[j] == 0 {
+                // (never read)
+                table.push(BigVec::Narrow(Vec::new()));
+                continue;
+            }
             if let Some(lf) = fit.filter(|_| j + 1 == n_timed) {
                 let layer = table.last().expect("layer n_timed");
                 let t = taken_max(n_timed);
@@ -339,15 +376,16 @@ impl Determinizer {
                 bound = None;
                 boundary = Some((n_timed, BigVec::from_wide(cur)));
             }
+            // (the table is pushed from the last layer on)
             let next = match &boundary {
                 Some((b, layer)) if *b == j + 1 => layer,
-                _ => table.last().expect("the layer after j"),
+                _ => &table[j_max - next_layer[j]],
             };
             // in 128 bits while every count fits (checked; a layer that overflows is redone
             // at full width)
             let narrow = match next {
                 BigVec::Narrow(next) => {
-                    let (splits, moves, rem) = (&kinds[j].1, &moves[j], remaining[j + 1]);
+                    let (splits, moves, rem) = (&kinds[j].1, &moves[j], remaining[next_layer[j]]);
                     let mut cur = Vec::with_capacity(states);
                     // no term and no sum overflows when the largest cell of `next` times the
                     // weights' sum fits: then plain arithmetic is exact, else every step is
@@ -400,8 +438,8 @@ impl Determinizer {
                             }
                             let used: u16 = s[..nd].iter().sum();
                             let mut acc = 0u128;
-                            for (m, (a, w)) in moves.iter().zip(splits) {
-                                let Some(ni) = m.next(nd, a, s, i, used, rem) else { continue };
+                            for (m, (_, w)) in moves.iter().zip(splits) {
+                                let Some(ni) = m.next(nd, s, i, used, rem) else { continue };
                                 match next[ni].checked_mul(*w).and_then(|v| acc.checked_add(v)) {
                                     Some(v) => acc = v,
                                     None => {
@@ -433,8 +471,8 @@ impl Determinizer {
             reachable(j, &mut |i, s| {
                 let used: u16 = s[..nd].iter().sum();
                 let mut acc = Big::ZERO;
-                for (m, (a, w)) in moves[j].iter().zip(&kinds[j].1) {
-                    if let Some(ni) = m.next(nd, a, s, i, used, remaining[j + 1]) {
+                for (m, (_, w)) in moves[j].iter().zip(&kinds[j].1) {
+                    if let Some(ni) = m.next(nd, s, i, used, remaining[next_layer[j]]) {
                         let v = next.get(ni);
                         if small {
                             acc.add_mul_small_within(&v, *w as u64, n);
@@ -456,7 +494,7 @@ impl Determinizer {
         for d in 0..nd {
             strides[d] = dims[..d].iter().product();
         }
-        Ok(Dp { kinds, moves, dims, strides, from, table, remaining, free, after, late, early_at, boundary })
+        Ok(Dp { kinds, moves, next_layer, dims, strides, from, table, remaining, free, after, late, early_at, boundary })
     }
 
     /// Draws from the counting programme; after the timed kinds, `early` may reject.
@@ -495,15 +533,22 @@ impl Determinizer {
             if j == dp.early_at && !early(&out, rng) {
                 return None;
             }
-            let (x, ni) = dp.pick(j, i, &s, rng);
-            let a = &allocs[x].0;
-            for h in 0..nh {
-                out[h][*k as usize] += a[h];
-                if h + 1 < nh {
-                    s[h] -= a[h] as u16;
+            if dp.folded(j) {
+                // (its cards already off the rooms, by the split before it)
+                for h in 0..nh {
+                    out[h][*k as usize] += allocs[0].0[h];
                 }
+            } else {
+                let (x, ni) = dp.pick(j, i, &s, rng);
+                let (a, m) = (&allocs[x].0, &dp.moves[j][x].a);
+                for h in 0..nh {
+                    out[h][*k as usize] += a[h];
+                    if h + 1 < nh {
+                        s[h] -= m[h] as u16;
+                    }
+                }
+                i = ni;
             }
-            i = ni;
             for &ci in &dp.after[j] {
                 if !memo.passes(&self.info, ci, &out[self.check_holder[ci]]) {
                     return None;
@@ -618,12 +663,19 @@ impl Determinizer {
 
 
 impl Dp {
+    /// Whether kind `j` is placed by the split before it (no layer of its own).
+    #[inline]
+    pub(super) fn folded(&self, j: usize) -> bool {
+        self.next_layer[j] == 0
+    }
+
     /// Whether every layer this programme built holds the same counts as `full`'s (the twin
     /// of a lazy build, [`Determinizer::build_dp_from`]).
     #[cfg(test)]
     pub(super) fn layers_match(&self, full: &Dp) -> bool {
         let states: usize = self.dims.iter().product();
-        self.table.len() == full.table.len() && (self.from..self.table.len()).all(|j| (0..states).all(|i| self.table[j].get(i) == full.table[j].get(i)))
+        let built = |j: usize| j == self.kinds.len() || !self.folded(j);
+        self.table.len() == full.table.len() && (self.from..self.table.len()).filter(|&j| built(j)).all(|j| (0..states).all(|i| self.table[j].get(i) == full.table[j].get(i)))
     }
 
     /// The completions of kinds `j..` from the holders' rooms (all of them; the programme's
@@ -651,9 +703,9 @@ impl Dp {
     /// fits.
     fn step(&self, j: usize, x: usize, s: &[u16; 4], i: usize) -> Option<([u16; 4], usize)> {
         let nd = self.dims.len();
-        let a = &self.kinds[j].1[x].0;
-        let used: u16 = s[..nd].iter().sum();
-        let ni = self.moves[j][x].next(nd, a, s, i, used, self.remaining[j + 1])?;
+        let m = &self.moves[j][x];
+        let (a, used) = (&m.a, s[..nd].iter().sum());
+        let ni = m.next(nd, s, i, used, self.remaining[self.next_layer[j]])?;
         let mut next = *s;
         for d in 0..nd {
             next[d] -= a[d] as u16;
@@ -669,11 +721,11 @@ impl Dp {
         let allocs = &self.kinds[j].1;
         let next = match &self.boundary {
             Some((b, layer)) if *b == j + 1 => layer,
-            _ => &self.table[j + 1],
+            _ => &self.table[self.next_layer[j]],
         };
-        let (nd, moves, rem) = (self.dims.len(), &self.moves[j], self.remaining[j + 1]);
+        let (nd, moves, rem) = (self.dims.len(), &self.moves[j], self.remaining[self.next_layer[j]]);
         let used: u16 = s[..nd].iter().sum();
-        let feasible = |x: usize| moves[x].next(nd, &allocs[x].0, s, i, used, rem);
+        let feasible = |x: usize| moves[x].next(nd, s, i, used, rem);
         if allocs.len() == 1 {
             // one split (a forced kind, e.g. two seats void): probability 1, no draw
             return (0, feasible(0).expect("a reachable state has a completion"));
@@ -714,7 +766,8 @@ impl Dp {
 
 /// One layer of the counting programme, row by row: for the states `lo ..= hi` per coordinate
 /// with `used_lo ..= used_hi` cards of room in all (what `reachable` walks), and each split
-/// feasible there, `add(from, to, off, w, row_end)` adds `w · next[i − off]` to `cur[i]` for
+/// feasible there (its move's cards: the split's and the folded kinds' after it),
+/// `add(from, to, off, w, row_end)` adds `w · next[i − off]` to `cur[i]` for
 /// `i` in `from ..= to` (`row_end`: one past the row's last state, the rows coming in index
 /// order). Along the first coordinate the states a split is feasible from are one
 /// interval of the row, so the caller's inner loop is a plain multiply-add over two slices.
@@ -736,8 +789,8 @@ pub(super) fn for_rows(dims: &[usize], lo: &[u16], hi: &[u16], used_lo: u16, use
             let rest = (lo1 + r) as i32;
             *x = ((lo[0] as i32).max(used_lo as i32 - rest), (hi[0] as i32).min(used_hi as i32 - rest));
         }
-        for (m, (a, w)) in moves.iter().zip(splits) {
-            let (a0, a1) = (a[0] as i32, a[1] as usize);
+        for (m, (_, w)) in moves.iter().zip(splits) {
+            let (a0, a1) = (m.a[0] as i32, m.a[1] as usize);
             // (the last holder's room after the split within the cards still to come)
             let top = rem as i32 + m.took as i32;
             for (r, &(row_lo, row_hi)) in rows.iter().enumerate().skip(a1.saturating_sub(lo1)) {
@@ -760,7 +813,8 @@ pub(super) fn for_rows(dims: &[usize], lo: &[u16], hi: &[u16], used_lo: u16, use
         let row_lo = (lo[0] as i32).max(used_lo as i32 - rest);
         let row_hi = (hi[0] as i32).min(used_hi as i32 - rest);
         if row_lo <= row_hi {
-            for (m, (a, w)) in moves.iter().zip(splits) {
+            for (m, (_, w)) in moves.iter().zip(splits) {
+                let a = &m.a;
                 if (1..nd).any(|d| s[d] < a[d] as u16) {
                     continue;
                 }
@@ -861,7 +915,7 @@ mod tests {
     /// reach, at every seat of random hands of every profile, while dealing and in play.
     #[test]
     fn counting_layers_match_a_plain_full_width_programme() {
-        let (mut programmes, mut states_checked, mut small) = (0, 0usize, 0);
+        let (mut programmes, mut states_checked, mut small, mut folded) = (0, 0usize, 0, 0);
         for seed in 0..24u64 {
             for (cut, p) in super::super::random_cuts(seed) {
                 for seat in 0..4u8 {
@@ -954,6 +1008,11 @@ mod tests {
                                 .collect();
                             next = cur;
                         }
+                        // (a folded kind has no layer: the split before it reads the next one)
+                        if j < j_max && dp.folded(j) {
+                            folded += 1;
+                            continue;
+                        }
                         for (i, want) in next.iter().enumerate() {
                             if reachable(j, &state_of(i)) {
                                 assert_eq!(dp.table[j].get(i), *want, "seed {seed}, cut {cut}, seat {seat}: layer {j}, state {i}");
@@ -966,7 +1025,7 @@ mod tests {
                 }
             }
         }
-        eprintln!("{programmes} programmes, {states_checked} states, {small} layers below 2^64");
-        assert!(programmes >= 100 && states_checked >= 100_000 && small >= 100, "{programmes} programmes, {states_checked} states, {small} small layers");
+        eprintln!("{programmes} programmes, {states_checked} states, {small} layers below 2^64, {folded} kinds folded");
+        assert!(programmes >= 100 && states_checked >= 100_000 && small >= 100 && folded >= 20, "{programmes} programmes, {states_checked} states, {small} small layers, {folded} folded");
     }
 }

@@ -449,6 +449,12 @@ impl Cells {
         if paths > MAX_PATHS {
             return None;
         }
+        // (the cells' lists at their full length at once: no growing)
+        let listed = head.iter().filter(|&&x| x != u32::MAX).count();
+        cells.cells.reserve_exact(listed);
+        if let Cum::Narrow(c) = &mut cells.cum {
+            c.reserve_exact(listed);
+        }
         // the cells in order, those of no completions left out, each weighed: in four limbs
         // while every completion fits 128 bits (the sums then fit: below 2^116 · 2^128 a
         // cell, at most 289 cells)
