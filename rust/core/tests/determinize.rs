@@ -1258,6 +1258,13 @@ fn the_search_that_found_no_world_plays_its_hand() {
     assert!(r.tricks > 0 && !r.stopped, "{r:?}");
 }
 
+/// `n` worlds of `seat`'s info set in `g`, from a new determinizer and the stream `seed`.
+fn worlds_of(g: &Game, seat: u8, seed: u64, n: usize) -> Vec<Game> {
+    let mut det = Determinizer::new(g.info(seat));
+    let mut rng = Rng::new(seed);
+    (0..n).map(|_| det.world(&mut rng).unwrap()).collect()
+}
+
 /// The finished tricks a thread keeps for later info sets (`world.rs`, `KeptTricks`) change
 /// no world: at every fifth decision of the play of hands of every profile, in order (each
 /// info set taking the tricks an earlier one kept, of another seat or an earlier decision,
@@ -1273,11 +1280,7 @@ fn kept_tricks_change_no_world() {
         let deal_len = full.record.dealt_at.len();
         for cut in (deal_len + 1..actions.len()).step_by(5) {
             let g = prefix(seed, profile, &actions, cut);
-            let draw = |seat: u8| {
-                let mut det = Determinizer::new(g.info(seat));
-                let mut rng = Rng::new(seed * 4 + seat as u64 + cut as u64);
-                (0..2).map(|_| det.world(&mut rng).unwrap()).collect::<Vec<Game>>()
-            };
+            let draw = |seat: u8| worlds_of(&g, seat, seed * 4 + seat as u64 + cut as u64, 2);
             for seat in 0..4u8 {
                 let alone = std::thread::scope(|s| s.spawn(|| draw(seat)).join().unwrap());
                 for (a, b) in draw(seat).iter().zip(&alone) {
@@ -1306,11 +1309,7 @@ fn kept_turn_chains_change_no_world() {
         let n = actions.len();
         for cut in [deal_len / 2, deal_len - 1, deal_len + 2, deal_len + (n - deal_len) / 2, n - 2] {
             let g = prefix(seed, profile, &actions, cut);
-            let draw = |seat: u8| {
-                let mut det = Determinizer::new(g.info(seat));
-                let mut rng = Rng::new(seed * 4 + seat as u64);
-                (0..4).map(|_| det.world(&mut rng).unwrap()).collect::<Vec<Game>>()
-            };
+            let draw = |seat: u8| worlds_of(&g, seat, seed * 4 + seat as u64, 4);
             let alone: Vec<Vec<Game>> = std::thread::scope(|s| (0..4u8).map(|seat| s.spawn(move || draw(seat)).join().unwrap()).collect());
             for seat in (0..4u8).chain(0..4) {
                 for (a, b) in draw(seat).iter().zip(&alone[seat as usize]) {

@@ -200,6 +200,12 @@ fn lane(c: u16, s: usize) -> u8 {
     (c >> (4 * s) & 15) as u8
 }
 
+/// Counts by suit as 4-bit lanes (read back by [`lane`]).
+#[inline(always)]
+fn lanes(c: [usize; 4]) -> u16 {
+    (c[0] | c[1] << 4 | c[2] << 8 | c[3] << 12) as u16
+}
+
 /// The paths of three seats' walk (no pile) grouped by *cell*: the level cards each seat
 /// takes in all. A path is one count matrix (the copies of each suit's level kind each seat
 /// takes), and its weight factors by seat but for the completions after it, which read only
@@ -360,7 +366,7 @@ impl Cells {
             // own)
             let (a, b) = (seat1.0.iter().sum::<usize>(), seat1.1.iter().sum::<usize>());
             let (l1_lo, l1_hi) = ((total - l0).saturating_sub(rooms[2] as usize).max(a), (rooms[1] as usize).min(b));
-            let c0_lanes = (c0[0] | c0[1] << 4 | c0[2] << 8 | c0[3] << 12) as u16;
+            let c0_lanes = lanes(c0);
             for l1 in l1_lo..l1_hi + 1 {
                 paths += nonzero[l1] as usize;
                 let s = s[l1];
@@ -522,7 +528,7 @@ impl Cells {
                     let Some(x0) = rest.checked_sub(x1).filter(|x0| (a[0]..=b[0]).contains(x0)) else { continue };
                     let (i, j) = self.rows([0, x1, x2, x3], &v);
                     let w = self.g[1][i + (x0 - lo1)] as u128 * self.g[2][j - x0] as u128;
-                    if w != 0 && f((x0 | x1 << 4 | x2 << 8 | x3 << 12) as u16, w) {
+                    if w != 0 && f(lanes([x0, x1, x2, x3]), w) {
                         return;
                     }
                 }
