@@ -92,6 +92,26 @@ def test_bad_self_play_arguments_are_named():
             T.samples(1, 0, 1, sp)
 
 
+def test_solve_values_the_small_hands_exactly_and_names_bad_settings():
+    """``solve=N`` values the labelled play decisions where the seat holds at most N cards by the
+    open-card solver (the core's test replays each hand and compares with the solver itself):
+    the same hands and candidates as rollouts give, thread-blind, and only the small hands'
+    values change; a bad N, or ``solve`` with Monte-Carlo samples, is named."""
+    sp = T.SelfPlay(seats=["greedy"] * 4, base="greedy", rollout="greedy", label_rate=1.0, per_decision=3)
+    solved = dataclasses.replace(sp, solve=4)
+    a, b = T.samples(8, 0, 2, solved, threads=1), T.samples(8, 0, 2, sp, threads=1)
+    assert all(np.array_equal(a[k], T.samples(8, 0, 2, solved, threads=2)[k]) for k in a)
+    assert np.array_equal(a["features"], b["features"]) and np.array_equal(a["returns"], b["returns"])
+    changed = (a["levels"] != b["levels"]) | (a["points"] != b["points"])
+    assert 0 < changed.sum() < len(changed) // 4
+    assert np.all(a["points"][changed] % 5 == 0)  # exact final scores: whole points (R7.1)
+    for bad in (-1, 256, 2.5, True):
+        with pytest.raises(InvalidArgument, match="solve"):
+            T.samples(1, 0, 1, dataclasses.replace(sp, solve=bad))
+    with pytest.raises(InvalidArgument, match="solve"):
+        T.samples(1, 0, 1, dataclasses.replace(sp, solve=4, rollouts=0))
+
+
 def test_a_search_teacher_gives_its_root_visits():
     """A search as the teacher: each play decision's root visits (``searched``: the iterations)
     and each valued candidate's, the teacher's action the most visited; dealing decisions and

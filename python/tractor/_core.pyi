@@ -355,6 +355,7 @@ def self_play(
     drawn_levels: bool = False,
     value_visited: int = 0,
     play_features: int = 1,
+    solve: int = 0,
 ) -> Dict[str, Any]:
     """Raises InvalidPolicy, InvalidContext, InvalidArgument, ResourceError."""
 def play_features(version: int = 1) -> List[Tuple[str, int, int, int, str]]:

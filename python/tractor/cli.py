@@ -499,7 +499,8 @@ def cmd_train(a: argparse.Namespace) -> int:
     behaviour = a.behaviour or a.base
     sp = T.SelfPlay(seats=[behaviour] * 4, base=a.base, rollout=a.rollout or behaviour, label_rate=a.label_rate, per_decision=a.per_decision,
                     rollouts=a.rollouts, profile=a.profile, worlds=a.worlds, obs_version=a.obs_version,
-                    levels=a.levels, teacher=a.teacher, value_visited=a.value_visited, play_features=a.play_features)
+                    levels=a.levels, teacher=a.teacher, value_visited=a.value_visited, play_features=a.play_features,
+                    solve=a.solve)
     cfg = T.TrainConfig(out=a.out, seed=a.seed, rounds=a.rounds, hands_per_round=a.hands, window=a.window, epochs=a.epochs, h1=a.h1,
                         h2=a.h2, eval_deals=a.eval_deals, opponent=a.opponent, threads=a.threads,
                         time_limit_s=60 * a.time_limit, margins=margins or [0.0], phases=a.phases, selfplay=sp,
@@ -614,6 +615,8 @@ def main(argv: Optional[List[str]] = None, _program: bool = False) -> int:
                     "imitation target is its share of the pair's root visits, not 0 (the search's doubt kept)")
     tr.add_argument("--value-visited", type=float, default=0.0, help="with a search as --teacher: also value every play "
                     "its root visited at least this share of the time (0..1; default 0: its action only)")
+    tr.add_argument("--solve", type=int, default=0, help="value play decisions where the seat holds at most N cards by "
+                    "the open-card solver (exact, in each world or in the true state) instead of rollouts (default 0: none)")
     tr.add_argument("--lr", type=float, default=1e-3, help="Adam's learning rate (default 0.001; smaller for a warm start)")
     tr.add_argument("--init", default=None, help="start from this play network (a path or a shipped name, "
                     "its observation version and --hidden widths) instead of random weights")

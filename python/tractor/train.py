@@ -107,6 +107,10 @@ class SelfPlay:
     levels: str = "fresh"
     #: The candidates' features written (:func:`play_features`): they change no decision or value.
     play_features: int = 1
+    #: N > 0: a labelled play decision where the seat holds at most N cards is valued by the
+    #: open-card solver instead of rollouts (in the true state: a privileged critic's exact
+    #: values; in each world with ``worlds``); 0: rollouts only. Needs ``rollouts`` ≥ 1.
+    solve: int = 0
 
 
 def samples(seed: int, start: int, count: int, sp: Optional[SelfPlay] = None, threads: int = 0,
@@ -135,10 +139,11 @@ def samples(seed: int, start: int, count: int, sp: Optional[SelfPlay] = None, th
     drawn = sp.levels == "drawn"
     visited = _rate(sp.value_visited, "value_visited")  # with a search teacher only: the core says so
     pv = play_features(sp.play_features)["version"]
+    solve = _int(sp.solve, "solve (cards a hand, 0: none)", 0, 255)
     if start + count > 2**64:
         raise InvalidArgument(f"start: the index range {start} + {count} runs past the last index 2**64 - 1")
     if backend == "local":
-        return _core.self_play(seed, start, count, *args, threads, worlds, teacher, drawn, visited, pv)
+        return _core.self_play(seed, start, count, *args, threads, worlds, teacher, drawn, visited, pv, solve)
     if backend != "ray":
         raise InvalidArgument(f"backend: 'local' or 'ray', got {backend!r}")
     try:
@@ -150,7 +155,7 @@ def samples(seed: int, start: int, count: int, sp: Optional[SelfPlay] = None, th
     _connect(ray, address)
     per = _int(chunk, "chunk", 1) if chunk is not None else max(1, -(-count // max(1, 4 * int(ray.cluster_resources().get("CPU", 1)))))
     task = ray.remote(num_cpus=1)(_ray_part)
-    w = (worlds, teacher, drawn, visited, pv)
+    w = (worlds, teacher, drawn, visited, pv, solve)
     _core.self_play(seed, start, 0, *args, 1, *w)  # the arguments checked here, before any task
     refs = [task.remote(seed, start + i, min(per, count - i), args, w) for i in range(0, count, per)]
     return concat(ray.get(refs)) if refs else _core.self_play(seed, start, 0, *args, 1, *w)
@@ -173,7 +178,7 @@ def _ray_part(seed: int, start: int, n: int, args: tuple, extra: tuple) -> Dict[
     """One Ray task: hands ``start .. start + n`` on one thread."""
     from tractor import _core as core
 
-    return core.self_play(seed, start, n, *args, 1, *extra)  # extra: worlds, teacher, drawn levels, value_visited, play features
+    return core.self_play(seed, start, n, *args, 1, *extra)  # extra: worlds, teacher, drawn levels, value_visited, play features, solve
 
 
 def concat(parts: List[Dict[str, np.ndarray]]) -> Dict[str, np.ndarray]:

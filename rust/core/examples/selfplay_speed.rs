@@ -32,6 +32,7 @@ fn main() {
         worlds: 0,
         teacher: None,
         value_visited: 0,
+        solve: 0,
         obs: encoding(2).expect("version 2"),
         features: tractor_core::agent::play_features::features(std::env::var("PLAY_FEATURES").map_or(1, |v| v.parse().expect("a version"))).expect("a known version"),
         canonical: true,

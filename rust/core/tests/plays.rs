@@ -202,6 +202,7 @@ fn config(seats: [Policy; 4], explore: u32) -> SelfPlayConfig {
         worlds: 0,
         teacher: None,
         value_visited: 0,
+        solve: 0,
         obs: default_encoding(),
         features: &v1::FEATURES,
         canonical: true,
@@ -594,4 +595,71 @@ fn self_play_samples_in_play_features_version_2_are_version_1_s_extended() {
     }
     assert!(!s1.decision.is_empty());
     assert_eq!(Samples { features: vec![], ..s1 }, Samples { features: vec![], ..s2 });
+}
+
+/// With `solve`, a labelled play decision where the seat holds at most N cards is valued by the
+/// open-card solver: in the true state, the candidate the seat played is worth exactly the
+/// return and margin of the solver's value after it (the hand replayed here as self-play plays
+/// it, greedy on every seat); every other decision keeps its rollouts' values. In worlds too,
+/// the samples are thread-blind and only the small hands' values change. `solve` needs
+/// rollouts (a Monte-Carlo sample has no candidate values to replace).
+#[test]
+fn solve_values_small_hands_exactly() {
+    use tractor_core::search::solve;
+    use tractor_core::util::seed::POLICY;
+    const N: u8 = 4;
+    let seats = [Policy::Agent(Agent::Greedy); 4];
+    let mut cfg = config(seats, 0);
+    (cfg.learners, cfg.label_rate, cfg.solve) = ([true; 4], 65536, N);
+    let mut rolled = cfg;
+    rolled.solve = 0;
+    let (s, r) = (self_play(13, 0, 3, &cfg, 1).unwrap(), self_play(13, 0, 3, &rolled, 1).unwrap());
+    assert_eq!(s, self_play(13, 0, 3, &cfg, 2).unwrap(), "thread-blind");
+    assert_eq!((&s.returns, &s.decision, &s.features), (&r.returns, &r.decision, &r.features), "the same hands and candidates");
+    let (mut checked, mut changed) = (0, 0);
+    for hand in 0..3u64 {
+        let hs = derive(13, BATCH_HAND, hand);
+        let mut game = Game::deal(hs, Profile::Guigang, [3, 3], NOBODY, None).unwrap();
+        let mut rngs: Vec<Rng> = (0..4).map(|p| Rng::new(derive(hs, POLICY, p))).collect();
+        let mut k = 0u16;
+        while matches!(game.pos.phase, Phase::Declare | Phase::Play) {
+            let seat = game.pos.to_move;
+            let a = seats[seat as usize].act(&game, &mut rngs[seat as usize]).unwrap();
+            let small = game.pos.phase == Phase::Play && game.pos.hands[seat as usize].iter().map(|&c| c as usize).sum::<usize>() <= N as usize;
+            if let Some(d) = (0..s.seat.len()).find(|&d| s.hand[d] == hand && s.step[d] == k) {
+                for row in (0..s.decision.len()).filter(|&c| s.decision[c] as usize == d) {
+                    if !small {
+                        assert_eq!((s.levels[row], s.points[row]), (r.levels[row], r.points[row]), "hand {hand} step {k}: rolled out as without solve");
+                        continue;
+                    }
+                    changed += ((s.levels[row], s.points[row]) != (r.levels[row], r.points[row])) as usize;
+                    if s.played[row] {
+                        let mut g = game.clone();
+                        g.apply(&a).unwrap();
+                        let after = g.pos;
+                        let score = solve::value(&after, u64::MAX).unwrap();
+                        let o = tractor_core::rules::score::outcome(score, &after.profile.rules());
+                        let defends = seat % 2 != after.banker % 2;
+                        let margin = if defends { o.score - 160 } else { 160 - o.score };
+                        assert_eq!((s.levels[row], s.points[row]), (after.returns_for(score)[seat as usize] as f32, margin as f32), "hand {hand} step {k}");
+                        checked += 1;
+                    }
+                }
+            }
+            game.apply(&a).unwrap();
+            k += 1;
+        }
+    }
+    assert!(checked >= 12 && changed > 0, "{checked} played candidates solved, {changed} values changed");
+    // in worlds: each world solved, thread-blind, the large hands' values unchanged
+    let (mut w, mut wr) = (cfg, rolled);
+    (w.worlds, wr.worlds, w.label_rate, wr.label_rate) = (3, 3, 30000, 30000);
+    let (sw, rw) = (self_play(14, 0, 2, &w, 1).unwrap(), self_play(14, 0, 2, &wr, 1).unwrap());
+    assert_eq!(sw, self_play(14, 0, 2, &w, 2).unwrap());
+    assert_eq!(sw.decision, rw.decision);
+    let differ = (0..sw.levels.len()).filter(|&i| (sw.levels[i], sw.points[i]) != (rw.levels[i], rw.points[i])).count();
+    assert!(differ > 0 && differ < sw.levels.len() / 2, "{differ} of {} values solved", sw.levels.len());
+    let mut mc = cfg;
+    mc.rollouts = 0;
+    assert!(self_play(13, 0, 1, &mc, 1).unwrap_err().to_string().contains("solve"));
 }

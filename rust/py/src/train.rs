@@ -46,7 +46,7 @@ fn base_weights(py: Python<'_>, name: &str) -> PyResult<Weights> {
 /// version's dim) int16,
 /// `levels`, `points`, `is_base`, `played`, `taught`, `visits`) and per hand `returns` (hands, 4).
 #[pyfunction]
-#[pyo3(signature = (seed, start, count, seats, learners, base, rollout, label_rate, per_decision, rollouts, explore, profile, obs_version, canonical, threads, worlds=0, teacher=None, drawn_levels=false, value_visited=0, play_features=1))]
+#[pyo3(signature = (seed, start, count, seats, learners, base, rollout, label_rate, per_decision, rollouts, explore, profile, obs_version, canonical, threads, worlds=0, teacher=None, drawn_levels=false, value_visited=0, play_features=1, solve=0))]
 #[allow(clippy::too_many_arguments)]
 pub fn self_play<'py>(
     py: Python<'py>,
@@ -70,6 +70,7 @@ pub fn self_play<'py>(
     drawn_levels: bool,
     value_visited: u32,
     play_features: u32,
+    solve: u8,
 ) -> PyResult<Bound<'py, PyDict>> {
     guard(py, || {
         if seats.len() != 4 || learners.len() != 4 {
@@ -92,6 +93,7 @@ pub fn self_play<'py>(
             worlds,
             teacher: teacher.map(|t| Policy::parse(&t)).transpose().map_err(|e| err(py, e))?,
             value_visited,
+            solve,
             obs: core::encode::observe::encoding(obs_version).map_err(|e| err(py, e))?,
             features: features_of(py, play_features)?,
             canonical,

@@ -28,6 +28,13 @@
 //! the same number of samples, at `worlds` times the rollouts. Declaring decisions are valued
 //! from the true state still.
 //!
+//! With `solve = N > 0`, a labelled play decision where the seat holds at most N cards is valued
+//! by the open-card solver ([`crate::search::solve`]) instead of rollouts: each candidate's
+//! exact minimax score in the true state (with `worlds` 0: a privileged critic's target, as
+//! PerfectDou's, from what the seat cannot see) or in each world (as PIMC with `solve=N` values
+//! it), counted as each of the rollouts' value. A world or state the solver cannot finish
+//! within [`SOLVE_BUDGET`] nodes is rolled out for the candidates left, as without `solve`.
+//!
 //! With `rollouts == 0` a labelled decision is valued as Deep Monte-Carlo values it (DouZero):
 //! only the candidate played is written, and its value is the seat's own return and margin at
 //! the end of this hand. Nothing is rolled out (the cheapest samples, and the noisiest:
@@ -60,11 +67,15 @@ use crate::agent::view::{Decide, SeatView};
 use crate::agent::weights::Weights;
 use crate::encode::observe::Encoding;
 use crate::game::hand::{Action, Game, Phase, Position, NOBODY};
+use crate::rules::score::outcome;
+use crate::rules::card::{size, Counts};
 use crate::policy::Policy;
 use crate::rules::error::Error;
 use crate::rules::profile::Profile;
 use crate::search::decision::determinizer;
+use crate::search::pimc::SOLVE_BUDGET;
 use crate::search::rollout::play_out;
+use crate::search::solve::values;
 use crate::util::parallel::over_range;
 use crate::util::rng::Rng;
 use crate::util::seed::{derive, BATCH_HAND, POLICY, SELF_PLAY};
@@ -105,6 +116,9 @@ pub struct SelfPlayConfig {
     /// the candidates, the decisions or the values).
     pub features: &'static Features,
     pub canonical: bool,
+    /// With N > 0, a labelled play decision where the seat holds at most N cards is valued by
+    /// the open-card solver (in the true state, or in each world) instead of rollouts.
+    pub solve: u8,
     /// Deal hands as a match reaches them: each team's level drawn from 3..=A and the banker
     /// from the four seats (R2.1), instead of the first hand of a fresh match (both teams at
     /// 3, no banker: `simulate`'s hands).
@@ -180,6 +194,9 @@ impl SelfPlayConfig {
         if self.label_rate > 65536 || self.explore > 65536 {
             return bad("label_rate", "rates are in 65536ths: 0..=65536");
         }
+        if self.solve > 0 && self.rollouts == 0 {
+            return bad("solve", "values candidates as rollouts do: needs rollouts ≥ 1 (0 values a decision by the hand's own outcome)");
+        }
         if self.value_visited > 65536 {
             return bad("value_visited", "a share in 65536ths: 0..=65536");
         }
@@ -209,13 +226,35 @@ const TAKE_OVER: i32 = 160;
 /// deal): the defenders' final score (R7.3) past [`TAKE_OVER`] for a defending seat, short of
 /// it for the banker's team, so that the margin does not depend on the team's role.
 fn value(pos: &Position, seat: u8) -> (i32, i32) {
-    match (pos.returns(), pos.outcome()) {
-        (Some(r), Some(o)) => {
-            let defends = seat % 2 != pos.banker % 2;
-            (r[seat as usize], if defends { o.score - TAKE_OVER } else { TAKE_OVER - o.score })
-        }
+    match pos.phase {
+        Phase::Over => value_of(pos, seat, pos.final_score),
         _ => (0, 0),
     }
+}
+
+/// [`value`] of the defenders' final score `score` (R7.3) of the hand `pos` is in.
+fn value_of(pos: &Position, seat: u8, score: i32) -> (i32, i32) {
+    let o = outcome(score, &pos.profile.rules());
+    let defends = seat % 2 != pos.banker % 2;
+    (pos.returns_for(score)[seat as usize], if defends { o.score - TAKE_OVER } else { TAKE_OVER - o.score })
+}
+
+/// The `picked` candidates' exact values at `pos` (the play phase, every hand known) by the
+/// open-card solver when the mover holds at most `solve` cards (one table for all of them):
+/// per candidate, the seat's return and points margin, None where the solver gave none
+/// (past its budget, or `solve` 0 or too few).
+fn solved(pos: &Position, plays: &Plays, picked: &[usize], solve: u8, seat: u8) -> Vec<Option<(i32, i32)>> {
+    if solve == 0 || size(&pos.hands[pos.to_move as usize]) > solve as usize {
+        return vec![None; picked.len()];
+    }
+    let cards: Vec<Counts> = picked
+        .iter()
+        .map(|&c| match plays.actions[c] {
+            Action::Play(cards) => cards,
+            _ => unreachable!("a play decision's candidates are plays"),
+        })
+        .collect();
+    values(pos, &cards, SOLVE_BUDGET).into_iter().map(|v| v.map(|score| value_of(pos, seat, score))).collect()
 }
 
 /// Plays `game` to its end with `policy` on every seat, each seat drawing from `rngs`.
@@ -240,8 +279,15 @@ fn in_worlds(view: &SeatView, plays: &Plays, picked: &[usize], cfg: &SelfPlayCon
         let wseed = derive(seed, SELF_PLAY, w);
         let draw = det.hands(&mut Rng::new(wseed)).ok()?;
         let pos = view.position_with(&draw.hands);
+        let exact = solved(&pos, plays, picked, cfg.solve, seat);
         for (j, &c) in picked.iter().enumerate() {
             let Action::Play(cards) = plays.actions[c] else { return None };
+            if let Some((l, p)) = exact[j] {
+                // the world's exact value, counted as each rollout's
+                sums[j].0 += l as i64 * cfg.rollouts as i64;
+                sums[j].1 += p as i64 * cfg.rollouts as i64;
+                continue;
+            }
             for r in 0..cfg.rollouts as u64 {
                 let (mut q, mut t) = (pos, *tally);
                 if observes {
@@ -363,12 +409,21 @@ fn play(seed: u64, index: u64, cfg: &SelfPlayConfig) -> Samples {
                     } else {
                         None
                     };
+                    // the true state solved (a privileged critic's values), when no world valued it
+                    let exact = if values.is_none() && !monte_carlo && game.pos.phase == Phase::Play {
+                        solved(&game.pos, &plays, &picked, cfg.solve, seat)
+                    } else {
+                        vec![None; picked.len()]
+                    };
                     for (j, &c) in picked.iter().enumerate() {
                         let (mut lv, mut pt) = (0i64, 0i64);
                         if let Some(v) = &values {
                             (lv, pt) = v[j];
                         } else if monte_carlo {
                             // valued below, once the hand is over
+                        } else if let Some((l, p)) = exact[j] {
+                            // its exact value, counted as each rollout's
+                            (lv, pt) = (l as i64 * cfg.rollouts as i64, p as i64 * cfg.rollouts as i64);
                         } else {
                             for r in 0..cfg.rollouts as u64 {
                                 let mut g = game.clone();
