@@ -2,7 +2,7 @@
 //! that meet every per-kind bound, built once per info set, and the uniform draw from it
 //! (step 1 of the sampler, where a kind carries a bound).
 
-use crate::rules::card::{Counts, DECK, KINDS, SJ};
+use crate::rules::card::{Card, Counts, DECK, KINDS, SJ};
 use crate::rules::error::Error;
 use crate::util::bignum::{binomial, binomial_low, Big, BigVec};
 use crate::util::rng::Rng;
@@ -685,39 +685,34 @@ impl Determinizer {
             return None;
         }
         let hs = &self.holders;
-        let level = self.level_kinds();
+        let level = |k: u8| (0..4).any(|s| Card::new(s, self.info.level).0 == k);
         let weighted = |k: usize| self.revealed.as_ref().is_some_and(|r| r.kind as usize == k) || (k == SJ.id() && !self.jokers.is_empty());
-        // the one holder whose bounds restrict kind k, if only one does
-        let single = |k: u8| -> Option<usize> {
-            let (k, c) = (k as usize, self.info.unseen[k as usize]);
-            if keep.contains(&(k as u8)) || self.timed.contains(&(k as u8)) || level.contains(&(k as u8)) || weighted(k) {
-                return None;
-            }
-            let mut at = None;
-            for (h, _) in hs.iter().enumerate().filter(|(_, x)| x.lo[k] > 0 || x.hi[k] < c) {
-                if at.replace(h).is_some() {
-                    return None;
-                }
-            }
-            at
-        };
+        // per kind of `kinds`, the one holder whose bounds restrict it, if only one does (else 4)
+        let mut at = [4u8; KINDS];
         let mut saved = [0usize; 4];
-        for (k, sp) in kinds.iter() {
-            if let Some(h) = single(*k) {
+        for ((k, sp), at) in kinds.iter().zip(at.iter_mut()) {
+            let (k, c) = (*k as usize, self.info.unseen[*k as usize]);
+            if keep.contains(&(k as u8)) || self.timed.contains(&(k as u8)) || level(k as u8) || weighted(k) {
+                continue;
+            }
+            let mut by = hs.iter().enumerate().filter(|(_, x)| x.lo[k] > 0 || x.hi[k] < c).map(|(h, _)| h);
+            if let (Some(h), None) = (by.next(), by.next()) {
+                *at = h as u8;
                 saved[h] += sp.len();
             }
         }
         let h = (0..hs.len()).rev().max_by_key(|&h| saved[h]).filter(|&h| saved[h] > 0)?;
-        let taken: Vec<(u8, u8, u8, u8)> = kinds
-            .iter()
-            .filter(|(k, _)| single(*k) == Some(h))
-            .map(|&(k, _)| {
-                let c = self.info.unseen[k as usize];
-                (k, c, hs[h].lo[k as usize], hs[h].hi[k as usize].min(c))
-            })
-            .collect();
+        let mut taken = Vec::with_capacity(kinds.len());
+        for (&(k, _), _) in kinds.iter().zip(&at).filter(|(_, &a)| a as usize == h) {
+            let c = self.info.unseen[k as usize];
+            taken.push((k, c, hs[h].lo[k as usize], hs[h].hi[k as usize].min(c)));
+        }
         let pool = Pool::new(h, taken, free, hs.len())?;
-        kinds.retain(|(k, _)| !pool.kinds.iter().any(|x| x.0 == *k));
+        let mut j = 0;
+        kinds.retain(|_| {
+            j += 1;
+            at[j - 1] as usize != h
+        });
         Some(pool)
     }
 
