@@ -130,10 +130,10 @@ impl Determinizer {
         // (with who was asked as evidence the level kinds come first of all: the level table
         // draws them whole, `levels.rs`)
         let first = if self.turns.is_some() { Vec::new() } else { first };
-        let mut order: Vec<usize> = Vec::with_capacity(KINDS);
-        order.extend(first.iter().map(|&k| k as usize));
-        for k in self.timed.iter().chain(&in_checked).map(|&k| k as usize).chain(0..KINDS) {
-            if !order.contains(&k) {
+        // (each kind once, at its first place: a mask of the kinds placed, no search)
+        let (mut order, mut placed) = (Vec::with_capacity(KINDS), [false; KINDS]);
+        for k in first.iter().chain(&self.timed).chain(&in_checked).map(|&k| k as usize).chain(0..KINDS) {
+            if !std::mem::replace(&mut placed[k], true) {
                 order.push(k);
             }
         }
