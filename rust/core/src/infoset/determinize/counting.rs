@@ -141,6 +141,30 @@ impl Determinizer {
         // then copied; `(copies, lo, hi, index in kinds)`, of kinds whose weights are the
         // splits' own)
         let mut seen: Vec<(u8, [u8; 4], [u8; 4], usize)> = Vec::with_capacity(KINDS);
+        let bounds = |k: usize| {
+            let (mut lo, mut hi) = ([0u8; 4], [0u8; 4]);
+            for (h, x) in hs.iter().enumerate() {
+                (lo[h], hi[h]) = (x.lo[k], x.hi[k]);
+            }
+            (lo, hi)
+        };
+        // (kind k's splits, to be kinds[at]'s)
+        let splits_of = |k: usize, at: usize, seen: &mut Vec<(u8, [u8; 4], [u8; 4], usize)>, kinds: &[(u8, Splits)], weighted: bool| {
+            let (c, (lo, hi)) = (self.info.unseen[k], bounds(k));
+            match seen.iter().find(|x| (x.0, x.1, x.2) == (c, lo, hi)) {
+                Some(x) => kinds[x.3].1.clone(),
+                None => {
+                    if !weighted {
+                        seen.push((c, lo, hi, at));
+                    }
+                    splits(c, &lo[..nh], &hi[..nh])
+                }
+            }
+        };
+        // a kind only one holder's bounds restrict may go to the pool (`pool_of`): its splits
+        // are made only if it does not (`cand`: that holder, else 4; `saved`: per holder, the
+        // splits its pool would save)
+        let (mut cand, mut saved) = ([4u8; KINDS], [0usize; 4]);
         for k in order {
             let c = self.info.unseen[k];
             if c == 0 {
@@ -150,20 +174,13 @@ impl Determinizer {
                 free.extend(std::iter::repeat_n(k as u8, c as usize));
                 continue;
             }
-            let (mut lo, mut hi) = ([0u8; 4], [0u8; 4]);
-            for (h, x) in hs.iter().enumerate() {
-                (lo[h], hi[h]) = (x.lo[k], x.hi[k]);
-            }
             let weighted = self.revealed.as_ref().is_some_and(|r| r.kind as usize == k) || (k == SJ.id() && !self.jokers.is_empty());
-            let mut allocs = match seen.iter().find(|x| (x.0, x.1, x.2) == (c, lo, hi)) {
-                Some(x) => kinds[x.3].1.clone(),
-                None => {
-                    if !weighted {
-                        seen.push((c, lo, hi, kinds.len()));
-                    }
-                    splits(c, &lo[..nh], &hi[..nh])
-                }
-            };
+            if let Some((h, n)) = self.pool_candidate(k, &in_checked, weighted) {
+                (cand[kinds.len()], saved[h]) = (h as u8, saved[h] + n);
+                kinds.push((k as u8, Vec::new()));
+                continue;
+            }
+            let mut allocs = splits_of(k, kinds.len(), &mut seen, &kinds, weighted);
             if let Some(r) = self.revealed.as_ref().filter(|r| r.kind as usize == k) {
                 // R8.2: the revealed showings' timing, exactly: weight each split by the share of
                 // the declarer's placements of its copies that fit them (scaled to integers)
@@ -187,7 +204,21 @@ impl Determinizer {
             }
             kinds.push((k as u8, allocs));
         }
-        let pool = self.pool_of(&mut kinds, &in_checked, free.len() as u16);
+        let pool = self.pool_of(&kinds, &cand, &saved, free.len() as u16);
+        // the candidates left out of the pool take their splits now, the pool's leave `kinds`
+        let holder = pool.as_ref().map_or(4, |p| p.holder as u8);
+        for j in 0..kinds.len() {
+            if cand[j] < 4 && cand[j] != holder {
+                kinds[j].1 = splits_of(kinds[j].0 as usize, j, &mut seen, &kinds, false);
+            }
+        }
+        if pool.is_some() {
+            let mut j = 0;
+            kinds.retain(|_| {
+                j += 1;
+                cand[j - 1] != holder
+            });
+        }
         let pooled = |cl: &[u8]| pool.as_ref().is_some_and(|p| p.kinds.iter().any(|x| cl.contains(&x.0)));
         // each check runs after the last placed kind of its class (at once if none is unseen:
         // then the hand is known in that class, and the check is decided here)
@@ -674,46 +705,37 @@ impl Determinizer {
         super::levels::plain_table(&splits, &kinds, &self.level_holders(), dp.start(&self.holders), &step, &end, envelope, valid)
     }
 
-    /// The kinds only one holder's bounds restrict (every other holder may take all their
-    /// copies), taken out of `kinds` into a [`Pool`] for the holder with the most splits to save
-    /// (`pool.rs`). Not the timed or level kinds, nor a kind whose weights carry a showing's
-    /// (R8.2, C9), nor `keep` (a checked class drawn whole: its checks run as soon as it is
-    /// placed, R5.3). The pool's kinds are drawn after the others, so this changes the order of
-    /// the draws (not their law).
-    fn pool_of(&self, kinds: &mut Vec<(u8, Splits)>, keep: &[u8], free: u16) -> Option<Pool> {
-        if !self.pooling {
+    /// Whether kind `k` may go to a [`Pool`] (`pool.rs`): only one holder's bounds restrict it
+    /// (every other holder may take all its copies), and it is not a timed or level kind, nor
+    /// one whose weights carry a showing's (`weighted`, R8.2, C9), nor in `keep` (a checked
+    /// class drawn whole: its checks run as soon as it is placed, R5.3). Then that holder and
+    /// the number of the kind's splits, Σ over the holder's a of C(c − a + nh − 2, nh − 2).
+    fn pool_candidate(&self, k: usize, keep: &[u8], weighted: bool) -> Option<(usize, usize)> {
+        let (hs, c) = (&self.holders, self.info.unseen[k]);
+        let level = (0..4).any(|s| Card::new(s, self.info.level).id() == k);
+        if !self.pooling || hs.len() < 2 || weighted || level || keep.contains(&(k as u8)) || self.timed.contains(&(k as u8)) {
             return None;
         }
+        let mut by = hs.iter().enumerate().filter(|(_, x)| x.lo[k] > 0 || x.hi[k] < c).map(|(h, _)| h);
+        let (Some(h), None) = (by.next(), by.next()) else { return None };
+        let (lo, hi) = (hs[h].lo[k], hs[h].hi[k].min(c));
+        // (no split: the programme's own path says there is no world)
+        (lo <= hi).then(|| (h, (lo..=hi).map(|a| binomial_low((c - a) as usize + hs.len() - 2, hs.len() - 2) as usize).sum()))
+    }
+
+    /// The pool of the holder whose candidates (`cand`, per kind of `kinds`: its holder, else 4)
+    /// save the most splits (`saved`), the first such holder on ties; `None` where no kind is a
+    /// candidate or a count could pass 128 bits. The pool's kinds are drawn after the others, so
+    /// this changes the order of the draws (not their law).
+    fn pool_of(&self, kinds: &[(u8, Splits)], cand: &[u8; KINDS], saved: &[usize; 4], free: u16) -> Option<Pool> {
         let hs = &self.holders;
-        let level = |k: u8| (0..4).any(|s| Card::new(s, self.info.level).0 == k);
-        let weighted = |k: usize| self.revealed.as_ref().is_some_and(|r| r.kind as usize == k) || (k == SJ.id() && !self.jokers.is_empty());
-        // per kind of `kinds`, the one holder whose bounds restrict it, if only one does (else 4)
-        let mut at = [4u8; KINDS];
-        let mut saved = [0usize; 4];
-        for ((k, sp), at) in kinds.iter().zip(at.iter_mut()) {
-            let (k, c) = (*k as usize, self.info.unseen[*k as usize]);
-            if keep.contains(&(k as u8)) || self.timed.contains(&(k as u8)) || level(k as u8) || weighted(k) {
-                continue;
-            }
-            let mut by = hs.iter().enumerate().filter(|(_, x)| x.lo[k] > 0 || x.hi[k] < c).map(|(h, _)| h);
-            if let (Some(h), None) = (by.next(), by.next()) {
-                *at = h as u8;
-                saved[h] += sp.len();
-            }
-        }
         let h = (0..hs.len()).rev().max_by_key(|&h| saved[h]).filter(|&h| saved[h] > 0)?;
         let mut taken = Vec::with_capacity(kinds.len());
-        for (&(k, _), _) in kinds.iter().zip(&at).filter(|(_, &a)| a as usize == h) {
+        for (&(k, _), _) in kinds.iter().zip(cand).filter(|(_, &a)| a as usize == h) {
             let c = self.info.unseen[k as usize];
             taken.push((k, c, hs[h].lo[k as usize], hs[h].hi[k as usize].min(c)));
         }
-        let pool = Pool::new(h, taken, free, hs.len())?;
-        let mut j = 0;
-        kinds.retain(|_| {
-            j += 1;
-            at[j - 1] as usize != h
-        });
-        Some(pool)
+        Pool::new(h, taken, free, hs.len())
     }
 
     /// The exact number of physical deals of the unseen cards that meet every per-kind bound
