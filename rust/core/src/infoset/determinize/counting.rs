@@ -1,6 +1,8 @@
 //! The counting programme: exact integer counts of the physical deals of the unseen cards
 //! that meet every per-kind bound, built once per info set, and the uniform draw from it
-//! (step 1 of the sampler, where a kind carries a bound).
+//! (step 1 of the sampler, where a kind carries a bound). The kinds only one holder's bounds
+//! restrict take no layer: the last layer counts them with the unbounded cards in closed form,
+//! and they are dealt with those cards after the others (`pool.rs`).
 
 use crate::rules::card::{Card, Counts, DECK, KINDS, SJ};
 use crate::rules::error::Error;
