@@ -708,13 +708,14 @@ impl Determinizer {
     }
 
     /// Whether kind `k` may go to a [`Pool`] (`pool.rs`): only one holder's bounds restrict it
-    /// (every other holder may take all its copies), and it is not a timed or level kind, nor
+    /// (every other holder may take all its copies), and it is not a timed kind, nor a level kind
+    /// where the turn chains condition the worlds (the level table reads them first), nor
     /// one whose weights carry a showing's (`weighted`, R8.2, C9), nor in `keep` (a checked
     /// class drawn whole: its checks run as soon as it is placed, R5.3). Then that holder and
     /// the number of the kind's splits, Σ over the holder's a of C(c − a + nh − 2, nh − 2).
     fn pool_candidate(&self, k: usize, keep: &[u8], weighted: bool) -> Option<(usize, usize)> {
         let (hs, c) = (&self.holders, self.info.unseen[k]);
-        let level = (0..4).any(|s| Card::new(s, self.info.level).id() == k);
+        let level = self.turns.is_some() && (0..4).any(|s| Card::new(s, self.info.level).id() == k);
         if !self.pooling || hs.len() < 2 || weighted || level || keep.contains(&(k as u8)) || self.timed.contains(&(k as u8)) {
             return None;
         }
