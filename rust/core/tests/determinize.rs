@@ -369,12 +369,18 @@ fn chi_square_fits(cells_in: &[(f64, f64)]) -> (usize, bool) {
 }
 
 fn chi_square_against_exact(g: &Game, seat: u8, draws: u32, seed: u64) {
+    chi_square_against_exact_of(g, seat, draws, seed, |d| d);
+}
+
+/// [`chi_square_against_exact`] of the samplers that `make` makes of the exact and the search
+/// determinizers; returns the number of kinds their counting programmes pooled (`pool.rs`).
+fn chi_square_against_exact_of(g: &Game, seat: u8, draws: u32, seed: u64, make: fn(Determinizer) -> Determinizer) -> usize {
     use std::collections::BTreeMap;
     let exact = exact_worlds(g, seat);
     let total: u128 = exact.values().sum();
-    let mut det = Determinizer::new(g.info(seat));
+    let mut det = make(Determinizer::new(g.info(seat)));
     // the searches' sampler: the same distribution for hands from given hands
-    let mut search = Determinizer::for_search(g.info(seat));
+    let mut search = make(Determinizer::for_search(g.info(seat)));
     let mut rng = Rng::new(seed);
     let mut seen: BTreeMap<Vec<Counts>, u32> = Default::default();
     for i in 0..draws {
@@ -403,6 +409,7 @@ fn chi_square_against_exact(g: &Game, seat: u8, draws: u32, seed: u64) {
         tested += chi_square(&cells);
     }
     assert!(tested >= 4 || exact.len() == 1, "too few cells to test");
+    det.pooled_kinds().unwrap_or(0) + search.pooled_kinds().unwrap_or(0)
 }
 
 fn hands_of(txt: [&str; 4]) -> [Counts; 4] {
@@ -443,6 +450,44 @@ fn world_distribution_is_exact_on_small_endgames() {
         tested += 1;
     }
     assert_eq!(tested, 40);
+}
+
+/// The kinds only one holder's bounds restrict are drawn pooled with the free cards, after the
+/// counting programme's other kinds (`pool.rs`: another order of draws, the same law): the
+/// worlds of small endgames where the programme pools fit their exact law, pooled and not
+/// (`Determinizer::without_pool`, the twin: a layer for every bounded kind).
+#[test]
+fn pooled_kinds_keep_the_exact_law() {
+    let (mut tested, mut pooled) = (0, 0);
+    for seed in 0..200u64 {
+        let mut rng = Rng::new(9000 + seed);
+        let per = 4 + rng.below_usize(3) as u8;
+        // few kinds, so that voids and ladder bounds occur (and pairs and tractors)
+        let hands = random_hands(&mut rng, per, |k| k < 7 || (13..17).contains(&k) || (26..29).contains(&k));
+        let profile = Profile::ALL[(seed % 3) as usize];
+        let mut g = Game::from_hands(hands, 10, 1, (seed % 4) as u8, profile).unwrap();
+        let stop = 4 + rng.below_usize(per as usize * 4 - 4);
+        for _ in 0..stop {
+            let Some(a) = Policy::Agent(Agent::Random).act(&g, &mut rng) else { break };
+            g.apply(&a).unwrap();
+        }
+        let seat = (seed % 4) as u8;
+        let mut probe = Determinizer::new(g.info(seat));
+        probe.sample(&mut Rng::new(seed)).unwrap();
+        if probe.pooled_kinds().unwrap_or(0) == 0 {
+            continue;
+        }
+        let n = chi_square_against_exact_of(&g, seat, 4_000, seed, |d| d);
+        assert!(n > 0, "seed {seed}: the programme pooled");
+        pooled += n;
+        assert_eq!(chi_square_against_exact_of(&g, seat, 4_000, seed + 1, Determinizer::without_pool), 0, "without the pool");
+        tested += 1;
+        if tested == 24 {
+            break;
+        }
+    }
+    eprintln!("{tested} endgames, {pooled} pooled kinds");
+    assert!(tested >= 24, "only {tested} endgames pooled");
 }
 
 #[test]

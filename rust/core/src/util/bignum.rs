@@ -322,6 +322,11 @@ pub fn binomial_low(n: usize, k: usize) -> u128 {
     }
 }
 
+/// Row `n` of Pascal's triangle, C(n, 0 ..= n), read in place (n ≤ 216).
+pub fn binomial_row(n: usize) -> &'static [Big] {
+    &binomials()[n]
+}
+
 fn binomials() -> &'static [Vec<Big>] {
     use std::sync::OnceLock;
     static TABLE: OnceLock<Vec<Vec<Big>>> = OnceLock::new();

@@ -64,6 +64,7 @@ pub mod early_runs;
 mod holders;
 mod levels;
 mod multisets;
+mod pool;
 mod splits;
 mod timing;
 mod turns;
@@ -180,6 +181,9 @@ pub struct Determinizer {
     early: Option<EarlyRuns>,
     /// Whether the counting programme can propose better than a plain shuffle.
     use_dp: bool,
+    /// Whether the counting programme draws the kinds only one holder's bounds restrict with
+    /// the free cards (`pool.rs`); off: a layer each, the law's twin.
+    pooling: bool,
     /// The holder of each ladder check's follower.
     check_holder: Vec<usize>,
     /// The ladder checks (indices into `info.checks`) that some hand within the bounds could
@@ -260,7 +264,7 @@ impl Determinizer {
         let check_holder: Vec<usize> = info.checks.iter().map(|c| holders.iter().position(|h| h.seat == c.seat).expect("a follower is another seat")).collect();
         let live = Self::live_checks(&info, &holders, &check_holder);
         let memo = CheckMemo::new(&info, &live);
-        let mut d = Determinizer { info, holders, pool, dp: None, timed, timing: true, turns, levels: None, revealed, jokers, level_fit, early: None, use_dp: false, check_holder, live, memo, play: None, proposals: 0, accepted: 0 };
+        let mut d = Determinizer { info, holders, pool, dp: None, timed, timing: true, turns, levels: None, revealed, jokers, level_fit, early: None, use_dp: false, pooling: true, check_holder, live, memo, play: None, proposals: 0, accepted: 0 };
         d.use_dp = d.compute_needs_dp();
         // the shuffle's windows while dealing (other seats' hidden runs, the seat the deal
         // stopped at), where the counting programme is not used
@@ -319,6 +323,21 @@ impl Determinizer {
     pub fn without_level_table(mut self) -> Determinizer {
         self.levels = Some(None);
         self
+    }
+
+    /// The same sampler with a layer of the counting programme for every bounded kind: the kinds
+    /// only one holder's bounds restrict are not pooled (`pool.rs`). The same law, other
+    /// draws: the twin of the pooled draws' tests.
+    pub fn without_pool(mut self) -> Determinizer {
+        self.pooling = false;
+        self.dp = None;
+        self
+    }
+
+    /// How many kinds the counting programme draws pooled with the free cards (`pool.rs`;
+    /// `None` before the programme is built).
+    pub fn pooled_kinds(&self) -> Option<usize> {
+        self.dp.as_ref().map(|dp| dp.pool.as_ref().map_or(0, |p| p.kinds.len()))
     }
 
     /// Whether the level cards' allocation comes from the level table (known after the first
