@@ -229,8 +229,10 @@ struct Cells {
     /// Per seat and suit: the copies it may take.
     lo: [[u8; 4]; 3],
     hi: [[u8; 4]; 3],
-    /// Per seat: its factor by its counts within its box, index Σ (count − lo) · stride (0: no
-    /// path gives it them).
+    /// Per seat: its factor by its counts within its box, index the first suit's count plus Σ
+    /// over the other suits of (count − lo) · stride: a *row* of the other suits' counts holds
+    /// five factors, by the first suit's count 0 ..= 4 (0 outside the box, or where no path
+    /// gives it those counts).
     stride: [[usize; 4]; 3],
     g: [Vec<u64>; 3],
     /// The records, linked cell by cell.
@@ -270,123 +272,147 @@ impl Cells {
     }
 
     /// Seat 1's and seat 2's factors' indices when seat 1 takes `x` of each suit (within its
-    /// box given `v`, seat 2 the rest) but the first suit: add `x[0] − lo1[0]` to the first and
-    /// take `x[0]` from the second. (Within the box a ≥ lo1 and v − b ≥ lo2 suit by suit: no
-    /// term goes below 0.)
+    /// box given `v`, seat 2 the rest) but the first suit: add `x[0]` to the first and take
+    /// `x[0]` from the second. (Within the box a ≥ lo1 and v − b ≥ lo2 suit by suit: no term
+    /// goes below 0.)
     #[inline(always)]
     fn rows(&self, x: [usize; 4], v: &[usize; 4]) -> (usize, usize) {
         let (s1, s2) = (self.stride[1], self.stride[2]);
         let (lo1, lo2) = (self.lo[1].map(|y| y as usize), self.lo[2].map(|y| y as usize));
         let i = (x[3] - lo1[3]) * s1[3] + (x[2] - lo1[2]) * s1[2] + (x[1] - lo1[1]) * s1[1];
-        let j = (v[3] - x[3] - lo2[3]) * s2[3] + (v[2] - x[2] - lo2[2]) * s2[2] + (v[1] - x[1] - lo2[1]) * s2[1] + v[0] - lo2[0];
+        let j = (v[3] - x[3] - lo2[3]) * s2[3] + (v[2] - x[2] - lo2[2]) * s2[2] + (v[1] - x[1] - lo2[1]) * s2[1] + v[0];
         (i, j)
     }
 
-    /// Every count of seat 1 in its box `a ..= b` given `v` (seat 2 the rest): adds the
-    /// product of seat 1's and seat 2's factors to `s` at seat 1's total, and counts the
-    /// nonzero products in `nonzero` likewise. The first suit's copies run within a row of the
-    /// other suits' and their totals are consecutive: a row is one multiply-add over a run of
-    /// seat 1's factors and a run of seat 2's read backwards.
-    #[inline(always)]
-    fn seat1_sums(&self, (a, b, v): ([usize; 4], [usize; 4], [usize; 4]), live: [&[bool]; 2], s: &mut [u128; 17], nonzero: &mut [u32; 17]) {
-        let (g1, g2) = (&self.g[1][..], &self.g[2][..]);
-        let n = b[0] - a[0] + 1;
-        let (lo1, s1, s2) = (self.lo[1][0] as usize, self.stride[1][1], self.stride[2][1]);
-        // (seat 2's row of the other suits' counts begins this far before its factor at x0 = 0)
-        let j0 = v[0] - self.lo[2][0] as usize;
-        for x3 in a[3]..b[3] + 1 {
-            for x2 in a[2]..b[2] + 1 {
-                let (i, j) = self.rows([0, a[1], x2, x3], &v);
-                for x1 in a[1]..b[1] + 1 {
-                    let (i, j) = (i + (x1 - a[1]) * s1, j - (x1 - a[1]) * s2);
-                    // (a row of zeros on either side adds nothing)
-                    if !live[0][i] || !live[1][j - j0] {
-                        continue;
-                    }
-                    // (seat 1's factors at x0 = a0 ..= b0, seat 2's at the rest, from b0 down)
-                    let (i, j) = (i + a[0] - lo1, j - b[0]);
-                    let (p, q) = (&g1[i..i + n], &g2[j..j + n]);
-                    let at = x1 + x2 + x3 + a[0];
-                    let (s, nonzero) = (&mut s[at..at + n], &mut nonzero[at..at + n]);
-                    for t in 0..n {
-                        let w = p[t] as u128 * q[n - 1 - t] as u128;
-                        s[t] += w;
-                        nonzero[t] += (w != 0) as u32;
-                    }
-                }
-            }
-        }
-    }
-
-    /// Seat 0's counts within its box, the first suit fastest, with its factor's index.
-    fn for_seat0(&self, mut f: impl FnMut([usize; 4], usize)) {
-        let (lo, hi) = (self.lo[0].map(|x| x as usize), self.hi[0].map(|x| x as usize));
-        let mut i = 0;
-        for y3 in lo[3]..hi[3] + 1 {
-            for y2 in lo[2]..hi[2] + 1 {
-                for y1 in lo[1]..hi[1] + 1 {
-                    for y0 in lo[0]..hi[0] + 1 {
-                        f([y0, y1, y2, y3], i);
-                        i += 1;
-                    }
-                }
-            }
-        }
-    }
-
     /// The records (seat 0's counts within its room, seat 1's total within its own and
-    /// seat 2's), linked by cell from `head`; the paths listed (of nonzero product), counted
-    /// until they pass `MAX_PATHS`.
+    /// seat 2's), linked by cell from `head`, in order of seat 0's counts (the first suit
+    /// fastest) then seat 1's total; the paths listed (of nonzero product), counted until they
+    /// pass `MAX_PATHS`.
+    ///
+    /// Seat 0's counts are taken a *group* at a time, those that differ only in the first
+    /// suit: a group fixes what is left of the other suits for seats 1 and 2, so it walks
+    /// seat 1's rows of the other suits' counts once, each with seat 2's row of the rest. Each
+    /// row keeps its nonzero factors as five bits (by the first suit's copies), so a pair of
+    /// rows gives the first-suit copies x0 of its nonzero products at once (seat 1's bits and
+    /// seat 2's reversed at v0 − x0, v0 the copies seat 0 leaves): only the paths are weighed.
     #[inline(never)]
     fn list_records(&mut self, head: &mut [u32; 17 * 17], total: usize) -> usize {
-        let rooms = self.rooms;
+        let rooms = self.rooms.map(|r| r as usize);
         let mut paths = 0;
         let mut records = std::mem::take(&mut self.records);
-        // per seat 1 and 2, at the first factor of each row of the other suits' counts:
-        // whether any factor of the row is not 0
-        // (a box holds at most 5⁴ counts: four copies a suit)
-        let mut live = [[false; 625]; 2];
-        for (x, live) in live.iter_mut().enumerate() {
-            let (g, w) = (&self.g[x + 1], self.stride[x + 1][1]);
-            for (r, row) in g.chunks(w).enumerate() {
-                live[r * w] = row.iter().any(|&f| f != 0);
+        // per seat 1 and 2, each row's nonzero factors (bit x0: the first suit's copies),
+        // the second reversed (bit 4 − x0)
+        // (a box holds at most 5³ rows: four copies a suit)
+        let (mut bits1, mut bits2) = ([0u8; 125], [0u8; 125]);
+        for (r, row) in self.g[1].chunks(5).enumerate() {
+            bits1[r] = (0..5).fold(0, |m, x| m | ((row[x] != 0) as u8) << x);
+        }
+        for (r, row) in self.g[2].chunks(5).enumerate() {
+            bits2[r] = (0..5).fold(0, |m, x| m | ((row[x] != 0) as u8) << (4 - x));
+        }
+        let u = self.u.map(|x| x as usize);
+        let [lo0, lo1, lo2] = self.lo.map(|l| l.map(|x| x as usize));
+        let [hi0, hi1, hi2] = self.hi.map(|l| l.map(|x| x as usize));
+        let (s1, s2) = (self.stride[1], self.stride[2]);
+        let (g0, g1, g2) = (&self.g[0][..], &self.g[1][..], &self.g[2][..]);
+        // per first-suit count of the group: (its copies, seat 0's total, seat 1's totals
+        // within its box), and seat 1's sums and nonzero products by its total
+        let mut ks = [(0usize, 0usize, 0usize, 0usize); 5];
+        let mut s = [[0u128; 17]; 5];
+        let mut nonzero = [[0u32; 17]; 5];
+        let mut row0 = 0;
+        for y3 in lo0[3]..hi0[3] + 1 {
+            for y2 in lo0[2]..hi0[2] + 1 {
+                for y1 in lo0[1]..hi0[1] + 1 {
+                    let at0 = row0;
+                    row0 += 5;
+                    if paths > MAX_PATHS {
+                        continue;
+                    }
+                    // seat 1's box on the other suits, given seat 0's (seat 2 the rest)
+                    let v = [0, u[1] - y1, u[2] - y2, u[3] - y3];
+                    let a: [usize; 4] = std::array::from_fn(|su| lo1[su].max(v[su].saturating_sub(hi2[su])));
+                    let b: [usize; 4] = std::array::from_fn(|su| hi1[su].min(v[su].wrapping_sub(lo2[su])));
+                    if (1..4).any(|su| v[su] < lo2[su] || a[su] > b[su]) {
+                        continue;
+                    }
+                    let mut nk = 0;
+                    let (sa, sb) = (a[1] + a[2] + a[3], b[1] + b[2] + b[3]);
+                    for y0 in lo0[0]..hi0[0] + 1 {
+                        let l0 = y0 + y1 + y2 + y3;
+                        // (seat 1's first-suit copies within its box, seat 2's rest within its own)
+                        let v0 = u[0] - y0;
+                        let (a0, b0) = (lo1[0].max(v0.saturating_sub(hi2[0])), hi1[0].min(v0.wrapping_sub(lo2[0])));
+                        if g0[at0 + y0] == 0 || l0 > rooms[0] || v0 < lo2[0] || a0 > b0 {
+                            continue;
+                        }
+                        ks[nk] = (y0, l0, sa + a0, sb + b0);
+                        s[nk] = [0; 17];
+                        nonzero[nk] = [0; 17];
+                        nk += 1;
+                    }
+                    if nk == 0 {
+                        continue;
+                    }
+                    for x3 in a[3]..b[3] + 1 {
+                        for x2 in a[2]..b[2] + 1 {
+                            let r = (x3 - lo1[3]) * s1[3] + (x2 - lo1[2]) * s1[2] + (a[1] - lo1[1]) * s1[1];
+                            let q = (v[3] - x3 - lo2[3]) * s2[3] + (v[2] - x2 - lo2[2]) * s2[2] + (v[1] - a[1] - lo2[1]) * s2[1];
+                            for x1 in a[1]..b[1] + 1 {
+                                // (the rows of seat 1 at x and of seat 2 at the rest)
+                                let (r, q) = (r + (x1 - a[1]) * s1[1], q - (x1 - a[1]) * s2[1]);
+                                let (m1, m2) = (bits1[r / 5], bits2[q / 5]);
+                                if m1 == 0 || m2 == 0 {
+                                    continue;
+                                }
+                                let xs = x1 + x2 + x3;
+                                for (k, &(y0, ..)) in ks[..nk].iter().enumerate() {
+                                    // (x0 of seat 1's nonzero factors where seat 2's at
+                                    // v0 − x0 is nonzero too: bit 4 − v0 + x0 of its reversed
+                                    // bits; v0 ≤ 4)
+                                    let v0 = u[0] - y0;
+                                    let mut hit = m1 & (m2 >> (4 - v0));
+                                    while hit != 0 {
+                                        let x0 = hit.trailing_zeros() as usize;
+                                        hit &= hit - 1;
+                                        let w = g1[r + x0] as u128 * g2[q + v0 - x0] as u128;
+                                        s[k][xs + x0] += w;
+                                        nonzero[k][xs + x0] += 1;
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    // the records of the group's counts in order, seat 1's totals within its
+                    // box, within its room and leaving seat 2 at most its own
+                    for (k, &(y0, l0, la, lb)) in ks[..nk].iter().enumerate() {
+                        let g = g0[at0 + y0] as u128;
+                        let (l1_lo, l1_hi) = ((total - l0).saturating_sub(rooms[2]).max(la), rooms[1].min(lb));
+                        let c0 = lanes([y0, y1, y2, y3]);
+                        for l1 in l1_lo..l1_hi + 1 {
+                            paths += nonzero[k][l1] as usize;
+                            let s = s[k][l1];
+                            if s == 0 {
+                                continue;
+                            }
+                            let cell = l0 * 17 + l1;
+                            records.push(Record { c0, i0: (at0 + y0) as u16, l1: l1 as u8, y: s * g, next: head[cell] });
+                            head[cell] = (records.len() - 1) as u32;
+                        }
+                    }
+                }
             }
         }
-        let live = [&live[0][..], &live[1][..]];
-        self.for_seat0(|c0, i0| {
-            let g0 = self.g[0][i0];
-            let l0: usize = c0.iter().sum();
-            if g0 == 0 || l0 > rooms[0] as usize || paths > MAX_PATHS {
-                return;
-            }
-            let Some(seat1) = self.seat1_box(c0) else { return };
-            let (mut s, mut nonzero) = ([0u128; 17], [0u32; 17]);
-            self.seat1_sums(seat1, live, &mut s, &mut nonzero);
-            // (seat 1's totals within its box, within its room and leaving seat 2 at most its
-            // own)
-            let (a, b) = (seat1.0.iter().sum::<usize>(), seat1.1.iter().sum::<usize>());
-            let (l1_lo, l1_hi) = ((total - l0).saturating_sub(rooms[2] as usize).max(a), (rooms[1] as usize).min(b));
-            let c0_lanes = lanes(c0);
-            for l1 in l1_lo..l1_hi + 1 {
-                paths += nonzero[l1] as usize;
-                let s = s[l1];
-                if s == 0 {
-                    continue;
-                }
-                let cell = l0 * 17 + l1;
-                records.push(Record { c0: c0_lanes, i0: i0 as u16, l1: l1 as u8, y: s * g0 as u128, next: head[cell] });
-                head[cell] = (records.len() - 1) as u32;
-            }
-        });
         self.records = records;
         paths
     }
 
     /// Seat h's factors G(counts) = envelope · Π over suits of 4!/count! over its box `lo ..=
-    /// hi`, the first suit fastest (0 where the envelope is: no path gives it those counts).
+    /// hi`, the first suit fastest, five to a row of the other suits' counts (0 outside the box
+    /// and where the envelope is: no path gives it those counts).
     #[inline(never)]
     fn factors(envelope: &impl Fn(usize, u16) -> u32, h: usize, played: u16, lo: [u8; 4], hi: [u8; 4]) -> Vec<u64> {
-        let len: usize = (0..4).map(|su| (hi[su] - lo[su] + 1) as usize).product();
+        let len: usize = 5 * (1..4).map(|su| (hi[su] - lo[su] + 1) as usize).product::<usize>();
         let mut g = Vec::with_capacity(len);
         for c3 in lo[3]..=hi[3] {
             let f3 = FACTOR[c3 as usize];
@@ -395,8 +421,8 @@ impl Cells {
                 for c1 in lo[1]..=hi[1] {
                     let f1 = f2 * FACTOR[c1 as usize];
                     let key = played + pack([0, c1, c2, c3]);
-                    for c0 in lo[0]..=hi[0] {
-                        let e = envelope(h, key + c0 as u16) as u64;
+                    for c0 in 0..5u8 {
+                        let e = if (lo[0]..=hi[0]).contains(&c0) { envelope(h, key + c0 as u16) as u64 } else { 0 };
                         g.push(e * f1 * FACTOR[c0 as usize]);
                     }
                 }
@@ -429,9 +455,10 @@ impl Cells {
             }
         }
         let total: usize = u.iter().map(|&x| x as usize).sum();
+        // (a row of five factors by the first suit's copies)
         let stride: [[usize; 4]; 3] = std::array::from_fn(|h| {
-            let mut st = [1usize; 4];
-            for su in 1..4 {
+            let mut st = [1, 5, 5, 5];
+            for su in 2..4 {
                 st[su] = st[su - 1] * (hi[h][su - 1] - lo[h][su - 1] + 1) as usize;
             }
             st
@@ -518,7 +545,6 @@ impl Cells {
     fn record_paths(&self, r: &Record, mut f: impl FnMut(u16, u128) -> bool) {
         let c0: [usize; 4] = std::array::from_fn(|su| lane(r.c0, su) as usize);
         let Some((a, b, v)) = self.seat1_box(c0) else { return };
-        let lo1 = self.lo[1][0] as usize;
         let l1 = r.l1 as usize;
         for x3 in a[3]..b[3] + 1 {
             for x2 in a[2]..b[2] + 1 {
@@ -527,7 +553,7 @@ impl Cells {
                 for x1 in a[1].max(rest.saturating_sub(b[0]))..b[1].min(rest.saturating_sub(a[0])) + 1 {
                     let Some(x0) = rest.checked_sub(x1).filter(|x0| (a[0]..=b[0]).contains(x0)) else { continue };
                     let (i, j) = self.rows([0, x1, x2, x3], &v);
-                    let w = self.g[1][i + (x0 - lo1)] as u128 * self.g[2][j - x0] as u128;
+                    let w = self.g[1][i + x0] as u128 * self.g[2][j - x0] as u128;
                     if w != 0 && f(lanes([x0, x1, x2, x3]), w) {
                         return;
                     }
