@@ -191,6 +191,10 @@ fn quad_below(t: &Quad, rng: &mut Rng) -> Quad {
     }
 }
 
+/// Factors a row of [`Cells`] holds: the first suit's copies 0 ..= 4, then zeros (a power of
+/// two: a row is read as an array, by a count masked to it).
+const ROW: usize = 8;
+
 /// A seat's factor of the copies c it takes of one suit's level kind: 4! / c! (c ≤ 4).
 const FACTOR: [u64; 5] = [24, 24, 12, 4, 1];
 
@@ -231,8 +235,8 @@ struct Cells {
     hi: [[u8; 4]; 3],
     /// Per seat: its factor by its counts within its box, index the first suit's count plus Σ
     /// over the other suits of (count − lo) · stride: a *row* of the other suits' counts holds
-    /// five factors, by the first suit's count 0 ..= 4 (0 outside the box, or where no path
-    /// gives it those counts).
+    /// `ROW` factors, by the first suit's count 0 ..= 4 then zeros (0 outside the box, or where
+    /// no path gives it those counts).
     stride: [[usize; 4]; 3],
     g: [Vec<u64>; 3],
     /// The records, linked cell by cell.
@@ -292,7 +296,7 @@ impl Cells {
     /// Seat 0's counts are taken a *group* at a time, those that differ only in the first
     /// suit: a group fixes what is left of the other suits for seats 1 and 2, so it walks
     /// seat 1's rows of the other suits' counts once, each with seat 2's row of the rest. Each
-    /// row keeps its nonzero factors as five bits (by the first suit's copies), so a pair of
+    /// row keeps its nonzero factors as bits (by the first suit's copies), so a pair of
     /// rows gives the first-suit copies x0 of its nonzero products at once (seat 1's bits and
     /// seat 2's reversed at v0 − x0, v0 the copies seat 0 leaves): only the paths are weighed.
     #[inline(never)]
@@ -304,10 +308,10 @@ impl Cells {
         // the second reversed (bit 4 − x0)
         // (a box holds at most 5³ rows: four copies a suit)
         let (mut bits1, mut bits2) = ([0u8; 125], [0u8; 125]);
-        for (r, row) in self.g[1].chunks(5).enumerate() {
+        for (r, row) in self.g[1].chunks(ROW).enumerate() {
             bits1[r] = (0..5).fold(0, |m, x| m | ((row[x] != 0) as u8) << x);
         }
-        for (r, row) in self.g[2].chunks(5).enumerate() {
+        for (r, row) in self.g[2].chunks(ROW).enumerate() {
             bits2[r] = (0..5).fold(0, |m, x| m | ((row[x] != 0) as u8) << (4 - x));
         }
         let u = self.u.map(|x| x as usize);
@@ -318,14 +322,15 @@ impl Cells {
         // per first-suit count of the group: (its copies, seat 0's total, seat 1's totals
         // within its box), and seat 1's sums and nonzero products by its total
         let mut ks = [(0usize, 0usize, 0usize, 0usize); 5];
-        let mut s = [[0u128; 17]; 5];
-        let mut nonzero = [[0u32; 17]; 5];
+        // (20: seat 1's totals on the other suits, at most 12, and a row's `ROW` from there)
+        let mut s = [[0u128; 20]; 5];
+        let mut nonzero = [[0u32; 20]; 5];
         let mut row0 = 0;
         for y3 in lo0[3]..hi0[3] + 1 {
             for y2 in lo0[2]..hi0[2] + 1 {
                 for y1 in lo0[1]..hi0[1] + 1 {
                     let at0 = row0;
-                    row0 += 5;
+                    row0 += ROW;
                     if paths > MAX_PATHS {
                         continue;
                     }
@@ -347,8 +352,8 @@ impl Cells {
                             continue;
                         }
                         ks[nk] = (y0, l0, sa + a0, sb + b0);
-                        s[nk] = [0; 17];
-                        nonzero[nk] = [0; 17];
+                        s[nk] = [0; 20];
+                        nonzero[nk] = [0; 20];
                         nk += 1;
                     }
                     if nk == 0 {
@@ -361,23 +366,31 @@ impl Cells {
                             for x1 in a[1]..b[1] + 1 {
                                 // (the rows of seat 1 at x and of seat 2 at the rest)
                                 let (r, q) = (r + (x1 - a[1]) * s1[1], q - (x1 - a[1]) * s2[1]);
-                                let (m1, m2) = (bits1[r / 5], bits2[q / 5]);
+                                let (m1, m2) = (bits1[r / ROW], bits2[q / ROW]);
                                 if m1 == 0 || m2 == 0 {
                                     continue;
                                 }
                                 let xs = x1 + x2 + x3;
+                                let p: &[u64; ROW] = g1[r..r + ROW].try_into().expect("a row");
+                                let q: &[u64; ROW] = g2[q..q + ROW].try_into().expect("a row");
                                 for (k, &(y0, ..)) in ks[..nk].iter().enumerate() {
                                     // (x0 of seat 1's nonzero factors where seat 2's at
                                     // v0 − x0 is nonzero too: bit 4 − v0 + x0 of its reversed
                                     // bits; v0 ≤ 4)
                                     let v0 = u[0] - y0;
                                     let mut hit = m1 & (m2 >> (4 - v0));
+                                    if hit == 0 {
+                                        continue;
+                                    }
+                                    // (seat 1's totals xs + x0, x0 ≤ 4)
+                                    let s: &mut [u128; ROW] = (&mut s[k][xs..xs + ROW]).try_into().expect("a row's sums");
+                                    let nonzero: &mut [u32; ROW] = (&mut nonzero[k][xs..xs + ROW]).try_into().expect("a row's counts");
                                     while hit != 0 {
-                                        let x0 = hit.trailing_zeros() as usize;
+                                        let x0 = hit.trailing_zeros() as usize & (ROW - 1);
                                         hit &= hit - 1;
-                                        let w = g1[r + x0] as u128 * g2[q + v0 - x0] as u128;
-                                        s[k][xs + x0] += w;
-                                        nonzero[k][xs + x0] += 1;
+                                        let w = p[x0] as u128 * q[(v0 - x0) & (ROW - 1)] as u128;
+                                        s[x0] += w;
+                                        nonzero[x0] += 1;
                                     }
                                 }
                             }
@@ -408,11 +421,11 @@ impl Cells {
     }
 
     /// Seat h's factors G(counts) = envelope · Π over suits of 4!/count! over its box `lo ..=
-    /// hi`, the first suit fastest, five to a row of the other suits' counts (0 outside the box
+    /// hi`, the first suit fastest, `ROW` to a row of the other suits' counts (0 outside the box
     /// and where the envelope is: no path gives it those counts).
     #[inline(never)]
     fn factors(envelope: &impl Fn(usize, u16) -> u32, h: usize, played: u16, lo: [u8; 4], hi: [u8; 4]) -> Vec<u64> {
-        let len: usize = 5 * (1..4).map(|su| (hi[su] - lo[su] + 1) as usize).product::<usize>();
+        let len: usize = ROW * (1..4).map(|su| (hi[su] - lo[su] + 1) as usize).product::<usize>();
         let mut g = Vec::with_capacity(len);
         for c3 in lo[3]..=hi[3] {
             let f3 = FACTOR[c3 as usize];
@@ -421,10 +434,11 @@ impl Cells {
                 for c1 in lo[1]..=hi[1] {
                     let f1 = f2 * FACTOR[c1 as usize];
                     let key = played + pack([0, c1, c2, c3]);
-                    for c0 in 0..5u8 {
-                        let e = if (lo[0]..=hi[0]).contains(&c0) { envelope(h, key + c0 as u16) as u64 } else { 0 };
-                        g.push(e * f1 * FACTOR[c0 as usize]);
+                    let mut row = [0; ROW];
+                    for c0 in lo[0]..=hi[0] {
+                        row[c0 as usize] = envelope(h, key + c0 as u16) as u64 * f1 * FACTOR[c0 as usize];
                     }
+                    g.extend_from_slice(&row);
                 }
             }
         }
@@ -455,9 +469,9 @@ impl Cells {
             }
         }
         let total: usize = u.iter().map(|&x| x as usize).sum();
-        // (a row of five factors by the first suit's copies)
+        // (a row of `ROW` factors by the first suit's copies)
         let stride: [[usize; 4]; 3] = std::array::from_fn(|h| {
-            let mut st = [1, 5, 5, 5];
+            let mut st = [1, ROW, ROW, ROW];
             for su in 2..4 {
                 st[su] = st[su - 1] * (hi[h][su - 1] - lo[h][su - 1] + 1) as usize;
             }
