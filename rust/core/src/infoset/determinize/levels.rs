@@ -289,7 +289,7 @@ impl Cells {
     }
 
     /// The records (seat 0's counts within its room, seat 1's total within its own and
-    /// seat 2's), linked by cell from `head`, in order of seat 0's counts (the first suit
+    /// seat 2's), linked by cell from `head` (the cells listed as bits of `listed`), in order of seat 0's counts (the first suit
     /// fastest) then seat 1's total; the paths listed (of nonzero product), counted until they
     /// pass `MAX_PATHS`.
     ///
@@ -300,7 +300,7 @@ impl Cells {
     /// rows gives the first-suit copies x0 of its nonzero products at once (seat 1's bits and
     /// seat 2's reversed at v0 − x0, v0 the copies seat 0 leaves): only the paths are weighed.
     #[inline(never)]
-    fn list_records(&mut self, head: &mut [u32; 17 * 17], total: usize) -> usize {
+    fn list_records(&mut self, head: &mut [u32; 17 * 17], listed: &mut [u64; 5], total: usize) -> usize {
         let rooms = self.rooms.map(|r| r as usize);
         let mut paths = 0;
         let mut records = std::mem::take(&mut self.records);
@@ -409,6 +409,7 @@ impl Cells {
                                 continue;
                             }
                             let cell = l0 * 17 + l1;
+                            listed[cell / 64] |= 1 << (cell % 64);
                             records.push(Record { c0, i0: (at0 + y0) as u16, l1: l1 as u8, y: s * g, next: head[cell] });
                             head[cell] = (records.len() - 1) as u32;
                         }
@@ -492,21 +493,32 @@ impl Cells {
             .collect();
         let mut cells = Cells { u, rooms, lo, hi, stride, g, records: Vec::with_capacity(NODES_HINT), cells: Vec::new(), split_at, cum: Cum::Narrow(Vec::new()) };
         let mut head = [u32::MAX; 17 * 17];
-        let paths = cells.list_records(&mut head, total);
+        let mut listed = [0u64; 5];
+        let paths = cells.list_records(&mut head, &mut listed, total);
         if paths > MAX_PATHS {
             return None;
         }
         // (the cells' lists at their full length at once: no growing)
-        let listed = head.iter().filter(|&&x| x != u32::MAX).count();
-        cells.cells.reserve_exact(listed);
+        let n: usize = listed.iter().map(|w| w.count_ones() as usize).sum();
+        cells.cells.reserve_exact(n);
         if let Cum::Narrow(c) = &mut cells.cum {
-            c.reserve_exact(listed);
+            c.reserve_exact(n);
         }
+        // (the cells with records, in order)
+        let listed = listed.into_iter().enumerate().flat_map(|(i, mut w)| {
+            std::iter::from_fn(move || {
+                let b = w.trailing_zeros() as usize;
+                w &= w.wrapping_sub(1);
+                (b < 64).then_some(64 * i + b)
+            })
+        });
         // the cells in order, those of no completions left out, each weighed: in four limbs
         // while every completion fits 128 bits (the sums then fit: below 2^116 · 2^128 a
         // cell, at most 289 cells)
         let (mut narrow, mut wide) = (Some([0u64; 4]), Big::ZERO);
-        for (cell, &first) in head.iter().enumerate().filter(|x| *x.1 != u32::MAX) {
+        for cell in listed {
+            let first = head[cell];
+            debug_assert!(first != u32::MAX, "a listed cell has records");
             let (l0, l1) = ((cell / 17) as u16, (cell % 17) as u16);
             let e = (walk.end)(&[rooms[0] - l0, rooms[1] - l1, rooms[2] - (total as u16 - l0 - l1), 0]);
             if matches!(e, Ok(0)) {
