@@ -289,9 +289,9 @@ impl Cells {
     }
 
     /// The records (seat 0's counts within its room, seat 1's total within its own and
-    /// seat 2's), linked by cell from `head` (the cells listed as bits of `listed`), in order of seat 0's counts (the first suit
-    /// fastest) then seat 1's total; the paths listed (of nonzero product), counted until they
-    /// pass `MAX_PATHS`.
+    /// seat 2's), linked by cell from `head` (the cells that have any as bits of `listed`), in
+    /// order of seat 0's counts (the first suit fastest) then seat 1's total; the paths listed
+    /// (of nonzero product), counted until they pass `MAX_PATHS`.
     ///
     /// Seat 0's counts are taken a *group* at a time, those that differ only in the first
     /// suit: a group fixes what is left of the other suits for seats 1 and 2, so it walks
