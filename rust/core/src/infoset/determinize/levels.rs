@@ -220,11 +220,16 @@ fn lanes(c: [usize; 4]) -> u16 {
 /// products over seat 1's counts of that total), each cell sums its records (in 128 bits:
 /// below 2^104 a path, at most `MAX_PATHS`) and is weighed once by its completions. A draw
 /// picks the cell by its weight, then a record of it and seat 1's counts by their products
-/// (seat 2 takes the rest): the law of a draw
-/// over every path by its weight, the paths in another order than the nodes' walk (twin:
-/// `plain_table`, the same paths in proportion).
+/// (seat 2 takes the rest): the law of a draw over every path by its weight, the paths in
+/// another order than the nodes' walk (twin: `plain_table`, the same paths in proportion).
+/// Seats 0, 1 and 2 are the walk's holders with the fewest nonzero factors first (`seat`):
+/// seat 0's counts are listed one by one and seat 1's rows walked for each, so the fewer
+/// the cheaper; another order of the draws than the holders' own, the same law (test
+/// `reordered_cells_draw_the_paths_in_proportion`).
 #[derive(Clone, Debug)]
 struct Cells {
+    /// The seats in the cells' order: `seat[i]` is the walk's holder kept as seat i.
+    seat: [usize; 3],
     /// The unseen level copies of each suit.
     u: [u8; 4],
     /// The seats' rooms before the level kinds (for the twin).
@@ -423,11 +428,12 @@ impl Cells {
 
     /// Seat h's factors G(counts) = envelope · Π over suits of 4!/count! over its box `lo ..=
     /// hi`, the first suit fastest, `ROW` to a row of the other suits' counts (0 outside the box
-    /// and where the envelope is: no path gives it those counts).
+    /// and where the envelope is: no path gives it those counts), and how many are not 0.
     #[inline(never)]
-    fn factors(envelope: &impl Fn(usize, u16) -> u32, h: usize, played: u16, lo: [u8; 4], hi: [u8; 4]) -> Vec<u64> {
+    fn factors(envelope: &impl Fn(usize, u16) -> u32, h: usize, played: u16, lo: [u8; 4], hi: [u8; 4]) -> (Vec<u64>, usize) {
         let len: usize = ROW * (1..4).map(|su| (hi[su] - lo[su] + 1) as usize).product::<usize>();
         let mut g = Vec::with_capacity(len);
+        let mut nonzero = 0;
         for c3 in lo[3]..=hi[3] {
             let f3 = FACTOR[c3 as usize];
             for c2 in lo[2]..=hi[2] {
@@ -437,13 +443,15 @@ impl Cells {
                     let key = played + pack([0, c1, c2, c3]);
                     let mut row = [0; ROW];
                     for c0 in lo[0]..=hi[0] {
-                        row[c0 as usize] = envelope(h, key + c0 as u16) as u64 * f1 * FACTOR[c0 as usize];
+                        let e = envelope(h, key + c0 as u16);
+                        nonzero += (e != 0) as usize;
+                        row[c0 as usize] = e as u64 * f1 * FACTOR[c0 as usize];
                     }
                     g.extend_from_slice(&row);
                 }
             }
         }
-        g
+        (g, nonzero)
     }
 
     /// The cells of a walk of three seats (`None` past `MAX_PATHS` paths within the rooms
@@ -470,6 +478,17 @@ impl Cells {
             }
         }
         let total: usize = u.iter().map(|&x| x as usize).sum();
+        let [(g0, n0), (g1, n1), (g2, n2)]: [(Vec<u64>, usize); 3] = std::array::from_fn(|h| Self::factors(walk.envelope, h, pack(walk.holders[h].1), lo[h], hi[h]));
+        // the seats in the cells' order: fewest nonzero factors first (seat 0's counts are
+        // listed one by one, seat 1's rows walked for each; the same paths and weights in
+        // another order of draws)
+        let nonzero = [n0, n1, n2];
+        let mut seat = [0usize, 1, 2];
+        seat.sort_by_key(|&h| (nonzero[h], h));
+        let mut gs = [Some(g0), Some(g1), Some(g2)];
+        let g: [Vec<u64>; 3] = seat.map(|h| gs[h].take().expect("each seat once"));
+        let (lo, hi) = (seat.map(|h| lo[h]), seat.map(|h| hi[h]));
+        let rooms: [u16; 4] = std::array::from_fn(|i| if i < 3 { walk.rooms[seat[i]] } else { walk.rooms[3] });
         // (a row of `ROW` factors by the first suit's copies)
         let stride: [[usize; 4]; 3] = std::array::from_fn(|h| {
             let mut st = [1, ROW, ROW, ROW];
@@ -478,8 +497,6 @@ impl Cells {
             }
             st
         });
-        let g: [Vec<u64>; 3] = std::array::from_fn(|h| Self::factors(walk.envelope, h, pack(walk.holders[h].1), lo[h], hi[h]));
-        let rooms = walk.rooms;
         let split_at = walk
             .splits
             .iter()
@@ -491,7 +508,7 @@ impl Cells {
                 t
             })
             .collect();
-        let mut cells = Cells { u, rooms, lo, hi, stride, g, records: Vec::with_capacity(NODES_HINT), cells: Vec::new(), split_at, cum: Cum::Narrow(Vec::new()) };
+        let mut cells = Cells { seat, u, rooms, lo, hi, stride, g, records: Vec::with_capacity(NODES_HINT), cells: Vec::new(), split_at, cum: Cum::Narrow(Vec::new()) };
         let mut head = [u32::MAX; 17 * 17];
         let mut listed = [0u64; 5];
         let paths = cells.list_records(&mut head, &mut listed, total);
@@ -520,7 +537,7 @@ impl Cells {
             let first = head[cell];
             debug_assert!(first != u32::MAX, "a listed cell has records");
             let (l0, l1) = ((cell / 17) as u16, (cell % 17) as u16);
-            let e = (walk.end)(&[rooms[0] - l0, rooms[1] - l1, rooms[2] - (total as u16 - l0 - l1), 0]);
+            let e = (walk.end)(&cells.real([rooms[0] - l0, rooms[1] - l1, rooms[2] - (total as u16 - l0 - l1)], rooms[3]));
             if matches!(e, Ok(0)) {
                 continue;
             }
@@ -627,7 +644,21 @@ impl Cells {
         });
         let c1 = c1.expect("a path passes the draw");
         let u = (0..4).fold(0u16, |m, su| m | (self.u[su] as u16) << (4 * su));
-        [rec.c0, c1, u - rec.c0 - c1]
+        let c = [rec.c0, c1, u - rec.c0 - c1];
+        let mut out = [0; 3];
+        for i in 0..3 {
+            out[self.seat[i]] = c[i];
+        }
+        out
+    }
+
+    /// The walk's holders' rooms (and the fourth's) from the seats' in the cells' order.
+    fn real(&self, r: [u16; 3], fourth: u16) -> [u16; 4] {
+        let mut out = [fourth; 4];
+        for i in 0..3 {
+            out[self.seat[i]] = r[i];
+        }
+        out
     }
 }
 
@@ -1104,6 +1135,12 @@ impl LevelTable {
         self.cells.is_some()
     }
 
+    /// Whether the cells keep their seats in another order than the walk's holders (`None`:
+    /// no cells).
+    pub(super) fn reordered(&self) -> Option<bool> {
+        self.cells.as_ref().map(|c| c.seat != [0, 1, 2])
+    }
+
     /// The level kinds, in the paths' order.
     pub(super) fn kinds(&self) -> &[u8] {
         &self.kinds
@@ -1145,7 +1182,7 @@ impl LevelTable {
             let u = (0..4).fold(0u16, |m, su| m | (c.u[su] as u16) << (4 * su));
             for (k, &(l0, l1, first, _)) in c.cells.iter().enumerate() {
                 let l2 = c.u.iter().map(|&x| x as u16).sum::<u16>() - l0 as u16 - l1 as u16;
-                let e = match end(&[c.rooms[0] - l0 as u16, c.rooms[1] - l1 as u16, c.rooms[2] - l2, 0]) {
+                let e = match end(&c.real([c.rooms[0] - l0 as u16, c.rooms[1] - l1 as u16, c.rooms[2] - l2], 0)) {
                     Ok(e) => Big::from_u128(e),
                     Err(e) => e,
                 };
@@ -1153,9 +1190,13 @@ impl LevelTable {
                     let g0 = c.g[0][r.i0 as usize];
                     c.record_paths(r, |c1, w| {
                         let c2 = u - r.c0 - c1;
+                        let mut cs = [0u16; 3];
+                        for (i, x) in [r.c0, c1, c2].into_iter().enumerate() {
+                            cs[c.seat[i]] = x;
+                        }
                         for (j, &kind) in self.kinds.iter().enumerate() {
                             let su = (kind / 13) as usize;
-                            let a = [lane(r.c0, su), lane(c1, su), lane(c2, su), 0];
+                            let a = [lane(cs[0], su), lane(cs[1], su), lane(cs[2], su), 0];
                             paths.push(self.splits[j].iter().position(|(b, _)| *b == a).expect("a split") as u8);
                         }
                         total = total.add(&e.mul_u128(w).mul_small(g0));
@@ -1321,6 +1362,80 @@ mod tests {
         }
     }
 
+    /// The draws of tables by cells whose seats are kept in another order than the holders'
+    /// (fewest nonzero factors first): the paths drawn follow their exact weights (`parts`,
+    /// which the twin below checks against the plain walk). For the first 12 such tables of the
+    /// plain shuffle at every seat of random hands, 3,000 paths drawn, every one a path of
+    /// weight, and a chi-square of their counts against the weights (the paths expected fewer
+    /// than five times pooled) at most its 0.9999 quantile.
+    #[test]
+    fn reordered_cells_draw_the_paths_in_proportion() {
+        use crate::util::rng::Rng;
+        use std::collections::BTreeMap;
+        let to_f64 = |b: &Big| (0..Big::LIMBS).rev().fold(0.0, |v, i| v * 2f64.powi(64) + b.limb(i) as f64);
+        let (mut tested, draws) = (0, 3000);
+        for seed in 0..30u64 {
+            for (cut, p) in super::super::random_cuts(seed) {
+                for seat in 0..4u8 {
+                    let mut det = Determinizer::new(p.info(seat));
+                    let Some(t) = det.turns.as_mut() else { continue };
+                    t.prepare(&det.info);
+                    let t = det.turns.as_ref().expect("turns");
+                    if !t.conditions() || tested >= 12 {
+                        continue;
+                    }
+                    let dense: Vec<&[u32]> = det.holders.iter().map(|h| if h.seat == NOBODY { &[][..] } else { t.envelopes(h.seat) }).collect();
+                    let envelope = |h: usize, key: u16| dense[h][key as usize];
+                    let valid: Vec<&[u16]> = det.holders.iter().map(|h| if h.seat == NOBODY { &[][..] } else { t.valid(h.seat) }).collect();
+                    let Some(table) = det.shuffle_levels(&envelope, valid) else { continue };
+                    if table.reordered() != Some(true) {
+                        continue;
+                    }
+                    let end = det.shuffle_end();
+                    let (paths, cum) = table.parts(&end, &envelope);
+                    let n = table.kinds().len();
+                    let total = to_f64(cum.last().expect("a path"));
+                    let mut before = Big::ZERO;
+                    let mut weight = BTreeMap::new();
+                    for (i, c) in cum.iter().enumerate() {
+                        weight.insert(paths[i * n..(i + 1) * n].to_vec(), to_f64(&c.sub(&before)) / total);
+                        before = *c;
+                    }
+                    let mut rng = Rng::new(seed * 131 + seat as u64);
+                    let mut got: BTreeMap<Vec<u8>, u32> = BTreeMap::new();
+                    for _ in 0..draws {
+                        let path = table.sample(&mut rng, &end).to_vec();
+                        assert!(weight.contains_key(&path), "seed {seed}, cut {cut}, seat {seat}: a path of weight");
+                        *got.entry(path).or_default() += 1;
+                    }
+                    let (mut chi, mut df, mut pooled) = (0.0, 0usize, (0.0, 0.0));
+                    for (path, &w) in &weight {
+                        let (e, o) = (w * draws as f64, got.get(path).copied().unwrap_or(0) as f64);
+                        if e >= 5.0 {
+                            chi += (o - e) * (o - e) / e;
+                            df += 1;
+                        } else {
+                            pooled = (pooled.0 + e, pooled.1 + o);
+                        }
+                    }
+                    if pooled.0 >= 5.0 {
+                        chi += (pooled.1 - pooled.0) * (pooled.1 - pooled.0) / pooled.0;
+                        df += 1;
+                    }
+                    if df < 2 {
+                        continue;
+                    }
+                    // (Wilson–Hilferty's 0.9999 quantile of chi-square with df − 1 degrees)
+                    let k = (df - 1) as f64;
+                    let q = k * (1.0 - 2.0 / (9.0 * k) + 3.719 * (2.0 / (9.0 * k)).sqrt()).powi(3);
+                    assert!(chi <= q, "seed {seed}, cut {cut}, seat {seat}: chi-square {chi:.1} over {q:.1} ({df} bins)");
+                    tested += 1;
+                }
+            }
+        }
+        assert!(tested == 12, "{tested} tables");
+    }
+
     /// The level tables, of the counting programme and of the plain shuffle, against their
     /// plain twins (`plain_table`: every split stepped by the proposal's own step, no masks,
     /// full-width sums): the same paths in the same order with the same cumulative weights,
@@ -1330,7 +1445,7 @@ mod tests {
     /// kinds' layers holds the same counts in every layer it builds.
     #[test]
     fn level_tables_match_the_plain_walk() {
-        let (mut shuffled, mut counted, mut paths, mut none, mut lazy_built, mut by_cells) = (0, 0, 0, 0, 0, 0);
+        let (mut shuffled, mut counted, mut paths, mut none, mut lazy_built, mut by_cells, mut reordered) = (0, 0, 0, 0, 0, 0, 0);
         for seed in 0..30u64 {
             for (cut, p) in super::super::random_cuts(seed) {
                 for seat in 0..4u8 {
@@ -1347,6 +1462,7 @@ mod tests {
                     let n = det.level_kinds().len();
                     let table = det.shuffle_levels(&envelope, valid.clone());
                     by_cells += table.as_ref().is_some_and(|t| t.cells.is_some()) as usize;
+                    reordered += table.as_ref().and_then(|t| t.reordered()).unwrap_or(false) as usize;
                     let fast = table.map(|t| t.parts(&det.shuffle_end(), &envelope));
                     let plain = det.shuffle_levels_plain(&envelope, &valid);
                     if det.holders.len() == 3 && det.holders.iter().all(|h| h.seat != NOBODY) {
@@ -1367,6 +1483,7 @@ mod tests {
                     lazy_built += (lazy.from > 0) as usize;
                     let table = det.dp_levels(&dp, &envelope, valid.clone());
                     by_cells += table.as_ref().is_some_and(|t| t.cells.is_some()) as usize;
+                    reordered += table.as_ref().and_then(|t| t.reordered()).unwrap_or(false) as usize;
                     let fast = table.map(|t| t.parts(&|r: &[u16; 4]| dp.completions(det.level_kinds().len(), r), &envelope));
                     let plain = det.dp_levels_plain(&dp, &envelope, &valid);
                     if det.holders.len() == 3 && det.holders.iter().all(|h| h.seat != NOBODY) {
@@ -1380,7 +1497,7 @@ mod tests {
                 }
             }
         }
-        eprintln!("{shuffled} shuffled tables, {counted} counted ({lazy_built} lazy programmes), {paths} paths, {none} none, {by_cells} by cells");
-        assert!(shuffled >= 150 && counted >= 60 && lazy_built >= 30 && paths >= 20_000 && none >= 5 && by_cells >= 100, "{shuffled} shuffled tables, {counted} counted ({lazy_built} lazy), {paths} paths, {none} none, {by_cells} by cells");
+        eprintln!("{shuffled} shuffled tables, {counted} counted ({lazy_built} lazy programmes), {paths} paths, {none} none, {by_cells} by cells ({reordered} with their seats reordered)");
+        assert!(shuffled >= 150 && counted >= 60 && lazy_built >= 30 && paths >= 20_000 && none >= 5 && by_cells >= 100 && reordered >= 200, "{shuffled} shuffled tables, {counted} counted ({lazy_built} lazy), {paths} paths, {none} none, {by_cells} by cells ({reordered} reordered)");
     }
 }
