@@ -955,10 +955,12 @@ fn turn_conditioned_worlds_match_rejection_sampling() {
 /// its level cards by suit and its showings' suits, and its level cards and small jokers in
 /// all, by two-sample chi-square over 2,000 worlds a side; and the table must cut the
 /// proposals per world. In play (three seats, no pile) the table draws its paths by cells
-/// (`levels.rs`, `Cells`): at least six of the positions test that draw.
+/// (`levels.rs`, `Cells`): at least six of the positions test that draw, and at least three
+/// of them with the cells' seats in another order than the holders' (fewest nonzero factors
+/// first: the same paths and weights, another order of draws).
 #[test]
 fn the_level_table_keeps_the_rejection_samplers_law() {
-    let (mut positions, mut cells, mut phases, mut by_cells) = (0, 0, [0usize; 4], 0);
+    let (mut positions, mut cells, mut phases, mut by_cells, mut reordered) = (0, 0, [0usize; 4], 0, 0);
     let (mut proposals, mut worlds) = ([0u64; 2], 0u64);
     for seed in 0..40u64 {
         if positions >= 10 {
@@ -993,6 +995,7 @@ fn the_level_table_keeps_the_rejection_samplers_law() {
         }
         assert_eq!(slow.uses_level_table(), Some(false));
         by_cells += (fast.level_table_by_cells() == Some(true)) as usize;
+        reordered += (fast.level_table_reordered() == Some(true)) as usize;
         proposals[0] += fast.proposals;
         proposals[1] += slow.proposals;
         worlds += draws;
@@ -1001,8 +1004,8 @@ fn the_level_table_keeps_the_rejection_samplers_law() {
         phases[phase] += 1;
     }
     let per_world = |p: u64| p as f64 / worlds as f64;
-    eprintln!("{positions} positions {phases:?} ({by_cells} by cells); proposals per world {:.2} against {:.2}", per_world(proposals[0]), per_world(proposals[1]));
-    assert!(positions == 10 && phases[1..].iter().all(|&p| p >= 2) && cells >= 150 && by_cells >= 6, "{positions} {phases:?} {cells} {by_cells}");
+    eprintln!("{positions} positions {phases:?} ({by_cells} by cells, {reordered} reordered); proposals per world {:.2} against {:.2}", per_world(proposals[0]), per_world(proposals[1]));
+    assert!(positions == 10 && phases[1..].iter().all(|&p| p >= 2) && cells >= 150 && by_cells >= 6 && reordered >= 3, "{positions} {phases:?} {cells} {by_cells} {reordered}");
     assert!(per_world(proposals[0]) * 4.0 < per_world(proposals[1]), "the table must cut the proposals");
 }
 

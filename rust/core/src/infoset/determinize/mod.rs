@@ -352,6 +352,13 @@ impl Determinizer {
         self.levels.as_ref().and_then(|l| l.as_ref()).map(LevelTable::by_cells)
     }
 
+    /// Whether the level table by cells keeps its seats in another order than the holders'
+    /// (fewest nonzero factors first, `levels.rs`; `None` before the first world or without a
+    /// table by cells).
+    pub fn level_table_reordered(&self) -> Option<bool> {
+        self.levels.as_ref().and_then(|l| l.as_ref()).and_then(LevelTable::reordered)
+    }
+
     /// The seats whose early cards the shuffle draws exactly ([`EarlyRuns`]; empty when none).
     pub fn early_windows(&self) -> Vec<u8> {
         self.early.as_ref().map_or(Vec::new(), |e| e.windows.iter().map(|w| w.seat).collect())
