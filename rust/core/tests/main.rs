@@ -8,6 +8,10 @@ mod common {
     pub mod oracle_comp;
 }
 
+/// The examples' positions (greedy hands cut at four points) and their world digest.
+#[path = "../examples/common/positions.rs"]
+mod positions;
+
 mod actions;
 mod competition;
 mod determinize;

@@ -31,6 +31,37 @@ pub fn greedy_cuts(seed: u64, profile: Profile) -> [Game; 4] {
     })
 }
 
+/// The FNV-1a digest of exact worlds (`Determinizer::new`) over `hands` greedy hands
+/// ([`greedy_cuts`], the profiles in turn): every cut, every seat, a fresh determinizer per seat
+/// and 8 worlds from it, their decks and hands; with the number of worlds.
+pub fn world_digest(hands: u64) -> (usize, u64) {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |bytes: &[u8]| {
+        for &b in bytes {
+            h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);
+        }
+    };
+    let mut worlds = 0;
+    for seed in 0..hands {
+        let profile = Profile::ALL[(seed % 3) as usize];
+        for p in greedy_cuts(seed, profile) {
+            for seat in 0..4u8 {
+                let mut det = tractor_core::infoset::determinize::Determinizer::new(p.info(seat));
+                let mut r = Rng::new(seed * 4 + seat as u64);
+                for _ in 0..8 {
+                    let w = det.world(&mut r).unwrap();
+                    eat(&w.deck);
+                    for hand in &w.pos.hands {
+                        eat(hand);
+                    }
+                    worlds += 1;
+                }
+            }
+        }
+    }
+    (worlds, h)
+}
+
 /// The hand greedy plays from `seed` on every seat, stopped at its play `40 + 7·seed mod 60`
 /// (or at its end): the mid-hand positions the search examples time.
 pub fn mid_hand(seed: u64) -> Game {
