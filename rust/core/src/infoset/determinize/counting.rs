@@ -256,8 +256,8 @@ impl Determinizer {
         let fit = self.level_fit.as_ref().filter(|_| n_timed > 0);
         // (the conditions of `dp_levels`, where the chains condition the worlds and no table
         // was refused yet)
-        let level_kinds = self.level_kinds();
-        let n_level = level_kinds.len();
+        let (level_kinds, n_level) = self.level_kinds_listed();
+        let level_kinds = &level_kinds[..n_level];
         // A kind of one split of weight one (e.g. every copy with the one holder not void in it)
         // takes no layer: the split before it carries its cards (in its move's offset and
         // rooms), and the draw places it without a draw (it drew none: the same draws). Not the
@@ -658,8 +658,8 @@ impl Determinizer {
         // the level kinds with unseen copies come first (then C9's small joker, which no chain
         // counts, drawn by the programme as before), all before the chains accept; no hidden
         // run's boundary layer
-        let kinds = self.level_kinds();
-        let n = kinds.len();
+        let (kinds, n) = self.level_kinds_listed();
+        let kinds = &kinds[..n];
         if n > dp.early_at || !dp.kinds[..n].iter().all(|(k, _)| kinds.contains(k)) || dp.boundary.is_some() {
             return None;
         }
