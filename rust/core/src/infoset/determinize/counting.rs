@@ -51,8 +51,10 @@ impl Move {
 pub(super) struct Dp {
     /// (kind, allowed allocations over the holders with their weights c!/Π a!).
     kinds: Vec<(u8, Splits)>,
-    /// Each split of `kinds` as a step of the walk (with the folded kinds after it).
-    moves: Vec<Vec<Move>>,
+    /// Each split of `kinds` as a step of the walk (with the folded kinds after it), all
+    /// kinds' in one list (one allocation): kind j's are `moves[move_at[j]..move_at[j + 1]]`.
+    moves: Vec<Move>,
+    move_at: Vec<usize>,
     /// Per kind with a layer, the layer read after it (the next kind not folded, or the last);
     /// 0 for a kind of one split of weight one placed by the split before it: no layer.
     next_layer: Vec<usize>,
@@ -254,8 +256,8 @@ impl Determinizer {
         let fit = self.level_fit.as_ref().filter(|_| n_timed > 0);
         // (the conditions of `dp_levels`, where the chains condition the worlds and no table
         // was refused yet)
-        let level_kinds = self.level_kinds();
-        let n_level = level_kinds.len();
+        let (level_kinds, n_level) = self.level_kinds_listed();
+        let level_kinds = &level_kinds[..n_level];
         // A kind of one split of weight one (e.g. every copy with the one holder not void in it)
         // takes no layer: the split before it carries its cards (in its move's offset and
         // rooms), and the draw places it without a draw (it drew none: the same draws). Not the
@@ -277,11 +279,14 @@ impl Determinizer {
                 (l, sh) = (j, [0; 4]);
             }
         }
-        let moves: Vec<Vec<Move>> = kinds
-            .iter()
-            .zip(&shift)
-            .map(|((_, sp), sh)| sp.iter().map(|(a, _)| Move::of(&dims, &std::array::from_fn(|h| a[h] + sh[h]))).collect())
-            .collect();
+        let mut move_at = Vec::with_capacity(j_max + 1);
+        let mut all_moves = Vec::with_capacity(kinds.iter().map(|(_, sp)| sp.len()).sum());
+        for ((_, sp), sh) in kinds.iter().zip(&shift) {
+            move_at.push(all_moves.len());
+            all_moves.extend(sp.iter().map(|(a, _)| Move::of(&dims, &std::array::from_fn(|h| a[h] + sh[h]))));
+        }
+        move_at.push(all_moves.len());
+        let moves = |j: usize| &all_moves[move_at[j]..move_at[j + 1]];
         // (the pool's copies come last, with the free cards)
         let in_pool = pool.as_ref().map_or(0, |p| p.copies);
         let mut remaining = vec![free.len() as u16 + in_pool; j_max + 1];
@@ -310,8 +315,9 @@ impl Determinizer {
         // room is between Σ lo and Σ min(hi, c) + f of the kinds from j on (else it cannot be
         // filled: its count is 0, and so is the box's outside). The last holder's room bounds
         // the cards the others have room for. `None`: no state.
-        let (mut took_lo, mut took_hi) = (vec![[0u16; 4]; j_max + 1], vec![[0u16; 4]; j_max + 1]);
-        let (mut rest_lo, mut rest_hi) = (vec![[0u16; 4]; j_max + 1], vec![[f + in_pool; 4]; j_max + 1]);
+        // (on the stack: at most one kind a layer, KINDS + 1 bounds each, no allocation)
+        let (mut took_lo, mut took_hi) = ([[0u16; 4]; KINDS + 1], [[0u16; 4]; KINDS + 1]);
+        let (mut rest_lo, mut rest_hi) = ([[0u16; 4]; KINDS + 1], [[f + in_pool; 4]; KINDS + 1]);
         if let Some(p) = &pool {
             // (the pool's holder takes lo ..= hi of each of its kinds)
             rest_lo[j_max][p.holder] = p.kinds.iter().map(|x| x.2 as u16).sum();
@@ -445,7 +451,7 @@ impl Determinizer {
             // at full width)
             let narrow = match next {
                 BigVec::Narrow(next) => {
-                    let (splits, moves, rem) = (&kinds[j].1, &moves[j], remaining[next_layer[j]]);
+                    let (splits, moves, rem) = (&kinds[j].1, moves(j), remaining[next_layer[j]]);
                     let mut cur = Vec::with_capacity(states);
                     // no term and no sum overflows when the largest cell of `next` times the
                     // weights' sum fits: then plain arithmetic is exact, else every step is
@@ -531,7 +537,7 @@ impl Determinizer {
             reachable(j, &mut |i, s| {
                 let used: u16 = s[..nd].iter().sum();
                 let mut acc = Big::ZERO;
-                for (m, (_, w)) in moves[j].iter().zip(&kinds[j].1) {
+                for (m, (_, w)) in moves(j).iter().zip(&kinds[j].1) {
                     if let Some(ni) = m.next(nd, s, i, used, remaining[next_layer[j]]) {
                         let v = next.get(ni);
                         if small {
@@ -554,7 +560,7 @@ impl Determinizer {
         for d in 0..nd {
             strides[d] = dims[..d].iter().product();
         }
-        Ok(Dp { kinds, moves, next_layer, dims, strides, from, table, remaining, free, after, late, early_at, boundary, pool })
+        Ok(Dp { kinds, moves: all_moves, move_at, next_layer, dims, strides, from, table, remaining, free, after, late, early_at, boundary, pool })
     }
 
     /// Draws from the counting programme; after the timed kinds, `early` may reject.
@@ -599,8 +605,8 @@ impl Determinizer {
                     out[h][*k as usize] += allocs[0].0[h];
                 }
             } else {
-                let (x, ni) = dp.pick(j, i, &s, rng);
-                let (a, m) = (&allocs[x].0, &dp.moves[j][x].a);
+                let (x, ni, m) = dp.pick(j, i, &s, rng);
+                let a = &allocs[x].0;
                 for h in 0..nh {
                     out[h][*k as usize] += a[h];
                     if h + 1 < nh {
@@ -652,8 +658,8 @@ impl Determinizer {
         // the level kinds with unseen copies come first (then C9's small joker, which no chain
         // counts, drawn by the programme as before), all before the chains accept; no hidden
         // run's boundary layer
-        let kinds = self.level_kinds();
-        let n = kinds.len();
+        let (kinds, n) = self.level_kinds_listed();
+        let kinds = &kinds[..n];
         if n > dp.early_at || !dp.kinds[..n].iter().all(|(k, _)| kinds.contains(k)) || dp.boundary.is_some() {
             return None;
         }
@@ -797,11 +803,16 @@ impl Dp {
         (s, index(&self.dims, &s))
     }
 
+    /// Kind `j`'s moves, one per split.
+    fn moves(&self, j: usize) -> &[Move] {
+        &self.moves[self.move_at[j]..self.move_at[j + 1]]
+    }
+
     /// Kind `j`'s split `x` from state `i` (rooms `s`): the rooms and index after it, if it
     /// fits.
     fn step(&self, j: usize, x: usize, s: &[u16; 4], i: usize) -> Option<([u16; 4], usize)> {
         let nd = self.dims.len();
-        let m = &self.moves[j][x];
+        let m = &self.moves(j)[x];
         let (a, used) = (&m.a, s[..nd].iter().sum());
         let ni = m.next(nd, s, i, used, self.remaining[self.next_layer[j]])?;
         let mut next = *s;
@@ -814,19 +825,20 @@ impl Dp {
     /// Kind `j`'s split from state `i` (remaining room `s`), drawn with probability
     /// w · N_{j+1}(next) / N_j(i), exactly: the index of the split and the next state. The
     /// arithmetic runs in the width of N_j(i), which bounds every term (u128 where it fits).
-    fn pick(&self, j: usize, i: usize, s: &[u16; 4], rng: &mut Rng) -> (usize, usize) {
+    /// Also the split's move's cards (its own and the folded kinds' after it).
+    fn pick(&self, j: usize, i: usize, s: &[u16; 4], rng: &mut Rng) -> (usize, usize, [u8; 4]) {
         debug_assert!(j >= self.from, "layer {j} was not built");
         let allocs = &self.kinds[j].1;
         let next = match &self.boundary {
             Some((b, layer)) if *b == j + 1 => layer,
             _ => &self.table[self.next_layer[j]],
         };
-        let (nd, moves, rem) = (self.dims.len(), &self.moves[j], self.remaining[self.next_layer[j]]);
+        let (nd, moves, rem) = (self.dims.len(), self.moves(j), self.remaining[self.next_layer[j]]);
         let used: u16 = s[..nd].iter().sum();
-        let feasible = |x: usize| moves[x].next(nd, s, i, used, rem);
+        let feasible = |m: &Move| m.next(nd, s, i, used, rem);
         if allocs.len() == 1 {
             // one split (a forced kind, e.g. two seats void): probability 1, no draw
-            return (0, feasible(0).expect("a reachable state has a completion"));
+            return (0, feasible(&moves[0]).expect("a reachable state has a completion"), moves[0].a);
         }
         let narrow = match &self.table[j] {
             BigVec::Narrow(v) => Some(v[i]),
@@ -834,11 +846,11 @@ impl Dp {
         };
         if let Some(t) = narrow {
             let mut r = rng.below(t);
-            for (x, (_, w)) in allocs.iter().enumerate() {
-                let Some(ni) = feasible(x) else { continue };
+            for (x, (m, (_, w))) in moves.iter().zip(allocs).enumerate() {
+                let Some(ni) = feasible(m) else { continue };
                 let v = next.low_u128(ni) * w; // ≤ t: no overflow
                 if r < v {
-                    return (x, ni);
+                    return (x, ni, m.a);
                 }
                 r -= v;
             }
@@ -846,14 +858,14 @@ impl Dp {
             let total = self.table[j].get(i);
             let n = total.limbs();
             let mut r = total.below(rng);
-            for (x, (_, w)) in allocs.iter().enumerate() {
-                let Some(ni) = feasible(x) else { continue };
+            for (x, (m, (_, w))) in moves.iter().zip(allocs).enumerate() {
+                let Some(ni) = feasible(m) else { continue };
                 let v = match u64::try_from(*w) {
                     Ok(w) => next.get(ni).mul_small_within(w, n),
                     Err(_) => next.get(ni).mul_u128(*w),
                 };
                 if r.lt_within(&v, n) {
-                    return (x, ni);
+                    return (x, ni, m.a);
                 }
                 r.sub_within(&v, n);
             }

@@ -496,7 +496,18 @@ impl Determinizer {
     /// The level kinds (R8.1) with unseen copies, suit by suit: what the level table deals
     /// (C9's small joker, which no chain counts, is left to the rest of the proposal).
     fn level_kinds(&self) -> Vec<u8> {
-        (0..4).map(|s| Card::new(s, self.info.level).0).filter(|&k| self.info.unseen[k as usize] > 0).collect()
+        let (k, n) = self.level_kinds_listed();
+        k[..n].to_vec()
+    }
+
+    /// [`Determinizer::level_kinds`] without an allocation: the kinds, and how many.
+    fn level_kinds_listed(&self) -> ([u8; 4], usize) {
+        let (mut out, mut n) = ([0u8; 4], 0);
+        for k in (0..4).map(|s| Card::new(s, self.info.level).0).filter(|&k| self.info.unseen[k as usize] > 0) {
+            out[n] = k;
+            n += 1;
+        }
+        (out, n)
     }
 
     /// Per holder: its seat and the level cards of each suit it has played.
