@@ -227,6 +227,20 @@ fn a_showing_in_the_final_round_by_the_last_receiver_is_replayed_there() {
 }
 
 /// Four random hands of `per` cards from the four decks' kinds that `keep` allows.
+/// A small endgame of `per` cards a hand over the kinds `keep` allows (level 10, the profile and
+/// leader by `seed`), played at random for a few plays.
+fn random_endgame(rng: &mut Rng, seed: u64, per: u8, keep: impl Fn(u8) -> bool) -> Game {
+    let hands = random_hands(rng, per, keep);
+    let profile = Profile::ALL[(seed % 3) as usize];
+    let mut g = Game::from_hands(hands, 10, 1, (seed % 4) as u8, profile).unwrap();
+    let stop = 4 + rng.below_usize(per as usize * 4 - 4);
+    for _ in 0..stop {
+        let Some(a) = Policy::Agent(Agent::Random).act(&g, rng) else { break };
+        g.apply(&a).unwrap();
+    }
+    g
+}
+
 fn random_hands(rng: &mut Rng, per: u8, keep: impl Fn(u8) -> bool) -> [Counts; 4] {
     let mut deck: Vec<u8> = (0..216).map(|i| (i / 4) as u8).filter(|&k| keep(k)).collect();
     for i in (1..deck.len()).rev() {
@@ -437,14 +451,7 @@ fn world_distribution_is_exact_on_small_endgames() {
         let mut rng = Rng::new(1000 + seed);
         let per = 3 + rng.below_usize(4) as u8;
         // a small universe of kinds so that pairs and tractors occur
-        let hands = random_hands(&mut rng, per, |k| k < 8 || (13..17).contains(&k) || k == 52);
-        let profile = Profile::ALL[(seed % 3) as usize];
-        let mut g = Game::from_hands(hands, 10, 1, (seed % 4) as u8, profile).unwrap();
-        let stop = 4 + rng.below_usize(per as usize * 4 - 4);
-        for _ in 0..stop {
-            let Some(a) = Policy::Agent(Agent::Random).act(&g, &mut rng) else { break };
-            g.apply(&a).unwrap();
-        }
+        let g = random_endgame(&mut rng, seed, per, |k| k < 8 || (13..17).contains(&k) || k == 52);
         let seat = (seed % 4) as u8;
         chi_square_against_exact(&g, seat, 4_000, seed);
         tested += 1;
@@ -463,14 +470,7 @@ fn pooled_kinds_keep_the_exact_law() {
         let mut rng = Rng::new(9000 + seed);
         let per = 4 + rng.below_usize(3) as u8;
         // few kinds, so that voids and ladder bounds occur (and pairs and tractors)
-        let hands = random_hands(&mut rng, per, |k| k < 7 || (13..17).contains(&k) || (26..29).contains(&k));
-        let profile = Profile::ALL[(seed % 3) as usize];
-        let mut g = Game::from_hands(hands, 10, 1, (seed % 4) as u8, profile).unwrap();
-        let stop = 4 + rng.below_usize(per as usize * 4 - 4);
-        for _ in 0..stop {
-            let Some(a) = Policy::Agent(Agent::Random).act(&g, &mut rng) else { break };
-            g.apply(&a).unwrap();
-        }
+        let g = random_endgame(&mut rng, seed, per, |k| k < 7 || (13..17).contains(&k) || (26..29).contains(&k));
         let seat = (seed % 4) as u8;
         let mut probe = Determinizer::new(g.info(seat));
         probe.sample(&mut Rng::new(seed)).unwrap();

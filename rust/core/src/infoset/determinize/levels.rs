@@ -1322,6 +1322,14 @@ pub(super) fn plain_table<S: Copy>(
 #[cfg(test)]
 mod tests {
     use super::super::Determinizer;
+
+    /// `seat`'s determinizer at `p` with its turn chains prepared, where they condition its
+    /// worlds (else `None`).
+    fn conditioned(p: &crate::game::hand::Game, seat: u8) -> Option<Determinizer> {
+        let mut det = Determinizer::new(p.info(seat));
+        det.turns.as_mut()?.prepare(&det.info);
+        det.turns.as_ref().expect("turns").conditions().then_some(det)
+    }
     use crate::game::hand::NOBODY;
     use crate::util::bignum::Big;
 
@@ -1377,13 +1385,8 @@ mod tests {
         for seed in 0..30u64 {
             for (cut, p) in super::super::random_cuts(seed) {
                 for seat in 0..4u8 {
-                    let mut det = Determinizer::new(p.info(seat));
-                    let Some(t) = det.turns.as_mut() else { continue };
-                    t.prepare(&det.info);
+                    let Some(det) = conditioned(&p, seat).filter(|_| tested < 12) else { continue };
                     let t = det.turns.as_ref().expect("turns");
-                    if !t.conditions() || tested >= 12 {
-                        continue;
-                    }
                     let dense: Vec<&[u32]> = det.holders.iter().map(|h| if h.seat == NOBODY { &[][..] } else { t.envelopes(h.seat) }).collect();
                     let envelope = |h: usize, key: u16| dense[h][key as usize];
                     let valid: Vec<&[u16]> = det.holders.iter().map(|h| if h.seat == NOBODY { &[][..] } else { t.valid(h.seat) }).collect();
@@ -1449,13 +1452,8 @@ mod tests {
         for seed in 0..30u64 {
             for (cut, p) in super::super::random_cuts(seed) {
                 for seat in 0..4u8 {
-                    let mut det = Determinizer::new(p.info(seat));
-                    let Some(t) = det.turns.as_mut() else { continue };
-                    t.prepare(&det.info);
+                    let Some(det) = conditioned(&p, seat) else { continue };
                     let t = det.turns.as_ref().expect("turns");
-                    if !t.conditions() {
-                        continue;
-                    }
                     let dense: Vec<&[u32]> = det.holders.iter().map(|h| if h.seat == NOBODY { &[][..] } else { t.envelopes(h.seat) }).collect();
                     let envelope = |h: usize, key: u16| dense[h][key as usize];
                     let valid: Vec<&[u16]> = det.holders.iter().map(|h| if h.seat == NOBODY { &[][..] } else { t.valid(h.seat) }).collect();
