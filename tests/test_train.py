@@ -100,7 +100,8 @@ def test_solve_values_the_small_hands_exactly_and_names_bad_settings():
     sp = T.SelfPlay(seats=["greedy"] * 4, base="greedy", rollout="greedy", label_rate=1.0, per_decision=3)
     solved = dataclasses.replace(sp, solve=4)
     a, b = T.samples(8, 0, 2, solved, threads=1), T.samples(8, 0, 2, sp, threads=1)
-    assert all(np.array_equal(a[k], T.samples(8, 0, 2, solved, threads=2)[k]) for k in a)
+    two = T.samples(8, 0, 2, solved, threads=2)
+    assert a.keys() == two.keys() and all(np.array_equal(a[k], two[k]) for k in a)
     assert np.array_equal(a["features"], b["features"]) and np.array_equal(a["returns"], b["returns"])
     changed = (a["levels"] != b["levels"]) | (a["points"] != b["points"])
     assert 0 < changed.sum() < len(changed) // 4

@@ -605,6 +605,7 @@ fn self_play_samples_in_play_features_version_2_are_version_1_s_extended() {
 /// rollouts (a Monte-Carlo sample has no candidate values to replace).
 #[test]
 fn solve_values_small_hands_exactly() {
+    use tractor_core::rules::card::size;
     use tractor_core::search::solve;
     use tractor_core::util::seed::POLICY;
     const N: u8 = 4;
@@ -625,7 +626,7 @@ fn solve_values_small_hands_exactly() {
         while matches!(game.pos.phase, Phase::Declare | Phase::Play) {
             let seat = game.pos.to_move;
             let a = seats[seat as usize].act(&game, &mut rngs[seat as usize]).unwrap();
-            let small = game.pos.phase == Phase::Play && game.pos.hands[seat as usize].iter().map(|&c| c as usize).sum::<usize>() <= N as usize;
+            let small = game.pos.phase == Phase::Play && size(&game.pos.hands[seat as usize]) <= N as usize;
             if let Some(d) = (0..s.seat.len()).find(|&d| s.hand[d] == hand && s.step[d] == k) {
                 for row in (0..s.decision.len()).filter(|&c| s.decision[c] as usize == d) {
                     if !small {
