@@ -366,8 +366,7 @@ impl Cells {
                     }
                     for x3 in a[3]..b[3] + 1 {
                         for x2 in a[2]..b[2] + 1 {
-                            let r = (x3 - lo1[3]) * s1[3] + (x2 - lo1[2]) * s1[2] + (a[1] - lo1[1]) * s1[1];
-                            let q = (v[3] - x3 - lo2[3]) * s2[3] + (v[2] - x2 - lo2[2]) * s2[2] + (v[1] - a[1] - lo2[1]) * s2[1];
+                            let (r, q) = self.rows([0, a[1], x2, x3], &v);
                             for x1 in a[1]..b[1] + 1 {
                                 // (the rows of seat 1 at x and of seat 2 at the rest)
                                 let (r, q) = (r + (x1 - a[1]) * s1[1], q - (x1 - a[1]) * s2[1]);
