@@ -663,7 +663,8 @@ def determinization_section(raw):
     )
     lines.append("")
     lines.append(
-        "| phase | tractor per world of 64, µs (median / p99) | one world per call, µs | first world on a fresh state, µs | "
+        "| phase | tractor per world of 64, µs (median / p99) | one world per call, µs | first world on a fresh state, µs: "
+        "the hand's first info set / a later one | "
         "hearts resample, µs (anchor) | hearts / tractor per world | per card (× 216 / 52) | Rust search sampler, µs |"
     )
     lines.append("|---|---:|---:|---:|---:|---:|---:|---:|")
@@ -677,7 +678,8 @@ def determinization_section(raw):
         s = rs.get(ph, {}).get("search_med")
         lines.append(
             f"| {ph} | {num(m, '{:,.1f}')} / {num(x.get('per_world_of_64_p99_us'), '{:,.1f}')} | "
-            f"{num(x.get('one_per_call_seen_us'), '{:,.1f}')} | {num(x.get('one_us'), '{:,.1f}')} | {num(h, '{:,.1f}')} | "
+            f"{num(x.get('one_per_call_seen_us'), '{:,.1f}')} | {num(x.get('first_of_hand_us'), '{:,.1f}')} / "
+            f"{num(x.get('one_us'), '{:,.1f}')} | {num(h, '{:,.1f}')} | "
             f"{ratio(r)} | {ratio(None if r is None else r * CARDS)} | {num(s, '{:,.1f}')} |"
         )
     lines.append("")
