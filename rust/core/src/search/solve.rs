@@ -27,7 +27,7 @@
 use std::hash::Hasher;
 
 use crate::game::action_set::ActionSet;
-use crate::game::hand::{Action, Phase, Position, NOBODY};
+use crate::game::hand::{Action, Phase, Position, Trick, NOBODY};
 use crate::rules::card::{held_mask, size, words, Card, Counts, KINDS};
 use crate::rules::combo::{beats, for_each_lead, unit, Combo};
 use crate::rules::error::Error;
@@ -149,6 +149,8 @@ const FOLLOWS_KEPT: usize = 1 << 16;
 /// One node's plays, the positions after them and the order they are searched in.
 #[derive(Default)]
 struct Ply {
+    /// The plays, or none where every play is one card (a single lead's follows): then
+    /// `singles` alone names them ([`Ply::cards`]).
     moves: Vec<Counts>,
     /// Each play's kind when it is one card, else [`NONE`].
     singles: Vec<u8>,
@@ -157,7 +159,8 @@ struct Ply {
     /// At a trick's last card, the children's held masks and trick-start keys.
     helds: Vec<Held>,
     keys: Vec<u128>,
-    order: Vec<(std::cmp::Reverse<i32>, u16)>,
+    /// The plays' indices in search order, each under its [`ranked`] score.
+    order: Vec<u64>,
     /// The play that last cut a node at this depth, tried first where the table names none.
     killer: Option<(Counts, u8)>,
     killer2: Option<(Counts, u8)>,
@@ -165,6 +168,34 @@ struct Ply {
     /// follower often meets the same lead with the same hand): read before [`Follows`].
     follow_key: Option<FollowKey>,
     follow_moves: Vec<Counts>,
+}
+
+/// No cards: what [`Ply::play`] gives for a play of one card named by its kind alone.
+static NO_CARDS: Counts = [0; KINDS];
+
+/// One card of kind `k`.
+fn one_card(k: u8) -> Counts {
+    let mut c = [0u8; KINDS];
+    c[k as usize] = 1;
+    c
+}
+
+impl Ply {
+    /// The plays listed.
+    fn len(&self) -> usize {
+        self.singles.len()
+    }
+
+    /// The `i`-th play's cards where `moves` keeps them, else [`NO_CARDS`] (a play of one
+    /// card, named by `singles[i]`: read by no code that is given its kind).
+    fn play(&self, i: usize) -> &Counts {
+        self.moves.get(i).unwrap_or(&NO_CARDS)
+    }
+
+    /// The `i`-th play's cards.
+    fn cards(&self, i: usize) -> Counts {
+        if self.singles[i] == NONE { self.moves[i] } else { one_card(self.singles[i]) }
+    }
 }
 
 /// Each hand's kinds held at least once and at least twice, as bits over kind ids, and its
@@ -427,7 +458,7 @@ fn key_with_shape(pos: &Position, ctx: &Context, held: &Held, links: u64, shape:
     while places != 0 {
         let k = ctx.order[(start + places.trailing_zeros()) as usize] as usize;
         places &= places - 1;
-        w = w << 14 | counts(k) | (KIND_POINTS[k] as u64 / 5) << 12;
+        w = w << 14 | counts(k) | POINTS_AT_12[k];
         n += 1;
         if n == 4 {
             put(w);
@@ -445,7 +476,7 @@ fn key_with_shape(pos: &Position, ctx: &Context, held: &Held, links: u64, shape:
             bits &= bits - 1;
             let c = counts(k as usize);
             let linked = prev != NONE && ctx.up[prev as usize] == k && links >> prev & 1 == 1;
-            let unit = c | (KIND_POINTS[k as usize] as u64 / 5) << 12 | (linked as u64) << 14;
+            let unit = c | POINTS_AT_12[k as usize] | (linked as u64) << 14;
             if w >> 49 != 0 {
                 put(w);
                 w = 1;
@@ -457,6 +488,17 @@ fn key_with_shape(pos: &Position, ctx: &Context, held: &Held, links: u64, shape:
     }
     ((a.finish() as u128) << 64) | b.finish() as u128
 }
+
+/// Each kind's points (R7.1) in fives, at bit 12 (its part of a key's unit).
+const POINTS_AT_12: [u64; KINDS] = {
+    let mut t = [0u64; KINDS];
+    let mut k = 0;
+    while k < KINDS {
+        t[k] = (KIND_POINTS[k] as u64 / 5) << 12;
+        k += 1;
+    }
+    t
+};
 
 /// The kinds worth 10 points (10s and Ks) and 5 (5s), as bits over kind ids (R7.1).
 const TEN_KINDS: u64 = kinds_worth(10);
@@ -642,12 +684,10 @@ fn search_plays(pos: &Position, order: &Order, held: &Held, follows: &mut Follow
             let of_led = mine & ctx.class_mask[lead.class as usize];
             let mut bits = if of_led != 0 { of_led } else { mine };
             candidates = bits;
+            // one card each: named by its kind alone (`out` left empty, see [`Ply::moves`])
             while bits != 0 {
                 let k = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                let mut c = [0u8; KINDS];
-                c[k] = 1;
-                out.push(c);
                 singles.push(k as u8);
             }
         }
@@ -696,17 +736,59 @@ fn search_plays(pos: &Position, order: &Order, held: &Held, follows: &mut Follow
             true
         };
         let mut n = 0;
-        for i in 0..out.len() {
-            if keep(&out[i]) {
-                out[n] = out[i];
-                singles[n] = singles[i];
-                n += 1;
+        if out.is_empty() {
+            // one card each: a group's weaker kind leaves the list
+            singles.retain(|&k| members >> k & 1 == 0);
+        } else {
+            for i in 0..out.len() {
+                if keep(&out[i]) {
+                    out[n] = out[i];
+                    singles[n] = singles[i];
+                    n += 1;
+                }
             }
+            out.truncate(n);
+            singles.truncate(n);
         }
-        out.truncate(n);
-        singles.truncate(n);
     }
     true
+}
+
+/// What a play changes in a position besides the mover's hand: kept to take it back.
+#[derive(Clone, Copy)]
+struct Undo {
+    trick: Trick,
+    to_move: u8,
+    tricks_done: u8,
+    defender_points: i32,
+    final_score: i32,
+    phase: Phase,
+    last_lead_size: u8,
+}
+
+impl Undo {
+    fn of(p: &Position) -> Undo {
+        Undo { trick: p.trick, to_move: p.to_move, tricks_done: p.tricks_done, defender_points: p.defender_points, final_score: p.final_score, phase: p.phase, last_lead_size: p.last_lead_size }
+    }
+
+    /// Takes back `seat`'s play of `c` (one card of kind `single` when not [`NONE`]).
+    fn back(self, p: &mut Position, seat: u8, c: &Counts, single: u8) {
+        let hand = &mut p.hands[seat as usize];
+        if single != NONE {
+            hand[single as usize] += 1;
+        } else {
+            for (h, n) in hand.iter_mut().zip(c) {
+                *h += n;
+            }
+        }
+        p.trick = self.trick;
+        p.to_move = self.to_move;
+        p.tricks_done = self.tricks_done;
+        p.defender_points = self.defender_points;
+        p.final_score = self.final_score;
+        p.phase = self.phase;
+        p.last_lead_size = self.last_lead_size;
+    }
 }
 
 /// `pos` after the mover plays `c`, whose kind is `single` when it is one card (else
@@ -722,7 +804,7 @@ fn play(q: &mut Position, ctx: &Context, c: &Counts, single: u8) {
     #[cfg(test)]
     let want = {
         let mut w = *q;
-        w.play_unchecked(c);
+        w.play_unchecked(&if single == NONE { *c } else { one_card(single) });
         w
     };
     if single == NONE {
@@ -1317,6 +1399,13 @@ fn interchangeable_plain(pos: &Position) -> [u8; KINDS] {
     prev
 }
 
+/// A play's place in a node's search order as one integer, smallest first: by falling
+/// `score`, then by its index `i` (the order of the pairs `(Reverse(score), i)`).
+fn ranked(score: i32, i: u16) -> u64 {
+    // the sign bit flipped orders i32s as u32s; all bits flipped, by falling score
+    (!(score as u32 ^ 0x8000_0000) as u64) << 16 | i as u64
+}
+
 /// How good a play looks for the mover's team, for ordering only: leaving the team winning
 /// the trick, with its points (and a lead's size); otherwise giving away as few points as
 /// possible.
@@ -1362,7 +1451,10 @@ fn quick_order_score(pos: &Position, ctx: &Context, held: &Held, cards: &Counts,
         }
     };
     #[cfg(test)]
-    assert_eq!(got, order_score(pos, &child(pos, ctx, cards, single), cards), "{pos:?}");
+    {
+        let cards = if single == NONE { *cards } else { one_card(single) };
+        assert_eq!(got, order_score(pos, &child(pos, ctx, &cards, single), &cards), "{pos:?}");
+    }
     got
 }
 
@@ -1423,11 +1515,28 @@ impl Solver {
     /// The final score of `pos` if inside (alpha, beta); else a bound on the side it fails.
     /// `depth`: plays from the search's root, the index of this node's buffers.
     fn search(&mut self, pos: &Position, alpha: i32, beta: i32, depth: usize) -> Result<i32, Budget> {
-        self.node(pos, &Held::of(pos), alpha, beta, depth)
+        self.node(&mut pos.clone(), &Held::of(pos), alpha, beta, depth)
+    }
+
+    /// [`Solver::node`] of the position after `pos`'s mover plays `c` (one card of kind
+    /// `single` when not [`NONE`]: then `c` is not read), the play made in `pos` and taken
+    /// back after (no copy of the position).
+    #[allow(clippy::too_many_arguments)]
+    fn node_after(&mut self, pos: &mut Position, held: &Held, c: &Counts, single: u8, alpha: i32, beta: i32, depth: usize) -> Result<i32, Budget> {
+        #[cfg(test)]
+        let before = *pos;
+        let (seat, undo) = (pos.to_move, Undo::of(pos));
+        play(pos, self.order.ctx, c, single);
+        let h = held.after_play(seat, pos, self.order.ctx, single);
+        let v = self.node(pos, &h, alpha, beta, depth);
+        undo.back(pos, seat, c, single);
+        #[cfg(test)]
+        assert!(v.is_err() || *pos == before, "a play taken back leaves the position as it was");
+        v
     }
 
     /// [`Solver::search`] with `pos`'s held masks.
-    fn node(&mut self, pos: &Position, held: &Held, mut alpha: i32, mut beta: i32, depth: usize) -> Result<i32, Budget> {
+    fn node(&mut self, pos: &mut Position, held: &Held, mut alpha: i32, mut beta: i32, depth: usize) -> Result<i32, Budget> {
         let given = self.given_key.take();
         if pos.phase == Phase::Over {
             return Ok(pos.final_score);
@@ -1520,7 +1629,7 @@ impl Solver {
             ply.kids.clear();
             ply.helds.clear();
             ply.keys.clear();
-            let n = ply.moves.len();
+            let n = ply.len();
             let pre = (first as usize) < n;
             let mut kept = None;
             for j in 0..n + pre as usize {
@@ -1532,7 +1641,7 @@ impl Solver {
                     ply.keys.push(k);
                     continue;
                 }
-                let q = child(pos, ctx, &ply.moves[i], ply.singles[i]);
+                let q = child(pos, ctx, ply.play(i), ply.singles[i]);
                 let h = held.after_play(pos.to_move, &q, ctx, ply.singles[i]);
                 let k = self.key(&q, &h);
                 if let Some(e) = self.table.get(k) {
@@ -1559,19 +1668,16 @@ impl Solver {
         // then known without making it
         let ends = pos.trick.plays == 3 && held.cards[pos.to_move as usize] == 3;
         let mut best_i = first;
-        let first_i = (first as usize) < ply.moves.len();
+        let first_i = (first as usize) < ply.len();
         if first_i {
             let f = first as usize;
             best = match if ends { self.last_two_child(pos, held, ply.singles[f]) } else { None } {
                 Some(v) => v,
                 None if etc => {
                     self.given_key = Some(ply.keys[f]);
-                    self.node(&ply.kids[f], &ply.helds[f], alpha, beta, depth + 1)?
+                    self.node(&mut ply.kids[f], &ply.helds[f], alpha, beta, depth + 1)?
                 }
-                None => {
-                    let q = child(pos, self.order.ctx, &ply.moves[f], ply.singles[f]);
-                    self.node(&q, &held.after_play(pos.to_move, &q, self.order.ctx, ply.singles[f]), alpha, beta, depth + 1)?
-                }
+                None => self.node_after(pos, held, ply.play(f), ply.singles[f], alpha, beta, depth + 1)?,
             };
             if max {
                 alpha = alpha.max(best);
@@ -1587,7 +1693,8 @@ impl Solver {
             // a lead's or one card's order is known without making the child; a follow of
             // several cards is made to be ordered, in its place (one copy of the position)
             let made = !etc && pos.trick.plays > 0 && ply.singles.contains(&NONE);
-            for (i, c) in ply.moves.iter().enumerate() {
+            for i in 0..ply.len() {
+                let c = ply.moves.get(i).unwrap_or(&NO_CARDS);
                 if made {
                     ply.kids.push(*pos);
                 }
@@ -1603,30 +1710,27 @@ impl Solver {
                 } else {
                     quick_order_score(pos, self.order.ctx, held, c, ply.singles[i])
                 };
-                ply.order.push((std::cmp::Reverse(score), i as u16));
+                ply.order.push(ranked(score, i as u16));
             }
             ply.order.sort_unstable();
             if !first_i {
-                best_i = ply.order[0].1;
+                best_i = ply.order[0] as u16;
             }
-            for &(_, i) in &ply.order {
-                let i = i as usize;
+            for &r in &ply.order {
+                let i = r as u16 as usize;
                 let v = match if ends { self.last_two_child(pos, held, ply.singles[i]) } else { None } {
                     Some(v) => v,
                     None if etc => {
                         self.given_key = Some(ply.keys[i]);
-                        self.node(&ply.kids[i], &ply.helds[i], alpha, beta, depth + 1)?
+                        self.node(&mut ply.kids[i], &ply.helds[i], alpha, beta, depth + 1)?
                     }
-                    None => {
-                        let one;
-                        let kid = if made {
-                            &ply.kids[i]
-                        } else {
-                            one = child(pos, self.order.ctx, &ply.moves[i], ply.singles[i]);
-                            &one
-                        };
-                        self.node(kid, &held.after_play(pos.to_move, kid, self.order.ctx, ply.singles[i]), alpha, beta, depth + 1)?
+                    None if made => {
+                        let (ctx, single) = (self.order.ctx, ply.singles[i]);
+                        let kid = &mut ply.kids[i];
+                        let h = held.after_play(pos.to_move, kid, ctx, single);
+                        self.node(kid, &h, alpha, beta, depth + 1)?
                     }
+                    None => self.node_after(pos, held, ply.play(i), ply.singles[i], alpha, beta, depth + 1)?,
                 };
                 if (max && v > best) || (!max && v < best) {
                     best = v;
@@ -1643,7 +1747,7 @@ impl Solver {
             }
         }
         if alpha >= beta {
-            let (bc, bs) = (&ply.moves[best_i as usize], ply.singles[best_i as usize]);
+            let (bc, bs) = (ply.moves.get(best_i as usize).unwrap_or(&NO_CARDS), ply.singles[best_i as usize]);
             // one card's play is its kind: its cards are compared only for a play of several
             let same = ply.killer.as_ref().is_some_and(|(kc, ks)| *ks == bs && (bs != NONE || kc == bc));
             if !same {
@@ -1704,13 +1808,13 @@ impl Solver {
         ply.order.clear();
         for (i, c) in ply.moves.iter().enumerate() {
             let score = if i as u16 == first { i32::MAX } else { points(c) };
-            ply.order.push((std::cmp::Reverse(score), i as u16));
+            ply.order.push(ranked(score, i as u16));
         }
         ply.order.sort_unstable();
         let max = pos.is_defender(pos.to_move);
-        let (mut best, mut best_i) = (if max { i32::MIN } else { i32::MAX }, ply.order[0].1);
+        let (mut best, mut best_i) = (if max { i32::MIN } else { i32::MAX }, ply.order[0] as u16);
         for j in 0..ply.order.len() {
-            let i = ply.order[j].1 as usize;
+            let i = ply.order[j] as u16 as usize;
             let k = ply.singles[i];
             let v = if k != NONE {
                 let me = pos.to_move as usize;
@@ -1720,8 +1824,9 @@ impl Solver {
                 let trick = Trick3 { class: u.class, path: [k, 0, 0, 0] };
                 self.follow(pos, held, 1, &mut once, trick, (u.key(), me), KIND_POINTS[k as usize], alpha, beta)
             } else {
-                let q = child(pos, ctx, &ply.moves[i], NONE);
-                match self.node(&q, &held.after(pos.to_move, &q, ctx), alpha, beta, depth + 1) {
+                let mut q = child(pos, ctx, &ply.moves[i], NONE);
+                let h = held.after(pos.to_move, &q, ctx);
+                match self.node(&mut q, &h, alpha, beta, depth + 1) {
                     Ok(v) => v,
                     Err(b) => {
                         self.plies[depth] = Some(ply);
@@ -1892,7 +1997,7 @@ impl Solver {
         if !search_plays(pos, &self.order, &held, &mut self.follows, ply) {
             return None;
         }
-        ply.moves.get(best as usize).copied()
+        ((best as usize) < ply.len()).then(|| ply.cards(best as usize))
     }
 
     /// The line of best plays from `pos`, whose value is `v`: at each step the best play the
@@ -2668,6 +2773,22 @@ mod tests {
         assert!(by_links > 20, "{by_links}");
     }
 
+    /// Plays ranked as one integer sort as the pairs (falling score, index) do, scores of
+    /// either sign and at the ends of the range included.
+    #[test]
+    fn ranked_plays_sort_as_the_pairs() {
+        let mut rng = Rng::new(5);
+        for n in 1..40usize {
+            let edges = [i32::MIN, i32::MIN + 1, -1, 0, 1, i32::MAX - 1, i32::MAX];
+            let scores: Vec<i32> = (0..n).map(|i| if i % 5 == 0 { edges[rng.below_usize(edges.len())] } else { rng.below_usize(4001) as i32 - 2000 }).collect();
+            let mut pairs: Vec<(std::cmp::Reverse<i32>, u16)> = scores.iter().enumerate().map(|(i, &v)| (std::cmp::Reverse(v), i as u16)).collect();
+            pairs.sort_unstable();
+            let mut ranks: Vec<u64> = scores.iter().enumerate().map(|(i, &v)| ranked(v, i as u16)).collect();
+            ranks.sort_unstable();
+            assert_eq!(pairs.iter().map(|p| p.1).collect::<Vec<_>>(), ranks.iter().map(|&r| r as u16).collect::<Vec<_>>());
+        }
+    }
+
     /// The groups of interchangeable kinds, read from each class's strength order made once,
     /// are those found kind by kind.
     #[test]
@@ -2699,7 +2820,8 @@ mod tests {
             let (prev, _) = interchangeable(&pos, &Order::of(pos.ctx()), &Held::of(&pos), u64::MAX);
             let mut ply = Ply::default();
             assert!(search_plays(&pos, &Order::of(pos.ctx()), &Held::of(&pos), &mut Follows::default(), &mut ply));
-            let (kept, singles) = (ply.moves, ply.singles);
+            let kept: Vec<Counts> = (0..ply.len()).map(|i| ply.cards(i)).collect();
+            let singles = ply.singles;
             // each play's kind when it is one card
             for (c, &k) in kept.iter().zip(&singles) {
                 let one = (size(c) == 1).then(|| c.iter().position(|&n| n == 1).expect("a card") as u8);
