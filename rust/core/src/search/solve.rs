@@ -1756,7 +1756,10 @@ impl Solver {
             }
         }
         self.plies[depth] = Some(ply);
-        self.keep(k, old, best, (alpha0, beta0), base, best_i, nodes0);
+        if k.is_some() {
+            // mid-trick there is no table entry to keep
+            self.keep(k, old, best, (alpha0, beta0), base, best_i, nodes0);
+        }
         if pos.trick.plays > 0 && depth < NEAR_DEPTH && held.cards[pos.to_move as usize] >= NEAR_CARDS {
             // a play that cut or reached the value inside the window is kept over an older one;
             // the best of a node that failed on its mover's side only where none is kept
