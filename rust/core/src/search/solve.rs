@@ -1553,7 +1553,7 @@ impl Solver {
         if pos.trick.plays == 0 && held.cards[pos.to_move as usize] == 2 {
             // the last two tricks: solved directly, cheaper than a probe of the table, and their
             // exact values kept by their cards (about five calls in six find theirs)
-            return Ok(self.two(pos, pos.to_move, pos.defender_points, &held.once, &held.twice));
+            return Ok(self.two(pos, pos.to_move, pos.defender_points, &held.once, || held.twice));
         }
         let base = pos.defender_points;
         // the table at trick starts only: a probe is a cache miss, dearer than the nodes the
@@ -1918,18 +1918,22 @@ impl Solver {
     fn after_trick(&mut self, pos: &Position, held: &Held, once: &[u64; 4], trick: &Trick3, winner: usize, p: i32) -> i32 {
         let dp = pos.defender_points + if pos.is_defender(winner as u8) { p } else { 0 };
         // a kind held twice is held once more after one is played, twice more if three were
-        let mut twice = [0u64; 4];
-        for (s, t) in twice.iter_mut().enumerate() {
-            let x = trick.path[(s + 4 - pos.to_move as usize) % 4] as usize;
-            *t = held.twice[s] & !(((pos.hands[s][x] == 2) as u64) << x);
-        }
+        // (read only when the cards' value is not kept)
+        let twice = || {
+            let mut twice = [0u64; 4];
+            for (s, t) in twice.iter_mut().enumerate() {
+                let x = trick.path[(s + 4 - pos.to_move as usize) % 4] as usize;
+                *t = held.twice[s] & !(((pos.hands[s][x] == 2) as u64) << x);
+            }
+            twice
+        };
         #[cfg(test)]
         {
             let q = trick.played(pos, self.order.ctx);
             let h = Held::of(&q);
-            assert_eq!((q.to_move as usize, q.defender_points, h.once, h.twice), (winner, dp, *once, twice));
+            assert_eq!((q.to_move as usize, q.defender_points, h.once, h.twice), (winner, dp, *once, twice()));
         }
-        let v = self.two(pos, winner as u8, dp, once, &twice);
+        let v = self.two(pos, winner as u8, dp, once, twice);
         #[cfg(test)]
         {
             let q = trick.played(pos, self.order.ctx);
@@ -1940,13 +1944,15 @@ impl Solver {
 
     /// The final score of the last two tricks of the deal of `pos` led by `leader`, the
     /// defenders having `base` points so far, each hand's kinds held at least once and twice
-    /// `once` and `twice` (two cards a hand): kept by their cards ([`exact_cache::key`]), else
-    /// by their shape ([`two_shape`]), else solved by [`last_two_of`] and kept under both.
-    fn two(&mut self, pos: &Position, leader: u8, base: i32, once: &[u64; 4], twice: &[u64; 4]) -> i32 {
+    /// `once` and `twice()` (two cards a hand; `twice` called only when the cards' value is not
+    /// kept): kept by their cards ([`exact_cache::key`]), else by their shape ([`two_shape`]),
+    /// else solved by [`last_two_of`] and kept under both.
+    fn two(&mut self, pos: &Position, leader: u8, base: i32, once: &[u64; 4], twice: impl FnOnce() -> [u64; 4]) -> i32 {
         let key = exact_cache::key(leader, once);
         if let Some(v) = self.last.get(key) {
             return base + v;
         }
+        let twice = &twice();
         let shape = two_shape(self.order.ctx, leader, once, twice);
         if let Some(v) = self.two_shapes.get(shape) {
             self.last.put(key, v);
