@@ -721,6 +721,14 @@ fn search_plays(pos: &Position, order: &Order, held: &Held, follows: &mut Follow
     if (held.once[me] & !held.twice[me] & !others & candidates).count_ones() < 2 {
         return true;
     }
+    if out.is_empty() {
+        // one card each: a group's weaker kind leaves the list
+        let members = groups(pos, order, held, candidates, |_, _| ());
+        if members != 0 {
+            singles.retain(|&k| members >> k & 1 == 0);
+        }
+        return true;
+    }
     let (prev, members) = interchangeable(pos, order, held, candidates);
     if members != 0 {
         // a play keeps a group's weaker card only with the next stronger one
@@ -736,20 +744,15 @@ fn search_plays(pos: &Position, order: &Order, held: &Held, follows: &mut Follow
             true
         };
         let mut n = 0;
-        if out.is_empty() {
-            // one card each: a group's weaker kind leaves the list
-            singles.retain(|&k| members >> k & 1 == 0);
-        } else {
-            for i in 0..out.len() {
-                if keep(&out[i]) {
-                    out[n] = out[i];
-                    singles[n] = singles[i];
-                    n += 1;
-                }
+        for i in 0..out.len() {
+            if keep(&out[i]) {
+                out[n] = out[i];
+                singles[n] = singles[i];
+                n += 1;
             }
-            out.truncate(n);
-            singles.truncate(n);
         }
+        out.truncate(n);
+        singles.truncate(n);
     }
     true
 }
@@ -1278,15 +1281,22 @@ impl Order {
 /// group, or [`NONE`]; and the kinds that have one, as bits. Only kinds in `candidates` (the
 /// kinds the mover may play) are grouped; one outside them counts as not lone.
 fn interchangeable(pos: &Position, order: &Order, held: &Held, candidates: u64) -> ([u8; KINDS], u64) {
-    let ctx = order.ctx;
     let mut prev = [NONE; KINDS];
+    let members = groups(pos, order, held, candidates, |a, b| prev[b as usize] = a);
+    (prev, members)
+}
+
+/// [`interchangeable`]'s groups, each kind `b` that stands behind the next stronger `a` of its
+/// group given to `found(a, b)`; the kinds that have one, as bits.
+fn groups(pos: &Position, order: &Order, held: &Held, candidates: u64, mut found: impl FnMut(u8, u8)) -> u64 {
+    let ctx = order.ctx;
     let mut members = 0u64;
     let me = pos.to_move as usize;
     let left = held.left;
     let others = (0..4).filter(|&s| s != me).fold(0u64, |m, s| m | held.once[s]);
     let lone_mask = held.once[me] & !held.twice[me] & !others & candidates;
     if lone_mask.count_ones() < 2 {
-        return (prev, members);
+        return members;
     }
     let lone = |k: u8| lone_mask >> k & 1 == 1;
     // the trick's best single, a card that compares as one left (R6.1)
@@ -1308,7 +1318,7 @@ fn interchangeable(pos: &Position, order: &Order, held: &Held, candidates: u64) 
         // b stands behind a, the next stronger kind left in its class
         let mut join = |a: u8, b: u8| {
             if lone(a) && lone(b) && !tied(a) && !tied(b) && KIND_POINTS[a as usize] == KIND_POINTS[b as usize] && !split(a, b) {
-                prev[b as usize] = a;
+                found(a, b);
                 members |= 1 << b;
             }
         };
@@ -1340,7 +1350,7 @@ fn interchangeable(pos: &Position, order: &Order, held: &Held, candidates: u64) 
             }
         }
     }
-    (prev, members)
+    members
 }
 
 /// [`interchangeable`] written directly, kind by kind (its twin in the tests): single cards of one class that nobody
