@@ -93,9 +93,10 @@ struct Solver {
     last: ExactCache,
     /// The follows of a lead of several cards by the hand that follows (the engine's lists).
     follows: Follows,
-    /// The shapes of the trumps left ([`trump_shape`]) and their places ([`trump_places`]) by
+    /// The shapes of the trumps left ([`trump_shape`]) and their kinds in class order
+    /// ([`TrumpsLeft`]) by
     /// their mask + 1, direct-mapped (1,024 slots, made on first use).
-    shapes: Vec<(u64, u64, u64, u64)>,
+    shapes: Vec<TrumpsLeft>,
     /// The trick-start key of the next node searched, when its parent made it already.
     given_key: Option<u128>,
     /// The last two tricks' exact values (less the defenders' points so far) by their shape
@@ -346,7 +347,7 @@ fn trick_start_key(pos: &Position, order: &Order, held: &Held) -> u128 {
 #[cfg(test)]
 fn trick_start_key_with_links(pos: &Position, order: &Order, held: &Held, links: u64) -> u128 {
     let trumps = held.left & pos.ctx().class_mask[TRUMP as usize];
-    key_with_shape(pos, order.ctx, held, links, trump_shape(order.ctx, order, trumps, links & trumps), trump_places(order.ctx, trumps))
+    key_with_shape(pos, order.ctx, held, links, trump_shape(order.ctx, order, trumps, links & trumps), &TrumpsLeft::of(order.ctx, trumps, 0))
 }
 
 /// The kinds whose link up (R3.3) a tractor may still use: some hand holds two or more of the
@@ -436,10 +437,37 @@ fn trump_places(ctx: &Context, trumps: u64) -> u64 {
     places
 }
 
+/// The trumps left (`mask`, bits over kind ids, kept as its value + 1: 0 marks an unused
+/// slot) with their usable links (`links`): their shape ([`trump_shape`]) and their kinds in
+/// class order (what [`key_with_shape`] reads).
+#[derive(Clone, Copy, Default)]
+struct TrumpsLeft {
+    mask: u64,
+    links: u64,
+    shape: u64,
+    n: usize,
+    kinds: [u8; 24],
+}
+
+impl TrumpsLeft {
+    /// The trumps `trumps` in class order (their shape `shape`).
+    fn of(ctx: &Context, trumps: u64, shape: u64) -> TrumpsLeft {
+        let start = ctx.pos[ctx.class_kinds(TRUMP)[0] as usize] as u32;
+        let mut t = TrumpsLeft { mask: trumps + 1, links: 0, shape, n: 0, kinds: [0; 24] };
+        let mut places = trump_places(ctx, trumps);
+        while places != 0 {
+            t.kinds[t.n] = ctx.order[(start + places.trailing_zeros()) as usize];
+            places &= places - 1;
+            t.n += 1;
+        }
+        t
+    }
+}
+
 /// [`trick_start_key`] given the usable links ([`usable_links`]), the shape of the trumps left
-/// ([`trump_shape`]) and their places ([`trump_places`]): the trumps left in class order, each
-/// with its copies in every hand and points; then the plain suits.
-fn key_with_shape(pos: &Position, ctx: &Context, held: &Held, links: u64, shape: u64, places: u64) -> u128 {
+/// ([`trump_shape`]) and their kinds in class order (`trumps`): the trumps left in class
+/// order, each with its copies in every hand and points; then the plain suits.
+fn key_with_shape(pos: &Position, ctx: &Context, held: &Held, links: u64, shape: u64, trumps: &TrumpsLeft) -> u128 {
     let mut a = FxHasher::default();
     let mut b = FxHasher::default();
     b.write_u64(0x9e37_79b9_7f4a_7c15);
@@ -452,12 +480,9 @@ fn key_with_shape(pos: &Position, ctx: &Context, held: &Held, links: u64, shape:
     put(pos.to_move as u64);
     put(shape);
     let left = held.left;
-    let start = ctx.pos[ctx.class_kinds(TRUMP)[0] as usize] as u32;
-    let mut places = places;
     let (mut w, mut n) = (0u64, 0);
-    while places != 0 {
-        let k = ctx.order[(start + places.trailing_zeros()) as usize] as usize;
-        places &= places - 1;
+    for &k in &trumps.kinds[..trumps.n] {
+        let k = k as usize;
         w = w << 14 | counts(k) | POINTS_AT_12[k];
         n += 1;
         if n == 4 {
@@ -1503,20 +1528,17 @@ impl Solver {
         let ctx = self.order.ctx;
         let trumps = held.left & ctx.class_mask[TRUMP as usize];
         if self.shapes.is_empty() {
-            self.shapes = vec![(0, 0, 0, 0); 1024];
+            self.shapes = vec![TrumpsLeft::default(); 1024];
         }
         let links = usable_links(ctx, held);
         let trump_links = links & trumps;
         let at = ((trumps ^ trump_links.rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 54) as usize;
-        let (shape, places) = match self.shapes[at] {
-            (m, l, shape, places) if m == trumps + 1 && l == trump_links => (shape, places),
-            _ => {
-                let (shape, places) = (trump_shape(ctx, &self.order, trumps, trump_links), trump_places(ctx, trumps));
-                self.shapes[at] = (trumps + 1, trump_links, shape, places);
-                (shape, places)
-            }
-        };
-        let k = key_with_shape(pos, ctx, held, links, shape, places);
+        let slot = &mut self.shapes[at];
+        if slot.mask != trumps + 1 || slot.links != trump_links {
+            *slot = TrumpsLeft { links: trump_links, ..TrumpsLeft::of(ctx, trumps, trump_shape(ctx, &self.order, trumps, trump_links)) };
+        }
+        let slot = &self.shapes[at];
+        let k = key_with_shape(pos, ctx, held, links, slot.shape, slot);
         #[cfg(test)]
         assert_eq!(k, trick_start_key(pos, &self.order, held), "the shape kept is the shape");
         k
