@@ -551,7 +551,7 @@ const fn kinds_worth(p: i32) -> u64 {
 fn bounds(pos: &Position, order: &Order, held: &Held) -> (i32, i32) {
     let dp = pos.defender_points;
     let t = pos.trick.points as i32;
-    let min_cards = pos.profile.rules().last_trick_min_cards as i32;
+    let min_cards = order.ctx.rules.last_trick_min_cards as i32;
     let mine = held.cards[pos.to_move as usize] as i32;
     let lead = if pos.trick.plays == 0 { 0 } else { pos.trick.lead.map_or(1, |c| c.size() as i32) };
     // a single lead's trick no follower left can win (R6.1) goes to the current winner's team
@@ -1181,8 +1181,8 @@ fn last_two_of(pos: &Position, leader: u8, base: i32, once: &[u64; 4], twice: &[
         pairs,
         defender: std::array::from_fn(|s| pos.is_defender(s as u8)),
         leader: leader as usize,
-        multiplied: 1 >= pos.profile.rules().last_trick_min_cards as i32,
-        multiplied2: 2 >= pos.profile.rules().last_trick_min_cards as i32,
+        multiplied: 1 >= ctx.rules.last_trick_min_cards as i32,
+        multiplied2: 2 >= ctx.rules.last_trick_min_cards as i32,
         base,
     };
     let none = Card1 { key: 0, class: 0, trump: false, points: 0 };
