@@ -560,18 +560,18 @@ fn bounds(pos: &Position, order: &Order, held: &Held) -> (i32, i32) {
         Some(false) => (0, t),
         None => (0, 0),
     };
-    let tens = held.tens.map(|n| n as i32);
-    let fives = held.fives.map(|n| n as i32);
+    let (tens, fives) = (held.tens, held.fives);
     // the largest combination a team holds: a side wins a last trick of N ≥ 2 cards only by
     // playing one combination of N cards, as its lead or a follow that beats it (R3.4, R6.1)
-    let wide = |team: u8| held.widest[team as usize].max(held.widest[team as usize + 2]).max(1) as i32;
+    let w = held.widest;
+    let wide = [w[0].max(w[2]).max(1) as i32, w[1].max(w[3]).max(1) as i32];
     let (wide_defenders, wide_bankers) = if pos.banker == NOBODY {
-        (wide(0).max(wide(1)), wide(0).max(wide(1)))
+        (wide[0].max(wide[1]), wide[0].max(wide[1]))
     } else {
-        let bankers = Position::team(pos.banker);
-        (wide(1 - bankers), wide(bankers))
+        let bankers = Position::team(pos.banker) as usize;
+        (wide[1 - bankers], wide[bankers])
     };
-    let held: i32 = (0..4).map(|i| 10 * tens[i] + 5 * fives[i]).sum();
+    let held = 10 * (tens[0] + tens[1] + tens[2] + tens[3]) as i32 + 5 * (fives[0] + fives[1] + fives[2] + fives[3]) as i32;
     if lead > 0 && mine == lead {
         // the trick in progress is the last: all its points, counted N times if N is enough
         let all = t + held;
@@ -581,12 +581,12 @@ fn bounds(pos: &Position, order: &Order, held: &Held) -> (i32, i32) {
     // and at most the largest combination of the side that wins it; its points are at most
     // those of each hand's N best cards
     let last = |n: i32| -> i32 {
-        (0..4)
-            .map(|i| {
-                let ten = tens[i].min(n);
-                10 * ten + 5 * fives[i].min(n - ten)
-            })
-            .sum()
+        let mut p = 0;
+        for i in 0..4 {
+            let ten = (tens[i] as i32).min(n);
+            p += 10 * ten + 5 * (fives[i] as i32).min(n - ten);
+        }
+        p
     };
     let (n_lo, n_hi) = ((mine - lead).min(wide_bankers), (mine - lead).min(wide_defenders));
     let last_lo = last(n_lo);
