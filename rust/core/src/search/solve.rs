@@ -571,7 +571,7 @@ fn bounds(pos: &Position, order: &Order, held: &Held) -> (i32, i32) {
         let bankers = Position::team(pos.banker) as usize;
         (wide[1 - bankers], wide[bankers])
     };
-    let held = 10 * (tens[0] + tens[1] + tens[2] + tens[3]) as i32 + 5 * (fives[0] + fives[1] + fives[2] + fives[3]) as i32;
+    let held = 10 * byte_sum(u32::from_le_bytes(tens)) + 5 * byte_sum(u32::from_le_bytes(fives));
     if lead > 0 && mine == lead {
         // the trick in progress is the last: all its points, counted N times if N is enough
         let all = t + held;
@@ -580,14 +580,7 @@ fn bounds(pos: &Position, order: &Order, held: &Held) -> (i32, i32) {
     // after the trick in progress each hand holds `mine - lead` cards; the last trick's N ≤ that
     // and at most the largest combination of the side that wins it; its points are at most
     // those of each hand's N best cards
-    let last = |n: i32| -> i32 {
-        let mut p = 0;
-        for i in 0..4 {
-            let ten = (tens[i] as i32).min(n);
-            p += 10 * ten + 5 * (fives[i] as i32).min(n - ten);
-        }
-        p
-    };
+    let last = |n: i32| best_points(tens, fives, n);
     let (n_lo, n_hi) = ((mine - lead).min(wide_bankers), (mine - lead).min(wide_defenders));
     let last_lo = last(n_lo);
     let last_hi = if n_hi == n_lo { last_lo } else { last(n_hi) };
@@ -596,6 +589,30 @@ fn bounds(pos: &Position, order: &Order, held: &Held) -> (i32, i32) {
     // the defenders win it (its points once more for each card past the first)
     let hi = if n_hi >= min_cards { dp + t - lost + held + last_hi * (n_hi - 1) } else { dp + t - lost + held };
     (lo, hi)
+}
+
+/// The points of each hand's `n` best cards, summed over the hands: a hand holding `tens[i]`
+/// cards worth 10 and `fives[i]` worth 5 (R7.1) gives min(tens, n) tens and then fives. The
+/// four hands at once, a byte each (every count below 128; `n` from 0 to 127).
+fn best_points(tens: [u8; 4], fives: [u8; 4], n: i32) -> i32 {
+    let each = (n as u32).wrapping_mul(0x0101_0101);
+    let ten = min_bytes(u32::from_le_bytes(tens), each);
+    let five = min_bytes(u32::from_le_bytes(fives), each - ten);
+    10 * byte_sum(ten) + 5 * byte_sum(five)
+}
+
+/// Byte by byte, the lesser of `a`'s and `b`'s (every byte below 128).
+fn min_bytes(a: u32, b: u32) -> u32 {
+    const HIGH: u32 = 0x8080_8080;
+    // a byte's high bit after the subtraction: its a ≥ its b (no byte borrows from the next)
+    let at_least = ((a | HIGH) - b) & HIGH;
+    let m = (at_least >> 7) * 0xff;
+    (b & m) | (a & !m)
+}
+
+/// The sum of `x`'s four bytes (at most 255).
+fn byte_sum(x: u32) -> i32 {
+    (x.wrapping_mul(0x0101_0101) >> 24) as i32
 }
 
 /// Whether the trick in progress, led by a unit of m cards (R3.1), goes to the defenders
@@ -2812,6 +2829,24 @@ mod tests {
         }
         eprintln!("renamed positions met: {renamed}, {by_links} of them by links left out");
         assert!(by_links > 20, "{by_links}");
+    }
+
+    /// The hands' best points by bytes are those of each hand's n best cards counted one hand
+    /// at a time, for every count a hand of the decks can hold.
+    #[test]
+    fn best_points_by_bytes_are_the_hand_by_hand_sums() {
+        let mut rng = Rng::new(9);
+        for i in 0..200_000 {
+            let most = if i % 2 == 0 { 4 } else { 33 };
+            let tens: [u8; 4] = std::array::from_fn(|_| rng.below_usize(most) as u8);
+            let fives: [u8; 4] = std::array::from_fn(|_| rng.below_usize(most.min(17)) as u8);
+            let n = rng.below_usize(if i % 3 == 0 { 128 } else { 6 }) as i32;
+            let want: i32 = (0..4).map(|h| {
+                let ten = (tens[h] as i32).min(n);
+                10 * ten + 5 * (fives[h] as i32).min(n - ten)
+            }).sum();
+            assert_eq!(best_points(tens, fives, n), want, "{tens:?} {fives:?} {n}");
+        }
     }
 
     /// Plays ranked as one integer sort as the pairs (falling score, index) do, scores of
