@@ -134,10 +134,26 @@ fn near_hash(pos: &Position) -> u64 {
 }
 
 /// A hand and the lead it follows: its cards as words (R5's follows depend on nothing else).
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Eq)]
 struct FollowKey {
     hand: [u64; 7],
     lead: Combo,
+}
+
+impl PartialEq for FollowKey {
+    /// Equal hands and leads (the words XOR-ed and OR-ed: no call to compare the arrays).
+    fn eq(&self, other: &FollowKey) -> bool {
+        self.lead == other.lead && self.hand.iter().zip(&other.hand).fold(0, |a, (x, y)| a | (x ^ y)) == 0
+    }
+}
+
+impl std::hash::Hash for FollowKey {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        for w in self.hand {
+            state.write_u64(w);
+        }
+        self.lead.hash(state);
+    }
 }
 
 /// The legal follows found so far (most hands meet the same lead in many lines): read back in
