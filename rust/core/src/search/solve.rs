@@ -966,6 +966,54 @@ fn two_shape(ctx: &Context, leader: u8, once: &[u64; 4], twice: &[u64; 4]) -> u6
         let m = once[i / 2];
         if i % 2 == 0 { m.trailing_zeros() as usize } else { 63 - m.leading_zeros() as usize }
     });
+    // the plain classes named in the order they first appear (the trump class is 0); each
+    // card's (class name, strength) with its index below, sorted
+    let mut names = [0u8; 5];
+    let mut next = 1u8;
+    let mut sorted = [0u32; 8];
+    for (i, &k) in kinds.iter().enumerate() {
+        let c = ctx.class[k] as usize;
+        if c != TRUMP as usize && names[c] == 0 {
+            names[c] = next;
+            next += 1;
+        }
+        sorted[i] = ((names[c] as u32) << 8 | ctx.strength[k] as u32) << 3 | i as u32;
+    }
+    sorted.sort_unstable();
+    // each card's place among the distinct values, and the places that start a class
+    let mut place = [0u64; 8];
+    let (mut rank, mut starts) = (0u64, 0u64);
+    let first = sorted[0] >> 3;
+    let mut prev = first;
+    for &x in &sorted {
+        let v = x >> 3;
+        if v != prev {
+            rank += 1;
+            starts |= ((v >> 8 != prev >> 8) as u64) << rank;
+            prev = v;
+        }
+        place[(x & 7) as usize] = rank;
+    }
+    let mut key = (leader as u64) << 1 | (first >> 8 == 0) as u64;
+    key = key << 8 | starts;
+    for s in 0..4 {
+        let code = |i: usize| place[i] << 2 | (KIND_POINTS[kinds[i]] / 5) as u64;
+        let (a, b) = (code(2 * s), code(2 * s + 1));
+        key = key << 11 | a.min(b) << 6 | a.max(b) << 1 | (twice[s] != 0) as u64;
+    }
+    #[cfg(test)]
+    assert_eq!(key, two_shape_by_search(ctx, leader, once, twice), "the places by rank are the places found");
+    key
+}
+
+/// [`two_shape`] with each card's place found by a search of the distinct values (its twin in
+/// the tests).
+#[cfg(test)]
+fn two_shape_by_search(ctx: &Context, leader: u8, once: &[u64; 4], twice: &[u64; 4]) -> u64 {
+    let kinds: [usize; 8] = std::array::from_fn(|i| {
+        let m = once[i / 2];
+        if i % 2 == 0 { m.trailing_zeros() as usize } else { 63 - m.leading_zeros() as usize }
+    });
     // the plain classes named in the order they first appear (the trump class is 0)
     let mut names = [0u8; 5];
     let mut next = 1u8;
