@@ -27,7 +27,7 @@
 use std::hash::Hasher;
 
 use crate::game::action_set::ActionSet;
-use crate::game::hand::{Action, Phase, Position, NOBODY};
+use crate::game::hand::{Action, Phase, Position, Trick, NOBODY};
 use crate::rules::card::{held_mask, size, words, Card, Counts, KINDS};
 use crate::rules::combo::{beats, for_each_lead, unit, Combo};
 use crate::rules::error::Error;
@@ -93,9 +93,10 @@ struct Solver {
     last: ExactCache,
     /// The follows of a lead of several cards by the hand that follows (the engine's lists).
     follows: Follows,
-    /// The shapes of the trumps left ([`trump_shape`]) and their places ([`trump_places`]) by
+    /// The shapes of the trumps left ([`trump_shape`]) and their kinds in class order
+    /// ([`TrumpsLeft`]) by
     /// their mask + 1, direct-mapped (1,024 slots, made on first use).
-    shapes: Vec<(u64, u64, u64, u64)>,
+    shapes: Vec<TrumpsLeft>,
     /// The trick-start key of the next node searched, when its parent made it already.
     given_key: Option<u128>,
     /// The last two tricks' exact values (less the defenders' points so far) by their shape
@@ -133,10 +134,26 @@ fn near_hash(pos: &Position) -> u64 {
 }
 
 /// A hand and the lead it follows: its cards as words (R5's follows depend on nothing else).
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Eq)]
 struct FollowKey {
     hand: [u64; 7],
     lead: Combo,
+}
+
+impl PartialEq for FollowKey {
+    /// Equal hands and leads (the words XOR-ed and OR-ed: no call to compare the arrays).
+    fn eq(&self, other: &FollowKey) -> bool {
+        self.lead == other.lead && self.hand.iter().zip(&other.hand).fold(0, |a, (x, y)| a | (x ^ y)) == 0
+    }
+}
+
+impl std::hash::Hash for FollowKey {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        for w in self.hand {
+            state.write_u64(w);
+        }
+        self.lead.hash(state);
+    }
 }
 
 /// The legal follows found so far (most hands meet the same lead in many lines): read back in
@@ -149,6 +166,8 @@ const FOLLOWS_KEPT: usize = 1 << 16;
 /// One node's plays, the positions after them and the order they are searched in.
 #[derive(Default)]
 struct Ply {
+    /// The plays, or none where every play is one card (a single lead's follows): then
+    /// `singles` alone names them ([`Ply::cards`]).
     moves: Vec<Counts>,
     /// Each play's kind when it is one card, else [`NONE`].
     singles: Vec<u8>,
@@ -157,7 +176,8 @@ struct Ply {
     /// At a trick's last card, the children's held masks and trick-start keys.
     helds: Vec<Held>,
     keys: Vec<u128>,
-    order: Vec<(std::cmp::Reverse<i32>, u16)>,
+    /// The plays' indices in search order, each under its [`ranked`] score.
+    order: Vec<u64>,
     /// The play that last cut a node at this depth, tried first where the table names none.
     killer: Option<(Counts, u8)>,
     killer2: Option<(Counts, u8)>,
@@ -165,6 +185,34 @@ struct Ply {
     /// follower often meets the same lead with the same hand): read before [`Follows`].
     follow_key: Option<FollowKey>,
     follow_moves: Vec<Counts>,
+}
+
+/// No cards: what [`Ply::play`] gives for a play of one card named by its kind alone.
+static NO_CARDS: Counts = [0; KINDS];
+
+/// One card of kind `k`.
+fn one_card(k: u8) -> Counts {
+    let mut c = [0u8; KINDS];
+    c[k as usize] = 1;
+    c
+}
+
+impl Ply {
+    /// The plays listed.
+    fn len(&self) -> usize {
+        self.singles.len()
+    }
+
+    /// The `i`-th play's cards where `moves` keeps them, else [`NO_CARDS`] (a play of one
+    /// card, named by `singles[i]`: read by no code that is given its kind).
+    fn play(&self, i: usize) -> &Counts {
+        self.moves.get(i).unwrap_or(&NO_CARDS)
+    }
+
+    /// The `i`-th play's cards.
+    fn cards(&self, i: usize) -> Counts {
+        if self.singles[i] == NONE { self.moves[i] } else { one_card(self.singles[i]) }
+    }
 }
 
 /// Each hand's kinds held at least once and at least twice, as bits over kind ids, and its
@@ -315,7 +363,7 @@ fn trick_start_key(pos: &Position, order: &Order, held: &Held) -> u128 {
 #[cfg(test)]
 fn trick_start_key_with_links(pos: &Position, order: &Order, held: &Held, links: u64) -> u128 {
     let trumps = held.left & pos.ctx().class_mask[TRUMP as usize];
-    key_with_shape(pos, order.ctx, held, links, trump_shape(order.ctx, order, trumps, links & trumps), trump_places(order.ctx, trumps))
+    key_with_shape(pos, order.ctx, held, links, trump_shape(order.ctx, order, trumps, links & trumps), &TrumpsLeft::of(order.ctx, trumps, 0))
 }
 
 /// The kinds whose link up (R3.3) a tractor may still use: some hand holds two or more of the
@@ -405,10 +453,37 @@ fn trump_places(ctx: &Context, trumps: u64) -> u64 {
     places
 }
 
+/// The trumps left (`mask`, bits over kind ids, kept as its value + 1: 0 marks an unused
+/// slot) with their usable links (`links`): their shape ([`trump_shape`]) and their kinds in
+/// class order (what [`key_with_shape`] reads).
+#[derive(Clone, Copy, Default)]
+struct TrumpsLeft {
+    mask: u64,
+    links: u64,
+    shape: u64,
+    n: usize,
+    kinds: [u8; 24],
+}
+
+impl TrumpsLeft {
+    /// The trumps `trumps` in class order (their shape `shape`).
+    fn of(ctx: &Context, trumps: u64, shape: u64) -> TrumpsLeft {
+        let start = ctx.pos[ctx.class_kinds(TRUMP)[0] as usize] as u32;
+        let mut t = TrumpsLeft { mask: trumps + 1, links: 0, shape, n: 0, kinds: [0; 24] };
+        let mut places = trump_places(ctx, trumps);
+        while places != 0 {
+            t.kinds[t.n] = ctx.order[(start + places.trailing_zeros()) as usize];
+            places &= places - 1;
+            t.n += 1;
+        }
+        t
+    }
+}
+
 /// [`trick_start_key`] given the usable links ([`usable_links`]), the shape of the trumps left
-/// ([`trump_shape`]) and their places ([`trump_places`]): the trumps left in class order, each
-/// with its copies in every hand and points; then the plain suits.
-fn key_with_shape(pos: &Position, ctx: &Context, held: &Held, links: u64, shape: u64, places: u64) -> u128 {
+/// ([`trump_shape`]) and their kinds in class order (`trumps`): the trumps left in class
+/// order, each with its copies in every hand and points; then the plain suits.
+fn key_with_shape(pos: &Position, ctx: &Context, held: &Held, links: u64, shape: u64, trumps: &TrumpsLeft) -> u128 {
     let mut a = FxHasher::default();
     let mut b = FxHasher::default();
     b.write_u64(0x9e37_79b9_7f4a_7c15);
@@ -421,13 +496,10 @@ fn key_with_shape(pos: &Position, ctx: &Context, held: &Held, links: u64, shape:
     put(pos.to_move as u64);
     put(shape);
     let left = held.left;
-    let start = ctx.pos[ctx.class_kinds(TRUMP)[0] as usize] as u32;
-    let mut places = places;
     let (mut w, mut n) = (0u64, 0);
-    while places != 0 {
-        let k = ctx.order[(start + places.trailing_zeros()) as usize] as usize;
-        places &= places - 1;
-        w = w << 14 | counts(k) | (KIND_POINTS[k] as u64 / 5) << 12;
+    for &k in &trumps.kinds[..trumps.n] {
+        let k = k as usize;
+        w = w << 14 | counts(k) | POINTS_AT_12[k];
         n += 1;
         if n == 4 {
             put(w);
@@ -445,7 +517,7 @@ fn key_with_shape(pos: &Position, ctx: &Context, held: &Held, links: u64, shape:
             bits &= bits - 1;
             let c = counts(k as usize);
             let linked = prev != NONE && ctx.up[prev as usize] == k && links >> prev & 1 == 1;
-            let unit = c | (KIND_POINTS[k as usize] as u64 / 5) << 12 | (linked as u64) << 14;
+            let unit = c | POINTS_AT_12[k as usize] | (linked as u64) << 14;
             if w >> 49 != 0 {
                 put(w);
                 w = 1;
@@ -457,6 +529,17 @@ fn key_with_shape(pos: &Position, ctx: &Context, held: &Held, links: u64, shape:
     }
     ((a.finish() as u128) << 64) | b.finish() as u128
 }
+
+/// Each kind's points (R7.1) in fives, at bit 12 (its part of a key's unit).
+const POINTS_AT_12: [u64; KINDS] = {
+    let mut t = [0u64; KINDS];
+    let mut k = 0;
+    while k < KINDS {
+        t[k] = (KIND_POINTS[k] as u64 / 5) << 12;
+        k += 1;
+    }
+    t
+};
 
 /// The kinds worth 10 points (10s and Ks) and 5 (5s), as bits over kind ids (R7.1).
 const TEN_KINDS: u64 = kinds_worth(10);
@@ -484,7 +567,7 @@ const fn kinds_worth(p: i32) -> u64 {
 fn bounds(pos: &Position, order: &Order, held: &Held) -> (i32, i32) {
     let dp = pos.defender_points;
     let t = pos.trick.points as i32;
-    let min_cards = pos.profile.rules().last_trick_min_cards as i32;
+    let min_cards = order.ctx.rules.last_trick_min_cards as i32;
     let mine = held.cards[pos.to_move as usize] as i32;
     let lead = if pos.trick.plays == 0 { 0 } else { pos.trick.lead.map_or(1, |c| c.size() as i32) };
     // a single lead's trick no follower left can win (R6.1) goes to the current winner's team
@@ -493,18 +576,18 @@ fn bounds(pos: &Position, order: &Order, held: &Held) -> (i32, i32) {
         Some(false) => (0, t),
         None => (0, 0),
     };
-    let tens = held.tens.map(|n| n as i32);
-    let fives = held.fives.map(|n| n as i32);
+    let (tens, fives) = (held.tens, held.fives);
     // the largest combination a team holds: a side wins a last trick of N ≥ 2 cards only by
     // playing one combination of N cards, as its lead or a follow that beats it (R3.4, R6.1)
-    let wide = |team: u8| held.widest[team as usize].max(held.widest[team as usize + 2]).max(1) as i32;
+    let w = held.widest;
+    let wide = [w[0].max(w[2]).max(1) as i32, w[1].max(w[3]).max(1) as i32];
     let (wide_defenders, wide_bankers) = if pos.banker == NOBODY {
-        (wide(0).max(wide(1)), wide(0).max(wide(1)))
+        (wide[0].max(wide[1]), wide[0].max(wide[1]))
     } else {
-        let bankers = Position::team(pos.banker);
-        (wide(1 - bankers), wide(bankers))
+        let bankers = Position::team(pos.banker) as usize;
+        (wide[1 - bankers], wide[bankers])
     };
-    let held: i32 = (0..4).map(|i| 10 * tens[i] + 5 * fives[i]).sum();
+    let held = 10 * byte_sum(u32::from_le_bytes(tens)) + 5 * byte_sum(u32::from_le_bytes(fives));
     if lead > 0 && mine == lead {
         // the trick in progress is the last: all its points, counted N times if N is enough
         let all = t + held;
@@ -513,14 +596,7 @@ fn bounds(pos: &Position, order: &Order, held: &Held) -> (i32, i32) {
     // after the trick in progress each hand holds `mine - lead` cards; the last trick's N ≤ that
     // and at most the largest combination of the side that wins it; its points are at most
     // those of each hand's N best cards
-    let last = |n: i32| -> i32 {
-        (0..4)
-            .map(|i| {
-                let ten = tens[i].min(n);
-                10 * ten + 5 * fives[i].min(n - ten)
-            })
-            .sum()
-    };
+    let last = |n: i32| best_points(tens, fives, n);
     let (n_lo, n_hi) = ((mine - lead).min(wide_bankers), (mine - lead).min(wide_defenders));
     let last_lo = last(n_lo);
     let last_hi = if n_hi == n_lo { last_lo } else { last(n_hi) };
@@ -529,6 +605,30 @@ fn bounds(pos: &Position, order: &Order, held: &Held) -> (i32, i32) {
     // the defenders win it (its points once more for each card past the first)
     let hi = if n_hi >= min_cards { dp + t - lost + held + last_hi * (n_hi - 1) } else { dp + t - lost + held };
     (lo, hi)
+}
+
+/// The points of each hand's `n` best cards, summed over the hands: a hand holding `tens[i]`
+/// cards worth 10 and `fives[i]` worth 5 (R7.1) gives min(tens, n) tens and then fives. The
+/// four hands at once, a byte each (every count below 128; `n` from 0 to 127).
+fn best_points(tens: [u8; 4], fives: [u8; 4], n: i32) -> i32 {
+    let each = (n as u32).wrapping_mul(0x0101_0101);
+    let ten = min_bytes(u32::from_le_bytes(tens), each);
+    let five = min_bytes(u32::from_le_bytes(fives), each - ten);
+    10 * byte_sum(ten) + 5 * byte_sum(five)
+}
+
+/// Byte by byte, the lesser of `a`'s and `b`'s (every byte below 128).
+fn min_bytes(a: u32, b: u32) -> u32 {
+    const HIGH: u32 = 0x8080_8080;
+    // a byte's high bit after the subtraction: its a ≥ its b (no byte borrows from the next)
+    let at_least = ((a | HIGH) - b) & HIGH;
+    let m = (at_least >> 7) * 0xff;
+    (b & m) | (a & !m)
+}
+
+/// The sum of `x`'s four bytes (at most 255).
+fn byte_sum(x: u32) -> i32 {
+    (x.wrapping_mul(0x0101_0101) >> 24) as i32
 }
 
 /// Whether the trick in progress, led by a unit of m cards (R3.1), goes to the defenders
@@ -642,12 +742,10 @@ fn search_plays(pos: &Position, order: &Order, held: &Held, follows: &mut Follow
             let of_led = mine & ctx.class_mask[lead.class as usize];
             let mut bits = if of_led != 0 { of_led } else { mine };
             candidates = bits;
+            // one card each: named by its kind alone (`out` left empty, see [`Ply::moves`])
             while bits != 0 {
                 let k = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                let mut c = [0u8; KINDS];
-                c[k] = 1;
-                out.push(c);
                 singles.push(k as u8);
             }
         }
@@ -681,6 +779,14 @@ fn search_plays(pos: &Position, order: &Order, held: &Held, follows: &mut Follow
     if (held.once[me] & !held.twice[me] & !others & candidates).count_ones() < 2 {
         return true;
     }
+    if out.is_empty() {
+        // one card each: a group's weaker kind leaves the list
+        let members = groups(pos, order, held, candidates, |_, _| ());
+        if members != 0 {
+            singles.retain(|&k| members >> k & 1 == 0);
+        }
+        return true;
+    }
     let (prev, members) = interchangeable(pos, order, held, candidates);
     if members != 0 {
         // a play keeps a group's weaker card only with the next stronger one
@@ -709,6 +815,43 @@ fn search_plays(pos: &Position, order: &Order, held: &Held, follows: &mut Follow
     true
 }
 
+/// What a play changes in a position besides the mover's hand: kept to take it back.
+#[derive(Clone, Copy)]
+struct Undo {
+    trick: Trick,
+    to_move: u8,
+    tricks_done: u8,
+    defender_points: i32,
+    final_score: i32,
+    phase: Phase,
+    last_lead_size: u8,
+}
+
+impl Undo {
+    fn of(p: &Position) -> Undo {
+        Undo { trick: p.trick, to_move: p.to_move, tricks_done: p.tricks_done, defender_points: p.defender_points, final_score: p.final_score, phase: p.phase, last_lead_size: p.last_lead_size }
+    }
+
+    /// Takes back `seat`'s play of `c` (one card of kind `single` when not [`NONE`]).
+    fn back(self, p: &mut Position, seat: u8, c: &Counts, single: u8) {
+        let hand = &mut p.hands[seat as usize];
+        if single != NONE {
+            hand[single as usize] += 1;
+        } else {
+            for (h, n) in hand.iter_mut().zip(c) {
+                *h += n;
+            }
+        }
+        p.trick = self.trick;
+        p.to_move = self.to_move;
+        p.tricks_done = self.tricks_done;
+        p.defender_points = self.defender_points;
+        p.final_score = self.final_score;
+        p.phase = self.phase;
+        p.last_lead_size = self.last_lead_size;
+    }
+}
+
 /// `pos` after the mover plays `c`, whose kind is `single` when it is one card (else
 /// [`NONE`]): [`Position::play_unchecked`], for one card without classifying it.
 fn child(pos: &Position, ctx: &Context, c: &Counts, single: u8) -> Position {
@@ -722,7 +865,7 @@ fn play(q: &mut Position, ctx: &Context, c: &Counts, single: u8) {
     #[cfg(test)]
     let want = {
         let mut w = *q;
-        w.play_unchecked(c);
+        w.play_unchecked(&if single == NONE { *c } else { one_card(single) });
         w
     };
     if single == NONE {
@@ -819,6 +962,54 @@ fn three_leads(pos: &Position, order: &Order, held: &Held, ply: &mut Ply) {
 /// they are one kind (a pair, R3.1); which places start a class, and whether the first is the
 /// trump class (R2.5: a card beats only one of its class, or a trump a plain card, R6.1).
 fn two_shape(ctx: &Context, leader: u8, once: &[u64; 4], twice: &[u64; 4]) -> u64 {
+    let kinds: [usize; 8] = std::array::from_fn(|i| {
+        let m = once[i / 2];
+        if i % 2 == 0 { m.trailing_zeros() as usize } else { 63 - m.leading_zeros() as usize }
+    });
+    // the plain classes named in the order they first appear (the trump class is 0); each
+    // card's (class name, strength) with its index below, sorted
+    let mut names = [0u8; 5];
+    let mut next = 1u8;
+    let mut sorted = [0u32; 8];
+    for (i, &k) in kinds.iter().enumerate() {
+        let c = ctx.class[k] as usize;
+        if c != TRUMP as usize && names[c] == 0 {
+            names[c] = next;
+            next += 1;
+        }
+        sorted[i] = ((names[c] as u32) << 8 | ctx.strength[k] as u32) << 3 | i as u32;
+    }
+    sorted.sort_unstable();
+    // each card's place among the distinct values, and the places that start a class
+    let mut place = [0u64; 8];
+    let (mut rank, mut starts) = (0u64, 0u64);
+    let first = sorted[0] >> 3;
+    let mut prev = first;
+    for &x in &sorted {
+        let v = x >> 3;
+        if v != prev {
+            rank += 1;
+            starts |= ((v >> 8 != prev >> 8) as u64) << rank;
+            prev = v;
+        }
+        place[(x & 7) as usize] = rank;
+    }
+    let mut key = (leader as u64) << 1 | (first >> 8 == 0) as u64;
+    key = key << 8 | starts;
+    for s in 0..4 {
+        let code = |i: usize| place[i] << 2 | (KIND_POINTS[kinds[i]] / 5) as u64;
+        let (a, b) = (code(2 * s), code(2 * s + 1));
+        key = key << 11 | a.min(b) << 6 | a.max(b) << 1 | (twice[s] != 0) as u64;
+    }
+    #[cfg(test)]
+    assert_eq!(key, two_shape_by_search(ctx, leader, once, twice), "the places by rank are the places found");
+    key
+}
+
+/// [`two_shape`] with each card's place found by a search of the distinct values (its twin in
+/// the tests).
+#[cfg(test)]
+fn two_shape_by_search(ctx: &Context, leader: u8, once: &[u64; 4], twice: &[u64; 4]) -> u64 {
     let kinds: [usize; 8] = std::array::from_fn(|i| {
         let m = once[i / 2];
         if i % 2 == 0 { m.trailing_zeros() as usize } else { 63 - m.leading_zeros() as usize }
@@ -1071,8 +1262,8 @@ fn last_two_of(pos: &Position, leader: u8, base: i32, once: &[u64; 4], twice: &[
         pairs,
         defender: std::array::from_fn(|s| pos.is_defender(s as u8)),
         leader: leader as usize,
-        multiplied: 1 >= pos.profile.rules().last_trick_min_cards as i32,
-        multiplied2: 2 >= pos.profile.rules().last_trick_min_cards as i32,
+        multiplied: 1 >= ctx.rules.last_trick_min_cards as i32,
+        multiplied2: 2 >= ctx.rules.last_trick_min_cards as i32,
         base,
     };
     let none = Card1 { key: 0, class: 0, trump: false, points: 0 };
@@ -1196,15 +1387,22 @@ impl Order {
 /// group, or [`NONE`]; and the kinds that have one, as bits. Only kinds in `candidates` (the
 /// kinds the mover may play) are grouped; one outside them counts as not lone.
 fn interchangeable(pos: &Position, order: &Order, held: &Held, candidates: u64) -> ([u8; KINDS], u64) {
-    let ctx = order.ctx;
     let mut prev = [NONE; KINDS];
+    let members = groups(pos, order, held, candidates, |a, b| prev[b as usize] = a);
+    (prev, members)
+}
+
+/// [`interchangeable`]'s groups, each kind `b` that stands behind the next stronger `a` of its
+/// group given to `found(a, b)`; the kinds that have one, as bits.
+fn groups(pos: &Position, order: &Order, held: &Held, candidates: u64, mut found: impl FnMut(u8, u8)) -> u64 {
+    let ctx = order.ctx;
     let mut members = 0u64;
     let me = pos.to_move as usize;
     let left = held.left;
     let others = (0..4).filter(|&s| s != me).fold(0u64, |m, s| m | held.once[s]);
     let lone_mask = held.once[me] & !held.twice[me] & !others & candidates;
     if lone_mask.count_ones() < 2 {
-        return (prev, members);
+        return members;
     }
     let lone = |k: u8| lone_mask >> k & 1 == 1;
     // the trick's best single, a card that compares as one left (R6.1)
@@ -1226,7 +1424,7 @@ fn interchangeable(pos: &Position, order: &Order, held: &Held, candidates: u64) 
         // b stands behind a, the next stronger kind left in its class
         let mut join = |a: u8, b: u8| {
             if lone(a) && lone(b) && !tied(a) && !tied(b) && KIND_POINTS[a as usize] == KIND_POINTS[b as usize] && !split(a, b) {
-                prev[b as usize] = a;
+                found(a, b);
                 members |= 1 << b;
             }
         };
@@ -1258,7 +1456,7 @@ fn interchangeable(pos: &Position, order: &Order, held: &Held, candidates: u64) 
             }
         }
     }
-    (prev, members)
+    members
 }
 
 /// [`interchangeable`] written directly, kind by kind (its twin in the tests): single cards of one class that nobody
@@ -1317,6 +1515,13 @@ fn interchangeable_plain(pos: &Position) -> [u8; KINDS] {
     prev
 }
 
+/// A play's place in a node's search order as one integer, smallest first: by falling
+/// `score`, then by its index `i` (the order of the pairs `(Reverse(score), i)`).
+fn ranked(score: i32, i: u16) -> u64 {
+    // the sign bit flipped orders i32s as u32s; all bits flipped, by falling score
+    (!(score as u32 ^ 0x8000_0000) as u64) << 16 | i as u64
+}
+
 /// How good a play looks for the mover's team, for ordering only: leaving the team winning
 /// the trick, with its points (and a lead's size); otherwise giving away as few points as
 /// possible.
@@ -1362,7 +1567,10 @@ fn quick_order_score(pos: &Position, ctx: &Context, held: &Held, cards: &Counts,
         }
     };
     #[cfg(test)]
-    assert_eq!(got, order_score(pos, &child(pos, ctx, cards, single), cards), "{pos:?}");
+    {
+        let cards = if single == NONE { *cards } else { one_card(single) };
+        assert_eq!(got, order_score(pos, &child(pos, ctx, &cards, single), &cards), "{pos:?}");
+    }
     got
 }
 
@@ -1401,20 +1609,17 @@ impl Solver {
         let ctx = self.order.ctx;
         let trumps = held.left & ctx.class_mask[TRUMP as usize];
         if self.shapes.is_empty() {
-            self.shapes = vec![(0, 0, 0, 0); 1024];
+            self.shapes = vec![TrumpsLeft::default(); 1024];
         }
         let links = usable_links(ctx, held);
         let trump_links = links & trumps;
         let at = ((trumps ^ trump_links.rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 54) as usize;
-        let (shape, places) = match self.shapes[at] {
-            (m, l, shape, places) if m == trumps + 1 && l == trump_links => (shape, places),
-            _ => {
-                let (shape, places) = (trump_shape(ctx, &self.order, trumps, trump_links), trump_places(ctx, trumps));
-                self.shapes[at] = (trumps + 1, trump_links, shape, places);
-                (shape, places)
-            }
-        };
-        let k = key_with_shape(pos, ctx, held, links, shape, places);
+        let slot = &mut self.shapes[at];
+        if slot.mask != trumps + 1 || slot.links != trump_links {
+            *slot = TrumpsLeft { links: trump_links, ..TrumpsLeft::of(ctx, trumps, trump_shape(ctx, &self.order, trumps, trump_links)) };
+        }
+        let slot = &self.shapes[at];
+        let k = key_with_shape(pos, ctx, held, links, slot.shape, slot);
         #[cfg(test)]
         assert_eq!(k, trick_start_key(pos, &self.order, held), "the shape kept is the shape");
         k
@@ -1423,11 +1628,28 @@ impl Solver {
     /// The final score of `pos` if inside (alpha, beta); else a bound on the side it fails.
     /// `depth`: plays from the search's root, the index of this node's buffers.
     fn search(&mut self, pos: &Position, alpha: i32, beta: i32, depth: usize) -> Result<i32, Budget> {
-        self.node(pos, &Held::of(pos), alpha, beta, depth)
+        self.node(&mut pos.clone(), &Held::of(pos), alpha, beta, depth)
+    }
+
+    /// [`Solver::node`] of the position after `pos`'s mover plays `c` (one card of kind
+    /// `single` when not [`NONE`]: then `c` is not read), the play made in `pos` and taken
+    /// back after (no copy of the position).
+    #[allow(clippy::too_many_arguments)]
+    fn node_after(&mut self, pos: &mut Position, held: &Held, c: &Counts, single: u8, alpha: i32, beta: i32, depth: usize) -> Result<i32, Budget> {
+        #[cfg(test)]
+        let before = *pos;
+        let (seat, undo) = (pos.to_move, Undo::of(pos));
+        play(pos, self.order.ctx, c, single);
+        let h = held.after_play(seat, pos, self.order.ctx, single);
+        let v = self.node(pos, &h, alpha, beta, depth);
+        undo.back(pos, seat, c, single);
+        #[cfg(test)]
+        assert!(v.is_err() || *pos == before, "a play taken back leaves the position as it was");
+        v
     }
 
     /// [`Solver::search`] with `pos`'s held masks.
-    fn node(&mut self, pos: &Position, held: &Held, mut alpha: i32, mut beta: i32, depth: usize) -> Result<i32, Budget> {
+    fn node(&mut self, pos: &mut Position, held: &Held, mut alpha: i32, mut beta: i32, depth: usize) -> Result<i32, Budget> {
         let given = self.given_key.take();
         if pos.phase == Phase::Over {
             return Ok(pos.final_score);
@@ -1444,7 +1666,7 @@ impl Solver {
         if pos.trick.plays == 0 && held.cards[pos.to_move as usize] == 2 {
             // the last two tricks: solved directly, cheaper than a probe of the table, and their
             // exact values kept by their cards (about five calls in six find theirs)
-            return Ok(self.two(pos, pos.to_move, pos.defender_points, &held.once, &held.twice));
+            return Ok(self.two(pos, pos.to_move, pos.defender_points, &held.once, || held.twice));
         }
         let base = pos.defender_points;
         // the table at trick starts only: a probe is a cache miss, dearer than the nodes the
@@ -1520,7 +1742,7 @@ impl Solver {
             ply.kids.clear();
             ply.helds.clear();
             ply.keys.clear();
-            let n = ply.moves.len();
+            let n = ply.len();
             let pre = (first as usize) < n;
             let mut kept = None;
             for j in 0..n + pre as usize {
@@ -1532,7 +1754,7 @@ impl Solver {
                     ply.keys.push(k);
                     continue;
                 }
-                let q = child(pos, ctx, &ply.moves[i], ply.singles[i]);
+                let q = child(pos, ctx, ply.play(i), ply.singles[i]);
                 let h = held.after_play(pos.to_move, &q, ctx, ply.singles[i]);
                 let k = self.key(&q, &h);
                 if let Some(e) = self.table.get(k) {
@@ -1559,19 +1781,16 @@ impl Solver {
         // then known without making it
         let ends = pos.trick.plays == 3 && held.cards[pos.to_move as usize] == 3;
         let mut best_i = first;
-        let first_i = (first as usize) < ply.moves.len();
+        let first_i = (first as usize) < ply.len();
         if first_i {
             let f = first as usize;
             best = match if ends { self.last_two_child(pos, held, ply.singles[f]) } else { None } {
                 Some(v) => v,
                 None if etc => {
                     self.given_key = Some(ply.keys[f]);
-                    self.node(&ply.kids[f], &ply.helds[f], alpha, beta, depth + 1)?
+                    self.node(&mut ply.kids[f], &ply.helds[f], alpha, beta, depth + 1)?
                 }
-                None => {
-                    let q = child(pos, self.order.ctx, &ply.moves[f], ply.singles[f]);
-                    self.node(&q, &held.after_play(pos.to_move, &q, self.order.ctx, ply.singles[f]), alpha, beta, depth + 1)?
-                }
+                None => self.node_after(pos, held, ply.play(f), ply.singles[f], alpha, beta, depth + 1)?,
             };
             if max {
                 alpha = alpha.max(best);
@@ -1587,7 +1806,8 @@ impl Solver {
             // a lead's or one card's order is known without making the child; a follow of
             // several cards is made to be ordered, in its place (one copy of the position)
             let made = !etc && pos.trick.plays > 0 && ply.singles.contains(&NONE);
-            for (i, c) in ply.moves.iter().enumerate() {
+            for i in 0..ply.len() {
+                let c = ply.moves.get(i).unwrap_or(&NO_CARDS);
                 if made {
                     ply.kids.push(*pos);
                 }
@@ -1603,30 +1823,27 @@ impl Solver {
                 } else {
                     quick_order_score(pos, self.order.ctx, held, c, ply.singles[i])
                 };
-                ply.order.push((std::cmp::Reverse(score), i as u16));
+                ply.order.push(ranked(score, i as u16));
             }
             ply.order.sort_unstable();
             if !first_i {
-                best_i = ply.order[0].1;
+                best_i = ply.order[0] as u16;
             }
-            for &(_, i) in &ply.order {
-                let i = i as usize;
+            for &r in &ply.order {
+                let i = r as u16 as usize;
                 let v = match if ends { self.last_two_child(pos, held, ply.singles[i]) } else { None } {
                     Some(v) => v,
                     None if etc => {
                         self.given_key = Some(ply.keys[i]);
-                        self.node(&ply.kids[i], &ply.helds[i], alpha, beta, depth + 1)?
+                        self.node(&mut ply.kids[i], &ply.helds[i], alpha, beta, depth + 1)?
                     }
-                    None => {
-                        let one;
-                        let kid = if made {
-                            &ply.kids[i]
-                        } else {
-                            one = child(pos, self.order.ctx, &ply.moves[i], ply.singles[i]);
-                            &one
-                        };
-                        self.node(kid, &held.after_play(pos.to_move, kid, self.order.ctx, ply.singles[i]), alpha, beta, depth + 1)?
+                    None if made => {
+                        let (ctx, single) = (self.order.ctx, ply.singles[i]);
+                        let kid = &mut ply.kids[i];
+                        let h = held.after_play(pos.to_move, kid, ctx, single);
+                        self.node(kid, &h, alpha, beta, depth + 1)?
                     }
+                    None => self.node_after(pos, held, ply.play(i), ply.singles[i], alpha, beta, depth + 1)?,
                 };
                 if (max && v > best) || (!max && v < best) {
                     best = v;
@@ -1643,7 +1860,7 @@ impl Solver {
             }
         }
         if alpha >= beta {
-            let (bc, bs) = (&ply.moves[best_i as usize], ply.singles[best_i as usize]);
+            let (bc, bs) = (ply.moves.get(best_i as usize).unwrap_or(&NO_CARDS), ply.singles[best_i as usize]);
             // one card's play is its kind: its cards are compared only for a play of several
             let same = ply.killer.as_ref().is_some_and(|(kc, ks)| *ks == bs && (bs != NONE || kc == bc));
             if !same {
@@ -1652,7 +1869,10 @@ impl Solver {
             }
         }
         self.plies[depth] = Some(ply);
-        self.keep(k, old, best, (alpha0, beta0), base, best_i, nodes0);
+        if k.is_some() {
+            // mid-trick there is no table entry to keep
+            self.keep(k, old, best, (alpha0, beta0), base, best_i, nodes0);
+        }
         if pos.trick.plays > 0 && depth < NEAR_DEPTH && held.cards[pos.to_move as usize] >= NEAR_CARDS {
             // a play that cut or reached the value inside the window is kept over an older one;
             // the best of a node that failed on its mover's side only where none is kept
@@ -1704,13 +1924,13 @@ impl Solver {
         ply.order.clear();
         for (i, c) in ply.moves.iter().enumerate() {
             let score = if i as u16 == first { i32::MAX } else { points(c) };
-            ply.order.push((std::cmp::Reverse(score), i as u16));
+            ply.order.push(ranked(score, i as u16));
         }
         ply.order.sort_unstable();
         let max = pos.is_defender(pos.to_move);
-        let (mut best, mut best_i) = (if max { i32::MIN } else { i32::MAX }, ply.order[0].1);
+        let (mut best, mut best_i) = (if max { i32::MIN } else { i32::MAX }, ply.order[0] as u16);
         for j in 0..ply.order.len() {
-            let i = ply.order[j].1 as usize;
+            let i = ply.order[j] as u16 as usize;
             let k = ply.singles[i];
             let v = if k != NONE {
                 let me = pos.to_move as usize;
@@ -1720,8 +1940,9 @@ impl Solver {
                 let trick = Trick3 { class: u.class, path: [k, 0, 0, 0] };
                 self.follow(pos, held, 1, &mut once, trick, (u.key(), me), KIND_POINTS[k as usize], alpha, beta)
             } else {
-                let q = child(pos, ctx, &ply.moves[i], NONE);
-                match self.node(&q, &held.after(pos.to_move, &q, ctx), alpha, beta, depth + 1) {
+                let mut q = child(pos, ctx, &ply.moves[i], NONE);
+                let h = held.after(pos.to_move, &q, ctx);
+                match self.node(&mut q, &h, alpha, beta, depth + 1) {
                     Ok(v) => v,
                     Err(b) => {
                         self.plies[depth] = Some(ply);
@@ -1810,18 +2031,22 @@ impl Solver {
     fn after_trick(&mut self, pos: &Position, held: &Held, once: &[u64; 4], trick: &Trick3, winner: usize, p: i32) -> i32 {
         let dp = pos.defender_points + if pos.is_defender(winner as u8) { p } else { 0 };
         // a kind held twice is held once more after one is played, twice more if three were
-        let mut twice = [0u64; 4];
-        for (s, t) in twice.iter_mut().enumerate() {
-            let x = trick.path[(s + 4 - pos.to_move as usize) % 4] as usize;
-            *t = held.twice[s] & !(((pos.hands[s][x] == 2) as u64) << x);
-        }
+        // (read only when the cards' value is not kept)
+        let twice = || {
+            let mut twice = [0u64; 4];
+            for (s, t) in twice.iter_mut().enumerate() {
+                let x = trick.path[(s + 4 - pos.to_move as usize) % 4] as usize;
+                *t = held.twice[s] & !(((pos.hands[s][x] == 2) as u64) << x);
+            }
+            twice
+        };
         #[cfg(test)]
         {
             let q = trick.played(pos, self.order.ctx);
             let h = Held::of(&q);
-            assert_eq!((q.to_move as usize, q.defender_points, h.once, h.twice), (winner, dp, *once, twice));
+            assert_eq!((q.to_move as usize, q.defender_points, h.once, h.twice), (winner, dp, *once, twice()));
         }
-        let v = self.two(pos, winner as u8, dp, once, &twice);
+        let v = self.two(pos, winner as u8, dp, once, twice);
         #[cfg(test)]
         {
             let q = trick.played(pos, self.order.ctx);
@@ -1832,13 +2057,15 @@ impl Solver {
 
     /// The final score of the last two tricks of the deal of `pos` led by `leader`, the
     /// defenders having `base` points so far, each hand's kinds held at least once and twice
-    /// `once` and `twice` (two cards a hand): kept by their cards ([`exact_cache::key`]), else
-    /// by their shape ([`two_shape`]), else solved by [`last_two_of`] and kept under both.
-    fn two(&mut self, pos: &Position, leader: u8, base: i32, once: &[u64; 4], twice: &[u64; 4]) -> i32 {
+    /// `once` and `twice()` (two cards a hand; `twice` called only when the cards' value is not
+    /// kept): kept by their cards ([`exact_cache::key`]), else by their shape ([`two_shape`]),
+    /// else solved by [`last_two_of`] and kept under both.
+    fn two(&mut self, pos: &Position, leader: u8, base: i32, once: &[u64; 4], twice: impl FnOnce() -> [u64; 4]) -> i32 {
         let key = exact_cache::key(leader, once);
         if let Some(v) = self.last.get(key) {
             return base + v;
         }
+        let twice = &twice();
         let shape = two_shape(self.order.ctx, leader, once, twice);
         if let Some(v) = self.two_shapes.get(shape) {
             self.last.put(key, v);
@@ -1892,7 +2119,7 @@ impl Solver {
         if !search_plays(pos, &self.order, &held, &mut self.follows, ply) {
             return None;
         }
-        ply.moves.get(best as usize).copied()
+        ((best as usize) < ply.len()).then(|| ply.cards(best as usize))
     }
 
     /// The line of best plays from `pos`, whose value is `v`: at each step the best play the
@@ -2668,6 +2895,40 @@ mod tests {
         assert!(by_links > 20, "{by_links}");
     }
 
+    /// The hands' best points by bytes are those of each hand's n best cards counted one hand
+    /// at a time, for every count a hand of the decks can hold.
+    #[test]
+    fn best_points_by_bytes_are_the_hand_by_hand_sums() {
+        let mut rng = Rng::new(9);
+        for i in 0..200_000 {
+            let most = if i % 2 == 0 { 4 } else { 33 };
+            let tens: [u8; 4] = std::array::from_fn(|_| rng.below_usize(most) as u8);
+            let fives: [u8; 4] = std::array::from_fn(|_| rng.below_usize(most.min(17)) as u8);
+            let n = rng.below_usize(if i % 3 == 0 { 128 } else { 6 }) as i32;
+            let want: i32 = (0..4).map(|h| {
+                let ten = (tens[h] as i32).min(n);
+                10 * ten + 5 * (fives[h] as i32).min(n - ten)
+            }).sum();
+            assert_eq!(best_points(tens, fives, n), want, "{tens:?} {fives:?} {n}");
+        }
+    }
+
+    /// Plays ranked as one integer sort as the pairs (falling score, index) do, scores of
+    /// either sign and at the ends of the range included.
+    #[test]
+    fn ranked_plays_sort_as_the_pairs() {
+        let mut rng = Rng::new(5);
+        for n in 1..40usize {
+            let edges = [i32::MIN, i32::MIN + 1, -1, 0, 1, i32::MAX - 1, i32::MAX];
+            let scores: Vec<i32> = (0..n).map(|i| if i % 5 == 0 { edges[rng.below_usize(edges.len())] } else { rng.below_usize(4001) as i32 - 2000 }).collect();
+            let mut pairs: Vec<(std::cmp::Reverse<i32>, u16)> = scores.iter().enumerate().map(|(i, &v)| (std::cmp::Reverse(v), i as u16)).collect();
+            pairs.sort_unstable();
+            let mut ranks: Vec<u64> = scores.iter().enumerate().map(|(i, &v)| ranked(v, i as u16)).collect();
+            ranks.sort_unstable();
+            assert_eq!(pairs.iter().map(|p| p.1).collect::<Vec<_>>(), ranks.iter().map(|&r| r as u16).collect::<Vec<_>>());
+        }
+    }
+
     /// The groups of interchangeable kinds, read from each class's strength order made once,
     /// are those found kind by kind.
     #[test]
@@ -2699,7 +2960,8 @@ mod tests {
             let (prev, _) = interchangeable(&pos, &Order::of(pos.ctx()), &Held::of(&pos), u64::MAX);
             let mut ply = Ply::default();
             assert!(search_plays(&pos, &Order::of(pos.ctx()), &Held::of(&pos), &mut Follows::default(), &mut ply));
-            let (kept, singles) = (ply.moves, ply.singles);
+            let kept: Vec<Counts> = (0..ply.len()).map(|i| ply.cards(i)).collect();
+            let singles = ply.singles;
             // each play's kind when it is one card
             for (c, &k) in kept.iter().zip(&singles) {
                 let one = (size(c) == 1).then(|| c.iter().position(|&n| n == 1).expect("a card") as u8);

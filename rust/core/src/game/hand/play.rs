@@ -121,7 +121,8 @@ impl Position {
         self.tricks_done += 1;
         self.trick = Trick { leader: winner, ..Trick::default() };
         self.to_move = winner;
-        let last = self.hands.iter().all(|h| words(h) == [0; 7]);
+        // every word of every hand zero (OR-ed: no call to compare the arrays)
+        let last = self.hands.iter().all(|h| words(h).into_iter().fold(0, |a, w| a | w) == 0);
         if !last {
             if defenders_won {
                 self.defender_points += p; // R7.2
