@@ -244,10 +244,12 @@ struct Cells {
     /// no path gives it those counts).
     stride: [[usize; 4]; 3],
     g: [Vec<u64>; 3],
-    /// The records, linked cell by cell.
+    /// The records, linked by seat 0's total (the last listed first), and their `y` by seat
+    /// 1's total, record after record.
     records: Vec<Record>,
-    /// Per cell of nonzero weight, in order: (seat 0's total, seat 1's total, its first record,
-    /// the sum of its records' `y`).
+    ys: Vec<u128>,
+    /// Per cell of nonzero weight, in order: (seat 0's total, seat 1's total, the first record
+    /// of seat 0's total, the sum of the cell's `y`).
     cells: Vec<(u8, u8, u32, u128)>,
     /// Per kind of the walk: its split's index by seat 0's and seat 1's copies (5 × 5; seat 2
     /// takes the rest).
@@ -256,16 +258,32 @@ struct Cells {
     cum: Cum,
 }
 
-/// Seat 0's counts (4-bit lanes, and its factor's index) and seat 1's total `l1`: `y`, the
-/// sum over seat 1's counts of that total of the three seats' factors' product; the next
-/// record of the cell (`u32::MAX`: none).
+/// Seat 0's counts (4-bit lanes, and its factor's index) and seat 1's totals `l1 .. l1 + n`
+/// (within the rooms): per total, at `ys[at ..]`, `y`, the sum over seat 1's counts of that
+/// total of the three seats' factors' product (0: no path); the next record of seat 0's total
+/// (`u32::MAX`: none). A cell's records are those of its seat 0's total whose `y` at its
+/// seat 1's total is not 0.
 #[derive(Clone, Debug)]
 struct Record {
     c0: u16,
     i0: u16,
     l1: u8,
-    y: u128,
+    n: u8,
+    at: u32,
     next: u32,
+}
+
+impl Record {
+    /// Its `y` at seat 1's total `l1` (0 outside its totals).
+    #[inline(always)]
+    fn y(&self, ys: &[u128], l1: u8) -> u128 {
+        let i = l1.wrapping_sub(self.l1);
+        if i < self.n {
+            ys[self.at as usize + i as usize]
+        } else {
+            0
+        }
+    }
 }
 
 impl Cells {
@@ -293,10 +311,10 @@ impl Cells {
         (i, j)
     }
 
-    /// The records (seat 0's counts within its room, seat 1's total within its own and
-    /// seat 2's), linked by cell from `head` (the cells that have any as bits of `listed`), in
-    /// order of seat 0's counts (the first suit fastest) then seat 1's total; the paths listed
-    /// (of nonzero product), counted until they pass `MAX_PATHS`.
+    /// The records (seat 0's counts within its room, seat 1's totals within its own and
+    /// seat 2's), linked by seat 0's total from `head`, in order of seat 0's counts (the
+    /// first suit fastest), and the cells that have any (by seat 0's total, bits by seat 1's);
+    /// the paths listed (of nonzero product), counted until they pass `MAX_PATHS`.
     ///
     /// Seat 0's counts are taken a *group* at a time, those that differ only in the first
     /// suit: a group fixes what is left of the other suits for seats 1 and 2, so it walks
@@ -305,10 +323,10 @@ impl Cells {
     /// rows gives the first-suit copies x0 of its nonzero products at once (seat 1's bits and
     /// seat 2's reversed at v0 − x0, v0 the copies seat 0 leaves): only the paths are weighed.
     #[inline(never)]
-    fn list_records(&mut self, head: &mut [u32; 17 * 17], listed: &mut [u64; 5], total: usize) -> usize {
+    fn list_records(&mut self, head: &mut [u32; 17], cells: &mut [u32; 17], total: usize) -> usize {
         let rooms = self.rooms.map(|r| r as usize);
         let mut paths = 0;
-        let mut records = std::mem::take(&mut self.records);
+        let (mut records, mut ys) = (std::mem::take(&mut self.records), std::mem::take(&mut self.ys));
         // per seat 1 and 2, each row's nonzero factors (bit x0: the first suit's copies),
         // the second reversed (bit 4 − x0)
         // (a box holds at most 5³ rows: four copies a suit)
@@ -324,10 +342,12 @@ impl Cells {
         let [hi0, hi1, hi2] = self.hi.map(|l| l.map(|x| x as usize));
         let (s1, s2) = (self.stride[1], self.stride[2]);
         let (g0, g1, g2) = (&self.g[0][..], &self.g[1][..], &self.g[2][..]);
-        // per first-suit count of the group: (its copies, seat 0's total, seat 1's totals
-        // within its box), and seat 1's sums and nonzero products by its total
+        // per first-suit count of the group: its copies, seat 0's total, the copies it leaves
+        // (v0) and seat 1's totals within the rooms as bits (`window`); per count, seat 1's
+        // sums by its total and the totals it reached as bits
         let mut ks = [(0usize, 0usize, 0usize, 0usize); 5];
-        // (20: seat 1's totals on the other suits, at most 12, and a row's `ROW` from there)
+        // (20: seat 1's totals on the other suits, at most 12, and a row's `ROW` from there;
+        // zero between groups)
         let mut s = [[0u128; 20]; 5];
         let mut nonzero = [[0u32; 20]; 5];
         let mut row0 = 0;
@@ -392,8 +412,7 @@ impl Cells {
                                     while hit != 0 {
                                         let x0 = hit.trailing_zeros() as usize & (ROW - 1);
                                         hit &= hit - 1;
-                                        let w = p[x0] as u128 * q[(v0 - x0) & (ROW - 1)] as u128;
-                                        s[x0] += w;
+                                        s[x0] += p[x0] as u128 * q[(v0 - x0) & (ROW - 1)] as u128;
                                         nonzero[x0] += 1;
                                     }
                                 }
@@ -403,25 +422,30 @@ impl Cells {
                     // the records of the group's counts in order, seat 1's totals within its
                     // box, within its room and leaving seat 2 at most its own
                     for (k, &(y0, l0, la, lb)) in ks[..nk].iter().enumerate() {
-                        let g = g0[at0 + y0] as u128;
                         let (l1_lo, l1_hi) = ((total - l0).saturating_sub(rooms[2]).max(la), rooms[1].min(lb));
-                        let c0 = lanes([y0, y1, y2, y3]);
-                        for l1 in l1_lo..l1_hi + 1 {
-                            paths += nonzero[k][l1] as usize;
-                            let s = s[k][l1];
-                            if s == 0 {
-                                continue;
-                            }
-                            let cell = l0 * 17 + l1;
-                            listed[cell / 64] |= 1 << (cell % 64);
-                            records.push(Record { c0, i0: (at0 + y0) as u16, l1: l1 as u8, y: s * g, next: head[cell] });
-                            head[cell] = (records.len() - 1) as u32;
+                        if l1_lo > l1_hi {
+                            continue;
                         }
+                        let nonzero = &nonzero[k][l1_lo..l1_hi + 1];
+                        paths += nonzero.iter().sum::<u32>() as usize;
+                        // (the totals of any path, as bits)
+                        let m = nonzero.iter().enumerate().fold(0, |m, (i, &x)| m | ((x != 0) as u32) << i) << l1_lo;
+                        if m == 0 {
+                            continue;
+                        }
+                        let (lo, hi) = (m.trailing_zeros() as usize, 31 - m.leading_zeros() as usize);
+                        cells[l0] |= m;
+                        let at = ys.len();
+                        let g = g0[at0 + y0] as u128;
+                        ys.extend(s[k][lo..hi + 1].iter().map(|&x| x * g));
+                        let c0 = lanes([y0, y1, y2, y3]);
+                        records.push(Record { c0, i0: (at0 + y0) as u16, l1: lo as u8, n: (hi + 1 - lo) as u8, at: at as u32, next: head[l0] });
+                        head[l0] = (records.len() - 1) as u32;
                     }
                 }
             }
         }
-        self.records = records;
+        (self.records, self.ys) = (records, ys);
         paths
     }
 
@@ -507,63 +531,66 @@ impl Cells {
                 t
             })
             .collect();
-        let mut cells = Cells { seat, u, rooms, lo, hi, stride, g, records: Vec::with_capacity(NODES_HINT), cells: Vec::new(), split_at, cum: Cum::Narrow(Vec::new()) };
-        let mut head = [u32::MAX; 17 * 17];
-        let mut listed = [0u64; 5];
+        let mut cells = Cells { seat, u, rooms, lo, hi, stride, g, records: Vec::with_capacity(NODES_HINT), ys: Vec::with_capacity(NODES_HINT), cells: Vec::new(), split_at, cum: Cum::Narrow(Vec::new()) };
+        let (mut head, mut listed) = ([u32::MAX; 17], [0u32; 17]);
         let paths = cells.list_records(&mut head, &mut listed, total);
         if paths > MAX_PATHS {
             return None;
         }
         // (the cells' lists at their full length at once: no growing)
-        let n: usize = listed.iter().map(|w| w.count_ones() as usize).sum();
+        let n = listed.iter().map(|m| m.count_ones() as usize).sum();
         cells.cells.reserve_exact(n);
         if let Cum::Narrow(c) = &mut cells.cum {
             c.reserve_exact(n);
         }
-        // (the cells with records, in order)
-        let listed = listed.into_iter().enumerate().flat_map(|(i, mut w)| {
-            std::iter::from_fn(move || {
-                let b = w.trailing_zeros() as usize;
-                w &= w.wrapping_sub(1);
-                (b < 64).then_some(64 * i + b)
-            })
-        });
-        // the cells in order, those of no completions left out, each weighed: in four limbs
-        // while every completion fits 128 bits (the sums then fit: below 2^116 · 2^128 a
-        // cell, at most 289 cells)
+        // the cells with records in order, those of no completions left out, each weighed: in
+        // four limbs while every completion fits 128 bits (the sums then fit: below 2^116 ·
+        // 2^128 a cell, at most 289 cells)
         let (mut narrow, mut wide) = (Some([0u64; 4]), Big::ZERO);
-        for cell in listed {
-            let first = head[cell];
-            debug_assert!(first != u32::MAX, "a listed cell has records");
-            let (l0, l1) = ((cell / 17) as u16, (cell % 17) as u16);
-            let e = (walk.end)(&cells.real([rooms[0] - l0, rooms[1] - l1, rooms[2] - (total as u16 - l0 - l1)], rooms[3]));
-            if matches!(e, Ok(0)) {
-                continue;
-            }
-            let z = cells.cell_records(first).map(|r| r.y).sum::<u128>();
-            cells.cells.push((l0 as u8, l1 as u8, first, z));
-            match (narrow, e) {
-                (Some(t), Ok(e)) => {
-                    let t2 = quad_add(&t, &quad_mul(z, e)).expect("289 cells below 2^244 fit four limbs");
-                    narrow = Some(t2);
-                    if let Cum::Narrow(c) = &mut cells.cum {
-                        c.push(t2);
-                    }
+        let mut z = [0u128; 17];
+        for (l0, (&first, mut m)) in head.iter().zip(listed).enumerate().filter(|(_, (_, m))| *m != 0) {
+            // (the sums of seat 0's total l0 by seat 1's)
+            z.fill(0);
+            let mut at = first;
+            while let Some(r) = cells.records.get(at as usize) {
+                let ys = &cells.ys[r.at as usize..r.at as usize + r.n as usize];
+                for (z, &y) in z[r.l1 as usize..].iter_mut().zip(ys) {
+                    *z += y;
                 }
-                (_, e) => {
-                    if let Some(t) = narrow.take() {
-                        wide = Big::from_limbs(&t);
-                        if let Cum::Narrow(c) = &cells.cum {
-                            cells.cum = Cum::Wide(c.iter().map(|q| Big::from_limbs(q)).collect());
+                at = r.next;
+            }
+            while m != 0 {
+                let l1 = m.trailing_zeros() as u16;
+                m &= m - 1;
+                let (l0, z) = (l0 as u16, z[l1 as usize]);
+                let e = (walk.end)(&cells.real([rooms[0] - l0, rooms[1] - l1, rooms[2] - (total as u16 - l0 - l1)], rooms[3]));
+                if matches!(e, Ok(0)) {
+                    continue;
+                }
+                cells.cells.push((l0 as u8, l1 as u8, first, z));
+                match (narrow, e) {
+                    (Some(t), Ok(e)) => {
+                        let t2 = quad_add(&t, &quad_mul(z, e)).expect("289 cells below 2^244 fit four limbs");
+                        narrow = Some(t2);
+                        if let Cum::Narrow(c) = &mut cells.cum {
+                            c.push(t2);
                         }
                     }
-                    let e = match e {
-                        Ok(e) => Big::from_u128(e),
-                        Err(e) => e,
-                    };
-                    wide = wide.add(&e.mul_u128(z));
-                    if let Cum::Wide(c) = &mut cells.cum {
-                        c.push(wide);
+                    (_, e) => {
+                        if let Some(t) = narrow.take() {
+                            wide = Big::from_limbs(&t);
+                            if let Cum::Narrow(c) = &cells.cum {
+                                cells.cum = Cum::Wide(c.iter().map(|q| Big::from_limbs(q)).collect());
+                            }
+                        }
+                        let e = match e {
+                            Ok(e) => Big::from_u128(e),
+                            Err(e) => e,
+                        };
+                        wide = wide.add(&e.mul_u128(z));
+                        if let Cum::Wide(c) = &mut cells.cum {
+                            c.push(wide);
+                        }
                     }
                 }
             }
@@ -571,23 +598,24 @@ impl Cells {
         (!cells.cells.is_empty()).then_some(cells)
     }
 
-    /// A cell's records, from its first.
-    fn cell_records(&self, first: u32) -> impl Iterator<Item = &Record> + '_ {
+    /// A cell's records from the first of its seat 0's total, with their `y` at its seat 1's
+    /// total `l1` (0: not the cell's).
+    fn cell_records(&self, first: u32, l1: u8) -> impl Iterator<Item = (&Record, u128)> + '_ {
         let mut at = first;
         std::iter::from_fn(move || {
             let r = self.records.get(at as usize)?;
             at = r.next;
-            Some(r)
+            Some((r, r.y(&self.ys, l1)))
         })
     }
 
     /// `f` for each of seat 1's counts of its record's total given seat 0's (its counts in
     /// lanes and the product of seats 1 and 2's factors, nonzero), in order, until `f` is
     /// true: one count a row of the other suits, the first suit's copies what is left.
-    fn record_paths(&self, r: &Record, mut f: impl FnMut(u16, u128) -> bool) {
+    fn record_paths(&self, r: &Record, l1: u8, mut f: impl FnMut(u16, u128) -> bool) {
         let c0: [usize; 4] = std::array::from_fn(|su| lane(r.c0, su) as usize);
         let Some((a, b, v)) = self.seat1_box(c0) else { return };
-        let l1 = r.l1 as usize;
+        let l1 = l1 as usize;
         for x3 in a[3]..b[3] + 1 {
             for x2 in a[2]..b[2] + 1 {
                 // (x1 where the first suit's copies l1 − x1 − x2 − x3 lie within a[0] ..= b[0])
@@ -617,13 +645,14 @@ impl Cells {
                 cum.partition_point(|c| *c <= r)
             }
         };
-        let mut r = rng.below(self.cells[k].3);
-        let rec = self
-            .cell_records(self.cells[k].2)
-            .find(|x| {
-                let hit = r < x.y;
+        let (_, l1, first, z) = self.cells[k];
+        let mut r = rng.below(z);
+        let (rec, _) = self
+            .cell_records(first, l1)
+            .find(|&(_, y)| {
+                let hit = r < y;
                 if !hit {
-                    r -= x.y;
+                    r -= y;
                 }
                 hit
             })
@@ -632,7 +661,7 @@ impl Cells {
         // g0 times their products, one draw for the record and the path)
         let g0 = self.g[0][rec.i0 as usize] as u128;
         let mut c1 = None;
-        self.record_paths(rec, |c, w| {
+        self.record_paths(rec, l1, |c, w| {
             let w = w * g0;
             if r < w {
                 c1 = Some(c);
@@ -1154,6 +1183,7 @@ impl LevelTable {
     pub(super) fn bytes(&self) -> usize {
         let cells = self.cells.as_ref().map_or(0, |c| {
             c.records.len() * std::mem::size_of::<Record>()
+                + c.ys.len() * 16
                 + c.cells.len() * 8
                 + c.g.iter().map(|g| g.len() * 8).sum::<usize>()
                 + match &c.cum {
@@ -1185,9 +1215,9 @@ impl LevelTable {
                     Ok(e) => Big::from_u128(e),
                     Err(e) => e,
                 };
-                for r in c.cell_records(first) {
+                for (r, _) in c.cell_records(first, l1).filter(|&(_, y)| y != 0) {
                     let g0 = c.g[0][r.i0 as usize];
-                    c.record_paths(r, |c1, w| {
+                    c.record_paths(r, l1, |c1, w| {
                         let c2 = u - r.c0 - c1;
                         let mut cs = [0u16; 3];
                         for (i, x) in [r.c0, c1, c2].into_iter().enumerate() {
