@@ -244,6 +244,8 @@ struct Cells {
     /// no path gives it those counts).
     stride: [[usize; 4]; 3],
     g: [Vec<u64>; 3],
+    /// Seats 1 and 2: each row's nonzero factors as bits (bit c: the first suit's copies c).
+    bits: [[u8; 128]; 2],
     /// The records, linked by seat 0's total (the last listed first), and their `y` by seat
     /// 1's total, record after record.
     records: Vec<Record>,
@@ -330,12 +332,18 @@ impl Cells {
         // per seat 1 and 2, each row's nonzero factors (bit x0: the first suit's copies),
         // the second reversed (bit 4 − x0)
         // (a box holds at most 5³ rows: four copies a suit)
-        let (mut bits1, mut bits2) = ([0u8; 125], [0u8; 125]);
-        for (r, row) in self.g[1].chunks(ROW).enumerate() {
-            bits1[r] = (0..5).fold(0, |m, x| m | ((row[x] != 0) as u8) << x);
-        }
-        for (r, row) in self.g[2].chunks(ROW).enumerate() {
-            bits2[r] = (0..5).fold(0, |m, x| m | ((row[x] != 0) as u8) << (4 - x));
+        const REVERSED: [u8; 32] = {
+            let mut t = [0u8; 32];
+            let mut m = 0;
+            while m < 32 {
+                t[m] = ((m as u32).reverse_bits() >> 27) as u8;
+                m += 1;
+            }
+            t
+        };
+        let (bits1, mut bits2) = (&self.bits[0], [0u8; 128]);
+        for (r, &m) in self.bits[1][..self.g[2].len() / ROW].iter().enumerate() {
+            bits2[r] = REVERSED[m as usize & 31];
         }
         let u = self.u.map(|x| x as usize);
         let [lo0, lo1, lo2] = self.lo.map(|l| l.map(|x| x as usize));
@@ -451,26 +459,32 @@ impl Cells {
 
     /// Seat h's factors G(counts) = envelope · Π over suits of 4!/count! over its box `lo ..=
     /// hi`, the first suit fastest, `ROW` to a row of the other suits' counts (0 outside the box
-    /// and where the envelope is: no path gives it those counts), and how many are not 0.
+    /// and where the envelope is: no path gives it those counts), each row's nonzero ones as
+    /// bits (bit c: the first suit's copies c) in `bits`, and how many are not 0.
     #[inline(never)]
-    fn factors(envelope: &impl Fn(usize, u16) -> u32, h: usize, played: u16, lo: [u8; 4], hi: [u8; 4]) -> (Vec<u64>, usize) {
-        let len: usize = ROW * (1..4).map(|su| (hi[su] - lo[su] + 1) as usize).product::<usize>();
+    fn factors(envelope: &[u32; 1 << 12], played: u16, lo: [u8; 4], hi: [u8; 4], bits: &mut [u8; 128]) -> (Vec<u64>, usize) {
+        let (lo, hi) = (lo.map(usize::from), hi.map(usize::from));
+        let len: usize = ROW * (1..4).map(|su| hi[su] - lo[su] + 1).product::<usize>();
         let mut g = Vec::with_capacity(len);
-        let mut nonzero = 0;
-        for c3 in lo[3]..=hi[3] {
-            let f3 = FACTOR[c3 as usize];
-            for c2 in lo[2]..=hi[2] {
-                let f2 = f3 * FACTOR[c2 as usize];
-                for c1 in lo[1]..=hi[1] {
-                    let f1 = f2 * FACTOR[c1 as usize];
-                    let key = played + pack([0, c1, c2, c3]);
-                    let mut row = [0; ROW];
-                    for c0 in lo[0]..=hi[0] {
-                        let e = envelope(h, key + c0 as u16);
+        let (mut nonzero, mut r) = (0, 0);
+        // (4!/c! by the first suit's copies c within its range, 0 outside)
+        let mut f0 = [0u64; ROW];
+        f0[lo[0]..hi[0] + 1].copy_from_slice(&FACTOR[lo[0]..hi[0] + 1]);
+        for c3 in lo[3]..hi[3] + 1 {
+            for c2 in lo[2]..hi[2] + 1 {
+                for c1 in lo[1]..hi[1] + 1 {
+                    let f = FACTOR[c1] * FACTOR[c2] * FACTOR[c3];
+                    let key = (played + pack([0, c1 as u8, c2 as u8, c3 as u8])) as usize;
+                    let (mut row, mut m) = ([0; ROW], 0u8);
+                    for c0 in lo[0]..hi[0] + 1 {
+                        let e = envelope[(key + c0) & 0xfff] as u64;
                         nonzero += (e != 0) as usize;
-                        row[c0 as usize] = e as u64 * f1 * FACTOR[c0 as usize];
+                        m |= ((e != 0) as u8) << c0;
+                        row[c0 & (ROW - 1)] = e * f * f0[c0 & (ROW - 1)];
                     }
                     g.extend_from_slice(&row);
+                    bits[r & 127] = m;
+                    r += 1;
                 }
             }
         }
@@ -501,7 +515,10 @@ impl Cells {
             }
         }
         let total: usize = u.iter().map(|&x| x as usize).sum();
-        let [(g0, n0), (g1, n1), (g2, n2)]: [(Vec<u64>, usize); 3] = std::array::from_fn(|h| Self::factors(walk.envelope, h, pack(walk.holders[h].1), lo[h], hi[h]));
+        // (the envelopes as the walk's `envelope` reads them: three seats, three chains)
+        let env = [walk.tables[0].as_deref()?, walk.tables[1].as_deref()?, walk.tables[2].as_deref()?];
+        let mut bits = [[0u8; 128]; 3];
+        let [(g0, n0), (g1, n1), (g2, n2)]: [(Vec<u64>, usize); 3] = std::array::from_fn(|h| Self::factors(env[h], pack(walk.holders[h].1), lo[h], hi[h], &mut bits[h]));
         // the seats in the cells' order: fewest nonzero factors first (seat 0's counts are
         // listed one by one, seat 1's rows walked for each; the same paths and weights in
         // another order of draws)
@@ -510,6 +527,7 @@ impl Cells {
         seat.sort_by_key(|&h| (nonzero[h], h));
         let mut gs = [Some(g0), Some(g1), Some(g2)];
         let g: [Vec<u64>; 3] = seat.map(|h| gs[h].take().expect("each seat once"));
+        let bits = seat.map(|h| bits[h]);
         let (lo, hi) = (seat.map(|h| lo[h]), seat.map(|h| hi[h]));
         let rooms: [u16; 4] = std::array::from_fn(|i| if i < 3 { walk.rooms[seat[i]] } else { walk.rooms[3] });
         // (a row of `ROW` factors by the first suit's copies)
@@ -531,7 +549,7 @@ impl Cells {
                 t
             })
             .collect();
-        let mut cells = Cells { seat, u, rooms, lo, hi, stride, g, records: Vec::with_capacity(NODES_HINT), ys: Vec::with_capacity(NODES_HINT), cells: Vec::new(), split_at, cum: Cum::Narrow(Vec::new()) };
+        let mut cells = Cells { seat, u, rooms, lo, hi, stride, g, bits: [bits[1], bits[2]], records: Vec::with_capacity(NODES_HINT), ys: Vec::with_capacity(NODES_HINT), cells: Vec::new(), split_at, cum: Cum::Narrow(Vec::new()) };
         let (mut head, mut listed) = ([u32::MAX; 17], [0u32; 17]);
         let paths = cells.list_records(&mut head, &mut listed, total);
         if paths > MAX_PATHS {
