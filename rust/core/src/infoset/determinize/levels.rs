@@ -152,9 +152,9 @@ impl Leaves {
 pub(super) struct LevelTable {
     /// Kinds per path.
     n: usize,
-    /// The level kinds, in the paths' order.
-    kinds: Vec<u8>,
-    /// Per kind: its splits (a path names one of each by index).
+    /// The level kinds, in the paths' order (the first `n`).
+    kinds: [u8; 4],
+    /// Per kind: its splits (a path names one of each by index; by cells: kept there).
     splits: Vec<Splits>,
     /// The last kind's splits' [`split_bits`].
     last_bits: Vec<u32>,
@@ -253,9 +253,10 @@ struct Cells {
     /// Per cell of nonzero weight, in order: (seat 0's total, seat 1's total, the first record
     /// of seat 0's total, the sum of the cell's `y`).
     cells: Vec<(u8, u8, u32, u128)>,
-    /// Per kind of the walk: its split's index by seat 0's and seat 1's copies (5 × 5; seat 2
-    /// takes the rest).
-    split_at: Vec<[u8; 25]>,
+    /// Per kind of the walk: its splits' copies per holder by index, and its split's index by
+    /// seat 0's and seat 1's copies (5 × 5; seat 2 takes the rest).
+    splits: [[[u8; 4]; 16]; 4],
+    split_at: [[u8; 25]; 4],
     /// The cells' weights, cumulated.
     cum: Cum,
 }
@@ -502,13 +503,25 @@ impl Cells {
         // these ranges that sums to the kind's copies), at most four with those it played
         let (mut lo, mut hi) = ([[0u8; 4]; 3], [[0u8; 4]; 3]);
         let mut u = [0u8; 4];
+        // (and per kind its splits' copies by index, at most 15: four copies over three seats)
+        let mut splits = [[[0u8; 4]; 16]; 4];
         for (j, &k) in walk.kinds.iter().enumerate() {
             let su = (k / 13) as usize;
             let sp = walk.splits[j];
+            if sp.len() > 16 {
+                return None;
+            }
             u[su] = sp[0].0.iter().sum();
+            let (mut l, mut m) = ([u8::MAX; 3], [0u8; 3]);
+            for (x, (a, _)) in sp.iter().enumerate() {
+                splits[j][x] = *a;
+                for h in 0..3 {
+                    (l[h], m[h]) = (l[h].min(a[h]), m[h].max(a[h]));
+                }
+            }
             for h in 0..3 {
-                lo[h][su] = sp.iter().map(|(a, _)| a[h]).min().unwrap_or(0);
-                hi[h][su] = sp.iter().map(|(a, _)| a[h]).max().unwrap_or(0).min(4u8.saturating_sub(walk.holders[h].1[su]));
+                lo[h][su] = l[h];
+                hi[h][su] = m[h].min(4u8.saturating_sub(walk.holders[h].1[su]));
                 if lo[h][su] > hi[h][su] {
                     return None;
                 }
@@ -538,18 +551,13 @@ impl Cells {
             }
             st
         });
-        let split_at = walk
-            .splits
-            .iter()
-            .map(|sp| {
-                let mut t = [u8::MAX; 25];
-                for (x, (a, _)) in sp.iter().enumerate() {
-                    t[a[0] as usize * 5 + a[1] as usize] = x as u8;
-                }
-                t
-            })
-            .collect();
-        let mut cells = Cells { seat, u, rooms, lo, hi, stride, g, bits: [bits[1], bits[2]], records: Vec::with_capacity(NODES_HINT), ys: Vec::with_capacity(NODES_HINT), cells: Vec::new(), split_at, cum: Cum::Narrow(Vec::new()) };
+        let mut split_at = [[u8::MAX; 25]; 4];
+        for (t, sp) in split_at.iter_mut().zip(&walk.splits) {
+            for (x, (a, _)) in sp.iter().enumerate() {
+                t[a[0] as usize * 5 + a[1] as usize] = x as u8;
+            }
+        }
+        let mut cells = Cells { seat, u, rooms, lo, hi, stride, g, bits: [bits[1], bits[2]], records: Vec::with_capacity(NODES_HINT), ys: Vec::with_capacity(NODES_HINT), cells: Vec::new(), splits, split_at, cum: Cum::Narrow(Vec::new()) };
         let (mut head, mut listed) = ([u32::MAX; 17], [0u32; 17]);
         let paths = cells.list_records(&mut head, &mut listed, total);
         if paths > MAX_PATHS {
@@ -992,6 +1000,13 @@ impl LevelTable {
         for (h, &(_, played)) in walk.holders.iter().enumerate() {
             c[h] = pack(played);
         }
+        let mut kinds = [0u8; 4];
+        kinds[..n].copy_from_slice(&walk.kinds);
+        if nh == 3 && n > 0 && seat[..3].iter().all(|&x| x) {
+            let cells = Cells::build(walk)?;
+            let leaves = Leaves { shift: 0, seat };
+            return Some(LevelTable { n, kinds, splits: Vec::new(), last_bits: Vec::new(), nodes: Vec::new(), prefixes: Vec::new(), cum: Cum::Narrow(Vec::new()), leaves, env: kept_envelopes(&[None, None, None, None]), cells: Some(Box::new(cells)) });
+        }
         let splits: Vec<Splits> = walk.splits.iter().map(|&s| s.clone()).collect();
         if n == 0 {
             // no level kind to deal: the one path is empty, weighed by the envelopes of the
@@ -1011,18 +1026,13 @@ impl LevelTable {
             let v = v.mul_small(q);
             let node = Node { rooms: walk.rooms, w: 1, allowed: 0, c };
             let leaves = Leaves { shift: 0, seat: [false; 4] };
-            return (!v.is_zero()).then(|| LevelTable { n, kinds: Vec::new(), splits, last_bits: Vec::new(), nodes: vec![node], prefixes: Vec::new(), cum: Cum::Wide(vec![v]), leaves, env: kept_envelopes(&walk.tables), cells: None });
-        }
-        if nh == 3 && seat[..3].iter().all(|&x| x) {
-            let cells = Cells::build(walk)?;
-            let leaves = Leaves { shift: 0, seat };
-            return Some(LevelTable { n, kinds: walk.kinds.clone(), splits, last_bits: Vec::new(), nodes: Vec::new(), prefixes: Vec::new(), cum: Cum::Narrow(Vec::new()), leaves, env: kept_envelopes(&[None, None, None, None]), cells: Some(Box::new(cells)) });
+            return (!v.is_zero()).then(|| LevelTable { n, kinds, splits, last_bits: Vec::new(), nodes: vec![node], prefixes: Vec::new(), cum: Cum::Wide(vec![v]), leaves, env: kept_envelopes(&walk.tables), cells: None });
         }
         let (prefix, known) = prefixes(&walk.kinds, &walk.valid, &walk.memos, &seat[..nh], &c);
         let bits: Vec<Vec<u32>> = walk.splits.iter().map(|sp| sp.iter().map(|(a, _)| split_bits(a, nh)).collect()).collect();
         let table = LevelTable {
             n,
-            kinds: walk.kinds.clone(),
+            kinds,
             splits,
             last_bits: bits[n - 1].clone(),
             nodes: Vec::with_capacity(NODES_HINT),
@@ -1127,10 +1137,10 @@ impl LevelTable {
         if let Some(cells) = &self.cells {
             let c = cells.sample(rng);
             let mut xs = [0u8; 4];
-            for (j, &k) in self.kinds.iter().enumerate() {
+            for (j, &k) in self.kinds().iter().enumerate() {
                 let su = (k / 13) as usize;
                 xs[j] = cells.split_at[j][lane(c[0], su) as usize * 5 + lane(c[1], su) as usize];
-                debug_assert_eq!(self.splits[j][xs[j] as usize].0, [lane(c[0], su), lane(c[1], su), lane(c[2], su), 0], "a path's counts are a split");
+                debug_assert_eq!(cells.splits[j][xs[j] as usize & 15], [lane(c[0], su), lane(c[1], su), lane(c[2], su), 0], "a path's counts are a split");
             }
             return Path { xs, n };
         }
@@ -1189,12 +1199,15 @@ impl LevelTable {
 
     /// The level kinds, in the paths' order.
     pub(super) fn kinds(&self) -> &[u8] {
-        &self.kinds
+        &self.kinds[..self.n]
     }
 
     /// Split `x` of kind `j`: its copies per holder.
     pub(super) fn split(&self, j: usize, x: u8) -> &[u8; 4] {
-        &self.splits[j][x as usize].0
+        match &self.cells {
+            Some(c) => &c.splits[j][x as usize & 15],
+            None => &self.splits[j][x as usize].0,
+        }
     }
 
     /// Bytes held.
@@ -1241,10 +1254,10 @@ impl LevelTable {
                         for (i, x) in [r.c0, c1, c2].into_iter().enumerate() {
                             cs[c.seat[i]] = x;
                         }
-                        for (j, &kind) in self.kinds.iter().enumerate() {
+                        for (j, &kind) in self.kinds().iter().enumerate() {
                             let su = (kind / 13) as usize;
                             let a = [lane(cs[0], su), lane(cs[1], su), lane(cs[2], su), 0];
-                            paths.push(self.splits[j].iter().position(|(b, _)| *b == a).expect("a split") as u8);
+                            paths.push(c.splits[j].iter().position(|b| *b == a).expect("a split") as u8);
                         }
                         total = total.add(&e.mul_u128(w).mul_small(g0));
                         cum.push(total);
