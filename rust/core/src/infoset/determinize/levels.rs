@@ -476,14 +476,16 @@ impl Cells {
                 for c1 in lo[1]..hi[1] + 1 {
                     let f = FACTOR[c1] * FACTOR[c2] * FACTOR[c3];
                     let key = (played + pack([0, c1 as u8, c2 as u8, c3 as u8])) as usize;
+                    // (every first-suit count 0 ..= 4, those outside the box by a factor 0;
+                    // the envelope's key masked there)
                     let (mut row, mut m) = ([0; ROW], 0u8);
-                    for c0 in lo[0]..hi[0] + 1 {
-                        let e = envelope[(key + c0) & 0xfff] as u64;
-                        nonzero += (e != 0) as usize;
-                        m |= ((e != 0) as u8) << c0;
-                        row[c0 & (ROW - 1)] = e * f * f0[c0 & (ROW - 1)];
+                    for c0 in 0..5 {
+                        let x = envelope[(key + c0) & 0xfff] as u64 * f * f0[c0];
+                        m |= ((x != 0) as u8) << c0;
+                        row[c0] = x;
                     }
                     g.extend_from_slice(&row);
+                    nonzero += m.count_ones() as usize;
                     bits[r & 127] = m;
                     r += 1;
                 }
