@@ -1134,6 +1134,7 @@ impl LevelTable {
     /// A path drawn in proportion to its weight (the same draws as one cumulative weight a
     /// path): the node first, then its paths weighed again; `end` is the walk's, the
     /// envelopes those the table keeps.
+    #[inline(never)]
     pub(super) fn sample(&self, rng: &mut Rng, end: &impl Fn(&[u16; 4]) -> Result<u128, Big>) -> Path {
         let n = self.n;
         if let Some(cells) = &self.cells {
