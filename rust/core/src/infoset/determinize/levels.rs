@@ -243,7 +243,9 @@ struct Cells {
     /// `ROW` factors, by the first suit's count 0 ..= 4 then zeros (0 outside the box, or where
     /// no path gives it those counts).
     stride: [[usize; 4]; 3],
-    g: [Vec<u64>; 3],
+    /// (the three seats' in one list, seat i's at `g_at[i]`: [`Cells::g`])
+    gs: Vec<u64>,
+    g_at: [(usize, usize); 3],
     /// Seats 1 and 2: each row's nonzero factors as bits (bit c: the first suit's copies c).
     bits: [[u8; 128]; 2],
     /// The records, linked by seat 0's total (the last listed first), and their `y` by seat
@@ -290,6 +292,13 @@ impl Record {
 }
 
 impl Cells {
+    /// Seat i's factors.
+    #[inline(always)]
+    fn g(&self, i: usize) -> &[u64] {
+        let (a, b) = self.g_at[i];
+        &self.gs[a..b]
+    }
+
     /// Seat 1's counts per suit given seat 0's `c0` (`v` left of each suit): within its box
     /// with seat 2's rest within its own (`None`: none).
     #[inline(always)]
@@ -343,14 +352,14 @@ impl Cells {
             t
         };
         let (bits1, mut bits2) = (&self.bits[0], [0u8; 128]);
-        for (r, &m) in self.bits[1][..self.g[2].len() / ROW].iter().enumerate() {
+        for (r, &m) in self.bits[1][..self.g(2).len() / ROW].iter().enumerate() {
             bits2[r] = REVERSED[m as usize & 31];
         }
         let u = self.u.map(|x| x as usize);
         let [lo0, lo1, lo2] = self.lo.map(|l| l.map(|x| x as usize));
         let [hi0, hi1, hi2] = self.hi.map(|l| l.map(|x| x as usize));
         let (s1, s2) = (self.stride[1], self.stride[2]);
-        let (g0, g1, g2) = (&self.g[0][..], &self.g[1][..], &self.g[2][..]);
+        let (g0, g1, g2) = (self.g(0), self.g(1), self.g(2));
         // per first-suit count of the group: its copies, seat 0's total, the copies it leaves
         // (v0) and seat 1's totals within the rooms as bits (`window`); per count, seat 1's
         // sums by its total and the totals it reached as bits
@@ -463,10 +472,8 @@ impl Cells {
     /// and where the envelope is: no path gives it those counts), each row's nonzero ones as
     /// bits (bit c: the first suit's copies c) in `bits`, and how many are not 0.
     #[inline(never)]
-    fn factors(envelope: &[u32; 1 << 12], played: u16, lo: [u8; 4], hi: [u8; 4], bits: &mut [u8; 128]) -> (Vec<u64>, usize) {
+    fn factors(envelope: &[u32; 1 << 12], played: u16, lo: [u8; 4], hi: [u8; 4], bits: &mut [u8; 128], g: &mut Vec<u64>) -> usize {
         let (lo, hi) = (lo.map(usize::from), hi.map(usize::from));
-        let len: usize = ROW * (1..4).map(|su| hi[su] - lo[su] + 1).product::<usize>();
-        let mut g = Vec::with_capacity(len);
         let (mut nonzero, mut r) = (0, 0);
         // (4!/c! by the first suit's copies c within its range, 0 outside)
         let mut f0 = [0u64; ROW];
@@ -491,7 +498,7 @@ impl Cells {
                 }
             }
         }
-        (g, nonzero)
+        nonzero
     }
 
     /// The cells of a walk of three seats (`None` past `MAX_PATHS` paths within the rooms
@@ -533,15 +540,17 @@ impl Cells {
         // (the envelopes as the walk's `envelope` reads them: three seats, three chains)
         let env = [walk.tables[0].as_deref()?, walk.tables[1].as_deref()?, walk.tables[2].as_deref()?];
         let mut bits = [[0u8; 128]; 3];
-        let [(g0, n0), (g1, n1), (g2, n2)]: [(Vec<u64>, usize); 3] = std::array::from_fn(|h| Self::factors(env[h], pack(walk.holders[h].1), lo[h], hi[h], &mut bits[h]));
+        // (the three seats' factors in one list, seat h's at `at[h]`)
+        let len: [usize; 3] = std::array::from_fn(|h| ROW * (1..4).map(|su| (hi[h][su] - lo[h][su] + 1) as usize).product::<usize>());
+        let mut gs = Vec::with_capacity(len.iter().sum());
+        let nonzero: [usize; 3] = std::array::from_fn(|h| Self::factors(env[h], pack(walk.holders[h].1), lo[h], hi[h], &mut bits[h], &mut gs));
+        let at = [(0, len[0]), (len[0], len[0] + len[1]), (len[0] + len[1], len[0] + len[1] + len[2])];
         // the seats in the cells' order: fewest nonzero factors first (seat 0's counts are
         // listed one by one, seat 1's rows walked for each; the same paths and weights in
         // another order of draws)
-        let nonzero = [n0, n1, n2];
         let mut seat = [0usize, 1, 2];
         seat.sort_by_key(|&h| (nonzero[h], h));
-        let mut gs = [Some(g0), Some(g1), Some(g2)];
-        let g: [Vec<u64>; 3] = seat.map(|h| gs[h].take().expect("each seat once"));
+        let g_at = seat.map(|h| at[h]);
         let bits = seat.map(|h| bits[h]);
         let (lo, hi) = (seat.map(|h| lo[h]), seat.map(|h| hi[h]));
         let rooms: [u16; 4] = std::array::from_fn(|i| if i < 3 { walk.rooms[seat[i]] } else { walk.rooms[3] });
@@ -559,7 +568,7 @@ impl Cells {
                 t[a[0] as usize * 5 + a[1] as usize] = x as u8;
             }
         }
-        let mut cells = Cells { seat, u, rooms, lo, hi, stride, g, bits: [bits[1], bits[2]], records: Vec::with_capacity(NODES_HINT), ys: Vec::with_capacity(NODES_HINT), cells: Vec::new(), splits, split_at, cum: Cum::Narrow(Vec::new()) };
+        let mut cells = Cells { seat, u, rooms, lo, hi, stride, gs, g_at, bits: [bits[1], bits[2]], records: Vec::with_capacity(NODES_HINT), ys: Vec::with_capacity(NODES_HINT), cells: Vec::new(), splits, split_at, cum: Cum::Narrow(Vec::new()) };
         let (mut head, mut listed) = ([u32::MAX; 17], [0u32; 17]);
         let paths = cells.list_records(&mut head, &mut listed, total);
         if paths > MAX_PATHS {
@@ -643,7 +652,7 @@ impl Cells {
     fn record_paths(&self, r: &Record, l1: u8, mut f: impl FnMut(u16, u128) -> bool) {
         let c0: [usize; 4] = std::array::from_fn(|su| lane(r.c0, su) as usize);
         let Some((a, b, v)) = self.seat1_box(c0) else { return };
-        let l1 = l1 as usize;
+        let (l1, g1, g2) = (l1 as usize, self.g(1), self.g(2));
         for x3 in a[3]..b[3] + 1 {
             for x2 in a[2]..b[2] + 1 {
                 // (x1 where the first suit's copies l1 − x1 − x2 − x3 lie within a[0] ..= b[0])
@@ -651,7 +660,7 @@ impl Cells {
                 for x1 in a[1].max(rest.saturating_sub(b[0]))..b[1].min(rest.saturating_sub(a[0])) + 1 {
                     let Some(x0) = rest.checked_sub(x1).filter(|x0| (a[0]..=b[0]).contains(x0)) else { continue };
                     let (i, j) = self.rows([0, x1, x2, x3], &v);
-                    let w = self.g[1][i + x0] as u128 * self.g[2][j - x0] as u128;
+                    let w = g1[i + x0] as u128 * g2[j - x0] as u128;
                     if w != 0 && f(lanes([x0, x1, x2, x3]), w) {
                         return;
                     }
@@ -687,7 +696,7 @@ impl Cells {
             .expect("a record passes the draw");
         // (what is left of the draw is uniform below the record's y = g0 · s: the paths by
         // g0 times their products, one draw for the record and the path)
-        let g0 = self.g[0][rec.i0 as usize] as u128;
+        let g0 = self.g(0)[rec.i0 as usize] as u128;
         let mut c1 = None;
         self.record_paths(rec, l1, |c, w| {
             let w = w * g0;
@@ -1219,7 +1228,7 @@ impl LevelTable {
             c.records.len() * std::mem::size_of::<Record>()
                 + c.ys.len() * 16
                 + c.cells.len() * 8
-                + c.g.iter().map(|g| g.len() * 8).sum::<usize>()
+                + c.gs.len() * 8
                 + match &c.cum {
                     Cum::Narrow(x) => x.len() * std::mem::size_of::<Quad>(),
                     Cum::Wide(x) => x.len() * std::mem::size_of::<Big>(),
@@ -1250,7 +1259,7 @@ impl LevelTable {
                     Err(e) => e,
                 };
                 for (r, _) in c.cell_records(first, l1).filter(|&(_, y)| y != 0) {
-                    let g0 = c.g[0][r.i0 as usize];
+                    let g0 = c.g(0)[r.i0 as usize];
                     c.record_paths(r, l1, |c1, w| {
                         let c2 = u - r.c0 - c1;
                         let mut cs = [0u16; 3];
