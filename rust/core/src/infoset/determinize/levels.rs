@@ -1258,8 +1258,21 @@ impl LevelTable {
                     Ok(e) => Big::from_u128(e),
                     Err(e) => e,
                 };
-                for (r, _) in c.cell_records(first, l1).filter(|&(_, y)| y != 0) {
+                // (each record of seat 0's total: its y at the cell is g0 times the products of
+                // its paths there, 0 where it has none; the cell's sum is theirs)
+                let mut z = 0u128;
+                for (r, y) in c.cell_records(first, l1) {
                     let g0 = c.g(0)[r.i0 as usize];
+                    let mut s = 0u128;
+                    c.record_paths(r, l1, |_, w| {
+                        s += w;
+                        false
+                    });
+                    assert_eq!(y, s * g0 as u128, "cell {k}: a record's y");
+                    z += y;
+                    if y == 0 {
+                        continue;
+                    }
                     c.record_paths(r, l1, |c1, w| {
                         let c2 = u - r.c0 - c1;
                         let mut cs = [0u16; 3];
@@ -1276,6 +1289,7 @@ impl LevelTable {
                         false
                     });
                 }
+                assert_eq!(z, c.cells[k].3, "cell {k}: its sum");
                 let kept = match &c.cum {
                     Cum::Narrow(x) => Big::from_limbs(&x[k]),
                     Cum::Wide(x) => x[k],
