@@ -152,9 +152,9 @@ impl Leaves {
 pub(super) struct LevelTable {
     /// Kinds per path.
     n: usize,
-    /// The level kinds, in the paths' order.
-    kinds: Vec<u8>,
-    /// Per kind: its splits (a path names one of each by index).
+    /// The level kinds, in the paths' order (the first `n`).
+    kinds: [u8; 4],
+    /// Per kind: its splits (a path names one of each by index; by cells: kept there).
     splits: Vec<Splits>,
     /// The last kind's splits' [`split_bits`].
     last_bits: Vec<u32>,
@@ -243,32 +243,62 @@ struct Cells {
     /// `ROW` factors, by the first suit's count 0 ..= 4 then zeros (0 outside the box, or where
     /// no path gives it those counts).
     stride: [[usize; 4]; 3],
-    g: [Vec<u64>; 3],
-    /// The records, linked cell by cell.
+    /// (the three seats' in one list, seat i's at `g_at[i]`: [`Cells::g`])
+    gs: Vec<u64>,
+    g_at: [(usize, usize); 3],
+    /// Seats 1 and 2: each row's nonzero factors as bits (bit c: the first suit's copies c).
+    bits: [[u8; 128]; 2],
+    /// The records, linked by seat 0's total (the last listed first), and their `y` by seat
+    /// 1's total, record after record.
     records: Vec<Record>,
-    /// Per cell of nonzero weight, in order: (seat 0's total, seat 1's total, its first record,
-    /// the sum of its records' `y`).
+    ys: Vec<u128>,
+    /// Per cell of nonzero weight, in order: (seat 0's total, seat 1's total, the first record
+    /// of seat 0's total, the sum of the cell's `y`).
     cells: Vec<(u8, u8, u32, u128)>,
-    /// Per kind of the walk: its split's index by seat 0's and seat 1's copies (5 × 5; seat 2
-    /// takes the rest).
-    split_at: Vec<[u8; 25]>,
+    /// Per kind of the walk: its splits' copies per holder by index, and its split's index by
+    /// seat 0's and seat 1's copies (5 × 5; seat 2 takes the rest).
+    splits: [[[u8; 4]; 16]; 4],
+    split_at: [[u8; 25]; 4],
     /// The cells' weights, cumulated.
     cum: Cum,
 }
 
-/// Seat 0's counts (4-bit lanes, and its factor's index) and seat 1's total `l1`: `y`, the
-/// sum over seat 1's counts of that total of the three seats' factors' product; the next
-/// record of the cell (`u32::MAX`: none).
+/// Seat 0's counts (4-bit lanes, and its factor's index) and seat 1's totals `l1 .. l1 + n`
+/// (within the rooms): per total, at `ys[at ..]`, `y`, the sum over seat 1's counts of that
+/// total of the three seats' factors' product (0: no path); the next record of seat 0's total
+/// (`u32::MAX`: none). A cell's records are those of its seat 0's total whose `y` at its
+/// seat 1's total is not 0.
 #[derive(Clone, Debug)]
 struct Record {
     c0: u16,
     i0: u16,
     l1: u8,
-    y: u128,
+    n: u8,
+    at: u32,
     next: u32,
 }
 
+impl Record {
+    /// Its `y` at seat 1's total `l1` (0 outside its totals).
+    #[inline(always)]
+    fn y(&self, ys: &[u128], l1: u8) -> u128 {
+        let i = l1.wrapping_sub(self.l1);
+        if i < self.n {
+            ys[self.at as usize + i as usize]
+        } else {
+            0
+        }
+    }
+}
+
 impl Cells {
+    /// Seat i's factors.
+    #[inline(always)]
+    fn g(&self, i: usize) -> &[u64] {
+        let (a, b) = self.g_at[i];
+        &self.gs[a..b]
+    }
+
     /// Seat 1's counts per suit given seat 0's `c0` (`v` left of each suit): within its box
     /// with seat 2's rest within its own (`None`: none).
     #[inline(always)]
@@ -293,10 +323,10 @@ impl Cells {
         (i, j)
     }
 
-    /// The records (seat 0's counts within its room, seat 1's total within its own and
-    /// seat 2's), linked by cell from `head` (the cells that have any as bits of `listed`), in
-    /// order of seat 0's counts (the first suit fastest) then seat 1's total; the paths listed
-    /// (of nonzero product), counted until they pass `MAX_PATHS`.
+    /// The records (seat 0's counts within its room, seat 1's totals within its own and
+    /// seat 2's), linked by seat 0's total from `head`, in order of seat 0's counts (the
+    /// first suit fastest), and the cells that have any (by seat 0's total, bits by seat 1's);
+    /// the paths listed (of nonzero product), counted until they pass `MAX_PATHS`.
     ///
     /// Seat 0's counts are taken a *group* at a time, those that differ only in the first
     /// suit: a group fixes what is left of the other suits for seats 1 and 2, so it walks
@@ -305,29 +335,37 @@ impl Cells {
     /// rows gives the first-suit copies x0 of its nonzero products at once (seat 1's bits and
     /// seat 2's reversed at v0 − x0, v0 the copies seat 0 leaves): only the paths are weighed.
     #[inline(never)]
-    fn list_records(&mut self, head: &mut [u32; 17 * 17], listed: &mut [u64; 5], total: usize) -> usize {
+    fn list_records(&mut self, head: &mut [u32; 17], cells: &mut [u32; 17], total: usize) -> usize {
         let rooms = self.rooms.map(|r| r as usize);
         let mut paths = 0;
-        let mut records = std::mem::take(&mut self.records);
+        let (mut records, mut ys) = (std::mem::take(&mut self.records), std::mem::take(&mut self.ys));
         // per seat 1 and 2, each row's nonzero factors (bit x0: the first suit's copies),
         // the second reversed (bit 4 − x0)
         // (a box holds at most 5³ rows: four copies a suit)
-        let (mut bits1, mut bits2) = ([0u8; 125], [0u8; 125]);
-        for (r, row) in self.g[1].chunks(ROW).enumerate() {
-            bits1[r] = (0..5).fold(0, |m, x| m | ((row[x] != 0) as u8) << x);
-        }
-        for (r, row) in self.g[2].chunks(ROW).enumerate() {
-            bits2[r] = (0..5).fold(0, |m, x| m | ((row[x] != 0) as u8) << (4 - x));
+        const REVERSED: [u8; 32] = {
+            let mut t = [0u8; 32];
+            let mut m = 0;
+            while m < 32 {
+                t[m] = ((m as u32).reverse_bits() >> 27) as u8;
+                m += 1;
+            }
+            t
+        };
+        let (bits1, mut bits2) = (&self.bits[0], [0u8; 128]);
+        for (r, &m) in self.bits[1][..self.g(2).len() / ROW].iter().enumerate() {
+            bits2[r] = REVERSED[m as usize & 31];
         }
         let u = self.u.map(|x| x as usize);
         let [lo0, lo1, lo2] = self.lo.map(|l| l.map(|x| x as usize));
         let [hi0, hi1, hi2] = self.hi.map(|l| l.map(|x| x as usize));
         let (s1, s2) = (self.stride[1], self.stride[2]);
-        let (g0, g1, g2) = (&self.g[0][..], &self.g[1][..], &self.g[2][..]);
-        // per first-suit count of the group: (its copies, seat 0's total, seat 1's totals
-        // within its box), and seat 1's sums and nonzero products by its total
+        let (g0, g1, g2) = (self.g(0), self.g(1), self.g(2));
+        // per first-suit count of the group: its copies, seat 0's total, the copies it leaves
+        // (v0) and seat 1's totals within the rooms as bits (`window`); per count, seat 1's
+        // sums by its total and the totals it reached as bits
         let mut ks = [(0usize, 0usize, 0usize, 0usize); 5];
-        // (20: seat 1's totals on the other suits, at most 12, and a row's `ROW` from there)
+        // (20: seat 1's totals on the other suits, at most 12, and a row's `ROW` from there;
+        // zero between groups)
         let mut s = [[0u128; 20]; 5];
         let mut nonzero = [[0u32; 20]; 5];
         let mut row0 = 0;
@@ -392,8 +430,7 @@ impl Cells {
                                     while hit != 0 {
                                         let x0 = hit.trailing_zeros() as usize & (ROW - 1);
                                         hit &= hit - 1;
-                                        let w = p[x0] as u128 * q[(v0 - x0) & (ROW - 1)] as u128;
-                                        s[x0] += w;
+                                        s[x0] += p[x0] as u128 * q[(v0 - x0) & (ROW - 1)] as u128;
                                         nonzero[x0] += 1;
                                     }
                                 }
@@ -403,54 +440,65 @@ impl Cells {
                     // the records of the group's counts in order, seat 1's totals within its
                     // box, within its room and leaving seat 2 at most its own
                     for (k, &(y0, l0, la, lb)) in ks[..nk].iter().enumerate() {
-                        let g = g0[at0 + y0] as u128;
                         let (l1_lo, l1_hi) = ((total - l0).saturating_sub(rooms[2]).max(la), rooms[1].min(lb));
-                        let c0 = lanes([y0, y1, y2, y3]);
-                        for l1 in l1_lo..l1_hi + 1 {
-                            paths += nonzero[k][l1] as usize;
-                            let s = s[k][l1];
-                            if s == 0 {
-                                continue;
-                            }
-                            let cell = l0 * 17 + l1;
-                            listed[cell / 64] |= 1 << (cell % 64);
-                            records.push(Record { c0, i0: (at0 + y0) as u16, l1: l1 as u8, y: s * g, next: head[cell] });
-                            head[cell] = (records.len() - 1) as u32;
+                        if l1_lo > l1_hi {
+                            continue;
                         }
+                        let nonzero = &nonzero[k][l1_lo..l1_hi + 1];
+                        paths += nonzero.iter().sum::<u32>() as usize;
+                        // (the totals of any path, as bits)
+                        let m = nonzero.iter().enumerate().fold(0, |m, (i, &x)| m | ((x != 0) as u32) << i) << l1_lo;
+                        if m == 0 {
+                            continue;
+                        }
+                        let (lo, hi) = (m.trailing_zeros() as usize, 31 - m.leading_zeros() as usize);
+                        cells[l0] |= m;
+                        let at = ys.len();
+                        let g = g0[at0 + y0] as u128;
+                        ys.extend(s[k][lo..hi + 1].iter().map(|&x| x * g));
+                        let c0 = lanes([y0, y1, y2, y3]);
+                        records.push(Record { c0, i0: (at0 + y0) as u16, l1: lo as u8, n: (hi + 1 - lo) as u8, at: at as u32, next: head[l0] });
+                        head[l0] = (records.len() - 1) as u32;
                     }
                 }
             }
         }
-        self.records = records;
+        (self.records, self.ys) = (records, ys);
         paths
     }
 
     /// Seat h's factors G(counts) = envelope · Π over suits of 4!/count! over its box `lo ..=
     /// hi`, the first suit fastest, `ROW` to a row of the other suits' counts (0 outside the box
-    /// and where the envelope is: no path gives it those counts), and how many are not 0.
+    /// and where the envelope is: no path gives it those counts), each row's nonzero ones as
+    /// bits (bit c: the first suit's copies c) in `bits`, and how many are not 0.
     #[inline(never)]
-    fn factors(envelope: &impl Fn(usize, u16) -> u32, h: usize, played: u16, lo: [u8; 4], hi: [u8; 4]) -> (Vec<u64>, usize) {
-        let len: usize = ROW * (1..4).map(|su| (hi[su] - lo[su] + 1) as usize).product::<usize>();
-        let mut g = Vec::with_capacity(len);
-        let mut nonzero = 0;
-        for c3 in lo[3]..=hi[3] {
-            let f3 = FACTOR[c3 as usize];
-            for c2 in lo[2]..=hi[2] {
-                let f2 = f3 * FACTOR[c2 as usize];
-                for c1 in lo[1]..=hi[1] {
-                    let f1 = f2 * FACTOR[c1 as usize];
-                    let key = played + pack([0, c1, c2, c3]);
-                    let mut row = [0; ROW];
-                    for c0 in lo[0]..=hi[0] {
-                        let e = envelope(h, key + c0 as u16);
-                        nonzero += (e != 0) as usize;
-                        row[c0 as usize] = e as u64 * f1 * FACTOR[c0 as usize];
+    fn factors(envelope: &[u32; 1 << 12], played: u16, lo: [u8; 4], hi: [u8; 4], bits: &mut [u8; 128], g: &mut Vec<u64>) -> usize {
+        let (lo, hi) = (lo.map(usize::from), hi.map(usize::from));
+        let (mut nonzero, mut r) = (0, 0);
+        // (4!/c! by the first suit's copies c within its range, 0 outside)
+        let mut f0 = [0u64; ROW];
+        f0[lo[0]..hi[0] + 1].copy_from_slice(&FACTOR[lo[0]..hi[0] + 1]);
+        for c3 in lo[3]..hi[3] + 1 {
+            for c2 in lo[2]..hi[2] + 1 {
+                for c1 in lo[1]..hi[1] + 1 {
+                    let f = FACTOR[c1] * FACTOR[c2] * FACTOR[c3];
+                    let key = (played + pack([0, c1 as u8, c2 as u8, c3 as u8])) as usize;
+                    // (every first-suit count 0 ..= 4, those outside the box by a factor 0;
+                    // the envelope's key masked there)
+                    let (mut row, mut m) = ([0; ROW], 0u8);
+                    for c0 in 0..5 {
+                        let x = envelope[(key + c0) & 0xfff] as u64 * f * f0[c0];
+                        m |= ((x != 0) as u8) << c0;
+                        row[c0] = x;
                     }
                     g.extend_from_slice(&row);
+                    nonzero += m.count_ones() as usize;
+                    bits[r & 127] = m;
+                    r += 1;
                 }
             }
         }
-        (g, nonzero)
+        nonzero
     }
 
     /// The cells of a walk of three seats (`None` past `MAX_PATHS` paths within the rooms
@@ -464,28 +512,46 @@ impl Cells {
         // these ranges that sums to the kind's copies), at most four with those it played
         let (mut lo, mut hi) = ([[0u8; 4]; 3], [[0u8; 4]; 3]);
         let mut u = [0u8; 4];
+        // (and per kind its splits' copies by index, at most 15: four copies over three seats)
+        let mut splits = [[[0u8; 4]; 16]; 4];
         for (j, &k) in walk.kinds.iter().enumerate() {
             let su = (k / 13) as usize;
             let sp = walk.splits[j];
+            if sp.len() > 16 {
+                return None;
+            }
             u[su] = sp[0].0.iter().sum();
+            let (mut l, mut m) = ([u8::MAX; 3], [0u8; 3]);
+            for (x, (a, _)) in sp.iter().enumerate() {
+                splits[j][x] = *a;
+                for h in 0..3 {
+                    (l[h], m[h]) = (l[h].min(a[h]), m[h].max(a[h]));
+                }
+            }
             for h in 0..3 {
-                lo[h][su] = sp.iter().map(|(a, _)| a[h]).min().unwrap_or(0);
-                hi[h][su] = sp.iter().map(|(a, _)| a[h]).max().unwrap_or(0).min(4u8.saturating_sub(walk.holders[h].1[su]));
+                lo[h][su] = l[h];
+                hi[h][su] = m[h].min(4u8.saturating_sub(walk.holders[h].1[su]));
                 if lo[h][su] > hi[h][su] {
                     return None;
                 }
             }
         }
         let total: usize = u.iter().map(|&x| x as usize).sum();
-        let [(g0, n0), (g1, n1), (g2, n2)]: [(Vec<u64>, usize); 3] = std::array::from_fn(|h| Self::factors(walk.envelope, h, pack(walk.holders[h].1), lo[h], hi[h]));
+        // (the envelopes as the walk's `envelope` reads them: three seats, three chains)
+        let env = [walk.tables[0].as_deref()?, walk.tables[1].as_deref()?, walk.tables[2].as_deref()?];
+        let mut bits = [[0u8; 128]; 3];
+        // (the three seats' factors in one list, seat h's at `at[h]`)
+        let len: [usize; 3] = std::array::from_fn(|h| ROW * (1..4).map(|su| (hi[h][su] - lo[h][su] + 1) as usize).product::<usize>());
+        let mut gs = Vec::with_capacity(len.iter().sum());
+        let nonzero: [usize; 3] = std::array::from_fn(|h| Self::factors(env[h], pack(walk.holders[h].1), lo[h], hi[h], &mut bits[h], &mut gs));
+        let at = [(0, len[0]), (len[0], len[0] + len[1]), (len[0] + len[1], len[0] + len[1] + len[2])];
         // the seats in the cells' order: fewest nonzero factors first (seat 0's counts are
         // listed one by one, seat 1's rows walked for each; the same paths and weights in
         // another order of draws)
-        let nonzero = [n0, n1, n2];
         let mut seat = [0usize, 1, 2];
         seat.sort_by_key(|&h| (nonzero[h], h));
-        let mut gs = [Some(g0), Some(g1), Some(g2)];
-        let g: [Vec<u64>; 3] = seat.map(|h| gs[h].take().expect("each seat once"));
+        let g_at = seat.map(|h| at[h]);
+        let bits = seat.map(|h| bits[h]);
         let (lo, hi) = (seat.map(|h| lo[h]), seat.map(|h| hi[h]));
         let rooms: [u16; 4] = std::array::from_fn(|i| if i < 3 { walk.rooms[seat[i]] } else { walk.rooms[3] });
         // (a row of `ROW` factors by the first suit's copies)
@@ -496,74 +562,72 @@ impl Cells {
             }
             st
         });
-        let split_at = walk
-            .splits
-            .iter()
-            .map(|sp| {
-                let mut t = [u8::MAX; 25];
-                for (x, (a, _)) in sp.iter().enumerate() {
-                    t[a[0] as usize * 5 + a[1] as usize] = x as u8;
-                }
-                t
-            })
-            .collect();
-        let mut cells = Cells { seat, u, rooms, lo, hi, stride, g, records: Vec::with_capacity(NODES_HINT), cells: Vec::new(), split_at, cum: Cum::Narrow(Vec::new()) };
-        let mut head = [u32::MAX; 17 * 17];
-        let mut listed = [0u64; 5];
+        let mut split_at = [[u8::MAX; 25]; 4];
+        for (t, sp) in split_at.iter_mut().zip(&walk.splits) {
+            for (x, (a, _)) in sp.iter().enumerate() {
+                t[a[0] as usize * 5 + a[1] as usize] = x as u8;
+            }
+        }
+        let mut cells = Cells { seat, u, rooms, lo, hi, stride, gs, g_at, bits: [bits[1], bits[2]], records: Vec::with_capacity(NODES_HINT), ys: Vec::with_capacity(NODES_HINT), cells: Vec::new(), splits, split_at, cum: Cum::Narrow(Vec::new()) };
+        let (mut head, mut listed) = ([u32::MAX; 17], [0u32; 17]);
         let paths = cells.list_records(&mut head, &mut listed, total);
         if paths > MAX_PATHS {
             return None;
         }
         // (the cells' lists at their full length at once: no growing)
-        let n: usize = listed.iter().map(|w| w.count_ones() as usize).sum();
+        let n = listed.iter().map(|m| m.count_ones() as usize).sum();
         cells.cells.reserve_exact(n);
         if let Cum::Narrow(c) = &mut cells.cum {
             c.reserve_exact(n);
         }
-        // (the cells with records, in order)
-        let listed = listed.into_iter().enumerate().flat_map(|(i, mut w)| {
-            std::iter::from_fn(move || {
-                let b = w.trailing_zeros() as usize;
-                w &= w.wrapping_sub(1);
-                (b < 64).then_some(64 * i + b)
-            })
-        });
-        // the cells in order, those of no completions left out, each weighed: in four limbs
-        // while every completion fits 128 bits (the sums then fit: below 2^116 · 2^128 a
-        // cell, at most 289 cells)
+        // the cells with records in order, those of no completions left out, each weighed: in
+        // four limbs while every completion fits 128 bits (the sums then fit: below 2^116 ·
+        // 2^128 a cell, at most 289 cells)
         let (mut narrow, mut wide) = (Some([0u64; 4]), Big::ZERO);
-        for cell in listed {
-            let first = head[cell];
-            debug_assert!(first != u32::MAX, "a listed cell has records");
-            let (l0, l1) = ((cell / 17) as u16, (cell % 17) as u16);
-            let e = (walk.end)(&cells.real([rooms[0] - l0, rooms[1] - l1, rooms[2] - (total as u16 - l0 - l1)], rooms[3]));
-            if matches!(e, Ok(0)) {
-                continue;
-            }
-            let z = cells.cell_records(first).map(|r| r.y).sum::<u128>();
-            cells.cells.push((l0 as u8, l1 as u8, first, z));
-            match (narrow, e) {
-                (Some(t), Ok(e)) => {
-                    let t2 = quad_add(&t, &quad_mul(z, e)).expect("289 cells below 2^244 fit four limbs");
-                    narrow = Some(t2);
-                    if let Cum::Narrow(c) = &mut cells.cum {
-                        c.push(t2);
-                    }
+        let mut z = [0u128; 17];
+        for (l0, (&first, mut m)) in head.iter().zip(listed).enumerate().filter(|(_, (_, m))| *m != 0) {
+            // (the sums of seat 0's total l0 by seat 1's)
+            z.fill(0);
+            let mut at = first;
+            while let Some(r) = cells.records.get(at as usize) {
+                let ys = &cells.ys[r.at as usize..r.at as usize + r.n as usize];
+                for (z, &y) in z[r.l1 as usize..].iter_mut().zip(ys) {
+                    *z += y;
                 }
-                (_, e) => {
-                    if let Some(t) = narrow.take() {
-                        wide = Big::from_limbs(&t);
-                        if let Cum::Narrow(c) = &cells.cum {
-                            cells.cum = Cum::Wide(c.iter().map(|q| Big::from_limbs(q)).collect());
+                at = r.next;
+            }
+            while m != 0 {
+                let l1 = m.trailing_zeros() as u16;
+                m &= m - 1;
+                let (l0, z) = (l0 as u16, z[l1 as usize]);
+                let e = (walk.end)(&cells.real([rooms[0] - l0, rooms[1] - l1, rooms[2] - (total as u16 - l0 - l1)], rooms[3]));
+                if matches!(e, Ok(0)) {
+                    continue;
+                }
+                cells.cells.push((l0 as u8, l1 as u8, first, z));
+                match (narrow, e) {
+                    (Some(t), Ok(e)) => {
+                        let t2 = quad_add(&t, &quad_mul(z, e)).expect("289 cells below 2^244 fit four limbs");
+                        narrow = Some(t2);
+                        if let Cum::Narrow(c) = &mut cells.cum {
+                            c.push(t2);
                         }
                     }
-                    let e = match e {
-                        Ok(e) => Big::from_u128(e),
-                        Err(e) => e,
-                    };
-                    wide = wide.add(&e.mul_u128(z));
-                    if let Cum::Wide(c) = &mut cells.cum {
-                        c.push(wide);
+                    (_, e) => {
+                        if let Some(t) = narrow.take() {
+                            wide = Big::from_limbs(&t);
+                            if let Cum::Narrow(c) = &cells.cum {
+                                cells.cum = Cum::Wide(c.iter().map(|q| Big::from_limbs(q)).collect());
+                            }
+                        }
+                        let e = match e {
+                            Ok(e) => Big::from_u128(e),
+                            Err(e) => e,
+                        };
+                        wide = wide.add(&e.mul_u128(z));
+                        if let Cum::Wide(c) = &mut cells.cum {
+                            c.push(wide);
+                        }
                     }
                 }
             }
@@ -571,23 +635,24 @@ impl Cells {
         (!cells.cells.is_empty()).then_some(cells)
     }
 
-    /// A cell's records, from its first.
-    fn cell_records(&self, first: u32) -> impl Iterator<Item = &Record> + '_ {
+    /// A cell's records from the first of its seat 0's total, with their `y` at its seat 1's
+    /// total `l1` (0: not the cell's).
+    fn cell_records(&self, first: u32, l1: u8) -> impl Iterator<Item = (&Record, u128)> + '_ {
         let mut at = first;
         std::iter::from_fn(move || {
             let r = self.records.get(at as usize)?;
             at = r.next;
-            Some(r)
+            Some((r, r.y(&self.ys, l1)))
         })
     }
 
     /// `f` for each of seat 1's counts of its record's total given seat 0's (its counts in
     /// lanes and the product of seats 1 and 2's factors, nonzero), in order, until `f` is
     /// true: one count a row of the other suits, the first suit's copies what is left.
-    fn record_paths(&self, r: &Record, mut f: impl FnMut(u16, u128) -> bool) {
+    fn record_paths(&self, r: &Record, l1: u8, mut f: impl FnMut(u16, u128) -> bool) {
         let c0: [usize; 4] = std::array::from_fn(|su| lane(r.c0, su) as usize);
         let Some((a, b, v)) = self.seat1_box(c0) else { return };
-        let l1 = r.l1 as usize;
+        let (l1, g1, g2) = (l1 as usize, self.g(1), self.g(2));
         for x3 in a[3]..b[3] + 1 {
             for x2 in a[2]..b[2] + 1 {
                 // (x1 where the first suit's copies l1 − x1 − x2 − x3 lie within a[0] ..= b[0])
@@ -595,7 +660,7 @@ impl Cells {
                 for x1 in a[1].max(rest.saturating_sub(b[0]))..b[1].min(rest.saturating_sub(a[0])) + 1 {
                     let Some(x0) = rest.checked_sub(x1).filter(|x0| (a[0]..=b[0]).contains(x0)) else { continue };
                     let (i, j) = self.rows([0, x1, x2, x3], &v);
-                    let w = self.g[1][i + x0] as u128 * self.g[2][j - x0] as u128;
+                    let w = g1[i + x0] as u128 * g2[j - x0] as u128;
                     if w != 0 && f(lanes([x0, x1, x2, x3]), w) {
                         return;
                     }
@@ -617,22 +682,23 @@ impl Cells {
                 cum.partition_point(|c| *c <= r)
             }
         };
-        let mut r = rng.below(self.cells[k].3);
-        let rec = self
-            .cell_records(self.cells[k].2)
-            .find(|x| {
-                let hit = r < x.y;
+        let (_, l1, first, z) = self.cells[k];
+        let mut r = rng.below(z);
+        let (rec, _) = self
+            .cell_records(first, l1)
+            .find(|&(_, y)| {
+                let hit = r < y;
                 if !hit {
-                    r -= x.y;
+                    r -= y;
                 }
                 hit
             })
             .expect("a record passes the draw");
         // (what is left of the draw is uniform below the record's y = g0 · s: the paths by
         // g0 times their products, one draw for the record and the path)
-        let g0 = self.g[0][rec.i0 as usize] as u128;
+        let g0 = self.g(0)[rec.i0 as usize] as u128;
         let mut c1 = None;
-        self.record_paths(rec, |c, w| {
+        self.record_paths(rec, l1, |c, w| {
             let w = w * g0;
             if r < w {
                 c1 = Some(c);
@@ -945,6 +1011,13 @@ impl LevelTable {
         for (h, &(_, played)) in walk.holders.iter().enumerate() {
             c[h] = pack(played);
         }
+        let mut kinds = [0u8; 4];
+        kinds[..n].copy_from_slice(&walk.kinds);
+        if nh == 3 && n > 0 && seat[..3].iter().all(|&x| x) {
+            let cells = Cells::build(walk)?;
+            let leaves = Leaves { shift: 0, seat };
+            return Some(LevelTable { n, kinds, splits: Vec::new(), last_bits: Vec::new(), nodes: Vec::new(), prefixes: Vec::new(), cum: Cum::Narrow(Vec::new()), leaves, env: kept_envelopes(&[None, None, None, None]), cells: Some(Box::new(cells)) });
+        }
         let splits: Vec<Splits> = walk.splits.iter().map(|&s| s.clone()).collect();
         if n == 0 {
             // no level kind to deal: the one path is empty, weighed by the envelopes of the
@@ -964,18 +1037,13 @@ impl LevelTable {
             let v = v.mul_small(q);
             let node = Node { rooms: walk.rooms, w: 1, allowed: 0, c };
             let leaves = Leaves { shift: 0, seat: [false; 4] };
-            return (!v.is_zero()).then(|| LevelTable { n, kinds: Vec::new(), splits, last_bits: Vec::new(), nodes: vec![node], prefixes: Vec::new(), cum: Cum::Wide(vec![v]), leaves, env: kept_envelopes(&walk.tables), cells: None });
-        }
-        if nh == 3 && seat[..3].iter().all(|&x| x) {
-            let cells = Cells::build(walk)?;
-            let leaves = Leaves { shift: 0, seat };
-            return Some(LevelTable { n, kinds: walk.kinds.clone(), splits, last_bits: Vec::new(), nodes: Vec::new(), prefixes: Vec::new(), cum: Cum::Narrow(Vec::new()), leaves, env: kept_envelopes(&[None, None, None, None]), cells: Some(Box::new(cells)) });
+            return (!v.is_zero()).then(|| LevelTable { n, kinds, splits, last_bits: Vec::new(), nodes: vec![node], prefixes: Vec::new(), cum: Cum::Wide(vec![v]), leaves, env: kept_envelopes(&walk.tables), cells: None });
         }
         let (prefix, known) = prefixes(&walk.kinds, &walk.valid, &walk.memos, &seat[..nh], &c);
         let bits: Vec<Vec<u32>> = walk.splits.iter().map(|sp| sp.iter().map(|(a, _)| split_bits(a, nh)).collect()).collect();
         let table = LevelTable {
             n,
-            kinds: walk.kinds.clone(),
+            kinds,
             splits,
             last_bits: bits[n - 1].clone(),
             nodes: Vec::with_capacity(NODES_HINT),
@@ -1075,15 +1143,16 @@ impl LevelTable {
     /// A path drawn in proportion to its weight (the same draws as one cumulative weight a
     /// path): the node first, then its paths weighed again; `end` is the walk's, the
     /// envelopes those the table keeps.
+    #[inline(never)]
     pub(super) fn sample(&self, rng: &mut Rng, end: &impl Fn(&[u16; 4]) -> Result<u128, Big>) -> Path {
         let n = self.n;
         if let Some(cells) = &self.cells {
             let c = cells.sample(rng);
             let mut xs = [0u8; 4];
-            for (j, &k) in self.kinds.iter().enumerate() {
+            for (j, &k) in self.kinds().iter().enumerate() {
                 let su = (k / 13) as usize;
                 xs[j] = cells.split_at[j][lane(c[0], su) as usize * 5 + lane(c[1], su) as usize];
-                debug_assert_eq!(self.splits[j][xs[j] as usize].0, [lane(c[0], su), lane(c[1], su), lane(c[2], su), 0], "a path's counts are a split");
+                debug_assert_eq!(cells.splits[j][xs[j] as usize & 15], [lane(c[0], su), lane(c[1], su), lane(c[2], su), 0], "a path's counts are a split");
             }
             return Path { xs, n };
         }
@@ -1142,20 +1211,24 @@ impl LevelTable {
 
     /// The level kinds, in the paths' order.
     pub(super) fn kinds(&self) -> &[u8] {
-        &self.kinds
+        &self.kinds[..self.n]
     }
 
     /// Split `x` of kind `j`: its copies per holder.
     pub(super) fn split(&self, j: usize, x: u8) -> &[u8; 4] {
-        &self.splits[j][x as usize].0
+        match &self.cells {
+            Some(c) => &c.splits[j][x as usize & 15],
+            None => &self.splits[j][x as usize].0,
+        }
     }
 
     /// Bytes held.
     pub(super) fn bytes(&self) -> usize {
         let cells = self.cells.as_ref().map_or(0, |c| {
             c.records.len() * std::mem::size_of::<Record>()
+                + c.ys.len() * 16
                 + c.cells.len() * 8
-                + c.g.iter().map(|g| g.len() * 8).sum::<usize>()
+                + c.gs.len() * 8
                 + match &c.cum {
                     Cum::Narrow(x) => x.len() * std::mem::size_of::<Quad>(),
                     Cum::Wide(x) => x.len() * std::mem::size_of::<Big>(),
@@ -1185,24 +1258,38 @@ impl LevelTable {
                     Ok(e) => Big::from_u128(e),
                     Err(e) => e,
                 };
-                for r in c.cell_records(first) {
-                    let g0 = c.g[0][r.i0 as usize];
-                    c.record_paths(r, |c1, w| {
+                // (each record of seat 0's total: its y at the cell is g0 times the products of
+                // its paths there, 0 where it has none; the cell's sum is theirs)
+                let mut z = 0u128;
+                for (r, y) in c.cell_records(first, l1) {
+                    let g0 = c.g(0)[r.i0 as usize];
+                    let mut s = 0u128;
+                    c.record_paths(r, l1, |_, w| {
+                        s += w;
+                        false
+                    });
+                    assert_eq!(y, s * g0 as u128, "cell {k}: a record's y");
+                    z += y;
+                    if y == 0 {
+                        continue;
+                    }
+                    c.record_paths(r, l1, |c1, w| {
                         let c2 = u - r.c0 - c1;
                         let mut cs = [0u16; 3];
                         for (i, x) in [r.c0, c1, c2].into_iter().enumerate() {
                             cs[c.seat[i]] = x;
                         }
-                        for (j, &kind) in self.kinds.iter().enumerate() {
+                        for (j, &kind) in self.kinds().iter().enumerate() {
                             let su = (kind / 13) as usize;
                             let a = [lane(cs[0], su), lane(cs[1], su), lane(cs[2], su), 0];
-                            paths.push(self.splits[j].iter().position(|(b, _)| *b == a).expect("a split") as u8);
+                            paths.push(c.splits[j].iter().position(|b| *b == a).expect("a split") as u8);
                         }
                         total = total.add(&e.mul_u128(w).mul_small(g0));
                         cum.push(total);
                         false
                     });
                 }
+                assert_eq!(z, c.cells[k].3, "cell {k}: its sum");
                 let kept = match &c.cum {
                     Cum::Narrow(x) => Big::from_limbs(&x[k]),
                     Cum::Wide(x) => x[k],
