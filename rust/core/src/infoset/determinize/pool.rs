@@ -10,8 +10,9 @@
 //! rest (a multinomial): no state of the programme ranges over the pool's kinds one by one.
 
 use crate::rules::card::{Counts, DECK};
-use crate::util::bignum::{binomial_low, binomial_row};
+use crate::util::bignum::{binomial_low, binomial_row, binomial_rows};
 use crate::util::rng::Rng;
+use super::counting::Entry;
 use super::Determinizer;
 
 /// The kinds of one holder's bounds only, with the free cards.
@@ -74,40 +75,43 @@ impl Pool {
         v
     }
 
-    /// [`Pool::count`] along one row of the last layer: the rooms (s0, `rest`, the last
-    /// holder's) for s0 in `s0s`, the holders' rooms summing to `all`, into `out`; with three
-    /// holders one binomial a state, read in place. Returns the largest.
-    pub(super) fn fill_row(&self, rest: &[u16], all: u16, s0s: std::ops::RangeInclusive<u16>, out: &mut [u128]) -> u128 {
+    /// [`Pool::count`] along one row of the last layer: the rooms (`s0 + k`, `rest`, the last
+    /// holder's) into `out[k]`, the holders' rooms summing to `all`; with three holders one
+    /// binomial a state, read in place. Returns the largest.
+    pub(super) fn fill_row<T: Entry>(&self, rest: &[u16], all: u16, s0: u16, out: &mut [T]) -> u128 {
         let ways = |r: usize| self.ways.get(r).copied().unwrap_or(0);
+        let rows = binomial_rows();
         let mut top = 0;
-        let (all, sum) = (all as usize, rest.iter().map(|&x| x as usize).sum::<usize>());
-        let mut put = |c: &mut u128, v: u128| {
-            *c = v;
+        let (all, s0, sum) = (all as usize, s0 as usize, rest.iter().map(|&x| x as usize).sum::<usize>());
+        let mut put = |c: &mut T, v: u128| {
+            *c = T::of(v);
             top = top.max(v);
         };
         match (rest, self.holder) {
             (&[s1], 0) => {
-                for (s0, c) in s0s.map(usize::from).zip(out) {
-                    put(c, ways(s0) * binomial_row(all - s0)[s1 as usize].low_u128());
+                let s1 = s1 as usize;
+                for (k, c) in out.iter_mut().enumerate() {
+                    put(c, ways(s0 + k) * rows[all - s0 - k][s1].low_u128());
                 }
             }
             (&[s1], 1) => {
-                let (w, row) = (ways(s1 as usize), binomial_row(all - s1 as usize));
-                for (s0, c) in s0s.map(usize::from).zip(out) {
-                    put(c, w * row[s0].low_u128());
+                let (w, row) = (ways(s1 as usize), &rows[all - s1 as usize][s0..]);
+                for (c, b) in out.iter_mut().zip(row) {
+                    put(c, w * b.low_u128());
                 }
             }
             (&[s1], _) => {
-                for (s0, c) in s0s.map(usize::from).zip(out) {
-                    put(c, ways(all - s0 - s1 as usize) * binomial_row(s0 + s1 as usize)[s0].low_u128());
+                let s1 = s1 as usize;
+                for (k, c) in out.iter_mut().enumerate() {
+                    put(c, ways(all - s0 - k - s1) * rows[s0 + k + s1][s0 + k].low_u128());
                 }
             }
             _ => {
                 let mut rooms = [0u16; 4];
                 rooms[1..=rest.len()].copy_from_slice(rest);
-                for (s0, c) in s0s.zip(out) {
-                    rooms[0] = s0;
-                    rooms[rest.len() + 1] = (all - sum) as u16 - s0;
+                for (k, c) in out.iter_mut().enumerate() {
+                    rooms[0] = (s0 + k) as u16;
+                    rooms[rest.len() + 1] = (all - sum - s0 - k) as u16;
                     put(c, self.count(&rooms[..rest.len() + 2]));
                 }
             }
