@@ -995,7 +995,7 @@ impl Dp {
 }
 
 /// A layer's entry: 64 or 128 bits.
-pub(super) trait Entry: Copy + Default + std::ops::AddAssign + std::ops::Add<Output = Self> + std::ops::Mul<Output = Self> {
+pub(super) trait Entry: Copy + Default + Ord + Into<u128> + std::ops::AddAssign + std::ops::Add<Output = Self> + std::ops::Mul<Output = Self> {
     /// `x`, known to fit.
     fn of(x: u128) -> Self;
 }
