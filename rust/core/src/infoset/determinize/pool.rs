@@ -65,8 +65,14 @@ impl Pool {
         }
         let top = &prefix[at..];
         let f = free as usize;
+        // (ways[r] = Σ_t top[t] · C(f, r − t), term by term)
         let row = binomial_row(f);
-        let ways = (0..top.len() + f).map(|r| (r.saturating_sub(f)..=r.min(top.len() - 1)).map(|t| top[t] * row[r - t].low_u128()).sum()).collect();
+        let mut ways = vec![0u128; top.len() + f];
+        for (t, &v) in top.iter().enumerate().filter(|x| *x.1 > 0) {
+            for (w, b) in ways[t..].iter_mut().zip(row) {
+                *w += v * b.low_u128();
+            }
+        }
         Some(Pool { holder, kinds, prefix, top_at: at, ways, copies })
     }
 
