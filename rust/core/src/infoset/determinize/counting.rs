@@ -13,7 +13,7 @@ use super::splits::{splits, Splits};
 use super::levels::{LevelTable, Walk};
 use super::turns::Turns;
 use super::holders::Holder;
-use super::pool::Pool;
+use super::pool::{Entry, Pool};
 use super::{Determinizer, WHOLE_CLASS_UNBOUNDED};
 
 /// A split as a step of the walk: the flattened state index falls by `off` (Σ a[d]·stride[d]
@@ -991,26 +991,6 @@ impl Dp {
             }
         }
         unreachable!("the splits' weights sum to the state's count")
-    }
-}
-
-/// A layer's entry: 64 or 128 bits.
-pub(super) trait Entry: Copy + Default + Ord + Into<u128> + std::ops::AddAssign + std::ops::Add<Output = Self> + std::ops::Mul<Output = Self> {
-    /// `x`, known to fit.
-    fn of(x: u128) -> Self;
-}
-
-impl Entry for u64 {
-    #[inline(always)]
-    fn of(x: u128) -> u64 {
-        x as u64
-    }
-}
-
-impl Entry for u128 {
-    #[inline(always)]
-    fn of(x: u128) -> u128 {
-        x
     }
 }
 

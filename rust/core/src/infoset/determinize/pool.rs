@@ -12,8 +12,27 @@
 use crate::rules::card::{Counts, DECK};
 use crate::util::bignum::{binomial_low, binomial_row, binomial_rows};
 use crate::util::rng::Rng;
-use super::counting::Entry;
 use super::Determinizer;
+
+/// An entry of a counting layer (`counting.rs`): 64 or 128 bits.
+pub(super) trait Entry: Copy + Default + Ord + Into<u128> + std::ops::AddAssign + std::ops::Add<Output = Self> + std::ops::Mul<Output = Self> {
+    /// `x`, known to fit.
+    fn of(x: u128) -> Self;
+}
+
+impl Entry for u64 {
+    #[inline(always)]
+    fn of(x: u128) -> u64 {
+        x as u64
+    }
+}
+
+impl Entry for u128 {
+    #[inline(always)]
+    fn of(x: u128) -> u128 {
+        x
+    }
+}
 
 /// The kinds of one holder's bounds only, with the free cards.
 #[derive(Clone, Debug)]
