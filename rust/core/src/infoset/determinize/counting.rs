@@ -248,17 +248,19 @@ impl Determinizer {
         // (with who was asked as evidence the level kinds come first of all: the level table
         // draws them whole, `levels.rs`)
         let first = if self.turns.is_some() { Vec::new() } else { first };
-        // (each kind once, at its first place: a mask of the kinds placed, no search)
-        let (mut order, mut placed) = (Vec::with_capacity(KINDS), [false; KINDS]);
+        // (each kind once, at its first place: a mask of the kinds placed, no search; on the
+        // stack)
+        let (mut order, mut n_order, mut placed) = ([0usize; KINDS], 0, [false; KINDS]);
         for k in first.iter().chain(&self.timed).chain(&in_checked).map(|&k| k as usize).chain(0..KINDS) {
             if !std::mem::replace(&mut placed[k], true) {
-                order.push(k);
+                (order[n_order], n_order) = (k, n_order + 1);
             }
         }
         // (the kinds of the same copies and bounds have the same splits: each listed once,
         // then copied; `(copies, lo, hi, index in kinds)`, of kinds whose weights are the
-        // splits' own)
-        let mut seen: Vec<(u8, [u8; 4], [u8; 4], usize)> = Vec::with_capacity(KINDS);
+        // splits' own; on the stack, with how many)
+        type Seen = ([(u8, [u8; 4], [u8; 4], usize); KINDS], usize);
+        let mut seen: Seen = ([(0, [0; 4], [0; 4], 0); KINDS], 0);
         let bounds = |k: usize| {
             let (mut lo, mut hi) = ([0u8; 4], [0u8; 4]);
             for (h, x) in hs.iter().enumerate() {
@@ -267,13 +269,13 @@ impl Determinizer {
             (lo, hi)
         };
         // (kind k's splits, to be kinds[at]'s)
-        let splits_of = |k: usize, at: usize, seen: &mut Vec<(u8, [u8; 4], [u8; 4], usize)>, kinds: &[(u8, Splits)], weighted: bool| {
+        let splits_of = |k: usize, at: usize, seen: &mut Seen, kinds: &[(u8, Splits)], weighted: bool| {
             let (c, (lo, hi)) = (self.info.unseen[k], bounds(k));
-            match seen.iter().find(|x| (x.0, x.1, x.2) == (c, lo, hi)) {
+            match seen.0[..seen.1].iter().find(|x| (x.0, x.1, x.2) == (c, lo, hi)) {
                 Some(x) => kinds[x.3].1.clone(),
                 None => {
                     if !weighted {
-                        seen.push((c, lo, hi, at));
+                        (seen.0[seen.1], seen.1) = ((c, lo, hi, at), seen.1 + 1);
                     }
                     splits(c, &lo[..nh], &hi[..nh])
                 }
@@ -283,7 +285,7 @@ impl Determinizer {
         // are made only if it does not (`cand`: that holder, else 4; `saved`: per holder, the
         // splits its pool would save)
         let (mut cand, mut saved) = ([4u8; KINDS], [0usize; 4]);
-        for k in order {
+        for &k in &order[..n_order] {
             let c = self.info.unseen[k];
             if c == 0 {
                 continue;
@@ -419,7 +421,11 @@ impl Determinizer {
         // Only states the walk can reach are counted: before kind j, the holders but the last
         // have taken at most the copies of kinds 0..j, T_j in all (the others stay zero, never
         // read). They lie in the box size − T_j ..= size per holder, walked without division.
-        let sizes: Vec<u16> = hs[..nh - 1].iter().map(|h| h.size).collect();
+        let mut sizes = [0u16; 4];
+        for (x, h) in sizes.iter_mut().zip(&hs[..nh - 1]) {
+            *x = h.size;
+        }
+        let sizes = &sizes[..nh - 1];
         let start: u16 = sizes.iter().sum();
         let taken_max = |j: usize| remaining[0] - remaining[j];
         let reachable = |j: usize, f: &mut dyn FnMut(usize, &[u16; 4])| {
