@@ -327,6 +327,12 @@ pub fn binomial_row(n: usize) -> &'static [Big] {
     &binomials()[n]
 }
 
+/// Every row of Pascal's triangle, C(n, 0 ..= n) for n ≤ 216: [`binomial_row`] for many rows
+/// at once, the table looked up once.
+pub fn binomial_rows() -> &'static [Vec<Big>] {
+    binomials()
+}
+
 fn binomials() -> &'static [Vec<Big>] {
     use std::sync::OnceLock;
     static TABLE: OnceLock<Vec<Vec<Big>>> = OnceLock::new();

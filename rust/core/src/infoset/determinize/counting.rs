@@ -6,14 +6,14 @@
 
 use crate::rules::card::{Card, Counts, DECK, KINDS, SJ};
 use crate::rules::error::Error;
-use crate::util::bignum::{binomial, binomial_low, Big, BigVec};
+use crate::util::bignum::{binomial, binomial_low, binomial_rows, Big, BigVec};
 use crate::util::rng::Rng;
 use super::checks::CheckMemo;
 use super::splits::{splits, Splits};
 use super::levels::{LevelTable, Walk};
 use super::turns::Turns;
 use super::holders::Holder;
-use super::pool::Pool;
+use super::pool::{Entry, Pool};
 use super::{Determinizer, WHOLE_CLASS_UNBOUNDED};
 
 /// A split as a step of the walk: the flattened state index falls by `off` (Σ a[d]·stride[d]
@@ -27,11 +27,10 @@ pub(super) struct Move {
 }
 
 impl Move {
-    fn of(dims: &[usize], a: &[u8; 4]) -> Move {
-        let (mut off, mut stride, mut took) = (0, 1, 0);
-        for (d, &n) in dims.iter().enumerate() {
-            off += a[d] as usize * stride;
-            stride *= n;
+    fn of(layout: &Layout, nd: usize, a: &[u8; 4]) -> Move {
+        let (mut off, mut took) = (0, 0);
+        for d in 0..nd {
+            off += a[d] as usize * layout.strides[d];
             took += a[d] as u16;
         }
         Move { off, took, a: *a }
@@ -43,6 +42,120 @@ impl Move {
     #[inline]
     fn next(&self, nd: usize, s: &[u16; 4], i: usize, used: u16, remaining_next: u16) -> Option<usize> {
         ((0..nd).all(|d| s[d] >= self.a[d] as u16) && used - self.took <= remaining_next).then(|| i - self.off)
+    }
+}
+
+/// Where a layer keeps each state: holder d's room (d < nd) at stride `strides[d]`, past
+/// `pad` entries of zeros below every coordinate. A split then reads the state with a
+/// holder's room below its cards for it as a zero: each state sums over every split with no
+/// test ([`layer_runs`]).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Layout {
+    /// The index's stride of each holder (0 for the last and past it).
+    pub(super) strides: [usize; 4],
+    /// The index of the state of all rooms 0: `pad` times the strides' sum.
+    pub(super) base: usize,
+    /// Entries of a layer.
+    pub(super) len: usize,
+    /// The zeros below each coordinate: the most cards a move gives one of those holders, or
+    /// 0 (then a split's runs are cut to the states where it fits).
+    pad: usize,
+}
+
+impl Layout {
+    fn new(dims: &[usize], pad: usize) -> Layout {
+        let (mut strides, mut stride) = ([0usize; 4], 1);
+        for (d, &n) in dims.iter().enumerate() {
+            strides[d] = stride;
+            stride *= n + pad;
+        }
+        Layout { strides, base: pad * strides.iter().sum::<usize>(), len: stride, pad }
+    }
+
+    /// The index of the state of rooms `s` (the holders but the last).
+    #[inline]
+    pub(super) fn index(&self, s: &[u16; 4]) -> usize {
+        self.base + (0..4).map(|d| s[d] as usize * self.strides[d]).sum::<usize>()
+    }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Tests: layers without pad entries (each split's runs cut to where it fits), as where
+    /// the last layer is at full width.
+    static NO_PADS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether a test asked for layers without pad entries.
+fn no_pads() -> bool {
+    #[cfg(test)]
+    return NO_PADS.get();
+    #[cfg(not(test))]
+    false
+}
+
+/// One layer's counts, in the narrowest width known to hold them.
+#[derive(Clone, Debug)]
+pub(super) enum Layer {
+    /// Every count below 2^64 (known from a bound before the layer was built).
+    Small(Vec<u64>),
+    Narrow(Vec<u128>),
+    Wide(Vec<Big>),
+}
+
+impl Layer {
+    /// Full-width values, narrowed when every one fits in 128 bits.
+    fn from_wide(v: Vec<Big>) -> Layer {
+        match BigVec::from_wide(v) {
+            BigVec::Narrow(v) => Layer::Narrow(v),
+            BigVec::Wide(v) => Layer::Wide(v),
+        }
+    }
+
+    pub(super) fn get(&self, i: usize) -> Big {
+        match self {
+            Layer::Small(v) => Big::from_u64(v[i]),
+            Layer::Narrow(v) => Big::from_u128(v[i]),
+            Layer::Wide(v) => v[i],
+        }
+    }
+
+    /// Entry `i` where it fits in 128 bits.
+    #[inline]
+    fn to_u128(&self, i: usize) -> Option<u128> {
+        match self {
+            Layer::Small(v) => Some(v[i] as u128),
+            Layer::Narrow(v) => Some(v[i]),
+            Layer::Wide(v) => v[i].to_u128(),
+        }
+    }
+
+    /// The low 128 bits of entry `i` (exact when it is known to be below 2^128).
+    #[inline]
+    fn low_u128(&self, i: usize) -> u128 {
+        match self {
+            Layer::Small(v) => v[i] as u128,
+            Layer::Narrow(v) => v[i],
+            Layer::Wide(v) => v[i].low_u128(),
+        }
+    }
+
+    /// The largest entry, where every entry fits in 128 bits.
+    fn max_u128(&self) -> Option<u128> {
+        match self {
+            Layer::Small(v) => Some(v.iter().copied().max().unwrap_or(0) as u128),
+            Layer::Narrow(v) => Some(v.iter().copied().max().unwrap_or(0)),
+            Layer::Wide(_) => None,
+        }
+    }
+
+    /// Bytes held.
+    fn bytes(&self) -> usize {
+        match self {
+            Layer::Small(v) => v.len() * std::mem::size_of::<u64>(),
+            Layer::Narrow(v) => v.len() * std::mem::size_of::<u128>(),
+            Layer::Wide(v) => v.len() * std::mem::size_of::<Big>(),
+        }
     }
 }
 
@@ -60,11 +173,12 @@ pub(super) struct Dp {
     next_layer: Vec<usize>,
     /// Radix of each state coordinate (holders but the last).
     dims: Vec<usize>,
-    /// The index's stride of each holder (0 for the last and past it).
-    strides: [usize; 4],
+    /// Where a layer keeps each state.
+    pub(super) layout: Layout,
     /// `table[j][state]`: weighted completions of kinds j.. from that state (for j ≥ `from`;
-    /// the layers before it are empty: the level table draws those kinds).
-    table: Vec<BigVec>,
+    /// the layers before it are empty: the level table draws those kinds). The entries of
+    /// states no walk reaches hold at most their completions (0 where there are none).
+    table: Vec<Layer>,
     /// The first layer built.
     pub(super) from: usize,
     /// Cards still to place after kind j: remaining[j] = Σ_{i ≥ j} c_i + free.
@@ -82,7 +196,7 @@ pub(super) struct Dp {
     early_at: usize,
     /// `(b, layer)`: table b weighted per state by [`level_fit`] (the timed kinds are 0..b),
     /// read as the next layer by kind b − 1's draw; table b itself stays unweighted.
-    boundary: Option<(usize, BigVec)>,
+    boundary: Option<(usize, Layer)>,
     /// The kinds only one holder's bounds restrict, counted by the last layer and dealt with
     /// the free cards (`pool.rs`): not in `kinds`.
     pub(super) pool: Option<Pool>,
@@ -134,17 +248,19 @@ impl Determinizer {
         // (with who was asked as evidence the level kinds come first of all: the level table
         // draws them whole, `levels.rs`)
         let first = if self.turns.is_some() { Vec::new() } else { first };
-        // (each kind once, at its first place: a mask of the kinds placed, no search)
-        let (mut order, mut placed) = (Vec::with_capacity(KINDS), [false; KINDS]);
+        // (each kind once, at its first place: a mask of the kinds placed, no search; on the
+        // stack)
+        let (mut order, mut n_order, mut placed) = ([0usize; KINDS], 0, [false; KINDS]);
         for k in first.iter().chain(&self.timed).chain(&in_checked).map(|&k| k as usize).chain(0..KINDS) {
             if !std::mem::replace(&mut placed[k], true) {
-                order.push(k);
+                (order[n_order], n_order) = (k, n_order + 1);
             }
         }
         // (the kinds of the same copies and bounds have the same splits: each listed once,
         // then copied; `(copies, lo, hi, index in kinds)`, of kinds whose weights are the
-        // splits' own)
-        let mut seen: Vec<(u8, [u8; 4], [u8; 4], usize)> = Vec::with_capacity(KINDS);
+        // splits' own; on the stack, with how many)
+        type Seen = ([(u8, [u8; 4], [u8; 4], usize); KINDS], usize);
+        let mut seen: Seen = ([(0, [0; 4], [0; 4], 0); KINDS], 0);
         let bounds = |k: usize| {
             let (mut lo, mut hi) = ([0u8; 4], [0u8; 4]);
             for (h, x) in hs.iter().enumerate() {
@@ -153,13 +269,13 @@ impl Determinizer {
             (lo, hi)
         };
         // (kind k's splits, to be kinds[at]'s)
-        let splits_of = |k: usize, at: usize, seen: &mut Vec<(u8, [u8; 4], [u8; 4], usize)>, kinds: &[(u8, Splits)], weighted: bool| {
+        let splits_of = |k: usize, at: usize, seen: &mut Seen, kinds: &[(u8, Splits)], weighted: bool| {
             let (c, (lo, hi)) = (self.info.unseen[k], bounds(k));
-            match seen.iter().find(|x| (x.0, x.1, x.2) == (c, lo, hi)) {
+            match seen.0[..seen.1].iter().find(|x| (x.0, x.1, x.2) == (c, lo, hi)) {
                 Some(x) => kinds[x.3].1.clone(),
                 None => {
                     if !weighted {
-                        seen.push((c, lo, hi, at));
+                        (seen.0[seen.1], seen.1) = ((c, lo, hi, at), seen.1 + 1);
                     }
                     splits(c, &lo[..nh], &hi[..nh])
                 }
@@ -169,7 +285,7 @@ impl Determinizer {
         // are made only if it does not (`cand`: that holder, else 4; `saved`: per holder, the
         // splits its pool would save)
         let (mut cand, mut saved) = ([4u8; KINDS], [0usize; 4]);
-        for k in order {
+        for &k in &order[..n_order] {
             let c = self.info.unseen[k];
             if c == 0 {
                 continue;
@@ -245,7 +361,6 @@ impl Determinizer {
         }
         let dims: Vec<usize> = hs[..nh - 1].iter().map(|h| h.size as usize + 1).collect();
         let nd = dims.len();
-        let states: usize = dims.iter().product();
         let j_max = kinds.len();
         // the hidden run's weight applies once its seat's level cards are all placed: after the
         // timed kinds, which come first
@@ -279,16 +394,26 @@ impl Determinizer {
                 (l, sh) = (j, [0; 4]);
             }
         }
+        // (with zeros below each coordinate, the most cards a move gives one of those holders,
+        // where the last layer fits in 128 bits: the layers at full width take no zeros)
+        let f = free.len() as u16;
+        let in_pool = pool.as_ref().map_or(0, |p| p.copies);
+        // (each count of the last layer at most nh^(f + the pool's copies))
+        let cap = (nh as u128).checked_pow((f + in_pool) as u32);
+        let pad = match cap {
+            Some(_) if !no_pads() => kinds.iter().zip(&shift).flat_map(|((_, sp), sh)| sp.iter().map(move |(a, _)| (0..nd).map(|d| a[d] + sh[d]).max().unwrap_or(0))).max().unwrap_or(0) as usize,
+            _ => 0,
+        };
+        let layout = Layout::new(&dims, pad);
+        let len = layout.len;
         let mut move_at = Vec::with_capacity(j_max + 1);
         let mut all_moves = Vec::with_capacity(kinds.iter().map(|(_, sp)| sp.len()).sum());
         for ((_, sp), sh) in kinds.iter().zip(&shift) {
             move_at.push(all_moves.len());
-            all_moves.extend(sp.iter().map(|(a, _)| Move::of(&dims, &std::array::from_fn(|h| a[h] + sh[h]))));
+            all_moves.extend(sp.iter().map(|(a, _)| Move::of(&layout, nd, &std::array::from_fn(|h| a[h] + sh[h]))));
         }
         move_at.push(all_moves.len());
         let moves = |j: usize| &all_moves[move_at[j]..move_at[j + 1]];
-        // (the pool's copies come last, with the free cards)
-        let in_pool = pool.as_ref().map_or(0, |p| p.copies);
         let mut remaining = vec![free.len() as u16 + in_pool; j_max + 1];
         for j in (0..j_max).rev() {
             remaining[j] = remaining[j + 1] + self.info.unseen[kinds[j].0 as usize] as u16;
@@ -296,20 +421,23 @@ impl Determinizer {
         // Only states the walk can reach are counted: before kind j, the holders but the last
         // have taken at most the copies of kinds 0..j, T_j in all (the others stay zero, never
         // read). They lie in the box size − T_j ..= size per holder, walked without division.
-        let sizes: Vec<u16> = hs[..nh - 1].iter().map(|h| h.size).collect();
+        let mut sizes = [0u16; 4];
+        for (x, h) in sizes.iter_mut().zip(&hs[..nh - 1]) {
+            *x = h.size;
+        }
+        let sizes = &sizes[..nh - 1];
         let start: u16 = sizes.iter().sum();
         let taken_max = |j: usize| remaining[0] - remaining[j];
         let reachable = |j: usize, f: &mut dyn FnMut(usize, &[u16; 4])| {
             let t = taken_max(j);
             let lo: Vec<u16> = sizes.iter().map(|&x| x.saturating_sub(t)).collect();
-            for_box(&dims, &lo, &sizes, &mut |i, s| {
+            for_box(&dims, &layout, &lo, &sizes, &mut |i, s| {
                 let used: u16 = s[..nh - 1].iter().sum();
                 if start - used <= t && used <= remaining[j] {
                     f(i, s);
                 }
             });
         };
-        let f = free.len() as u16;
         // A tighter box per layer, holder by holder: before kind j a holder has taken between
         // Σ lo and Σ min(hi, c) of the kinds before j (else the state is not reached), and its
         // room is between Σ lo and Σ min(hi, c) + f of the kinds from j on (else it cannot be
@@ -353,52 +481,68 @@ impl Determinizer {
         };
         // terminal: the free cards fill the remaining room exactly, in every way (in 128 bits
         // where every count fits, else at full width)
-        let mut table: Vec<BigVec> = Vec::with_capacity(j_max + 1);
+        let mut table: Vec<Layer> = Vec::with_capacity(j_max + 1);
         // (every count is at most nh^f, the ways to put f cards in nh places)
         let mut width = 2;
         // an upper bound of every count of the last narrow layer (`None`: not known), so that
         // a layer's arithmetic is known not to overflow without scanning the layer below
         let mut bound: Option<u128> = None;
+        // (in 64 bits where every count fits)
+        let small = cap.is_some_and(|c| c >> 64 == 0);
         if let Some(p) = &pool {
             // the pool's holder's ways times the others' multinomial (`Pool::count`), each at
             // most nh^(f + copies), which fits (`Pool::new`)
-            let mut last = Vec::with_capacity(states);
-            let mut top = 0u128;
             let all = remaining[j_max];
             let (lo, hi, used_lo, used_hi) = tight(j_max).unwrap_or(([1; 4], [0; 4], 1, 0));
-            for_row_ranges(&dims, &lo, &hi, used_lo, used_hi.min(all), |base, rest_coords, row_lo, row_hi| {
-                grow_zeroed(&mut last, base + row_hi as usize + 1);
-                top = top.max(p.fill_row(rest_coords, all, row_lo..=row_hi, &mut last[base + row_lo as usize..=base + row_hi as usize]));
-            });
+            let mut top = 0u128;
+            let mut fill = |last: &mut dyn FnMut(usize, u16, u16, &[u16]) -> u128| {
+                for_row_ranges(&dims, &layout, &lo, &hi, used_lo, used_hi.min(all), |base, rest_coords, row_lo, row_hi| {
+                    top = top.max(last(base, row_lo, row_hi, rest_coords));
+                });
+            };
+            if small {
+                let mut last = zeroed::<u64>(len);
+                fill(&mut |base, row_lo, row_hi, rest| p.fill_row(rest, all, row_lo, &mut last[base + row_lo as usize..=base + row_hi as usize]));
+                table.push(Layer::Small(last));
+            } else {
+                let mut last = zeroed::<u128>(len);
+                fill(&mut |base, row_lo, row_hi, rest| p.fill_row(rest, all, row_lo, &mut last[base + row_lo as usize..=base + row_hi as usize]));
+                table.push(Layer::Narrow(last));
+            }
             bound = Some(top);
-            grow_zeroed(&mut last, states);
-            table.push(BigVec::Narrow(last));
-        } else if (nh as u128).checked_pow(f as u32).is_some() {
-            // (grown row by row, the states no row reaches 0: a few short fills, not one
-            // of the whole layer)
-            let mut last = Vec::with_capacity(states);
+        } else if cap.is_some() {
             // row by row (the first coordinate fastest): f! / (Π s! · (f − Σ s)!), the other
             // coordinates' part once a row, each count at most nh^f (no product overflows)
+            let rows = binomial_rows();
             let mut top = 0u128;
             let (lo, hi, used_lo, used_hi) = tight(j_max).unwrap_or(([1; 4], [0; 4], 1, 0));
-            for_row_ranges(&dims, &lo, &hi, used_lo, used_hi.min(f), |base, rest_coords, row_lo, row_hi| {
-                grow_zeroed(&mut last, base + row_hi as usize + 1);
-                let mut left = f as usize;
-                let mut k = 1u128;
-                for &x in rest_coords {
-                    k *= binomial_low(left, x as usize);
-                    left -= x as usize;
-                }
-                for (s0, c) in (row_lo..=row_hi).zip(&mut last[base + row_lo as usize..=base + row_hi as usize]) {
-                    *c = k * binomial_low(left, s0 as usize);
-                    top = top.max(*c);
-                }
-            });
+            let mut fill = |put: &mut dyn FnMut(usize, u128)| {
+                for_row_ranges(&dims, &layout, &lo, &hi, used_lo, used_hi.min(f), |base, rest_coords, row_lo, row_hi| {
+                    let mut left = f as usize;
+                    let mut k = 1u128;
+                    for &x in rest_coords {
+                        k *= rows[left][x as usize].low_u128();
+                        left -= x as usize;
+                    }
+                    for (s0, b) in (row_lo as usize..=row_hi as usize).zip(&rows[left][row_lo as usize..]) {
+                        let c = k * b.low_u128();
+                        put(base + s0, c);
+                        top = top.max(c);
+                    }
+                });
+            };
+            if small {
+                let mut last = zeroed::<u64>(len);
+                fill(&mut |i, c| last[i] = c as u64);
+                table.push(Layer::Small(last));
+            } else {
+                let mut last = zeroed::<u128>(len);
+                fill(&mut |i, c| last[i] = c);
+                table.push(Layer::Narrow(last));
+            }
             bound = Some(top);
-            grow_zeroed(&mut last, states);
-            table.push(BigVec::Narrow(last));
         } else {
-            let mut last = vec![Big::ZERO; states];
+            let mut last = vec![Big::ZERO; len];
             width = 0;
             reachable(j_max, &mut |i, s| {
                 let mut left = f;
@@ -410,7 +554,7 @@ impl Determinizer {
                 width = width.max(w.limbs());
                 last[i] = w;
             });
-            table.push(BigVec::from_wide(last));
+            table.push(Layer::from_wide(last));
         }
         let skip = lazy
             && self.levels.is_none()
@@ -419,17 +563,17 @@ impl Determinizer {
             && n_level <= early_at
             && kinds[..n_level].iter().all(|(k, _)| level_kinds.contains(k));
         let from = if skip { n_level } else { 0 };
-        let mut boundary: Option<(usize, BigVec)> = None;
+        let mut boundary: Option<(usize, Layer)> = None;
         for j in (from..j_max).rev() {
             if next_layer[j] == 0 {
                 // (never read)
-                table.push(BigVec::Narrow(Vec::new()));
+                table.push(Layer::Narrow(Vec::new()));
                 continue;
             }
             if let Some(lf) = fit.filter(|_| j + 1 == n_timed) {
                 let layer = table.last().expect("layer n_timed");
                 let t = taken_max(n_timed);
-                let mut cur = vec![Big::ZERO; states];
+                let mut cur = vec![Big::ZERO; len];
                 let mut wide = 0;
                 reachable(n_timed, &mut |i, s| {
                     let took: u16 = sizes.iter().zip(s).map(|(&z, &x)| z - x).sum();
@@ -440,63 +584,52 @@ impl Determinizer {
                 });
                 width = wide;
                 bound = None;
-                boundary = Some((n_timed, BigVec::from_wide(cur)));
+                boundary = Some((n_timed, Layer::from_wide(cur)));
             }
             // (the table is pushed from the last layer on)
             let next = match &boundary {
                 Some((b, layer)) if *b == j + 1 => layer,
                 _ => &table[j_max - next_layer[j]],
             };
-            // in 128 bits while every count fits (checked; a layer that overflows is redone
-            // at full width)
-            let narrow = match next {
-                BigVec::Narrow(next) => {
-                    let (splits, moves, rem) = (&kinds[j].1, moves(j), remaining[next_layer[j]]);
-                    let mut cur = Vec::with_capacity(states);
-                    // no term and no sum overflows when the largest cell of `next` times the
-                    // weights' sum fits: then plain arithmetic is exact, else every step is
-                    // checked (the bound carried from the layers below first, the layer's
-                    // largest cell where that bound is too loose)
-                    let ws = splits.iter().try_fold(0u128, |acc, (_, w)| acc.checked_add(*w));
-                    let fits = |m: u128| ws.and_then(|ws| m.checked_mul(ws));
-                    let safe = bound.and_then(fits).or_else(|| fits(next.iter().copied().max().unwrap_or(0)));
-                    bound = safe;
-                    if safe.is_some() {
+            // in 64 or 128 bits while every count fits (checked; a layer that overflows is
+            // redone at full width)
+            let (splits, moves, rem) = (&kinds[j].1, moves(j), remaining[next_layer[j]]);
+            let narrow = if matches!(next, Layer::Wide(_)) {
+                None
+            } else {
+                // no term and no sum overflows when the largest entry of `next` times the
+                // weights' sum fits: then plain arithmetic is exact, else every step is
+                // checked (the bound carried from the layers below first, the layer's
+                // largest entry where that bound is too loose)
+                let ws = splits.iter().try_fold(0u128, |acc, (_, w)| acc.checked_add(*w));
+                let fits = |m: u128| ws.and_then(|ws| m.checked_mul(ws));
+                let safe = bound.and_then(fits).or_else(|| next.max_u128().and_then(fits));
+                bound = safe;
+                match safe {
+                    Some(b) => {
                         let (lo, hi, used_lo, used_hi) = tight(j).unwrap_or(([1; 4], [0; 4], 1, 0));
-                        // (every count and partial sum of this layer below 2^64: 64-bit arithmetic)
-                        let small = safe.is_some_and(|b| b >> 64 == 0);
-                        // (the layer zeroed at once: a few block copies, and no test per run)
-                        grow_zeroed(&mut cur, states);
-                        if small {
-                            for_rows(&dims, &lo, &hi, used_lo, used_hi, splits, moves, rem, |from, to, off, w, _| {
-                                let w = w as u64;
-                                for (c, &v) in cur[from..=to].iter_mut().zip(&next[from - off..=to - off]) {
-                                    *c = (*c as u64 + v as u64 * w) as u128;
-                                }
-                            });
+                        // every entry and partial sum below `b`: in 64 bits where that fits
+                        // (but the layer the level table reads, in 128)
+                        if b >> 64 == 0 && !(n_level > 0 && j == n_level) {
+                            let mut cur = zeroed::<u64>(len);
+                            match next {
+                                Layer::Small(next) => layer_runs(&dims, &layout, &lo, &hi, used_lo, used_hi, splits, moves, rem, &mut cur, next),
+                                Layer::Narrow(next) => layer_runs(&dims, &layout, &lo, &hi, used_lo, used_hi, splits, moves, rem, &mut cur, next),
+                                Layer::Wide(_) => unreachable!("a narrow layer below"),
+                            }
+                            Some(Layer::Small(cur))
                         } else {
-                            for_rows(&dims, &lo, &hi, used_lo, used_hi, splits, moves, rem, |from, to, off, w, _| {
-                                let (cur, next) = (&mut cur[from..=to], &next[from - off..=to - off]);
-                                // (a weight of one adds; the others fit in 64 bits but for a
-                                // revealed run's, and a 64-bit factor takes two multiplications)
-                                if w == 1 {
-                                    for (c, &v) in cur.iter_mut().zip(next) {
-                                        *c += v;
-                                    }
-                                } else if let Ok(w) = u64::try_from(w) {
-                                    for (c, &v) in cur.iter_mut().zip(next) {
-                                        *c += v * w as u128;
-                                    }
-                                } else {
-                                    for (c, &v) in cur.iter_mut().zip(next) {
-                                        *c += v * w;
-                                    }
-                                }
-                            });
+                            let mut cur = zeroed::<u128>(len);
+                            match next {
+                                Layer::Small(next) => layer_runs(&dims, &layout, &lo, &hi, used_lo, used_hi, splits, moves, rem, &mut cur, next),
+                                Layer::Narrow(next) => layer_runs(&dims, &layout, &lo, &hi, used_lo, used_hi, splits, moves, rem, &mut cur, next),
+                                Layer::Wide(_) => unreachable!("a narrow layer below"),
+                            }
+                            Some(Layer::Narrow(cur))
                         }
-                        Some(cur)
-                    } else {
-                        grow_zeroed(&mut cur, states);
+                    }
+                    None => {
+                        let mut cur = vec![0u128; len];
                         let mut fits = true;
                         reachable(j, &mut |i, s| {
                             if !fits {
@@ -506,7 +639,7 @@ impl Determinizer {
                             let mut acc = 0u128;
                             for (m, (_, w)) in moves.iter().zip(splits) {
                                 let Some(ni) = m.next(nd, s, i, used, rem) else { continue };
-                                match next[ni].checked_mul(*w).and_then(|v| acc.checked_add(v)) {
+                                match next.low_u128(ni).checked_mul(*w).and_then(|v| acc.checked_add(v)) {
                                     Some(v) => acc = v,
                                     None => {
                                         fits = false;
@@ -516,18 +649,17 @@ impl Determinizer {
                             }
                             cur[i] = acc;
                         });
-                        fits.then_some(cur)
+                        fits.then_some(Layer::Narrow(cur))
                     }
                 }
-                BigVec::Wide(_) => None,
             };
             if let Some(cur) = narrow {
                 width = 2;
-                table.push(BigVec::Narrow(cur));
+                table.push(cur);
                 continue;
             }
             bound = None;
-            let mut cur = vec![Big::ZERO; states];
+            let mut cur = vec![Big::ZERO; len];
             // every term is below 2^64 times a cell of `next`, and a sum of at most 35 terms
             // (splits of 4 copies over 4 holders) gains under a limb: the arithmetic runs in
             // that width (weights beyond 64 bits, the revealed run's, take the full width)
@@ -537,7 +669,7 @@ impl Determinizer {
             reachable(j, &mut |i, s| {
                 let used: u16 = s[..nd].iter().sum();
                 let mut acc = Big::ZERO;
-                for (m, (_, w)) in moves(j).iter().zip(&kinds[j].1) {
+                for (m, (_, w)) in moves.iter().zip(splits) {
                     if let Some(ni) = m.next(nd, s, i, used, remaining[next_layer[j]]) {
                         let v = next.get(ni);
                         if small {
@@ -551,16 +683,12 @@ impl Determinizer {
                 cur[i] = acc;
             });
             width = wide;
-            table.push(BigVec::Wide(cur));
+            table.push(Layer::Wide(cur));
         }
         // (the layers before `from`, never read: empty)
-        table.extend((0..from).map(|_| BigVec::Narrow(Vec::new())));
+        table.extend((0..from).map(|_| Layer::Narrow(Vec::new())));
         table.reverse();
-        let mut strides = [0usize; 4];
-        for d in 0..nd {
-            strides[d] = dims[..d].iter().product();
-        }
-        Ok(Dp { kinds, moves: all_moves, move_at, next_layer, dims, strides, from, table, remaining, free, after, late, early_at, boundary, pool })
+        Ok(Dp { kinds, moves: all_moves, move_at, next_layer, dims, layout, from, table, remaining, free, after, late, early_at, boundary, pool })
     }
 
     /// Draws from the counting programme; after the timed kinds, `early` may reject.
@@ -647,7 +775,7 @@ impl Determinizer {
     /// until built):
     /// what keeping this determinizer for later calls costs.
     pub fn table_bytes(&self) -> usize {
-        let dp = self.dp.as_ref().map_or(0, |dp| dp.table.iter().chain(dp.boundary.as_ref().map(|b| &b.1)).map(BigVec::bytes).sum());
+        let dp = self.dp.as_ref().map_or(0, |dp| dp.table.iter().chain(dp.boundary.as_ref().map(|b| &b.1)).map(Layer::bytes).sum());
         let turns = self.turns.as_ref().map_or(0, Turns::bytes);
         dp + turns + self.levels.as_ref().and_then(|l| l.as_ref()).map_or(0, LevelTable::bytes)
     }
@@ -666,12 +794,13 @@ impl Determinizer {
         match &dp.table[n] {
             // (a layer in 128 bits read in place at every path's end: `Dp::completions`
             // without its choice of width)
-            BigVec::Narrow(layer) => {
-                let st = dp.strides;
+            Layer::Narrow(layer) => {
+                // (from the state of all rooms 0 on: an index linear in the rooms)
+                let (st, layer) = (dp.layout.strides, &layer[dp.layout.base..]);
                 let end = move |r: &[u16; 4]| Ok(layer[r[0] as usize * st[0] + r[1] as usize * st[1] + r[2] as usize * st[2] + r[3] as usize * st[3]]);
-                self.dp_levels_with(dp, n, &end, Some((&layer[..], st)), envelope, valid)
+                self.dp_levels_with(dp, n, &end, Some((layer, st)), envelope, valid)
             }
-            BigVec::Wide(_) => self.dp_levels_with(dp, n, &|rooms: &[u16; 4]| dp.completions(n, rooms), None, envelope, valid),
+            Layer::Small(_) | Layer::Wide(_) => self.dp_levels_with(dp, n, &|rooms: &[u16; 4]| dp.completions(n, rooms), None, envelope, valid),
         }
     }
 
@@ -760,7 +889,7 @@ impl Determinizer {
         for (h, x) in self.holders[..nh - 1].iter().zip(s.iter_mut()) {
             *x = h.size;
         }
-        Ok(dp.table[0].get(index(&dp.dims, &s)).to_decimal())
+        Ok(dp.table[0].get(dp.layout.index(&s)).to_decimal())
     }
 
 }
@@ -777,9 +906,8 @@ impl Dp {
     /// of a lazy build, [`Determinizer::build_dp_from`]).
     #[cfg(test)]
     pub(super) fn layers_match(&self, full: &Dp) -> bool {
-        let states: usize = self.dims.iter().product();
         let built = |j: usize| j == self.kinds.len() || !self.folded(j);
-        self.table.len() == full.table.len() && (self.from..self.table.len()).filter(|&j| built(j)).all(|j| (0..states).all(|i| self.table[j].get(i) == full.table[j].get(i)))
+        self.table.len() == full.table.len() && (self.from..self.table.len()).filter(|&j| built(j)).all(|j| (0..self.layout.len).all(|i| self.table[j].get(i) == full.table[j].get(i)))
     }
 
     /// The completions of kinds `j..` from the holders' rooms (all of them; the programme's
@@ -787,10 +915,11 @@ impl Dp {
     /// width.
     #[inline]
     pub(super) fn completions(&self, j: usize, rooms: &[u16; 4]) -> Result<u128, Big> {
-        let i: usize = (0..4).map(|d| rooms[d] as usize * self.strides[d]).sum();
+        let i = self.layout.index(rooms);
         match &self.table[j] {
-            BigVec::Narrow(v) => Ok(v[i]),
-            BigVec::Wide(v) => v[i].to_u128().ok_or(v[i]),
+            Layer::Small(v) => Ok(v[i] as u128),
+            Layer::Narrow(v) => Ok(v[i]),
+            Layer::Wide(v) => v[i].to_u128().ok_or(v[i]),
         }
     }
 
@@ -800,7 +929,7 @@ impl Dp {
         for (h, x) in holders[..holders.len() - 1].iter().zip(s.iter_mut()) {
             *x = h.size;
         }
-        (s, index(&self.dims, &s))
+        (s, self.layout.index(&s))
     }
 
     /// Kind `j`'s moves, one per split.
@@ -840,10 +969,7 @@ impl Dp {
             // one split (a forced kind, e.g. two seats void): probability 1, no draw
             return (0, feasible(&moves[0]).expect("a reachable state has a completion"), moves[0].a);
         }
-        let narrow = match &self.table[j] {
-            BigVec::Narrow(v) => Some(v[i]),
-            BigVec::Wide(v) => v[i].to_u128(),
-        };
+        let narrow = self.table[j].to_u128(i);
         if let Some(t) = narrow {
             let mut r = rng.below(t);
             for (x, (m, (_, w))) in moves.iter().zip(allocs).enumerate() {
@@ -874,24 +1000,56 @@ impl Dp {
     }
 }
 
-/// One layer of the counting programme, row by row: for the states `lo ..= hi` per coordinate
-/// with `used_lo ..= used_hi` cards of room in all (what `reachable` walks), and each split
-/// feasible there (its move's cards: the split's and the folded kinds' after it),
-/// `add(from, to, off, w, row_end)` adds `w · next[i − off]` to `cur[i]` for
-/// `i` in `from ..= to` (`row_end`: one past the row's last state, the rows coming in index
-/// order). Along the first coordinate the states a split is feasible from are one
-/// interval of the row, so the caller's inner loop is a plain multiply-add over two slices.
+/// One layer of the counting programme: for every state of the box `lo ..= hi` with
+/// `used_lo ..= used_hi` cards of room in all, Σ over the splits that fit there of
+/// w · `next`[i − off], each bound to fit in `T` (every entry of `next` times the weights' sum).
+/// Row by row (the first coordinate's run of states in the box), split by split: a split fits
+/// from the states where each holder has room for its cards, one interval of the row, to
+/// those where the last holder's room is within the cards still to come (`rem` after the
+/// split). Each split's run is a plain multiply-add over two slices, in 64 bits where the
+/// layer fits (one add for a weight of one: vectorised).
 #[allow(clippy::too_many_arguments)]
 #[inline(never)]
-pub(super) fn for_rows(dims: &[usize], lo: &[u16], hi: &[u16], used_lo: u16, used_hi: u16, splits: &Splits, moves: &[Move], rem: u16, mut add: impl FnMut(usize, usize, usize, u128, usize)) {
-    let nd = dims.len();
-    if (0..nd).any(|d| lo[d] > hi[d]) || used_lo > used_hi {
+fn layer_runs<T: Entry, N: Copy + Into<u128>>(dims: &[usize], layout: &Layout, lo: &[u16; 4], hi: &[u16; 4], used_lo: u16, used_hi: u16, splits: &Splits, moves: &[Move], rem: u16, cur: &mut [T], next: &[N]) {
+    // (each run's multiply-add: the same in every shape)
+    let mut run = |start: usize, end: usize, m: &Move, w: u128| {
+        let (cur, next) = (&mut cur[start..=end], &next[start - m.off..=end - m.off]);
+        match w {
+            // (every entry of `next` is 0: the bound times this weight fits)
+            _ if std::mem::size_of::<T>() == 8 && w >> 64 != 0 => {}
+            1 => {
+                for (c, &v) in cur.iter_mut().zip(next) {
+                    *c += T::of(v.into());
+                }
+            }
+            _ => {
+                let w = T::of(w);
+                for (c, &v) in cur.iter_mut().zip(next) {
+                    *c += T::of(v.into()) * w;
+                }
+            }
+        }
+    };
+    if layout.pad > 0 {
+        // row by row, every split over the row's states in the box and the band: where it
+        // does not fit it reads a zero (a pad entry, or a state with more room than cards to
+        // come)
+        for_row_ranges(dims, layout, lo, hi, used_lo, used_hi, |base, _, row_lo, row_hi| {
+            for (m, &(_, w)) in moves.iter().zip(splits) {
+                run(base + row_lo as usize, base + row_hi as usize, m, w);
+            }
+        });
         return;
     }
+    let nd = dims.len();
     if nd == 2 && hi[1] - lo[1] < 64 {
         // (three holders, the usual programme: the rows are the second holder's rooms, each
-        // row's states within the box and the band first, then split by split its runs; per
-        // state the splits add in the same order)
+        // row's states within the box and the band first, then split by split its runs from
+        // the first row with room for the split's cards; per state the splits add in the same
+        // order)
+        if lo[0] > hi[0] || lo[1] > hi[1] || used_lo > used_hi {
+            return;
+        }
         let (lo1, hi1) = (lo[1] as usize, hi[1] as usize);
         let mut rows = [(0i32, -1i32); 64];
         let rows = &mut rows[..hi1 - lo1 + 1];
@@ -899,7 +1057,7 @@ pub(super) fn for_rows(dims: &[usize], lo: &[u16], hi: &[u16], used_lo: u16, use
             let rest = (lo1 + r) as i32;
             *x = ((lo[0] as i32).max(used_lo as i32 - rest), (hi[0] as i32).min(used_hi as i32 - rest));
         }
-        for (m, (_, w)) in moves.iter().zip(splits) {
+        for (m, &(_, w)) in moves.iter().zip(splits) {
             let (a0, a1) = (m.a[0] as i32, m.a[1] as usize);
             // (the last holder's room after the split within the cards still to come)
             let top = rem as i32 + m.took as i32;
@@ -908,45 +1066,43 @@ pub(super) fn for_rows(dims: &[usize], lo: &[u16], hi: &[u16], used_lo: u16, use
                 let (from, to) = (row_lo.max(a0), row_hi.min(top - s1 as i32));
                 if from <= to {
                     let base = s1 * dims[0];
-                    add(base + from as usize, base + to as usize, m.off, *w, base + row_hi as usize + 1);
+                    run(base + from as usize, base + to as usize, m, w);
                 }
             }
         }
         return;
     }
-    // the coordinates but the first, as an odometer over their box
-    let mut s = [0u16; 4];
-    s[1..nd].copy_from_slice(&lo[1..nd]);
-    loop {
-        let rest: i32 = s[1..nd].iter().map(|&x| x as i32).sum();
-        let base = index(dims, &s) - s[0] as usize;
-        let row_lo = (lo[0] as i32).max(used_lo as i32 - rest);
-        let row_hi = (hi[0] as i32).min(used_hi as i32 - rest);
-        if row_lo <= row_hi {
-            for (m, (_, w)) in moves.iter().zip(splits) {
-                let a = &m.a;
-                if (1..nd).any(|d| s[d] < a[d] as u16) {
-                    continue;
-                }
-                // s0 ≥ a0 (no holder over-filled) and s0 + rest − took ≤ rem (the last
-                // holder's room within the cards still to come)
-                let from = row_lo.max(a[0] as i32);
-                let to = row_hi.min(rem as i32 + m.took as i32 - rest);
-                if from <= to {
-                    add(base + from as usize, base + to as usize, m.off, *w, base + row_hi as usize + 1);
-                }
+    for_row_ranges(dims, layout, lo, hi, used_lo, used_hi, |base, rest, row_lo, row_hi| {
+        let others: u16 = rest.iter().sum();
+        for (m, &(_, w)) in moves.iter().zip(splits) {
+            // (s0 ≥ a0, the other holders' rooms at least their cards, and
+            // s0 + others − took ≤ rem)
+            if rest.iter().zip(&m.a[1..]).any(|(&s, &a)| s < a as u16) {
+                continue;
+            }
+            let (from, to) = (row_lo.max(m.a[0] as u16), row_hi.min((rem + m.took).saturating_sub(others)));
+            if from <= to {
+                run(base + from as usize, base + to as usize, m, w);
             }
         }
-        if !advance(&mut s, lo, hi, 1..nd) {
-            return;
-        }
+    });
+}
+
+/// `len` zeros, filled a kilobyte at a time (short fills by vector stores, not one long fill
+/// by a string instruction, which callgrind counts byte by byte).
+fn zeroed<T: Entry>(len: usize) -> Vec<T> {
+    let step = 1024 / std::mem::size_of::<T>();
+    let mut v = Vec::with_capacity(len);
+    while v.len() < len {
+        v.resize((v.len() + step).min(len), T::default());
     }
+    v
 }
 
 /// The rows of the states `lo ..= hi` per coordinate with `used_lo ..= used_hi` cards of room
 /// in all (what `reachable` walks), first coordinate fastest: `f(base, coordinates but the
 /// first, row_lo, row_hi)`, the row's states being `base + s0` for `s0` in `row_lo ..= row_hi`.
-pub(super) fn for_row_ranges(dims: &[usize], lo: &[u16], hi: &[u16], used_lo: u16, used_hi: u16, mut f: impl FnMut(usize, &[u16], u16, u16)) {
+pub(super) fn for_row_ranges(dims: &[usize], layout: &Layout, lo: &[u16], hi: &[u16], used_lo: u16, used_hi: u16, mut f: impl FnMut(usize, &[u16], u16, u16)) {
     let nd = dims.len();
     if (0..nd).any(|d| lo[d] > hi[d]) || used_lo > used_hi {
         return;
@@ -958,7 +1114,7 @@ pub(super) fn for_row_ranges(dims: &[usize], lo: &[u16], hi: &[u16], used_lo: u1
         let row_lo = (lo[0] as i32).max(used_lo as i32 - rest);
         let row_hi = (hi[0] as i32).min(used_hi as i32 - rest);
         if row_lo <= row_hi {
-            f(index(dims, &s) - s[0] as usize, &s[1..nd], row_lo as u16, row_hi as u16);
+            f(layout.index(&s) - s[0] as usize, &s[1..nd], row_lo as u16, row_hi as u16);
         }
         if !advance(&mut s, lo, hi, 1..nd) {
             return;
@@ -966,24 +1122,13 @@ pub(super) fn for_row_ranges(dims: &[usize], lo: &[u16], hi: &[u16], used_lo: u1
     }
 }
 
-/// Grows a layer to `len` entries with zeros, copied from a block of them (a short copy a
-/// row, not a fill element by element).
-#[inline]
-fn grow_zeroed(v: &mut Vec<u128>, len: usize) {
-    const ZEROS: [u128; 64] = [0; 64];
-    while v.len() < len {
-        let k = (len - v.len()).min(ZEROS.len());
-        v.extend_from_slice(&ZEROS[..k]);
-    }
-}
-
 /// Calls `f(index, state)` for every state with `lo[d] ..= hi[d]` in each coordinate.
-pub(super) fn for_box(dims: &[usize], lo: &[u16], hi: &[u16], f: &mut dyn FnMut(usize, &[u16; 4])) {
+pub(super) fn for_box(dims: &[usize], layout: &Layout, lo: &[u16], hi: &[u16], f: &mut dyn FnMut(usize, &[u16; 4])) {
     let n = dims.len();
     let mut s = [0u16; 4];
     s[..n].copy_from_slice(&lo[..n]);
     loop {
-        f(index(dims, &s), &s);
+        f(layout.index(&s), &s);
         if !advance(&mut s, lo, hi, 0..n) {
             return;
         }
@@ -1003,40 +1148,45 @@ pub(super) fn advance(s: &mut [u16; 4], lo: &[u16], hi: &[u16], ds: std::ops::Ra
     false
 }
 
-/// Flattened state index.
-pub(super) fn index(dims: &[usize], s: &[u16; 4]) -> usize {
-    let mut i = 0;
-    for d in (0..dims.len()).rev() {
-        i = i * dims[d] + s[d] as usize;
-    }
-    i
-}
-
-
 #[cfg(test)]
 mod tests {
     use super::super::Determinizer;
-    use super::index;
     use crate::util::bignum::{binomial, Big};
+
+    /// A state's index in a plain layer of every state, first coordinate fastest.
+    fn index(dims: &[usize], s: &[u16; 4]) -> usize {
+        let mut i = 0;
+        for d in (0..dims.len()).rev() {
+            i = i * dims[d] + s[d] as usize;
+        }
+        i
+    }
 
     /// The counting programme's layers (row by row, the carried bound, 64-bit layers, weights of
     /// one, the terminal's binomials read in place, the pooled kinds counted in the last layer)
     /// against a plain programme at full width over every state, no rows, no bounds, no
     /// narrowing, a layer for every bounded kind (the pooled ones last): the same count at every
     /// state the walk can reach, at every seat of random hands of every profile, while dealing
-    /// and in play, with and without pooling.
+    /// and in play, with and without pooling, with and without the layers' pad entries (each
+    /// split over every state of a row, reading zeros where it does not fit; or its runs cut
+    /// to where it fits), layers held in 64 bits and in 128.
     #[test]
     fn counting_layers_match_a_plain_full_width_programme() {
         let (mut programmes, mut states_checked, mut small, mut folded, mut pooled) = (0, 0usize, 0, 0, 0);
+        // (layers held in 64 bits, and those in 128 bits without pad entries: cut runs)
+        let (mut in_64, mut unpadded) = (0, 0);
         for seed in 0..24u64 {
             for (cut, p) in super::super::random_cuts(seed) {
-                for (seat, pooling) in (0..4u8).flat_map(|s| [(s, true), (s, false)]) {
+                for (seat, pooling, pads) in (0..4u8).flat_map(|s| [(s, true, true), (s, false, true), (s, true, false)]) {
                     let mut det = Determinizer::new(p.info(seat));
                     det.pooling = pooling;
                     if !det.use_dp || det.holders.len() < 2 {
                         continue;
                     }
-                    let Ok(dp) = det.build_dp() else { continue };
+                    super::NO_PADS.set(!pads);
+                    let built = det.build_dp();
+                    super::NO_PADS.set(false);
+                    let Ok(dp) = built else { continue };
                     let nh = det.holders.len();
                     let nd = nh - 1;
                     let sizes: Vec<u16> = det.holders[..nd].iter().map(|h| h.size).collect();
@@ -1054,7 +1204,7 @@ mod tests {
                         }
                         s
                     };
-                    if !pooling && (seed + seat as u64) % 2 != 0 {
+                    if (!pooling || !pads) && (seed + seat as u64) % 2 != 0 {
                         continue;
                     }
                     let j_max = dp.kinds.len();
@@ -1146,17 +1296,19 @@ mod tests {
                         }
                         for (i, want) in next.iter().enumerate() {
                             if reachable(j, &state_of(i)) {
-                                assert_eq!(dp.table[j].get(i), *want, "seed {seed}, cut {cut}, seat {seat}: layer {j}, state {i}");
+                                assert_eq!(dp.table[j].get(dp.layout.index(&state_of(i))), *want, "seed {seed}, cut {cut}, seat {seat}: layer {j}, state {i}");
                                 states_checked += 1;
                             }
                         }
                         small += (j < j_max && next.iter().all(|v| v.bits() < 64)) as usize;
+                        in_64 += matches!(dp.table[j], super::Layer::Small(_)) as usize;
+                        unpadded += (dp.layout.pad == 0 && matches!(dp.table[j], super::Layer::Narrow(_))) as usize;
                     }
                     programmes += 1;
                 }
             }
         }
-        eprintln!("{programmes} programmes, {states_checked} states, {small} layers below 2^64, {folded} kinds folded, {pooled} pooled");
-        assert!(programmes >= 100 && states_checked >= 100_000 && small >= 100 && folded >= 20 && pooled >= 100, "{programmes} programmes, {states_checked} states, {small} small layers, {folded} folded, {pooled} pooled");
+        eprintln!("{programmes} programmes, {states_checked} states, {small} layers below 2^64 ({in_64} held in 64 bits), {folded} kinds folded, {pooled} pooled, {unpadded} 128-bit layers without pads");
+        assert!(programmes >= 100 && states_checked >= 100_000 && small >= 100 && in_64 >= 100 && unpadded >= 100 && folded >= 20 && pooled >= 100, "{programmes} programmes, {states_checked} states, {small} small layers ({in_64} in 64 bits), {folded} folded, {pooled} pooled");
     }
 }

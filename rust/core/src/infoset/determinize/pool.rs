@@ -10,9 +10,29 @@
 //! rest (a multinomial): no state of the programme ranges over the pool's kinds one by one.
 
 use crate::rules::card::{Counts, DECK};
-use crate::util::bignum::{binomial_low, binomial_row};
+use crate::util::bignum::{binomial_low, binomial_row, binomial_rows};
 use crate::util::rng::Rng;
 use super::Determinizer;
+
+/// An entry of a counting layer (`counting.rs`): 64 or 128 bits.
+pub(super) trait Entry: Copy + Default + Ord + Into<u128> + std::ops::AddAssign + std::ops::Add<Output = Self> + std::ops::Mul<Output = Self> {
+    /// `x`, known to fit.
+    fn of(x: u128) -> Self;
+}
+
+impl Entry for u64 {
+    #[inline(always)]
+    fn of(x: u128) -> u64 {
+        x as u64
+    }
+}
+
+impl Entry for u128 {
+    #[inline(always)]
+    fn of(x: u128) -> u128 {
+        x
+    }
+}
 
 /// The kinds of one holder's bounds only, with the free cards.
 #[derive(Clone, Debug)]
@@ -21,9 +41,12 @@ pub(super) struct Pool {
     pub(super) holder: usize,
     /// `(kind, copies, lo, hi)`: the holder takes `lo ..= hi` copies (hi ≤ copies).
     pub(super) kinds: Vec<(u8, u8, u8, u8)>,
-    /// `prefix[i][t]`: the ways the holder takes `t` copies of the first `i` kinds within its
+    /// Table i, `prefix[i][t]`: the ways the holder takes `t` copies of the first `i` kinds within its
     /// bounds, Σ Π C(c, a) (the copies are distinct cards).
-    prefix: Vec<Vec<u128>>,
+    /// The tables one after the other (one allocation): table i, of 1 + Σ_{m < i} hi_m
+    /// entries, at the sum of the earlier ones' lengths; the last at `top_at`.
+    prefix: Vec<u128>,
+    top_at: usize,
     /// `ways[r]`: the ways the holder takes `r` cards of the pool's kinds and the free cards,
     /// Σ_t prefix[m][t] · C(free, r − t).
     ways: Vec<u128>,
@@ -38,23 +61,38 @@ impl Pool {
     pub(super) fn new(holder: usize, kinds: Vec<(u8, u8, u8, u8)>, free: u16, nh: usize) -> Option<Pool> {
         let copies: u16 = kinds.iter().map(|x| x.1 as u16).sum();
         (nh as u128).checked_pow((free + copies) as u32)?;
-        let mut prefix: Vec<Vec<u128>> = Vec::with_capacity(kinds.len() + 1);
-        prefix.push(vec![1]);
+        let rows = binomial_rows();
+        let mut lens = 1;
+        let total: usize = 1 + kinds.iter().map(|x| { lens += x.3 as usize; lens }).sum::<usize>();
+        let mut prefix: Vec<u128> = Vec::with_capacity(total);
+        prefix.push(1);
+        // (table i − 1 at `at`, of `len` entries)
+        let (mut at, mut len) = (0, 1);
         for &(_, c, lo, hi) in &kinds {
-            let last = &prefix[prefix.len() - 1];
-            let mut next = vec![0u128; last.len() + hi as usize];
-            for (t, &v) in last.iter().enumerate().filter(|x| *x.1 > 0) {
-                for a in lo..=hi {
-                    next[t + a as usize] += v * binomial_low(c as usize, a as usize);
+            let next = prefix.len();
+            prefix.resize(next + len + hi as usize, 0);
+            let choose = &rows[c as usize];
+            for t in 0..len {
+                let v = prefix[at + t];
+                if v > 0 {
+                    for a in lo as usize..=hi as usize {
+                        prefix[next + t + a] += v * choose[a].low_u128();
+                    }
                 }
             }
-            prefix.push(next);
+            (at, len) = (next, len + hi as usize);
         }
-        let top = &prefix[kinds.len()];
+        let top = &prefix[at..];
         let f = free as usize;
+        // (ways[r] = Σ_t top[t] · C(f, r − t), term by term)
         let row = binomial_row(f);
-        let ways = (0..top.len() + f).map(|r| (r.saturating_sub(f)..=r.min(top.len() - 1)).map(|t| top[t] * row[r - t].low_u128()).sum()).collect();
-        Some(Pool { holder, kinds, prefix, ways, copies })
+        let mut ways = vec![0u128; top.len() + f];
+        for (t, &v) in top.iter().enumerate().filter(|x| *x.1 > 0) {
+            for (w, b) in ways[t..].iter_mut().zip(row) {
+                *w += v * b.low_u128();
+            }
+        }
+        Some(Pool { holder, kinds, prefix, top_at: at, ways, copies })
     }
 
     /// The physical deals of the pool's kinds and the free cards that leave every holder its
@@ -74,45 +112,50 @@ impl Pool {
         v
     }
 
-    /// [`Pool::count`] along one row of the last layer: the rooms (s0, `rest`, the last
-    /// holder's) for s0 in `s0s`, the holders' rooms summing to `all`, into `out`; with three
-    /// holders one binomial a state, read in place. Returns the largest.
-    pub(super) fn fill_row(&self, rest: &[u16], all: u16, s0s: std::ops::RangeInclusive<u16>, out: &mut [u128]) -> u128 {
-        let ways = |r: usize| self.ways.get(r).copied().unwrap_or(0);
-        let mut top = 0;
-        let (all, sum) = (all as usize, rest.iter().map(|&x| x as usize).sum::<usize>());
-        let mut put = |c: &mut u128, v: u128| {
+    /// [`Pool::count`] along one row of the last layer: the rooms (`s0 + k`, `rest`, the last
+    /// holder's) into `out[k]`, the holders' rooms summing to `all`; with three holders one
+    /// binomial a state, read in place. Returns the largest.
+    pub(super) fn fill_row<T: Entry>(&self, rest: &[u16], all: u16, s0: u16, out: &mut [T]) -> u128 {
+        // (in `T`: every count, each factor too, is at most nh^(all), which the caller's `T`
+        // holds)
+        let ways = |r: usize| T::of(self.ways.get(r).copied().unwrap_or(0));
+        let rows = binomial_rows();
+        let mut top = T::default();
+        let (all, s0, sum) = (all as usize, s0 as usize, rest.iter().map(|&x| x as usize).sum::<usize>());
+        let mut put = |c: &mut T, v: T| {
             *c = v;
             top = top.max(v);
         };
         match (rest, self.holder) {
             (&[s1], 0) => {
-                for (s0, c) in s0s.map(usize::from).zip(out) {
-                    put(c, ways(s0) * binomial_row(all - s0)[s1 as usize].low_u128());
+                let s1 = s1 as usize;
+                for (k, c) in out.iter_mut().enumerate() {
+                    put(c, ways(s0 + k) * T::of(rows[all - s0 - k][s1].low_u128()));
                 }
             }
             (&[s1], 1) => {
-                let (w, row) = (ways(s1 as usize), binomial_row(all - s1 as usize));
-                for (s0, c) in s0s.map(usize::from).zip(out) {
-                    put(c, w * row[s0].low_u128());
+                let (w, row) = (ways(s1 as usize), &rows[all - s1 as usize][s0..]);
+                for (c, b) in out.iter_mut().zip(row) {
+                    put(c, w * T::of(b.low_u128()));
                 }
             }
             (&[s1], _) => {
-                for (s0, c) in s0s.map(usize::from).zip(out) {
-                    put(c, ways(all - s0 - s1 as usize) * binomial_row(s0 + s1 as usize)[s0].low_u128());
+                let s1 = s1 as usize;
+                for (k, c) in out.iter_mut().enumerate() {
+                    put(c, ways(all - s0 - k - s1) * T::of(rows[s0 + k + s1][s0 + k].low_u128()));
                 }
             }
             _ => {
                 let mut rooms = [0u16; 4];
                 rooms[1..=rest.len()].copy_from_slice(rest);
-                for (s0, c) in s0s.zip(out) {
-                    rooms[0] = s0;
-                    rooms[rest.len() + 1] = (all - sum) as u16 - s0;
-                    put(c, self.count(&rooms[..rest.len() + 2]));
+                for (k, c) in out.iter_mut().enumerate() {
+                    rooms[0] = (s0 + k) as u16;
+                    rooms[rest.len() + 1] = (all - sum - s0 - k) as u16;
+                    put(c, T::of(self.count(&rooms[..rest.len() + 2])));
                 }
             }
         }
-        top
+        top.into()
     }
 
     /// Deals the pool's kinds and `free` into the holders' rooms (summing to the free cards and
@@ -122,10 +165,11 @@ impl Pool {
     /// out of prefix[i + 1][t]), the holder's r − t free cards a uniform subset, then the rest
     /// (the other free cards and the pool's copies the holder did not take) dealt to the others
     /// by one shuffle.
+    #[inline(never)]
     pub(super) fn deal(&self, free: &[u8], room: &mut [u16], out: &mut [Counts], rng: &mut Rng) {
         let (h, f) = (self.holder, free.len());
         let r = room[h] as usize;
-        let top = &self.prefix[self.kinds.len()];
+        let top = &self.prefix[self.top_at..];
         let mut x = rng.below(self.ways[r]);
         let mut t = r.saturating_sub(f);
         loop {
@@ -140,8 +184,13 @@ impl Pool {
         let mut buf = [0u8; DECK];
         buf[..f].copy_from_slice(free);
         let mut len = f;
-        for (i, &(k, c, lo, hi)) in self.kinds.iter().enumerate().rev() {
-            let (below, here) = (&self.prefix[i], self.prefix[i + 1][t]);
+        // (table i + 1 at `at`, of `n` entries; table i just before it, of n − hi)
+        let (mut at, mut n) = (self.top_at, top.len());
+        for &(k, c, lo, hi) in self.kinds.iter().rev() {
+            let here = self.prefix[at + t];
+            n -= hi as usize;
+            at -= n;
+            let below = &self.prefix[at..at + n];
             let mut x = rng.below(here);
             let mut a = lo;
             loop {
