@@ -15,14 +15,13 @@
 //!   first level card exactly. Those decks are drawn from their exact law given that (the
 //!   places before it hold other cards, the place itself a level card, the rest uniform).
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::game::deal::positions;
 use crate::game::hand::{could_show, NOBODY};
 use crate::infoset::info::InfoSet;
 use crate::rules::card::{Card, Counts, DECK, SJ};
-use crate::util::bignum::{binomial, Big};
+use crate::util::bignum::{binomial_low, Big};
 use crate::util::rng::Rng;
 
 use super::chain_cache::{kept_or_built, Kept};
@@ -480,6 +479,33 @@ fn pick<'a, T>(items: &'a [T], weight: impl Fn(&T) -> u128, total: u128, rng: &m
     }).expect("a pick below the total")
 }
 
+/// The entry of counts `key` (packed) in `by_count`, added (weight 0, no ends) if new, with its
+/// index in `slots`.
+fn final_at<'a>(by_count: &'a mut Vec<(u16, Final)>, slots: &mut [u16], key: u16) -> &'a mut Final {
+    let i = &mut slots[key as usize];
+    if *i == u16::MAX {
+        *i = by_count.len() as u16;
+        by_count.push((key, Final { weight: 0, accept: (Big::ZERO, Big::ONE), envelope: ENVELOPE, ends: Vec::new() }));
+    }
+    &mut by_count[*i as usize].1
+}
+
+/// `a · b` as (its high 128 bits, its low 128): ordered as the products are.
+fn wide(a: u128, b: u128) -> (u128, u128) {
+    let (a0, a1) = (a as u64 as u128, a >> 64);
+    let (b0, b1) = (b as u64 as u128, b >> 64);
+    let (ll, lh, hl, hh) = (a0 * b0, a0 * b1, a1 * b0, a1 * b1);
+    // (three parts below 2^64 each: the middle column is below 2^66)
+    let mid = (ll >> 64) + (lh as u64 as u128) + (hl as u64 as u128);
+    (hh + (lh >> 64) + (hl >> 64) + (mid >> 64), mid << 64 | (ll as u64 as u128))
+}
+
+/// `a · b` exactly, as [`wide`] computes it.
+fn product(a: u128, b: u128) -> Big {
+    let (high, low) = wide(a, b);
+    Big::from_limbs(&[low as u64, (low >> 64) as u64, high as u64, (high >> 64) as u64])
+}
+
 fn h_of(state: u32, s: usize) -> u8 {
     ((state >> (3 * s)) & 7) as u8
 }
@@ -559,8 +585,9 @@ impl Chain {
         let mut programmes: Vec<Vec<Layer>> = Vec::new();
         let mut reps: Vec<Vec<u8>> = Vec::new();
         let mut mapped: Vec<(Vec<u8>, usize, [u8; 4])> = Vec::with_capacity(choices.len());
-        let mut by_count: BTreeMap<u16, Final> = BTreeMap::new();
-        let new_final = || Final { weight: 0, accept: (Big::ZERO, Big::ONE), envelope: ENVELOPE, ends: Vec::new() };
+        // the counts found, each at its index in `slots` (in key order once sorted, below)
+        let mut by_count: Vec<(u16, Final)> = Vec::new();
+        let mut slots = vec![u16::MAX; 1 << 12];
         // a seat without showings, or with one run of a public suit: counted over classes of
         // count vectors (`multisets.rs`)
         let public_run = if runs.len() == 1 { info.runs[runs[0]].suit } else { None };
@@ -576,7 +603,7 @@ impl Chain {
             for c in multisets::vectors() {
                 let w = classes.count(last, c) * share;
                 if w > 0 && classes.passes(c, &after) {
-                    let f = by_count.entry(pack(c)).or_insert_with(new_final);
+                    let f = final_at(&mut by_count, &mut slots, pack(c));
                     f.weight = w;
                     f.ends.push((0, pack(c) as u32, w));
                 }
@@ -614,7 +641,7 @@ impl Chain {
                         for s in 0..4 {
                             c[p[s] as usize] = h_of(st, s);
                         }
-                        let f = by_count.entry(pack(c)).or_insert_with(new_final);
+                        let f = final_at(&mut by_count, &mut slots, pack(c));
                         f.weight += w;
                         f.ends.push((pi, st, w));
                     }
@@ -624,24 +651,28 @@ impl Chain {
         };
         let choices = mapped;
         let n = positions.len();
-        let mut best = (Big::ZERO, Big::ONE);
+        // (in key order: the first best share found is kept, and the acceptances are written
+        // over it)
+        by_count.sort_unstable_by_key(|e| e.0);
+        let mut best = (0u128, 1u128);
         let mut placements = Vec::with_capacity(by_count.len());
-        for (&key, f) in by_count.iter() {
+        for &(key, ref f) in &by_count {
+            // the placements of these counts on n ≤ `DECK` / 4 positions: below C(54, 4)^4 < 2^74
             let mut left = n;
-            let mut m = Big::ONE;
+            let mut m = 1u128;
             for s in 0..4 {
                 let c = ((key >> (3 * s)) & 7) as usize;
-                m = m.mul(&binomial(left, c));
+                m *= binomial_low(left, c);
                 left -= c;
             }
             // a larger share weight / placements than the best so far
-            if Big::from_u128(f.weight).mul(&best.1) > best.0.mul(&m) {
-                best = (Big::from_u128(f.weight), m);
+            if wide(f.weight, best.1) > wide(best.0, m) {
+                best = (f.weight, m);
             }
             placements.push(m);
         }
-        for (f, m) in by_count.values_mut().zip(placements) {
-            f.accept = (Big::from_u128(f.weight).mul(&best.1), m.mul(&best.0));
+        for ((_, f), m) in by_count.iter_mut().zip(placements) {
+            f.accept = (product(f.weight, best.1), product(best.0, m));
             let (num, den) = &f.accept;
             if num < den {
                 // the least q with q / ENVELOPE ≥ num / den: from the top 64 bits of both (exact
@@ -661,15 +692,13 @@ impl Chain {
             );
         }
         let mut envelopes = Box::new([0u32; 1 << 12]);
-        let mut slots = vec![u16::MAX; 1 << 12];
-        for (i, (&key, f)) in by_count.iter().enumerate() {
+        for (i, &(key, ref f)) in by_count.iter().enumerate() {
             envelopes[key as usize] = f.envelope;
             slots[key as usize] = i as u16;
         }
-        let valid = by_count.keys().copied().collect();
+        let valid = by_count.iter().map(|e| e.0).collect();
         // (beside the entries, not in them: the map moves its entries as it grows)
-        let scaled = by_count.values().map(|f| if f.accept.0 < f.accept.1 { (f.accept.0.mul_small(ENVELOPE as u64), f.accept.1.mul_small(f.envelope as u64)) } else { (Big::ZERO, Big::ONE) }).collect();
-        let by_count = by_count.into_iter().collect();
+        let scaled = by_count.iter().map(|(_, f)| if f.accept.0 < f.accept.1 { (f.accept.0.mul_small(ENVELOPE as u64), f.accept.1.mul_small(f.envelope as u64)) } else { (Big::ZERO, Big::ONE) }).collect();
         Some(Chain { positions, runs, choices, programmes, symmetric, by_count, slots, scaled, envelopes: Envelopes::from(envelopes), valid, prefixes: PrefixMemo::default() })
     }
 
@@ -856,6 +885,31 @@ impl Chain {
 mod tests {
     use super::*;
     use crate::game::hand::{Game, Phase};
+
+    /// [`wide`] and [`product`] against `Big`'s schoolbook product, on edge values (0, 1,
+    /// powers of two and their neighbours, all ones) and random ones of every width.
+    #[test]
+    fn wide_products_are_bigs_products() {
+        let mut values = vec![0u128, 1, 2, 3, u64::MAX as u128, u64::MAX as u128 + 1, u128::MAX, u128::MAX - 1];
+        for k in [1, 31, 63, 64, 65, 73, 100, 127] {
+            values.extend([(1u128 << k) - 1, 1u128 << k, (1u128 << k) + 1]);
+        }
+        let mut rng = Rng::new(7);
+        for _ in 0..400 {
+            let x = (rng.next_u64() as u128) << 64 | rng.next_u64() as u128;
+            values.push(x >> rng.below_usize(128));
+        }
+        for &a in &values {
+            for &b in &values {
+                let big = Big::from_u128(a).mul(&Big::from_u128(b));
+                assert_eq!(product(a, b), big, "{a} · {b}");
+                for &(c, d) in &[(b, a), (a, b.saturating_add(1)), (a.saturating_sub(1), b)] {
+                    let other = Big::from_u128(c).mul(&Big::from_u128(d));
+                    assert_eq!(wide(a, b).cmp(&wide(c, d)), big.cmp(&other), "{a} · {b} against {c} · {d}");
+                }
+            }
+        }
+    }
 
     /// The renamed programmes and the programmes over classes (multisets, or a public run's
     /// suit and the multiset of the others) against one programme over count vectors per
