@@ -366,32 +366,31 @@ impl Layer {
     }
 }
 
-/// The five streams of (state, count, index of the state it came from), stream x for symbol x,
-/// each sorted by state, merged into `out`: the counts of one state added, its sources listed
-/// in `preds` (symbol above [`SYMBOL_SHIFT`]) from `from[i]` on.
-fn merge_add(streams: &[Vec<(u32, u128, u32)>; 5], out: &mut Vec<(u32, u128)>, from: &mut Vec<u32>, preds: &mut Vec<u32>) {
+/// The five streams of (state, index in `cur` of the state it came from), stream x for symbol
+/// x, each sorted by state, merged into `out`: the counts of one state's sources added, its
+/// sources listed in `preds` (symbol above [`SYMBOL_SHIFT`]) from `from[i]` on.
+fn merge_add(streams: &[Vec<(u32, u32)>; 5], cur: &[(u32, u128)], out: &mut Vec<(u32, u128)>, from: &mut Vec<u32>, preds: &mut Vec<u32>) {
     out.clear();
     from.clear();
     preds.clear();
+    // (a state has at most 24 bits: u32::MAX is no state, the end of a stream)
+    let head = |x: usize, i: usize| streams[x].get(i).map_or(u32::MAX, |e| e.0);
     let mut at = [0usize; 5];
+    let mut heads: [u32; 5] = std::array::from_fn(|x| head(x, 0));
     loop {
-        let mut least = u32::MAX;
-        for (s, &i) in streams.iter().zip(&at) {
-            if let Some(e) = s.get(i) {
-                least = least.min(e.0);
-            }
-        }
+        let least = heads.iter().fold(u32::MAX, |m, &h| m.min(h));
         from.push(preds.len() as u32);
-        // (a state has at most 24 bits: u32::MAX is no state)
         if least == u32::MAX {
             return;
         }
         let mut sum = 0u128;
-        for (x, (s, i)) in streams.iter().zip(at.iter_mut()).enumerate() {
-            while let Some(e) = s.get(*i).filter(|e| e.0 == least) {
-                sum += e.1;
-                preds.push(e.2 | (x as u32) << SYMBOL_SHIFT);
-                *i += 1;
+        for x in 0..5 {
+            while heads[x] == least {
+                let i = streams[x][at[x]].1;
+                sum += cur[i as usize].1;
+                preds.push(i | (x as u32) << SYMBOL_SHIFT);
+                at[x] += 1;
+                heads[x] = head(x, at[x]);
             }
         }
         out.push((least, sum));
@@ -710,7 +709,7 @@ impl Chain {
         let mut cur: Vec<(u32, u128)> = vec![(init_masks, 1)];
         let mut cur_from = (Vec::new(), Vec::new());
         // one stream per symbol x (a level card of suit x, or none: 4), each sorted by state
-        let mut streams: [Vec<(u32, u128, u32)>; 5] = Default::default();
+        let mut streams: [Vec<(u32, u32)>; 5] = Default::default();
         let (mut merged, mut from, mut preds) = (Vec::new(), Vec::new(), Vec::new());
         for (j, &t) in positions.iter().enumerate() {
             let (declarer, count, ri) = public[j];
@@ -721,7 +720,7 @@ impl Chain {
             for s in streams.iter_mut() {
                 s.clear();
             }
-            for (i, &(st, n)) in cur.iter().enumerate() {
+            for (i, &(st, _)) in cur.iter().enumerate() {
                 let st = apply(st, &before[j]);
                 // masks only shrink: a run whose chosen suit no longer fits is dropped
                 if sigma.iter().enumerate().any(|(slot, &s)| mask_of(st, slot) & 1 << s == 0) {
@@ -738,7 +737,7 @@ impl Chain {
                     if check && could_show(h, seat, declarer, own_suit, count) != asked {
                         continue;
                     }
-                    streams[x].push(((st & !0xfff) | pack(h) as u32, n, i as u32));
+                    streams[x].push(((st & !0xfff) | pack(h) as u32, i as u32));
                 }
             }
             // without showings before this position a stream keeps the layer's order (it
@@ -746,14 +745,14 @@ impl Chain {
             // several states to one
             if !before[j].is_empty() {
                 for s in streams.iter_mut() {
-                    s.sort_unstable_by_key(|e| (e.0, e.2));
+                    s.sort_unstable_by_key(|&e| e);
                 }
             }
             // (each position's sources are kept: sized once, not grown)
             let sources: usize = streams.iter().map(Vec::len).sum();
             from.reserve_exact(sources + 1);
             preds.reserve_exact(sources);
-            merge_add(&streams, &mut merged, &mut from, &mut preds);
+            merge_add(&streams, &cur, &mut merged, &mut from, &mut preds);
             *budget = budget.checked_sub(merged.len())?;
             layers.push(Layer::of(&cur, cur_from));
             cur_from = (std::mem::take(&mut from), std::mem::take(&mut preds));
