@@ -430,6 +430,9 @@ pub(super) struct Chain {
     /// Per count (packed, 4096 entries): its envelope (0: no placement fits), read by the
     /// level table at every path's end.
     envelopes: Envelopes,
+    /// The final states (programme, state, weight) of every entry of `by_count`, each entry's
+    /// together (`Final::ends`), in the order found.
+    ends: Vec<(usize, u32, u128)>,
     /// The counts of `by_count`, in order.
     valid: Vec<u16>,
     /// The level tables' prefix tables of `valid` (a cache: it changes no table).
@@ -463,7 +466,8 @@ struct Final {
     /// The share over the best rounded up to parts of `ENVELOPE` (`ENVELOPE` where always
     /// accepted): the weight of these counts in a level table's proposal.
     envelope: u32,
-    ends: Vec<(usize, u32, u128)>,
+    /// Its final states' entries in the chain's `ends`.
+    ends: std::ops::Range<usize>,
 }
 
 /// The entry of `items` at which a uniform pick below the sum of their weights lands.
@@ -478,13 +482,13 @@ fn pick<'a, T>(items: &'a [T], weight: impl Fn(&T) -> u128, total: u128, rng: &m
     }).expect("a pick below the total")
 }
 
-/// The entry of counts `key` (packed) in `by_count`, added (weight 0, no ends) if new, with its
+/// The entry of counts `key` (packed) in `by_count`, added (weight 0) if new, with its
 /// index in `slots`.
 fn final_at<'a>(by_count: &'a mut Vec<(u16, Final)>, slots: &mut [u16], key: u16) -> &'a mut Final {
     let i = &mut slots[key as usize];
     if *i == u16::MAX {
         *i = by_count.len() as u16;
-        by_count.push((key, Final { weight: 0, accept: (Big::ZERO, Big::ONE), envelope: ENVELOPE, ends: Vec::new() }));
+        by_count.push((key, Final { weight: 0, accept: (Big::ZERO, Big::ONE), envelope: ENVELOPE, ends: 0..0 }));
     }
     &mut by_count[*i as usize].1
 }
@@ -587,6 +591,9 @@ impl Chain {
         // the counts found, each at its index in `slots` (in key order once sorted, below)
         let mut by_count: Vec<(u16, Final)> = Vec::new();
         let mut slots = vec![u16::MAX; 1 << 12];
+        // their final states as found: (counts, end), gathered by counts below (one vector, not
+        // one a count)
+        let mut found: Vec<(u16, (usize, u32, u128))> = Vec::new();
         // a seat without showings, or with one run of a public suit: counted over classes of
         // count vectors (`multisets.rs`)
         let public_run = if runs.len() == 1 { info.runs[runs[0]].suit } else { None };
@@ -604,7 +611,7 @@ impl Chain {
                 if w > 0 && classes.passes(c, &after) {
                     let f = final_at(&mut by_count, &mut slots, pack(c));
                     f.weight = w;
-                    f.ends.push((0, pack(c) as u32, w));
+                    found.push((pack(c), (0, pack(c) as u32, w)));
                 }
             }
             mapped.push((public_run.into_iter().collect(), 0, [0, 1, 2, 3]));
@@ -642,7 +649,7 @@ impl Chain {
                         }
                         let f = final_at(&mut by_count, &mut slots, pack(c));
                         f.weight += w;
-                        f.ends.push((pi, st, w));
+                        found.push((pack(c), (pi, st, w)));
                     }
                 }
             }
@@ -653,6 +660,24 @@ impl Chain {
         // (in key order: the first best share found is kept, and the acceptances are written
         // over it)
         by_count.sort_unstable_by_key(|e| e.0);
+        for (i, e) in by_count.iter().enumerate() {
+            slots[e.0 as usize] = i as u16;
+        }
+        // each count's ends together, in key order, each count's in the order found
+        let mut start = vec![0usize; by_count.len() + 1];
+        for &(key, _) in &found {
+            start[slots[key as usize] as usize + 1] += 1;
+        }
+        for i in 0..by_count.len() {
+            start[i + 1] += start[i];
+            by_count[i].1.ends = start[i]..start[i + 1];
+        }
+        let mut ends = vec![(0, 0, 0); found.len()];
+        for &(key, e) in &found {
+            let at = &mut start[slots[key as usize] as usize];
+            ends[*at] = e;
+            *at += 1;
+        }
         let mut best = (0u128, 1u128);
         let mut placements = Vec::with_capacity(by_count.len());
         for &(key, ref f) in &by_count {
@@ -691,14 +716,13 @@ impl Chain {
             );
         }
         let mut envelopes = Box::new([0u32; 1 << 12]);
-        for (i, &(key, ref f)) in by_count.iter().enumerate() {
+        for &(key, ref f) in &by_count {
             envelopes[key as usize] = f.envelope;
-            slots[key as usize] = i as u16;
         }
         let valid = by_count.iter().map(|e| e.0).collect();
         // (beside the entries, not in them: the map moves its entries as it grows)
         let scaled = by_count.iter().map(|(_, f)| if f.accept.0 < f.accept.1 { (f.accept.0.mul_small(ENVELOPE as u64), f.accept.1.mul_small(f.envelope as u64)) } else { (Big::ZERO, Big::ONE) }).collect();
-        Some(Chain { positions, runs, choices, programmes, symmetric, by_count, slots, scaled, envelopes: Envelopes::from(envelopes), valid, prefixes: PrefixMemo::default() })
+        Some(Chain { positions, runs, choices, programmes, symmetric, by_count, slots, scaled, envelopes: Envelopes::from(envelopes), ends, valid, prefixes: PrefixMemo::default() })
     }
 
     /// One choice's programme: the weighted states after each position (the first layer is
@@ -791,7 +815,7 @@ impl Chain {
     /// Draws a fitting placement of an accepted count `f` and its runs' suits: (deck position,
     /// kind) pairs pushed to `placed`, suits written to `suits`.
     fn draw(&self, info: &InfoSet, f: &Final, placed: &mut Vec<(u8, u8)>, suits: &mut [u8], rng: &mut Rng) {
-        let &(pi, mut st, _) = pick(&f.ends, |e| e.2, f.weight, rng);
+        let &(pi, mut st, _) = pick(&self.ends[f.ends.clone()], |e| e.2, f.weight, rng);
         if let Some(y) = &self.symmetric {
             if let (Some(&ri), Some(s)) = (self.runs.first(), y.classes.fixed) {
                 suits[ri] = s;
