@@ -750,18 +750,21 @@ impl Chain {
                 if sigma.iter().enumerate().any(|(slot, &s)| mask_of(st, slot) & 1 << s == 0) {
                     continue;
                 }
-                for x in 0..5usize {
-                    let mut h = [h_of(st, 0), h_of(st, 1), h_of(st, 2), h_of(st, 3)];
-                    if x < 4 {
-                        if h[x] == 4 {
-                            continue;
-                        }
-                        h[x] += 1;
-                    }
-                    if check && could_show(h, seat, declarer, own_suit, count) != asked {
+                let h = [h_of(st, 0), h_of(st, 1), h_of(st, 2), h_of(st, 3)];
+                // none received (the state kept), then a level card of suit x: its count one
+                // more, packed in place (3 bits a suit, as `pack`)
+                if !check || could_show(h, seat, declarer, own_suit, count) == asked {
+                    streams[4].push((st, i as u32));
+                }
+                for x in 0..4usize {
+                    if h[x] == 4 {
                         continue;
                     }
-                    streams[x].push(((st & !0xfff) | pack(h) as u32, i as u32));
+                    let mut g = h;
+                    g[x] += 1;
+                    if !check || could_show(g, seat, declarer, own_suit, count) == asked {
+                        streams[x].push((st + (1 << (3 * x)), i as u32));
+                    }
                 }
             }
             // without showings before this position a stream keeps the layer's order (it
