@@ -15,14 +15,13 @@
 //!   first level card exactly. Those decks are drawn from their exact law given that (the
 //!   places before it hold other cards, the place itself a level card, the rest uniform).
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::game::deal::positions;
 use crate::game::hand::{could_show, NOBODY};
 use crate::infoset::info::InfoSet;
 use crate::rules::card::{Card, Counts, DECK, SJ};
-use crate::util::bignum::{binomial, Big};
+use crate::util::bignum::{binomial_low, Big};
 use crate::util::rng::Rng;
 
 use super::chain_cache::{kept_or_built, Kept};
@@ -367,32 +366,31 @@ impl Layer {
     }
 }
 
-/// The five streams of (state, count, index of the state it came from), stream x for symbol x,
-/// each sorted by state, merged into `out`: the counts of one state added, its sources listed
-/// in `preds` (symbol above [`SYMBOL_SHIFT`]) from `from[i]` on.
-fn merge_add(streams: &[Vec<(u32, u128, u32)>; 5], out: &mut Vec<(u32, u128)>, from: &mut Vec<u32>, preds: &mut Vec<u32>) {
+/// The five streams of (state, index in `cur` of the state it came from), stream x for symbol
+/// x, each sorted by state, merged into `out`: the counts of one state's sources added, its
+/// sources listed in `preds` (symbol above [`SYMBOL_SHIFT`]) from `from[i]` on.
+fn merge_add(streams: &[Vec<(u32, u32)>; 5], cur: &[(u32, u128)], out: &mut Vec<(u32, u128)>, from: &mut Vec<u32>, preds: &mut Vec<u32>) {
     out.clear();
     from.clear();
     preds.clear();
+    // (a state has at most 24 bits: u32::MAX is no state, the end of a stream)
+    let head = |x: usize, i: usize| streams[x].get(i).map_or(u32::MAX, |e| e.0);
     let mut at = [0usize; 5];
+    let mut heads: [u32; 5] = std::array::from_fn(|x| head(x, 0));
     loop {
-        let mut least = u32::MAX;
-        for (s, &i) in streams.iter().zip(&at) {
-            if let Some(e) = s.get(i) {
-                least = least.min(e.0);
-            }
-        }
+        let least = heads.iter().fold(u32::MAX, |m, &h| m.min(h));
         from.push(preds.len() as u32);
-        // (a state has at most 24 bits: u32::MAX is no state)
         if least == u32::MAX {
             return;
         }
         let mut sum = 0u128;
-        for (x, (s, i)) in streams.iter().zip(at.iter_mut()).enumerate() {
-            while let Some(e) = s.get(*i).filter(|e| e.0 == least) {
-                sum += e.1;
-                preds.push(e.2 | (x as u32) << SYMBOL_SHIFT);
-                *i += 1;
+        for x in 0..5 {
+            while heads[x] == least {
+                let i = streams[x][at[x]].1;
+                sum += cur[i as usize].1;
+                preds.push(i | (x as u32) << SYMBOL_SHIFT);
+                at[x] += 1;
+                heads[x] = head(x, at[x]);
             }
         }
         out.push((least, sum));
@@ -432,6 +430,9 @@ pub(super) struct Chain {
     /// Per count (packed, 4096 entries): its envelope (0: no placement fits), read by the
     /// level table at every path's end.
     envelopes: Envelopes,
+    /// The final states (programme, state, weight) of every entry of `by_count`, each entry's
+    /// together (`Final::ends`), in the order found.
+    ends: Vec<(usize, u32, u128)>,
     /// The counts of `by_count`, in order.
     valid: Vec<u16>,
     /// The level tables' prefix tables of `valid` (a cache: it changes no table).
@@ -465,7 +466,8 @@ struct Final {
     /// The share over the best rounded up to parts of `ENVELOPE` (`ENVELOPE` where always
     /// accepted): the weight of these counts in a level table's proposal.
     envelope: u32,
-    ends: Vec<(usize, u32, u128)>,
+    /// Its final states' entries in the chain's `ends`.
+    ends: std::ops::Range<usize>,
 }
 
 /// The entry of `items` at which a uniform pick below the sum of their weights lands.
@@ -478,6 +480,33 @@ fn pick<'a, T>(items: &'a [T], weight: impl Fn(&T) -> u128, total: u128, rng: &m
         }
         hit
     }).expect("a pick below the total")
+}
+
+/// The entry of counts `key` (packed) in `by_count`, added (weight 0) if new, with its
+/// index in `slots`.
+fn final_at<'a>(by_count: &'a mut Vec<(u16, Final)>, slots: &mut [u16], key: u16) -> &'a mut Final {
+    let i = &mut slots[key as usize];
+    if *i == u16::MAX {
+        *i = by_count.len() as u16;
+        by_count.push((key, Final { weight: 0, accept: (Big::ZERO, Big::ONE), envelope: ENVELOPE, ends: 0..0 }));
+    }
+    &mut by_count[*i as usize].1
+}
+
+/// `a · b` as (its high 128 bits, its low 128): ordered as the products are.
+fn wide(a: u128, b: u128) -> (u128, u128) {
+    let (a0, a1) = (a as u64 as u128, a >> 64);
+    let (b0, b1) = (b as u64 as u128, b >> 64);
+    let (ll, lh, hl, hh) = (a0 * b0, a0 * b1, a1 * b0, a1 * b1);
+    // (three parts below 2^64 each: the middle column is below 2^66)
+    let mid = (ll >> 64) + (lh as u64 as u128) + (hl as u64 as u128);
+    (hh + (lh >> 64) + (hl >> 64) + (mid >> 64), mid << 64 | (ll as u64 as u128))
+}
+
+/// `a · b` exactly, as [`wide`] computes it.
+fn product(a: u128, b: u128) -> Big {
+    let (high, low) = wide(a, b);
+    Big::from_limbs(&[low as u64, (low >> 64) as u64, high as u64, (high >> 64) as u64])
 }
 
 fn h_of(state: u32, s: usize) -> u8 {
@@ -559,8 +588,12 @@ impl Chain {
         let mut programmes: Vec<Vec<Layer>> = Vec::new();
         let mut reps: Vec<Vec<u8>> = Vec::new();
         let mut mapped: Vec<(Vec<u8>, usize, [u8; 4])> = Vec::with_capacity(choices.len());
-        let mut by_count: BTreeMap<u16, Final> = BTreeMap::new();
-        let new_final = || Final { weight: 0, accept: (Big::ZERO, Big::ONE), envelope: ENVELOPE, ends: Vec::new() };
+        // the counts found, each at its index in `slots` (in key order once sorted, below)
+        let mut by_count: Vec<(u16, Final)> = Vec::new();
+        let mut slots = vec![u16::MAX; 1 << 12];
+        // their final states as found: (counts, end), gathered by counts below (one vector, not
+        // one a count)
+        let mut found: Vec<(u16, (usize, u32, u128))> = Vec::new();
         // a seat without showings, or with one run of a public suit: counted over classes of
         // count vectors (`multisets.rs`)
         let public_run = if runs.len() == 1 { info.runs[runs[0]].suit } else { None };
@@ -576,9 +609,9 @@ impl Chain {
             for c in multisets::vectors() {
                 let w = classes.count(last, c) * share;
                 if w > 0 && classes.passes(c, &after) {
-                    let f = by_count.entry(pack(c)).or_insert_with(new_final);
+                    let f = final_at(&mut by_count, &mut slots, pack(c));
                     f.weight = w;
-                    f.ends.push((0, pack(c) as u32, w));
+                    found.push((pack(c), (0, pack(c) as u32, w)));
                 }
             }
             mapped.push((public_run.into_iter().collect(), 0, [0, 1, 2, 3]));
@@ -614,9 +647,9 @@ impl Chain {
                         for s in 0..4 {
                             c[p[s] as usize] = h_of(st, s);
                         }
-                        let f = by_count.entry(pack(c)).or_insert_with(new_final);
+                        let f = final_at(&mut by_count, &mut slots, pack(c));
                         f.weight += w;
-                        f.ends.push((pi, st, w));
+                        found.push((pack(c), (pi, st, w)));
                     }
                 }
             }
@@ -624,24 +657,46 @@ impl Chain {
         };
         let choices = mapped;
         let n = positions.len();
-        let mut best = (Big::ZERO, Big::ONE);
+        // (in key order: the first best share found is kept, and the acceptances are written
+        // over it)
+        by_count.sort_unstable_by_key(|e| e.0);
+        for (i, e) in by_count.iter().enumerate() {
+            slots[e.0 as usize] = i as u16;
+        }
+        // each count's ends together, in key order, each count's in the order found
+        let mut start = vec![0usize; by_count.len() + 1];
+        for &(key, _) in &found {
+            start[slots[key as usize] as usize + 1] += 1;
+        }
+        for i in 0..by_count.len() {
+            start[i + 1] += start[i];
+            by_count[i].1.ends = start[i]..start[i + 1];
+        }
+        let mut ends = vec![(0, 0, 0); found.len()];
+        for &(key, e) in &found {
+            let at = &mut start[slots[key as usize] as usize];
+            ends[*at] = e;
+            *at += 1;
+        }
+        let mut best = (0u128, 1u128);
         let mut placements = Vec::with_capacity(by_count.len());
-        for (&key, f) in by_count.iter() {
+        for &(key, ref f) in &by_count {
+            // the placements of these counts on n ≤ `DECK` / 4 positions: below C(54, 4)^4 < 2^74
             let mut left = n;
-            let mut m = Big::ONE;
+            let mut m = 1u128;
             for s in 0..4 {
                 let c = ((key >> (3 * s)) & 7) as usize;
-                m = m.mul(&binomial(left, c));
+                m *= binomial_low(left, c);
                 left -= c;
             }
             // a larger share weight / placements than the best so far
-            if Big::from_u128(f.weight).mul(&best.1) > best.0.mul(&m) {
-                best = (Big::from_u128(f.weight), m);
+            if wide(f.weight, best.1) > wide(best.0, m) {
+                best = (f.weight, m);
             }
             placements.push(m);
         }
-        for (f, m) in by_count.values_mut().zip(placements) {
-            f.accept = (Big::from_u128(f.weight).mul(&best.1), m.mul(&best.0));
+        for ((_, f), m) in by_count.iter_mut().zip(placements) {
+            f.accept = (product(f.weight, best.1), product(best.0, m));
             let (num, den) = &f.accept;
             if num < den {
                 // the least q with q / ENVELOPE ≥ num / den: from the top 64 bits of both (exact
@@ -661,16 +716,13 @@ impl Chain {
             );
         }
         let mut envelopes = Box::new([0u32; 1 << 12]);
-        let mut slots = vec![u16::MAX; 1 << 12];
-        for (i, (&key, f)) in by_count.iter().enumerate() {
+        for &(key, ref f) in &by_count {
             envelopes[key as usize] = f.envelope;
-            slots[key as usize] = i as u16;
         }
-        let valid = by_count.keys().copied().collect();
+        let valid = by_count.iter().map(|e| e.0).collect();
         // (beside the entries, not in them: the map moves its entries as it grows)
-        let scaled = by_count.values().map(|f| if f.accept.0 < f.accept.1 { (f.accept.0.mul_small(ENVELOPE as u64), f.accept.1.mul_small(f.envelope as u64)) } else { (Big::ZERO, Big::ONE) }).collect();
-        let by_count = by_count.into_iter().collect();
-        Some(Chain { positions, runs, choices, programmes, symmetric, by_count, slots, scaled, envelopes: Envelopes::from(envelopes), valid, prefixes: PrefixMemo::default() })
+        let scaled = by_count.iter().map(|(_, f)| if f.accept.0 < f.accept.1 { (f.accept.0.mul_small(ENVELOPE as u64), f.accept.1.mul_small(f.envelope as u64)) } else { (Big::ZERO, Big::ONE) }).collect();
+        Some(Chain { positions, runs, choices, programmes, symmetric, by_count, slots, scaled, envelopes: Envelopes::from(envelopes), ends, valid, prefixes: PrefixMemo::default() })
     }
 
     /// One choice's programme: the weighted states after each position (the first layer is
@@ -681,7 +733,7 @@ impl Chain {
         let mut cur: Vec<(u32, u128)> = vec![(init_masks, 1)];
         let mut cur_from = (Vec::new(), Vec::new());
         // one stream per symbol x (a level card of suit x, or none: 4), each sorted by state
-        let mut streams: [Vec<(u32, u128, u32)>; 5] = Default::default();
+        let mut streams: [Vec<(u32, u32)>; 5] = Default::default();
         let (mut merged, mut from, mut preds) = (Vec::new(), Vec::new(), Vec::new());
         for (j, &t) in positions.iter().enumerate() {
             let (declarer, count, ri) = public[j];
@@ -692,24 +744,27 @@ impl Chain {
             for s in streams.iter_mut() {
                 s.clear();
             }
-            for (i, &(st, n)) in cur.iter().enumerate() {
+            for (i, &(st, _)) in cur.iter().enumerate() {
                 let st = apply(st, &before[j]);
                 // masks only shrink: a run whose chosen suit no longer fits is dropped
                 if sigma.iter().enumerate().any(|(slot, &s)| mask_of(st, slot) & 1 << s == 0) {
                     continue;
                 }
-                for x in 0..5usize {
-                    let mut h = [h_of(st, 0), h_of(st, 1), h_of(st, 2), h_of(st, 3)];
-                    if x < 4 {
-                        if h[x] == 4 {
-                            continue;
-                        }
-                        h[x] += 1;
-                    }
-                    if check && could_show(h, seat, declarer, own_suit, count) != asked {
+                let h = [h_of(st, 0), h_of(st, 1), h_of(st, 2), h_of(st, 3)];
+                // none received (the state kept), then a level card of suit x: its count one
+                // more, packed in place (3 bits a suit, as `pack`)
+                if !check || could_show(h, seat, declarer, own_suit, count) == asked {
+                    streams[4].push((st, i as u32));
+                }
+                for x in 0..4usize {
+                    if h[x] == 4 {
                         continue;
                     }
-                    streams[x].push(((st & !0xfff) | pack(h) as u32, n, i as u32));
+                    let mut g = h;
+                    g[x] += 1;
+                    if !check || could_show(g, seat, declarer, own_suit, count) == asked {
+                        streams[x].push((st + (1 << (3 * x)), i as u32));
+                    }
                 }
             }
             // without showings before this position a stream keeps the layer's order (it
@@ -717,14 +772,14 @@ impl Chain {
             // several states to one
             if !before[j].is_empty() {
                 for s in streams.iter_mut() {
-                    s.sort_unstable_by_key(|e| (e.0, e.2));
+                    s.sort_unstable_by_key(|&e| e);
                 }
             }
             // (each position's sources are kept: sized once, not grown)
             let sources: usize = streams.iter().map(Vec::len).sum();
             from.reserve_exact(sources + 1);
             preds.reserve_exact(sources);
-            merge_add(&streams, &mut merged, &mut from, &mut preds);
+            merge_add(&streams, &cur, &mut merged, &mut from, &mut preds);
             *budget = budget.checked_sub(merged.len())?;
             layers.push(Layer::of(&cur, cur_from));
             cur_from = (std::mem::take(&mut from), std::mem::take(&mut preds));
@@ -763,7 +818,7 @@ impl Chain {
     /// Draws a fitting placement of an accepted count `f` and its runs' suits: (deck position,
     /// kind) pairs pushed to `placed`, suits written to `suits`.
     fn draw(&self, info: &InfoSet, f: &Final, placed: &mut Vec<(u8, u8)>, suits: &mut [u8], rng: &mut Rng) {
-        let &(pi, mut st, _) = pick(&f.ends, |e| e.2, f.weight, rng);
+        let &(pi, mut st, _) = pick(&self.ends[f.ends.clone()], |e| e.2, f.weight, rng);
         if let Some(y) = &self.symmetric {
             if let (Some(&ri), Some(s)) = (self.runs.first(), y.classes.fixed) {
                 suits[ri] = s;
@@ -856,6 +911,31 @@ impl Chain {
 mod tests {
     use super::*;
     use crate::game::hand::{Game, Phase};
+
+    /// [`wide`] and [`product`] against `Big`'s schoolbook product, on edge values (0, 1,
+    /// powers of two and their neighbours, all ones) and random ones of every width.
+    #[test]
+    fn wide_products_are_bigs_products() {
+        let mut values = vec![0u128, 1, 2, 3, u64::MAX as u128, u64::MAX as u128 + 1, u128::MAX, u128::MAX - 1];
+        for k in [1, 31, 63, 64, 65, 73, 100, 127] {
+            values.extend([(1u128 << k) - 1, 1u128 << k, (1u128 << k) + 1]);
+        }
+        let mut rng = Rng::new(7);
+        for _ in 0..400 {
+            let x = (rng.next_u64() as u128) << 64 | rng.next_u64() as u128;
+            values.push(x >> rng.below_usize(128));
+        }
+        for &a in &values {
+            for &b in &values {
+                let big = Big::from_u128(a).mul(&Big::from_u128(b));
+                assert_eq!(product(a, b), big, "{a} · {b}");
+                for &(c, d) in &[(b, a), (a, b.saturating_add(1)), (a.saturating_sub(1), b)] {
+                    let other = Big::from_u128(c).mul(&Big::from_u128(d));
+                    assert_eq!(wide(a, b).cmp(&wide(c, d)), big.cmp(&other), "{a} · {b} against {c} · {d}");
+                }
+            }
+        }
+    }
 
     /// The renamed programmes and the programmes over classes (multisets, or a public run's
     /// suit and the multiset of the others) against one programme over count vectors per
