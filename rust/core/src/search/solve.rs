@@ -962,23 +962,9 @@ fn three_leads(pos: &Position, order: &Order, held: &Held, ply: &mut Ply) {
 /// they are one kind (a pair, R3.1); which places start a class, and whether the first is the
 /// trump class (R2.5: a card beats only one of its class, or a trump a plain card, R6.1).
 fn two_shape(ctx: &Context, leader: u8, once: &[u64; 4], twice: &[u64; 4]) -> u64 {
-    let kinds: [usize; 8] = std::array::from_fn(|i| {
-        let m = once[i / 2];
-        if i % 2 == 0 { m.trailing_zeros() as usize } else { 63 - m.leading_zeros() as usize }
-    });
-    // the plain classes named in the order they first appear (the trump class is 0); each
-    // card's (class name, strength) with its index below, sorted
-    let mut names = [0u8; 5];
-    let mut next = 1u8;
-    let mut sorted = [0u32; 8];
-    for (i, &k) in kinds.iter().enumerate() {
-        let c = ctx.class[k] as usize;
-        if c != TRUMP as usize && names[c] == 0 {
-            names[c] = next;
-            next += 1;
-        }
-        sorted[i] = ((names[c] as u32) << 8 | ctx.strength[k] as u32) << 3 | i as u32;
-    }
+    let (kinds, values) = two_values(ctx, once);
+    // each card's value with its index below, sorted
+    let mut sorted: [u32; 8] = std::array::from_fn(|i| (values[i] as u32) << 3 | i as u32);
     sorted.sort_unstable();
     // each card's place among the distinct values, and the places that start a class
     let mut place = [0u64; 8];
@@ -1006,27 +992,34 @@ fn two_shape(ctx: &Context, leader: u8, once: &[u64; 4], twice: &[u64; 4]) -> u6
     key
 }
 
-/// [`two_shape`] with each card's place found by a search of the distinct values (its twin in
-/// the tests).
-#[cfg(test)]
-fn two_shape_by_search(ctx: &Context, leader: u8, once: &[u64; 4], twice: &[u64; 4]) -> u64 {
+/// The last two tricks' eight cards (each hand's two, the lower kind id first) and each card's
+/// value, its class named in the order the classes first appear (the trump class 0) above its
+/// strength (R2.3): what [`two_shape`] and its twin rank.
+fn two_values(ctx: &Context, once: &[u64; 4]) -> ([usize; 8], [u16; 8]) {
     let kinds: [usize; 8] = std::array::from_fn(|i| {
         let m = once[i / 2];
         if i % 2 == 0 { m.trailing_zeros() as usize } else { 63 - m.leading_zeros() as usize }
     });
-    // the plain classes named in the order they first appear (the trump class is 0)
     let mut names = [0u8; 5];
     let mut next = 1u8;
-    let mut sorted = [0u16; 8];
+    let mut values = [0u16; 8];
     for (i, &k) in kinds.iter().enumerate() {
         let c = ctx.class[k] as usize;
         if c != TRUMP as usize && names[c] == 0 {
             names[c] = next;
             next += 1;
         }
-        sorted[i] = (names[c] as u16) << 8 | ctx.strength[k] as u16;
+        values[i] = (names[c] as u16) << 8 | ctx.strength[k] as u16;
     }
-    let values = sorted;
+    (kinds, values)
+}
+
+/// [`two_shape`] with each card's place found by a search of the distinct values (its twin in
+/// the tests).
+#[cfg(test)]
+fn two_shape_by_search(ctx: &Context, leader: u8, once: &[u64; 4], twice: &[u64; 4]) -> u64 {
+    let (kinds, values) = two_values(ctx, once);
+    let mut sorted = values;
     sorted.sort_unstable();
     let mut distinct = [0u16; 8];
     let mut n = 0;

@@ -610,21 +610,23 @@ impl Determinizer {
                         let (lo, hi, used_lo, used_hi) = tight(j).unwrap_or(([1; 4], [0; 4], 1, 0));
                         // every entry and partial sum below `b`: in 64 bits where that fits
                         // (but the layer the level table reads, in 128)
+                        // (the layer's runs over the narrow layer below, in either width)
+                        macro_rules! runs_into {
+                            ($cur:expr) => {
+                                match next {
+                                    Layer::Small(next) => layer_runs(&dims, &layout, &lo, &hi, used_lo, used_hi, splits, moves, rem, $cur, next),
+                                    Layer::Narrow(next) => layer_runs(&dims, &layout, &lo, &hi, used_lo, used_hi, splits, moves, rem, $cur, next),
+                                    Layer::Wide(_) => unreachable!("a narrow layer below"),
+                                }
+                            };
+                        }
                         if b >> 64 == 0 && !(n_level > 0 && j == n_level) {
                             let mut cur = zeroed::<u64>(len);
-                            match next {
-                                Layer::Small(next) => layer_runs(&dims, &layout, &lo, &hi, used_lo, used_hi, splits, moves, rem, &mut cur, next),
-                                Layer::Narrow(next) => layer_runs(&dims, &layout, &lo, &hi, used_lo, used_hi, splits, moves, rem, &mut cur, next),
-                                Layer::Wide(_) => unreachable!("a narrow layer below"),
-                            }
+                            runs_into!(&mut cur);
                             Some(Layer::Small(cur))
                         } else {
                             let mut cur = zeroed::<u128>(len);
-                            match next {
-                                Layer::Small(next) => layer_runs(&dims, &layout, &lo, &hi, used_lo, used_hi, splits, moves, rem, &mut cur, next),
-                                Layer::Narrow(next) => layer_runs(&dims, &layout, &lo, &hi, used_lo, used_hi, splits, moves, rem, &mut cur, next),
-                                Layer::Wide(_) => unreachable!("a narrow layer below"),
-                            }
+                            runs_into!(&mut cur);
                             Some(Layer::Narrow(cur))
                         }
                     }
