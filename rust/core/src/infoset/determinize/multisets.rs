@@ -233,7 +233,7 @@ impl Classes {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Rng;
+    use crate::util::rng::Rng;
 
     /// Each class's step against its vector read plainly: the classes before (the vector
     /// itself, then less one of each suit it holds) with their counts of the fixed suit, and

@@ -741,9 +741,14 @@ impl Chain {
             }
             placements.push(m);
         }
+        // per entry, its share scaled to compare with its envelope: (num · ENVELOPE, den ·
+        // envelope), or (0, 1) where it is accepted whole (beside the entries, not in them: the
+        // map moves its entries as it grows)
+        let mut scaled = Vec::with_capacity(by_count.len());
         for ((_, f), m) in by_count.iter_mut().zip(placements) {
             f.accept = (product(f.weight, best.1), product(best.0, m));
             let (num, den) = &f.accept;
+            let mut share = (Big::ZERO, Big::ONE);
             if num < den {
                 // the least q with q / ENVELOPE ≥ num / den: from the top 64 bits of both (exact
                 // where nothing is shifted out), num / den < (n + 1) / d, so q0 = ⌈ENVELOPE
@@ -752,22 +757,27 @@ impl Chain {
                 let (n, d) = (num.shr_u64(shift) as u128, den.shr_u64(shift) as u128);
                 let e = ENVELOPE as u128;
                 let q0 = ((e * (n + (shift > 0) as u128)).div_ceil(d)).clamp(1, e) as u32;
-                let fits = |q: u32| den.mul_small(q as u64) >= num.mul_small(ENVELOPE as u64);
-                f.envelope = if q0 > 1 && fits(q0 - 1) { q0 - 1 } else { q0 };
+                // (the products kept for `scaled`: num · ENVELOPE, and den · q at the q taken)
+                let num_e = num.mul_small(ENVELOPE as u64);
+                let below = if q0 > 1 { Some(den.mul_small(q0 as u64 - 1)) } else { None };
+                (f.envelope, share) = match below {
+                    Some(den_q) if den_q >= num_e => (q0 - 1, (num_e, den_q)),
+                    _ => (q0, (num_e, den.mul_small(q0 as u64))),
+                };
             }
             debug_assert!(
                 f.envelope == ENVELOPE && num >= den
                     || den.mul_small(f.envelope as u64) >= num.mul_small(ENVELOPE as u64) && den.mul_small(f.envelope as u64 - 1) < num.mul_small(ENVELOPE as u64),
                 "the envelope is the least multiple of 1 / ENVELOPE at or above the share"
             );
+            debug_assert!(num >= den || share == (num.mul_small(ENVELOPE as u64), den.mul_small(f.envelope as u64)), "the kept products are the share scaled");
+            scaled.push(share);
         }
         let mut envelopes = Box::new([0u32; 1 << 12]);
         for &(key, ref f) in &by_count {
             envelopes[key as usize] = f.envelope;
         }
         let valid = by_count.iter().map(|e| e.0).collect();
-        // (beside the entries, not in them: the map moves its entries as it grows)
-        let scaled = by_count.iter().map(|(_, f)| if f.accept.0 < f.accept.1 { (f.accept.0.mul_small(ENVELOPE as u64), f.accept.1.mul_small(f.envelope as u64)) } else { (Big::ZERO, Big::ONE) }).collect();
         Some(Chain { positions, runs, choices, programmes, symmetric, by_count, slots, scaled, envelopes: Envelopes::from(envelopes), ends, valid, prefixes: PrefixMemo::default() })
     }
 
