@@ -14,7 +14,9 @@
 
 use std::sync::OnceLock;
 
+#[cfg(test)]
 use crate::game::hand::could_show;
+use crate::game::hand::NOBODY;
 use crate::rules::card::DECK;
 
 use super::levels::pack;
@@ -31,6 +33,38 @@ pub(super) struct Classes {
     reps: Vec<[u8; 4]>,
     /// Per packed counts (3 bits a suit): the index of its class.
     index: Box<[u16; 4096]>,
+    /// Per class: what a programme's step reads of it (`Step`).
+    steps: Vec<Step>,
+}
+
+/// One class's step of the programme, read from its vector `h` once when the table is built:
+/// the classes of the counts just before the seat received a card that ends at `h` (`h`
+/// itself: none of the level kinds; then `h` less one of each suit it holds), each with its
+/// count of the fixed suit (the showings before the card read it, R8.1), and what "could
+/// show" reads of `h` (D7).
+#[derive(Debug, Clone, Copy)]
+struct Step {
+    /// The classes before, the first `len` of them.
+    from: [u16; 5],
+    /// Each one's count of the fixed suit (0 where none is fixed).
+    fixed: [u8; 5],
+    len: u8,
+    /// `h`'s largest count.
+    most: u8,
+    /// `h`'s count of the fixed suit (of suit 0 where none is fixed).
+    own: u8,
+}
+
+impl Step {
+    /// `could_show(h, seat, declarer, own suit, k)` (D7) of the class's vector `h`.
+    #[inline]
+    fn could_show(&self, seat: u8, declarer: u8, k: u8) -> bool {
+        match declarer {
+            NOBODY => self.most >= 1,
+            d if d == seat => self.own > k,
+            _ => self.most > k,
+        }
+    }
 }
 
 /// The classes for `fixed` (None: multisets; Some(s): the count of s and the multiset of the
@@ -52,12 +86,27 @@ pub(super) fn classes(fixed: Option<u8>) -> &'static Classes {
         let mut keys: Vec<[u8; 4]> = vectors().map(key).collect();
         keys.sort_unstable();
         keys.dedup();
-        let mut t = Classes { fixed, reps: vec![[0; 4]; keys.len()], index: Box::new([u16::MAX; 4096]) };
+        let mut t = Classes { fixed, reps: vec![[0; 4]; keys.len()], index: Box::new([u16::MAX; 4096]), steps: Vec::new() };
         for c in vectors() {
             let i = keys.binary_search(&key(c)).expect("every class listed");
             t.index[pack(c) as usize] = i as u16;
             t.reps[i] = c;
         }
+        let own = fixed.unwrap_or(0) as usize;
+        t.steps = t.reps.iter().map(|&h| {
+            let mut step = Step { from: [0; 5], fixed: [0; 5], len: 0, most: h.iter().copied().max().unwrap_or(0), own: h[own] };
+            let before = std::iter::once(h).chain((0..4).filter(|&x| h[x] > 0).map(|x| {
+                let mut p = h;
+                p[x] -= 1;
+                p
+            }));
+            for p in before {
+                step.from[step.len as usize] = t.index[pack(p) as usize];
+                step.fixed[step.len as usize] = if fixed.is_some() { p[own] } else { 0 };
+                step.len += 1;
+            }
+            step
+        }).collect();
         debug_assert_eq!(t.reps.len(), if fixed.is_some() { 175 } else { 70 });
         t
     })
@@ -103,6 +152,47 @@ impl Classes {
     /// first is the start), one after the other in one vector (layer j at `j * self.len()`),
     /// or `None` past the `budget` of entries (its nonzero entries are taken from it).
     pub(super) fn programme(&self, positions: &[u8], public: &[(u8, u8)], shows: &[Vec<u8>], asked_at: &[bool], seat: u8, budget: &mut usize) -> Option<Vec<u128>> {
+        let n = self.reps.len();
+        let mut layers = Vec::with_capacity((positions.len() + 1) * n);
+        layers.resize(n, 0u128);
+        layers[self.index[0] as usize] = 1;
+        for (j, &pos) in positions.iter().enumerate() {
+            let (declarer, k) = public[j];
+            // (the last card's receiver is asked again in the final round: left to the replay)
+            let check = (pos as usize + 1) < DECK;
+            let asked = asked_at[pos as usize];
+            // the showings just before the card read the fixed suit only (R8.1): at least the
+            // largest of them
+            let need = if self.fixed.is_some() { shows[j].iter().copied().max().unwrap_or(0) } else { 0 };
+            layers.resize((j + 2) * n, 0);
+            let (done, next) = layers.split_at_mut((j + 1) * n);
+            let cur = &done[j * n..];
+            let mut nonzero = 0;
+            for (step, out) in self.steps.iter().zip(next.iter_mut()) {
+                // (the declared suit is read only where the seat is the declarer: its own run's)
+                if check && step.could_show(seat, declarer, k) != asked {
+                    continue;
+                }
+                // the card just received: none of the level kinds, or one of suit x, from
+                // counts that passed the showings before it
+                let mut w = 0;
+                for m in 0..step.len as usize {
+                    if step.fixed[m] >= need {
+                        w += cur[step.from[m] as usize];
+                    }
+                }
+                *out = w;
+                nonzero += (w > 0) as usize;
+            }
+            *budget = budget.checked_sub(nonzero)?;
+        }
+        Some(layers)
+    }
+
+    /// [`Classes::programme`] computed plainly from each class's vector: the twin the tests
+    /// compare.
+    #[cfg(test)]
+    fn programme_plain(&self, positions: &[u8], public: &[(u8, u8)], shows: &[Vec<u8>], asked_at: &[bool], seat: u8, budget: &mut usize) -> Option<Vec<u128>> {
         let own = self.fixed.unwrap_or(0);
         let mut layers = Vec::with_capacity((positions.len() + 1) * self.reps.len());
         let mut cur = vec![0u128; self.reps.len()];
@@ -137,5 +227,92 @@ impl Classes {
         }
         layers.extend_from_slice(&cur);
         Some(layers)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::util::rng::Rng;
+
+    /// Each class's step against its vector read plainly: the classes before (the vector
+    /// itself, then less one of each suit it holds) with their counts of the fixed suit, and
+    /// `could_show` (D7) for every seat, declarer and count.
+    #[test]
+    fn class_steps_are_their_vectors() {
+        for fixed in [None, Some(0), Some(1), Some(2), Some(3)] {
+            let t = classes(fixed);
+            let own = fixed.unwrap_or(0);
+            for (i, &h) in t.reps.iter().enumerate() {
+                let step = &t.steps[i];
+                let mut plain = vec![(t.index[pack(h) as usize], h[own as usize])];
+                for x in 0..4 {
+                    if h[x] > 0 {
+                        let mut p = h;
+                        p[x] -= 1;
+                        plain.push((t.index[pack(p) as usize], p[own as usize]));
+                    }
+                }
+                let got: Vec<(u16, u8)> = (0..step.len as usize).map(|m| (step.from[m], step.fixed[m])).collect();
+                let want: Vec<(u16, u8)> = plain.iter().map(|&(c, f)| (c, if fixed.is_some() { f } else { 0 })).collect();
+                assert_eq!(got, want, "{fixed:?} {h:?}");
+                for seat in 0..4 {
+                    for declarer in [NOBODY, 0, 1, 2, 3] {
+                        for k in 0..5 {
+                            assert_eq!(step.could_show(seat, declarer, k), could_show(h, seat, declarer, own, k), "{fixed:?} {h:?} {seat} {declarer} {k}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// [`Classes::programme`] against [`Classes::programme_plain`] on random seats: positions,
+    /// declarations before each, showings, who was asked, and budgets that run out.
+    #[test]
+    fn programme_is_its_plain_twin() {
+        let mut rng = Rng::new(15);
+        let mut live = 0;
+        for case in 0..600 {
+            let fixed = match rng.below_usize(5) {
+                4 => None,
+                s => Some(s as u8),
+            };
+            let t = classes(fixed);
+            let seat = rng.below_usize(4) as u8;
+            let mut positions: Vec<u8> = (0..DECK as u8).filter(|_| rng.below_usize(4) == 0).collect();
+            positions.truncate(26);
+            let public: Vec<(u8, u8)> = positions.iter().map(|_| match rng.below_usize(6) {
+                0 | 1 => (NOBODY, 0),
+                d => ((d - 2) as u8, rng.below_usize(4) as u8),
+            }).collect();
+            // who was asked follows one real path of counts (so most cases keep placements),
+            // with some answers flipped; showings of the fixed suit no larger than the path's
+            let own = fixed.unwrap_or(0);
+            let (mut held, mut shows, mut asked_at) = ([0u8; 4], Vec::new(), vec![false; DECK]);
+            for (j, &pos) in positions.iter().enumerate() {
+                shows.push(match fixed {
+                    Some(s) if held[s as usize] > 0 && rng.below_usize(4) == 0 => vec![1 + rng.below_usize(held[s as usize] as usize) as u8],
+                    _ => Vec::new(),
+                });
+                let x = rng.below_usize(8);
+                if x < 4 && held[x] < 4 {
+                    held[x] += 1;
+                }
+                let (declarer, k) = public[j];
+                asked_at[pos as usize] = could_show(held, seat, declarer, own, k) != (case % 4 == 0 && rng.below_usize(12) == 0);
+            }
+            let start = if case % 3 == 0 { rng.below_usize(2000) } else { usize::MAX };
+            let (mut a, mut b) = (start, start);
+            let fast = t.programme(&positions, &public, &shows, &asked_at, seat, &mut a);
+            let plain = t.programme_plain(&positions, &public, &shows, &asked_at, seat, &mut b);
+            assert_eq!(fast, plain, "case {case}");
+            if let Some(layers) = fast {
+                assert_eq!(a, b, "case {case}");
+                live += layers[positions.len() * t.len()..].iter().any(|&w| w > 0) as usize;
+            }
+        }
+        // (most cases end with some placements left to count)
+        assert!(live > 200, "{live} live cases");
     }
 }

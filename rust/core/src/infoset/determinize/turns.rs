@@ -367,35 +367,81 @@ impl Layer {
 }
 
 /// The five streams of (state, index in `cur` of the state it came from), stream x for symbol
-/// x, each sorted by state, merged into `out`: the counts of one state's sources added, its
-/// sources listed in `preds` (symbol above [`SYMBOL_SHIFT`]) from `from[i]` on.
+/// x, each sorted by state and ended by [`STREAM_END`], merged into `out`: the counts of one
+/// state's sources added, its sources listed in `preds` (symbol above [`SYMBOL_SHIFT`]) from
+/// `from[i]` on.
 fn merge_add(streams: &[Vec<(u32, u32)>; 5], cur: &[(u32, u128)], out: &mut Vec<(u32, u128)>, from: &mut Vec<u32>, preds: &mut Vec<u32>) {
     out.clear();
     from.clear();
     preds.clear();
-    // (a state has at most 24 bits: u32::MAX is no state, the end of a stream)
-    let head = |x: usize, i: usize| streams[x].get(i).map_or(u32::MAX, |e| e.0);
+    debug_assert!(streams.iter().all(|s| s.last() == Some(&STREAM_END)));
     let mut at = [0usize; 5];
-    let mut heads: [u32; 5] = std::array::from_fn(|x| head(x, 0));
+    let mut heads: [u32; 5] = std::array::from_fn(|x| streams[x][0].0);
     loop {
         let least = heads.iter().fold(u32::MAX, |m, &h| m.min(h));
         from.push(preds.len() as u32);
-        if least == u32::MAX {
+        if least == STREAM_END.0 {
             return;
         }
         let mut sum = 0u128;
         for x in 0..5 {
+            // (no state is the end's: a stream stops at its end)
             while heads[x] == least {
                 let i = streams[x][at[x]].1;
                 sum += cur[i as usize].1;
                 preds.push(i | (x as u32) << SYMBOL_SHIFT);
                 at[x] += 1;
-                heads[x] = head(x, at[x]);
+                heads[x] = streams[x][at[x]].0;
             }
         }
         out.push((least, sum));
     }
 }
+
+/// `could_show(h, seat, declarer, own suit, count)` (D7) for one position, as one comparison:
+/// `reads(h) > above`, where it reads the declared suit's count when the seat is the declarer
+/// (its own run), else the largest count (anyone: one at least; another declarer: more than
+/// its count).
+#[derive(Clone, Copy, Debug)]
+struct Asks {
+    by_own: bool,
+    own: usize,
+    above: u8,
+}
+
+impl Asks {
+    fn new(seat: u8, declarer: u8, own_suit: u8, count: u8) -> Asks {
+        match declarer {
+            NOBODY => Asks { by_own: false, own: own_suit as usize, above: 0 },
+            d if d == seat => Asks { by_own: true, own: own_suit as usize, above: count },
+            _ => Asks { by_own: false, own: own_suit as usize, above: count },
+        }
+    }
+
+    #[inline]
+    fn reads(&self, h: [u8; 4]) -> u8 {
+        if self.by_own {
+            h[self.own]
+        } else {
+            h[0].max(h[1]).max(h[2]).max(h[3])
+        }
+    }
+
+    /// What it reads of `h` with one more of suit `x`, from `r`, what it reads of `h`.
+    #[inline]
+    fn reads_more(&self, h: [u8; 4], r: u8, x: usize) -> u8 {
+        if !self.by_own {
+            r.max(h[x] + 1)
+        } else if x == self.own {
+            r + 1
+        } else {
+            r
+        }
+    }
+}
+
+/// The end of a stream of [`merge_add`]: a state has at most 24 bits, so u32::MAX is none.
+const STREAM_END: (u32, u32) = (u32::MAX, 0);
 
 /// One other seat's level cards over its deal positions in the current attempt, conditioned
 /// on who was asked (D7) and on its showings (R8.1): a counting programme over its positions
@@ -695,9 +741,14 @@ impl Chain {
             }
             placements.push(m);
         }
+        // per entry, its share scaled to compare with its envelope: (num · ENVELOPE, den ·
+        // envelope), or (0, 1) where it is accepted whole (beside the entries, not in them: the
+        // map moves its entries as it grows)
+        let mut scaled = Vec::with_capacity(by_count.len());
         for ((_, f), m) in by_count.iter_mut().zip(placements) {
             f.accept = (product(f.weight, best.1), product(best.0, m));
             let (num, den) = &f.accept;
+            let mut share = (Big::ZERO, Big::ONE);
             if num < den {
                 // the least q with q / ENVELOPE ≥ num / den: from the top 64 bits of both (exact
                 // where nothing is shifted out), num / den < (n + 1) / d, so q0 = ⌈ENVELOPE
@@ -706,22 +757,27 @@ impl Chain {
                 let (n, d) = (num.shr_u64(shift) as u128, den.shr_u64(shift) as u128);
                 let e = ENVELOPE as u128;
                 let q0 = ((e * (n + (shift > 0) as u128)).div_ceil(d)).clamp(1, e) as u32;
-                let fits = |q: u32| den.mul_small(q as u64) >= num.mul_small(ENVELOPE as u64);
-                f.envelope = if q0 > 1 && fits(q0 - 1) { q0 - 1 } else { q0 };
+                // (the products kept for `scaled`: num · ENVELOPE, and den · q at the q taken)
+                let num_e = num.mul_small(ENVELOPE as u64);
+                let below = if q0 > 1 { Some(den.mul_small(q0 as u64 - 1)) } else { None };
+                (f.envelope, share) = match below {
+                    Some(den_q) if den_q >= num_e => (q0 - 1, (num_e, den_q)),
+                    _ => (q0, (num_e, den.mul_small(q0 as u64))),
+                };
             }
             debug_assert!(
                 f.envelope == ENVELOPE && num >= den
                     || den.mul_small(f.envelope as u64) >= num.mul_small(ENVELOPE as u64) && den.mul_small(f.envelope as u64 - 1) < num.mul_small(ENVELOPE as u64),
                 "the envelope is the least multiple of 1 / ENVELOPE at or above the share"
             );
+            debug_assert!(num >= den || share == (num.mul_small(ENVELOPE as u64), den.mul_small(f.envelope as u64)), "the kept products are the share scaled");
+            scaled.push(share);
         }
         let mut envelopes = Box::new([0u32; 1 << 12]);
         for &(key, ref f) in &by_count {
             envelopes[key as usize] = f.envelope;
         }
         let valid = by_count.iter().map(|e| e.0).collect();
-        // (beside the entries, not in them: the map moves its entries as it grows)
-        let scaled = by_count.iter().map(|(_, f)| if f.accept.0 < f.accept.1 { (f.accept.0.mul_small(ENVELOPE as u64), f.accept.1.mul_small(f.envelope as u64)) } else { (Big::ZERO, Big::ONE) }).collect();
         Some(Chain { positions, runs, choices, programmes, symmetric, by_count, slots, scaled, envelopes: Envelopes::from(envelopes), ends, valid, prefixes: PrefixMemo::default() })
     }
 
@@ -741,6 +797,7 @@ impl Chain {
             let own_suit = runs.iter().position(|&r| r == ri && declarer == seat).map_or(0, |slot| sigma[slot]);
             let check = (t as usize + 1) < DECK;
             let asked = turns.asked_at[t as usize];
+            let asks = Asks::new(seat, declarer, own_suit, count);
             for s in streams.iter_mut() {
                 s.clear();
             }
@@ -751,18 +808,17 @@ impl Chain {
                     continue;
                 }
                 let h = [h_of(st, 0), h_of(st, 1), h_of(st, 2), h_of(st, 3)];
+                let r = asks.reads(h);
                 // none received (the state kept), then a level card of suit x: its count one
                 // more, packed in place (3 bits a suit, as `pack`)
-                if !check || could_show(h, seat, declarer, own_suit, count) == asked {
+                if !check || (r > asks.above) == asked {
                     streams[4].push((st, i as u32));
                 }
                 for x in 0..4usize {
                     if h[x] == 4 {
                         continue;
                     }
-                    let mut g = h;
-                    g[x] += 1;
-                    if !check || could_show(g, seat, declarer, own_suit, count) == asked {
+                    if !check || (asks.reads_more(h, r, x) > asks.above) == asked {
                         streams[x].push((st + (1 << (3 * x)), i as u32));
                     }
                 }
@@ -779,6 +835,9 @@ impl Chain {
             let sources: usize = streams.iter().map(Vec::len).sum();
             from.reserve_exact(sources + 1);
             preds.reserve_exact(sources);
+            for s in streams.iter_mut() {
+                s.push(STREAM_END);
+            }
             merge_add(&streams, &cur, &mut merged, &mut from, &mut preds);
             *budget = budget.checked_sub(merged.len())?;
             layers.push(Layer::of(&cur, cur_from));
@@ -911,6 +970,65 @@ impl Chain {
 mod tests {
     use super::*;
     use crate::game::hand::{Game, Phase};
+
+    /// [`Asks`] against `could_show` (D7) on every count vector, seat, declarer, declared
+    /// suit and count, with the one-more-of-suit-x reading the programme derives from `reads`.
+    #[test]
+    fn asks_is_could_show() {
+        for seat in 0..4u8 {
+            for declarer in [NOBODY, 0, 1, 2, 3] {
+                for own_suit in 0..4u8 {
+                    for count in 0..5u8 {
+                        let asks = Asks::new(seat, declarer, own_suit, count);
+                        for h in multisets::vectors() {
+                            let r = asks.reads(h);
+                            assert_eq!(r > asks.above, could_show(h, seat, declarer, own_suit, count));
+                            for x in 0..4usize {
+                                if h[x] == 4 {
+                                    continue;
+                                }
+                                let mut g = h;
+                                g[x] += 1;
+                                assert_eq!(asks.reads_more(h, r, x), asks.reads(g));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// [`merge_add`] against a plain merge (every source of a state gathered in a sorted map)
+    /// on random sorted streams, some empty, with repeated states.
+    #[test]
+    fn merge_add_is_a_plain_merge() {
+        let mut rng = Rng::new(42);
+        for _ in 0..300 {
+            let cur: Vec<(u32, u128)> = (0..1 + rng.below_usize(40)).map(|i| (i as u32, rng.below(1 << 100))).collect();
+            let mut streams: [Vec<(u32, u32)>; 5] = Default::default();
+            for s in streams.iter_mut() {
+                let n = [0, 1, 5, 30][rng.below_usize(4)];
+                *s = (0..n).map(|_| (rng.below_u32(1 << 24), rng.below_usize(cur.len()) as u32)).collect();
+                s.sort_unstable();
+            }
+            let mut plain: std::collections::BTreeMap<u32, (u128, Vec<u32>)> = Default::default();
+            for (x, s) in streams.iter().enumerate() {
+                for &(st, i) in s {
+                    let e = plain.entry(st).or_default();
+                    e.0 += cur[i as usize].1;
+                    e.1.push(i | (x as u32) << SYMBOL_SHIFT);
+                }
+            }
+            for s in streams.iter_mut() {
+                s.push(STREAM_END);
+            }
+            let (mut out, mut from, mut preds) = (Vec::new(), Vec::new(), Vec::new());
+            merge_add(&streams, &cur, &mut out, &mut from, &mut preds);
+            let got: Vec<(u32, (u128, Vec<u32>))> = out.iter().enumerate().map(|(k, &(st, w))| (st, (w, preds[from[k] as usize..from[k + 1] as usize].to_vec()))).collect();
+            assert_eq!(got, plain.into_iter().collect::<Vec<_>>());
+            assert_eq!(from.len(), out.len() + 1);
+        }
+    }
 
     /// [`wide`] and [`product`] against `Big`'s schoolbook product, on edge values (0, 1,
     /// powers of two and their neighbours, all ones) and random ones of every width.
