@@ -322,13 +322,8 @@ pub fn binomial_low(n: usize, k: usize) -> u128 {
     }
 }
 
-/// Row `n` of Pascal's triangle, C(n, 0 ..= n), read in place (n ≤ 216).
-pub fn binomial_row(n: usize) -> &'static [Big] {
-    &binomials()[n]
-}
-
-/// Every row of Pascal's triangle, C(n, 0 ..= n) for n ≤ 216: [`binomial_row`] for many rows
-/// at once, the table looked up once.
+/// Every row of Pascal's triangle, C(n, 0 ..= n) for n ≤ 216, read in place (the table looked
+/// up once).
 pub fn binomial_rows() -> &'static [Vec<Big>] {
     binomials()
 }

@@ -41,7 +41,7 @@ pub(super) struct Classes {
 /// the classes of the counts just before the seat received a card that ends at `h` (`h`
 /// itself: none of the level kinds; then `h` less one of each suit it holds), each with its
 /// count of the fixed suit (the showings before the card read it, R8.1), and what "could
-/// show" reads of `h` (D7).
+/// show" reads of `h` (D7, through [`Asks`]).
 #[derive(Debug, Clone, Copy)]
 struct Step {
     /// The classes before, the first `len` of them.
@@ -56,16 +56,56 @@ struct Step {
 }
 
 impl Step {
-    /// `could_show(h, seat, declarer, own suit, k)` (D7) of the class's vector `h`.
+    /// What `asks` reads of the class's vector `h` ([`Asks::reads`], kept: `h` not read).
     #[inline]
-    fn could_show(&self, seat: u8, declarer: u8, k: u8) -> bool {
+    fn reads(&self, asks: &Asks) -> u8 {
+        if asks.by_own { self.own } else { self.most }
+    }
+}
+
+/// `could_show(h, seat, declarer, own suit, count)` (D7) for one position, as one comparison:
+/// `reads(h) > above`, where it reads the declared suit's count when the seat is the declarer
+/// (its own run), else the largest count (anyone: one at least; another declarer: more than
+/// its count).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Asks {
+    by_own: bool,
+    own: usize,
+    /// It asks where what it reads is above this.
+    pub(super) above: u8,
+}
+
+impl Asks {
+    pub(super) fn new(seat: u8, declarer: u8, own_suit: u8, count: u8) -> Asks {
         match declarer {
-            NOBODY => self.most >= 1,
-            d if d == seat => self.own > k,
-            _ => self.most > k,
+            NOBODY => Asks { by_own: false, own: own_suit as usize, above: 0 },
+            d if d == seat => Asks { by_own: true, own: own_suit as usize, above: count },
+            _ => Asks { by_own: false, own: own_suit as usize, above: count },
+        }
+    }
+
+    #[inline]
+    pub(super) fn reads(&self, h: [u8; 4]) -> u8 {
+        if self.by_own {
+            h[self.own]
+        } else {
+            h[0].max(h[1]).max(h[2]).max(h[3])
+        }
+    }
+
+    /// What it reads of `h` with one more of suit `x`, from `r`, what it reads of `h`.
+    #[inline]
+    pub(super) fn reads_more(&self, h: [u8; 4], r: u8, x: usize) -> u8 {
+        if !self.by_own {
+            r.max(h[x] + 1)
+        } else if x == self.own {
+            r + 1
+        } else {
+            r
         }
     }
 }
+
 
 /// The classes for `fixed` (None: multisets; Some(s): the count of s and the multiset of the
 /// others), built once.
@@ -164,13 +204,14 @@ impl Classes {
             // the showings just before the card read the fixed suit only (R8.1): at least the
             // largest of them
             let need = if self.fixed.is_some() { shows[j].iter().copied().max().unwrap_or(0) } else { 0 };
+            let asks = Asks::new(seat, declarer, self.fixed.unwrap_or(0), k);
             layers.resize((j + 2) * n, 0);
             let (done, next) = layers.split_at_mut((j + 1) * n);
             let cur = &done[j * n..];
             let mut nonzero = 0;
             for (step, out) in self.steps.iter().zip(next.iter_mut()) {
                 // (the declared suit is read only where the seat is the declarer: its own run's)
-                if check && step.could_show(seat, declarer, k) != asked {
+                if check && (step.reads(&asks) > asks.above) != asked {
                     continue;
                 }
                 // the card just received: none of the level kinds, or one of suit x, from
@@ -235,6 +276,35 @@ mod tests {
     use super::*;
     use crate::util::rng::Rng;
 
+    /// [`Asks`] against `could_show` (D7) on every count vector, seat, declarer, declared
+    /// suit and count, with the one-more-of-suit-x reading the programme derives from `reads`.
+    #[test]
+    fn asks_is_could_show() {
+        for seat in 0..4u8 {
+            for declarer in [NOBODY, 0, 1, 2, 3] {
+                for own_suit in 0..4u8 {
+                    for count in 0..5u8 {
+                        let asks = Asks::new(seat, declarer, own_suit, count);
+                        for h in vectors() {
+                            let r = asks.reads(h);
+                            assert_eq!(r > asks.above, could_show(h, seat, declarer, own_suit, count));
+                            for x in 0..4usize {
+                                if h[x] == 4 {
+                                    continue;
+                                }
+                                let mut g = h;
+                                g[x] += 1;
+                                assert_eq!(asks.reads_more(h, r, x), asks.reads(g));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// [`merge_add`] against a plain merge (every source of a state gathered in a sorted map)
+    /// on random sorted streams, some empty, with repeated states.
     /// Each class's step against its vector read plainly: the classes before (the vector
     /// itself, then less one of each suit it holds) with their counts of the fixed suit, and
     /// `could_show` (D7) for every seat, declarer and count.
@@ -259,7 +329,8 @@ mod tests {
                 for seat in 0..4 {
                     for declarer in [NOBODY, 0, 1, 2, 3] {
                         for k in 0..5 {
-                            assert_eq!(step.could_show(seat, declarer, k), could_show(h, seat, declarer, own, k), "{fixed:?} {h:?} {seat} {declarer} {k}");
+                            let asks = Asks::new(seat, declarer, own, k);
+                            assert_eq!(step.reads(&asks) > asks.above, could_show(h, seat, declarer, own, k), "{fixed:?} {h:?} {seat} {declarer} {k}");
                         }
                     }
                 }

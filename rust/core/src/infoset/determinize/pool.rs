@@ -10,7 +10,7 @@
 //! rest (a multinomial): no state of the programme ranges over the pool's kinds one by one.
 
 use crate::rules::card::{Counts, DECK};
-use crate::util::bignum::{binomial_low, binomial_row, binomial_rows};
+use crate::util::bignum::{binomial_low, binomial_rows};
 use crate::util::rng::Rng;
 use super::Determinizer;
 
@@ -85,7 +85,7 @@ impl Pool {
         let top = &prefix[at..];
         let f = free as usize;
         // (ways[r] = Σ_t top[t] · C(f, r − t), term by term)
-        let row = binomial_row(f);
+        let row = &binomial_rows()[f];
         let mut ways = vec![0u128; top.len() + f];
         for (t, &v) in top.iter().enumerate().filter(|x| *x.1 > 0) {
             for (w, b) in ways[t..].iter_mut().zip(row) {

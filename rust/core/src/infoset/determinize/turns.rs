@@ -25,6 +25,7 @@ use crate::util::bignum::{binomial_low, Big};
 use crate::util::rng::Rng;
 
 use super::chain_cache::{kept_or_built, Kept};
+use super::multisets::Asks;
 use super::levels::{pack, Envelopes, PrefixMemo, ENVELOPE};
 use super::multisets;
 use super::timing::{place_uniform, small_joker_timed, LevelPlan};
@@ -395,48 +396,6 @@ fn merge_add(streams: &[Vec<(u32, u32)>; 5], cur: &[(u32, u128)], out: &mut Vec<
             }
         }
         out.push((least, sum));
-    }
-}
-
-/// `could_show(h, seat, declarer, own suit, count)` (D7) for one position, as one comparison:
-/// `reads(h) > above`, where it reads the declared suit's count when the seat is the declarer
-/// (its own run), else the largest count (anyone: one at least; another declarer: more than
-/// its count).
-#[derive(Clone, Copy, Debug)]
-struct Asks {
-    by_own: bool,
-    own: usize,
-    above: u8,
-}
-
-impl Asks {
-    fn new(seat: u8, declarer: u8, own_suit: u8, count: u8) -> Asks {
-        match declarer {
-            NOBODY => Asks { by_own: false, own: own_suit as usize, above: 0 },
-            d if d == seat => Asks { by_own: true, own: own_suit as usize, above: count },
-            _ => Asks { by_own: false, own: own_suit as usize, above: count },
-        }
-    }
-
-    #[inline]
-    fn reads(&self, h: [u8; 4]) -> u8 {
-        if self.by_own {
-            h[self.own]
-        } else {
-            h[0].max(h[1]).max(h[2]).max(h[3])
-        }
-    }
-
-    /// What it reads of `h` with one more of suit `x`, from `r`, what it reads of `h`.
-    #[inline]
-    fn reads_more(&self, h: [u8; 4], r: u8, x: usize) -> u8 {
-        if !self.by_own {
-            r.max(h[x] + 1)
-        } else if x == self.own {
-            r + 1
-        } else {
-            r
-        }
     }
 }
 
@@ -971,35 +930,6 @@ mod tests {
     use super::*;
     use crate::game::hand::{Game, Phase};
 
-    /// [`Asks`] against `could_show` (D7) on every count vector, seat, declarer, declared
-    /// suit and count, with the one-more-of-suit-x reading the programme derives from `reads`.
-    #[test]
-    fn asks_is_could_show() {
-        for seat in 0..4u8 {
-            for declarer in [NOBODY, 0, 1, 2, 3] {
-                for own_suit in 0..4u8 {
-                    for count in 0..5u8 {
-                        let asks = Asks::new(seat, declarer, own_suit, count);
-                        for h in multisets::vectors() {
-                            let r = asks.reads(h);
-                            assert_eq!(r > asks.above, could_show(h, seat, declarer, own_suit, count));
-                            for x in 0..4usize {
-                                if h[x] == 4 {
-                                    continue;
-                                }
-                                let mut g = h;
-                                g[x] += 1;
-                                assert_eq!(asks.reads_more(h, r, x), asks.reads(g));
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    /// [`merge_add`] against a plain merge (every source of a state gathered in a sorted map)
-    /// on random sorted streams, some empty, with repeated states.
     #[test]
     fn merge_add_is_a_plain_merge() {
         let mut rng = Rng::new(42);
