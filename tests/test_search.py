@@ -152,6 +152,36 @@ def test_a_kept_determinizer_changes_no_world():
     assert all(o == copy.copy(g).determinize_many(2, 16, 7) for o in out)
 
 
+def test_worlds_hold_the_play_being_built():
+    # the seat to move building a play with action ids: each of its worlds holds the same
+    # selection (and can finish it), the same world as without it; another seat's hold none
+    rng = random.Random(11)
+    built = 0
+    for i in range(40):
+        g = _played_game(i, rng.randrange(20, 180))
+        if g.phase != "play":
+            continue
+        seat = g.current_player
+        ids = [k for k in range(54) if g.action_mask()[k]]
+        if not ids:
+            continue
+        plain = g.determinize(seat, i)
+        g.step(ids[0])
+        if not g.pending:
+            continue
+        built += 1
+        for w in [g.determinize(seat, i)] + g.determinize_many(seat, 3, i):
+            assert w.pending == g.pending
+            assert w.observation(seat) == g.observation(seat)
+            assert w.action_mask().tolist() == g.action_mask().tolist()
+        w = g.determinize(seat, i)
+        w.clear_pending()
+        assert w == plain
+        other = (seat + 1) % 4
+        assert not g.determinize(other, i).pending
+    assert built >= 10
+
+
 def _exact_worlds(g: Game, seat: int):
     """Brute force: every split of the unseen cards over the other hands, weighted by
     physical deals, kept when the whole history replays legally."""

@@ -288,7 +288,8 @@ def derive_seed(seed: int, tag: int, index: int) -> int: ...
 def info(game: Game, seat: int) -> Dict[str, Any]:
     """Raises InvalidSeat."""
 def determinize(game: Game, seat: int, seeds: List[int], exact: bool) -> List[Game]:
-    """Raises InvalidSeat, NoConsistentWorld."""
+    """World i from seeds[i]; each holds the play being built when ``seat`` is to move.
+    Raises InvalidSeat, NoConsistentWorld."""
 def search_seeds(seed: int, n: int) -> List[int]: ...
 def rollouts(game: Game, n: int, policy: str, seed: int, threads: int, points: bool = ...) -> bytes:
     """Raises InvalidPolicy, ResourceError."""

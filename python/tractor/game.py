@@ -581,14 +581,8 @@ class Game:
         return self._worlds(seat, [_seed(seed)], _bool(exact_turns, "exact_turns"))[0]
 
     def _worlds(self, seat: int, seeds: List[int], exact: bool) -> List["Game"]:
-        seat = _seat(seat)
-        worlds = [Game._wrap(g) for g in _core.determinize(self._g, seat, seeds, exact)]
-        if seat == self.current_player:
-            ids = _pending_ids(self._g.pending)
-            for w in worlds:
-                for k in ids:
-                    w._g.step(k)
-        return worlds
+        # (the core gives each world the play being built, when the seat is to move)
+        return [Game._wrap(g) for g in _core.determinize(self._g, _seat(seat), seeds, exact)]
 
     def determinize_many(self, seat: int, n: int, seed: int, exact_turns: bool = True) -> List["Game"]:
         """``n`` worlds (at most 100,000: each is a whole Game); world i equals

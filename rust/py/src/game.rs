@@ -46,6 +46,20 @@ impl From<CoreGame> for PyGame {
 }
 
 impl PyGame {
+    /// Builds `pending` (a play's cards) with action ids, in the build order (ascending
+    /// kinds), as `step` would one id at a time: a world keeps the selection its source had.
+    pub(crate) fn build_selection(&mut self, py: Python<'_>, pending: &Counts) -> PyResult<()> {
+        for (k, &n) in pending.iter().enumerate() {
+            for _ in 0..n {
+                let (g, b) = (&mut self.g, &mut self.b);
+                if let Err(e) = b.step(g, k as u8) {
+                    return Err(action_err(py, g, e));
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Decides for the player to move on a snapshot, the GIL released, and applies the
     /// decision; if another thread moved the game meanwhile, decides again on the game as it
     /// is, so the result is that of the calls taking effect one after another. `decide` also

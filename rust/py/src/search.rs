@@ -5,7 +5,7 @@ use pyo3::types::{PyBytes, PyDict};
 use tractor_core as core;
 use tractor_core::Error;
 use tractor_core::agent::view::SeatView;
-use tractor_core::game::hand::{Action, NOBODY};
+use tractor_core::game::hand::{Action, Phase, NOBODY};
 use tractor_core::infoset::determinize::Determinizer;
 use tractor_core::policy::{Agent, Policy};
 use tractor_core::rules::card::Counts;
@@ -139,7 +139,8 @@ impl Clone for DetCache {
 }
 
 /// Worlds for `seat`: world i from the stream `Rng::new(seeds[i])`, one determinizer shared
-/// (the game's kept one where its info set is this one).
+/// (the game's kept one where its info set is this one); each world holds the play being built
+/// when `seat` is to move.
 #[pyfunction]
 pub fn determinize(game: &Bound<'_, PyGame>, seat: u8, seeds: Vec<u64>, exact: bool) -> PyResult<Vec<PyGame>> {
     let py = game.py();
@@ -147,10 +148,13 @@ pub fn determinize(game: &Bound<'_, PyGame>, seat: u8, seeds: Vec<u64>, exact: b
         let seat = seat_check(py, seat)?;
         // a snapshot of the game, and its kept determinizer (another thread determinizing
         // this game holds it: that call then uses a new one); the GIL is released on these
-        let (g, kept) = {
+        // (and the play the seat is building, when it is the player to move: its worlds hold
+        // the same selection)
+        let (g, kept, pending) = {
             let me = game.try_borrow().map_err(|e| crate::game::busy(py, e))?;
             let kept = me.det.0.try_lock().ok().and_then(|mut s| s.take());
-            (me.g.clone(), kept)
+            let to_move = matches!(me.g.pos.phase, Phase::Declare | Phase::Play) && me.g.pos.to_move == seat;
+            (me.g.clone(), kept, (to_move && me.b.pending.iter().any(|&n| n > 0)).then_some(me.b.pending))
         };
         let (worlds, keep) = py.detach(|| {
             // the kept one for this very game and seat, else for the same info set (derived once)
@@ -178,7 +182,13 @@ pub fn determinize(game: &Bound<'_, PyGame>, seat: u8, seeds: Vec<u64>, exact: b
                 }
             }
         }
-        worlds.map_err(|e| err(py, e))
+        let mut worlds = worlds.map_err(|e| err(py, e))?;
+        if let Some(p) = pending {
+            for w in &mut worlds {
+                w.build_selection(py, &p)?;
+            }
+        }
+        Ok(worlds)
     })
 }
 
