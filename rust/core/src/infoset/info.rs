@@ -23,12 +23,14 @@
 //!   only reinforces its own suit, R8.1), with the suit where it is public.
 
 use crate::game::hand::{Action, Game, Phase, Start, TrickRecord, NOBODY};
+use crate::game::deal::shuffle;
 use crate::rules::card::DECK;
 use crate::rules::card::{Card, Counts, KINDS};
 use crate::rules::combo::{classify, Combo};
 use crate::rules::follow::{t1_accepts, Follow};
 use crate::rules::profile::Profile;
 use crate::rules::trump::Context;
+use crate::util::seed::{derive, DEAL};
 
 /// A showing as the seat sees it: `suit` is `None` while hidden from it (R8.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -151,6 +153,36 @@ impl InfoSet {
     }
 }
 
+/// Shuffled decks kept per thread, by their seed (the last few hands' attempts): every info
+/// set of a hand reads the seat's arrivals from its attempts' decks (R1.3), each a shuffle of
+/// 216 cards.
+const DECKS_KEPT: usize = 4;
+
+thread_local! {
+    static DECKS: std::cell::RefCell<Vec<(u64, ([u8; DECK], u8))>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// `g.attempt_deck(r)` of a dealt hand; a shuffled one kept per thread by its seed (a cache:
+/// `shuffle` is a function of the seed alone).
+fn kept_deck(g: &Game, r: u8) -> ([u8; DECK], u8) {
+    let seed = match &g.record.start {
+        Start::Deal { hand_seed, decks, .. } if decks.get(r as usize).is_none() => derive(*hand_seed, DEAL, r as u64),
+        _ => return g.attempt_deck(r).expect("a dealt hand"),
+    };
+    DECKS.with(|d| {
+        let mut d = d.borrow_mut();
+        if let Some(k) = d.iter().find(|k| k.0 == seed) {
+            return k.1;
+        }
+        let deck = shuffle(seed);
+        if d.len() == DECKS_KEPT {
+            d.remove(0);
+        }
+        d.push((seed, deck));
+        deck
+    })
+}
+
 impl Game {
     /// What `seat` knows now (see the module documentation).
     pub fn info(&self, seat: u8) -> InfoSet {
@@ -164,7 +196,7 @@ impl Game {
         let mut first_seats = Vec::with_capacity(attempts);
         let mut arrivals = Vec::with_capacity(attempts);
         for r in 0..attempts {
-            let (deck, first) = self.attempt_deck(r as u8).expect("a dealt hand");
+            let (deck, first) = kept_deck(self, r as u8);
             let dealt = if r + 1 == attempts { pos.dealt as usize } else { DECK };
             first_seats.push(first);
             arrivals.push((0..dealt).filter(|&t| (first as usize + t) % 4 == seat as usize).map(|t| deck[t]).collect());
@@ -498,5 +530,28 @@ impl InfoSet {
         let mut then = *hand;
         add(&mut then, &c.since);
         crate::rules::follow::Follow::new(self.ctx(), &then, c.lead).is_legal(&c.play)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kept_decks_are_the_attempts_decks() {
+        // more hands than are kept, each asked twice in turn; a given first deck is read
+        // from the record, not the cache
+        let hands: Vec<Game> = (0..2 * DECKS_KEPT as u64).map(|s| Game::deal(s, Profile::Guigang, [3, 3], NOBODY, None).unwrap()).collect();
+        let given = crate::game::deal::shuffle(99);
+        let fixed = Game::deal(0, Profile::Guigang, [3, 3], NOBODY, Some(given)).unwrap();
+        for _ in 0..2 {
+            for g in &hands {
+                for r in 0..3 {
+                    assert_eq!(kept_deck(g, r), g.attempt_deck(r).unwrap());
+                }
+            }
+            assert_eq!(kept_deck(&fixed, 0), given);
+            assert_eq!(kept_deck(&fixed, 1), fixed.attempt_deck(1).unwrap());
+        }
     }
 }
