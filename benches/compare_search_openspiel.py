@@ -9,7 +9,9 @@ hearts played at random past the pass to the same share of its 52 cards, also at
 - determinization: tractor ``g.determinize(seat, seed)`` (one exact world on a fresh copy of the
   state: info set and counting programme included), timed apart as the hand's first info set on
   the thread (``cold``: the deal's turn chains built, which every later info set of the hand,
-  any seat's, reuses) and as a later one (``one``, the repeats: the chains kept);
+  any seat's, reuses) and as a later one (``one``: repeat r at the seat's (r + 1)-th decision
+  after this one, greedy in between: another state and info set of the hand, as the seat's
+  search meets them; the chains kept);
   ``determinize_many(seat, 64, seed)`` per world on a fresh copy, and one world per call on a
   state already determinized (a game keeps its last determinizer); the searches' hands-only
   sampler is in ``examples/determinize_speed``; hearts
@@ -94,13 +96,23 @@ def main() -> int:
             cold.append(time.perf_counter() - t)
             assert w.observation(seat) == obs
             for rep in range(a.repeats):
-                # a fresh game state each time (a copy keeps no determinizer): info set,
-                # counting programme and the worlds; the hand's chains kept
-                fresh = copy.copy(g)
-                t = time.perf_counter()
-                w = fresh.determinize(seat, rep)
-                one.append(time.perf_counter() - t)
-                assert w.observation(seat) == obs
+                # a later info set of the hand: the seat's (rep + 1)-th decision after this one,
+                # greedy on every seat in between (another state and info set, as the seat's
+                # search meets them), a fresh state (a copy keeps no determinizer): info set,
+                # counting programme and the world; the hand's chains kept
+                later, k = copy.copy(g), 0
+                for _ in range(rep + 1):
+                    later.step_policy("greedy", 7 * i + k)
+                    k += 1
+                    while later.phase == "play" and later.current_player != seat:
+                        later.step_policy("greedy", 7 * i + k)
+                        k += 1
+                if later.phase == "play":
+                    obs2 = later.observation(seat)
+                    t = time.perf_counter()
+                    w = later.determinize(seat, rep)
+                    one.append(time.perf_counter() - t)
+                    assert w.observation(seat) == obs2
                 fresh = copy.copy(g)
                 t = time.perf_counter()
                 ws = fresh.determinize_many(seat, 64, rep)
