@@ -1,0 +1,48 @@
+//! A fixed workload of first worlds at later info sets of a hand, for instruction counts
+//! (callgrind) by difference, as a search meets them: for each greedy hand, the seat to move
+//! halfway through the play (phase 2 of `greedy_cuts`), the info set there (its turn chains
+//! built), then its next `later` decisions (greedy on every seat in between), at each a fresh
+//! info set (`Game::info`), a fresh determinizer and its first world. Every position is found
+//! before any is determinized: runs that differ in `later` differ only in those worlds, so
+//! (Ir at `later` 3 − Ir at 0) / (3 × hands) is one later info set's first world.
+//! `cargo run --release -p tractor-core --example later_worlds [hands] [later]`
+//! e.g. `valgrind --tool=callgrind target/release/examples/later_worlds 12 3`.
+
+use tractor_core::infoset::determinize::Determinizer;
+use tractor_core::policy::Policy;
+use tractor_core::{Agent, Profile, Rng};
+
+#[path = "common/positions.rs"]
+mod positions;
+use positions::greedy_cuts;
+
+fn main() {
+    let arg = |i: usize, d: u64| std::env::args().nth(i).and_then(|s| s.parse().ok()).unwrap_or(d);
+    let (hands, later) = (arg(1, 12), arg(2, 3) as usize);
+    // per hand: the seat and its positions (the cut, then its next decisions)
+    let mut hands_at = Vec::new();
+    for seed in 0..hands {
+        let mut g = greedy_cuts(seed, Profile::Guigang)[2].clone();
+        let seat = g.pos.to_move;
+        let mut at = vec![g.clone()];
+        let mut rng = Rng::new(seed);
+        while at.len() <= 3 {
+            let Some(a) = Policy::Agent(Agent::Greedy).act(&g, &mut rng) else { break };
+            g.apply(&a).unwrap();
+            if g.pos.to_move == seat && g.pos.phase == tractor_core::game::hand::Phase::Play {
+                at.push(g.clone());
+            }
+        }
+        hands_at.push((seed, seat, at));
+    }
+    let mut n = 0u64;
+    for (seed, seat, at) in &hands_at {
+        for (i, p) in at.iter().enumerate().take(later + 1) {
+            let mut r = Rng::new(seed * 1000 + i as u64);
+            let mut det = Determinizer::new(p.info(*seat));
+            std::hint::black_box(det.world(&mut r).unwrap());
+            n += 1;
+        }
+    }
+    println!("{hands} hands, {n} first worlds");
+}
