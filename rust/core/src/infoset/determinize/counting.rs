@@ -225,17 +225,22 @@ impl Determinizer {
         // must come first), the checked classes without a timed kind (the side suits) come
         // first of all: their checks then reject before the timing is drawn
         let checked = self.checked_classes();
+        // (sets of kinds as bits, kind k at bit k: no searches of short lists)
+        let mask = |ks: &mut dyn Iterator<Item = u8>| ks.fold(0u64, |m, k| m | 1 << k);
+        let timed = mask(&mut self.timed.iter().copied());
+        let bounded = |k: usize| timed >> k & 1 == 1 || hs.iter().any(|h| h.lo[k] > 0 || h.hi[k] < self.info.unseen[k]);
         // (checks come from tricks: the trump is public whenever there is one)
         let ctx = (!checked.is_empty()).then(|| self.info.ctx());
         let whole: Vec<u8> = match ctx {
             Some(ctx) => {
-                let unbounded = |cl: u8| ctx.class_kinds(cl).iter().filter(|&&k| self.info.unseen[k as usize] > 0 && !self.bounded(k as usize)).count();
+                let unbounded = |cl: u8| ctx.class_kinds(cl).iter().filter(|&&k| self.info.unseen[k as usize] > 0 && !bounded(k as usize)).count();
                 checked.iter().copied().filter(|&cl| unbounded(cl) <= WHOLE_CLASS_UNBOUNDED).collect()
             }
             None => Vec::new(),
         };
         let class_kinds = |cl: u8| ctx.map_or(&[][..], |ctx| ctx.class_kinds(cl));
         let in_checked: Vec<u8> = whole.iter().flat_map(|&cl| class_kinds(cl).iter().copied()).collect();
+        let checked_kinds = mask(&mut in_checked.iter().copied());
         // (and only where the timing cannot reject: every other seat's run is the revealed
         // one, placed among the fitting placements; a hidden run's suit may fit no placement,
         // and those rejections are better found before the side suits are drawn)
@@ -243,7 +248,7 @@ impl Determinizer {
         let first: Vec<u8> = if self.level_fit.is_some() || hidden_run {
             Vec::new()
         } else {
-            whole.iter().filter(|&&cl| !class_kinds(cl).iter().any(|k| self.timed.contains(k))).flat_map(|&cl| class_kinds(cl).iter().copied()).collect()
+            whole.iter().filter(|&&cl| !class_kinds(cl).iter().any(|&k| timed >> k & 1 == 1)).flat_map(|&cl| class_kinds(cl).iter().copied()).collect()
         };
         // (with who was asked as evidence the level kinds come first of all: the level table
         // draws them whole, `levels.rs`)
@@ -290,12 +295,12 @@ impl Determinizer {
             if c == 0 {
                 continue;
             }
-            if !self.bounded(k) && !in_checked.contains(&(k as u8)) {
+            if !bounded(k) && checked_kinds >> k & 1 == 0 {
                 free.extend(std::iter::repeat_n(k as u8, c as usize));
                 continue;
             }
             let weighted = self.revealed.as_ref().is_some_and(|r| r.kind as usize == k) || (k == SJ.id() && !self.jokers.is_empty());
-            if let Some((h, n)) = self.pool_candidate(k, &in_checked, weighted) {
+            if let Some((h, n)) = self.pool_candidate(k, checked_kinds | timed, weighted) {
                 (cand[kinds.len()], saved[h]) = (h as u8, saved[h] + n);
                 kinds.push((k as u8, Vec::new()));
                 continue;
@@ -339,18 +344,19 @@ impl Determinizer {
                 cand[j - 1] != holder
             });
         }
-        let pooled = |cl: &[u8]| pool.as_ref().is_some_and(|p| p.kinds.iter().any(|x| cl.contains(&x.0)));
+        // (the kinds dealt with the shuffle at the end: free or pooled)
+        let shuffled = mask(&mut free.iter().copied()) | pool.as_ref().map_or(0, |p| mask(&mut p.kinds.iter().map(|x| x.0)));
         // each check runs after the last placed kind of its class (at once if none is unseen:
         // then the hand is known in that class, and the check is decided here)
         let mut after = vec![Vec::new(); kinds.len()];
         let mut late = Vec::new();
         for (ci, c) in self.live.iter().map(|&ci| (ci, &self.info.checks[ci])) {
-            let class = self.info.ctx().class_kinds(c.lead.class);
-            if free.iter().any(|k| class.contains(k)) || pooled(class) {
+            let class = mask(&mut self.info.ctx().class_kinds(c.lead.class).iter().copied());
+            if class & shuffled != 0 {
                 late.push(ci);
                 continue;
             }
-            match kinds.iter().rposition(|(k, _)| class.contains(k)) {
+            match kinds.iter().rposition(|&(k, _)| class >> k & 1 == 1) {
                 Some(j) => after[j].push(ci),
                 None => {
                     if !self.info.passes_check(c, &[0; KINDS]) {
@@ -365,7 +371,8 @@ impl Determinizer {
         // the hidden run's weight applies once its seat's level cards are all placed: after the
         // timed kinds, which come first
         let n_timed = self.timed.iter().filter(|&&k| self.info.unseen[k as usize] > 0).count();
-        let placed_first = kinds.iter().filter(|(k, _)| first.contains(k)).count();
+        let first = mask(&mut first.iter().copied());
+        let placed_first = kinds.iter().filter(|&&(k, _)| first >> k & 1 == 1).count();
         let early_at = if n_timed == 0 { j_max } else { placed_first + n_timed };
         // (with a hidden run's fit nothing comes before the timed kinds: they are 0..n_timed)
         let fit = self.level_fit.as_ref().filter(|_| n_timed > 0);
@@ -847,13 +854,14 @@ impl Determinizer {
     /// Whether kind `k` may go to a [`Pool`] (`pool.rs`): only one holder's bounds restrict it
     /// (every other holder may take all its copies), and it is not a timed kind, nor a level kind
     /// where the turn chains condition the worlds (the level table reads them first), nor
-    /// one whose weights carry a showing's (`weighted`, R8.2, C9), nor in `keep` (a checked
-    /// class drawn whole: its checks run as soon as it is placed, R5.3). Then that holder and
-    /// the number of the kind's splits, Σ over the holder's a of C(c − a + nh − 2, nh − 2).
-    fn pool_candidate(&self, k: usize, keep: &[u8], weighted: bool) -> Option<(usize, usize)> {
+    /// one whose weights carry a showing's (`weighted`, R8.2, C9), nor in `keep` (bit k: a
+    /// timed kind, or a checked class's drawn whole: its checks run as soon as it is placed,
+    /// R5.3). Then that holder and the number of the kind's splits, Σ over the holder's a of
+    /// C(c − a + nh − 2, nh − 2).
+    fn pool_candidate(&self, k: usize, keep: u64, weighted: bool) -> Option<(usize, usize)> {
         let (hs, c) = (&self.holders, self.info.unseen[k]);
         let level = self.turns.is_some() && (0..4).any(|s| Card::new(s, self.info.level).id() == k);
-        if !self.pooling || hs.len() < 2 || weighted || level || keep.contains(&(k as u8)) || self.timed.contains(&(k as u8)) {
+        if !self.pooling || hs.len() < 2 || weighted || level || keep >> k & 1 == 1 {
             return None;
         }
         let mut by = hs.iter().enumerate().filter(|(_, x)| x.lo[k] > 0 || x.hi[k] < c).map(|(h, _)| h);

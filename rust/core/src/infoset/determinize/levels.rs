@@ -365,7 +365,7 @@ impl Cells {
         // sums by its total and the totals it reached as bits
         let mut ks = [(0usize, 0usize, 0usize, 0usize); 5];
         // (20: seat 1's totals on the other suits, at most 12, and a row's `ROW` from there;
-        // zero between groups)
+        // each group zeroes the totals it may write)
         let mut s = [[0u128; 20]; 5];
         let mut nonzero = [[0u32; 20]; 5];
         let mut row0 = 0;
@@ -395,8 +395,10 @@ impl Cells {
                             continue;
                         }
                         ks[nk] = (y0, l0, sa + a0, sb + b0);
-                        s[nk] = [0; 20];
-                        nonzero[nk] = [0; 20];
+                        // (only seat 1's totals within its box are written: x0 within a0 ..=
+                        // b0, the other suits' within sa ..= sb)
+                        s[nk][sa + a0..=sb + b0].fill(0);
+                        nonzero[nk][sa + a0..=sb + b0].fill(0);
                         nk += 1;
                     }
                     if nk == 0 {

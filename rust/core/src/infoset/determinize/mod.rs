@@ -370,11 +370,6 @@ impl Determinizer {
         &self.live
     }
 
-    fn bounded(&self, k: usize) -> bool {
-        let c = self.info.unseen[k];
-        self.timed.contains(&(k as u8)) || self.holders.iter().any(|h| h.lo[k] > 0 || h.hi[k] < c)
-    }
-
     /// The led classes of the ladder checks, in order of first appearance.
     fn checked_classes(&self) -> Vec<u8> {
         let mut v: Vec<u8> = Vec::new();
