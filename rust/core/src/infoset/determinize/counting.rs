@@ -211,6 +211,14 @@ impl Determinizer {
     /// (they come first), without the layers before them: only the table reads those (and
     /// [`Determinizer::build_dp`] builds them where it is not built, `Dp::from`).
     pub(super) fn build_dp_from(&self, lazy: bool) -> Result<Dp, Error> {
+        self.build_dp_over(lazy, None)
+    }
+
+    /// [`Determinizer::build_dp_from`], taking the layers `kept` holds from a lazy build of
+    /// this programme (the same counts in every layer it built, `Dp::layers_match`) as they
+    /// are: only the layers before its `from` are built (where its level table was refused).
+    pub(super) fn build_dp_over(&self, lazy: bool, kept: Option<Dp>) -> Result<Dp, Error> {
+        let mut kept = kept.filter(|k| k.from > 0);
         let hs = &self.holders;
         let nh = hs.len();
         // (each list at its full length at once: no growing)
@@ -593,6 +601,8 @@ impl Determinizer {
                 bound = None;
                 boundary = Some((n_timed, Layer::from_wide(cur)));
             }
+            // (a layer the kept build holds, taken as it is)
+            let mut reuse = kept.as_mut().filter(|k| j >= k.from).map(|k| std::mem::replace(&mut k.table[j], Layer::Narrow(Vec::new())));
             // (the table is pushed from the last layer on)
             let next = match &boundary {
                 Some((b, layer)) if *b == j + 1 => layer,
@@ -627,7 +637,9 @@ impl Determinizer {
                                 }
                             };
                         }
-                        if b >> 64 == 0 && !(n_level > 0 && j == n_level) {
+                        if let Some(layer) = reuse {
+                            Some(layer)
+                        } else if b >> 64 == 0 && !(n_level > 0 && j == n_level) {
                             let mut cur = zeroed::<u64>(len);
                             runs_into!(&mut cur);
                             Some(Layer::Small(cur))
@@ -637,6 +649,8 @@ impl Determinizer {
                             Some(Layer::Narrow(cur))
                         }
                     }
+                    // (a kept layer that fit 128 bits; one at full width is built again)
+                    None if reuse.as_ref().is_some_and(|l| !matches!(l, Layer::Wide(_))) => reuse.take(),
                     None => {
                         let mut cur = vec![0u128; len];
                         let mut fits = true;

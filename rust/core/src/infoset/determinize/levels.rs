@@ -1566,6 +1566,9 @@ mod tests {
                     // a lazy programme (without the level kinds' layers) holds the same counts
                     let lazy = det.build_dp_from(true).expect("as the full build");
                     assert!(lazy.layers_match(&dp), "seed {seed}, cut {cut}, seat {seat}: lazy layers");
+                    // and a full build over the lazy one's layers holds the full build's counts
+                    let over = det.build_dp_over(false, Some(lazy.clone())).expect("as the full build");
+                    assert!(over.from == 0 && over.layers_match(&dp) && dp.layers_match(&over), "seed {seed}, cut {cut}, seat {seat}: layers kept");
                     lazy_built += (lazy.from > 0) as usize;
                     let table = det.dp_levels(&dp, &envelope, valid.clone());
                     by_cells += table.as_ref().is_some_and(|t| t.cells.is_some()) as usize;

@@ -737,7 +737,8 @@ impl Determinizer {
                 }
                 // (the layers a level table would have stood for, where none was built)
                 if self.dp.as_ref().is_some_and(|d| d.from > 0) && !self.levels.as_ref().is_some_and(|l| l.is_some()) {
-                    self.dp = Some(self.build_dp()?);
+                    let lazy = self.dp.take();
+                    self.dp = Some(self.build_dp_over(false, lazy)?);
                 }
                 let (info, holders, revealed, jokers) = (&self.info, &self.holders, self.revealed.as_ref(), &self.jokers);
                 let (level_fit, turns) = (self.level_fit.as_ref(), self.turns.as_ref().filter(|t| t.conditions()));
