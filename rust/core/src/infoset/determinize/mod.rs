@@ -303,7 +303,8 @@ impl Determinizer {
     /// (its upper bound per kind, at most the unseen copies), and its holding then contains
     /// the play (the cards played since are added back): a check that passes on that largest
     /// hand passes on all of them and cannot reject. Dropping it changes no accepted world's
-    /// distribution, only the cost (tested against brute force, `tests/determinize.rs`).
+    /// distribution, only the cost (tested against brute force, `tests/determinize.rs`). The
+    /// verdicts are kept per thread for the hand's next info sets (`checks::passes_kept`).
     fn live_checks(info: &InfoSet, holders: &[Holder], check_holder: &[usize]) -> Vec<usize> {
         (0..info.checks.len())
             .filter(|&ci| {
@@ -312,7 +313,7 @@ impl Determinizer {
                 for (k, x) in largest.iter_mut().enumerate() {
                     *x = h.hi[k].min(info.unseen[k]);
                 }
-                !info.passes_check(&info.checks[ci], &largest)
+                !checks::passes_kept(info, &info.checks[ci], &largest)
             })
             .collect()
     }
