@@ -9,7 +9,7 @@ use crate::rules::error::Error;
 use crate::util::bignum::{binomial, binomial_low, binomial_rows, Big, BigVec};
 use crate::util::rng::Rng;
 use super::checks::CheckMemo;
-use super::splits::{splits, Splits};
+use super::splits::{no_splits, splits, Splits};
 use super::levels::{LevelTable, Walk};
 use super::turns::Turns;
 use super::holders::Holder;
@@ -310,13 +310,14 @@ impl Determinizer {
             let weighted = self.revealed.as_ref().is_some_and(|r| r.kind as usize == k) || (k == SJ.id() && !self.jokers.is_empty());
             if let Some((h, n)) = self.pool_candidate(k, checked_kinds | timed, weighted) {
                 (cand[kinds.len()], saved[h]) = (h as u8, saved[h] + n);
-                kinds.push((k as u8, Vec::new()));
+                kinds.push((k as u8, no_splits()));
                 continue;
             }
             let mut allocs = splits_of(k, kinds.len(), &mut seen, &kinds, weighted);
             if let Some(r) = self.revealed.as_ref().filter(|r| r.kind as usize == k) {
                 // R8.2: the revealed showings' timing, exactly: weight each split by the share of
                 // the declarer's placements of its copies that fit them (scaled to integers)
+                let allocs = std::sync::Arc::make_mut(&mut allocs);
                 for (a, w) in allocs.iter_mut() {
                     *w *= r.fit[(a[r.holder] + r.played) as usize];
                 }
@@ -325,6 +326,7 @@ impl Determinizer {
             if k == SJ.id() && !self.jokers.is_empty() {
                 // C9: each weighted shower's small jokers, by the share of their placements
                 // that put one before its first showing
+                let allocs = std::sync::Arc::make_mut(&mut allocs);
                 for (a, w) in allocs.iter_mut() {
                     for j in &self.jokers {
                         *w *= j.fit[(a[j.holder] + j.played) as usize];
@@ -660,7 +662,7 @@ impl Determinizer {
                             }
                             let used: u16 = s[..nd].iter().sum();
                             let mut acc = 0u128;
-                            for (m, (_, w)) in moves.iter().zip(splits) {
+                            for (m, (_, w)) in moves.iter().zip(splits.iter()) {
                                 let Some(ni) = m.next(nd, s, i, used, rem) else { continue };
                                 match next.low_u128(ni).checked_mul(*w).and_then(|v| acc.checked_add(v)) {
                                     Some(v) => acc = v,
@@ -692,7 +694,7 @@ impl Determinizer {
             reachable(j, &mut |i, s| {
                 let used: u16 = s[..nd].iter().sum();
                 let mut acc = Big::ZERO;
-                for (m, (_, w)) in moves.iter().zip(splits) {
+                for (m, (_, w)) in moves.iter().zip(splits.iter()) {
                     if let Some(ni) = m.next(nd, s, i, used, remaining[next_layer[j]]) {
                         let v = next.get(ni);
                         if small {
@@ -996,7 +998,7 @@ impl Dp {
         let narrow = self.table[j].to_u128(i);
         if let Some(t) = narrow {
             let mut r = rng.below(t);
-            for (x, (m, (_, w))) in moves.iter().zip(allocs).enumerate() {
+            for (x, (m, (_, w))) in moves.iter().zip(allocs.iter()).enumerate() {
                 let Some(ni) = feasible(m) else { continue };
                 let v = next.low_u128(ni) * w; // ≤ t: no overflow
                 if r < v {
@@ -1008,7 +1010,7 @@ impl Dp {
             let total = self.table[j].get(i);
             let n = total.limbs();
             let mut r = total.below(rng);
-            for (x, (m, (_, w))) in moves.iter().zip(allocs).enumerate() {
+            for (x, (m, (_, w))) in moves.iter().zip(allocs.iter()).enumerate() {
                 let Some(ni) = feasible(m) else { continue };
                 let v = match u64::try_from(*w) {
                     Ok(w) => next.get(ni).mul_small_within(w, n),
@@ -1055,11 +1057,44 @@ fn layer_runs<T: Entry, N: Copy + Into<u128>>(dims: &[usize], layout: &Layout, l
         }
     };
     if layout.pad > 0 {
-        // row by row, every split over the row's states in the box and the band: where it
-        // does not fit it reads a zero (a pad entry, or a state with more room than cards to
-        // come)
+        // every split over each row's states in the box and the band: where it does not fit
+        // it reads a zero (a pad entry, or a state with more room than cards to come); split
+        // by split over the rows, found once, where they are at most 64 (per state the
+        // splits add in the same order)
+        let (mut rows, mut n) = ([(0usize, 0usize); 64], 0);
         for_row_ranges(dims, layout, lo, hi, used_lo, used_hi, |base, _, row_lo, row_hi| {
-            for (m, &(_, w)) in moves.iter().zip(splits) {
+            if n < rows.len() {
+                rows[n] = (base + row_lo as usize, base + row_hi as usize);
+            }
+            n += 1;
+        });
+        if n <= rows.len() {
+            let rows = &rows[..n];
+            for (m, &(_, w)) in moves.iter().zip(splits.iter()) {
+                // (every entry of `next` is 0: the bound times this weight fits)
+                if std::mem::size_of::<T>() == 8 && w >> 64 != 0 {
+                    continue;
+                }
+                let next = &next[..cur.len() - m.off];
+                if w == 1 {
+                    for &(start, end) in rows {
+                        for (c, &v) in cur[start..=end].iter_mut().zip(&next[start - m.off..=end - m.off]) {
+                            *c += T::of(v.into());
+                        }
+                    }
+                } else {
+                    let w = T::of(w);
+                    for &(start, end) in rows {
+                        for (c, &v) in cur[start..=end].iter_mut().zip(&next[start - m.off..=end - m.off]) {
+                            *c += T::of(v.into()) * w;
+                        }
+                    }
+                }
+            }
+            return;
+        }
+        for_row_ranges(dims, layout, lo, hi, used_lo, used_hi, |base, _, row_lo, row_hi| {
+            for (m, &(_, w)) in moves.iter().zip(splits.iter()) {
                 run(base + row_lo as usize, base + row_hi as usize, m, w);
             }
         });
@@ -1081,7 +1116,7 @@ fn layer_runs<T: Entry, N: Copy + Into<u128>>(dims: &[usize], layout: &Layout, l
             let rest = (lo1 + r) as i32;
             *x = ((lo[0] as i32).max(used_lo as i32 - rest), (hi[0] as i32).min(used_hi as i32 - rest));
         }
-        for (m, &(_, w)) in moves.iter().zip(splits) {
+        for (m, &(_, w)) in moves.iter().zip(splits.iter()) {
             let (a0, a1) = (m.a[0] as i32, m.a[1] as usize);
             // (the last holder's room after the split within the cards still to come)
             let top = rem as i32 + m.took as i32;
@@ -1098,7 +1133,7 @@ fn layer_runs<T: Entry, N: Copy + Into<u128>>(dims: &[usize], layout: &Layout, l
     }
     for_row_ranges(dims, layout, lo, hi, used_lo, used_hi, |base, rest, row_lo, row_hi| {
         let others: u16 = rest.iter().sum();
-        for (m, &(_, w)) in moves.iter().zip(splits) {
+        for (m, &(_, w)) in moves.iter().zip(splits.iter()) {
             // (s0 ≥ a0, the other holders' rooms at least their cards, and
             // s0 + others − took ≤ rem)
             if rest.iter().zip(&m.a[1..]).any(|(&s, &a)| s < a as u16) {
@@ -1234,7 +1269,7 @@ mod tests {
                     let j_max = dp.kinds.len();
                     let f = dp.free.len();
                     // the pooled kinds' splits over every holder, as plain layers after the others
-                    let in_pool: Vec<(u8, u8, Vec<([u8; 4], u128)>)> = dp.pool.iter().flat_map(|p| &p.kinds).map(|&(k, c, _, _)| {
+                    let in_pool: Vec<(u8, u8, super::super::splits::Splits)> = dp.pool.iter().flat_map(|p| &p.kinds).map(|&(k, c, _, _)| {
                         let (lo, hi): (Vec<u8>, Vec<u8>) = det.holders.iter().map(|h| (h.lo[k as usize], h.hi[k as usize])).unzip();
                         (k, c, super::super::splits::splits(c, &lo, &hi))
                     }).collect();
