@@ -73,9 +73,9 @@ impl std::hash::Hash for KeptKey {
     }
 }
 
-/// Verdicts kept at most per thread (about 200 kB, sized once: no growing), the cache
+/// Verdicts kept at most per thread (about 180 kB, sized once: no growing), the cache
 /// emptied when full.
-const VERDICTS_KEPT: usize = 2048;
+const VERDICTS_KEPT: usize = 1024;
 
 thread_local! {
     static KEPT: std::cell::RefCell<Kept> = std::cell::RefCell::new(Kept::with_capacity_and_hasher(VERDICTS_KEPT, Default::default()));
