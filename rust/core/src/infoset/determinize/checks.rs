@@ -14,7 +14,7 @@
 
 use crate::infoset::info::{FollowCheck, InfoSet};
 use crate::rules::card::Counts;
-use crate::rules::combo::classify;
+use crate::rules::combo::{classify, Combo};
 use crate::rules::follow::{min_tractor_loss, pairs, t1_accepts, Follow};
 use crate::rules::profile::FollowRule;
 use crate::rules::trump::Context;
@@ -50,6 +50,62 @@ impl Play {
         let t1 = classify(ctx, &c.play).is_some_and(|x| t1_accepts(ctx, &c.lead, &x));
         Play { in_class, t1, pairs: pairs(ctx, class, &c.play), loss: vec![UNKNOWN; c.lead.size() + 1] }
     }
+}
+
+/// Verdicts of `InfoSet::passes_check` kept per thread (a cache: it changes no verdict, only
+/// its cost), for the checks a determinizer asks once on the largest hand its bounds allow
+/// (`Determinizer::live_checks`): the info sets of one hand, at later decisions or other
+/// seats, ask the same follows again, mostly on the same holdings. Keyed by the rules
+/// context, the lead, the play (its counts eight to a word) and the holding then in the led
+/// class (three bits a kind: a check reads only its led class, R5.3).
+type Kept = std::collections::HashMap<KeptKey, bool, std::hash::BuildHasherDefault<crate::util::hash::FxHasher>>;
+
+/// A kept verdict's key: (the rules context, the lead's fields, the holding then) and the
+/// play's counts, eight to a word, hashed a word at a time.
+#[derive(PartialEq, Eq)]
+struct KeptKey([u64; 3], [u64; 7]);
+
+impl std::hash::Hash for KeptKey {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        for &w in self.0.iter().chain(&self.1) {
+            h.write_u64(w);
+        }
+    }
+}
+
+/// Verdicts kept at most per thread (about 180 kB, sized once: no growing), the cache
+/// emptied when full.
+const VERDICTS_KEPT: usize = 1024;
+
+thread_local! {
+    static KEPT: std::cell::RefCell<Kept> = std::cell::RefCell::new(Kept::with_capacity_and_hasher(VERDICTS_KEPT, Default::default()));
+}
+
+/// `info.passes_check(c, hand)`, kept per thread for the next info sets of the hand.
+pub(super) fn passes_kept(info: &InfoSet, c: &FollowCheck, hand: &Counts) -> bool {
+    let ctx = info.ctx();
+    let kinds = ctx.class_kinds(c.lead.class);
+    if kinds.len() * 3 >= 64 {
+        return info.passes_check(c, hand);
+    }
+    // (the holding then: the hand and the cards played since, at most four a kind)
+    let then = kinds.iter().fold(0u64, |acc, &k| acc << 3 | (hand[k as usize] + c.since[k as usize]) as u64);
+    let mut play = [0u64; 7];
+    for (w, b) in play.iter_mut().zip(c.play.chunks(8)) {
+        let mut x = [0u8; 8];
+        x[..b.len()].copy_from_slice(b);
+        *w = u64::from_le_bytes(x);
+    }
+    let Combo { m, k, first, class, top } = c.lead;
+    let lead = u64::from_le_bytes([m, k, first, class, top, 0, 0, 0]);
+    let key = KeptKey([ctx as *const Context as u64, lead, then], play);
+    KEPT.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.len() >= VERDICTS_KEPT {
+            m.clear();
+        }
+        *m.entry(key).or_insert_with(|| info.passes_check(c, hand))
+    })
 }
 
 #[derive(Clone, Debug, Default)]
@@ -139,10 +195,10 @@ mod tests {
     use crate::rules::profile::Profile;
     use crate::util::rng::Rng;
 
-    /// The memo's verdicts (the plays read once, the slots) against `InfoSet::passes_check`
-    /// on random holdings of the led class (at most four copies with the cards played since),
-    /// for every check of info sets along random hands of every profile: the same, both
-    /// verdicts seen.
+    /// The memo's verdicts (the plays read once, the slots) and the thread's kept ones
+    /// (`passes_kept`) against `InfoSet::passes_check` on random holdings of the led class (at
+    /// most four copies with the cards played since), for every check of info sets along
+    /// random hands of every profile: the same, both verdicts seen.
     #[test]
     fn the_memo_gives_the_checks_verdicts() {
         let (mut checks, mut pass, mut fail) = (0, 0, 0);
@@ -176,6 +232,9 @@ mod tests {
                         }
                         let want = info.passes_check(c, &hand);
                         assert_eq!(memo.passes(&info, ci, &hand), want, "seed {seed}, check {ci}");
+                        // (the thread's kept verdicts, found then kept)
+                        assert_eq!(passes_kept(&info, c, &hand), want, "seed {seed}, check {ci}: kept");
+                        assert_eq!(passes_kept(&info, c, &hand), want, "seed {seed}, check {ci}: kept again");
                         assert_eq!(memo.verdict(&info, ci, &hand), want, "seed {seed}, check {ci}");
                         if want {
                             pass += 1;

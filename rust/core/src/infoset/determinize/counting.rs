@@ -9,7 +9,7 @@ use crate::rules::error::Error;
 use crate::util::bignum::{binomial, binomial_low, binomial_rows, Big, BigVec};
 use crate::util::rng::Rng;
 use super::checks::CheckMemo;
-use super::splits::{splits, Splits};
+use super::splits::{no_splits, splits, Splits};
 use super::levels::{LevelTable, Walk};
 use super::turns::Turns;
 use super::holders::Holder;
@@ -211,6 +211,14 @@ impl Determinizer {
     /// (they come first), without the layers before them: only the table reads those (and
     /// [`Determinizer::build_dp`] builds them where it is not built, `Dp::from`).
     pub(super) fn build_dp_from(&self, lazy: bool) -> Result<Dp, Error> {
+        self.build_dp_over(lazy, None)
+    }
+
+    /// [`Determinizer::build_dp_from`], taking the layers `kept` holds from a lazy build of
+    /// this programme (the same counts in every layer it built, `Dp::layers_match`) as they
+    /// are: only the layers before its `from` are built (where its level table was refused).
+    pub(super) fn build_dp_over(&self, lazy: bool, kept: Option<Dp>) -> Result<Dp, Error> {
+        let mut kept = kept.filter(|k| k.from > 0);
         let hs = &self.holders;
         let nh = hs.len();
         // (each list at its full length at once: no growing)
@@ -225,17 +233,22 @@ impl Determinizer {
         // must come first), the checked classes without a timed kind (the side suits) come
         // first of all: their checks then reject before the timing is drawn
         let checked = self.checked_classes();
+        // (sets of kinds as bits, kind k at bit k: no searches of short lists)
+        let mask = |ks: &mut dyn Iterator<Item = u8>| ks.fold(0u64, |m, k| m | 1 << k);
+        let timed = mask(&mut self.timed.iter().copied());
+        let bounded = |k: usize| timed >> k & 1 == 1 || hs.iter().any(|h| h.lo[k] > 0 || h.hi[k] < self.info.unseen[k]);
         // (checks come from tricks: the trump is public whenever there is one)
         let ctx = (!checked.is_empty()).then(|| self.info.ctx());
         let whole: Vec<u8> = match ctx {
             Some(ctx) => {
-                let unbounded = |cl: u8| ctx.class_kinds(cl).iter().filter(|&&k| self.info.unseen[k as usize] > 0 && !self.bounded(k as usize)).count();
+                let unbounded = |cl: u8| ctx.class_kinds(cl).iter().filter(|&&k| self.info.unseen[k as usize] > 0 && !bounded(k as usize)).count();
                 checked.iter().copied().filter(|&cl| unbounded(cl) <= WHOLE_CLASS_UNBOUNDED).collect()
             }
             None => Vec::new(),
         };
         let class_kinds = |cl: u8| ctx.map_or(&[][..], |ctx| ctx.class_kinds(cl));
         let in_checked: Vec<u8> = whole.iter().flat_map(|&cl| class_kinds(cl).iter().copied()).collect();
+        let checked_kinds = mask(&mut in_checked.iter().copied());
         // (and only where the timing cannot reject: every other seat's run is the revealed
         // one, placed among the fitting placements; a hidden run's suit may fit no placement,
         // and those rejections are better found before the side suits are drawn)
@@ -243,7 +256,7 @@ impl Determinizer {
         let first: Vec<u8> = if self.level_fit.is_some() || hidden_run {
             Vec::new()
         } else {
-            whole.iter().filter(|&&cl| !class_kinds(cl).iter().any(|k| self.timed.contains(k))).flat_map(|&cl| class_kinds(cl).iter().copied()).collect()
+            whole.iter().filter(|&&cl| !class_kinds(cl).iter().any(|&k| timed >> k & 1 == 1)).flat_map(|&cl| class_kinds(cl).iter().copied()).collect()
         };
         // (with who was asked as evidence the level kinds come first of all: the level table
         // draws them whole, `levels.rs`)
@@ -290,20 +303,21 @@ impl Determinizer {
             if c == 0 {
                 continue;
             }
-            if !self.bounded(k) && !in_checked.contains(&(k as u8)) {
+            if !bounded(k) && checked_kinds >> k & 1 == 0 {
                 free.extend(std::iter::repeat_n(k as u8, c as usize));
                 continue;
             }
             let weighted = self.revealed.as_ref().is_some_and(|r| r.kind as usize == k) || (k == SJ.id() && !self.jokers.is_empty());
-            if let Some((h, n)) = self.pool_candidate(k, &in_checked, weighted) {
+            if let Some((h, n)) = self.pool_candidate(k, checked_kinds | timed, weighted) {
                 (cand[kinds.len()], saved[h]) = (h as u8, saved[h] + n);
-                kinds.push((k as u8, Vec::new()));
+                kinds.push((k as u8, no_splits()));
                 continue;
             }
             let mut allocs = splits_of(k, kinds.len(), &mut seen, &kinds, weighted);
             if let Some(r) = self.revealed.as_ref().filter(|r| r.kind as usize == k) {
                 // R8.2: the revealed showings' timing, exactly: weight each split by the share of
                 // the declarer's placements of its copies that fit them (scaled to integers)
+                let allocs = std::sync::Arc::make_mut(&mut allocs);
                 for (a, w) in allocs.iter_mut() {
                     *w *= r.fit[(a[r.holder] + r.played) as usize];
                 }
@@ -312,6 +326,7 @@ impl Determinizer {
             if k == SJ.id() && !self.jokers.is_empty() {
                 // C9: each weighted shower's small jokers, by the share of their placements
                 // that put one before its first showing
+                let allocs = std::sync::Arc::make_mut(&mut allocs);
                 for (a, w) in allocs.iter_mut() {
                     for j in &self.jokers {
                         *w *= j.fit[(a[j.holder] + j.played) as usize];
@@ -339,18 +354,19 @@ impl Determinizer {
                 cand[j - 1] != holder
             });
         }
-        let pooled = |cl: &[u8]| pool.as_ref().is_some_and(|p| p.kinds.iter().any(|x| cl.contains(&x.0)));
+        // (the kinds dealt with the shuffle at the end: free or pooled)
+        let shuffled = mask(&mut free.iter().copied()) | pool.as_ref().map_or(0, |p| mask(&mut p.kinds.iter().map(|x| x.0)));
         // each check runs after the last placed kind of its class (at once if none is unseen:
         // then the hand is known in that class, and the check is decided here)
         let mut after = vec![Vec::new(); kinds.len()];
         let mut late = Vec::new();
         for (ci, c) in self.live.iter().map(|&ci| (ci, &self.info.checks[ci])) {
-            let class = self.info.ctx().class_kinds(c.lead.class);
-            if free.iter().any(|k| class.contains(k)) || pooled(class) {
+            let class = mask(&mut self.info.ctx().class_kinds(c.lead.class).iter().copied());
+            if class & shuffled != 0 {
                 late.push(ci);
                 continue;
             }
-            match kinds.iter().rposition(|(k, _)| class.contains(k)) {
+            match kinds.iter().rposition(|&(k, _)| class >> k & 1 == 1) {
                 Some(j) => after[j].push(ci),
                 None => {
                     if !self.info.passes_check(c, &[0; KINDS]) {
@@ -365,7 +381,8 @@ impl Determinizer {
         // the hidden run's weight applies once its seat's level cards are all placed: after the
         // timed kinds, which come first
         let n_timed = self.timed.iter().filter(|&&k| self.info.unseen[k as usize] > 0).count();
-        let placed_first = kinds.iter().filter(|(k, _)| first.contains(k)).count();
+        let first = mask(&mut first.iter().copied());
+        let placed_first = kinds.iter().filter(|&&(k, _)| first >> k & 1 == 1).count();
         let early_at = if n_timed == 0 { j_max } else { placed_first + n_timed };
         // (with a hidden run's fit nothing comes before the timed kinds: they are 0..n_timed)
         let fit = self.level_fit.as_ref().filter(|_| n_timed > 0);
@@ -586,6 +603,8 @@ impl Determinizer {
                 bound = None;
                 boundary = Some((n_timed, Layer::from_wide(cur)));
             }
+            // (a layer the kept build holds, taken as it is)
+            let mut reuse = kept.as_mut().filter(|k| j >= k.from).map(|k| std::mem::replace(&mut k.table[j], Layer::Narrow(Vec::new())));
             // (the table is pushed from the last layer on)
             let next = match &boundary {
                 Some((b, layer)) if *b == j + 1 => layer,
@@ -620,7 +639,9 @@ impl Determinizer {
                                 }
                             };
                         }
-                        if b >> 64 == 0 && !(n_level > 0 && j == n_level) {
+                        if let Some(layer) = reuse {
+                            Some(layer)
+                        } else if b >> 64 == 0 && !(n_level > 0 && j == n_level) {
                             let mut cur = zeroed::<u64>(len);
                             runs_into!(&mut cur);
                             Some(Layer::Small(cur))
@@ -630,6 +651,8 @@ impl Determinizer {
                             Some(Layer::Narrow(cur))
                         }
                     }
+                    // (a kept layer that fit 128 bits; one at full width is built again)
+                    None if reuse.as_ref().is_some_and(|l| !matches!(l, Layer::Wide(_))) => reuse.take(),
                     None => {
                         let mut cur = vec![0u128; len];
                         let mut fits = true;
@@ -639,7 +662,7 @@ impl Determinizer {
                             }
                             let used: u16 = s[..nd].iter().sum();
                             let mut acc = 0u128;
-                            for (m, (_, w)) in moves.iter().zip(splits) {
+                            for (m, (_, w)) in moves.iter().zip(splits.iter()) {
                                 let Some(ni) = m.next(nd, s, i, used, rem) else { continue };
                                 match next.low_u128(ni).checked_mul(*w).and_then(|v| acc.checked_add(v)) {
                                     Some(v) => acc = v,
@@ -671,7 +694,7 @@ impl Determinizer {
             reachable(j, &mut |i, s| {
                 let used: u16 = s[..nd].iter().sum();
                 let mut acc = Big::ZERO;
-                for (m, (_, w)) in moves.iter().zip(splits) {
+                for (m, (_, w)) in moves.iter().zip(splits.iter()) {
                     if let Some(ni) = m.next(nd, s, i, used, remaining[next_layer[j]]) {
                         let v = next.get(ni);
                         if small {
@@ -847,13 +870,14 @@ impl Determinizer {
     /// Whether kind `k` may go to a [`Pool`] (`pool.rs`): only one holder's bounds restrict it
     /// (every other holder may take all its copies), and it is not a timed kind, nor a level kind
     /// where the turn chains condition the worlds (the level table reads them first), nor
-    /// one whose weights carry a showing's (`weighted`, R8.2, C9), nor in `keep` (a checked
-    /// class drawn whole: its checks run as soon as it is placed, R5.3). Then that holder and
-    /// the number of the kind's splits, Σ over the holder's a of C(c − a + nh − 2, nh − 2).
-    fn pool_candidate(&self, k: usize, keep: &[u8], weighted: bool) -> Option<(usize, usize)> {
+    /// one whose weights carry a showing's (`weighted`, R8.2, C9), nor in `keep` (bit k: a
+    /// timed kind, or a checked class's drawn whole: its checks run as soon as it is placed,
+    /// R5.3). Then that holder and the number of the kind's splits, Σ over the holder's a of
+    /// C(c − a + nh − 2, nh − 2).
+    fn pool_candidate(&self, k: usize, keep: u64, weighted: bool) -> Option<(usize, usize)> {
         let (hs, c) = (&self.holders, self.info.unseen[k]);
         let level = self.turns.is_some() && (0..4).any(|s| Card::new(s, self.info.level).id() == k);
-        if !self.pooling || hs.len() < 2 || weighted || level || keep.contains(&(k as u8)) || self.timed.contains(&(k as u8)) {
+        if !self.pooling || hs.len() < 2 || weighted || level || keep >> k & 1 == 1 {
             return None;
         }
         let mut by = hs.iter().enumerate().filter(|(_, x)| x.lo[k] > 0 || x.hi[k] < c).map(|(h, _)| h);
@@ -974,7 +998,7 @@ impl Dp {
         let narrow = self.table[j].to_u128(i);
         if let Some(t) = narrow {
             let mut r = rng.below(t);
-            for (x, (m, (_, w))) in moves.iter().zip(allocs).enumerate() {
+            for (x, (m, (_, w))) in moves.iter().zip(allocs.iter()).enumerate() {
                 let Some(ni) = feasible(m) else { continue };
                 let v = next.low_u128(ni) * w; // ≤ t: no overflow
                 if r < v {
@@ -986,7 +1010,7 @@ impl Dp {
             let total = self.table[j].get(i);
             let n = total.limbs();
             let mut r = total.below(rng);
-            for (x, (m, (_, w))) in moves.iter().zip(allocs).enumerate() {
+            for (x, (m, (_, w))) in moves.iter().zip(allocs.iter()).enumerate() {
                 let Some(ni) = feasible(m) else { continue };
                 let v = match u64::try_from(*w) {
                     Ok(w) => next.get(ni).mul_small_within(w, n),
@@ -1033,11 +1057,44 @@ fn layer_runs<T: Entry, N: Copy + Into<u128>>(dims: &[usize], layout: &Layout, l
         }
     };
     if layout.pad > 0 {
-        // row by row, every split over the row's states in the box and the band: where it
-        // does not fit it reads a zero (a pad entry, or a state with more room than cards to
-        // come)
+        // every split over each row's states in the box and the band: where it does not fit
+        // it reads a zero (a pad entry, or a state with more room than cards to come); split
+        // by split over the rows, found once, where they are at most 64 (per state the
+        // splits add in the same order)
+        let (mut rows, mut n) = ([(0usize, 0usize); 64], 0);
         for_row_ranges(dims, layout, lo, hi, used_lo, used_hi, |base, _, row_lo, row_hi| {
-            for (m, &(_, w)) in moves.iter().zip(splits) {
+            if n < rows.len() {
+                rows[n] = (base + row_lo as usize, base + row_hi as usize);
+            }
+            n += 1;
+        });
+        if n <= rows.len() {
+            let rows = &rows[..n];
+            for (m, &(_, w)) in moves.iter().zip(splits.iter()) {
+                // (every entry of `next` is 0: the bound times this weight fits)
+                if std::mem::size_of::<T>() == 8 && w >> 64 != 0 {
+                    continue;
+                }
+                let next = &next[..cur.len() - m.off];
+                if w == 1 {
+                    for &(start, end) in rows {
+                        for (c, &v) in cur[start..=end].iter_mut().zip(&next[start - m.off..=end - m.off]) {
+                            *c += T::of(v.into());
+                        }
+                    }
+                } else {
+                    let w = T::of(w);
+                    for &(start, end) in rows {
+                        for (c, &v) in cur[start..=end].iter_mut().zip(&next[start - m.off..=end - m.off]) {
+                            *c += T::of(v.into()) * w;
+                        }
+                    }
+                }
+            }
+            return;
+        }
+        for_row_ranges(dims, layout, lo, hi, used_lo, used_hi, |base, _, row_lo, row_hi| {
+            for (m, &(_, w)) in moves.iter().zip(splits.iter()) {
                 run(base + row_lo as usize, base + row_hi as usize, m, w);
             }
         });
@@ -1059,7 +1116,7 @@ fn layer_runs<T: Entry, N: Copy + Into<u128>>(dims: &[usize], layout: &Layout, l
             let rest = (lo1 + r) as i32;
             *x = ((lo[0] as i32).max(used_lo as i32 - rest), (hi[0] as i32).min(used_hi as i32 - rest));
         }
-        for (m, &(_, w)) in moves.iter().zip(splits) {
+        for (m, &(_, w)) in moves.iter().zip(splits.iter()) {
             let (a0, a1) = (m.a[0] as i32, m.a[1] as usize);
             // (the last holder's room after the split within the cards still to come)
             let top = rem as i32 + m.took as i32;
@@ -1076,7 +1133,7 @@ fn layer_runs<T: Entry, N: Copy + Into<u128>>(dims: &[usize], layout: &Layout, l
     }
     for_row_ranges(dims, layout, lo, hi, used_lo, used_hi, |base, rest, row_lo, row_hi| {
         let others: u16 = rest.iter().sum();
-        for (m, &(_, w)) in moves.iter().zip(splits) {
+        for (m, &(_, w)) in moves.iter().zip(splits.iter()) {
             // (s0 ≥ a0, the other holders' rooms at least their cards, and
             // s0 + others − took ≤ rem)
             if rest.iter().zip(&m.a[1..]).any(|(&s, &a)| s < a as u16) {
@@ -1212,7 +1269,7 @@ mod tests {
                     let j_max = dp.kinds.len();
                     let f = dp.free.len();
                     // the pooled kinds' splits over every holder, as plain layers after the others
-                    let in_pool: Vec<(u8, u8, Vec<([u8; 4], u128)>)> = dp.pool.iter().flat_map(|p| &p.kinds).map(|&(k, c, _, _)| {
+                    let in_pool: Vec<(u8, u8, super::super::splits::Splits)> = dp.pool.iter().flat_map(|p| &p.kinds).map(|&(k, c, _, _)| {
                         let (lo, hi): (Vec<u8>, Vec<u8>) = det.holders.iter().map(|h| (h.lo[k as usize], h.hi[k as usize])).unzip();
                         (k, c, super::super::splits::splits(c, &lo, &hi))
                     }).collect();

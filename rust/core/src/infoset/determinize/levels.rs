@@ -243,9 +243,8 @@ struct Cells {
     /// `ROW` factors, by the first suit's count 0 ..= 4 then zeros (0 outside the box, or where
     /// no path gives it those counts).
     stride: [[usize; 4]; 3],
-    /// (the three seats' in one list, seat i's at `g_at[i]`: [`Cells::g`])
-    gs: Vec<u64>,
-    g_at: [(usize, usize); 3],
+    /// (seat i's, shared with the thread's kept factors: [`Cells::g`])
+    gs: [Arc<Factors>; 3],
     /// Seats 1 and 2: each row's nonzero factors as bits (bit c: the first suit's copies c).
     bits: [[u8; 128]; 2],
     /// The records, linked by seat 0's total (the last listed first), and their `y` by seat
@@ -291,12 +290,56 @@ impl Record {
     }
 }
 
+/// A seat's factors over its box ([`Cells::factors`]): G by its counts, `ROW` to a row, each
+/// row's nonzero ones as bits, and how many are not 0.
+#[derive(Debug)]
+struct Factors {
+    g: Vec<u64>,
+    bits: [u8; 128],
+    nonzero: usize,
+}
+
+/// Factors kept per thread by what they read (a cache: it changes no factor, only its cost):
+/// the seat's envelopes (its chain's table, kept alive here, so that the same table is the
+/// same allocation), the level cards it played (packed) and its box. The info sets of a hand
+/// ask the same seats' factors again while no level card is played.
+type KeptFactors = Vec<(Envelopes, u16, [u8; 4], [u8; 4], Arc<Factors>)>;
+
+/// Factors kept at most per thread (three seats of a few info sets), the oldest dropped first.
+const FACTORS_KEPT: usize = 12;
+
+thread_local! {
+    static KEPT_FACTORS: std::cell::RefCell<KeptFactors> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl Factors {
+    /// The factors of a seat with envelopes `env`, level cards played `played` (packed) and
+    /// box `lo ..= hi`: kept, or made and kept.
+    fn kept(env: &Envelopes, played: u16, lo: [u8; 4], hi: [u8; 4]) -> Arc<Factors> {
+        let found = KEPT_FACTORS.with(|k| k.borrow().iter().find(|x| Arc::ptr_eq(&x.0, env) && (x.1, x.2, x.3) == (played, lo, hi)).map(|x| x.4.clone()));
+        if let Some(f) = found {
+            return f;
+        }
+        let len = ROW * (1..4).map(|su| (hi[su] - lo[su] + 1) as usize).product::<usize>();
+        let (mut g, mut bits) = (Vec::with_capacity(len), [0u8; 128]);
+        let nonzero = Cells::factors(env, played, lo, hi, &mut bits, &mut g);
+        let f = Arc::new(Factors { g, bits, nonzero });
+        KEPT_FACTORS.with(|k| {
+            let mut k = k.borrow_mut();
+            if k.len() >= FACTORS_KEPT {
+                k.remove(0);
+            }
+            k.push((env.clone(), played, lo, hi, f.clone()));
+        });
+        f
+    }
+}
+
 impl Cells {
     /// Seat i's factors.
     #[inline(always)]
     fn g(&self, i: usize) -> &[u64] {
-        let (a, b) = self.g_at[i];
-        &self.gs[a..b]
+        &self.gs[i].g
     }
 
     /// Seat 1's counts per suit given seat 0's `c0` (`v` left of each suit): within its box
@@ -365,7 +408,7 @@ impl Cells {
         // sums by its total and the totals it reached as bits
         let mut ks = [(0usize, 0usize, 0usize, 0usize); 5];
         // (20: seat 1's totals on the other suits, at most 12, and a row's `ROW` from there;
-        // zero between groups)
+        // each group zeroes the totals it may write)
         let mut s = [[0u128; 20]; 5];
         let mut nonzero = [[0u32; 20]; 5];
         let mut row0 = 0;
@@ -395,8 +438,10 @@ impl Cells {
                             continue;
                         }
                         ks[nk] = (y0, l0, sa + a0, sb + b0);
-                        s[nk] = [0; 20];
-                        nonzero[nk] = [0; 20];
+                        // (only seat 1's totals within its box are written: x0 within a0 ..=
+                        // b0, the other suits' within sa ..= sb)
+                        s[nk][sa + a0..=sb + b0].fill(0);
+                        nonzero[nk][sa + a0..=sb + b0].fill(0);
                         nk += 1;
                     }
                     if nk == 0 {
@@ -538,20 +583,16 @@ impl Cells {
         }
         let total: usize = u.iter().map(|&x| x as usize).sum();
         // (the envelopes as the walk's `envelope` reads them: three seats, three chains)
-        let env = [walk.tables[0].as_deref()?, walk.tables[1].as_deref()?, walk.tables[2].as_deref()?];
-        let mut bits = [[0u8; 128]; 3];
-        // (the three seats' factors in one list, seat h's at `at[h]`)
-        let len: [usize; 3] = std::array::from_fn(|h| ROW * (1..4).map(|su| (hi[h][su] - lo[h][su] + 1) as usize).product::<usize>());
-        let mut gs = Vec::with_capacity(len.iter().sum());
-        let nonzero: [usize; 3] = std::array::from_fn(|h| Self::factors(env[h], pack(walk.holders[h].1), lo[h], hi[h], &mut bits[h], &mut gs));
-        let at = [(0, len[0]), (len[0], len[0] + len[1]), (len[0] + len[1], len[0] + len[1] + len[2])];
+        let env = [walk.tables[0].as_ref()?, walk.tables[1].as_ref()?, walk.tables[2].as_ref()?];
+        let gs: [Arc<Factors>; 3] = std::array::from_fn(|h| Factors::kept(env[h], pack(walk.holders[h].1), lo[h], hi[h]));
+        let nonzero = gs.each_ref().map(|f| f.nonzero);
         // the seats in the cells' order: fewest nonzero factors first (seat 0's counts are
         // listed one by one, seat 1's rows walked for each; the same paths and weights in
         // another order of draws)
         let mut seat = [0usize, 1, 2];
         seat.sort_by_key(|&h| (nonzero[h], h));
-        let g_at = seat.map(|h| at[h]);
-        let bits = seat.map(|h| bits[h]);
+        let gs = seat.map(|h| gs[h].clone());
+        let bits = [gs[1].bits, gs[2].bits];
         let (lo, hi) = (seat.map(|h| lo[h]), seat.map(|h| hi[h]));
         let rooms: [u16; 4] = std::array::from_fn(|i| if i < 3 { walk.rooms[seat[i]] } else { walk.rooms[3] });
         // (a row of `ROW` factors by the first suit's copies)
@@ -568,7 +609,7 @@ impl Cells {
                 t[a[0] as usize * 5 + a[1] as usize] = x as u8;
             }
         }
-        let mut cells = Cells { seat, u, rooms, lo, hi, stride, gs, g_at, bits: [bits[1], bits[2]], records: Vec::with_capacity(NODES_HINT), ys: Vec::with_capacity(NODES_HINT), cells: Vec::new(), splits, split_at, cum: Cum::Narrow(Vec::new()) };
+        let mut cells = Cells { seat, u, rooms, lo, hi, stride, gs, bits, records: Vec::with_capacity(NODES_HINT), ys: Vec::with_capacity(NODES_HINT), cells: Vec::new(), splits, split_at, cum: Cum::Narrow(Vec::new()) };
         let (mut head, mut listed) = ([u32::MAX; 17], [0u32; 17]);
         let paths = cells.list_records(&mut head, &mut listed, total);
         if paths > MAX_PATHS {
@@ -1228,7 +1269,7 @@ impl LevelTable {
             c.records.len() * std::mem::size_of::<Record>()
                 + c.ys.len() * 16
                 + c.cells.len() * 8
-                + c.gs.len() * 8
+                + c.gs.iter().map(|f| f.g.len() * 8).sum::<usize>()
                 + match &c.cum {
                     Cum::Narrow(x) => x.len() * std::mem::size_of::<Quad>(),
                     Cum::Wide(x) => x.len() * std::mem::size_of::<Big>(),
@@ -1456,7 +1497,52 @@ mod tests {
         }
     }
 
-    /// The draws of tables by cells whose seats are kept in another order than the holders'
+    /// The thread's kept factors (`Factors::kept`) against `Cells::factors` made afresh, for
+    /// random envelope tables (zeros among them), played cards and boxes, each asked twice
+    /// (made, then kept) and again after other tables pushed it out of the cache.
+    #[test]
+    fn kept_factors_are_the_factors() {
+        use super::{Cells, Envelopes, Factors, FACTORS_KEPT};
+        use crate::util::rng::Rng;
+        use std::sync::Arc;
+        let mut rng = Rng::new(7);
+        let tables: Vec<Envelopes> = (0..3)
+            .map(|_| {
+                let mut t = [0u32; 1 << 12];
+                for x in t.iter_mut() {
+                    *x = if rng.below_usize(4) == 0 { 0 } else { rng.below_usize(1 << 16) as u32 + 1 };
+                }
+                Arc::new(t)
+            })
+            .collect();
+        let mut asked = 0;
+        for round in 0..3 {
+            for _ in 0..40 {
+                let env = &tables[rng.below_usize(3)];
+                let (mut lo, mut hi) = ([0u8; 4], [0u8; 4]);
+                for su in 0..4 {
+                    lo[su] = rng.below_usize(3) as u8;
+                    hi[su] = lo[su] + rng.below_usize(5 - lo[su] as usize) as u8;
+                }
+                let played = rng.below_usize(2) as u16 | (rng.below_usize(2) as u16) << 6;
+                let (mut g, mut bits) = (Vec::new(), [0u8; 128]);
+                let nonzero = Cells::factors(env, played, lo, hi, &mut bits, &mut g);
+                for _ in 0..2 {
+                    let f = Factors::kept(env, played, lo, hi);
+                    assert!(f.g == g && f.bits == bits && f.nonzero == nonzero, "round {round}, lo {lo:?}, hi {hi:?}");
+                    asked += 1;
+                }
+            }
+            // (others push the kept ones out)
+            for _ in 0..FACTORS_KEPT {
+                let env: Envelopes = Arc::new([1; 1 << 12]);
+                Factors::kept(&env, 0, [0; 4], [1; 4]);
+            }
+        }
+        assert_eq!(asked, 240);
+    }
+
+    /// The draws of tables by cells whose seats are kept in another order than the holders''
     /// (fewest nonzero factors first): the paths drawn follow their exact weights (`parts`,
     /// which the twin below checks against the plain walk). For the first 12 such tables of the
     /// plain shuffle at every seat of random hands, 3,000 paths drawn, every one a path of
@@ -1564,6 +1650,9 @@ mod tests {
                     // a lazy programme (without the level kinds' layers) holds the same counts
                     let lazy = det.build_dp_from(true).expect("as the full build");
                     assert!(lazy.layers_match(&dp), "seed {seed}, cut {cut}, seat {seat}: lazy layers");
+                    // and a full build over the lazy one's layers holds the full build's counts
+                    let over = det.build_dp_over(false, Some(lazy.clone())).expect("as the full build");
+                    assert!(over.from == 0 && over.layers_match(&dp) && dp.layers_match(&over), "seed {seed}, cut {cut}, seat {seat}: layers kept");
                     lazy_built += (lazy.from > 0) as usize;
                     let table = det.dp_levels(&dp, &envelope, valid.clone());
                     by_cells += table.as_ref().is_some_and(|t| t.cells.is_some()) as usize;

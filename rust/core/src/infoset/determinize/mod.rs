@@ -303,7 +303,8 @@ impl Determinizer {
     /// (its upper bound per kind, at most the unseen copies), and its holding then contains
     /// the play (the cards played since are added back): a check that passes on that largest
     /// hand passes on all of them and cannot reject. Dropping it changes no accepted world's
-    /// distribution, only the cost (tested against brute force, `tests/determinize.rs`).
+    /// distribution, only the cost (tested against brute force, `tests/determinize.rs`). The
+    /// verdicts are kept per thread for the hand's next info sets (`checks::passes_kept`).
     fn live_checks(info: &InfoSet, holders: &[Holder], check_holder: &[usize]) -> Vec<usize> {
         (0..info.checks.len())
             .filter(|&ci| {
@@ -312,7 +313,7 @@ impl Determinizer {
                 for (k, x) in largest.iter_mut().enumerate() {
                     *x = h.hi[k].min(info.unseen[k]);
                 }
-                !info.passes_check(&info.checks[ci], &largest)
+                !checks::passes_kept(info, &info.checks[ci], &largest)
             })
             .collect()
     }
@@ -368,11 +369,6 @@ impl Determinizer {
     /// pass on every hand within the bounds.
     pub fn live_checks_run(&self) -> &[usize] {
         &self.live
-    }
-
-    fn bounded(&self, k: usize) -> bool {
-        let c = self.info.unseen[k];
-        self.timed.contains(&(k as u8)) || self.holders.iter().any(|h| h.lo[k] > 0 || h.hi[k] < c)
     }
 
     /// The led classes of the ladder checks, in order of first appearance.
@@ -742,7 +738,8 @@ impl Determinizer {
                 }
                 // (the layers a level table would have stood for, where none was built)
                 if self.dp.as_ref().is_some_and(|d| d.from > 0) && !self.levels.as_ref().is_some_and(|l| l.is_some()) {
-                    self.dp = Some(self.build_dp()?);
+                    let lazy = self.dp.take();
+                    self.dp = Some(self.build_dp_over(false, lazy)?);
                 }
                 let (info, holders, revealed, jokers) = (&self.info, &self.holders, self.revealed.as_ref(), &self.jokers);
                 let (level_fit, turns) = (self.level_fit.as_ref(), self.turns.as_ref().filter(|t| t.conditions()));

@@ -2,8 +2,28 @@
 //! the physical deals it stands for: the steps of the counting programme (`counting.rs`) and
 //! of the level table's paths (`levels.rs`).
 
-/// The splits of one kind's unseen copies over the holders, each with its weight.
-pub(super) type Splits = Vec<([u8; 4], u128)>;
+use std::sync::Arc;
+
+/// The splits of one kind's unseen copies over the holders, each with its weight; shared
+/// (the same copies and bounds give the same splits: [`splits`] keeps them per thread).
+pub(super) type Splits = Arc<Vec<([u8; 4], u128)>>;
+
+/// No splits, shared (made once).
+pub(super) fn no_splits() -> Splits {
+    static NONE: std::sync::OnceLock<Splits> = std::sync::OnceLock::new();
+    NONE.get_or_init(|| Arc::new(Vec::new())).clone()
+}
+
+/// Splits kept per thread by their copies and bounds (a cache: it changes no split, only
+/// its cost): the info sets of a hand ask the same few again and again.
+type Kept = std::collections::HashMap<(u64, u64), Splits, std::hash::BuildHasherDefault<crate::util::hash::FxHasher>>;
+
+/// Splits kept at most per thread, the cache emptied when full.
+const SPLITS_KEPT: usize = 1024;
+
+thread_local! {
+    static KEPT: std::cell::RefCell<Kept> = std::cell::RefCell::new(Kept::default());
+}
 
 pub(super) fn factorial(n: u8) -> u64 {
     // (read from a table: a kind has at most a few copies, and 20! is the last that fits)
@@ -21,8 +41,29 @@ pub(super) fn factorial(n: u8) -> u64 {
 
 /// Every split of `c` copies over the holders within their bounds (`lo[h] ..= hi[h]` each),
 /// with its weight c! / Π a! (the copies are distinct cards): the first holder's count
-/// slowest, the last holder taking what is left (twin: `splits_plain` under test).
+/// slowest, the last holder taking what is left (twin: `splits_plain` under test); kept per
+/// thread.
 pub(super) fn splits(c: u8, lo: &[u8], hi: &[u8]) -> Splits {
+    // (the copies, the holders and their bounds, a byte each)
+    let n = lo.len().min(4);
+    let mut b = [0u8; 8];
+    b[..n].copy_from_slice(&lo[..n]);
+    b[4..4 + n].copy_from_slice(&hi[..n]);
+    let key = (c as u64 | (lo.len() as u64) << 8, u64::from_le_bytes(b));
+    KEPT.with(|m| {
+        let mut m = m.borrow_mut();
+        if let Some(s) = m.get(&key) {
+            return s.clone();
+        }
+        if m.len() >= SPLITS_KEPT {
+            m.clear();
+        }
+        m.entry(key).or_insert_with(|| Arc::new(splits_new(c, lo, hi))).clone()
+    })
+}
+
+/// [`splits`], made.
+fn splits_new(c: u8, lo: &[u8], hi: &[u8]) -> Vec<([u8; 4], u128)> {
     let n = lo.len();
     // (room for every split without bounds, C(c + n − 1, n − 1) over n holders: no regrowth)
     let mut out = Vec::with_capacity((1..n).fold(1, |m, i| m * (c as usize + i) / i));
@@ -64,7 +105,7 @@ pub(super) fn splits(c: u8, lo: &[u8], hi: &[u8]) -> Splits {
 /// The twin of [`splits`]: holder by holder, recursively.
 #[cfg(test)]
 fn splits_plain(c: u8, lo: &[u8], hi: &[u8]) -> Splits {
-    fn rec(h: usize, left: u8, a: &mut [u8; 4], lo: &[u8], hi: &[u8], c: u8, out: &mut Splits) {
+    fn rec(h: usize, left: u8, a: &mut [u8; 4], lo: &[u8], hi: &[u8], c: u8, out: &mut Vec<([u8; 4], u128)>) {
         if h + 1 == lo.len() {
             if left >= lo[h] && left <= hi[h] {
                 a[h] = left;
@@ -82,7 +123,7 @@ fn splits_plain(c: u8, lo: &[u8], hi: &[u8]) -> Splits {
     if !lo.is_empty() {
         rec(0, c, &mut [0u8; 4], lo, hi, c, &mut out);
     }
-    out
+    Arc::new(out)
 }
 
 #[cfg(test)]
@@ -90,7 +131,8 @@ mod tests {
     use super::{splits, splits_plain};
 
     /// The nested loops list the recursive twin's splits, in its order, with its weights, for
-    /// every count of copies up to 6 over 1 to 4 holders and every bound up to 4 (and none).
+    /// every count of copies up to 6 over 1 to 4 holders and every bound up to 4 (and none);
+    /// asked again, the kept splits are the same.
     #[test]
     fn splits_match_the_recursive_twin() {
         let mut rng = crate::util::rng::Rng::new(42);
@@ -101,6 +143,7 @@ mod tests {
                     let lo: Vec<u8> = (0..n).map(|_| [0, 0, 0, 1, 2][rng.below_usize(5)]).collect();
                     let hi: Vec<u8> = (0..n).map(|_| [0, 1, 2, 3, 4, u8::MAX, u8::MAX][rng.below_usize(7)]).collect();
                     assert_eq!(splits(c, &lo, &hi), splits_plain(c, &lo, &hi), "c {c}, lo {lo:?}, hi {hi:?}");
+                    assert_eq!(splits(c, &lo, &hi), splits_plain(c, &lo, &hi), "c {c}, lo {lo:?}, hi {hi:?}: kept");
                     checked += 1;
                 }
                 let free = splits(c, &vec![0; n], &vec![u8::MAX; n]);
