@@ -1658,6 +1658,18 @@ fn quick_order_score(pos: &Position, ctx: &Context, held: &Held, cards: &Counts,
     got
 }
 
+/// A lead's place among leads of one [`quick_order_score`], for ordering only (measured: the
+/// stronger first cut sooner): its kind `k`'s strength (R2.3, R2.4), trumps above plain cards;
+/// below 64.
+fn lead_strength(ctx: &Context, k: u8) -> i32 {
+    ctx.strength[k as usize] as i32 + 32 * (ctx.class[k as usize] == TRUMP) as i32
+}
+
+/// The lowest kind id of a play's cards.
+fn first_kind(c: &Counts) -> u8 {
+    c.iter().position(|&n| n > 0).expect("a play has cards") as u8
+}
+
 impl Solver {
     /// The value after the mover plays one card of kind `k` as the last card of the
     /// third-last trick, if the last two tricks that leaves are kept ([`ExactCache`]): the
@@ -1904,6 +1916,10 @@ impl Solver {
                     order_score(pos, q, c)
                 } else if etc && ply.singles[i] == NONE {
                     order_score(pos, &ply.kids[i], c)
+                } else if pos.trick.plays == 0 {
+                    // a lead: by its score, then stronger first
+                    let k = if ply.singles[i] != NONE { ply.singles[i] } else { first_kind(c) };
+                    quick_order_score(pos, self.order.ctx, held, c, ply.singles[i]) * 64 + lead_strength(self.order.ctx, k)
                 } else {
                     quick_order_score(pos, self.order.ctx, held, c, ply.singles[i])
                 };
@@ -2004,10 +2020,10 @@ impl Solver {
         let mut ply = self.plies[depth].take().expect("one node a depth at a time");
         let ctx = self.order.ctx;
         three_leads(pos, &self.order, held, &mut ply);
-        // the table's play first, then the leads with most points
+        // the table's play first, then the leads with most points and cards, stronger first
         ply.order.clear();
         for (i, c) in ply.moves.iter().enumerate() {
-            let score = if i as u16 == first { i32::MAX } else { points(c) };
+            let score = if i as u16 == first { i32::MAX } else { (points(c) + size(c) as i32) * 64 + lead_strength(ctx, first_kind(c)) };
             ply.order.push(ranked(score, i as u16));
         }
         ply.order.sort_unstable();
