@@ -478,7 +478,8 @@ impl TrumpsLeft {
         while places != 0 {
             let k = ctx.order[(start + places.trailing_zeros()) as usize];
             places &= places - 1;
-            if t.n > 0 && order.swappable >> k & 1 == 1 && order.ties[k as usize] >> t.kinds[t.n - 1] & 1 == 1 {
+            let prev = t.kinds[t.n.saturating_sub(1)];
+            if t.n > 0 && order.swappable >> k & order.swappable >> prev & 1 == 1 && order.ties[k as usize] >> prev & 1 == 1 {
                 t.tied |= 1 << t.n;
             }
             t.kinds[t.n] = k;
