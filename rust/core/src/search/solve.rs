@@ -363,7 +363,7 @@ fn trick_start_key(pos: &Position, order: &Order, held: &Held) -> u128 {
 #[cfg(test)]
 fn trick_start_key_with_links(pos: &Position, order: &Order, held: &Held, links: u64) -> u128 {
     let trumps = held.left & pos.ctx().class_mask[TRUMP as usize];
-    key_with_shape(pos, order.ctx, held, links, trump_shape(order.ctx, order, trumps, links & trumps), &TrumpsLeft::of(order.ctx, trumps, 0))
+    key_with_shape(pos, order, held, links, trump_shape(order.ctx, order, trumps, links & trumps), &TrumpsLeft::of(order, trumps, 0))
 }
 
 /// The kinds whose link up (R3.3) a tractor may still use: some hand holds two or more of the
@@ -463,17 +463,26 @@ struct TrumpsLeft {
     shape: u64,
     n: usize,
     kinds: [u8; 24],
+    /// Bit i: `kinds[i]` is of equal strength with `kinds[i - 1]` and both are linked to none
+    /// ([`Order::swappable`]): the runs [`key_with_shape`] sorts.
+    tied: u32,
 }
 
 impl TrumpsLeft {
     /// The trumps `trumps` in class order (their shape `shape`).
-    fn of(ctx: &Context, trumps: u64, shape: u64) -> TrumpsLeft {
+    fn of(order: &Order, trumps: u64, shape: u64) -> TrumpsLeft {
+        let ctx = order.ctx;
         let start = ctx.pos[ctx.class_kinds(TRUMP)[0] as usize] as u32;
-        let mut t = TrumpsLeft { mask: trumps + 1, links: 0, shape, n: 0, kinds: [0; 24] };
+        let mut t = TrumpsLeft { mask: trumps + 1, links: 0, shape, n: 0, kinds: [0; 24], tied: 0 };
         let mut places = trump_places(ctx, trumps);
         while places != 0 {
-            t.kinds[t.n] = ctx.order[(start + places.trailing_zeros()) as usize];
+            let k = ctx.order[(start + places.trailing_zeros()) as usize];
             places &= places - 1;
+            let prev = t.kinds[t.n.saturating_sub(1)];
+            if t.n > 0 && order.swappable >> k & order.swappable >> prev & 1 == 1 && order.ties[k as usize] >> prev & 1 == 1 {
+                t.tied |= 1 << t.n;
+            }
+            t.kinds[t.n] = k;
             t.n += 1;
         }
         t
@@ -483,7 +492,8 @@ impl TrumpsLeft {
 /// [`trick_start_key`] given the usable links ([`usable_links`]), the shape of the trumps left
 /// ([`trump_shape`]) and their kinds in class order (`trumps`): the trumps left in class
 /// order, each with its copies in every hand and points; then the plain suits.
-fn key_with_shape(pos: &Position, ctx: &Context, held: &Held, links: u64, shape: u64, trumps: &TrumpsLeft) -> u128 {
+fn key_with_shape(pos: &Position, order: &Order, held: &Held, links: u64, shape: u64, trumps: &TrumpsLeft) -> u128 {
+    let ctx = order.ctx;
     let mut a = FxHasher::default();
     let mut b = FxHasher::default();
     b.write_u64(0x9e37_79b9_7f4a_7c15);
@@ -496,17 +506,28 @@ fn key_with_shape(pos: &Position, ctx: &Context, held: &Held, links: u64, shape:
     put(pos.to_move as u64);
     put(shape);
     let left = held.left;
-    let (mut w, mut n) = (0u64, 0);
-    for &k in &trumps.kinds[..trumps.n] {
-        let k = k as usize;
-        w = w << 14 | counts(k) | POINTS_AT_12[k];
-        n += 1;
-        if n == 4 {
-            put(w);
-            (w, n) = (0, 0);
-        }
+    // the trumps' units in class order, each run of kinds of equal strength linked to none (the
+    // other suits' L, their 2s: R2.3, R3.3) sorted: any kind of a run renamed to any other is
+    // the same game (R2.6: between equal strengths the earlier play wins, whichever kinds)
+    let mut units = [0u64; 24];
+    for (u, &k) in units.iter_mut().zip(&trumps.kinds[..trumps.n]) {
+        *u = counts(k as usize) | POINTS_AT_12[k as usize];
     }
-    put(w);
+    // a run (at most one kind a suit) sorted by insertion
+    let mut tied = trumps.tied;
+    while tied != 0 {
+        let i = tied.trailing_zeros() as usize;
+        tied &= tied - 1;
+        let (v, mut j) = (units[i], i);
+        while trumps.tied >> j & 1 == 1 && units[j - 1] > v {
+            units[j] = units[j - 1];
+            j -= 1;
+        }
+        units[j] = v;
+    }
+    for four in units[..trumps.n.div_ceil(4) * 4].chunks_exact(4) {
+        put(four[0] << 42 | four[1] << 28 | four[2] << 14 | four[3]);
+    }
     for class in 0..TRUMP {
         let mut prev = NONE;
         let mut w = 1u64;
@@ -775,11 +796,16 @@ fn search_plays(pos: &Position, order: &Order, held: &Held, follows: &mut Follow
             singles.resize(out.len(), NONE);
         }
     }
-    // groups need two lone cards the mover may play
-    if (held.once[me] & !held.twice[me] & !others & candidates).count_ones() < 2 {
+    // groups of interchangeable lone cards (see [`interchangeable`]), then swap groups among
+    // the other kinds the mover may play (see [`swaps`]): the two read different kinds, so of
+    // the plays equal to one another by either, the one both keep stays
+    let lone = held.once[me] & !held.twice[me] & !others;
+    let two_lone = (lone & candidates).count_ones() >= 2;
+    let may_swap = (held.once[me] & candidates & order.swappable).count_ones() >= 2;
+    if !two_lone && !may_swap {
         return true;
     }
-    if out.is_empty() {
+    if out.is_empty() && !may_swap {
         // one card each: a group's weaker kind leaves the list
         let members = groups(pos, order, held, candidates, |_, _| ());
         if members != 0 {
@@ -787,32 +813,89 @@ fn search_plays(pos: &Position, order: &Order, held: &Held, follows: &mut Follow
         }
         return true;
     }
-    let (prev, members) = interchangeable(pos, order, held, candidates);
-    if members != 0 {
-        // a play keeps a group's weaker card only with the next stronger one
-        let keep = |c: &Counts| {
-            let mut m = members;
-            while m != 0 {
-                let k = m.trailing_zeros() as usize;
-                m &= m - 1;
-                if c[k] > 0 && c[prev[k] as usize] == 0 {
-                    return false;
-                }
-            }
-            true
-        };
-        let mut n = 0;
-        for i in 0..out.len() {
-            if keep(&out[i]) {
-                out[n] = out[i];
-                singles[n] = singles[i];
-                n += 1;
+    let (prev, members) = if two_lone { interchangeable(pos, order, held, candidates) } else { ([NONE; KINDS], 0) };
+    let mut grouped = members;
+    let mut m = members;
+    while m != 0 {
+        let k = m.trailing_zeros() as usize;
+        m &= m - 1;
+        grouped |= 1 << prev[k];
+    }
+    let (next, swapped) = swaps(pos, order, held.once[me] & candidates & !grouped);
+    if members == 0 && swapped == 0 {
+        return true;
+    }
+    // a play keeps a group's weaker card only with the next stronger one, and its cards of a
+    // swap group in non-increasing counts in kind order
+    let keep = |c: &Counts| {
+        let mut m = members;
+        while m != 0 {
+            let k = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if c[k] > 0 && c[prev[k] as usize] == 0 {
+                return false;
             }
         }
-        out.truncate(n);
-        singles.truncate(n);
+        let mut m = swapped;
+        while m != 0 {
+            let k = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if c[k] < c[next[k] as usize] {
+                return false;
+            }
+        }
+        true
+    };
+    if out.is_empty() {
+        // one card each, named by its kind
+        singles.retain(|&k| keep(&one_card(k)));
+        return true;
     }
+    let mut n = 0;
+    for i in 0..out.len() {
+        if keep(&out[i]) {
+            out[n] = out[i];
+            singles[n] = singles[i];
+            n += 1;
+        }
+    }
+    out.truncate(n);
+    singles.truncate(n);
     true
+}
+
+/// Swap groups among `mine` (kinds the mover holds): kinds of equal strength in one class,
+/// linked to none (R2.3, R3.3: the other suits' L, their 2s), with equal points (R7.1) and the
+/// same copies in every hand. Renaming one of a group to another leaves the position as it is
+/// (R2.6: between equal strengths the earlier play wins, whichever kinds they are), so a play
+/// and the play with its cards of the group permuted have one value. For each kind with a
+/// next member of its group (in kind order), that member; and those kinds, as bits.
+fn swaps(pos: &Position, order: &Order, mine: u64) -> ([u8; KINDS], u64) {
+    let mut next = [NONE; KINDS];
+    let mut swapped = 0u64;
+    let cand = mine & order.swappable;
+    if cand.count_ones() < 2 {
+        return (next, swapped);
+    }
+    let h = &pos.hands;
+    let counts = |k: usize| (h[0][k] as u32) | (h[1][k] as u32) << 8 | (h[2][k] as u32) << 16 | (h[3][k] as u32) << 24;
+    let mut bits = cand;
+    while bits != 0 {
+        let a = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        // the next kind above a of a's tie with a's copies
+        let mut rest = bits & order.ties[a];
+        while rest != 0 {
+            let b = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            if counts(a) == counts(b) && KIND_POINTS[a] == KIND_POINTS[b] {
+                next[a] = b as u8;
+                swapped |= 1 << a;
+                break;
+            }
+        }
+    }
+    (next, swapped)
 }
 
 /// What a play changes in a position besides the mover's hand: kept to take it back.
@@ -1289,6 +1372,9 @@ pub(crate) struct Order {
     above: [[u64; 32]; 5],
     /// The trump class's kinds, as bits.
     trumps: u64,
+    /// The kinds tied in strength with another of their class and linked to none (R2.3, R3.3:
+    /// the other suits' L and 2s): any of a tie renamed to any other is the same game.
+    swappable: u64,
     /// Each kind's place in its class's `kinds`.
     place: [u8; KINDS],
     /// The trumps among eight kind ids as bits over their places in the trump class's `kinds`,
@@ -1318,6 +1404,7 @@ impl Order {
             before: [0; KINDS],
             above: [[0; 32]; 5],
             trumps: ctx.class_mask[TRUMP as usize],
+            swappable: 0,
             place: [0; KINDS],
             trump_places: Box::new([[0; 256]; 7]),
         };
@@ -1346,6 +1433,11 @@ impl Order {
                         o.ties[a as usize] |= 1 << b;
                     }
                 }
+            }
+        }
+        for k in 0..KINDS {
+            if o.ties[k] != 0 && ctx.up[k] == NONE && ctx.down[k] == NONE {
+                o.swappable |= 1 << k;
             }
         }
         for (byte, table) in o.trump_places.iter_mut().enumerate() {
@@ -1567,6 +1659,18 @@ fn quick_order_score(pos: &Position, ctx: &Context, held: &Held, cards: &Counts,
     got
 }
 
+/// A lead's place among leads of one [`quick_order_score`], for ordering only (measured: the
+/// stronger first cut sooner): its kind `k`'s strength (R2.3, R2.4), trumps above plain cards;
+/// below 64.
+fn lead_strength(ctx: &Context, k: u8) -> i32 {
+    ctx.strength[k as usize] as i32 + 32 * (ctx.class[k as usize] == TRUMP) as i32
+}
+
+/// The lowest kind id of a play's cards.
+fn first_kind(c: &Counts) -> u8 {
+    c.iter().position(|&n| n > 0).expect("a play has cards") as u8
+}
+
 impl Solver {
     /// The value after the mover plays one card of kind `k` as the last card of the
     /// third-last trick, if the last two tricks that leaves are kept ([`ExactCache`]): the
@@ -1609,10 +1713,10 @@ impl Solver {
         let at = ((trumps ^ trump_links.rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 54) as usize;
         let slot = &mut self.shapes[at];
         if slot.mask != trumps + 1 || slot.links != trump_links {
-            *slot = TrumpsLeft { links: trump_links, ..TrumpsLeft::of(ctx, trumps, trump_shape(ctx, &self.order, trumps, trump_links)) };
+            *slot = TrumpsLeft { links: trump_links, ..TrumpsLeft::of(&self.order, trumps, trump_shape(ctx, &self.order, trumps, trump_links)) };
         }
         let slot = &self.shapes[at];
-        let k = key_with_shape(pos, ctx, held, links, slot.shape, slot);
+        let k = key_with_shape(pos, &self.order, held, links, slot.shape, slot);
         #[cfg(test)]
         assert_eq!(k, trick_start_key(pos, &self.order, held), "the shape kept is the shape");
         k
@@ -1738,21 +1842,42 @@ impl Solver {
             let n = ply.len();
             let pre = (first as usize) < n;
             let mut kept = None;
-            for j in 0..n + pre as usize {
-                let i = if !pre { j } else if j == 0 { first as usize } else { j - 1 };
-                if pre && j > 0 && i == first as usize {
-                    let (q, h, k) = kept.take().expect("the first play probed");
-                    ply.kids.push(q);
-                    ply.helds.push(h);
-                    ply.keys.push(k);
-                    continue;
-                }
-                let q = child(pos, ctx, ply.play(i), ply.singles[i]);
-                let h = held.after_play(pos.to_move, &q, ctx, ply.singles[i]);
-                let k = self.key(&q, &h);
-                if let Some(e) = self.table.get(k) {
+            // each child's entry read one child later, its slot asked for when its key is
+            // known (a cache miss overlapped with making the next child)
+            let mut pending: Option<(u128, i32)> = None;
+            for j in 0..n + pre as usize + 1 {
+                let next = if j < n + pre as usize {
+                    let i = if !pre { j } else if j == 0 { first as usize } else { j - 1 };
+                    if pre && j > 0 && i == first as usize {
+                        let (q, h, k) = kept.take().expect("the first play probed");
+                        ply.kids.push(q);
+                        ply.helds.push(h);
+                        ply.keys.push(k);
+                        None
+                    } else {
+                        let q = child(pos, ctx, ply.play(i), ply.singles[i]);
+                        let h = held.after_play(pos.to_move, &q, ctx, ply.singles[i]);
+                        let k = self.key(&q, &h);
+                        self.table.prefetch(k);
+                        let b = q.defender_points;
+                        if pre && j == 0 {
+                            kept = Some((q, h, k));
+                        } else {
+                            ply.kids.push(q);
+                            ply.helds.push(h);
+                            ply.keys.push(k);
+                        }
+                        Some((k, b))
+                    }
+                } else {
+                    None
+                };
+                let probe = match next {
+                    Some(x) => pending.replace(x),
+                    None => pending.take(),
+                };
+                if let Some((e, b)) = probe.and_then(|(k, b)| Some((self.table.get(k)?, b))) {
                     // the child is worth at least e.lo, at most e.hi (past its points so far)
-                    let b = q.defender_points;
                     let cut = if max { (b + e.lo >= beta).then_some(b + e.lo) } else { (b + e.hi <= alpha).then_some(b + e.hi) };
                     if let Some(v) = cut {
                         #[cfg(test)]
@@ -1761,13 +1886,6 @@ impl Solver {
                         return Ok(v);
                     }
                 }
-                if pre && j == 0 {
-                    kept = Some((q, h, k));
-                    continue;
-                }
-                ply.kids.push(q);
-                ply.helds.push(h);
-                ply.keys.push(k);
             }
         }
         // the third-last trick's last card: a child's last two tricks may be kept, its value
@@ -1813,6 +1931,10 @@ impl Solver {
                     order_score(pos, q, c)
                 } else if etc && ply.singles[i] == NONE {
                     order_score(pos, &ply.kids[i], c)
+                } else if pos.trick.plays == 0 {
+                    // a lead: by its score, then stronger first
+                    let k = if ply.singles[i] != NONE { ply.singles[i] } else { first_kind(c) };
+                    quick_order_score(pos, self.order.ctx, held, c, ply.singles[i]) * 64 + lead_strength(self.order.ctx, k)
                 } else {
                     quick_order_score(pos, self.order.ctx, held, c, ply.singles[i])
                 };
@@ -1913,10 +2035,10 @@ impl Solver {
         let mut ply = self.plies[depth].take().expect("one node a depth at a time");
         let ctx = self.order.ctx;
         three_leads(pos, &self.order, held, &mut ply);
-        // the table's play first, then the leads with most points
+        // the table's play first, then the leads with most points and cards, stronger first
         ply.order.clear();
         for (i, c) in ply.moves.iter().enumerate() {
-            let score = if i as u16 == first { i32::MAX } else { points(c) };
+            let score = if i as u16 == first { i32::MAX } else { (points(c) + size(c) as i32) * 64 + lead_strength(ctx, first_kind(c)) };
             ply.order.push(ranked(score, i as u16));
         }
         ply.order.sort_unstable();
@@ -2481,6 +2603,27 @@ mod tests {
         }
     }
 
+    /// The solver against plain alpha-beta on positions dealt among the two ties (the other
+    /// suits' L and 2s), where keys rename tied kinds and swap groups merge plays (every root
+    /// play's value; trick starts and tricks in progress, four and five cards a hand).
+    #[test]
+    fn solver_agrees_with_plain_alpha_beta_among_ties() {
+        let mut rng = Rng::new(4545);
+        for i in 0..600 {
+            let profile = Profile::ALL[i % Profile::ALL.len()];
+            let pre = rng.below_usize(6);
+            let pos = tie_position(&mut rng, profile, 4 + i % 2, pre);
+            let s = solve(&pos, u64::MAX).expect("solved");
+            assert!(s.exact);
+            for v in &s.plays {
+                let mut q = pos;
+                q.play_unchecked(&v.play);
+                let m = reference(&q, i32::MIN, i32::MAX);
+                assert_eq!((v.lower, v.upper), (m, m), "{profile:?} {pos:?}");
+            }
+        }
+    }
+
     /// The solver against plain alpha-beta on positions of five and six cards a hand, where a
     /// trick's last card leaves four or more and its children's table entries may cut it (the
     /// enhanced transposition cutoff): every root play's value, in every profile.
@@ -2945,11 +3088,12 @@ mod tests {
     #[test]
     fn merged_plays_have_equal_values() {
         let mut rng = Rng::new(17);
-        let mut merged = 0;
-        for i in 0..2500 {
+        let (mut merged, mut swapped) = (0, 0);
+        for i in 0..4000 {
             let profile = Profile::ALL[i % Profile::ALL.len()];
             let pre = rng.below_usize(4);
-            let pos = position_from(&mut rng, profile, 1 + i % 3, pre, true);
+            // from the whole deck, then among the two ties (the other suits' L and 2s)
+            let pos = if i < 2500 { position_from(&mut rng, profile, 1 + i % 3, pre, true) } else { tie_position(&mut rng, profile, 1 + i % 3, pre) };
             let (prev, _) = interchangeable(&pos, &Order::of(pos.ctx()), &Held::of(&pos), u64::MAX);
             let mut ply = Ply::default();
             assert!(search_plays(&pos, &Order::of(pos.ctx()), &Held::of(&pos), &mut Follows::default(), &mut ply));
@@ -2984,6 +3128,21 @@ mod tests {
                         }
                     }
                 }
+                // then each swap group's counts in non-increasing order by kind
+                let mut grouped = 0u64;
+                for (k, &p) in prev.iter().enumerate() {
+                    if p != NONE {
+                        grouped |= 1 << k | 1 << p;
+                    }
+                }
+                for group in swap_groups_plain(&pos, grouped) {
+                    let mut n: Vec<u8> = group.iter().map(|&x| canon[x]).collect();
+                    n.sort_unstable_by(|a, b| b.cmp(a));
+                    for (&x, &m) in group.iter().zip(&n) {
+                        canon[x] = m;
+                    }
+                    swapped += (n.iter().zip(&group).any(|(&m, &x)| c[x] != m)) as usize;
+                }
                 assert!(kept.contains(&canon), "{c:?} {pos:?}");
                 let value = |p: &Counts| {
                     let mut q = pos;
@@ -2994,7 +3153,103 @@ mod tests {
                 merged += 1;
             }
         }
-        eprintln!("merged plays checked: {merged}");
+        eprintln!("merged plays checked: {merged}, {swapped} by a swap group");
         assert!(merged > 50, "{merged}");
+        assert!(swapped > 20, "{swapped}");
+    }
+
+    /// A random position dealt among the kinds of the two ties (the other suits' L and 2s) and
+    /// three kinds of the deck, `h` cards a hand, then `pre` random plays.
+    fn tie_position(rng: &mut Rng, profile: Profile, h: usize, pre: usize) -> Position {
+        let level = 3 + rng.below_usize(12) as u8;
+        let trump = rng.below_usize(4) as u8;
+        let mut kinds: Vec<usize> = (0..4u8).filter(|&s| s != trump).flat_map(|s| [Card::new(s, level).id(), Card::new(s, 2).id()]).collect();
+        kinds.extend((0..3).map(|_| rng.below_usize(KINDS)));
+        let hands = deal_among(rng, &kinds, h);
+        let mut pos = Game::from_hands(hands, level, trump, rng.below_usize(4) as u8, profile).expect("a valid deal").pos;
+        for _ in 0..pre {
+            if pos.phase != Phase::Play || crate::rules::card::size(&pos.hands[pos.to_move as usize]) == 1 {
+                break;
+            }
+            let mut set = ActionSet::of(&pos);
+            let Some(Action::Play(c)) = set.sample(rng) else { unreachable!("plays") };
+            pos.play_unchecked(&c);
+        }
+        pos
+    }
+
+    /// [`swaps`]' groups written directly (its twin in the tests): the kinds the mover holds,
+    /// but those of `grouped`, of one class and strength with no link (R2.3, R3.3), equal
+    /// points (R7.1) and the same copies in every hand; each group in kind order.
+    fn swap_groups_plain(pos: &Position, grouped: u64) -> Vec<Vec<usize>> {
+        let ctx = pos.ctx();
+        let me = pos.to_move as usize;
+        let copies = |k: usize| pos.hands.iter().map(|h| h[k]).collect::<Vec<u8>>();
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        for (k, &held) in pos.hands[me].iter().enumerate() {
+            let linked = ctx.up[k] != NONE || ctx.down[k] != NONE;
+            if held == 0 || grouped >> k & 1 == 1 || linked {
+                continue;
+            }
+            let same = |x: usize| ctx.class[x] == ctx.class[k] && ctx.strength[x] == ctx.strength[k] && KIND_POINTS[x] == KIND_POINTS[k] && copies(x) == copies(k);
+            match groups.iter_mut().find(|g| same(g[0])) {
+                Some(g) => g.push(k),
+                None => groups.push(vec![k]),
+            }
+        }
+        groups.retain(|g| g.len() > 1);
+        groups
+    }
+
+    /// The kinds [`swaps`] may rename are the other suits' L and their 2s (R2.3, R3.3).
+    #[test]
+    fn swappable_kinds_are_the_other_suits_l_and_2s() {
+        for profile in Profile::ALL {
+            for level in 3..=14u8 {
+                for trump in 0..4u8 {
+                    let ctx: &'static Context = Box::leak(Box::new(Context::new(level, trump, profile).expect("a context")));
+                    let want = (0..4u8).filter(|&s| s != trump).fold(0u64, |m, s| m | 1 << Card::new(s, level).id() | 1 << Card::new(s, 2).id());
+                    assert_eq!(Order::of(ctx).swappable, want, "{level} {trump}");
+                }
+            }
+        }
+    }
+
+    /// A position and its twin with the kinds of a tie (the other suits' L, their 2s) renamed
+    /// among themselves have one trick-start key and one value (plain minimax).
+    #[test]
+    fn tied_kinds_renamed_have_one_key_and_one_value() {
+        let mut rng = Rng::new(99);
+        let mut renamed = 0;
+        for i in 0..1500 {
+            let profile = Profile::ALL[i % Profile::ALL.len()];
+            let level = [3u8, 5, 10, 13][i % 4];
+            let trump = rng.below_usize(4) as u8;
+            let others: Vec<u8> = (0..4u8).filter(|&s| s != trump).collect();
+            // the two ties, and three kinds of the deck
+            let mut kinds: Vec<usize> = others.iter().flat_map(|&s| [Card::new(s, level).id(), Card::new(s, 2).id()]).collect();
+            kinds.extend((0..3).map(|_| rng.below_usize(KINDS)));
+            let hands = deal_among(&mut rng, &kinds, 1 + i % 3);
+            // each tie's kinds permuted
+            let mut twin = hands;
+            for rank in [level, 2] {
+                let mut to: Vec<u8> = others.clone();
+                for j in (1..to.len()).rev() {
+                    to.swap(j, rng.below_usize(j + 1));
+                }
+                for (h, t) in hands.iter().zip(twin.iter_mut()) {
+                    for (&a, &b) in others.iter().zip(&to) {
+                        t[Card::new(b, rank).id()] = h[Card::new(a, rank).id()];
+                    }
+                }
+            }
+            let banker = (i % 4) as u8;
+            let pos = Game::from_hands(hands, level, trump, banker, profile).expect("a valid deal").pos;
+            let q = Game::from_hands(twin, level, trump, banker, profile).expect("a valid deal").pos;
+            assert_eq!(full_key(&pos), full_key(&q), "{pos:?} {q:?}");
+            assert_eq!(minimax(&pos), minimax(&q), "{pos:?} {q:?}");
+            renamed += (twin != hands) as usize;
+        }
+        assert!(renamed > 1000, "{renamed}");
     }
 }
