@@ -1842,42 +1842,21 @@ impl Solver {
             let n = ply.len();
             let pre = (first as usize) < n;
             let mut kept = None;
-            // each child's entry read one child later, its slot asked for when its key is
-            // known (a cache miss overlapped with making the next child)
-            let mut pending: Option<(u128, i32)> = None;
-            for j in 0..n + pre as usize + 1 {
-                let next = if j < n + pre as usize {
-                    let i = if !pre { j } else if j == 0 { first as usize } else { j - 1 };
-                    if pre && j > 0 && i == first as usize {
-                        let (q, h, k) = kept.take().expect("the first play probed");
-                        ply.kids.push(q);
-                        ply.helds.push(h);
-                        ply.keys.push(k);
-                        None
-                    } else {
-                        let q = child(pos, ctx, ply.play(i), ply.singles[i]);
-                        let h = held.after_play(pos.to_move, &q, ctx, ply.singles[i]);
-                        let k = self.key(&q, &h);
-                        self.table.prefetch(k);
-                        let b = q.defender_points;
-                        if pre && j == 0 {
-                            kept = Some((q, h, k));
-                        } else {
-                            ply.kids.push(q);
-                            ply.helds.push(h);
-                            ply.keys.push(k);
-                        }
-                        Some((k, b))
-                    }
-                } else {
-                    None
-                };
-                let probe = match next {
-                    Some(x) => pending.replace(x),
-                    None => pending.take(),
-                };
-                if let Some((e, b)) = probe.and_then(|(k, b)| Some((self.table.get(k)?, b))) {
+            for j in 0..n + pre as usize {
+                let i = if !pre { j } else if j == 0 { first as usize } else { j - 1 };
+                if pre && j > 0 && i == first as usize {
+                    let (q, h, k) = kept.take().expect("the first play probed");
+                    ply.kids.push(q);
+                    ply.helds.push(h);
+                    ply.keys.push(k);
+                    continue;
+                }
+                let q = child(pos, ctx, ply.play(i), ply.singles[i]);
+                let h = held.after_play(pos.to_move, &q, ctx, ply.singles[i]);
+                let k = self.key(&q, &h);
+                if let Some(e) = self.table.get(k) {
                     // the child is worth at least e.lo, at most e.hi (past its points so far)
+                    let b = q.defender_points;
                     let cut = if max { (b + e.lo >= beta).then_some(b + e.lo) } else { (b + e.hi <= alpha).then_some(b + e.hi) };
                     if let Some(v) = cut {
                         #[cfg(test)]
@@ -1886,6 +1865,13 @@ impl Solver {
                         return Ok(v);
                     }
                 }
+                if pre && j == 0 {
+                    kept = Some((q, h, k));
+                    continue;
+                }
+                ply.kids.push(q);
+                ply.helds.push(h);
+                ply.keys.push(k);
             }
         }
         // the third-last trick's last card: a child's last two tricks may be kept, its value
@@ -3130,9 +3116,9 @@ mod tests {
                 }
                 // then each swap group's counts in non-increasing order by kind
                 let mut grouped = 0u64;
-                for (k, &p) in prev.iter().enumerate() {
-                    if p != NONE {
-                        grouped |= 1 << k | 1 << p;
+                for k in 0..KINDS {
+                    if prev[k] != NONE {
+                        grouped |= 1 << k | 1 << prev[k];
                     }
                 }
                 for group in swap_groups_plain(&pos, grouped) {
@@ -3186,9 +3172,9 @@ mod tests {
         let me = pos.to_move as usize;
         let copies = |k: usize| pos.hands.iter().map(|h| h[k]).collect::<Vec<u8>>();
         let mut groups: Vec<Vec<usize>> = Vec::new();
-        for (k, &held) in pos.hands[me].iter().enumerate() {
+        for k in 0..KINDS {
             let linked = ctx.up[k] != NONE || ctx.down[k] != NONE;
-            if held == 0 || grouped >> k & 1 == 1 || linked {
+            if pos.hands[me][k] == 0 || grouped >> k & 1 == 1 || linked {
                 continue;
             }
             let same = |x: usize| ctx.class[x] == ctx.class[k] && ctx.strength[x] == ctx.strength[k] && KIND_POINTS[x] == KIND_POINTS[k] && copies(x) == copies(k);

@@ -72,22 +72,6 @@ fn split(key: u128) -> (u64, u16) {
     (((key >> 64) as u64).max(1), key as u16)
 }
 
-/// Asks the CPU to bring the cache line of `x` into its caches: `_mm_prefetch`, a hint that
-/// reads nothing a program sees, on x86-64; nothing elsewhere.
-#[cfg(target_arch = "x86_64")]
-#[allow(unsafe_code)]
-#[inline(always)]
-fn prefetch<T>(x: &T) {
-    use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-    // SAFETY: SSE, which `_mm_prefetch` needs, is part of every x86-64 CPU; a prefetch loads
-    // nothing into a register and cannot fault, and `x` is a live reference anyway.
-    unsafe { _mm_prefetch::<_MM_HINT_T0>(x as *const T as *const i8) }
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-fn prefetch<T>(_: &T) {}
-
 pub struct Table {
     slots: Vec<Slot>,
     used: usize,
@@ -122,15 +106,6 @@ impl Table {
             }
         }
         None
-    }
-
-    /// Asks the CPU to bring `key`'s first slot into the cache (a hint: it changes no entry
-    /// and no value), so that a [`Table::get`] soon after finds it there.
-    #[inline]
-    pub fn prefetch(&self, key: u128) {
-        let (c, tag) = split(key);
-        let at = Slot { check: c, tag, ..Slot::default() }.place() & (self.slots.len() - 1);
-        prefetch(&self.slots[at]);
     }
 
     /// Entries kept.
