@@ -2566,6 +2566,19 @@ mod tests {
         best
     }
 
+    /// `pos` solved exactly, every root play's value that of plain alpha-beta after it.
+    fn solved_as_the_reference(pos: &Position, profile: Profile) -> Solution {
+        let s = solve(pos, u64::MAX).expect("solved");
+        assert!(s.exact);
+        for v in &s.plays {
+            let mut q = *pos;
+            q.play_unchecked(&v.play);
+            let m = reference(&q, i32::MIN, i32::MAX);
+            assert_eq!((v.lower, v.upper), (m, m), "{profile:?} {pos:?}");
+        }
+        s
+    }
+
     /// The solver (bounds, merged follows, renamed keys, MTD(f)) against plain alpha-beta on
     /// larger positions, trick starts and tricks in progress: every root play's value.
     #[test]
@@ -2576,16 +2589,9 @@ mod tests {
             let h = 3 + i % 2;
             let pre = rng.below_usize(6);
             let pos = position_from(&mut rng, profile, h, pre, i % 3 == 2);
-            let s = solve(&pos, u64::MAX).expect("solved");
-            assert!(s.exact);
+            let s = solved_as_the_reference(&pos, profile);
             let want = reference(&pos, i32::MIN, i32::MAX);
             assert_eq!((s.lower, s.upper), (want, want), "{profile:?} {pos:?}");
-            for v in &s.plays {
-                let mut q = pos;
-                q.play_unchecked(&v.play);
-                let m = reference(&q, i32::MIN, i32::MAX);
-                assert_eq!((v.lower, v.upper), (m, m), "{profile:?} {pos:?}");
-            }
         }
     }
 
@@ -2599,14 +2605,7 @@ mod tests {
             let profile = Profile::ALL[i % Profile::ALL.len()];
             let pre = rng.below_usize(6);
             let pos = tie_position(&mut rng, profile, 4 + i % 2, pre);
-            let s = solve(&pos, u64::MAX).expect("solved");
-            assert!(s.exact);
-            for v in &s.plays {
-                let mut q = pos;
-                q.play_unchecked(&v.play);
-                let m = reference(&q, i32::MIN, i32::MAX);
-                assert_eq!((v.lower, v.upper), (m, m), "{profile:?} {pos:?}");
-            }
+            solved_as_the_reference(&pos, profile);
         }
     }
 
@@ -2622,14 +2621,7 @@ mod tests {
             let h = 5 + i % 2;
             let pre = rng.below_usize(4);
             let pos = position_from(&mut rng, profile, h, pre, false);
-            let s = solve(&pos, u64::MAX).expect("solved");
-            assert!(s.exact);
-            for v in &s.plays {
-                let mut q = pos;
-                q.play_unchecked(&v.play);
-                let m = reference(&q, i32::MIN, i32::MAX);
-                assert_eq!((v.lower, v.upper), (m, m), "{profile:?} {pos:?}");
-            }
+            solved_as_the_reference(&pos, profile);
         }
         let cuts = ETC_CUTS.with(|c| c.get()) - before;
         eprintln!("transposition cutoffs at trick ends: {cuts}");
