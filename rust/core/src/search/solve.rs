@@ -14,6 +14,10 @@
 //! - equivalent single leads merged: single cards of one class that nobody else holds a copy
 //!   of, with equal points and no other card left between them in strength (R2.3), are one
 //!   lead (which of them leaves the hand changes nothing for the rest of it);
+//! - tied kinds renamed: kinds of equal strength that no tractor links (the other suits' level
+//!   cards and 2s, R2.3, R3.3, R2.6) are interchangeable, so the table's key sorts each run of
+//!   them, and below the root plays that differ only within a swap group (tied kinds with the
+//!   same copies in every hand) are one play (the root lists every play);
 //! - at a trick start with three cards a hand, a single lead's trick played out over masks
 //!   alone (no position made, no table mid-trick), its four cards' outcome read from the last
 //!   two tricks' exact values kept by their cards or by their shape (their cards up to a
