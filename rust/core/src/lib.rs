@@ -27,7 +27,7 @@
 //! infoset/  info (what a seat knows and what the history proves), determinize/ (worlds)
 //! game/     deal, hand/ (one hand's state machine), action_set, match_state, record, records_file, record_json, perft
 //! rules/    error, profile, card, trump, combo, follow/, score, checked
-//! util/     rng, seed, bignum, hash, fixed, parallel, pool (rows stepped together on the threads): no game
+//! util/     rng, seed, bignum, hash, memo, fixed, parallel, pool (rows stepped together on the threads): no game
 //!           knowledge
 //! ```
 //!

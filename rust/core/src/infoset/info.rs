@@ -30,6 +30,7 @@ use crate::rules::combo::{classify, Combo};
 use crate::rules::follow::{t1_accepts, Follow};
 use crate::rules::profile::Profile;
 use crate::rules::trump::Context;
+use crate::util::memo::{remembered, Memo};
 use crate::util::seed::{derive, DEAL};
 
 /// A showing as the seat sees it: `suit` is `None` while hidden from it (R8.2).
@@ -317,7 +318,7 @@ pub fn ladder_caps(ctx: &Context, lead: &Combo, x: &Counts) -> Counts {
 /// decision's info set proves every follow of the hand again, and asking the ladder costs
 /// tens of legality calls a follow; kept, each follow is asked once. Keyed by the rules
 /// context, the lead and the play's led-class counts (three bits a kind: at most 21 kinds).
-type CapsMemo = std::collections::HashMap<(usize, Combo, u64), Counts, std::hash::BuildHasherDefault<crate::util::hash::FxHasher>>;
+type CapsMemo = Memo<(usize, Combo, u64), Counts>;
 
 /// Caps kept at most per thread (about 1 MB), the memo emptied when full.
 const CAPS_KEPT: usize = 8192;
@@ -332,19 +333,7 @@ fn remembered_caps(ctx: &'static Context, lead: &Combo, x: &Counts) -> Counts {
         return ladder_caps(ctx, lead, x);
     }
     let packed = kinds.iter().fold(0u64, |acc, &k| acc << 3 | x[k as usize] as u64);
-    let key = (ctx as *const Context as usize, *lead, packed);
-    if let Some(c) = CAPS.with(|m| m.borrow().get(&key).copied()) {
-        return c;
-    }
-    let caps = ladder_caps(ctx, lead, x);
-    CAPS.with(|m| {
-        let mut m = m.borrow_mut();
-        if m.len() >= CAPS_KEPT {
-            m.clear();
-        }
-        m.insert(key, caps);
-    });
-    caps
+    remembered(&CAPS, CAPS_KEPT, (ctx as *const Context as usize, *lead, packed), || ladder_caps(ctx, lead, x))
 }
 
 /// R8.2: the showings as `seat` sees them. Its own carry their suits; after the deal the

@@ -18,6 +18,7 @@ use crate::rules::combo::{classify, Combo};
 use crate::rules::follow::{min_tractor_loss, pairs, t1_accepts, Follow};
 use crate::rules::profile::FollowRule;
 use crate::rules::trump::Context;
+use crate::util::memo::{remembered, Memo};
 
 /// Slots per check (a power of two): 8 bytes each.
 const SLOTS: usize = 1 << 6;
@@ -58,7 +59,7 @@ impl Play {
 /// seats, ask the same follows again, mostly on the same holdings. Keyed by the rules
 /// context, the lead, the play (its counts eight to a word) and the holding then in the led
 /// class (three bits a kind: a check reads only its led class, R5.3).
-type Kept = std::collections::HashMap<KeptKey, bool, std::hash::BuildHasherDefault<crate::util::hash::FxHasher>>;
+type Kept = Memo<KeptKey, bool>;
 
 /// A kept verdict's key: (the rules context, the lead's fields, the holding then) and the
 /// play's counts, eight to a word, hashed a word at a time.
@@ -99,13 +100,7 @@ pub(super) fn passes_kept(info: &InfoSet, c: &FollowCheck, hand: &Counts) -> boo
     let Combo { m, k, first, class, top } = c.lead;
     let lead = u64::from_le_bytes([m, k, first, class, top, 0, 0, 0]);
     let key = KeptKey([ctx as *const Context as u64, lead, then], play);
-    KEPT.with(|m| {
-        let mut m = m.borrow_mut();
-        if m.len() >= VERDICTS_KEPT {
-            m.clear();
-        }
-        *m.entry(key).or_insert_with(|| info.passes_check(c, hand))
-    })
+    remembered(&KEPT, VERDICTS_KEPT, key, || info.passes_check(c, hand))
 }
 
 #[derive(Clone, Debug, Default)]

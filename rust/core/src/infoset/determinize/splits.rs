@@ -4,6 +4,8 @@
 
 use std::sync::Arc;
 
+use crate::util::memo::{remembered, Memo};
+
 /// The splits of one kind's unseen copies over the holders, each with its weight; shared
 /// (the same copies and bounds give the same splits: [`splits`] keeps them per thread).
 pub(super) type Splits = Arc<Vec<([u8; 4], u128)>>;
@@ -16,7 +18,7 @@ pub(super) fn no_splits() -> Splits {
 
 /// Splits kept per thread by their copies and bounds (a cache: it changes no split, only
 /// its cost): the info sets of a hand ask the same few again and again.
-type Kept = std::collections::HashMap<(u64, u64), Splits, std::hash::BuildHasherDefault<crate::util::hash::FxHasher>>;
+type Kept = Memo<(u64, u64), Splits>;
 
 /// Splits kept at most per thread, the cache emptied when full.
 const SPLITS_KEPT: usize = 1024;
@@ -50,16 +52,7 @@ pub(super) fn splits(c: u8, lo: &[u8], hi: &[u8]) -> Splits {
     b[..n].copy_from_slice(&lo[..n]);
     b[4..4 + n].copy_from_slice(&hi[..n]);
     let key = (c as u64 | (lo.len() as u64) << 8, u64::from_le_bytes(b));
-    KEPT.with(|m| {
-        let mut m = m.borrow_mut();
-        if let Some(s) = m.get(&key) {
-            return s.clone();
-        }
-        if m.len() >= SPLITS_KEPT {
-            m.clear();
-        }
-        m.entry(key).or_insert_with(|| Arc::new(splits_new(c, lo, hi))).clone()
-    })
+    remembered(&KEPT, SPLITS_KEPT, key, || Arc::new(splits_new(c, lo, hi)))
 }
 
 /// [`splits`], made.
