@@ -482,7 +482,8 @@ impl Proven {
 const PROOFS_KEPT: usize = 8;
 
 thread_local! {
-    static PROOFS: std::cell::RefCell<Vec<Proven>> = const { std::cell::RefCell::new(Vec::new()) };
+    // (boxed: the list reorders pointers, not proofs)
+    static PROOFS: std::cell::RefCell<Vec<Box<Proven>>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// The kept proof of `tricks` in `ctx` for `seat`, extended by the tricks finished since; a proof whose
@@ -498,10 +499,14 @@ fn proven_with<T>(ctx: &'static Context, seat: u8, tricks: &[TrickRecord], read:
                 if p.len() == PROOFS_KEPT {
                     p.remove(0);
                 }
-                Proven::new(ctx, seat)
+                Box::new(Proven::new(ctx, seat))
             }
         };
-        for t in &tricks[e.tricks.len()..] {
+        // (the lists grown once for the new tricks: no copies as they grow)
+        let new = &tricks[e.tricks.len()..];
+        e.tricks.reserve(new.len());
+        e.checks.reserve(3 * new.len());
+        for t in new {
             e.prove_trick(ctx, &t.plays);
             for (s, c) in &t.plays {
                 add(&mut e.before[*s as usize], c);
