@@ -688,8 +688,16 @@ mod tests {
         for first in (0..hands).step_by(per_turn as usize) {
             let mut games: Vec<(Game, Vec<Action>, Vec<Game>)> = (first..(first + per_turn).min(hands))
                 .map(|seed| {
-                    let (profile, actions, _) = crate::infoset::determinize::random_hand(seed);
-                    (Game::deal(seed, profile, [3, 3], NOBODY, None).unwrap(), actions, Vec::new())
+                    // (hand `seed` of profile `seed % 3` played by uniform draws over the legal
+                    // actions, showings included)
+                    let profile = Profile::ALL[(seed % 3) as usize];
+                    let start = Game::deal(seed, profile, [3, 3], NOBODY, None).unwrap();
+                    let (mut g, mut rng, mut actions) = (start.clone(), crate::util::rng::Rng::new(seed), Vec::new());
+                    while let Some(a) = crate::game::action_set::ActionSet::of(&g.pos).sample(&mut rng) {
+                        g.apply(&a).unwrap();
+                        actions.push(a);
+                    }
+                    (start, actions, Vec::new())
                 })
                 .collect();
             let longest = games.iter().map(|g| g.1.len()).max().unwrap_or(0);
