@@ -309,8 +309,9 @@ struct Listed {
 /// played and the seats' boxes stay.
 type KeptListed = Vec<([Arc<Factors>; 3], [u8; 4], [[u8; 4]; 3], [[u8; 4]; 3], [u16; 3], Arc<Listed>)>;
 
-/// Listings kept at most per thread (a few info sets'), the oldest dropped first.
-const LISTED_KEPT: usize = 4;
+/// Listings kept at most per thread (the four seats' info sets of two hands, a few tens of
+/// kilobytes each), the oldest dropped first.
+const LISTED_KEPT: usize = 8;
 
 thread_local! {
     static KEPT_LISTED: std::cell::RefCell<KeptListed> = const { std::cell::RefCell::new(Vec::new()) };
