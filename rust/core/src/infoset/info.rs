@@ -200,7 +200,9 @@ impl Game {
             let (deck, first) = kept_deck(self, r as u8);
             let dealt = if r + 1 == attempts { pos.dealt as usize } else { DECK };
             first_seats.push(first);
-            arrivals.push((0..dealt).filter(|&t| (first as usize + t) % 4 == seat as usize).map(|t| deck[t]).collect());
+            // (the cards t with (first + t) % 4 == seat: every fourth from the seat's first)
+            let own = (seat as usize + 4 - first as usize % 4) % 4;
+            arrivals.push((own..dealt).step_by(4).map(|t| deck[t]).collect());
         }
         let showings = seen_showings(self, seat, &first_seats);
         let own_decisions = own_decisions(self, seat);
@@ -722,6 +724,35 @@ mod tests {
             }
         }
         assert!(decisions > 1000 && checks > 1000, "{decisions} decisions, {checks} checks");
+    }
+
+    /// A seat's arrivals are the cards dealt to it, by the deal's order (R1.3): the plain
+    /// filter over every card dealt, at every decision of hands dealt with redeals.
+    #[test]
+    fn arrivals_are_the_cards_dealt_to_the_seat() {
+        let mut seen = 0;
+        for seed in 0..24u64 {
+            let profile = Profile::ALL[(seed % 3) as usize];
+            let mut g = Game::deal(seed, profile, [3, 3], NOBODY, None).unwrap();
+            let mut rng = crate::util::rng::Rng::new(seed);
+            while let Some(a) = crate::game::action_set::ActionSet::of(&g.pos).sample(&mut rng) {
+                for seat in 0..4u8 {
+                    let info = g.info(seat);
+                    for (r, got) in info.arrivals.iter().enumerate() {
+                        let (deck, first) = g.attempt_deck(r as u8).unwrap();
+                        let dealt = if r + 1 == info.arrivals.len() { g.pos.dealt as usize } else { DECK };
+                        let want: Vec<u8> = (0..dealt).filter(|&t| (first as usize + t) % 4 == seat as usize).map(|t| deck[t]).collect();
+                        assert_eq!(*got, want, "seed {seed}, seat {seat}, attempt {r}");
+                        seen += 1;
+                    }
+                }
+                g.apply(&a).unwrap();
+                if g.pos.phase == Phase::Play {
+                    break;
+                }
+            }
+        }
+        assert!(seen > 1000, "{seen} arrivals");
     }
 
     #[test]
