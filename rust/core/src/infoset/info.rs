@@ -484,7 +484,8 @@ impl Proven {
 const PROOFS_KEPT: usize = 8;
 
 thread_local! {
-    // (boxed: the list reorders pointers, not proofs)
+    // (boxed: the list reorders pointers, not proofs of a kilobyte)
+    #[allow(clippy::vec_box)]
     static PROOFS: std::cell::RefCell<Vec<Box<Proven>>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
@@ -535,16 +536,15 @@ impl InfoSet {
         });
         self.current = current;
         for s in (0..4).filter(|&s| s != seat as usize) {
-            for k in 0..KINDS {
-                self.upper[s][k] = self.upper[s][k].min(most[s][k].saturating_sub(self.played[s][k]));
+            for ((up, m), p) in self.upper[s].iter_mut().zip(&most[s]).zip(&self.played[s]) {
+                *up = (*up).min(m.saturating_sub(*p));
             }
         }
         self.checks = checks;
         for c in self.checks.iter_mut() {
             // since = played now − before
-            let played = &self.played[c.seat as usize];
-            for k in 0..KINDS {
-                c.since[k] = played[k] - c.since[k];
+            for (x, p) in c.since.iter_mut().zip(&self.played[c.seat as usize]) {
+                *x = p - *x;
             }
         }
     }

@@ -307,7 +307,10 @@ struct Listed {
 /// at most the level cards in all (a room of more changes no record: a seat's total is at
 /// most that). The info sets of a hand ask the same listing again while no level card is
 /// played and the seats' boxes stay.
-type KeptListed = Vec<([Arc<Factors>; 3], [u8; 4], [[u8; 4]; 3], [[u8; 4]; 3], [u16; 3], Arc<Listed>)>;
+type KeptListed = Vec<ListedAt>;
+
+/// A kept listing with what it read ([`KeptListed`]).
+type ListedAt = ([Arc<Factors>; 3], [u8; 4], [[u8; 4]; 3], [[u8; 4]; 3], [u16; 3], Arc<Listed>);
 
 /// Listings kept at most per thread (the four seats' info sets of two hands, a few tens of
 /// kilobytes each), the oldest dropped first.
@@ -548,7 +551,7 @@ impl Cells {
     /// [`Cells::list_records`], kept per thread ([`KeptListed`]) for the hand's next info sets.
     fn listed_kept(&self, total: usize) -> Arc<Listed> {
         let rooms: [u16; 3] = std::array::from_fn(|i| self.rooms[i].min(total as u16));
-        let same = |x: &([Arc<Factors>; 3], [u8; 4], [[u8; 4]; 3], [[u8; 4]; 3], [u16; 3], Arc<Listed>)| {
+        let same = |x: &ListedAt| {
             (0..3).all(|i| Arc::ptr_eq(&x.0[i], &self.gs[i])) && (x.1, x.2, x.3, x.4) == (self.u, self.lo, self.hi, rooms)
         };
         if let Some(l) = KEPT_LISTED.with(|k| k.borrow().iter().find(|x| same(x)).map(|x| x.5.clone())) {
