@@ -200,7 +200,9 @@ impl Game {
             let (deck, first) = kept_deck(self, r as u8);
             let dealt = if r + 1 == attempts { pos.dealt as usize } else { DECK };
             first_seats.push(first);
-            arrivals.push((0..dealt).filter(|&t| (first as usize + t) % 4 == seat as usize).map(|t| deck[t]).collect());
+            // (the cards t with (first + t) % 4 == seat: every fourth from the seat's first)
+            let own = (seat as usize + 4 - first as usize % 4) % 4;
+            arrivals.push((own..dealt).step_by(4).map(|t| deck[t]).collect());
         }
         let showings = seen_showings(self, seat, &first_seats);
         let own_decisions = own_decisions(self, seat);
@@ -409,14 +411,151 @@ fn runs(showings: &[SeenShowing]) -> Vec<Run> {
     out
 }
 
+/// The proof of a hand's finished tricks (R5.2–R5.3) for one seat, the other seats' follows,
+/// read forwards: a
+/// follow of seat s at trick i bounds s's hand now by `caps − since` (saturating), `since`
+/// the cards s played from trick i on, that is `played now − before` with `before` what s
+/// played in the tricks before i. So every follow's bound is `(caps + before) − played now`
+/// (saturating, monotone in the first term): the least `caps + before` over the follows
+/// (`most`; 0 for a void) gives every bound at once, and it changes only with new follows.
+/// Kept per thread (a cache: it changes no bound and no check), each later info set of the
+/// hand proves only the tricks finished since.
+#[derive(Clone, Debug)]
+struct Proven {
+    /// The rules context the tricks were read in, and the seat whose follows are not read.
+    ctx: usize,
+    seat: u8,
+    tricks: Vec<TrickRecord>,
+    /// Per seat and kind: the least `caps + before` of its follows (`u8::MAX`: no bound).
+    most: [Counts; 4],
+    /// Per seat: the cards it played in `tricks`.
+    before: [Counts; 4],
+    /// The checks in the info set's order (tricks in order, each trick's followers last to
+    /// first), each with `since` holding its `before`.
+    checks: Vec<FollowCheck>,
+}
+
+impl Proven {
+    fn new(ctx: &'static Context, seat: u8) -> Proven {
+        Proven { ctx: ctx as *const Context as usize, seat, tricks: Vec::new(), most: [[u8::MAX; KINDS]; 4], before: [[0; KINDS]; 4], checks: Vec::new() }
+    }
+
+    /// Proves the follows of one trick (finished or not) after those proved: `most` and the
+    /// checks; `before` is left to the caller.
+    fn prove_trick(&mut self, ctx: &'static Context, plays: &[(u8, Counts)]) {
+        let Some((_, lead_cards)) = plays.first() else { return };
+        let lead = classify(ctx, lead_cards).expect("a recorded lead is a combination");
+        for &(s, ref x) in plays.iter().skip(1).rev() {
+            if s != self.seat {
+                self.prove_follow(ctx, s, lead, x);
+            }
+        }
+    }
+
+    fn prove_follow(&mut self, ctx: &'static Context, s: u8, lead: Combo, x: &Counts) {
+        let n = lead.size() as u8;
+        let kinds = ctx.class_kinds(lead.class);
+        let in_class: u8 = kinds.iter().map(|&k| x[k as usize]).sum();
+        let (most, before) = (&mut self.most[s as usize], &self.before[s as usize]);
+        if in_class < n {
+            // R5.2: all of the class was played; none can come back
+            for &k in kinds {
+                most[k as usize] = 0;
+            }
+            return;
+        }
+        if classify(ctx, x).is_some_and(|c| t1_accepts(ctx, &lead, &c)) {
+            return; // one combination that T1 accepts: legal whatever else was held
+        }
+        // Otherwise the play met the ladder (R5.3; C4/C5 in the competition profile) from the
+        // class as it was held then, and the ladder itself bounds every kind of it.
+        let caps = remembered_caps(ctx, &lead, x);
+        for &k in kinds {
+            let k = k as usize;
+            // (caps ≤ 4 and before ≤ 4: no overflow)
+            most[k] = most[k].min(caps[k] + before[k]);
+        }
+        self.checks.push(FollowCheck { seat: s, lead, play: *x, since: *before });
+    }
+}
+
+/// Proofs kept per thread: the last few hands' seats' (a search or a game asks one hand's info
+/// sets in turn).
+const PROOFS_KEPT: usize = 8;
+
+thread_local! {
+    // (boxed: the list reorders pointers, not proofs of a kilobyte)
+    #[allow(clippy::vec_box)]
+    static PROOFS: std::cell::RefCell<Vec<Box<Proven>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The kept proof of `tricks` in `ctx` for `seat`, extended by the tricks finished since; a proof whose
+/// tricks are not the first of these is not read (the longest that is, else a new one).
+fn proven_with<T>(ctx: &'static Context, seat: u8, tricks: &[TrickRecord], read: impl FnOnce(&Proven) -> T) -> T {
+    PROOFS.with(|p| {
+        let mut p = p.borrow_mut();
+        let key = ctx as *const Context as usize;
+        let best = (0..p.len()).filter(|&i| p[i].ctx == key && p[i].seat == seat && tricks.starts_with(&p[i].tricks)).max_by_key(|&i| p[i].tricks.len());
+        let mut e = match best {
+            Some(i) => p.remove(i),
+            None => {
+                if p.len() == PROOFS_KEPT {
+                    p.remove(0);
+                }
+                Box::new(Proven::new(ctx, seat))
+            }
+        };
+        // (the lists grown once for the new tricks: no copies as they grow)
+        let new = &tricks[e.tricks.len()..];
+        e.tricks.reserve(new.len());
+        e.checks.reserve(3 * new.len());
+        for t in new {
+            e.prove_trick(ctx, &t.plays);
+            for (s, c) in &t.plays {
+                add(&mut e.before[*s as usize], c);
+            }
+            e.tricks.push(*t);
+        }
+        let out = read(&e);
+        p.push(e);
+        out
+    })
+}
+
 impl InfoSet {
-    /// Voids, ladder bounds and checks from every follow of the other seats (R5.2–R5.3).
+    /// Voids, ladder bounds and checks from every follow of the other seats (R5.2–R5.3): the
+    /// finished tricks' proof kept per thread ([`Proven`]), then the trick in progress.
     fn prove_from_play(&mut self) {
         let ctx = self.ctx();
-        // the tricks are read while the bounds are written: take them out for the walk
+        let (seat, current) = (self.seat, std::mem::take(&mut self.current));
+        let (most, checks) = proven_with(ctx, seat, &self.tricks, |e| {
+            let mut e2 = Proven { tricks: Vec::new(), checks: Vec::new(), ..*e };
+            e2.prove_trick(ctx, &current);
+            let checks: Vec<FollowCheck> = e.checks.iter().chain(&e2.checks).copied().collect();
+            (e2.most, checks)
+        });
+        self.current = current;
+        for s in (0..4).filter(|&s| s != seat as usize) {
+            for ((up, m), p) in self.upper[s].iter_mut().zip(&most[s]).zip(&self.played[s]) {
+                *up = (*up).min(m.saturating_sub(*p));
+            }
+        }
+        self.checks = checks;
+        for c in self.checks.iter_mut() {
+            // since = played now − before
+            for (x, p) in c.since.iter_mut().zip(&self.played[c.seat as usize]) {
+                *x = p - *x;
+            }
+        }
+    }
+
+    /// The twin of [`InfoSet::prove_from_play`]: every follow proved again, walking the
+    /// tricks backwards with the cards played since (the proof before it was kept).
+    #[cfg(test)]
+    fn prove_from_play_plain(&mut self) {
+        let ctx = self.ctx();
         let tricks = std::mem::take(&mut self.tricks);
         let current = std::mem::take(&mut self.current);
-        // Cards each seat played from trick i on: walk backwards.
         let mut since = [[0u8; KINDS]; 4];
         let mut found: Vec<FollowCheck> = Vec::new();
         for plays in tricks.iter().map(|t| t.plays.as_slice()).chain(std::iter::once(current.as_slice())).rev() {
@@ -429,7 +568,7 @@ impl InfoSet {
                 if s == self.seat {
                     continue;
                 }
-                self.prove_follow(ctx, s, lead, x, &since[s as usize], &mut found);
+                self.prove_follow_plain(ctx, s, lead, x, &since[s as usize], &mut found);
             }
         }
         found.reverse();
@@ -438,31 +577,31 @@ impl InfoSet {
         self.current = current;
     }
 
-    fn prove_follow(&mut self, ctx: &'static Context, s: u8, lead: Combo, x: &Counts, since: &Counts, checks: &mut Vec<FollowCheck>) {
+    #[cfg(test)]
+    fn prove_follow_plain(&mut self, ctx: &'static Context, s: u8, lead: Combo, x: &Counts, since: &Counts, checks: &mut Vec<FollowCheck>) {
         let n = lead.size() as u8;
         let kinds = ctx.class_kinds(lead.class);
         let in_class: u8 = kinds.iter().map(|&k| x[k as usize]).sum();
         let up = &mut self.upper[s as usize];
         if in_class < n {
-            // R5.2: all of the class was played; none can come back
             for &k in kinds {
                 up[k as usize] = 0;
             }
             return;
         }
         if classify(ctx, x).is_some_and(|c| t1_accepts(ctx, &lead, &c)) {
-            return; // one combination that T1 accepts: legal whatever else was held
+            return;
         }
-        // Otherwise the play met the ladder (R5.3; C4/C5 in the competition profile) from the
-        // class as it was held then, and the ladder itself bounds every kind of it.
-        let caps = remembered_caps(ctx, &lead, x);
+        let caps = ladder_caps(ctx, &lead, x);
         for &k in kinds {
             let k = k as usize;
             up[k] = up[k].min(caps[k].saturating_sub(since[k]));
         }
         checks.push(FollowCheck { seat: s, lead, play: *x, since: *since });
     }
+}
 
+impl InfoSet {
     /// C9: in a competition match's first hand, a showing that sets or overturns the suit
     /// includes a small joker from the shower's hand. Every run of showings begins with one
     /// (a run is one seat's consecutive showings), so each other seat that showed in this
@@ -525,6 +664,96 @@ impl InfoSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `g.info(seat)` with its play proved from scratch ([`InfoSet::prove_from_play_plain`]).
+    fn info_plain(g: &Game, seat: u8) -> InfoSet {
+        let mut i = g.info(seat);
+        if i.trump != NOBODY && i.phase != Phase::Declare {
+            for s in (0..4).filter(|&s| s != seat as usize) {
+                i.upper[s] = i.unseen;
+            }
+            i.checks.clear();
+            i.prove_from_play_plain();
+        }
+        i
+    }
+
+    /// The twin of the kept proofs ([`Proven`]): every seat's info set at every decision of
+    /// hundreds of random hands (every profile) equals the one proved from scratch, with the
+    /// hands taken in turns of more than are kept, each decision also asked after one from
+    /// the hand's past (a proof that is not a prefix, or a longer one than asked).
+    #[test]
+    fn kept_proofs_equal_proofs_from_scratch() {
+        let hands = if cfg!(debug_assertions) { 24 } else { 300 };
+        let per_turn = PROOFS_KEPT as u64 + 2;
+        let (mut decisions, mut checks) = (0, 0);
+        for first in (0..hands).step_by(per_turn as usize) {
+            let mut games: Vec<(Game, Vec<Action>, Vec<Game>)> = (first..(first + per_turn).min(hands))
+                .map(|seed| {
+                    // (hand `seed` of profile `seed % 3` played by uniform draws over the legal
+                    // actions, showings included)
+                    let profile = Profile::ALL[(seed % 3) as usize];
+                    let start = Game::deal(seed, profile, [3, 3], NOBODY, None).unwrap();
+                    let (mut g, mut rng, mut actions) = (start.clone(), crate::util::rng::Rng::new(seed), Vec::new());
+                    while let Some(a) = crate::game::action_set::ActionSet::of(&g.pos).sample(&mut rng) {
+                        g.apply(&a).unwrap();
+                        actions.push(a);
+                    }
+                    (start, actions, Vec::new())
+                })
+                .collect();
+            let longest = games.iter().map(|g| g.1.len()).max().unwrap_or(0);
+            for step in 0..longest {
+                for (g, actions, past) in games.iter_mut() {
+                    let Some(a) = actions.get(step) else { continue };
+                    g.apply(a).unwrap();
+                    if g.pos.phase != Phase::Play {
+                        continue;
+                    }
+                    past.push(g.clone());
+                    let back = &past[(step * 7919) % past.len()];
+                    for seat in 0..4u8 {
+                        for h in [&*g, back, &*g] {
+                            let (kept, plain) = (h.info(seat), info_plain(h, seat));
+                            assert_eq!(kept, plain);
+                            checks += kept.checks.len();
+                        }
+                        decisions += 1;
+                    }
+                }
+            }
+        }
+        assert!(decisions > 1000 && checks > 1000, "{decisions} decisions, {checks} checks");
+    }
+
+    /// A seat's arrivals are the cards dealt to it, by the deal's order (R1.3): the plain
+    /// filter over every card dealt, at every decision of hands dealt with redeals.
+    #[test]
+    fn arrivals_are_the_cards_dealt_to_the_seat() {
+        let mut seen = 0;
+        for seed in 0..24u64 {
+            let profile = Profile::ALL[(seed % 3) as usize];
+            let mut g = Game::deal(seed, profile, [3, 3], NOBODY, None).unwrap();
+            let mut rng = crate::util::rng::Rng::new(seed);
+            while let Some(a) = crate::game::action_set::ActionSet::of(&g.pos).sample(&mut rng) {
+                for seat in 0..4u8 {
+                    let info = g.info(seat);
+                    for (r, got) in info.arrivals.iter().enumerate() {
+                        let (deck, first) = g.attempt_deck(r as u8).unwrap();
+                        let dealt = if r + 1 == info.arrivals.len() { g.pos.dealt as usize } else { DECK };
+                        let want: Vec<u8> = (0..dealt).filter(|&t| (first as usize + t) % 4 == seat as usize).map(|t| deck[t]).collect();
+                        assert_eq!(*got, want, "seed {seed}, seat {seat}, attempt {r}");
+                        seen += 1;
+                    }
+                }
+                g.apply(&a).unwrap();
+                if g.pos.phase == Phase::Play {
+                    break;
+                }
+            }
+        }
+        assert!(seen > 1000, "{seen} arrivals");
+    }
 
     #[test]
     fn kept_decks_are_the_attempts_decks() {

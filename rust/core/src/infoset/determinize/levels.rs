@@ -247,10 +247,8 @@ struct Cells {
     gs: [Arc<Factors>; 3],
     /// Seats 1 and 2: each row's nonzero factors as bits (bit c: the first suit's copies c).
     bits: [[u8; 128]; 2],
-    /// The records, linked by seat 0's total (the last listed first), and their `y` by seat
-    /// 1's total, record after record.
-    records: Vec<Record>,
-    ys: Vec<u128>,
+    /// The records and their `y` ([`Listed`]), shared with the thread's kept listings.
+    listed: Arc<Listed>,
     /// Per cell of nonzero weight, in order: (seat 0's total, seat 1's total, the first record
     /// of seat 0's total, the sum of the cell's `y`).
     cells: Vec<(u8, u8, u32, u128)>,
@@ -267,7 +265,7 @@ struct Cells {
 /// total of the three seats' factors' product (0: no path); the next record of seat 0's total
 /// (`u32::MAX`: none). A cell's records are those of its seat 0's total whose `y` at its
 /// seat 1's total is not 0.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 struct Record {
     c0: u16,
     i0: u16,
@@ -288,6 +286,44 @@ impl Record {
             0
         }
     }
+}
+
+/// What [`Cells::list_records`] lists: the records, linked by seat 0's total (the last listed
+/// first, from `head`), and their `y` by seat 1's total, record after record; per seat 0's
+/// total the seat 1's totals of its records as bits (`cells`); the paths, counted until they
+/// pass `MAX_PATHS`.
+#[derive(Debug, PartialEq, Eq)]
+struct Listed {
+    records: Vec<Record>,
+    ys: Vec<u128>,
+    head: [u32; 17],
+    cells: [u32; 17],
+    paths: usize,
+}
+
+/// Listings kept per thread by what they read (a cache: it changes no record, only its cost):
+/// the three seats' factors in the cells' order (kept alive here, so that the same factors
+/// are the same allocation), the unseen level copies, the seats' boxes and their rooms, each
+/// at most the level cards in all (a room of more changes no record: a seat's total is at
+/// most that). The info sets of a hand ask the same listing again while no level card is
+/// played and the seats' boxes stay.
+type KeptListed = Vec<ListedAt>;
+
+/// A kept listing with what it read ([`KeptListed`]).
+type ListedAt = ([Arc<Factors>; 3], [u8; 4], [[u8; 4]; 3], [[u8; 4]; 3], [u16; 3], Arc<Listed>);
+
+/// Listings kept at most per thread (the four seats' info sets of two hands, a few tens of
+/// kilobytes each), the oldest dropped first.
+const LISTED_KEPT: usize = 8;
+
+thread_local! {
+    static KEPT_LISTED: std::cell::RefCell<KeptListed> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Tests: the kept listings found.
+    static LISTED_FOUND: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 /// A seat's factors over its box ([`Cells::factors`]): G by its counts, `ROW` to a row, each
@@ -378,10 +414,11 @@ impl Cells {
     /// rows gives the first-suit copies x0 of its nonzero products at once (seat 1's bits and
     /// seat 2's reversed at v0 − x0, v0 the copies seat 0 leaves): only the paths are weighed.
     #[inline(never)]
-    fn list_records(&mut self, head: &mut [u32; 17], cells: &mut [u32; 17], total: usize) -> usize {
+    fn list_records(&self, total: usize) -> Listed {
         let rooms = self.rooms.map(|r| r as usize);
         let mut paths = 0;
-        let (mut records, mut ys) = (std::mem::take(&mut self.records), std::mem::take(&mut self.ys));
+        let (mut records, mut ys) = (Vec::with_capacity(NODES_HINT), Vec::with_capacity(NODES_HINT));
+        let (mut head, mut cells) = ([u32::MAX; 17], [0u32; 17]);
         // per seat 1 and 2, each row's nonzero factors (bit x0: the first suit's copies),
         // the second reversed (bit 4 − x0)
         // (a box holds at most 5³ rows: four copies a suit)
@@ -508,8 +545,33 @@ impl Cells {
                 }
             }
         }
-        (self.records, self.ys) = (records, ys);
-        paths
+        Listed { records, ys, head, cells, paths }
+    }
+
+    /// [`Cells::list_records`], kept per thread ([`KeptListed`]) for the hand's next info sets.
+    fn listed_kept(&self, total: usize) -> Arc<Listed> {
+        let rooms: [u16; 3] = std::array::from_fn(|i| self.rooms[i].min(total as u16));
+        let same = |x: &ListedAt| {
+            (0..3).all(|i| Arc::ptr_eq(&x.0[i], &self.gs[i])) && (x.1, x.2, x.3, x.4) == (self.u, self.lo, self.hi, rooms)
+        };
+        if let Some(l) = KEPT_LISTED.with(|k| k.borrow().iter().find(|x| same(x)).map(|x| x.5.clone())) {
+            // (the twin, in every test that builds a level table by cells)
+            #[cfg(test)]
+            {
+                assert_eq!(*l, self.list_records(total), "a kept listing is the listing");
+                LISTED_FOUND.with(|n| n.set(n.get() + 1));
+            }
+            return l;
+        }
+        let l = Arc::new(self.list_records(total));
+        KEPT_LISTED.with(|k| {
+            let mut k = k.borrow_mut();
+            if k.len() >= LISTED_KEPT {
+                k.remove(0);
+            }
+            k.push((self.gs.clone(), self.u, self.lo, self.hi, rooms, l.clone()));
+        });
+        l
     }
 
     /// Seat h's factors G(counts) = envelope · Π over suits of 4!/count! over its box `lo ..=
@@ -609,12 +671,12 @@ impl Cells {
                 t[a[0] as usize * 5 + a[1] as usize] = x as u8;
             }
         }
-        let mut cells = Cells { seat, u, rooms, lo, hi, stride, gs, bits, records: Vec::with_capacity(NODES_HINT), ys: Vec::with_capacity(NODES_HINT), cells: Vec::new(), splits, split_at, cum: Cum::Narrow(Vec::new()) };
-        let (mut head, mut listed) = ([u32::MAX; 17], [0u32; 17]);
-        let paths = cells.list_records(&mut head, &mut listed, total);
-        if paths > MAX_PATHS {
+        let mut cells = Cells { seat, u, rooms, lo, hi, stride, gs, bits, listed: Arc::new(Listed { records: Vec::new(), ys: Vec::new(), head: [u32::MAX; 17], cells: [0; 17], paths: 0 }), cells: Vec::new(), splits, split_at, cum: Cum::Narrow(Vec::new()) };
+        cells.listed = cells.listed_kept(total);
+        if cells.listed.paths > MAX_PATHS {
             return None;
         }
+        let (head, listed) = (cells.listed.head, cells.listed.cells);
         // (the cells' lists at their full length at once: no growing)
         let n = listed.iter().map(|m| m.count_ones() as usize).sum();
         cells.cells.reserve_exact(n);
@@ -630,8 +692,8 @@ impl Cells {
             // (the sums of seat 0's total l0 by seat 1's)
             z.fill(0);
             let mut at = first;
-            while let Some(r) = cells.records.get(at as usize) {
-                let ys = &cells.ys[r.at as usize..r.at as usize + r.n as usize];
+            while let Some(r) = cells.listed.records.get(at as usize) {
+                let ys = &cells.listed.ys[r.at as usize..r.at as usize + r.n as usize];
                 for (z, &y) in z[r.l1 as usize..].iter_mut().zip(ys) {
                     *z += y;
                 }
@@ -681,9 +743,9 @@ impl Cells {
     fn cell_records(&self, first: u32, l1: u8) -> impl Iterator<Item = (&Record, u128)> + '_ {
         let mut at = first;
         std::iter::from_fn(move || {
-            let r = self.records.get(at as usize)?;
+            let r = self.listed.records.get(at as usize)?;
             at = r.next;
-            Some((r, r.y(&self.ys, l1)))
+            Some((r, r.y(&self.listed.ys, l1)))
         })
     }
 
@@ -1266,8 +1328,8 @@ impl LevelTable {
     /// Bytes held.
     pub(super) fn bytes(&self) -> usize {
         let cells = self.cells.as_ref().map_or(0, |c| {
-            c.records.len() * std::mem::size_of::<Record>()
-                + c.ys.len() * 16
+            c.listed.records.len() * std::mem::size_of::<Record>()
+                + c.listed.ys.len() * 16
                 + c.cells.len() * 8
                 + c.gs.iter().map(|f| f.g.len() * 8).sum::<usize>()
                 + match &c.cum {
@@ -1609,6 +1671,32 @@ mod tests {
             }
         }
         assert!(tested == 12, "{tested} tables");
+    }
+
+    /// The twin of the kept listings ([`KeptListed`]): the first world of every decision of
+    /// one seat from mid-hand on, in random hands of every profile, each listing found kept
+    /// checked against the listing made again (`Cells::listed_kept`), and some found.
+    #[test]
+    fn kept_listings_are_the_listings() {
+        let (hands, mut worlds) = (if cfg!(debug_assertions) { 6 } else { 24 }, 0);
+        let found = super::LISTED_FOUND.with(|n| n.get());
+        for seed in 0..hands {
+            let (profile, actions, _) = super::super::random_hand(seed);
+            let mut g = crate::game::hand::Game::deal(seed, profile, [3, 3], NOBODY, None).expect("a fresh deal");
+            let half = actions.len() / 2;
+            let seat = (seed % 4) as u8;
+            for (i, a) in actions.iter().enumerate() {
+                g.apply(a).expect("a legal action");
+                if i < half || g.pos.phase != crate::game::hand::Phase::Play || g.pos.to_move != seat {
+                    continue;
+                }
+                let mut det = Determinizer::new(g.info(seat));
+                det.world(&mut crate::util::rng::Rng::new(seed * 1000 + i as u64)).expect("a world");
+                worlds += 1;
+            }
+        }
+        let found = super::LISTED_FOUND.with(|n| n.get()) - found;
+        assert!(worlds > 20 && found > 0, "{worlds} worlds, {found} listings found kept");
     }
 
     /// The level tables, of the counting programme and of the plain shuffle, against their
