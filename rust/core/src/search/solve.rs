@@ -550,7 +550,8 @@ fn key_with_shape(pos: &Position, order: &Order, held: &Held, links: u64, shape:
             w = w << 15 | unit;
             prev = k;
         }
-        put(w);
+        // a suit's last word marked: a suit of four kinds fills its word as one of eight does
+        put(w | 1 << 63);
     }
     ((a.finish() as u128) << 64) | b.finish() as u128
 }
@@ -3233,5 +3234,33 @@ mod tests {
             renamed += (twin != hands) as usize;
         }
         assert!(renamed > 1000, "{renamed}");
+    }
+    /// Two positions whose plain suits split the same run of units at another place (eight
+    /// kinds and four against four and eight) have different keys: a suit of four kinds fills
+    /// its key word as a suit of eight does, so each suit's last word is marked (without the
+    /// mark the two keys were equal, and the values here differ).
+    #[test]
+    fn suits_split_at_another_place_have_different_keys() {
+        // (suit, rank, seat): u1..u4 pointless to seats 0..3, u5..u8 pointless to seats 1, 2,
+        // 3, 0, then v1..v4 (worth 0, 0, 10, 10) to seats 0..3
+        let deal = |cards: &[(u8, u8, usize)]| {
+            let mut hands = [[0u8; KINDS]; 4];
+            for &(suit, rank, seat) in cards {
+                hands[seat][Card::new(suit, rank).id()] += 1;
+            }
+            hands
+        };
+        let one = deal(&[(1, 3, 0), (1, 4, 1), (1, 6, 2), (1, 7, 3), (1, 8, 1), (1, 9, 2), (1, 11, 3), (1, 12, 0), (2, 3, 0), (2, 4, 1), (2, 10, 2), (2, 13, 3)]);
+        let two = deal(&[(1, 3, 0), (1, 4, 1), (1, 6, 2), (1, 7, 3), (2, 3, 1), (2, 4, 2), (2, 6, 3), (2, 7, 0), (2, 8, 0), (2, 9, 1), (2, 10, 2), (2, 13, 3)]);
+        let mut differ = 0;
+        for profile in Profile::ALL {
+            for banker in 0..4u8 {
+                let p = Game::from_hands(one, 14, 0, banker, profile).expect("a valid deal").pos;
+                let q = Game::from_hands(two, 14, 0, banker, profile).expect("a valid deal").pos;
+                assert_ne!(full_key(&p), full_key(&q));
+                differ += (minimax(&p) - p.defender_points != minimax(&q) - q.defender_points) as usize;
+            }
+        }
+        assert!(differ > 0, "the two positions are worth the same in every profile");
     }
 }
