@@ -22,6 +22,9 @@
 //!   alone (no position made, no table mid-trick), its four cards' outcome read from the last
 //!   two tricks' exact values kept by their cards or by their shape (their cards up to a
 //!   renaming that keeps every comparison and point), or solved directly;
+//! - the root's plays solved one by one (MTD(f)), at a trick start the likely best first (most
+//!   points and cards, then strength), each guessed as the best value so far, listed in the
+//!   engine's order;
 //! - a node budget: past it the search stops, the plays solved keep their exact values and
 //!   the others get bounds (the points left, each counted at most the last trick's multiple).
 //!
@@ -2278,17 +2281,26 @@ pub fn solve(pos: &Position, budget: u64) -> Result<Solution, Error> {
             return Ok(Solution { plays: Vec::new(), best: [0; KINDS], lower: lo, upper: hi, line: Vec::new(), nodes: 0, exact: false });
         }
     };
-    let mut values = Vec::with_capacity(moves.len());
+    let max = pos.is_defender(pos.to_move);
+    let mut values: Vec<PlayValue> = moves.iter().map(|c| PlayValue { play: *c, lower: 0, upper: 0 }).collect();
     let mut out_of_budget = false;
-    for c in &moves {
+    // the order the plays are solved in: at a trick start the leads with most points and
+    // cards first, stronger first (as at three cards a hand): the likely best first, its line
+    // in the table before the others' (measured: fewer nodes), each play's value then guessed
+    // as the best so far; mid-trick the engine's order, each guessed as the previous one
+    let mut solved_order: Vec<usize> = (0..moves.len()).collect();
+    if pos.trick.plays == 0 {
+        let ctx = s.order.ctx;
+        solved_order.sort_by_key(|&i| std::cmp::Reverse((points(&moves[i]) + size(&moves[i]) as i32) * 64 + lead_strength(ctx, first_kind(&moves[i]))));
+    }
+    let mut guess = None;
+    for &i in &solved_order {
         let mut q = *pos;
-        q.play_unchecked(c);
+        q.play_unchecked(&moves[i]);
         let (lower, upper) = if out_of_budget {
             static_bounds(&q)
         } else {
-            // the previous play's value is a close first guess
-            let guess = values.last().map_or(pos.defender_points, |v: &PlayValue| v.lower);
-            match s.mtdf(&q, guess) {
+            match s.mtdf(&q, guess.unwrap_or(pos.defender_points)) {
                 Ok(v) => (v, v),
                 Err(Budget) => {
                     out_of_budget = true;
@@ -2296,9 +2308,12 @@ pub fn solve(pos: &Position, budget: u64) -> Result<Solution, Error> {
                 }
             }
         };
-        values.push(PlayValue { play: *c, lower, upper });
+        (values[i].lower, values[i].upper) = (lower, upper);
+        guess = Some(match guess {
+            Some(g) if pos.trick.plays == 0 => if max { lower.max(g) } else { lower.min(g) },
+            _ => lower,
+        });
     }
-    let max = pos.is_defender(pos.to_move);
     // the best by the lower bound for the maximiser, the upper for the minimiser (ties: the earlier)
     let pick = |v: &PlayValue| if max { v.lower } else { -v.upper };
     let best = values.iter().enumerate().max_by_key(|(i, v)| (pick(v), std::cmp::Reverse(*i))).map(|(_, v)| *v).expect("a play");
@@ -3262,5 +3277,23 @@ mod tests {
             }
         }
         assert!(differ > 0, "the two positions are worth the same in every profile");
+    }
+    /// The root's plays are solved in another order than they are listed: the list is the
+    /// engine's ([`plays`]), and the best play is the earliest listed of the best value.
+    #[test]
+    fn plays_are_listed_in_the_engines_order_with_the_earliest_best() {
+        let mut rng = Rng::new(77);
+        for i in 0..300 {
+            let profile = Profile::ALL[i % Profile::ALL.len()];
+            let pre = rng.below_usize(3);
+            let pos = position_from(&mut rng, profile, 2 + i % 3, pre, i % 2 == 0);
+            let s = solve(&pos, u64::MAX).expect("solved");
+            let listed: Vec<Counts> = s.plays.iter().map(|v| v.play).collect();
+            assert_eq!(Some(listed), plays(&pos));
+            let max = pos.is_defender(pos.to_move);
+            let value = if max { s.plays.iter().map(|v| v.lower).max() } else { s.plays.iter().map(|v| v.lower).min() };
+            assert_eq!(Some(s.lower), value);
+            assert_eq!(Some(s.best), s.plays.iter().find(|v| Some(v.lower) == value).map(|v| v.play));
+        }
     }
 }
