@@ -3250,6 +3250,7 @@ mod tests {
         }
         assert!(renamed > 1000, "{renamed}");
     }
+
     /// Two positions whose plain suits split the same run of units at another place (eight
     /// kinds and four against four and eight) have different keys: a suit of four kinds fills
     /// its key word as a suit of eight does, so each suit's last word is marked (without the
@@ -3278,6 +3279,7 @@ mod tests {
         }
         assert!(differ > 0, "the two positions are worth the same in every profile");
     }
+
     /// The root's plays are solved in another order than they are listed: the list is the
     /// engine's ([`plays`]), and the best play is the earliest listed of the best value.
     #[test]
