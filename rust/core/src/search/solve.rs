@@ -22,6 +22,9 @@
 //!   alone (no position made, no table mid-trick), its four cards' outcome read from the last
 //!   two tricks' exact values kept by their cards or by their shape (their cards up to a
 //!   renaming that keeps every comparison and point), or solved directly;
+//! - the root's plays solved one by one (MTD(f)), at a trick start the likely best first (most
+//!   points and cards, then strength), each guessed as the best value so far, listed in the
+//!   engine's order;
 //! - a node budget: past it the search stops, the plays solved keep their exact values and
 //!   the others get bounds (the points left, each counted at most the last trick's multiple).
 //!
@@ -550,7 +553,8 @@ fn key_with_shape(pos: &Position, order: &Order, held: &Held, links: u64, shape:
             w = w << 15 | unit;
             prev = k;
         }
-        put(w);
+        // a suit's last word marked: a suit of four kinds fills its word as one of eight does
+        put(w | 1 << 63);
     }
     ((a.finish() as u128) << 64) | b.finish() as u128
 }
@@ -2277,17 +2281,26 @@ pub fn solve(pos: &Position, budget: u64) -> Result<Solution, Error> {
             return Ok(Solution { plays: Vec::new(), best: [0; KINDS], lower: lo, upper: hi, line: Vec::new(), nodes: 0, exact: false });
         }
     };
-    let mut values = Vec::with_capacity(moves.len());
+    let max = pos.is_defender(pos.to_move);
+    let mut values: Vec<PlayValue> = moves.iter().map(|c| PlayValue { play: *c, lower: 0, upper: 0 }).collect();
     let mut out_of_budget = false;
-    for c in &moves {
+    // the order the plays are solved in: at a trick start the leads with most points and
+    // cards first, stronger first (as at three cards a hand): the likely best first, its line
+    // in the table before the others' (measured: fewer nodes), each play's value then guessed
+    // as the best so far; mid-trick the engine's order, each guessed as the previous one
+    let mut solved_order: Vec<usize> = (0..moves.len()).collect();
+    if pos.trick.plays == 0 {
+        let ctx = s.order.ctx;
+        solved_order.sort_by_key(|&i| std::cmp::Reverse((points(&moves[i]) + size(&moves[i]) as i32) * 64 + lead_strength(ctx, first_kind(&moves[i]))));
+    }
+    let mut guess = None;
+    for &i in &solved_order {
         let mut q = *pos;
-        q.play_unchecked(c);
+        q.play_unchecked(&moves[i]);
         let (lower, upper) = if out_of_budget {
             static_bounds(&q)
         } else {
-            // the previous play's value is a close first guess
-            let guess = values.last().map_or(pos.defender_points, |v: &PlayValue| v.lower);
-            match s.mtdf(&q, guess) {
+            match s.mtdf(&q, guess.unwrap_or(pos.defender_points)) {
                 Ok(v) => (v, v),
                 Err(Budget) => {
                     out_of_budget = true;
@@ -2295,9 +2308,12 @@ pub fn solve(pos: &Position, budget: u64) -> Result<Solution, Error> {
                 }
             }
         };
-        values.push(PlayValue { play: *c, lower, upper });
+        (values[i].lower, values[i].upper) = (lower, upper);
+        guess = Some(match guess {
+            Some(g) if pos.trick.plays == 0 => if max { lower.max(g) } else { lower.min(g) },
+            _ => lower,
+        });
     }
-    let max = pos.is_defender(pos.to_move);
     // the best by the lower bound for the maximiser, the upper for the minimiser (ties: the earlier)
     let pick = |v: &PlayValue| if max { v.lower } else { -v.upper };
     let best = values.iter().enumerate().max_by_key(|(i, v)| (pick(v), std::cmp::Reverse(*i))).map(|(_, v)| *v).expect("a play");
@@ -3233,5 +3249,53 @@ mod tests {
             renamed += (twin != hands) as usize;
         }
         assert!(renamed > 1000, "{renamed}");
+    }
+
+    /// Two positions whose plain suits split the same run of units at another place (eight
+    /// kinds and four against four and eight) have different keys: a suit of four kinds fills
+    /// its key word as a suit of eight does, so each suit's last word is marked (without the
+    /// mark the two keys were equal, and the values here differ).
+    #[test]
+    fn suits_split_at_another_place_have_different_keys() {
+        // (suit, rank, seat): u1..u4 pointless to seats 0..3, u5..u8 pointless to seats 1, 2,
+        // 3, 0, then v1..v4 (worth 0, 0, 10, 10) to seats 0..3
+        let deal = |cards: &[(u8, u8, usize)]| {
+            let mut hands = [[0u8; KINDS]; 4];
+            for &(suit, rank, seat) in cards {
+                hands[seat][Card::new(suit, rank).id()] += 1;
+            }
+            hands
+        };
+        let one = deal(&[(1, 3, 0), (1, 4, 1), (1, 6, 2), (1, 7, 3), (1, 8, 1), (1, 9, 2), (1, 11, 3), (1, 12, 0), (2, 3, 0), (2, 4, 1), (2, 10, 2), (2, 13, 3)]);
+        let two = deal(&[(1, 3, 0), (1, 4, 1), (1, 6, 2), (1, 7, 3), (2, 3, 1), (2, 4, 2), (2, 6, 3), (2, 7, 0), (2, 8, 0), (2, 9, 1), (2, 10, 2), (2, 13, 3)]);
+        let mut differ = 0;
+        for profile in Profile::ALL {
+            for banker in 0..4u8 {
+                let p = Game::from_hands(one, 14, 0, banker, profile).expect("a valid deal").pos;
+                let q = Game::from_hands(two, 14, 0, banker, profile).expect("a valid deal").pos;
+                assert_ne!(full_key(&p), full_key(&q));
+                differ += (minimax(&p) - p.defender_points != minimax(&q) - q.defender_points) as usize;
+            }
+        }
+        assert!(differ > 0, "the two positions are worth the same in every profile");
+    }
+
+    /// The root's plays are solved in another order than they are listed: the list is the
+    /// engine's ([`plays`]), and the best play is the earliest listed of the best value.
+    #[test]
+    fn plays_are_listed_in_the_engines_order_with_the_earliest_best() {
+        let mut rng = Rng::new(77);
+        for i in 0..300 {
+            let profile = Profile::ALL[i % Profile::ALL.len()];
+            let pre = rng.below_usize(3);
+            let pos = position_from(&mut rng, profile, 2 + i % 3, pre, i % 2 == 0);
+            let s = solve(&pos, u64::MAX).expect("solved");
+            let listed: Vec<Counts> = s.plays.iter().map(|v| v.play).collect();
+            assert_eq!(Some(listed), plays(&pos));
+            let max = pos.is_defender(pos.to_move);
+            let value = if max { s.plays.iter().map(|v| v.lower).max() } else { s.plays.iter().map(|v| v.lower).min() };
+            assert_eq!(Some(s.lower), value);
+            assert_eq!(Some(s.best), s.plays.iter().find(|v| Some(v.lower) == value).map(|v| v.play));
+        }
     }
 }
