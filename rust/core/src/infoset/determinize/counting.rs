@@ -103,6 +103,78 @@ pub(super) enum Layer {
     Wide(Vec<Big>),
 }
 
+/// A layer's buffer, when the layer is dropped, is kept per thread for the next programme's
+/// layers (`zeroed`): a cache of allocations (every entry is zeroed again before use), so
+/// that a later info set's programme allocates and frees no layer. At most `SPARE_LAYERS`
+/// buffers and `SPARE_BYTES` in all per width.
+impl Drop for Layer {
+    fn drop(&mut self) {
+        match self {
+            Layer::Small(v) => give_back(std::mem::take(v)),
+            Layer::Narrow(v) => give_back(std::mem::take(v)),
+            Layer::Wide(_) => {}
+        }
+    }
+}
+
+/// Spare layer buffers kept per thread and width.
+const SPARE_LAYERS: usize = 48;
+const SPARE_BYTES: usize = 2 << 20;
+
+/// A thread's spare buffers of one width, and their bytes.
+type Spares<T> = std::cell::RefCell<(Vec<Vec<T>>, usize)>;
+
+thread_local! {
+    static SPARE_64: Spares<u64> = const { std::cell::RefCell::new((Vec::new(), 0)) };
+    static SPARE_128: Spares<u128> = const { std::cell::RefCell::new((Vec::new(), 0)) };
+}
+
+/// A width whose layer buffers are kept per thread.
+pub(super) trait Spare: Entry + 'static {
+    fn spares() -> &'static std::thread::LocalKey<Spares<Self>>;
+}
+
+impl Spare for u64 {
+    fn spares() -> &'static std::thread::LocalKey<Spares<u64>> {
+        &SPARE_64
+    }
+}
+
+impl Spare for u128 {
+    fn spares() -> &'static std::thread::LocalKey<Spares<u128>> {
+        &SPARE_128
+    }
+}
+
+/// Keeps `v`'s buffer for a later layer, where there is room (not while the thread ends).
+fn give_back<T: Spare>(v: Vec<T>) {
+    let bytes = v.capacity() * std::mem::size_of::<T>();
+    if bytes == 0 {
+        return;
+    }
+    let _ = T::spares().try_with(|s| {
+        let mut s = s.borrow_mut();
+        if s.0.len() < SPARE_LAYERS && s.1 + bytes <= SPARE_BYTES {
+            s.1 += bytes;
+            s.0.push(v);
+        }
+    });
+}
+
+/// A kept buffer of room for `len` entries (the last kept such), else a new one; empty.
+fn take_spare<T: Spare>(len: usize) -> Vec<T> {
+    let kept = T::spares().try_with(|s| {
+        let mut s = s.borrow_mut();
+        let at = s.0.iter().rposition(|v| v.capacity() >= len)?;
+        let v = s.0.swap_remove(at);
+        s.1 -= v.capacity() * std::mem::size_of::<T>();
+        Some(v)
+    });
+    let mut v = kept.ok().flatten().unwrap_or_else(|| Vec::with_capacity(len));
+    v.clear();
+    v
+}
+
 impl Layer {
     /// Full-width values, narrowed when every one fits in 128 bits.
     fn from_wide(v: Vec<Big>) -> Layer {
@@ -1149,9 +1221,10 @@ fn layer_runs<T: Entry, N: Copy + Into<u128>>(dims: &[usize], layout: &Layout, l
 
 /// `len` zeros, filled a kilobyte at a time (short fills by vector stores, not one long fill
 /// by a string instruction, which callgrind counts byte by byte).
-fn zeroed<T: Entry>(len: usize) -> Vec<T> {
+/// The buffer is a kept one where the thread holds one (`take_spare`).
+fn zeroed<T: Spare>(len: usize) -> Vec<T> {
     let step = 1024 / std::mem::size_of::<T>();
-    let mut v = Vec::with_capacity(len);
+    let mut v = take_spare::<T>(len);
     while v.len() < len {
         v.resize((v.len() + step).min(len), T::default());
     }
