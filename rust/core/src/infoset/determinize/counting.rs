@@ -1120,6 +1120,13 @@ fn layer_runs<T: Entry, N: Copy + Into<u128>>(dims: &[usize], layout: &Layout, l
                     *c += T::of(v.into());
                 }
             }
+            // (a weight of two, a pair split one and one: two adds, vectorised as one)
+            2 => {
+                for (c, &v) in cur.iter_mut().zip(next) {
+                    let v = T::of(v.into());
+                    *c += v + v;
+                }
+            }
             _ => {
                 let w = T::of(w);
                 for (c, &v) in cur.iter_mut().zip(next) {
@@ -1152,6 +1159,13 @@ fn layer_runs<T: Entry, N: Copy + Into<u128>>(dims: &[usize], layout: &Layout, l
                     for &(start, end) in rows {
                         for (c, &v) in cur[start..=end].iter_mut().zip(&next[start - m.off..=end - m.off]) {
                             *c += T::of(v.into());
+                        }
+                    }
+                } else if w == 2 {
+                    for &(start, end) in rows {
+                        for (c, &v) in cur[start..=end].iter_mut().zip(&next[start - m.off..=end - m.off]) {
+                            let v = T::of(v.into());
+                            *c += v + v;
                         }
                     }
                 } else {
