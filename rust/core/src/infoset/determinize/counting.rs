@@ -1155,24 +1155,21 @@ fn layer_runs<T: Entry, N: Copy + Into<u128>>(dims: &[usize], layout: &Layout, l
                     continue;
                 }
                 let next = &next[..cur.len() - m.off];
-                if w == 1 {
-                    for &(start, end) in rows {
-                        for (c, &v) in cur[start..=end].iter_mut().zip(&next[start - m.off..=end - m.off]) {
-                            *c += T::of(v.into());
-                        }
-                    }
-                } else if w == 2 {
-                    for &(start, end) in rows {
-                        for (c, &v) in cur[start..=end].iter_mut().zip(&next[start - m.off..=end - m.off]) {
-                            let v = T::of(v.into());
-                            *c += v + v;
-                        }
-                    }
-                } else {
-                    let w = T::of(w);
-                    for &(start, end) in rows {
-                        for (c, &v) in cur[start..=end].iter_mut().zip(&next[start - m.off..=end - m.off]) {
-                            *c += T::of(v.into()) * w;
+                // (the weights of up to four copies' splits, c! / Π a!, as constants: each
+                // product by shifts and adds, vectorised; any other weight multiplied)
+                match w {
+                    1 => rows_madd::<T, N, 1>(rows, m.off, cur, next),
+                    2 => rows_madd::<T, N, 2>(rows, m.off, cur, next),
+                    3 => rows_madd::<T, N, 3>(rows, m.off, cur, next),
+                    4 => rows_madd::<T, N, 4>(rows, m.off, cur, next),
+                    6 => rows_madd::<T, N, 6>(rows, m.off, cur, next),
+                    12 => rows_madd::<T, N, 12>(rows, m.off, cur, next),
+                    _ => {
+                        let w = T::of(w);
+                        for &(start, end) in rows {
+                            for (c, &v) in cur[start..=end].iter_mut().zip(&next[start - m.off..=end - m.off]) {
+                                *c += T::of(v.into()) * w;
+                            }
                         }
                     }
                 }
@@ -1231,6 +1228,17 @@ fn layer_runs<T: Entry, N: Copy + Into<u128>>(dims: &[usize], layout: &Layout, l
             }
         }
     });
+}
+
+/// `cur[i] += W · next[i − off]` over the rows' states, `W` a constant.
+#[inline(always)]
+fn rows_madd<T: Entry, N: Copy + Into<u128>, const W: u64>(rows: &[(usize, usize)], off: usize, cur: &mut [T], next: &[N]) {
+    let w = T::of(W as u128);
+    for &(start, end) in rows {
+        for (c, &v) in cur[start..=end].iter_mut().zip(&next[start - off..=end - off]) {
+            *c += T::of(v.into()) * w;
+        }
+    }
 }
 
 /// `len` zeros, filled a kilobyte at a time (short fills by vector stores, not one long fill
