@@ -1149,11 +1149,28 @@ fn layer_runs<T: Entry, N: Copy + Into<u128>>(dims: &[usize], layout: &Layout, l
         });
         if n <= rows.len() {
             let rows = &rows[..n];
-            for (m, &(_, w)) in moves.iter().zip(splits.iter()) {
-                // (every entry of `next` is 0: the bound times this weight fits)
-                if std::mem::size_of::<T>() == 8 && w >> 64 != 0 {
-                    continue;
+            // (every entry of `next` is 0 where the bound times a weight does not fit: those
+            // splits add nothing)
+            let mut each = moves.iter().zip(splits.iter()).map(|(m, &(_, w))| (m.off, w)).filter(|&(_, w)| std::mem::size_of::<T>() != 8 || w >> 64 == 0).peekable();
+            while let Some((off, w)) = each.next() {
+                // two splits of weights 1, 2 or 4 in one run (per-run costs dwarf a short
+                // row's adds; a state's sum the same in any order: exact integers, every
+                // partial sum within the bound)
+                if let Some(&(off2, w2)) = each.peek() {
+                    macro_rules! pair {
+                        ($($a:literal, $b:literal);*) => {
+                            match (w, w2) {
+                                $(($a, $b) => Some(rows_madd2::<T, N, $a, $b>(rows, off, off2, cur, next)),)*
+                                _ => None,
+                            }
+                        };
+                    }
+                    if pair!(1, 1; 1, 2; 2, 1; 2, 2; 1, 4; 4, 1; 2, 4; 4, 2; 4, 4).is_some() {
+                        each.next();
+                        continue;
+                    }
                 }
+                let m = Move { off, took: 0, a: [0; 4] };
                 let next = &next[..cur.len() - m.off];
                 // (the weights of up to four copies' splits, c! / Π a!, as constants: each
                 // product by shifts and adds, vectorised; any other weight multiplied)
@@ -1228,6 +1245,20 @@ fn layer_runs<T: Entry, N: Copy + Into<u128>>(dims: &[usize], layout: &Layout, l
             }
         }
     });
+}
+
+/// `cur[i] += W1 · next[i − off1] + W2 · next[i − off2]` over the rows' states, the weights
+/// constants.
+#[inline(always)]
+fn rows_madd2<T: Entry, N: Copy + Into<u128>, const W1: u64, const W2: u64>(rows: &[(usize, usize)], off1: usize, off2: usize, cur: &mut [T], next: &[N]) {
+    let (w1, w2) = (T::of(W1 as u128), T::of(W2 as u128));
+    let (next1, next2) = (&next[..cur.len() - off1], &next[..cur.len() - off2]);
+    for &(start, end) in rows {
+        let pairs = next1[start - off1..=end - off1].iter().zip(&next2[start - off2..=end - off2]);
+        for (c, (&a, &b)) in cur[start..=end].iter_mut().zip(pairs) {
+            *c += T::of(a.into()) * w1 + T::of(b.into()) * w2;
+        }
+    }
 }
 
 /// `cur[i] += W · next[i − off]` over the rows' states, `W` a constant.
