@@ -1153,7 +1153,7 @@ fn layer_runs<T: Entry, N: Copy + Into<u128>>(dims: &[usize], layout: &Layout, l
             // splits add nothing)
             let mut each = moves.iter().zip(splits.iter()).map(|(m, &(_, w))| (m.off, w)).filter(|&(_, w)| std::mem::size_of::<T>() != 8 || w >> 64 == 0).peekable();
             while let Some((off, w)) = each.next() {
-                // two splits of weights 1, 2 or 4 in one run (per-run costs dwarf a short
+                // two splits of weights 1, 2, 3, 4, 6 or 12 in one run (per-run costs dwarf a short
                 // row's adds; a state's sum the same in any order: exact integers, every
                 // partial sum within the bound)
                 if let Some(&(off2, w2)) = each.peek() {
@@ -1165,7 +1165,7 @@ fn layer_runs<T: Entry, N: Copy + Into<u128>>(dims: &[usize], layout: &Layout, l
                             }
                         };
                     }
-                    if pair!(1, 1; 1, 2; 2, 1; 2, 2; 1, 4; 4, 1; 2, 4; 4, 2; 4, 4).is_some() {
+                    if pair!(1, 1; 1, 2; 1, 3; 1, 4; 1, 6; 1, 12; 2, 1; 2, 2; 2, 3; 2, 4; 2, 6; 2, 12; 3, 1; 3, 2; 3, 3; 3, 4; 3, 6; 3, 12; 4, 1; 4, 2; 4, 3; 4, 4; 4, 6; 4, 12; 6, 1; 6, 2; 6, 3; 6, 4; 6, 6; 6, 12; 12, 1; 12, 2; 12, 3; 12, 4; 12, 6; 12, 12).is_some() {
                         each.next();
                         continue;
                     }
