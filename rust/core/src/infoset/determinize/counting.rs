@@ -1153,6 +1153,22 @@ fn layer_runs<T: Entry, N: Copy + Into<u128>>(dims: &[usize], layout: &Layout, l
             // splits add nothing)
             let mut each = moves.iter().zip(splits.iter()).map(|(m, &(_, w))| (m.off, w)).filter(|&(_, w)| std::mem::size_of::<T>() != 8 || w >> 64 == 0).peekable();
             while let Some((off, w)) = each.next() {
+                // (four splits of weights 1 or 2, the most frequent, in one run)
+                let mut four = each.clone();
+                if let (Some((o2, w2)), Some((o3, w3)), Some((o4, w4))) = (four.next(), four.next(), four.next()) {
+                    macro_rules! quad {
+                        ($($a:literal, $b:literal, $c:literal, $d:literal);*) => {
+                            match (w, w2, w3, w4) {
+                                $(($a, $b, $c, $d) => Some(rows_madd4::<T, N, $a, $b, $c, $d>(rows, [off, o2, o3, o4], cur, next)),)*
+                                _ => None,
+                            }
+                        };
+                    }
+                    if quad!(1, 1, 1, 1; 1, 1, 1, 2; 1, 1, 2, 1; 1, 1, 2, 2; 1, 2, 1, 1; 1, 2, 1, 2; 1, 2, 2, 1; 1, 2, 2, 2; 2, 1, 1, 1; 2, 1, 1, 2; 2, 1, 2, 1; 2, 1, 2, 2; 2, 2, 1, 1; 2, 2, 1, 2; 2, 2, 2, 1; 2, 2, 2, 2).is_some() {
+                        each = four;
+                        continue;
+                    }
+                }
                 // two splits of weights 1, 2, 3, 4, 6 or 12 in one run (per-run costs dwarf a short
                 // row's adds; a state's sum the same in any order: exact integers, every
                 // partial sum within the bound)
@@ -1257,6 +1273,19 @@ fn rows_madd2<T: Entry, N: Copy + Into<u128>, const W1: u64, const W2: u64>(rows
         let pairs = next1[start - off1..=end - off1].iter().zip(&next2[start - off2..=end - off2]);
         for (c, (&a, &b)) in cur[start..=end].iter_mut().zip(pairs) {
             *c += T::of(a.into()) * w1 + T::of(b.into()) * w2;
+        }
+    }
+}
+
+/// [`rows_madd2`] of four splits.
+#[inline(always)]
+fn rows_madd4<T: Entry, N: Copy + Into<u128>, const W1: u64, const W2: u64, const W3: u64, const W4: u64>(rows: &[(usize, usize)], off: [usize; 4], cur: &mut [T], next: &[N]) {
+    let w = [W1, W2, W3, W4].map(|w| T::of(w as u128));
+    let n = off.map(|o| &next[..cur.len() - o]);
+    for &(start, end) in rows {
+        let [a, b, c, d] = [0, 1, 2, 3].map(|i| &n[i][start - off[i]..=end - off[i]]);
+        for (x, (((&a, &b), &c), &d)) in cur[start..=end].iter_mut().zip(a.iter().zip(b).zip(c).zip(d)) {
+            *x += T::of(a.into()) * w[0] + T::of(b.into()) * w[1] + T::of(c.into()) * w[2] + T::of(d.into()) * w[3];
         }
     }
 }
