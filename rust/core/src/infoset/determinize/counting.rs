@@ -1525,4 +1525,147 @@ mod tests {
         eprintln!("{programmes} programmes, {states_checked} states, {small} layers below 2^64 ({in_64} held in 64 bits), {folded} kinds folded, {pooled} pooled, {unpadded} 128-bit layers without pads");
         assert!(programmes >= 100 && states_checked >= 100_000 && small >= 100 && in_64 >= 100 && unpadded >= 100 && folded >= 20 && pooled >= 100, "{programmes} programmes, {states_checked} states, {small} small layers ({in_64} in 64 bits), {folded} folded, {pooled} pooled");
     }
+
+    /// Every entry of a layer at full width.
+    fn entries(l: &super::Layer) -> Vec<Big> {
+        match l {
+            super::Layer::Small(v) => v.iter().map(|&x| Big::from_u64(x)).collect(),
+            super::Layer::Narrow(v) => v.iter().map(|&x| Big::from_u128(x)).collect(),
+            super::Layer::Wide(v) => v.clone(),
+        }
+    }
+
+    /// `layer_runs` (the pad entries' path: a split's runs alone, two or four splits in one
+    /// run, the small weights as constants, other weights multiplied; over at most 64 rows or
+    /// row by row) against a plain sum per state over random layers below: each state of the
+    /// box and band takes Σ w · (the entry below at its rooms less the split's cards, 0 where
+    /// a room would fall below 0), every other entry stays 0; in 64 and 128 bits.
+    #[test]
+    fn layer_runs_match_a_plain_sum_per_state() {
+        use super::{layer_runs, Layout, Move};
+        let mut rng = crate::util::rng::Rng::new(0x1a7e);
+        let weights = [1u128, 2, 3, 4, 6, 12, 1, 2, 5, 24];
+        let (mut cases, mut rows_over_64) = (0, 0);
+        for case in 0..400 {
+            let nd = 2 + case % 2;
+            let dims: Vec<usize> = (0..nd).map(|_| 2 + rng.below_usize(if nd == 2 { 20 } else { 14 })).collect();
+            let pad = 4;
+            let layout = Layout::new(&dims, pad);
+            let mut splits = Vec::new();
+            for _ in 0..1 + rng.below_usize(16) {
+                let a: [u8; 4] = std::array::from_fn(|d| if d < nd { rng.below_usize(pad + 1) as u8 } else { 0 });
+                let w = if case % 4 == 3 && rng.below_usize(8) == 0 { 1u128 << 70 } else { weights[rng.below_usize(weights.len())] };
+                splits.push((a, w));
+            }
+            let moves: Vec<Move> = splits.iter().map(|(a, _)| Move::of(&layout, nd, a)).collect();
+            let splits = std::sync::Arc::new(splits);
+            // the layer below: random entries at the states, zeros at the pad entries
+            let mut next = vec![0u64; layout.len];
+            let mut state = [0u16; 4];
+            let mut states = Vec::new();
+            loop {
+                states.push(state);
+                let mut d = 0;
+                while d < nd && state[d] as usize + 1 == dims[d] {
+                    state[d] = 0;
+                    d += 1;
+                }
+                if d == nd {
+                    break;
+                }
+                state[d] += 1;
+            }
+            for s in &states {
+                next[layout.index(s)] = rng.next_u64() >> 24;
+            }
+            let (mut lo, mut hi) = ([0u16; 4], [0u16; 4]);
+            for d in 0..nd {
+                let (x, y) = (rng.below_usize(dims[d]) as u16, rng.below_usize(dims[d]) as u16);
+                (lo[d], hi[d]) = (x.min(y), x.max(y));
+            }
+            let top: u16 = dims.iter().map(|&x| x as u16 - 1).sum();
+            let (x, y) = (rng.below_usize(top as usize + 1) as u16, rng.below_usize(top as usize + 1) as u16);
+            let (mut used_lo, mut used_hi) = (x.min(y), x.max(y));
+            if case % 8 == 1 {
+                // (every state: with three coordinates, more than 64 rows)
+                for d in 0..nd {
+                    (lo[d], hi[d]) = (0, dims[d] as u16 - 1);
+                }
+                (used_lo, used_hi) = (0, top);
+            }
+            let rows: usize = (1..nd).map(|d| (hi[d] - lo[d] + 1) as usize).product();
+            rows_over_64 += (rows > 64) as usize;
+            let want = |s: &[u16; 4]| -> u128 {
+                let used: u16 = s[..nd].iter().sum();
+                if (0..nd).any(|d| s[d] < lo[d] || s[d] > hi[d]) || used < used_lo || used > used_hi {
+                    return 0;
+                }
+                let mut acc = 0u128;
+                for (a, w) in splits.iter() {
+                    if (0..nd).all(|d| s[d] >= a[d] as u16) {
+                        let t: [u16; 4] = std::array::from_fn(|d| if d < nd { s[d] - a[d] as u16 } else { 0 });
+                        acc += next[layout.index(&t)] as u128 * w;
+                    }
+                }
+                acc
+            };
+            let big = splits.iter().any(|&(_, w)| w >> 64 != 0);
+            let mut wide = vec![0u128; layout.len];
+            layer_runs(&dims, &layout, &lo, &hi, used_lo, used_hi, &splits, &moves, 0, &mut wide, &next);
+            let mut narrow = vec![0u64; layout.len];
+            if !big {
+                layer_runs(&dims, &layout, &lo, &hi, used_lo, used_hi, &splits, &moves, 0, &mut narrow, &next);
+            }
+            let mut at_states = vec![false; layout.len];
+            for s in &states {
+                let i = layout.index(s);
+                at_states[i] = true;
+                assert_eq!(wide[i], want(s), "case {case}: state {s:?} (128 bits)");
+                if !big {
+                    assert_eq!(narrow[i] as u128, want(s), "case {case}: state {s:?} (64 bits)");
+                }
+            }
+            // (the pad entries stay zeros)
+            assert!((0..layout.len).filter(|&i| !at_states[i]).all(|i| wide[i] == 0 && narrow[i] == 0), "case {case}: a pad entry written");
+            cases += 1;
+        }
+        assert!(cases == 400 && rows_over_64 >= 20, "{cases} cases, {rows_over_64} over 64 rows");
+    }
+
+    /// Layers built into buffers kept from dropped layers (`zeroed`: the entries another
+    /// programme left there) hold the same counts as layers built into new buffers: at every
+    /// seat of random hands, a programme built with no buffer kept, then another seat's built
+    /// and dropped, then the first built again, every entry of every layer the same.
+    #[test]
+    fn layers_in_kept_buffers_match_new_ones() {
+        let (mut programmes, mut kept) = (0, 0);
+        for seed in 0..8u64 {
+            let cuts = super::super::random_cuts(seed);
+            for (k, (_, p)) in cuts.iter().enumerate() {
+                for seat in 0..4u8 {
+                    let det = Determinizer::new(p.info(seat));
+                    if !det.use_dp {
+                        continue;
+                    }
+                    super::SPARE_64.with(|s| *s.borrow_mut() = (Vec::new(), 0));
+                    super::SPARE_128.with(|s| *s.borrow_mut() = (Vec::new(), 0));
+                    let Ok(dp) = det.build_dp() else { continue };
+                    let first: Vec<Vec<Big>> = dp.table.iter().map(entries).collect();
+                    drop(dp);
+                    // another programme's counts in the kept buffers
+                    let (_, q) = &cuts[(k + 1) % cuts.len()];
+                    let other = Determinizer::new(q.info((seat + 1) % 4));
+                    if other.use_dp {
+                        drop(other.build_dp());
+                    }
+                    kept += super::SPARE_64.with(|s| s.borrow().0.len()) + super::SPARE_128.with(|s| s.borrow().0.len());
+                    let again = det.build_dp().expect("built before");
+                    let second: Vec<Vec<Big>> = again.table.iter().map(entries).collect();
+                    assert_eq!(first, second, "seed {seed}, cut {k}, seat {seat}");
+                    programmes += 1;
+                }
+            }
+        }
+        assert!(programmes >= 50 && kept >= 100, "{programmes} programmes, {kept} buffers kept");
+    }
 }
