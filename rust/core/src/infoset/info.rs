@@ -299,18 +299,36 @@ fn add(a: &mut Counts, b: &Counts) {
 /// (T1's unit, T3's pairs, the tractors a pair beside a played one would make, C5's keys, and
 /// T3's pairs beside a played tractor, which no hand-written bound covered). What no single
 /// kind shows (two unplayed linked pairs, say) is left to the follow's check.
+///
+/// The legal counts of a kind being those up to its cap, the cap of a kind the play holds
+/// none of is found from two counts first (a pair held then, R5.3 T3): two illegal leaves 0
+/// or 1, else four legal is the cap, else three or two; these are most of the follows' kinds
+/// (mid-hand the caps 1 and 3 most often), at two or three legality calls instead of up to
+/// four. Other kinds count up from the play's copies.
 pub fn ladder_caps(ctx: &Context, lead: &Combo, x: &Counts) -> Counts {
     let mut caps = *x;
     let mut then = *x;
     for &k in ctx.class_kinds(lead.class) {
         let k = k as usize;
-        while caps[k] < 4 {
-            then[k] = caps[k] + 1;
-            if !Follow::new(ctx, &then, *lead).is_legal(x) {
-                break;
+        let mut legal = |h: u8| {
+            then[k] = h;
+            Follow::new(ctx, &then, *lead).is_legal(x)
+        };
+        caps[k] = if x[k] == 0 {
+            if !legal(2) {
+                legal(1) as u8
+            } else if legal(4) {
+                4
+            } else {
+                2 + legal(3) as u8
             }
-            caps[k] += 1;
-        }
+        } else {
+            let mut cap = x[k];
+            while cap < 4 && legal(cap + 1) {
+                cap += 1;
+            }
+            cap
+        };
         then[k] = x[k];
     }
     caps

@@ -103,6 +103,78 @@ pub(super) enum Layer {
     Wide(Vec<Big>),
 }
 
+/// A layer's buffer, when the layer is dropped, is kept per thread for the next programme's
+/// layers (`zeroed`): a cache of allocations (every entry is zeroed again before use), so
+/// that a later info set's programme allocates and frees no layer. At most `SPARE_LAYERS`
+/// buffers and `SPARE_BYTES` in all per width.
+impl Drop for Layer {
+    fn drop(&mut self) {
+        match self {
+            Layer::Small(v) => give_back(std::mem::take(v)),
+            Layer::Narrow(v) => give_back(std::mem::take(v)),
+            Layer::Wide(_) => {}
+        }
+    }
+}
+
+/// Spare layer buffers kept per thread and width.
+const SPARE_LAYERS: usize = 48;
+const SPARE_BYTES: usize = 2 << 20;
+
+/// A thread's spare buffers of one width, and their bytes.
+type Spares<T> = std::cell::RefCell<(Vec<Vec<T>>, usize)>;
+
+thread_local! {
+    static SPARE_64: Spares<u64> = const { std::cell::RefCell::new((Vec::new(), 0)) };
+    static SPARE_128: Spares<u128> = const { std::cell::RefCell::new((Vec::new(), 0)) };
+}
+
+/// A width whose layer buffers are kept per thread.
+pub(super) trait Spare: Entry + 'static {
+    fn spares() -> &'static std::thread::LocalKey<Spares<Self>>;
+}
+
+impl Spare for u64 {
+    fn spares() -> &'static std::thread::LocalKey<Spares<u64>> {
+        &SPARE_64
+    }
+}
+
+impl Spare for u128 {
+    fn spares() -> &'static std::thread::LocalKey<Spares<u128>> {
+        &SPARE_128
+    }
+}
+
+/// Keeps `v`'s buffer for a later layer, where there is room (not while the thread ends).
+fn give_back<T: Spare>(v: Vec<T>) {
+    let bytes = v.capacity() * std::mem::size_of::<T>();
+    if bytes == 0 {
+        return;
+    }
+    let _ = T::spares().try_with(|s| {
+        let mut s = s.borrow_mut();
+        if s.0.len() < SPARE_LAYERS && s.1 + bytes <= SPARE_BYTES {
+            s.1 += bytes;
+            s.0.push(v);
+        }
+    });
+}
+
+/// A kept buffer of room for `len` entries (the last kept such), else a new one; empty.
+fn take_spare<T: Spare>(len: usize) -> Vec<T> {
+    let kept = T::spares().try_with(|s| {
+        let mut s = s.borrow_mut();
+        let at = s.0.iter().rposition(|v| v.capacity() >= len)?;
+        let v = s.0.swap_remove(at);
+        s.1 -= v.capacity() * std::mem::size_of::<T>();
+        Some(v)
+    });
+    let mut v = kept.ok().flatten().unwrap_or_else(|| Vec::with_capacity(len));
+    v.clear();
+    v
+}
+
 impl Layer {
     /// Full-width values, narrowed when every one fits in 128 bits.
     fn from_wide(v: Vec<Big>) -> Layer {
@@ -1048,6 +1120,13 @@ fn layer_runs<T: Entry, N: Copy + Into<u128>>(dims: &[usize], layout: &Layout, l
                     *c += T::of(v.into());
                 }
             }
+            // (a weight of two, a pair split one and one: two adds, vectorised as one)
+            2 => {
+                for (c, &v) in cur.iter_mut().zip(next) {
+                    let v = T::of(v.into());
+                    *c += v + v;
+                }
+            }
             _ => {
                 let w = T::of(w);
                 for (c, &v) in cur.iter_mut().zip(next) {
@@ -1070,23 +1149,60 @@ fn layer_runs<T: Entry, N: Copy + Into<u128>>(dims: &[usize], layout: &Layout, l
         });
         if n <= rows.len() {
             let rows = &rows[..n];
-            for (m, &(_, w)) in moves.iter().zip(splits.iter()) {
-                // (every entry of `next` is 0: the bound times this weight fits)
-                if std::mem::size_of::<T>() == 8 && w >> 64 != 0 {
-                    continue;
-                }
-                let next = &next[..cur.len() - m.off];
-                if w == 1 {
-                    for &(start, end) in rows {
-                        for (c, &v) in cur[start..=end].iter_mut().zip(&next[start - m.off..=end - m.off]) {
-                            *c += T::of(v.into());
-                        }
+            // (every entry of `next` is 0 where the bound times a weight does not fit: those
+            // splits add nothing)
+            let mut each = moves.iter().zip(splits.iter()).map(|(m, &(_, w))| (m.off, w)).filter(|&(_, w)| std::mem::size_of::<T>() != 8 || w >> 64 == 0).peekable();
+            while let Some((off, w)) = each.next() {
+                // (four splits of weights 1 or 2, the most frequent, in one run)
+                let mut four = each.clone();
+                if let (Some((o2, w2)), Some((o3, w3)), Some((o4, w4))) = (four.next(), four.next(), four.next()) {
+                    macro_rules! quad {
+                        ($($a:literal, $b:literal, $c:literal, $d:literal);*) => {
+                            match (w, w2, w3, w4) {
+                                $(($a, $b, $c, $d) => Some(rows_madd4::<T, N, $a, $b, $c, $d>(rows, [off, o2, o3, o4], cur, next)),)*
+                                _ => None,
+                            }
+                        };
                     }
-                } else {
-                    let w = T::of(w);
-                    for &(start, end) in rows {
-                        for (c, &v) in cur[start..=end].iter_mut().zip(&next[start - m.off..=end - m.off]) {
-                            *c += T::of(v.into()) * w;
+                    if quad!(1, 1, 1, 1; 1, 1, 1, 2; 1, 1, 2, 1; 1, 1, 2, 2; 1, 2, 1, 1; 1, 2, 1, 2; 1, 2, 2, 1; 1, 2, 2, 2; 2, 1, 1, 1; 2, 1, 1, 2; 2, 1, 2, 1; 2, 1, 2, 2; 2, 2, 1, 1; 2, 2, 1, 2; 2, 2, 2, 1; 2, 2, 2, 2).is_some() {
+                        each = four;
+                        continue;
+                    }
+                }
+                // two splits of weights 1, 2, 3, 4, 6 or 12 in one run (per-run costs dwarf a short
+                // row's adds; a state's sum the same in any order: exact integers, every
+                // partial sum within the bound)
+                if let Some(&(off2, w2)) = each.peek() {
+                    macro_rules! pair {
+                        ($($a:literal, $b:literal);*) => {
+                            match (w, w2) {
+                                $(($a, $b) => Some(rows_madd2::<T, N, $a, $b>(rows, off, off2, cur, next)),)*
+                                _ => None,
+                            }
+                        };
+                    }
+                    if pair!(1, 1; 1, 2; 1, 3; 1, 4; 1, 6; 1, 12; 2, 1; 2, 2; 2, 3; 2, 4; 2, 6; 2, 12; 3, 1; 3, 2; 3, 3; 3, 4; 3, 6; 3, 12; 4, 1; 4, 2; 4, 3; 4, 4; 4, 6; 4, 12; 6, 1; 6, 2; 6, 3; 6, 4; 6, 6; 6, 12; 12, 1; 12, 2; 12, 3; 12, 4; 12, 6; 12, 12).is_some() {
+                        each.next();
+                        continue;
+                    }
+                }
+                let m = Move { off, took: 0, a: [0; 4] };
+                let next = &next[..cur.len() - m.off];
+                // (the weights of up to four copies' splits, c! / Π a!, as constants: each
+                // product by shifts and adds, vectorised; any other weight multiplied)
+                match w {
+                    1 => rows_madd::<T, N, 1>(rows, m.off, cur, next),
+                    2 => rows_madd::<T, N, 2>(rows, m.off, cur, next),
+                    3 => rows_madd::<T, N, 3>(rows, m.off, cur, next),
+                    4 => rows_madd::<T, N, 4>(rows, m.off, cur, next),
+                    6 => rows_madd::<T, N, 6>(rows, m.off, cur, next),
+                    12 => rows_madd::<T, N, 12>(rows, m.off, cur, next),
+                    _ => {
+                        let w = T::of(w);
+                        for &(start, end) in rows {
+                            for (c, &v) in cur[start..=end].iter_mut().zip(&next[start - m.off..=end - m.off]) {
+                                *c += T::of(v.into()) * w;
+                            }
                         }
                     }
                 }
@@ -1147,11 +1263,50 @@ fn layer_runs<T: Entry, N: Copy + Into<u128>>(dims: &[usize], layout: &Layout, l
     });
 }
 
+/// `cur[i] += W1 · next[i − off1] + W2 · next[i − off2]` over the rows' states, the weights
+/// constants.
+#[inline(always)]
+fn rows_madd2<T: Entry, N: Copy + Into<u128>, const W1: u64, const W2: u64>(rows: &[(usize, usize)], off1: usize, off2: usize, cur: &mut [T], next: &[N]) {
+    let (w1, w2) = (T::of(W1 as u128), T::of(W2 as u128));
+    let (next1, next2) = (&next[..cur.len() - off1], &next[..cur.len() - off2]);
+    for &(start, end) in rows {
+        let pairs = next1[start - off1..=end - off1].iter().zip(&next2[start - off2..=end - off2]);
+        for (c, (&a, &b)) in cur[start..=end].iter_mut().zip(pairs) {
+            *c += T::of(a.into()) * w1 + T::of(b.into()) * w2;
+        }
+    }
+}
+
+/// [`rows_madd2`] of four splits.
+#[inline(always)]
+fn rows_madd4<T: Entry, N: Copy + Into<u128>, const W1: u64, const W2: u64, const W3: u64, const W4: u64>(rows: &[(usize, usize)], off: [usize; 4], cur: &mut [T], next: &[N]) {
+    let w = [W1, W2, W3, W4].map(|w| T::of(w as u128));
+    let n = off.map(|o| &next[..cur.len() - o]);
+    for &(start, end) in rows {
+        let [a, b, c, d] = [0, 1, 2, 3].map(|i| &n[i][start - off[i]..=end - off[i]]);
+        for (x, (((&a, &b), &c), &d)) in cur[start..=end].iter_mut().zip(a.iter().zip(b).zip(c).zip(d)) {
+            *x += T::of(a.into()) * w[0] + T::of(b.into()) * w[1] + T::of(c.into()) * w[2] + T::of(d.into()) * w[3];
+        }
+    }
+}
+
+/// `cur[i] += W · next[i − off]` over the rows' states, `W` a constant.
+#[inline(always)]
+fn rows_madd<T: Entry, N: Copy + Into<u128>, const W: u64>(rows: &[(usize, usize)], off: usize, cur: &mut [T], next: &[N]) {
+    let w = T::of(W as u128);
+    for &(start, end) in rows {
+        for (c, &v) in cur[start..=end].iter_mut().zip(&next[start - off..=end - off]) {
+            *c += T::of(v.into()) * w;
+        }
+    }
+}
+
 /// `len` zeros, filled a kilobyte at a time (short fills by vector stores, not one long fill
 /// by a string instruction, which callgrind counts byte by byte).
-fn zeroed<T: Entry>(len: usize) -> Vec<T> {
+/// The buffer is a kept one where the thread holds one (`take_spare`).
+fn zeroed<T: Spare>(len: usize) -> Vec<T> {
     let step = 1024 / std::mem::size_of::<T>();
-    let mut v = Vec::with_capacity(len);
+    let mut v = take_spare::<T>(len);
     while v.len() < len {
         v.resize((v.len() + step).min(len), T::default());
     }
@@ -1369,5 +1524,148 @@ mod tests {
         }
         eprintln!("{programmes} programmes, {states_checked} states, {small} layers below 2^64 ({in_64} held in 64 bits), {folded} kinds folded, {pooled} pooled, {unpadded} 128-bit layers without pads");
         assert!(programmes >= 100 && states_checked >= 100_000 && small >= 100 && in_64 >= 100 && unpadded >= 100 && folded >= 20 && pooled >= 100, "{programmes} programmes, {states_checked} states, {small} small layers ({in_64} in 64 bits), {folded} folded, {pooled} pooled");
+    }
+
+    /// Every entry of a layer at full width.
+    fn entries(l: &super::Layer) -> Vec<Big> {
+        match l {
+            super::Layer::Small(v) => v.iter().map(|&x| Big::from_u64(x)).collect(),
+            super::Layer::Narrow(v) => v.iter().map(|&x| Big::from_u128(x)).collect(),
+            super::Layer::Wide(v) => v.clone(),
+        }
+    }
+
+    /// `layer_runs` (the pad entries' path: a split's runs alone, two or four splits in one
+    /// run, the small weights as constants, other weights multiplied; over at most 64 rows or
+    /// row by row) against a plain sum per state over random layers below: each state of the
+    /// box and band takes Σ w · (the entry below at its rooms less the split's cards, 0 where
+    /// a room would fall below 0), every other entry stays 0; in 64 and 128 bits.
+    #[test]
+    fn layer_runs_match_a_plain_sum_per_state() {
+        use super::{layer_runs, Layout, Move};
+        let mut rng = crate::util::rng::Rng::new(0x1a7e);
+        let weights = [1u128, 2, 3, 4, 6, 12, 1, 2, 5, 24];
+        let (mut cases, mut rows_over_64) = (0, 0);
+        for case in 0..400 {
+            let nd = 2 + case % 2;
+            let dims: Vec<usize> = (0..nd).map(|_| 2 + rng.below_usize(if nd == 2 { 20 } else { 14 })).collect();
+            let pad = 4;
+            let layout = Layout::new(&dims, pad);
+            let mut splits = Vec::new();
+            for _ in 0..1 + rng.below_usize(16) {
+                let a: [u8; 4] = std::array::from_fn(|d| if d < nd { rng.below_usize(pad + 1) as u8 } else { 0 });
+                let w = if case % 4 == 3 && rng.below_usize(8) == 0 { 1u128 << 70 } else { weights[rng.below_usize(weights.len())] };
+                splits.push((a, w));
+            }
+            let moves: Vec<Move> = splits.iter().map(|(a, _)| Move::of(&layout, nd, a)).collect();
+            let splits = std::sync::Arc::new(splits);
+            // the layer below: random entries at the states, zeros at the pad entries
+            let mut next = vec![0u64; layout.len];
+            let mut state = [0u16; 4];
+            let mut states = Vec::new();
+            loop {
+                states.push(state);
+                let mut d = 0;
+                while d < nd && state[d] as usize + 1 == dims[d] {
+                    state[d] = 0;
+                    d += 1;
+                }
+                if d == nd {
+                    break;
+                }
+                state[d] += 1;
+            }
+            for s in &states {
+                next[layout.index(s)] = rng.next_u64() >> 24;
+            }
+            let (mut lo, mut hi) = ([0u16; 4], [0u16; 4]);
+            for d in 0..nd {
+                let (x, y) = (rng.below_usize(dims[d]) as u16, rng.below_usize(dims[d]) as u16);
+                (lo[d], hi[d]) = (x.min(y), x.max(y));
+            }
+            let top: u16 = dims.iter().map(|&x| x as u16 - 1).sum();
+            let (x, y) = (rng.below_usize(top as usize + 1) as u16, rng.below_usize(top as usize + 1) as u16);
+            let (mut used_lo, mut used_hi) = (x.min(y), x.max(y));
+            if case % 8 == 1 {
+                // (every state: with three coordinates, more than 64 rows)
+                for d in 0..nd {
+                    (lo[d], hi[d]) = (0, dims[d] as u16 - 1);
+                }
+                (used_lo, used_hi) = (0, top);
+            }
+            let rows: usize = (1..nd).map(|d| (hi[d] - lo[d] + 1) as usize).product();
+            rows_over_64 += (rows > 64) as usize;
+            let want = |s: &[u16; 4]| -> u128 {
+                let used: u16 = s[..nd].iter().sum();
+                if (0..nd).any(|d| s[d] < lo[d] || s[d] > hi[d]) || used < used_lo || used > used_hi {
+                    return 0;
+                }
+                let mut acc = 0u128;
+                for (a, w) in splits.iter() {
+                    if (0..nd).all(|d| s[d] >= a[d] as u16) {
+                        let t: [u16; 4] = std::array::from_fn(|d| if d < nd { s[d] - a[d] as u16 } else { 0 });
+                        acc += next[layout.index(&t)] as u128 * w;
+                    }
+                }
+                acc
+            };
+            let big = splits.iter().any(|&(_, w)| w >> 64 != 0);
+            let mut wide = vec![0u128; layout.len];
+            layer_runs(&dims, &layout, &lo, &hi, used_lo, used_hi, &splits, &moves, 0, &mut wide, &next);
+            let mut narrow = vec![0u64; layout.len];
+            if !big {
+                layer_runs(&dims, &layout, &lo, &hi, used_lo, used_hi, &splits, &moves, 0, &mut narrow, &next);
+            }
+            let mut at_states = vec![false; layout.len];
+            for s in &states {
+                let i = layout.index(s);
+                at_states[i] = true;
+                assert_eq!(wide[i], want(s), "case {case}: state {s:?} (128 bits)");
+                if !big {
+                    assert_eq!(narrow[i] as u128, want(s), "case {case}: state {s:?} (64 bits)");
+                }
+            }
+            // (the pad entries stay zeros)
+            assert!((0..layout.len).filter(|&i| !at_states[i]).all(|i| wide[i] == 0 && narrow[i] == 0), "case {case}: a pad entry written");
+            cases += 1;
+        }
+        assert!(cases == 400 && rows_over_64 >= 20, "{cases} cases, {rows_over_64} over 64 rows");
+    }
+
+    /// Layers built into buffers kept from dropped layers (`zeroed`: the entries another
+    /// programme left there) hold the same counts as layers built into new buffers: at every
+    /// seat of random hands, a programme built with no buffer kept, then another seat's built
+    /// and dropped, then the first built again, every entry of every layer the same.
+    #[test]
+    fn layers_in_kept_buffers_match_new_ones() {
+        let (mut programmes, mut kept) = (0, 0);
+        for seed in 0..8u64 {
+            let cuts = super::super::random_cuts(seed);
+            for (k, (_, p)) in cuts.iter().enumerate() {
+                for seat in 0..4u8 {
+                    let det = Determinizer::new(p.info(seat));
+                    if !det.use_dp {
+                        continue;
+                    }
+                    super::SPARE_64.with(|s| *s.borrow_mut() = (Vec::new(), 0));
+                    super::SPARE_128.with(|s| *s.borrow_mut() = (Vec::new(), 0));
+                    let Ok(dp) = det.build_dp() else { continue };
+                    let first: Vec<Vec<Big>> = dp.table.iter().map(entries).collect();
+                    drop(dp);
+                    // another programme's counts in the kept buffers
+                    let (_, q) = &cuts[(k + 1) % cuts.len()];
+                    let other = Determinizer::new(q.info((seat + 1) % 4));
+                    if other.use_dp {
+                        drop(other.build_dp());
+                    }
+                    kept += super::SPARE_64.with(|s| s.borrow().0.len()) + super::SPARE_128.with(|s| s.borrow().0.len());
+                    let again = det.build_dp().expect("built before");
+                    let second: Vec<Vec<Big>> = again.table.iter().map(entries).collect();
+                    assert_eq!(first, second, "seed {seed}, cut {k}, seat {seat}");
+                    programmes += 1;
+                }
+            }
+        }
+        assert!(programmes >= 50 && kept >= 100, "{programmes} programmes, {kept} buffers kept");
     }
 }

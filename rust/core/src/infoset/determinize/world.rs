@@ -61,14 +61,15 @@ thread_local! {
 /// Takes into `g` (at the start of play, `start` its position with hands cleared and tally)
 /// the longest kept run of finished tricks that begins `tricks` from the same start: the
 /// record's plays and tricks, the position and tally after them, the hands less the cards
-/// played. Returns how many tricks it took (0: none kept fits). (Once a determinizer, out of
-/// line: the worlds after its first take their play from its own template.)
+/// played. Returns how many tricks it took (0: none kept fits) and where that run is kept.
+/// (Once a determinizer, out of line: the worlds after its first take their play from its
+/// own template.)
 #[inline(never)]
-fn fast_forward(g: &mut Game, start: &(Position, Tally), tricks: &[TrickRecord]) -> usize {
+fn fast_forward(g: &mut Game, start: &(Position, Tally), tricks: &[TrickRecord]) -> (usize, Option<usize>) {
     KEPT.with(|k| {
         let k = k.borrow();
-        let Some(t) = k.iter().filter(|t| t.begin(start, tricks)).max_by_key(|t| t.tricks.len()) else {
-            return 0;
+        let Some((at, t)) = k.iter().enumerate().filter(|(_, t)| t.begin(start, tricks)).max_by_key(|(_, t)| t.tricks.len()) else {
+            return (0, None);
         };
         let mut hands = g.pos.hands;
         for (s, h) in hands.iter_mut().enumerate() {
@@ -80,16 +81,23 @@ fn fast_forward(g: &mut Game, start: &(Position, Tally), tricks: &[TrickRecord])
         g.record.tricks.clone_from(&t.tricks);
         g.pos = Position { hands, ..t.end.0 };
         g.tally = t.end.1;
-        t.tricks.len()
+        (t.tricks.len(), Some(at))
     })
 }
 
-/// Keeps `t` for later info sets, in place of a shorter run of the same hand's tricks.
+/// Keeps `t` for later info sets, in place of a shorter run of the same hand's tricks: the
+/// one at `taken` (the run `t` was replayed from, known to begin it: no comparison), else
+/// any that begins it.
 #[inline(never)]
-fn keep_tricks(t: KeptTricks) {
+fn keep_tricks(t: KeptTricks, taken: Option<usize>) {
     KEPT.with(|k| {
         let mut k = k.borrow_mut();
-        k.retain(|x| !x.begin(&t.start, &t.tricks));
+        match taken {
+            Some(at) => {
+                k.remove(at);
+            }
+            None => k.retain(|x| !x.begin(&t.start, &t.tricks)),
+        }
         if k.len() >= KEPT_TRICKS {
             k.remove(0);
         }
@@ -149,17 +157,18 @@ pub(super) fn build_world(info: &InfoSet, d: &Draw, arr: Option<Arrangement>, ch
         g.record.tricks.reserve(info.tricks.len() + 1);
         // the finished tricks the thread kept for this hand, taken whole; then only the
         // tricks finished since and the trick in progress are replayed
-        let from = fast_forward(&mut g, &start, &info.tricks);
+        let (from, taken) = fast_forward(&mut g, &start, &info.tricks);
         for t in &info.tricks[from..] {
             g.replay_trick_unchecked(t);
         }
         if info.tricks.len() > from {
-            keep_tricks(KeptTricks {
+            let kept = KeptTricks {
                 start,
                 end: (without_hands(&g.pos), g.tally),
                 actions: g.record.actions[before..].to_vec(),
                 tricks: g.record.tricks.clone(),
-            });
+            };
+            keep_tricks(kept, taken);
         }
         for (_, c) in &info.current {
             g.play_recorded_unchecked(c);
