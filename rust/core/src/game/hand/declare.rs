@@ -171,3 +171,73 @@ impl Game {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::hand::{Action, Game, Phase};
+    use crate::rules::profile::Profile;
+    use crate::util::rng::Rng;
+
+    /// Twin: the deal's stops (D7, R8.3) against a plain deal card by card, each receiver
+    /// asked by `Position::can_show` from its whole hand: at every decision of many deals
+    /// (passes and random showings, every profile, with and without every receiver asked),
+    /// the position after the decision deals the same cards to the same seats and stops at
+    /// the same place.
+    #[test]
+    fn deal_stops_match_a_plain_deal() {
+        let mut rng = Rng::new(11);
+        for seed in 0..240u64 {
+            let profile = [Profile::Guigang, Profile::Nanning, Profile::Competition][seed as usize % 3];
+            let level = 3 + (seed % 12) as u8;
+            let mut g = Game::deal(seed, profile, [level, level], NOBODY, None).unwrap();
+            if seed % 5 == 4 {
+                g = g.with_every_receiver().unwrap();
+            }
+            let every = g.record.every_receiver;
+            while g.pos.phase == Phase::Declare {
+                let seat = g.pos.to_move;
+                let shows: Vec<Showing> = g.pos.showings(seat).collect();
+                let action = if !shows.is_empty() && rng.below_usize(4) == 0 {
+                    let s = shows[rng.below_usize(shows.len())];
+                    Action::Declare { suit: s.suit, count: s.count }
+                } else {
+                    Action::Pass
+                };
+                let mut before = g.clone();
+                g.apply(&action).unwrap();
+                // the plain deal from the same place, the decision's showing made first
+                if let Action::Declare { suit, count } = action {
+                    (before.pos.declarer, before.pos.declared_suit, before.pos.declared_count) = (seat, suit, count);
+                }
+                let p = &mut before.pos;
+                let mut t = p.dealt as usize;
+                let mut stop = None;
+                while t < DECK {
+                    let s = ((p.first_seat as usize + t) % 4) as u8;
+                    p.hands[s as usize][before.deck[t] as usize] += 1;
+                    t += 1;
+                    if every || p.can_show(s) {
+                        stop = Some(s);
+                        break;
+                    }
+                }
+                if g.pos.redeals != p.redeals {
+                    // nobody showed: a redeal (R8.5), after the deck was dealt out
+                    assert_eq!(t, DECK, "seed {seed}");
+                    continue;
+                }
+                match stop {
+                    Some(s) => {
+                        assert_eq!((g.pos.dealt as usize, g.pos.to_move, g.pos.hands), (t, s, p.hands), "seed {seed}");
+                    }
+                    None => {
+                        assert_eq!(g.pos.dealt as usize, DECK, "seed {seed}");
+                        assert!(g.pos.phase != Phase::Declare || g.pos.final_round > 0, "seed {seed}");
+                        assert_eq!(g.pos.hands.iter().flatten().map(|&x| x as usize).sum::<usize>(), p.hands.iter().flatten().map(|&x| x as usize).sum::<usize>(), "seed {seed}");
+                    }
+                }
+            }
+        }
+    }
+}
