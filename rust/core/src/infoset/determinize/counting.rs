@@ -1111,28 +1111,9 @@ impl Dp {
 fn layer_runs<T: Entry, N: Copy + Into<u128>>(dims: &[usize], layout: &Layout, lo: &[u16; 4], hi: &[u16; 4], used_lo: u16, used_hi: u16, splits: &Splits, moves: &[Move], rem: u16, cur: &mut [T], next: &[N]) {
     // (each run's multiply-add: the same in every shape)
     let mut run = |start: usize, end: usize, m: &Move, w: u128| {
-        let (cur, next) = (&mut cur[start..=end], &next[start - m.off..=end - m.off]);
-        match w {
-            // (every entry of `next` is 0: the bound times this weight fits)
-            _ if std::mem::size_of::<T>() == 8 && w >> 64 != 0 => {}
-            1 => {
-                for (c, &v) in cur.iter_mut().zip(next) {
-                    *c += T::of(v.into());
-                }
-            }
-            // (a weight of two, a pair split one and one: two adds, vectorised as one)
-            2 => {
-                for (c, &v) in cur.iter_mut().zip(next) {
-                    let v = T::of(v.into());
-                    *c += v + v;
-                }
-            }
-            _ => {
-                let w = T::of(w);
-                for (c, &v) in cur.iter_mut().zip(next) {
-                    *c += T::of(v.into()) * w;
-                }
-            }
+        // (every entry of `next` is 0 where the bound times this weight does not fit)
+        if std::mem::size_of::<T>() != 8 || w >> 64 == 0 {
+            rows_madd_weight(&[(start, end)], m.off, cur, next, w);
         }
     };
     if layout.pad > 0 {
@@ -1186,26 +1167,7 @@ fn layer_runs<T: Entry, N: Copy + Into<u128>>(dims: &[usize], layout: &Layout, l
                         continue;
                     }
                 }
-                let m = Move { off, took: 0, a: [0; 4] };
-                let next = &next[..cur.len() - m.off];
-                // (the weights of up to four copies' splits, c! / Π a!, as constants: each
-                // product by shifts and adds, vectorised; any other weight multiplied)
-                match w {
-                    1 => rows_madd::<T, N, 1>(rows, m.off, cur, next),
-                    2 => rows_madd::<T, N, 2>(rows, m.off, cur, next),
-                    3 => rows_madd::<T, N, 3>(rows, m.off, cur, next),
-                    4 => rows_madd::<T, N, 4>(rows, m.off, cur, next),
-                    6 => rows_madd::<T, N, 6>(rows, m.off, cur, next),
-                    12 => rows_madd::<T, N, 12>(rows, m.off, cur, next),
-                    _ => {
-                        let w = T::of(w);
-                        for &(start, end) in rows {
-                            for (c, &v) in cur[start..=end].iter_mut().zip(&next[start - m.off..=end - m.off]) {
-                                *c += T::of(v.into()) * w;
-                            }
-                        }
-                    }
-                }
+                rows_madd_weight(rows, off, cur, &next[..cur.len() - off], w);
             }
             return;
         }
@@ -1290,10 +1252,31 @@ fn rows_madd4<T: Entry, N: Copy + Into<u128>, const W1: u64, const W2: u64, cons
     }
 }
 
+/// `cur[i] += w · next[i − off]` over the rows' states: the weights of up to four copies'
+/// splits (c! / Π a!: 1, 2, 3, 4, 6, 12) as constants, each product by shifts and adds,
+/// vectorised; any other weight multiplied.
+#[inline(always)]
+fn rows_madd_weight<T: Entry, N: Copy + Into<u128>>(rows: &[(usize, usize)], off: usize, cur: &mut [T], next: &[N], w: u128) {
+    match w {
+        1 => rows_madd::<T, N, 1>(rows, off, cur, next),
+        2 => rows_madd::<T, N, 2>(rows, off, cur, next),
+        3 => rows_madd::<T, N, 3>(rows, off, cur, next),
+        4 => rows_madd::<T, N, 4>(rows, off, cur, next),
+        6 => rows_madd::<T, N, 6>(rows, off, cur, next),
+        12 => rows_madd::<T, N, 12>(rows, off, cur, next),
+        _ => rows_madd_by(rows, off, cur, next, T::of(w)),
+    }
+}
+
 /// `cur[i] += W · next[i − off]` over the rows' states, `W` a constant.
 #[inline(always)]
 fn rows_madd<T: Entry, N: Copy + Into<u128>, const W: u64>(rows: &[(usize, usize)], off: usize, cur: &mut [T], next: &[N]) {
-    let w = T::of(W as u128);
+    rows_madd_by(rows, off, cur, next, T::of(W as u128));
+}
+
+/// `cur[i] += w · next[i − off]` over the rows' states.
+#[inline(always)]
+fn rows_madd_by<T: Entry, N: Copy + Into<u128>>(rows: &[(usize, usize)], off: usize, cur: &mut [T], next: &[N], w: T) {
     for &(start, end) in rows {
         for (c, &v) in cur[start..=end].iter_mut().zip(&next[start - off..=end - off]) {
             *c += T::of(v.into()) * w;
