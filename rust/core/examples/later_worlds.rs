@@ -5,7 +5,9 @@
 //! info set (`Game::info`), a fresh determinizer and its first world. Every position is found
 //! before any is determinized: runs that differ in `later` differ only in those worlds, so
 //! (Ir at `later` 3 − Ir at 0) / (3 × hands) is one later info set's first world.
-//! `cargo run --release -p tractor-core --example later_worlds [hands] [later]`
+//! `cut` picks the starting point among `greedy_cuts` (default 2, mid-hand; 1 is the first
+//! trick, its later decisions the hand's first few tricks, as the bench's first-trick rows).
+//! `cargo run --release -p tractor-core --example later_worlds [hands] [later] [cut]`
 //! e.g. `valgrind --tool=callgrind target/release/examples/later_worlds 12 3`.
 
 use tractor_core::infoset::determinize::Determinizer;
@@ -18,11 +20,11 @@ use positions::greedy_cuts;
 
 fn main() {
     let arg = |i: usize, d: u64| std::env::args().nth(i).and_then(|s| s.parse().ok()).unwrap_or(d);
-    let (hands, later) = (arg(1, 12), arg(2, 3) as usize);
+    let (hands, later, cut) = (arg(1, 12), arg(2, 3) as usize, arg(3, 2) as usize);
     // per hand: the seat and its positions (the cut, then its next decisions)
     let mut hands_at = Vec::new();
     for seed in 0..hands {
-        let mut g = greedy_cuts(seed, Profile::Guigang)[2].clone();
+        let mut g = greedy_cuts(seed, Profile::Guigang)[cut].clone();
         let seat = g.pos.to_move;
         let mut at = vec![g.clone()];
         let mut rng = Rng::new(seed);
@@ -35,12 +37,18 @@ fn main() {
         }
         hands_at.push((seed, seat, at));
     }
+    // (`LATER_WORLDS_SHOW=1`: each world's wall-clock time, to find the dear ones)
+    let show = std::env::var_os("LATER_WORLDS_SHOW").is_some();
     let mut n = 0u64;
     for (seed, seat, at) in &hands_at {
         for (i, p) in at.iter().enumerate().take(later + 1) {
             let mut r = Rng::new(seed * 1000 + i as u64);
+            let t = std::time::Instant::now();
             let mut det = Determinizer::new(p.info(*seat));
             std::hint::black_box(det.world(&mut r).unwrap());
+            if show {
+                println!("hand {seed} decision {i}: {:.1} µs", t.elapsed().as_secs_f64() * 1e6);
+            }
             n += 1;
         }
     }
