@@ -160,6 +160,7 @@ impl Big {
 
     /// `self += o · m`, the result known to fit in `n` limbs (the counting programme's inner
     /// loop: one pass, no temporary).
+    #[inline]
     pub fn add_mul_small_within(&mut self, o: &Big, m: u64, n: usize) {
         let mut carry = 0u128;
         for i in 0..n {
@@ -169,6 +170,42 @@ impl Big {
             carry = v >> 64;
         }
         debug_assert!(carry == 0 && o.0[n..].iter().all(|&l| l == 0), "Big: result wider than {n} limbs");
+    }
+
+    /// `self += o · m`, the result known to fit in `N` limbs (`add_mul_small_within` with the
+    /// width a constant: unrolled).
+    #[inline(always)]
+    pub fn add_mul_small_n<const N: usize>(&mut self, o: &Big, m: u64) {
+        self.add_mul_small_within(o, m, N);
+    }
+
+    /// `self += x · m` for `x` of up to 128 bits, the result known to fit in `n ≥ 2` limbs
+    /// (the counting programme's wide layers over a narrow one, without widening `x`).
+    #[inline]
+    pub fn add_mul_u128_within(&mut self, x: u128, m: u64, n: usize) {
+        let (x0, x1) = (x as u64 as u128, (x >> 64) as u128);
+        // each step at most (2^64 − 1)^2 + 2 (2^64 − 1) = 2^128 − 1
+        let v = x0 * m as u128 + self.0[0] as u128;
+        self.0[0] = v as u64;
+        let v = x1 * m as u128 + self.0[1] as u128 + (v >> 64);
+        self.0[1] = v as u64;
+        let mut carry = (v >> 64) as u64;
+        for l in &mut self.0[2..n] {
+            if carry == 0 {
+                break;
+            }
+            let (v, c) = l.overflowing_add(carry);
+            (*l, carry) = (v, c as u64);
+        }
+        debug_assert!(carry == 0, "Big: result wider than {n} limbs");
+    }
+
+    /// `self |= o` in the low `n` limbs (the widest of many values: the limbs of their or).
+    #[inline]
+    pub fn or_within(&mut self, o: &Big, n: usize) {
+        for i in 0..n {
+            self.0[i] |= o.0[i];
+        }
     }
 
     /// `self += o`, the sum known to fit in `n` limbs.
