@@ -571,8 +571,8 @@ impl Determinizer {
         // terminal: the free cards fill the remaining room exactly, in every way (in 128 bits
         // where every count fits, else at full width)
         let mut table: Vec<Layer> = Vec::with_capacity(j_max + 1);
-        // (every count is at most nh^f, the ways to put f cards in nh places)
-        let mut width = 2;
+        // (the bits of the last layer's widest count: the width of the next layer's sums)
+        let mut bits = 128u32;
         // an upper bound of every count of the last narrow layer (`None`: not known), so that
         // a layer's arithmetic is known not to overflow without scanning the layer below
         let mut bound: Option<u128> = None;
@@ -634,7 +634,7 @@ impl Determinizer {
             // row by row over the tight box, as in 128 bits: the other coordinates' part
             // once a row, then one product a state
             let mut last = vec![Big::ZERO; len];
-            width = 0;
+            bits = 0;
             let rows = binomial_rows();
             let (lo, hi, used_lo, used_hi) = tight(j_max).unwrap_or(([1; 4], [0; 4], 1, 0));
             for_row_ranges(&dims, &layout, &lo, &hi, used_lo, used_hi.min(f), |base, rest_coords, row_lo, row_hi| {
@@ -646,11 +646,12 @@ impl Determinizer {
                 }
                 for (s0, b) in (row_lo as usize..=row_hi as usize).zip(&rows[left][row_lo as usize..]) {
                     let w = k.mul(b);
-                    width = width.max(w.limbs());
+                    bits = bits.max(w.bits());
                     last[base + s0] = w;
                 }
             });
-            table.push(Layer::from_wide(last));
+            // (narrowed where every count fits in 128 bits: known from the widest)
+            table.push(if bits > 128 { Layer::Wide(last) } else { Layer::from_wide(last) });
         }
         let skip = lazy
             && self.levels.is_none()
@@ -675,10 +676,10 @@ impl Determinizer {
                     let took: u16 = sizes.iter().zip(s).map(|(&z, &x)| z - x).sum();
                     let m = if lf.holder < nh - 1 { sizes[lf.holder] - s[lf.holder] } else { t - took };
                     let v = layer.get(i).mul_u128(lf.fit[m as usize + lf.played as usize]);
-                    wide = wide.max(v.limbs());
+                    wide = wide.max(v.bits());
                     cur[i] = v;
                 });
-                width = wide;
+                bits = wide;
                 bound = None;
                 boundary = Some((n_timed, Layer::from_wide(cur)));
             }
@@ -758,17 +759,23 @@ impl Determinizer {
                 }
             };
             if let Some(cur) = narrow {
-                width = 2;
+                bits = 128;
                 table.push(cur);
                 continue;
             }
             bound = None;
             let mut cur = vec![Big::ZERO; len];
-            // every term is below 2^64 times a cell of `next`, and a sum of at most 35 terms
-            // (splits of 4 copies over 4 holders) gains under a limb: the arithmetic runs in
-            // that width (weights beyond 64 bits, the revealed run's, take the full width)
+            // every sum is below the widest cell of `next` times the weights' sum: the
+            // arithmetic runs in the limbs of that bound (weights beyond 64 bits, the revealed
+            // run's, take the full width)
             let small = kinds[j].1.iter().all(|(_, w)| *w >> 64 == 0);
-            let n = if small { (width + 2).min(8) } else { 8 };
+            let n = if small {
+                // (at most 35 weights below 2^64 each: the sum fits)
+                let sum_bits = 128 - kinds[j].1.iter().map(|(_, w)| *w).sum::<u128>().leading_zeros();
+                (bits + sum_bits).div_ceil(64).clamp(2, 8) as usize
+            } else {
+                8
+            };
             // (the tight box's states, as in 64 and 128 bits: the others are never reached or
             // count 0)
             let (lo, hi, used_lo, used_hi) = tight(j).unwrap_or(([1; 4], [0; 4], 1, 0));
@@ -801,13 +808,13 @@ impl Determinizer {
                                 acc = acc.add(&v.mul_u128(*w));
                             }
                         }
-                        wide = wide.max(acc.limbs());
+                        wide = wide.max(acc.bits());
                         cur[i] = acc;
                     }
                 });
                 wide
             };
-            width = wide;
+            bits = wide;
             table.push(Layer::Wide(cur));
         }
         // (the layers before `from`, never read: empty)
@@ -1316,9 +1323,9 @@ fn rows_madd_by<T: Entry, N: Copy + Into<u128>>(rows: &[(usize, usize)], off: us
 /// Σ over the splits that fit there of w · `next`[i − off], every weight below 2^64 and every
 /// sum known to fit in `N` limbs (`cur` zero there before). Split by split over each row's run
 /// of states where it fits (as `layer_runs` without pads), the entries below read in place.
-/// Returns the limbs the layer's widest entry takes.
+/// Returns the bits of the layer's widest entry.
 #[allow(clippy::too_many_arguments)]
-fn wide_runs<const N: usize>(dims: &[usize], layout: &Layout, bx: ([u16; 4], [u16; 4], u16, u16), splits: &Splits, moves: &[Move], rem: u16, cur: &mut [Big], next: &Layer) -> usize {
+fn wide_runs<const N: usize>(dims: &[usize], layout: &Layout, bx: ([u16; 4], [u16; 4], u16, u16), splits: &Splits, moves: &[Move], rem: u16, cur: &mut [Big], next: &Layer) -> u32 {
     let (lo, hi, used_lo, used_hi) = bx;
     let mut top = Big::ZERO;
     for_row_ranges(dims, layout, &lo, &hi, used_lo, used_hi, |base, rest, row_lo, row_hi| {
@@ -1346,7 +1353,7 @@ fn wide_runs<const N: usize>(dims: &[usize], layout: &Layout, bx: ([u16; 4], [u1
             top.or_within(c, N);
         }
     });
-    top.limbs()
+    top.bits()
 }
 
 /// `len` zeros, filled a kilobyte at a time (short fills by vector stores, not one long fill
@@ -1645,7 +1652,7 @@ mod tests {
             let n = kind + 3;
             let mut cur = vec![Big::ZERO; layout.len];
             let bx = (lo, hi, used_lo, used_hi);
-            let limbs = match n {
+            let top_bits = match n {
                 3 => wide_runs::<3>(&dims, &layout, bx, &splits, &moves, rem, &mut cur, &next),
                 4 => wide_runs::<4>(&dims, &layout, bx, &splits, &moves, rem, &mut cur, &next),
                 _ => wide_runs::<5>(&dims, &layout, bx, &splits, &moves, rem, &mut cur, &next),
@@ -1655,10 +1662,10 @@ mod tests {
             for_box(&dims, &layout, &[0; 4], &full, &mut |i, s| {
                 let w = want(s, i);
                 assert_eq!(cur[i], w, "case {case}: state {s:?}");
-                widest = widest.max(w.limbs());
+                widest = widest.max(w.bits());
             });
-            assert_eq!(limbs, widest, "case {case}: the widest entry's limbs");
-            limbs_seen[limbs] += 1;
+            assert_eq!(top_bits, widest, "case {case}: the widest entry's bits");
+            limbs_seen[top_bits.div_ceil(64) as usize] += 1;
         }
         // (the layers below in each width gave sums of 2, 3 and 4 limbs)
         assert!(limbs_seen[2] > 0 && limbs_seen[3] > 0 && limbs_seen[4] > 0, "{limbs_seen:?}");
