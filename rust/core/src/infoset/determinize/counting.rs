@@ -112,14 +112,17 @@ impl Drop for Layer {
         match self {
             Layer::Small(v) => give_back(std::mem::take(v)),
             Layer::Narrow(v) => give_back(std::mem::take(v)),
-            Layer::Wide(_) => {}
+            Layer::Wide(v) => give_back(std::mem::take(v)),
         }
     }
 }
 
-/// Spare layer buffers kept per thread and width.
+/// Spare layer buffers kept per thread and width (at full width, 64 bytes an entry, twice
+/// the bytes: a first trick's programme holds a dozen layers of ~160 KB, which were a fresh
+/// allocation each, their pages faulted in on every info set).
 const SPARE_LAYERS: usize = 48;
 const SPARE_BYTES: usize = 2 << 20;
+const SPARE_BYTES_WIDE: usize = 4 << 20;
 
 /// A thread's spare buffers of one width, and their bytes.
 type Spares<T> = std::cell::RefCell<(Vec<Vec<T>>, usize)>;
@@ -127,10 +130,13 @@ type Spares<T> = std::cell::RefCell<(Vec<Vec<T>>, usize)>;
 thread_local! {
     static SPARE_64: Spares<u64> = const { std::cell::RefCell::new((Vec::new(), 0)) };
     static SPARE_128: Spares<u128> = const { std::cell::RefCell::new((Vec::new(), 0)) };
+    static SPARE_BIG: Spares<Big> = const { std::cell::RefCell::new((Vec::new(), 0)) };
 }
 
 /// A width whose layer buffers are kept per thread.
-pub(super) trait Spare: Entry + 'static {
+pub(super) trait Spare: Copy + Default + 'static {
+    /// The most bytes kept.
+    const BYTES: usize = SPARE_BYTES;
     fn spares() -> &'static std::thread::LocalKey<Spares<Self>>;
 }
 
@@ -146,6 +152,13 @@ impl Spare for u128 {
     }
 }
 
+impl Spare for Big {
+    const BYTES: usize = SPARE_BYTES_WIDE;
+    fn spares() -> &'static std::thread::LocalKey<Spares<Big>> {
+        &SPARE_BIG
+    }
+}
+
 /// Keeps `v`'s buffer for a later layer, where there is room (not while the thread ends).
 fn give_back<T: Spare>(v: Vec<T>) {
     let bytes = v.capacity() * std::mem::size_of::<T>();
@@ -154,7 +167,7 @@ fn give_back<T: Spare>(v: Vec<T>) {
     }
     let _ = T::spares().try_with(|s| {
         let mut s = s.borrow_mut();
-        if s.0.len() < SPARE_LAYERS && s.1 + bytes <= SPARE_BYTES {
+        if s.0.len() < SPARE_LAYERS && s.1 + bytes <= T::BYTES {
             s.1 += bytes;
             s.0.push(v);
         }
@@ -633,7 +646,7 @@ impl Determinizer {
         } else {
             // row by row over the tight box, as in 128 bits: the other coordinates' part
             // once a row, then one product a state
-            let mut last = vec![Big::ZERO; len];
+            let mut last = zeroed::<Big>(len);
             bits = 0;
             let rows = binomial_rows();
             let (lo, hi, used_lo, used_hi) = tight(j_max).unwrap_or(([1; 4], [0; 4], 1, 0));
@@ -764,7 +777,7 @@ impl Determinizer {
                 continue;
             }
             bound = None;
-            let mut cur = vec![Big::ZERO; len];
+            let mut cur = zeroed::<Big>(len);
             // every sum is below the widest cell of `next` times the weights' sum: the
             // arithmetic runs in the limbs of that bound (weights beyond 64 bits, the revealed
             // run's, take the full width)
@@ -1359,8 +1372,9 @@ fn wide_runs<const N: usize>(dims: &[usize], layout: &Layout, bx: ([u16; 4], [u1
 /// `len` zeros, filled a kilobyte at a time (short fills by vector stores, not one long fill
 /// by a string instruction, which callgrind counts byte by byte).
 /// The buffer is a kept one where the thread holds one (`take_spare`).
+/// (Entries at full width are filled in one pass: no string instruction fills them.)
 fn zeroed<T: Spare>(len: usize) -> Vec<T> {
-    let step = 1024 / std::mem::size_of::<T>();
+    let step = if std::mem::size_of::<T>() > 16 { len.max(1) } else { 1024 / std::mem::size_of::<T>() };
     let mut v = take_spare::<T>(len);
     while v.len() < len {
         v.resize((v.len() + step).min(len), T::default());
