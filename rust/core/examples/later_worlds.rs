@@ -18,7 +18,7 @@ use tractor_core::{Agent, Profile, Rng};
 mod positions;
 use positions::greedy_cuts;
 
-fn main() {
+pub fn main() {
     let arg = |i: usize, d: u64| std::env::args().nth(i).and_then(|s| s.parse().ok()).unwrap_or(d);
     let (hands, later, cut) = (arg(1, 12), arg(2, 3) as usize, arg(3, 2) as usize);
     // per hand: the seat and its positions (the cut, then its next decisions)
