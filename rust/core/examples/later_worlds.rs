@@ -7,7 +7,11 @@
 //! (Ir at `later` 3 − Ir at 0) / (3 × hands) is one later info set's first world.
 //! `cut` picks the starting point among `greedy_cuts` (default 2, mid-hand; 1 is the first
 //! trick, its later decisions the hand's first few tricks, as the bench's first-trick rows).
-//! `cargo run --release -p tractor-core --example later_worlds [hands] [later] [cut]`
+//! `rounds` (default 1) runs the whole workload again that many times in one process (the
+//! allocator and the thread's kept buffers in a steady state, as a long search's; the
+//! per-info-set memos hold too few info sets to serve the next round); with
+//! `LATER_WORLDS_SHOW=1` the last round's worlds are timed.
+//! `cargo run --release -p tractor-core --example later_worlds [hands] [later] [cut] [rounds]`
 //! e.g. `valgrind --tool=callgrind target/release/examples/later_worlds 12 3`.
 
 use tractor_core::infoset::determinize::Determinizer;
@@ -20,7 +24,7 @@ use positions::greedy_cuts;
 
 pub fn main() {
     let arg = |i: usize, d: u64| std::env::args().nth(i).and_then(|s| s.parse().ok()).unwrap_or(d);
-    let (hands, later, cut) = (arg(1, 12), arg(2, 3) as usize, arg(3, 2) as usize);
+    let (hands, later, cut, rounds) = (arg(1, 12), arg(2, 3) as usize, arg(3, 2) as usize, arg(4, 1));
     // per hand: the seat and its positions (the cut, then its next decisions)
     let mut hands_at = Vec::new();
     for seed in 0..hands {
@@ -40,16 +44,18 @@ pub fn main() {
     // (`LATER_WORLDS_SHOW=1`: each world's wall-clock time, to find the dear ones)
     let show = std::env::var_os("LATER_WORLDS_SHOW").is_some();
     let mut n = 0u64;
-    for (seed, seat, at) in &hands_at {
-        for (i, p) in at.iter().enumerate().take(later + 1) {
-            let mut r = Rng::new(seed * 1000 + i as u64);
-            let t = std::time::Instant::now();
-            let mut det = Determinizer::new(p.info(*seat));
-            std::hint::black_box(det.world(&mut r).unwrap());
-            if show {
-                println!("hand {seed} decision {i}: {:.1} µs", t.elapsed().as_secs_f64() * 1e6);
+    for round in 0..rounds {
+        for (seed, seat, at) in &hands_at {
+            for (i, p) in at.iter().enumerate().take(later + 1) {
+                let mut r = Rng::new(seed * 1000 + i as u64);
+                let t = std::time::Instant::now();
+                let mut det = Determinizer::new(p.info(*seat));
+                std::hint::black_box(det.world(&mut r).unwrap());
+                if show && round + 1 == rounds {
+                    println!("hand {seed} decision {i}: {:.1} µs", t.elapsed().as_secs_f64() * 1e6);
+                }
+                n += 1;
             }
-            n += 1;
         }
     }
     println!("{hands} hands, {n} first worlds");
