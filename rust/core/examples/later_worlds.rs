@@ -43,20 +43,46 @@ pub fn main() {
     }
     // (`LATER_WORLDS_SHOW=1`: each world's wall-clock time, to find the dear ones)
     let show = std::env::var_os("LATER_WORLDS_SHOW").is_some();
+    // (`LATER_WORLDS_GAP_MS=g`: g ms idle before each world, as the bench's Python work between
+    // calls: an allocator may give freed memory back to the system meanwhile)
+    let gap: u64 = std::env::var("LATER_WORLDS_GAP_MS").ok().and_then(|s| s.parse().ok()).unwrap_or(0);
+    // (`LATER_WORLDS_EVICT_MB=m`: an m MB buffer written before each world, so that the
+    // world meets cold caches, as after the bench's Python work)
+    let evict_mb: usize = std::env::var("LATER_WORLDS_EVICT_MB").ok().and_then(|s| s.parse().ok()).unwrap_or(0);
+    let mut evict = vec![0u64; evict_mb << 17];
     let mut n = 0u64;
     for round in 0..rounds {
         for (seed, seat, at) in &hands_at {
             for (i, p) in at.iter().enumerate().take(later + 1) {
                 let mut r = Rng::new(seed * 1000 + i as u64);
+                if gap > 0 {
+                    std::thread::sleep(std::time::Duration::from_millis(gap));
+                }
+                if !evict.is_empty() {
+                    // (other work between calls: every cache line of the buffer written)
+                    for x in evict.iter_mut().step_by(8) {
+                        *x = x.wrapping_add(1);
+                    }
+                    std::hint::black_box(&evict);
+                }
+                let faults = if show { minor_faults() } else { 0 };
                 let t = std::time::Instant::now();
                 let mut det = Determinizer::new(p.info(*seat));
                 std::hint::black_box(det.world(&mut r).unwrap());
                 if show && round + 1 == rounds {
-                    println!("hand {seed} decision {i}: {:.1} µs", t.elapsed().as_secs_f64() * 1e6);
+                    let us = t.elapsed().as_secs_f64() * 1e6;
+                    println!("hand {seed} decision {i}: {us:.1} µs, {} minor faults", minor_faults() - faults);
                 }
                 n += 1;
             }
         }
     }
     println!("{hands} hands, {n} first worlds");
+}
+
+/// The process's minor page faults so far (Linux, `/proc/self/stat`; 0 elsewhere).
+fn minor_faults() -> u64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // (the fields after the command's closing parenthesis; minflt is the 10th field)
+    stat.rsplit_once(')').and_then(|(_, rest)| rest.split_whitespace().nth(7)?.parse().ok()).unwrap_or(0)
 }
