@@ -657,8 +657,10 @@ impl Determinizer {
                     k = k.mul(&rows[left][x as usize]);
                     left -= x as usize;
                 }
+                // (C(left, s0) < 2^left: at most ⌈left / 64⌉ limbs)
+                let (na, nb) = (k.limbs(), left.div_ceil(64).max(1));
                 for (s0, b) in (row_lo as usize..=row_hi as usize).zip(&rows[left][row_lo as usize..]) {
-                    let w = k.mul(b);
+                    let w = if na + nb <= Big::LIMBS { k.mul_limbs(b, na, nb) } else { k.mul(b) };
                     bits = bits.max(w.bits());
                     last[base + s0] = w;
                 }
