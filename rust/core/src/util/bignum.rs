@@ -204,7 +204,7 @@ impl Big {
     /// (the counting programme's wide layers over a narrow one, without widening `x`).
     #[inline]
     pub fn add_mul_u128_within(&mut self, x: u128, m: u64, n: usize) {
-        let (x0, x1) = (x as u64 as u128, (x >> 64) as u128);
+        let (x0, x1) = (x as u64 as u128, x >> 64);
         // each step at most (2^64 − 1)^2 + 2 (2^64 − 1) = 2^128 − 1
         let v = x0 * m as u128 + self.0[0] as u128;
         self.0[0] = v as u64;
