@@ -114,6 +114,27 @@ impl Big {
         Big(r)
     }
 
+    /// `self · o` where `self` takes at most `na` limbs and `o` at most `nb`, `na + nb ≤ LIMBS`
+    /// (no scan for the limbs in use: the counting programme's multinomials, a row's part
+    /// times each binomial of the row).
+    pub fn mul_limbs(&self, o: &Big, na: usize, nb: usize) -> Big {
+        debug_assert!(na + nb <= LIMBS && self.len() <= na && o.len() <= nb, "Big: limbs beyond {na} and {nb}");
+        let mut r = [0u64; LIMBS];
+        for i in 0..na {
+            let mut carry = 0u128;
+            for j in 0..nb {
+                let v = self.0[i] as u128 * o.0[j] as u128 + r[i + j] as u128 + carry;
+                r[i + j] = v as u64;
+                carry = v >> 64;
+            }
+            // (below 2^64: the partial product of `na` and `nb` limbs)
+            if i + nb < LIMBS {
+                r[i + nb] = carry as u64;
+            }
+        }
+        Big(r)
+    }
+
     /// The value when it fits in 128 bits.
     pub fn to_u128(&self) -> Option<u128> {
         self.0[2..].iter().all(|&l| l == 0).then(|| self.0[0] as u128 | (self.0[1] as u128) << 64)
@@ -160,6 +181,7 @@ impl Big {
 
     /// `self += o · m`, the result known to fit in `n` limbs (the counting programme's inner
     /// loop: one pass, no temporary).
+    #[inline]
     pub fn add_mul_small_within(&mut self, o: &Big, m: u64, n: usize) {
         let mut carry = 0u128;
         for i in 0..n {
@@ -169,6 +191,42 @@ impl Big {
             carry = v >> 64;
         }
         debug_assert!(carry == 0 && o.0[n..].iter().all(|&l| l == 0), "Big: result wider than {n} limbs");
+    }
+
+    /// `self += o · m`, the result known to fit in `N` limbs (`add_mul_small_within` with the
+    /// width a constant: unrolled).
+    #[inline(always)]
+    pub fn add_mul_small_n<const N: usize>(&mut self, o: &Big, m: u64) {
+        self.add_mul_small_within(o, m, N);
+    }
+
+    /// `self += x · m` for `x` of up to 128 bits, the result known to fit in `n ≥ 2` limbs
+    /// (the counting programme's wide layers over a narrow one, without widening `x`).
+    #[inline]
+    pub fn add_mul_u128_within(&mut self, x: u128, m: u64, n: usize) {
+        let (x0, x1) = (x as u64 as u128, x >> 64);
+        // each step at most (2^64 − 1)^2 + 2 (2^64 − 1) = 2^128 − 1
+        let v = x0 * m as u128 + self.0[0] as u128;
+        self.0[0] = v as u64;
+        let v = x1 * m as u128 + self.0[1] as u128 + (v >> 64);
+        self.0[1] = v as u64;
+        let mut carry = (v >> 64) as u64;
+        for l in &mut self.0[2..n] {
+            if carry == 0 {
+                break;
+            }
+            let (v, c) = l.overflowing_add(carry);
+            (*l, carry) = (v, c as u64);
+        }
+        debug_assert!(carry == 0, "Big: result wider than {n} limbs");
+    }
+
+    /// `self |= o` in the low `n` limbs (the widest of many values: the limbs of their or).
+    #[inline]
+    pub fn or_within(&mut self, o: &Big, n: usize) {
+        for i in 0..n {
+            self.0[i] |= o.0[i];
+        }
     }
 
     /// `self += o`, the sum known to fit in `n` limbs.
@@ -494,6 +552,37 @@ mod tests {
             let mut got = a;
             got.add_mul_small_within(&o, m, want.limbs().max(o.limbs()));
             assert_eq!(got, want);
+        }
+    }
+
+    /// The bounded-width forms the counting programme's full-width layers use (`mul_limbs`,
+    /// `add_mul_u128_within`, `add_mul_small_n`, `or_within`) against the full ones.
+    #[test]
+    fn the_counting_programmes_wide_operations_agree_with_the_full_ones() {
+        let mut rng = Rng::new(23);
+        for _ in 0..2000 {
+            let a = binomial(160, rng.below_usize(161)).below(&mut rng);
+            let b = binomial(216, rng.below_usize(217)).below(&mut rng);
+            let (na, nb) = (a.limbs() + rng.below_usize(2), b.limbs() + rng.below_usize(2));
+            if na + nb <= Big::LIMBS {
+                assert_eq!(a.mul_limbs(&b, na, nb), a.mul(&b));
+            }
+            let x = (rng.next_u64() as u128) << 64 | rng.next_u64() as u128;
+            let x = x >> rng.below_usize(128);
+            let m = rng.next_u64() >> rng.below_usize(64);
+            let want = a.add(&Big::from_u128(x).mul_small(m));
+            let mut got = a;
+            got.add_mul_u128_within(x, m, want.limbs().max(2));
+            assert_eq!(got, want);
+            let want = a.add(&b.mul_small(m));
+            if want.limbs().max(b.limbs()) <= 5 {
+                let mut got = a;
+                got.add_mul_small_n::<5>(&b, m);
+                assert_eq!(got, want);
+            }
+            let mut or = a;
+            or.or_within(&b, Big::LIMBS);
+            assert_eq!(or.limbs(), a.limbs().max(b.limbs()));
         }
     }
 

@@ -6,7 +6,7 @@
 
 use crate::rules::card::{Card, Counts, DECK, KINDS, SJ};
 use crate::rules::error::Error;
-use crate::util::bignum::{binomial, binomial_low, binomial_rows, Big, BigVec};
+use crate::util::bignum::{binomial_low, binomial_rows, Big, BigVec};
 use crate::util::rng::Rng;
 use super::checks::CheckMemo;
 use super::splits::{no_splits, splits, Splits};
@@ -112,14 +112,17 @@ impl Drop for Layer {
         match self {
             Layer::Small(v) => give_back(std::mem::take(v)),
             Layer::Narrow(v) => give_back(std::mem::take(v)),
-            Layer::Wide(_) => {}
+            Layer::Wide(v) => give_back(std::mem::take(v)),
         }
     }
 }
 
-/// Spare layer buffers kept per thread and width.
+/// Spare layer buffers kept per thread and width (at full width, 64 bytes an entry, twice
+/// the bytes: a first trick's programme holds a dozen layers of ~160 KB, which were a fresh
+/// allocation each, their pages faulted in on every info set).
 const SPARE_LAYERS: usize = 48;
 const SPARE_BYTES: usize = 2 << 20;
+const SPARE_BYTES_WIDE: usize = 4 << 20;
 
 /// A thread's spare buffers of one width, and their bytes.
 type Spares<T> = std::cell::RefCell<(Vec<Vec<T>>, usize)>;
@@ -127,10 +130,13 @@ type Spares<T> = std::cell::RefCell<(Vec<Vec<T>>, usize)>;
 thread_local! {
     static SPARE_64: Spares<u64> = const { std::cell::RefCell::new((Vec::new(), 0)) };
     static SPARE_128: Spares<u128> = const { std::cell::RefCell::new((Vec::new(), 0)) };
+    static SPARE_BIG: Spares<Big> = const { std::cell::RefCell::new((Vec::new(), 0)) };
 }
 
 /// A width whose layer buffers are kept per thread.
-pub(super) trait Spare: Entry + 'static {
+pub(super) trait Spare: Copy + Default + 'static {
+    /// The most bytes kept.
+    const BYTES: usize = SPARE_BYTES;
     fn spares() -> &'static std::thread::LocalKey<Spares<Self>>;
 }
 
@@ -146,6 +152,13 @@ impl Spare for u128 {
     }
 }
 
+impl Spare for Big {
+    const BYTES: usize = SPARE_BYTES_WIDE;
+    fn spares() -> &'static std::thread::LocalKey<Spares<Big>> {
+        &SPARE_BIG
+    }
+}
+
 /// Keeps `v`'s buffer for a later layer, where there is room (not while the thread ends).
 fn give_back<T: Spare>(v: Vec<T>) {
     let bytes = v.capacity() * std::mem::size_of::<T>();
@@ -154,7 +167,7 @@ fn give_back<T: Spare>(v: Vec<T>) {
     }
     let _ = T::spares().try_with(|s| {
         let mut s = s.borrow_mut();
-        if s.0.len() < SPARE_LAYERS && s.1 + bytes <= SPARE_BYTES {
+        if s.0.len() < SPARE_LAYERS && s.1 + bytes <= T::BYTES {
             s.1 += bytes;
             s.0.push(v);
         }
@@ -571,8 +584,8 @@ impl Determinizer {
         // terminal: the free cards fill the remaining room exactly, in every way (in 128 bits
         // where every count fits, else at full width)
         let mut table: Vec<Layer> = Vec::with_capacity(j_max + 1);
-        // (every count is at most nh^f, the ways to put f cards in nh places)
-        let mut width = 2;
+        // (the bits of the last layer's widest count: the width of the next layer's sums)
+        let mut bits = 128u32;
         // an upper bound of every count of the last narrow layer (`None`: not known), so that
         // a layer's arithmetic is known not to overflow without scanning the layer below
         let mut bound: Option<u128> = None;
@@ -631,19 +644,29 @@ impl Determinizer {
             }
             bound = Some(top);
         } else {
-            let mut last = vec![Big::ZERO; len];
-            width = 0;
-            reachable(j_max, &mut |i, s| {
-                let mut left = f;
-                let mut w = Big::ONE;
-                for &x in &s[..nd] {
-                    w = w.mul(&binomial(left as usize, x as usize));
-                    left -= x;
+            // row by row over the tight box, as in 128 bits: the other coordinates' part
+            // once a row, then one product a state
+            let mut last = zeroed::<Big>(len);
+            bits = 0;
+            let rows = binomial_rows();
+            let (lo, hi, used_lo, used_hi) = tight(j_max).unwrap_or(([1; 4], [0; 4], 1, 0));
+            for_row_ranges(&dims, &layout, &lo, &hi, used_lo, used_hi.min(f), |base, rest_coords, row_lo, row_hi| {
+                let mut left = f as usize;
+                let mut k = Big::ONE;
+                for &x in rest_coords {
+                    k = k.mul(&rows[left][x as usize]);
+                    left -= x as usize;
                 }
-                width = width.max(w.limbs());
-                last[i] = w;
+                // (C(left, s0) < 2^left: at most ⌈left / 64⌉ limbs)
+                let (na, nb) = (k.limbs(), left.div_ceil(64).max(1));
+                for (s0, b) in (row_lo as usize..=row_hi as usize).zip(&rows[left][row_lo as usize..]) {
+                    let w = if na + nb <= Big::LIMBS { k.mul_limbs(b, na, nb) } else { k.mul(b) };
+                    bits = bits.max(w.bits());
+                    last[base + s0] = w;
+                }
             });
-            table.push(Layer::from_wide(last));
+            // (narrowed where every count fits in 128 bits: known from the widest)
+            table.push(if bits > 128 { Layer::Wide(last) } else { Layer::from_wide(last) });
         }
         let skip = lazy
             && self.levels.is_none()
@@ -668,10 +691,10 @@ impl Determinizer {
                     let took: u16 = sizes.iter().zip(s).map(|(&z, &x)| z - x).sum();
                     let m = if lf.holder < nh - 1 { sizes[lf.holder] - s[lf.holder] } else { t - took };
                     let v = layer.get(i).mul_u128(lf.fit[m as usize + lf.played as usize]);
-                    wide = wide.max(v.limbs());
+                    wide = wide.max(v.bits());
                     cur[i] = v;
                 });
-                width = wide;
+                bits = wide;
                 bound = None;
                 boundary = Some((n_timed, Layer::from_wide(cur)));
             }
@@ -751,35 +774,62 @@ impl Determinizer {
                 }
             };
             if let Some(cur) = narrow {
-                width = 2;
+                bits = 128;
                 table.push(cur);
                 continue;
             }
             bound = None;
-            let mut cur = vec![Big::ZERO; len];
-            // every term is below 2^64 times a cell of `next`, and a sum of at most 35 terms
-            // (splits of 4 copies over 4 holders) gains under a limb: the arithmetic runs in
-            // that width (weights beyond 64 bits, the revealed run's, take the full width)
+            let mut cur = zeroed::<Big>(len);
+            // every sum is below the widest cell of `next` times the weights' sum: the
+            // arithmetic runs in the limbs of that bound (weights beyond 64 bits, the revealed
+            // run's, take the full width)
             let small = kinds[j].1.iter().all(|(_, w)| *w >> 64 == 0);
-            let n = if small { (width + 2).min(8) } else { 8 };
-            let mut wide = 0;
-            reachable(j, &mut |i, s| {
-                let used: u16 = s[..nd].iter().sum();
-                let mut acc = Big::ZERO;
-                for (m, (_, w)) in moves.iter().zip(splits.iter()) {
-                    if let Some(ni) = m.next(nd, s, i, used, remaining[next_layer[j]]) {
-                        let v = next.get(ni);
-                        if small {
-                            acc.add_mul_small_within(&v, *w as u64, n);
-                        } else if !v.is_zero() {
-                            acc = acc.add(&v.mul_u128(*w));
+            let n = if small {
+                // (at most 35 weights below 2^64 each: the sum fits)
+                let sum_bits = 128 - kinds[j].1.iter().map(|(_, w)| *w).sum::<u128>().leading_zeros();
+                (bits + sum_bits).div_ceil(64).clamp(2, 8) as usize
+            } else {
+                8
+            };
+            // (the tight box's states, as in 64 and 128 bits: the others are never reached or
+            // count 0)
+            let (lo, hi, used_lo, used_hi) = tight(j).unwrap_or(([1; 4], [0; 4], 1, 0));
+            let rem = remaining[next_layer[j]];
+            let wide = if small {
+                // split by split over the runs where each fits, in a constant width
+                macro_rules! in_limbs {
+                    ($($n:literal)*) => {
+                        match n {
+                            $($n => wide_runs::<$n>(&dims, &layout, (lo, hi, used_lo, used_hi), splits, moves, rem, &mut cur, next),)*
+                            _ => unreachable!("2 to 8 limbs"),
                         }
-                    }
+                    };
                 }
-                wide = wide.max(acc.limbs());
-                cur[i] = acc;
-            });
-            width = wide;
+                in_limbs!(2 3 4 5 6 7 8)
+            } else {
+                let mut wide = 0;
+                let mut s = [0u16; 4];
+                for_row_ranges(&dims, &layout, &lo, &hi, used_lo, used_hi, |base, rest_coords, row_lo, row_hi| {
+                    s[1..nd].copy_from_slice(rest_coords);
+                    let others: u16 = rest_coords.iter().sum();
+                    for s0 in row_lo..=row_hi {
+                        s[0] = s0;
+                        let i = base + s0 as usize;
+                        let mut acc = Big::ZERO;
+                        for (m, (_, w)) in moves.iter().zip(splits.iter()) {
+                            let Some(ni) = m.next(nd, &s, i, others + s0, rem) else { continue };
+                            let v = next.get(ni);
+                            if !v.is_zero() {
+                                acc = acc.add(&v.mul_u128(*w));
+                            }
+                        }
+                        wide = wide.max(acc.bits());
+                        cur[i] = acc;
+                    }
+                });
+                wide
+            };
+            bits = wide;
             table.push(Layer::Wide(cur));
         }
         // (the layers before `from`, never read: empty)
@@ -1284,11 +1334,49 @@ fn rows_madd_by<T: Entry, N: Copy + Into<u128>>(rows: &[(usize, usize)], off: us
     }
 }
 
+/// A layer at full width: for every state of the box and band `(lo, hi, used_lo, used_hi)`,
+/// Σ over the splits that fit there of w · `next`[i − off], every weight below 2^64 and every
+/// sum known to fit in `N` limbs (`cur` zero there before). Split by split over each row's run
+/// of states where it fits (as `layer_runs` without pads), the entries below read in place.
+/// Returns the bits of the layer's widest entry.
+#[allow(clippy::too_many_arguments)]
+fn wide_runs<const N: usize>(dims: &[usize], layout: &Layout, bx: ([u16; 4], [u16; 4], u16, u16), splits: &Splits, moves: &[Move], rem: u16, cur: &mut [Big], next: &Layer) -> u32 {
+    let (lo, hi, used_lo, used_hi) = bx;
+    let mut top = Big::ZERO;
+    for_row_ranges(dims, layout, &lo, &hi, used_lo, used_hi, |base, rest, row_lo, row_hi| {
+        let others: u16 = rest.iter().sum();
+        for (m, &(_, w)) in moves.iter().zip(splits.iter()) {
+            // (s0 ≥ a0, the other holders' rooms at least their cards, and
+            // s0 + others − took ≤ rem)
+            if rest.iter().zip(&m.a[1..]).any(|(&s, &a)| s < a as u16) {
+                continue;
+            }
+            let Some(room) = (rem + m.took).checked_sub(others) else { continue };
+            let (from, to) = (row_lo.max(m.a[0] as u16), row_hi.min(room));
+            if from > to {
+                continue;
+            }
+            let (start, end, w) = (base + from as usize, base + to as usize, w as u64);
+            let cur = &mut cur[start..=end];
+            match next {
+                Layer::Small(v) => cur.iter_mut().zip(&v[start - m.off..=end - m.off]).for_each(|(c, &x)| c.add_mul_u128_within(x as u128, w, N)),
+                Layer::Narrow(v) => cur.iter_mut().zip(&v[start - m.off..=end - m.off]).for_each(|(c, &x)| c.add_mul_u128_within(x, w, N)),
+                Layer::Wide(v) => cur.iter_mut().zip(&v[start - m.off..=end - m.off]).for_each(|(c, x)| c.add_mul_small_n::<N>(x, w)),
+            }
+        }
+        for c in &cur[base + row_lo as usize..=base + row_hi as usize] {
+            top.or_within(c, N);
+        }
+    });
+    top.bits()
+}
+
 /// `len` zeros, filled a kilobyte at a time (short fills by vector stores, not one long fill
 /// by a string instruction, which callgrind counts byte by byte).
 /// The buffer is a kept one where the thread holds one (`take_spare`).
+/// (Entries at full width are filled in one pass: no string instruction fills them.)
 fn zeroed<T: Spare>(len: usize) -> Vec<T> {
-    let step = 1024 / std::mem::size_of::<T>();
+    let step = if std::mem::size_of::<T>() > 16 { len.max(1) } else { 1024 / std::mem::size_of::<T>() };
     let mut v = take_spare::<T>(len);
     while v.len() < len {
         v.resize((v.len() + step).min(len), T::default());
@@ -1516,6 +1604,87 @@ mod tests {
             super::Layer::Narrow(v) => v.iter().map(|&x| Big::from_u128(x)).collect(),
             super::Layer::Wide(v) => v.clone(),
         }
+    }
+
+    /// `wide_runs` (a full-width layer split by split over each row's runs, the width a
+    /// constant) against a plain sum per state: each state of the box and band takes Σ w ·
+    /// (the entry below at its rooms less the split's cards) over the splits that fit there
+    /// (`Move::next`: every room at least the split's cards, the last holder's room after it
+    /// within `rem`), every other entry stays 0; over layers below in 64, 128 and 192 bits.
+    #[test]
+    fn wide_runs_match_a_plain_sum_per_state() {
+        use super::{for_box, wide_runs, Layer, Layout, Move};
+        use crate::util::bignum::Big;
+        let mut rng = crate::util::rng::Rng::new(0x91de);
+        let mut limbs_seen = [0usize; 9];
+        for case in 0..300 {
+            let nd = 2 + case % 2;
+            let dims: Vec<usize> = (0..nd).map(|_| 2 + rng.below_usize(if nd == 2 { 30 } else { 12 })).collect();
+            let layout = Layout::new(&dims, 0);
+            let mut splits = Vec::new();
+            for _ in 0..1 + rng.below_usize(16) {
+                let a: [u8; 4] = std::array::from_fn(|d| if d < nd { rng.below_usize(5) as u8 } else { 0 });
+                let w = if rng.below_usize(4) == 0 { rng.next_u64() as u128 } else { 1 + rng.below_usize(24) as u128 };
+                splits.push((a, w));
+            }
+            let moves: Vec<Move> = splits.iter().map(|(a, _)| Move::of(&layout, nd, a)).collect();
+            let splits = std::sync::Arc::new(splits);
+            let top: u16 = dims.iter().map(|&x| x as u16 - 1).sum();
+            let rem = rng.below_usize(top as usize + 8) as u16;
+            // the layer below: random entries of 1, 2 or 3 limbs
+            let kind = case % 3;
+            let entries: Vec<Big> = (0..layout.len)
+                .map(|_| {
+                    let l: [u64; 3] = std::array::from_fn(|k| if k <= kind { rng.next_u64() } else { 0 });
+                    Big::from_limbs(&l)
+                })
+                .collect();
+            let next = match kind {
+                0 => Layer::Small(entries.iter().map(|x| x.low_u128() as u64).collect()),
+                1 => Layer::Narrow(entries.iter().map(|x| x.low_u128()).collect()),
+                _ => Layer::Wide(entries.clone()),
+            };
+            let (mut lo, mut hi) = ([0u16; 4], [0u16; 4]);
+            for d in 0..nd {
+                let (x, y) = (rng.below_usize(dims[d]) as u16, rng.below_usize(dims[d]) as u16);
+                (lo[d], hi[d]) = (x.min(y), x.max(y));
+            }
+            let (x, y) = (rng.below_usize(top as usize + 1) as u16, rng.below_usize(top as usize + 1) as u16);
+            let (used_lo, used_hi) = (x.min(y), x.max(y));
+            let want = |s: &[u16; 4], i: usize| -> Big {
+                let used: u16 = s[..nd].iter().sum();
+                let mut acc = Big::ZERO;
+                if (0..nd).any(|d| s[d] < lo[d] || s[d] > hi[d]) || used < used_lo || used > used_hi {
+                    return acc;
+                }
+                for (m, (_, w)) in moves.iter().zip(splits.iter()) {
+                    if let Some(ni) = m.next(nd, s, i, used, rem) {
+                        acc = acc.add(&entries[ni].mul_u128(*w));
+                    }
+                }
+                acc
+            };
+            // (the sum's width: the entries' limbs and one for the weight, one for the sum)
+            let n = kind + 3;
+            let mut cur = vec![Big::ZERO; layout.len];
+            let bx = (lo, hi, used_lo, used_hi);
+            let top_bits = match n {
+                3 => wide_runs::<3>(&dims, &layout, bx, &splits, &moves, rem, &mut cur, &next),
+                4 => wide_runs::<4>(&dims, &layout, bx, &splits, &moves, rem, &mut cur, &next),
+                _ => wide_runs::<5>(&dims, &layout, bx, &splits, &moves, rem, &mut cur, &next),
+            };
+            let mut widest = 0;
+            let full: Vec<u16> = dims.iter().map(|&x| x as u16 - 1).collect();
+            for_box(&dims, &layout, &[0; 4], &full, &mut |i, s| {
+                let w = want(s, i);
+                assert_eq!(cur[i], w, "case {case}: state {s:?}");
+                widest = widest.max(w.bits());
+            });
+            assert_eq!(top_bits, widest, "case {case}: the widest entry's bits");
+            limbs_seen[top_bits.div_ceil(64) as usize] += 1;
+        }
+        // (the layers below in each width gave sums of 2, 3 and 4 limbs)
+        assert!(limbs_seen[2] > 0 && limbs_seen[3] > 0 && limbs_seen[4] > 0, "{limbs_seen:?}");
     }
 
     /// `layer_runs` (the pad entries' path: a split's runs alone, two or four splits in one
