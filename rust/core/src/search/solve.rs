@@ -1677,14 +1677,18 @@ fn quick_order_score(pos: &Position, order: &Order, held: &Held, cards: &Counts,
         let team = pos.to_move % 2;
         let p = KIND_POINTS[k as usize];
         let lead = pos.trick.lead.expect("a trick in progress has its lead");
-        let beats = beats(&lead, &unit(ctx, k, 1), pos.trick.best_key);
+        let u = unit(ctx, k, 1);
+        let beats = beats(&lead, &u, pos.trick.best_key);
         let winner = if beats { pos.to_move } else { pos.trick.best_seat };
         if pos.trick.plays < 3 {
-            // the trick's next seat is an opponent
-            let best = if beats { unit(ctx, k, 1).key() } else { pos.trick.best_key };
-            let opp = (pos.to_move as usize + 1) % 4;
-            let sure = !may_beat(order, held.once[opp], lead.class, best);
-            if winner % 2 == team { 1000 + SURE * sure as i32 + p + 1 } else { -p }
+            if winner % 2 == team {
+                // the trick's next seat is an opponent: a trick it cannot take first
+                let best = if beats { u.key() } else { pos.trick.best_key };
+                let opp = (pos.to_move as usize + 1) % 4;
+                1000 + SURE * !may_beat(order, held.once[opp], lead.class, best) as i32 + p + 1
+            } else {
+                -p
+            }
         } else if winner % 2 == team {
             debug_assert!(held.cards[pos.to_move as usize] > 1, "the last trick is forced");
             let gain = if pos.is_defender(winner) { pos.trick.points as i32 + p } else { 0 };
