@@ -2,6 +2,7 @@
 //! on trick-start positions of hands played by greedy, as in `benches/solve.rs`; with a path,
 //! also every position's values, one line each (to compare two versions of the solver).
 //! `cargo run --release -p tractor-core --example solve_frontier [k] [positions] [values-file]`
+//! (`BENCH=1`: the positions of `benches/solve_speed.py`, `endgame(seed, k)` for seeds 1, 2, …)
 
 use std::io::Write;
 use std::time::Instant;
@@ -10,7 +11,12 @@ use tractor_core::search::solve::solve;
 
 #[path = "common/positions.rs"]
 mod positions;
-use positions::endgames;
+use positions::{bench_endgames, endgames};
+
+/// The positions: `solve_frontier`'s own, or with `BENCH=1` those of `benches/solve_speed.py`.
+fn positions(k: usize, n: usize) -> Vec<tractor_core::Position> {
+    if std::env::var("BENCH").is_ok_and(|v| v == "1") { bench_endgames(k, n) } else { endgames(k, n) }
+}
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -20,7 +26,7 @@ fn main() {
         // A/B pairs: each position solved without and with the variable `var` set, in turn
         let mut ratios = Vec::new();
         let (mut na, mut nb) = (0u64, 0u64);
-        for (i, p) in endgames(k, n).iter().enumerate() {
+        for (i, p) in positions(k, n).iter().enumerate() {
             let mut t = [0.0f64; 2];
             for j in 0..2 {
                 let side = (i + j) % 2;
@@ -39,7 +45,7 @@ fn main() {
     let mut file = args.get(3).map(|p| std::fs::File::create(p).unwrap());
     let mut times = Vec::new();
     let mut nodes = 0u64;
-    for p in endgames(k, n) {
+    for p in positions(k, n) {
         let t = Instant::now();
         let s = solve(&p, u64::MAX).unwrap();
         let dt = t.elapsed().as_secs_f64() * 1e3;

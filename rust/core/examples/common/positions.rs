@@ -102,3 +102,34 @@ pub fn endgames(k: usize, n: usize) -> Vec<Position> {
     }
     out
 }
+
+/// The trick start with `k` cards a hand of `benches/solve_speed.py`'s `endgame(seed, k)`:
+/// `tractor.Game(seed=seed)` (a new match's first hand, `Match::new`), then the greedy policy
+/// with `Rng::new(i)` at its i-th action (`Game.step_policy("greedy", i)`), i = 0, 1, 2, …;
+/// None when the hand ends first.
+pub fn bench_endgame(seed: u64, k: usize) -> Option<Position> {
+    let (_, mut g) = tractor_core::Match::new(seed, Profile::Guigang);
+    let policy = Policy::parse("greedy").unwrap();
+    let mut i = 0u64;
+    while matches!(g.pos.phase, Phase::Declare | Phase::Play) {
+        let p = &g.pos;
+        if p.phase == Phase::Play && p.trick.plays == 0 && tractor_core::rules::card::size(&p.hands[p.to_move as usize]) == k {
+            return Some(g.pos);
+        }
+        let a = policy.act(&g, &mut Rng::new(i))?;
+        g.apply(&a).unwrap();
+        i += 1;
+    }
+    None
+}
+
+/// [`bench_endgame`] for seeds 1, 2, … until `n` are found (the bench's positions).
+pub fn bench_endgames(k: usize, n: usize) -> Vec<Position> {
+    let mut out = Vec::new();
+    let mut seed = 0u64;
+    while out.len() < n {
+        seed += 1;
+        out.extend(bench_endgame(seed, k));
+    }
+    out
+}
