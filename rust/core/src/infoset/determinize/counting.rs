@@ -1267,7 +1267,10 @@ fn layer_runs<T: Entry, N: Copy + Into<u128>>(dims: &[usize], layout: &Layout, l
             if rest.iter().zip(&m.a[1..]).any(|(&s, &a)| s < a as u16) {
                 continue;
             }
-            let (from, to) = (row_lo.max(m.a[0] as u16), row_hi.min((rem + m.took).saturating_sub(others)));
+            // (none of the row where the others' rooms after the split already exceed `rem`:
+            // `Move::next` refuses every state of it, s0 = 0 too)
+            let Some(room) = (rem + m.took).checked_sub(others) else { continue };
+            let (from, to) = (row_lo.max(m.a[0] as u16), row_hi.min(room));
             if from <= to {
                 run(base + from as usize, base + to as usize, m, w);
             }
@@ -1691,21 +1694,29 @@ mod tests {
     /// run, the small weights as constants, other weights multiplied; over at most 64 rows or
     /// row by row) against a plain sum per state over random layers below: each state of the
     /// box and band takes Σ w · (the entry below at its rooms less the split's cards, 0 where
-    /// a room would fall below 0), every other entry stays 0; in 64 and 128 bits.
+    /// a room would fall below 0), every other entry stays 0; in 64 and 128 bits. And without
+    /// pad entries (each split's runs cut to where it fits: the two-holder rows, and row by
+    /// row with three holders or over 64 rows), `rem` drawn at random: a split adds only where
+    /// `Move::next` takes it (every room at least its cards, the last holder's room after it
+    /// within `rem`), whatever the layer below holds elsewhere.
     #[test]
     fn layer_runs_match_a_plain_sum_per_state() {
         use super::{layer_runs, Layout, Move};
         let mut rng = crate::util::rng::Rng::new(0x1a7e);
         let weights = [1u128, 2, 3, 4, 6, 12, 1, 2, 5, 24];
-        let (mut cases, mut rows_over_64) = (0, 0);
+        let (mut cases, mut rows_over_64, mut unpadded_over_64) = (0, 0, 0);
         for case in 0..400 {
             let nd = 2 + case % 2;
-            let dims: Vec<usize> = (0..nd).map(|_| 2 + rng.below_usize(if nd == 2 { 20 } else { 14 })).collect();
-            let pad = 4;
+            // (without pads every other pair of cases; two holders over 64 rows now and then)
+            let pad = if case % 4 < 2 { 4 } else { 0 };
+            let mut dims: Vec<usize> = (0..nd).map(|_| 2 + rng.below_usize(if nd == 2 { 20 } else { 14 })).collect();
+            if nd == 2 && pad == 0 && case % 8 == 2 {
+                dims[1] = 66 + rng.below_usize(8);
+            }
             let layout = Layout::new(&dims, pad);
             let mut splits = Vec::new();
             for _ in 0..1 + rng.below_usize(16) {
-                let a: [u8; 4] = std::array::from_fn(|d| if d < nd { rng.below_usize(pad + 1) as u8 } else { 0 });
+                let a: [u8; 4] = std::array::from_fn(|d| if d < nd { rng.below_usize(5) as u8 } else { 0 });
                 let w = if case % 4 == 3 && rng.below_usize(8) == 0 { 1u128 << 70 } else { weights[rng.below_usize(weights.len())] };
                 splits.push((a, w));
             }
@@ -1738,8 +1749,8 @@ mod tests {
             let top: u16 = dims.iter().map(|&x| x as u16 - 1).sum();
             let (x, y) = (rng.below_usize(top as usize + 1) as u16, rng.below_usize(top as usize + 1) as u16);
             let (mut used_lo, mut used_hi) = (x.min(y), x.max(y));
-            if case % 8 == 1 {
-                // (every state: with three coordinates, more than 64 rows)
+            if case % 8 == 1 || case % 8 == 3 {
+                // (every state: with three coordinates, more than 64 rows; with pads and without)
                 for d in 0..nd {
                     (lo[d], hi[d]) = (0, dims[d] as u16 - 1);
                 }
@@ -1747,6 +1758,9 @@ mod tests {
             }
             let rows: usize = (1..nd).map(|d| (hi[d] - lo[d] + 1) as usize).product();
             rows_over_64 += (rows > 64) as usize;
+            unpadded_over_64 += (rows > 64 && pad == 0) as usize;
+            // (the cards still to come after the split: with pads not read)
+            let rem = rng.below_usize(top as usize + 8) as u16;
             let want = |s: &[u16; 4]| -> u128 {
                 let used: u16 = s[..nd].iter().sum();
                 if (0..nd).any(|d| s[d] < lo[d] || s[d] > hi[d]) || used < used_lo || used > used_hi {
@@ -1754,7 +1768,8 @@ mod tests {
                 }
                 let mut acc = 0u128;
                 for (a, w) in splits.iter() {
-                    if (0..nd).all(|d| s[d] >= a[d] as u16) {
+                    let took: u16 = a[..nd].iter().map(|&x| x as u16).sum();
+                    if (0..nd).all(|d| s[d] >= a[d] as u16) && (pad > 0 || used - took <= rem) {
                         let t: [u16; 4] = std::array::from_fn(|d| if d < nd { s[d] - a[d] as u16 } else { 0 });
                         acc += next[layout.index(&t)] as u128 * w;
                     }
@@ -1763,10 +1778,10 @@ mod tests {
             };
             let big = splits.iter().any(|&(_, w)| w >> 64 != 0);
             let mut wide = vec![0u128; layout.len];
-            layer_runs(&dims, &layout, &lo, &hi, used_lo, used_hi, &splits, &moves, 0, &mut wide, &next);
+            layer_runs(&dims, &layout, &lo, &hi, used_lo, used_hi, &splits, &moves, rem, &mut wide, &next);
             let mut narrow = vec![0u64; layout.len];
             if !big {
-                layer_runs(&dims, &layout, &lo, &hi, used_lo, used_hi, &splits, &moves, 0, &mut narrow, &next);
+                layer_runs(&dims, &layout, &lo, &hi, used_lo, used_hi, &splits, &moves, rem, &mut narrow, &next);
             }
             let mut at_states = vec![false; layout.len];
             for s in &states {
@@ -1781,7 +1796,7 @@ mod tests {
             assert!((0..layout.len).filter(|&i| !at_states[i]).all(|i| wide[i] == 0 && narrow[i] == 0), "case {case}: a pad entry written");
             cases += 1;
         }
-        assert!(cases == 400 && rows_over_64 >= 20, "{cases} cases, {rows_over_64} over 64 rows");
+        assert!(cases == 400 && rows_over_64 >= 40 && unpadded_over_64 >= 20, "{cases} cases, {rows_over_64} over 64 rows, {unpadded_over_64} without pads");
     }
 
     /// Layers built into buffers kept from dropped layers (`zeroed`: the entries another

@@ -85,22 +85,33 @@ fn fast_forward(g: &mut Game, start: &(Position, Tally), tricks: &[TrickRecord])
     })
 }
 
-/// Keeps `t` for later info sets, in place of a shorter run of the same hand's tricks: the
-/// one at `taken` (the run `t` was replayed from, known to begin it: no comparison), else
-/// any that begins it.
+/// Keeps `t` for later info sets, in place of a shorter run of the same hand's tricks (any
+/// that begins it).
 #[inline(never)]
-fn keep_tricks(t: KeptTricks, taken: Option<usize>) {
+fn keep_tricks(t: KeptTricks) {
     KEPT.with(|k| {
         let mut k = k.borrow_mut();
-        match taken {
-            Some(at) => {
-                k.remove(at);
-            }
-            None => k.retain(|x| !x.begin(&t.start, &t.tricks)),
-        }
+        k.retain(|x| !x.begin(&t.start, &t.tricks));
         if k.len() >= KEPT_TRICKS {
             k.remove(0);
         }
+        k.push(t);
+    });
+}
+
+/// The kept run at `at`, which `g`'s record took whole from `before` on (`fast_forward`),
+/// extended by the plays and tricks `g` replayed after it, to end at `end`; kept as the most
+/// recent. The same run as a new one of `g`'s record (`keep_tricks`), its own buffers grown
+/// in place.
+#[inline(never)]
+fn extend_kept(at: usize, g: &Game, before: usize, end: (Position, Tally)) {
+    KEPT.with(|k| {
+        let mut k = k.borrow_mut();
+        let mut t = k.remove(at);
+        let (played, done) = (before + t.actions.len(), t.tricks.len());
+        t.actions.extend_from_slice(&g.record.actions[played..]);
+        t.tricks.extend_from_slice(&g.record.tricks[done..]);
+        t.end = end;
         k.push(t);
     });
 }
@@ -162,13 +173,20 @@ pub(super) fn build_world(info: &InfoSet, d: &Draw, arr: Option<Arrangement>, ch
             g.replay_trick_unchecked(t);
         }
         if info.tricks.len() > from {
-            let kept = KeptTricks {
-                start,
-                end: (without_hands(&g.pos), g.tally),
-                actions: g.record.actions[before..].to_vec(),
-                tricks: g.record.tricks.clone(),
-            };
-            keep_tricks(kept, taken);
+            match taken {
+                // (the run taken grows by the tricks replayed since, in place: no copy of
+                // its plays and tricks)
+                Some(at) => extend_kept(at, &g, before, (without_hands(&g.pos), g.tally)),
+                None => {
+                    let kept = KeptTricks {
+                        start,
+                        end: (without_hands(&g.pos), g.tally),
+                        actions: g.record.actions[before..].to_vec(),
+                        tricks: g.record.tricks.clone(),
+                    };
+                    keep_tricks(kept);
+                }
+            }
         }
         for (_, c) in &info.current {
             g.play_recorded_unchecked(c);
