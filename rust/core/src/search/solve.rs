@@ -10,7 +10,8 @@
 //!   cards a hand or more to follow, every child's entry is read before any child is searched
 //!   (an enhanced transposition cutoff);
 //! - move ordering: the table's best play first, then plays that leave the mover's team
-//!   winning the trick (with the most points), then the rest;
+//!   winning the trick (first a single's trick the next seat cannot take, then the most
+//!   points), then the rest;
 //! - equivalent single leads merged: single cards of one class that nobody else holds a copy
 //!   of, with equal points and no other card left between them in strength (R2.3), are one
 //!   lead (which of them leaves the hand changes nothing for the rest of it);
