@@ -1262,20 +1262,26 @@ fn layer_runs<T: Entry, N: Copy + Into<u128>>(dims: &[usize], layout: &Layout, l
     for_row_ranges(dims, layout, lo, hi, used_lo, used_hi, |base, rest, row_lo, row_hi| {
         let others: u16 = rest.iter().sum();
         for (m, &(_, w)) in moves.iter().zip(splits.iter()) {
-            // (s0 ≥ a0, the other holders' rooms at least their cards, and
-            // s0 + others − took ≤ rem)
-            if rest.iter().zip(&m.a[1..]).any(|(&s, &a)| s < a as u16) {
-                continue;
-            }
-            // (none of the row where the others' rooms after the split already exceed `rem`:
-            // `Move::next` refuses every state of it, s0 = 0 too)
-            let Some(room) = (rem + m.took).checked_sub(others) else { continue };
-            let (from, to) = (row_lo.max(m.a[0] as u16), row_hi.min(room));
-            if from <= to {
+            if let Some((from, to)) = split_run(m, rest, others, rem, row_lo, row_hi) {
                 run(base + from as usize, base + to as usize, m, w);
             }
         }
     });
+}
+
+/// The states `s0` of a row (the other coordinates `rest`, their sum `others`, the row's
+/// states `row_lo ..= row_hi`) where split `m` fits, as `Move::next` takes them: s0 ≥ a0, the
+/// other holders' rooms at least their cards, and s0 + others − took ≤ `rem` (none of the
+/// row where the others' rooms after the split already exceed `rem`, s0 = 0 too); one
+/// interval, or None.
+#[inline(always)]
+fn split_run(m: &Move, rest: &[u16], others: u16, rem: u16, row_lo: u16, row_hi: u16) -> Option<(u16, u16)> {
+    if rest.iter().zip(&m.a[1..]).any(|(&s, &a)| s < a as u16) {
+        return None;
+    }
+    let room = (rem + m.took).checked_sub(others)?;
+    let (from, to) = (row_lo.max(m.a[0] as u16), row_hi.min(room));
+    (from <= to).then_some((from, to))
 }
 
 /// `cur[i] += W1 · next[i − off1] + W2 · next[i − off2]` over the rows' states, the weights
@@ -1349,16 +1355,7 @@ fn wide_runs<const N: usize>(dims: &[usize], layout: &Layout, bx: ([u16; 4], [u1
     for_row_ranges(dims, layout, &lo, &hi, used_lo, used_hi, |base, rest, row_lo, row_hi| {
         let others: u16 = rest.iter().sum();
         for (m, &(_, w)) in moves.iter().zip(splits.iter()) {
-            // (s0 ≥ a0, the other holders' rooms at least their cards, and
-            // s0 + others − took ≤ rem)
-            if rest.iter().zip(&m.a[1..]).any(|(&s, &a)| s < a as u16) {
-                continue;
-            }
-            let Some(room) = (rem + m.took).checked_sub(others) else { continue };
-            let (from, to) = (row_lo.max(m.a[0] as u16), row_hi.min(room));
-            if from > to {
-                continue;
-            }
+            let Some((from, to)) = split_run(m, rest, others, rem, row_lo, row_hi) else { continue };
             let (start, end, w) = (base + from as usize, base + to as usize, w as u64);
             let cur = &mut cur[start..=end];
             match next {
