@@ -2326,13 +2326,13 @@ pub fn solve(pos: &Position, budget: u64) -> Result<Solution, Error> {
     let mut values: Vec<PlayValue> = moves.iter().map(|c| PlayValue { play: *c, lower: 0, upper: 0 }).collect();
     let mut out_of_budget = false;
     // the order the plays are solved in: at a trick start the leads with most points and
-    // cards first, stronger first (as at three cards a hand): the likely best first, its line
-    // in the table before the others' (measured: fewer nodes), each play's value then guessed
-    // as the best so far; mid-trick the engine's order, each guessed as the previous one
+    // cards first, stronger first (a lead's order at every node): the likely best first, its
+    // line in the table before the others' (measured: fewer nodes), each play's value then
+    // guessed as the best so far; mid-trick the engine's order, each guessed as the previous one
     let mut solved_order: Vec<usize> = (0..moves.len()).collect();
     if pos.trick.plays == 0 {
-        let ctx = s.order.ctx;
-        solved_order.sort_by_key(|&i| std::cmp::Reverse((points(&moves[i]) + size(&moves[i]) as i32) * 64 + lead_strength(ctx, first_kind(&moves[i]))));
+        let (order, held) = (&s.order, Held::of(pos));
+        solved_order.sort_by_key(|&i| std::cmp::Reverse(quick_order_score(pos, order, &held, &moves[i], NONE) * 64 + lead_strength(order.ctx, first_kind(&moves[i]))));
     }
     let mut guess = None;
     for &i in &solved_order {
