@@ -282,9 +282,9 @@ pub(super) struct Dp {
     /// The first layer built.
     pub(super) from: usize,
     /// Per layer of `table`, the box and band whose rows hold all its nonzero entries where
-    /// it is a kept buffer of 64 or 128 bits filled there alone (`layer_runs`, the last
-    /// layer's fill): zeroed there when the programme is dropped, the buffer kept with its
-    /// zeros (`give_back_zeroed`); `None`: kept empty.
+    /// it is a kept buffer filled there alone (`layer_runs`, `wide_runs`, the last layer's
+    /// fill): zeroed there when the programme is dropped, the buffer kept with its zeros
+    /// (`give_back_zeroed`); `None`: kept empty.
     written: Vec<Option<Band>>,
     /// Cards still to place after kind j: remaining[j] = Σ_{i ≥ j} c_i + free.
     remaining: Vec<u16>,
@@ -691,7 +691,7 @@ impl Determinizer {
             });
             // (narrowed where every count fits in 128 bits: known from the widest)
             table.push(if bits > 128 { Layer::Wide(last) } else { Layer::from_wide(last) });
-            written.push(None);
+            written.push((bits > 128).then_some((lo, hi, used_lo, used_hi.min(f))));
         }
         let skip = lazy
             && self.levels.is_none()
@@ -862,7 +862,7 @@ impl Determinizer {
             };
             bits = wide;
             table.push(Layer::Wide(cur));
-            written.push(None);
+            written.push(Some((lo, hi, used_lo, used_hi)));
         }
         // (the layers before `from`, never read: empty)
         debug_assert_eq!(written.len(), table.len(), "a band per layer pushed");
@@ -1102,7 +1102,7 @@ impl Drop for Dp {
             match layer {
                 Layer::Small(v) => zero_rows!(v),
                 Layer::Narrow(v) => zero_rows!(v),
-                Layer::Wide(_) => {}
+                Layer::Wide(v) => zero_rows!(v),
             }
         }
     }
@@ -1897,5 +1897,38 @@ mod tests {
             }
         }
         assert!(programmes >= 50 && kept >= 100, "{programmes} programmes, {kept} buffers kept");
+    }
+
+    /// A dropped programme's kept buffers hold zeros only (`Dp::written` covers every entry
+    /// its layers wrote), kept at their length: at every cut of random hands, every seat, a
+    /// programme built and dropped, then every kept buffer of each width read whole.
+    #[test]
+    fn kept_buffers_go_back_zeroed() {
+        fn all_zero<T: super::Spare>(kept: &mut [usize; 3], w: usize) {
+            T::spares().with(|s| {
+                for v in &s.borrow().0 {
+                    assert!(v.iter().all(|x| *x == T::default()), "a kept buffer of width {w} holds a nonzero entry");
+                    kept[w] += (!v.is_empty()) as usize;
+                }
+            });
+        }
+        let (mut programmes, mut kept) = (0, [0usize; 3]);
+        for seed in 0..8u64 {
+            for (_, p) in super::super::random_cuts(seed) {
+                for seat in 0..4u8 {
+                    let det = Determinizer::new(p.info(seat));
+                    if !det.use_dp {
+                        continue;
+                    }
+                    let Ok(dp) = det.build_dp() else { continue };
+                    drop(dp);
+                    programmes += 1;
+                    all_zero::<u64>(&mut kept, 0);
+                    all_zero::<u128>(&mut kept, 1);
+                    all_zero::<Big>(&mut kept, 2);
+                }
+            }
+        }
+        assert!(programmes >= 50 && kept[0] >= 100 && kept[1] >= 10 && kept[2] >= 10, "{programmes} programmes, kept with zeros {kept:?}");
     }
 }
