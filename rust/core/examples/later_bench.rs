@@ -10,7 +10,8 @@
 //! Prints the median and mean of the timed worlds (µs), as the bench's "later info set" column.
 //! `cargo run --release -p tractor-core --example later_bench [phase] [positions] [repeats] [rounds]`
 //! phase 1: first trick (share 0.02), 2: mid-hand (0.5), 3: last trick (0.95); `rounds` runs
-//! the whole loop again (the allocator warm), timing the last round only.
+//! the whole loop again (the allocator warm), timing the last round only. `LATER_WORLDS_SHOW=1`:
+//! each timed world's µs; `LATER_BENCH_EVICT_KB=k`: k KB written before each timed world.
 
 use tractor_core::game::action_set::ActionSet;
 use tractor_core::game::hand::{Game, Phase};
@@ -54,6 +55,10 @@ pub fn main() {
     let (phase, positions, repeats, rounds) = (arg(1, 2), arg(2, 12), arg(3, 3), arg(4, 1));
     let share = [0.02, 0.5, 0.95][(phase as usize).clamp(1, 3) - 1];
     let show = std::env::var_os("LATER_WORLDS_SHOW").is_some();
+    // (`LATER_BENCH_EVICT_KB=k`: k KB written just before each timed world, a stand-in for the
+    // Python interpreter's own work between the bench's calls)
+    let evict_kb: usize = std::env::var("LATER_BENCH_EVICT_KB").ok().and_then(|s| s.parse().ok()).unwrap_or(0);
+    let mut evict = vec![0u64; evict_kb << 7];
     let mut times = Vec::new();
     for round in 0..rounds {
         times.clear();
@@ -83,6 +88,10 @@ pub fn main() {
                 }
                 if later.pos.phase == Phase::Play {
                     let info2 = later.info(seat);
+                    for x in evict.iter_mut().step_by(8) {
+                        *x = x.wrapping_add(1);
+                    }
+                    std::hint::black_box(&evict);
                     let t = std::time::Instant::now();
                     // (as the binding: a snapshot, the info set, a determinizer, its world)
                     let (snap, det, w) = timed(&later, seat, rep);
