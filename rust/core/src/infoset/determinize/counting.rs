@@ -6,7 +6,7 @@
 
 use crate::rules::card::{Card, Counts, DECK, KINDS, SJ};
 use crate::rules::error::Error;
-use crate::util::bignum::{binomial_low, binomial_rows, Big, BigVec};
+use crate::util::bignum::{binomial_low, binomial_rows, binomial_rows_low, Big, BigVec};
 use crate::util::rng::Rng;
 use super::checks::CheckMemo;
 use super::splits::{no_splits, splits, Splits};
@@ -637,8 +637,9 @@ impl Determinizer {
             bound = Some(top);
         } else if cap.is_some() {
             // row by row (the first coordinate fastest): f! / (Π s! · (f − Σ s)!), the other
-            // coordinates' part once a row, each count at most nh^f (no product overflows)
-            let rows = binomial_rows();
+            // coordinates' part once a row, each count at most nh^f (no product overflows;
+            // each binomial below it, read from the 128-bit table)
+            let rows = binomial_rows_low();
             let mut top = 0u128;
             let (lo, hi, used_lo, used_hi) = tight(j_max).unwrap_or(([1; 4], [0; 4], 1, 0));
             let mut fill = |put: &mut dyn FnMut(usize, u128)| {
@@ -646,11 +647,11 @@ impl Determinizer {
                     let mut left = f as usize;
                     let mut k = 1u128;
                     for &x in rest_coords {
-                        k *= rows[left][x as usize].low_u128();
+                        k *= rows[left][x as usize];
                         left -= x as usize;
                     }
                     for (s0, b) in (row_lo as usize..=row_hi as usize).zip(&rows[left][row_lo as usize..]) {
-                        let c = k * b.low_u128();
+                        let c = k * b;
                         put(base + s0, c);
                         top = top.max(c);
                     }
