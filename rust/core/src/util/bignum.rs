@@ -376,8 +376,17 @@ pub fn binomial_low(n: usize, k: usize) -> u128 {
     if k > n {
         0
     } else {
-        binomials()[n][k].low_u128()
+        binomial_rows_low()[n][k]
     }
+}
+
+/// [`binomial_rows`]' low 128 bits (exact where they fit, as every count of a programme in
+/// 128 bits): 16 bytes an entry, not 64, so that a row read along is a quarter of the cache
+/// lines (a later info set's programme meets the table cold).
+pub fn binomial_rows_low() -> &'static [Vec<u128>] {
+    use std::sync::OnceLock;
+    static TABLE: OnceLock<Vec<Vec<u128>>> = OnceLock::new();
+    TABLE.get_or_init(|| binomials().iter().map(|row| row.iter().map(Big::low_u128).collect()).collect())
 }
 
 /// Every row of Pascal's triangle, C(n, 0 ..= n) for n ≤ 216, read in place (the table looked
@@ -477,6 +486,29 @@ pub fn quad_lt(a: &Quad, b: &Quad) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The 128-bit table holds each binomial's low 128 bits, row for row, and those are the
+    /// binomial where it fits (C(n, k) by the multiplicative formula in u128, checked).
+    #[test]
+    fn the_low_binomial_table_matches_the_full_one() {
+        let (full, low) = (binomial_rows(), binomial_rows_low());
+        assert_eq!(full.len(), low.len());
+        let mut exact = 0;
+        for (n, (f, l)) in full.iter().zip(low).enumerate() {
+            assert_eq!(f.len(), l.len(), "row {n}");
+            for (k, (a, &b)) in f.iter().zip(l).enumerate() {
+                assert_eq!(a.low_u128(), b, "C({n}, {k})");
+                assert_eq!(binomial_low(n, k), b, "C({n}, {k})");
+                // (C(n, j + 1) = C(n, j) · (n − j) / (j + 1), exact at each step)
+                let plain = (0..k).try_fold(1u128, |c, j| c.checked_mul((n - j) as u128).map(|x| x / (j as u128 + 1)));
+                if let Some(c) = plain {
+                    assert_eq!(c, b, "C({n}, {k})");
+                    exact += 1;
+                }
+            }
+        }
+        assert!(exact > 5_000, "{exact} binomials checked by the formula");
+    }
 
     /// The 256-bit words agree with the full-width numbers wherever they fit.
     #[test]

@@ -6,7 +6,7 @@
 
 use crate::rules::card::{Card, Counts, DECK, KINDS, SJ};
 use crate::rules::error::Error;
-use crate::util::bignum::{binomial_low, binomial_rows, Big, BigVec};
+use crate::util::bignum::{binomial_low, binomial_rows, binomial_rows_low, Big, BigVec};
 use crate::util::rng::Rng;
 use super::checks::CheckMemo;
 use super::splits::{no_splits, splits, Splits};
@@ -104,9 +104,11 @@ pub(super) enum Layer {
 }
 
 /// A layer's buffer, when the layer is dropped, is kept per thread for the next programme's
-/// layers (`zeroed`): a cache of allocations (every entry is zeroed again before use), so
-/// that a later info set's programme allocates and frees no layer. At most `SPARE_LAYERS`
-/// buffers and `SPARE_BYTES` in all per width.
+/// layers (`zeroed`): a cache of allocations, so that a later info set's programme allocates
+/// and frees no layer. At most `SPARE_LAYERS` buffers and `SPARE_BYTES` in all per width.
+/// A kept buffer's entries (its `len`) are all 0: a programme's drop zeroes the rows its
+/// layers wrote (`Dp::written`) and keeps them at their length, so that the next layer
+/// zeroes only what lies past it; any other buffer is kept empty.
 impl Drop for Layer {
     fn drop(&mut self) {
         match self {
@@ -134,7 +136,7 @@ thread_local! {
 }
 
 /// A width whose layer buffers are kept per thread.
-pub(super) trait Spare: Copy + Default + 'static {
+pub(super) trait Spare: Copy + Default + PartialEq + 'static {
     /// The most bytes kept.
     const BYTES: usize = SPARE_BYTES;
     fn spares() -> &'static std::thread::LocalKey<Spares<Self>>;
@@ -159,8 +161,15 @@ impl Spare for Big {
     }
 }
 
-/// Keeps `v`'s buffer for a later layer, where there is room (not while the thread ends).
-fn give_back<T: Spare>(v: Vec<T>) {
+/// Keeps `v`'s buffer for a later layer, where there is room (not while the thread ends),
+/// empty: its entries are not known to be 0.
+fn give_back<T: Spare>(mut v: Vec<T>) {
+    v.clear();
+    give_back_zeroed(v);
+}
+
+/// [`give_back`] of a buffer whose every entry is 0: kept at its length.
+fn give_back_zeroed<T: Spare>(v: Vec<T>) {
     let bytes = v.capacity() * std::mem::size_of::<T>();
     if bytes == 0 {
         return;
@@ -174,17 +183,20 @@ fn give_back<T: Spare>(v: Vec<T>) {
     });
 }
 
-/// A kept buffer of room for `len` entries (the last kept such), else a new one; empty.
+/// A kept buffer of room for `len` entries (the last kept such with `len` zeros, else the
+/// last with room), else a new one; zeros, at most `len` of them.
 fn take_spare<T: Spare>(len: usize) -> Vec<T> {
     let kept = T::spares().try_with(|s| {
         let mut s = s.borrow_mut();
-        let at = s.0.iter().rposition(|v| v.capacity() >= len)?;
+        let at = s.0.iter().rposition(|v| v.len() >= len).or_else(|| s.0.iter().rposition(|v| v.capacity() >= len))?;
         let v = s.0.swap_remove(at);
         s.1 -= v.capacity() * std::mem::size_of::<T>();
         Some(v)
     });
     let mut v = kept.ok().flatten().unwrap_or_else(|| Vec::with_capacity(len));
-    v.clear();
+    // (a kept buffer's entries are zeros: checked in debug builds)
+    debug_assert!(v.iter().all(|x| *x == T::default()), "a kept layer buffer holds a nonzero entry");
+    v.truncate(len);
     v
 }
 
@@ -244,6 +256,9 @@ impl Layer {
     }
 }
 
+/// A layer's box of states and band of rooms used: `(lo, hi, used_lo, used_hi)`.
+type Band = ([u16; 4], [u16; 4], u16, u16);
+
 /// The counting programme over bounded kinds.
 #[derive(Clone, Debug)]
 pub(super) struct Dp {
@@ -266,6 +281,11 @@ pub(super) struct Dp {
     table: Vec<Layer>,
     /// The first layer built.
     pub(super) from: usize,
+    /// Per layer of `table`, the box and band whose rows hold all its nonzero entries where
+    /// it is a kept buffer filled there alone (`layer_runs`, `wide_runs`, the last layer's
+    /// fill): zeroed there when the programme is dropped, the buffer kept with its zeros
+    /// (`give_back_zeroed`); `None`: kept empty.
+    written: Vec<Option<Band>>,
     /// Cards still to place after kind j: remaining[j] = Σ_{i ≥ j} c_i + free.
     remaining: Vec<u16>,
     /// The unbounded cards, one entry per physical card.
@@ -584,6 +604,8 @@ impl Determinizer {
         // terminal: the free cards fill the remaining room exactly, in every way (in 128 bits
         // where every count fits, else at full width)
         let mut table: Vec<Layer> = Vec::with_capacity(j_max + 1);
+        // (per layer pushed, its rows where a kept buffer's entries may be nonzero)
+        let mut written: Vec<Option<Band>> = Vec::with_capacity(j_max + 1);
         // (the bits of the last layer's widest count: the width of the next layer's sums)
         let mut bits = 128u32;
         // an upper bound of every count of the last narrow layer (`None`: not known), so that
@@ -611,11 +633,13 @@ impl Determinizer {
                 fill(&mut |base, row_lo, row_hi, rest| p.fill_row(rest, all, row_lo, &mut last[base + row_lo as usize..=base + row_hi as usize]));
                 table.push(Layer::Narrow(last));
             }
+            written.push(Some((lo, hi, used_lo, used_hi.min(all))));
             bound = Some(top);
         } else if cap.is_some() {
             // row by row (the first coordinate fastest): f! / (Π s! · (f − Σ s)!), the other
-            // coordinates' part once a row, each count at most nh^f (no product overflows)
-            let rows = binomial_rows();
+            // coordinates' part once a row, each count at most nh^f (no product overflows;
+            // each binomial below it, read from the 128-bit table)
+            let rows = binomial_rows_low();
             let mut top = 0u128;
             let (lo, hi, used_lo, used_hi) = tight(j_max).unwrap_or(([1; 4], [0; 4], 1, 0));
             let mut fill = |put: &mut dyn FnMut(usize, u128)| {
@@ -623,11 +647,11 @@ impl Determinizer {
                     let mut left = f as usize;
                     let mut k = 1u128;
                     for &x in rest_coords {
-                        k *= rows[left][x as usize].low_u128();
+                        k *= rows[left][x as usize];
                         left -= x as usize;
                     }
                     for (s0, b) in (row_lo as usize..=row_hi as usize).zip(&rows[left][row_lo as usize..]) {
-                        let c = k * b.low_u128();
+                        let c = k * b;
                         put(base + s0, c);
                         top = top.max(c);
                     }
@@ -642,6 +666,7 @@ impl Determinizer {
                 fill(&mut |i, c| last[i] = c);
                 table.push(Layer::Narrow(last));
             }
+            written.push(Some((lo, hi, used_lo, used_hi.min(f))));
             bound = Some(top);
         } else {
             // row by row over the tight box, as in 128 bits: the other coordinates' part
@@ -667,6 +692,7 @@ impl Determinizer {
             });
             // (narrowed where every count fits in 128 bits: known from the widest)
             table.push(if bits > 128 { Layer::Wide(last) } else { Layer::from_wide(last) });
+            written.push((bits > 128).then_some((lo, hi, used_lo, used_hi.min(f))));
         }
         let skip = lazy
             && self.levels.is_none()
@@ -680,6 +706,7 @@ impl Determinizer {
             if next_layer[j] == 0 {
                 // (never read)
                 table.push(Layer::Narrow(Vec::new()));
+                written.push(None);
                 continue;
             }
             if let Some(lf) = fit.filter(|_| j + 1 == n_timed) {
@@ -708,6 +735,8 @@ impl Determinizer {
             // in 64 or 128 bits while every count fits (checked; a layer that overflows is
             // redone at full width)
             let (splits, moves, rem) = (&kinds[j].1, moves(j), remaining[next_layer[j]]);
+            // (the rows `layer_runs` wrote into a kept buffer)
+            let mut band = None;
             let narrow = if matches!(next, Layer::Wide(_)) {
                 None
             } else {
@@ -739,10 +768,12 @@ impl Determinizer {
                         } else if b >> 64 == 0 && !(n_level > 0 && j == n_level) {
                             let mut cur = zeroed::<u64>(len);
                             runs_into!(&mut cur);
+                            band = Some((lo, hi, used_lo, used_hi));
                             Some(Layer::Small(cur))
                         } else {
                             let mut cur = zeroed::<u128>(len);
                             runs_into!(&mut cur);
+                            band = Some((lo, hi, used_lo, used_hi));
                             Some(Layer::Narrow(cur))
                         }
                     }
@@ -776,6 +807,7 @@ impl Determinizer {
             if let Some(cur) = narrow {
                 bits = 128;
                 table.push(cur);
+                written.push(band);
                 continue;
             }
             bound = None;
@@ -831,11 +863,15 @@ impl Determinizer {
             };
             bits = wide;
             table.push(Layer::Wide(cur));
+            written.push(Some((lo, hi, used_lo, used_hi)));
         }
         // (the layers before `from`, never read: empty)
+        debug_assert_eq!(written.len(), table.len(), "a band per layer pushed");
         table.extend((0..from).map(|_| Layer::Narrow(Vec::new())));
+        written.resize(table.len(), None);
         table.reverse();
-        Ok(Dp { kinds, moves: all_moves, move_at, next_layer, dims, layout, from, table, remaining, free, after, late, early_at, boundary, pool })
+        written.reverse();
+        Ok(Dp { kinds, moves: all_moves, move_at, next_layer, dims, layout, from, table, written, remaining, free, after, late, early_at, boundary, pool })
     }
 
     /// Draws from the counting programme; after the timed kinds, `early` may reject.
@@ -1042,6 +1078,36 @@ impl Determinizer {
 
 }
 
+
+/// A programme's kept layer buffers go back zeroed where their entries lie (`written`), with
+/// their zeros, so that the next programme's layers (a later info set's) zero only the
+/// entries past them: the rows of a layer are a few tenths of its states.
+impl Drop for Dp {
+    fn drop(&mut self) {
+        for (layer, band) in self.table.iter_mut().zip(&self.written) {
+            let Some((lo, hi, used_lo, used_hi)) = *band else { continue };
+            // (a layer taken by a later build leaves an empty one here: nothing to zero)
+            macro_rules! zero_rows {
+                ($v:expr) => {{
+                    let mut v = std::mem::take($v);
+                    if v.len() == self.layout.len {
+                        for_row_ranges(&self.dims, &self.layout, &lo, &hi, used_lo, used_hi, |base, _, row_lo, row_hi| {
+                            v[base + row_lo as usize..=base + row_hi as usize].fill(Default::default());
+                        });
+                        give_back_zeroed(v);
+                    } else {
+                        give_back(v);
+                    }
+                }};
+            }
+            match layer {
+                Layer::Small(v) => zero_rows!(v),
+                Layer::Narrow(v) => zero_rows!(v),
+                Layer::Wide(v) => zero_rows!(v),
+            }
+        }
+    }
+}
 
 impl Dp {
     /// Whether kind `j` is placed by the split before it (no layer of its own).
@@ -1373,7 +1439,8 @@ fn wide_runs<const N: usize>(dims: &[usize], layout: &Layout, bx: ([u16; 4], [u1
 
 /// `len` zeros, filled a kilobyte at a time (short fills by vector stores, not one long fill
 /// by a string instruction, which callgrind counts byte by byte).
-/// The buffer is a kept one where the thread holds one (`take_spare`).
+/// The buffer is a kept one where the thread holds one (`take_spare`): only the entries past
+/// its zeros are filled.
 /// (Entries at full width are filled in one pass: no string instruction fills them.)
 fn zeroed<T: Spare>(len: usize) -> Vec<T> {
     let step = if std::mem::size_of::<T>() > 16 { len.max(1) } else { 1024 / std::mem::size_of::<T>() };
@@ -1831,5 +1898,38 @@ mod tests {
             }
         }
         assert!(programmes >= 50 && kept >= 100, "{programmes} programmes, {kept} buffers kept");
+    }
+
+    /// A dropped programme's kept buffers hold zeros only (`Dp::written` covers every entry
+    /// its layers wrote), kept at their length: at every cut of random hands, every seat, a
+    /// programme built and dropped, then every kept buffer of each width read whole.
+    #[test]
+    fn kept_buffers_go_back_zeroed() {
+        fn all_zero<T: super::Spare>(kept: &mut [usize; 3], w: usize) {
+            T::spares().with(|s| {
+                for v in &s.borrow().0 {
+                    assert!(v.iter().all(|x| *x == T::default()), "a kept buffer of width {w} holds a nonzero entry");
+                    kept[w] += (!v.is_empty()) as usize;
+                }
+            });
+        }
+        let (mut programmes, mut kept) = (0, [0usize; 3]);
+        for seed in 0..8u64 {
+            for (_, p) in super::super::random_cuts(seed) {
+                for seat in 0..4u8 {
+                    let det = Determinizer::new(p.info(seat));
+                    if !det.use_dp {
+                        continue;
+                    }
+                    let Ok(dp) = det.build_dp() else { continue };
+                    drop(dp);
+                    programmes += 1;
+                    all_zero::<u64>(&mut kept, 0);
+                    all_zero::<u128>(&mut kept, 1);
+                    all_zero::<Big>(&mut kept, 2);
+                }
+            }
+        }
+        assert!(programmes >= 50 && kept[0] >= 100 && kept[1] >= 10 && kept[2] >= 10, "{programmes} programmes, kept with zeros {kept:?}");
     }
 }

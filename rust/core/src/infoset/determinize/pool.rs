@@ -10,7 +10,7 @@
 //! rest (a multinomial): no state of the programme ranges over the pool's kinds one by one.
 
 use crate::rules::card::{Counts, DECK};
-use crate::util::bignum::{binomial_low, binomial_rows};
+use crate::util::bignum::{binomial_low, binomial_rows_low};
 use crate::util::rng::Rng;
 use super::Determinizer;
 
@@ -61,7 +61,7 @@ impl Pool {
     pub(super) fn new(holder: usize, kinds: Vec<(u8, u8, u8, u8)>, free: u16, nh: usize) -> Option<Pool> {
         let copies: u16 = kinds.iter().map(|x| x.1 as u16).sum();
         (nh as u128).checked_pow((free + copies) as u32)?;
-        let rows = binomial_rows();
+        let rows = binomial_rows_low();
         let mut lens = 1;
         let total: usize = 1 + kinds.iter().map(|x| { lens += x.3 as usize; lens }).sum::<usize>();
         let mut prefix: Vec<u128> = Vec::with_capacity(total);
@@ -76,7 +76,7 @@ impl Pool {
                 let v = prefix[at + t];
                 if v > 0 {
                     for a in lo as usize..=hi as usize {
-                        prefix[next + t + a] += v * choose[a].low_u128();
+                        prefix[next + t + a] += v * choose[a];
                     }
                 }
             }
@@ -85,11 +85,11 @@ impl Pool {
         let top = &prefix[at..];
         let f = free as usize;
         // (ways[r] = Σ_t top[t] · C(f, r − t), term by term)
-        let row = &binomial_rows()[f];
+        let row = &binomial_rows_low()[f];
         let mut ways = vec![0u128; top.len() + f];
         for (t, &v) in top.iter().enumerate().filter(|x| *x.1 > 0) {
             for (w, b) in ways[t..].iter_mut().zip(row) {
-                *w += v * b.low_u128();
+                *w += v * b;
             }
         }
         Some(Pool { holder, kinds, prefix, top_at: at, ways, copies })
@@ -119,7 +119,7 @@ impl Pool {
         // (in `T`: every count, each factor too, is at most nh^(all), which the caller's `T`
         // holds)
         let ways = |r: usize| T::of(self.ways.get(r).copied().unwrap_or(0));
-        let rows = binomial_rows();
+        let rows = binomial_rows_low();
         let mut top = T::default();
         let (all, s0, sum) = (all as usize, s0 as usize, rest.iter().map(|&x| x as usize).sum::<usize>());
         let mut put = |c: &mut T, v: T| {
@@ -130,19 +130,19 @@ impl Pool {
             (&[s1], 0) => {
                 let s1 = s1 as usize;
                 for (k, c) in out.iter_mut().enumerate() {
-                    put(c, ways(s0 + k) * T::of(rows[all - s0 - k][s1].low_u128()));
+                    put(c, ways(s0 + k) * T::of(rows[all - s0 - k][s1]));
                 }
             }
             (&[s1], 1) => {
                 let (w, row) = (ways(s1 as usize), &rows[all - s1 as usize][s0..]);
                 for (c, b) in out.iter_mut().zip(row) {
-                    put(c, w * T::of(b.low_u128()));
+                    put(c, w * T::of(*b));
                 }
             }
             (&[s1], _) => {
                 let s1 = s1 as usize;
                 for (k, c) in out.iter_mut().enumerate() {
-                    put(c, ways(all - s0 - k - s1) * T::of(rows[s0 + k + s1][s0 + k].low_u128()));
+                    put(c, ways(all - s0 - k - s1) * T::of(rows[s0 + k + s1][s0 + k]));
                 }
             }
             _ => {
