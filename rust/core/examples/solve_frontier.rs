@@ -2,7 +2,8 @@
 //! on trick-start positions of hands played by greedy, as in `benches/solve.rs`; with a path,
 //! also every position's values, one line each (to compare two versions of the solver).
 //! `cargo run --release -p tractor-core --example solve_frontier [k] [positions] [values-file]`
-//! (`BENCH=1`: the positions of `benches/solve_speed.py`, `endgame(seed, k)` for seeds 1, 2, …)
+//! (`BENCH=1`: the positions of `benches/solve_speed.py`, `endgame(seed, k)` for seeds 1, 2, …;
+//! `SKIP=s`: the first s of the positions left out, e.g. one 10-card position under callgrind)
 
 use std::io::Write;
 use std::time::Instant;
@@ -45,7 +46,8 @@ fn main() {
     let mut file = args.get(3).map(|p| std::fs::File::create(p).unwrap());
     let mut times = Vec::new();
     let mut nodes = 0u64;
-    for p in positions(k, n) {
+    let skip: usize = std::env::var("SKIP").ok().and_then(|v| v.parse().ok()).unwrap_or(0);
+    for p in positions(k, n).into_iter().skip(skip) {
         let t = Instant::now();
         let s = solve(&p, u64::MAX).unwrap();
         let dt = t.elapsed().as_secs_f64() * 1e3;
@@ -60,5 +62,6 @@ fn main() {
     }
     let mut sorted = times.clone();
     sorted.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    let n = sorted.len();
     println!("k={k} positions={n} median {:.2} ms, max {:.2} ms, mean nodes {}", sorted[n / 2], sorted[n - 1], nodes / n as u64);
 }

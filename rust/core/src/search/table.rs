@@ -108,6 +108,11 @@ impl Table {
         None
     }
 
+    /// Slots (the table's size now).
+    pub fn capacity(&self) -> usize {
+        self.slots.len()
+    }
+
     /// Entries kept.
     pub fn len(&self) -> usize {
         self.used
