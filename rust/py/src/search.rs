@@ -89,8 +89,11 @@ pub fn info<'py>(py: Python<'py>, game: &PyGame, seat: u8) -> PyResult<Bound<'py
 /// kept determinizers of the process past `KEEP_TOTAL`: the cache's memory is bounded however
 /// many games live (without the total, each live game held up to `KEEP_BYTES`, and a program
 /// cycling over many live games grew as their tables filled).
+///
+/// Boxed: a kept game is a whole `Game` (1.3 kB), and every `PyGame` (each world too) holds a
+/// cache, zeroed by Python's allocation and written at its creation.
 #[derive(Default)]
-pub struct DetCache(std::sync::Mutex<Option<Kept>>);
+pub struct DetCache(std::sync::Mutex<Option<Box<Kept>>>);
 
 /// The most table memory a kept determinizer may hold.
 const KEEP_BYTES: usize = 16 << 20;
@@ -172,7 +175,7 @@ pub fn determinize(game: &Bound<'_, PyGame>, seat: u8, seeds: Vec<u64>, exact: b
             let worlds: Result<Vec<PyGame>, Error> = seeds.iter().map(|&s| Ok(PyGame::from(det.world(&mut core::Rng::new(s))?))).collect();
             // a counting programme over many states (mid-deal, with the undealt cards a
             // fourth holder) is not kept: a game would hold it for as long as it lives
-            let keep = Share::take(det.table_bytes()).map(|share| Kept { game: g, exact, det, _share: share });
+            let keep = Share::take(det.table_bytes()).map(|share| Box::new(Kept { game: g, exact, det, _share: share }));
             (worlds, keep)
         });
         if let Some(k) = keep {
