@@ -7,7 +7,7 @@
 //! - a transposition table of trick-start positions (hands and who leads, up to renaming the
 //!   plain suits' ranks), holding bounds of the points still to come, so that a position
 //!   reached with other points already won is found again; at a trick's last card with
-//!   [`ETC_CARDS`] − 1 cards a hand or more to follow, every child's entry is read before any
+//!   `ETC_CARDS` − 1 cards a hand or more to follow, every child's entry is read before any
 //!   child is searched (an enhanced transposition cutoff);
 //! - move ordering: the table's best play first, then plays that leave the mover's team
 //!   winning the trick (first a single's trick the next seat cannot take, then the most
