@@ -1085,28 +1085,28 @@ impl Determinizer {
 impl Drop for Dp {
     fn drop(&mut self) {
         for (layer, band) in self.table.iter_mut().zip(&self.written) {
-            let Some((lo, hi, used_lo, used_hi)) = *band else { continue };
-            // (a layer taken by a later build leaves an empty one here: nothing to zero)
-            macro_rules! zero_rows {
-                ($v:expr) => {{
-                    let mut v = std::mem::take($v);
-                    if v.len() == self.layout.len {
-                        for_row_ranges(&self.dims, &self.layout, &lo, &hi, used_lo, used_hi, |base, _, row_lo, row_hi| {
-                            v[base + row_lo as usize..=base + row_hi as usize].fill(Default::default());
-                        });
-                        give_back_zeroed(v);
-                    } else {
-                        give_back(v);
-                    }
-                }};
-            }
+            let Some(band) = band else { continue };
             match layer {
-                Layer::Small(v) => zero_rows!(v),
-                Layer::Narrow(v) => zero_rows!(v),
-                Layer::Wide(v) => zero_rows!(v),
+                Layer::Small(v) => give_back_rows(std::mem::take(v), &self.dims, &self.layout, band),
+                Layer::Narrow(v) => give_back_rows(std::mem::take(v), &self.dims, &self.layout, band),
+                Layer::Wide(v) => give_back_rows(std::mem::take(v), &self.dims, &self.layout, band),
             }
         }
     }
+}
+
+/// Keeps a dropped layer's buffer `v` for later layers: a whole layer of `layout` with its
+/// rows in `band` zeroed, kept with its zeros; any other (a layer taken by a later build
+/// leaves an empty one) kept empty.
+fn give_back_rows<T: Spare>(mut v: Vec<T>, dims: &[usize], layout: &Layout, band: &Band) {
+    if v.len() != layout.len {
+        return give_back(v);
+    }
+    let (lo, hi, used_lo, used_hi) = band;
+    for_row_ranges(dims, layout, lo, hi, *used_lo, *used_hi, |base, _, row_lo, row_hi| {
+        v[base + row_lo as usize..=base + row_hi as usize].fill(T::default());
+    });
+    give_back_zeroed(v);
 }
 
 impl Dp {
