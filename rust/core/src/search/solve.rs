@@ -2717,8 +2717,8 @@ mod tests {
     }
 
     /// The solver against plain alpha-beta on positions of five and six cards a hand, where a
-    /// trick's last card leaves four or more and its children's table entries may cut it (the
-    /// enhanced transposition cutoff): every root play's value, in every profile.
+    /// trick's last card may leave `ETC_CARDS` − 1 or more and its children's table entries may
+    /// cut it (the enhanced transposition cutoff): every root play's value, in every profile.
     #[test]
     fn transposition_cutoffs_at_trick_ends_keep_the_values() {
         let mut rng = Rng::new(4343);
