@@ -29,7 +29,7 @@ use crate::rules::card::{Card, Counts, KINDS};
 use crate::rules::combo::{classify, Combo};
 use crate::rules::follow::{t1_accepts, Follow};
 use crate::rules::profile::Profile;
-use crate::rules::trump::Context;
+use crate::rules::trump::{Context, NONE};
 use crate::util::memo::{remembered, Memo};
 use crate::util::seed::{derive, DEAL};
 
@@ -305,31 +305,64 @@ fn add(a: &mut Counts, b: &Counts) {
 /// or 1, else four legal is the cap, else three or two; these are most of the follows' kinds
 /// (mid-hand the caps 1 and 3 most often), at two or three legality calls instead of up to
 /// four. Other kinds count up from the play's copies.
+///
+/// A kind with no linked kind (R3.3) held twice in the play is in no tractor of any holding
+/// that adds copies of it alone (a tractor's units hold two copies or more, R3.2), so such a
+/// holding is the play's plus one unit standing alone: its ladder (R5.3 T1–T4, C4–C5) reads
+/// the kind only through its count. Such kinds with the same count in the play have one cap,
+/// found once ([`ladder_caps_plain`], the twin, asks every kind).
 pub fn ladder_caps(ctx: &Context, lead: &Combo, x: &Counts) -> Counts {
     let mut caps = *x;
     let mut then = *x;
+    // the cap of the lone kinds by their count in the play (u8::MAX: not found yet)
+    let mut lone = [u8::MAX; 5];
     for &k in ctx.class_kinds(lead.class) {
         let k = k as usize;
-        let mut legal = |h: u8| {
-            then[k] = h;
-            Follow::new(ctx, &then, *lead).is_legal(x)
-        };
-        caps[k] = if x[k] == 0 {
-            if !legal(2) {
-                legal(1) as u8
-            } else if legal(4) {
-                4
-            } else {
-                2 + legal(3) as u8
-            }
+        let alone = [ctx.up[k], ctx.down[k]].iter().all(|&j| j == NONE || x[j as usize] < 2);
+        if alone && lone[x[k] as usize] != u8::MAX {
+            caps[k] = lone[x[k] as usize];
+            continue;
+        }
+        caps[k] = kind_cap(ctx, lead, x, &mut then, k);
+        if alone {
+            lone[x[k] as usize] = caps[k];
+        }
+    }
+    caps
+}
+
+/// The cap of kind `k` (see [`ladder_caps`]): `then` is the play, left so.
+fn kind_cap(ctx: &Context, lead: &Combo, x: &Counts, then: &mut Counts, k: usize) -> u8 {
+    let mut legal = |h: u8| {
+        then[k] = h;
+        Follow::new(ctx, then, *lead).is_legal(x)
+    };
+    let cap = if x[k] == 0 {
+        if !legal(2) {
+            legal(1) as u8
+        } else if legal(4) {
+            4
         } else {
-            let mut cap = x[k];
-            while cap < 4 && legal(cap + 1) {
-                cap += 1;
-            }
-            cap
-        };
-        then[k] = x[k];
+            2 + legal(3) as u8
+        }
+    } else {
+        let mut cap = x[k];
+        while cap < 4 && legal(cap + 1) {
+            cap += 1;
+        }
+        cap
+    };
+    then[k] = x[k];
+    cap
+}
+
+/// The twin of [`ladder_caps`]: every kind of the led class asked on its own.
+#[cfg(test)]
+fn ladder_caps_plain(ctx: &Context, lead: &Combo, x: &Counts) -> Counts {
+    let mut caps = *x;
+    let mut then = *x;
+    for &k in ctx.class_kinds(lead.class) {
+        caps[k as usize] = kind_cap(ctx, lead, x, &mut then, k as usize);
     }
     caps
 }
@@ -742,6 +775,80 @@ mod tests {
             }
         }
         assert!(decisions > 1000 && checks > 1000, "{decisions} decisions, {checks} checks");
+    }
+
+    /// The twin of [`ladder_caps`]'s lone kinds found once: the caps equal those of every
+    /// kind asked on its own ([`ladder_caps_plain`]), for thousands of plays of N cards of
+    /// the led class that T1 does not accept (R5.3; C4–C5), in every profile: each lead any
+    /// leader of random hands could make (every shape they hold), against random plays of its
+    /// class (singles, pairs, linked pairs, triples and bombs mixed) and the follows drawn.
+    #[test]
+    fn ladder_caps_equal_every_kind_asked() {
+        use crate::game::action_set::ActionSet;
+        let (mut plays, mut lone) = (0usize, 0usize);
+        for seed in 0..if cfg!(debug_assertions) { 6 } else { 30 } {
+            let profile = Profile::ALL[(seed % 3) as usize];
+            let mut g = Game::deal(seed ^ 0x1ad, profile, [3, 3], NOBODY, None).unwrap();
+            let mut rng = crate::util::rng::Rng::new(seed ^ 0x1ad);
+            while let Some(a) = ActionSet::of(&g.pos).sample(&mut rng) {
+                if g.pos.phase == Phase::Play {
+                    let ctx = g.pos.ctx();
+                    let mut leads = match g.pos.lead() {
+                        Some(lead) => vec![lead],
+                        None => g.pos.leads(),
+                    };
+                    // and a tractor of any shape of a random class (the bombs' too)
+                    let (class, m, k) = (rng.below_usize(5) as u8, 2 + rng.below_usize(3) as u8, 2 + rng.below_usize(3) as u8);
+                    let mut all = Vec::new();
+                    crate::rules::combo::for_each_tractor(ctx, class, &[4; KINDS], m, k, k, |first, k| all.push(crate::rules::combo::tractor(ctx, first, m, k)));
+                    if !all.is_empty() {
+                        leads.push(all[rng.below_usize(all.len())]);
+                    }
+                    for (i, lead) in leads.iter().enumerate() {
+                        if lead.size() < 2 || (i % 3 != 0 && i + 1 < leads.len() && leads.len() > 12) {
+                            continue;
+                        }
+                        let class = ctx.class_kinds(lead.class);
+                        let n = lead.size();
+                        let mut xs: Vec<Counts> = Vec::new();
+                        if let (Some(_), Action::Play(x)) = (g.pos.lead(), &a) {
+                            xs.push(*x);
+                        }
+                        for _ in 0..if n >= 6 { 24 } else { 6 } {
+                            // n cards of the class: runs of 1-4 copies of a kind, at times its
+                            // linked kind next
+                            let mut x = [0u8; KINDS];
+                            let mut left = n;
+                            let mut k = class[rng.below_usize(class.len())] as usize;
+                            while left > 0 {
+                                if rng.below_usize(3) == 0 || x[k] == 4 || ctx.up[k] == NONE {
+                                    k = class[rng.below_usize(class.len())] as usize;
+                                } else if ctx.class[ctx.up[k] as usize] == lead.class {
+                                    k = ctx.up[k] as usize;
+                                }
+                                let c = (1 + rng.below_usize(4)).min(left).min(4 - x[k] as usize);
+                                x[k] += c as u8;
+                                left -= c;
+                            }
+                            xs.push(x);
+                        }
+                        for x in xs {
+                            let in_class: usize = class.iter().map(|&k| x[k as usize] as usize).sum();
+                            if in_class != n || classify(ctx, &x).is_some_and(|c| t1_accepts(ctx, lead, &c)) {
+                                continue;
+                            }
+                            let caps = ladder_caps(ctx, lead, &x);
+                            assert_eq!(caps, ladder_caps_plain(ctx, lead, &x), "{profile:?} lead {lead:?} play {x:?}");
+                            plays += 1;
+                            lone += class.iter().filter(|&&k| [ctx.up[k as usize], ctx.down[k as usize]].iter().all(|&j| j == NONE || x[j as usize] < 2)).count();
+                        }
+                    }
+                }
+                g.apply(&a).unwrap();
+            }
+        }
+        eprintln!("{plays} plays, {lone} lone kinds");
+        assert!(plays > if cfg!(debug_assertions) { 1000 } else { 5000 }, "{plays} plays");
     }
 
     /// A seat's arrivals are the cards dealt to it, by the deal's order (R1.3): the plain
