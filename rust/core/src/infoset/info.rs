@@ -27,7 +27,7 @@ use crate::game::deal::shuffle;
 use crate::rules::card::DECK;
 use crate::rules::card::{Card, Counts, KINDS};
 use crate::rules::combo::{classify, Combo};
-use crate::rules::follow::{t1_accepts, Follow};
+use crate::rules::follow::{min_tractor_loss, t1_accepts, Follow};
 use crate::rules::profile::Profile;
 use crate::rules::trump::{Context, NONE};
 use crate::util::memo::{remembered, Memo};
@@ -301,10 +301,11 @@ fn add(a: &mut Counts, b: &Counts) {
 /// kind shows (two unplayed linked pairs, say) is left to the follow's check.
 ///
 /// The legal counts of a kind being those up to its cap, the cap of a kind the play holds
-/// none of is found from two counts first (a pair held then, R5.3 T3): two illegal leaves 0
-/// or 1, else four legal is the cap, else three or two; these are most of the follows' kinds
-/// (mid-hand the caps 1 and 3 most often), at two or three legality calls instead of up to
-/// four. Other kinds count up from the play's copies.
+/// none of is found from two counts first (a pair held then, R5.3 T3): two illegal leaves 1
+/// (one copy is always legal, [`kind_cap`]), else four legal is the cap, else three or two;
+/// these are most of the follows' kinds (mid-hand the caps 1 and 3 most often), at one to
+/// three legality calls instead of up to four. Other kinds count up from the play's copies.
+/// The play's side of each legality call (`Follow::fault_from`) is read once.
 ///
 /// A kind with no linked kind (R3.3) held twice in the play is in no tractor of any holding
 /// that adds copies of it alone (a tractor's units hold two copies or more, R3.2), so such a
@@ -312,6 +313,16 @@ fn add(a: &mut Counts, b: &Counts) {
 /// the kind only through its count. Such kinds with the same count in the play have one cap,
 /// found once ([`ladder_caps_plain`], the twin, asks every kind).
 pub fn ladder_caps(ctx: &Context, lead: &Combo, x: &Counts) -> Counts {
+    // what the ladder reads of the play (R5.2–R5.3: its cards of the class, T1's verdict, its
+    // pairs, what a tractor of l cards in it costs them), found once for every holding asked
+    let in_class = ctx.class_kinds(lead.class).iter().map(|&k| x[k as usize] as u32).sum::<u32>();
+    let t1 = classify(ctx, x).is_some_and(|c| t1_accepts(ctx, lead, &c));
+    let pairs = crate::rules::follow::pairs(ctx, lead.class, x);
+    let mut loss = [None; 64];
+    let mut legal = |then: &Counts| {
+        let f = Follow::new(ctx, then, *lead);
+        f.fault_from(x, in_class, || t1, || pairs, |l| *loss[l as usize].get_or_insert_with(|| min_tractor_loss(ctx, lead.class, x, l))).is_none()
+    };
     let mut caps = *x;
     let mut then = *x;
     // the cap of the lone kinds by their count in the play (u8::MAX: not found yet)
@@ -323,7 +334,7 @@ pub fn ladder_caps(ctx: &Context, lead: &Combo, x: &Counts) -> Counts {
             caps[k] = lone[x[k] as usize];
             continue;
         }
-        caps[k] = kind_cap(ctx, lead, x, &mut then, k);
+        caps[k] = kind_cap(&mut legal, x, &mut then, k, false);
         if alone {
             lone[x[k] as usize] = caps[k];
         }
@@ -331,15 +342,22 @@ pub fn ladder_caps(ctx: &Context, lead: &Combo, x: &Counts) -> Counts {
     caps
 }
 
-/// The cap of kind `k` (see [`ladder_caps`]): `then` is the play, left so.
-fn kind_cap(ctx: &Context, lead: &Combo, x: &Counts, then: &mut Counts, k: usize) -> u8 {
+/// The cap of kind `k` (see [`ladder_caps`]) by `legal` on holdings: `then` is the play, left
+/// so. One copy of a kind the play holds none of is always legal (a single card adds no unit,
+/// pair or tractor, R3.1–R3.2: the play keeps every measure the holding allows, R5.3, C4–C5);
+/// `ask_one` asks it all the same (the twin).
+fn kind_cap(legal: &mut impl FnMut(&Counts) -> bool, x: &Counts, then: &mut Counts, k: usize, ask_one: bool) -> u8 {
     let mut legal = |h: u8| {
         then[k] = h;
-        Follow::new(ctx, then, *lead).is_legal(x)
+        legal(then)
     };
     let cap = if x[k] == 0 {
         if !legal(2) {
-            legal(1) as u8
+            if ask_one {
+                legal(1) as u8
+            } else {
+                1
+            }
         } else if legal(4) {
             4
         } else {
@@ -356,13 +374,15 @@ fn kind_cap(ctx: &Context, lead: &Combo, x: &Counts, then: &mut Counts, k: usize
     cap
 }
 
-/// The twin of [`ladder_caps`]: every kind of the led class asked on its own.
+/// The twin of [`ladder_caps`]: every kind of the led class asked on its own, every count by
+/// the whole follow ([`Follow::is_legal`]).
 #[cfg(test)]
 fn ladder_caps_plain(ctx: &Context, lead: &Combo, x: &Counts) -> Counts {
     let mut caps = *x;
     let mut then = *x;
+    let mut legal = |then: &Counts| Follow::new(ctx, then, *lead).is_legal(x);
     for &k in ctx.class_kinds(lead.class) {
-        caps[k as usize] = kind_cap(ctx, lead, x, &mut then, k as usize);
+        caps[k as usize] = kind_cap(&mut legal, x, &mut then, k as usize, true);
     }
     caps
 }
