@@ -321,7 +321,11 @@ pub fn ladder_caps(ctx: &Context, lead: &Combo, x: &Counts) -> Counts {
     let mut loss = [None; 64];
     let mut legal = |then: &Counts| {
         let f = Follow::new(ctx, then, *lead);
-        f.fault_from(x, in_class, || t1, || pairs, |l| *loss[l as usize].get_or_insert_with(|| min_tractor_loss(ctx, lead.class, x, l))).is_none()
+        f.fault_from(x, in_class, || t1, || pairs, |l| match loss.get_mut(l as usize) {
+            Some(known) => *known.get_or_insert_with(|| min_tractor_loss(ctx, lead.class, x, l)),
+            None => min_tractor_loss(ctx, lead.class, x, l),
+        })
+        .is_none()
     };
     let mut caps = *x;
     let mut then = *x;
@@ -329,7 +333,8 @@ pub fn ladder_caps(ctx: &Context, lead: &Combo, x: &Counts) -> Counts {
     let mut lone = [u8::MAX; 5];
     for &k in ctx.class_kinds(lead.class) {
         let k = k as usize;
-        let alone = [ctx.up[k], ctx.down[k]].iter().all(|&j| j == NONE || x[j as usize] < 2);
+        // (a play holds at most four copies of a kind, R1.2: `lone` has a place for each)
+        let alone = x[k] < 5 && [ctx.up[k], ctx.down[k]].iter().all(|&j| j == NONE || x[j as usize] < 2);
         if alone && lone[x[k] as usize] != u8::MAX {
             caps[k] = lone[x[k] as usize];
             continue;
