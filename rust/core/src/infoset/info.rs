@@ -302,7 +302,7 @@ fn add(a: &mut Counts, b: &Counts) {
 ///
 /// The legal counts of a kind being those up to its cap, the cap of a kind the play holds
 /// none of is found from two counts first (a pair held then, R5.3 T3): two illegal leaves 1
-/// (one copy is always legal, [`kind_cap`]), else four legal is the cap, else three or two;
+/// (one copy is always legal, `kind_cap`), else four legal is the cap, else three or two;
 /// these are most of the follows' kinds (mid-hand the caps 1 and 3 most often), at one to
 /// three legality calls instead of up to four. Other kinds count up from the play's copies.
 /// The play's side of each legality call (`Follow::fault_from`) is read once.
@@ -311,7 +311,7 @@ fn add(a: &mut Counts, b: &Counts) {
 /// that adds copies of it alone (a tractor's units hold two copies or more, R3.2), so such a
 /// holding is the play's plus one unit standing alone: its ladder (R5.3 T1–T4, C4–C5) reads
 /// the kind only through its count. Such kinds with the same count in the play have one cap,
-/// found once ([`ladder_caps_plain`], the twin, asks every kind).
+/// found once (`ladder_caps_plain`, the twin, asks every kind).
 pub fn ladder_caps(ctx: &Context, lead: &Combo, x: &Counts) -> Counts {
     // what the ladder reads of the play (R5.2–R5.3: its cards of the class, T1's verdict, its
     // pairs, what a tractor of l cards in it costs them), found once for every holding asked
