@@ -27,9 +27,9 @@ use crate::game::deal::shuffle;
 use crate::rules::card::DECK;
 use crate::rules::card::{Card, Counts, KINDS};
 use crate::rules::combo::{classify, Combo};
-use crate::rules::follow::{t1_accepts, Follow};
+use crate::rules::follow::{min_tractor_loss, t1_accepts, Follow};
 use crate::rules::profile::Profile;
-use crate::rules::trump::Context;
+use crate::rules::trump::{Context, NONE};
 use crate::util::memo::{remembered, Memo};
 use crate::util::seed::{derive, DEAL};
 
@@ -301,35 +301,93 @@ fn add(a: &mut Counts, b: &Counts) {
 /// kind shows (two unplayed linked pairs, say) is left to the follow's check.
 ///
 /// The legal counts of a kind being those up to its cap, the cap of a kind the play holds
-/// none of is found from two counts first (a pair held then, R5.3 T3): two illegal leaves 0
-/// or 1, else four legal is the cap, else three or two; these are most of the follows' kinds
-/// (mid-hand the caps 1 and 3 most often), at two or three legality calls instead of up to
-/// four. Other kinds count up from the play's copies.
+/// none of is found from two counts first (a pair held then, R5.3 T3): two illegal leaves 1
+/// (one copy is always legal, `kind_cap`), else four legal is the cap, else three or two;
+/// these are most of the follows' kinds (mid-hand the caps 1 and 3 most often), at one to
+/// three legality calls instead of up to four. Other kinds count up from the play's copies.
+/// The play's side of each legality call (`Follow::fault_from`) is read once.
+///
+/// A kind with no linked kind (R3.3) held twice in the play is in no tractor of any holding
+/// that adds copies of it alone (a tractor's units hold two copies or more, R3.2), so such a
+/// holding is the play's plus one unit standing alone: its ladder (R5.3 T1–T4, C4–C5) reads
+/// the kind only through its count. Such kinds with the same count in the play have one cap,
+/// found once (`ladder_caps_plain`, the twin, asks every kind).
 pub fn ladder_caps(ctx: &Context, lead: &Combo, x: &Counts) -> Counts {
+    // what the ladder reads of the play (R5.2–R5.3: its cards of the class, T1's verdict, its
+    // pairs, what a tractor of l cards in it costs them), found once for every holding asked
+    let in_class = ctx.class_kinds(lead.class).iter().map(|&k| x[k as usize] as u32).sum::<u32>();
+    let t1 = classify(ctx, x).is_some_and(|c| t1_accepts(ctx, lead, &c));
+    let pairs = crate::rules::follow::pairs(ctx, lead.class, x);
+    let mut loss = [None; 64];
+    let mut legal = |then: &Counts| {
+        let f = Follow::new(ctx, then, *lead);
+        f.fault_from(x, in_class, || t1, || pairs, |l| match loss.get_mut(l as usize) {
+            Some(known) => *known.get_or_insert_with(|| min_tractor_loss(ctx, lead.class, x, l)),
+            None => min_tractor_loss(ctx, lead.class, x, l),
+        })
+        .is_none()
+    };
     let mut caps = *x;
     let mut then = *x;
+    // the cap of the lone kinds by their count in the play (u8::MAX: not found yet)
+    let mut lone = [u8::MAX; 5];
     for &k in ctx.class_kinds(lead.class) {
         let k = k as usize;
-        let mut legal = |h: u8| {
-            then[k] = h;
-            Follow::new(ctx, &then, *lead).is_legal(x)
-        };
-        caps[k] = if x[k] == 0 {
-            if !legal(2) {
+        // (a play holds at most four copies of a kind, R1.2: `lone` has a place for each)
+        let alone = x[k] < 5 && [ctx.up[k], ctx.down[k]].iter().all(|&j| j == NONE || x[j as usize] < 2);
+        if alone && lone[x[k] as usize] != u8::MAX {
+            caps[k] = lone[x[k] as usize];
+            continue;
+        }
+        caps[k] = kind_cap(&mut legal, x, &mut then, k, false);
+        if alone {
+            lone[x[k] as usize] = caps[k];
+        }
+    }
+    caps
+}
+
+/// The cap of kind `k` (see [`ladder_caps`]) by `legal` on holdings: `then` is the play, left
+/// so. One copy of a kind the play holds none of is always legal (a single card adds no unit,
+/// pair or tractor, R3.1–R3.2: the play keeps every measure the holding allows, R5.3, C4–C5);
+/// `ask_one` asks it all the same (the twin).
+fn kind_cap(legal: &mut impl FnMut(&Counts) -> bool, x: &Counts, then: &mut Counts, k: usize, ask_one: bool) -> u8 {
+    let mut legal = |h: u8| {
+        then[k] = h;
+        legal(then)
+    };
+    let cap = if x[k] == 0 {
+        if !legal(2) {
+            if ask_one {
                 legal(1) as u8
-            } else if legal(4) {
-                4
             } else {
-                2 + legal(3) as u8
+                1
             }
+        } else if legal(4) {
+            4
         } else {
-            let mut cap = x[k];
-            while cap < 4 && legal(cap + 1) {
-                cap += 1;
-            }
-            cap
-        };
-        then[k] = x[k];
+            2 + legal(3) as u8
+        }
+    } else {
+        let mut cap = x[k];
+        while cap < 4 && legal(cap + 1) {
+            cap += 1;
+        }
+        cap
+    };
+    then[k] = x[k];
+    cap
+}
+
+/// The twin of [`ladder_caps`]: every kind of the led class asked on its own, every count by
+/// the whole follow ([`Follow::is_legal`]).
+#[cfg(test)]
+fn ladder_caps_plain(ctx: &Context, lead: &Combo, x: &Counts) -> Counts {
+    let mut caps = *x;
+    let mut then = *x;
+    let mut legal = |then: &Counts| Follow::new(ctx, then, *lead).is_legal(x);
+    for &k in ctx.class_kinds(lead.class) {
+        caps[k as usize] = kind_cap(&mut legal, x, &mut then, k as usize, true);
     }
     caps
 }
@@ -742,6 +800,80 @@ mod tests {
             }
         }
         assert!(decisions > 1000 && checks > 1000, "{decisions} decisions, {checks} checks");
+    }
+
+    /// The twin of [`ladder_caps`]'s lone kinds found once: the caps equal those of every
+    /// kind asked on its own ([`ladder_caps_plain`]), for thousands of plays of N cards of
+    /// the led class that T1 does not accept (R5.3; C4–C5), in every profile: each lead any
+    /// leader of random hands could make (every shape they hold), against random plays of its
+    /// class (singles, pairs, linked pairs, triples and bombs mixed) and the follows drawn.
+    #[test]
+    fn ladder_caps_equal_every_kind_asked() {
+        use crate::game::action_set::ActionSet;
+        let (mut plays, mut lone) = (0usize, 0usize);
+        for seed in 0..if cfg!(debug_assertions) { 6 } else { 30 } {
+            let profile = Profile::ALL[(seed % 3) as usize];
+            let mut g = Game::deal(seed ^ 0x1ad, profile, [3, 3], NOBODY, None).unwrap();
+            let mut rng = crate::util::rng::Rng::new(seed ^ 0x1ad);
+            while let Some(a) = ActionSet::of(&g.pos).sample(&mut rng) {
+                if g.pos.phase == Phase::Play {
+                    let ctx = g.pos.ctx();
+                    let mut leads = match g.pos.lead() {
+                        Some(lead) => vec![lead],
+                        None => g.pos.leads(),
+                    };
+                    // and a tractor of any shape of a random class (the bombs' too)
+                    let (class, m, k) = (rng.below_usize(5) as u8, 2 + rng.below_usize(3) as u8, 2 + rng.below_usize(3) as u8);
+                    let mut all = Vec::new();
+                    crate::rules::combo::for_each_tractor(ctx, class, &[4; KINDS], m, k, k, |first, k| all.push(crate::rules::combo::tractor(ctx, first, m, k)));
+                    if !all.is_empty() {
+                        leads.push(all[rng.below_usize(all.len())]);
+                    }
+                    for (i, lead) in leads.iter().enumerate() {
+                        if lead.size() < 2 || (i % 3 != 0 && i + 1 < leads.len() && leads.len() > 12) {
+                            continue;
+                        }
+                        let class = ctx.class_kinds(lead.class);
+                        let n = lead.size();
+                        let mut xs: Vec<Counts> = Vec::new();
+                        if let (Some(_), Action::Play(x)) = (g.pos.lead(), &a) {
+                            xs.push(*x);
+                        }
+                        for _ in 0..if n >= 6 { 24 } else { 6 } {
+                            // n cards of the class: runs of 1-4 copies of a kind, at times its
+                            // linked kind next
+                            let mut x = [0u8; KINDS];
+                            let mut left = n;
+                            let mut k = class[rng.below_usize(class.len())] as usize;
+                            while left > 0 {
+                                if rng.below_usize(3) == 0 || x[k] == 4 || ctx.up[k] == NONE {
+                                    k = class[rng.below_usize(class.len())] as usize;
+                                } else if ctx.class[ctx.up[k] as usize] == lead.class {
+                                    k = ctx.up[k] as usize;
+                                }
+                                let c = (1 + rng.below_usize(4)).min(left).min(4 - x[k] as usize);
+                                x[k] += c as u8;
+                                left -= c;
+                            }
+                            xs.push(x);
+                        }
+                        for x in xs {
+                            let in_class: usize = class.iter().map(|&k| x[k as usize] as usize).sum();
+                            if in_class != n || classify(ctx, &x).is_some_and(|c| t1_accepts(ctx, lead, &c)) {
+                                continue;
+                            }
+                            let caps = ladder_caps(ctx, lead, &x);
+                            assert_eq!(caps, ladder_caps_plain(ctx, lead, &x), "{profile:?} lead {lead:?} play {x:?}");
+                            plays += 1;
+                            lone += class.iter().filter(|&&k| [ctx.up[k as usize], ctx.down[k as usize]].iter().all(|&j| j == NONE || x[j as usize] < 2)).count();
+                        }
+                    }
+                }
+                g.apply(&a).unwrap();
+            }
+        }
+        eprintln!("{plays} plays, {lone} lone kinds");
+        assert!(plays > if cfg!(debug_assertions) { 1000 } else { 5000 }, "{plays} plays");
     }
 
     /// A seat's arrivals are the cards dealt to it, by the deal's order (R1.3): the plain

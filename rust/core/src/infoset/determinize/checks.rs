@@ -57,25 +57,24 @@ impl Play {
 /// its cost), for the checks a determinizer asks once on the largest hand its bounds allow
 /// (`Determinizer::live_checks`): the info sets of one hand, at later decisions or other
 /// seats, ask the same follows again, mostly on the same holdings. Keyed by the rules
-/// context, the lead, the play (its counts eight to a word) and the holding then in the led
-/// class (three bits a kind: a check reads only its led class, R5.3).
+/// context, the lead, the holding then and the play, both in the led class (three bits a
+/// kind: a check reads only its led class, R5.3, and a check's play is N cards of it).
 type Kept = Memo<KeptKey, bool>;
 
-/// A kept verdict's key: (the rules context, the lead's fields, the holding then) and the
-/// play's counts, eight to a word, hashed a word at a time.
+/// A kept verdict's key: the rules context, the lead's fields, the holding then and the play,
+/// hashed a word at a time.
 #[derive(PartialEq, Eq)]
-struct KeptKey([u64; 3], [u64; 7]);
+struct KeptKey([u64; 4]);
 
 impl std::hash::Hash for KeptKey {
     fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        for &w in self.0.iter().chain(&self.1) {
+        for &w in &self.0 {
             h.write_u64(w);
         }
     }
 }
 
-/// Verdicts kept at most per thread (about 180 kB, sized once: no growing), the cache
-/// emptied when full.
+/// Verdicts kept at most per thread (sized once: no growing), the cache emptied when full.
 const VERDICTS_KEPT: usize = 1024;
 
 thread_local! {
@@ -89,17 +88,21 @@ pub(super) fn passes_kept(info: &InfoSet, c: &FollowCheck, hand: &Counts) -> boo
     if kinds.len() * 3 >= 64 {
         return info.passes_check(c, hand);
     }
-    // (the holding then: the hand and the cards played since, at most four a kind)
-    let then = kinds.iter().fold(0u64, |acc, &k| acc << 3 | (hand[k as usize] + c.since[k as usize]) as u64);
-    let mut play = [0u64; 7];
-    for (w, b) in play.iter_mut().zip(c.play.chunks(8)) {
-        let mut x = [0u8; 8];
-        x[..b.len()].copy_from_slice(b);
-        *w = u64::from_le_bytes(x);
+    // (the holding then: the hand and the cards played since, at most four a kind; the play's
+    // cards of the led class, all of them where they are N, R5.1)
+    let (mut then, mut play, mut in_class) = (0u64, 0u64, 0usize);
+    for &k in kinds {
+        let k = k as usize;
+        then = then << 3 | (hand[k] + c.since[k]) as u64;
+        play = play << 3 | c.play[k] as u64;
+        in_class += c.play[k] as usize;
+    }
+    if in_class != c.lead.size() {
+        return info.passes_check(c, hand);
     }
     let Combo { m, k, first, class, top } = c.lead;
     let lead = u64::from_le_bytes([m, k, first, class, top, 0, 0, 0]);
-    let key = KeptKey([ctx as *const Context as u64, lead, then], play);
+    let key = KeptKey([ctx as *const Context as u64, lead, then, play]);
     remembered(&KEPT, VERDICTS_KEPT, key, || info.passes_check(c, hand))
 }
 

@@ -306,16 +306,12 @@ impl Determinizer {
     /// distribution, only the cost (tested against brute force, `tests/determinize.rs`). The
     /// verdicts are kept per thread for the hand's next info sets (`checks::passes_kept`).
     fn live_checks(info: &InfoSet, holders: &[Holder], check_holder: &[usize]) -> Vec<usize> {
-        (0..info.checks.len())
-            .filter(|&ci| {
-                let h = &holders[check_holder[ci]];
-                let mut largest = [0u8; KINDS];
-                for (k, x) in largest.iter_mut().enumerate() {
-                    *x = h.hi[k].min(info.unseen[k]);
-                }
-                !checks::passes_kept(info, &info.checks[ci], &largest)
-            })
-            .collect()
+        if info.checks.is_empty() {
+            return Vec::new();
+        }
+        // (each holder's largest hand, found once)
+        let largest: Vec<Counts> = holders.iter().map(|h| std::array::from_fn(|k| h.hi[k].min(info.unseen[k]))).collect();
+        (0..info.checks.len()).filter(|&ci| !checks::passes_kept(info, &info.checks[ci], &largest[check_holder[ci]])).collect()
     }
 
     /// The same sampler drawing the level cards' allocation by plain rejection (each seat's
