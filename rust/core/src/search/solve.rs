@@ -37,7 +37,7 @@ use std::hash::Hasher;
 use crate::game::action_set::ActionSet;
 use crate::game::hand::{Action, Phase, Position, Trick, NOBODY};
 use crate::rules::card::{held_mask, size, words, Card, Counts, KINDS};
-use crate::rules::combo::{beats, for_each_lead, unit, Combo};
+use crate::rules::combo::{beats, classify, follow_combo, for_each_lead, unit, Combo};
 use crate::rules::error::Error;
 use crate::rules::score::{points, KIND_POINTS};
 use crate::rules::trump::{Context, NONE, TRUMP};
@@ -189,9 +189,10 @@ impl std::hash::Hash for FollowKey {
     }
 }
 
-/// The legal follows found so far (most hands meet the same lead in many lines): read back in
-/// the engine's order, the map's order never read. Cleared when it holds [`FOLLOWS_KEPT`].
-type Follows = std::collections::HashMap<FollowKey, Vec<Counts>, std::hash::BuildHasherDefault<FxHasher>>;
+/// The legal follows found so far (most hands meet the same lead in many lines), each with the
+/// combination it is where it may win ([`follow_combo`]): read back in the engine's order, the
+/// map's order never read. Cleared when it holds [`FOLLOWS_KEPT`].
+type Follows = std::collections::HashMap<FollowKey, (Vec<Counts>, Vec<Option<Combo>>), std::hash::BuildHasherDefault<FxHasher>>;
 
 /// The most hands [`Follows`] keeps.
 const FOLLOWS_KEPT: usize = 1 << 16;
@@ -204,6 +205,9 @@ struct Ply {
     moves: Vec<Counts>,
     /// Each play's kind when it is one card, else [`NONE`].
     singles: Vec<u8>,
+    /// With `moves`, each play's combination: a lead's (R3), a follow's where it may win
+    /// ([`follow_combo`]); what [`play_known`] plays without classifying the cards again.
+    combos: Vec<Option<Combo>>,
 
     kids: Vec<Position>,
     /// At a trick's last card, the children's held masks and trick-start keys.
@@ -218,6 +222,7 @@ struct Ply {
     /// follower often meets the same lead with the same hand): read before [`Follows`].
     follow_key: Option<FollowKey>,
     follow_moves: Vec<Counts>,
+    follow_combos: Vec<Option<Combo>>,
 }
 
 /// No cards: what [`Ply::play`] gives for a play of one card named by its kind alone.
@@ -240,6 +245,11 @@ impl Ply {
     /// card, named by `singles[i]`: read by no code that is given its kind).
     fn play(&self, i: usize) -> &Counts {
         self.moves.get(i).unwrap_or(&NO_CARDS)
+    }
+
+    /// The `i`-th play's combination where `combos` keeps one (see [`play_known`]).
+    fn combo(&self, i: usize) -> Option<Combo> {
+        self.combos.get(i).copied().flatten()
     }
 
     /// The `i`-th play's cards.
@@ -294,9 +304,9 @@ impl Held {
     /// [`Held::after`] for a play of one card of kind `single`, when not [`NONE`]: only that
     /// kind's bits and the tallies it is in change (the widest combination is made again only
     /// when the kind was held twice or more).
-    fn after_play(&self, seat: u8, next: &Position, ctx: &Context, single: u8) -> Held {
+    fn after_play(&self, seat: u8, next: &Position, ctx: &Context, single: u8, c: &Counts) -> Held {
         if single == NONE {
-            return self.after(seat, next, ctx);
+            return self.after(seat, next, ctx, c);
         }
         let mut h = *self;
         let (s, k) = (seat as usize, single as usize);
@@ -313,28 +323,24 @@ impl Held {
         h
     }
 
-    /// The masks of `next`, the position after `seat` played from this one's: only the kinds
-    /// `seat` held are read again.
-    fn after(&self, seat: u8, next: &Position, ctx: &Context) -> Held {
+    /// The masks of `next`, the position after `seat` played the cards `c` from this one's:
+    /// only the kinds played are read again.
+    fn after(&self, seat: u8, next: &Position, ctx: &Context, c: &Counts) -> Held {
         let mut h = *self;
         let s = seat as usize;
         let hand = &next.hands[s];
-        let (mut once, mut twice) = (0u64, 0u64);
-        let (mut cards, mut tens, mut fives) = (0u8, 0u8, 0u8);
-        let mut bits = self.once[s];
+        let mut bits = held_mask(c, 1);
         while bits != 0 {
             let k = bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            let n = hand[k];
-            once |= ((n >= 1) as u64) << k;
-            twice |= ((n >= 2) as u64) << k;
-            cards += n;
-            tens += ((TEN_KINDS >> k & 1) as u8) * n;
-            fives += ((FIVE_KINDS >> k & 1) as u8) * n;
+            let (n, p) = (hand[k], c[k]);
+            h.once[s] &= !(((n == 0) as u64) << k);
+            h.twice[s] &= !(((n < 2) as u64) << k);
+            h.cards[s] -= p;
+            h.tens[s] -= ((TEN_KINDS >> k & 1) as u8) * p;
+            h.fives[s] -= ((FIVE_KINDS >> k & 1) as u8) * p;
         }
-        h.once[s] = once;
-        h.twice[s] = twice;
-        (h.cards[s], h.tens[s], h.fives[s]) = (cards, tens, fives);
+        let (twice, cards) = (h.twice[s], h.cards[s]);
         h.widest[s] = if twice == 0 && cards < 26 { 1 } else { widest(hand, twice, cards, ctx) };
         h.left = h.once[0] | h.once[1] | h.once[2] | h.once[3];
         h
@@ -777,9 +783,10 @@ fn legal(pos: &Position) -> Option<Vec<Counts>> {
 /// [`interchangeable`]): of each group a play keeps its strongest cards. Leads in the order
 /// of `combo::for_each_lead`, a single's follows by kind (the engine's sets, listed directly).
 fn search_plays(pos: &Position, order: &Order, held: &Held, follows: &mut Follows, ply: &mut Ply) -> bool {
-    let Ply { moves: out, singles, follow_key, follow_moves, .. } = ply;
+    let Ply { moves: out, singles, combos, follow_key, follow_moves, follow_combos, .. } = ply;
     out.clear();
     singles.clear();
+    combos.clear();
     let ctx = order.ctx;
     let hand = &pos.hands[pos.to_move as usize];
     // groups form only among two or more lone cards the mover may play
@@ -788,7 +795,10 @@ fn search_plays(pos: &Position, order: &Order, held: &Held, follows: &mut Follow
     let others = held.once[(me + 1) % 4] | held.once[(me + 2) % 4] | held.once[(me + 3) % 4];
     match pos.lead() {
         None => for_each_lead(ctx, hand, |c| {
-            out.push(c.counts(ctx));
+            let cards = c.counts(ctx);
+            // the whole 13-cycle (R3.3) is classified from its lowest trump by name
+            combos.push(if c.k < 13 { Some(c) } else { classify(ctx, &cards) });
+            out.push(cards);
             singles.push(if c.size() == 1 { c.first } else { NONE });
         }),
         Some(lead) if lead.size() == 1 => {
@@ -810,22 +820,27 @@ fn search_plays(pos: &Position, order: &Order, held: &Held, follows: &mut Follow
                 #[cfg(test)]
                 assert_eq!(Some(&*follow_moves), legal(pos).as_ref(), "the follows kept are the legal ones");
                 out.extend_from_slice(follow_moves);
+                combos.extend_from_slice(follow_combos);
             } else {
-                if let Some(v) = follows.get(&key) {
+                if let Some((v, c)) = follows.get(&key) {
                     #[cfg(test)]
                     assert_eq!(Some(v), legal(pos).as_ref(), "the follows kept are the legal ones");
                     out.extend_from_slice(v);
+                    combos.extend_from_slice(c);
                 } else {
                     let Some(v) = legal(pos) else { return false };
                     out.extend_from_slice(&v);
+                    combos.extend(v.iter().map(|c| follow_combo(ctx, lead.class, c)));
                     if follows.len() >= FOLLOWS_KEPT {
                         follows.clear();
                     }
-                    follows.insert(key, v);
+                    follows.insert(key, (v, combos.clone()));
                 }
                 *follow_key = Some(key);
                 follow_moves.clear();
                 follow_moves.extend_from_slice(out);
+                follow_combos.clear();
+                follow_combos.extend_from_slice(combos);
             }
             singles.resize(out.len(), NONE);
         }
@@ -890,11 +905,13 @@ fn search_plays(pos: &Position, order: &Order, held: &Held, follows: &mut Follow
         if keep(&out[i]) {
             out[n] = out[i];
             singles[n] = singles[i];
+            combos[n] = combos[i];
             n += 1;
         }
     }
     out.truncate(n);
     singles.truncate(n);
+    combos.truncate(n);
     true
 }
 
@@ -971,6 +988,7 @@ impl Undo {
 
 /// `pos` after the mover plays `c`, whose kind is `single` when it is one card (else
 /// [`NONE`]): [`Position::play_unchecked`], for one card without classifying it.
+#[cfg(test)]
 fn child(pos: &Position, ctx: &Context, c: &Counts, single: u8) -> Position {
     let mut q = *pos;
     play(&mut q, ctx, c, single);
@@ -992,6 +1010,45 @@ fn play(q: &mut Position, ctx: &Context, c: &Counts, single: u8) {
     }
     #[cfg(test)]
     assert_eq!(*q, want, "one card played as play_unchecked plays it");
+}
+
+/// [`play`] of a play whose combination is known (`combo`: a lead's, a follow's where it may
+/// win, [`follow_combo`]; read only for a play of several cards): the cards are not
+/// classified again. The trick's best changes only to a combination that beats it (R6.1).
+fn play_known(q: &mut Position, ctx: &Context, c: &Counts, single: u8, combo: Option<Combo>) {
+    if single != NONE {
+        return play(q, ctx, c, single);
+    }
+    #[cfg(test)]
+    let want = {
+        let mut w = *q;
+        w.play_unchecked(c);
+        w
+    };
+    let seat = q.to_move;
+    for (h, n) in q.hands[seat as usize].iter_mut().zip(c) {
+        *h -= n;
+    }
+    let t = &mut q.trick;
+    t.points += points(c) as u16;
+    if t.plays == 0 {
+        t.lead = combo;
+        t.leader = seat;
+        t.best_key = combo.map_or(0, |u| u.key());
+        t.best_seat = seat;
+    } else if let (Some(lead), Some(u)) = (t.lead, combo) {
+        if beats(&lead, &u, t.best_key) {
+            t.best_key = u.key();
+            t.best_seat = seat;
+        }
+    }
+    t.plays += 1;
+    q.to_move = (seat + 1) % 4;
+    if t.plays == 4 {
+        q.finish_trick();
+    }
+    #[cfg(test)]
+    assert_eq!(*q, want, "a known combination played as play_unchecked plays it");
 }
 
 /// The mover plays one card of kind `k`: [`Position::play_unchecked`] without classifying it
@@ -1036,6 +1093,7 @@ fn three_leads(pos: &Position, order: &Order, held: &Held, ply: &mut Ply) {
     let tied = |k: usize| order.ties[k] & left & !lone != 0;
     ply.moves.clear();
     ply.singles.clear();
+    ply.combos.clear();
     let mut bits = held.once[me];
     while bits != 0 {
         let k = bits.trailing_zeros() as usize;
@@ -1058,6 +1116,7 @@ fn three_leads(pos: &Position, order: &Order, held: &Held, ply: &mut Ply) {
             c[k] = m;
             ply.moves.push(c);
             ply.singles.push(if m == 1 { k as u8 } else { NONE });
+            ply.combos.push(Some(unit(ctx, k as u8, m)));
         }
     }
     #[cfg(test)]
@@ -1740,7 +1799,9 @@ fn lead_strength(ctx: &Context, k: u8) -> i32 {
 
 /// The lowest kind id of a play's cards.
 fn first_kind(c: &Counts) -> u8 {
-    c.iter().position(|&n| n > 0).expect("a play has cards") as u8
+    let kinds = held_mask(c, 1);
+    assert!(kinds != 0, "a play has cards");
+    kinds.trailing_zeros() as u8
 }
 
 impl Solver {
@@ -1804,12 +1865,12 @@ impl Solver {
     /// `single` when not [`NONE`]: then `c` is not read), the play made in `pos` and taken
     /// back after (no copy of the position).
     #[allow(clippy::too_many_arguments)]
-    fn node_after(&mut self, pos: &mut Position, held: &Held, c: &Counts, single: u8, alpha: i32, beta: i32, depth: usize) -> Result<i32, Budget> {
+    fn node_after(&mut self, pos: &mut Position, held: &Held, (c, single, combo): (&Counts, u8, Option<Combo>), alpha: i32, beta: i32, depth: usize) -> Result<i32, Budget> {
         #[cfg(test)]
         let before = *pos;
         let (seat, undo) = (pos.to_move, Undo::of(pos));
-        play(pos, self.order.ctx, c, single);
-        let h = held.after_play(seat, pos, self.order.ctx, single);
+        play_known(pos, self.order.ctx, c, single, combo);
+        let h = held.after_play(seat, pos, self.order.ctx, single, c);
         let v = self.node(pos, &h, alpha, beta, depth);
         undo.back(pos, seat, c, single);
         #[cfg(test)]
@@ -1928,8 +1989,9 @@ impl Solver {
                     ply.keys.push(k);
                     continue;
                 }
-                let q = child(pos, ctx, ply.play(i), ply.singles[i]);
-                let h = held.after_play(pos.to_move, &q, ctx, ply.singles[i]);
+                let mut q = *pos;
+                play_known(&mut q, ctx, ply.play(i), ply.singles[i], ply.combo(i));
+                let h = held.after_play(pos.to_move, &q, ctx, ply.singles[i], ply.play(i));
                 let k = self.key(&q, &h);
                 if !batch || (pre && j == 0) {
                     if let Some(v) = self.child_cuts(&q, k, max, alpha, beta) {
@@ -1967,7 +2029,7 @@ impl Solver {
                     self.given_key = Some(ply.keys[f]);
                     self.node(&mut ply.kids[f], &ply.helds[f], alpha, beta, depth + 1)?
                 }
-                None => self.node_after(pos, held, ply.play(f), ply.singles[f], alpha, beta, depth + 1)?,
+                None => self.node_after(pos, held, (ply.play(f), ply.singles[f], ply.combo(f)), alpha, beta, depth + 1)?,
             };
             if max {
                 alpha = alpha.max(best);
@@ -1993,7 +2055,7 @@ impl Solver {
                 }
                 let score = if made {
                     let q = ply.kids.last_mut().expect("just pushed");
-                    play(q, self.order.ctx, c, ply.singles[i]);
+                    play_known(q, self.order.ctx, c, ply.singles[i], ply.combos.get(i).copied().flatten());
                     order_score(pos, q, c)
                 } else if etc && ply.singles[i] == NONE {
                     order_score(pos, &ply.kids[i], c)
@@ -2020,11 +2082,10 @@ impl Solver {
                     }
                     None if made => {
                         let (ctx, single) = (self.order.ctx, ply.singles[i]);
-                        let kid = &mut ply.kids[i];
-                        let h = held.after_play(pos.to_move, kid, ctx, single);
-                        self.node(kid, &h, alpha, beta, depth + 1)?
+                        let h = held.after_play(pos.to_move, &ply.kids[i], ctx, single, ply.play(i));
+                        self.node(&mut ply.kids[i], &h, alpha, beta, depth + 1)?
                     }
-                    None => self.node_after(pos, held, ply.play(i), ply.singles[i], alpha, beta, depth + 1)?,
+                    None => self.node_after(pos, held, (ply.play(i), ply.singles[i], ply.combo(i)), alpha, beta, depth + 1)?,
                 };
                 if (max && v > best) || (!max && v < best) {
                     best = v;
@@ -2134,8 +2195,9 @@ impl Solver {
                 let trick = Trick3 { class: u.class, path: [k, 0, 0, 0] };
                 self.follow(pos, held, 1, &mut once, trick, (u.key(), me), KIND_POINTS[k as usize], alpha, beta)
             } else {
-                let mut q = child(pos, ctx, &ply.moves[i], NONE);
-                let h = held.after(pos.to_move, &q, ctx);
+                let mut q = *pos;
+                play_known(&mut q, ctx, &ply.moves[i], NONE, ply.combos[i]);
+                let h = held.after(pos.to_move, &q, ctx, &ply.moves[i]);
                 match self.node(&mut q, &h, alpha, beta, depth + 1) {
                     Ok(v) => v,
                     Err(b) => {
