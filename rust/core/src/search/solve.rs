@@ -223,6 +223,19 @@ struct Ply {
     follow_key: Option<FollowKey>,
     follow_moves: Vec<Counts>,
     follow_combos: Vec<Option<Combo>>,
+    /// [`search_plays`]' groups: each member's next stronger kind of its interchangeable group
+    /// and each swapped kind's next of its swap group, read only at the kinds written.
+    prev: KindMap,
+    next: KindMap,
+}
+
+/// A kind for some kinds (the others never read): kept from node to node, not made again.
+struct KindMap([u8; KINDS]);
+
+impl Default for KindMap {
+    fn default() -> KindMap {
+        KindMap([NONE; KINDS])
+    }
 }
 
 /// No cards: what [`Ply::play`] gives for a play of one card named by its kind alone.
@@ -783,7 +796,7 @@ fn legal(pos: &Position) -> Option<Vec<Counts>> {
 /// [`interchangeable`]): of each group a play keeps its strongest cards. Leads in the order
 /// of `combo::for_each_lead`, a single's follows by kind (the engine's sets, listed directly).
 fn search_plays(pos: &Position, order: &Order, held: &Held, follows: &mut Follows, ply: &mut Ply) -> bool {
-    let Ply { moves: out, singles, combos, follow_key, follow_moves, follow_combos, .. } = ply;
+    let Ply { moves: out, singles, combos, follow_key, follow_moves, follow_combos, prev: KindMap(prev), next: KindMap(next), .. } = ply;
     out.clear();
     singles.clear();
     combos.clear();
@@ -862,7 +875,7 @@ fn search_plays(pos: &Position, order: &Order, held: &Held, follows: &mut Follow
         }
         return true;
     }
-    let (prev, members) = if two_lone { interchangeable(pos, order, held, candidates) } else { ([NONE; KINDS], 0) };
+    let members = if two_lone { groups(pos, order, held, candidates, |a, b| prev[b as usize] = a) } else { 0 };
     let mut grouped = members;
     let mut m = members;
     while m != 0 {
@@ -870,7 +883,7 @@ fn search_plays(pos: &Position, order: &Order, held: &Held, follows: &mut Follow
         m &= m - 1;
         grouped |= 1 << prev[k];
     }
-    let (next, swapped) = swaps(pos, order, held.once[me] & candidates & !grouped);
+    let swapped = swaps(pos, order, held.once[me] & candidates & !grouped, next);
     if members == 0 && swapped == 0 {
         return true;
     }
@@ -896,8 +909,20 @@ fn search_plays(pos: &Position, order: &Order, held: &Held, follows: &mut Follow
         true
     };
     if out.is_empty() {
-        // one card each, named by its kind
-        singles.retain(|&k| keep(&one_card(k)));
+        // one card each, named by its kind: a group's member leaves the list, and a swap
+        // group's kind after its first (what `keep` tells of one card)
+        let mut dropped = members;
+        let mut m = swapped;
+        while m != 0 {
+            let k = m.trailing_zeros() as usize;
+            m &= m - 1;
+            dropped |= 1 << next[k];
+        }
+        #[cfg(test)]
+        let want: Vec<u8> = singles.iter().copied().filter(|&k| keep(&one_card(k))).collect();
+        singles.retain(|&k| dropped >> k & 1 == 0);
+        #[cfg(test)]
+        assert_eq!(*singles, want, "one card left out as keep leaves it");
         return true;
     }
     let mut n = 0;
@@ -920,13 +945,13 @@ fn search_plays(pos: &Position, order: &Order, held: &Held, follows: &mut Follow
 /// same copies in every hand. Renaming one of a group to another leaves the position as it is
 /// (R2.6: between equal strengths the earlier play wins, whichever kinds they are), so a play
 /// and the play with its cards of the group permuted have one value. For each kind with a
-/// next member of its group (in kind order), that member; and those kinds, as bits.
-fn swaps(pos: &Position, order: &Order, mine: u64) -> ([u8; KINDS], u64) {
-    let mut next = [NONE; KINDS];
+/// next member of its group (in kind order), that member, into `next` (no other kind written);
+/// and those kinds, as bits.
+fn swaps(pos: &Position, order: &Order, mine: u64, next: &mut [u8; KINDS]) -> u64 {
     let mut swapped = 0u64;
     let cand = mine & order.swappable;
     if cand.count_ones() < 2 {
-        return (next, swapped);
+        return swapped;
     }
     let h = &pos.hands;
     let counts = |k: usize| (h[0][k] as u32) | (h[1][k] as u32) << 8 | (h[2][k] as u32) << 16 | (h[3][k] as u32) << 24;
@@ -946,7 +971,7 @@ fn swaps(pos: &Position, order: &Order, mine: u64) -> ([u8; KINDS], u64) {
             }
         }
     }
-    (next, swapped)
+    swapped
 }
 
 /// What a play changes in a position besides the mover's hand: kept to take it back.
@@ -1790,6 +1815,26 @@ fn quick_order_score(pos: &Position, order: &Order, held: &Held, cards: &Counts,
     got
 }
 
+/// A lead's order score: [`quick_order_score`] × 64 + [`lead_strength`] of its lowest kind,
+/// a unit's (R3.1: m cards of one kind, m times its points, R7.1) read from its combination
+/// `combo` without reading the cards.
+fn lead_score(order: &Order, pos: &Position, held: &Held, c: &Counts, single: u8, combo: Option<Combo>) -> i32 {
+    let ctx = order.ctx;
+    let got = match combo {
+        Some(u) if u.k == 1 => (1000 + u.m as i32 * (KIND_POINTS[u.first as usize] + 1)) * 64 + lead_strength(ctx, u.first),
+        _ => {
+            let k = if single != NONE { single } else { first_kind(c) };
+            quick_order_score(pos, order, held, c, single) * 64 + lead_strength(ctx, k)
+        }
+    };
+    #[cfg(test)]
+    {
+        let k = if single != NONE { single } else { first_kind(c) };
+        assert_eq!(got, quick_order_score(pos, order, held, c, single) * 64 + lead_strength(ctx, k), "{pos:?}");
+    }
+    got
+}
+
 /// A lead's place among leads of one [`quick_order_score`], for ordering only (measured: the
 /// stronger first cut sooner): its kind `k`'s strength (R2.3, R2.4), trumps above plain cards;
 /// below 64.
@@ -1979,33 +2024,24 @@ impl Solver {
             // entries are read one after another (the reads' cache misses overlap), in the same
             // order, so the same cut
             let batch = self.table.capacity() >= batch_slots();
-            let mut kept = None;
-            for j in 0..n + pre as usize {
-                let i = if !pre { j } else if j == 0 { first as usize } else { j - 1 };
-                if pre && j > 0 && i == first as usize {
-                    let (q, h, k) = kept.take().expect("the first play probed");
-                    ply.kids.push(q);
-                    ply.helds.push(h);
-                    ply.keys.push(k);
-                    continue;
-                }
-                let mut q = *pos;
-                play_known(&mut q, ctx, ply.play(i), ply.singles[i], ply.combo(i));
-                let h = held.after_play(pos.to_move, &q, ctx, ply.singles[i], ply.play(i));
-                let k = self.key(&q, &h);
+            // each child made in its place: the play to be searched first, then the others in order
+            ply.kids.resize(n, *pos);
+            ply.helds.resize(n, *held);
+            ply.keys.resize(n, 0);
+            for j in 0..n {
+                let i = if !pre { j } else if j == 0 { first as usize } else if j <= first as usize { j - 1 } else { j };
+                let (c, single, combo) = (ply.moves.get(i).unwrap_or(&NO_CARDS), ply.singles[i], ply.combos.get(i).copied().flatten());
+                let q = &mut ply.kids[i];
+                play_known(q, ctx, c, single, combo);
+                ply.helds[i] = held.after_play(pos.to_move, q, ctx, single, c);
+                let k = self.key(q, &ply.helds[i]);
+                ply.keys[i] = k;
                 if !batch || (pre && j == 0) {
-                    if let Some(v) = self.child_cuts(&q, k, max, alpha, beta) {
+                    if let Some(v) = self.child_cuts(&ply.kids[i], k, max, alpha, beta) {
                         self.plies[depth] = Some(ply);
                         return Ok(v);
                     }
                 }
-                if pre && j == 0 {
-                    kept = Some((q, h, k));
-                    continue;
-                }
-                ply.kids.push(q);
-                ply.helds.push(h);
-                ply.keys.push(k);
             }
             if batch {
                 for i in (0..n).filter(|&i| !pre || i != first as usize) {
@@ -2061,8 +2097,7 @@ impl Solver {
                     order_score(pos, &ply.kids[i], c)
                 } else if pos.trick.plays == 0 {
                     // a lead: by its score, then stronger first
-                    let k = if ply.singles[i] != NONE { ply.singles[i] } else { first_kind(c) };
-                    quick_order_score(pos, &self.order, held, c, ply.singles[i]) * 64 + lead_strength(self.order.ctx, k)
+                    lead_score(&self.order, pos, held, c, ply.singles[i], ply.combo(i))
                 } else {
                     quick_order_score(pos, &self.order, held, c, ply.singles[i])
                 };
@@ -2177,8 +2212,15 @@ impl Solver {
         three_leads(pos, &self.order, held, &mut ply);
         // the table's play first, then the leads with most points and cards, stronger first
         ply.order.clear();
-        for (i, c) in ply.moves.iter().enumerate() {
-            let score = if i as u16 == first { i32::MAX } else { (points(c) + size(c) as i32) * 64 + lead_strength(ctx, first_kind(c)) };
+        for (i, u) in ply.combos.iter().enumerate() {
+            // a unit of m cards of one kind (R3.1): m times its points (R7.1)
+            let u = u.expect("a lead is a combination");
+            let score = if i as u16 == first { i32::MAX } else { (u.m as i32 * (KIND_POINTS[u.first as usize] + 1)) * 64 + lead_strength(ctx, u.first) };
+            #[cfg(test)]
+            {
+                let c = &ply.moves[i];
+                assert!(i as u16 == first || score == (points(c) + size(c) as i32) * 64 + lead_strength(ctx, first_kind(c)));
+            }
             ply.order.push(ranked(score, i as u16));
         }
         ply.order.sort_unstable();
