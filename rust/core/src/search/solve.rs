@@ -317,9 +317,10 @@ impl Held {
     /// [`Held::after`] for a play of one card of kind `single`, when not [`NONE`]: only that
     /// kind's bits and the tallies it is in change (the widest combination is made again only
     /// when the kind was held twice or more).
-    fn after_play(&self, seat: u8, next: &Position, ctx: &Context, single: u8, c: &Counts) -> Held {
+    #[inline(always)]
+    fn after_play(&self, seat: u8, next: &Position, ctx: &Context, single: u8, c: &Counts, combo: Option<Combo>) -> Held {
         if single == NONE {
-            return self.after(seat, next, ctx, c);
+            return self.after(seat, next, ctx, c, combo);
         }
         let mut h = *self;
         let (s, k) = (seat as usize, single as usize);
@@ -336,13 +337,18 @@ impl Held {
         h
     }
 
-    /// The masks of `next`, the position after `seat` played the cards `c` from this one's:
-    /// only the kinds played are read again.
-    fn after(&self, seat: u8, next: &Position, ctx: &Context, c: &Counts) -> Held {
+    /// The masks of `next`, the position after `seat` played the cards `c` from this one's
+    /// (a unit's, R3.1, when `combo` is one: its one kind): only the kinds played are read
+    /// again.
+    fn after(&self, seat: u8, next: &Position, ctx: &Context, c: &Counts, combo: Option<Combo>) -> Held {
         let mut h = *self;
         let s = seat as usize;
         let hand = &next.hands[s];
-        let mut bits = held_mask(c, 1);
+        let mut bits = match combo {
+            Some(u) if u.k == 1 => 1 << u.first,
+            _ => held_mask(c, 1),
+        };
+        debug_assert_eq!(bits, held_mask(c, 1));
         while bits != 0 {
             let k = bits.trailing_zeros() as usize;
             bits &= bits - 1;
@@ -992,6 +998,7 @@ impl Undo {
     }
 
     /// Takes back `seat`'s play of `c` (one card of kind `single` when not [`NONE`]).
+    #[inline(always)]
     fn back(self, p: &mut Position, seat: u8, c: &Counts, single: u8) {
         let hand = &mut p.hands[seat as usize];
         if single != NONE {
@@ -1021,6 +1028,7 @@ fn child(pos: &Position, ctx: &Context, c: &Counts, single: u8) -> Position {
 }
 
 /// [`child`] in place.
+#[inline(always)]
 fn play(q: &mut Position, ctx: &Context, c: &Counts, single: u8) {
     #[cfg(test)]
     let want = {
@@ -1040,6 +1048,7 @@ fn play(q: &mut Position, ctx: &Context, c: &Counts, single: u8) {
 /// [`play`] of a play whose combination is known (`combo`: a lead's, a follow's where it may
 /// win, [`follow_combo`]; read only for a play of several cards): the cards are not
 /// classified again. The trick's best changes only to a combination that beats it (R6.1).
+#[inline(always)]
 fn play_known(q: &mut Position, ctx: &Context, c: &Counts, single: u8, combo: Option<Combo>) {
     if single != NONE {
         return play(q, ctx, c, single);
@@ -1055,7 +1064,11 @@ fn play_known(q: &mut Position, ctx: &Context, c: &Counts, single: u8, combo: Op
         *h -= n;
     }
     let t = &mut q.trick;
-    t.points += points(c) as u16;
+    // a unit's points are its kind's times its copies (R3.1, R7.1)
+    t.points += match combo {
+        Some(u) if u.k == 1 => u.m as u16 * KIND_POINTS[u.first as usize] as u16,
+        _ => points(c) as u16,
+    };
     if t.plays == 0 {
         t.lead = combo;
         t.leader = seat;
@@ -1078,6 +1091,7 @@ fn play_known(q: &mut Position, ctx: &Context, c: &Counts, single: u8, combo: Op
 
 /// The mover plays one card of kind `k`: [`Position::play_unchecked`] without classifying it
 /// (one card is a unit of one, R3.1; it takes the trick when it beats the best so far, R6.1).
+#[inline(always)]
 fn play_single(q: &mut Position, ctx: &Context, k: u8) {
     let seat = q.to_move;
     q.hands[seat as usize][k as usize] -= 1;
@@ -1271,7 +1285,7 @@ impl Trick3 {
 
 /// The final score when the rest of the hand is forced: the last trick, each hand holding
 /// just the cards it must play (R5.2: N cards of N held; a last single lead).
-fn forced_end(pos: &Position, held: &Held) -> Option<i32> {
+fn forced_end(pos: &Position, held: &Held, ctx: &Context) -> Option<i32> {
     let mine = held.cards[pos.to_move as usize] as usize;
     let forced = match pos.lead() {
         None => mine == 1,
@@ -1281,6 +1295,14 @@ fn forced_end(pos: &Position, held: &Held) -> Option<i32> {
         return None;
     }
     let mut q = *pos;
+    if mine == 1 {
+        // one card a hand: each seat still to play plays its kind (its one card, R5.2)
+        while q.phase == Phase::Play {
+            let k = held.once[q.to_move as usize].trailing_zeros() as u8;
+            play(&mut q, ctx, &NO_CARDS, k);
+        }
+        return Some(q.final_score);
+    }
     while q.phase == Phase::Play {
         let c = q.hands[q.to_move as usize];
         q.play_unchecked(&c);
@@ -1778,6 +1800,7 @@ fn may_beat(order: &Order, once: u64, class: u8, best: u32) -> bool {
 /// the child: a lead leaves the mover winning the trick; one card wins it when it beats the
 /// best so far (R6.1), and the fourth ends the trick (not the hand's last: that one is forced),
 /// its points going to the defenders if they win it (R7.2).
+#[inline(always)]
 fn quick_order_score(pos: &Position, order: &Order, held: &Held, cards: &Counts, single: u8) -> i32 {
     let ctx = order.ctx;
     let got = if pos.trick.plays == 0 {
@@ -1910,12 +1933,13 @@ impl Solver {
     /// `single` when not [`NONE`]: then `c` is not read), the play made in `pos` and taken
     /// back after (no copy of the position).
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     fn node_after(&mut self, pos: &mut Position, held: &Held, (c, single, combo): (&Counts, u8, Option<Combo>), alpha: i32, beta: i32, depth: usize) -> Result<i32, Budget> {
         #[cfg(test)]
         let before = *pos;
         let (seat, undo) = (pos.to_move, Undo::of(pos));
         play_known(pos, self.order.ctx, c, single, combo);
-        let h = held.after_play(seat, pos, self.order.ctx, single, c);
+        let h = held.after_play(seat, pos, self.order.ctx, single, c, combo);
         let v = self.node(pos, &h, alpha, beta, depth);
         undo.back(pos, seat, c, single);
         #[cfg(test)]
@@ -1933,7 +1957,7 @@ impl Solver {
         if self.nodes > self.budget {
             return Err(Budget);
         }
-        if let Some(v) = forced_end(pos, held) {
+        if let Some(v) = forced_end(pos, held, self.order.ctx) {
             return Ok(v);
         }
         #[cfg(test)]
@@ -2033,7 +2057,7 @@ impl Solver {
                 let (c, single, combo) = (ply.moves.get(i).unwrap_or(&NO_CARDS), ply.singles[i], ply.combos.get(i).copied().flatten());
                 let q = &mut ply.kids[i];
                 play_known(q, ctx, c, single, combo);
-                ply.helds[i] = held.after_play(pos.to_move, q, ctx, single, c);
+                ply.helds[i] = held.after_play(pos.to_move, q, ctx, single, c, combo);
                 let k = self.key(q, &ply.helds[i]);
                 ply.keys[i] = k;
                 if !batch || (pre && j == 0) {
@@ -2117,7 +2141,7 @@ impl Solver {
                     }
                     None if made => {
                         let (ctx, single) = (self.order.ctx, ply.singles[i]);
-                        let h = held.after_play(pos.to_move, &ply.kids[i], ctx, single, ply.play(i));
+                        let h = held.after_play(pos.to_move, &ply.kids[i], ctx, single, ply.play(i), ply.combo(i));
                         self.node(&mut ply.kids[i], &h, alpha, beta, depth + 1)?
                     }
                     None => self.node_after(pos, held, (ply.play(i), ply.singles[i], ply.combo(i)), alpha, beta, depth + 1)?,
@@ -2239,7 +2263,7 @@ impl Solver {
             } else {
                 let mut q = *pos;
                 play_known(&mut q, ctx, &ply.moves[i], NONE, ply.combos[i]);
-                let h = held.after(pos.to_move, &q, ctx, &ply.moves[i]);
+                let h = held.after(pos.to_move, &q, ctx, &ply.moves[i], ply.combos[i]);
                 match self.node(&mut q, &h, alpha, beta, depth + 1) {
                     Ok(v) => v,
                     Err(b) => {
