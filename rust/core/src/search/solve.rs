@@ -1027,7 +1027,7 @@ fn child(pos: &Position, ctx: &Context, c: &Counts, single: u8) -> Position {
     q
 }
 
-/// [`child`] in place.
+/// `child` (its tests' form) in place.
 #[inline(always)]
 fn play(q: &mut Position, ctx: &Context, c: &Counts, single: u8) {
     #[cfg(test)]
@@ -1064,11 +1064,7 @@ fn play_known(q: &mut Position, ctx: &Context, c: &Counts, single: u8, combo: Op
         *h -= n;
     }
     let t = &mut q.trick;
-    // a unit's points are its kind's times its copies (R3.1, R7.1)
-    t.points += match combo {
-        Some(u) if u.k == 1 => u.m as u16 * KIND_POINTS[u.first as usize] as u16,
-        _ => points(c) as u16,
-    };
+    t.points += play_points(c, combo) as u16;
     if t.plays == 0 {
         t.lead = combo;
         t.leader = seat;
@@ -1087,6 +1083,16 @@ fn play_known(q: &mut Position, ctx: &Context, c: &Counts, single: u8, combo: Op
     }
     #[cfg(test)]
     assert_eq!(*q, want, "a known combination played as play_unchecked plays it");
+}
+
+/// The points of the cards `c` (R7.1), whose combination is `combo` where known: a unit's are
+/// its kind's times its copies (R3.1).
+#[inline(always)]
+fn play_points(c: &Counts, combo: Option<Combo>) -> i32 {
+    match combo {
+        Some(u) if u.k == 1 => u.m as i32 * KIND_POINTS[u.first as usize],
+        _ => points(c),
+    }
 }
 
 /// The mover plays one card of kind `k`: [`Position::play_unchecked`] without classifying it
@@ -1750,7 +1756,8 @@ fn ranked(score: i32, i: u16) -> u64 {
 /// How good a play looks for the mover's team, for ordering only: leaving the team winning
 /// the trick, with its points (and a lead's size), first where a single's trick stays the
 /// team's whatever the next seat (an opponent) plays; otherwise giving away as few points as
-/// possible.
+/// possible. The twin of [`quick_order_score`], which the search reads.
+#[cfg(test)]
 fn order_score(pos: &Position, next: &Position, cards: &Counts) -> i32 {
     let team = pos.to_move % 2;
     let p = points(cards);
@@ -1768,14 +1775,15 @@ fn order_score(pos: &Position, next: &Position, cards: &Counts) -> i32 {
     }
 }
 
-/// What [`order_score`] adds for a trick the next seat cannot take (measured: searched first,
+/// What `order_score` adds for a trick the next seat cannot take (measured: searched first,
 /// fewer nodes).
 const SURE: i32 = 500;
 
 /// Whether `next`, a single's trick in progress after a follow, has a mover (an opponent of
 /// the seat that just played) with no legal card that beats the best so far (R5.2 with
 /// N = 1: of the led class if it holds one, else any; R6.1 as `combo::beats`); false for a
-/// lead of several cards or a trick's first card. [`order_score`]'s plain form, card by card.
+/// lead of several cards or a trick's first card. `order_score`'s plain form, card by card.
+#[cfg(test)]
 fn next_cannot_beat(next: &Position) -> bool {
     let t = &next.trick;
     let Some(lead) = t.lead.filter(|l| l.size() == 1 && t.plays >= 2) else { return false };
@@ -1787,7 +1795,7 @@ fn next_cannot_beat(next: &Position) -> bool {
 
 /// Whether seat `opp`, holding the kinds `once` (bits over kind ids), has a legal single that
 /// beats the best key `best` of a single's trick led in `class` (R5.2 with N = 1, R6.1):
-/// [`next_cannot_beat`] from masks.
+/// `next_cannot_beat` (the tests' twin) from masks.
 fn may_beat(order: &Order, once: u64, class: u8, best: u32) -> bool {
     let of_led = once & order.ctx.class_mask[class as usize];
     // void in the led class: a trump beats a plain best (and a trump best only by a greater
@@ -1796,24 +1804,30 @@ fn may_beat(order: &Order, once: u64, class: u8, best: u32) -> bool {
     beating != 0
 }
 
-/// [`order_score`] of a lead, or of one card of kind `single` (not [`NONE`]), without making
-/// the child: a lead leaves the mover winning the trick; one card wins it when it beats the
-/// best so far (R6.1), and the fourth ends the trick (not the hand's last: that one is forced),
-/// its points going to the defenders if they win it (R7.2).
+/// `order_score` (the tests' twin) of a play without making the child: a lead leaves the mover
+/// winning the trick; a follow wins it when its combination (one card of kind `single`, else
+/// `combo`, [`follow_combo`]) beats the best so far (R6.1), and the fourth ends the trick (not
+/// the hand's last: that one is forced), its points going to the defenders if they win it
+/// (R7.2).
 #[inline(always)]
-fn quick_order_score(pos: &Position, order: &Order, held: &Held, cards: &Counts, single: u8) -> i32 {
+fn quick_order_score(pos: &Position, order: &Order, held: &Held, cards: &Counts, single: u8, combo: Option<Combo>) -> i32 {
     let ctx = order.ctx;
     let got = if pos.trick.plays == 0 {
         1000 + points(cards) + size(cards) as i32
     } else {
-        let k = single;
         let team = pos.to_move % 2;
-        let p = KIND_POINTS[k as usize];
         let lead = pos.trick.lead.expect("a trick in progress has its lead");
-        let u = unit(ctx, k, 1);
-        let beats = beats(&lead, &u, pos.trick.best_key);
+        // one card of kind `single`, or the cards `cards` whose combination where they may win
+        // is `combo` ([`follow_combo`])
+        let (p, u) = if single != NONE { (KIND_POINTS[single as usize], Some(unit(ctx, single, 1))) } else { (play_points(cards, combo), combo) };
+        let beats = u.is_some_and(|u| beats(&lead, &u, pos.trick.best_key));
         let winner = if beats { pos.to_move } else { pos.trick.best_seat };
-        if pos.trick.plays < 3 {
+        if pos.trick.plays < 3 && single == NONE {
+            // several cards: no sure trick read; the play's size is the lead's (R5.1)
+            if winner % 2 == team { 1000 + p + lead.size() as i32 } else { -p }
+        } else if pos.trick.plays < 3 {
+            let k = single;
+            let u = unit(ctx, k, 1);
             if winner % 2 == team {
                 // the trick's next seat is an opponent: a trick it cannot take first
                 let best = if beats { u.key() } else { pos.trick.best_key };
@@ -1847,13 +1861,13 @@ fn lead_score(order: &Order, pos: &Position, held: &Held, c: &Counts, single: u8
         Some(u) if u.k == 1 => (1000 + u.m as i32 * (KIND_POINTS[u.first as usize] + 1)) * 64 + lead_strength(ctx, u.first),
         _ => {
             let k = if single != NONE { single } else { first_kind(c) };
-            quick_order_score(pos, order, held, c, single) * 64 + lead_strength(ctx, k)
+            quick_order_score(pos, order, held, c, single, None) * 64 + lead_strength(ctx, k)
         }
     };
     #[cfg(test)]
     {
         let k = if single != NONE { single } else { first_kind(c) };
-        assert_eq!(got, quick_order_score(pos, order, held, c, single) * 64 + lead_strength(ctx, k), "{pos:?}");
+        assert_eq!(got, quick_order_score(pos, order, held, c, single, None) * 64 + lead_strength(ctx, k), "{pos:?}");
     }
     got
 }
@@ -2102,28 +2116,18 @@ impl Solver {
                 ply.kids.clear();
             }
             ply.order.clear();
-            // a lead's or one card's order is known without making the child; a follow of
-            // several cards is made to be ordered, in its place (one copy of the position)
-            let made = !etc && pos.trick.plays > 0 && ply.singles.contains(&NONE);
+            // every play's order known without making the child: a follow's from its
+            // combination where it may win
             for i in 0..ply.len() {
                 let c = ply.moves.get(i).unwrap_or(&NO_CARDS);
-                if made {
-                    ply.kids.push(*pos);
-                }
                 if i as u16 == first {
                     continue;
                 }
-                let score = if made {
-                    let q = ply.kids.last_mut().expect("just pushed");
-                    play_known(q, self.order.ctx, c, ply.singles[i], ply.combos.get(i).copied().flatten());
-                    order_score(pos, q, c)
-                } else if etc && ply.singles[i] == NONE {
-                    order_score(pos, &ply.kids[i], c)
-                } else if pos.trick.plays == 0 {
+                let score = if pos.trick.plays == 0 {
                     // a lead: by its score, then stronger first
                     lead_score(&self.order, pos, held, c, ply.singles[i], ply.combo(i))
                 } else {
-                    quick_order_score(pos, &self.order, held, c, ply.singles[i])
+                    quick_order_score(pos, &self.order, held, c, ply.singles[i], ply.combo(i))
                 };
                 ply.order.push(ranked(score, i as u16));
             }
@@ -2138,11 +2142,6 @@ impl Solver {
                     None if etc => {
                         self.given_key = Some(ply.keys[i]);
                         self.node(&mut ply.kids[i], &ply.helds[i], alpha, beta, depth + 1)?
-                    }
-                    None if made => {
-                        let (ctx, single) = (self.order.ctx, ply.singles[i]);
-                        let h = held.after_play(pos.to_move, &ply.kids[i], ctx, single, ply.play(i), ply.combo(i));
-                        self.node(&mut ply.kids[i], &h, alpha, beta, depth + 1)?
                     }
                     None => self.node_after(pos, held, (ply.play(i), ply.singles[i], ply.combo(i)), alpha, beta, depth + 1)?,
                 };
@@ -2506,7 +2505,7 @@ pub fn solve(pos: &Position, budget: u64) -> Result<Solution, Error> {
     let mut solved_order: Vec<usize> = (0..moves.len()).collect();
     if pos.trick.plays == 0 {
         let (order, held) = (&s.order, Held::of(pos));
-        solved_order.sort_by_key(|&i| std::cmp::Reverse(quick_order_score(pos, order, &held, &moves[i], NONE) * 64 + lead_strength(order.ctx, first_kind(&moves[i]))));
+        solved_order.sort_by_key(|&i| std::cmp::Reverse(quick_order_score(pos, order, &held, &moves[i], NONE, None) * 64 + lead_strength(order.ctx, first_kind(&moves[i]))));
     }
     let mut guess = None;
     for &i in &solved_order {
