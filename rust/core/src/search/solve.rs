@@ -192,7 +192,27 @@ impl std::hash::Hash for FollowKey {
 /// The legal follows found so far (most hands meet the same lead in many lines), each with the
 /// combination it is where it may win ([`follow_combo`]): read back in the engine's order, the
 /// map's order never read. Cleared when it holds [`FOLLOWS_KEPT`].
-type Follows = std::collections::HashMap<FollowKey, (Vec<Counts>, Vec<Option<Combo>>), std::hash::BuildHasherDefault<FxHasher>>;
+type Follows = std::collections::HashMap<FollowKey, (Vec<Counts>, Vec<Known>), std::hash::BuildHasherDefault<FxHasher>>;
+
+/// A play of several cards as listed: its combination (a lead's, R3; a follow's where it may
+/// win, [`follow_combo`]) and its points (R7.1), read when it is played and ordered.
+#[derive(Clone, Copy, Debug, Default)]
+struct Known {
+    combo: Option<Combo>,
+    points: u16,
+}
+
+impl Known {
+    /// The cards `c`, whose combination is `combo`: a unit's points are its kind's times its
+    /// copies (R3.1).
+    fn of(c: &Counts, combo: Option<Combo>) -> Known {
+        let points = match combo {
+            Some(u) if u.k == 1 => u.m as i32 * KIND_POINTS[u.first as usize],
+            _ => points(c),
+        };
+        Known { combo, points: points as u16 }
+    }
+}
 
 /// The most hands [`Follows`] keeps.
 const FOLLOWS_KEPT: usize = 1 << 16;
@@ -207,7 +227,7 @@ struct Ply {
     singles: Vec<u8>,
     /// With `moves`, each play's combination: a lead's (R3), a follow's where it may win
     /// ([`follow_combo`]); what [`play_known`] plays without classifying the cards again.
-    combos: Vec<Option<Combo>>,
+    combos: Vec<Known>,
 
     kids: Vec<Position>,
     /// At a trick's last card, the children's held masks and trick-start keys.
@@ -222,7 +242,7 @@ struct Ply {
     /// follower often meets the same lead with the same hand): read before [`Follows`].
     follow_key: Option<FollowKey>,
     follow_moves: Vec<Counts>,
-    follow_combos: Vec<Option<Combo>>,
+    follow_combos: Vec<Known>,
     /// [`search_plays`]' groups: each member's next stronger kind of its interchangeable group
     /// and each swapped kind's next of its swap group, read only at the kinds written.
     prev: KindMap,
@@ -261,8 +281,8 @@ impl Ply {
     }
 
     /// The `i`-th play's combination where `combos` keeps one (see [`play_known`]).
-    fn combo(&self, i: usize) -> Option<Combo> {
-        self.combos.get(i).copied().flatten()
+    fn combo(&self, i: usize) -> Known {
+        self.combos.get(i).copied().unwrap_or_default()
     }
 
     /// The `i`-th play's cards.
@@ -816,7 +836,7 @@ fn search_plays(pos: &Position, order: &Order, held: &Held, follows: &mut Follow
         None => for_each_lead(ctx, hand, |c| {
             let cards = c.counts(ctx);
             // the whole 13-cycle (R3.3) is classified from its lowest trump by name
-            combos.push(if c.k < 13 { Some(c) } else { classify(ctx, &cards) });
+            combos.push(Known::of(&cards, if c.k < 13 { Some(c) } else { classify(ctx, &cards) }));
             out.push(cards);
             singles.push(if c.size() == 1 { c.first } else { NONE });
         }),
@@ -849,7 +869,7 @@ fn search_plays(pos: &Position, order: &Order, held: &Held, follows: &mut Follow
                 } else {
                     let Some(v) = legal(pos) else { return false };
                     out.extend_from_slice(&v);
-                    combos.extend(v.iter().map(|c| follow_combo(ctx, lead.class, c)));
+                    combos.extend(v.iter().map(|c| Known::of(c, follow_combo(ctx, lead.class, c))));
                     if follows.len() >= FOLLOWS_KEPT {
                         follows.clear();
                     }
@@ -1049,7 +1069,7 @@ fn play(q: &mut Position, ctx: &Context, c: &Counts, single: u8) {
 /// win, [`follow_combo`]; read only for a play of several cards): the cards are not
 /// classified again. The trick's best changes only to a combination that beats it (R6.1).
 #[inline(always)]
-fn play_known(q: &mut Position, ctx: &Context, c: &Counts, single: u8, combo: Option<Combo>) {
+fn play_known(q: &mut Position, ctx: &Context, c: &Counts, single: u8, known: Known) {
     if single != NONE {
         return play(q, ctx, c, single);
     }
@@ -1064,7 +1084,8 @@ fn play_known(q: &mut Position, ctx: &Context, c: &Counts, single: u8, combo: Op
         *h -= n;
     }
     let t = &mut q.trick;
-    t.points += play_points(c, combo) as u16;
+    t.points += known.points;
+    let combo = known.combo;
     if t.plays == 0 {
         t.lead = combo;
         t.leader = seat;
@@ -1083,16 +1104,6 @@ fn play_known(q: &mut Position, ctx: &Context, c: &Counts, single: u8, combo: Op
     }
     #[cfg(test)]
     assert_eq!(*q, want, "a known combination played as play_unchecked plays it");
-}
-
-/// The points of the cards `c` (R7.1), whose combination is `combo` where known: a unit's are
-/// its kind's times its copies (R3.1).
-#[inline(always)]
-fn play_points(c: &Counts, combo: Option<Combo>) -> i32 {
-    match combo {
-        Some(u) if u.k == 1 => u.m as i32 * KIND_POINTS[u.first as usize],
-        _ => points(c),
-    }
 }
 
 /// The mover plays one card of kind `k`: [`Position::play_unchecked`] without classifying it
@@ -1161,7 +1172,7 @@ fn three_leads(pos: &Position, order: &Order, held: &Held, ply: &mut Ply) {
             c[k] = m;
             ply.moves.push(c);
             ply.singles.push(if m == 1 { k as u8 } else { NONE });
-            ply.combos.push(Some(unit(ctx, k as u8, m)));
+            ply.combos.push(Known { combo: Some(unit(ctx, k as u8, m)), points: m as u16 * KIND_POINTS[k] as u16 });
         }
     }
     #[cfg(test)]
@@ -1810,7 +1821,7 @@ fn may_beat(order: &Order, once: u64, class: u8, best: u32) -> bool {
 /// the hand's last: that one is forced), its points going to the defenders if they win it
 /// (R7.2).
 #[inline(always)]
-fn quick_order_score(pos: &Position, order: &Order, held: &Held, cards: &Counts, single: u8, combo: Option<Combo>) -> i32 {
+fn quick_order_score(pos: &Position, order: &Order, held: &Held, cards: &Counts, single: u8, known: Known) -> i32 {
     let ctx = order.ctx;
     let got = if pos.trick.plays == 0 {
         1000 + points(cards) + size(cards) as i32
@@ -1819,7 +1830,7 @@ fn quick_order_score(pos: &Position, order: &Order, held: &Held, cards: &Counts,
         let lead = pos.trick.lead.expect("a trick in progress has its lead");
         // one card of kind `single`, or the cards `cards` whose combination where they may win
         // is `combo` ([`follow_combo`])
-        let (p, u) = if single != NONE { (KIND_POINTS[single as usize], Some(unit(ctx, single, 1))) } else { (play_points(cards, combo), combo) };
+        let (p, u) = if single != NONE { (KIND_POINTS[single as usize], Some(unit(ctx, single, 1))) } else { (known.points as i32, known.combo) };
         let beats = u.is_some_and(|u| beats(&lead, &u, pos.trick.best_key));
         let winner = if beats { pos.to_move } else { pos.trick.best_seat };
         if pos.trick.plays < 3 && single == NONE {
@@ -1855,19 +1866,19 @@ fn quick_order_score(pos: &Position, order: &Order, held: &Held, cards: &Counts,
 /// A lead's order score: [`quick_order_score`] × 64 + [`lead_strength`] of its lowest kind,
 /// a unit's (R3.1: m cards of one kind, m times its points, R7.1) read from its combination
 /// `combo` without reading the cards.
-fn lead_score(order: &Order, pos: &Position, held: &Held, c: &Counts, single: u8, combo: Option<Combo>) -> i32 {
+fn lead_score(order: &Order, pos: &Position, held: &Held, c: &Counts, single: u8, known: Known) -> i32 {
     let ctx = order.ctx;
-    let got = match combo {
+    let got = match known.combo {
         Some(u) if u.k == 1 => (1000 + u.m as i32 * (KIND_POINTS[u.first as usize] + 1)) * 64 + lead_strength(ctx, u.first),
         _ => {
             let k = if single != NONE { single } else { first_kind(c) };
-            quick_order_score(pos, order, held, c, single, None) * 64 + lead_strength(ctx, k)
+            quick_order_score(pos, order, held, c, single, Known::default()) * 64 + lead_strength(ctx, k)
         }
     };
     #[cfg(test)]
     {
         let k = if single != NONE { single } else { first_kind(c) };
-        assert_eq!(got, quick_order_score(pos, order, held, c, single, None) * 64 + lead_strength(ctx, k), "{pos:?}");
+        assert_eq!(got, quick_order_score(pos, order, held, c, single, Known::default()) * 64 + lead_strength(ctx, k), "{pos:?}");
     }
     got
 }
@@ -1948,12 +1959,12 @@ impl Solver {
     /// back after (no copy of the position).
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn node_after(&mut self, pos: &mut Position, held: &Held, (c, single, combo): (&Counts, u8, Option<Combo>), alpha: i32, beta: i32, depth: usize) -> Result<i32, Budget> {
+    fn node_after(&mut self, pos: &mut Position, held: &Held, (c, single, known): (&Counts, u8, Known), alpha: i32, beta: i32, depth: usize) -> Result<i32, Budget> {
         #[cfg(test)]
         let before = *pos;
         let (seat, undo) = (pos.to_move, Undo::of(pos));
-        play_known(pos, self.order.ctx, c, single, combo);
-        let h = held.after_play(seat, pos, self.order.ctx, single, c, combo);
+        play_known(pos, self.order.ctx, c, single, known);
+        let h = held.after_play(seat, pos, self.order.ctx, single, c, known.combo);
         let v = self.node(pos, &h, alpha, beta, depth);
         undo.back(pos, seat, c, single);
         #[cfg(test)]
@@ -2068,10 +2079,10 @@ impl Solver {
             ply.keys.resize(n, 0);
             for j in 0..n {
                 let i = if !pre { j } else if j == 0 { first as usize } else if j <= first as usize { j - 1 } else { j };
-                let (c, single, combo) = (ply.moves.get(i).unwrap_or(&NO_CARDS), ply.singles[i], ply.combos.get(i).copied().flatten());
+                let (c, single, known) = (ply.moves.get(i).unwrap_or(&NO_CARDS), ply.singles[i], ply.combos.get(i).copied().unwrap_or_default());
                 let q = &mut ply.kids[i];
-                play_known(q, ctx, c, single, combo);
-                ply.helds[i] = held.after_play(pos.to_move, q, ctx, single, c, combo);
+                play_known(q, ctx, c, single, known);
+                ply.helds[i] = held.after_play(pos.to_move, q, ctx, single, c, known.combo);
                 let k = self.key(q, &ply.helds[i]);
                 ply.keys[i] = k;
                 if !batch || (pre && j == 0) {
@@ -2237,7 +2248,7 @@ impl Solver {
         ply.order.clear();
         for (i, u) in ply.combos.iter().enumerate() {
             // a unit of m cards of one kind (R3.1): m times its points (R7.1)
-            let u = u.expect("a lead is a combination");
+            let u = u.combo.expect("a lead is a combination");
             let score = if i as u16 == first { i32::MAX } else { (u.m as i32 * (KIND_POINTS[u.first as usize] + 1)) * 64 + lead_strength(ctx, u.first) };
             #[cfg(test)]
             {
@@ -2262,7 +2273,7 @@ impl Solver {
             } else {
                 let mut q = *pos;
                 play_known(&mut q, ctx, &ply.moves[i], NONE, ply.combos[i]);
-                let h = held.after(pos.to_move, &q, ctx, &ply.moves[i], ply.combos[i]);
+                let h = held.after(pos.to_move, &q, ctx, &ply.moves[i], ply.combos[i].combo);
                 match self.node(&mut q, &h, alpha, beta, depth + 1) {
                     Ok(v) => v,
                     Err(b) => {
@@ -2505,7 +2516,7 @@ pub fn solve(pos: &Position, budget: u64) -> Result<Solution, Error> {
     let mut solved_order: Vec<usize> = (0..moves.len()).collect();
     if pos.trick.plays == 0 {
         let (order, held) = (&s.order, Held::of(pos));
-        solved_order.sort_by_key(|&i| std::cmp::Reverse(quick_order_score(pos, order, &held, &moves[i], NONE, None) * 64 + lead_strength(order.ctx, first_kind(&moves[i]))));
+        solved_order.sort_by_key(|&i| std::cmp::Reverse(quick_order_score(pos, order, &held, &moves[i], NONE, Known::default()) * 64 + lead_strength(order.ctx, first_kind(&moves[i]))));
     }
     let mut guess = None;
     for &i in &solved_order {
