@@ -1927,6 +1927,15 @@ impl Solver {
         Some(got)
     }
 
+    /// Puts back the buffers of the node at `depth`, taken out while it searched (no drop of
+    /// the empty slot).
+    #[inline(always)]
+    fn give_back(&mut self, depth: usize, ply: Box<Ply>) {
+        let slot = std::mem::replace(&mut self.plies[depth], Some(ply));
+        debug_assert!(slot.is_none(), "one node a depth at a time");
+        std::mem::forget(slot);
+    }
+
     /// [`trick_start_key`] of `pos`, the trumps' shape kept by their mask.
     fn key(&mut self, pos: &Position, held: &Held) -> u128 {
         let ctx = self.order.ctx;
@@ -2087,7 +2096,7 @@ impl Solver {
                 ply.keys[i] = k;
                 if !batch || (pre && j == 0) {
                     if let Some(v) = self.child_cuts(&ply.kids[i], k, max, alpha, beta) {
-                        self.plies[depth] = Some(ply);
+                        self.give_back(depth, ply);
                         return Ok(v);
                     }
                 }
@@ -2095,7 +2104,7 @@ impl Solver {
             if batch {
                 for i in (0..n).filter(|&i| !pre || i != first as usize) {
                     if let Some(v) = self.child_cuts(&ply.kids[i], ply.keys[i], max, alpha, beta) {
-                        self.plies[depth] = Some(ply);
+                        self.give_back(depth, ply);
                         return Ok(v);
                     }
                 }
@@ -2179,7 +2188,7 @@ impl Solver {
                 ply.killer = Some((*bc, bs));
             }
         }
-        self.plies[depth] = Some(ply);
+        self.give_back(depth, ply);
         if k.is_some() {
             // mid-trick there is no table entry to keep
             self.keep(k, old, best, (alpha0, beta0), base, best_i, nodes0);
@@ -2277,7 +2286,7 @@ impl Solver {
                 match self.node(&mut q, &h, alpha, beta, depth + 1) {
                     Ok(v) => v,
                     Err(b) => {
-                        self.plies[depth] = Some(ply);
+                        self.give_back(depth, ply);
                         return Err(b);
                     }
                 }
@@ -2294,7 +2303,7 @@ impl Solver {
                 break;
             }
         }
-        self.plies[depth] = Some(ply);
+        self.give_back(depth, ply);
         Ok((best, best_i))
     }
 
