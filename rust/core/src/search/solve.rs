@@ -1931,7 +1931,7 @@ impl Solver {
     /// the empty slot).
     #[inline(always)]
     fn give_back(&mut self, depth: usize, ply: Box<Ply>) {
-        let slot = std::mem::replace(&mut self.plies[depth], Some(ply));
+        let slot = self.plies[depth].replace(ply);
         debug_assert!(slot.is_none(), "one node a depth at a time");
         std::mem::forget(slot);
     }
