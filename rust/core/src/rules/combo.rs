@@ -439,6 +439,20 @@ fn chain_windows(kinds: &[u8], cyclic: bool, bits: u64, kmin: u8, kmax: u8, mut 
     }
 }
 
+/// The combination a follow of `cards` to a lead of class `led` is where it may win the trick,
+/// else None (R6.1: only a play all of the led class, or all trumps, can win; what else is
+/// played needs no classifying, a combination being of one class, R3.1–R3.3). Depends on the
+/// cards and the led class alone, so a list of follows may keep it.
+pub fn follow_combo(ctx: &Context, led: u8, cards: &Counts) -> Option<Combo> {
+    let kinds = crate::rules::card::held_mask(cards, 1);
+    let of_one_class = kinds & !ctx.class_mask[led as usize] == 0 || kinds & !ctx.class_mask[TRUMP as usize] == 0;
+    match kinds.count_ones() {
+        1 => Some(unit(ctx, kinds.trailing_zeros() as u8, cards[kinds.trailing_zeros() as usize])),
+        _ if of_one_class => classify(ctx, cards),
+        _ => None,
+    }
+}
+
 /// R6.1–R6.2, written once: does the play `c` (one combination) become the trick's best over
 /// `best_key`, the key of the best play so far, on the lead `lead`? It can win only with the
 /// lead's card count, in the led class or as a trump ruff of a plain lead (R6.1), and then only

@@ -37,7 +37,7 @@ use std::hash::Hasher;
 use crate::game::action_set::ActionSet;
 use crate::game::hand::{Action, Phase, Position, Trick, NOBODY};
 use crate::rules::card::{held_mask, size, words, Card, Counts, KINDS};
-use crate::rules::combo::{beats, for_each_lead, unit, Combo};
+use crate::rules::combo::{beats, classify, follow_combo, for_each_lead, unit, Combo};
 use crate::rules::error::Error;
 use crate::rules::score::{points, KIND_POINTS};
 use crate::rules::trump::{Context, NONE, TRUMP};
@@ -189,9 +189,30 @@ impl std::hash::Hash for FollowKey {
     }
 }
 
-/// The legal follows found so far (most hands meet the same lead in many lines): read back in
-/// the engine's order, the map's order never read. Cleared when it holds [`FOLLOWS_KEPT`].
-type Follows = std::collections::HashMap<FollowKey, Vec<Counts>, std::hash::BuildHasherDefault<FxHasher>>;
+/// The legal follows found so far (most hands meet the same lead in many lines), each with the
+/// combination it is where it may win ([`follow_combo`]): read back in the engine's order, the
+/// map's order never read. Cleared when it holds [`FOLLOWS_KEPT`].
+type Follows = std::collections::HashMap<FollowKey, (Vec<Counts>, Vec<Known>), std::hash::BuildHasherDefault<FxHasher>>;
+
+/// A play of several cards as listed: its combination (a lead's, R3; a follow's where it may
+/// win, [`follow_combo`]) and its points (R7.1), read when it is played and ordered.
+#[derive(Clone, Copy, Debug, Default)]
+struct Known {
+    combo: Option<Combo>,
+    points: u16,
+}
+
+impl Known {
+    /// The cards `c`, whose combination is `combo`: a unit's points are its kind's times its
+    /// copies (R3.1).
+    fn of(c: &Counts, combo: Option<Combo>) -> Known {
+        let points = match combo {
+            Some(u) if u.k == 1 => u.m as i32 * KIND_POINTS[u.first as usize],
+            _ => points(c),
+        };
+        Known { combo, points: points as u16 }
+    }
+}
 
 /// The most hands [`Follows`] keeps.
 const FOLLOWS_KEPT: usize = 1 << 16;
@@ -204,6 +225,9 @@ struct Ply {
     moves: Vec<Counts>,
     /// Each play's kind when it is one card, else [`NONE`].
     singles: Vec<u8>,
+    /// With `moves`, each play's combination: a lead's (R3), a follow's where it may win
+    /// ([`follow_combo`]); what [`play_known`] plays without classifying the cards again.
+    combos: Vec<Known>,
 
     kids: Vec<Position>,
     /// At a trick's last card, the children's held masks and trick-start keys.
@@ -218,6 +242,20 @@ struct Ply {
     /// follower often meets the same lead with the same hand): read before [`Follows`].
     follow_key: Option<FollowKey>,
     follow_moves: Vec<Counts>,
+    follow_combos: Vec<Known>,
+    /// [`search_plays`]' groups: each member's next stronger kind of its interchangeable group
+    /// and each swapped kind's next of its swap group, read only at the kinds written.
+    prev: KindMap,
+    next: KindMap,
+}
+
+/// A kind for some kinds (the others never read): kept from node to node, not made again.
+struct KindMap([u8; KINDS]);
+
+impl Default for KindMap {
+    fn default() -> KindMap {
+        KindMap([NONE; KINDS])
+    }
 }
 
 /// No cards: what [`Ply::play`] gives for a play of one card named by its kind alone.
@@ -240,6 +278,11 @@ impl Ply {
     /// card, named by `singles[i]`: read by no code that is given its kind).
     fn play(&self, i: usize) -> &Counts {
         self.moves.get(i).unwrap_or(&NO_CARDS)
+    }
+
+    /// The `i`-th play's combination where `combos` keeps one (see [`play_known`]).
+    fn combo(&self, i: usize) -> Known {
+        self.combos.get(i).copied().unwrap_or_default()
     }
 
     /// The `i`-th play's cards.
@@ -294,9 +337,10 @@ impl Held {
     /// [`Held::after`] for a play of one card of kind `single`, when not [`NONE`]: only that
     /// kind's bits and the tallies it is in change (the widest combination is made again only
     /// when the kind was held twice or more).
-    fn after_play(&self, seat: u8, next: &Position, ctx: &Context, single: u8) -> Held {
+    #[inline(always)]
+    fn after_play(&self, seat: u8, next: &Position, ctx: &Context, single: u8, c: &Counts, combo: Option<Combo>) -> Held {
         if single == NONE {
-            return self.after(seat, next, ctx);
+            return self.after(seat, next, ctx, c, combo);
         }
         let mut h = *self;
         let (s, k) = (seat as usize, single as usize);
@@ -313,28 +357,29 @@ impl Held {
         h
     }
 
-    /// The masks of `next`, the position after `seat` played from this one's: only the kinds
-    /// `seat` held are read again.
-    fn after(&self, seat: u8, next: &Position, ctx: &Context) -> Held {
+    /// The masks of `next`, the position after `seat` played the cards `c` from this one's
+    /// (a unit's, R3.1, when `combo` is one: its one kind): only the kinds played are read
+    /// again.
+    fn after(&self, seat: u8, next: &Position, ctx: &Context, c: &Counts, combo: Option<Combo>) -> Held {
         let mut h = *self;
         let s = seat as usize;
         let hand = &next.hands[s];
-        let (mut once, mut twice) = (0u64, 0u64);
-        let (mut cards, mut tens, mut fives) = (0u8, 0u8, 0u8);
-        let mut bits = self.once[s];
+        let mut bits = match combo {
+            Some(u) if u.k == 1 => 1 << u.first,
+            _ => held_mask(c, 1),
+        };
+        debug_assert_eq!(bits, held_mask(c, 1));
         while bits != 0 {
             let k = bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            let n = hand[k];
-            once |= ((n >= 1) as u64) << k;
-            twice |= ((n >= 2) as u64) << k;
-            cards += n;
-            tens += ((TEN_KINDS >> k & 1) as u8) * n;
-            fives += ((FIVE_KINDS >> k & 1) as u8) * n;
+            let (n, p) = (hand[k], c[k]);
+            h.once[s] &= !(((n == 0) as u64) << k);
+            h.twice[s] &= !(((n < 2) as u64) << k);
+            h.cards[s] -= p;
+            h.tens[s] -= ((TEN_KINDS >> k & 1) as u8) * p;
+            h.fives[s] -= ((FIVE_KINDS >> k & 1) as u8) * p;
         }
-        h.once[s] = once;
-        h.twice[s] = twice;
-        (h.cards[s], h.tens[s], h.fives[s]) = (cards, tens, fives);
+        let (twice, cards) = (h.twice[s], h.cards[s]);
         h.widest[s] = if twice == 0 && cards < 26 { 1 } else { widest(hand, twice, cards, ctx) };
         h.left = h.once[0] | h.once[1] | h.once[2] | h.once[3];
         h
@@ -777,9 +822,10 @@ fn legal(pos: &Position) -> Option<Vec<Counts>> {
 /// [`interchangeable`]): of each group a play keeps its strongest cards. Leads in the order
 /// of `combo::for_each_lead`, a single's follows by kind (the engine's sets, listed directly).
 fn search_plays(pos: &Position, order: &Order, held: &Held, follows: &mut Follows, ply: &mut Ply) -> bool {
-    let Ply { moves: out, singles, follow_key, follow_moves, .. } = ply;
+    let Ply { moves: out, singles, combos, follow_key, follow_moves, follow_combos, prev: KindMap(prev), next: KindMap(next), .. } = ply;
     out.clear();
     singles.clear();
+    combos.clear();
     let ctx = order.ctx;
     let hand = &pos.hands[pos.to_move as usize];
     // groups form only among two or more lone cards the mover may play
@@ -788,7 +834,10 @@ fn search_plays(pos: &Position, order: &Order, held: &Held, follows: &mut Follow
     let others = held.once[(me + 1) % 4] | held.once[(me + 2) % 4] | held.once[(me + 3) % 4];
     match pos.lead() {
         None => for_each_lead(ctx, hand, |c| {
-            out.push(c.counts(ctx));
+            let cards = c.counts(ctx);
+            // the whole 13-cycle (R3.3) is classified from its lowest trump by name
+            combos.push(Known::of(&cards, if c.k < 13 { Some(c) } else { classify(ctx, &cards) }));
+            out.push(cards);
             singles.push(if c.size() == 1 { c.first } else { NONE });
         }),
         Some(lead) if lead.size() == 1 => {
@@ -810,22 +859,27 @@ fn search_plays(pos: &Position, order: &Order, held: &Held, follows: &mut Follow
                 #[cfg(test)]
                 assert_eq!(Some(&*follow_moves), legal(pos).as_ref(), "the follows kept are the legal ones");
                 out.extend_from_slice(follow_moves);
+                combos.extend_from_slice(follow_combos);
             } else {
-                if let Some(v) = follows.get(&key) {
+                if let Some((v, c)) = follows.get(&key) {
                     #[cfg(test)]
                     assert_eq!(Some(v), legal(pos).as_ref(), "the follows kept are the legal ones");
                     out.extend_from_slice(v);
+                    combos.extend_from_slice(c);
                 } else {
                     let Some(v) = legal(pos) else { return false };
                     out.extend_from_slice(&v);
+                    combos.extend(v.iter().map(|c| Known::of(c, follow_combo(ctx, lead.class, c))));
                     if follows.len() >= FOLLOWS_KEPT {
                         follows.clear();
                     }
-                    follows.insert(key, v);
+                    follows.insert(key, (v, combos.clone()));
                 }
                 *follow_key = Some(key);
                 follow_moves.clear();
                 follow_moves.extend_from_slice(out);
+                follow_combos.clear();
+                follow_combos.extend_from_slice(combos);
             }
             singles.resize(out.len(), NONE);
         }
@@ -847,7 +901,7 @@ fn search_plays(pos: &Position, order: &Order, held: &Held, follows: &mut Follow
         }
         return true;
     }
-    let (prev, members) = if two_lone { interchangeable(pos, order, held, candidates) } else { ([NONE; KINDS], 0) };
+    let members = if two_lone { groups(pos, order, held, candidates, |a, b| prev[b as usize] = a) } else { 0 };
     let mut grouped = members;
     let mut m = members;
     while m != 0 {
@@ -855,7 +909,7 @@ fn search_plays(pos: &Position, order: &Order, held: &Held, follows: &mut Follow
         m &= m - 1;
         grouped |= 1 << prev[k];
     }
-    let (next, swapped) = swaps(pos, order, held.once[me] & candidates & !grouped);
+    let swapped = swaps(pos, order, held.once[me] & candidates & !grouped, next);
     if members == 0 && swapped == 0 {
         return true;
     }
@@ -881,8 +935,20 @@ fn search_plays(pos: &Position, order: &Order, held: &Held, follows: &mut Follow
         true
     };
     if out.is_empty() {
-        // one card each, named by its kind
-        singles.retain(|&k| keep(&one_card(k)));
+        // one card each, named by its kind: a group's member leaves the list, and a swap
+        // group's kind after its first (what `keep` tells of one card)
+        let mut dropped = members;
+        let mut m = swapped;
+        while m != 0 {
+            let k = m.trailing_zeros() as usize;
+            m &= m - 1;
+            dropped |= 1 << next[k];
+        }
+        #[cfg(test)]
+        let want: Vec<u8> = singles.iter().copied().filter(|&k| keep(&one_card(k))).collect();
+        singles.retain(|&k| dropped >> k & 1 == 0);
+        #[cfg(test)]
+        assert_eq!(*singles, want, "one card left out as keep leaves it");
         return true;
     }
     let mut n = 0;
@@ -890,11 +956,13 @@ fn search_plays(pos: &Position, order: &Order, held: &Held, follows: &mut Follow
         if keep(&out[i]) {
             out[n] = out[i];
             singles[n] = singles[i];
+            combos[n] = combos[i];
             n += 1;
         }
     }
     out.truncate(n);
     singles.truncate(n);
+    combos.truncate(n);
     true
 }
 
@@ -903,13 +971,13 @@ fn search_plays(pos: &Position, order: &Order, held: &Held, follows: &mut Follow
 /// same copies in every hand. Renaming one of a group to another leaves the position as it is
 /// (R2.6: between equal strengths the earlier play wins, whichever kinds they are), so a play
 /// and the play with its cards of the group permuted have one value. For each kind with a
-/// next member of its group (in kind order), that member; and those kinds, as bits.
-fn swaps(pos: &Position, order: &Order, mine: u64) -> ([u8; KINDS], u64) {
-    let mut next = [NONE; KINDS];
+/// next member of its group (in kind order), that member, into `next` (no other kind written);
+/// and those kinds, as bits.
+fn swaps(pos: &Position, order: &Order, mine: u64, next: &mut [u8; KINDS]) -> u64 {
     let mut swapped = 0u64;
     let cand = mine & order.swappable;
     if cand.count_ones() < 2 {
-        return (next, swapped);
+        return swapped;
     }
     let h = &pos.hands;
     let counts = |k: usize| (h[0][k] as u32) | (h[1][k] as u32) << 8 | (h[2][k] as u32) << 16 | (h[3][k] as u32) << 24;
@@ -929,7 +997,7 @@ fn swaps(pos: &Position, order: &Order, mine: u64) -> ([u8; KINDS], u64) {
             }
         }
     }
-    (next, swapped)
+    swapped
 }
 
 /// What a play changes in a position besides the mover's hand: kept to take it back.
@@ -950,6 +1018,7 @@ impl Undo {
     }
 
     /// Takes back `seat`'s play of `c` (one card of kind `single` when not [`NONE`]).
+    #[inline(always)]
     fn back(self, p: &mut Position, seat: u8, c: &Counts, single: u8) {
         let hand = &mut p.hands[seat as usize];
         if single != NONE {
@@ -971,13 +1040,15 @@ impl Undo {
 
 /// `pos` after the mover plays `c`, whose kind is `single` when it is one card (else
 /// [`NONE`]): [`Position::play_unchecked`], for one card without classifying it.
+#[cfg(test)]
 fn child(pos: &Position, ctx: &Context, c: &Counts, single: u8) -> Position {
     let mut q = *pos;
     play(&mut q, ctx, c, single);
     q
 }
 
-/// [`child`] in place.
+/// `child` (its tests' form) in place.
+#[inline(always)]
 fn play(q: &mut Position, ctx: &Context, c: &Counts, single: u8) {
     #[cfg(test)]
     let want = {
@@ -994,8 +1065,50 @@ fn play(q: &mut Position, ctx: &Context, c: &Counts, single: u8) {
     assert_eq!(*q, want, "one card played as play_unchecked plays it");
 }
 
+/// [`play`] of a play whose combination is known (`combo`: a lead's, a follow's where it may
+/// win, [`follow_combo`]; read only for a play of several cards): the cards are not
+/// classified again. The trick's best changes only to a combination that beats it (R6.1).
+#[inline(always)]
+fn play_known(q: &mut Position, ctx: &Context, c: &Counts, single: u8, known: Known) {
+    if single != NONE {
+        return play(q, ctx, c, single);
+    }
+    #[cfg(test)]
+    let want = {
+        let mut w = *q;
+        w.play_unchecked(c);
+        w
+    };
+    let seat = q.to_move;
+    for (h, n) in q.hands[seat as usize].iter_mut().zip(c) {
+        *h -= n;
+    }
+    let t = &mut q.trick;
+    t.points += known.points;
+    let combo = known.combo;
+    if t.plays == 0 {
+        t.lead = combo;
+        t.leader = seat;
+        t.best_key = combo.map_or(0, |u| u.key());
+        t.best_seat = seat;
+    } else if let (Some(lead), Some(u)) = (t.lead, combo) {
+        if beats(&lead, &u, t.best_key) {
+            t.best_key = u.key();
+            t.best_seat = seat;
+        }
+    }
+    t.plays += 1;
+    q.to_move = (seat + 1) % 4;
+    if t.plays == 4 {
+        q.finish_trick();
+    }
+    #[cfg(test)]
+    assert_eq!(*q, want, "a known combination played as play_unchecked plays it");
+}
+
 /// The mover plays one card of kind `k`: [`Position::play_unchecked`] without classifying it
 /// (one card is a unit of one, R3.1; it takes the trick when it beats the best so far, R6.1).
+#[inline(always)]
 fn play_single(q: &mut Position, ctx: &Context, k: u8) {
     let seat = q.to_move;
     q.hands[seat as usize][k as usize] -= 1;
@@ -1036,6 +1149,7 @@ fn three_leads(pos: &Position, order: &Order, held: &Held, ply: &mut Ply) {
     let tied = |k: usize| order.ties[k] & left & !lone != 0;
     ply.moves.clear();
     ply.singles.clear();
+    ply.combos.clear();
     let mut bits = held.once[me];
     while bits != 0 {
         let k = bits.trailing_zeros() as usize;
@@ -1058,6 +1172,7 @@ fn three_leads(pos: &Position, order: &Order, held: &Held, ply: &mut Ply) {
             c[k] = m;
             ply.moves.push(c);
             ply.singles.push(if m == 1 { k as u8 } else { NONE });
+            ply.combos.push(Known { combo: Some(unit(ctx, k as u8, m)), points: m as u16 * KIND_POINTS[k] as u16 });
         }
     }
     #[cfg(test)]
@@ -1187,7 +1302,7 @@ impl Trick3 {
 
 /// The final score when the rest of the hand is forced: the last trick, each hand holding
 /// just the cards it must play (R5.2: N cards of N held; a last single lead).
-fn forced_end(pos: &Position, held: &Held) -> Option<i32> {
+fn forced_end(pos: &Position, held: &Held, ctx: &Context) -> Option<i32> {
     let mine = held.cards[pos.to_move as usize] as usize;
     let forced = match pos.lead() {
         None => mine == 1,
@@ -1197,6 +1312,14 @@ fn forced_end(pos: &Position, held: &Held) -> Option<i32> {
         return None;
     }
     let mut q = *pos;
+    if mine == 1 {
+        // one card a hand: each seat still to play plays its kind (its one card, R5.2)
+        while q.phase == Phase::Play {
+            let k = held.once[q.to_move as usize].trailing_zeros() as u8;
+            play(&mut q, ctx, &NO_CARDS, k);
+        }
+        return Some(q.final_score);
+    }
     while q.phase == Phase::Play {
         let c = q.hands[q.to_move as usize];
         q.play_unchecked(&c);
@@ -1644,7 +1767,8 @@ fn ranked(score: i32, i: u16) -> u64 {
 /// How good a play looks for the mover's team, for ordering only: leaving the team winning
 /// the trick, with its points (and a lead's size), first where a single's trick stays the
 /// team's whatever the next seat (an opponent) plays; otherwise giving away as few points as
-/// possible.
+/// possible. The twin of [`quick_order_score`], which the search reads.
+#[cfg(test)]
 fn order_score(pos: &Position, next: &Position, cards: &Counts) -> i32 {
     let team = pos.to_move % 2;
     let p = points(cards);
@@ -1662,14 +1786,15 @@ fn order_score(pos: &Position, next: &Position, cards: &Counts) -> i32 {
     }
 }
 
-/// What [`order_score`] adds for a trick the next seat cannot take (measured: searched first,
+/// What `order_score` adds for a trick the next seat cannot take (measured: searched first,
 /// fewer nodes).
 const SURE: i32 = 500;
 
 /// Whether `next`, a single's trick in progress after a follow, has a mover (an opponent of
 /// the seat that just played) with no legal card that beats the best so far (R5.2 with
 /// N = 1: of the led class if it holds one, else any; R6.1 as `combo::beats`); false for a
-/// lead of several cards or a trick's first card. [`order_score`]'s plain form, card by card.
+/// lead of several cards or a trick's first card. `order_score`'s plain form, card by card.
+#[cfg(test)]
 fn next_cannot_beat(next: &Position) -> bool {
     let t = &next.trick;
     let Some(lead) = t.lead.filter(|l| l.size() == 1 && t.plays >= 2) else { return false };
@@ -1681,7 +1806,7 @@ fn next_cannot_beat(next: &Position) -> bool {
 
 /// Whether seat `opp`, holding the kinds `once` (bits over kind ids), has a legal single that
 /// beats the best key `best` of a single's trick led in `class` (R5.2 with N = 1, R6.1):
-/// [`next_cannot_beat`] from masks.
+/// `next_cannot_beat` (the tests' twin) from masks.
 fn may_beat(order: &Order, once: u64, class: u8, best: u32) -> bool {
     let of_led = once & order.ctx.class_mask[class as usize];
     // void in the led class: a trump beats a plain best (and a trump best only by a greater
@@ -1690,23 +1815,30 @@ fn may_beat(order: &Order, once: u64, class: u8, best: u32) -> bool {
     beating != 0
 }
 
-/// [`order_score`] of a lead, or of one card of kind `single` (not [`NONE`]), without making
-/// the child: a lead leaves the mover winning the trick; one card wins it when it beats the
-/// best so far (R6.1), and the fourth ends the trick (not the hand's last: that one is forced),
-/// its points going to the defenders if they win it (R7.2).
-fn quick_order_score(pos: &Position, order: &Order, held: &Held, cards: &Counts, single: u8) -> i32 {
+/// `order_score` (the tests' twin) of a play without making the child: a lead leaves the mover
+/// winning the trick; a follow wins it when its combination (one card of kind `single`, else
+/// `combo`, [`follow_combo`]) beats the best so far (R6.1), and the fourth ends the trick (not
+/// the hand's last: that one is forced), its points going to the defenders if they win it
+/// (R7.2).
+#[inline(always)]
+fn quick_order_score(pos: &Position, order: &Order, held: &Held, cards: &Counts, single: u8, known: Known) -> i32 {
     let ctx = order.ctx;
     let got = if pos.trick.plays == 0 {
         1000 + points(cards) + size(cards) as i32
     } else {
-        let k = single;
         let team = pos.to_move % 2;
-        let p = KIND_POINTS[k as usize];
         let lead = pos.trick.lead.expect("a trick in progress has its lead");
-        let u = unit(ctx, k, 1);
-        let beats = beats(&lead, &u, pos.trick.best_key);
+        // one card of kind `single`, or the cards `cards` whose combination where they may win
+        // is `combo` ([`follow_combo`])
+        let (p, u) = if single != NONE { (KIND_POINTS[single as usize], Some(unit(ctx, single, 1))) } else { (known.points as i32, known.combo) };
+        let beats = u.is_some_and(|u| beats(&lead, &u, pos.trick.best_key));
         let winner = if beats { pos.to_move } else { pos.trick.best_seat };
-        if pos.trick.plays < 3 {
+        if pos.trick.plays < 3 && single == NONE {
+            // several cards: no sure trick read; the play's size is the lead's (R5.1)
+            if winner % 2 == team { 1000 + p + lead.size() as i32 } else { -p }
+        } else if pos.trick.plays < 3 {
+            let k = single;
+            let u = unit(ctx, k, 1);
             if winner % 2 == team {
                 // the trick's next seat is an opponent: a trick it cannot take first
                 let best = if beats { u.key() } else { pos.trick.best_key };
@@ -1731,6 +1863,26 @@ fn quick_order_score(pos: &Position, order: &Order, held: &Held, cards: &Counts,
     got
 }
 
+/// A lead's order score: [`quick_order_score`] × 64 + [`lead_strength`] of its lowest kind,
+/// a unit's (R3.1: m cards of one kind, m times its points, R7.1) read from its combination
+/// `combo` without reading the cards.
+fn lead_score(order: &Order, pos: &Position, held: &Held, c: &Counts, single: u8, known: Known) -> i32 {
+    let ctx = order.ctx;
+    let got = match known.combo {
+        Some(u) if u.k == 1 => (1000 + u.m as i32 * (KIND_POINTS[u.first as usize] + 1)) * 64 + lead_strength(ctx, u.first),
+        _ => {
+            let k = if single != NONE { single } else { first_kind(c) };
+            quick_order_score(pos, order, held, c, single, Known::default()) * 64 + lead_strength(ctx, k)
+        }
+    };
+    #[cfg(test)]
+    {
+        let k = if single != NONE { single } else { first_kind(c) };
+        assert_eq!(got, quick_order_score(pos, order, held, c, single, Known::default()) * 64 + lead_strength(ctx, k), "{pos:?}");
+    }
+    got
+}
+
 /// A lead's place among leads of one [`quick_order_score`], for ordering only (measured: the
 /// stronger first cut sooner): its kind `k`'s strength (R2.3, R2.4), trumps above plain cards;
 /// below 64.
@@ -1740,7 +1892,9 @@ fn lead_strength(ctx: &Context, k: u8) -> i32 {
 
 /// The lowest kind id of a play's cards.
 fn first_kind(c: &Counts) -> u8 {
-    c.iter().position(|&n| n > 0).expect("a play has cards") as u8
+    let kinds = held_mask(c, 1);
+    assert!(kinds != 0, "a play has cards");
+    kinds.trailing_zeros() as u8
 }
 
 impl Solver {
@@ -1771,6 +1925,15 @@ impl Solver {
             assert_eq!((q.to_move, q.trick.plays, got), (winner, 0, last_two(&q, &Held::of(&q), i32::MIN / 2, i32::MAX / 2)));
         }
         Some(got)
+    }
+
+    /// Puts back the buffers of the node at `depth`, taken out while it searched (no drop of
+    /// the empty slot).
+    #[inline(always)]
+    fn give_back(&mut self, depth: usize, ply: Box<Ply>) {
+        let slot = self.plies[depth].replace(ply);
+        debug_assert!(slot.is_none(), "one node a depth at a time");
+        std::mem::forget(slot);
     }
 
     /// [`trick_start_key`] of `pos`, the trumps' shape kept by their mask.
@@ -1804,12 +1967,13 @@ impl Solver {
     /// `single` when not [`NONE`]: then `c` is not read), the play made in `pos` and taken
     /// back after (no copy of the position).
     #[allow(clippy::too_many_arguments)]
-    fn node_after(&mut self, pos: &mut Position, held: &Held, c: &Counts, single: u8, alpha: i32, beta: i32, depth: usize) -> Result<i32, Budget> {
+    #[inline(always)]
+    fn node_after(&mut self, pos: &mut Position, held: &Held, (c, single, known): (&Counts, u8, Known), alpha: i32, beta: i32, depth: usize) -> Result<i32, Budget> {
         #[cfg(test)]
         let before = *pos;
         let (seat, undo) = (pos.to_move, Undo::of(pos));
-        play(pos, self.order.ctx, c, single);
-        let h = held.after_play(seat, pos, self.order.ctx, single);
+        play_known(pos, self.order.ctx, c, single, known);
+        let h = held.after_play(seat, pos, self.order.ctx, single, c, known.combo);
         let v = self.node(pos, &h, alpha, beta, depth);
         undo.back(pos, seat, c, single);
         #[cfg(test)]
@@ -1827,7 +1991,7 @@ impl Solver {
         if self.nodes > self.budget {
             return Err(Budget);
         }
-        if let Some(v) = forced_end(pos, held) {
+        if let Some(v) = forced_end(pos, held, self.order.ctx) {
             return Ok(v);
         }
         #[cfg(test)]
@@ -1918,37 +2082,29 @@ impl Solver {
             // entries are read one after another (the reads' cache misses overlap), in the same
             // order, so the same cut
             let batch = self.table.capacity() >= batch_slots();
-            let mut kept = None;
-            for j in 0..n + pre as usize {
-                let i = if !pre { j } else if j == 0 { first as usize } else { j - 1 };
-                if pre && j > 0 && i == first as usize {
-                    let (q, h, k) = kept.take().expect("the first play probed");
-                    ply.kids.push(q);
-                    ply.helds.push(h);
-                    ply.keys.push(k);
-                    continue;
-                }
-                let q = child(pos, ctx, ply.play(i), ply.singles[i]);
-                let h = held.after_play(pos.to_move, &q, ctx, ply.singles[i]);
-                let k = self.key(&q, &h);
+            // each child made in its place: the play to be searched first, then the others in order
+            ply.kids.resize(n, *pos);
+            ply.helds.resize(n, *held);
+            ply.keys.resize(n, 0);
+            for j in 0..n {
+                let i = if !pre { j } else if j == 0 { first as usize } else if j <= first as usize { j - 1 } else { j };
+                let (c, single, known) = (ply.moves.get(i).unwrap_or(&NO_CARDS), ply.singles[i], ply.combos.get(i).copied().unwrap_or_default());
+                let q = &mut ply.kids[i];
+                play_known(q, ctx, c, single, known);
+                ply.helds[i] = held.after_play(pos.to_move, q, ctx, single, c, known.combo);
+                let k = self.key(q, &ply.helds[i]);
+                ply.keys[i] = k;
                 if !batch || (pre && j == 0) {
-                    if let Some(v) = self.child_cuts(&q, k, max, alpha, beta) {
-                        self.plies[depth] = Some(ply);
+                    if let Some(v) = self.child_cuts(&ply.kids[i], k, max, alpha, beta) {
+                        self.give_back(depth, ply);
                         return Ok(v);
                     }
                 }
-                if pre && j == 0 {
-                    kept = Some((q, h, k));
-                    continue;
-                }
-                ply.kids.push(q);
-                ply.helds.push(h);
-                ply.keys.push(k);
             }
             if batch {
                 for i in (0..n).filter(|&i| !pre || i != first as usize) {
                     if let Some(v) = self.child_cuts(&ply.kids[i], ply.keys[i], max, alpha, beta) {
-                        self.plies[depth] = Some(ply);
+                        self.give_back(depth, ply);
                         return Ok(v);
                     }
                 }
@@ -1967,7 +2123,7 @@ impl Solver {
                     self.given_key = Some(ply.keys[f]);
                     self.node(&mut ply.kids[f], &ply.helds[f], alpha, beta, depth + 1)?
                 }
-                None => self.node_after(pos, held, ply.play(f), ply.singles[f], alpha, beta, depth + 1)?,
+                None => self.node_after(pos, held, (ply.play(f), ply.singles[f], ply.combo(f)), alpha, beta, depth + 1)?,
             };
             if max {
                 alpha = alpha.max(best);
@@ -1980,29 +2136,18 @@ impl Solver {
                 ply.kids.clear();
             }
             ply.order.clear();
-            // a lead's or one card's order is known without making the child; a follow of
-            // several cards is made to be ordered, in its place (one copy of the position)
-            let made = !etc && pos.trick.plays > 0 && ply.singles.contains(&NONE);
+            // every play's order known without making the child: a follow's from its
+            // combination where it may win
             for i in 0..ply.len() {
                 let c = ply.moves.get(i).unwrap_or(&NO_CARDS);
-                if made {
-                    ply.kids.push(*pos);
-                }
                 if i as u16 == first {
                     continue;
                 }
-                let score = if made {
-                    let q = ply.kids.last_mut().expect("just pushed");
-                    play(q, self.order.ctx, c, ply.singles[i]);
-                    order_score(pos, q, c)
-                } else if etc && ply.singles[i] == NONE {
-                    order_score(pos, &ply.kids[i], c)
-                } else if pos.trick.plays == 0 {
+                let score = if pos.trick.plays == 0 {
                     // a lead: by its score, then stronger first
-                    let k = if ply.singles[i] != NONE { ply.singles[i] } else { first_kind(c) };
-                    quick_order_score(pos, &self.order, held, c, ply.singles[i]) * 64 + lead_strength(self.order.ctx, k)
+                    lead_score(&self.order, pos, held, c, ply.singles[i], ply.combo(i))
                 } else {
-                    quick_order_score(pos, &self.order, held, c, ply.singles[i])
+                    quick_order_score(pos, &self.order, held, c, ply.singles[i], ply.combo(i))
                 };
                 ply.order.push(ranked(score, i as u16));
             }
@@ -2018,13 +2163,7 @@ impl Solver {
                         self.given_key = Some(ply.keys[i]);
                         self.node(&mut ply.kids[i], &ply.helds[i], alpha, beta, depth + 1)?
                     }
-                    None if made => {
-                        let (ctx, single) = (self.order.ctx, ply.singles[i]);
-                        let kid = &mut ply.kids[i];
-                        let h = held.after_play(pos.to_move, kid, ctx, single);
-                        self.node(kid, &h, alpha, beta, depth + 1)?
-                    }
-                    None => self.node_after(pos, held, ply.play(i), ply.singles[i], alpha, beta, depth + 1)?,
+                    None => self.node_after(pos, held, (ply.play(i), ply.singles[i], ply.combo(i)), alpha, beta, depth + 1)?,
                 };
                 if (max && v > best) || (!max && v < best) {
                     best = v;
@@ -2049,7 +2188,7 @@ impl Solver {
                 ply.killer = Some((*bc, bs));
             }
         }
-        self.plies[depth] = Some(ply);
+        self.give_back(depth, ply);
         if k.is_some() {
             // mid-trick there is no table entry to keep
             self.keep(k, old, best, (alpha0, beta0), base, best_i, nodes0);
@@ -2116,8 +2255,15 @@ impl Solver {
         three_leads(pos, &self.order, held, &mut ply);
         // the table's play first, then the leads with most points and cards, stronger first
         ply.order.clear();
-        for (i, c) in ply.moves.iter().enumerate() {
-            let score = if i as u16 == first { i32::MAX } else { (points(c) + size(c) as i32) * 64 + lead_strength(ctx, first_kind(c)) };
+        for (i, u) in ply.combos.iter().enumerate() {
+            // a unit of m cards of one kind (R3.1): m times its points (R7.1)
+            let u = u.combo.expect("a lead is a combination");
+            let score = if i as u16 == first { i32::MAX } else { (u.m as i32 * (KIND_POINTS[u.first as usize] + 1)) * 64 + lead_strength(ctx, u.first) };
+            #[cfg(test)]
+            {
+                let c = &ply.moves[i];
+                assert!(i as u16 == first || score == (points(c) + size(c) as i32) * 64 + lead_strength(ctx, first_kind(c)));
+            }
             ply.order.push(ranked(score, i as u16));
         }
         ply.order.sort_unstable();
@@ -2134,12 +2280,13 @@ impl Solver {
                 let trick = Trick3 { class: u.class, path: [k, 0, 0, 0] };
                 self.follow(pos, held, 1, &mut once, trick, (u.key(), me), KIND_POINTS[k as usize], alpha, beta)
             } else {
-                let mut q = child(pos, ctx, &ply.moves[i], NONE);
-                let h = held.after(pos.to_move, &q, ctx);
+                let mut q = *pos;
+                play_known(&mut q, ctx, &ply.moves[i], NONE, ply.combos[i]);
+                let h = held.after(pos.to_move, &q, ctx, &ply.moves[i], ply.combos[i].combo);
                 match self.node(&mut q, &h, alpha, beta, depth + 1) {
                     Ok(v) => v,
                     Err(b) => {
-                        self.plies[depth] = Some(ply);
+                        self.give_back(depth, ply);
                         return Err(b);
                     }
                 }
@@ -2156,7 +2303,7 @@ impl Solver {
                 break;
             }
         }
-        self.plies[depth] = Some(ply);
+        self.give_back(depth, ply);
         Ok((best, best_i))
     }
 
@@ -2378,7 +2525,7 @@ pub fn solve(pos: &Position, budget: u64) -> Result<Solution, Error> {
     let mut solved_order: Vec<usize> = (0..moves.len()).collect();
     if pos.trick.plays == 0 {
         let (order, held) = (&s.order, Held::of(pos));
-        solved_order.sort_by_key(|&i| std::cmp::Reverse(quick_order_score(pos, order, &held, &moves[i], NONE) * 64 + lead_strength(order.ctx, first_kind(&moves[i]))));
+        solved_order.sort_by_key(|&i| std::cmp::Reverse(quick_order_score(pos, order, &held, &moves[i], NONE, Known::default()) * 64 + lead_strength(order.ctx, first_kind(&moves[i]))));
     }
     let mut guess = None;
     for &i in &solved_order {

@@ -1,8 +1,7 @@
 //! The tricks and the score (docs/rules.md R5–R7).
 
-use crate::rules::card::{check_counts, contains, held_mask, size, words, Counts};
-use crate::rules::combo::{classify, legal_leads, unit, Combo};
-use crate::rules::trump::TRUMP;
+use crate::rules::card::{check_counts, contains, size, words, Counts};
+use crate::rules::combo::{classify, follow_combo, legal_leads, Combo};
 use crate::rules::error::Error;
 use crate::rules::follow::Follow;
 use crate::rules::score::points;
@@ -88,16 +87,8 @@ impl Position {
         } else if let Some(w) = winner {
             t.best_seat = w;
         } else if let Some(lead) = t.lead {
-            // R6.1: only a play all of the led class, or all trumps, can win; what else is
-            // played needs no classifying (a combination is of one class, R3.1–R3.3)
-            let kinds = held_mask(cards, 1);
-            let of_one_class = kinds & !ctx.class_mask[lead.class as usize] == 0 || kinds & !ctx.class_mask[TRUMP as usize] == 0;
-            let c = match kinds.count_ones() {
-                1 => Some(unit(ctx, kinds.trailing_zeros() as u8, cards[kinds.trailing_zeros() as usize])),
-                _ if of_one_class => classify(ctx, cards),
-                _ => None,
-            };
-            if let Some(c) = c {
+            // R6.1: only a play all of the led class, or all trumps, can win
+            if let Some(c) = follow_combo(ctx, lead.class, cards) {
                 if crate::rules::combo::beats(&lead, &c, t.best_key) {
                     t.best_key = c.key();
                     t.best_seat = seat;
