@@ -325,6 +325,8 @@ struct Solver {
     /// Tricks count as relevant only when contested (`CONTESTED=0`: every trick won in its
     /// plain suit).
     contested: bool,
+    /// At a cutoff only the cutting child's relevance counts (`CUTREL=0`: every child's).
+    cut_paths: bool,
 }
 
 /// The exact key (hands and leader).
@@ -342,7 +344,8 @@ fn raw_key(pos: &Position) -> u128 {
 impl Solver {
     fn new(mode: Mode, ctx: &'static Context) -> Solver {
         let contested = !std::env::var("CONTESTED").is_ok_and(|v| v == "0");
-        Solver { mode, ctx, exact: HashMap::new(), buckets: HashMap::new(), entries: HashMap::new(), st: Stats::default(), trick: [[0; KINDS]; 4], contested }
+        let cut_paths = !std::env::var("CUTREL").is_ok_and(|v| v == "0");
+        Solver { mode, ctx, exact: HashMap::new(), buckets: HashMap::new(), entries: HashMap::new(), st: Stats::default(), trick: [[0; KINDS]; 4], contested, cut_paths }
     }
 
     /// The relevance of the trick just finished ([`Solver::trick`], four plays). Its winner
@@ -493,16 +496,16 @@ impl Solver {
         let mut best = if max { i32::MIN } else { i32::MAX };
         // the trick's plays so far (a child's search writes over them)
         let (saved, at) = (self.trick, pos.trick.plays as usize);
+        // what the window's narrowing leaned on (the table's entries), and the children's
+        let narrowed = rel;
         for (_, q, c) in &moves {
             self.trick = saved;
             self.trick[at] = *c;
-            if at == 3 {
-                // the trick's relevance (see the module's notes)
-                let r = self.trick_rel();
-                union(&mut rel, &r);
-            }
+            // the trick's relevance when this play finishes it (see the module's notes)
+            let mut child = if at == 3 { self.trick_rel() } else { [NOTHING; 5] };
             let (v, r) = self.search(q, alpha, beta);
-            union(&mut rel, &r);
+            union(&mut child, &r);
+            union(&mut rel, &child);
             if max {
                 best = best.max(v);
                 alpha = alpha.max(v);
@@ -511,6 +514,12 @@ impl Solver {
                 beta = beta.min(v);
             }
             if alpha >= beta {
+                // a cutoff: the bound returned is this child's alone (the earlier children
+                // stayed on the other side of the window), so only its path is relevant
+                if self.cut_paths {
+                    rel = narrowed;
+                    union(&mut rel, &child);
+                }
                 break;
             }
         }
