@@ -295,6 +295,28 @@ fn key(pos: &Position, ctx: &Context, suits: &Suits, j: &[u8; 5], ids: bool) -> 
     h.finish()
 }
 
+/// The single leads merged into a stronger one (bits over kind ids): the mover's kinds held
+/// once and by nobody else, each next (in strength, among every kind left) to a stronger such
+/// kind of its class with equal points (R7.1), neither tied with a kind left (R2.3, R2.6).
+/// Leading either leaves the same game up to renaming the two.
+fn merged_leads(pos: &Position, ctx: &Context, suits: &Suits) -> u64 {
+    let me = pos.to_move as usize;
+    let lone = |k: u8| pos.hands[me][k as usize] == 1 && (0..4).all(|s| s == me || pos.hands[s][k as usize] == 0);
+    let mut out = 0u64;
+    for class in 0..5 {
+        let kinds = &suits.kinds[class][..suits.n[class] as usize];
+        let st = |i: usize| ctx.strength[kinds[i] as usize];
+        let untied = |i: usize| (i == 0 || st(i - 1) != st(i)) && (i + 1 >= kinds.len() || st(i + 1) != st(i));
+        for i in 1..kinds.len() {
+            let (a, b) = (kinds[i - 1], kinds[i]);
+            if lone(a) && lone(b) && untied(i - 1) && untied(i) && KIND_POINTS[a as usize] == KIND_POINTS[b as usize] {
+                out |= 1 << b;
+            }
+        }
+    }
+    out
+}
+
 #[derive(Default, Clone, Copy, Debug)]
 struct Stats {
     nodes: u64,
@@ -327,6 +349,10 @@ struct Solver {
     contested: bool,
     /// At a cutoff only the cutting child's relevance counts (`CUTREL=0`: every child's).
     cut_paths: bool,
+    /// `TRUMPS_EXACT=1`: the trumps always exact (partition over the plain suits only).
+    trumps_exact: bool,
+    /// `MERGE=1`: equivalent single leads merged ([`merged_leads`]).
+    merge: bool,
 }
 
 /// The exact key (hands and leader).
@@ -345,7 +371,9 @@ impl Solver {
     fn new(mode: Mode, ctx: &'static Context) -> Solver {
         let contested = !std::env::var("CONTESTED").is_ok_and(|v| v == "0");
         let cut_paths = !std::env::var("CUTREL").is_ok_and(|v| v == "0");
-        Solver { mode, ctx, exact: HashMap::new(), buckets: HashMap::new(), entries: HashMap::new(), st: Stats::default(), trick: [[0; KINDS]; 4], contested, cut_paths }
+        let trumps_exact = std::env::var("TRUMPS_EXACT").is_ok_and(|v| v == "1");
+        let merge = std::env::var("MERGE").is_ok_and(|v| v == "1");
+        Solver { mode, ctx, exact: HashMap::new(), buckets: HashMap::new(), entries: HashMap::new(), st: Stats::default(), trick: [[0; KINDS]; 4], contested, cut_paths, trumps_exact, merge }
     }
 
     /// The relevance of the trick just finished ([`Solver::trick`], four plays). Its winner
@@ -475,8 +503,19 @@ impl Solver {
         let mut moves: Vec<(i32, Position, Counts)> = Vec::new();
         let Some(all) = ActionSet::of(pos).all(u128::MAX) else { unreachable!() };
         let ctx = self.ctx;
+        // `MERGE=1`: equivalent single leads merged, as the real solver merges them
+        let merged = match &slot {
+            Some((_, _, suits)) if self.merge => merged_leads(pos, ctx, suits),
+            _ => 0,
+        };
         for a in all {
             let Action::Play(c) = a else { unreachable!("plays") };
+            if merged != 0 && tractor_core::rules::card::size(&c) == 1 {
+                let k = c.iter().position(|&n| n > 0).expect("a card");
+                if merged >> k & 1 == 1 {
+                    continue;
+                }
+            }
             let mut q = *pos;
             let winner = q.play_unchecked(&c);
             let mine = Position::is_defender(pos, pos.to_move);
@@ -523,6 +562,23 @@ impl Solver {
                 break;
             }
         }
+        if merged != 0 {
+            // a merge leans on its group's kinds being next to each other in strength: no cut
+            // of the relevance may fall inside a group (all exact: the same kinds left next to
+            // each other in any matching position; all small: either lead leaves the same
+            // multisets)
+            if let Some((_, _, suits)) = &slot {
+                for class in 0..5 {
+                    let kinds = &suits.kinds[class][..suits.n[class] as usize];
+                    for (i, &k) in kinds.iter().enumerate() {
+                        // k merged into kinds[i - 1]: a cut between them moves below k
+                        if merged >> k & 1 == 1 && ctx.strength[kinds[i - 1] as usize] >= rel[class] && ctx.strength[k as usize] < rel[class] {
+                            rel[class] = ctx.strength[k as usize];
+                        }
+                    }
+                }
+            }
+        }
         if let Some((b, k, suits)) = slot {
             // bounds of the points to come (fail-soft)
             let (lo, hi) = if best <= a0 {
@@ -544,7 +600,10 @@ impl Solver {
                     let mut j = [0u8; 5];
                     for s in 0..5 {
                         let need = suits.link_need[s];
-                        let by_rel = suits.at_or_above(ctx, s, rel[s]);
+                        let mut by_rel = suits.at_or_above(ctx, s, rel[s]);
+                        if s == TRUMP as usize && self.trumps_exact {
+                            by_rel = suits.n[s];
+                        }
                         j[s] = by_rel.max(need);
                         // whole runs of equal strength (R2.6)
                         while !suits.cut_between(ctx, s, j[s]) {
