@@ -356,6 +356,8 @@ struct Solver {
     trumps_exact: bool,
     /// `MERGE=1`: equivalent single leads merged ([`merged_leads`]).
     merge: bool,
+    /// A probe stops at the first entry that answers (`FIRSTCUT=0`: it compares them all).
+    first_cut: bool,
 }
 
 /// The exact key (hands and leader).
@@ -376,7 +378,8 @@ impl Solver {
         let cut_paths = !std::env::var("CUTREL").is_ok_and(|v| v == "0");
         let trumps_exact = std::env::var("TRUMPS_EXACT").is_ok_and(|v| v == "1");
         let merge = std::env::var("MERGE").is_ok_and(|v| v == "1");
-        Solver { mode, ctx, exact: HashMap::new(), buckets: HashMap::new(), entries: HashMap::new(), st: Stats::default(), trick: [[0; KINDS]; 4], contested, cut_paths, trumps_exact, merge }
+        let first_cut = !std::env::var("FIRSTCUT").is_ok_and(|v| v == "0");
+        Solver { mode, ctx, exact: HashMap::new(), buckets: HashMap::new(), entries: HashMap::new(), st: Stats::default(), trick: [[0; KINDS]; 4], contested, cut_paths, trumps_exact, merge, first_cut }
     }
 
     /// The relevance of the trick just finished ([`Solver::trick`], four plays). Its winner
@@ -455,22 +458,33 @@ impl Solver {
                 Mode::Part | Mode::PartId => {
                     let b = bucket(pos, self.ctx);
                     let (mut lo_best, mut hi_best) = ((i32::MIN, [NOTHING; 5]), (i32::MAX, [NOTHING; 5]));
-                    if let Some(list) = self.buckets.get(&b) {
-                        for th in list {
-                            self.st.compared += 1;
-                            if !self.fits(&suits, th) {
-                                continue;
+                    let list: Vec<[u8; 5]> = self.buckets.get(&b).cloned().unwrap_or_default();
+                    for (i, th) in list.iter().enumerate() {
+                        self.st.compared += 1;
+                        if !self.fits(&suits, th) {
+                            continue;
+                        }
+                        self.st.keys_made += 1;
+                        let k = key(pos, self.ctx, &suits, th, self.mode == Mode::PartId);
+                        let Some(&(lo, hi)) = self.entries.get(&k) else { continue };
+                        let (lo, hi) = (lo + dp, hi + dp);
+                        if lo > lo_best.0 {
+                            lo_best = (lo, self.rel_of(&suits, th));
+                        }
+                        if hi < hi_best.0 {
+                            hi_best = (hi, self.rel_of(&suits, th));
+                        }
+                        // the first entry that answers ends the probe, and its exact part moves
+                        // to the front of its bucket (`FIRSTCUT=0`: every one compared)
+                        if self.first_cut && (lo >= beta || hi <= alpha || lo == hi) {
+                            if i > 0 {
+                                let l = self.buckets.get_mut(&b).expect("the bucket");
+                                l[..=i].rotate_right(1);
                             }
-                            self.st.keys_made += 1;
-                            let k = key(pos, self.ctx, &suits, th, self.mode == Mode::PartId);
-                            let Some(&(lo, hi)) = self.entries.get(&k) else { continue };
-                            let (lo, hi) = (lo + dp, hi + dp);
-                            if lo > lo_best.0 {
-                                lo_best = (lo, self.rel_of(&suits, th));
+                            if lo == hi {
+                                (lo_best, hi_best) = ((lo, self.rel_of(&suits, th)), (hi, self.rel_of(&suits, th)));
                             }
-                            if hi < hi_best.0 {
-                                hi_best = (hi, self.rel_of(&suits, th));
-                            }
+                            break;
                         }
                     }
                     if lo_best.0 >= beta {
