@@ -1,35 +1,45 @@
 //! An experiment, not the solver: what partition search (a table entry serving every position
 //! that agrees with it on the cards its subtree's result depended on, as bridge's DDS does)
-//! would save over the exact transposition table of trick starts. A plain reference solver,
-//! alpha-beta over whole plays (every legal play, no merging), a table of trick starts
-//! holding bounds of the points to come, and simple move ordering, in four table modes:
+//! would save over the solver's transposition table of trick starts. A plain reference
+//! solver, alpha-beta over whole plays (every legal play; `MERGE=1`: equivalent single leads
+//! merged), a table of trick starts holding bounds of the points to come, and simple move
+//! ordering, in four table modes:
 //! - `exact`: keyed by the hands and the leader;
-//! - `iso`: keyed as the real solver keys (the plain suits' kinds renamed: only the order of
-//!   the kinds still held, their copies in every hand, points and usable links);
+//! - `iso`: keyed as the real solver keys: the kinds held renamed, a plain suit's by their
+//!   order, every hand's copies, points and usable links; the trumps by their order in
+//!   strength with its ties (each run of equal strength sorted), copies and points, a trump
+//!   touching a usable link by id;
 //! - `part`: `iso` plus partition entries (below);
-//! - `part-id`: the same with the exact part keyed by the kinds themselves (not renamed).
+//! - `part-id`: partition entries whose exact part names the kinds themselves (not renamed).
 //!
-//! Partition entries. A search at a trick start returns, with its value, its relevance: per
-//! plain suit the lowest strength that decided a trick (R2.4: a plain suit's kinds all differ
-//! in strength). A trick led in plain suit s and won by a play of s (not ruffed, R6.1) makes
-//! its winner's top relevant (R4.1–R4.2: the winner beats every loser, which stays below it
-//! in any position that keeps every kind at or above it; the earlier of equal plays is the
-//! same kind, so the same play). A ruffed trick makes nothing of s relevant (trumps are kept
-//! exact). Legality (R5.2–R5.4) reads counts, copies and links only. A node's relevance is the
-//! union (per suit the lowest strength) of its children's and of the tricks it finished; a
-//! table hit's is its entry's (and an entry that narrowed the window adds its own).
-//! An entry keeps, per plain suit, the kinds at or above the relevance exact (`part`: the
-//! top j kinds still held, with every hand's copies, points and usable links, R3.3; `part-id`:
-//! the same kinds by id) and of the kinds below ("small") only each hand's multiset of
-//! (copies, points) (R7.1). No small kind may touch a usable link (some hand holds two or more
-//! of both linked kinds: the only links a tractor lead or follow can use, R3.2, R5.3), in the
-//! stored position nor in the probed one; the stored j is raised to cover every such kind.
-//! Entries are found by a bucket per (leader, trumps exact, every hand's cards and points per
-//! plain suit), holding a list of (thresholds, key, bounds); a probe compares the position's
-//! key under each entry's thresholds (made once per distinct thresholds in the probe).
+//! Partition entries. A search at a trick start returns, with its bounds, its relevance: per
+//! class (the plain suits and the trumps) the lowest strength that decided a trick. A trick's
+//! winner (R6.1–R6.2) makes its strength relevant when another play of the trick was one
+//! combination of the winner's class and multiplicity (only then did R4.1 compare tops; a
+//! tractor's kinds are linked, so exact anyway): every kind at or above it stays exact, every
+//! loser it beat stays below it in a matching position (R4.1), and no small kind may tie an
+//! exact one (R2.6: the earlier play would decide). An uncontested or ruffed trick makes
+//! nothing of the led suit relevant. Legality (R5.2–R5.4) reads counts, copies and links only.
+//! A node's relevance is the union (per class the lowest strength) of its children's and of
+//! the tricks they finished, or at a cutoff the cutting child's alone (`CUTREL=0`: every
+//! child searched); a table hit's is its entry's, and an entry that narrowed the window adds
+//! its own.
+//! An entry keeps, per class, the top j kinds still held exact (at or above the relevance;
+//! `part` renamed as `iso`, `part-id` by id) and of the kinds below ("small") only each hand's
+//! multiset of (copies, points) (R7.1). No small kind may touch a usable link (some hand holds
+//! two or more of both linked kinds: the only links a tractor lead or follow can use, R3.2,
+//! R5.3), in the stored position nor in the probed one: the stored j covers every such kind.
+//! Entries are found by a bucket per (leader, every hand's cards and points of each class),
+//! holding the distinct exact parts (j per class) stored there; a probe makes the position's
+//! key under each that fits it and looks it up, and stops at the first entry that answers
+//! (`FIRSTCUT=0`: tries them all). `TRUMPS_EXACT=1`: the trumps always exact (partition over
+//! the plain suits only); `CONTESTED=0`: every trick's winner relevant.
+//! Every value is checked against `solve::solve` (`CHECK=0`: not run). `UNSOUND=1/2/3` drop
+//! the relevance, the link rule or the tie rule: the checker's own check (a value mismatch
+//! on `RANDOM=1`'s deals).
 //! `cargo run --release -p tractor-core --example partition_probe [k] [positions] [modes]`
 //! (modes: comma-separated, default `iso,part`; `BENCH=1`: `benches/solve_speed.py`'s
-//! positions; `CHECK=0`: skip `solve::solve`).
+//! positions; `RANDOM=1`: random deals over few kinds, every profile).
 
 use std::collections::HashMap;
 use std::time::Instant;
