@@ -42,6 +42,9 @@
 //! positions; `RANDOM=1`: random deals over few kinds, every profile).
 
 use std::collections::HashMap;
+
+/// The tables' maps (their keys are hashes already; the map's order is never read).
+type Map<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<tractor_core::util::hash::FxHasher>>;
 use std::time::Instant;
 
 use tractor_core::game::action_set::ActionSet;
@@ -120,8 +123,14 @@ fn random_positions(k: usize, n: usize) -> Vec<Position> {
     out
 }
 
-/// Per plain suit (class 0..4; the trump suit's class is empty) the lowest strength a result
-/// depended on; [`NOTHING`] where none did.
+/// `UNSOUND`'s value (0 unset), read once.
+fn unsound() -> u8 {
+    static V: std::sync::OnceLock<u8> = std::sync::OnceLock::new();
+    *V.get_or_init(|| std::env::var("UNSOUND").ok().and_then(|v| v.parse().ok()).unwrap_or(0))
+}
+
+/// Per class (the plain suits 0..4, the trump suit's empty; the trumps 4) the lowest strength
+/// a result depended on; [`NOTHING`] where none did.
 type Rel = [u8; 5];
 const NOTHING: u8 = 21; // above BJ (20): no kind exact
 
@@ -194,7 +203,7 @@ impl Suits {
             s.n[class] = n as u8;
             for i in 0..n {
                 let k = kinds[i];
-                if (usable(pos, k, ctx.up[k as usize]) || usable(pos, k, ctx.down[k as usize])) && !std::env::var("UNSOUND").is_ok_and(|v| v == "2") {
+                if (usable(pos, k, ctx.up[k as usize]) || usable(pos, k, ctx.down[k as usize])) && unsound() != 2 {
                     s.link_need[class] = i as u8 + 1;
                 }
             }
@@ -210,7 +219,7 @@ impl Suits {
     /// The top `j` kinds of `class` end between two strengths (no small kind ties an exact
     /// one: R2.6's earlier play would then decide between them).
     fn cut_between(&self, ctx: &Context, class: usize, j: u8) -> bool {
-        if std::env::var("UNSOUND").is_ok_and(|v| v == "3") {
+        if unsound() == 3 {
             return true; // the checker's own check: ties split must be caught
         }
         let (j, kinds) = (j as usize, &self.kinds[class]);
@@ -349,11 +358,11 @@ struct Stats {
 struct Solver {
     mode: Mode,
     ctx: &'static Context,
-    exact: HashMap<u128, (i32, i32)>,
+    exact: Map<u128, (i32, i32)>,
     /// The distinct exact parts (top kinds per class) stored in each bucket.
-    buckets: HashMap<u64, Vec<[u8; 5]>>,
+    buckets: Map<u64, Vec<[u8; 5]>>,
     /// Partition entries by their key (which holds their exact parts).
-    entries: HashMap<u128, (i32, i32)>,
+    entries: Map<u128, (i32, i32)>,
     st: Stats,
     /// The plays of the trick in progress (the lead first).
     trick: [Counts; 4],
@@ -389,7 +398,7 @@ impl Solver {
         let trumps_exact = std::env::var("TRUMPS_EXACT").is_ok_and(|v| v == "1");
         let merge = std::env::var("MERGE").is_ok_and(|v| v == "1");
         let first_cut = !std::env::var("FIRSTCUT").is_ok_and(|v| v == "0");
-        Solver { mode, ctx, exact: HashMap::new(), buckets: HashMap::new(), entries: HashMap::new(), st: Stats::default(), trick: [[0; KINDS]; 4], contested, cut_paths, trumps_exact, merge, first_cut }
+        Solver { mode, ctx, exact: Map::default(), buckets: Map::default(), entries: Map::default(), st: Stats::default(), trick: [[0; KINDS]; 4], contested, cut_paths, trumps_exact, merge, first_cut }
     }
 
     /// The relevance of the trick just finished ([`Solver::trick`], four plays). Its winner
@@ -415,7 +424,7 @@ impl Solver {
         }
         let (w, wi) = best;
         let contested = combos.iter().enumerate().any(|(i, c)| i != wi && c.is_some_and(|c| c.class == w.class && c.m == w.m));
-        if std::env::var("UNSOUND").is_ok_and(|v| v == "1") {
+        if unsound() == 1 {
             return rel; // the checker's own check: no relevance at all must be caught
         }
         if contested || !self.contested {
@@ -468,8 +477,10 @@ impl Solver {
                 Mode::Part | Mode::PartId => {
                     let b = bucket(pos, self.ctx);
                     let (mut lo_best, mut hi_best) = ((i32::MIN, [NOTHING; 5]), (i32::MAX, [NOTHING; 5]));
-                    let list: Vec<[u8; 5]> = self.buckets.get(&b).cloned().unwrap_or_default();
-                    for (i, th) in list.iter().enumerate() {
+                    // the bucket's list taken out while it is read (no copy), put back after
+                    let mut list: Vec<[u8; 5]> = self.buckets.get_mut(&b).map(std::mem::take).unwrap_or_default();
+                    for i in 0..list.len() {
+                        let th = &list[i].clone();
                         self.st.compared += 1;
                         if !self.fits(&suits, th) {
                             continue;
@@ -487,15 +498,15 @@ impl Solver {
                         // the first entry that answers ends the probe, and its exact part moves
                         // to the front of its bucket (`FIRSTCUT=0`: every one compared)
                         if self.first_cut && (lo >= beta || hi <= alpha || lo == hi) {
-                            if i > 0 {
-                                let l = self.buckets.get_mut(&b).expect("the bucket");
-                                l[..=i].rotate_right(1);
-                            }
+                            list[..=i].rotate_right(1);
                             if lo == hi {
                                 (lo_best, hi_best) = ((lo, self.rel_of(&suits, th)), (hi, self.rel_of(&suits, th)));
                             }
                             break;
                         }
+                    }
+                    if !list.is_empty() {
+                        self.buckets.insert(b, list);
                     }
                     if lo_best.0 >= beta {
                         self.st.hits += 1;
