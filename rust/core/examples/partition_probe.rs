@@ -232,19 +232,13 @@ impl Suits {
 fn bucket(pos: &Position, ctx: &Context) -> u64 {
     let mut h = H::new();
     h.put(pos.to_move as u64);
-    for class in 0..5 {
+    // per hand, each class's cards and points (in fives) as one word of 5 x 12 bits
+    for hand in &pos.hands {
         let mut w = 0u64;
-        for hand in &pos.hands {
-            let (mut n, mut p) = (0u64, 0u64);
-            let mut bits = ctx.class_mask[class];
-            while bits != 0 {
-                let k = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                n += hand[k] as u64;
-                p += hand[k] as u64 * KIND_POINTS[k] as u64 / 5;
-            }
-            w = w << 16 | n << 8 | p;
-        }
+        tractor_core::rules::card::for_each_held(hand, |k, n| {
+            let shift = 12 * ctx.class[k] as u64;
+            w += (n as u64 | (n as u64 * KIND_POINTS[k] as u64 / 5) << 5) << shift;
+        });
         h.put(w);
     }
     h.finish() as u64
@@ -409,11 +403,11 @@ impl Solver {
     /// combination, loses whatever its ranks). An uncontested trick makes nothing relevant:
     /// any position with the same structure gives it to the same play. A tractor's kinds are
     /// linked, so exact anyway (see [`Suits::link_need`]).
-    fn trick_rel(&self) -> Rel {
+    fn trick_rel(&self, first: &[Option<tractor_core::Combo>; 3]) -> Rel {
         let ctx = self.ctx;
         let mut rel = [NOTHING; 5];
-        let lead = classify(ctx, &self.trick[0]).expect("a lead");
-        let combos: [Option<tractor_core::Combo>; 4] = std::array::from_fn(|i| classify(ctx, &self.trick[i]));
+        let lead = first[0].expect("a lead");
+        let combos = [first[0], first[1], first[2], classify(ctx, &self.trick[3])];
         let mut best = (lead, 0usize);
         for (i, c) in combos.iter().enumerate().skip(1) {
             if let Some(c) = c {
@@ -573,13 +567,16 @@ impl Solver {
         let mut best = if max { i32::MIN } else { i32::MAX };
         // the trick's plays so far (a child's search writes over them)
         let (saved, at) = (self.trick, pos.trick.plays as usize);
+        // at a trick's last play, its first three plays classified once
+        let partition = matches!(self.mode, Mode::Part | Mode::PartId);
+        let first: [Option<tractor_core::Combo>; 3] = if at == 3 && partition { std::array::from_fn(|i| classify(ctx, &saved[i])) } else { [None; 3] };
         // what the window's narrowing leaned on (the table's entries), and the children's
         let narrowed = rel;
         for (_, q, c) in &moves {
             self.trick = saved;
             self.trick[at] = *c;
             // the trick's relevance when this play finishes it (see the module's notes)
-            let mut child = if at == 3 { self.trick_rel() } else { [NOTHING; 5] };
+            let mut child = if at == 3 && partition { self.trick_rel(&first) } else { [NOTHING; 5] };
             let (v, r) = self.search(q, alpha, beta);
             union(&mut child, &r);
             union(&mut rel, &child);
