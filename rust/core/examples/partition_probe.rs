@@ -195,14 +195,13 @@ impl Suits {
             let mut bits = held & ctx.class_mask[class];
             let n = bits.count_ones() as usize;
             let kinds = &mut s.kinds[class];
-            for i in 0..n {
-                kinds[i] = bits.trailing_zeros() as u8;
+            for slot in kinds[..n].iter_mut() {
+                *slot = bits.trailing_zeros() as u8;
                 bits &= bits - 1;
             }
             kinds[..n].sort_by_key(|&k| std::cmp::Reverse((ctx.strength[k as usize], k)));
             s.n[class] = n as u8;
-            for i in 0..n {
-                let k = kinds[i];
+            for (i, &k) in kinds[..n].iter().enumerate() {
                 if (usable(pos, k, ctx.up[k as usize]) || usable(pos, k, ctx.down[k as usize])) && unsound() != 2 {
                     s.link_need[class] = i as u8 + 1;
                 }
@@ -603,12 +602,12 @@ impl Solver {
             // each other in any matching position; all small: either lead leaves the same
             // multisets)
             if let Some((_, _, suits)) = &slot {
-                for class in 0..5 {
+                for (class, r) in rel.iter_mut().enumerate() {
                     let kinds = &suits.kinds[class][..suits.n[class] as usize];
                     for (i, &k) in kinds.iter().enumerate() {
                         // k merged into kinds[i - 1]: a cut between them moves below k
-                        if merged >> k & 1 == 1 && ctx.strength[kinds[i - 1] as usize] >= rel[class] && ctx.strength[k as usize] < rel[class] {
-                            rel[class] = ctx.strength[k as usize];
+                        if merged >> k & 1 == 1 && ctx.strength[kinds[i - 1] as usize] >= *r && ctx.strength[k as usize] < *r {
+                            *r = ctx.strength[k as usize];
                         }
                     }
                 }
@@ -750,8 +749,8 @@ fn main() {
     for (mi, &m) in modes.iter().enumerate() {
         let mut by = [0u64; 16];
         for x in &per_mode[mi] {
-            for c in 0..16 {
-                by[c] += x.1.searched[c];
+            for (b, n) in by.iter_mut().zip(x.1.searched) {
+                *b += n;
             }
         }
         let parts: Vec<String> = (1..=k.min(15)).map(|c| format!("{c}:{}", by[c])).collect();
@@ -759,8 +758,8 @@ fn main() {
         if mi > 0 {
             let mut a = [0u64; 16];
             for x in &per_mode[0] {
-                for c in 0..16 {
-                    a[c] += x.1.searched[c];
+                for (b, n) in a.iter_mut().zip(x.1.searched) {
+                    *b += n;
                 }
             }
             let parts: Vec<String> = (1..=k.min(15)).filter(|&c| by[c] > 0).map(|c| format!("{c}:{:.2}", a[c] as f64 / by[c] as f64)).collect();
