@@ -1079,13 +1079,22 @@ fn play_known(q: &mut Position, ctx: &Context, c: &Counts, single: u8, known: Kn
         w.play_unchecked(c);
         w
     };
-    let seat = q.to_move;
-    for (h, n) in q.hands[seat as usize].iter_mut().zip(c) {
+    for (h, n) in q.hands[q.to_move as usize].iter_mut().zip(c) {
         *h -= n;
     }
+    to_trick(q, known.combo, known.points);
+    #[cfg(test)]
+    assert_eq!(*q, want, "a known combination played as play_unchecked plays it");
+}
+
+/// The mover's play, already taken from its hand, added to the trick: its combination where
+/// it may win (a lead's, R3; a follow's, [`follow_combo`]) and its points (R7.1); it takes the
+/// trick when it beats the best so far (R6.1–R6.2), and the fourth play ends the trick.
+#[inline(always)]
+fn to_trick(q: &mut Position, combo: Option<Combo>, points: u16) {
+    let seat = q.to_move;
     let t = &mut q.trick;
-    t.points += known.points;
-    let combo = known.combo;
+    t.points += points;
     if t.plays == 0 {
         t.lead = combo;
         t.leader = seat;
@@ -1102,35 +1111,14 @@ fn play_known(q: &mut Position, ctx: &Context, c: &Counts, single: u8, known: Kn
     if t.plays == 4 {
         q.finish_trick();
     }
-    #[cfg(test)]
-    assert_eq!(*q, want, "a known combination played as play_unchecked plays it");
 }
 
 /// The mover plays one card of kind `k`: [`Position::play_unchecked`] without classifying it
 /// (one card is a unit of one, R3.1; it takes the trick when it beats the best so far, R6.1).
 #[inline(always)]
 fn play_single(q: &mut Position, ctx: &Context, k: u8) {
-    let seat = q.to_move;
-    q.hands[seat as usize][k as usize] -= 1;
-    let u = unit(ctx, k, 1);
-    let t = &mut q.trick;
-    t.points += KIND_POINTS[k as usize] as u16;
-    if t.plays == 0 {
-        t.lead = Some(u);
-        t.leader = seat;
-        t.best_key = u.key();
-        t.best_seat = seat;
-    } else if let Some(lead) = t.lead {
-        if beats(&lead, &u, t.best_key) {
-            t.best_key = u.key();
-            t.best_seat = seat;
-        }
-    }
-    t.plays += 1;
-    q.to_move = (seat + 1) % 4;
-    if t.plays == 4 {
-        q.finish_trick();
-    }
+    q.hands[q.to_move as usize][k as usize] -= 1;
+    to_trick(q, Some(unit(ctx, k, 1)), KIND_POINTS[k as usize] as u16);
 }
 
 /// The leads [`Solver::three`] searches at `pos`, a trick start with three cards a hand, into
