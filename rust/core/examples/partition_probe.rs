@@ -34,6 +34,9 @@
 //! key under each that fits it and looks it up, and stops at the first entry that answers
 //! (`FIRSTCUT=0`: tries them all). `TRUMPS_EXACT=1`: the trumps always exact (partition over
 //! the plain suits only); `CONTESTED=0`: every trick's winner relevant.
+//! `MTDF=1`: the root searched as `solve::solve` searches it: every root play's exact value by
+//! null-window searches around a guess (MTD(f)), the best so far, one table shared across
+//! the root plays; every play's value `solve::solve` lists checked too.
 //! Every value is checked against `solve::solve` (`CHECK=0`: not run). `UNSOUND=1/2/3` drop
 //! the relevance, the link rule or the tie rule: the checker's own check (a value mismatch
 //! on `RANDOM=1`'s deals).
@@ -662,6 +665,65 @@ impl Solver {
     }
 }
 
+impl Solver {
+    /// The exact value of `pos` by null-window searches around `guess`, as `solve.rs`'s
+    /// `Solver::mtdf` finds it: each search's window holds the guess alone, the guess then
+    /// the value returned, until the bounds meet.
+    fn mtdf(&mut self, pos: &Position, guess: i32, trick: [Counts; 4]) -> i32 {
+        let (mut lo, mut hi) = (i32::MIN / 2, i32::MAX / 2);
+        let mut g = guess.clamp(lo + 1, hi);
+        while lo < hi {
+            self.trick = trick;
+            let (v, _) = self.search(pos, g - 1, g + 1);
+            if v < g {
+                hi = v;
+            } else if v > g {
+                lo = v;
+            } else {
+                (lo, hi) = (v, v);
+            }
+            g = v;
+        }
+        lo
+    }
+
+    /// `MTDF=1`: every root play's exact value by [`Solver::mtdf`], one table shared, as
+    /// `solve::solve` finds them: leads in the probe's lead order (most cards first, stronger
+    /// first), each guessed as the best so far (the first as the points taken). The position's
+    /// value and every play's.
+    fn solve_root(&mut self, pos: &Position) -> (i32, Vec<(Counts, i32)>) {
+        self.st.nodes += 1;
+        let ctx = self.ctx;
+        let Some(all) = ActionSet::of(pos).all(u128::MAX) else { unreachable!() };
+        let mut plays: Vec<(i32, Counts)> = all
+            .into_iter()
+            .map(|a| {
+                let Action::Play(c) = a else { unreachable!("plays") };
+                let cc = classify(ctx, &c).expect("a lead");
+                (cc.size() as i32 * 64 + ctx.strength[cc.first as usize] as i32 + if cc.class == TRUMP { -32 } else { 0 }, c)
+            })
+            .collect();
+        plays.sort_by_key(|m| std::cmp::Reverse(m.0));
+        let max = pos.is_defender(pos.to_move);
+        let mut guess: Option<i32> = None;
+        let mut out = Vec::new();
+        for (_, c) in plays {
+            let mut q = *pos;
+            q.play_unchecked(&c);
+            let mut trick = [[0; KINDS]; 4];
+            trick[0] = c;
+            let v = self.mtdf(&q, guess.unwrap_or(pos.defender_points), trick);
+            guess = Some(match guess {
+                Some(g) if max => g.max(v),
+                Some(g) => g.min(v),
+                None => v,
+            });
+            out.push((c, v));
+        }
+        (guess.expect("a play"), out)
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let k: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(5);
@@ -681,11 +743,14 @@ fn main() {
     let check = !std::env::var("CHECK").is_ok_and(|v| v == "0");
     let mut per_mode: Vec<Vec<(u64, Stats, f64)>> = vec![Vec::new(); modes.len()];
     let mut solver_nodes = Vec::new();
+    let mut solver_plays = Vec::new();
+    let mtdf = std::env::var("MTDF").is_ok_and(|v| v == "1");
     for (i, p) in positions(k, n).iter().enumerate() {
         let want = if check {
             let t = Instant::now();
             let s = solve(p, u64::MAX).expect("solved");
             solver_nodes.push(s.nodes);
+            solver_plays.push(s.plays.iter().map(|v| (v.play, v.lower)).collect::<Vec<_>>());
             Some((s.lower, t.elapsed().as_secs_f64()))
         } else {
             None
@@ -710,10 +775,15 @@ fn main() {
         for (mi, &m) in modes.iter().enumerate() {
             let t = Instant::now();
             let mut s = Solver::new(m, p.ctx());
-            let (v, _) = s.search(p, i32::MIN, i32::MAX);
+            let (v, root) = if mtdf { s.solve_root(p) } else { (s.search(p, i32::MIN, i32::MAX).0, Vec::new()) };
             let dt = t.elapsed().as_secs_f64();
             if let Some((w, _)) = want {
                 assert_eq!(v, w, "mode {m:?} position {i}: {p:?}");
+                // every root play `solve::solve` lists (merged leads: their first) has its value
+                for (c, w) in solver_plays[i].iter().filter(|_| mtdf) {
+                    let got = root.iter().find(|x| x.0 == *c).expect("a play solved").1;
+                    assert_eq!(got, *w, "mode {m:?} position {i} play {c:?}: {p:?}");
+                }
             }
             let entries: usize = s.entries.len() + s.exact.len();
             let longest = s.buckets.values().map(|l| l.len()).max().unwrap_or(0);
