@@ -111,11 +111,15 @@ def test_self_play_samples_on_two_nodes_equal_a_local_run(cluster):
 
 
 def test_a_killed_task_is_retried_and_the_run_is_whole(cluster, tmp_path):
-    want = tractor.simulate(hands=1200, seed=8, threads=1, records=str(tmp_path / "local.rec"))
+    # tasks of 400 greedy hands (tens of ms): the killer, polling every 5 ms, meets one (tasks of
+    # 100 random hands, a few ms each, could all finish before it looked)
+    greedy = "greedy,greedy,greedy,greedy"
+    want = tractor.simulate(hands=2400, seed=8, threads=1, policies=greedy, records=str(tmp_path / "local.rec"))
     k = Killer(cluster, times=1)
     k.start.set()
     try:
-        got = tractor.simulate(hands=1200, seed=8, backend="ray", chunk=100, records=str(tmp_path / "ray.rec"))
+        got = tractor.simulate(hands=2400, seed=8, backend="ray", chunk=400, policies=greedy,
+                               records=str(tmp_path / "ray.rec"))
     finally:
         k.close()
     assert k.killed == 1
