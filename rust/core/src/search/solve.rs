@@ -1160,7 +1160,7 @@ fn three_leads(pos: &Position, order: &Order, held: &Held, ply: &mut Ply) {
             c[k] = m;
             ply.moves.push(c);
             ply.singles.push(if m == 1 { k as u8 } else { NONE });
-            ply.combos.push(Known { combo: Some(unit(ctx, k as u8, m)), points: m as u16 * KIND_POINTS[k] as u16 });
+            ply.combos.push(Known::of(&c, Some(unit(ctx, k as u8, m))));
         }
     }
     #[cfg(test)]
