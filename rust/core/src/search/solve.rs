@@ -11,7 +11,9 @@
 //!   child is searched (an enhanced transposition cutoff);
 //! - move ordering: the table's best play first, then plays that leave the mover's team
 //!   winning the trick (first a single's trick the next seat cannot take, then the most
-//!   points), then the rest;
+//!   points), then the rest (the fewest points first, but the most, and no killer first,
+//!   where the window asks the mover's side for no more than its points as they stand:
+//!   points shed to an ordinary trick never count N times in the last, R7.2–R7.3);
 //! - equivalent single leads merged: single cards of one class that nobody else holds a copy
 //!   of, with equal points and no other card left between them in strength (R2.3), are one
 //!   lead (which of them leaves the hand changes nothing for the rest of it);
@@ -705,6 +707,27 @@ fn bounds(pos: &Position, order: &Order, held: &Held) -> (i32, i32) {
     // the defenders win it (its points once more for each card past the first)
     let hi = if n_hi >= min_cards { dp + t - lost + held + last_hi * (n_hi - 1) } else { dp + t - lost + held };
     (lo, hi)
+}
+
+/// The points still in the hands (R7.1).
+fn held_points(held: &Held) -> i32 {
+    10 * byte_sum(u32::from_le_bytes(held.tens)) + 5 * byte_sum(u32::from_le_bytes(held.fives))
+}
+
+/// Whether the mover's follows that leave the trick to the other team are best tried with the
+/// most points first, and before the killers (for ordering only): when the window asks the
+/// mover's side for no more than its points as they stand. Points played to an ordinary trick
+/// count once, for the defenders if they win it and not at all otherwise (R7.2); only those
+/// kept to the last trick can count N times against the side that loses it (R7.3). So where
+/// the defenders (`max`) need only their points so far (`beta` at most one above them, as in
+/// MTD(f)'s window (g − 1, g + 1) around them), or the banker team needs only to keep the
+/// defenders to every point left counted once (`alpha` at most one below that), the point
+/// cards shed now, even to the opponents, are the likely proof; kept, each must be followed
+/// to the end. (At BENCH 9 × 1, dp 130 and one 5 left: the defenders' half of a root play's
+/// proof fell from 1.9M nodes to 2k.)
+fn sheds_points(pos: &Position, held: &Held, max: bool, alpha: i32, beta: i32) -> bool {
+    let dp = pos.defender_points;
+    if max { beta <= dp + 1 } else { alpha >= dp + held_points(held) + pos.trick.points as i32 - 1 }
 }
 
 /// The points of each hand's `n` best cards, summed over the hands: a hand holding `tens[i]`
@@ -2041,8 +2064,9 @@ impl Solver {
         let max = pos.is_defender(pos.to_move);
         let mut best = if max { i32::MIN } else { i32::MAX };
         // the table's best play first, before the other children are made: it cuts most nodes;
-        // mid-trick (no table) the play that last cut a node at this depth, if legal here
-        if first == u16::MAX && pos.trick.plays > 0 {
+        // mid-trick (no table) the play that last cut a node at this depth, if legal here, unless
+        // the mover's side would shed its points ([`sheds_points`]: then the order alone)
+        if first == u16::MAX && pos.trick.plays > 0 && !sheds_points(pos, held, max, alpha, beta) {
             // read in place (a killer is 55 bytes); a single by its kind alone
             for (kc, ks) in [&ply.killer, &ply.killer2].into_iter().flatten() {
                 let at = if *ks != NONE { ply.singles.iter().position(|k| k == ks) } else { ply.moves.iter().position(|c| c == kc) };
@@ -2124,6 +2148,7 @@ impl Solver {
                 ply.kids.clear();
             }
             ply.order.clear();
+            let shed = pos.trick.plays > 0 && sheds_points(pos, held, max, alpha, beta);
             // every play's order known without making the child: a follow's from its
             // combination where it may win
             for i in 0..ply.len() {
@@ -2135,7 +2160,10 @@ impl Solver {
                     // a lead: by its score, then stronger first
                     lead_score(&self.order, pos, held, c, ply.singles[i], ply.combo(i))
                 } else {
-                    quick_order_score(pos, &self.order, held, c, ply.singles[i], ply.combo(i))
+                    let score = quick_order_score(pos, &self.order, held, c, ply.singles[i], ply.combo(i));
+                    // a follow that leaves the trick to the opponents (score -p): with `shed`,
+                    // the most points first
+                    if shed && score <= 0 { -score } else { score }
                 };
                 ply.order.push(ranked(score, i as u16));
             }
@@ -2311,8 +2339,11 @@ impl Solver {
         let mine = once[seat];
         let of_led = mine & ctx.class_mask[trick.class as usize];
         let mut bits = if of_led != 0 { of_led } else { mine };
+        // points shed first where the window asks for no more ([`sheds_points`]: `pos` is the
+        // trick's start, whose tallies still hold the cards played to the trick so far)
+        let shed = sheds_points(pos, held, max, alpha, beta);
         // each play (at most three kinds) with the best after it, the team's winning plays
-        // first (the most points), then the others (the fewest points)
+        // first (the most points), then the others (the fewest points; the most with `shed`)
         let mut plays = [(0i32, 0u8, (0u32, 0usize)); 3];
         let mut n = 0;
         while bits != 0 {
@@ -2324,7 +2355,7 @@ impl Solver {
             let q = KIND_POINTS[x as usize];
             // a trick the next seat (an opponent) cannot take from the team first
             let sure = i < 3 && !may_beat(&self.order, once[(seat + 1) % 4], trick.class, after.0);
-            let score = if after.1 % 2 == seat % 2 { 1000 + SURE * sure as i32 + q } else { -q };
+            let score = if after.1 % 2 == seat % 2 { 1000 + SURE * sure as i32 + q } else if shed { q } else { -q };
             // insertion by falling score, ties in kind order
             let mut at = n;
             while at > 0 && plays[at - 1].0 < score {
