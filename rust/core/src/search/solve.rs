@@ -107,6 +107,34 @@ pub struct Solution {
     pub exact: bool,
 }
 
+/// A scratch measurement (branch partition3, feature `partition-hook`, not meant to merge):
+/// every trick start the solver searches (not answered by its table or bounds) is reported
+/// when its search begins (`best` None, the window it searches with, the nodes so far) and
+/// when it ends (`best` its fail-soft value).
+#[cfg(feature = "partition-hook")]
+pub mod hook {
+    use crate::Position;
+    /// (position, alpha, beta, best, nodes so far)
+    pub type Hook = fn(&Position, i32, i32, Option<i32>, u64);
+    /// (trick start, alpha, beta): its table entry answered the window (at the node, or as
+    /// a child by an enhanced transposition cutoff)
+    pub type Hit = fn(&Position, i32, i32);
+    thread_local! {
+        pub static HOOK: std::cell::Cell<Option<Hook>> = const { std::cell::Cell::new(None) };
+        pub static HIT: std::cell::Cell<Option<Hit>> = const { std::cell::Cell::new(None) };
+    }
+    pub(super) fn hit(pos: &Position, alpha: i32, beta: i32) {
+        if let Some(f) = HIT.with(|h| h.get()) {
+            f(pos, alpha, beta);
+        }
+    }
+    pub(super) fn call(pos: &Position, alpha: i32, beta: i32, best: Option<i32>, nodes: u64) {
+        if let Some(f) = HOOK.with(|h| h.get()) {
+            f(pos, alpha, beta, best, nodes);
+        }
+    }
+}
+
 struct Budget;
 
 struct Solver {
@@ -2005,6 +2033,10 @@ impl Solver {
         let nodes0 = self.nodes;
         if let Some(e) = old {
             let (lo, hi) = (base + e.lo, base + e.hi);
+            #[cfg(feature = "partition-hook")]
+            if lo == hi || lo >= beta || hi <= alpha {
+                hook::hit(pos, alpha, beta);
+            }
             if lo == hi || lo >= beta {
                 return Ok(lo);
             }
@@ -2027,10 +2059,16 @@ impl Solver {
         if self.plies.len() <= depth {
             self.plies.resize_with(depth + 1, || Some(Box::default()));
         }
+        #[cfg(feature = "partition-hook")]
+        if pos.trick.plays == 0 {
+            hook::call(pos, alpha0, beta0, None, self.nodes);
+        }
         if pos.trick.plays == 0 && held.cards[pos.to_move as usize] == 3 {
             // three cards a hand: a single lead's trick played out without making positions
             let (best, best_i) = self.three(pos, held, first, alpha, beta, depth)?;
             self.keep(k, old, best, (alpha0, beta0), base, best_i, nodes0);
+            #[cfg(feature = "partition-hook")]
+            hook::call(pos, alpha0, beta0, Some(best), self.nodes);
             return Ok(best);
         }
         // this node's buffers, taken out while its children use theirs
@@ -2181,6 +2219,10 @@ impl Solver {
             // mid-trick there is no table entry to keep
             self.keep(k, old, best, (alpha0, beta0), base, best_i, nodes0);
         }
+        #[cfg(feature = "partition-hook")]
+        if pos.trick.plays == 0 {
+            hook::call(pos, alpha0, beta0, Some(best), self.nodes);
+        }
         if pos.trick.plays > 0 && depth < NEAR_DEPTH && held.cards[pos.to_move as usize] >= NEAR_CARDS {
             // a play that cut or reached the value inside the window is kept over an older one;
             // the best of a node that failed on its mover's side only where none is kept
@@ -2203,6 +2245,10 @@ impl Solver {
         let cut = if max { (b + e.lo >= beta).then_some(b + e.lo) } else { (b + e.hi <= alpha).then_some(b + e.hi) };
         #[cfg(test)]
         ETC_CUTS.with(|c| c.set(c.get() + cut.is_some() as u64));
+        #[cfg(feature = "partition-hook")]
+        if cut.is_some() {
+            hook::hit(q, alpha, beta);
+        }
         cut
     }
 
