@@ -491,17 +491,17 @@ impl Solver {
             let Some(&(lo, hi)) = self.entries.get(&k) else { continue };
             let (lo, hi) = (lo + dp, hi + dp);
             if lo > lo_best.0 {
-                lo_best = (lo, self.rel_of(&suits, th));
+                lo_best = (lo, self.rel_of(suits, th));
             }
             if hi < hi_best.0 {
-                hi_best = (hi, self.rel_of(&suits, th));
+                hi_best = (hi, self.rel_of(suits, th));
             }
             // the first entry that answers ends the probe, and its exact part moves
             // to the front of its bucket (`FIRSTCUT=0`: every one compared)
             if self.first_cut && (lo >= beta || hi <= alpha || lo == hi) {
                 list[..=i].rotate_right(1);
                 if lo == hi {
-                    (lo_best, hi_best) = ((lo, self.rel_of(&suits, th)), (hi, self.rel_of(&suits, th)));
+                    (lo_best, hi_best) = ((lo, self.rel_of(suits, th)), (hi, self.rel_of(suits, th)));
                 }
                 break;
             }
