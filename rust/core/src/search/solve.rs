@@ -135,6 +135,73 @@ pub mod hook {
     }
 }
 
+/// Partition search's relevance (rust/core/PARTITION.md, being ported): per class (the plain
+/// suits 0..4, the trumps 4) the lowest strength (R2.3–R2.4) a search's result depended on,
+/// [`NOTHING`] where none did.
+pub(crate) type Rel = [u8; 5];
+
+/// Above every strength (BJ is 20): no kind of the class relevant.
+pub(crate) const NOTHING: u8 = 21;
+
+/// `a` joined by `b`: per class the lower strength.
+fn union(a: &mut Rel, b: &Rel) {
+    for (x, y) in a.iter_mut().zip(b) {
+        *x = (*x).min(*y);
+    }
+}
+
+#[cfg(test)]
+thread_local! {
+    // the twins' own check: 1 drops T1, 2 makes the winner itself small (both must be caught)
+    static REL_UNSOUND: std::cell::Cell<u8> = const { std::cell::Cell::new(0) };
+}
+
+/// What a search returns besides its value: nothing (`()`, the solver as it is) or its
+/// relevance ([`Rel`]); `()` makes every step below a no-op, so the code is as before.
+trait Relevance: Copy {
+    const ON: bool;
+    fn none() -> Self;
+    fn join(&mut self, other: &Self);
+    fn trick(&mut self, class: u8, strength: u8);
+}
+
+impl Relevance for () {
+    const ON: bool = false;
+    #[inline(always)]
+    fn none() {}
+    #[inline(always)]
+    fn join(&mut self, _: &()) {}
+    #[inline(always)]
+    fn trick(&mut self, _: u8, _: u8) {}
+}
+
+impl Relevance for Rel {
+    const ON: bool = true;
+    fn none() -> Rel {
+        [NOTHING; 5]
+    }
+    fn join(&mut self, other: &Rel) {
+        union(self, other);
+    }
+    fn trick(&mut self, class: u8, strength: u8) {
+        rel_trick(self, class, strength);
+    }
+}
+
+/// T1 (PARTITION.md): a contested trick's winner of class `class` and strength `strength`
+/// makes that strength relevant.
+#[inline(always)]
+fn rel_trick(rel: &mut Rel, class: u8, strength: u8) {
+    #[cfg(test)]
+    let strength = match REL_UNSOUND.with(|u| u.get()) {
+        1 => return,
+        2 => strength + 1,
+        _ => strength,
+    };
+    let r = &mut rel[class as usize];
+    *r = (*r).min(strength);
+}
+
 struct Budget;
 
 struct Solver {
@@ -1362,6 +1429,20 @@ fn last_two(pos: &Position, held: &Held, alpha: i32, beta: i32) -> i32 {
 /// whose `leader` leads, the defenders having `base` points so far, and each hand's kinds
 /// held at least once and at least twice `once` and `twice` (two cards a hand).
 fn last_two_of(pos: &Position, leader: u8, base: i32, once: &[u64; 4], twice: &[u64; 4], alpha: i32, beta: i32) -> i32 {
+    last_two_game::<()>(pos, leader, base, once, twice, alpha, beta).0
+}
+
+/// [`last_two_of`] and the relevance of its result (PARTITION.md: T1 for each trick, C1 at a
+/// cutoff): every position that matches it on that relevance has a value on the same side
+/// of the window, equal inside it (twin: `last_two_relevance_holds_for_every_match`).
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) fn last_two_rel(pos: &Position, leader: u8, base: i32, once: &[u64; 4], twice: &[u64; 4], alpha: i32, beta: i32) -> (i32, Rel) {
+    last_two_game::<Rel>(pos, leader, base, once, twice, alpha, beta)
+}
+
+/// [`last_two_of`], with its relevance when `R` is [`Rel`] (with `()` nothing more is computed:
+/// the same code as before relevance).
+fn last_two_game<R: Relevance>(pos: &Position, leader: u8, base: i32, once: &[u64; 4], twice: &[u64; 4], alpha: i32, beta: i32) -> (i32, R) {
     /// A single card: its key (R4.1), class (R2.5), whether it is a trump, its points (R7.1).
     #[derive(Clone, Copy)]
     struct Card1 {
@@ -1379,15 +1460,33 @@ fn last_two_of(pos: &Position, leader: u8, base: i32, once: &[u64; 4], twice: &[
     }
     /// A child's value `v` taken at a node of the defenders (`max`) or of the banker team:
     /// the node's value so far and its window moved; whether the window closed (a cut).
-    fn take(max: bool, v: i32, out: &mut i32, alpha: &mut i32, beta: &mut i32) -> bool {
+    /// With the relevance: the child's joins the node's, and at a cut the node's is the
+    /// cutting child's alone (C1: the bound returned is that child's value).
+    fn take<R: Relevance>(max: bool, (v, r): (i32, R), out: &mut (i32, R), alpha: &mut i32, beta: &mut i32) -> bool {
         if max {
-            *out = (*out).max(v);
+            out.0 = out.0.max(v);
             *alpha = (*alpha).max(v);
         } else {
-            *out = (*out).min(v);
+            out.0 = out.0.min(v);
             *beta = (*beta).min(v);
         }
-        alpha >= beta
+        let cut = alpha >= beta;
+        if R::ON {
+            if cut {
+                out.1 = r;
+            } else {
+                out.1.join(&r);
+            }
+        }
+        cut
+    }
+    /// T1 (PARTITION.md) for a trick won by `w`: its strength (R2.3, a unit's top: R4.2) is
+    /// relevant when another play of the trick was one combination of its class and
+    /// multiplicity (`contested`: only then did R4.1 compare them).
+    fn trick<R: Relevance>(rel: &mut R, w: &Card1, contested: impl FnOnce() -> bool) {
+        if R::ON && contested() {
+            rel.trick(w.class, (w.key & 0xff) as u8);
+        }
     }
     struct Game2 {
         cards: [[Card1; 2]; 4],
@@ -1403,18 +1502,22 @@ fn last_two_of(pos: &Position, leader: u8, base: i32, once: &[u64; 4], twice: &[
         /// so far (`played[s]`: which of seat s's two), if inside (alpha, beta); else a bound
         /// on the side it fails (alpha-beta, fail-soft).
         #[allow(clippy::too_many_arguments)]
-        fn play(&self, i: usize, played: &mut [usize; 4], lead: Card1, best: (u32, usize), p: i32, mut alpha: i32, mut beta: i32) -> i32 {
+        fn play<R: Relevance>(&self, i: usize, played: &mut [usize; 4], lead: Card1, best: (u32, usize), p: i32, mut alpha: i32, mut beta: i32) -> (i32, R) {
             if i == 4 {
-                return self.last(played, best.1, p);
+                let mut out = self.last::<R>(played, best.1, p);
+                // the first trick: contested by another card of its winner's class (singles)
+                let w = self.cards[best.1][played[best.1]];
+                trick(&mut out.1, &w, || (0..4).any(|s| s != best.1 && self.cards[s][played[s]].class == w.class));
+                return out;
             }
             let seat = (self.leader + i) % 4;
             let max = self.defender[seat];
-            let mut out = if max { i32::MIN } else { i32::MAX };
+            let mut out = (if max { i32::MIN } else { i32::MAX }, R::none());
             let c = &self.cards[seat];
             if i == 0 {
                 if let Some(pair) = self.pairs[seat] {
                     // the pair led: the last trick, every hand played whole
-                    if take(max, self.pair_trick(pair), &mut out, &mut alpha, &mut beta) {
+                    if take(max, self.pair_trick::<R>(pair), &mut out, &mut alpha, &mut beta) {
                         return out;
                     }
                 }
@@ -1433,7 +1536,7 @@ fn last_two_of(pos: &Position, leader: u8, base: i32, once: &[u64; 4], twice: &[
                     (lead, if u.beats(&lead, best.0) { (u.key, seat) } else { best })
                 };
                 played[seat] = j;
-                let v = self.play(i + 1, played, lead, best, p + u.points, alpha, beta);
+                let v = self.play::<R>(i + 1, played, lead, best, p + u.points, alpha, beta);
                 if take(max, v, &mut out, &mut alpha, &mut beta) {
                     break;
                 }
@@ -1445,30 +1548,37 @@ fn last_two_of(pos: &Position, leader: u8, base: i32, once: &[u64; 4], twice: &[
         /// two cards, which win only as a pair of the led class or, on a plain lead, of
         /// trumps with a greater key (R5.2, R6.1–R6.2); the trick counts N = 2 times when
         /// two cards are enough for the last trick's rule, else once for the defenders (R7.3).
-        fn pair_trick(&self, lead: Card1) -> i32 {
+        fn pair_trick<R: Relevance>(&self, lead: Card1) -> (i32, R) {
             let (mut best, mut seat, mut q) = (lead.key, self.leader, 0);
+            let mut w = lead;
             for i in 0..4 {
                 let s = (self.leader + i) % 4;
                 q += self.cards[s][0].points + self.cards[s][1].points;
                 if i > 0 {
                     if let Some(u) = self.pairs[s] {
                         if u.beats(&lead, best) {
-                            (best, seat) = (u.key, s);
+                            (best, seat, w) = (u.key, s, u);
                         }
                     }
                 }
             }
-            self.base
+            let mut rel = R::none();
+            // contested by another pair of the winner's class (the lead or a follower's two
+            // cards of one kind; two kinds are not one combination, R3.1)
+            let pair_of = |s: usize| if s == self.leader { Some(lead) } else { self.pairs[s] };
+            trick(&mut rel, &w, || (0..4).any(|s| s != seat && pair_of(s).is_some_and(|u| u.class == w.class)));
+            let v = self.base
                 + match (self.defender[seat], self.multiplied2) {
                     (true, true) => 2 * q,
                     (false, true) => -2 * q,
                     (true, false) => q,
                     (false, false) => 0,
-                }
+                };
+            (v, rel)
         }
 
         /// The score once the first trick, won by `winner` with `p` points, is done.
-        fn last(&self, played: &[usize; 4], winner: usize, p: i32) -> i32 {
+        fn last<R: Relevance>(&self, played: &[usize; 4], winner: usize, p: i32) -> (i32, R) {
             let first = self.base + if self.defender[winner] { p } else { 0 };
             let card = |s: usize| self.cards[s][1 - played[s]];
             let lead = card(winner);
@@ -1481,12 +1591,16 @@ fn last_two_of(pos: &Position, leader: u8, base: i32, once: &[u64; 4], twice: &[
                 }
                 q += u.points;
             }
-            first
+            let mut rel = R::none();
+            let w = card(seat);
+            trick(&mut rel, &w, || (0..4).any(|s| s != seat && card(s).class == w.class));
+            let v = first
                 + match (self.defender[seat], self.multiplied) {
                     (true, _) => q,
                     (false, true) => -q,
                     (false, false) => 0,
-                }
+                };
+            (v, rel)
         }
     }
     let ctx = pos.ctx();
@@ -1516,7 +1630,7 @@ fn last_two_of(pos: &Position, leader: u8, base: i32, once: &[u64; 4], twice: &[
         base,
     };
     let none = Card1 { key: 0, class: 0, trump: false, points: 0 };
-    g.play(0, &mut [0; 4], none, (0, 0), 0, alpha, beta)
+    g.play::<R>(0, &mut [0; 4], none, (0, 0), 0, alpha, beta)
 }
 
 /// For each kind the mover may lead as an interchangeable single, the kind that stands for
@@ -2942,6 +3056,101 @@ mod tests {
     /// The last two tricks solved directly agree with minimax over the engine's plays, for
     /// full and narrow windows (fail-soft: a value past the window bounds the true one on
     /// that side), pairs led and held included, on every profile.
+    /// A position matching the trick start `pos` under the relevance `rel` (PARTITION.md):
+    /// per class the kinds held at or above its strength exact, the cut raised to cover every
+    /// kind touching a usable link (L1) and out of any run of equal strength (E1); the others
+    /// ("small") dealt again at random among the class's kinds below every exact one with the
+    /// same points, each hand keeping its multiset of (copies, points), no kind past four
+    /// copies. None when the deal found no room; with whether a small kind changed.
+    fn matching(pos: &Position, rel: &Rel, rng: &mut Rng) -> Option<(Position, bool)> {
+        let ctx = pos.ctx();
+        let usable = |h: &[Counts; 4], a: u8, b: u8| b != NONE && h.iter().any(|x| x[a as usize] >= 2 && x[b as usize] >= 2);
+        let touches = |h: &[Counts; 4], k: u8| usable(h, k, ctx.up[k as usize]) || usable(h, k, ctx.down[k as usize]);
+        let mut q = *pos;
+        for (class, &cut) in rel.iter().enumerate() {
+            let mut kinds: Vec<u8> = (0..KINDS as u8).filter(|&k| ctx.class[k as usize] as usize == class && pos.hands.iter().any(|h| h[k as usize] > 0)).collect();
+            kinds.sort_by_key(|&k| std::cmp::Reverse((ctx.strength[k as usize], k)));
+            let st = |i: usize| ctx.strength[kinds[i] as usize];
+            let mut j = (0..kinds.len()).take_while(|&i| st(i) >= cut).count();
+            for (i, &k) in kinds.iter().enumerate() {
+                if touches(&pos.hands, k) {
+                    j = j.max(i + 1);
+                }
+            }
+            while j > 0 && j < kinds.len() && st(j) == st(j - 1) {
+                j += 1;
+            }
+            let floor = if j > 0 { st(j - 1) } else { u8::MAX };
+            let pool: Vec<u8> = (0..KINDS as u8).filter(|&k| ctx.class[k as usize] as usize == class && ctx.strength[k as usize] < floor).collect();
+            for &k in &kinds[j..] {
+                for h in q.hands.iter_mut() {
+                    h[k as usize] = 0;
+                }
+            }
+            for s in 0..4 {
+                for &k in &kinds[j..] {
+                    let n = pos.hands[s][k as usize];
+                    if n == 0 {
+                        continue;
+                    }
+                    let fits: Vec<u8> = pool
+                        .iter()
+                        .copied()
+                        .filter(|&x| KIND_POINTS[x as usize] == KIND_POINTS[k as usize] && q.hands[s][x as usize] == 0 && q.hands.iter().map(|h| h[x as usize]).sum::<u8>() + n <= 4)
+                        .collect();
+                    if fits.is_empty() {
+                        return None;
+                    }
+                    q.hands[s][fits[rng.below_usize(fits.len())] as usize] = n;
+                }
+            }
+            // no small kind of the match touches a usable link either (L1)
+            if pool.iter().any(|&k| touches(&q.hands, k)) {
+                return None;
+            }
+        }
+        let moved = q.hands != pos.hands;
+        Some((q, moved))
+    }
+
+    /// Every position matching a last-two position on the relevance [`last_two_rel`] returns
+    /// (its exact kinds and each hand's multiset of small ones, see [`matching`]) has a value
+    /// on the same side of the window, equal inside it: random ends of every profile, the
+    /// full window and a random one, four matches each; the search's value is
+    /// [`last_two_of`]'s. The check's own check: T1 dropped, or each winner made small
+    /// (`REL_UNSOUND` 1 and 2), is caught.
+    #[test]
+    fn last_two_relevance_holds_for_every_match() {
+        let run = |unsound: u8| {
+            REL_UNSOUND.with(|u| u.set(unsound));
+            let (mut matches, mut moved, mut bad) = (0usize, 0usize, 0usize);
+            trick_starts(311, 6000, 2, |pos, held, want, rng| {
+                let a = want - 40 + rng.below_usize(80) as i32;
+                for (a, b) in [(i32::MIN / 2, i32::MAX / 2), (a, a + 1 + rng.below_usize(30) as i32)] {
+                    let (v, rel) = last_two_rel(pos, pos.to_move, pos.defender_points, &held.once, &held.twice, a, b);
+                    assert_eq!(v, last_two(pos, held, a, b), "{pos:?}");
+                    for _ in 0..4 {
+                        let Some((q, m)) = matching(pos, &rel, rng) else { continue };
+                        let w = minimax(&q);
+                        let ok = if v <= a { w <= v } else if v >= b { w >= v } else { w == v };
+                        assert!(ok || unsound != 0, "{v} in ({a}, {b}) but {w} for the match {q:?} of {pos:?} (relevance {rel:?})");
+                        (matches, moved, bad) = (matches + 1, moved + m as usize, bad + !ok as usize);
+                    }
+                }
+            });
+            REL_UNSOUND.with(|u| u.set(0));
+            (matches, moved, bad)
+        };
+        let (matches, moved, _) = run(0);
+        eprintln!("last two tricks' relevance: {matches} matches, {moved} with small kinds dealt again");
+        assert!(matches > 20000 && moved > 10000, "{matches} {moved}");
+        for unsound in [1, 2] {
+            let (matches, _, bad) = run(unsound);
+            eprintln!("REL_UNSOUND={unsound}: {bad} of {matches} matches differ");
+            assert!(bad > 0, "REL_UNSOUND={unsound} was not caught");
+        }
+    }
+
     #[test]
     fn last_two_agrees_with_minimax() {
         let (checked, with_pairs) = trick_starts(211, 12000, 2, |pos, held, want, rng| {
