@@ -224,6 +224,11 @@ struct Solver {
     /// The last two tricks' exact values (less the defenders' points so far) by their shape
     /// ([`two_shape`]), read when [`Solver::last`] has not their cards.
     two_shapes: ExactCache,
+    /// [`Solver::two_rel`]'s: the last two tricks' values with their relevance packed above
+    /// them, by their cards (the relevance as it is) and by their shape (the relevance by
+    /// places, [`rel_to_places`]); empty until read (partition search, being ported).
+    last_rel: ExactCache,
+    shapes_rel: ExactCache,
     /// The best play of the nodes mid-trick in the trick of each search's root (depth below
     /// [`NEAR_DEPTH`]), by their whole position: the principal line tries it first.
     near: Near,
@@ -513,7 +518,7 @@ fn widest(hand: &Counts, twice: u64, cards: u8, ctx: &Context) -> u8 {
 
 impl Solver {
     fn new(budget: u64, ctx: &'static Context) -> Solver {
-        Solver { table: Table::default(), nodes: 0, budget, plies: Vec::new(), order: Order::of(ctx), last: ExactCache::default(), follows: Follows::default(), shapes: Vec::new(), given_key: None, two_shapes: ExactCache::default(), near: Near::default() }
+        Solver { table: Table::default(), nodes: 0, budget, plies: Vec::new(), order: Order::of(ctx), last: ExactCache::default(), follows: Follows::default(), shapes: Vec::new(), given_key: None, two_shapes: ExactCache::default(), last_rel: ExactCache::default(), shapes_rel: ExactCache::default(), near: Near::default() }
     }
 }
 
@@ -1327,6 +1332,71 @@ fn two_values(ctx: &Context, once: &[u64; 4]) -> ([usize; 8], [u16; 8]) {
         values[i] = (names[c] as u16) << 8 | ctx.strength[k] as u16;
     }
     (kinds, values)
+}
+
+/// Each of the last two tricks' eight cards' place among their distinct values (as
+/// [`two_shape`] ranks them: class named in order of appearance, then strength).
+#[cfg_attr(not(test), allow(dead_code))]
+fn two_places(values: &[u16; 8]) -> [u8; 8] {
+    let mut sorted = *values;
+    sorted.sort_unstable();
+    std::array::from_fn(|i| {
+        let mut place = 0u8;
+        for j in 1..8 {
+            if sorted[j] <= values[i] && sorted[j] != sorted[j - 1] {
+                place += 1;
+            }
+        }
+        place
+    })
+}
+
+/// A last-two position's relevance (each strength one of its eight cards', T1) as 4 bits a
+/// class name of [`two_values`] (5 names): the place + 1 of the relevant card, 0 for none. Two
+/// positions of one [`two_shape`] are one game up to a renaming that keeps names and places,
+/// so the relevance read back through the other's cards ([`rel_from_places`]) is its own.
+#[cfg_attr(not(test), allow(dead_code))]
+fn rel_to_places(ctx: &Context, rel: &Rel, kinds: &[usize; 8], values: &[u16; 8], places: &[u8; 8]) -> u64 {
+    let mut code = 0u64;
+    for i in 0..8 {
+        let (name, strength) = (values[i] >> 8, (values[i] & 0xff) as u8);
+        if rel[ctx.class[kinds[i]] as usize] == strength {
+            code |= (places[i] as u64 + 1) << (4 * name);
+        }
+    }
+    #[cfg(test)]
+    if REL_UNSOUND.with(|u| u.get()) == 0 {
+        assert_eq!(rel_from_places(ctx, code, kinds, values, places), *rel, "a relevant strength is a card's");
+    }
+    code
+}
+
+/// [`rel_to_places`] read back through a position's cards.
+#[cfg_attr(not(test), allow(dead_code))]
+fn rel_from_places(ctx: &Context, code: u64, kinds: &[usize; 8], values: &[u16; 8], places: &[u8; 8]) -> Rel {
+    let mut rel = [NOTHING; 5];
+    #[cfg(test)]
+    if REL_UNSOUND.with(|u| u.get()) == 3 {
+        return rel; // the twin's own check: the shape's relevance dropped must be caught
+    }
+    for i in 0..8 {
+        let name = values[i] >> 8;
+        if code >> (4 * name) & 15 == places[i] as u64 + 1 {
+            rel[ctx.class[kinds[i]] as usize] = (values[i] & 0xff) as u8;
+        }
+    }
+    rel
+}
+
+/// A relevance in 25 bits (5 a class), and back.
+#[cfg_attr(not(test), allow(dead_code))]
+fn rel_bits(rel: &Rel) -> u64 {
+    rel.iter().enumerate().fold(0, |w, (c, &r)| w | (r as u64) << (5 * c))
+}
+
+#[cfg_attr(not(test), allow(dead_code))]
+fn rel_of_bits(w: u64) -> Rel {
+    std::array::from_fn(|c| (w >> (5 * c) & 31) as u8)
 }
 
 /// [`two_shape`] with each card's place found by a search of the distinct values (its twin in
@@ -2568,6 +2638,37 @@ impl Solver {
         v
     }
 
+    /// [`Solver::two`] with the relevance of its value (PARTITION.md step 2): kept with the
+    /// value by the cards (as it is) and by the shape (by places, read back through this
+    /// position's cards), else found by [`last_two_rel`]'s full-window search.
+    #[cfg_attr(not(test), allow(dead_code))]
+    fn two_rel(&mut self, pos: &Position, leader: u8, base: i32, once: &[u64; 4], twice: &[u64; 4]) -> (i32, Rel) {
+        let ctx = self.order.ctx;
+        let key = exact_cache::key(leader, once);
+        let unpack = |w: i64| (w as i32, (w as u64) >> 32);
+        if let Some(w) = self.last_rel.get_word(key) {
+            let (v, r) = unpack(w);
+            return (base + v, rel_of_bits(r));
+        }
+        let (kinds, values) = two_values(ctx, once);
+        let places = two_places(&values);
+        let shape = two_shape(ctx, leader, once, twice);
+        let (v, rel) = match self.shapes_rel.get_word(shape) {
+            Some(w) => {
+                let (v, code) = unpack(w);
+                (v, rel_from_places(ctx, code, &kinds, &values, &places))
+            }
+            None => {
+                let (v, rel) = last_two_rel(pos, leader, base, once, twice, i32::MIN / 2, i32::MAX / 2);
+                let v = v - base;
+                self.shapes_rel.put_word(shape, (v as u32 as i64) | (rel_to_places(ctx, &rel, &kinds, &values, &places) << 32) as i64);
+                (v, rel)
+            }
+        };
+        self.last_rel.put_word(key, (v as u32 as i64) | (rel_bits(&rel) << 32) as i64);
+        (base + v, rel)
+    }
+
     /// The exact value of `pos`, by a full-window search.
     fn value(&mut self, pos: &Position) -> Result<i32, Budget> {
         self.search(pos, i32::MIN / 2, i32::MAX / 2, 0)
@@ -3227,6 +3328,58 @@ mod tests {
     /// [`two_shape`] have one value past the defenders' points so far, minimax's, though their
     /// cards differ: plain suits, trumps, level cards of equal strength (R2.6), points and
     /// pairs mixed.
+    /// [`Solver::two_rel`] (the last two tricks' value and relevance, kept by cards and by
+    /// shape) on 150,000 deals among ten kinds, a solver per (profile, level, trump, banker):
+    /// every value is [`last_two_of`]'s, and every position matching the relevance ([`matching`])
+    /// has the same value, the relevance read back from another position's shape included.
+    #[test]
+    fn two_rel_holds_for_every_match() {
+        let (by_shape, matches, shape_matches, moved, bad) = two_rel_matches(0);
+        eprintln!("two_rel: {by_shape} relevances read back by shape; {matches} matches ({shape_matches} of a relevance read by shape), {moved} with small kinds dealt again");
+        assert!(bad == 0 && by_shape > 1000 && shape_matches > 1000 && moved > 10000, "{by_shape} {shape_matches} {moved}");
+        // the check's own check: no T1, the winner small, the shape's relevance dropped
+        for unsound in [1, 2, 3] {
+            let (_, matches, shape_matches, _, bad) = two_rel_matches(unsound);
+            eprintln!("REL_UNSOUND={unsound}: {bad} of {matches} matches differ ({shape_matches} by shape)");
+            assert!(bad > 0, "REL_UNSOUND={unsound} was not caught");
+        }
+    }
+
+    /// [`two_rel_holds_for_every_match`]'s deals with `REL_UNSOUND` = `unsound`: relevances
+    /// read by shape, matches (of them by shape), matches with small kinds dealt again, and
+    /// matches whose value differs.
+    fn two_rel_matches(unsound: u8) -> (usize, usize, usize, usize, usize) {
+        REL_UNSOUND.with(|u| u.set(unsound));
+        let mut rng = Rng::new(23);
+        let mut solvers: HashMap<(usize, u8, u8, u8), Solver> = HashMap::new();
+        let (mut by_shape, mut matches, mut shape_matches, mut moved, mut bad) = (0usize, 0usize, 0usize, 0usize, 0usize);
+        for i in 0..150000 {
+            let p = i % Profile::ALL.len();
+            let (level, trump, banker) = (if i / 3 % 2 == 0 { 7 } else { 10 }, 3 * (i / 6 % 2) as u8, (i / 12 % 2) as u8);
+            let kinds: Vec<usize> = [(1, 6), (1, 7), (1, 10), (2, 6), (2, 7), (2, 10), (0, 6), (0, 7), (0, 10)].into_iter().map(|(s, r)| Card::new(s, r).id()).chain([53]).collect();
+            let hands = deal_among(&mut rng, &kinds, 2);
+            let pos = Game::from_hands(hands, level, trump, banker, Profile::ALL[p]).expect("a valid deal").pos;
+            let held = Held::of(&pos);
+            let s = solvers.entry((p, level, trump, banker)).or_insert_with(|| Solver::new(u64::MAX, pos.ctx()));
+            let in_cards = s.last_rel.get_word(exact_cache::key(pos.to_move, &held.once)).is_some();
+            let in_shape = s.shapes_rel.get_word(two_shape(pos.ctx(), pos.to_move, &held.once, &held.twice)).is_some();
+            let (v, rel) = s.two_rel(&pos, pos.to_move, pos.defender_points, &held.once, &held.twice);
+            assert_eq!(v, last_two_of(&pos, pos.to_move, pos.defender_points, &held.once, &held.twice, i32::MIN / 2, i32::MAX / 2), "{pos:?}");
+            let shape = !in_cards && in_shape;
+            by_shape += shape as usize;
+            if i % 10 == 0 || shape {
+                for _ in 0..4 {
+                    let Some((q, m)) = matching(&pos, &rel, &mut rng) else { continue };
+                    let ok = minimax(&q) == v;
+                    assert!(ok || unsound != 0, "the match {q:?} of {pos:?} (relevance {rel:?})");
+                    (matches, shape_matches, moved, bad) = (matches + 1, shape_matches + shape as usize, moved + m as usize, bad + !ok as usize);
+                }
+            }
+        }
+        REL_UNSOUND.with(|u| u.set(0));
+        (by_shape, matches, shape_matches, moved, bad)
+    }
+
     #[test]
     fn equal_two_shapes_have_equal_values() {
         let mut rng = Rng::new(17);
