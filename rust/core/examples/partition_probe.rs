@@ -441,6 +441,101 @@ impl Solver {
         (0..5).all(|s| th[s] <= suits.n[s] && th[s] >= suits.link_need[s] && suits.cut_between(self.ctx, s, th[s]))
     }
 
+    /// `part`'s store: the bounds (lo, hi) of the points to come at `pos` (its classes
+    /// `suits`, bucket `b`), found leaning on `rel`, kept as a partition entry.
+    fn store(&mut self, pos: &Position, suits: &Suits, b: u64, rel: &Rel, lo: i32, hi: i32) {
+        let ctx = self.ctx;
+        let mut j = [0u8; 5];
+        for s in 0..5 {
+            let need = suits.link_need[s];
+            let mut by_rel = suits.at_or_above(ctx, s, rel[s]);
+            if s == TRUMP as usize && self.trumps_exact {
+                by_rel = suits.n[s];
+            }
+            j[s] = by_rel.max(need);
+            // whole runs of equal strength (R2.6)
+            while !suits.cut_between(ctx, s, j[s]) {
+                j[s] += 1;
+            }
+            self.st.held += suits.n[s] as u64;
+            self.st.small += (suits.n[s] - j[s]) as u64;
+            self.st.link_lost += (need > by_rel) as u64;
+        }
+        let th = j;
+        let k = key(pos, ctx, suits, &j, self.mode == Mode::PartId);
+        let list = self.buckets.entry(b).or_default();
+        if !list.contains(&th) {
+            list.push(th);
+        }
+        let e = self.entries.entry(k).or_insert((i32::MIN / 2, i32::MAX / 2));
+        *e = (e.0.max(lo), e.1.min(hi));
+    }
+
+    /// `part`'s probe of the partition entries in bucket `b` fitting `pos` (its classes
+    /// `suits`) within (alpha, beta): Ok(the value and its relevance) when an entry answers,
+    /// else Err(the window the entries narrowed, what the narrowing leaned on).
+    fn lookup(&mut self, pos: &Position, suits: &Suits, b: u64, mut alpha: i32, mut beta: i32) -> Result<(i32, Rel), (i32, i32, Rel)> {
+        let mut rel = [NOTHING; 5];
+        let dp = pos.defender_points;
+        let (mut lo_best, mut hi_best) = ((i32::MIN, [NOTHING; 5]), (i32::MAX, [NOTHING; 5]));
+        // the bucket's list taken out while it is read (no copy), put back after
+        let mut list: Vec<[u8; 5]> = self.buckets.get_mut(&b).map(std::mem::take).unwrap_or_default();
+        for i in 0..list.len() {
+            let th = &list[i].clone();
+            self.st.compared += 1;
+            if !self.fits(suits, th) {
+                continue;
+            }
+            self.st.keys_made += 1;
+            let k = key(pos, self.ctx, suits, th, self.mode == Mode::PartId);
+            let Some(&(lo, hi)) = self.entries.get(&k) else { continue };
+            let (lo, hi) = (lo + dp, hi + dp);
+            if lo > lo_best.0 {
+                lo_best = (lo, self.rel_of(suits, th));
+            }
+            if hi < hi_best.0 {
+                hi_best = (hi, self.rel_of(suits, th));
+            }
+            // the first entry that answers ends the probe, and its exact part moves
+            // to the front of its bucket (`FIRSTCUT=0`: every one compared)
+            if self.first_cut && (lo >= beta || hi <= alpha || lo == hi) {
+                list[..=i].rotate_right(1);
+                if lo == hi {
+                    (lo_best, hi_best) = ((lo, self.rel_of(suits, th)), (hi, self.rel_of(suits, th)));
+                }
+                break;
+            }
+        }
+        if !list.is_empty() {
+            self.buckets.insert(b, list);
+        }
+        if lo_best.0 >= beta {
+            self.st.hits += 1;
+            return Ok(lo_best);
+        }
+        if hi_best.0 <= alpha {
+            self.st.hits += 1;
+            return Ok(hi_best);
+        }
+        if lo_best.0 == hi_best.0 {
+            self.st.hits += 1;
+            union(&mut rel, &lo_best.1);
+            union(&mut rel, &hi_best.1);
+            return Ok((lo_best.0, rel));
+        }
+        // an entry that narrows the window: its relevance joins (a value inside
+        // the narrowed window leans on its bound)
+        if lo_best.0 > alpha {
+            alpha = lo_best.0;
+            union(&mut rel, &lo_best.1);
+        }
+        if hi_best.0 < beta {
+            beta = hi_best.0;
+            union(&mut rel, &hi_best.1);
+        }
+        Err((alpha, beta, rel))
+    }
+
     /// Value (the final score) of `pos` within (alpha, beta), fail-soft, and its relevance.
     fn search(&mut self, pos: &Position, mut alpha: i32, mut beta: i32) -> (i32, Rel) {
         self.st.nodes += 1;
@@ -472,61 +567,12 @@ impl Solver {
                 }
                 Mode::Part | Mode::PartId => {
                     let b = bucket(pos, self.ctx);
-                    let (mut lo_best, mut hi_best) = ((i32::MIN, [NOTHING; 5]), (i32::MAX, [NOTHING; 5]));
-                    // the bucket's list taken out while it is read (no copy), put back after
-                    let mut list: Vec<[u8; 5]> = self.buckets.get_mut(&b).map(std::mem::take).unwrap_or_default();
-                    for i in 0..list.len() {
-                        let th = &list[i].clone();
-                        self.st.compared += 1;
-                        if !self.fits(&suits, th) {
-                            continue;
+                    match self.lookup(pos, &suits, b, alpha, beta) {
+                        Ok(answer) => return answer,
+                        Err((a, bt, r)) => {
+                            (alpha, beta) = (a, bt);
+                            union(&mut rel, &r);
                         }
-                        self.st.keys_made += 1;
-                        let k = key(pos, self.ctx, &suits, th, self.mode == Mode::PartId);
-                        let Some(&(lo, hi)) = self.entries.get(&k) else { continue };
-                        let (lo, hi) = (lo + dp, hi + dp);
-                        if lo > lo_best.0 {
-                            lo_best = (lo, self.rel_of(&suits, th));
-                        }
-                        if hi < hi_best.0 {
-                            hi_best = (hi, self.rel_of(&suits, th));
-                        }
-                        // the first entry that answers ends the probe, and its exact part moves
-                        // to the front of its bucket (`FIRSTCUT=0`: every one compared)
-                        if self.first_cut && (lo >= beta || hi <= alpha || lo == hi) {
-                            list[..=i].rotate_right(1);
-                            if lo == hi {
-                                (lo_best, hi_best) = ((lo, self.rel_of(&suits, th)), (hi, self.rel_of(&suits, th)));
-                            }
-                            break;
-                        }
-                    }
-                    if !list.is_empty() {
-                        self.buckets.insert(b, list);
-                    }
-                    if lo_best.0 >= beta {
-                        self.st.hits += 1;
-                        return lo_best;
-                    }
-                    if hi_best.0 <= alpha {
-                        self.st.hits += 1;
-                        return hi_best;
-                    }
-                    if lo_best.0 == hi_best.0 {
-                        self.st.hits += 1;
-                        union(&mut rel, &lo_best.1);
-                        union(&mut rel, &hi_best.1);
-                        return (lo_best.0, rel);
-                    }
-                    // an entry that narrows the window: its relevance joins (a value inside
-                    // the narrowed window leans on its bound)
-                    if lo_best.0 > alpha {
-                        alpha = lo_best.0;
-                        union(&mut rel, &lo_best.1);
-                    }
-                    if hi_best.0 < beta {
-                        beta = hi_best.0;
-                        union(&mut rel, &hi_best.1);
                     }
                     slot = Some((b, 0, suits));
                 }
@@ -632,33 +678,7 @@ impl Solver {
                     let e = self.exact.entry(k).or_insert((i32::MIN / 2, i32::MAX / 2));
                     *e = (e.0.max(lo), e.1.min(hi));
                 }
-                Mode::Part | Mode::PartId => {
-                    let ctx = self.ctx;
-                    let mut j = [0u8; 5];
-                    for s in 0..5 {
-                        let need = suits.link_need[s];
-                        let mut by_rel = suits.at_or_above(ctx, s, rel[s]);
-                        if s == TRUMP as usize && self.trumps_exact {
-                            by_rel = suits.n[s];
-                        }
-                        j[s] = by_rel.max(need);
-                        // whole runs of equal strength (R2.6)
-                        while !suits.cut_between(ctx, s, j[s]) {
-                            j[s] += 1;
-                        }
-                        self.st.held += suits.n[s] as u64;
-                        self.st.small += (suits.n[s] - j[s]) as u64;
-                        self.st.link_lost += (need > by_rel) as u64;
-                    }
-                    let th = j;
-                    let k = key(pos, ctx, &suits, &j, self.mode == Mode::PartId);
-                    let list = self.buckets.entry(b).or_default();
-                    if !list.contains(&th) {
-                        list.push(th);
-                    }
-                    let e = self.entries.entry(k).or_insert((i32::MIN / 2, i32::MAX / 2));
-                    *e = (e.0.max(lo), e.1.min(hi));
-                }
+                Mode::Part | Mode::PartId => self.store(pos, &suits, b, &rel, lo, hi),
             }
         }
         (best, rel)
@@ -728,6 +748,10 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let k: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(5);
     let n: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(10);
+    #[cfg(feature = "partition-hook")]
+    if std::env::var("HOOK").is_ok_and(|v| v == "1") {
+        return hook_main(k, n);
+    }
     let modes: Vec<Mode> = args
         .get(3)
         .map_or("iso,part", |s| s.as_str())
@@ -860,5 +884,278 @@ fn main() {
     if check {
         let s: u64 = solver_nodes.iter().sum();
         println!("k={k} solve::solve nodes sum {s} median {}", median(solver_nodes));
+    }
+}
+
+/// `HOOK=1` (feature `partition-hook`, a scratch measurement not meant to merge): the real
+/// solver (`solve::solve`) runs, and every trick start it searches (past its table and bounds)
+/// at the levels `HOOK_LEVELS` (cards a hand, default 4,5) is checked against a table of
+/// partition entries holding only what the solver's own earlier searches at those levels would
+/// have stored: would one of them have answered the window the solver searched with? A
+/// searched start's entry gets its bounds and relevance from the reference search (`part`,
+/// one table for the whole solve) run with the solver's window, its value checked against the
+/// solver's (fail-soft on the same side, equal inside the window). A start answered this way
+/// would not be searched: its subtree's nodes count as saved, and nothing inside it is
+/// checked or stored (a port would never have searched it).
+/// The solver's table entries stored inside such a subtree would not exist in a port: a later
+/// table answer (or enhanced transposition cutoff) of the solver's outside an answered
+/// subtree is "lost" when the port's entries would not give it: at a tracked level when no
+/// partition entry answers its window, at another level when its key (the probe's `iso`) was
+/// stored only inside answered subtrees. A lost answer costs, once a key, the nodes the search
+/// that stored that key took (then the port has it: at a tracked level the reference's entry
+/// is stored).
+#[cfg(feature = "partition-hook")]
+mod hooked {
+    use super::*;
+    use std::cell::RefCell;
+
+    #[derive(Default, Clone, Copy, Debug)]
+    pub struct Level {
+        /// Trick starts the solver searched at this level (all), outside an answered subtree.
+        pub searched: u64,
+        pub counted: u64,
+        /// Of `counted`, those a partition entry answers.
+        pub answered: u64,
+        /// Nodes below the `counted` starts, below the outermost answered ones.
+        pub below: u64,
+        pub saved: u64,
+        /// The solver's table answers outside answered subtrees, those lost, their cost.
+        pub hits: u64,
+        pub lost: u64,
+        pub lost_nodes: u64,
+        /// Of `lost`: keys a search outside answered subtrees stored too (the port's entry
+        /// from the reference is weaker than the solver's: fail-soft differences).
+        pub lost_real: u64,
+    }
+
+    struct Frame {
+        level: usize,
+        tracked: bool,
+        answered: bool,
+        nodes0: u64,
+        bucket: u64,
+    }
+
+    pub struct State {
+        reference: Solver,
+        port: Solver,
+        levels: u32,
+        stack: Vec<Frame>,
+        open: usize,
+        pub by: [Level; 16],
+        pub checked: u64,
+        answers: Vec<i32>,
+        /// Every trick start searched, by its `iso` key: stored outside answered subtrees
+        /// (real), and the nodes of its last search (0 once a lost answer paid them).
+        stored: Map<u128, (bool, u64)>,
+    }
+
+    thread_local! {
+        static STATE: RefCell<Option<State>> = const { RefCell::new(None) };
+    }
+
+    fn levels() -> u32 {
+        let v = std::env::var("HOOK_LEVELS").unwrap_or_else(|_| "4,5".into());
+        v.split(',').filter_map(|x| x.parse::<u32>().ok()).fold(0, |m, l| m | 1 << l)
+    }
+
+    fn iso_key(pos: &Position, ctx: &'static Context) -> u128 {
+        let suits = Suits::of(pos, ctx);
+        key(pos, ctx, &suits, &suits.n, false)
+    }
+
+    impl State {
+        /// The reference's entry for `pos` searched in (alpha, beta), stored in the port's
+        /// table; the solver's value `v` (if known) checked against the reference's.
+        fn store(&mut self, pos: &Position, alpha: i32, beta: i32, v: Option<i32>) {
+            let ctx = self.port.ctx;
+            self.reference.trick = [[0; KINDS]; 4];
+            let (r, rel) = self.reference.search(pos, alpha, beta);
+            if let Some(v) = v {
+                let ok = if v <= alpha { r <= alpha } else if v >= beta { r >= beta } else { r == v };
+                assert!(ok, "solver {v} reference {r} window ({alpha}, {beta}): {pos:?}");
+                self.checked += 1;
+            }
+            let dp = pos.defender_points;
+            let (lo, hi) = if r <= alpha {
+                (i32::MIN / 2, r - dp)
+            } else if r >= beta {
+                (r - dp, i32::MAX / 2)
+            } else {
+                (r - dp, r - dp)
+            };
+            let suits = Suits::of(pos, ctx);
+            self.port.store(pos, &suits, bucket(pos, ctx), &rel, lo, hi);
+        }
+    }
+
+    fn hit(pos: &Position, alpha: i32, beta: i32) {
+        STATE.with(|s| {
+            let mut s = s.borrow_mut();
+            let s = s.as_mut().expect("a state");
+            if s.open > 0 {
+                return;
+            }
+            let level = tractor_core::rules::card::size(&pos.hands[pos.to_move as usize]).min(15);
+            let ctx = s.port.ctx;
+            s.by[level].hits += 1;
+            let k = iso_key(pos, ctx);
+            let known = s.stored.get(&k).copied();
+            let tracked = s.levels >> level & 1 == 1;
+            let lost = if tracked {
+                let suits = Suits::of(pos, ctx);
+                s.port.lookup(pos, &suits, bucket(pos, ctx), alpha, beta).is_err()
+            } else {
+                known.is_some_and(|(real, _)| !real)
+            };
+            if lost {
+                let x = &mut s.by[level];
+                x.lost += 1;
+                x.lost_real += known.is_some_and(|(real, _)| real) as u64;
+                x.lost_nodes += known.map_or(0, |(_, n)| n);
+                s.stored.insert(k, (true, 0));
+                if tracked {
+                    s.store(pos, alpha, beta, None);
+                }
+            }
+        });
+    }
+
+    fn event(pos: &Position, alpha: i32, beta: i32, best: Option<i32>, nodes: u64) {
+        STATE.with(|s| {
+            let mut s = s.borrow_mut();
+            let s = s.as_mut().expect("a state");
+            let level = tractor_core::rules::card::size(&pos.hands[pos.to_move as usize]).min(15);
+            let ctx = s.port.ctx;
+            match best {
+                None => {
+                    let tracked = s.levels >> level & 1 == 1;
+                    s.by[level].searched += tracked as u64;
+                    let (mut answered, mut bucket) = (false, 0);
+                    let outside = s.open == 0;
+                    if tracked && outside {
+                        let suits = Suits::of(pos, ctx);
+                        bucket = super::bucket(pos, ctx);
+                        let got = s.port.lookup(pos, &suits, bucket, alpha, beta);
+                        answered = got.is_ok();
+                        if let Ok((a, _)) = got {
+                            s.answers.push(a);
+                        }
+                        s.by[level].counted += 1;
+                        s.by[level].answered += answered as u64;
+                        s.open += answered as usize;
+                    }
+                    s.stack.push(Frame { level, tracked: tracked && outside, answered, nodes0: nodes, bucket });
+                }
+                Some(v) => {
+                    let f = s.stack.pop().expect("a frame");
+                    assert_eq!(f.level, level, "frames nest");
+                    // the solver's table entry for this start: a port's too only outside
+                    // answered subtrees
+                    let k = iso_key(pos, ctx);
+                    let real = s.open == 0;
+                    let e = s.stored.entry(k).or_insert((real, 0));
+                    if real || !e.0 {
+                        *e = (real, nodes - f.nodes0);
+                    }
+                    if !f.tracked {
+                        return;
+                    }
+                    s.by[level].below += nodes - f.nodes0;
+                    if f.answered {
+                        // the answer is the solver's on the same side of the window (fail-soft)
+                        let a = s.answers.pop().expect("an answer");
+                        let ok = if a <= alpha { v <= alpha } else if a >= beta { v >= beta } else { v == a };
+                        assert!(ok, "solver {v} partition answer {a} window ({alpha}, {beta}): {pos:?}");
+                        s.checked += 1;
+                        s.open -= 1;
+                        if s.open == 0 {
+                            s.by[level].saved += nodes - f.nodes0;
+                        }
+                        return;
+                    }
+                    // the entry this search would keep: the reference's bounds and relevance
+                    // in the solver's window
+                    let _ = f.bucket;
+                    s.store(pos, alpha, beta, Some(v));
+                }
+            }
+        });
+    }
+
+    /// Solves `pos` with the hook on: the solver's nodes, the levels' counts, the reference's
+    /// nodes and the values checked.
+    pub fn run(pos: &Position) -> (u64, [Level; 16], u64, u64) {
+        let ctx = pos.ctx();
+        STATE.with(|s| {
+            *s.borrow_mut() = Some(State { reference: Solver::new(Mode::Part, ctx), port: Solver::new(Mode::Part, ctx), levels: levels(), stack: Vec::new(), open: 0, by: [Level::default(); 16], checked: 0, answers: Vec::new(), stored: Map::default() });
+        });
+        let hook = &tractor_core::search::solve::hook::HOOK;
+        let hits = &tractor_core::search::solve::hook::HIT;
+        hook.with(|h| h.set(Some(event)));
+        hits.with(|h| h.set(Some(hit)));
+        let sol = solve(pos, u64::MAX).expect("solved");
+        hook.with(|h| h.set(None));
+        hits.with(|h| h.set(None));
+        let s = STATE.with(|s| s.borrow_mut().take()).expect("a state");
+        assert!(s.stack.is_empty());
+        (sol.nodes, s.by, s.reference.st.nodes, s.checked)
+    }
+}
+
+/// `HOOK=1`'s report: per position and in all, per level the trick starts the solver searched,
+/// the share a partition entry answers, the nodes below, the table answers lost, and the
+/// estimated node ratio: nodes / (nodes − saved + lost).
+#[cfg(feature = "partition-hook")]
+fn hook_main(k: usize, n: usize) {
+    let skip: usize = std::env::var("SKIP").ok().and_then(|v| v.parse().ok()).unwrap_or(0);
+    let mut all = [hooked::Level::default(); 16];
+    let (mut total, mut saved_all, mut lost_all) = (0u64, 0u64, 0u64);
+    let mut ratios = Vec::new();
+    for (i, p) in positions(k, n).iter().enumerate().skip(skip) {
+        let t = Instant::now();
+        let (nodes, by, ref_nodes, checked) = hooked::run(p);
+        let saved: u64 = by.iter().map(|l| l.saved).sum();
+        let lost: u64 = by.iter().map(|l| l.lost_nodes).sum();
+        let ratio = nodes as f64 / (nodes - saved + lost) as f64;
+        let mut line = format!("pos {i}: dp {} nodes {nodes} saved {saved} lost {lost} ratio {ratio:.3} (no loss {:.3}) ref nodes {ref_nodes} checked {checked} {:.1} s |", p.defender_points, nodes as f64 / (nodes - saved) as f64, t.elapsed().as_secs_f64());
+        for (l, x) in by.iter().enumerate().filter(|(_, x)| x.searched > 0 || x.lost > 0) {
+            line += &format!(" L{l}: searched {} counted {} answered {} ({:.1}%) below {} saved {} hits {} lost {} ({} real) {}", x.searched, x.counted, x.answered, 100.0 * x.answered as f64 / x.counted.max(1) as f64, x.below, x.saved, x.hits, x.lost, x.lost_real, x.lost_nodes);
+            let a = &mut all[l];
+            (a.searched, a.counted, a.answered, a.below, a.saved) = (a.searched + x.searched, a.counted + x.counted, a.answered + x.answered, a.below + x.below, a.saved + x.saved);
+            (a.hits, a.lost, a.lost_real, a.lost_nodes) = (a.hits + x.hits, a.lost + x.lost, a.lost_real + x.lost_real, a.lost_nodes + x.lost_nodes);
+        }
+        eprintln!("{line}");
+        total += nodes;
+        saved_all += saved;
+        lost_all += lost;
+        ratios.push(ratio);
+    }
+    ratios.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    println!(
+        "k={k} n={} HOOK_LEVELS={}: nodes {total} saved {saved_all} lost {lost_all}: ratio sum {:.3} median {:.3} (without the losses: sum {:.3})",
+        ratios.len(),
+        std::env::var("HOOK_LEVELS").unwrap_or_else(|_| "4,5".into()),
+        total as f64 / (total - saved_all + lost_all) as f64,
+        ratios[ratios.len() / 2],
+        total as f64 / (total - saved_all) as f64
+    );
+    for (l, x) in all.iter().enumerate().filter(|(_, x)| x.searched > 0 || x.lost > 0) {
+        println!(
+            "k={k} level {l}: searched {} counted {} answered {} ({:.1}%), nodes below counted {} ({:.1}% of all), below answered (outermost) {} ({:.1}%); table answers {} lost {} ({} real) costing {} ({:.1}%)",
+            x.searched,
+            x.counted,
+            x.answered,
+            100.0 * x.answered as f64 / x.counted.max(1) as f64,
+            x.below,
+            100.0 * x.below as f64 / total as f64,
+            x.saved,
+            100.0 * x.saved as f64 / total as f64,
+            x.hits,
+            x.lost,
+            x.lost_real,
+            x.lost_nodes,
+            100.0 * x.lost_nodes as f64 / total as f64
+        );
     }
 }

@@ -50,6 +50,25 @@ impl ExactCache {
         (s.0 == key + 1).then_some(s.1 as i32)
     }
 
+    /// The whole word kept under `key`, if any (a value and what [`ExactCache::put_word`]
+    /// packed above it).
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub fn get_word(&self, key: u64) -> Option<i64> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let s = self.slots[self.at(key)];
+        (s.0 == key + 1).then_some(s.1)
+    }
+
+    /// Keeps a whole word under `key` (partition search's relevance packed above the value).
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub fn put_word(&mut self, key: u64, word: i64) {
+        self.put(key, 0);
+        let at = self.at(key);
+        self.slots[at].1 = word;
+    }
+
     /// Keeps `value` under `key` (over the slot's entry, if any).
     #[inline]
     pub fn put(&mut self, key: u64, value: i32) {

@@ -109,6 +109,101 @@ pub struct Solution {
     pub exact: bool,
 }
 
+/// A scratch measurement (branch partition3, feature `partition-hook`, not meant to merge):
+/// every trick start the solver searches (not answered by its table or bounds) is reported
+/// when its search begins (`best` None, the window it searches with, the nodes so far) and
+/// when it ends (`best` its fail-soft value).
+#[cfg(feature = "partition-hook")]
+pub mod hook {
+    use crate::Position;
+    /// (position, alpha, beta, best, nodes so far)
+    pub type Hook = fn(&Position, i32, i32, Option<i32>, u64);
+    /// (trick start, alpha, beta): its table entry answered the window (at the node, or as
+    /// a child by an enhanced transposition cutoff)
+    pub type Hit = fn(&Position, i32, i32);
+    thread_local! {
+        pub static HOOK: std::cell::Cell<Option<Hook>> = const { std::cell::Cell::new(None) };
+        pub static HIT: std::cell::Cell<Option<Hit>> = const { std::cell::Cell::new(None) };
+    }
+    pub(super) fn hit(pos: &Position, alpha: i32, beta: i32) {
+        if let Some(f) = HIT.with(|h| h.get()) {
+            f(pos, alpha, beta);
+        }
+    }
+    pub(super) fn call(pos: &Position, alpha: i32, beta: i32, best: Option<i32>, nodes: u64) {
+        if let Some(f) = HOOK.with(|h| h.get()) {
+            f(pos, alpha, beta, best, nodes);
+        }
+    }
+}
+
+/// Partition search's relevance (rust/core/PARTITION.md, being ported): per class (the plain
+/// suits 0..4, the trumps 4) the lowest strength (R2.3–R2.4) a search's result depended on,
+/// [`NOTHING`] where none did.
+pub(crate) type Rel = [u8; 5];
+
+/// Above every strength (BJ is 20): no kind of the class relevant.
+pub(crate) const NOTHING: u8 = 21;
+
+/// `a` joined by `b`: per class the lower strength.
+fn union(a: &mut Rel, b: &Rel) {
+    for (x, y) in a.iter_mut().zip(b) {
+        *x = (*x).min(*y);
+    }
+}
+
+#[cfg(test)]
+thread_local! {
+    // the twins' own check: 1 drops T1, 2 makes the winner itself small (both must be caught)
+    static REL_UNSOUND: std::cell::Cell<u8> = const { std::cell::Cell::new(0) };
+}
+
+/// What a search returns besides its value: nothing (`()`, the solver as it is) or its
+/// relevance ([`Rel`]); `()` makes every step below a no-op, so the code is as before.
+trait Relevance: Copy {
+    const ON: bool;
+    fn none() -> Self;
+    fn join(&mut self, other: &Self);
+    fn trick(&mut self, class: u8, strength: u8);
+}
+
+impl Relevance for () {
+    const ON: bool = false;
+    #[inline(always)]
+    fn none() {}
+    #[inline(always)]
+    fn join(&mut self, _: &()) {}
+    #[inline(always)]
+    fn trick(&mut self, _: u8, _: u8) {}
+}
+
+impl Relevance for Rel {
+    const ON: bool = true;
+    fn none() -> Rel {
+        [NOTHING; 5]
+    }
+    fn join(&mut self, other: &Rel) {
+        union(self, other);
+    }
+    fn trick(&mut self, class: u8, strength: u8) {
+        rel_trick(self, class, strength);
+    }
+}
+
+/// T1 (PARTITION.md): a contested trick's winner of class `class` and strength `strength`
+/// makes that strength relevant.
+#[inline(always)]
+fn rel_trick(rel: &mut Rel, class: u8, strength: u8) {
+    #[cfg(test)]
+    let strength = match REL_UNSOUND.with(|u| u.get()) {
+        1 => return,
+        2 => strength + 1,
+        _ => strength,
+    };
+    let r = &mut rel[class as usize];
+    *r = (*r).min(strength);
+}
+
 struct Budget;
 
 struct Solver {
@@ -131,6 +226,11 @@ struct Solver {
     /// The last two tricks' exact values (less the defenders' points so far) by their shape
     /// ([`two_shape`]), read when [`Solver::last`] has not their cards.
     two_shapes: ExactCache,
+    /// [`Solver::two_rel`]'s: the last two tricks' values with their relevance packed above
+    /// them, by their cards (the relevance as it is) and by their shape (the relevance by
+    /// places, [`rel_to_places`]); empty until read (partition search, being ported).
+    last_rel: ExactCache,
+    shapes_rel: ExactCache,
     /// The best play of the nodes mid-trick in the trick of each search's root (depth below
     /// [`NEAR_DEPTH`]), by their whole position: the principal line tries it first.
     near: Near,
@@ -420,7 +520,7 @@ fn widest(hand: &Counts, twice: u64, cards: u8, ctx: &Context) -> u8 {
 
 impl Solver {
     fn new(budget: u64, ctx: &'static Context) -> Solver {
-        Solver { table: Table::default(), nodes: 0, budget, plies: Vec::new(), order: Order::of(ctx), last: ExactCache::default(), follows: Follows::default(), shapes: Vec::new(), given_key: None, two_shapes: ExactCache::default(), near: Near::default() }
+        Solver { table: Table::default(), nodes: 0, budget, plies: Vec::new(), order: Order::of(ctx), last: ExactCache::default(), follows: Follows::default(), shapes: Vec::new(), given_key: None, two_shapes: ExactCache::default(), last_rel: ExactCache::default(), shapes_rel: ExactCache::default(), near: Near::default() }
     }
 }
 
@@ -1257,6 +1357,71 @@ fn two_values(ctx: &Context, once: &[u64; 4]) -> ([usize; 8], [u16; 8]) {
     (kinds, values)
 }
 
+/// Each of the last two tricks' eight cards' place among their distinct values (as
+/// [`two_shape`] ranks them: class named in order of appearance, then strength).
+#[cfg_attr(not(test), allow(dead_code))]
+fn two_places(values: &[u16; 8]) -> [u8; 8] {
+    let mut sorted = *values;
+    sorted.sort_unstable();
+    std::array::from_fn(|i| {
+        let mut place = 0u8;
+        for j in 1..8 {
+            if sorted[j] <= values[i] && sorted[j] != sorted[j - 1] {
+                place += 1;
+            }
+        }
+        place
+    })
+}
+
+/// A last-two position's relevance (each strength one of its eight cards', T1) as 4 bits a
+/// class name of [`two_values`] (5 names): the place + 1 of the relevant card, 0 for none. Two
+/// positions of one [`two_shape`] are one game up to a renaming that keeps names and places,
+/// so the relevance read back through the other's cards ([`rel_from_places`]) is its own.
+#[cfg_attr(not(test), allow(dead_code))]
+fn rel_to_places(ctx: &Context, rel: &Rel, kinds: &[usize; 8], values: &[u16; 8], places: &[u8; 8]) -> u64 {
+    let mut code = 0u64;
+    for i in 0..8 {
+        let (name, strength) = (values[i] >> 8, (values[i] & 0xff) as u8);
+        if rel[ctx.class[kinds[i]] as usize] == strength {
+            code |= (places[i] as u64 + 1) << (4 * name);
+        }
+    }
+    #[cfg(test)]
+    if REL_UNSOUND.with(|u| u.get()) == 0 {
+        assert_eq!(rel_from_places(ctx, code, kinds, values, places), *rel, "a relevant strength is a card's");
+    }
+    code
+}
+
+/// [`rel_to_places`] read back through a position's cards.
+#[cfg_attr(not(test), allow(dead_code))]
+fn rel_from_places(ctx: &Context, code: u64, kinds: &[usize; 8], values: &[u16; 8], places: &[u8; 8]) -> Rel {
+    let mut rel = [NOTHING; 5];
+    #[cfg(test)]
+    if REL_UNSOUND.with(|u| u.get()) == 3 {
+        return rel; // the twin's own check: the shape's relevance dropped must be caught
+    }
+    for i in 0..8 {
+        let name = values[i] >> 8;
+        if code >> (4 * name) & 15 == places[i] as u64 + 1 {
+            rel[ctx.class[kinds[i]] as usize] = (values[i] & 0xff) as u8;
+        }
+    }
+    rel
+}
+
+/// A relevance in 25 bits (5 a class), and back.
+#[cfg_attr(not(test), allow(dead_code))]
+fn rel_bits(rel: &Rel) -> u64 {
+    rel.iter().enumerate().fold(0, |w, (c, &r)| w | (r as u64) << (5 * c))
+}
+
+#[cfg_attr(not(test), allow(dead_code))]
+fn rel_of_bits(w: u64) -> Rel {
+    std::array::from_fn(|c| (w >> (5 * c) & 31) as u8)
+}
+
 /// [`two_shape`] with each card's place found by a search of the distinct values (its twin in
 /// the tests).
 #[cfg(test)]
@@ -1357,6 +1522,20 @@ fn last_two(pos: &Position, held: &Held, alpha: i32, beta: i32) -> i32 {
 /// whose `leader` leads, the defenders having `base` points so far, and each hand's kinds
 /// held at least once and at least twice `once` and `twice` (two cards a hand).
 fn last_two_of(pos: &Position, leader: u8, base: i32, once: &[u64; 4], twice: &[u64; 4], alpha: i32, beta: i32) -> i32 {
+    last_two_game::<()>(pos, leader, base, once, twice, alpha, beta).0
+}
+
+/// [`last_two_of`] and the relevance of its result (PARTITION.md: T1 for each trick, C1 at a
+/// cutoff): every position that matches it on that relevance has a value on the same side
+/// of the window, equal inside it (twin: `last_two_relevance_holds_for_every_match`).
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) fn last_two_rel(pos: &Position, leader: u8, base: i32, once: &[u64; 4], twice: &[u64; 4], alpha: i32, beta: i32) -> (i32, Rel) {
+    last_two_game::<Rel>(pos, leader, base, once, twice, alpha, beta)
+}
+
+/// [`last_two_of`], with its relevance when `R` is [`Rel`] (with `()` nothing more is computed:
+/// the same code as before relevance).
+fn last_two_game<R: Relevance>(pos: &Position, leader: u8, base: i32, once: &[u64; 4], twice: &[u64; 4], alpha: i32, beta: i32) -> (i32, R) {
     /// A single card: its key (R4.1), class (R2.5), whether it is a trump, its points (R7.1).
     #[derive(Clone, Copy)]
     struct Card1 {
@@ -1374,15 +1553,33 @@ fn last_two_of(pos: &Position, leader: u8, base: i32, once: &[u64; 4], twice: &[
     }
     /// A child's value `v` taken at a node of the defenders (`max`) or of the banker team:
     /// the node's value so far and its window moved; whether the window closed (a cut).
-    fn take(max: bool, v: i32, out: &mut i32, alpha: &mut i32, beta: &mut i32) -> bool {
+    /// With the relevance: the child's joins the node's, and at a cut the node's is the
+    /// cutting child's alone (C1: the bound returned is that child's value).
+    fn take<R: Relevance>(max: bool, (v, r): (i32, R), out: &mut (i32, R), alpha: &mut i32, beta: &mut i32) -> bool {
         if max {
-            *out = (*out).max(v);
+            out.0 = out.0.max(v);
             *alpha = (*alpha).max(v);
         } else {
-            *out = (*out).min(v);
+            out.0 = out.0.min(v);
             *beta = (*beta).min(v);
         }
-        alpha >= beta
+        let cut = alpha >= beta;
+        if R::ON {
+            if cut {
+                out.1 = r;
+            } else {
+                out.1.join(&r);
+            }
+        }
+        cut
+    }
+    /// T1 (PARTITION.md) for a trick won by `w`: its strength (R2.3, a unit's top: R4.2) is
+    /// relevant when another play of the trick was one combination of its class and
+    /// multiplicity (`contested`: only then did R4.1 compare them).
+    fn trick<R: Relevance>(rel: &mut R, w: &Card1, contested: impl FnOnce() -> bool) {
+        if R::ON && contested() {
+            rel.trick(w.class, (w.key & 0xff) as u8);
+        }
     }
     struct Game2 {
         cards: [[Card1; 2]; 4],
@@ -1398,18 +1595,22 @@ fn last_two_of(pos: &Position, leader: u8, base: i32, once: &[u64; 4], twice: &[
         /// so far (`played[s]`: which of seat s's two), if inside (alpha, beta); else a bound
         /// on the side it fails (alpha-beta, fail-soft).
         #[allow(clippy::too_many_arguments)]
-        fn play(&self, i: usize, played: &mut [usize; 4], lead: Card1, best: (u32, usize), p: i32, mut alpha: i32, mut beta: i32) -> i32 {
+        fn play<R: Relevance>(&self, i: usize, played: &mut [usize; 4], lead: Card1, best: (u32, usize), p: i32, mut alpha: i32, mut beta: i32) -> (i32, R) {
             if i == 4 {
-                return self.last(played, best.1, p);
+                let mut out = self.last::<R>(played, best.1, p);
+                // the first trick: contested by another card of its winner's class (singles)
+                let w = self.cards[best.1][played[best.1]];
+                trick(&mut out.1, &w, || (0..4).any(|s| s != best.1 && self.cards[s][played[s]].class == w.class));
+                return out;
             }
             let seat = (self.leader + i) % 4;
             let max = self.defender[seat];
-            let mut out = if max { i32::MIN } else { i32::MAX };
+            let mut out = (if max { i32::MIN } else { i32::MAX }, R::none());
             let c = &self.cards[seat];
             if i == 0 {
                 if let Some(pair) = self.pairs[seat] {
                     // the pair led: the last trick, every hand played whole
-                    if take(max, self.pair_trick(pair), &mut out, &mut alpha, &mut beta) {
+                    if take(max, self.pair_trick::<R>(pair), &mut out, &mut alpha, &mut beta) {
                         return out;
                     }
                 }
@@ -1428,7 +1629,7 @@ fn last_two_of(pos: &Position, leader: u8, base: i32, once: &[u64; 4], twice: &[
                     (lead, if u.beats(&lead, best.0) { (u.key, seat) } else { best })
                 };
                 played[seat] = j;
-                let v = self.play(i + 1, played, lead, best, p + u.points, alpha, beta);
+                let v = self.play::<R>(i + 1, played, lead, best, p + u.points, alpha, beta);
                 if take(max, v, &mut out, &mut alpha, &mut beta) {
                     break;
                 }
@@ -1440,30 +1641,37 @@ fn last_two_of(pos: &Position, leader: u8, base: i32, once: &[u64; 4], twice: &[
         /// two cards, which win only as a pair of the led class or, on a plain lead, of
         /// trumps with a greater key (R5.2, R6.1–R6.2); the trick counts N = 2 times when
         /// two cards are enough for the last trick's rule, else once for the defenders (R7.3).
-        fn pair_trick(&self, lead: Card1) -> i32 {
+        fn pair_trick<R: Relevance>(&self, lead: Card1) -> (i32, R) {
             let (mut best, mut seat, mut q) = (lead.key, self.leader, 0);
+            let mut w = lead;
             for i in 0..4 {
                 let s = (self.leader + i) % 4;
                 q += self.cards[s][0].points + self.cards[s][1].points;
                 if i > 0 {
                     if let Some(u) = self.pairs[s] {
                         if u.beats(&lead, best) {
-                            (best, seat) = (u.key, s);
+                            (best, seat, w) = (u.key, s, u);
                         }
                     }
                 }
             }
-            self.base
+            let mut rel = R::none();
+            // contested by another pair of the winner's class (the lead or a follower's two
+            // cards of one kind; two kinds are not one combination, R3.1)
+            let pair_of = |s: usize| if s == self.leader { Some(lead) } else { self.pairs[s] };
+            trick(&mut rel, &w, || (0..4).any(|s| s != seat && pair_of(s).is_some_and(|u| u.class == w.class)));
+            let v = self.base
                 + match (self.defender[seat], self.multiplied2) {
                     (true, true) => 2 * q,
                     (false, true) => -2 * q,
                     (true, false) => q,
                     (false, false) => 0,
-                }
+                };
+            (v, rel)
         }
 
         /// The score once the first trick, won by `winner` with `p` points, is done.
-        fn last(&self, played: &[usize; 4], winner: usize, p: i32) -> i32 {
+        fn last<R: Relevance>(&self, played: &[usize; 4], winner: usize, p: i32) -> (i32, R) {
             let first = self.base + if self.defender[winner] { p } else { 0 };
             let card = |s: usize| self.cards[s][1 - played[s]];
             let lead = card(winner);
@@ -1476,12 +1684,16 @@ fn last_two_of(pos: &Position, leader: u8, base: i32, once: &[u64; 4], twice: &[
                 }
                 q += u.points;
             }
-            first
+            let mut rel = R::none();
+            let w = card(seat);
+            trick(&mut rel, &w, || (0..4).any(|s| s != seat && card(s).class == w.class));
+            let v = first
                 + match (self.defender[seat], self.multiplied) {
                     (true, _) => q,
                     (false, true) => -q,
                     (false, false) => 0,
-                }
+                };
+            (v, rel)
         }
     }
     let ctx = pos.ctx();
@@ -1511,7 +1723,7 @@ fn last_two_of(pos: &Position, leader: u8, base: i32, once: &[u64; 4], twice: &[
         base,
     };
     let none = Card1 { key: 0, class: 0, trump: false, points: 0 };
-    g.play(0, &mut [0; 4], none, (0, 0), 0, alpha, beta)
+    g.play::<R>(0, &mut [0; 4], none, (0, 0), 0, alpha, beta)
 }
 
 /// For each kind the mover may lead as an interchangeable single, the kind that stands for
@@ -2028,6 +2240,10 @@ impl Solver {
         let nodes0 = self.nodes;
         if let Some(e) = old {
             let (lo, hi) = (base + e.lo, base + e.hi);
+            #[cfg(feature = "partition-hook")]
+            if lo == hi || lo >= beta || hi <= alpha {
+                hook::hit(pos, alpha, beta);
+            }
             if lo == hi || lo >= beta {
                 return Ok(lo);
             }
@@ -2050,10 +2266,16 @@ impl Solver {
         if self.plies.len() <= depth {
             self.plies.resize_with(depth + 1, || Some(Box::default()));
         }
+        #[cfg(feature = "partition-hook")]
+        if pos.trick.plays == 0 {
+            hook::call(pos, alpha0, beta0, None, self.nodes);
+        }
         if pos.trick.plays == 0 && held.cards[pos.to_move as usize] == 3 {
             // three cards a hand: a single lead's trick played out without making positions
             let (best, best_i) = self.three(pos, held, first, alpha, beta, depth)?;
             self.keep(k, old, best, (alpha0, beta0), base, best_i, nodes0);
+            #[cfg(feature = "partition-hook")]
+            hook::call(pos, alpha0, beta0, Some(best), self.nodes);
             return Ok(best);
         }
         // this node's buffers, taken out while its children use theirs
@@ -2209,6 +2431,10 @@ impl Solver {
             // mid-trick there is no table entry to keep
             self.keep(k, old, best, (alpha0, beta0), base, best_i, nodes0);
         }
+        #[cfg(feature = "partition-hook")]
+        if pos.trick.plays == 0 {
+            hook::call(pos, alpha0, beta0, Some(best), self.nodes);
+        }
         if pos.trick.plays > 0 && depth < NEAR_DEPTH && held.cards[pos.to_move as usize] >= NEAR_CARDS {
             // a play that cut or reached the value inside the window is kept over an older one;
             // the best of a node that failed on its mover's side only where none is kept
@@ -2231,6 +2457,10 @@ impl Solver {
         let cut = if max { (b + e.lo >= beta).then_some(b + e.lo) } else { (b + e.hi <= alpha).then_some(b + e.hi) };
         #[cfg(test)]
         ETC_CUTS.with(|c| c.set(c.get() + cut.is_some() as u64));
+        #[cfg(feature = "partition-hook")]
+        if cut.is_some() {
+            hook::hit(q, alpha, beta);
+        }
         cut
     }
 
@@ -2437,6 +2667,37 @@ impl Solver {
         self.last.put(key, v - base);
         self.two_shapes.put(shape, v - base);
         v
+    }
+
+    /// [`Solver::two`] with the relevance of its value (PARTITION.md step 2): kept with the
+    /// value by the cards (as it is) and by the shape (by places, read back through this
+    /// position's cards), else found by [`last_two_rel`]'s full-window search.
+    #[cfg_attr(not(test), allow(dead_code))]
+    fn two_rel(&mut self, pos: &Position, leader: u8, base: i32, once: &[u64; 4], twice: &[u64; 4]) -> (i32, Rel) {
+        let ctx = self.order.ctx;
+        let key = exact_cache::key(leader, once);
+        let unpack = |w: i64| (w as i32, (w as u64) >> 32);
+        if let Some(w) = self.last_rel.get_word(key) {
+            let (v, r) = unpack(w);
+            return (base + v, rel_of_bits(r));
+        }
+        let (kinds, values) = two_values(ctx, once);
+        let places = two_places(&values);
+        let shape = two_shape(ctx, leader, once, twice);
+        let (v, rel) = match self.shapes_rel.get_word(shape) {
+            Some(w) => {
+                let (v, code) = unpack(w);
+                (v, rel_from_places(ctx, code, &kinds, &values, &places))
+            }
+            None => {
+                let (v, rel) = last_two_rel(pos, leader, base, once, twice, i32::MIN / 2, i32::MAX / 2);
+                let v = v - base;
+                self.shapes_rel.put_word(shape, (v as u32 as i64) | (rel_to_places(ctx, &rel, &kinds, &values, &places) << 32) as i64);
+                (v, rel)
+            }
+        };
+        self.last_rel.put_word(key, (v as u32 as i64) | (rel_bits(&rel) << 32) as i64);
+        (base + v, rel)
     }
 
     /// The exact value of `pos`, by a full-window search.
@@ -2927,6 +3188,101 @@ mod tests {
     /// The last two tricks solved directly agree with minimax over the engine's plays, for
     /// full and narrow windows (fail-soft: a value past the window bounds the true one on
     /// that side), pairs led and held included, on every profile.
+    /// A position matching the trick start `pos` under the relevance `rel` (PARTITION.md):
+    /// per class the kinds held at or above its strength exact, the cut raised to cover every
+    /// kind touching a usable link (L1) and out of any run of equal strength (E1); the others
+    /// ("small") dealt again at random among the class's kinds below every exact one with the
+    /// same points, each hand keeping its multiset of (copies, points), no kind past four
+    /// copies. None when the deal found no room; with whether a small kind changed.
+    fn matching(pos: &Position, rel: &Rel, rng: &mut Rng) -> Option<(Position, bool)> {
+        let ctx = pos.ctx();
+        let usable = |h: &[Counts; 4], a: u8, b: u8| b != NONE && h.iter().any(|x| x[a as usize] >= 2 && x[b as usize] >= 2);
+        let touches = |h: &[Counts; 4], k: u8| usable(h, k, ctx.up[k as usize]) || usable(h, k, ctx.down[k as usize]);
+        let mut q = *pos;
+        for (class, &cut) in rel.iter().enumerate() {
+            let mut kinds: Vec<u8> = (0..KINDS as u8).filter(|&k| ctx.class[k as usize] as usize == class && pos.hands.iter().any(|h| h[k as usize] > 0)).collect();
+            kinds.sort_by_key(|&k| std::cmp::Reverse((ctx.strength[k as usize], k)));
+            let st = |i: usize| ctx.strength[kinds[i] as usize];
+            let mut j = (0..kinds.len()).take_while(|&i| st(i) >= cut).count();
+            for (i, &k) in kinds.iter().enumerate() {
+                if touches(&pos.hands, k) {
+                    j = j.max(i + 1);
+                }
+            }
+            while j > 0 && j < kinds.len() && st(j) == st(j - 1) {
+                j += 1;
+            }
+            let floor = if j > 0 { st(j - 1) } else { u8::MAX };
+            let pool: Vec<u8> = (0..KINDS as u8).filter(|&k| ctx.class[k as usize] as usize == class && ctx.strength[k as usize] < floor).collect();
+            for &k in &kinds[j..] {
+                for h in q.hands.iter_mut() {
+                    h[k as usize] = 0;
+                }
+            }
+            for s in 0..4 {
+                for &k in &kinds[j..] {
+                    let n = pos.hands[s][k as usize];
+                    if n == 0 {
+                        continue;
+                    }
+                    let fits: Vec<u8> = pool
+                        .iter()
+                        .copied()
+                        .filter(|&x| KIND_POINTS[x as usize] == KIND_POINTS[k as usize] && q.hands[s][x as usize] == 0 && q.hands.iter().map(|h| h[x as usize]).sum::<u8>() + n <= 4)
+                        .collect();
+                    if fits.is_empty() {
+                        return None;
+                    }
+                    q.hands[s][fits[rng.below_usize(fits.len())] as usize] = n;
+                }
+            }
+            // no small kind of the match touches a usable link either (L1)
+            if pool.iter().any(|&k| touches(&q.hands, k)) {
+                return None;
+            }
+        }
+        let moved = q.hands != pos.hands;
+        Some((q, moved))
+    }
+
+    /// Every position matching a last-two position on the relevance [`last_two_rel`] returns
+    /// (its exact kinds and each hand's multiset of small ones, see [`matching`]) has a value
+    /// on the same side of the window, equal inside it: random ends of every profile, the
+    /// full window and a random one, four matches each; the search's value is
+    /// [`last_two_of`]'s. The check's own check: T1 dropped, or each winner made small
+    /// (`REL_UNSOUND` 1 and 2), is caught.
+    #[test]
+    fn last_two_relevance_holds_for_every_match() {
+        let run = |unsound: u8| {
+            REL_UNSOUND.with(|u| u.set(unsound));
+            let (mut matches, mut moved, mut bad) = (0usize, 0usize, 0usize);
+            trick_starts(311, 6000, 2, |pos, held, want, rng| {
+                let a = want - 40 + rng.below_usize(80) as i32;
+                for (a, b) in [(i32::MIN / 2, i32::MAX / 2), (a, a + 1 + rng.below_usize(30) as i32)] {
+                    let (v, rel) = last_two_rel(pos, pos.to_move, pos.defender_points, &held.once, &held.twice, a, b);
+                    assert_eq!(v, last_two(pos, held, a, b), "{pos:?}");
+                    for _ in 0..4 {
+                        let Some((q, m)) = matching(pos, &rel, rng) else { continue };
+                        let w = minimax(&q);
+                        let ok = if v <= a { w <= v } else if v >= b { w >= v } else { w == v };
+                        assert!(ok || unsound != 0, "{v} in ({a}, {b}) but {w} for the match {q:?} of {pos:?} (relevance {rel:?})");
+                        (matches, moved, bad) = (matches + 1, moved + m as usize, bad + !ok as usize);
+                    }
+                }
+            });
+            REL_UNSOUND.with(|u| u.set(0));
+            (matches, moved, bad)
+        };
+        let (matches, moved, _) = run(0);
+        eprintln!("last two tricks' relevance: {matches} matches, {moved} with small kinds dealt again");
+        assert!(matches > 20000 && moved > 10000, "{matches} {moved}");
+        for unsound in [1, 2] {
+            let (matches, _, bad) = run(unsound);
+            eprintln!("REL_UNSOUND={unsound}: {bad} of {matches} matches differ");
+            assert!(bad > 0, "REL_UNSOUND={unsound} was not caught");
+        }
+    }
+
     #[test]
     fn last_two_agrees_with_minimax() {
         let (checked, with_pairs) = trick_starts(211, 12000, 2, |pos, held, want, rng| {
@@ -3003,6 +3359,58 @@ mod tests {
     /// [`two_shape`] have one value past the defenders' points so far, minimax's, though their
     /// cards differ: plain suits, trumps, level cards of equal strength (R2.6), points and
     /// pairs mixed.
+    /// [`Solver::two_rel`] (the last two tricks' value and relevance, kept by cards and by
+    /// shape) on 150,000 deals among ten kinds, a solver per (profile, level, trump, banker):
+    /// every value is [`last_two_of`]'s, and every position matching the relevance ([`matching`])
+    /// has the same value, the relevance read back from another position's shape included.
+    #[test]
+    fn two_rel_holds_for_every_match() {
+        let (by_shape, matches, shape_matches, moved, bad) = two_rel_matches(0);
+        eprintln!("two_rel: {by_shape} relevances read back by shape; {matches} matches ({shape_matches} of a relevance read by shape), {moved} with small kinds dealt again");
+        assert!(bad == 0 && by_shape > 1000 && shape_matches > 1000 && moved > 10000, "{by_shape} {shape_matches} {moved}");
+        // the check's own check: no T1, the winner small, the shape's relevance dropped
+        for unsound in [1, 2, 3] {
+            let (_, matches, shape_matches, _, bad) = two_rel_matches(unsound);
+            eprintln!("REL_UNSOUND={unsound}: {bad} of {matches} matches differ ({shape_matches} by shape)");
+            assert!(bad > 0, "REL_UNSOUND={unsound} was not caught");
+        }
+    }
+
+    /// [`two_rel_holds_for_every_match`]'s deals with `REL_UNSOUND` = `unsound`: relevances
+    /// read by shape, matches (of them by shape), matches with small kinds dealt again, and
+    /// matches whose value differs.
+    fn two_rel_matches(unsound: u8) -> (usize, usize, usize, usize, usize) {
+        REL_UNSOUND.with(|u| u.set(unsound));
+        let mut rng = Rng::new(23);
+        let mut solvers: HashMap<(usize, u8, u8, u8), Solver> = HashMap::new();
+        let (mut by_shape, mut matches, mut shape_matches, mut moved, mut bad) = (0usize, 0usize, 0usize, 0usize, 0usize);
+        for i in 0..150000 {
+            let p = i % Profile::ALL.len();
+            let (level, trump, banker) = (if i / 3 % 2 == 0 { 7 } else { 10 }, 3 * (i / 6 % 2) as u8, (i / 12 % 2) as u8);
+            let kinds: Vec<usize> = [(1, 6), (1, 7), (1, 10), (2, 6), (2, 7), (2, 10), (0, 6), (0, 7), (0, 10)].into_iter().map(|(s, r)| Card::new(s, r).id()).chain([53]).collect();
+            let hands = deal_among(&mut rng, &kinds, 2);
+            let pos = Game::from_hands(hands, level, trump, banker, Profile::ALL[p]).expect("a valid deal").pos;
+            let held = Held::of(&pos);
+            let s = solvers.entry((p, level, trump, banker)).or_insert_with(|| Solver::new(u64::MAX, pos.ctx()));
+            let in_cards = s.last_rel.get_word(exact_cache::key(pos.to_move, &held.once)).is_some();
+            let in_shape = s.shapes_rel.get_word(two_shape(pos.ctx(), pos.to_move, &held.once, &held.twice)).is_some();
+            let (v, rel) = s.two_rel(&pos, pos.to_move, pos.defender_points, &held.once, &held.twice);
+            assert_eq!(v, last_two_of(&pos, pos.to_move, pos.defender_points, &held.once, &held.twice, i32::MIN / 2, i32::MAX / 2), "{pos:?}");
+            let shape = !in_cards && in_shape;
+            by_shape += shape as usize;
+            if i % 10 == 0 || shape {
+                for _ in 0..4 {
+                    let Some((q, m)) = matching(&pos, &rel, &mut rng) else { continue };
+                    let ok = minimax(&q) == v;
+                    assert!(ok || unsound != 0, "the match {q:?} of {pos:?} (relevance {rel:?})");
+                    (matches, shape_matches, moved, bad) = (matches + 1, shape_matches + shape as usize, moved + m as usize, bad + !ok as usize);
+                }
+            }
+        }
+        REL_UNSOUND.with(|u| u.set(0));
+        (by_shape, matches, shape_matches, moved, bad)
+    }
+
     #[test]
     fn equal_two_shapes_have_equal_values() {
         let mut rng = Rng::new(17);
