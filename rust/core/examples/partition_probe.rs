@@ -887,7 +887,7 @@ fn main() {
     }
 }
 
-/// `HOOK=1` (feature `partition-hook`, a scratch measurement not meant to merge): the real
+/// `HOOK=1` (feature `partition-hook`, off by default: a measurement for the port): the real
 /// solver (`solve::solve`) runs, and every trick start it searches (past its table and bounds)
 /// at the levels `HOOK_LEVELS` (cards a hand, default 4,5) is checked against a table of
 /// partition entries holding only what the solver's own earlier searches at those levels would

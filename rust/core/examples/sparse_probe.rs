@@ -1,5 +1,8 @@
-//! scratch (solver23): the bench's point-sparse positions shown, their hands and who holds the
-//! points; `sparse_probe K N` (BENCH positions).
+//! The bench's endgames shown (`benches/solve_speed.py`'s positions, `endgame(seed, k)`): each
+//! position's profile, trump, banker, mover and points won and left, and every hand with its
+//! side and points, to see which seats hold the points the solver fights over (benches/HISTORY.md
+//! §47). `cargo run --release -p tractor-core --example sparse_probe K N` (`SKIP=s`: the first s
+//! left out).
 use tractor_core::rules::card::{cards_of, format};
 use tractor_core::rules::score::points;
 #[path = "common/positions.rs"]

@@ -109,8 +109,8 @@ pub struct Solution {
     pub exact: bool,
 }
 
-/// A scratch measurement (branch partition3, feature `partition-hook`, not meant to merge):
-/// every trick start the solver searches (not answered by its table or bounds) is reported
+/// A measurement for the partition search port (rust/core/PARTITION.md; feature
+/// `partition-hook`, off by default): every trick start the solver searches (not answered by its table or bounds) is reported
 /// when its search begins (`best` None, the window it searches with, the nodes so far) and
 /// when it ends (`best` its fail-soft value).
 #[cfg(feature = "partition-hook")]
