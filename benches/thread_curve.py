@@ -16,7 +16,6 @@ thread, the efficiency (speed-up ÷ threads), and the seconds its threads waited
 from __future__ import annotations
 
 import argparse
-import glob
 import hashlib
 import json
 import os
@@ -29,20 +28,9 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from compare_search_openspiel import tractor_position  # noqa: E402
+from ismcts_threads import waited  # noqa: E402
 
 WORKLOADS = ("ismcts", "pimc", "selfplay", "simulate")
-
-
-def waited() -> float:
-    """The seconds this process's threads have waited on a run queue so far (0 off Linux)."""
-    total = 0
-    for f in glob.glob("/proc/self/task/*/schedstat"):
-        try:
-            with open(f) as fh:
-                total += int(fh.read().split()[1])
-        except (OSError, IndexError, ValueError):
-            pass
-    return total / 1e9
 
 
 def digest(arrays: dict) -> str:

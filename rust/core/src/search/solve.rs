@@ -3376,6 +3376,17 @@ mod tests {
         }
     }
 
+    /// The `i`-th two-card deal of the last-two twins: two plain suits and another (the trumps
+    /// or a third plain suit), 6 and 7 of equal points, level cards of equal strength, a joker;
+    /// the profile, level, trump and banker cycling with `i`.
+    fn two_card_deal(rng: &mut Rng, i: usize) -> (Position, (usize, u8, u8, u8)) {
+        let p = i % Profile::ALL.len();
+        let (level, trump, banker) = (if i / 3 % 2 == 0 { 7 } else { 10 }, 3 * (i / 6 % 2) as u8, (i / 12 % 2) as u8);
+        let kinds: Vec<usize> = [(1, 6), (1, 7), (1, 10), (2, 6), (2, 7), (2, 10), (0, 6), (0, 7), (0, 10)].into_iter().map(|(s, r)| Card::new(s, r).id()).chain([53]).collect();
+        let hands = deal_among(rng, &kinds, 2);
+        (Game::from_hands(hands, level, trump, banker, Profile::ALL[p]).expect("a valid deal").pos, (p, level, trump, banker))
+    }
+
     /// [`two_rel_holds_for_every_match`]'s deals with `REL_UNSOUND` = `unsound`: relevances
     /// read by shape, matches (of them by shape), matches with small kinds dealt again, and
     /// matches whose value differs.
@@ -3385,11 +3396,7 @@ mod tests {
         let mut solvers: HashMap<(usize, u8, u8, u8), Solver> = HashMap::new();
         let (mut by_shape, mut matches, mut shape_matches, mut moved, mut bad) = (0usize, 0usize, 0usize, 0usize, 0usize);
         for i in 0..150000 {
-            let p = i % Profile::ALL.len();
-            let (level, trump, banker) = (if i / 3 % 2 == 0 { 7 } else { 10 }, 3 * (i / 6 % 2) as u8, (i / 12 % 2) as u8);
-            let kinds: Vec<usize> = [(1, 6), (1, 7), (1, 10), (2, 6), (2, 7), (2, 10), (0, 6), (0, 7), (0, 10)].into_iter().map(|(s, r)| Card::new(s, r).id()).chain([53]).collect();
-            let hands = deal_among(&mut rng, &kinds, 2);
-            let pos = Game::from_hands(hands, level, trump, banker, Profile::ALL[p]).expect("a valid deal").pos;
+            let (pos, (p, level, trump, banker)) = two_card_deal(&mut rng, i);
             let held = Held::of(&pos);
             let s = solvers.entry((p, level, trump, banker)).or_insert_with(|| Solver::new(u64::MAX, pos.ctx()));
             let in_cards = s.last_rel.get_word(exact_cache::key(pos.to_move, &held.once)).is_some();
@@ -3417,13 +3424,7 @@ mod tests {
         let mut seen: HashMap<(u64, usize, u8, u8, u8), (i32, [Counts; 4])> = HashMap::new();
         let mut renamed = 0;
         for i in 0..150000 {
-            let p = i % Profile::ALL.len();
-            // two plain suits and another (the trumps or a third plain suit), 6 and 7 of equal
-            // points, level cards of equal strength, a joker
-            let (level, trump, banker) = (if i / 3 % 2 == 0 { 7 } else { 10 }, 3 * (i / 6 % 2) as u8, (i / 12 % 2) as u8);
-            let kinds: Vec<usize> = [(1, 6), (1, 7), (1, 10), (2, 6), (2, 7), (2, 10), (0, 6), (0, 7), (0, 10)].into_iter().map(|(s, r)| Card::new(s, r).id()).chain([53]).collect();
-            let hands = deal_among(&mut rng, &kinds, 2);
-            let pos = Game::from_hands(hands, level, trump, banker, Profile::ALL[p]).expect("a valid deal").pos;
+            let (pos, (p, level, trump, banker)) = two_card_deal(&mut rng, i);
             let held = Held::of(&pos);
             let v = minimax(&pos) - pos.defender_points;
             assert_eq!(v + pos.defender_points, last_two_of(&pos, pos.to_move, pos.defender_points, &held.once, &held.twice, i32::MIN / 2, i32::MAX / 2));
