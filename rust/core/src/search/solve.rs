@@ -115,7 +115,7 @@ pub struct Solution {
 /// when it ends (`best` its fail-soft value).
 #[cfg(feature = "partition-hook")]
 pub mod hook {
-    use crate::Position;
+    use crate::game::hand::Position;
     /// (position, alpha, beta, best, nodes so far)
     pub type Hook = fn(&Position, i32, i32, Option<i32>, u64);
     /// (trick start, alpha, beta): its table entry answered the window (at the node, or as
