@@ -789,7 +789,7 @@ fn bounds(pos: &Position, order: &Order, held: &Held) -> (i32, i32) {
         let bankers = Position::team(pos.banker) as usize;
         (wide[1 - bankers], wide[bankers])
     };
-    let held = 10 * byte_sum(u32::from_le_bytes(tens)) + 5 * byte_sum(u32::from_le_bytes(fives));
+    let held = held_points(held);
     if lead > 0 && mine == lead {
         // the trick in progress is the last: all its points, counted N times if N is enough
         let all = t + held;
