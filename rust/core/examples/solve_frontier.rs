@@ -3,12 +3,18 @@
 //! also every position's values, one line each (to compare two versions of the solver).
 //! `cargo run --release -p tractor-core --example solve_frontier [k] [positions] [values-file]`
 //! (`BENCH=1`: the positions of `benches/solve_speed.py`, `endgame(seed, k)` for seeds 1, 2, …;
-//! `SKIP=s`: the first s of the positions left out, e.g. one 10-card position under callgrind)
+//! `SKIP=s`: the first s of the positions left out, e.g. one 10-card position under callgrind;
+//! `PARTITION=1`: by partition search)
 
 use std::io::Write;
 use std::time::Instant;
 
-use tractor_core::search::solve::solve;
+use tractor_core::search::solve::solve_by;
+
+/// `PARTITION=1`: by partition search.
+fn solve(p: &tractor_core::Position, budget: u64) -> Result<tractor_core::search::solve::Solution, tractor_core::Error> {
+    solve_by(p, budget, std::env::var("PARTITION").is_ok_and(|v| v == "1"))
+}
 
 #[path = "common/positions.rs"]
 mod positions;

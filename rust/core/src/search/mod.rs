@@ -15,6 +15,7 @@ pub mod deal;
 pub mod exact_cache;
 pub mod decision;
 pub mod ismcts;
+pub mod partition;
 pub mod pimc;
 pub mod rollout;
 pub mod solve;

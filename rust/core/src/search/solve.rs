@@ -46,6 +46,7 @@ use crate::rules::trump::{Context, NONE, TRUMP};
 use crate::util::hash::FxHasher;
 
 use super::exact_cache::{self, ExactCache};
+use super::partition::{self, union, Buckets, Classes, Rel, ALL, NOTHING};
 use super::table::{Entry, Table};
 
 #[cfg(test)]
@@ -137,32 +138,21 @@ pub mod hook {
     }
 }
 
-/// Partition search's relevance (rust/core/PARTITION.md, being ported): per class (the plain
-/// suits 0..4, the trumps 4) the lowest strength (R2.3–R2.4) a search's result depended on,
-/// [`NOTHING`] where none did.
-pub(crate) type Rel = [u8; 5];
-
-/// Above every strength (BJ is 20): no kind of the class relevant.
-pub(crate) const NOTHING: u8 = 21;
-
-/// `a` joined by `b`: per class the lower strength.
-fn union(a: &mut Rel, b: &Rel) {
-    for (x, y) in a.iter_mut().zip(b) {
-        *x = (*x).min(*y);
-    }
-}
-
 #[cfg(test)]
 thread_local! {
     // the twins' own check: 1 drops T1, 2 makes the winner itself small (both must be caught)
     static REL_UNSOUND: std::cell::Cell<u8> = const { std::cell::Cell::new(0) };
 }
 
-/// What a search returns besides its value: nothing (`()`, the solver as it is) or its
-/// relevance ([`Rel`]); `()` makes every step below a no-op, so the code is as before.
+/// What a search returns besides its value: nothing (`()`, the solver with its table of whole
+/// trick starts) or its relevance ([`Rel`], partition search); `()` makes every step below a
+/// no-op, so that search's code is as it was.
 trait Relevance: Copy {
     const ON: bool;
     fn none() -> Self;
+    fn of(rel: Rel) -> Self;
+    /// The relevance ([`ALL`] for `()`, never read).
+    fn get(&self) -> Rel;
     fn join(&mut self, other: &Self);
     fn trick(&mut self, class: u8, strength: u8);
 }
@@ -172,6 +162,12 @@ impl Relevance for () {
     #[inline(always)]
     fn none() {}
     #[inline(always)]
+    fn of(_: Rel) {}
+    #[inline(always)]
+    fn get(&self) -> Rel {
+        ALL
+    }
+    #[inline(always)]
     fn join(&mut self, _: &()) {}
     #[inline(always)]
     fn trick(&mut self, _: u8, _: u8) {}
@@ -179,12 +175,23 @@ impl Relevance for () {
 
 impl Relevance for Rel {
     const ON: bool = true;
+    #[inline(always)]
     fn none() -> Rel {
         [NOTHING; 5]
     }
+    #[inline(always)]
+    fn of(rel: Rel) -> Rel {
+        rel
+    }
+    #[inline(always)]
+    fn get(&self) -> Rel {
+        *self
+    }
+    #[inline(always)]
     fn join(&mut self, other: &Rel) {
         union(self, other);
     }
+    #[inline(always)]
     fn trick(&mut self, class: u8, strength: u8) {
         rel_trick(self, class, strength);
     }
@@ -234,6 +241,12 @@ struct Solver {
     /// The best play of the nodes mid-trick in the trick of each search's root (depth below
     /// [`NEAR_DEPTH`]), by their whole position: the principal line tries it first.
     near: Near,
+    /// Partition search (PARTITION.md): the table keeps each trick start's bounds under the
+    /// exact part its search leaned on, found through [`Solver::buckets`].
+    partition: bool,
+    buckets: Buckets,
+    /// Each depth's [`Classes`], kept from node to node.
+    class_bufs: Vec<Option<Box<Classes>>>,
 }
 
 /// The fewest cards in the mover's hand at a trick's last card for an enhanced transposition
@@ -349,6 +362,9 @@ struct Ply {
     /// and each swapped kind's next of its swap group, read only at the kinds written.
     prev: KindMap,
     next: KindMap,
+    /// The kinds of interchangeable groups left out of the plays (each behind its `prev`):
+    /// partition search keeps each group whole (G1).
+    members: u64,
 }
 
 /// A kind for some kinds (the others never read): kept from node to node, not made again.
@@ -408,13 +424,40 @@ pub(crate) struct Held {
     tens: [u8; 4],
     fives: [u8; 4],
     widest: [u8; 4],
+    /// The trick in progress's plays that were one combination, counted by class and
+    /// multiplicity ([`unit_slot`], 3 bits each), for partition search's T1; [`UNKNOWN`] where
+    /// the search began mid-trick (its earlier plays not seen).
+    units: u64,
+}
+
+/// [`Held::units`] of a search begun mid-trick: every trick counts as contested.
+const UNKNOWN: u64 = u64::MAX;
+
+/// The shift of the count of one-combination plays of class `class` and multiplicity `m`
+/// (R3.1, 1 to 4) in [`Held::units`].
+#[inline(always)]
+fn unit_slot(class: u8, m: u8) -> u32 {
+    (class as u32 * 4 + m as u32 - 1) * 3
+}
+
+/// `units` after a play of one combination of class `class` and multiplicity `m` (if
+/// `combo`) to a trick that goes on (`next` its position after).
+#[inline(always)]
+fn units_after(units: u64, next: &Position, combo: Option<(u8, u8)>) -> u64 {
+    match combo {
+        _ if next.trick.plays == 0 => 0,
+        _ if units == UNKNOWN => UNKNOWN,
+        Some((class, m)) => units + (1 << unit_slot(class, m)),
+        None => units,
+    }
 }
 
 impl Held {
     pub(crate) fn of(pos: &Position) -> Held {
         let once: [u64; 4] = std::array::from_fn(|s| held_mask(&pos.hands[s], 1));
         let twice: [u64; 4] = std::array::from_fn(|s| held_mask(&pos.hands[s], 2));
-        let mut h = Held { once, twice, left: once[0] | once[1] | once[2] | once[3], cards: [0; 4], tens: [0; 4], fives: [0; 4], widest: [0; 4] };
+        let units = if pos.trick.plays == 0 { 0 } else { UNKNOWN };
+        let mut h = Held { once, twice, left: once[0] | once[1] | once[2] | once[3], cards: [0; 4], tens: [0; 4], fives: [0; 4], widest: [0; 4], units };
         for s in 0..4 {
             h.tally(s, &pos.hands[s]);
             h.widest[s] = widest(&pos.hands[s], h.twice[s], h.cards[s], pos.ctx());
@@ -456,6 +499,7 @@ impl Held {
             h.widest[s] = if h.twice[s] == 0 && h.cards[s] < 26 { 1 } else { widest(&next.hands[s], h.twice[s], h.cards[s], ctx) };
         }
         h.left = h.once[0] | h.once[1] | h.once[2] | h.once[3];
+        h.units = units_after(self.units, next, Some((ctx.class[k], 1)));
         h
     }
 
@@ -484,6 +528,7 @@ impl Held {
         let (twice, cards) = (h.twice[s], h.cards[s]);
         h.widest[s] = if twice == 0 && cards < 26 { 1 } else { widest(hand, twice, cards, ctx) };
         h.left = h.once[0] | h.once[1] | h.once[2] | h.once[3];
+        h.units = units_after(self.units, next, combo.map(|c| (c.class, c.m)));
         h
     }
 }
@@ -520,7 +565,7 @@ fn widest(hand: &Counts, twice: u64, cards: u8, ctx: &Context) -> u8 {
 
 impl Solver {
     fn new(budget: u64, ctx: &'static Context) -> Solver {
-        Solver { table: Table::default(), nodes: 0, budget, plies: Vec::new(), order: Order::of(ctx), last: ExactCache::default(), follows: Follows::default(), shapes: Vec::new(), given_key: None, two_shapes: ExactCache::default(), last_rel: ExactCache::default(), shapes_rel: ExactCache::default(), near: Near::default() }
+        Solver { table: Table::default(), nodes: 0, budget, plies: Vec::new(), order: Order::of(ctx), last: ExactCache::default(), follows: Follows::default(), shapes: Vec::new(), given_key: None, two_shapes: ExactCache::default(), last_rel: ExactCache::default(), shapes_rel: ExactCache::default(), near: Near::default(), partition: false, buckets: Buckets::default(), class_bufs: Vec::new() }
     }
 }
 
@@ -945,7 +990,8 @@ fn legal(pos: &Position) -> Option<Vec<Counts>> {
 /// [`interchangeable`]): of each group a play keeps its strongest cards. Leads in the order
 /// of `combo::for_each_lead`, a single's follows by kind (the engine's sets, listed directly).
 fn search_plays(pos: &Position, order: &Order, held: &Held, follows: &mut Follows, ply: &mut Ply) -> bool {
-    let Ply { moves: out, singles, combos, follow_key, follow_moves, follow_combos, prev: KindMap(prev), next: KindMap(next), .. } = ply;
+    let Ply { moves: out, singles, combos, follow_key, follow_moves, follow_combos, prev: KindMap(prev), next: KindMap(next), members: kept_out, .. } = ply;
+    *kept_out = 0;
     out.clear();
     singles.clear();
     combos.clear();
@@ -1018,13 +1064,15 @@ fn search_plays(pos: &Position, order: &Order, held: &Held, follows: &mut Follow
     }
     if out.is_empty() && !may_swap {
         // one card each: a group's weaker kind leaves the list
-        let members = groups(pos, order, held, candidates, |_, _| ());
+        let members = groups(pos, order, held, candidates, |a, b| prev[b as usize] = a);
+        *kept_out = members;
         if members != 0 {
             singles.retain(|&k| members >> k & 1 == 0);
         }
         return true;
     }
     let members = if two_lone { groups(pos, order, held, candidates, |a, b| prev[b as usize] = a) } else { 0 };
+    *kept_out = members;
     let mut grouped = members;
     let mut m = members;
     while m != 0 {
@@ -1261,6 +1309,7 @@ fn three_leads(pos: &Position, order: &Order, held: &Held, ply: &mut Ply) {
     ply.moves.clear();
     ply.singles.clear();
     ply.combos.clear();
+    ply.members = 0;
     let mut bits = held.once[me];
     while bits != 0 {
         let k = bits.trailing_zeros() as usize;
@@ -1275,6 +1324,10 @@ fn three_leads(pos: &Position, order: &Order, held: &Held, ply: &mut Ply) {
             (before != 0).then(|| order.kinds[TRUMP as usize][63 - before.leading_zeros() as usize] as usize)
         };
         let merged = a.is_some_and(|a| lone >> k & 1 == 1 && lone >> a & 1 == 1 && !tied(a) && !tied(k) && KIND_POINTS[a] == KIND_POINTS[k]);
+        if let (true, Some(a)) = (merged, a) {
+            ply.prev.0[k] = a as u8;
+            ply.members |= 1 << k;
+        }
         for m in 1..=hand[k] {
             if m == 1 && merged {
                 continue;
@@ -1477,8 +1530,10 @@ impl Trick3 {
 }
 
 /// The final score when the rest of the hand is forced: the last trick, each hand holding
-/// just the cards it must play (R5.2: N cards of N held; a last single lead).
-fn forced_end(pos: &Position, held: &Held, ctx: &Context) -> Option<i32> {
+/// just the cards it must play (R5.2: N cards of N held; a last single lead); with its
+/// relevance: T1 of each trick it ends ([`trick_ends`], the trick's plays so far counted in
+/// `held.units`).
+fn forced_end<R: Relevance>(pos: &Position, held: &Held, ctx: &Context) -> Option<(i32, R)> {
     let mine = held.cards[pos.to_move as usize] as usize;
     let forced = match pos.lead() {
         None => mine == 1,
@@ -1487,20 +1542,41 @@ fn forced_end(pos: &Position, held: &Held, ctx: &Context) -> Option<i32> {
     if !forced {
         return None;
     }
-    let mut q = *pos;
+    let (mut q, mut rel, mut units) = (*pos, R::none(), held.units);
     if mine == 1 {
         // one card a hand: each seat still to play plays its kind (its one card, R5.2)
         while q.phase == Phase::Play {
             let k = held.once[q.to_move as usize].trailing_zeros() as u8;
-            play(&mut q, ctx, &NO_CARDS, k);
+            if R::ON {
+                if q.trick.plays == 3 {
+                    if let Some((class, strength)) = trick_ends(&q, ctx, units, k, Known::default()) {
+                        rel.trick(class, strength);
+                    }
+                }
+                play(&mut q, ctx, &NO_CARDS, k);
+                units = units_after(units, &q, Some((ctx.class[k as usize], 1)));
+            } else {
+                play(&mut q, ctx, &NO_CARDS, k);
+            }
         }
-        return Some(q.final_score);
+        return Some((q.final_score, rel));
     }
     while q.phase == Phase::Play {
         let c = q.hands[q.to_move as usize];
-        q.play_unchecked(&c);
+        if R::ON {
+            let combo = classify(ctx, &c);
+            if q.trick.plays == 3 {
+                if let Some((class, strength)) = trick_ends(&q, ctx, units, NONE, Known { combo, ..Known::default() }) {
+                    rel.trick(class, strength);
+                }
+            }
+            q.play_unchecked(&c);
+            units = units_after(units, &q, combo.map(|u| (u.class, u.m)));
+        } else {
+            q.play_unchecked(&c);
+        }
     }
-    Some(q.final_score)
+    Some((q.final_score, rel))
 }
 
 /// The final score of `pos`, a trick start with two cards a hand, if inside (alpha, beta);
@@ -2120,12 +2196,61 @@ fn first_kind(c: &Counts) -> u8 {
     kinds.trailing_zeros() as u8
 }
 
+/// What partition search's probe of a trick start's entries found ([`Solver::probe`]).
+enum Probe {
+    /// An entry's bounds answer the window: the value and its relevance.
+    Answer(i32, Rel),
+    /// (alpha, beta) as the entries narrowed it, what that leaned on, the best play kept.
+    Narrow(i32, i32, Rel, u16),
+}
+
+/// T1 (PARTITION.md) of the trick that the mover of `pos` (its last card) ends by playing one
+/// card of kind `single` (when not [`NONE`]) or a play of combination `known`, the trick's
+/// plays so far counted in `units` ([`Held::units`]): the class and strength of the play that
+/// wins it (R6.1–R6.2) when another play of the trick was one combination of its class and
+/// multiplicity (only then did R4.1 compare their strengths), else None. A tractor's top
+/// stands for its kinds, which are linked, so exact anyway (L1).
+fn trick_ends(pos: &Position, ctx: &Context, units: u64, single: u8, known: Known) -> Option<(u8, u8)> {
+    let lead = pos.trick.lead?;
+    let combo = if single != NONE { Some(unit(ctx, single, 1)) } else { known.combo };
+    let best = pos.trick.best_key;
+    let (class, m, strength) = match combo {
+        Some(c) if beats(&lead, &c, best) => (c.class, c.m, c.top),
+        _ => (if best >> 8 & 1 == 1 { TRUMP } else { lead.class }, (best >> 16) as u8, best as u8),
+    };
+    // the plays of the winner's class and multiplicity, the winner among them
+    let like = if units == UNKNOWN { 2 } else { (units >> unit_slot(class, m) & 7) + combo.is_some_and(|c| c.class == class && c.m == m) as u64 };
+    (like >= 2).then_some((class, strength))
+}
+
+/// G1 (PARTITION.md): where a node searched one play for a group of interchangeable kinds
+/// (`members`, each standing behind `prev[k]`, the next stronger of its group), no cut of the
+/// relevance `rel` falls inside the group: it moves below the group's weakest member.
+fn groups_kept_whole(rel: &mut Rel, ctx: &Context, members: u64, prev: &[u8; KINDS]) {
+    let mut moved = members != 0;
+    while moved {
+        moved = false;
+        let mut m = members;
+        while m != 0 {
+            let b = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let (a, r) = (prev[b] as usize, &mut rel[ctx.class[b] as usize]);
+            if ctx.strength[a] >= *r && ctx.strength[b] < *r {
+                *r = ctx.strength[b];
+                moved = true;
+            }
+        }
+    }
+}
+
 impl Solver {
     /// The value after the mover plays one card of kind `k` as the last card of the
     /// third-last trick, if the last two tricks that leaves are kept ([`ExactCache`]): the
     /// trick goes to the card that beats the best so far, else to the best (R6.1), its points
-    /// to the defenders if they win it (R7.2), and the winner leads the last two.
-    fn last_two_child(&self, pos: &Position, held: &Held, k: u8) -> Option<i32> {
+    /// to the defenders if they win it (R7.2), and the winner leads the last two. With the
+    /// relevance the last two were kept with (partition search: [`Solver::last_rel`]; the
+    /// trick's own T1 is the caller's).
+    fn last_two_child<R: Relevance>(&self, pos: &Position, held: &Held, k: u8) -> Option<(i32, R)> {
         if k == NONE {
             return None;
         }
@@ -2137,7 +2262,13 @@ impl Solver {
         if pos.hands[me][k as usize] == 1 {
             once[me] &= !(1 << k);
         }
-        let v = self.last.get(exact_cache::key(winner, &once))?;
+        let key = exact_cache::key(winner, &once);
+        let (v, rel) = if R::ON {
+            let w = self.last_rel.get_word(key)?;
+            (w as i32, R::of(rel_of_bits((w as u64) >> 32)))
+        } else {
+            (self.last.get(key)?, R::none())
+        };
         let won = if pos.is_defender(winner) { pos.trick.points as i32 + KIND_POINTS[k as usize] } else { 0 };
         let got = pos.defender_points + won + v;
         #[cfg(test)]
@@ -2147,7 +2278,111 @@ impl Solver {
             let q = child(pos, self.order.ctx, &c, k);
             assert_eq!((q.to_move, q.trick.plays, got), (winner, 0, last_two(&q, &Held::of(&q), i32::MIN / 2, i32::MAX / 2)));
         }
-        Some(got)
+        Some((got, rel))
+    }
+
+    /// The buffer of [`Classes`] of the node at `depth`, taken out while it searches (put back
+    /// into [`Solver::class_bufs`] by the node; lost on a budget's stop).
+    fn classes_at(&mut self, depth: usize) -> Box<Classes> {
+        if self.class_bufs.len() <= depth {
+            self.class_bufs.resize_with(depth + 1, || None);
+        }
+        self.class_bufs[depth].take().unwrap_or_else(|| Box::new(Classes::new()))
+    }
+
+    /// `c` made the kinds left per class, strongest first, and what partition search's entries
+    /// read of them at the trick start `pos` ([`Classes`]): a plain suit's kinds strongest first
+    /// are in falling id order (R2.4), the trumps by their places in strength order.
+    fn fill_classes(&self, c: &mut Classes, pos: &Position, held: &Held) {
+        let (ctx, order) = (self.order.ctx, &self.order);
+        c.n = [0; 5];
+        for class in 0..4 {
+            let mut bits = held.left & ctx.class_mask[class];
+            while bits != 0 {
+                let k = 63 - bits.leading_zeros();
+                bits &= !(1u64 << k);
+                c.push(class, k as u8);
+            }
+        }
+        let mut places = order.trump_places(held.left);
+        while places != 0 {
+            let p = places.trailing_zeros() as usize;
+            places &= places - 1;
+            c.push(TRUMP as usize, order.kinds[TRUMP as usize][p]);
+        }
+        c.finish(pos, ctx, usable_links(ctx, held));
+    }
+
+    /// Partition search's probe of the entries of bucket `b` that fit the trick start `pos`
+    /// (its kinds `classes`) in the window (alpha, beta): the value and what it leaned on when
+    /// an entry answers (the first that does moves to the front of its bucket), else the
+    /// window the entries narrowed, what the narrowing leaned on (N1) and the first entry's
+    /// best play (only an order).
+    fn probe(&mut self, pos: &Position, classes: &Classes, b: u64, mut alpha: i32, mut beta: i32) -> Probe {
+        let ctx = self.order.ctx;
+        let dp = pos.defender_points;
+        let mut first = u16::MAX;
+        let Some(mut parts) = self.buckets.get(&b).copied() else { return Probe::Narrow(alpha, beta, [NOTHING; 5], first) };
+        let (mut lo_best, mut hi_best) = ((i32::MIN, [NOTHING; 5]), (i32::MAX, [NOTHING; 5]));
+        for i in 0..parts.n as usize {
+            let j = parts.js[i];
+            if !classes.fits(ctx, &j) {
+                continue;
+            }
+            let Some(e) = self.table.get(partition::key(pos, classes, &j)) else { continue };
+            if first == u16::MAX {
+                first = e.best;
+            }
+            let (lo, hi, rel) = (dp + e.lo, dp + e.hi, classes.rel_of(ctx, &j));
+            if lo > lo_best.0 {
+                lo_best = (lo, rel);
+            }
+            if hi < hi_best.0 {
+                hi_best = (hi, rel);
+            }
+            if lo >= beta || hi <= alpha || lo == hi {
+                if i > 0 {
+                    parts.front(j);
+                    self.buckets.insert(b, parts);
+                }
+                break;
+            }
+        }
+        if lo_best.0 >= beta {
+            return Probe::Answer(lo_best.0, lo_best.1);
+        }
+        if hi_best.0 <= alpha {
+            return Probe::Answer(hi_best.0, hi_best.1);
+        }
+        let mut rel = [NOTHING; 5];
+        if lo_best.0 == hi_best.0 {
+            union(&mut rel, &lo_best.1);
+            union(&mut rel, &hi_best.1);
+            return Probe::Answer(lo_best.0, rel);
+        }
+        // an entry that narrows the window: a value inside the narrowed window leans on it
+        if lo_best.0 > alpha {
+            alpha = lo_best.0;
+            union(&mut rel, &lo_best.1);
+        }
+        if hi_best.0 < beta {
+            beta = hi_best.0;
+            union(&mut rel, &hi_best.1);
+        }
+        Probe::Narrow(alpha, beta, rel, first)
+    }
+
+    /// [`Solver::keep`] for partition search: the value `best` of the trick start `pos` (its
+    /// kinds `classes`, bucket `b`), found leaning on `rel`, kept under the exact part that
+    /// covers it, which its bucket lists first.
+    #[allow(clippy::too_many_arguments)]
+    fn keep_part(&mut self, pos: &Position, classes: &Classes, b: u64, rel: &Rel, best: i32, window: (i32, i32), base: i32, best_i: u16, nodes0: u64) {
+        let ctx = self.order.ctx;
+        let j = classes.exact_part(ctx, rel);
+        let k = partition::key(pos, classes, &j);
+        let old = self.table.get(k);
+        self.keep(Some(k), old, best, window, base, best_i, nodes0);
+        self.buckets.entry(b).or_default().front(j);
     }
 
     /// Puts back the buffers of the node at `depth`, taken out while it searched (no drop of
@@ -2181,9 +2416,14 @@ impl Solver {
     }
 
     /// The final score of `pos` if inside (alpha, beta); else a bound on the side it fails.
-    /// `depth`: plays from the search's root, the index of this node's buffers.
+    /// `depth`: plays from the search's root, the index of this node's buffers. With
+    /// [`Solver::partition`], by partition search (its relevance read by nothing here).
     fn search(&mut self, pos: &Position, alpha: i32, beta: i32, depth: usize) -> Result<i32, Budget> {
-        self.node(&mut pos.clone(), &Held::of(pos), alpha, beta, depth)
+        if self.partition {
+            Ok(self.node::<Rel>(&mut pos.clone(), &Held::of(pos), alpha, beta, depth)?.0)
+        } else {
+            Ok(self.node::<()>(&mut pos.clone(), &Held::of(pos), alpha, beta, depth)?.0)
+        }
     }
 
     /// [`Solver::node`] of the position after `pos`'s mover plays `c` (one card of kind
@@ -2191,43 +2431,49 @@ impl Solver {
     /// back after (no copy of the position).
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn node_after(&mut self, pos: &mut Position, held: &Held, (c, single, known): (&Counts, u8, Known), alpha: i32, beta: i32, depth: usize) -> Result<i32, Budget> {
+    fn node_after<R: Relevance>(&mut self, pos: &mut Position, held: &Held, (c, single, known): (&Counts, u8, Known), alpha: i32, beta: i32, depth: usize) -> Result<(i32, R), Budget> {
         #[cfg(test)]
         let before = *pos;
         let (seat, undo) = (pos.to_move, Undo::of(pos));
         play_known(pos, self.order.ctx, c, single, known);
         let h = held.after_play(seat, pos, self.order.ctx, single, c, known.combo);
-        let v = self.node(pos, &h, alpha, beta, depth);
+        let v = self.node::<R>(pos, &h, alpha, beta, depth);
         undo.back(pos, seat, c, single);
         #[cfg(test)]
         assert!(v.is_err() || *pos == before, "a play taken back leaves the position as it was");
         v
     }
 
-    /// [`Solver::search`] with `pos`'s held masks.
-    fn node(&mut self, pos: &mut Position, held: &Held, mut alpha: i32, mut beta: i32, depth: usize) -> Result<i32, Budget> {
+    /// [`Solver::search`] with `pos`'s held masks, and the relevance of the value (`R`: `()`
+    /// for the search with the table of whole trick starts, [`Rel`] for partition search,
+    /// PARTITION.md: every exit returns what its value read).
+    fn node<R: Relevance>(&mut self, pos: &mut Position, held: &Held, mut alpha: i32, mut beta: i32, depth: usize) -> Result<(i32, R), Budget> {
         let given = self.given_key.take();
         if pos.phase == Phase::Over {
-            return Ok(pos.final_score);
+            return Ok((pos.final_score, R::none()));
         }
         self.nodes += 1;
         if self.nodes > self.budget {
             return Err(Budget);
         }
-        if let Some(v) = forced_end(pos, held, self.order.ctx) {
-            return Ok(v);
+        if let Some(x) = forced_end::<R>(pos, held, self.order.ctx) {
+            return Ok(x);
         }
         #[cfg(test)]
-        assert_eq!(*held, Held::of(pos), "the masks passed down");
+        assert_eq!(*held, Held { units: held.units, ..Held::of(pos) }, "the masks passed down");
         if pos.trick.plays == 0 && held.cards[pos.to_move as usize] == 2 {
             // the last two tricks: solved directly, cheaper than a probe of the table, and their
             // exact values kept by their cards (about five calls in six find theirs)
-            return Ok(self.two(pos, pos.to_move, pos.defender_points, &held.once, || held.twice));
+            if R::ON {
+                let (v, rel) = self.two_rel(pos, pos.to_move, pos.defender_points, &held.once, &held.twice);
+                return Ok((v, R::of(rel)));
+            }
+            return Ok((self.two(pos, pos.to_move, pos.defender_points, &held.once, || held.twice), R::none()));
         }
         let base = pos.defender_points;
         // the table at trick starts only: a probe is a cache miss, dearer than the nodes the
-        // table saves mid-trick (HISTORY.md §29)
-        let k = (pos.trick.plays == 0).then(|| match given {
+        // table saves mid-trick (HISTORY.md §29); partition search's entries by their bucket
+        let k = (!R::ON && pos.trick.plays == 0).then(|| match given {
             Some(k) => {
                 #[cfg(test)]
                 assert_eq!(k, self.key(pos, held), "the key given is the position's");
@@ -2245,22 +2491,49 @@ impl Solver {
                 hook::hit(pos, alpha, beta);
             }
             if lo == hi || lo >= beta {
-                return Ok(lo);
+                return Ok((lo, R::none()));
             }
             if hi <= alpha {
-                return Ok(hi);
+                return Ok((hi, R::none()));
             }
             alpha = alpha.max(lo);
             beta = beta.min(hi);
             first = e.best;
         }
-        // the bounds after the table: most nodes the table cuts need no bounds
+        // the bounds after the table: most nodes the table cuts need no bounds (partition
+        // search's probe, dearer than the bounds, after them, which it may narrow further)
         let (lo, hi) = bounds(pos, &self.order, held);
-        if lo == hi || hi <= alpha {
-            return Ok(hi);
-        }
-        if lo >= beta {
-            return Ok(lo);
+        let cut = |alpha: i32, beta: i32| (lo == hi || hi <= alpha || lo >= beta).then_some(if lo == hi || hi <= alpha { hi } else { lo });
+        // N1: what the window's narrowing by an entry leaned on
+        let mut narrowed = R::none();
+        let part = if R::ON && pos.trick.plays == 0 && cut(alpha, beta).is_none() {
+            let mut classes = self.classes_at(depth);
+            self.fill_classes(&mut classes, pos, held);
+            let b = partition::bucket(pos, self.order.ctx);
+            match self.probe(pos, &classes, b, alpha, beta) {
+                Probe::Answer(v, rel) => {
+                    self.class_bufs[depth] = Some(classes);
+                    return Ok((v, R::of(rel)));
+                }
+                Probe::Narrow(a, bt, rel, f) => {
+                    (alpha, beta, narrowed, first) = (a, bt, R::of(rel), f);
+                }
+            }
+            Some((classes, b))
+        } else {
+            None
+        };
+        if let Some(v) = cut(alpha, beta) {
+            let mut rel = narrowed;
+            if R::ON && pos.trick.plays > 0 && trick_decided(pos, &self.order, held).is_some() {
+                // the decided trick read its best's strength: nobody holds a unit above it
+                let (lead, best) = (pos.trick.lead.expect("mid-trick"), pos.trick.best_key);
+                rel.trick(if best >> 8 & 1 == 1 { TRUMP } else { lead.class }, best as u8);
+            }
+            if let Some((classes, _)) = part {
+                self.class_bufs[depth] = Some(classes);
+            }
+            return Ok((v, rel));
         }
         let (alpha0, beta0) = (alpha, beta);
         if self.plies.len() <= depth {
@@ -2272,11 +2545,18 @@ impl Solver {
         }
         if pos.trick.plays == 0 && held.cards[pos.to_move as usize] == 3 {
             // three cards a hand: a single lead's trick played out without making positions
-            let (best, best_i) = self.three(pos, held, first, alpha, beta, depth)?;
-            self.keep(k, old, best, (alpha0, beta0), base, best_i, nodes0);
+            let (best, best_i, mut rel) = self.three::<R>(pos, held, first, alpha, beta, depth)?;
+            rel.join(&narrowed);
+            match part {
+                Some((classes, b)) => {
+                    self.keep_part(pos, &classes, b, &rel.get(), best, (alpha0, beta0), base, best_i, nodes0);
+                    self.class_bufs[depth] = Some(classes);
+                }
+                None => self.keep(k, old, best, (alpha0, beta0), base, best_i, nodes0),
+            }
             #[cfg(feature = "partition-hook")]
             hook::call(pos, alpha0, beta0, Some(best), self.nodes);
-            return Ok(best);
+            return Ok((best, rel));
         }
         // this node's buffers, taken out while its children use theirs
         let mut ply = self.plies[depth].take().expect("one node a depth at a time");
@@ -2304,8 +2584,8 @@ impl Solver {
         // searched (an enhanced transposition cutoff); the play to be searched first is probed
         // first (most nodes it cuts need no other key), and the children, their masks and keys
         // are kept; nearer the end the keys and probes (cache misses) of children never searched
-        // cost more than the cuts save
-        let etc = pos.trick.plays == 3 && held.cards[pos.to_move as usize] >= ETC_CARDS;
+        // cost more than the cuts save (not in partition search: its entries are found by bucket)
+        let etc = !R::ON && pos.trick.plays == 3 && held.cards[pos.to_move as usize] >= ETC_CARDS;
         if etc {
             ply.kids.clear();
             ply.helds.clear();
@@ -2331,7 +2611,7 @@ impl Solver {
                 if !batch || (pre && j == 0) {
                     if let Some(v) = self.child_cuts(&ply.kids[i], k, max, alpha, beta) {
                         self.give_back(depth, ply);
-                        return Ok(v);
+                        return Ok((v, R::none()));
                     }
                 }
             }
@@ -2339,7 +2619,7 @@ impl Solver {
                 for i in (0..n).filter(|&i| !pre || i != first as usize) {
                     if let Some(v) = self.child_cuts(&ply.kids[i], ply.keys[i], max, alpha, beta) {
                         self.give_back(depth, ply);
-                        return Ok(v);
+                        return Ok((v, R::none()));
                     }
                 }
             }
@@ -2349,20 +2629,33 @@ impl Solver {
         let ends = pos.trick.plays == 3 && held.cards[pos.to_move as usize] == 3;
         let mut best_i = first;
         let first_i = (first as usize) < ply.len();
+        // C1: the union of the children searched (each with T1 of the trick its play ends), or
+        // at a cutoff the cutting child's alone
+        let (mut rel, mut cut) = (R::none(), None);
         if first_i {
             let f = first as usize;
-            best = match if ends { self.last_two_child(pos, held, ply.singles[f]) } else { None } {
-                Some(v) => v,
+            let (v, mut r) = match if ends { self.last_two_child::<R>(pos, held, ply.singles[f]) } else { None } {
+                Some(x) => x,
                 None if etc => {
                     self.given_key = Some(ply.keys[f]);
-                    self.node(&mut ply.kids[f], &ply.helds[f], alpha, beta, depth + 1)?
+                    self.node::<R>(&mut ply.kids[f], &ply.helds[f], alpha, beta, depth + 1)?
                 }
-                None => self.node_after(pos, held, (ply.play(f), ply.singles[f], ply.combo(f)), alpha, beta, depth + 1)?,
+                None => self.node_after::<R>(pos, held, (ply.play(f), ply.singles[f], ply.combo(f)), alpha, beta, depth + 1)?,
             };
+            if R::ON && pos.trick.plays == 3 {
+                if let Some((class, strength)) = trick_ends(pos, ctx, held.units, ply.singles[f], ply.combo(f)) {
+                    r.trick(class, strength);
+                }
+            }
+            best = v;
+            rel.join(&r);
             if max {
                 alpha = alpha.max(best);
             } else {
                 beta = beta.min(best);
+            }
+            if alpha >= beta {
+                cut = Some(r);
             }
         }
         if alpha < beta {
@@ -2395,14 +2688,20 @@ impl Solver {
             }
             for &r in &ply.order {
                 let i = r as u16 as usize;
-                let v = match if ends { self.last_two_child(pos, held, ply.singles[i]) } else { None } {
-                    Some(v) => v,
+                let (v, mut r) = match if ends { self.last_two_child::<R>(pos, held, ply.singles[i]) } else { None } {
+                    Some(x) => x,
                     None if etc => {
                         self.given_key = Some(ply.keys[i]);
-                        self.node(&mut ply.kids[i], &ply.helds[i], alpha, beta, depth + 1)?
+                        self.node::<R>(&mut ply.kids[i], &ply.helds[i], alpha, beta, depth + 1)?
                     }
-                    None => self.node_after(pos, held, (ply.play(i), ply.singles[i], ply.combo(i)), alpha, beta, depth + 1)?,
+                    None => self.node_after::<R>(pos, held, (ply.play(i), ply.singles[i], ply.combo(i)), alpha, beta, depth + 1)?,
                 };
+                if R::ON && pos.trick.plays == 3 {
+                    if let Some((class, strength)) = trick_ends(pos, ctx, held.units, ply.singles[i], ply.combo(i)) {
+                        r.trick(class, strength);
+                    }
+                }
+                rel.join(&r);
                 if (max && v > best) || (!max && v < best) {
                     best = v;
                     best_i = i as u16;
@@ -2413,6 +2712,7 @@ impl Solver {
                     beta = beta.min(v);
                 }
                 if alpha >= beta {
+                    cut = Some(r);
                     break;
                 }
             }
@@ -2426,10 +2726,23 @@ impl Solver {
                 ply.killer = Some((*bc, bs));
             }
         }
+        let mut rel = cut.unwrap_or(rel);
+        if R::ON {
+            rel.join(&narrowed);
+            // G1: no cut inside a group the node searched one play of
+            let mut r = rel.get();
+            groups_kept_whole(&mut r, ctx, ply.members, &ply.prev.0);
+            rel = R::of(r);
+        }
         self.give_back(depth, ply);
-        if k.is_some() {
+        match part {
+            Some((classes, b)) => {
+                self.keep_part(pos, &classes, b, &rel.get(), best, (alpha0, beta0), base, best_i, nodes0);
+                self.class_bufs[depth] = Some(classes);
+            }
             // mid-trick there is no table entry to keep
-            self.keep(k, old, best, (alpha0, beta0), base, best_i, nodes0);
+            None if k.is_some() => self.keep(k, old, best, (alpha0, beta0), base, best_i, nodes0),
+            None => {}
         }
         #[cfg(feature = "partition-hook")]
         if pos.trick.plays == 0 {
@@ -2444,7 +2757,7 @@ impl Solver {
                 self.near.insert(h, (*pos, best_i));
             }
         }
-        Ok(best)
+        Ok((best, rel))
     }
 
     /// The value that ends a node at a trick's last card (its mover a maximiser when `max`,
@@ -2495,7 +2808,7 @@ impl Solver {
     /// index of another list costs time, never a value). A single lead's trick is played out
     /// by [`Solver::follow`] without making positions; a pair or triple (R3.1) is searched as
     /// any play.
-    fn three(&mut self, pos: &Position, held: &Held, first: u16, mut alpha: i32, mut beta: i32, depth: usize) -> Result<(i32, u16), Budget> {
+    fn three<R: Relevance>(&mut self, pos: &Position, held: &Held, first: u16, mut alpha: i32, mut beta: i32, depth: usize) -> Result<(i32, u16, R), Budget> {
         let mut ply = self.plies[depth].take().expect("one node a depth at a time");
         let ctx = self.order.ctx;
         three_leads(pos, &self.order, held, &mut ply);
@@ -2515,28 +2828,31 @@ impl Solver {
         ply.order.sort_unstable();
         let max = pos.is_defender(pos.to_move);
         let (mut best, mut best_i) = (if max { i32::MIN } else { i32::MAX }, ply.order[0] as u16);
+        // C1 as in [`Solver::node`]
+        let (mut rel, mut cut) = (R::none(), None);
         for j in 0..ply.order.len() {
             let i = ply.order[j] as u16 as usize;
             let k = ply.singles[i];
-            let v = if k != NONE {
+            let (v, r) = if k != NONE {
                 let me = pos.to_move as usize;
                 let mut once = held.once;
                 once[me] &= !((1u64 << k) & !held.twice[me]);
                 let u = unit(ctx, k, 1);
                 let trick = Trick3 { class: u.class, path: [k, 0, 0, 0] };
-                self.follow(pos, held, 1, &mut once, trick, (u.key(), me), KIND_POINTS[k as usize], alpha, beta)
+                self.follow::<R>(pos, held, 1, &mut once, trick, (u.key(), me), KIND_POINTS[k as usize], alpha, beta)
             } else {
                 let mut q = *pos;
                 play_known(&mut q, ctx, &ply.moves[i], NONE, ply.combos[i]);
                 let h = held.after(pos.to_move, &q, ctx, &ply.moves[i], ply.combos[i].combo);
-                match self.node(&mut q, &h, alpha, beta, depth + 1) {
-                    Ok(v) => v,
+                match self.node::<R>(&mut q, &h, alpha, beta, depth + 1) {
+                    Ok(x) => x,
                     Err(b) => {
                         self.give_back(depth, ply);
                         return Err(b);
                     }
                 }
             };
+            rel.join(&r);
             if (max && v > best) || (!max && v < best) {
                 (best, best_i) = (v, i as u16);
             }
@@ -2546,11 +2862,19 @@ impl Solver {
                 beta = beta.min(v);
             }
             if alpha >= beta {
+                cut = Some(r);
                 break;
             }
         }
+        let mut rel = cut.unwrap_or(rel);
+        if R::ON {
+            // G1 for the single leads merged
+            let mut r = rel.get();
+            groups_kept_whole(&mut r, ctx, ply.members, &ply.prev.0);
+            rel = R::of(r);
+        }
         self.give_back(depth, ply);
-        Ok((best, best_i))
+        Ok((best, best_i, rel))
     }
 
     /// The `i`-th play (1 to 3) of a single's trick led at three cards a hand from `pos`, the
@@ -2561,7 +2885,7 @@ impl Solver {
     /// greater key (R6.1–R6.2, as `combo::beats`); the winner's team takes the points (R7.2)
     /// and leads the last two tricks ([`Solver::after_trick`]).
     #[allow(clippy::too_many_arguments)]
-    fn follow(&mut self, pos: &Position, held: &Held, i: usize, once: &mut [u64; 4], mut trick: Trick3, best: (u32, usize), p: i32, mut alpha: i32, mut beta: i32) -> i32 {
+    fn follow<R: Relevance>(&mut self, pos: &Position, held: &Held, i: usize, once: &mut [u64; 4], mut trick: Trick3, best: (u32, usize), p: i32, mut alpha: i32, mut beta: i32) -> (i32, R) {
         self.nodes += 1;
         let ctx = self.order.ctx;
         let seat = (pos.to_move as usize + i) % 4;
@@ -2596,13 +2920,16 @@ impl Solver {
             n += 1;
         }
         let mut out = if max { i32::MIN } else { i32::MAX };
+        // C1 as in [`Solver::node`]
+        let (mut rel, mut cut) = (R::none(), None);
         for &(_, x, after) in &plays[..n] {
             let kept = once[seat];
             once[seat] &= !((1u64 << x) & !held.twice[seat]);
             trick.path[i] = x;
             let q = p + KIND_POINTS[x as usize];
-            let v = if i == 3 { self.after_trick(pos, held, once, &trick, after.1, q) } else { self.follow(pos, held, i + 1, once, trick, after, q, alpha, beta) };
+            let (v, r) = if i == 3 { self.after_trick::<R>(pos, held, once, &trick, after, q) } else { self.follow::<R>(pos, held, i + 1, once, trick, after, q, alpha, beta) };
             once[seat] = kept;
+            rel.join(&r);
             if max {
                 out = out.max(v);
                 alpha = alpha.max(v);
@@ -2611,16 +2938,18 @@ impl Solver {
                 beta = beta.min(v);
             }
             if alpha >= beta {
+                cut = Some(r);
                 break;
             }
         }
-        out
+        (out, cut.unwrap_or(rel))
     }
 
     /// The final score once the trick [`Solver::follow`] played from `pos` is done, won by
-    /// `winner` with `p` points, the hands' kinds left `once`: the last two tricks' exact
-    /// value by [`Solver::two`].
-    fn after_trick(&mut self, pos: &Position, held: &Held, once: &[u64; 4], trick: &Trick3, winner: usize, p: i32) -> i32 {
+    /// the best `(key, seat)` with `p` points, the hands' kinds left `once`: the last two
+    /// tricks' exact value by [`Solver::two`] (partition search: [`Solver::two_rel`], with T1 of
+    /// this trick: every card of one combination, a single).
+    fn after_trick<R: Relevance>(&mut self, pos: &Position, held: &Held, once: &[u64; 4], trick: &Trick3, (key, winner): (u32, usize), p: i32) -> (i32, R) {
         let dp = pos.defender_points + if pos.is_defender(winner as u8) { p } else { 0 };
         // a kind held twice is held once more after one is played, twice more if three were
         // (read only when the cards' value is not kept)
@@ -2638,13 +2967,23 @@ impl Solver {
             let h = Held::of(&q);
             assert_eq!((q.to_move as usize, q.defender_points, h.once, h.twice), (winner, dp, *once, twice()));
         }
-        let v = self.two(pos, winner as u8, dp, once, twice);
+        let (v, rel) = if R::ON {
+            let (v, mut rel) = self.two_rel(pos, winner as u8, dp, once, &twice());
+            let ctx = self.order.ctx;
+            let class = if key >> 8 & 1 == 1 { TRUMP } else { trick.class };
+            if trick.path.iter().filter(|&&k| ctx.class[k as usize] == class).count() >= 2 {
+                rel_trick(&mut rel, class, key as u8);
+            }
+            (v, R::of(rel))
+        } else {
+            (self.two(pos, winner as u8, dp, once, twice), R::none())
+        };
         #[cfg(test)]
         {
             let q = trick.played(pos, self.order.ctx);
             assert_eq!(v, last_two(&q, &Held::of(&q), i32::MIN / 2, i32::MAX / 2));
         }
-        v
+        (v, rel)
     }
 
     /// The final score of the last two tricks of the deal of `pos` led by `leader`, the
@@ -2672,7 +3011,6 @@ impl Solver {
     /// [`Solver::two`] with the relevance of its value (PARTITION.md step 2): kept with the
     /// value by the cards (as it is) and by the shape (by places, read back through this
     /// position's cards), else found by [`last_two_rel`]'s full-window search.
-    #[cfg_attr(not(test), allow(dead_code))]
     fn two_rel(&mut self, pos: &Position, leader: u8, base: i32, once: &[u64; 4], twice: &[u64; 4]) -> (i32, Rel) {
         let ctx = self.order.ctx;
         let key = exact_cache::key(leader, once);
@@ -2784,10 +3122,18 @@ impl Solver {
 /// (the defenders' final score), the best play and the principal line. Raises BadArgument
 /// for a position not in its play phase.
 pub fn solve(pos: &Position, budget: u64) -> Result<Solution, Error> {
+    solve_by(pos, budget, false)
+}
+
+/// [`solve`] by partition search (rust/core/PARTITION.md) when `partition`, else with the
+/// table of whole trick starts: the same values and best play.
+#[doc(hidden)]
+pub fn solve_by(pos: &Position, budget: u64, partition: bool) -> Result<Solution, Error> {
     if pos.phase != Phase::Play {
         return Err(Error::BadArgument { what: "game", message: "the solver plays out the tricks: the hand is not in its play phase".into() });
     }
     let mut s = Solver::new(budget, pos.ctx());
+    s.partition = partition;
     let moves = match plays_in(pos, &s.order) {
         Some(m) => m,
         None => {
@@ -2954,7 +3300,8 @@ mod tests {
     }
 
     /// The solver against plain minimax on thousands of small endgames of every profile:
-    /// the value of every legal play (merged leads included) and of the position.
+    /// the value of every legal play (merged leads included) and of the position; every other
+    /// endgame by partition search.
     #[test]
     fn solver_agrees_with_brute_force_minimax() {
         let mut rng = Rng::new(2024);
@@ -2964,7 +3311,7 @@ mod tests {
                 let h = 1 + i % 3;
                 let pre = rng.below_usize(4);
                 let pos = position_from(&mut rng, profile, h, pre, i % 4 == 3);
-                let s = solve(&pos, u64::MAX).expect("solved");
+                let s = solve_by(&pos, u64::MAX, i % 2 == 1).expect("solved");
                 assert!(s.exact);
                 let want = minimax(&pos);
                 assert_eq!((s.lower, s.upper), (want, want), "{profile:?} {pos:?}");
@@ -3110,6 +3457,9 @@ mod tests {
             let m = reference(&q, i32::MIN, i32::MAX);
             assert_eq!((v.lower, v.upper), (m, m), "{profile:?} {pos:?}");
         }
+        // partition search: the same plays, values and best play
+        let p = solve_by(pos, u64::MAX, true).expect("solved");
+        assert_eq!((&p.plays, p.best, p.lower, p.upper, p.exact), (&s.plays, s.best, s.lower, s.upper, true), "partition search: {profile:?} {pos:?}");
         s
     }
 
@@ -3283,6 +3633,58 @@ mod tests {
         }
     }
 
+    /// Partition search's relevance (PARTITION.md: T1, C1, N1, G1 and every exit): every
+    /// position matching a trick start on the relevance its search returns (see [`matching`])
+    /// has a value on the same side of the window, equal inside it. Random trick starts of
+    /// three to five cards a hand, every profile, a fresh solver each, the full window and a
+    /// narrow one near the value (as MTD(f) searches); each match valued by the solver with the
+    /// table of whole trick starts (twinned with minimax and plain alpha-beta). The check's own
+    /// check: T1 dropped, or each winner made small (`REL_UNSOUND` 1 and 2), is caught.
+    #[test]
+    fn partition_relevance_holds_for_every_match() {
+        let run = |unsound: u8, n: usize| {
+            let mut rng = Rng::new(707 + unsound as u64);
+            let (mut starts, mut matches, mut moved, mut bad) = (0usize, 0usize, 0usize, 0usize);
+            for i in 0..n {
+                let (profile, h, pre) = (Profile::ALL[i % 3], 3 + i % 3, 4 * (i / 3 % 2));
+                let pos = position_from(&mut rng, profile, h + pre / 4, pre, i % 5 == 4);
+                if pos.trick.plays != 0 || size(&pos.hands[pos.to_move as usize]) != h {
+                    continue;
+                }
+                let exact = |q: &Position| Solver::new(u64::MAX, q.ctx()).value(q).ok().expect("solved");
+                let want = exact(&pos);
+                let g = want - 10 + rng.below_usize(21) as i32;
+                for (a, b) in [(i32::MIN / 2, i32::MAX / 2), (g - 1, g + 1)] {
+                    REL_UNSOUND.with(|u| u.set(unsound));
+                    let mut s = Solver::new(u64::MAX, pos.ctx());
+                    s.partition = true;
+                    let (v, rel) = s.node::<Rel>(&mut pos.clone(), &Held::of(&pos), a, b, 0).ok().expect("solved");
+                    REL_UNSOUND.with(|u| u.set(0));
+                    if unsound == 0 {
+                        fail_soft(v, (a, b), want, &pos);
+                    }
+                    starts += 1;
+                    for _ in 0..3 {
+                        let Some((q, m)) = matching(&pos, &rel, &mut rng) else { continue };
+                        let w = exact(&q);
+                        let ok = if v <= a { w <= v } else if v >= b { w >= v } else { w == v };
+                        assert!(ok || unsound != 0, "{v} in ({a}, {b}) but {w} for the match {q:?} of {pos:?} (relevance {rel:?})");
+                        (matches, moved, bad) = (matches + 1, moved + m as usize, bad + !ok as usize);
+                    }
+                }
+            }
+            (starts, matches, moved, bad)
+        };
+        let (starts, matches, moved, _) = run(0, 2400);
+        eprintln!("partition search's relevance: {starts} searches, {matches} matches, {moved} with small kinds dealt again");
+        assert!(starts > 1000 && moved > 1000, "{starts} {matches} {moved}");
+        for unsound in [1, 2] {
+            let (_, matches, _, bad) = run(unsound, 1200);
+            eprintln!("REL_UNSOUND={unsound}: {bad} of {matches} matches differ");
+            assert!(bad > 0, "REL_UNSOUND={unsound} was not caught");
+        }
+    }
+
     #[test]
     fn last_two_agrees_with_minimax() {
         let (checked, with_pairs) = trick_starts(211, 12000, 2, |pos, held, want, rng| {
@@ -3339,7 +3741,7 @@ mod tests {
             let pos = *pos;
             let mut s = Solver::new(u64::MAX, pos.ctx());
             s.plies.resize_with(1, || Some(Box::default()));
-            let (v, best) = s.three(&pos, held, u16::MAX, i32::MIN / 2, i32::MAX / 2, 0).ok().expect("no budget");
+            let (v, best, ()) = s.three(&pos, held, u16::MAX, i32::MIN / 2, i32::MAX / 2, 0).ok().expect("no budget");
             assert_eq!(v, want, "{pos:?}");
             let plays = s.plies[0].as_ref().expect("kept").moves.clone();
             assert_eq!(minimax(&child(&pos, pos.ctx(), &plays[best as usize], NONE)), want, "{pos:?}");
@@ -3347,7 +3749,7 @@ mod tests {
                 let a = want - 40 + rng.below_usize(80) as i32;
                 let b = a + 1 + rng.below_usize(30) as i32;
                 let first = rng.below_usize(plays.len() + 1) as u16;
-                let (v, _) = s.three(&pos, held, first, a, b, 0).ok().expect("no budget");
+                let (v, _, ()) = s.three(&pos, held, first, a, b, 0).ok().expect("no budget");
                 fail_soft(v, (a, b), want, &pos);
             }
         });

@@ -1,0 +1,279 @@
+//! The open-card solver's partition entries (rust/core/PARTITION.md): a trick start's bounds
+//! kept for every position that agrees with it on the cards its search depended on, as bridge's
+//! double-dummy solvers keep them. A search returns, with its value, its relevance ([`Rel`]):
+//! per class the lowest strength (R2.3–R2.4) a result read. An entry keeps, per class, the
+//! top `j` kinds left exact (renamed as the solver's key renames them) and of the rest
+//! ("small") only each hand's multiset of (copies, points) (R7.1); `j` covers the relevance,
+//! every kind touching a usable link (L1: R3.2–R3.3, R5.3) and never ends inside a run of equal
+//! strength (E1: R2.6). Entries are found through their bucket (the leader, and every hand's
+//! cards and points of each class), which lists the exact parts (`j` per class) stored there.
+
+use crate::game::hand::Position;
+use crate::rules::card::{Counts, KINDS};
+use crate::rules::score::KIND_POINTS;
+use crate::rules::trump::{Context, TRUMP};
+
+/// Per class (the plain suits 0..4, the trumps 4) the lowest strength (R2.3–R2.4) a search's
+/// result depended on, [`NOTHING`] where none did.
+pub(crate) type Rel = [u8; 5];
+
+/// Above every strength (BJ is 20): no kind of the class relevant.
+pub(crate) const NOTHING: u8 = 21;
+
+/// Every kind relevant (strength 0 is at or below every kind's).
+pub(crate) const ALL: Rel = [0; 5];
+
+/// `a` joined by `b`: per class the lower strength.
+#[inline]
+pub(crate) fn union(a: &mut Rel, b: &Rel) {
+    for (x, y) in a.iter_mut().zip(b) {
+        *x = (*x).min(*y);
+    }
+}
+
+/// The most kinds a class holds (a plain suit 12, the trumps at most 18).
+const CLASS_KINDS: usize = 24;
+
+/// A trick start's kinds left per class, strongest first (equal strengths in a fixed order),
+/// how many of the strongest an entry must keep exact to cover every kind touching a usable
+/// link (L1), and what [`key`] reads of each kind: its word as an exact kind and its code in
+/// each hand as a small one.
+pub(crate) struct Classes {
+    pub(crate) kinds: [[u8; CLASS_KINDS]; 5],
+    pub(crate) n: [u8; 5],
+    pub(crate) link_need: [u8; 5],
+    /// Each kind's word as an exact kind: every hand's copies, its points and its usable links
+    /// (a plain kind's to the next stronger, a trump touching one by id); each run of equal
+    /// strength among the trumps sorted (E1 keeps runs whole, so any exact part is a prefix).
+    words: [[u64; CLASS_KINDS]; 5],
+    /// Each kind's code in each hand as a small kind, 4 bits a hand: 0 not held, else
+    /// 1 + (copies − 1) · 3 + points / 5.
+    codes: [[u16; CLASS_KINDS]; 5],
+}
+
+impl Classes {
+    /// An empty list, filled by [`Classes::push`] strongest first then [`Classes::finish`].
+    pub(crate) fn new() -> Classes {
+        Classes { kinds: [[0; CLASS_KINDS]; 5], n: [0; 5], link_need: [0; 5], words: [[0; CLASS_KINDS]; 5], codes: [[0; CLASS_KINDS]; 5] }
+    }
+
+    #[inline]
+    pub(crate) fn push(&mut self, class: usize, k: u8) {
+        self.kinds[class][self.n[class] as usize] = k;
+        self.n[class] += 1;
+    }
+
+    /// What the entries read of `pos`'s kinds listed, given `links`: the kinds whose link up
+    /// (R3.3) is usable (some hand holds two or more of both), as bits over kind ids.
+    pub(crate) fn finish(&mut self, pos: &Position, ctx: &Context, links: u64) {
+        let hands = &pos.hands;
+        let mut touching = links;
+        let mut bits = links;
+        while bits != 0 {
+            let k = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            touching |= 1 << ctx.up[k];
+        }
+        for class in 0..5 {
+            let n = self.n[class] as usize;
+            let kinds = &self.kinds[class][..n];
+            self.link_need[class] = kinds.iter().rposition(|&k| touching >> k & 1 == 1).map_or(0, |i| i as u8 + 1);
+            for (i, &k) in kinds.iter().enumerate() {
+                let k = k as usize;
+                let points = KIND_POINTS[k] as u64 / 5;
+                self.words[class][i] = copies(hands, k)
+                    | points << 12
+                    | if class == TRUMP as usize {
+                        // a trump touching a usable link by id (tractors keep their kinds)
+                        let tie = i > 0 && ctx.strength[k] == ctx.strength[kinds[i - 1] as usize];
+                        (tie as u64) << 40 | if touching >> k & 1 == 1 { (k as u64 + 1) << 16 } else { 0 }
+                    } else {
+                        // linked up to the next stronger kind left (a plain suit's up is its next rank)
+                        (links >> k & 1) << 14
+                    };
+                let mut code = 0u16;
+                for (s, hand) in hands.iter().enumerate() {
+                    let c = hand[k] as u16;
+                    if c > 0 {
+                        code |= (1 + (c - 1) * 3 + points as u16) << (4 * s);
+                    }
+                }
+                self.codes[class][i] = code;
+            }
+        }
+        // each run of equal strength among the trumps sorted (its first kind carries no tie bit)
+        let (n, words) = (self.n[TRUMP as usize] as usize, &mut self.words[TRUMP as usize]);
+        let mut i = 0;
+        while i < n {
+            let mut e = i + 1;
+            while e < n && words[e] >> 40 == 1 {
+                e += 1;
+            }
+            let run = &mut words[i..e];
+            for u in run.iter_mut() {
+                *u &= (1 << 40) - 1;
+            }
+            run.sort_unstable();
+            for u in run.iter_mut().skip(1) {
+                *u |= 1 << 40;
+            }
+            i = e;
+        }
+    }
+
+    /// The top `j` kinds of `class` end between two strengths (E1: no small kind ties an exact
+    /// one, R2.6's earlier play would decide between them).
+    #[inline]
+    fn cut_between(&self, ctx: &Context, class: usize, j: u8) -> bool {
+        let (j, kinds) = (j as usize, &self.kinds[class]);
+        j == 0 || j >= self.n[class] as usize || ctx.strength[kinds[j] as usize] < ctx.strength[kinds[j - 1] as usize]
+    }
+
+    /// The exact part an entry found leaning on `rel` keeps: per class the kinds at or above
+    /// its strength, raised to cover the links (L1) and to a strength boundary (E1).
+    pub(crate) fn exact_part(&self, ctx: &Context, rel: &Rel) -> [u8; 5] {
+        std::array::from_fn(|class| {
+            let kinds = &self.kinds[class][..self.n[class] as usize];
+            let by_rel = kinds.iter().take_while(|&&k| ctx.strength[k as usize] >= rel[class]).count() as u8;
+            let mut j = by_rel.max(self.link_need[class]);
+            while !self.cut_between(ctx, class, j) {
+                j += 1;
+            }
+            j
+        })
+    }
+
+    /// Whether an entry keeping the top `j` kinds exact may match this position: it holds
+    /// that many, and no small kind touches a usable link (L1) or ties an exact one (E1).
+    #[inline]
+    pub(crate) fn fits(&self, ctx: &Context, j: &[u8; 5]) -> bool {
+        (0..5).all(|c| j[c] <= self.n[c] && j[c] >= self.link_need[c] && self.cut_between(ctx, c, j[c]))
+    }
+
+    /// The relevance of an entry's exact part `j` at a position it matches: per class the
+    /// strength of its lowest exact kind.
+    pub(crate) fn rel_of(&self, ctx: &Context, j: &[u8; 5]) -> Rel {
+        std::array::from_fn(|c| if j[c] == 0 { NOTHING } else { ctx.strength[self.kinds[c][j[c] as usize - 1] as usize] })
+    }
+}
+
+/// A 128-bit hash of words (two multiply-rotate lanes).
+struct H(u64, u64);
+
+impl H {
+    fn new() -> H {
+        H(0x243f_6a88_85a3_08d3, 0x1319_8a2e_0370_7344)
+    }
+    #[inline]
+    fn put(&mut self, w: u64) {
+        self.0 = (self.0 ^ w).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29);
+        self.1 = (self.1.rotate_left(17) ^ w.wrapping_mul(0xc2b2_ae3d_27d4_eb4f)).wrapping_mul(0x1656_67b1_9e37_79f9);
+    }
+    fn finish(&self) -> u128 {
+        let a = (self.0 ^ self.1 >> 31).wrapping_mul(0xff51_afd7_ed55_8ccd);
+        let b = (self.1 ^ self.0 >> 29).wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        (a as u128) << 64 | (a ^ b >> 33) as u128
+    }
+}
+
+/// Every hand's copies of kind `k`, 3 bits a hand.
+#[inline]
+fn copies(hands: &[Counts; 4], k: usize) -> u64 {
+    (hands[0][k] as u64) | (hands[1][k] as u64) << 3 | (hands[2][k] as u64) << 6 | (hands[3][k] as u64) << 9
+}
+
+/// The bucket of a trick start: the leader and every hand's cards and points (in fives) of
+/// each class, what every position matching one of its entries shares.
+pub(crate) fn bucket(pos: &Position, ctx: &Context) -> u64 {
+    let mut h = H::new();
+    h.put(pos.to_move as u64);
+    for hand in &pos.hands {
+        let mut w = 0u64;
+        crate::rules::card::for_each_held(hand, |k, n| {
+            let shift = 12 * ctx.class[k] as u64;
+            w += (n as u64 | (n as u64 * KIND_POINTS[k] as u64 / 5) << 5) << shift;
+        });
+        h.put(w);
+    }
+    h.finish() as u64
+}
+
+/// The key of a trick start keeping the top `j[c]` kinds of each class exact and of the rest
+/// each hand's multiset of (copies, points) (R7.1). The exact kinds renamed: a plain suit's by
+/// their order, copies, points and usable links (R2.4, R3.3); the trumps by their order in
+/// strength with its ties (R2.3, R2.6), each run of equal strength sorted, copies and points,
+/// those touching a usable link by id (R3.3, R4.2: tractors keep their kinds). `j` must fit
+/// ([`Classes::fits`]: no run of equal strength cut).
+pub(crate) fn key(pos: &Position, classes: &Classes, j: &[u8; 5]) -> u128 {
+    let mut h = H::new();
+    h.put(0x7061_7274 << 8 | pos.to_move as u64);
+    for class in 0..5 {
+        let (j, n) = (j[class] as usize, classes.n[class] as usize);
+        h.put(0xabcd_0000 | (class as u64) << 8 | j as u64);
+        for &w in &classes.words[class][..j] {
+            h.put(w);
+        }
+        // each hand's small kinds of the class as a histogram of its codes: 12 codes, 5 bits
+        // each (a class has at most 18 kinds: no count overflows)
+        let mut hist = [0u64; 4];
+        for &code in &classes.codes[class][j..n] {
+            for (s, x) in hist.iter_mut().enumerate() {
+                let c = code >> (4 * s) & 15;
+                *x += ((c != 0) as u64) << (5 * c.saturating_sub(1));
+            }
+        }
+        for w in hist {
+            h.put(w);
+        }
+    }
+    h.finish()
+}
+
+/// The exact parts stored in one bucket, the one that last answered first: at most
+/// [`PARTS`] (an older one is forgotten, its entries then found no more: a cost, never a value).
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Parts {
+    pub(crate) n: u8,
+    pub(crate) js: [[u8; 5]; PARTS],
+}
+
+/// The exact parts a bucket lists.
+pub(crate) const PARTS: usize = 4;
+
+impl Parts {
+    /// `j` listed first (moved there if listed).
+    pub(crate) fn front(&mut self, j: [u8; 5]) {
+        let n = self.n as usize;
+        let at = self.js[..n].iter().position(|x| *x == j).unwrap_or(n.min(PARTS - 1));
+        self.js[..=at].rotate_right(1);
+        self.js[0] = j;
+        self.n = (n + (at == n) as usize).min(PARTS) as u8;
+    }
+}
+
+/// The buckets' lists by bucket (their order is never read).
+pub(crate) type Buckets = std::collections::HashMap<u64, Parts, std::hash::BuildHasherDefault<crate::util::hash::FxHasher>>;
+
+// a class's kinds fit [`Classes`]' lists and [`key`]'s 5-bit counts
+const _: () = assert!(KINDS <= 64 && CLASS_KINDS < 32);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parts_keep_the_latest_first_and_forget_the_oldest() {
+        let mut p = Parts::default();
+        for i in 0..6u8 {
+            p.front([i; 5]);
+        }
+        assert_eq!(p.n as usize, PARTS);
+        assert_eq!(p.js, [[5; 5], [4; 5], [3; 5], [2; 5]]);
+        p.front([3; 5]);
+        assert_eq!(p.js, [[3; 5], [5; 5], [4; 5], [2; 5]]);
+        let mut q = Parts::default();
+        q.front([1; 5]);
+        q.front([1; 5]);
+        assert_eq!((q.n, q.js[0]), (1, [1; 5]));
+    }
+}
