@@ -9,7 +9,7 @@
 //! cards and points of each class), which lists the exact parts (`j` per class) stored there.
 
 use crate::game::hand::Position;
-use crate::rules::card::{Counts, KINDS};
+use crate::rules::card::KINDS;
 use crate::rules::score::KIND_POINTS;
 use crate::rules::trump::{Context, TRUMP};
 
@@ -34,6 +34,9 @@ pub(crate) fn union(a: &mut Rel, b: &Rel) {
 /// The most kinds a class holds (a plain suit 12, the trumps at most 18).
 const CLASS_KINDS: usize = 24;
 
+/// The bit of [`Classes`]' words that marks a trump tied in strength with the one before.
+const TIE: u32 = 63;
+
 /// A trick start's kinds left per class, strongest first (equal strengths in a fixed order),
 /// how many of the strongest an entry must keep exact to cover every kind touching a usable
 /// link (L1), and what [`key`] reads of each kind: its word as an exact kind and its code in
@@ -42,19 +45,23 @@ pub(crate) struct Classes {
     pub(crate) kinds: [[u8; CLASS_KINDS]; 5],
     pub(crate) n: [u8; 5],
     pub(crate) link_need: [u8; 5],
-    /// Each kind's word as an exact kind: every hand's copies, its points and its usable links
-    /// (a plain kind's to the next stronger, a trump touching one by id); each run of equal
-    /// strength among the trumps sorted (E1 keeps runs whole, so any exact part is a prefix).
+    /// Each kind's word as an exact kind: every hand's copies (a byte each), its points (in
+    /// fives) and its usable links (a plain kind's up to the next stronger, a trump touching
+    /// one by id); each run of equal strength among the trumps sorted (E1 keeps runs whole, so
+    /// any exact part is a prefix).
     words: [[u64; CLASS_KINDS]; 5],
-    /// Each kind's code in each hand as a small kind, 4 bits a hand: 0 not held, else
-    /// 1 + (copies − 1) · 3 + points / 5.
-    codes: [[u16; CLASS_KINDS]; 5],
+    /// Each kind's code in each hand as a small kind, a byte a hand: 0 not held, else
+    /// 1 + (copies − 1) · 3 + points / 5 (at most 12).
+    codes: [[u32; CLASS_KINDS]; 5],
+    /// The bucket: a hash of the leader and every hand's cards and points (in fives) of each
+    /// class, what every position matching one of its entries shares.
+    pub(crate) bucket: u64,
 }
 
 impl Classes {
     /// An empty list, filled by [`Classes::push`] strongest first then [`Classes::finish`].
     pub(crate) fn new() -> Classes {
-        Classes { kinds: [[0; CLASS_KINDS]; 5], n: [0; 5], link_need: [0; 5], words: [[0; CLASS_KINDS]; 5], codes: [[0; CLASS_KINDS]; 5] }
+        Classes { kinds: [[0; CLASS_KINDS]; 5], n: [0; 5], link_need: [0; 5], words: [[0; CLASS_KINDS]; 5], codes: [[0; CLASS_KINDS]; 5], bucket: 0 }
     }
 
     #[inline]
@@ -74,48 +81,65 @@ impl Classes {
             bits &= bits - 1;
             touching |= 1 << ctx.up[k];
         }
+        // every hand's cards and points (in fives) of each class: the bucket
+        let mut h = H::new();
+        h.put(pos.to_move as u64);
+        let mut ties = false;
         for class in 0..5 {
             let n = self.n[class] as usize;
-            let kinds = &self.kinds[class][..n];
-            self.link_need[class] = kinds.iter().rposition(|&k| touching >> k & 1 == 1).map_or(0, |i| i as u8 + 1);
-            for (i, &k) in kinds.iter().enumerate() {
+            let trumps = class == TRUMP as usize;
+            // the four hands' copies and points a byte each (no byte overflows: at most 4
+            // copies of a kind, 24 kinds of a class, 2 fives a card)
+            let (mut cards, mut fives, mut need, mut before) = (0u32, 0u32, 0u8, u8::MAX);
+            let (kinds, words, codes) = (&self.kinds[class][..n], &mut self.words[class][..n], &mut self.codes[class][..n]);
+            for (i, ((&k, w), code)) in kinds.iter().zip(words.iter_mut()).zip(codes.iter_mut()).enumerate() {
                 let k = k as usize;
-                let points = KIND_POINTS[k] as u64 / 5;
-                self.words[class][i] = copies(hands, k)
-                    | points << 12
-                    | if class == TRUMP as usize {
-                        // a trump touching a usable link by id (tractors keep their kinds)
-                        let tie = i > 0 && ctx.strength[k] == ctx.strength[kinds[i - 1] as usize];
-                        (tie as u64) << 40 | if touching >> k & 1 == 1 { (k as u64 + 1) << 16 } else { 0 }
-                    } else {
-                        // linked up to the next stronger kind left (a plain suit's up is its next rank)
-                        (links >> k & 1) << 14
-                    };
-                let mut code = 0u16;
-                for (s, hand) in hands.iter().enumerate() {
-                    let c = hand[k] as u16;
-                    if c > 0 {
-                        code |= (1 + (c - 1) * 3 + points as u16) << (4 * s);
-                    }
-                }
-                self.codes[class][i] = code;
+                let points = KIND_POINTS[k] as u32 / 5;
+                let x = u32::from_le_bytes([hands[0][k], hands[1][k], hands[2][k], hands[3][k]]);
+                let touches = touching >> k & 1;
+                need = if touches == 1 { i as u8 + 1 } else { need };
+                let links = if trumps {
+                    // a trump touching a usable link by id (tractors keep their kinds); a tie
+                    // with the one before marked, for the runs' sort below
+                    let strength = ctx.strength[k];
+                    let tie = strength == before;
+                    before = strength;
+                    ties |= tie;
+                    (tie as u64) << TIE | touches * ((k as u64 + 1) << 40)
+                } else {
+                    // linked up to the next stronger kind left (a plain suit's up is its next rank)
+                    (links >> k & 1) << 34
+                };
+                *w = x as u64 | (points as u64) << 32 | links;
+                let held = (x | x >> 1 | x >> 2) & 0x0101_0101;
+                *code = 3 * (x - held) + (1 + points) * held;
+                cards += x;
+                fives += x * points;
             }
+            self.link_need[class] = need;
+            h.put((cards as u64) << 32 | fives as u64);
+        }
+        self.bucket = h.finish() as u64;
+        if !ties {
+            return;
         }
         // each run of equal strength among the trumps sorted (its first kind carries no tie bit)
         let (n, words) = (self.n[TRUMP as usize] as usize, &mut self.words[TRUMP as usize]);
         let mut i = 0;
         while i < n {
             let mut e = i + 1;
-            while e < n && words[e] >> 40 == 1 {
+            while e < n && words[e] >> TIE == 1 {
                 e += 1;
             }
-            let run = &mut words[i..e];
-            for u in run.iter_mut() {
-                *u &= (1 << 40) - 1;
-            }
-            run.sort_unstable();
-            for u in run.iter_mut().skip(1) {
-                *u |= 1 << 40;
+            if e - i >= 2 {
+                let run = &mut words[i..e];
+                for u in run.iter_mut() {
+                    *u &= !(1 << TIE);
+                }
+                run.sort_unstable();
+                for u in run.iter_mut().skip(1) {
+                    *u |= 1 << TIE;
+                }
             }
             i = e;
         }
@@ -176,28 +200,6 @@ impl H {
     }
 }
 
-/// Every hand's copies of kind `k`, 3 bits a hand.
-#[inline]
-fn copies(hands: &[Counts; 4], k: usize) -> u64 {
-    (hands[0][k] as u64) | (hands[1][k] as u64) << 3 | (hands[2][k] as u64) << 6 | (hands[3][k] as u64) << 9
-}
-
-/// The bucket of a trick start: the leader and every hand's cards and points (in fives) of
-/// each class, what every position matching one of its entries shares.
-pub(crate) fn bucket(pos: &Position, ctx: &Context) -> u64 {
-    let mut h = H::new();
-    h.put(pos.to_move as u64);
-    for hand in &pos.hands {
-        let mut w = 0u64;
-        crate::rules::card::for_each_held(hand, |k, n| {
-            let shift = 12 * ctx.class[k] as u64;
-            w += (n as u64 | (n as u64 * KIND_POINTS[k] as u64 / 5) << 5) << shift;
-        });
-        h.put(w);
-    }
-    h.finish() as u64
-}
-
 /// The key of a trick start keeping the top `j[c]` kinds of each class exact and of the rest
 /// each hand's multiset of (copies, points) (R7.1). The exact kinds renamed: a plain suit's by
 /// their order, copies, points and usable links (R2.4, R3.3); the trumps by their order in
@@ -209,16 +211,20 @@ pub(crate) fn key(pos: &Position, classes: &Classes, j: &[u8; 5]) -> u128 {
     h.put(0x7061_7274 << 8 | pos.to_move as u64);
     for class in 0..5 {
         let (j, n) = (j[class] as usize, classes.n[class] as usize);
-        h.put(0xabcd_0000 | (class as u64) << 8 | j as u64);
+        // a class with no kind left, or none small, adds no histogram (told apart by `j < n`)
+        h.put(0xabcd_0000 | (class as u64) << 8 | j as u64 | ((j < n) as u64) << 7);
         for &w in &classes.words[class][..j] {
             h.put(w);
         }
-        // each hand's small kinds of the class as a histogram of its codes: 12 codes, 5 bits
-        // each (a class has at most 18 kinds: no count overflows)
+        if j == n {
+            continue;
+        }
+        // each hand's small kinds of the class as a histogram of their codes: 12 codes, 5
+        // bits each (a class has at most 18 kinds: no count overflows)
         let mut hist = [0u64; 4];
         for &code in &classes.codes[class][j..n] {
             for (s, x) in hist.iter_mut().enumerate() {
-                let c = code >> (4 * s) & 15;
+                let c = code >> (8 * s) & 0xff;
                 *x += ((c != 0) as u64) << (5 * c.saturating_sub(1));
             }
         }

@@ -2509,7 +2509,7 @@ impl Solver {
         let part = if R::ON && pos.trick.plays == 0 && cut(alpha, beta).is_none() {
             let mut classes = self.classes_at(depth);
             self.fill_classes(&mut classes, pos, held);
-            let b = partition::bucket(pos, self.order.ctx);
+            let b = classes.bucket;
             match self.probe(pos, &classes, b, alpha, beta) {
                 Probe::Answer(v, rel) => {
                     self.class_bufs[depth] = Some(classes);
