@@ -2372,17 +2372,93 @@ impl Solver {
         Probe::Narrow(alpha, beta, rel, first)
     }
 
-    /// [`Solver::keep`] for partition search: the value `best` of the trick start `pos` (its
-    /// kinds `classes`, bucket `b`), found leaning on `rel`, kept under the exact part that
-    /// covers it, which its bucket lists first.
+    /// The relevance of an enhanced transposition cutoff at `pos` (a trick's last card) by its
+    /// `i`-th child's entry, kept with the word `w` (C1: the cutting child's, with T1 of the
+    /// trick its play ends).
+    fn cut_rel<R: Relevance>(&self, pos: &Position, held: &Held, ply: &Ply, i: usize, w: u32) -> R {
+        if !R::ON {
+            return R::none();
+        }
+        let mut rel = self.word_rel(w, ply.helds[i].left);
+        if let Some((class, strength)) = trick_ends(pos, self.order.ctx, held.units, ply.singles[i], ply.combo(i)) {
+            rel_trick(&mut rel, class, strength);
+        }
+        R::of(rel)
+    }
+
+    /// Keeps the value `best` of the trick start `pos` found in `window` ([`Solver::keep`]):
+    /// under its key `k` (the entry before `old`, with its word); in partition search with
+    /// what it leaned on (`rel`, merged with the old entry's where their bounds merge) beside
+    /// it, and where that leaves kinds small, also as a partition entry under the exact part
+    /// that covers it (its kinds `part`, put back into [`Solver::class_bufs`]), which its
+    /// bucket lists first.
     #[allow(clippy::too_many_arguments)]
-    fn keep_part(&mut self, pos: &Position, classes: &Classes, b: u64, rel: &Rel, best: i32, window: (i32, i32), base: i32, best_i: u16, nodes0: u64) {
+    fn keep_both(&mut self, pos: &Position, held: &Held, k: Option<u128>, (old, word): (Option<Entry>, u32), part: Option<(Box<Classes>, u64)>, depth: usize, rel: &Rel, best: i32, window: (i32, i32), best_i: u16, nodes0: u64) {
+        let base = pos.defender_points;
+        let Some((classes, b)) = part else {
+            self.keep(k, old, best, window, base, best_i, nodes0, 0);
+            return;
+        };
         let ctx = self.order.ctx;
+        let mut both = *rel;
+        if old.is_some() {
+            union(&mut both, &self.word_rel(word, held.left));
+        }
+        let w = self.rel_word(&both, held.left);
+        self.keep(k, old, best, window, base, best_i, nodes0, w);
         let j = classes.exact_part(ctx, rel);
-        let k = partition::key(pos, classes, &j);
-        let old = self.table.get(k);
-        self.keep(Some(k), old, best, window, base, best_i, nodes0);
-        self.buckets.entry(b).or_default().front(j);
+        if j != classes.n {
+            let pk = partition::key(pos, &classes, &j);
+            let old = self.table.get(pk);
+            self.keep(Some(pk), old, best, window, base, best_i, nodes0, 0);
+            self.buckets.entry(b).or_default().front(j);
+        }
+        self.class_bufs[depth] = Some(classes);
+    }
+
+    /// `rel` as a word kept beside an entry: per class (5 bits each) how many of the kinds
+    /// left (`left`) are at or above its strength (R2.3–R2.4); bit 31 set (0 is none kept).
+    fn rel_word(&self, rel: &Rel, left: u64) -> u32 {
+        let (ctx, order) = (self.order.ctx, &self.order);
+        let mut w = 1 << 31;
+        for (c, &r) in rel.iter().enumerate() {
+            let at = if r == 0 { ctx.class_mask[c] } else { order.above[c][(r - 1).min(31) as usize] };
+            w |= (left & at).count_ones() << (5 * c);
+        }
+        w
+    }
+
+    /// The relevance a word of [`Solver::rel_word`] stands for where the kinds left are
+    /// `left`: per class the strength of its `j`-th strongest kind left (an entry is found
+    /// at the position it was kept for, up to a renaming that keeps the order of strengths);
+    /// every kind where none was kept.
+    fn word_rel(&self, w: u32, left: u64) -> Rel {
+        if w == 0 {
+            return ALL;
+        }
+        let (ctx, order) = (self.order.ctx, &self.order);
+        std::array::from_fn(|c| {
+            let j = w >> (5 * c) & 31;
+            if j == 0 {
+                return NOTHING;
+            }
+            let k = if c == TRUMP as usize {
+                // the trumps by their places in strength order, strongest first
+                let mut places = order.trump_places(left);
+                for _ in 1..j {
+                    places &= places - 1;
+                }
+                order.kinds[TRUMP as usize][places.trailing_zeros() as usize]
+            } else {
+                // a plain suit's kinds strongest first are in falling id order (R2.4)
+                let mut bits = left & ctx.class_mask[c];
+                for _ in 1..j {
+                    bits &= !(1u64 << (63 - bits.leading_zeros()));
+                }
+                63 - bits.leading_zeros() as u8
+            };
+            ctx.strength[k as usize]
+        })
     }
 
     /// Puts back the buffers of the node at `depth`, taken out while it searched (no drop of
@@ -2473,7 +2549,7 @@ impl Solver {
         let base = pos.defender_points;
         // the table at trick starts only: a probe is a cache miss, dearer than the nodes the
         // table saves mid-trick (HISTORY.md §29); partition search's entries by their bucket
-        let k = (!R::ON && pos.trick.plays == 0).then(|| match given {
+        let k = (pos.trick.plays == 0).then(|| match given {
             Some(k) => {
                 #[cfg(test)]
                 assert_eq!(k, self.key(pos, held), "the key given is the position's");
@@ -2482,19 +2558,29 @@ impl Solver {
             None => self.key(pos, held),
         });
         let mut first = u16::MAX;
-        let old = k.and_then(|k| self.table.get(k));
+        // partition search: the entry's exact part kept beside it (what its value leaned on)
+        let (old, word) = match k.and_then(|k| self.table.get_word(k)) {
+            Some((e, w)) => (Some(e), w),
+            None => (None, 0),
+        };
         let nodes0 = self.nodes;
+        // N1: what the window's narrowing by an entry leaned on
+        let mut narrowed = R::none();
         if let Some(e) = old {
             let (lo, hi) = (base + e.lo, base + e.hi);
             #[cfg(feature = "partition-hook")]
             if lo == hi || lo >= beta || hi <= alpha {
                 hook::hit(pos, alpha, beta);
             }
+            let rel = || if R::ON { R::of(self.word_rel(word, held.left)) } else { R::none() };
             if lo == hi || lo >= beta {
-                return Ok((lo, R::none()));
+                return Ok((lo, rel()));
             }
             if hi <= alpha {
-                return Ok((hi, R::none()));
+                return Ok((hi, rel()));
+            }
+            if R::ON && (lo > alpha || hi < beta) {
+                narrowed = rel();
             }
             alpha = alpha.max(lo);
             beta = beta.min(hi);
@@ -2504,8 +2590,6 @@ impl Solver {
         // search's probe, dearer than the bounds, after them, which it may narrow further)
         let (lo, hi) = bounds(pos, &self.order, held);
         let cut = |alpha: i32, beta: i32| (lo == hi || hi <= alpha || lo >= beta).then_some(if lo == hi || hi <= alpha { hi } else { lo });
-        // N1: what the window's narrowing by an entry leaned on
-        let mut narrowed = R::none();
         let part = if R::ON && pos.trick.plays == 0 && cut(alpha, beta).is_none() {
             let mut classes = self.classes_at(depth);
             self.fill_classes(&mut classes, pos, held);
@@ -2516,7 +2600,11 @@ impl Solver {
                     return Ok((v, R::of(rel)));
                 }
                 Probe::Narrow(a, bt, rel, f) => {
-                    (alpha, beta, narrowed, first) = (a, bt, R::of(rel), f);
+                    (alpha, beta) = (a, bt);
+                    narrowed.join(&R::of(rel));
+                    if first == u16::MAX {
+                        first = f;
+                    }
                 }
             }
             Some((classes, b))
@@ -2547,13 +2635,7 @@ impl Solver {
             // three cards a hand: a single lead's trick played out without making positions
             let (best, best_i, mut rel) = self.three::<R>(pos, held, first, alpha, beta, depth)?;
             rel.join(&narrowed);
-            match part {
-                Some((classes, b)) => {
-                    self.keep_part(pos, &classes, b, &rel.get(), best, (alpha0, beta0), base, best_i, nodes0);
-                    self.class_bufs[depth] = Some(classes);
-                }
-                None => self.keep(k, old, best, (alpha0, beta0), base, best_i, nodes0),
-            }
+            self.keep_both(pos, held, k, (old, word), part, depth, &rel.get(), best, (alpha0, beta0), best_i, nodes0);
             #[cfg(feature = "partition-hook")]
             hook::call(pos, alpha0, beta0, Some(best), self.nodes);
             return Ok((best, rel));
@@ -2584,8 +2666,8 @@ impl Solver {
         // searched (an enhanced transposition cutoff); the play to be searched first is probed
         // first (most nodes it cuts need no other key), and the children, their masks and keys
         // are kept; nearer the end the keys and probes (cache misses) of children never searched
-        // cost more than the cuts save (not in partition search: its entries are found by bucket)
-        let etc = !R::ON && pos.trick.plays == 3 && held.cards[pos.to_move as usize] >= ETC_CARDS;
+        // cost more than the cuts save
+        let etc = pos.trick.plays == 3 && held.cards[pos.to_move as usize] >= ETC_CARDS;
         if etc {
             ply.kids.clear();
             ply.helds.clear();
@@ -2609,17 +2691,19 @@ impl Solver {
                 let k = self.key(q, &ply.helds[i]);
                 ply.keys[i] = k;
                 if !batch || (pre && j == 0) {
-                    if let Some(v) = self.child_cuts(&ply.kids[i], k, max, alpha, beta) {
+                    if let Some((v, w)) = self.child_cuts(&ply.kids[i], k, max, alpha, beta) {
+                        let rel = self.cut_rel::<R>(pos, held, &ply, i, w);
                         self.give_back(depth, ply);
-                        return Ok((v, R::none()));
+                        return Ok((v, rel));
                     }
                 }
             }
             if batch {
                 for i in (0..n).filter(|&i| !pre || i != first as usize) {
-                    if let Some(v) = self.child_cuts(&ply.kids[i], ply.keys[i], max, alpha, beta) {
+                    if let Some((v, w)) = self.child_cuts(&ply.kids[i], ply.keys[i], max, alpha, beta) {
+                        let rel = self.cut_rel::<R>(pos, held, &ply, i, w);
                         self.give_back(depth, ply);
-                        return Ok((v, R::none()));
+                        return Ok((v, rel));
                     }
                 }
             }
@@ -2735,14 +2819,9 @@ impl Solver {
             rel = R::of(r);
         }
         self.give_back(depth, ply);
-        match part {
-            Some((classes, b)) => {
-                self.keep_part(pos, &classes, b, &rel.get(), best, (alpha0, beta0), base, best_i, nodes0);
-                self.class_bufs[depth] = Some(classes);
-            }
-            // mid-trick there is no table entry to keep
-            None if k.is_some() => self.keep(k, old, best, (alpha0, beta0), base, best_i, nodes0),
-            None => {}
+        // mid-trick there is no table entry to keep
+        if k.is_some() {
+            self.keep_both(pos, held, k, (old, word), part, depth, &rel.get(), best, (alpha0, beta0), best_i, nodes0);
         }
         #[cfg(feature = "partition-hook")]
         if pos.trick.plays == 0 {
@@ -2763,8 +2842,8 @@ impl Solver {
     /// The value that ends a node at a trick's last card (its mover a maximiser when `max`,
     /// window (alpha, beta)) before any child is searched, if the table's entry of its child
     /// `q` (key `k`) shows that child alone cuts it: an enhanced transposition cutoff.
-    fn child_cuts(&self, q: &Position, k: u128, max: bool, alpha: i32, beta: i32) -> Option<i32> {
-        let e = self.table.get(k)?;
+    fn child_cuts(&self, q: &Position, k: u128, max: bool, alpha: i32, beta: i32) -> Option<(i32, u32)> {
+        let (e, word) = self.table.get_word(k)?;
         // the child is worth at least e.lo, at most e.hi (past its points so far)
         let b = q.defender_points;
         let cut = if max { (b + e.lo >= beta).then_some(b + e.lo) } else { (b + e.hi <= alpha).then_some(b + e.hi) };
@@ -2774,7 +2853,7 @@ impl Solver {
         if cut.is_some() {
             hook::hit(q, alpha, beta);
         }
-        cut
+        cut.map(|v| (v, word))
     }
 
     /// Keeps the value `best` found in the window `(alpha0, beta0)` of the trick start whose
@@ -2782,7 +2861,7 @@ impl Solver {
     /// bounds of the points still to come (past `base`, the defenders' points so far), merged
     /// with the old ones, its best play's index and the work it took.
     #[allow(clippy::too_many_arguments)]
-    fn keep(&mut self, k: Option<u128>, old: Option<Entry>, best: i32, (alpha0, beta0): (i32, i32), base: i32, best_i: u16, nodes0: u64) {
+    fn keep(&mut self, k: Option<u128>, old: Option<Entry>, best: i32, (alpha0, beta0): (i32, i32), base: i32, best_i: u16, nodes0: u64, word: u32) {
         // fail-soft bounds: below alpha0 an upper bound, above beta0 a lower bound
         let (lo, hi) = if best <= alpha0 {
             (i32::MIN / 4, best)
@@ -2798,7 +2877,7 @@ impl Solver {
         }
         let work = (self.nodes - nodes0).min(u32::MAX as u64) as u32;
         if let Some(k) = k {
-            self.table.insert(k, Entry { lo: lo_d, hi: hi_d, best: best_i, work });
+            self.table.insert_word(k, Entry { lo: lo_d, hi: hi_d, best: best_i, work }, word);
         }
     }
 

@@ -75,11 +75,14 @@ fn split(key: u128) -> (u64, u16) {
 pub struct Table {
     slots: Vec<Slot>,
     used: usize,
+    /// A word kept beside each slot (partition search's exact part of the entry), once one is
+    /// kept ([`Table::insert_word`]); empty until then. 0 reads as none kept.
+    words: Vec<u32>,
 }
 
 impl Default for Table {
     fn default() -> Table {
-        Table { slots: vec![Slot::default(); MIN_SLOTS], used: 0 }
+        Table { slots: vec![Slot::default(); MIN_SLOTS], used: 0, words: Vec::new() }
     }
 }
 
@@ -94,12 +97,24 @@ impl Table {
     /// The entry under `key`, if kept.
     #[inline]
     pub fn get(&self, key: u128) -> Option<Entry> {
+        self.find(key).map(|i| self.slots[i].entry())
+    }
+
+    /// The entry under `key` and the word kept beside it (0: none), if kept.
+    #[inline]
+    pub fn get_word(&self, key: u128) -> Option<(Entry, u32)> {
+        self.find(key).map(|i| (self.slots[i].entry(), self.words.get(i).copied().unwrap_or(0)))
+    }
+
+    /// The slot of `key`'s entry, if kept.
+    #[inline]
+    fn find(&self, key: u128) -> Option<usize> {
         let (c, tag) = split(key);
         let at = Slot { check: c, tag, ..Slot::default() }.place();
         for i in self.window(at) {
             let s = &self.slots[i];
             if s.check == c && s.tag == tag {
-                return Some(s.entry());
+                return Some(i);
             }
             if s.check == 0 {
                 return None;
@@ -124,39 +139,60 @@ impl Table {
 
     /// Keeps `entry` under `key` (replacing the key's entry if kept).
     pub fn insert(&mut self, key: u128, entry: Entry) {
+        self.insert_word(key, entry, 0);
+    }
+
+    /// Keeps `entry` under `key` with `word` beside it (from the first word kept, every slot
+    /// keeps one; 0 reads as none).
+    pub fn insert_word(&mut self, key: u128, entry: Entry, word: u32) {
         if 2 * self.used >= self.slots.len() && self.slots.len() < MAX_SLOTS {
             self.grow();
         }
-        self.put(Slot::of(key, entry));
+        if word != 0 && self.words.is_empty() {
+            self.words = vec![0; self.slots.len()];
+        }
+        self.put(Slot::of(key, entry), word);
     }
 
-    /// Stores `slot` in its window: over its key's entry, else in the first empty slot, else
-    /// over the entry that took the fewest nodes if that is no more than its own.
-    fn put(&mut self, slot: Slot) {
+    /// Stores `slot` (and `word`, where words are kept) in its window: over its key's entry,
+    /// else in the first empty slot, else over the entry that took the fewest nodes if that
+    /// is no more than its own.
+    fn put(&mut self, slot: Slot, word: u32) {
         let mut cheapest = usize::MAX;
+        let mut at = None;
         for i in self.window(slot.place()) {
             let s = &self.slots[i];
             if (s.check == slot.check && s.tag == slot.tag) || s.check == 0 {
                 self.used += (s.check == 0) as usize;
-                self.slots[i] = slot;
-                return;
+                at = Some(i);
+                break;
             }
             if cheapest == usize::MAX || s.work < self.slots[cheapest].work {
                 cheapest = i;
             }
         }
-        if self.slots[cheapest].work <= slot.work {
-            self.slots[cheapest] = slot;
+        let i = match at {
+            Some(i) => i,
+            None if self.slots[cheapest].work <= slot.work => cheapest,
+            None => return,
+        };
+        self.slots[i] = slot;
+        if let Some(w) = self.words.get_mut(i) {
+            *w = word;
         }
     }
 
-    /// Doubles the table, every entry put again.
+    /// Doubles the table, every entry put again (with its word).
     fn grow(&mut self) {
         let size = 2 * self.slots.len();
         let old = std::mem::replace(&mut self.slots, vec![Slot::default(); size]);
+        let words = std::mem::take(&mut self.words);
+        if !words.is_empty() {
+            self.words = vec![0; size];
+        }
         self.used = 0;
-        for s in old.into_iter().filter(|s| s.check != 0) {
-            self.put(s);
+        for (i, s) in old.into_iter().enumerate().filter(|(_, s)| s.check != 0) {
+            self.put(s, words.get(i).copied().unwrap_or(0));
         }
     }
 }
@@ -183,5 +219,23 @@ mod tests {
         // bounds past i16 read back as none; a best past 254 as none
         t.insert(key(4), Entry { lo: -40_000, hi: 40_000, best: 300, work: 5 });
         assert_eq!(t.get(key(4)), Some(Entry { lo: NO_LOWER, hi: NO_UPPER, best: u16::MAX, work: 3 }));
+    }
+
+    /// Words kept beside the entries come back with them through growth, none where none was
+    /// kept; an entry kept again without a word loses its old one.
+    #[test]
+    fn words_come_back_with_their_entries() {
+        let mut t = Table::default();
+        let e = |i: u32| Entry { lo: i as i32, hi: i as i32 + 5, best: 1, work: i % 3 };
+        let key = |i: u32| (i as u128).wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835) | 1 << 127;
+        t.insert(key(0), e(0));
+        for i in 1..40_000 {
+            t.insert_word(key(i), e(i), i % 7);
+        }
+        assert_eq!(t.get_word(key(0)), Some((e(0), 0)));
+        let kept = (1..40_000).filter(|&i| t.get_word(key(i)) == Some((e(i), i % 7))).count();
+        assert_eq!(kept + 1, t.len());
+        t.insert(key(8), e(8));
+        assert_eq!(t.get_word(key(8)), Some((e(8), 0)));
     }
 }
