@@ -3715,7 +3715,8 @@ mod tests {
     /// Partition search's relevance (PARTITION.md: T1, C1, N1, G1 and every exit): every
     /// position matching a trick start on the relevance its search returns (see [`matching`])
     /// has a value on the same side of the window, equal inside it. Random trick starts of
-    /// three to five cards a hand, every profile, a fresh solver each, the full window and a
+    /// three to six cards a hand (six: enhanced transposition cutoffs), every profile, a fresh
+    /// solver each, the full window and a
     /// narrow one near the value (as MTD(f) searches); each match valued by the solver with the
     /// table of whole trick starts (twinned with minimax and plain alpha-beta). The check's own
     /// check: T1 dropped, or each winner made small (`REL_UNSOUND` 1 and 2), is caught.
@@ -3725,7 +3726,7 @@ mod tests {
             let mut rng = Rng::new(707 + unsound as u64);
             let (mut starts, mut matches, mut moved, mut bad) = (0usize, 0usize, 0usize, 0usize);
             for i in 0..n {
-                let (profile, h, pre) = (Profile::ALL[i % 3], 3 + i % 3, 4 * (i / 3 % 2));
+                let (profile, h, pre) = (Profile::ALL[i % 3], 3 + i % 4, 4 * (i / 3 % 2));
                 let pos = position_from(&mut rng, profile, h + pre / 4, pre, i % 5 == 4);
                 if pos.trick.plays != 0 || size(&pos.hands[pos.to_move as usize]) != h {
                     continue;
@@ -3754,11 +3755,13 @@ mod tests {
             }
             (starts, matches, moved, bad)
         };
-        let (starts, matches, moved, _) = run(0, 2400);
-        eprintln!("partition search's relevance: {starts} searches, {matches} matches, {moved} with small kinds dealt again");
-        assert!(starts > 1000 && moved > 1000, "{starts} {matches} {moved}");
+        let cuts = ETC_CUTS.with(|c| c.get());
+        let (starts, matches, moved, _) = run(0, 1200);
+        let cuts = ETC_CUTS.with(|c| c.get()) - cuts;
+        eprintln!("partition search's relevance: {starts} searches, {matches} matches, {moved} with small kinds dealt again, {cuts} enhanced transposition cutoffs");
+        assert!(starts > 600 && moved > 500 && cuts > 50, "{starts} {matches} {moved} {cuts}");
         for unsound in [1, 2] {
-            let (_, matches, _, bad) = run(unsound, 1200);
+            let (_, matches, _, bad) = run(unsound, 400);
             eprintln!("REL_UNSOUND={unsound}: {bad} of {matches} matches differ");
             assert!(bad > 0, "REL_UNSOUND={unsound} was not caught");
         }

@@ -226,7 +226,7 @@ mod tests {
     #[test]
     fn words_come_back_with_their_entries() {
         let mut t = Table::default();
-        let e = |i: u32| Entry { lo: i as i32, hi: i as i32 + 5, best: 1, work: i % 3 };
+        let e = |i: u32| Entry { lo: (i % 30_000) as i32, hi: (i % 30_000) as i32 + 5, best: 1, work: i % 3 };
         let key = |i: u32| (i as u128).wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835) | 1 << 127;
         t.insert(key(0), e(0));
         for i in 1..40_000 {
