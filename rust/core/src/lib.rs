@@ -18,7 +18,8 @@
 //! policy    the one named union of every policy: parse, name, decide
 //! search/   rollout, decision (candidates, the determinizer), pimc, ismcts, deal (showing while dealing),
 //!           solve (open-card positions, exactly), table (the solver's transposition table),
-//!           exact_cache (the solver's last two tricks' exact values)
+//!           exact_cache (the solver's last two tricks' exact values), partition (its partition
+//!           search's entries: what a value leaned on, and the keys that keep the rest small)
 //! agent/    view (SeatView, the Decide trait), random, greedy, weights (greedy's, named), quant (what integer networks
 //!           share), net (net:PATH over action ids), plays (whole plays as candidates), play_features/ (the
 //!           table of their features' versions; v1, v2), play_net (net:PATH over whole plays)

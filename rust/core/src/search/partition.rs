@@ -257,8 +257,64 @@ impl Parts {
     }
 }
 
-/// The buckets' lists by bucket (their order is never read).
-pub(crate) type Buckets = std::collections::HashMap<u64, Parts, std::hash::BuildHasherDefault<crate::util::hash::FxHasher>>;
+/// The buckets' lists, direct-mapped by bucket: a slot keeps one bucket (a newer one takes
+/// it: its entries then found no more, a cost, never a value). Starts small and doubles when
+/// as many buckets were kept as it has slots, up to [`BUCKET_SLOTS`].
+#[derive(Default)]
+pub(crate) struct Buckets {
+    /// (bucket + 1, its parts); 0: empty.
+    slots: Vec<(u64, Parts)>,
+    shift: u32,
+    kept: usize,
+}
+
+/// The most slots [`Buckets`] grows to (32 bytes each: 64 MiB).
+const BUCKET_SLOTS: usize = 1 << 21;
+
+impl Buckets {
+    #[inline]
+    fn at(&self, b: u64) -> usize {
+        (b.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> self.shift) as usize
+    }
+
+    /// The parts bucket `b` lists, if kept.
+    #[inline]
+    pub(crate) fn get(&self, b: u64) -> Option<Parts> {
+        let s = self.slots.get(self.at(b))?;
+        (s.0 == b.wrapping_add(1)).then_some(s.1)
+    }
+
+    /// Bucket `b`'s parts made `parts`.
+    pub(crate) fn put(&mut self, b: u64, parts: Parts) {
+        if self.slots.is_empty() {
+            self.slots = vec![(0, Parts::default()); 1 << 10];
+            self.shift = 64 - 10;
+        }
+        self.kept += 1;
+        if self.kept >= self.slots.len() && self.slots.len() < BUCKET_SLOTS {
+            let size = 2 * self.slots.len();
+            let old = std::mem::replace(&mut self.slots, vec![(0, Parts::default()); size]);
+            self.shift -= 1;
+            self.kept = 0;
+            for s in old.into_iter().filter(|s| s.0 != 0) {
+                let at = self.at(s.0.wrapping_sub(1));
+                self.slots[at] = s;
+            }
+        }
+        let at = self.at(b);
+        self.slots[at] = (b.wrapping_add(1), parts);
+    }
+
+    /// `j` listed first in bucket `b`'s parts (moved there if listed).
+    pub(crate) fn front(&mut self, b: u64, j: [u8; 5]) {
+        let mut parts = self.get(b).unwrap_or_default();
+        if parts.n > 0 && parts.js[0] == j {
+            return;
+        }
+        parts.front(j);
+        self.put(b, parts);
+    }
+}
 
 // a class's kinds fit [`Classes`]' lists and [`key`]'s 5-bit counts
 const _: () = assert!(KINDS <= 64 && CLASS_KINDS < 32);
@@ -266,6 +322,20 @@ const _: () = assert!(KINDS <= 64 && CLASS_KINDS < 32);
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Buckets come back as kept through growth (a slot keeps the later of two that meet).
+    #[test]
+    fn buckets_come_back_through_growth() {
+        let mut b = Buckets::default();
+        let key = |i: u64| i.wrapping_mul(0xc2b2_ae3d_27d4_eb4f) ^ 7;
+        for i in 0..20_000u64 {
+            b.front(key(i), [i as u8; 5]);
+        }
+        let kept = (0..20_000u64).filter(|&i| b.get(key(i)).is_some_and(|p| p.n == 1 && p.js[0] == [i as u8; 5])).count();
+        assert!(kept > 12_000, "{kept}");
+        assert!((0..20_000u64).all(|i| b.get(key(i)).is_none_or(|p| p.js[0] == [i as u8; 5])));
+        assert!(b.get(key(99_999)).is_none());
+    }
 
     #[test]
     fn parts_keep_the_latest_first_and_forget_the_oldest() {

@@ -30,6 +30,12 @@
 //!   engine's order;
 //! - a node budget: past it the search stops, the plays solved keep their exact values and
 //!   the others get bounds (the points left, each counted at most the last trick's multiple).
+//! - partition search ([`solve_by`] with `partition`; rust/core/PARTITION.md): every search
+//!   also returns what its value leaned on (per class the lowest strength a trick it decided
+//!   compared, R4.1, R6.1), which its table entry keeps beside it; where that leaves kinds
+//!   below it ("small"), the bounds are kept too under a key that names the small kinds only by
+//!   each hand's (copies, points) ([`super::partition`]), and serve every position that
+//!   differs from this one only there.
 //!
 //! The table's order is never read and every list is in a fixed order: the result is the same
 //! on every platform.
@@ -566,6 +572,12 @@ fn widest(hand: &Counts, twice: u64, cards: u8, ctx: &Context) -> u8 {
 impl Solver {
     fn new(budget: u64, ctx: &'static Context) -> Solver {
         Solver { table: Table::default(), nodes: 0, budget, plies: Vec::new(), order: Order::of(ctx), last: ExactCache::default(), follows: Follows::default(), shapes: Vec::new(), given_key: None, two_shapes: ExactCache::default(), last_rel: ExactCache::default(), shapes_rel: ExactCache::default(), near: Near::default(), partition: false, buckets: Buckets::default(), class_bufs: Vec::new() }
+    }
+
+    /// The solver by partition search: its table keeps each entry's exact part beside it.
+    fn partitioned(mut self) -> Solver {
+        (self.partition, self.table) = (true, Table::with_words());
+        self
     }
 }
 
@@ -2322,7 +2334,7 @@ impl Solver {
         let ctx = self.order.ctx;
         let dp = pos.defender_points;
         let mut first = u16::MAX;
-        let Some(mut parts) = self.buckets.get(&b).copied() else { return Probe::Narrow(alpha, beta, [NOTHING; 5], first) };
+        let Some(mut parts) = self.buckets.get(b) else { return Probe::Narrow(alpha, beta, [NOTHING; 5], first) };
         let (mut lo_best, mut hi_best) = ((i32::MIN, [NOTHING; 5]), (i32::MAX, [NOTHING; 5]));
         for i in 0..parts.n as usize {
             let j = parts.js[i];
@@ -2343,7 +2355,7 @@ impl Solver {
             if lo >= beta || hi <= alpha || lo == hi {
                 if i > 0 {
                     parts.front(j);
-                    self.buckets.insert(b, parts);
+                    self.buckets.put(b, parts);
                 }
                 break;
             }
@@ -2411,7 +2423,7 @@ impl Solver {
             let pk = partition::key(pos, &classes, &j);
             let old = self.table.get(pk);
             self.keep(Some(pk), old, best, window, base, best_i, nodes0, 0);
-            self.buckets.entry(b).or_default().front(j);
+            self.buckets.front(b, j);
         }
         self.class_bufs[depth] = Some(classes);
     }
@@ -3212,7 +3224,9 @@ pub fn solve_by(pos: &Position, budget: u64, partition: bool) -> Result<Solution
         return Err(Error::BadArgument { what: "game", message: "the solver plays out the tricks: the hand is not in its play phase".into() });
     }
     let mut s = Solver::new(budget, pos.ctx());
-    s.partition = partition;
+    if partition {
+        s = s.partitioned();
+    }
     let moves = match plays_in(pos, &s.order) {
         Some(m) => m,
         None => {
@@ -3736,8 +3750,7 @@ mod tests {
                 let g = want - 10 + rng.below_usize(21) as i32;
                 for (a, b) in [(i32::MIN / 2, i32::MAX / 2), (g - 1, g + 1)] {
                     REL_UNSOUND.with(|u| u.set(unsound));
-                    let mut s = Solver::new(u64::MAX, pos.ctx());
-                    s.partition = true;
+                    let mut s = Solver::new(u64::MAX, pos.ctx()).partitioned();
                     let (v, rel) = s.node::<Rel>(&mut pos.clone(), &Held::of(&pos), a, b, 0).ok().expect("solved");
                     REL_UNSOUND.with(|u| u.set(0));
                     if unsound == 0 {

@@ -12,7 +12,7 @@ pub const WAYS: usize = 16;
 /// The table's first size (slots).
 const MIN_SLOTS: usize = 1 << 10;
 
-/// The table's largest size (slots, 16 bytes each: 128 MiB).
+/// The table's largest size (slots, 16 bytes each, 20 with words: 128 MiB, 160 MiB).
 pub const MAX_SLOTS: usize = 1 << 23;
 
 /// One entry: bounds of (final score − the defenders' points so far), the best play's index
@@ -28,9 +28,12 @@ pub struct Entry {
 /// A slot of 16 bytes (four to a cache line: the probes are the search's cache misses): 80
 /// bits of the key (its high 64, at least 1, and 16 of its low half; the slot's place is
 /// computed from them, so the table can double), the bounds as i16 (a bound past the range
-/// is stored widened to none), the best play's index (255: none kept) and log2 of the work.
+/// is stored widened to none), the best play's index (255: none kept) and log2 of the work;
+/// with a word `W` beside them in the slot (20 bytes with a `u32`: partition search's exact
+/// part, in the same cache line as the entry it belongs to).
 #[derive(Clone, Copy, Default)]
-struct Slot {
+#[repr(C, packed(4))]
+struct Slot<W> {
     /// 0: empty.
     check: u64,
     tag: u16,
@@ -38,31 +41,66 @@ struct Slot {
     hi: i16,
     best: u8,
     work: u8,
+    word: W,
+}
+
+/// What a slot keeps besides its entry: nothing (`()`) or a `u32`.
+trait Word: Copy + Default {
+    fn of(w: u32) -> Self;
+    fn get(self) -> u32;
+}
+
+impl Word for () {
+    #[inline(always)]
+    fn of(_: u32) {}
+    #[inline(always)]
+    fn get(self) -> u32 {
+        0
+    }
+}
+
+impl Word for u32 {
+    #[inline(always)]
+    fn of(w: u32) -> u32 {
+        w
+    }
+    #[inline(always)]
+    fn get(self) -> u32 {
+        self
+    }
 }
 
 /// The bounds read back for "none" (far past any score, with room to add the points won).
 pub const NO_LOWER: i32 = i32::MIN / 4;
 pub const NO_UPPER: i32 = i32::MAX / 4;
 
-impl Slot {
-    fn of(key: u128, e: Entry) -> Slot {
+impl<W: Word> Slot<W> {
+    fn of(key: u128, e: Entry, word: W) -> Slot<W> {
         let lo = if e.lo <= i16::MIN as i32 { i16::MIN } else { e.lo.min(i16::MAX as i32) as i16 };
         let hi = if e.hi >= i16::MAX as i32 { i16::MAX } else { e.hi.max(i16::MIN as i32) as i16 };
         let (check, tag) = split(key);
-        Slot { check, tag, lo, hi, best: e.best.min(255) as u8, work: (32 - e.work.leading_zeros()) as u8 }
+        Slot { check, tag, lo, hi, best: e.best.min(255) as u8, work: (32 - e.work.leading_zeros()) as u8, word }
     }
 
     fn entry(&self) -> Entry {
-        let lo = if self.lo == i16::MIN { NO_LOWER } else { self.lo as i32 };
-        let hi = if self.hi == i16::MAX { NO_UPPER } else { self.hi as i32 };
-        let best = if self.best == 255 { u16::MAX } else { self.best as u16 };
-        Entry { lo, hi, best, work: self.work as u32 }
+        let (lo, hi, best, work) = (self.lo, self.hi, self.best, self.work);
+        let lo = if lo == i16::MIN { NO_LOWER } else { lo as i32 };
+        let hi = if hi == i16::MAX { NO_UPPER } else { hi as i32 };
+        let best = if best == 255 { u16::MAX } else { best as u16 };
+        Entry { lo, hi, best, work: work as u32 }
     }
 
     /// Where the slot's window starts (before masking to the table's size).
     #[inline]
     fn place(&self) -> usize {
-        (self.check.rotate_left(16) ^ self.tag as u64) as usize
+        let (check, tag) = (self.check, self.tag);
+        (check.rotate_left(16) ^ tag as u64) as usize
+    }
+
+    #[inline]
+    fn holds(&self, check: u64, tag: u16) -> bool {
+        let (c, t) = (self.check, self.tag);
+        c == check && t == tag
     }
 }
 
@@ -72,21 +110,17 @@ fn split(key: u128) -> (u64, u16) {
     (((key >> 64) as u64).max(1), key as u16)
 }
 
-pub struct Table {
-    slots: Vec<Slot>,
+/// The slots, with or without a word each.
+struct Slots<W> {
+    slots: Vec<Slot<W>>,
     used: usize,
-    /// A word kept beside each slot (partition search's exact part of the entry), once one is
-    /// kept ([`Table::insert_word`]); empty until then. 0 reads as none kept.
-    words: Vec<u32>,
 }
 
-impl Default for Table {
-    fn default() -> Table {
-        Table { slots: vec![Slot::default(); MIN_SLOTS], used: 0, words: Vec::new() }
+impl<W: Word> Slots<W> {
+    fn new() -> Slots<W> {
+        Slots { slots: vec![Slot::default(); MIN_SLOTS], used: 0 }
     }
-}
 
-impl Table {
     /// The slots a slot placed at `at` may occupy: [`WAYS`] from there (wrapping).
     #[inline]
     fn window(&self, at: usize) -> impl Iterator<Item = usize> {
@@ -94,47 +128,120 @@ impl Table {
         (0..WAYS).map(move |i| (at + i) & mask)
     }
 
-    /// The entry under `key`, if kept.
     #[inline]
-    pub fn get(&self, key: u128) -> Option<Entry> {
-        self.find(key).map(|i| self.slots[i].entry())
-    }
-
-    /// The entry under `key` and the word kept beside it (0: none), if kept.
-    #[inline]
-    pub fn get_word(&self, key: u128) -> Option<(Entry, u32)> {
-        self.find(key).map(|i| (self.slots[i].entry(), self.words.get(i).copied().unwrap_or(0)))
-    }
-
-    /// The slot of `key`'s entry, if kept.
-    #[inline]
-    fn find(&self, key: u128) -> Option<usize> {
+    fn get(&self, key: u128) -> Option<(Entry, u32)> {
         let (c, tag) = split(key);
-        let at = Slot { check: c, tag, ..Slot::default() }.place();
+        let at = Slot::<W> { check: c, tag, ..Slot::default() }.place();
         for i in self.window(at) {
             let s = &self.slots[i];
-            if s.check == c && s.tag == tag {
-                return Some(i);
+            if s.holds(c, tag) {
+                let word = s.word;
+                return Some((s.entry(), word.get()));
             }
-            if s.check == 0 {
+            let check = s.check;
+            if check == 0 {
                 return None;
             }
         }
         None
     }
 
+    fn insert(&mut self, key: u128, entry: Entry, word: u32) {
+        if 2 * self.used >= self.slots.len() && self.slots.len() < MAX_SLOTS {
+            self.grow();
+        }
+        self.put(Slot::of(key, entry, W::of(word)));
+    }
+
+    /// Stores `slot` in its window: over its key's entry, else in the first empty slot, else
+    /// over the entry that took the fewest nodes if that is no more than its own.
+    fn put(&mut self, slot: Slot<W>) {
+        let (c, tag) = (slot.check, slot.tag);
+        let mut cheapest = usize::MAX;
+        for i in self.window(slot.place()) {
+            let s = &self.slots[i];
+            let check = s.check;
+            if s.holds(c, tag) || check == 0 {
+                self.used += (check == 0) as usize;
+                self.slots[i] = slot;
+                return;
+            }
+            if cheapest == usize::MAX || s.work < self.slots[cheapest].work {
+                cheapest = i;
+            }
+        }
+        if self.slots[cheapest].work <= slot.work {
+            self.slots[cheapest] = slot;
+        }
+    }
+
+    /// Doubles the table, every entry put again.
+    fn grow(&mut self) {
+        let size = 2 * self.slots.len();
+        let old = std::mem::replace(&mut self.slots, vec![Slot::default(); size]);
+        self.used = 0;
+        for s in old.into_iter().filter(|s| {
+            let check = s.check;
+            check != 0
+        }) {
+            self.put(s);
+        }
+    }
+}
+
+/// The table: its slots keep a word each (partition search's) or none.
+pub struct Table(Kind);
+
+enum Kind {
+    Plain(Slots<()>),
+    Words(Slots<u32>),
+}
+
+impl Default for Table {
+    fn default() -> Table {
+        Table(Kind::Plain(Slots::new()))
+    }
+}
+
+impl Table {
+    /// A table whose entries keep a word each ([`Table::insert_word`]).
+    pub fn with_words() -> Table {
+        Table(Kind::Words(Slots::new()))
+    }
+
+    /// The entry under `key`, if kept.
+    #[inline]
+    pub fn get(&self, key: u128) -> Option<Entry> {
+        self.get_word(key).map(|(e, _)| e)
+    }
+
+    /// The entry under `key` and its word (0 in a table without words), if kept.
+    #[inline]
+    pub fn get_word(&self, key: u128) -> Option<(Entry, u32)> {
+        match &self.0 {
+            Kind::Plain(s) => s.get(key),
+            Kind::Words(s) => s.get(key),
+        }
+    }
+
     /// Slots (the table's size now).
     pub fn capacity(&self) -> usize {
-        self.slots.len()
+        match &self.0 {
+            Kind::Plain(s) => s.slots.len(),
+            Kind::Words(s) => s.slots.len(),
+        }
     }
 
     /// Entries kept.
     pub fn len(&self) -> usize {
-        self.used
+        match &self.0 {
+            Kind::Plain(s) => s.used,
+            Kind::Words(s) => s.used,
+        }
     }
 
     pub fn is_empty(&self) -> bool {
-        self.used == 0
+        self.len() == 0
     }
 
     /// Keeps `entry` under `key` (replacing the key's entry if kept).
@@ -142,57 +249,11 @@ impl Table {
         self.insert_word(key, entry, 0);
     }
 
-    /// Keeps `entry` under `key` with `word` beside it (from the first word kept, every slot
-    /// keeps one; 0 reads as none).
+    /// Keeps `entry` under `key` with `word` (not kept by a table without words).
     pub fn insert_word(&mut self, key: u128, entry: Entry, word: u32) {
-        if 2 * self.used >= self.slots.len() && self.slots.len() < MAX_SLOTS {
-            self.grow();
-        }
-        if word != 0 && self.words.is_empty() {
-            self.words = vec![0; self.slots.len()];
-        }
-        self.put(Slot::of(key, entry), word);
-    }
-
-    /// Stores `slot` (and `word`, where words are kept) in its window: over its key's entry,
-    /// else in the first empty slot, else over the entry that took the fewest nodes if that
-    /// is no more than its own.
-    fn put(&mut self, slot: Slot, word: u32) {
-        let mut cheapest = usize::MAX;
-        let mut at = None;
-        for i in self.window(slot.place()) {
-            let s = &self.slots[i];
-            if (s.check == slot.check && s.tag == slot.tag) || s.check == 0 {
-                self.used += (s.check == 0) as usize;
-                at = Some(i);
-                break;
-            }
-            if cheapest == usize::MAX || s.work < self.slots[cheapest].work {
-                cheapest = i;
-            }
-        }
-        let i = match at {
-            Some(i) => i,
-            None if self.slots[cheapest].work <= slot.work => cheapest,
-            None => return,
-        };
-        self.slots[i] = slot;
-        if let Some(w) = self.words.get_mut(i) {
-            *w = word;
-        }
-    }
-
-    /// Doubles the table, every entry put again (with its word).
-    fn grow(&mut self) {
-        let size = 2 * self.slots.len();
-        let old = std::mem::replace(&mut self.slots, vec![Slot::default(); size]);
-        let words = std::mem::take(&mut self.words);
-        if !words.is_empty() {
-            self.words = vec![0; size];
-        }
-        self.used = 0;
-        for (i, s) in old.into_iter().enumerate().filter(|(_, s)| s.check != 0) {
-            self.put(s, words.get(i).copied().unwrap_or(0));
+        match &mut self.0 {
+            Kind::Plain(s) => s.insert(key, entry, word),
+            Kind::Words(s) => s.insert(key, entry, word),
         }
     }
 }
@@ -221,11 +282,12 @@ mod tests {
         assert_eq!(t.get(key(4)), Some(Entry { lo: NO_LOWER, hi: NO_UPPER, best: u16::MAX, work: 3 }));
     }
 
-    /// Words kept beside the entries come back with them through growth, none where none was
-    /// kept; an entry kept again without a word loses its old one.
+    /// Words kept beside the entries come back with them through growth; an entry kept again
+    /// without a word loses its old one; a table without words gives none back; slots of 16
+    /// and 20 bytes.
     #[test]
     fn words_come_back_with_their_entries() {
-        let mut t = Table::default();
+        let mut t = Table::with_words();
         let e = |i: u32| Entry { lo: (i % 30_000) as i32, hi: (i % 30_000) as i32 + 5, best: 1, work: i % 3 };
         let key = |i: u32| (i as u128).wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835) | 1 << 127;
         t.insert(key(0), e(0));
@@ -237,5 +299,9 @@ mod tests {
         assert_eq!(kept + 1, t.len());
         t.insert(key(8), e(8));
         assert_eq!(t.get_word(key(8)), Some((e(8), 0)));
+        let mut plain = Table::default();
+        plain.insert_word(key(3), e(3), 5);
+        assert_eq!(plain.get_word(key(3)), Some((e(3), 0)));
+        assert_eq!((std::mem::size_of::<Slot<()>>(), std::mem::size_of::<Slot<u32>>()), (16, 20));
     }
 }
