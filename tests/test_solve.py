@@ -105,6 +105,34 @@ def test_solve_refuses_bad_input():
     over.play_random(1)
     with pytest.raises(InvalidArgument, match="play phase"):
         solve(over)
+    for bad in (1, "yes", None):
+        with pytest.raises(InvalidArgument, match="partition"):
+            solve(h, partition=bad)  # type: ignore[arg-type]
+
+
+def test_partition_search_gives_the_same_solution():
+    """Partition search (``partition=True``) against the plain search: the same plays, values,
+    best play and exactness, on late positions of real hands (greedy play) and random ends of
+    every profile, trick starts and tricks in progress; its line replays to the value."""
+    rnd = random.Random("partition")
+    games = [_late(seed, 6 + seed % 2) for seed in range(6)]
+    games += [_endgame(rnd, profile, 3 + i % 2) for profile in PROFILES for i in range(6)]
+    n = 0
+    for g in games:
+        for _ in range(rnd.randrange(3)):
+            if g.phase == "play":
+                g.apply(g.legal_actions().sample(rnd.randrange(2**32)))
+        if g.phase != "play":
+            continue
+        plain, part = solve(g), solve(g, partition=True)
+        assert (part.plays, part.best, part.lower, part.upper, part.exact) == (plain.plays, plain.best, plain.lower, plain.upper, True)
+        h = g.clone()
+        for seat, play in part.line:
+            assert h.current_player == seat
+            h.apply(play)
+        assert h.phase == "over" and h.result.raw_score == part.score
+        n += 1
+    assert n >= 20
 
 
 def _late(seed: int, cards: int) -> tractor.Game:

@@ -349,7 +349,7 @@ class Solution:
 SOLVE_BUDGET = 10_000_000
 
 
-def solve(g: Game, node_budget: int = SOLVE_BUDGET) -> Solution:
+def solve(g: Game, node_budget: int = SOLVE_BUDGET, *, partition: bool = False) -> Solution:
     """The exact value of every legal play of an open-card position: ``g``'s true hands (a
     world from :meth:`~tractor.Game.determinize`, or a game from
     :meth:`~tractor.Game.from_deal`), the defenders maximising their final score and the
@@ -357,13 +357,19 @@ def solve(g: Game, node_budget: int = SOLVE_BUDGET) -> Solution:
     transposition table (see docs/search.md); past ``node_budget`` nodes the plays not yet
     solved keep bounds only (``exact`` False). The GIL is released.
 
+    ``partition=True`` searches by partition search: a table entry also serves every position
+    that differs from its own only in cards its result did not depend on (the same values and
+    best play; fewer nodes, each dearer: faster on the largest ends, slower on small ones, see
+    docs/search.md).
+
     Raises InvalidArgument (g not a Game or not in its play phase, a budget not in
-    1..2**63-1)."""
+    1..2**63-1, partition not a bool)."""
     g = _game(g)
     budget = _count(node_budget, "node_budget")
     if budget < 1:
         raise InvalidArgument("node_budget must be at least 1")
-    plays, best, lo, hi, line, nodes, exact = _core.solve(g._g, budget)
+    by_partition = _bool(partition, "partition")
+    plays, best, lo, hi, line, nodes, exact = _core.solve(g._g, budget, by_partition)
     vals = [PlayValue(Play(tuple(cards_from_counts(c))), a, b) for c, a, b in plays]
     return Solution(
         plays=vals,
