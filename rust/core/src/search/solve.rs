@@ -2454,18 +2454,26 @@ impl Solver {
             if j == 0 {
                 return NOTHING;
             }
+            // (fewer kinds left than the word counts cannot be, the key being equal; were it so,
+            // every kind of the class would count)
             let k = if c == TRUMP as usize {
                 // the trumps by their places in strength order, strongest first
                 let mut places = order.trump_places(left);
                 for _ in 1..j {
-                    places &= places - 1;
+                    places &= places.wrapping_sub(1);
+                }
+                if places == 0 {
+                    return 0;
                 }
                 order.kinds[TRUMP as usize][places.trailing_zeros() as usize]
             } else {
                 // a plain suit's kinds strongest first are in falling id order (R2.4)
                 let mut bits = left & ctx.class_mask[c];
                 for _ in 1..j {
-                    bits &= !(1u64 << (63 - bits.leading_zeros()));
+                    bits &= !(1u64 << (63 - bits.leading_zeros().min(63)));
+                }
+                if bits == 0 {
+                    return 0;
                 }
                 63 - bits.leading_zeros() as u8
             };
