@@ -1,6 +1,6 @@
 //! The open-card solver's partition entries (rust/core/PARTITION.md): a trick start's bounds
 //! kept for every position that agrees with it on the cards its search depended on, as bridge's
-//! double-dummy solvers keep them. A search returns, with its value, its relevance ([`Rel`]):
+//! double-dummy solvers keep them. A search returns, with its value, its relevance (`Rel`):
 //! per class the lowest strength (R2.3–R2.4) a result read. An entry keeps, per class, the
 //! top `j` kinds left exact (renamed as the solver's key renames them) and of the rest
 //! ("small") only each hand's multiset of (copies, points) (R7.1); `j` covers the relevance,
