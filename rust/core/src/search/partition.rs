@@ -71,16 +71,10 @@ impl Classes {
     }
 
     /// What the entries read of `pos`'s kinds listed, given `links`: the kinds whose link up
-    /// (R3.3) is usable (some hand holds two or more of both), as bits over kind ids.
-    pub(crate) fn finish(&mut self, pos: &Position, ctx: &Context, links: u64) {
+    /// (R3.3) is usable (some hand holds two or more of both), and `touching`: those kinds and
+    /// the kinds they link up to, as bits over kind ids.
+    pub(crate) fn finish(&mut self, pos: &Position, ctx: &Context, links: u64, touching: u64) {
         let hands = &pos.hands;
-        let mut touching = links;
-        let mut bits = links;
-        while bits != 0 {
-            let k = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            touching |= 1 << ctx.up[k];
-        }
         // every hand's cards and points (in fives) of each class: the bucket
         let mut h = H::new();
         h.put(pos.to_move as u64);

@@ -623,6 +623,19 @@ fn usable_links(ctx: &Context, held: &Held) -> u64 {
     links
 }
 
+/// The kinds touching a usable link ([`usable_links`], `links`): each link's lower kind and
+/// the kind it links up to (R3.3).
+fn touching(ctx: &Context, links: u64) -> u64 {
+    let mut touching = links;
+    let mut bits = links;
+    while bits != 0 {
+        let k = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        touching |= 1 << ctx.up[k];
+    }
+    touching
+}
+
 /// The shape of the trumps left (`trumps`, as bits over kind ids) whose usable links up are
 /// `links` ([`usable_links`]), which depends on nothing else: in class order, each one's rank
 /// in strength among them (R2.3, ties kept: R2.6); for the trumps a tractor may still hold (a
@@ -634,13 +647,7 @@ fn trump_shape(ctx: &Context, order: &Order, trumps: u64, links: u64) -> u64 {
     a.write_u64(0x7f4a_7c15);
     let (mut strengths, mut tops) = (0u32, 0u32);
     // the trumps a tractor may still hold
-    let mut linked = links;
-    let mut bits = links;
-    while bits != 0 {
-        let k = bits.trailing_zeros() as usize;
-        bits &= bits - 1;
-        linked |= 1 << ctx.up[k];
-    }
+    let linked = touching(ctx, links);
     let mut bits = trumps;
     while bits != 0 {
         let k = bits.trailing_zeros() as usize;
@@ -2236,23 +2243,28 @@ fn trick_ends(pos: &Position, ctx: &Context, units: u64, single: u8, known: Know
 }
 
 /// G1 (PARTITION.md): where a node searched one play for a group of interchangeable kinds
-/// (`members`, each standing behind `prev[k]`, the next stronger of its group), no cut of the
-/// relevance `rel` falls inside the group: it moves below the group's weakest member.
-fn groups_kept_whole(rel: &mut Rel, ctx: &Context, members: u64, prev: &[u8; KINDS]) {
-    let mut moved = members != 0;
+/// (`ply.members`, each standing behind `ply.prev`, the next stronger of its group), no cut of
+/// the relevance `rel` falls inside the group: it moves below the group's weakest member.
+fn groups_kept_whole<R: Relevance>(rel: R, ctx: &Context, ply: &Ply) -> R {
+    if !R::ON || ply.members == 0 {
+        return rel;
+    }
+    let (mut r, prev) = (rel.get(), &ply.prev.0);
+    let mut moved = true;
     while moved {
         moved = false;
-        let mut m = members;
+        let mut m = ply.members;
         while m != 0 {
             let b = m.trailing_zeros() as usize;
             m &= m - 1;
-            let (a, r) = (prev[b] as usize, &mut rel[ctx.class[b] as usize]);
+            let (a, r) = (prev[b] as usize, &mut r[ctx.class[b] as usize]);
             if ctx.strength[a] >= *r && ctx.strength[b] < *r {
                 *r = ctx.strength[b];
                 moved = true;
             }
         }
     }
+    R::of(r)
 }
 
 impl Solver {
@@ -2322,7 +2334,8 @@ impl Solver {
             places &= places - 1;
             c.push(TRUMP as usize, order.kinds[TRUMP as usize][p]);
         }
-        c.finish(pos, ctx, usable_links(ctx, held));
+        let links = usable_links(ctx, held);
+        c.finish(pos, ctx, links, touching(ctx, links));
     }
 
     /// Partition search's probe of the entries of bucket `b` that fit the trick start `pos`
@@ -2831,13 +2844,8 @@ impl Solver {
             }
         }
         let mut rel = cut.unwrap_or(rel);
-        if R::ON {
-            rel.join(&narrowed);
-            // G1: no cut inside a group the node searched one play of
-            let mut r = rel.get();
-            groups_kept_whole(&mut r, ctx, ply.members, &ply.prev.0);
-            rel = R::of(r);
-        }
+        rel.join(&narrowed);
+        let rel = groups_kept_whole(rel, ctx, &ply);
         self.give_back(depth, ply);
         // mid-trick there is no table entry to keep
         if k.is_some() {
@@ -2965,13 +2973,8 @@ impl Solver {
                 break;
             }
         }
-        let mut rel = cut.unwrap_or(rel);
-        if R::ON {
-            // G1 for the single leads merged
-            let mut r = rel.get();
-            groups_kept_whole(&mut r, ctx, ply.members, &ply.prev.0);
-            rel = R::of(r);
-        }
+        // G1 for the single leads merged
+        let rel = groups_kept_whole(cut.unwrap_or(rel), ctx, &ply);
         self.give_back(depth, ply);
         Ok((best, best_i, rel))
     }
