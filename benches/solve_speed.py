@@ -1,7 +1,7 @@
 """The open-card solver by cards left, against a Python alpha-beta in the same run.
 
     python benches/solve_speed.py [--positions 20] [--python-positions 4] [--cards 2-8] [--json PATH]
-                                  [--partition]
+                                  [--search auto|plain|partition]
 
 Positions: the start of a trick with k cards in every hand, one per seeded hand played by the
 greedy policy (``Game(seed)``, guigang). For each k: ``tractor.search.solve`` (every play's
@@ -11,8 +11,9 @@ for the smaller k, the anchor: a plain alpha-beta written here in Python over ``
 Each solve is checked against the anchor's value where both ran.
 
 ``--cards`` takes card counts or ranges (``2-8``, ``5 6 10``). ``--json PATH`` also writes every
-figure (``benches/tables.py`` reads it). ``--partition``: the solver by partition search
-(``solve(g, partition=True)``, the same values).
+figure (``benches/tables.py`` reads it). ``--search``: ``auto`` (the default, ``solve(g)``: partition
+search where a hand holds ``SOLVE_PARTITION_FROM`` cards or more), ``plain`` (``partition=False``)
+or ``partition`` (``partition=True``); the same values.
 """
 
 from __future__ import annotations
@@ -25,6 +26,9 @@ import time
 
 import tractor
 from tractor.search import solve
+
+#: ``--search``: what ``solve``'s ``partition`` is given.
+SEARCH = {"auto": None, "plain": False, "partition": True}
 
 
 def endgame(seed: int, k: int):
@@ -74,7 +78,7 @@ def main() -> None:
     ap.add_argument("--cards", nargs="+", default=["2-8"])
     ap.add_argument("--python-cards", nargs="+", default=["2-5"])
     ap.add_argument("--json", default=None)
-    ap.add_argument("--partition", action="store_true")
+    ap.add_argument("--search", choices=sorted(SEARCH), default="auto")
     a = ap.parse_args()
     a.cards, a.python_cards = counts(a.cards), counts(a.python_cards)
     load = [os.getloadavg()[0]]
@@ -90,14 +94,14 @@ def main() -> None:
         values = []
         for g in games:
             t = time.perf_counter()
-            s = solve(g, node_budget=10**12, partition=a.partition)
+            s = solve(g, node_budget=10**12, partition=SEARCH[a.search])
             times.append(time.perf_counter() - t)
             assert s.exact
             nodes += s.nodes
             values.append(s.score)
         row = {
             "cards": k,
-            "partition": a.partition,
+            "search": a.search,
             "positions": len(games),
             "solve_ms": statistics.median(times) * 1e3,
             "nodes_per_position": nodes / len(games),

@@ -13,7 +13,7 @@ import pytest
 
 import tractor
 from tractor.errors import InvalidArgument, InvalidPolicy
-from tractor.search import pimc, solve
+from tractor.search import SOLVE_PARTITION_FROM, pimc, solve
 
 PROFILES = ["guigang", "nanning", "competition"]
 
@@ -105,7 +105,7 @@ def test_solve_refuses_bad_input():
     over.play_random(1)
     with pytest.raises(InvalidArgument, match="play phase"):
         solve(over)
-    for bad in (1, "yes", None):
+    for bad in (1, "yes", 0.0, [True]):
         with pytest.raises(InvalidArgument, match="partition"):
             solve(h, partition=bad)  # type: ignore[arg-type]
 
@@ -115,24 +115,28 @@ def test_partition_search_gives_the_same_solution():
     best play and exactness, on late positions of real hands (greedy play) and random ends of
     every profile, trick starts and tricks in progress; its line replays to the value."""
     rnd = random.Random("partition")
-    games = [_late(seed, 6 + seed % 2) for seed in range(6)]
+    games = [_late(seed, 6 + seed % 2) for seed in range(6)] + [_late(7, SOLVE_PARTITION_FROM)]
     games += [_endgame(rnd, profile, 3 + i % 2) for profile in PROFILES for i in range(6)]
-    n = 0
+    n = bigs = 0
     for g in games:
         for _ in range(rnd.randrange(3)):
             if g.phase == "play":
                 g.apply(g.legal_actions().sample(rnd.randrange(2**32)))
         if g.phase != "play":
             continue
-        plain, part = solve(g), solve(g, partition=True)
+        plain, part = solve(g, partition=False), solve(g, partition=True)
         assert (part.plays, part.best, part.lower, part.upper, part.exact) == (plain.plays, plain.best, plain.lower, plain.upper, True)
+        # the default: partition search from SOLVE_PARTITION_FROM cards in the largest hand
+        big = max(len(g.hand(s)) for s in range(4)) >= SOLVE_PARTITION_FROM
+        assert solve(g).nodes == (part.nodes if big else plain.nodes)
+        bigs += big
         h = g.clone()
         for seat, play in part.line:
             assert h.current_player == seat
             h.apply(play)
         assert h.phase == "over" and h.result.raw_score == part.score
         n += 1
-    assert n >= 20
+    assert n >= 20 and bigs >= 1
 
 
 def _late(seed: int, cards: int) -> tractor.Game:

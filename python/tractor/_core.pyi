@@ -31,6 +31,7 @@ PROFILES: List[str]
 SUITS: str
 AGENTS: List[str]
 SEARCHES: List[str]
+SOLVE_PARTITION_FROM: int
 POLICIES: List[str]
 PRESETS: List[Tuple[str, str]]
 TUNED: List[Tuple[str, str]]
@@ -296,7 +297,7 @@ def rollouts(game: Game, n: int, policy: str, seed: int, threads: int, points: b
 def run_search(game: Game, policy: str, seed: int, threads: int) -> Tuple[bytes, List[Tuple[bytes, int, int, int]], List[List[int]]]:
     """Raises InvalidPolicy, InvalidArgument, NoConsistentWorld, ResourceError."""
 def solve(
-    game: Game, budget: int, partition: bool = ...
+    game: Game, budget: int, partition: Optional[bool] = ...
 ) -> Tuple[List[Tuple[bytes, int, int]], bytes, int, int, List[Tuple[int, bytes]], int, bool]:
     """Raises InvalidArgument (not the play phase), ObjectBusy."""
 @final

@@ -348,8 +348,12 @@ class Solution:
 #: The default node budget of :func:`solve`: about 5 s of search on one core.
 SOLVE_BUDGET = 10_000_000
 
+#: The fewest cards in the largest hand from which :func:`solve` searches by partition search
+#: unless told (measured faster from there: benches/HISTORY.md §49).
+SOLVE_PARTITION_FROM: int = _core.SOLVE_PARTITION_FROM
 
-def solve(g: Game, node_budget: int = SOLVE_BUDGET, *, partition: bool = False) -> Solution:
+
+def solve(g: Game, node_budget: int = SOLVE_BUDGET, *, partition: Optional[bool] = None) -> Solution:
     """The exact value of every legal play of an open-card position: ``g``'s true hands (a
     world from :meth:`~tractor.Game.determinize`, or a game from
     :meth:`~tractor.Game.from_deal`), the defenders maximising their final score and the
@@ -360,15 +364,16 @@ def solve(g: Game, node_budget: int = SOLVE_BUDGET, *, partition: bool = False) 
     ``partition=True`` searches by partition search: a table entry also serves every position
     that differs from its own only in cards its result did not depend on (the same values and
     best play; fewer nodes, each dearer: faster on the largest ends, slower on small ones, see
-    docs/search.md).
+    docs/search.md); ``False`` with the table of whole trick starts alone; ``None`` (the
+    default) by partition search where a hand holds :data:`SOLVE_PARTITION_FROM` cards or more.
 
     Raises InvalidArgument (g not a Game or not in its play phase, a budget not in
-    1..2**63-1, partition not a bool)."""
+    1..2**63-1, partition neither None nor a bool)."""
     g = _game(g)
     budget = _count(node_budget, "node_budget")
     if budget < 1:
         raise InvalidArgument("node_budget must be at least 1")
-    by_partition = _bool(partition, "partition")
+    by_partition = None if partition is None else _bool(partition, "partition")
     plays, best, lo, hi, line, nodes, exact = _core.solve(g._g, budget, by_partition)
     vals = [PlayValue(Play(tuple(cards_from_counts(c))), a, b) for c, a, b in plays]
     return Solution(

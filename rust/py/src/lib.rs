@@ -426,6 +426,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("SUITS", core::rules::card::SUITS.iter().collect::<String>())?;
     m.add("AGENTS", core::Agent::ALL.iter().map(|a| a.name()).collect::<Vec<_>>())?;
     m.add("SEARCHES", core::Policy::SEARCHES.to_vec())?;
+    m.add("SOLVE_PARTITION_FROM", core::search::solve::PARTITION_FROM)?;
     m.add("POLICIES", core::Policy::names())?;
     m.add("PRESETS", core::Policy::PRESETS.to_vec())?;
     m.add("TUNED", core::Agent::TUNED.to_vec())?;

@@ -3231,15 +3231,27 @@ impl Solver {
 
 /// Solves `pos` (the play phase, every hand known) within `budget` nodes: every play's value
 /// (the defenders' final score), the best play and the principal line. Raises BadArgument
-/// for a position not in its play phase.
+/// for a position not in its play phase. By partition search where a hand holds
+/// [`PARTITION_FROM`] cards or more, else with the table of whole trick starts alone
+/// ([`solve_by`]: the same values and best play).
 pub fn solve(pos: &Position, budget: u64) -> Result<Solution, Error> {
-    solve_by(pos, budget, false)
+    solve_by(pos, budget, by_partition(pos))
+}
+
+/// The fewest cards in the largest hand from which [`solve`] searches by partition search:
+/// measured faster from there (median time ratio a position, plain ÷ partition, one run
+/// alternating: 5 cards 0.76, 6 0.87, 7 0.95, 8 1.22, 9 and 10 in benches/HISTORY.md §49).
+pub const PARTITION_FROM: usize = 8;
+
+/// Whether [`solve`] searches `pos` by partition search.
+pub fn by_partition(pos: &Position) -> bool {
+    pos.hands.iter().any(|h| size(h) >= PARTITION_FROM)
 }
 
 /// [`solve`] by partition search (rust/core/PARTITION.md) when `partition`, else with the
-/// table of whole trick starts (as [`solve`]): the same values and best play. Partition search
-/// visits fewer nodes (BENCH 10 × 5: 2.7× fewer), each dearer (about 2× at ten cards a hand):
-/// faster on the largest ends, slower on small ones (benches/HISTORY.md §48).
+/// table of whole trick starts alone: the same values and best play. Partition search visits
+/// fewer nodes (BENCH 10 × 5: 3× fewer), each dearer (a trick start's probe): faster on the
+/// largest ends, slower on small ones (benches/HISTORY.md §48–§49).
 pub fn solve_by(pos: &Position, budget: u64, partition: bool) -> Result<Solution, Error> {
     if pos.phase != Phase::Play {
         return Err(Error::BadArgument { what: "game", message: "the solver plays out the tricks: the hand is not in its play phase".into() });
