@@ -2426,12 +2426,7 @@ impl Solver {
             return;
         };
         let ctx = self.order.ctx;
-        let mut both = *rel;
-        if old.is_some() {
-            union(&mut both, &self.word_rel(word, held.left));
-        }
-        let w = self.rel_word(&both, held.left);
-        self.keep(k, old, best, window, base, best_i, nodes0, w);
+        self.keep_rel(held, k, (old, word), rel, best, window, base, best_i, nodes0);
         let j = classes.exact_part(ctx, rel);
         if j != classes.n {
             let pk = partition::key(pos, &classes, &j);
@@ -2440,6 +2435,19 @@ impl Solver {
             self.buckets.front(b, j);
         }
         self.class_bufs[depth] = Some(classes);
+    }
+
+    /// [`Solver::keep`] in partition search: the value `best` under the whole key `k` with
+    /// what it leaned on, `rel`, as its word, joined by the old entry's (with its `word`)
+    /// where their bounds merge.
+    #[allow(clippy::too_many_arguments)]
+    fn keep_rel(&mut self, held: &Held, k: Option<u128>, (old, word): (Option<Entry>, u32), rel: &Rel, best: i32, window: (i32, i32), base: i32, best_i: u16, nodes0: u64) {
+        let mut both = *rel;
+        if old.is_some() {
+            union(&mut both, &self.word_rel(word, held.left));
+        }
+        let w = self.rel_word(&both, held.left);
+        self.keep(k, old, best, window, base, best_i, nodes0, w);
     }
 
     /// `rel` as a word kept beside an entry: per class (5 bits each) how many of the kinds
@@ -2634,12 +2642,7 @@ impl Solver {
                     // kept under the whole key too: the next visit is one probe of the table, not
                     // a partition probe's keys (BENCH 10 position 4: 739k partition probes a
                     // solve, 84% answered, against 173k once kept)
-                    let mut both = rel;
-                    if old.is_some() {
-                        union(&mut both, &self.word_rel(word, held.left));
-                    }
-                    let w = self.rel_word(&both, held.left);
-                    self.keep(k, old, v, (alpha, beta), base, first, nodes0, w);
+                    self.keep_rel(held, k, (old, word), &rel, v, (alpha, beta), base, first, nodes0);
                     return Ok((v, R::of(rel)));
                 }
                 Probe::Narrow(a, bt, rel, f) => {
