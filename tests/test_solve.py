@@ -106,7 +106,7 @@ def test_solve_refuses_bad_input():
     with pytest.raises(InvalidArgument, match="play phase"):
         solve(over)
     for bad in (1, "yes", 0.0, [True]):
-        with pytest.raises(InvalidArgument, match="partition"):
+        with pytest.raises(InvalidArgument, match="partition must be None, True or False"):
             solve(h, partition=bad)  # type: ignore[arg-type]
 
 

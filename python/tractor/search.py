@@ -19,7 +19,7 @@ from typing import Any, List, Optional
 import numpy as np
 
 from . import _core
-from ._args import _bool, _count, _rollout_name, _seed, _show, _threads, _value_name
+from ._args import _bool, _count, _is_bool, _rollout_name, _seed, _show, _threads, _value_name
 from .cards import cards_from_counts
 from .errors import InvalidArgument, InvalidPolicy
 from .game import Game, Play
@@ -373,7 +373,9 @@ def solve(g: Game, node_budget: int = SOLVE_BUDGET, *, partition: Optional[bool]
     budget = _count(node_budget, "node_budget")
     if budget < 1:
         raise InvalidArgument("node_budget must be at least 1")
-    by_partition = None if partition is None else _bool(partition, "partition")
+    if partition is not None and not _is_bool(partition):
+        raise InvalidArgument(f"partition must be None, True or False, got {_show(partition)}")
+    by_partition = None if partition is None else bool(partition)
     plays, best, lo, hi, line, nodes, exact = _core.solve(g._g, budget, by_partition)
     vals = [PlayValue(Play(tuple(cards_from_counts(c))), a, b) for c, a, b in plays]
     return Solution(
