@@ -26,7 +26,7 @@ from .game import Game, Play
 from .infoset import InfoSet
 from .rules import Outcome, outcome
 
-__all__ = ["InfoSet", "ActionStat", "SearchResult", "NO_SCORE", "rollouts", "pimc", "ismcts", "PlayValue", "Solution", "solve", "Searcher"]
+__all__ = ["InfoSet", "ActionStat", "SearchResult", "NO_SCORE", "rollouts", "pimc", "ismcts", "PlayValue", "Solution", "solve", "SOLVE_PARTITION_FROM", "Searcher"]
 
 
 @dataclass(frozen=True)
@@ -348,9 +348,9 @@ class Solution:
 #: The default node budget of :func:`solve`: about 5 s of search on one core.
 SOLVE_BUDGET = 10_000_000
 
-#: The fewest cards in the largest hand from which :func:`solve` searches by partition search
-#: unless told (measured faster from there: benches/HISTORY.md §49).
 SOLVE_PARTITION_FROM: int = _core.SOLVE_PARTITION_FROM
+"""The fewest cards in the largest hand from which :func:`solve` searches by partition search
+unless told (measured faster from there: benches/HISTORY.md §49)."""
 
 
 def solve(g: Game, node_budget: int = SOLVE_BUDGET, *, partition: Optional[bool] = None) -> Solution:
