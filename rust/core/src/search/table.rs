@@ -12,8 +12,11 @@ pub const WAYS: usize = 16;
 /// The table's first size (slots).
 const MIN_SLOTS: usize = 1 << 10;
 
-/// The table's largest size (slots, 16 bytes each, 20 with words: 128 MiB, 160 MiB).
-pub const MAX_SLOTS: usize = 1 << 23;
+/// The table's largest size (slots, 16 bytes each, 20 with words: 256 MiB, 320 MiB), reached
+/// only by searches of tens of millions of nodes. Measured on the largest of BENCH 10 × 9
+/// (position 8, partition search): 2^23 slots 996M nodes, 427 s; 2^24 458M, 248 s; 2^25
+/// 339M, 177 s (benches/HISTORY.md §50).
+pub const MAX_SLOTS: usize = 1 << 24;
 
 /// One entry: bounds of (final score − the defenders' points so far), the best play's index
 /// and the nodes its search took (which entry to give up first; read back as its log2).
