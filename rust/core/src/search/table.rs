@@ -13,9 +13,7 @@ pub const WAYS: usize = 16;
 const MIN_SLOTS: usize = 1 << 10;
 
 /// The table's largest size (slots, 16 bytes each, 20 with words: 256 MiB, 320 MiB), reached
-/// only by searches of tens of millions of nodes. Measured on the largest of BENCH 10 × 9
-/// (position 8, partition search): 2^23 slots 996M nodes, 427 s; 2^24 458M, 248 s; 2^25
-/// 339M, 177 s (benches/HISTORY.md §50).
+/// only by searches of tens of millions of nodes.
 pub const MAX_SLOTS: usize = 1 << 24;
 
 /// One entry: bounds of (final score − the defenders' points so far), the best play's index
@@ -157,7 +155,10 @@ impl<W: Word> Slots<W> {
     }
 
     /// Stores `slot` in its window: over its key's entry, else in the first empty slot, else
-    /// over the entry that took the fewest nodes if that is no more than its own.
+    /// over the entry that took the fewest nodes. Always kept: a table at its largest size
+    /// that kept the dearer entry instead filled with an earlier search's and kept no new
+    /// one (BENCH 10 position 7 in 2^20 slots: 474M nodes, 123M when the new entry is kept;
+    /// benches/HISTORY.md §50).
     fn put(&mut self, slot: Slot<W>) {
         let (c, tag) = (slot.check, slot.tag);
         let mut cheapest = usize::MAX;
@@ -173,9 +174,7 @@ impl<W: Word> Slots<W> {
                 cheapest = i;
             }
         }
-        if self.slots[cheapest].work <= slot.work {
-            self.slots[cheapest] = slot;
-        }
+        self.slots[cheapest] = slot;
     }
 
     /// Doubles the table, every entry put again.
