@@ -284,6 +284,25 @@ mod tests {
         assert_eq!(t.get(key(4)), Some(Entry { lo: NO_LOWER, hi: NO_UPPER, best: u16::MAX, work: 3 }));
     }
 
+    /// A full window keeps the new entry over its cheapest, even where every entry there took
+    /// more nodes: a table at its largest size keeps the searches' newest results.
+    #[test]
+    fn a_full_window_keeps_the_new_entry() {
+        let mut t = Table::default();
+        // keys whose window starts at slot 5 (the place is the check rotated, XOR the tag)
+        let key = |j: u64| (((5u64 << 48) | (j << 20)) as u128) << 64;
+        let e = |work: u32| Entry { lo: 0, hi: 5, best: 0, work };
+        for j in 0..WAYS as u64 {
+            t.insert(key(j), e(1_000 << j));
+        }
+        assert!((0..WAYS as u64).all(|j| t.get(key(j)).is_some()));
+        t.insert(key(99), e(1));
+        assert_eq!(t.get(key(99)).map(|x| (x.lo, x.hi)), Some((0, 5)));
+        assert_eq!(t.get(key(0)), None, "the cheapest gave way");
+        assert!((1..WAYS as u64).all(|j| t.get(key(j)).is_some()));
+        assert_eq!(t.len(), WAYS);
+    }
+
     /// Words kept beside the entries come back with them through growth; an entry kept again
     /// without a word loses its old one; a table without words gives none back; slots of 16
     /// and 20 bytes.
