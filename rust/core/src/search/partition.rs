@@ -175,6 +175,18 @@ impl Classes {
     }
 }
 
+/// A small kind's code counted in a hand's histogram ([`key`]): code c at bit 5 · (c − 1),
+/// code 0 (not held) not counted.
+const COUNTED: [u64; 13] = {
+    let mut t = [0u64; 13];
+    let mut c = 1;
+    while c < 13 {
+        t[c] = 1 << (5 * (c - 1));
+        c += 1;
+    }
+    t
+};
+
 /// A 128-bit hash of words (two multiply-rotate lanes).
 struct H(u64, u64);
 
@@ -218,8 +230,7 @@ pub(crate) fn key(pos: &Position, classes: &Classes, j: &[u8; 5]) -> u128 {
         let mut hist = [0u64; 4];
         for &code in &classes.codes[class][j..n] {
             for (s, x) in hist.iter_mut().enumerate() {
-                let c = code >> (8 * s) & 0xff;
-                *x += ((c != 0) as u64) << (5 * c.saturating_sub(1));
+                *x += COUNTED[(code >> (8 * s) & 0xff) as usize];
             }
         }
         for w in hist {

@@ -861,7 +861,8 @@ fn bounds(pos: &Position, order: &Order, held: &Held) -> (i32, i32) {
     let mine = held.cards[pos.to_move as usize] as i32;
     let lead = if pos.trick.plays == 0 { 0 } else { pos.trick.lead.map_or(1, |c| c.size() as i32) };
     // a single lead's trick no follower left can win (R6.1) goes to the current winner's team
-    let (won, lost) = match trick_decided(pos, order, held) {
+    // (no points in the trick yet: whoever takes it adds nothing to either bound)
+    let (won, lost) = match if t == 0 { None } else { trick_decided(pos, order, held) } {
         Some(true) => (t, 0),
         Some(false) => (0, t),
         None => (0, 0),
@@ -2682,8 +2683,9 @@ impl Solver {
         };
         if let Some(v) = cut(alpha, beta) {
             let mut rel = narrowed;
-            if R::ON && pos.trick.plays > 0 && trick_decided(pos, &self.order, held).is_some() {
-                // the decided trick read its best's strength: nobody holds a unit above it
+            if R::ON && pos.trick.plays > 0 && pos.trick.points > 0 && trick_decided(pos, &self.order, held).is_some() {
+                // the decided trick read its best's strength: nobody holds a unit above it (read
+                // only when the trick holds points: [`bounds`])
                 let (lead, best) = (pos.trick.lead.expect("mid-trick"), pos.trick.best_key);
                 rel.trick(if best >> 8 & 1 == 1 { TRUMP } else { lead.class }, best as u8);
             }
