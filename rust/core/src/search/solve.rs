@@ -847,6 +847,18 @@ const fn kinds_worth(p: i32) -> u64 {
     m
 }
 
+/// The bounds a search's fail-soft value `best` found in the window (alpha0, beta0) proves:
+/// at or below alpha0 an upper bound, at or above beta0 a lower bound, inside it the value.
+fn kept_bounds(best: i32, (alpha0, beta0): (i32, i32)) -> (i32, i32) {
+    if best <= alpha0 {
+        (i32::MIN / 4, best)
+    } else if best >= beta0 {
+        (best, i32::MAX / 4)
+    } else {
+        (best, best)
+    }
+}
+
 /// Sound bounds of the final score of `pos` (the play phase), cheap enough for every node: the
 /// points still in the hands and the trick go to either side, and only the last trick's are
 /// counted more than once (R7.3): N times, N its lead's size, at most the cards each hand
@@ -2467,8 +2479,12 @@ impl Solver {
     #[allow(clippy::too_many_arguments)]
     fn keep_rel(&mut self, held: &Held, k: Option<u128>, (old, word): (Option<Entry>, u32), rel: &Rel, best: i32, window: (i32, i32), base: i32, best_i: u16, nodes0: u64) {
         let mut both = *rel;
-        if old.is_some() {
-            union(&mut both, &self.word_rel(word, held.left));
+        // the old entry's relevance where its bounds are kept: where the new ones are no tighter
+        if let Some(o) = old {
+            let (lo, hi) = kept_bounds(best, window);
+            if o.lo > lo.saturating_sub(base) || o.hi < hi.saturating_sub(base) {
+                union(&mut both, &self.word_rel(word, held.left));
+            }
         }
         let w = self.rel_word(&both, held.left);
         self.keep(k, old, best, window, base, best_i, nodes0, w);
@@ -2917,14 +2933,7 @@ impl Solver {
     /// with the old ones, its best play's index and the work it took.
     #[allow(clippy::too_many_arguments)]
     fn keep(&mut self, k: Option<u128>, old: Option<Entry>, best: i32, (alpha0, beta0): (i32, i32), base: i32, best_i: u16, nodes0: u64, word: u32) {
-        // fail-soft bounds: below alpha0 an upper bound, above beta0 a lower bound
-        let (lo, hi) = if best <= alpha0 {
-            (i32::MIN / 4, best)
-        } else if best >= beta0 {
-            (best, i32::MAX / 4)
-        } else {
-            (best, best)
-        };
+        let (lo, hi) = kept_bounds(best, (alpha0, beta0));
         let (mut lo_d, mut hi_d) = (lo.saturating_sub(base), hi.saturating_sub(base));
         if let Some(o) = old {
             lo_d = lo_d.max(o.lo);
