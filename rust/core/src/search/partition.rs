@@ -249,7 +249,7 @@ pub(crate) struct Parts {
 }
 
 /// The exact parts a bucket lists: 6, not 4 (nodes BENCH 9 × 10 −6.3%, 10 × 5 −8.1%; the time
-/// a position 0.96–0.99× at 10 cards, within the noise at 8 and 9: benches/HISTORY.md §51).
+/// a position 0.94–0.96× at 10 cards, within the noise at 8 and 9: benches/HISTORY.md §51).
 pub(crate) const PARTS: usize = 6;
 
 impl Parts {
