@@ -2479,10 +2479,12 @@ impl Solver {
     #[allow(clippy::too_many_arguments)]
     fn keep_rel(&mut self, held: &Held, k: Option<u128>, (old, word): (Option<Entry>, u32), rel: &Rel, best: i32, window: (i32, i32), base: i32, best_i: u16, nodes0: u64) {
         let mut both = *rel;
-        // the old entry's relevance where its bounds are kept: where the new ones are no tighter
+        // the old entry's relevance where its bounds are kept: where they are bounds (the table
+        // keeps none past i16) tighter than the new ones
         if let Some(o) = old {
             let (lo, hi) = kept_bounds(best, window);
-            if o.lo > lo.saturating_sub(base) || o.hi < hi.saturating_sub(base) {
+            let bound = |x: i32| x > i16::MIN as i32 && x < i16::MAX as i32;
+            if (bound(o.lo) && o.lo > lo.saturating_sub(base)) || (bound(o.hi) && o.hi < hi.saturating_sub(base)) {
                 union(&mut both, &self.word_rel(word, held.left));
             }
         }
