@@ -54,7 +54,7 @@ use crate::util::hash::FxHasher;
 
 use super::exact_cache::{self, ExactCache};
 use super::partition::{self, union, Buckets, Classes, Rel, ALL, NOTHING};
-use super::table::{Entry, Table};
+use super::table::{Entry, Table, NO_LOWER, NO_UPPER};
 
 #[cfg(test)]
 thread_local! {
@@ -865,8 +865,9 @@ fn kept_bounds(best: i32, (alpha0, beta0): (i32, i32)) -> (i32, i32) {
 /// will hold after the trick in progress and at most the largest combination a hand holds
 /// (R3: a unit, or a run of linked kinds held twice or more); then its points are at most
 /// those of each hand's N best cards. The points already in a trick that is decided (see
-/// [`trick_decided`]) go to its winner's side.
-fn bounds(pos: &Position, order: &Order, held: &Held) -> (i32, i32) {
+/// [`trick_decided`]) go to its winner's side. Third: whether the trick is decided, where the
+/// bounds read it (a trick holding points; None where not asked or not decided).
+fn bounds(pos: &Position, order: &Order, held: &Held) -> (i32, i32, Option<bool>) {
     let dp = pos.defender_points;
     let t = pos.trick.points as i32;
     let min_cards = order.ctx.rules.last_trick_min_cards as i32;
@@ -874,7 +875,8 @@ fn bounds(pos: &Position, order: &Order, held: &Held) -> (i32, i32) {
     let lead = if pos.trick.plays == 0 { 0 } else { pos.trick.lead.map_or(1, |c| c.size() as i32) };
     // a single lead's trick no follower left can win (R6.1) goes to the current winner's team
     // (no points in the trick yet: whoever takes it adds nothing to either bound)
-    let (won, lost) = match if t == 0 { None } else { trick_decided(pos, order, held) } {
+    let decided = if t == 0 { None } else { trick_decided(pos, order, held) };
+    let (won, lost) = match decided {
         Some(true) => (t, 0),
         Some(false) => (0, t),
         None => (0, 0),
@@ -894,7 +896,7 @@ fn bounds(pos: &Position, order: &Order, held: &Held) -> (i32, i32) {
     if lead > 0 && mine == lead {
         // the trick in progress is the last: all its points, counted N times if N is enough
         let all = t + held;
-        return if lead >= min_cards { (dp - all * lead, dp + all * lead) } else { (dp, dp + all) };
+        return if lead >= min_cards { (dp - all * lead, dp + all * lead, decided) } else { (dp, dp + all, decided) };
     }
     // after the trick in progress each hand holds `mine - lead` cards; the last trick's N ≤ that
     // and at most the largest combination of the side that wins it; its points are at most
@@ -907,7 +909,7 @@ fn bounds(pos: &Position, order: &Order, held: &Held) -> (i32, i32) {
     let lo = if n_lo >= min_cards { dp + won - last_lo * n_lo } else { dp + won };
     // the defenders win it (its points once more for each card past the first)
     let hi = if n_hi >= min_cards { dp + t - lost + held + last_hi * (n_hi - 1) } else { dp + t - lost + held };
-    (lo, hi)
+    (lo, hi, decided)
 }
 
 /// The points still in the hands (R7.1).
@@ -2479,12 +2481,11 @@ impl Solver {
     #[allow(clippy::too_many_arguments)]
     fn keep_rel(&mut self, held: &Held, k: Option<u128>, (old, word): (Option<Entry>, u32), rel: &Rel, best: i32, window: (i32, i32), base: i32, best_i: u16, nodes0: u64) {
         let mut both = *rel;
-        // the old entry's relevance where its bounds are kept: where they are bounds (the table
-        // keeps none past i16) tighter than the new ones
+        // the old entry's relevance where its bounds are kept: where they are bounds (not the
+        // table's none) tighter than the new ones
         if let Some(o) = old {
             let (lo, hi) = kept_bounds(best, window);
-            let bound = |x: i32| x > i16::MIN as i32 && x < i16::MAX as i32;
-            if (bound(o.lo) && o.lo > lo.saturating_sub(base)) || (bound(o.hi) && o.hi < hi.saturating_sub(base)) {
+            if (o.lo != NO_LOWER && o.lo > lo.saturating_sub(base)) || (o.hi != NO_UPPER && o.hi < hi.saturating_sub(base)) {
                 union(&mut both, &self.word_rel(word, held.left));
             }
         }
@@ -2672,7 +2673,7 @@ impl Solver {
         }
         // the bounds after the table: most nodes the table cuts need no bounds (partition
         // search's probe, dearer than the bounds, after them, which it may narrow further)
-        let (lo, hi) = bounds(pos, &self.order, held);
+        let (lo, hi, decided) = bounds(pos, &self.order, held);
         let cut = |alpha: i32, beta: i32| (lo == hi || hi <= alpha || lo >= beta).then_some(if lo == hi || hi <= alpha { hi } else { lo });
         let part = if R::ON && pos.trick.plays == 0 && cut(alpha, beta).is_none() {
             let mut classes = self.classes_at(depth);
@@ -2701,9 +2702,8 @@ impl Solver {
         };
         if let Some(v) = cut(alpha, beta) {
             let mut rel = narrowed;
-            if R::ON && pos.trick.plays > 0 && pos.trick.points > 0 && trick_decided(pos, &self.order, held).is_some() {
-                // the decided trick read its best's strength: nobody holds a unit above it (read
-                // only when the trick holds points: [`bounds`])
+            if R::ON && decided.is_some() {
+                // the decided trick read its best's strength: nobody holds a unit above it
                 let (lead, best) = (pos.trick.lead.expect("mid-trick"), pos.trick.best_key);
                 rel.trick(if best >> 8 & 1 == 1 { TRUMP } else { lead.class }, best as u8);
             }
@@ -4019,7 +4019,7 @@ mod tests {
             let profile = Profile::ALL[i % Profile::ALL.len()];
             let pre = rng.below_usize(4);
             let pos = position_from(&mut rng, profile, 1 + i % 3, pre, i % 4 == 3);
-            let (lo, hi) = bounds(&pos, &Order::of(pos.ctx()), &Held::of(&pos));
+            let (lo, hi, _) = bounds(&pos, &Order::of(pos.ctx()), &Held::of(&pos));
             let v = minimax(&pos);
             assert!(lo <= v && v <= hi, "{lo} {v} {hi} {pos:?}");
             let (slo, shi) = static_bounds(&pos);
@@ -4044,7 +4044,7 @@ mod tests {
             // a narrow deck: pairs and tractors are common
             let pos = position_from(&mut rng, profile, h, pre, false);
             let held = Held::of(&pos);
-            let (lo, hi) = bounds(&pos, &Order::of(pos.ctx()), &held);
+            let (lo, hi, _) = bounds(&pos, &Order::of(pos.ctx()), &held);
             let v = if h <= 3 { minimax(&pos) } else { reference(&pos, i32::MIN, i32::MAX) };
             assert!(lo <= v && v <= hi, "{lo} {v} {hi} {pos:?}");
             let side = |t: u8| held.widest[t as usize].max(held.widest[t as usize + 2]);
@@ -4053,7 +4053,7 @@ mod tests {
                 // the same position with every hand's largest combination the larger side's
                 let mut both = held;
                 both.widest = [side(0).max(side(1)); 4];
-                let (lo2, hi2) = bounds(&pos, &Order::of(pos.ctx()), &both);
+                let (lo2, hi2, _) = bounds(&pos, &Order::of(pos.ctx()), &both);
                 assert!(lo2 <= lo && hi <= hi2);
                 tighter += (lo2 < lo || hi < hi2) as usize;
             }
@@ -4072,7 +4072,7 @@ mod tests {
             let profile = Profile::ALL[i % Profile::ALL.len()];
             let pre = 1 + rng.below_usize(3) + 4 * (i % 2);
             let pos = position_from(&mut rng, profile, 3 + i % 2, pre, i % 3 != 0);
-            let (lo, hi) = bounds(&pos, &Order::of(pos.ctx()), &Held::of(&pos));
+            let (lo, hi, _) = bounds(&pos, &Order::of(pos.ctx()), &Held::of(&pos));
             let v = reference(&pos, i32::MIN, i32::MAX);
             assert!(lo <= v && v <= hi, "{lo} {v} {hi} {pos:?}");
             let d = trick_decided(&pos, &Order::of(pos.ctx()), &Held::of(&pos)).is_some();
