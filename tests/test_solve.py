@@ -139,6 +139,36 @@ def test_partition_search_gives_the_same_solution():
     assert n >= 20 and bigs >= 1
 
 
+def test_threads_give_the_same_solution():
+    """Several threads sharing one table (``threads=2``, ``3``, ``None``: all cores) against
+    one: the same plays, values, best play, bounds and outcome on late positions of real
+    hands and random ends of every profile; the line of two threads equals three's and
+    replays to the value; past a budget the bounds still hold the values."""
+    rnd = random.Random("threads")
+    games = [_late(seed, 5 + seed % 3) for seed in range(4)]
+    games += [_endgame(rnd, profile, 4) for profile in PROFILES for _ in range(3)]
+    for g in games:
+        one = solve(g)
+        lines = []
+        for threads in (2, 3, None):
+            t = solve(g, threads=threads)
+            assert (t.plays, t.best, t.lower, t.upper, t.exact, t.outcome) == (one.plays, one.best, one.lower, one.upper, True, one.outcome)
+            lines.append(t.line)
+        assert lines[0] == lines[1]
+        h = g.clone()
+        for seat, play in lines[0]:
+            assert h.current_player == seat
+            h.apply(play)
+        assert h.phase == "over" and h.result.raw_score == one.score
+        part = solve(g, node_budget=max(1, one.nodes // 4), threads=2)
+        for a, b in zip(part.plays, one.plays):
+            assert a.play == b.play and a.lower <= b.lower and b.upper <= a.upper
+    h = tractor.Game.from_deal(["As", "Ks", "Qs", "Js"], level=10, trump="h")
+    for bad in (0, -1, True, 1.5, 2000, "2"):
+        with pytest.raises(InvalidArgument, match="threads"):
+            solve(h, threads=bad)  # type: ignore[arg-type]
+
+
 def _late(seed: int, cards: int) -> tractor.Game:
     g = tractor.Game(seed=seed)
     i = 0

@@ -4,16 +4,17 @@
 //! `cargo run --release -p tractor-core --example solve_frontier [k] [positions] [values-file]`
 //! (`BENCH=1`: the positions of `benches/solve_speed.py`, `endgame(seed, k)` for seeds 1, 2, …;
 //! `SKIP=s`: the first s of the positions left out, e.g. one 10-card position under callgrind;
-//! `PARTITION=1`: by partition search)
+//! `PARTITION=1`: by partition search; `THREADS=t`: by t threads)
 
 use std::io::Write;
 use std::time::Instant;
 
-use tractor_core::search::solve::solve_by;
+use tractor_core::search::solve::solve_threads;
 
-/// `PARTITION=1`: by partition search.
+/// `PARTITION=1`: by partition search; `THREADS=t`: by t threads (default 1).
 fn solve(p: &tractor_core::Position, budget: u64) -> Result<tractor_core::search::solve::Solution, tractor_core::Error> {
-    solve_by(p, budget, std::env::var("PARTITION").is_ok_and(|v| v == "1"))
+    let threads = std::env::var("THREADS").ok().and_then(|v| v.parse().ok()).unwrap_or(1);
+    solve_threads(p, budget, std::env::var("PARTITION").is_ok_and(|v| v == "1"), threads)
 }
 
 #[path = "common/positions.rs"]

@@ -264,15 +264,16 @@ pub fn policy_name(py: Python<'_>, name: &str) -> PyResult<String> {
 type Solved = (Vec<(Py<PyBytes>, i32, i32)>, Py<PyBytes>, i32, i32, Vec<(u8, Py<PyBytes>)>, u64, bool);
 
 /// The exact open-card solver on the game's true hands (GIL released); by partition search
-/// when `partition`, by the engine's choice when None (`core::search::solve::solve`).
+/// when `partition`, by the engine's choice when None (`core::search::solve::solve`); by
+/// `threads` threads sharing one table (0: one a core; `core::search::solve::solve_threads`).
 #[pyfunction]
-#[pyo3(signature = (game, budget, partition=None))]
-pub fn solve(game: &Bound<'_, PyGame>, budget: u64, partition: Option<bool>) -> PyResult<Solved> {
+#[pyo3(signature = (game, budget, partition=None, threads=1))]
+pub fn solve(game: &Bound<'_, PyGame>, budget: u64, partition: Option<bool>, threads: usize) -> PyResult<Solved> {
     let py = game.py();
     guard(py, || {
         let pos = game.try_borrow().map_err(|e| crate::game::busy(py, e))?.g.pos;
         let partition = partition.unwrap_or_else(|| core::search::solve::by_partition(&pos));
-        let s = py.detach(|| core::search::solve::solve_by(&pos, budget, partition)).map_err(|e| err(py, e))?;
+        let s = py.detach(|| core::search::solve::solve_threads(&pos, budget, partition, threads)).map_err(|e| err(py, e))?;
         let plays = s.plays.iter().map(|v| (out(py, &v.play), v.lower, v.upper)).collect();
         let line = s.line.iter().map(|(seat, c)| (*seat, out(py, c))).collect();
         Ok((plays, out(py, &s.best), s.lower, s.upper, line, s.nodes, s.exact))

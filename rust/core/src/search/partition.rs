@@ -12,6 +12,8 @@ use crate::game::hand::Position;
 use crate::rules::card::KINDS;
 use crate::rules::score::KIND_POINTS;
 use crate::rules::trump::{Context, TRUMP};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::Arc;
 
 /// Per class (the plain suits 0..4, the trumps 4) the lowest strength (R2.3–R2.4) a search's
 /// result depended on, [`NOTHING`] where none did.
@@ -272,6 +274,65 @@ pub(crate) struct Buckets {
     slots: Vec<(u64, Parts)>,
     shift: u32,
     kept: usize,
+    /// The lists shared with other threads' (then the slots above stay empty).
+    shared: Option<Arc<SharedBuckets>>,
+}
+
+/// Buckets' lists that several threads read and write at once: a fixed size, each slot five
+/// 64-bit words stored apart, the bucket + 1 XOR a mix of the parts' words, so a slot read
+/// while another thread writes it reads as another bucket's (a list lost: a cost, never a
+/// value; an entry is found only under its own exact part's key).
+pub struct SharedBuckets {
+    slots: Vec<[AtomicU64; 5]>,
+    shift: u32,
+}
+
+/// A list's words mixed (what the bucket + 1 is XORed with).
+fn mix_parts(w: &[u64]) -> u64 {
+    w.iter().fold(0u64, |h, &x| (h ^ x).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29))
+}
+
+impl SharedBuckets {
+    /// `slots` slots (a power of two).
+    pub fn new(slots: usize) -> SharedBuckets {
+        assert!(slots.is_power_of_two() && slots > 1, "a power of two");
+        SharedBuckets { slots: (0..slots).map(|_| Default::default()).collect(), shift: 64 - slots.trailing_zeros() }
+    }
+
+    #[inline]
+    fn at(&self, b: u64) -> usize {
+        (b.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> self.shift) as usize
+    }
+
+    fn get(&self, b: u64) -> Option<Parts> {
+        let w = self.slots[self.at(b)].each_ref().map(|x| x.load(Relaxed));
+        if w[0] ^ mix_parts(&w[1..]) != b.wrapping_add(1) {
+            return None;
+        }
+        let mut bytes = [0u8; 32];
+        for (i, x) in w[1..].iter().enumerate() {
+            bytes[8 * i..8 * i + 8].copy_from_slice(&x.to_le_bytes());
+        }
+        let mut parts = Parts { n: bytes[0].min(PARTS as u8), ..Parts::default() };
+        for (i, j) in parts.js.iter_mut().enumerate() {
+            j.copy_from_slice(&bytes[1 + 5 * i..6 + 5 * i]);
+        }
+        Some(parts)
+    }
+
+    fn put(&self, b: u64, parts: &Parts) {
+        let mut bytes = [0u8; 32];
+        bytes[0] = parts.n;
+        for (i, j) in parts.js.iter().enumerate() {
+            bytes[1 + 5 * i..6 + 5 * i].copy_from_slice(j);
+        }
+        let w: [u64; 4] = std::array::from_fn(|i| u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().expect("8 bytes")));
+        let slot = &self.slots[self.at(b)];
+        slot[0].store(b.wrapping_add(1) ^ mix_parts(&w), Relaxed);
+        for (x, v) in slot[1..].iter().zip(w) {
+            x.store(v, Relaxed);
+        }
+    }
 }
 
 /// The most slots [`Buckets`] grows to (40 bytes each: 80 MiB).
@@ -283,15 +344,26 @@ impl Buckets {
         (b.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> self.shift) as usize
     }
 
+    /// Lists shared with the other buckets made over `shared`.
+    pub(crate) fn sharing(shared: &Arc<SharedBuckets>) -> Buckets {
+        Buckets { shared: Some(shared.clone()), ..Buckets::default() }
+    }
+
     /// The parts bucket `b` lists, if kept.
     #[inline]
     pub(crate) fn get(&self, b: u64) -> Option<Parts> {
+        if let Some(s) = &self.shared {
+            return s.get(b);
+        }
         let s = self.slots.get(self.at(b))?;
         (s.0 == b.wrapping_add(1)).then_some(s.1)
     }
 
     /// Bucket `b`'s parts made `parts`.
     pub(crate) fn put(&mut self, b: u64, parts: Parts) {
+        if let Some(s) = &self.shared {
+            return s.put(b, &parts);
+        }
         if self.slots.is_empty() {
             self.slots = vec![(0, Parts::default()); 1 << 10];
             self.shift = 64 - 10;
@@ -328,6 +400,36 @@ const _: () = assert!(KINDS <= 64 && CLASS_KINDS < 32);
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Shared buckets give back the lists kept; a slot whose words come from two writes
+    /// reads as no list.
+    #[test]
+    fn shared_buckets_keep_lists_and_refuse_torn_ones() {
+        let b = SharedBuckets::new(1 << 12);
+        let list = |i: u8| {
+            let mut p = Parts::default();
+            for j in 0..(i % 7) {
+                p.front([i, j, 1, 2, 3]);
+            }
+            p
+        };
+        for i in 0..200u64 {
+            b.put(i * 7919, &list(i as u8));
+        }
+        let same = |x: &Parts, y: &Parts| x.n == y.n && x.js[..x.n as usize] == y.js[..y.n as usize];
+        let kept = (0..200u64).filter(|&i| b.get(i * 7919).is_some_and(|p| same(&p, &list(i as u8)))).count();
+        assert!(kept > 190, "{kept}");
+        assert!(b.get(1).is_none());
+        for word in 0..5 {
+            let b = SharedBuckets::new(1 << 4);
+            let at = b.at(5);
+            b.put(5, &list(3));
+            let first: [u64; 5] = b.slots[at].each_ref().map(|x| x.load(Relaxed));
+            b.put(5, &list(6));
+            b.slots[at][word].store(first[word], Relaxed);
+            assert!(b.get(5).is_none(), "{word}");
+        }
+    }
 
     /// Buckets come back as kept through growth, or not at all (a slot keeps the later of two
     /// that meet: a cache), never another bucket's parts; the last one kept always.

@@ -56,6 +56,8 @@ use super::exact_cache::{self, ExactCache};
 use super::partition::{self, union, Buckets, Classes, Rel, ALL, NOTHING};
 use super::table::{Entry, Table, NO_LOWER, NO_UPPER};
 
+mod threads;
+
 #[cfg(test)]
 thread_local! {
     // enhanced transposition cutoffs taken (the tests check that theirs are exercised)
@@ -254,6 +256,15 @@ struct Solver {
     buckets: Buckets,
     /// Each depth's [`Classes`], kept from node to node.
     class_bufs: Vec<Option<Box<Classes>>>,
+    /// Where several threads solve one position ([`threads`]): what this thread's search
+    /// reads, every [`threads::CHUNK`] nodes, to go on.
+    halt: Option<threads::Halt>,
+    /// Helping another thread's question: near its root ([`threads::HELP_DEPTH`]) the plays'
+    /// order rotated this far, so that the two begin in different places.
+    rotate: usize,
+    /// The line reads the best plays the search kept ([`Solver::hint`]): not where they came
+    /// from several threads' searches, whose timing decides which entries a table kept.
+    hints: bool,
 }
 
 /// The fewest cards in the mover's hand at a trick's last card for an enhanced transposition
@@ -595,7 +606,7 @@ fn widest(hand: &Counts, twice: u64, cards: u8, ctx: &Context) -> u8 {
 
 impl Solver {
     fn new(budget: u64, ctx: &'static Context) -> Solver {
-        Solver { table: Table::default(), nodes: 0, budget, plies: Vec::new(), order: Order::of(ctx), last: ExactCache::default(), follows: Follows::default(), shapes: Vec::new(), given_key: None, two_shapes: ExactCache::default(), last_rel: ExactCache::default(), shapes_rel: ExactCache::default(), near: Near::default(), partition: false, buckets: Buckets::default(), class_bufs: Vec::new() }
+        Solver { table: Table::default(), nodes: 0, budget, plies: Vec::new(), order: Order::of(ctx), last: ExactCache::default(), follows: Follows::default(), shapes: Vec::new(), given_key: None, two_shapes: ExactCache::default(), last_rel: ExactCache::default(), shapes_rel: ExactCache::default(), near: Near::default(), partition: false, buckets: Buckets::default(), class_bufs: Vec::new(), halt: None, rotate: 0, hints: true }
     }
 
     /// The solver by partition search: its table keeps each entry's exact part beside it.
@@ -2614,7 +2625,7 @@ impl Solver {
             return Ok((pos.final_score, R::none()));
         }
         self.nodes += 1;
-        if self.nodes > self.budget {
+        if self.nodes > self.budget && !self.go_on() {
             return Err(Budget);
         }
         if let Some(x) = forced_end::<R>(pos, held, self.order.ctx) {
@@ -2795,6 +2806,11 @@ impl Solver {
         // the third-last trick's last card: a child's last two tricks may be kept, its value
         // then known without making it
         let ends = pos.trick.plays == 3 && held.cards[pos.to_move as usize] == 3;
+        if self.rotate > 0 && depth < threads::HELP_DEPTH {
+            // a thread helping another's question: near its root every play in turn from the
+            // rotate-th on, the table's first too
+            first = u16::MAX;
+        }
         let mut best_i = first;
         let first_i = (first as usize) < ply.len();
         // C1: the union of the children searched (each with T1 of the trick its play ends), or
@@ -2851,6 +2867,10 @@ impl Solver {
                 ply.order.push(ranked(score, i as u16));
             }
             ply.order.sort_unstable();
+            if self.rotate > 0 && depth < threads::HELP_DEPTH {
+                let n = ply.order.len();
+                ply.order.rotate_left(self.rotate % n.max(1));
+            }
             if !first_i {
                 best_i = ply.order[0] as u16;
             }
@@ -3183,6 +3203,26 @@ impl Solver {
         (base + v, rel)
     }
 
+    /// Past this thread's budget: whether its search goes on (alone: no; beside other
+    /// threads: while the nodes all of them spent are within the budget and the question it
+    /// asks is still open), its budget then raised by [`threads::CHUNK`].
+    #[cold]
+    #[inline(never)]
+    fn go_on(&mut self) -> bool {
+        let go = self.halt.as_ref().is_some_and(|h| h.go_on());
+        self.budget += if go { threads::CHUNK } else { 0 };
+        go
+    }
+
+    /// The solver after a search stopped part way (past its budget, or its question answered
+    /// by another thread): each depth's buffers there again, so it can search again.
+    fn recover(&mut self) {
+        for p in self.plies.iter_mut().filter(|p| p.is_none()) {
+            *p = Some(Box::default());
+        }
+        self.given_key = None;
+    }
+
     /// The exact value of `pos`, by a full-window search.
     fn value(&mut self, pos: &Position) -> Result<i32, Budget> {
         self.search(pos, i32::MIN / 2, i32::MAX / 2, 0)
@@ -3246,7 +3286,7 @@ impl Solver {
             let mut found = None;
             // the play the search kept as this node's best first (most often the one that
             // proved its value), then the engine's order
-            let hint = self.hint(&pos, &mut scratch);
+            let hint = if self.hints { self.hint(&pos, &mut scratch) } else { None };
             for c in hint.iter().chain(moves.iter().filter(|&c| Some(*c) != hint)) {
                 let mut q = pos;
                 q.play_unchecked(c);
@@ -3290,6 +3330,20 @@ pub fn by_partition(pos: &Position) -> bool {
 /// fewer nodes (BENCH 10 × 5: 3× fewer), each dearer (a trick start's probe): faster on the
 /// largest ends, slower on small ones (benches/HISTORY.md §48–§49).
 pub fn solve_by(pos: &Position, budget: u64, partition: bool) -> Result<Solution, Error> {
+    solve_threads(pos, budget, partition, 1)
+}
+
+/// [`solve_by`] by `threads` threads (0: one a core; 1: [`solve_by`] itself) sharing one
+/// table (the module `solve::threads`): every play's value, the best play and the bounds are the same for any
+/// number of threads (each value exact); the nodes searched are not. With two threads or
+/// more the line is at each step the first play in the engine's order that keeps the value
+/// (the same line for any number of them), where one thread's tries first the play its
+/// search kept (so the two lines may differ, both of the value). Past the budget (the nodes
+/// of all threads together) which plays were solved may differ from run to run; their
+/// bounds hold the values. Raises BadArgument as [`solve_by`], Resource when the system
+/// starts none of the threads.
+pub fn solve_threads(pos: &Position, budget: u64, partition: bool, threads: usize) -> Result<Solution, Error> {
+    let threads = if threads == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { threads };
     if pos.phase != Phase::Play {
         return Err(Error::BadArgument { what: "game", message: "the solver plays out the tricks: the hand is not in its play phase".into() });
     }
@@ -3316,26 +3370,34 @@ pub fn solve_by(pos: &Position, budget: u64, partition: bool) -> Result<Solution
         let (order, held) = (&s.order, Held::of(pos));
         solved_order.sort_by_key(|&i| std::cmp::Reverse(quick_order_score(pos, order, &held, &moves[i], NONE, Known::default()) * 64 + lead_strength(order.ctx, first_kind(&moves[i]))));
     }
-    let mut guess = None;
-    for &i in &solved_order {
-        let mut q = *pos;
-        q.play_unchecked(&moves[i]);
-        let (lower, upper) = if out_of_budget {
-            static_bounds(&q)
-        } else {
-            match s.mtdf(&q, guess.unwrap_or(pos.defender_points)) {
-                Ok(v) => (v, v),
-                Err(Budget) => {
-                    out_of_budget = true;
-                    static_bounds(&q)
+    if threads > 1 {
+        let (bounds, all_solved, by_threads) = threads::solve_plays(pos, &moves, &solved_order, budget, partition, threads)?;
+        for (r, &i) in solved_order.iter().enumerate() {
+            (values[i].lower, values[i].upper) = bounds[r];
+        }
+        (s, out_of_budget) = (by_threads, !all_solved);
+    } else {
+        let mut guess = None;
+        for &i in &solved_order {
+            let mut q = *pos;
+            q.play_unchecked(&moves[i]);
+            let (lower, upper) = if out_of_budget {
+                static_bounds(&q)
+            } else {
+                match s.mtdf(&q, guess.unwrap_or(pos.defender_points)) {
+                    Ok(v) => (v, v),
+                    Err(Budget) => {
+                        out_of_budget = true;
+                        static_bounds(&q)
+                    }
                 }
-            }
-        };
-        (values[i].lower, values[i].upper) = (lower, upper);
-        guess = Some(match guess {
-            Some(g) if pos.trick.plays == 0 => if max { lower.max(g) } else { lower.min(g) },
-            _ => lower,
-        });
+            };
+            (values[i].lower, values[i].upper) = (lower, upper);
+            guess = Some(match guess {
+                Some(g) if pos.trick.plays == 0 => if max { lower.max(g) } else { lower.min(g) },
+                _ => lower,
+            });
+        }
     }
     // the best by the lower bound for the maximiser, the upper for the minimiser (ties: the earlier)
     let pick = |v: &PlayValue| if max { v.lower } else { -v.upper };
@@ -3539,6 +3601,61 @@ mod tests {
         let taken = HINTS_TAKEN.with(|n| n.get());
         eprintln!("line steps {steps}, plays kept taken {taken}");
         assert!(taken > 400, "{taken}");
+    }
+
+    /// Several threads sharing one table give every play's value, the best play and the
+    /// bounds as one thread does, by partition search and without, at trick starts and mid-
+    /// trick; their line is the same for 2 and 3 threads (the first play in the engine's order
+    /// that keeps the value at each step) and plays out to the value.
+    #[test]
+    fn threads_give_the_values_of_one_thread() {
+        let mut rng = Rng::new(2026);
+        for i in 0..160 {
+            let profile = Profile::ALL[i % Profile::ALL.len()];
+            let pre = rng.below_usize(4);
+            let pos = position_from(&mut rng, profile, 4 + i % 3, pre, i % 4 == 0);
+            let partition = i % 2 == 0;
+            let one = solve_by(&pos, u64::MAX, partition).expect("solved");
+            let mut lines = Vec::new();
+            for threads in [2, 3] {
+                let t = solve_threads(&pos, u64::MAX, partition, threads).expect("solved");
+                assert_eq!((&t.plays, t.best, t.lower, t.upper, t.exact), (&one.plays, one.best, one.lower, one.upper, true), "{threads} threads: {profile:?} {pos:?}");
+                let mut q = pos;
+                for (seat, c) in &t.line {
+                    assert_eq!(q.to_move, *seat);
+                    assert!(q.check_play(c).is_ok());
+                    q.play_unchecked(c);
+                }
+                assert_eq!((q.phase, q.final_score), (Phase::Over, t.lower));
+                lines.push(t.line);
+            }
+            assert_eq!(lines[0], lines[1], "{pos:?}");
+        }
+    }
+
+    /// Past the budget of all threads together, every value is a sound bound and the nodes
+    /// stay within a chunk a thread of it.
+    #[test]
+    fn threads_degrade_to_bounds_past_the_budget() {
+        let mut rng = Rng::new(12);
+        let mut short = 0;
+        for i in 0..40 {
+            let profile = Profile::ALL[i % Profile::ALL.len()];
+            let pos = position_from(&mut rng, profile, 6, 0, false);
+            let full = solve(&pos, u64::MAX).expect("solved");
+            let budget = full.nodes / 3;
+            let t = solve_threads(&pos, budget, by_partition(&pos), 2).expect("solved");
+            for (a, b) in t.plays.iter().zip(&full.plays) {
+                assert_eq!(a.play, b.play);
+                assert!(a.lower <= b.lower && b.upper <= a.upper, "{a:?} {b:?}");
+            }
+            assert!(t.lower <= full.lower && full.upper <= t.upper);
+            assert!(t.nodes <= budget + 2 * (threads::CHUNK + 1), "{} {budget}", t.nodes);
+            short += !t.exact as usize;
+            assert!(!t.exact || t.plays.iter().all(|v| v.lower == v.upper));
+            assert!(t.exact || t.line.is_empty());
+        }
+        assert!(short > 20, "{short}");
     }
 
     /// Merged single leads are interchangeable: leading either gives the same value.

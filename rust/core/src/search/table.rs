@@ -6,6 +6,9 @@
 //! its entry that cost the fewest nodes to find. Every step depends only on the sequence of
 //! calls, so a search is the same on every run and platform.
 
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+use std::sync::Arc;
+
 /// Slots a key may occupy (linear probing).
 pub const WAYS: usize = 16;
 
@@ -191,12 +194,102 @@ impl<W: Word> Slots<W> {
     }
 }
 
-/// The table: its slots keep a word each (partition search's) or none.
+/// Slots that several threads read and write at once (the solver's threads, one table): a
+/// fixed size, each slot five 32-bit words stored apart, the key's check XOR a mix of the
+/// other words, so that a slot read while another thread writes it (torn) reads as another
+/// key's, never as a wrong entry of this one: a lost entry is a cost, never a value.
+pub struct SharedSlots {
+    slots: Vec<[AtomicU32; 5]>,
+}
+
+/// A slot's entry words mixed (what the check is XORed with): any change to them changes
+/// the mix as a hash would, so words of two writes read together match no key's check but by
+/// a chance of about 2^-64.
+#[inline]
+fn mix(d: [u32; 3]) -> u64 {
+    let mut x = ((d[1] as u64) << 32 | d[0] as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    x ^= x >> 29;
+    x = x.wrapping_add((d[2] as u64 | 1 << 32).wrapping_mul(0xbf58_476d_1ce4_e5b9));
+    x = (x ^ x >> 32).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ x >> 29
+}
+
+impl SharedSlots {
+    /// `slots` slots (a power of two, at least [`WAYS`]).
+    pub fn new(slots: usize) -> SharedSlots {
+        assert!(slots.is_power_of_two() && slots >= WAYS, "a power of two, at least WAYS");
+        SharedSlots { slots: (0..slots).map(|_| Default::default()).collect() }
+    }
+
+    /// The slot at `i` as written (check 0: empty).
+    #[inline]
+    fn read(&self, i: usize) -> Slot<u32> {
+        let w = self.slots[i].each_ref().map(|x| x.load(Relaxed));
+        let check = if w == [0; 5] { 0 } else { ((w[1] as u64) << 32 | w[0] as u64) ^ mix([w[2], w[3], w[4]]) };
+        Slot { check, tag: w[2] as u16, lo: (w[2] >> 16) as i16, hi: w[3] as i16, best: (w[3] >> 16) as u8, work: (w[3] >> 24) as u8, word: w[4] }
+    }
+
+    #[inline]
+    fn write(&self, i: usize, s: &Slot<u32>) {
+        let d = [s.tag as u32 | (s.lo as u16 as u32) << 16, s.hi as u16 as u32 | (s.best as u32) << 16 | (s.work as u32) << 24, s.word];
+        let c = s.check ^ mix(d);
+        for (x, v) in self.slots[i].iter().zip([c as u32, (c >> 32) as u32, d[0], d[1], d[2]]) {
+            x.store(v, Relaxed);
+        }
+    }
+
+    #[inline]
+    fn window(&self, at: usize) -> impl Iterator<Item = usize> {
+        let mask = self.slots.len() - 1;
+        (0..WAYS).map(move |i| (at + i) & mask)
+    }
+
+    /// The entry under `key` and its word, if kept (and read whole).
+    pub fn get(&self, key: u128) -> Option<(Entry, u32)> {
+        let (c, tag) = split(key);
+        let at = Slot::<u32> { check: c, tag, ..Slot::default() }.place();
+        for i in self.window(at) {
+            let s = self.read(i);
+            if s.holds(c, tag) {
+                return Some((s.entry(), s.word));
+            }
+            let check = s.check;
+            if check == 0 {
+                return None;
+            }
+        }
+        None
+    }
+
+    /// Keeps `entry` under `key` with `word`, as [`Table::insert_word`] does (over its key's
+    /// entry, else an empty slot, else the window's cheapest), without growing.
+    pub fn insert(&self, key: u128, entry: Entry, word: u32) {
+        let slot = Slot::of(key, entry, word);
+        let (c, tag) = (slot.check, slot.tag);
+        let (mut cheapest, mut least) = (usize::MAX, u8::MAX);
+        for i in self.window(slot.place()) {
+            let s = self.read(i);
+            let check = s.check;
+            if s.holds(c, tag) || check == 0 {
+                self.write(i, &slot);
+                return;
+            }
+            if cheapest == usize::MAX || s.work < least {
+                (cheapest, least) = (i, s.work);
+            }
+        }
+        self.write(cheapest, &slot);
+    }
+}
+
+/// The table: its slots keep a word each (partition search's) or none, or are shared with
+/// other threads' tables (a word each).
 pub struct Table(Kind);
 
 enum Kind {
     Plain(Slots<()>),
     Words(Slots<u32>),
+    Shared(Arc<SharedSlots>),
 }
 
 impl Default for Table {
@@ -211,6 +304,11 @@ impl Table {
         Table(Kind::Words(Slots::new()))
     }
 
+    /// A table over `slots`, shared with the other tables made over them (a word each).
+    pub fn sharing(slots: &Arc<SharedSlots>) -> Table {
+        Table(Kind::Shared(slots.clone()))
+    }
+
     /// The entry under `key`, if kept.
     #[inline]
     pub fn get(&self, key: u128) -> Option<Entry> {
@@ -223,6 +321,7 @@ impl Table {
         match &self.0 {
             Kind::Plain(s) => s.get(key),
             Kind::Words(s) => s.get(key),
+            Kind::Shared(s) => s.get(key),
         }
     }
 
@@ -231,6 +330,7 @@ impl Table {
         match &self.0 {
             Kind::Plain(s) => s.slots.len(),
             Kind::Words(s) => s.slots.len(),
+            Kind::Shared(s) => s.slots.len(),
         }
     }
 
@@ -239,6 +339,7 @@ impl Table {
         match &self.0 {
             Kind::Plain(s) => s.used,
             Kind::Words(s) => s.used,
+            Kind::Shared(s) => (0..s.slots.len()).filter(|&i| s.read(i).check != 0).count(),
         }
     }
 
@@ -256,6 +357,7 @@ impl Table {
         match &mut self.0 {
             Kind::Plain(s) => s.insert(key, entry, word),
             Kind::Words(s) => s.insert(key, entry, word),
+            Kind::Shared(s) => s.insert(key, entry, word),
         }
     }
 }
@@ -301,6 +403,50 @@ mod tests {
         assert_eq!(t.get(key(0)), None, "the cheapest gave way");
         assert!((1..WAYS as u64).all(|j| t.get(key(j)).is_some()));
         assert_eq!(t.len(), WAYS);
+    }
+
+    /// A shared table gives back what it kept, by one thread or four at once; a slot whose
+    /// words come from two writes (as a read between another thread's stores sees it) reads
+    /// as no entry, and a full window keeps the new entry over its cheapest.
+    #[test]
+    fn shared_slots_keep_entries_and_refuse_torn_ones() {
+        let e = |i: u32| Entry { lo: (i % 9000) as i32 - 4000, hi: (i % 9000) as i32, best: (i % 7) as u16, work: i % 2 };
+        let key = |i: u32| (i as u128).wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835) | 1 << 127;
+        let t = SharedSlots::new(1 << 16);
+        std::thread::scope(|sc| {
+            for part in 0..4u32 {
+                let t = &t;
+                sc.spawn(move || (part * 5_000..(part + 1) * 5_000).for_each(|i| t.insert(key(i), e(i), i)));
+            }
+        });
+        let kept = (0..20_000).filter(|&i| t.get(key(i)) == Some((e(i), i))).count();
+        assert!(kept > 19_900, "{kept}");
+        assert_eq!(t.get(key(20_001)), None);
+        // the words of two writes of one key: its check with the other entry's words
+        let (a, b) = (Entry { lo: 0, hi: 50, best: 1, work: 9 }, Entry { lo: 10, hi: 20, best: 2, work: 9 });
+        let k = key(7);
+        let mut torn = 0;
+        for word in 0..5 {
+            let t = SharedSlots::new(1 << 10);
+            t.insert(k, a, 3);
+            let at = (0..t.slots.len()).find(|&i| t.read(i).holds(split(k).0, split(k).1)).expect("kept");
+            let first: [u32; 5] = t.slots[at].each_ref().map(|x| x.load(Relaxed));
+            t.insert(k, b, 4);
+            t.slots[at][word].store(first[word], Relaxed);
+            let got = t.get(k);
+            assert!(got.is_none() || got == Some((b, 4)), "{word}: {got:?}");
+            torn += got.is_none() as usize;
+        }
+        assert_eq!(torn, 5);
+        // a full window: the cheapest gives way
+        let w = SharedSlots::new(WAYS);
+        let wk = |j: u64| (((5u64 << 48) | (j << 20)) as u128) << 64;
+        for j in 0..WAYS as u64 {
+            w.insert(wk(j), Entry { lo: 0, hi: 5, best: 0, work: 1_000 << j }, 0);
+        }
+        w.insert(wk(99), Entry { lo: 0, hi: 5, best: 0, work: 1 }, 0);
+        assert!(w.get(wk(99)).is_some() && w.get(wk(0)).is_none());
+        assert!((1..WAYS as u64).all(|j| w.get(wk(j)).is_some()));
     }
 
     /// Words kept beside the entries come back with them through growth; an entry kept again

@@ -1,0 +1,295 @@
+//! Several threads solving one position's plays ([`super::solve_threads`]): one table and one
+//! set of partition buckets shared by all (a thread's entries serve every other's search),
+//! each thread its own solver otherwise.
+//!
+//! The work is a set of questions "does play r reach b?" (a null-window search of the
+//! position after r, as MTD(f) asks them alone). A free thread takes, in this order:
+//! 1. a play's next question by MTD(f) from the bounds known of it, if nobody asks it;
+//! 2. the next play not begun (in the order the plays are solved alone), guessed as the best
+//!    value solved so far (a trick start) or the latest (mid-trick), as alone;
+//! 3. a question that may come next: whether a play reaches the score above the one asked
+//!    of it (most plays' values are their guess, which takes both), then the score below;
+//! 4. a question another thread asks, searched beside it with the plays near its root in
+//!    another order ([`HELP_DEPTH`]): the two fill one table, each finding what the other
+//!    proved (a question whose value one play holds up would otherwise keep one thread busy
+//!    while the others wait).
+//!
+//! Each answer is a bound of the play's value, whoever found it. A search stops (it looks
+//! every [`CHUNK`] nodes) once the bounds known answer its question, or once the nodes of all
+//! threads pass the budget. The table's slots are read and written whole or seen as another
+//! key's (a torn slot: [`SharedSlots`]), so every answer is sound and every value exact
+//! whatever the threads' timing; only the nodes spent depend on it.
+//!
+//! Measured (benches/HISTORY.md §52): two threads against one, BENCH 10 × 5 by partition
+//! search, the median position about 1.4× faster.
+
+use std::sync::atomic::{AtomicI32, AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, Condvar, Mutex};
+
+use super::{static_bounds, Position, Solver};
+use crate::rules::card::{size, Counts};
+use crate::rules::error::Error;
+use crate::search::partition::{Buckets, SharedBuckets};
+use crate::search::table::{SharedSlots, Table};
+
+/// The nodes a thread's solver searches between two looks at the budget and its question.
+pub(super) const CHUNK: u64 = 1024;
+
+/// The depths below a question's root where a helping thread ([`Solver::rotate`]) orders the
+/// plays from another place: through the rest of the root's trick and the next lead.
+pub(super) const HELP_DEPTH: usize = 4;
+
+/// What every thread reads as it searches: the nodes all spent and each play's bounds.
+struct Pool {
+    spent: AtomicU64,
+    budget: u64,
+    /// Each play's bounds known so far (by its place in the solving order): lo, hi; solved
+    /// once lo = hi.
+    bounds: Vec<(AtomicI32, AtomicI32)>,
+}
+
+impl Pool {
+    fn bounds(&self, r: usize) -> (i32, i32) {
+        (self.bounds[r].0.load(Relaxed), self.bounds[r].1.load(Relaxed))
+    }
+}
+
+/// A thread's search: the play it solves and the score b it asks whether the play reaches.
+pub(super) struct Halt {
+    pool: Arc<Pool>,
+    root: usize,
+    b: i32,
+}
+
+impl Halt {
+    /// Spends [`CHUNK`] more nodes: whether all threads' nodes stay within the budget and the
+    /// question is still open (lo < b ≤ hi).
+    pub(super) fn go_on(&self) -> bool {
+        let spent = self.pool.spent.fetch_add(CHUNK, Relaxed) + CHUNK;
+        let (lo, hi) = self.pool.bounds(self.root);
+        spent <= self.pool.budget && lo < self.b && self.b <= hi
+    }
+}
+
+/// The score a question "reaches b?" asks about: the least multiple of 5 at or above b
+/// (scores are multiples of 5, R7.1, so questions between two of them are one question).
+/// Only which questions to ask reads it, never a value.
+fn score_of(b: i32) -> i32 {
+    b.div_euclid(5) * 5 + if b.rem_euclid(5) == 0 { 0 } else { 5 }
+}
+
+/// What the threads share under one lock: who asks what, and what the answers gave.
+struct Board {
+    /// Plays begun (a prefix of the solving order).
+    begun: usize,
+    /// Each play's latest value found (MTD(f)'s next guess).
+    guess: Vec<i32>,
+    /// Each play's questions searched now, one b for each thread searching it.
+    asked: Vec<Vec<i32>>,
+    solved: usize,
+    /// The best value solved so far for the side to move, and the latest solved.
+    best: Option<i32>,
+    latest: Option<i32>,
+    out_of_budget: bool,
+}
+
+/// The position's facts that [`Board::pick`] reads.
+struct Root {
+    plays: usize,
+    threads: usize,
+    /// The side to move maximises (the defenders).
+    max: bool,
+    trick_start: bool,
+    defender_points: i32,
+}
+
+impl Board {
+    /// The next question (play, b, threads already asking it), if any now.
+    fn pick(&mut self, pool: &Pool, root: &Root) -> Option<(usize, i32, usize)> {
+        if self.out_of_budget {
+            return None;
+        }
+        let open: Vec<usize> = (0..self.begun).filter(|&r| pool.bounds(r).0 < pool.bounds(r).1).collect();
+        // 1. MTD(f)'s next question of a play begun
+        for &r in &open {
+            let (lo, hi) = pool.bounds(r);
+            let b = self.guess[r].clamp(lo + 1, hi);
+            if !self.asked[r].iter().any(|&a| score_of(a) == score_of(b)) {
+                self.asked[r].push(b);
+                return Some((r, b, 0));
+            }
+        }
+        // 2. the next play
+        if self.begun < root.plays {
+            let r = self.begun;
+            self.begun += 1;
+            let g = if root.trick_start { self.best } else { self.latest }.unwrap_or(root.defender_points);
+            let (lo, hi) = pool.bounds(r);
+            self.guess[r] = g;
+            let b = g.clamp(lo + 1, hi);
+            self.asked[r].push(b);
+            return Some((r, b, 0));
+        }
+        // 3. the score above the one asked of a play, then the one below
+        for step in [5, -5] {
+            for &r in &open {
+                let (lo, hi) = pool.bounds(r);
+                let b = score_of(self.guess[r].clamp(lo + 1, hi)) + step;
+                if lo < b && b <= hi && !self.asked[r].iter().any(|&a| score_of(a) == b) {
+                    self.asked[r].push(b);
+                    return Some((r, b, 0));
+                }
+            }
+        }
+        // 4. a question asked, beside the threads asking it (the fewest first, then the
+        // earliest play)
+        let mut help: Option<(usize, i32, usize)> = None;
+        for &r in &open {
+            let (lo, hi) = pool.bounds(r);
+            for &b in self.asked[r].iter().filter(|&&b| lo < b && b <= hi) {
+                let n = self.asked[r].iter().filter(|&&a| a == b).count();
+                if n < root.threads && help.is_none_or(|(_, _, m)| n < m) {
+                    help = Some((r, b, n));
+                }
+            }
+        }
+        let (r, b, n) = help?;
+        self.asked[r].push(b);
+        Some((r, b, n))
+    }
+
+    /// Records the answer `v` (the search's fail-soft value) to "does play r reach b?".
+    fn answer(&mut self, pool: &Pool, r: usize, b: i32, v: i32, max: bool) {
+        let (lo, hi) = &pool.bounds[r];
+        let was_open = pool.bounds(r).0 < pool.bounds(r).1;
+        if v < b {
+            hi.fetch_min(v, Relaxed);
+        } else {
+            lo.fetch_max(v, Relaxed);
+        }
+        self.guess[r] = v;
+        let (l, h) = pool.bounds(r);
+        debug_assert!(l <= h, "the bounds of sound searches meet, never cross");
+        if was_open && l >= h {
+            self.solved += 1;
+            self.best = Some(match self.best {
+                Some(x) if max => x.max(l),
+                Some(x) => x.min(l),
+                None => l,
+            });
+            self.latest = Some(l);
+        }
+    }
+}
+
+/// Every play's bounds (in `order`'s places; exact where solved), whether every play was
+/// solved, and one of the threads' solvers (its nodes all threads', its budget what is left)
+/// to find the line with: `moves` at `pos` by `threads` threads. Raises Resource when the
+/// system starts none of them.
+pub(super) fn solve_plays(pos: &Position, moves: &[Counts], order: &[usize], budget: u64, partition: bool, threads: usize) -> Result<(Vec<(i32, i32)>, bool, Solver), Error> {
+    let n = order.len();
+    let children: Vec<Position> = order
+        .iter()
+        .map(|&i| {
+            let mut q = *pos;
+            q.play_unchecked(&moves[i]);
+            q
+        })
+        .collect();
+    let wide = (i32::MIN / 2, i32::MAX / 2);
+    let pool = Arc::new(Pool { spent: AtomicU64::new(0), budget, bounds: (0..n).map(|_| (AtomicI32::new(wide.0), AtomicI32::new(wide.1))).collect() });
+    let board = Mutex::new(Board { begun: 0, guess: vec![0; n], asked: vec![Vec::new(); n], solved: 0, best: None, latest: None, out_of_budget: false });
+    let changed = Condvar::new();
+    let root = Root { plays: n, threads, max: pos.is_defender(pos.to_move), trick_start: pos.trick.plays == 0, defender_points: pos.defender_points };
+    let cards = pos.hands.iter().map(size).max().unwrap_or(0);
+    let table = Arc::new(SharedSlots::new(shared_slots(cards)));
+    let buckets = Arc::new(SharedBuckets::new(shared_slots(cards) / 8));
+    let work = |mut s: Solver| -> Solver {
+        loop {
+            let task = {
+                let mut bd = lock(&board);
+                loop {
+                    if let Some(t) = bd.pick(&pool, &root) {
+                        break Some(t);
+                    }
+                    if bd.solved == n || bd.out_of_budget {
+                        break None;
+                    }
+                    // every question asked is being searched: wait for an answer
+                    bd = changed.wait(bd).unwrap_or_else(|e| e.into_inner());
+                }
+            };
+            let Some((r, b, helpers)) = task else { return s };
+            s.halt = Some(Halt { pool: pool.clone(), root: r, b });
+            s.rotate = helpers;
+            let v = s.search(&children[r], b - 1, b, 0);
+            let mut bd = lock(&board);
+            if let Some(i) = bd.asked[r].iter().position(|&a| a == b) {
+                bd.asked[r].swap_remove(i);
+            }
+            match v {
+                Ok(v) => bd.answer(&pool, r, b, v, root.max),
+                Err(_) => {
+                    s.recover();
+                    if pool.spent.load(Relaxed) > budget {
+                        bd.out_of_budget = true;
+                    }
+                }
+            }
+            changed.notify_all();
+        }
+    };
+    let make = || {
+        let mut s = Solver::new(0, pos.ctx());
+        s.table = Table::sharing(&table);
+        if partition {
+            s.partition = true;
+            s.buckets = Buckets::sharing(&buckets);
+        }
+        s.hints = false;
+        s
+    };
+    // a thread the system refuses is one fewer (the others take its share); none: an error
+    let mut solvers: Vec<Solver> = std::thread::scope(|sc| {
+        let handles: Vec<_> = (0..threads).map_while(|_| std::thread::Builder::new().spawn_scoped(sc, || work(make())).ok()).collect();
+        handles.into_iter().map(|h| h.join().expect("a solver's thread returns")).collect()
+    });
+    if solvers.is_empty() {
+        return Err(Error::Resource(format!("the system started none of the solver's {threads} threads")));
+    }
+    let nodes = solvers.iter().map(|s| s.nodes).sum();
+    let bounds: Vec<(i32, i32)> = (0..n)
+        .map(|r| {
+            let (lo, hi) = pool.bounds(r);
+            if lo >= hi {
+                return (lo, lo);
+            }
+            let (slo, shi) = static_bounds(&children[r]);
+            (lo.max(slo), hi.min(shi))
+        })
+        .collect();
+    let all_solved = pool.bounds.iter().all(|(lo, hi)| lo.load(Relaxed) >= hi.load(Relaxed));
+    let mut s = solvers.swap_remove(0);
+    (s.halt, s.rotate, s.nodes) = (None, 0, nodes);
+    s.budget = nodes.saturating_add(budget.saturating_sub(pool.spent.load(Relaxed).max(nodes)));
+    Ok((bounds, all_solved, s))
+}
+
+/// The board, locked (no thread panics holding it; were one to, the board is still whole
+/// between two of its calls).
+fn lock(m: &Mutex<Board>) -> std::sync::MutexGuard<'_, Board> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The shared table's slots for a position whose largest hand holds `cards`: a fixed size
+/// (the threads' table cannot double as one thread's does), small enough to stay near the
+/// caches (2^21 slots at 10 cards: 2^20 and 2^22 measured no better, benches/HISTORY.md §52).
+fn shared_slots(cards: usize) -> usize {
+    match cards {
+        0..=6 => 1 << 16,
+        7 => 1 << 18,
+        8 => 1 << 19,
+        9 => 1 << 20,
+        _ => 1 << 21,
+    }
+}
