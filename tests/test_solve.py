@@ -146,6 +146,8 @@ def test_threads_give_the_same_solution():
     replays to the value; past a budget the bounds still hold the values."""
     rnd = random.Random("threads")
     games = [_late(seed, 5 + seed % 3) for seed in range(4)]
+    # past the nodes searched alone first (2**17): the threads' own search
+    games += [_late(3, 9)]
     games += [_endgame(rnd, profile, 4) for profile in PROFILES for _ in range(3)]
     for g in games:
         one = solve(g)
@@ -161,6 +163,7 @@ def test_threads_give_the_same_solution():
             h.apply(play)
         assert h.phase == "over" and h.result.raw_score == one.score
         part = solve(g, node_budget=max(1, one.nodes // 4), threads=2)
+        assert part.nodes <= one.nodes // 4 + 2 * 1025
         for a, b in zip(part.plays, one.plays):
             assert a.play == b.play and a.lower <= b.lower and b.upper <= a.upper
     h = tractor.Game.from_deal(["As", "Ks", "Qs", "Js"], level=10, trump="h")

@@ -3360,7 +3360,7 @@ pub fn solve_threads(pos: &Position, budget: u64, partition: bool, threads: usiz
     };
     let max = pos.is_defender(pos.to_move);
     let mut values: Vec<PlayValue> = moves.iter().map(|c| PlayValue { play: *c, lower: 0, upper: 0 }).collect();
-    let mut out_of_budget = false;
+    let mut out_of_budget;
     // the order the plays are solved in: at a trick start the leads with most points and
     // cards first, stronger first (a lead's order at every node): the likely best first, its
     // line in the table before the others' (measured: fewer nodes), each play's value then
@@ -3371,33 +3371,30 @@ pub fn solve_threads(pos: &Position, budget: u64, partition: bool, threads: usiz
         solved_order.sort_by_key(|&i| std::cmp::Reverse(quick_order_score(pos, order, &held, &moves[i], NONE, Known::default()) * 64 + lead_strength(order.ctx, first_kind(&moves[i]))));
     }
     if threads > 1 {
-        let (bounds, all_solved, by_threads) = threads::solve_plays(pos, &moves, &solved_order, budget, partition, threads)?;
-        for (r, &i) in solved_order.iter().enumerate() {
-            (values[i].lower, values[i].upper) = bounds[r];
+        // alone first, within ALONE_FIRST nodes (most ends need fewer: no table to set up),
+        // its line as the threads' would be (hint-free); past them by the threads, the nodes
+        // spent alone counted against the budget
+        let mut alone = Solver::new(budget.min(alone_first()), pos.ctx());
+        if partition {
+            alone = alone.partitioned();
         }
-        (s, out_of_budget) = (by_threads, !all_solved);
+        alone.hints = false;
+        out_of_budget = solve_alone(&mut alone, pos, &moves, &solved_order, &mut values);
+        let spent = alone.nodes;
+        // (the line may search to the whole budget)
+        alone.budget = budget;
+        s = alone;
+        if out_of_budget && budget > spent {
+            let (bounds, all_solved, by_threads) = threads::solve_plays(pos, &moves, &solved_order, budget - spent, partition, threads)?;
+            for (r, &i) in solved_order.iter().enumerate() {
+                (values[i].lower, values[i].upper) = bounds[r];
+            }
+            (s, out_of_budget) = (by_threads, !all_solved);
+            s.nodes += spent;
+            s.budget = s.budget.saturating_add(spent);
+        }
     } else {
-        let mut guess = None;
-        for &i in &solved_order {
-            let mut q = *pos;
-            q.play_unchecked(&moves[i]);
-            let (lower, upper) = if out_of_budget {
-                static_bounds(&q)
-            } else {
-                match s.mtdf(&q, guess.unwrap_or(pos.defender_points)) {
-                    Ok(v) => (v, v),
-                    Err(Budget) => {
-                        out_of_budget = true;
-                        static_bounds(&q)
-                    }
-                }
-            };
-            (values[i].lower, values[i].upper) = (lower, upper);
-            guess = Some(match guess {
-                Some(g) if pos.trick.plays == 0 => if max { lower.max(g) } else { lower.min(g) },
-                _ => lower,
-            });
-        }
+        out_of_budget = solve_alone(&mut s, pos, &moves, &solved_order, &mut values);
     }
     // the best by the lower bound for the maximiser, the upper for the minimiser (ties: the earlier)
     let pick = |v: &PlayValue| if max { v.lower } else { -v.upper };
@@ -3418,6 +3415,55 @@ pub fn solve_threads(pos: &Position, budget: u64, partition: bool, threads: usiz
         }
     }
     Ok(Solution { plays: values, best: best.play, lower, upper, line, nodes: s.nodes, exact })
+}
+
+/// The nodes [`solve_threads`] searches alone before it starts its threads: ends solved within
+/// them are not worth the threads' table (a fixed size, set up for each solve: about 20 ms at
+/// 8 cards, benches/HISTORY.md §52).
+const ALONE_FIRST: u64 = 1 << 17;
+
+#[cfg(test)]
+thread_local! {
+    // the tests' nodes alone first (0: the threads at once)
+    static ALONE_NODES: std::cell::Cell<u64> = const { std::cell::Cell::new(ALONE_FIRST) };
+}
+
+/// [`ALONE_FIRST`] (in the tests, the nodes they set).
+fn alone_first() -> u64 {
+    #[cfg(test)]
+    return ALONE_NODES.with(|c| c.get());
+    #[cfg(not(test))]
+    ALONE_FIRST
+}
+
+/// `moves` at `pos` solved by `s` one by one in `solved_order` (MTD(f), each guessed as the
+/// best so far at a trick start, else as the previous), their values or bounds put in
+/// `values`: whether the budget ran out.
+fn solve_alone(s: &mut Solver, pos: &Position, moves: &[Counts], solved_order: &[usize], values: &mut [PlayValue]) -> bool {
+    let max = pos.is_defender(pos.to_move);
+    let mut out_of_budget = false;
+    let mut guess = None;
+    for &i in solved_order {
+        let mut q = *pos;
+        q.play_unchecked(&moves[i]);
+        let (lower, upper) = if out_of_budget {
+            static_bounds(&q)
+        } else {
+            match s.mtdf(&q, guess.unwrap_or(pos.defender_points)) {
+                Ok(v) => (v, v),
+                Err(Budget) => {
+                    out_of_budget = true;
+                    static_bounds(&q)
+                }
+            }
+        };
+        (values[i].lower, values[i].upper) = (lower, upper);
+        guess = Some(match guess {
+            Some(g) if pos.trick.plays == 0 => if max { lower.max(g) } else { lower.min(g) },
+            _ => lower,
+        });
+    }
+    out_of_budget
 }
 
 /// The exact final score after each of `plays` at `pos` (the play phase), one table shared,
@@ -3615,6 +3661,8 @@ mod tests {
             let pre = rng.below_usize(4);
             let pos = position_from(&mut rng, profile, 4 + i % 3, pre, i % 4 == 0);
             let partition = i % 2 == 0;
+            // the threads at once, or (every fourth) alone first as by default
+            ALONE_NODES.with(|c| c.set(if i % 4 == 3 { ALONE_FIRST } else { 0 }));
             let one = solve_by(&pos, u64::MAX, partition).expect("solved");
             let mut lines = Vec::new();
             for threads in [2, 3] {
@@ -3644,6 +3692,8 @@ mod tests {
             let pos = position_from(&mut rng, profile, 6, 0, false);
             let full = solve(&pos, u64::MAX).expect("solved");
             let budget = full.nodes / 3;
+            // the threads at once, or alone first within part of the budget
+            ALONE_NODES.with(|c| c.set([0, budget / 2][i % 2]));
             let t = solve_threads(&pos, budget, by_partition(&pos), 2).expect("solved");
             for (a, b) in t.plays.iter().zip(&full.plays) {
                 assert_eq!(a.play, b.play);
