@@ -297,9 +297,9 @@ def rollouts(game: Game, n: int, policy: str, seed: int, threads: int, points: b
 def run_search(game: Game, policy: str, seed: int, threads: int) -> Tuple[bytes, List[Tuple[bytes, int, int, int]], List[List[int]]]:
     """Raises InvalidPolicy, InvalidArgument, NoConsistentWorld, ResourceError."""
 def solve(
-    game: Game, budget: int, partition: Optional[bool] = ...
+    game: Game, budget: int, partition: Optional[bool] = ..., threads: int = ...
 ) -> Tuple[List[Tuple[bytes, int, int]], bytes, int, int, List[Tuple[int, bytes]], int, bool]:
-    """Raises InvalidArgument (not the play phase), ObjectBusy."""
+    """Raises InvalidArgument (not the play phase), ObjectBusy, ResourceError."""
 @final
 class Player:
     def __new__(cls, policy: str, seed: int) -> "Player": ...
