@@ -1,10 +1,11 @@
 """The thread curve (issue 42 item 2, issue 40's self-play throughput): one fixed workload each of
-ISMCTS, PIMC, self-play samples and bulk simulation, timed at every thread count asked (default 1,
-2, 4, 8, 16 up to the machine's cores), the results checked equal across thread counts (a result
-never depends on its threads). Made to run once on a lent many-core machine in a few minutes:
+ISMCTS, PIMC, self-play samples, bulk simulation and the open-card solver, timed at every thread
+count asked (default 1, 2, 4, 8, 16 up to the machine's cores), the results checked equal across
+thread counts (a result never depends on its threads; the solver's values, best play and bounds).
+Made to run once on a lent many-core machine in a few minutes:
 
     python benches/thread_curve.py [--threads 1 2 4 8 16] [--repeats 3] [--scale 1.0]
-                                   [--only ismcts pimc selfplay simulate] [--json PATH]
+                                   [--only ismcts pimc selfplay simulate solve] [--json PATH]
 
 Each workload is split so that 16 threads have work: ISMCTS grows 16 trees (its result depends on
 ``trees``, never on ``threads``), PIMC draws 64 worlds, self-play and simulation run enough hands.
@@ -30,7 +31,22 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from compare_search_openspiel import tractor_position  # noqa: E402
 from ismcts_threads import waited  # noqa: E402
 
-WORKLOADS = ("ismcts", "pimc", "selfplay", "simulate")
+WORKLOADS = ("ismcts", "pimc", "selfplay", "simulate", "solve")
+
+
+def late(seed: int, cards: int):
+    """A new match's first hand (``tractor.Game(seed=seed)``) played by greedy until the player
+    to move holds ``cards`` cards or fewer."""
+    import tractor
+
+    g = tractor.Game(seed=seed)
+    i = 0
+    while g.current_player is not None:
+        if g.phase == "play" and len(g.hand(g.current_player)) <= cards:
+            return g
+        g.step_policy("greedy", i)
+        i += 1
+    raise SystemExit(f"seed {seed}: the hand ended before {cards} cards")
 
 
 def digest(arrays: dict) -> str:
@@ -48,7 +64,7 @@ def workloads(scale: float):
     value that must not depend on it)."""
     import tractor
     from tractor import train as T
-    from tractor.search import ismcts, pimc
+    from tractor.search import ismcts, pimc, solve
 
     games = [g for g in (tractor_position(3000 + i, 0.5) for i in range(6)) if g is not None]
     iters = max(16, int(16 * 1500 * scale))
@@ -70,11 +86,20 @@ def workloads(scale: float):
         r = tractor.simulate(hands=sim_hands, policies=("greedy",) * 4, seed=7, threads=t)
         return digest(r.arrays)
 
+    # 9-card ends of 0.3-1.5 s each on one core (2 of them below scale 0.5)
+    ends = [late(seed, 9) for seed in ((3, 4, 6, 7) if scale >= 0.5 else (3, 4))]
+
+    def run_solve(t):
+        out = [solve(g, node_budget=10**9, threads=t) for g in ends]
+        assert all(s.exact for s in out)
+        return [(s.plays, s.best, s.lower, s.upper) for s in out]
+
     return [
         ("ismcts", f"{len(games)} mid-hand positions, {iters} iterations over 16 trees", run_ismcts),
         ("pimc", f"{len(games)} mid-hand positions, {worlds} worlds x 8 random rollouts", run_pimc),
         ("selfplay", f"{sp_hands} hands of Monte-Carlo samples, tuned-greedy-v1 on every seat", run_selfplay),
         ("simulate", f"{sim_hands} greedy hands", run_simulate),
+        ("solve", f"{len(ends)} ends of 9 cards a hand, every play's exact value", run_solve),
     ]
 
 

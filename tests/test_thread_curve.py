@@ -22,7 +22,7 @@ def test_a_small_curve_of_every_workload(tmp_path):
     assert r.returncode == 0, r.stderr
     d = json.loads(out.read_text())
     assert d["threads"] == [1, 2]
-    assert sorted(d["workloads"]) == ["ismcts", "pimc", "selfplay", "simulate"]
+    assert sorted(d["workloads"]) == ["ismcts", "pimc", "selfplay", "simulate", "solve"]
     for w in d["workloads"].values():
         assert [row["threads"] for row in w["rows"]] == [1, 2]
         assert w["rows"][0]["speedup"] == 1.0
