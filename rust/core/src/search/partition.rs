@@ -320,6 +320,13 @@ impl SharedBuckets {
         Some(parts)
     }
 
+    /// Every list of `buckets` kept here too (a thread's handed to the threads).
+    pub(crate) fn take_in(&self, buckets: &Buckets) {
+        for (b1, parts) in buckets.slots.iter().filter(|s| s.0 != 0) {
+            self.put(b1.wrapping_sub(1), parts);
+        }
+    }
+
     fn put(&self, b: u64, parts: &Parts) {
         let mut bytes = [0u8; 32];
         bytes[0] = parts.n;

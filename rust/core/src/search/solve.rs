@@ -3372,8 +3372,8 @@ pub fn solve_threads(pos: &Position, budget: u64, partition: bool, threads: usiz
     }
     if threads > 1 {
         // alone first, within ALONE_FIRST nodes (most ends need fewer: no table to set up),
-        // its line as the threads' would be (hint-free); past them by the threads, the nodes
-        // spent alone counted against the budget
+        // its line as the threads' would be (hint-free); past them by the threads from what it
+        // found, the nodes spent alone counted against the budget
         let mut alone = Solver::new(budget.min(alone_first()), pos.ctx());
         if partition {
             alone = alone.partitioned();
@@ -3385,7 +3385,9 @@ pub fn solve_threads(pos: &Position, budget: u64, partition: bool, threads: usiz
         alone.budget = budget;
         s = alone;
         if out_of_budget && budget > spent {
-            let (bounds, all_solved, by_threads) = threads::solve_plays(pos, &moves, &solved_order, budget - spent, partition, threads)?;
+            // what it found goes on to the threads: its table, buckets and each play's bounds
+            let known: Vec<(i32, i32)> = solved_order.iter().map(|&i| (values[i].lower, values[i].upper)).collect();
+            let (bounds, all_solved, by_threads) = threads::solve_plays(pos, &moves, &solved_order, budget - spent, threads, &s, &known)?;
             for (r, &i) in solved_order.iter().enumerate() {
                 (values[i].lower, values[i].upper) = bounds[r];
             }
@@ -3419,7 +3421,8 @@ pub fn solve_threads(pos: &Position, budget: u64, partition: bool, threads: usiz
 
 /// The nodes [`solve_threads`] searches alone before it starts its threads: ends solved within
 /// them are not worth the threads' table (a fixed size, set up for each solve: about 20 ms at
-/// 8 cards, benches/HISTORY.md §52).
+/// 8 cards); past them the threads go on from its table (2^19 measured no better at 10 × 5,
+/// benches/HISTORY.md §52).
 const ALONE_FIRST: u64 = 1 << 17;
 
 #[cfg(test)]
@@ -3661,8 +3664,9 @@ mod tests {
             let pre = rng.below_usize(4);
             let pos = position_from(&mut rng, profile, 4 + i % 3, pre, i % 4 == 0);
             let partition = i % 2 == 0;
-            // the threads at once, or (every fourth) alone first as by default
-            ALONE_NODES.with(|c| c.set(if i % 4 == 3 { ALONE_FIRST } else { 0 }));
+            // the threads at once, or alone first within 2,000 nodes (the threads then go on
+            // from its table, buckets and plays solved), or as by default
+            ALONE_NODES.with(|c| c.set([0, 2_000, 0, ALONE_FIRST][i % 4]));
             let one = solve_by(&pos, u64::MAX, partition).expect("solved");
             let mut lines = Vec::new();
             for threads in [2, 3] {

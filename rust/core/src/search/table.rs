@@ -86,6 +86,12 @@ impl<W: Word> Slot<W> {
         Slot { check, tag, lo, hi, best: e.best.min(255) as u8, work: (32 - e.work.leading_zeros()) as u8, word }
     }
 
+    /// The slot with a word 0 in place of its own.
+    fn of_plain(&self) -> Slot<u32> {
+        let (check, tag, lo, hi, best, work) = (self.check, self.tag, self.lo, self.hi, self.best, self.work);
+        Slot { check, tag, lo, hi, best, work, word: 0 }
+    }
+
     fn entry(&self) -> Entry {
         let (lo, hi, best, work) = (self.lo, self.hi, self.best, self.work);
         let lo = if lo == i16::MIN { NO_LOWER } else { lo as i32 };
@@ -264,7 +270,19 @@ impl SharedSlots {
     /// Keeps `entry` under `key` with `word`, as [`Table::insert_word`] does (over its key's
     /// entry, else an empty slot, else the window's cheapest), without growing.
     pub fn insert(&self, key: u128, entry: Entry, word: u32) {
-        let slot = Slot::of(key, entry, word);
+        self.put(Slot::of(key, entry, word));
+    }
+
+    /// Every entry of `table` kept here too (a thread's table handed to the threads).
+    pub fn take_in(&self, table: &Table) {
+        match &table.0 {
+            Kind::Plain(t) => t.slots.iter().filter(|s| { let c = s.check; c != 0 }).for_each(|s| self.put(s.of_plain())),
+            Kind::Words(t) => t.slots.iter().filter(|s| { let c = s.check; c != 0 }).for_each(|s| self.put(*s)),
+            Kind::Shared(_) => {}
+        }
+    }
+
+    fn put(&self, slot: Slot<u32>) {
         let (c, tag) = (slot.check, slot.tag);
         let (mut cheapest, mut least) = (usize::MAX, u8::MAX);
         for i in self.window(slot.place()) {

@@ -121,7 +121,10 @@ impl Board {
                 return Some((r, b, 0));
             }
         }
-        // 2. the next play
+        // 2. the next play (past those solved before the threads began)
+        while self.begun < root.plays && pool.bounds(self.begun).0 >= pool.bounds(self.begun).1 {
+            self.begun += 1;
+        }
         if self.begun < root.plays {
             let r = self.begun;
             self.begun += 1;
@@ -186,9 +189,11 @@ impl Board {
 
 /// Every play's bounds (in `order`'s places; exact where solved), whether every play was
 /// solved, and one of the threads' solvers (its nodes all threads', its budget what is left)
-/// to find the line with: `moves` at `pos` by `threads` threads. Raises Resource when the
-/// system starts none of them.
-pub(super) fn solve_plays(pos: &Position, moves: &[Counts], order: &[usize], budget: u64, partition: bool, threads: usize) -> Result<(Vec<(i32, i32)>, bool, Solver), Error> {
+/// to find the line with: `moves` at `pos` by `threads` threads, from what one thread found
+/// before (`alone`: its table and buckets, and each play's bounds in `order`'s places).
+/// Raises Resource when the system starts none of them.
+pub(super) fn solve_plays(pos: &Position, moves: &[Counts], order: &[usize], budget: u64, threads: usize, alone: &Solver, known: &[(i32, i32)]) -> Result<(Vec<(i32, i32)>, bool, Solver), Error> {
+    let partition = alone.partition;
     let n = order.len();
     let children: Vec<Position> = order
         .iter()
@@ -198,14 +203,28 @@ pub(super) fn solve_plays(pos: &Position, moves: &[Counts], order: &[usize], bud
             q
         })
         .collect();
-    let wide = (i32::MIN / 2, i32::MAX / 2);
-    let pool = Arc::new(Pool { spent: AtomicU64::new(0), budget, bounds: (0..n).map(|_| (AtomicI32::new(wide.0), AtomicI32::new(wide.1))).collect() });
-    let board = Mutex::new(Board { begun: 0, guess: vec![0; n], asked: vec![Vec::new(); n], solved: 0, best: None, latest: None, out_of_budget: false });
+    let pool = Arc::new(Pool { spent: AtomicU64::new(0), budget, bounds: known.iter().map(|&(lo, hi)| (AtomicI32::new(lo), AtomicI32::new(hi))).collect() });
+    let mut board = Board { begun: 0, guess: vec![0; n], asked: vec![Vec::new(); n], solved: 0, best: None, latest: None, out_of_budget: false };
+    for (r, &(lo, hi)) in known.iter().enumerate() {
+        board.guess[r] = lo.max(hi.min(pos.defender_points));
+        if lo >= hi {
+            board.solved += 1;
+            board.best = Some(match board.best {
+                Some(x) if pos.is_defender(pos.to_move) => x.max(lo),
+                Some(x) => x.min(lo),
+                None => lo,
+            });
+            board.latest = Some(lo);
+        }
+    }
+    let board = Mutex::new(board);
     let changed = Condvar::new();
     let root = Root { plays: n, threads, max: pos.is_defender(pos.to_move), trick_start: pos.trick.plays == 0, defender_points: pos.defender_points };
     let cards = pos.hands.iter().map(size).max().unwrap_or(0);
     let table = Arc::new(SharedSlots::new(shared_slots(cards)));
     let buckets = Arc::new(SharedBuckets::new(shared_slots(cards) / 8));
+    table.take_in(&alone.table);
+    buckets.take_in(&alone.buckets);
     let work = |mut s: Solver| -> Solver {
         loop {
             let task = {
