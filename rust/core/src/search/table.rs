@@ -86,10 +86,10 @@ impl<W: Word> Slot<W> {
         Slot { check, tag, lo, hi, best: e.best.min(255) as u8, work: (32 - e.work.leading_zeros()) as u8, word }
     }
 
-    /// The slot with a word 0 in place of its own.
-    fn of_plain(&self) -> Slot<u32> {
-        let (check, tag, lo, hi, best, work) = (self.check, self.tag, self.lo, self.hi, self.best, self.work);
-        Slot { check, tag, lo, hi, best, work, word: 0 }
+    /// The slot with its word as a `u32` (0 for none).
+    fn with_u32(&self) -> Slot<u32> {
+        let (check, tag, lo, hi, best, work, word) = (self.check, self.tag, self.lo, self.hi, self.best, self.work, self.word);
+        Slot { check, tag, lo, hi, best, work, word: word.get() }
     }
 
     fn entry(&self) -> Entry {
@@ -114,6 +114,14 @@ impl<W: Word> Slot<W> {
     }
 }
 
+/// The slots a slot placed at `at` may occupy in a table of `len` slots (a power of two):
+/// [`WAYS`] from there (wrapping).
+#[inline]
+fn window(at: usize, len: usize) -> impl Iterator<Item = usize> {
+    let mask = len - 1;
+    (0..WAYS).map(move |i| (at + i) & mask)
+}
+
 /// What a slot keeps of a key: its high 64 bits (at least 1) and 16 of its low.
 #[inline]
 fn split(key: u128) -> (u64, u16) {
@@ -131,11 +139,9 @@ impl<W: Word> Slots<W> {
         Slots { slots: vec![Slot::default(); MIN_SLOTS], used: 0 }
     }
 
-    /// The slots a slot placed at `at` may occupy: [`WAYS`] from there (wrapping).
     #[inline]
     fn window(&self, at: usize) -> impl Iterator<Item = usize> {
-        let mask = self.slots.len() - 1;
-        (0..WAYS).map(move |i| (at + i) & mask)
+        window(at, self.slots.len())
     }
 
     #[inline]
@@ -246,8 +252,7 @@ impl SharedSlots {
 
     #[inline]
     fn window(&self, at: usize) -> impl Iterator<Item = usize> {
-        let mask = self.slots.len() - 1;
-        (0..WAYS).map(move |i| (at + i) & mask)
+        window(at, self.slots.len())
     }
 
     /// The entry under `key` and its word, if kept (and read whole).
@@ -276,9 +281,18 @@ impl SharedSlots {
     /// Every entry of `table` kept here too (a thread's table handed to the threads).
     pub fn take_in(&self, table: &Table) {
         match &table.0 {
-            Kind::Plain(t) => t.slots.iter().filter(|s| { let c = s.check; c != 0 }).for_each(|s| self.put(s.of_plain())),
-            Kind::Words(t) => t.slots.iter().filter(|s| { let c = s.check; c != 0 }).for_each(|s| self.put(*s)),
+            Kind::Plain(t) => self.take_slots(t),
+            Kind::Words(t) => self.take_slots(t),
             Kind::Shared(_) => {}
+        }
+    }
+
+    fn take_slots<W: Word>(&self, t: &Slots<W>) {
+        for s in t.slots.iter().filter(|s| {
+            let check = s.check;
+            check != 0
+        }) {
+            self.put(s.with_u32());
         }
     }
 

@@ -54,6 +54,12 @@ impl Pool {
     fn bounds(&self, r: usize) -> (i32, i32) {
         (self.bounds[r].0.load(Relaxed), self.bounds[r].1.load(Relaxed))
     }
+
+    /// Play r is not solved yet (its bounds have not met).
+    fn open(&self, r: usize) -> bool {
+        let (lo, hi) = self.bounds(r);
+        lo < hi
+    }
 }
 
 /// A thread's search: the play it solves and the score b it asks whether the play reaches.
@@ -111,7 +117,7 @@ impl Board {
         if self.out_of_budget {
             return None;
         }
-        let open: Vec<usize> = (0..self.begun).filter(|&r| pool.bounds(r).0 < pool.bounds(r).1).collect();
+        let open: Vec<usize> = (0..self.begun).filter(|&r| pool.open(r)).collect();
         // 1. MTD(f)'s next question of a play begun
         for &r in &open {
             let (lo, hi) = pool.bounds(r);
@@ -122,7 +128,7 @@ impl Board {
             }
         }
         // 2. the next play (past those solved before the threads began)
-        while self.begun < root.plays && pool.bounds(self.begun).0 >= pool.bounds(self.begun).1 {
+        while self.begun < root.plays && !pool.open(self.begun) {
             self.begun += 1;
         }
         if self.begun < root.plays {
@@ -166,7 +172,7 @@ impl Board {
     /// Records the answer `v` (the search's fail-soft value) to "does play r reach b?".
     fn answer(&mut self, pool: &Pool, r: usize, b: i32, v: i32, max: bool) {
         let (lo, hi) = &pool.bounds[r];
-        let was_open = pool.bounds(r).0 < pool.bounds(r).1;
+        let was_open = pool.open(r);
         if v < b {
             hi.fetch_min(v, Relaxed);
         } else {
@@ -176,14 +182,20 @@ impl Board {
         let (l, h) = pool.bounds(r);
         debug_assert!(l <= h, "the bounds of sound searches meet, never cross");
         if was_open && l >= h {
-            self.solved += 1;
-            self.best = Some(match self.best {
-                Some(x) if max => x.max(l),
-                Some(x) => x.min(l),
-                None => l,
-            });
-            self.latest = Some(l);
+            self.solved_at(l, max);
         }
+    }
+
+    /// A play solved at `v`: one more, the best so far for the side to move (`max`: the
+    /// defenders) and the latest.
+    fn solved_at(&mut self, v: i32, max: bool) {
+        self.solved += 1;
+        self.best = Some(match self.best {
+            Some(x) if max => x.max(v),
+            Some(x) => x.min(v),
+            None => v,
+        });
+        self.latest = Some(v);
     }
 }
 
@@ -204,22 +216,16 @@ pub(super) fn solve_plays(pos: &Position, moves: &[Counts], order: &[usize], bud
         })
         .collect();
     let pool = Arc::new(Pool { spent: AtomicU64::new(0), budget, bounds: known.iter().map(|&(lo, hi)| (AtomicI32::new(lo), AtomicI32::new(hi))).collect() });
+    let root = Root { plays: n, threads, max: pos.is_defender(pos.to_move), trick_start: pos.trick.plays == 0, defender_points: pos.defender_points };
     let mut board = Board { begun: 0, guess: vec![0; n], asked: vec![Vec::new(); n], solved: 0, best: None, latest: None, out_of_budget: false };
     for (r, &(lo, hi)) in known.iter().enumerate() {
         board.guess[r] = lo.max(hi.min(pos.defender_points));
         if lo >= hi {
-            board.solved += 1;
-            board.best = Some(match board.best {
-                Some(x) if pos.is_defender(pos.to_move) => x.max(lo),
-                Some(x) => x.min(lo),
-                None => lo,
-            });
-            board.latest = Some(lo);
+            board.solved_at(lo, root.max);
         }
     }
     let board = Mutex::new(board);
     let changed = Condvar::new();
-    let root = Root { plays: n, threads, max: pos.is_defender(pos.to_move), trick_start: pos.trick.plays == 0, defender_points: pos.defender_points };
     let cards = pos.hands.iter().map(size).max().unwrap_or(0);
     let table = Arc::new(SharedSlots::new(shared_slots(cards)));
     let buckets = Arc::new(SharedBuckets::new(shared_slots(cards) / 8));
