@@ -2410,9 +2410,9 @@ impl Solver {
                 *key = Some(k);
             }
         }
-        for i in 0..parts.n as usize {
+        for (i, key) in keys.into_iter().enumerate().take(parts.n as usize) {
             let j = parts.js[i];
-            let Some(e) = keys[i].and_then(|k| self.table.get(k)) else { continue };
+            let Some(e) = key.and_then(|k| self.table.get(k)) else { continue };
             if first == u16::MAX {
                 first = e.best;
             }
