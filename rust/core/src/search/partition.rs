@@ -327,6 +327,22 @@ impl SharedBuckets {
         }
     }
 
+    /// Every list of `other` kept here too, read as the threads write it (a list written
+    /// meanwhile may be missed, or read torn: then kept under a bucket no search reads but by
+    /// a 64-bit chance, and even then only an entry's own exact part finds it).
+    pub fn take_shared(&self, other: &SharedBuckets) {
+        for slot in &other.slots {
+            let w = slot.each_ref().map(|x| x.load(Relaxed));
+            if w == [0; 5] {
+                continue;
+            }
+            let b = (w[0] ^ mix_parts(&w[1..])).wrapping_sub(1);
+            if let Some(parts) = other.get(b) {
+                self.put(b, &parts);
+            }
+        }
+    }
+
     fn put(&self, b: u64, parts: &Parts) {
         let mut bytes = [0u8; 32];
         bytes[0] = parts.n;

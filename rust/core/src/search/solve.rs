@@ -3229,7 +3229,19 @@ impl Solver {
     fn go_on(&mut self) -> bool {
         let go = self.halt.as_ref().is_some_and(|h| h.go_on());
         self.budget += if go { threads::CHUNK } else { 0 };
+        self.share_newer();
         go
+    }
+
+    /// The threads' table and buckets taken up if they grew since this solver last looked
+    /// (its searches go on in them: an entry is a sound bound in any table).
+    fn share_newer(&mut self) {
+        if let Some((table, buckets)) = self.halt.as_mut().and_then(|h| h.newer()) {
+            self.table = Table::sharing(&table);
+            if self.partition {
+                self.buckets = Buckets::sharing(&buckets);
+            }
+        }
     }
 
     /// The solver after a search stopped part way (past its budget, or its question answered
@@ -3701,6 +3713,29 @@ mod tests {
             }
             assert_eq!(lines[0], lines[1], "{pos:?}");
         }
+    }
+
+    /// The threads' table and buckets grown while they search (here from a few thousand nodes
+    /// on, to four times the slots each time) give every play's value as one thread does.
+    #[test]
+    fn threads_give_the_values_of_one_thread_through_growth() {
+        let mut rng = Rng::new(53);
+        threads::GROW.with(|c| c.set(threads::Grow { per_slot: 1 }));
+        let before = threads::GROWN.load(std::sync::atomic::Ordering::Relaxed);
+        for i in 0..60 {
+            let profile = Profile::ALL[i % Profile::ALL.len()];
+            let pre = rng.below_usize(4);
+            let pos = position_from(&mut rng, profile, 6 + i % 2, pre, false);
+            let partition = i % 2 == 0;
+            ALONE_NODES.with(|c| c.set([0, 2_000][i % 2]));
+            let one = solve_by(&pos, u64::MAX, partition).expect("solved");
+            let t = solve_threads(&pos, u64::MAX, partition, 2).expect("solved");
+            assert_eq!((&t.plays, t.best, t.lower, t.upper, t.exact), (&one.plays, one.best, one.lower, one.upper, true), "{profile:?} {pos:?}");
+        }
+        threads::GROW.with(|c| c.set(threads::Grow::AT));
+        ALONE_NODES.with(|c| c.set(ALONE_FIRST));
+        let grown = threads::GROWN.load(std::sync::atomic::Ordering::Relaxed) - before;
+        assert!(grown >= 10, "{grown}");
     }
 
     /// Past the budget of all threads together, every value is a sound bound and the nodes

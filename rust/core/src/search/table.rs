@@ -317,8 +317,25 @@ impl SharedSlots {
         match &table.0 {
             Kind::Plain(t) => self.take_slots(t),
             Kind::Words(t) => self.take_slots(t),
-            Kind::Shared(_) => {}
+            Kind::Shared(t) => self.take_shared(t),
         }
+    }
+
+    /// Every entry of `other` kept here too, read as the threads write it (a slot written
+    /// meanwhile may be missed, or read torn: then kept under no key any search makes).
+    pub fn take_shared(&self, other: &SharedSlots) {
+        for i in 0..other.slots.len() {
+            let s = other.read(i);
+            let check = s.check;
+            if check != 0 {
+                self.put(s);
+            }
+        }
+    }
+
+    /// Slots (the table's size).
+    pub fn capacity(&self) -> usize {
+        self.slots.len()
     }
 
     fn take_slots<W: Word>(&self, t: &Slots<W>) {

@@ -14,6 +14,10 @@
 //!    proved (a question whose value one play holds up would otherwise keep one thread busy
 //!    while the others wait).
 //!
+//! The table and buckets start at a size that suits a short search and grow, four times the
+//! slots, once the nodes spent pass eight a slot ([`Grow`]): one thread copies every entry into
+//! the new ones while the others go on in the old, and each moves over at its next look.
+//!
 //! Each answer is a bound of the play's value, whoever found it. A search stops (it looks
 //! every [`CHUNK`] nodes) once the bounds known answer its question, or once the nodes of all
 //! threads pass the budget. The table's slots are read and written whole or seen as another
@@ -32,7 +36,7 @@ use super::{static_bounds, Position, Solver};
 use crate::rules::card::{size, Counts};
 use crate::rules::error::Error;
 use crate::search::partition::{Buckets, SharedBuckets};
-use crate::search::table::{SharedSlots, Table};
+use crate::search::table::{SharedSlots, Table, MAX_SLOTS};
 
 /// The nodes a thread's solver searches between two looks at the budget and its question.
 pub(super) const CHUNK: u64 = 1024;
@@ -41,16 +45,84 @@ pub(super) const CHUNK: u64 = 1024;
 /// plays from another place: through the rest of the root's trick and the next lead.
 pub(super) const HELP_DEPTH: usize = 4;
 
-/// What every thread reads as it searches: the nodes all spent and each play's bounds.
+/// What every thread reads as it searches: the nodes all spent, each play's bounds, and the
+/// table and buckets they share.
 struct Pool {
     spent: AtomicU64,
     budget: u64,
     /// Each play's bounds known so far (by its place in the solving order): lo, hi; solved
     /// once lo = hi.
     bounds: Vec<(AtomicI32, AtomicI32)>,
+    /// The table and buckets now, and how many times they have grown.
+    shared: Mutex<(Arc<SharedSlots>, Arc<SharedBuckets>)>,
+    generation: AtomicU64,
+    /// The nodes spent past which the table grows (`u64::MAX`: at its largest, or growing).
+    grow_at: AtomicU64,
+    grow: Grow,
+}
+
+/// When the threads' table grows: past [`Grow::per_slot`] nodes a slot (of the table now), to
+/// four times the slots. One thread alone doubles its table when it is half full (about a
+/// node a slot); the threads' table starts at a fixed size that suits short searches, and
+/// growing costs a copy of every entry (0.7 s from 2^21 to 2^23 slots on 2 cores, while the
+/// other threads go on), so it grows late and far: at 10 cards once past 16.8M nodes
+/// (BENCH 10 position 5, 2 threads: 0.69× the time, the others never grow; benches/HISTORY.md
+/// §53).
+#[derive(Clone, Copy)]
+pub(super) struct Grow {
+    /// Nodes a slot, in sixteenths.
+    pub(super) per_slot: u64,
+}
+
+impl Grow {
+    pub(super) const AT: Grow = Grow { per_slot: 8 * 16 };
+
+    /// The nodes spent past which a table of `slots` slots grows (never past [`MAX_SLOTS`]).
+    fn at(self, slots: usize) -> u64 {
+        if slots >= MAX_SLOTS { u64::MAX } else { (slots as u64 * self.per_slot / 16).max(1) }
+    }
+}
+
+/// Growths in all tests so far (they check theirs happen).
+#[cfg(test)]
+pub(super) static GROWN: AtomicU64 = AtomicU64::new(0);
+
+#[cfg(test)]
+thread_local! {
+    // the tests' growth (sixteenths of a node a slot: tables that grow in small searches)
+    pub(super) static GROW: std::cell::Cell<Grow> = const { std::cell::Cell::new(Grow::AT) };
+}
+
+/// [`Grow::AT`] (in the tests, the growth they set).
+fn grow() -> Grow {
+    #[cfg(test)]
+    return GROW.with(|c| c.get());
+    #[cfg(not(test))]
+    Grow::AT
 }
 
 impl Pool {
+    /// The table and buckets grown, every entry put again, if `spent` passes the nodes that
+    /// call for it and no other thread is growing them now. The threads still write the old
+    /// ones meanwhile (an entry missed is a cost, never a value) and move to the new ones as
+    /// they next look ([`Halt::newer`]).
+    fn grow(&self, spent: u64) {
+        let at = self.grow_at.load(Relaxed);
+        if spent < at || self.grow_at.compare_exchange(at, u64::MAX, Relaxed, Relaxed).is_err() {
+            return;
+        }
+        let (table, buckets) = lock(&self.shared).clone();
+        let size = (4 * table.capacity()).min(MAX_SLOTS);
+        let (t, b) = (Arc::new(SharedSlots::new(size)), Arc::new(SharedBuckets::new(size / 8)));
+        t.take_shared(&table);
+        b.take_shared(&buckets);
+        *lock(&self.shared) = (t, b);
+        self.generation.fetch_add(1, Relaxed);
+        #[cfg(test)]
+        GROWN.fetch_add(1, Relaxed);
+        self.grow_at.store(self.grow.at(size), Relaxed);
+    }
+
     fn bounds(&self, r: usize) -> (i32, i32) {
         (self.bounds[r].0.load(Relaxed), self.bounds[r].1.load(Relaxed))
     }
@@ -62,20 +134,33 @@ impl Pool {
     }
 }
 
-/// A thread's search: the play it solves and the score b it asks whether the play reaches.
+/// A thread's search: the play it solves and the score b it asks whether the play reaches;
+/// `seen`: the table's generation the thread searches with.
 pub(super) struct Halt {
     pool: Arc<Pool>,
     root: usize,
     b: i32,
+    seen: u64,
 }
 
 impl Halt {
     /// Spends [`CHUNK`] more nodes: whether all threads' nodes stay within the budget and the
-    /// question is still open (lo < b ≤ hi).
+    /// question is still open (lo < b ≤ hi). The table grows here when the nodes call for it.
     pub(super) fn go_on(&self) -> bool {
         let spent = self.pool.spent.fetch_add(CHUNK, Relaxed) + CHUNK;
+        self.pool.grow(spent);
         let (lo, hi) = self.pool.bounds(self.root);
         spent <= self.pool.budget && lo < self.b && self.b <= hi
+    }
+
+    /// The table and buckets the threads share now, if they grew since the thread last looked.
+    pub(super) fn newer(&mut self) -> Option<(Arc<SharedSlots>, Arc<SharedBuckets>)> {
+        let g = self.pool.generation.load(Relaxed);
+        if g == self.seen {
+            return None;
+        }
+        self.seen = g;
+        Some(lock(&self.pool.shared).clone())
     }
 }
 
@@ -215,7 +300,20 @@ pub(super) fn solve_plays(pos: &Position, moves: &[Counts], order: &[usize], bud
             q
         })
         .collect();
-    let pool = Arc::new(Pool { spent: AtomicU64::new(0), budget, bounds: known.iter().map(|&(lo, hi)| (AtomicI32::new(lo), AtomicI32::new(hi))).collect() });
+    let cards = pos.hands.iter().map(size).max().unwrap_or(0);
+    let table = Arc::new(SharedSlots::new(shared_slots(cards)));
+    let buckets = Arc::new(SharedBuckets::new(shared_slots(cards) / 8));
+    table.take_in(&alone.table);
+    buckets.take_in(&alone.buckets);
+    let pool = Arc::new(Pool {
+        spent: AtomicU64::new(0),
+        budget,
+        bounds: known.iter().map(|&(lo, hi)| (AtomicI32::new(lo), AtomicI32::new(hi))).collect(),
+        shared: Mutex::new((table.clone(), buckets.clone())),
+        generation: AtomicU64::new(0),
+        grow_at: AtomicU64::new(grow().at(table.capacity())),
+        grow: grow(),
+    });
     let root = Root { plays: n, threads, max: pos.is_defender(pos.to_move), trick_start: pos.trick.plays == 0, defender_points: pos.defender_points };
     let mut board = Board { begun: 0, guess: vec![0; n], asked: vec![Vec::new(); n], solved: 0, best: None, latest: None, out_of_budget: false };
     for (r, &(lo, hi)) in known.iter().enumerate() {
@@ -226,11 +324,6 @@ pub(super) fn solve_plays(pos: &Position, moves: &[Counts], order: &[usize], bud
     }
     let board = Mutex::new(board);
     let changed = Condvar::new();
-    let cards = pos.hands.iter().map(size).max().unwrap_or(0);
-    let table = Arc::new(SharedSlots::new(shared_slots(cards)));
-    let buckets = Arc::new(SharedBuckets::new(shared_slots(cards) / 8));
-    table.take_in(&alone.table);
-    buckets.take_in(&alone.buckets);
     let work = |mut s: Solver| -> Solver {
         loop {
             let task = {
@@ -247,7 +340,9 @@ pub(super) fn solve_plays(pos: &Position, moves: &[Counts], order: &[usize], bud
                 }
             };
             let Some((r, b, helpers)) = task else { return s };
-            s.halt = Some(Halt { pool: pool.clone(), root: r, b });
+            let seen = s.halt.take().map_or(0, |h| h.seen);
+            s.halt = Some(Halt { pool: pool.clone(), root: r, b, seen });
+            s.share_newer();
             s.rotate = helpers;
             let v = s.search(&children[r], b - 1, b, 0);
             let mut bd = lock(&board);
@@ -302,15 +397,15 @@ pub(super) fn solve_plays(pos: &Position, moves: &[Counts], order: &[usize], bud
     Ok((bounds, all_solved, s))
 }
 
-/// The board, locked (no thread panics holding it; were one to, the board is still whole
-/// between two of its calls).
-fn lock(m: &Mutex<Board>) -> std::sync::MutexGuard<'_, Board> {
+/// The board (or the shared tables), locked (no thread panics holding it; were one to, it is
+/// still whole between two of its calls).
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// The shared table's slots for a position whose largest hand holds `cards`: a fixed size
-/// (the threads' table cannot double as one thread's does), small enough to stay near the
-/// caches (2^21 slots at 10 cards: 2^20 and 2^22 measured no better, benches/HISTORY.md §52).
+/// The shared table's first slots for a position whose largest hand holds `cards`: small
+/// enough to stay near the caches (2^21 slots at 10 cards: 2^20 and 2^22 measured no better,
+/// benches/HISTORY.md §52); a long search grows it ([`Grow`]).
 fn shared_slots(cards: usize) -> usize {
     match cards {
         0..=6 => 1 << 16,
