@@ -2399,20 +2399,12 @@ impl Solver {
         let mut first = u16::MAX;
         let Some(mut parts) = self.buckets.get(b) else { return Probe::Narrow(alpha, beta, [NOTHING; 5], first) };
         let (mut lo_best, mut hi_best) = ((i32::MIN, [NOTHING; 5]), (i32::MAX, [NOTHING; 5]));
-        // the fitting parts' keys first, their entries asked for at once: the reads' cache
-        // misses overlap rather than follow one another
-        let mut keys = [None; partition::PARTS];
-        for (i, key) in keys.iter_mut().enumerate().take(parts.n as usize) {
+        for i in 0..parts.n as usize {
             let j = parts.js[i];
-            if classes.fits(ctx, &j) {
-                let k = partition::key(pos, classes, &j);
-                self.table.prefetch(k);
-                *key = Some(k);
+            if !classes.fits(ctx, &j) {
+                continue;
             }
-        }
-        for (i, key) in keys.into_iter().enumerate().take(parts.n as usize) {
-            let j = parts.js[i];
-            let Some(e) = key.and_then(|k| self.table.get(k)) else { continue };
+            let Some(e) = self.table.get(partition::key(pos, classes, &j)) else { continue };
             if first == u16::MAX {
                 first = e.best;
             }
@@ -2661,16 +2653,6 @@ impl Solver {
             }
             None => self.key(pos, held),
         });
-        // a key made here: its entry is a cache miss, so the bounds (which do not read the
-        // table) are found while it is on its way, though most nodes the table cuts need
-        // none; a key given was probed by the parent, its entry in the caches
-        let early = match (k, given) {
-            (Some(k), None) => {
-                self.table.prefetch(k);
-                Some(bounds(pos, &self.order, held))
-            }
-            _ => None,
-        };
         let mut first = u16::MAX;
         // partition search: the entry's exact part kept beside it (what its value leaned on)
         let (old, word) = match k.and_then(|k| self.table.get_word(k)) {
@@ -2700,9 +2682,9 @@ impl Solver {
             beta = beta.min(hi);
             first = e.best;
         }
-        // the bounds after the table (most nodes the table cuts need no bounds); partition
-        // search's probe, dearer than the bounds, after them (they may narrow it further)
-        let (lo, hi, decided) = early.unwrap_or_else(|| bounds(pos, &self.order, held));
+        // the bounds after the table: most nodes the table cuts need no bounds (partition
+        // search's probe, dearer than the bounds, after them, which it may narrow further)
+        let (lo, hi, decided) = bounds(pos, &self.order, held);
         let cut = |alpha: i32, beta: i32| (lo == hi || hi <= alpha || lo >= beta).then_some(if lo == hi || hi <= alpha { hi } else { lo });
         let part = if R::ON && pos.trick.plays == 0 && cut(alpha, beta).is_none() {
             let mut classes = self.classes_at(depth);

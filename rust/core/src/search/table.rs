@@ -122,30 +122,6 @@ fn window(at: usize, len: usize) -> impl Iterator<Item = usize> {
     (0..WAYS).map(move |i| (at + i) & mask)
 }
 
-/// Asks the CPU to bring the cache line that holds `x` into its caches, and goes on: a probe
-/// whose key is known before its entry is needed overlaps its cache miss with that work (the
-/// slot's own line only: the next line as well measured no better, HISTORY.md §53).
-#[inline(always)]
-#[allow(unsafe_code)]
-fn prefetch<T>(x: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: `prefetch` is a hint to the caches: it reads nothing the program sees and cannot
-    // fault, whatever the address (here a live reference's), and SSE (which has it) is in
-    // every x86-64 CPU.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(x as *const T as *const i8)
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = x;
-}
-
-/// The place of the window of `key` (before masking to the table's size).
-#[inline]
-fn place_of(key: u128) -> usize {
-    let (c, tag) = split(key);
-    Slot::<()> { check: c, tag, ..Slot::default() }.place()
-}
-
 /// What a slot keeps of a key: its high 64 bits (at least 1) and 16 of its low.
 #[inline]
 fn split(key: u128) -> (u64, u16) {
@@ -184,11 +160,6 @@ impl<W: Word> Slots<W> {
             }
         }
         None
-    }
-
-    #[inline]
-    fn prefetch(&self, key: u128) {
-        prefetch(&self.slots[place_of(key) & (self.slots.len() - 1)]);
     }
 
     fn insert(&mut self, key: u128, entry: Entry, word: u32) {
@@ -301,11 +272,6 @@ impl SharedSlots {
         None
     }
 
-    #[inline]
-    fn prefetch(&self, key: u128) {
-        prefetch(&self.slots[place_of(key) & (self.slots.len() - 1)]);
-    }
-
     /// Keeps `entry` under `key` with `word`, as [`Table::insert_word`] does (over its key's
     /// entry, else an empty slot, else the window's cheapest), without growing.
     pub fn insert(&self, key: u128, entry: Entry, word: u32) {
@@ -405,17 +371,6 @@ impl Table {
             Kind::Plain(s) => s.get(key),
             Kind::Words(s) => s.get(key),
             Kind::Shared(s) => s.get(key),
-        }
-    }
-
-    /// Asks the CPU to bring `key`'s first slot into its caches (a later [`Table::get_word`]
-    /// of `key` then waits less, or not at all); changes nothing.
-    #[inline]
-    pub fn prefetch(&self, key: u128) {
-        match &self.0 {
-            Kind::Plain(s) => s.prefetch(key),
-            Kind::Words(s) => s.prefetch(key),
-            Kind::Shared(s) => s.prefetch(key),
         }
     }
 
