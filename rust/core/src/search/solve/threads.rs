@@ -65,9 +65,8 @@ struct Pool {
 /// four times the slots. One thread alone doubles its table when it is half full (about a
 /// node a slot); the threads' table starts at a fixed size that suits short searches, and
 /// growing costs a copy of every entry (0.7 s from 2^21 to 2^23 slots on 2 cores, while the
-/// other threads go on), so it grows late and far: at 10 cards once past 16.8M nodes
-/// (BENCH 10 position 5, 2 threads: 0.69× the time, the others never grow; benches/HISTORY.md
-/// §53).
+/// other threads go on), so it grows late and far: from a fixed 2^21 slots at 10 cards, once
+/// past 16.8M nodes (BENCH 10 position 5, 2 threads: 0.69× the time; benches/HISTORY.md §53).
 #[derive(Clone, Copy)]
 pub(super) struct Grow {
     /// Nodes a slot, in sixteenths.
@@ -404,14 +403,15 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 /// The shared table's first slots for a position whose largest hand holds `cards`: small
-/// enough to stay near the caches (2^21 slots at 10 cards: 2^20 and 2^22 measured no better,
-/// benches/HISTORY.md §52); a long search grows it ([`Grow`]).
+/// enough to set up in little time and stay near the caches, since a long search grows it
+/// ([`Grow`]): 2^19 slots at 10 cards, a quarter of the fixed size of benches/HISTORY.md §52
+/// (two threads, alternately against it: BENCH 10 × 5 median 0.948 and 0.956, 9 × 10 0.931;
+/// the ends of about 0.2 s 0.82–0.86, §53).
 fn shared_slots(cards: usize) -> usize {
     match cards {
-        0..=6 => 1 << 16,
-        7 => 1 << 18,
-        8 => 1 << 19,
-        9 => 1 << 20,
-        _ => 1 << 21,
+        0..=7 => 1 << 16,
+        8 => 1 << 17,
+        9 => 1 << 18,
+        _ => 1 << 19,
     }
 }
