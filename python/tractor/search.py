@@ -373,9 +373,9 @@ def solve(g: Game, node_budget: int = SOLVE_BUDGET, *, partition: Optional[bool]
     in the engine's order that keeps the value (one thread tries first the play its search
     kept: a line of the same value, perhaps another). Past ``node_budget`` (all threads'
     nodes together) which plays got their exact values may differ from run to run. Two
-    threads measured 1.5-1.6x faster than one at the median of 9-10 cards a hand on 2 cores
-    (their table grows in a long search), no faster below about 100 ms (docs/search.md); ends
-    within 2**17 nodes are solved by one thread.
+    threads measured about 1.5x faster than one at the median of 9-10 cards a hand on 2
+    cores (their table grows in a long search), no faster below about 200 ms
+    (docs/search.md); ends within 2**17 nodes are solved by one thread.
 
     Raises InvalidArgument (g not a Game or not in its play phase, a budget not in
     1..2**63-1, partition neither None nor a bool, threads not None nor in 1..1024) and

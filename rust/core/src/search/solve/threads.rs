@@ -24,10 +24,10 @@
 //! key's (a torn slot: [`SharedSlots`]), so every answer is sound and every value exact
 //! whatever the threads' timing; only the nodes spent depend on it.
 //!
-//! Measured (benches/HISTORY.md §52, 2 cores): two threads against one 1.1–1.5× at 9–10
-//! cards a hand (the nodes and the gain vary from run to run with the threads' timing), no
-//! faster below about 100 ms; [`super::solve_threads`] solves alone first within its first
-//! nodes.
+//! Measured (benches/HISTORY.md §52–§53, 2 cores): two threads against one about 1.5× at the
+//! median of 9–10 cards a hand (the nodes and the gain vary from run to run with the threads'
+//! timing), no faster below about 200 ms; [`super::solve_threads`] solves alone first within
+//! its first nodes.
 
 use std::sync::atomic::{AtomicI32, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Condvar, Mutex};
