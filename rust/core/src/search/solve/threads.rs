@@ -391,6 +391,9 @@ pub(super) fn solve_plays(pos: &Position, moves: &[Counts], order: &[usize], bud
         .collect();
     let all_solved = pool.bounds.iter().all(|(lo, hi)| lo.load(Relaxed) >= hi.load(Relaxed));
     let mut s = solvers.swap_remove(0);
+    // the line searches in the table as the threads left it (the newest, had it grown since
+    // this solver last looked)
+    s.share_newer();
     (s.halt, s.rotate, s.nodes) = (None, 0, nodes);
     s.budget = nodes.saturating_add(budget.saturating_sub(pool.spent.load(Relaxed).max(nodes)));
     Ok((bounds, all_solved, s))
