@@ -287,6 +287,19 @@ pub struct SharedBuckets {
     shift: u32,
 }
 
+/// The parts a slot's words list (its words 1–4: the count, then each part's five bytes).
+fn parts_of(w: &[u64; 5]) -> Parts {
+    let mut bytes = [0u8; 32];
+    for (i, x) in w[1..].iter().enumerate() {
+        bytes[8 * i..8 * i + 8].copy_from_slice(&x.to_le_bytes());
+    }
+    let mut parts = Parts { n: bytes[0].min(PARTS as u8), ..Parts::default() };
+    for (i, j) in parts.js.iter_mut().enumerate() {
+        j.copy_from_slice(&bytes[1 + 5 * i..6 + 5 * i]);
+    }
+    parts
+}
+
 /// A list's words mixed (what the bucket + 1 is XORed with).
 fn mix_parts(w: &[u64]) -> u64 {
     w.iter().fold(0u64, |h, &x| (h ^ x).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29))
@@ -306,18 +319,7 @@ impl SharedBuckets {
 
     fn get(&self, b: u64) -> Option<Parts> {
         let w = self.slots[self.at(b)].each_ref().map(|x| x.load(Relaxed));
-        if w[0] ^ mix_parts(&w[1..]) != b.wrapping_add(1) {
-            return None;
-        }
-        let mut bytes = [0u8; 32];
-        for (i, x) in w[1..].iter().enumerate() {
-            bytes[8 * i..8 * i + 8].copy_from_slice(&x.to_le_bytes());
-        }
-        let mut parts = Parts { n: bytes[0].min(PARTS as u8), ..Parts::default() };
-        for (i, j) in parts.js.iter_mut().enumerate() {
-            j.copy_from_slice(&bytes[1 + 5 * i..6 + 5 * i]);
-        }
-        Some(parts)
+        (w[0] ^ mix_parts(&w[1..]) == b.wrapping_add(1)).then(|| parts_of(&w))
     }
 
     /// Every list of `buckets` kept here too (a thread's handed to the threads).
@@ -336,10 +338,9 @@ impl SharedBuckets {
             if w == [0; 5] {
                 continue;
             }
+            // the bucket + 1 is the first word XOR the parts' mix
             let b = (w[0] ^ mix_parts(&w[1..])).wrapping_sub(1);
-            if let Some(parts) = other.get(b) {
-                self.put(b, &parts);
-            }
+            self.put(b, &parts_of(&w));
         }
     }
 

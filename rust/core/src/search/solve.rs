@@ -3432,8 +3432,8 @@ pub fn solve_threads(pos: &Position, budget: u64, partition: bool, threads: usiz
 }
 
 /// The nodes [`solve_threads`] searches alone before it starts its threads: ends solved within
-/// them are not worth the threads' table (a fixed size, set up for each solve: about 20 ms at
-/// 8 cards); past them the threads go on from its table (2^19 measured no better at 10 × 5,
+/// them are not worth the threads' table (set up for each solve: about 20 ms at 8 cards when
+/// it was 2^19 slots, §52); past them the threads go on from its table (2^19 measured no better at 10 × 5,
 /// benches/HISTORY.md §52).
 const ALONE_FIRST: u64 = 1 << 17;
 
