@@ -64,10 +64,13 @@ struct Pool {
 /// When the threads' table grows: past [`Grow::per_slot`] nodes a slot (of the table now), to
 /// four times the slots. One thread alone doubles its table when it is half full (about a
 /// node a slot); the threads' table starts at a size that suits short searches
-/// ([`shared_slots`]), and growing costs a copy of every entry (0.7 s from 2^21 to 2^23 slots
-/// on 2 cores, while the other threads go on), so it grows late and far (measured from 2^21
-/// slots at 10 cards, past 16.8M nodes: BENCH 10 position 5, 2 threads, 0.69× the time; at
-/// two nodes a slot, doubling, position 3 took 1.5× the time; benches/HISTORY.md §53).
+/// ([`shared_slots`]). Growing costs a copy of every entry (from 2^21 to 2^23 slots 0.13 s
+/// inside a two-thread solve, two thirds of it the new table's pages, while the other threads
+/// go on; §53 once saw 0.7 s), and a larger table costs every probe more (cache and TLB
+/// misses), so it grows late and far (measured from 2^21 slots at 10 cards, past 16.8M nodes:
+/// BENCH 10 position 5, 2 threads, 0.69× the time; at two nodes a slot, doubling, position 3
+/// took 1.5× the time; four times at two nodes a slot, from 2^19, 1.21× at the median of
+/// BENCH 10 × 5; benches/HISTORY.md §53–§54).
 #[derive(Clone, Copy)]
 pub(super) struct Grow {
     /// Nodes a slot, in sixteenths.
