@@ -308,14 +308,15 @@ pub(super) fn solve_plays(pos: &Position, moves: &[Counts], order: &[usize], bud
     let buckets = Arc::new(SharedBuckets::new(shared_slots(cards) / 8));
     table.take_in(&alone.table);
     buckets.take_in(&alone.buckets);
+    let grow = grow();
     let pool = Arc::new(Pool {
         spent: AtomicU64::new(0),
         budget,
         bounds: known.iter().map(|&(lo, hi)| (AtomicI32::new(lo), AtomicI32::new(hi))).collect(),
         shared: Mutex::new((table.clone(), buckets.clone())),
         generation: AtomicU64::new(0),
-        grow_at: AtomicU64::new(grow().at(table.capacity())),
-        grow: grow(),
+        grow_at: AtomicU64::new(grow.at(table.capacity())),
+        grow,
     });
     let root = Root { plays: n, threads, max: pos.is_defender(pos.to_move), trick_start: pos.trick.plays == 0, defender_points: pos.defender_points };
     let mut board = Board { begun: 0, guess: vec![0; n], asked: vec![Vec::new(); n], solved: 0, best: None, latest: None, out_of_budget: false };
