@@ -37,10 +37,12 @@ def shipped() -> Dict[str, str]:
 
 #: Searches that ship guided by a shipped network (its prior); each name stands for its
 #: search, whose network is then read as everywhere (docs/arena.md, a network guiding ISMCTS).
-#: Random rollouts: the prior carries the play, and they leave the search below
-#: ``ismcts-1000``'s time. Frozen.
+#: Each below ``ismcts-1000``'s time a decision: the first with random rollouts (the prior
+#: carries the play), the second with half the iterations and ``tuned-greedy-v1-fast``'s
+#: rollouts, the stronger of the two. Frozen.
 GUIDED: Dict[str, str] = {
     "ismcts-1000-play-net-v1": "ismcts:iterations=1000,rollout=random,prior=play-net-v1",
+    "ismcts-500-play-net-v4": "ismcts:iterations=500,rollout=tuned-greedy-v1-fast,prior=play-net-v4",
 }
 
 
