@@ -39,7 +39,7 @@ def shipped() -> Dict[str, str]:
 #: search, whose network is then read as everywhere (docs/arena.md, a network guiding ISMCTS).
 #: Each below ``ismcts-1000``'s time a decision: the first with random rollouts (the prior
 #: carries the play), the second with half the iterations and ``tuned-greedy-v1-fast``'s
-#: rollouts, the stronger of the two. Frozen.
+#: rollouts, level with the first head to head at about two thirds of its time. Frozen.
 GUIDED: Dict[str, str] = {
     "ismcts-1000-play-net-v1": "ismcts:iterations=1000,rollout=random,prior=play-net-v1",
     "ismcts-500-play-net-v4": "ismcts:iterations=500,rollout=tuned-greedy-v1-fast,prior=play-net-v4",
