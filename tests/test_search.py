@@ -322,6 +322,35 @@ def test_a_play_network_as_ismcts_prior_by_name_from_the_info_set():
             ismcts(g, iterations=5, **bad)
 
 
+def test_ismcts_search_from_leaves_the_early_decisions_to_its_guide():
+    from tractor.errors import InvalidPolicy
+    from tractor.search import Searcher
+    early, late = _played_game(3, 9), _played_game(3, 80)
+    assert len(early.hand(early.current_player)) > 19 >= len(late.hand(late.current_player))
+    for guide in [dict(prior="play-net-v4"), dict(first="play-net-v4")]:
+        r = ismcts(early, iterations=50, seed=4, search_from=19, **guide)
+        assert r.action == early.policy_action("play-net-v4") and len(r.stats) == 1 and r.stats[0].visits == 0
+        assert ismcts(late, iterations=50, seed=4, search_from=19, **guide) == ismcts(late, iterations=50, seed=4, **guide)
+        name = Searcher(iterations=50, search_from=19, **guide).policy
+        assert name.endswith(",from=19")
+        assert early.policy_action(name, 4) == r.action
+    # while dealing the guide declares (a search without from= shows as greedy does, R8.1)
+    dealing, unlike_greedy = Game(seed=7), 0
+    for k in range(29):
+        assert dealing.phase == "declare"
+        a = dealing.policy_action("ismcts:prior=play-net-v4,from=10", k)
+        assert a == dealing.policy_action("play-net-v4", k)
+        unlike_greedy += a != dealing.policy_action("ismcts:prior=play-net-v4", k)
+        dealing.step_policy("greedy", k)
+    assert unlike_greedy > 0
+    for bad, word in [(dict(search_from=19), "guide"), (dict(prior="play-net-v4", search_from=55), "search_from"),
+                      (dict(first="greedy", search_from=-1), "search_from"), (dict(first="greedy", search_from="9"), "search_from")]:
+        with pytest.raises(InvalidPolicy, match=word):
+            ismcts(early, iterations=5, **bad)
+    with pytest.raises(InvalidPolicy, match="from"):
+        early.policy_action("ismcts:from=19", 1)
+
+
 def test_searches_with_exact_turns_are_deterministic_and_see_only_the_info_set():
     # exact_turns: worlds that keep who was asked while dealing (the default deal mode's evidence)
     differ = 0

@@ -200,6 +200,7 @@ def ismcts(
     prior: Optional[str] = None,
     bias: Optional[float] = None,
     temp: Optional[float] = None,
+    search_from: int = 0,
 ) -> SearchResult:
     """Single-observer ISMCTS with availability counts for the player to move (play phase):
     ``iterations`` iterations split over ``trees`` independent trees (run in parallel on
@@ -219,13 +220,16 @@ def ismcts(
     each new node expands the untried candidate the network scores highest, and the selection adds
     ``bias · P · sqrt(availability) / (1 + visits)`` to UCB1, where ``P = 2^(-gap / temp)`` for a
     candidate ``gap`` levels below the network's best (``bias`` in levels, default 1.0; ``temp``
-    in levels, default 0.1; both only with ``prior``; not with ``first``).
+    in levels, default 0.1; both only with ``prior``; not with ``first``). ``search_from=N``
+    (``ismcts:...,from=N``, with ``first`` or ``prior``): search only once the seat holds at most
+    N cards; before that the guide (``first``'s play, else the prior network's) decides alone,
+    declaring included (the result then weighs its one action).
 
     Raises InvalidArgument (g, seed, threads), InvalidPolicy (iterations, c, rollout, trees, time_limit, solve,
-    value, exact_turns, first, prior, bias, temp: the search's parameters, of the wrong kind or out of the
+    value, exact_turns, first, prior, bias, temp, search_from: the search's parameters, of the wrong kind or out of the
     policy's range), NoConsistentWorld and ResourceError."""
     return _search(g, _ismcts_name(iterations, c, rollout, trees, time_limit, solve, value, exact_turns, first,
-                                   prior, bias, temp), seed, threads)
+                                   prior, bias, temp, search_from), seed, threads)
 
 
 def _turns(exact_turns: Any) -> str:
@@ -251,7 +255,8 @@ def _prior_name(prior: Optional[str], bias: Optional[float], temp: Optional[floa
 
 def _ismcts_name(iterations: int, c: float, rollout: str, trees: int, time_limit: Optional[float], solve: int,
                  value: Optional[str] = None, exact_turns: bool = False, first: Optional[str] = None,
-                 prior: Optional[str] = None, bias: Optional[float] = None, temp: Optional[float] = None) -> str:
+                 prior: Optional[str] = None, bias: Optional[float] = None, temp: Optional[float] = None,
+                 search_from: int = 0) -> str:
     name = (
         f"ismcts:iterations={_count(iterations, 'iterations', error=InvalidPolicy)},c={_decimal(c)},"
         f"rollout={_rollout_name(rollout, 'rollout')},trees={_count(trees, 'trees', error=InvalidPolicy)}"
@@ -260,8 +265,11 @@ def _ismcts_name(iterations: int, c: float, rollout: str, trees: int, time_limit
     guide = "" if first is None else f",first={_rollout_name(first, 'first')}"
     if first is not None and prior is not None:
         raise InvalidPolicy("first and prior both choose a new node's first play: give one")
+    search_from = _count(search_from, "search_from (cards a hand, 0..54)", 54, error=InvalidPolicy)
+    if search_from and first is None and prior is None:
+        raise InvalidPolicy("search_from leaves the decisions before it to a guide: give first or prior too")
     return (name + (f",solve={solve}" if solve else "") + _time_limit(time_limit) + _value_name(value) + _turns(exact_turns)
-            + guide + _prior_name(prior, bias, temp))
+            + guide + _prior_name(prior, bias, temp) + (f",from={search_from}" if search_from else ""))
 
 
 class Searcher:
@@ -287,10 +295,11 @@ class Searcher:
         prior: Optional[str] = None,
         bias: Optional[float] = None,
         temp: Optional[float] = None,
+        search_from: int = 0,
     ) -> None:
         """Raises InvalidPolicy (a parameter)."""
         self.policy = _ismcts_name(iterations, c, rollout, trees, time_limit, solve, value, exact_turns, first,
-                                   prior, bias, temp)
+                                   prior, bias, temp, search_from)
         self._s = _core.IsmctsSearcher(self.policy)
 
     def search(self, g: Game, seed: int = 0, threads: Optional[int] = None) -> SearchResult:

@@ -308,8 +308,9 @@ impl Policy {
     /// (case and spaces ignored; `time` in seconds, `solve` in cards a hand; `turns=1`: worlds
     /// that keep who was asked while dealing; `first`: the policy whose play a new node tries
     /// first; or `prior=net:PATH,bias=1.0,temp=0.1`, a play network as the tree's prior
-    /// ([`crate::search::ismcts::Prior`]), in place of `first`), either with `value=net:PATH` (a network's value head in place of
-    /// rollouts); or a shipped name ([`Policy::PRESETS`], [`Agent::TUNED`]), the policy it
+    /// ([`crate::search::ismcts::Prior`]), in place of `first`; `from=N`: search only once the
+    /// seat holds at most N cards, the guide deciding alone before, declaring included), either
+    /// with `value=net:PATH` (a network's value head in place of rollouts); or a shipped name ([`Policy::PRESETS`], [`Agent::TUNED`]), the policy it
     /// stands for.
     pub fn parse(name: &str) -> Result<Policy, Error> {
         if let Some(text) = shipped(name, Policy::PRESETS).or_else(|| shipped(name, Agent::TUNED)) {
@@ -366,6 +367,7 @@ impl Policy {
                         "value" => p.value = Some(value_net(&v)?),
                         "turns" => p.turns = count(&k, &v, 0, 1)? == 1,
                         "first" => p.first = Some(Agent::parse(&v)?),
+                        "from" => p.from = count(&k, &v, 0, 54)? as u8,
                         "prior" => p.prior = Some(Prior::new(prior_net(&v)?)),
                         "bias" => bias = Some(milli(&k, &v)?),
                         "temp" => match milli(&k, &v)? {
@@ -374,7 +376,7 @@ impl Policy {
                         },
                         _ => {
                             return Err(Error::BadPolicy(format!(
-                                "unknown ismcts parameter {k:?}: iterations, c, rollout, trees, solve, time, deal, value, turns, first, prior, bias, temp"
+                                "unknown ismcts parameter {k:?}: iterations, c, rollout, trees, solve, time, deal, value, turns, first, prior, bias, temp, from"
                             )))
                         }
                     }
@@ -391,6 +393,9 @@ impl Policy {
                         return Err(Error::BadPolicy("ismcts: bias= and temp= weigh a prior: give prior=net:PATH too".into()))
                     }
                     None => {}
+                }
+                if p.from > 0 && p.first.is_none() && p.prior.is_none() {
+                    return Err(Error::BadPolicy("ismcts: from= leaves the decisions before it to a guide: give first= or prior= too".into()));
                 }
                 Ok(Policy::Ismcts(p))
             }
@@ -415,7 +420,7 @@ impl Policy {
                 format!("pimc:worlds={},rollouts={},rollout={}{solve}{time}{deal}{value}{turns}", p.worlds, p.rollouts, p.rollout.name())
             }
             Policy::Ismcts(p) => format!(
-                "ismcts:iterations={},c={}.{:03},rollout={},trees={}{}{}{}{}{}{}{}",
+                "ismcts:iterations={},c={}.{:03},rollout={},trees={}{}{}{}{}{}{}{}{}",
                 p.iterations,
                 p.c_milli / 1000,
                 p.c_milli % 1000,
@@ -427,7 +432,8 @@ impl Policy {
                 value_name(p.value),
                 if p.turns { ",turns=1" } else { "" },
                 p.first.map(|f| format!(",first={}", f.name())).unwrap_or_default(),
-                prior_name(p.prior)
+                prior_name(p.prior),
+                if p.from > 0 { format!(",from={}", p.from) } else { String::new() }
             ),
         }
     }
@@ -487,6 +493,11 @@ impl Decide for Policy {
             },
             Policy::Ismcts(p) if view.phase() == Phase::Declare && p.deal => match view.recorded_game() {
                 Some(g) => ismcts_deal(g, p, rng.next_u64(), 1).expect("a search over a recorded game").action,
+                None => greedy::act(view, rng),
+            },
+            // `from=N`: the guide decides before the search begins, while dealing too
+            Policy::Ismcts(p) if view.phase() == Phase::Declare && p.from > 0 => match p.guide(view, rng) {
+                Some(a) => a,
                 None => greedy::act(view, rng),
             },
             _ if view.phase() == Phase::Declare => greedy::act(view, rng),

@@ -247,7 +247,7 @@ fn searches_roll_out_with_a_network_legally_and_whatever_the_threads() {
             if g.pos.phase == Phase::Play && g.pos.tricks_done % 6 == 1 && g.pos.trick.plays == 1 {
                 let view = SeatView::of_game(&g);
                 let pp = PimcParams { worlds: 3, rollouts: 1, rollout: net, solve: 0, time_ms: 0, deal: false, value: None, turns: false };
-                let ip = IsmctsParams { iterations: 30, c_milli: 700, rollout: net, trees: 2, time_ms: 0, solve: 0, deal: false, value: None, turns: false, first: None, prior: None };
+                let ip = IsmctsParams { iterations: 30, c_milli: 700, rollout: net, trees: 2, time_ms: 0, solve: 0, deal: false, value: None, turns: false, first: None, prior: None, from: 0 };
                 let p1 = pimc(&view, &pp, 9, 1).unwrap();
                 assert_eq!(pimc(&view, &pp, 9, 2).unwrap(), p1);
                 let i1 = ismcts(&view, &ip, 9, 1).unwrap();

@@ -4,7 +4,7 @@
 use tractor_core::agent::play_net::{best, Fast, PlayNet, PlayNetPolicy};
 use tractor_core::agent::play_features::{features, v1, v2, Features};
 use tractor_core::agent::plays::{candidates, Plays, LIST_MAX};
-use tractor_core::agent::view::SeatView;
+use tractor_core::agent::view::{Decide, SeatView};
 use tractor_core::agent::weights::Weights;
 use tractor_core::encode::observe::default_encoding;
 use tractor_core::game::action_set::ActionSet;
@@ -434,6 +434,60 @@ fn an_ismcts_prior_by_name_round_trips_and_bad_ones_say_why() {
         (format!("ismcts:prior={net},temp=0"), "temp"),
         ("ismcts:prior=greedy".to_string(), "prior"),
     ] {
+        let e = Policy::parse(&bad).unwrap_err().to_string();
+        assert!(e.contains(why), "{bad}: {e}");
+    }
+    std::fs::remove_file(&path).unwrap();
+}
+
+/// `from=N`: while the seat holds more than N cards the guide (the prior network, or the
+/// `first` policy) decides alone, declaring included, and the result weighs only its action;
+/// from N cards on the search is the same as without `from`. Named, it round-trips; without a
+/// guide, or past 54 cards, it is refused.
+#[test]
+fn ismcts_from_n_cards_leaves_the_decisions_before_to_its_guide() {
+    let net = PlayNetPolicy::keep("test-from", random_net(12, 24, 8));
+    let guides = [
+        IsmctsParams { iterations: 40, prior: Some(Prior::new(net)), ..IsmctsParams::new(Agent::Greedy) },
+        IsmctsParams { iterations: 40, first: Some(Agent::PlayNet(net)), ..IsmctsParams::new(Agent::Greedy) },
+    ];
+    let (mut alone, mut searched, mut declared) = (0, 0, 0);
+    for (h, base) in guides.iter().enumerate() {
+        let from = IsmctsParams { from: 30, ..*base };
+        let mut game = Game::deal(derive(31, BATCH_HAND, h as u64), Profile::Guigang, [3, 3], NOBODY, None).unwrap();
+        let mut k = 0u64;
+        while matches!(game.pos.phase, Phase::Declare | Phase::Play) {
+            let view = SeatView::of_game(&game);
+            let held: usize = view.hand().iter().map(|&c| c as usize).sum();
+            let guide = Agent::PlayNet(net).decide(&view, &mut Rng::new(k));
+            let a = Policy::Ismcts(from).act(&game, &mut Rng::new(k)).unwrap();
+            if game.pos.phase == Phase::Declare {
+                assert_eq!(a, guide, "the guide declares (hand {h}, decision {k})");
+                declared += 1;
+            } else if k % 3 == 0 {
+                let r = ismcts(&view, &from, k, 1).unwrap();
+                if held > 30 {
+                    assert_eq!((r.action, r.stats.len(), r.stats[0].visits), (guide, 1, 0), "the guide alone at {held} cards");
+                    assert_eq!(a, guide);
+                    alone += 1;
+                } else {
+                    assert_eq!(r, ismcts(&view, base, k, 1).unwrap(), "the search as without from= at {held} cards");
+                    searched += 1;
+                }
+            }
+            game.apply(&a).unwrap();
+            k += 1;
+        }
+    }
+    assert!(alone > 10 && searched > 10 && declared > 10, "{alone} alone, {searched} searched, {declared} declared");
+    let path = std::env::temp_dir().join(format!("tractor-from-{}.tnet", std::process::id()));
+    std::fs::write(&path, random_net(3, 16, 8).to_bytes()).unwrap();
+    let net = format!("net:{}", path.display());
+    let p = Policy::parse(&format!("ismcts:iterations=7,prior={net},from=19")).unwrap();
+    assert_eq!(p.name(), format!("ismcts:iterations=7,c=0.700,rollout=random,trees=1,prior={net},bias=1.000,temp=0.100,from=19"));
+    assert_eq!(Policy::parse(&p.name()), Ok(p));
+    assert_eq!(Policy::parse("ismcts:first=greedy,from=0").unwrap().name(), "ismcts:iterations=1000,c=0.700,rollout=random,trees=1,first=greedy");
+    for (bad, why) in [("ismcts:from=19".to_string(), "give first= or prior="), (format!("ismcts:prior={net},from=55"), "from"), ("ismcts:first=greedy,from=x".to_string(), "from")] {
         let e = Policy::parse(&bad).unwrap_err().to_string();
         assert!(e.contains(why), "{bad}: {e}");
     }

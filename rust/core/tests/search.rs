@@ -33,7 +33,7 @@ fn position(seed: u64, k: usize) -> Game {
 fn searches_are_deterministic_thread_independent_and_see_only_the_info_set() {
     for ((seed, k), turns) in [(1u64, 0usize), (2, 5), (3, 41), (4, 90), (5, 150)].into_iter().flat_map(|p| [(p, false), (p, true)]) {
         let pp = PimcParams { worlds: 4, rollouts: 2, rollout: Agent::Random, solve: 0, time_ms: 0, deal: false, value: None, turns };
-        let ip = IsmctsParams { iterations: 120, c_milli: 700, rollout: Agent::Random, trees: 2, time_ms: 0, solve: 0, deal: false, value: None, turns, first: None, prior: None };
+        let ip = IsmctsParams { iterations: 120, c_milli: 700, rollout: Agent::Random, trees: 2, time_ms: 0, solve: 0, deal: false, value: None, turns, first: None, prior: None, from: 0 };
         let g = position(seed, k);
         if g.pos.phase != Phase::Play {
             continue;

@@ -90,6 +90,9 @@ pub struct IsmctsParams<R> {
     pub first: Option<R>,
     /// A play network as the prior (`prior=net:PATH`, [`Prior`]); None: no prior.
     pub prior: Option<Prior>,
+    /// With N > 0 (`from=N`), search only once the seat holds at most N cards: before that
+    /// the guide decides alone ([`IsmctsParams::guide`]), declaring included unless `deal`.
+    pub from: u8,
 }
 
 /// A play network's scores as the tree's prior (`prior=net:PATH,bias=B,temp=T`): a node
@@ -125,7 +128,24 @@ impl<R: Default> Default for IsmctsParams<R> {
 impl<R> IsmctsParams<R> {
     /// The defaults: 1,000 iterations, c = 0.7, one tree.
     pub fn new(rollout: R) -> Self {
-        IsmctsParams { iterations: 1000, c_milli: 700, rollout, trees: 1, time_ms: 0, solve: 0, deal: false, value: None, turns: false, first: None, prior: None }
+        IsmctsParams { iterations: 1000, c_milli: 700, rollout, trees: 1, time_ms: 0, solve: 0, deal: false, value: None, turns: false, first: None, prior: None, from: 0 }
+    }
+}
+
+impl<R: Decide> IsmctsParams<R> {
+    /// The guide's decision: the `first` policy's, else the prior network's top-scored
+    /// candidate; None without either.
+    pub fn guide(&self, view: &SeatView, rng: &mut Rng) -> Option<Action> {
+        match (&self.first, &self.prior) {
+            (Some(f), _) => Some(f.decide(view, rng)),
+            (None, Some(prior)) => Some(prior.net.decide(view, rng)),
+            (None, None) => None,
+        }
+    }
+
+    /// Whether the guide decides alone at `view` (`from=N` and the seat holds more than N).
+    pub fn guide_alone(&self, view: &SeatView) -> bool {
+        self.from > 0 && size(view.hand()) > self.from as usize && (self.first.is_some() || self.prior.is_some())
     }
 }
 
@@ -339,6 +359,12 @@ pub fn ismcts_reusing<R: Decide + Sync>(
     threads: usize,
     kept: Vec<Tree>,
 ) -> Result<(SearchResult, Vec<Tree>), Error> {
+    if p.guide_alone(view) {
+        // `from=N`: the guide decides alone while the seat holds more than N cards
+        let mut rng = Rng::new(derive(seed, SEARCH, 0));
+        let a = p.guide(view, &mut rng).expect("a guide");
+        return Ok((SearchResult { action: a, stats: vec![ActionStats::unweighed(a)], worlds: Vec::new() }, Vec::new()));
+    }
     let det = determinizer(view, p.turns)?;
     let mut set = view.actions();
     if set.count() == 1 {
