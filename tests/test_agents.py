@@ -43,7 +43,7 @@ def test_the_search_presets_are_the_core_s_and_defined_there_once():
 def test_a_search_guided_by_a_shipped_network_is_its_search_spelled_out_by_name():
     """``_weights.GUIDED``: searches with a shipped network as their prior; the name stands for
     that search with the network's file everywhere a policy name is taken."""
-    assert list(_weights.GUIDED) == ["ismcts-1000-play-net-v1", "ismcts-500-play-net-v4"]
+    assert list(_weights.GUIDED) == ["ismcts-1000-play-net-v1", "ismcts-500-play-net-v4", "ismcts-2000-play-net-v4-from-27"]
     g = tractor.Game(seed=4)
     while g.phase == "declare":
         g.step_policy("greedy", 1)

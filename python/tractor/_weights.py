@@ -39,10 +39,13 @@ def shipped() -> Dict[str, str]:
 #: search, whose network is then read as everywhere (docs/arena.md, a network guiding ISMCTS).
 #: Each below ``ismcts-1000``'s time a decision: the first with random rollouts (the prior
 #: carries the play), the second with half the iterations and ``tuned-greedy-v1-fast``'s
-#: rollouts, level with the first head to head at about two thirds of its time. Frozen.
+#: rollouts, level with the first head to head at about two thirds of its time; the third
+#: searches only once the seat holds at most 27 cards (``from=27``, the network deciding alone
+#: before), with four times the second's iterations, ahead of it at less than its time. Frozen.
 GUIDED: Dict[str, str] = {
     "ismcts-1000-play-net-v1": "ismcts:iterations=1000,rollout=random,prior=play-net-v1",
     "ismcts-500-play-net-v4": "ismcts:iterations=500,rollout=tuned-greedy-v1-fast,prior=play-net-v4",
+    "ismcts-2000-play-net-v4-from-27": "ismcts:iterations=2000,rollout=tuned-greedy-v1-fast,prior=play-net-v4,from=27",
 }
 
 
