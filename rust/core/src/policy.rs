@@ -310,8 +310,8 @@ impl Policy {
     /// first; or `prior=net:PATH,bias=1.0,temp=0.1`, a play network as the tree's prior
     /// ([`crate::search::ismcts::Prior`]), in place of `first`; `from=N`: search only once the
     /// seat holds at most N cards, the guide deciding alone before, declaring included), either
-    /// with `value=net:PATH` (a network's value head in place of rollouts); or a shipped name ([`Policy::PRESETS`], [`Agent::TUNED`]), the policy it
-    /// stands for.
+    /// with `value=net:PATH` (a network's value head in place of rollouts); or a shipped name
+    /// ([`Policy::PRESETS`], [`Agent::TUNED`]), the policy it stands for.
     pub fn parse(name: &str) -> Result<Policy, Error> {
         if let Some(text) = shipped(name, Policy::PRESETS).or_else(|| shipped(name, Agent::TUNED)) {
             return Policy::parse(text);

@@ -419,12 +419,18 @@ fn a_play_network_as_ismcts_prior_decides_from_the_information_set() {
     assert!(changed[0] > 0 && changed[1] > 0, "{changed:?} of 6 searches changed by the prior, by its weight");
 }
 
+/// A small play network written to a temporary file: its path and its policy name, `net:PATH`.
+fn net_file(tag: &str) -> (std::path::PathBuf, String) {
+    let path = std::env::temp_dir().join(format!("tractor-{tag}-{}.tnet", std::process::id()));
+    std::fs::write(&path, random_net(3, 16, 8).to_bytes()).unwrap();
+    let net = format!("net:{}", path.display());
+    (path, net)
+}
+
 /// `prior=net:PATH,bias=B,temp=T` parses back to itself and is refused where it makes no sense.
 #[test]
 fn an_ismcts_prior_by_name_round_trips_and_bad_ones_say_why() {
-    let path = std::env::temp_dir().join(format!("tractor-prior-{}.tnet", std::process::id()));
-    std::fs::write(&path, random_net(3, 16, 8).to_bytes()).unwrap();
-    let net = format!("net:{}", path.display());
+    let (path, net) = net_file("prior");
     let p = Policy::parse(&format!("ismcts:iterations=7,prior={net},temp=0.25")).unwrap();
     assert_eq!(p.name(), format!("ismcts:iterations=7,c=0.700,rollout=random,trees=1,prior={net},bias=1.000,temp=0.250"));
     assert_eq!(Policy::parse(&p.name()), Ok(p));
@@ -480,9 +486,7 @@ fn ismcts_from_n_cards_leaves_the_decisions_before_to_its_guide() {
         }
     }
     assert!(alone > 10 && searched > 10 && declared > 10, "{alone} alone, {searched} searched, {declared} declared");
-    let path = std::env::temp_dir().join(format!("tractor-from-{}.tnet", std::process::id()));
-    std::fs::write(&path, random_net(3, 16, 8).to_bytes()).unwrap();
-    let net = format!("net:{}", path.display());
+    let (path, net) = net_file("from");
     let p = Policy::parse(&format!("ismcts:iterations=7,prior={net},from=19")).unwrap();
     assert_eq!(p.name(), format!("ismcts:iterations=7,c=0.700,rollout=random,trees=1,prior={net},bias=1.000,temp=0.100,from=19"));
     assert_eq!(Policy::parse(&p.name()), Ok(p));
