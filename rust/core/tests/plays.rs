@@ -10,6 +10,7 @@ use tractor_core::encode::observe::default_encoding;
 use tractor_core::game::action_set::ActionSet;
 use tractor_core::learn::self_play::{hand_levels, self_play, Samples, SelfPlayConfig};
 use tractor_core::run::sim::simulate_range;
+use tractor_core::rules::card::size;
 use tractor_core::search::ismcts::{ismcts, IsmctsParams, Prior};
 use tractor_core::util::seed::{derive, BATCH_HAND};
 use tractor_core::{Action, Agent, Game, Phase, Policy, Profile, Rng, NOBODY};
@@ -464,7 +465,7 @@ fn ismcts_from_n_cards_leaves_the_decisions_before_to_its_guide() {
         let mut k = 0u64;
         while matches!(game.pos.phase, Phase::Declare | Phase::Play) {
             let view = SeatView::of_game(&game);
-            let held: usize = view.hand().iter().map(|&c| c as usize).sum();
+            let held = size(view.hand());
             let guide = Agent::PlayNet(net).decide(&view, &mut Rng::new(k));
             let a = Policy::Ismcts(from).act(&game, &mut Rng::new(k)).unwrap();
             if game.pos.phase == Phase::Declare {

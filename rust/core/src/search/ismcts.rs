@@ -142,11 +142,6 @@ impl<R: Decide> IsmctsParams<R> {
             (None, None) => None,
         }
     }
-
-    /// Whether the guide decides alone at `view` (`from=N` and the seat holds more than N).
-    pub fn guide_alone(&self, view: &SeatView) -> bool {
-        self.from > 0 && size(view.hand()) > self.from as usize && (self.first.is_some() || self.prior.is_some())
-    }
 }
 
 #[derive(Clone)]
@@ -359,11 +354,11 @@ pub fn ismcts_reusing<R: Decide + Sync>(
     threads: usize,
     kept: Vec<Tree>,
 ) -> Result<(SearchResult, Vec<Tree>), Error> {
-    if p.guide_alone(view) {
+    if p.from > 0 && size(view.hand()) > p.from as usize {
         // `from=N`: the guide decides alone while the seat holds more than N cards
-        let mut rng = Rng::new(derive(seed, SEARCH, 0));
-        let a = p.guide(view, &mut rng).expect("a guide");
-        return Ok((SearchResult { action: a, stats: vec![ActionStats::unweighed(a)], worlds: Vec::new() }, Vec::new()));
+        if let Some(a) = p.guide(view, &mut Rng::new(derive(seed, SEARCH, 0))) {
+            return Ok((SearchResult { action: a, stats: vec![ActionStats::unweighed(a)], worlds: Vec::new() }, Vec::new()));
+        }
     }
     let det = determinizer(view, p.turns)?;
     let mut set = view.actions();
